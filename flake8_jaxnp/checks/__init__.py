@@ -1,0 +1,17 @@
+"""Checks: one module per rule family, each a ``check(model)`` generator of Findings."""
+from dataclasses import dataclass
+
+import ast
+
+
+@dataclass(frozen=True)
+class Finding:
+    node: ast.AST  # where it is reported (line and column)
+    code: str
+    fields: dict
+
+
+def describe(node):
+    """Short source text of ``node`` for messages, e.g. ``np.asarray(loss)``."""
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,141 @@
+"""JNP301-JNP305: Python side effects that run only while JAX traces.
+
+Only functions whose trace is cached (jit, pmap, lax bodies, and what they call)
+are checked: under grad or vmap alone the Python body runs on every call.
+"""
+import ast
+
+from .. import api
+from . import Finding, describe
+
+MUTATING_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
+    "popitem", "discard", "appendleft", "extendleft", "popleft", "sort", "reverse",
+})
+# Methods where ``self.x = ...`` builds the object rather than mutating a live one.
+CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
+NUMPY_RANDOM_SETUP = frozenset({
+    "default_rng", "Generator", "RandomState", "SeedSequence", "BitGenerator", "PCG64",
+    "PCG64DXSM", "MT19937", "Philox", "SFC64", "seed", "get_state", "set_state",
+    "get_bit_generator", "set_bit_generator",
+})
+STDLIB_RANDOM = frozenset({
+    "random", "randint", "uniform", "gauss", "choice", "choices", "shuffle", "sample",
+    "normalvariate", "randrange", "getrandbits", "betavariate", "expovariate", "triangular",
+    "lognormvariate", "vonmisesvariate", "gammavariate", "paretovariate", "weibullvariate",
+    "randbytes",
+})
+CLOCKS = frozenset({
+    "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
+    "time.monotonic_ns", "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
+    "datetime.datetime.today", "datetime.date.today", "uuid.uuid1", "uuid.uuid4", "os.urandom",
+})
+
+
+def check(model):
+    rebound = _rebound_globals(model.names)
+    for func, traced in model.traced.items():
+        transform = traced.cached_by
+        if transform is None:
+            continue
+        base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform.name}
+        scope = model.names.scopes[func]
+        stale_reported = set()
+        for node in model.names.own_nodes(func):
+            if isinstance(node, ast.Call):
+                yield from _call(model, func, node, base)
+            elif isinstance(node, ast.Name):
+                if isinstance(node.ctx, ast.Store) and node.id in scope.globals | scope.nonlocals:
+                    statement = "global" if node.id in scope.globals else "nonlocal"
+                    yield Finding(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
+                elif isinstance(node.ctx, ast.Load) and node.id in rebound and node.id not in stale_reported \
+                        and node.id not in scope.globals and _is_module_name(model, node):
+                    stale_reported.add(node.id)
+                    yield Finding(node, "JNP304", dict(base, name=node.id))
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    yield from _store(model, func, target, base)
+
+
+def _call(model, func, call, base):
+    qualname = model.qualname(call.func)
+    if qualname == "builtins.print":
+        yield Finding(call, "JNP301", base)
+    elif qualname and _is_stateful(qualname):
+        fix = ("pass the time in as an argument" if qualname in CLOCKS
+               else "use jax.random with a key passed in as an argument")
+        yield Finding(call, "JNP305", dict(base, func=describe(call.func), fix=fix))
+    elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
+        owner = _outer_owner(model, func, call.func.value)
+        if owner is not None:
+            yield Finding(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
+
+
+def _is_stateful(qualname):
+    module, _, name = qualname.rpartition(".")
+    if module == "numpy.random":
+        return name not in NUMPY_RANDOM_SETUP and qualname in api.data()["numpy_random"]
+    if module == "random":
+        return name in STDLIB_RANDOM
+    return qualname in CLOCKS
+
+
+def _store(model, func, target, base):
+    if isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            yield from _store(model, func, element, base)
+    elif isinstance(target, ast.Subscript):
+        owner = _outer_owner(model, func, target.value)
+        if owner is not None and not model.value(target.value).is_array:
+            yield Finding(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
+    elif isinstance(target, ast.Attribute):
+        owner = _outer_owner(model, func, target.value)
+        if owner is None and _is_self(model, func, target.value):
+            owner = target.value.id
+        if owner is not None:
+            yield Finding(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
+
+
+def _outer_owner(model, func, expr):
+    """The name of a non-local container that ``expr`` (``x``, ``x.a``, ``x[k]``) reaches into."""
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    if not isinstance(expr, ast.Name) or model.names.is_local(expr.id, func):
+        return None
+    found = model.names.resolve_name(expr)
+    if found is None:
+        return None
+    scope, bindings = found
+    if scope.is_class or not all(b.kind in ("assign", "other", "global") for b in bindings):
+        return None  # modules, functions and classes are not containers we track
+    if scope.node in model.traced:
+        return None  # a closure over another traced function's locals dies with its trace
+    return expr.id
+
+
+def _is_self(model, func, expr):
+    """``self`` of a method other than a constructor."""
+    if not isinstance(expr, ast.Name) or isinstance(func, ast.Lambda) or func.name in CONSTRUCTORS:
+        return False
+    params = func.args.posonlyargs + func.args.args
+    return bool(params) and params[0].arg == expr.id == "self" and model.names.scope_of[func].is_class
+
+
+def _rebound_globals(names):
+    """Module names bound more than once in straight-line module code or via ``global``."""
+    rebound = set()
+    for name, bindings in names.module_scope.bindings.items():
+        if name.startswith("__"):
+            continue
+        top_level = [b for b in bindings if b.kind in ("assign", "other") and b.stmt is not None
+                     and names.parent.get(b.stmt) is names.tree]
+        via_global = [b for b in bindings if b.kind == "global"]
+        if len(top_level) >= 2 or (top_level and via_global):
+            rebound.add(name)
+    return rebound
+
+
+def _is_module_name(model, node):
+    found = model.names.resolve_name(node)
+    return found is not None and found[0] is model.names.module_scope

@@ -1,0 +1,109 @@
+"""JNP201-JNP203: operations that need concrete data, applied to tracers."""
+import ast
+
+from .. import api
+from . import Finding, describe
+
+CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
+SHAPE_FUNCTIONS = {  # jax.numpy constructor -> positions of shape-like arguments
+    "jax.numpy.zeros": (0,), "jax.numpy.ones": (0,), "jax.numpy.empty": (0,),
+    "jax.numpy.full": (0,), "jax.numpy.arange": (0, 1, 2), "jax.numpy.eye": (0, 1),
+    "jax.numpy.identity": (0,), "jax.numpy.linspace": (2,), "jax.numpy.tri": (0, 1),
+}
+SHAPE_KEYWORDS = {"shape", "num", "N", "M"}
+NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
+
+
+def check(model):
+    for func, traced in model.traced.items():
+        scope = getattr(func, "name", "<lambda>")
+        base = {"scope": scope, "transform": traced.transform}
+        for node in model.names.own_nodes(func):
+            if isinstance(node, ast.Call):
+                yield from _call(model, node, traced, base)
+            elif traced.abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+                yield from _truth_test(model, node.test, base)
+            elif traced.abstract and isinstance(node, ast.BoolOp):
+                for operand in node.values[:-1]:
+                    yield from _truth_value(model, operand, base)
+            elif traced.abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+                yield from _truth_value(model, node.operand, base)
+            elif traced.abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+                index = model.value(node.slice)
+                if index.traced and index.dtype == "bool" and model.value(node.value).traced:
+                    yield Finding(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
+                                                       fix="use jnp.where(mask, x, 0) to keep the shape"))
+
+
+def _traced(model, expr):
+    """True when ``expr`` holds a tracer, also inside a literal list or tuple."""
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        return any(_traced(model, e) for e in expr.elts)
+    if isinstance(expr, ast.Starred):
+        return _traced(model, expr.value)
+    return model.value(expr).traced
+
+
+def _call(model, call, traced, base):
+    qualname = model.qualname(call.func)
+    arguments = list(call.args) + [k.value for k in call.keywords]
+    if qualname in api.data()["numpy_fails_on_tracer"] and any(_traced(model, a) for a in arguments):
+        module, _, name = qualname.rpartition(".")
+        jax_name = f"jax.numpy{module[len('numpy'):]}.{name}"
+        fix = f"{NUMPY_NAMESPACES[module]}.{name}" if jax_name in api.jnp_names() else "a jax.numpy function"
+        yield Finding(call, "JNP201", dict(base, func=describe(call.func),
+                                           error=api.data()["numpy_fails_on_tracer"][qualname], fix=fix))
+        return
+    if qualname in CONVERSIONS and call.args and _traced(model, call.args[0]):
+        yield Finding(call, "JNP202", dict(base, what=f"{describe(call)}",
+                                           fix="keep it as an array (or mark the argument static)"))
+        return
+    if not traced.abstract:
+        return
+    if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind == "tracer":
+        yield Finding(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))
+    elif qualname == "builtins.range" and any(_traced(model, a) for a in call.args):
+        yield Finding(call, "JNP202", dict(base, what=describe(call),
+                                           fix="use lax.fori_loop, or mark the bound static"))
+    elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
+            and model.value(call.func.value).kind == "tracer":
+        yield Finding(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
+    elif qualname in SHAPE_FUNCTIONS and _shape_is_traced(model, call, SHAPE_FUNCTIONS[qualname]):
+        yield Finding(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
+                                           fix="shapes must be static: use .shape or a static argument"))
+    elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
+            and model.value(call.func.value).kind == "tracer" and any(_traced(model, a) for a in call.args):
+        yield Finding(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
+                                           fix="shapes must be static: use .shape or a static argument"))
+    elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
+        yield Finding(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
+                                           fix="pass size= (and fill_value=)"))
+
+
+def _shape_is_traced(model, call, positions):
+    shapes = [call.args[i] for i in positions if i < len(call.args)]
+    shapes += [k.value for k in call.keywords if k.arg in SHAPE_KEYWORDS]
+    return any(_traced(model, s) for s in shapes)
+
+
+def _data_dependent(model, call, qualname):
+    keywords = {k.arg for k in call.keywords}
+    if "size" in keywords or None in keywords:
+        return False
+    if qualname == "jax.numpy.where" and (len(call.args) != 1 or keywords & {"x", "y"}):
+        return False
+    return any(_traced(model, a) for a in call.args if not isinstance(a, ast.Starred))
+
+
+def _truth_test(model, test, base):
+    if isinstance(test, ast.BoolOp):
+        for operand in test.values:
+            yield from _truth_value(model, operand, base)
+    elif not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        yield from _truth_value(model, test, base)
+
+
+def _truth_value(model, expr, base):
+    if model.value(expr).kind == "tracer":
+        yield Finding(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
+                                           fix="use jnp.where or lax.cond instead of Python control flow"))

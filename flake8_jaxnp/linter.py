@@ -1,0 +1,40 @@
+"""Lint one parsed module: build the model, run every check, format findings.
+
+This is what flake8 calls (through ``plugin``) and what the runtime mode calls
+to learn what to confirm. It never imports jax, numpy or the linted code.
+"""
+from .checks import api_usage, dtypes, side_effects, tracing, transfers
+from .model import Model
+from .options import DEFAULT
+from .rules import RULES
+
+CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check)
+
+
+def relevant(lines):
+    """Cheap pre-check: a module that never mentions jax or numpy has nothing to find."""
+    return any("jax" in line or "numpy" in line for line in lines)
+
+
+def lint(tree, lines, options=DEFAULT):
+    """Sorted (line, col, message) findings for one module; never raises."""
+    if not relevant(lines):
+        return []
+    try:
+        model = Model(tree, options)
+    except Exception as exc:  # noqa: BLE001 - any failure becomes JNP900, flake8 goes on
+        return [_internal_error(exc)]
+    results = set()
+    for check in CHECKS:
+        try:
+            for finding in check(model):
+                node = finding.node
+                results.add((node.lineno, node.col_offset, RULES[finding.code].format(**finding.fields)))
+        except Exception as exc:  # noqa: BLE001
+            results.add(_internal_error(exc))
+    return sorted(results)
+
+
+def _internal_error(exc):
+    detail = str(exc).splitlines()[0][:80] if str(exc) else ""
+    return (1, 0, RULES["JNP900"].format(error=f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__))

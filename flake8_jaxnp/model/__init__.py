@@ -1,0 +1,119 @@
+"""The semantic model of one module: names, traced functions, value kinds.
+
+Checks ask it questions and never walk scopes or guess kinds themselves.
+"""
+import ast
+
+from .names import Names
+from .traced import FUNCTION_TRANSFORMS, TraceRoots
+from .values import TRACER_TREE, UNKNOWN_VALUE, FunctionFlow, Value
+
+TRACED_PARAMETER = Value(TRACER_TREE)
+
+# Each function is analysed at most this many times while tracing spreads.
+_MAX_PASSES_PER_FUNCTION = 4
+
+
+class Model:
+    def __init__(self, tree, options):
+        self.tree = tree
+        self.options = options
+        self.names = Names(tree)
+        self.x64 = options.x64 or _enables_x64(self.names)
+        roots = TraceRoots(self.names, options.extra_transforms)
+        self._roots = roots
+        self.traced = roots.traced  # function node -> TracedFunction
+        self.jitted_callables = roots.jitted_callables
+        self.staging_transforms = {name for name, behaviour in roots.transforms.items()
+                                   if behaviour is FUNCTION_TRANSFORMS["jax.jit"]}
+        self.flows = {}
+        self._queue = []
+        self._passes = {}
+        self._analyse()
+
+    # ---- analysis -------------------------------------------------------------
+    def _analyse(self):
+        self.flows[self.tree] = FunctionFlow(self, self.tree, {}, None)
+        functions = sorted(self.names.functions, key=lambda f: (f.lineno, f.col_offset))
+        self._queue = [f for f in functions if f in self.traced] + [f for f in functions if f not in self.traced]
+        while self._queue:
+            func = self._queue.pop(0)
+            passes = self._passes.get(func, 0)
+            if passes >= _MAX_PASSES_PER_FUNCTION:
+                continue
+            self._passes[func] = passes + 1
+            traced = self.traced.get(func)
+            params = {name: TRACED_PARAMETER for name in traced.traced_params} if traced else {}
+            self.flows[func] = FunctionFlow(self, func, params, traced)
+
+    def called_with(self, callee, call, args, keywords, caller):
+        """Spread tracing to a same-file function called with traced arguments."""
+        if caller is None:
+            return
+        params = set()
+        positional = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+        if isinstance(call.func, ast.Attribute) and positional and positional[0] in ("self", "cls"):
+            positional = positional[1:]
+        for index, (node, value) in enumerate(zip(call.args, args)):
+            if isinstance(node, ast.Starred):
+                break
+            if value.traced and index < len(positional):
+                params.add(positional[index])
+        for name, value in keywords.items():
+            if name is not None and value.traced:
+                params.add(name)
+        if not params:
+            return
+        changed = False
+        for transform in caller.transforms:
+            changed |= self._roots.mark(callee, transform, params)
+        if changed:
+            self._requeue(callee)
+
+    def _requeue(self, func):
+        if func not in self._queue:
+            self._queue.append(func)
+        for inner in self.names.functions:  # closures read the re-analysed values
+            if inner is not func and self.names.enclosing_function(inner) is func and inner not in self._queue:
+                self._queue.append(inner)
+
+    # ---- questions --------------------------------------------------------------
+    def callee(self, func_expr):
+        """The same-file def that a call's function expression names."""
+        return self.names.function_bound_to(func_expr)
+
+    def outer_value(self, scope_node, name):
+        """What a closure or global read of ``name`` sees."""
+        if scope_node is self.tree and name in self.names.global_rebinds:
+            return UNKNOWN_VALUE
+        flow = self.flows.get(scope_node)
+        if flow is None:
+            return UNKNOWN_VALUE
+        return flow.assigned.get(name, UNKNOWN_VALUE)
+
+    def value(self, expr):
+        """The Value of an expression, as the forward pass saw it."""
+        function = self.names.enclosing_function(expr)
+        flow = self.flows.get(function if function is not None else self.tree)
+        return flow.values.get(expr, UNKNOWN_VALUE) if flow else UNKNOWN_VALUE
+
+    def traced_function(self, node):
+        """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""
+        return self.traced.get(self.names.enclosing_function(node))
+
+    def qualname(self, expr):
+        return self.names.qualname(expr)
+
+
+def _enables_x64(names):
+    """True when the module turns on jax_enable_x64 (config.update or enable_x64)."""
+    for call in names.calls:
+        qualname = names.qualname(call.func)
+        if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
+            return True
+        if qualname and qualname.endswith("config.update") and qualname.startswith("jax") and len(call.args) == 2:
+            flag, value = call.args
+            if isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
+                    and not (isinstance(value, ast.Constant) and not value.value):
+                return True
+    return False

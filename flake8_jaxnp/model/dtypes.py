@@ -1,0 +1,97 @@
+"""Dtype names: reading them from expressions and JAX's 32-bit default.
+
+Dtypes are canonical NumPy names (``"float32"``, ``"bfloat16"``, ``"bool"``).
+"""
+import ast
+
+DTYPE_NAMES = frozenset({
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+})
+ALIASES = {
+    "bool_": "bool", "float_": "float64", "double": "float64", "single": "float32",
+    "half": "float16", "int_": "int64", "intp": "int64", "uint": "uint64", "uintp": "uint64",
+    "complex_": "complex128", "cdouble": "complex128", "csingle": "complex64",
+    "longlong": "int64", "ulonglong": "uint64", "longdouble": None,
+}
+# Python's own types as dtypes: NumPy reads them as 64-bit, JAX as its default width.
+PYTHON_TYPES = {"builtins.float": "float64", "builtins.int": "int64",
+                "builtins.bool": "bool", "builtins.complex": "complex128"}
+NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
+DTYPE_MODULES = ("jax.numpy.", "numpy.")
+
+
+def canonical(name):
+    """The canonical dtype for a spelling such as 'float32', 'f8' (None if unknown)."""
+    if name in DTYPE_NAMES:
+        return name
+    if name in ALIASES:
+        return ALIASES[name]
+    short = {"f2": "float16", "f4": "float32", "f8": "float64", "i1": "int8", "i2": "int16",
+             "i4": "int32", "i8": "int64", "u1": "uint8", "u2": "uint16", "u4": "uint32",
+             "u8": "uint64", "c8": "complex64", "c16": "complex128", "?": "bool"}
+    return short.get(name.lstrip("<>=|"))
+
+
+def dtype_of(expr, names):
+    """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return canonical(expr.value), False
+    qualname = names.qualname(expr)
+    if qualname is None:
+        if isinstance(expr, ast.Name):  # a module constant such as DT = "float64"
+            value = _module_constant(expr, names)
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                return canonical(value.value), False
+        return None, False
+    if qualname in PYTHON_TYPES:
+        return PYTHON_TYPES[qualname], True
+    for prefix in DTYPE_MODULES:
+        if qualname.startswith(prefix) and qualname.count(".") == prefix.count("."):
+            return canonical(qualname[len(prefix):]), False
+    if qualname.startswith("ml_dtypes.") and qualname.endswith("bfloat16"):
+        return "bfloat16", False
+    return None, False
+
+
+def dtype_constructor(qualname):
+    """The dtype a call like ``jnp.float32(x)`` or ``np.float64(x)`` produces."""
+    if qualname:
+        for prefix in DTYPE_MODULES:
+            if qualname.startswith(prefix) and qualname.count(".") == prefix.count("."):
+                return canonical(qualname[len(prefix):])
+    return None
+
+
+def _module_constant(name_node, names):
+    found = names.resolve_name(name_node)
+    if found and found[0] is names.module_scope and len(found[1]) == 1 and found[1][0].kind == "assign":
+        return found[1][0].value
+    return None
+
+
+def literal_dtype(expr):
+    """NumPy's dtype for a literal number or (nested) list/tuple of literals."""
+    kinds = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.List, ast.Tuple)):
+            stack.extend(node.elts)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            stack.append(node.operand)
+        elif isinstance(node, ast.Constant) and type(node.value) in (bool, int, float, complex):
+            kinds.add(type(node.value))
+        else:
+            return None
+    if not kinds:
+        return None
+    for python_type, dtype in ((complex, "complex128"), (float, "float64"), (int, "int64"), (bool, "bool")):
+        if python_type in kinds:
+            return dtype
+    return None
+
+
+def on_jax(dtype, x64=False):
+    """What JAX makes of a requested dtype (64-bit narrows unless x64 is on)."""
+    return dtype if x64 else NARROW.get(dtype, dtype)

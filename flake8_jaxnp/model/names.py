@@ -1,0 +1,261 @@
+"""Scopes and bindings: what a name refers to, resolved the way Python does.
+
+One iterative pass records every scope, the bindings in it, the scope of every
+node and every node's parent. Names are resolved through scopes, never matched
+as text, so a local variable called ``np`` is not NumPy.
+"""
+import ast
+import builtins
+
+BUILTINS = frozenset(dir(builtins))
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# How deep an alias chain (``jit = jax.jit``) is followed.
+_MAX_ALIAS_DEPTH = 8
+
+
+class Binding:
+    """One way a name gets a value in a scope."""
+
+    __slots__ = ("kind", "node", "qualname", "value", "stmt")
+
+    def __init__(self, kind, node, qualname=None, value=None, stmt=None):
+        self.kind = kind  # 'import', 'assign', 'def', 'class', 'param', 'global', 'other'
+        self.node = node
+        self.qualname = qualname  # for imports: the dotted module path bound
+        self.value = value  # for plain assignments: the assigned expression
+        self.stmt = stmt  # the statement that binds
+
+
+class Scope:
+    __slots__ = ("node", "parent", "bindings", "globals", "nonlocals", "is_function", "is_class")
+
+    def __init__(self, node, parent):
+        self.node = node
+        self.parent = parent
+        self.bindings = {}
+        self.globals = set()
+        self.nonlocals = set()
+        self.is_function = isinstance(node, FUNCTION_NODES)
+        self.is_class = isinstance(node, ast.ClassDef)
+
+    def bind(self, name, binding):
+        self.bindings.setdefault(name, []).append(binding)
+
+
+class Names:
+    """Parents, scopes and name resolution for one module."""
+
+    def __init__(self, tree):
+        self.tree = tree
+        self.parent = {}
+        self.scope_of = {}  # node -> innermost Scope it is evaluated in
+        self.scopes = {}  # scope-creating node -> Scope
+        self.module_scope = Scope(tree, None)
+        self.scopes[tree] = self.module_scope
+        self.global_rebinds = {}  # name -> statements in functions that rebind a module global
+        self.functions = []  # every def and lambda, in source order
+        self.calls = []  # every call, for the transform and lax-body search
+        self._build(tree)
+
+    # ---- building -------------------------------------------------------
+    def _build(self, tree):
+        parent, scope_of = self.parent, self.scope_of
+        stack = [(tree, self.module_scope)]
+        while stack:
+            node, scope = stack.pop()
+            scope_of[node] = scope
+            inner = self._enter(node, scope)
+            children = []
+            for field, child in _children(node):
+                if isinstance(child, ast.AST):
+                    parent[child] = node
+                    children.append((child, self._scope_for_child(node, field, scope, inner)))
+            stack.extend(reversed(children))  # source order, so `global x` precedes `x = ...`
+
+    def _scope_for_child(self, node, field, outer, inner):
+        """Decorators, defaults and annotations live outside the new scope."""
+        if inner is None:
+            return outer
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return inner if field in ("body", "args") else outer
+        if isinstance(node, ast.Lambda):
+            return inner if field in ("body", "args") else outer
+        if isinstance(node, ast.ClassDef):
+            return inner if field == "body" else outer
+        if isinstance(node, _COMPREHENSIONS):
+            return inner  # the first iterable is close enough to inner for our questions
+        return outer
+
+    def _enter(self, node, scope):
+        """Record the bindings ``node`` makes; return the scope it opens, if any."""
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            kind = "class" if isinstance(node, ast.ClassDef) else "def"
+            scope.bind(node.name, Binding(kind, node, stmt=node))
+        if isinstance(node, FUNCTION_NODES + (ast.ClassDef,) + _COMPREHENSIONS):
+            inner = Scope(node, scope)
+            self.scopes[node] = inner
+            if isinstance(node, FUNCTION_NODES):
+                self.functions.append(node)
+                args = node.args
+                for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+                    if arg is not None:
+                        inner.bind(arg.arg, Binding("param", arg))
+            return inner
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    scope.bind(alias.asname, Binding("import", node, alias.name, stmt=node))
+                else:
+                    top = alias.name.split(".")[0]
+                    scope.bind(top, Binding("import", node, top, stmt=node))
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            base = module if node.level == 0 else None  # relative imports stay unresolved
+            for alias in node.names:
+                if alias.name == "*":
+                    continue
+                qualname = f"{base}.{alias.name}" if base else None
+                scope.bind(alias.asname or alias.name, Binding("import", node, qualname, stmt=node))
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            (scope.globals if isinstance(node, ast.Global) else scope.nonlocals).update(node.names)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            self._bind_target(node, scope)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            scope.bind(node.name, Binding("other", node, stmt=node))
+        elif isinstance(node, ast.Call):
+            self.calls.append(node)
+        return None
+
+    def _bind_target(self, name_node, scope):
+        stmt = self.statement_of(name_node)
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _is_sole_target(stmt, name_node) else None
+        kind = "assign" if value is not None else "other"
+        if isinstance(name_node.ctx, ast.Del):
+            kind = "other"
+        if name_node.id in scope.globals and scope.is_function:
+            self.module_scope.bind(name_node.id, Binding("global", name_node, value=value, stmt=stmt))
+            self.global_rebinds.setdefault(name_node.id, []).append(stmt)
+            return
+        if name_node.id in scope.nonlocals:
+            return
+        if isinstance(scope.node, _COMPREHENSIONS) and not isinstance(self.parent.get(name_node), ast.comprehension) \
+                and isinstance(self.parent.get(name_node), ast.NamedExpr):
+            scope = self._function_or_module(scope)  # walrus binds in the enclosing scope
+        scope.bind(name_node.id, Binding(kind, name_node, value=value, stmt=stmt))
+
+    def _function_or_module(self, scope):
+        while isinstance(scope.node, _COMPREHENSIONS):
+            scope = scope.parent
+        return scope
+
+    # ---- questions --------------------------------------------------------
+    def statement_of(self, node):
+        """The innermost statement containing ``node``."""
+        while node is not None and not isinstance(node, ast.stmt):
+            node = self.parent.get(node)
+        return node
+
+    def enclosing_function(self, node):
+        """The innermost def or lambda whose body contains ``node``, or None."""
+        scope = self.scope_of.get(node)
+        while scope is not None and not scope.is_function:
+            scope = scope.parent
+        return scope.node if scope is not None else None
+
+    def own_nodes(self, func):
+        """Nodes in ``func``'s body and parameters' defaults, not inside nested defs or lambdas."""
+        body = func.body if isinstance(func.body, list) else [func.body]
+        stack = list(body)
+        while stack:
+            node = stack.pop()
+            yield node
+            if isinstance(node, FUNCTION_NODES):
+                stack.extend(node.decorator_list if not isinstance(node, ast.Lambda) else ())
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+
+    def is_local(self, name, func):
+        """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
+        scope = self.scopes[func]
+        return name in scope.bindings and name not in scope.globals and name not in scope.nonlocals
+
+    def lookup(self, name, scope):
+        """(scope, bindings) that ``name`` refers to from ``scope``; None for builtins/unknown."""
+        if scope.is_function or isinstance(scope.node, _COMPREHENSIONS):
+            if name in scope.globals:
+                return self._in_scope(self.module_scope, name)
+        start = scope
+        while scope is not None:
+            skip = scope.is_class and scope is not start
+            if not skip and name in scope.bindings and name not in scope.nonlocals:
+                return scope, scope.bindings[name]
+            scope = scope.parent
+        return None
+
+    def _in_scope(self, scope, name):
+        bindings = scope.bindings.get(name)
+        return (scope, bindings) if bindings else None
+
+    def resolve_name(self, node):
+        """(scope, bindings) for a Name node."""
+        return self.lookup(node.id, self.scope_of[node])
+
+    def qualname(self, expr, depth=0):
+        """The dotted name ``expr`` refers to (``jax.numpy.exp``), or None."""
+        if isinstance(expr, ast.Attribute):
+            base = self.qualname(expr.value, depth)
+            return f"{base}.{expr.attr}" if base else None
+        if not isinstance(expr, ast.Name) or depth > _MAX_ALIAS_DEPTH:
+            return None
+        found = self.resolve_name(expr)
+        if found is None:
+            return f"builtins.{expr.id}" if expr.id in BUILTINS else None
+        scope, bindings = found
+        qualnames = set()
+        for binding in bindings:
+            if binding.kind == "import" and binding.qualname:
+                qualnames.add(binding.qualname)
+            elif binding.kind == "assign" and not scope.is_class and isinstance(binding.value, (ast.Name, ast.Attribute)):
+                qualnames.add(self.qualname(binding.value, depth + 1))
+            else:
+                return None
+        return qualnames.pop() if len(qualnames) == 1 else None
+
+    def function_bound_to(self, expr):
+        """The def/lambda node that a name or ``self.method`` refers to, if unique."""
+        if isinstance(expr, ast.Lambda):
+            return expr
+        if isinstance(expr, ast.Name):
+            found = self.resolve_name(expr)
+            if found and len(found[1]) == 1 and found[1][0].kind == "def":
+                return found[1][0].node
+            return None
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
+            cls = self._enclosing_class(expr)
+            if cls is not None:
+                methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
+                return methods[0] if len(methods) == 1 else None
+        return None
+
+    def _enclosing_class(self, node):
+        scope = self.scope_of.get(node)
+        while scope is not None and not scope.is_class:
+            scope = scope.parent
+        return scope.node if scope is not None else None
+
+
+def _children(node):
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            for item in value:
+                yield field, item
+        elif value is not None:
+            yield field, value
+
+
+def _is_sole_target(stmt, name_node):
+    if isinstance(stmt, ast.AnnAssign):
+        return stmt.target is name_node
+    return any(target is name_node for target in stmt.targets)

@@ -1,0 +1,249 @@
+"""Which functions JAX traces, by which transform, with which parameters traced.
+
+Roots come from decorators (``@jax.jit``, ``@partial(jax.jit, static_argnums=1)``),
+call forms (``jax.jit(f)``, ``jax.grad(loss)(p)``, ``jax.jit(lambda x: ...)``) and
+bodies handed to ``lax.scan`` and friends. Functions called from traced code are
+added later, by the value analysis, because that needs to know which arguments
+carry tracers.
+"""
+import ast
+from dataclasses import dataclass, field
+
+
+
+@dataclass(frozen=True)
+class Transform:
+    """How a transform treats the function it traces (measured on the installed JAX).
+
+    abstract: comparisons, truth tests and data-dependent shapes fail on its
+        tracers (true for jit/vmap/lax bodies; under grad alone they do not).
+    cached: the Python body runs at trace time only, so side effects do not
+        repeat on later calls or iterations.
+    """
+
+    name: str
+    abstract: bool
+    cached: bool
+
+
+_STAGING = dict(abstract=True, cached=True)
+_BATCHING = dict(abstract=True, cached=False)
+_DIFFERENTIATING = dict(abstract=False, cached=False)
+
+# Transforms that take the function as first argument: name -> behaviour.
+FUNCTION_TRANSFORMS = {
+    "jax.jit": _STAGING,
+    "jax.pmap": _STAGING,
+    "jax.experimental.pjit.pjit": _STAGING,
+    "jax.vmap": _BATCHING,
+    "jax.checkpoint": _BATCHING,
+    "jax.remat": _BATCHING,
+    "jax.ad_checkpoint.checkpoint": _BATCHING,
+    "jax.grad": _DIFFERENTIATING,
+    "jax.value_and_grad": _DIFFERENTIATING,
+    "jax.jacfwd": _DIFFERENTIATING,
+    "jax.jacrev": _DIFFERENTIATING,
+    "jax.hessian": _DIFFERENTIATING,
+}
+# lax control flow: name -> positions of the function arguments it traces.
+LAX_BODIES = {
+    "jax.lax.scan": (0,),
+    "jax.lax.fori_loop": (2,),
+    "jax.lax.while_loop": (0, 1),
+    "jax.lax.cond": (1, 2),
+    "jax.lax.switch": (1,),
+    "jax.lax.map": (0,),
+    "jax.lax.associative_scan": (0,),
+}
+PARTIAL = {"functools.partial"}
+
+
+@dataclass
+class TracedFunction:
+    """A function JAX traces: by what, and which of its parameters are tracers."""
+
+    node: ast.AST
+    transforms: list = field(default_factory=list)
+    traced_params: set = field(default_factory=set)
+
+    @property
+    def abstract(self):
+        return any(t.abstract for t in self.transforms)
+
+    @property
+    def cached_by(self):
+        """The first transform that caches the trace, or None."""
+        return next((t for t in self.transforms if t.cached), None)
+
+    @property
+    def transform(self):
+        return (self.cached_by or self.transforms[0]).name
+
+    def add(self, transform, params):
+        changed = transform not in self.transforms or not params <= self.traced_params
+        if transform not in self.transforms:
+            self.transforms.append(transform)
+        self.traced_params |= params
+        return changed
+
+
+class TraceRoots:
+    """Finds the functions that transforms and lax bodies trace directly."""
+
+    def __init__(self, names, extra_transforms=()):
+        self.names = names
+        self.transforms = dict(FUNCTION_TRANSFORMS)
+        for dotted in extra_transforms:
+            self.transforms[dotted] = _STAGING
+        self.traced = {}  # function node -> TracedFunction
+        self.jitted_callables = set()  # Name-bound values that are transformed functions
+        for func in names.functions:
+            if not isinstance(func, ast.Lambda):
+                self._from_decorators(func)
+        for call in names.calls:
+            self._from_call(call)
+
+    def mark(self, func, transform, params):
+        """Record that ``transform`` traces ``func`` with ``params`` as tracers."""
+        entry = self.traced.setdefault(func, TracedFunction(func))
+        return entry.add(transform, params)
+
+    # ---- decorators ---------------------------------------------------------
+    def _from_decorators(self, func):
+        # Decorators apply bottom-up; each one traces the same def.
+        for decorator in reversed(func.decorator_list):
+            spec = self._transform_spec(decorator)
+            if spec is not None:
+                name, keywords = spec
+                self._trace(func, name, keywords, bound_positional=0, bound_names=())
+
+    def _transform_spec(self, expr):
+        """(transform name, keywords) for ``jax.jit``, ``partial(jax.jit, ...)``, ``jax.jit(...)``."""
+        qualname = self.names.qualname(expr)
+        if qualname in self.transforms:
+            return qualname, []
+        if isinstance(expr, ast.Call):
+            inner = self.names.qualname(expr.func)
+            if inner in PARTIAL and expr.args:
+                target = self.names.qualname(expr.args[0])
+                if target in self.transforms and len(expr.args) == 1:
+                    return target, expr.keywords
+            if inner in self.transforms and not expr.args:
+                return inner, expr.keywords
+        return None
+
+    # ---- call forms -------------------------------------------------------------
+    def _from_call(self, call):
+        qualname = self.names.qualname(call.func)
+        if qualname in self.transforms and call.args:
+            self._trace_argument(call.args[0], qualname, call.keywords)
+        elif isinstance(call.func, ast.Call):
+            spec = self._transform_spec(call.func)  # partial(jax.jit, ...)(f)
+            if spec is not None and call.args:
+                self._trace_argument(call.args[0], spec[0], spec[1] + call.keywords)
+        elif qualname in LAX_BODIES:
+            if qualname == "jax.lax.cond" and len(call.args) == 5:
+                positions = (2, 4)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
+            else:
+                positions = LAX_BODIES[qualname]
+            for pos in positions:
+                if pos < len(call.args):
+                    arg = call.args[pos]
+                    bodies = arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg]
+                    for body in bodies:
+                        self._trace_argument(body, qualname, [], lax=True)
+
+    def _trace_argument(self, arg, transform_name, keywords, lax=False, bound_positional=0, bound_names=()):
+        if isinstance(arg, ast.Call):
+            inner = self.names.qualname(arg.func)
+            if inner in self.transforms and arg.args:  # jax.jit(jax.grad(f))
+                self._trace_argument(arg.args[0], inner, arg.keywords)
+                self._trace_argument(arg.args[0], transform_name, keywords, lax)
+            elif inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
+                self._trace_argument(arg.args[0], transform_name, keywords, lax,
+                                     bound_positional + len(arg.args) - 1,
+                                     tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
+            return
+        func = self.names.function_bound_to(arg)
+        if func is None:
+            return
+        if lax:
+            self.mark(func, Transform(transform_name, **_STAGING), _parameters(func, bound_positional, bound_names))
+        else:
+            self._trace(func, transform_name, keywords, bound_positional, bound_names)
+
+    def _trace(self, func, transform_name, keywords, bound_positional, bound_names):
+        behaviour = self.transforms[transform_name]
+        params = _parameters(func, bound_positional, bound_names)
+        positional = _positional_names(func)[bound_positional:]
+        options = {k.arg: k.value for k in keywords if k.arg}
+        for option in ("static_argnums", "static_broadcasted_argnums"):
+            if option in options:
+                numbers = _literal_ints(options[option])
+                if numbers is None:
+                    return  # static arguments we cannot read: stay silent
+                params -= {positional[i] for i in numbers if -len(positional) <= i < len(positional)}
+        if "static_argnames" in options:
+            names = _literal_strs(options["static_argnames"])
+            if names is None:
+                return
+            params -= set(names)
+        if behaviour is _DIFFERENTIATING:
+            argnums = _literal_ints(options["argnums"]) if "argnums" in options else [0]
+            if argnums is None:
+                return
+            params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
+        if transform_name == "jax.vmap" and "in_axes" in options:
+            params = _vmapped(params, positional, options["in_axes"])
+        self.mark(func, Transform(transform_name, **behaviour), params)
+        if behaviour is _STAGING and not isinstance(func, ast.Lambda):
+            self.jitted_callables.add(func)
+
+
+def _positional_names(func):
+    args = func.args
+    return [a.arg for a in args.posonlyargs + args.args]
+
+
+def _parameters(func, bound_positional=0, bound_names=()):
+    """Parameters that receive tracers: not bound by partial, not defaulted, not self/cls."""
+    args = func.args
+    positional = args.posonlyargs + args.args
+    defaulted = {a.arg for a in positional[len(positional) - len(args.defaults):]} if args.defaults else set()
+    defaulted |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    names = [a.arg for a in positional[bound_positional:]] + [a.arg for a in args.kwonlyargs]
+    if args.vararg:
+        names.append(args.vararg.arg)
+    if positional and bound_positional == 0 and positional[0].arg in ("self", "cls") and not isinstance(func, ast.Lambda):
+        names = names[1:]
+    return set(names) - defaulted - set(bound_names)
+
+
+def _vmapped(params, positional, in_axes):
+    """Parameters vmap batches; unknown in_axes leaves none traced."""
+    if isinstance(in_axes, ast.Constant) and isinstance(in_axes.value, int):
+        return params
+    if isinstance(in_axes, (ast.Tuple, ast.List)):
+        unbatched = {positional[i] for i, axis in enumerate(in_axes.elts)
+                     if i < len(positional) and isinstance(axis, ast.Constant) and axis.value is None}
+        return params - unbatched
+    return set()
+
+
+def _literal_ints(expr):
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, int):
+        return [expr.value]
+    if isinstance(expr, (ast.Tuple, ast.List)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, int) for e in expr.elts):
+        return [e.value for e in expr.elts]
+    return None
+
+
+def _literal_strs(expr):
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return [expr.value]
+    if isinstance(expr, (ast.Tuple, ast.List)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in expr.elts):
+        return [e.value for e in expr.elts]
+    return None
+

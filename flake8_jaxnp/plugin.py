@@ -1,0 +1,26 @@
+"""The flake8 entry point (code prefix JNP)."""
+from . import __version__
+from .linter import lint
+from .options import DEFAULT, from_flake8, register
+
+
+class JaxNumpyChecker:
+    name = "flake8-jaxnp"
+    version = __version__
+    _options = DEFAULT
+
+    def __init__(self, tree, lines):
+        self.tree = tree
+        self.lines = lines
+
+    @staticmethod
+    def add_options(option_manager):
+        register(option_manager)
+
+    @classmethod
+    def parse_options(cls, options):
+        cls._options = from_flake8(options)
+
+    def run(self):
+        for line, col, message in lint(self.tree, self.lines, self._options):
+            yield line, col, message, type(self)

@@ -1,0 +1,201 @@
+"""The rule catalogue: every JNP code is declared here once.
+
+Messages, the README rule table and the completeness tests all read from this
+module, so a rule exists exactly when it has an entry in ``RULES``.
+"""
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    message: str  # str.format template; fields are filled by the check
+    why: str
+    fix: str
+
+    def format(self, **fields):
+        return f"{self.code} {self.message.format(**fields)}"
+
+
+_RULES = [
+    # JNP1xx: host transfers in untraced loops
+    Rule(
+        "JNP101", "device-to-numpy-in-loop",
+        "{what} copies a JAX array to a NumPy array on every iteration of this "
+        "loop; keep it on the device and convert once after the loop",
+        "Each conversion is a device-to-host copy that blocks until the device "
+        "has finished, so the accelerator stalls on every iteration.",
+        "Accumulate with jax.numpy inside the loop and call np.asarray once at "
+        "the boundary.",
+    ),
+    Rule(
+        "JNP102", "device-to-scalar-in-loop",
+        "{what} turns a JAX array into a Python value on every iteration of this "
+        "loop, forcing a device-to-host sync; keep it on the device or convert "
+        "every N steps",
+        "float()/int()/bool()/.item() and Python truth tests wait for the "
+        "device and copy the value to the host.",
+        "Keep the value as a JAX array; convert inside an `if step % N == 0:` "
+        "block or after the loop.",
+    ),
+    Rule(
+        "JNP103", "device-print-in-loop",
+        "{what} formats a JAX array on every iteration of this loop, forcing a "
+        "device-to-host sync; log every N steps or after the loop",
+        "Printing, str(), repr(), f-strings and logging read the array's value, "
+        "which waits for the device and copies the data to the host.",
+        "Log under `if step % N == 0:` or after the loop.",
+    ),
+    Rule(
+        "JNP104", "loop-invariant-upload",
+        "{what} uploads the same NumPy data to the device on every iteration of "
+        "this loop; hoist it above the loop",
+        "jnp.array/jnp.asarray/jax.device_put of host data copies it to the "
+        "device each time; data the loop does not change needs one copy.",
+        "Convert once before the loop and reuse the device array.",
+    ),
+    # JNP2xx: what fails on traced values
+    Rule(
+        "JNP201", "numpy-on-tracer",
+        "{func}() on a traced value in '{scope}' raises {error} under {transform}; "
+        "use {fix}",
+        "NumPy functions convert their arguments to NumPy arrays, which needs "
+        "concrete data; a tracer has none.",
+        "Use the jax.numpy function of the same name.",
+    ),
+    Rule(
+        "JNP202", "tracer-to-python",
+        "{what} needs a concrete value, but '{scope}' is traced by {transform}; "
+        "{fix}",
+        "Inside a transformed function, parameters are abstract tracers: Python "
+        "control flow, float()/int()/.item() and shapes need concrete values.",
+        "Use jnp.where/lax.cond/lax.select for data-dependent choices, or mark "
+        "the argument static (static_argnums/static_argnames).",
+    ),
+    Rule(
+        "JNP203", "data-dependent-shape",
+        "{what} has a data-dependent shape, which '{scope}' cannot have under "
+        "{transform}; {fix}",
+        "Traced code needs every shape at trace time; boolean masks and "
+        "nonzero/unique/one-argument where produce shapes that depend on data.",
+        "Pass size= (and fill_value=), or use jnp.where(mask, x, 0) to keep "
+        "the shape.",
+    ),
+    # JNP3xx: Python side effects under tracing
+    Rule(
+        "JNP301", "print-in-traced",
+        "print() in '{scope}' runs only while {transform} traces it and shows "
+        "tracers, not values; use jax.debug.print",
+        "Traced Python runs once per compilation; later calls reuse the "
+        "compiled code, so print() fires once and prints abstract tracers.",
+        "jax.debug.print(\"x = {{}}\", x) prints the runtime values on every call.",
+    ),
+    Rule(
+        "JNP302", "global-rebind-in-traced",
+        "'{name}' is rebound through {statement} in '{scope}', which happens "
+        "only while {transform} traces it; return the new value instead",
+        "Assignments to global or nonlocal names run at trace time only, so "
+        "the name changes once, not on every call.",
+        "Return the value from the function and keep state explicit.",
+    ),
+    Rule(
+        "JNP303", "outer-mutation-in-traced",
+        "{what} mutates '{name}', which outlives '{scope}'; it happens only "
+        "while {transform} traces it (and may store tracers); return the "
+        "value instead",
+        "Mutating a list, dict or object that outlives the call happens once "
+        "at trace time and can leak tracers out of the transformation.",
+        "Return the new values and let the caller update its state.",
+    ),
+    Rule(
+        "JNP304", "stale-global-in-traced",
+        "'{name}' is rebound elsewhere in this module, but '{scope}' is traced "
+        "by {transform} and keeps the value it saw first; pass it as an argument",
+        "Globals are read at trace time and frozen into the compiled function; "
+        "rebinding them later does not retrace.",
+        "Pass the value as an argument (static if it is a Python constant).",
+    ),
+    Rule(
+        "JNP305", "stateful-random-in-traced",
+        "{func}() in '{scope}' is evaluated once while {transform} traces it and "
+        "then stays constant; {fix}",
+        "Host random number generators and clocks run at trace time only; the "
+        "compiled function replays the first value forever.",
+        "Use jax.random with an explicit key passed in, or pass time values as "
+        "arguments.",
+    ),
+    # JNP4xx: dtype pitfalls
+    Rule(
+        "JNP401", "implicit-promotion",
+        "{left} {op} {right} promotes implicitly to {result} in JAX{numpy}; "
+        "cast one side explicitly with .astype()",
+        "Mixing dtypes of different kinds or widths promotes silently, and "
+        "JAX's promotion lattice differs from NumPy's.",
+        "Make the conversion explicit with .astype(dtype).",
+    ),
+    Rule(
+        "JNP402", "x64-dtype-without-x64",
+        "{what} asks for {dtype}, but x64 is off, so JAX silently gives "
+        "{narrow}; use {narrow} or enable jax_enable_x64",
+        "Without jax_enable_x64, JAX truncates 64-bit dtypes to 32 bits with "
+        "only a warning.",
+        "Request the 32-bit dtype, or enable x64 at startup.",
+    ),
+    Rule(
+        "JNP403", "numpy-float64-to-jax",
+        "{what} hands NumPy {dtype} data to JAX, which narrows it to {narrow} "
+        "while x64 is off; create it as {narrow} (or use jax.random)",
+        "NumPy defaults to float64/int64; JAX silently narrows them to 32 bits.",
+        "Create host data with dtype=np.float32 or cast with .astype(np.float32).",
+    ),
+    # JNP5xx: NumPy APIs and idioms JAX does not implement
+    Rule(
+        "JNP501", "in-place-update",
+        "{what} updates a JAX array in place, which JAX arrays do not allow; "
+        "use {fix}",
+        "JAX arrays are immutable: item assignment raises TypeError and "
+        "in-place methods do not exist or return a new array.",
+        "x = x.at[i].set(v) (or .add/.mul/...), and rebind sort results.",
+    ),
+    Rule(
+        "JNP502", "missing-jax-api",
+        "{name} does not exist in the installed JAX {version}; {fix}",
+        "jax.numpy and jax.Array mirror most of NumPy but not all of it.",
+        "Use the JAX equivalent, or do the step in NumPy outside traced code.",
+    ),
+    Rule(
+        "JNP503", "numpy-only-argument",
+        "{func}() does not accept {arg}= in JAX; {fix}",
+        "Some NumPy arguments (out=, kind=, ...) are rejected by jax.numpy "
+        "because arrays are immutable or the option has no XLA equivalent.",
+        "Drop the argument and use the returned value (or the suggested "
+        "alternative).",
+    ),
+    Rule(
+        "JNP504", "removed-jax-api",
+        "{name} was removed or deprecated in JAX; use {replacement}",
+        "Old aliases such as jax.tree_map were deprecated and then removed.",
+        "Use the replacement named in the message.",
+    ),
+    # JNP9xx: the checker itself
+    Rule(
+        "JNP900", "checker-error",
+        "flake8-jaxnp could not analyse this file ({error}); please report it",
+        "The checker never aborts flake8; an internal error becomes a finding.",
+        "Report the file to flake8-jaxnp; other checks still ran.",
+    ),
+]
+
+RULES = {rule.code: rule for rule in _RULES}
+
+
+def markdown_table():
+    """The README's rule table, generated from the catalogue."""
+    rows = ["| code | name | what goes wrong | fix |", "| --- | --- | --- | --- |"]
+    rows += [f"| {r.code} | {r.name} | {r.why} | {r.fix} |" for r in _RULES]
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(markdown_table())

@@ -1,0 +1,19 @@
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+
+
+@pytest.fixture
+def lint_source():
+    """Lint a source string through the linter (what flake8 calls); returns (line, code) pairs."""
+    from flake8_jaxnp.linter import lint
+    from flake8_jaxnp.options import DEFAULT
+
+    def run(source, options=DEFAULT):
+        return [(line, message.split()[0]) for line, _, message in lint(ast.parse(source), source.splitlines(True), options)]
+
+    return run

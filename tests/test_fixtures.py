@@ -1,0 +1,56 @@
+"""Every fixture, linted through flake8 itself, draws exactly its ``# expect:`` marks."""
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+from expectations import expected_findings
+from flake8_jaxnp.rules import RULES
+
+FIXTURE_FILES = sorted(FIXTURES.glob("*.py"))
+
+
+@pytest.fixture(scope="module")
+def flake8_findings():
+    """{fixture path: {(line, code)}} from one flake8 run over fixtures/."""
+    result = subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", "--select", "JNP",
+         "--format", "%(path)s\t%(row)d\t%(code)s", str(FIXTURES)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    found = defaultdict(set)
+    for line in result.stdout.splitlines():
+        path, row, code = line.split("\t")
+        found[str(FIXTURES / path.rsplit("/", 1)[-1])].add((int(row), code))
+    return found
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda p: p.name)
+def test_fixture_findings_match_marks(fixture, flake8_findings):
+    expected = expected_findings(fixture)
+    actual = flake8_findings.get(str(fixture), set())
+    assert sorted(actual - expected) == [], "findings without an # expect: mark"
+    assert sorted(expected - actual) == [], "# expect: marks without a finding"
+
+
+@pytest.mark.parametrize("code", sorted(c for c in RULES if c != "JNP900"))
+def test_every_rule_has_positive_and_negative_fixture(code):
+    fixture = FIXTURES / f"{code.lower()}.py"
+    assert fixture.exists(), f"{code} has no fixture file {fixture.name}"
+    assert any(c == code for _, c in expected_findings(fixture)), f"{fixture.name} marks no {code}"
+    functions = [n.name for n in ast.parse(fixture.read_text()).body if isinstance(n, ast.FunctionDef)]
+    assert any(name.startswith("case_ok") for name in functions), f"{fixture.name} has no case_ok_* negative"
+    assert any(name.startswith("case_") and not name.startswith("case_ok") for name in functions)
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda p: p.name)
+def test_fixture_cases_take_no_arguments(fixture):
+    tree = ast.parse(fixture.read_text())
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("case_"):
+            args = node.args
+            assert not (args.args or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg), node.name
