@@ -1,0 +1,113 @@
+"""The semantic model: names through scopes, traced functions, traced values."""
+import ast
+
+from flake8_jaxnp.model import Model
+from flake8_jaxnp.options import DEFAULT, Options
+
+
+def model_of(source, options=DEFAULT):
+    return Model(ast.parse(source), options)
+
+
+def qualname_of_call(model, func_text):
+    for call in model.names.calls:
+        if ast.unparse(call.func) == func_text:
+            return model.qualname(call.func)
+    raise AssertionError(f"no call to {func_text}")
+
+
+def test_import_spellings_resolve_to_the_same_names():
+    model = model_of(
+        "import jax.numpy as xp\nimport numpy as onp\nfrom jax import jit as compile_fn\n"
+        "from jax.numpy import array\nimport jax as J\n"
+        "xp.exp(1); onp.exp(1); compile_fn(f); array([1]); J.numpy.sum(1)\n"
+    )
+    assert qualname_of_call(model, "xp.exp") == "jax.numpy.exp"
+    assert qualname_of_call(model, "onp.exp") == "numpy.exp"
+    assert qualname_of_call(model, "compile_fn") == "jax.jit"
+    assert qualname_of_call(model, "array") == "jax.numpy.array"
+    assert qualname_of_call(model, "J.numpy.sum") == "jax.numpy.sum"
+
+
+def test_local_variable_named_np_is_not_numpy():
+    model = model_of("import numpy as np\ndef f(np):\n    return np.exp(1)\n")
+    assert qualname_of_call(model, "np.exp") is None
+
+
+def test_module_alias_chain_resolves():
+    model = model_of("import jax\njit = jax.jit\nWIDE = jax.numpy.float64\njit(f)\n")
+    assert qualname_of_call(model, "jit") == "jax.jit"
+
+
+def test_name_rebound_to_something_else_is_unresolved():
+    model = model_of("import numpy as np\nif cond:\n    np = other\nnp.exp(1)\n")
+    assert qualname_of_call(model, "np.exp") is None
+
+
+def traced_names(model):
+    return {getattr(f, "name", "<lambda>"): t for f, t in model.traced.items()}
+
+
+def test_decorator_and_call_forms_are_traced():
+    model = model_of(
+        "import jax, functools\nfrom jax import lax\n"
+        "@jax.jit\ndef a(x): return x\n"
+        "@functools.partial(jax.jit, static_argnums=(1,), static_argnames='mode')\n"
+        "def b(x, n, mode): return x\n"
+        "def c(x): return x\nc2 = jax.jit(c)\n"
+        "def d(p, q): return p\njax.grad(d)(1.0, 2.0)\n"
+        "def body(carry, x): return carry, x\nlax.scan(body, 0, xs)\n"
+        "def e(x): return x\njax.jit(jax.vmap(e))\n"
+        "f = jax.jit(lambda y: y)\n"
+    )
+    traced = traced_names(model)
+    assert traced["a"].traced_params == {"x"} and traced["a"].cached_by.name == "jax.jit"
+    assert traced["b"].traced_params == {"x"}
+    assert traced["c"].transform == "jax.jit"
+    assert traced["d"].traced_params == {"p"} and not traced["d"].abstract and traced["d"].cached_by is None
+    assert traced["body"].traced_params == {"carry", "x"} and traced["body"].transform == "jax.lax.scan"
+    assert {t.name for t in traced["e"].transforms} == {"jax.vmap", "jax.jit"}
+    assert traced["<lambda>"].traced_params == {"y"}
+
+
+def test_functions_called_from_traced_code_are_traced_transitively():
+    model = model_of(
+        "import jax\n"
+        "def inner(v, k): return v\n"
+        "def helper(u): return inner(u, 3)\n"
+        "class M:\n"
+        "    def go(self, x): return self.part(x)\n"
+        "    def part(self, y): return y\n"
+        "    def run(self, x): return jax.jit(self.go)(x)\n"
+        "@jax.jit\ndef top(x): return helper(x)\n"
+        "def untouched(x): return x\n"
+    )
+    traced = traced_names(model)
+    assert traced["helper"].traced_params == {"u"}
+    assert traced["inner"].traced_params == {"v"}
+    assert traced["part"].traced_params == {"y"}
+    assert "untouched" not in traced
+
+
+def test_extra_transforms_option():
+    source = "import equinox as eqx\n@eqx.filter_jit\ndef f(x): return x\n"
+    assert "f" not in traced_names(model_of(source))
+    assert "f" in traced_names(model_of(source, Options(extra_transforms=("equinox.filter_jit",))))
+
+
+def test_static_metadata_of_tracers_is_not_traced():
+    model = model_of(
+        "import jax\n@jax.jit\ndef f(x):\n    a = x.shape[0]\n    b = len(x)\n    c = x * 2\n    return a, b, c\n"
+    )
+    values = {}
+    for node in ast.walk(model.tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in "abc":
+            values[node.id] = model.value(node)
+    assert not values["a"].traced and not values["b"].traced
+    assert values["c"].kind == "tracer"
+
+
+def test_x64_module_is_detected():
+    assert model_of("import jax\njax.config.update('jax_enable_x64', True)\n").x64
+    assert not model_of("import jax\njax.config.update('jax_enable_x64', False)\n").x64
+    assert model_of("x = 1\n", Options(x64=True)).x64
