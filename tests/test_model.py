@@ -111,3 +111,11 @@ def test_x64_module_is_detected():
     assert model_of("import jax\njax.config.update('jax_enable_x64', True)\n").x64
     assert not model_of("import jax\njax.config.update('jax_enable_x64', False)\n").x64
     assert model_of("x = 1\n", Options(x64=True)).x64
+
+
+def test_own_nodes_skip_nested_bodies_and_local_annotations():
+    model = model_of("def f(x):\n    y: Alias = x\n    def g():\n        return inner\n    return y\n")
+    func = model.names.functions[0]
+    loaded = {n.id for n in model.names.own_nodes(func) if isinstance(n, ast.Name)}
+    assert "Alias" not in loaded and "inner" not in loaded
+    assert {"x", "y"} <= loaded

@@ -29,6 +29,7 @@ class Model:
         self.flows = {}
         self._queue = []
         self._passes = {}
+        self._nested = None  # function -> functions defined directly inside it, built on demand
         self._analyse()
 
     # ---- analysis -------------------------------------------------------------
@@ -71,11 +72,13 @@ class Model:
             self._requeue(callee)
 
     def _requeue(self, func):
-        if func not in self._queue:
-            self._queue.append(func)
-        for inner in self.names.functions:  # closures read the re-analysed values
-            if inner is not func and self.names.enclosing_function(inner) is func and inner not in self._queue:
-                self._queue.append(inner)
+        if self._nested is None:
+            self._nested = {}
+            for inner in self.names.functions:
+                self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
+        for node in [func] + self._nested.get(func, []):  # closures read the re-analysed values
+            if node not in self._queue:
+                self._queue.append(node)
 
     # ---- questions --------------------------------------------------------------
     def callee(self, func_expr):

@@ -164,7 +164,7 @@ class Names:
         return scope.node if scope is not None else None
 
     def own_nodes(self, func):
-        """Nodes in ``func``'s body and parameters' defaults, not inside nested defs or lambdas."""
+        """Nodes that run when ``func``'s body runs: not nested defs' bodies, not annotations."""
         body = func.body if isinstance(func.body, list) else [func.body]
         stack = list(body)
         while stack:
@@ -172,6 +172,9 @@ class Names:
             yield node
             if isinstance(node, FUNCTION_NODES):
                 stack.extend(node.decorator_list if not isinstance(node, ast.Lambda) else ())
+                continue
+            if isinstance(node, ast.AnnAssign):  # local annotations are never evaluated
+                stack.extend(n for n in (node.target, node.value) if n is not None)
                 continue
             stack.extend(ast.iter_child_nodes(node))
 
