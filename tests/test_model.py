@@ -119,3 +119,15 @@ def test_own_nodes_skip_nested_bodies_and_local_annotations():
     loaded = {n.id for n in model.names.own_nodes(func) if isinstance(n, ast.Name)}
     assert "Alias" not in loaded and "inner" not in loaded
     assert {"x", "y"} <= loaded
+
+
+def test_positional_transform_options():
+    model = model_of(
+        "import jax\n"
+        "def pool(x, size, op): return x\njax.vmap(pool, (0, None, None), 0)\n"
+        "def loss(a, b): return b\njax.grad(loss, 1)\n"
+    )
+    traced = traced_names(model)
+    assert traced["pool"].traced_params == {"x"}
+    assert traced["loss"].traced_params == {"b"}
+

@@ -12,6 +12,10 @@ MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
     "popitem", "discard", "appendleft", "extendleft", "popleft", "sort", "reverse",
 })
+CONTAINER_TYPES = frozenset({
+    "builtins.list", "builtins.dict", "builtins.set", "collections.deque",
+    "collections.defaultdict", "collections.OrderedDict", "collections.Counter",
+})
 # Methods where ``self.x = ...`` builds the object rather than mutating a live one.
 CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
 NUMPY_RANDOM_SETUP = frozenset({
@@ -67,7 +71,8 @@ def _call(model, func, call, base):
                else "use jax.random with a key passed in as an argument")
         yield Finding(call, "JNP305", dict(base, func=describe(call.func), fix=fix))
     elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
-        owner = _outer_owner(model, func, call.func.value)
+        stored = call.args + [k.value for k in call.keywords]
+        owner = _outer_container(model, func, call.func.value, stored)
         if owner is not None:
             yield Finding(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
 
@@ -86,32 +91,53 @@ def _store(model, func, target, base):
         for element in target.elts:
             yield from _store(model, func, element, base)
     elif isinstance(target, ast.Subscript):
-        owner = _outer_owner(model, func, target.value)
+        stored = [model.names.parent[target].value] if isinstance(model.names.parent[target], ast.Assign) else []
+        owner = _outer_container(model, func, target.value, stored)
         if owner is not None and not model.value(target.value).is_array:
             yield Finding(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
-    elif isinstance(target, ast.Attribute):
-        owner = _outer_owner(model, func, target.value)
-        if owner is None and _is_self(model, func, target.value):
-            owner = target.value.id
-        if owner is not None:
-            yield Finding(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
+    elif isinstance(target, ast.Attribute) and _is_self(model, func, target.value):
+        yield Finding(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=target.value.id))
 
 
-def _outer_owner(model, func, expr):
-    """The name of a non-local container that ``expr`` (``x``, ``x.a``, ``x[k]``) reaches into."""
-    while isinstance(expr, (ast.Attribute, ast.Subscript)):
-        expr = expr.value
-    if not isinstance(expr, ast.Name) or model.names.is_local(expr.id, func):
+def _outer_container(model, func, expr, stored):
+    """The name of a list/dict/set outside ``func`` that this mutation reaches, if it matters.
+
+    Mutating a module-level container is global state changed once per trace.
+    A container of an enclosing function is often a deliberate trace-time side
+    channel (collecting shapes); it is reported only when a tracer escapes into it.
+    """
+    root = expr
+    while isinstance(root, (ast.Attribute, ast.Subscript)):
+        root = root.value
+    if not isinstance(root, ast.Name) or model.names.is_local(root.id, func):
         return None
-    found = model.names.resolve_name(expr)
+    found = model.names.resolve_name(root)
     if found is None:
         return None
     scope, bindings = found
-    if scope.is_class or not all(b.kind in ("assign", "other", "global") for b in bindings):
-        return None  # modules, functions and classes are not containers we track
-    if scope.node in model.traced:
-        return None  # a closure over another traced function's locals dies with its trace
-    return expr.id
+    if scope.is_class or scope.node in model.traced or not all(_is_container(model, b) for b in bindings):
+        return None
+    if scope is model.names.module_scope or any(_escapes(model, value) for value in stored):
+        return root.id
+    return None
+
+
+def _is_container(model, binding):
+    value = binding.value
+    if binding.kind != "assign" or value is None:
+        return False
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    return isinstance(value, ast.Call) and model.qualname(value.func) in CONTAINER_TYPES
+
+
+def _escapes(model, expr):
+    """True when ``expr`` holds a tracer (also inside a literal tuple/list/dict)."""
+    if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+        return any(_escapes(model, e) for e in expr.elts)
+    if isinstance(expr, ast.Dict):
+        return any(_escapes(model, v) for v in expr.values)
+    return model.value(expr).traced
 
 
 def _is_self(model, func, expr):

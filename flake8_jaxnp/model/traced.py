@@ -56,6 +56,15 @@ LAX_BODIES = {
     "jax.lax.associative_scan": (0,),
 }
 PARTIAL = {"functools.partial"}
+# Options that a transform also takes positionally, after the function.
+POSITIONAL_OPTIONS = {
+    "jax.vmap": ("in_axes", "out_axes"),
+    "jax.grad": ("argnums", "has_aux"),
+    "jax.value_and_grad": ("argnums", "has_aux"),
+    "jax.jacfwd": ("argnums", "has_aux"),
+    "jax.jacrev": ("argnums", "has_aux"),
+    "jax.hessian": ("argnums", "has_aux"),
+}
 
 
 @dataclass
@@ -136,7 +145,7 @@ class TraceRoots:
     def _from_call(self, call):
         qualname = self.names.qualname(call.func)
         if qualname in self.transforms and call.args:
-            self._trace_argument(call.args[0], qualname, call.keywords)
+            self._trace_argument(call.args[0], qualname, _options(qualname, call))
         elif isinstance(call.func, ast.Call):
             spec = self._transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
@@ -157,7 +166,7 @@ class TraceRoots:
         if isinstance(arg, ast.Call):
             inner = self.names.qualname(arg.func)
             if inner in self.transforms and arg.args:  # jax.jit(jax.grad(f))
-                self._trace_argument(arg.args[0], inner, arg.keywords)
+                self._trace_argument(arg.args[0], inner, _options(inner, arg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax)
             elif inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax,
@@ -198,6 +207,13 @@ class TraceRoots:
         self.mark(func, Transform(transform_name, **behaviour), params)
         if behaviour is _STAGING and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
+
+
+def _options(transform_name, call):
+    """The call's keywords, with positional options (``vmap(f, (0, None))``) named."""
+    names = POSITIONAL_OPTIONS.get(transform_name, ())
+    named = [ast.keyword(arg=name, value=value) for name, value in zip(names, call.args[1:])]
+    return named + list(call.keywords)
 
 
 def _positional_names(func):

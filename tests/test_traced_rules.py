@@ -1,0 +1,71 @@
+"""Finer points of the traced-code rules (JNP2xx, JNP3xx) beyond the fixtures."""
+
+
+def codes(found):
+    return sorted(code for _, code in found)
+
+
+def test_mutating_method_on_unknown_object_is_not_flagged(lint_source):
+    source = (
+        "import jax\nimport optax\nopt = optax.adam(1e-3)\n"
+        "@jax.jit\ndef step(g, s):\n    return opt.update(g, s)\n"
+    )
+    assert lint_source(source) == []
+
+
+def test_vmap_in_axes_none_parameters_are_concrete(lint_source):
+    source = (
+        "import jax\n"
+        "def pool(x, size):\n    if size % 2:\n        return x\n    return -x\n"
+        "f = jax.vmap(pool, (0, None))\n"
+    )
+    assert lint_source(source) == []
+
+
+def test_side_effects_under_grad_alone_are_not_flagged(lint_source):
+    source = "import jax\ndef loss(p):\n    print(p)\n    return p * p\ng = jax.grad(loss)\n"
+    assert lint_source(source) == []
+
+
+def test_grad_alone_still_fails_on_numpy_conversion(lint_source):
+    source = "import jax\nimport numpy as np\ndef loss(p):\n    return np.exp(p)\ng = jax.grad(loss)\n"
+    assert lint_source(source) == [(4, "JNP201")]
+
+
+def test_comparison_with_none_or_string_is_python(lint_source):
+    source = (
+        "import jax\n@jax.jit\ndef f(x, mode):\n"
+        "    if mode == 'fast':\n        return x\n    if x is None:\n        return x\n    return -x\n"
+    )
+    assert lint_source(source) == []
+
+
+def test_defaulted_parameters_may_be_concrete(lint_source):
+    source = "import jax\n@jax.jit\ndef f(x, training=False):\n    if training:\n        return x\n    return -x\n"
+    assert lint_source(source) == []
+
+
+def test_closure_over_traced_value_in_lax_body(lint_source):
+    source = (
+        "import jax\nimport numpy as np\nfrom jax import lax\n"
+        "@jax.jit\ndef f(xs, w):\n"
+        "    def body(c, x):\n        return c + np.dot(x, w), x\n"
+        "    return lax.scan(body, 0.0, xs)\n"
+    )
+    assert lint_source(source) == [(7, "JNP201")]
+
+
+def test_module_level_name_rebound_only_in_exclusive_branches_is_not_stale(lint_source):
+    source = (
+        "import jax\ntry:\n    SCALE = 1.0\nexcept ImportError:\n    SCALE = 2.0\n"
+        "@jax.jit\ndef f(x):\n    return x * SCALE\n"
+    )
+    assert lint_source(source) == []
+
+
+def test_print_in_helper_called_from_jit(lint_source):
+    source = (
+        "import jax\ndef helper(v):\n    print(v)\n    return v\n"
+        "@jax.jit\ndef f(x):\n    return helper(x)\n"
+    )
+    assert lint_source(source) == [(3, "JNP301")]
