@@ -61,17 +61,31 @@ class Names:
     # ---- building -------------------------------------------------------
     def _build(self, tree):
         parent, scope_of = self.parent, self.scope_of
+        enter_types, fields_of = _ENTER_TYPES, _child_fields
         stack = [(tree, self.module_scope)]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, scope = stack.pop()
+            node, scope = pop()
             scope_of[node] = scope
-            inner = self._enter(node, scope)
+            kind = type(node)
+            if kind is ast.Name:
+                if type(node.ctx) is not ast.Load:
+                    self._bind_target(node, scope)
+                continue
+            inner = self._enter(node, scope) if kind in enter_types else None
             children = []
-            for field, child in _children(node):
-                if isinstance(child, ast.AST):
-                    parent[child] = node
-                    children.append((child, self._scope_for_child(node, field, scope, inner)))
-            stack.extend(reversed(children))  # source order, so `global x` precedes `x = ...`
+            for field in fields_of(kind):
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for child in value:
+                        if isinstance(child, ast.AST):
+                            parent[child] = node
+                            children.append((child, scope if inner is None else self._scope_for_child(node, field, scope, inner)))
+                elif isinstance(value, ast.AST):
+                    parent[value] = node
+                    children.append((value, scope if inner is None else self._scope_for_child(node, field, scope, inner)))
+            for child in reversed(children):  # source order, so `global x` precedes `x = ...`
+                push(child)
 
     def _scope_for_child(self, node, field, outer, inner):
         """Decorators, defaults and annotations live outside the new scope."""
@@ -248,14 +262,25 @@ class Names:
         return scope.node if scope is not None else None
 
 
-def _children(node):
-    for field in node._fields:
-        value = getattr(node, field, None)
-        if isinstance(value, list):
-            for item in value:
-                yield field, item
-        elif value is not None:
-            yield field, value
+_FIELDS = {}
+# Node fields that never hold child nodes worth visiting.
+_SCALAR_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "names", "module", "level", "kind",
+                            "type_comment", "is_async", "conversion", "n", "s", "op"})
+
+
+def _child_fields(kind):
+    """The fields of a node type that can hold child nodes (cached per type)."""
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _SCALAR_FIELDS)
+    return fields
+
+
+_ENTER_TYPES = frozenset({
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
+    ast.DictComp, ast.GeneratorExp, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
+    ast.ExceptHandler, ast.Call,
+})
 
 
 def _is_sole_target(stmt, name_node):
