@@ -19,3 +19,37 @@ def jnp_names():
 @lru_cache(maxsize=1)
 def array_attributes():
     return frozenset(data()["array_attributes"])
+
+
+@lru_cache(maxsize=1)
+def jnp_modules():
+    """jax.numpy and its submodules whose attribute names ``jnp_names`` lists."""
+    return frozenset({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in data()["jnp_names"]})
+
+
+@lru_cache(maxsize=1)
+def missing_array_attributes():
+    """Public NumPy array attributes that jax.Array lacks."""
+    return frozenset(name for name in set(data()["numpy_array_attributes"]) - array_attributes()
+                     if not name.startswith("_"))
+
+
+@lru_cache(maxsize=1)
+def deprecated():
+    """Removed or deprecated JAX names -> their replacement."""
+    return data()["deprecated"]
+
+
+@lru_cache(maxsize=1)
+def jnp_inplace_functions():
+    return frozenset(data()["jnp_inplace_functions"])
+
+
+def jnp_rejected_arguments():
+    """jax.numpy qualname -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses."""
+    return data()["jnp_rejected_arguments"]
+
+
+def array_rejected_arguments():
+    """jax.Array method name -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses."""
+    return data()["array_rejected_arguments"]

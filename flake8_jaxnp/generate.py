@@ -8,9 +8,11 @@ import argparse
 import inspect
 import json
 import os
+import re
 import sys
 import tempfile
 import warnings
+from functools import partial
 from pathlib import Path
 
 DATA_FILE = Path(__file__).with_name("jax_api.json")
@@ -70,6 +72,7 @@ HISTORIC_ALIASES = {
 }
 # Values that make a NumPy-only keyword argument reveal itself when passed.
 ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K"}
+PASSES, OTHER_FAILURE = "passes", "other failure"  # probe outcomes besides a refusal
 
 
 def _resolve(dotted):
@@ -137,15 +140,13 @@ def _probe_on_tracer(func):
 
 def _deprecations():
     """Names the installed JAX deprecates or no longer has, with replacements."""
-    import re
-
     found = {}
     for modname in ("jax", "jax.numpy", "jax.lax", "jax.nn", "jax.random",
                     "jax.scipy", "jax.tree_util", "jax.experimental"):
         module = _resolve(modname)
         for name, (message, _) in getattr(module, "_deprecations", {}).items():
-            match = re.search(r"[Uu]se (`?)([\w.]+(?:\(\))?)\1", message)
-            replacement = match.group(2).rstrip(".") if match else "the replacement in the JAX changelog"
+            match = re.search(r"[Uu]se `?([\w.]+(?:\([^)]*\))?)", message)
+            replacement = match.group(1).rstrip(".") if match else "the replacement in the JAX changelog"
             found[f"{modname}.{name}"] = replacement
     for old, new in HISTORIC_ALIASES.items():
         if old in found:
@@ -156,7 +157,7 @@ def _deprecations():
 
 
 def _rejected_arguments(jnp_names):
-    """NumPy keyword arguments that jax.numpy refuses, found by calling it."""
+    """NumPy keyword arguments that jax.numpy functions refuse, found by calling them."""
     import jax.numpy as jnp
     import numpy as np
 
@@ -166,27 +167,91 @@ def _rejected_arguments(jnp_names):
             continue
         name = qualname.rsplit(".", 1)[1]
         np_func, jnp_func = getattr(np, name, None), getattr(jnp, name)
-        if not callable(np_func) or inspect.isclass(jnp_func):
-            continue
-        np_params = _parameters(np_func)
-        jnp_params = _parameters(jnp_func)
-        if np_params is None or jnp_params is None:
-            continue
-        for param in sorted(set(ARGUMENT_PROBES) & np_params):
-            if param not in jnp_params and "**" not in jnp_params:
-                rejected.setdefault(qualname, {})[param] = "TypeError"
-                continue
-            value = np.zeros(3) if ARGUMENT_PROBES[param] == "zeros" else ARGUMENT_PROBES[param]
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    jnp_func(jnp.arange(3.0), **{param: value})
-            except (NotImplementedError, TypeError, ValueError) as exc:
-                if param in str(exc):
-                    rejected.setdefault(qualname, {})[param] = type(exc).__name__
-            except Exception:  # noqa: BLE001 - other failures say nothing about the argument
-                pass
+        if callable(np_func) and not inspect.isclass(jnp_func):
+            refused = _refused(np_func, jnp_func, partial(jnp_func, jnp.arange(3.0)))
+            if refused:
+                rejected[qualname] = refused
     return rejected
+
+
+def _rejected_method_arguments():
+    """NumPy keyword arguments that jax.Array methods refuse, found by calling them."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    array = jnp.arange(3.0)
+    rejected = {}
+    for name in _public(np.ndarray):
+        try:
+            jax_method = getattr(array, name, None)
+        except (NotImplementedError, ValueError):  # arr.flat, arr.mT of a vector
+            continue
+        np_method = getattr(np.ndarray, name)
+        if callable(np_method) and callable(jax_method):
+            refused = _refused(np_method, jax_method, jax_method)
+            if refused:
+                rejected[name] = refused
+    return rejected
+
+
+def _refused(np_func, jax_func, call):
+    """{param: {"error": exception name, "none_ok": whether param=None passes}}.
+
+    ``call`` is probed with no further positional argument and with one more
+    array, so that both unary and binary functions reach the keyword check.
+
+    A parameter JAX declares with a non-None default is JAX's own option
+    (ravel's order=, isdtype's kind=), not a NumPy leftover, so it is skipped.
+    """
+    import numpy as np
+
+    np_params, jax_defaults = _parameters(np_func), _defaults(jax_func)
+    if np_params is None or jax_defaults is None:
+        return {}
+    refused = {}
+    for param in sorted(set(ARGUMENT_PROBES) & np_params):
+        if param not in jax_defaults and "**" not in jax_defaults:
+            refused[param] = {"error": "TypeError", "none_ok": False}
+        elif jax_defaults.get(param) is None:
+            value = np.zeros(3) if ARGUMENT_PROBES[param] == "zeros" else ARGUMENT_PROBES[param]
+            for probe in (call, partial(call, np.arange(3.0))):
+                outcome = _refusal(probe, param, value)
+                if outcome not in (PASSES, OTHER_FAILURE):
+                    none_ok = _refusal(probe, param, None) in (PASSES, OTHER_FAILURE)
+                    refused[param] = {"error": outcome, "none_ok": none_ok}
+                if outcome != OTHER_FAILURE:
+                    break
+    return refused
+
+
+def _refusal(call, param, value):
+    """The name of the exception ``call(param=value)`` raises about ``param``,
+    else PASSES or OTHER_FAILURE (the call failed for another reason)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            call(**{param: value})
+    except (NotImplementedError, TypeError, ValueError) as exc:
+        about_param = re.search(rf"'{param}'|\b{param}(?= argument| ?!?=)", str(exc))
+        return type(exc).__name__ if about_param else OTHER_FAILURE
+    except Exception:  # noqa: BLE001 - other failures say nothing about the argument
+        return OTHER_FAILURE
+    return PASSES
+
+
+def _defaults(func):
+    """{parameter: default} (``inspect.Parameter.empty`` when required; '**' for **kwargs)."""
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return {("**" if p.kind is p.VAR_KEYWORD else p.name): p.default for p in params}
+
+
+def _inplace_functions(jnp_names):
+    """jax.numpy functions that raise unless called with inplace=False."""
+    return [q for q in jnp_names if callable(_resolve(q)) and not inspect.isclass(_resolve(q))
+            and (_defaults(_resolve(q)) or {}).get("inplace") is True]
 
 
 def _parameters(func):
@@ -207,6 +272,54 @@ def _size_functions(jnp_names):
         if params and "size" in params and "fill_value" in params:
             result.append(qualname)
     return result
+
+
+# Dtypes the promotion table covers (the ones flake8_jaxnp.model.dtypes names).
+STANDARD_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+                   "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+# Modules whose functions take a dtype that JAX canonicalizes (narrows without x64).
+DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
+
+
+def _promotion_table():
+    """{"jax"|"numpy": {a: {b: result}}}: binary-operation result dtypes, by running
+    jnp.promote_types and np.promote_types; NumPy pairs it refuses are left out."""
+    import jax.numpy as jnp
+    import ml_dtypes
+    import numpy as np
+
+    def numpy_dtype(name):
+        return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
+
+    table = {"jax": {}, "numpy": {}}
+    for a in STANDARD_DTYPES:
+        for b in STANDARD_DTYPES:
+            table["jax"].setdefault(a, {})[b] = str(jnp.promote_types(a, b))
+            try:
+                table["numpy"].setdefault(a, {})[b] = str(np.promote_types(numpy_dtype(a), numpy_dtype(b)))
+            except TypeError:  # DTypePromotionError: e.g. int32 with bfloat16
+                pass
+    return table
+
+
+def _dtype_positions():
+    """{qualname: index} of the positional dtype parameter of JAX functions."""
+    positions = {}
+    for modname in DTYPE_MODULES:
+        module = _resolve(modname)
+        for name in _public(module):
+            func = getattr(module, name)
+            if not callable(func) or inspect.isclass(func):
+                continue
+            try:
+                params = list(inspect.signature(func).parameters.values())
+            except (TypeError, ValueError):
+                continue
+            for index, param in enumerate(params):
+                positional = param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD)
+                if param.name in ("dtype", "new_dtype") and positional:
+                    positions[f"{modname}.{name}"] = index
+    return positions
 
 
 def build():
@@ -243,9 +356,13 @@ def build():
         "jnp_names": jnp_names,
         "jnp_size_functions": _size_functions(jnp_names),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
+        "array_rejected_arguments": _rejected_method_arguments(),
+        "jnp_inplace_functions": _inplace_functions(jnp_names),
         "array_attributes": sorted(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
         "numpy_array_attributes": sorted(dir(np.ndarray)),
         "deprecated": _deprecations(),
+        "dtype_promotion": _promotion_table(),
+        "jax_dtype_positions": _dtype_positions(),
     }
 
 

@@ -22,7 +22,7 @@ _RULES = [
     # JNP1xx: host transfers in untraced loops
     Rule(
         "JNP101", "device-to-numpy-in-loop",
-        "{what} copies a JAX array to a NumPy array on every iteration of this "
+        "{what} copies a JAX array to host memory on every iteration of this "
         "loop; keep it on the device and convert once after the loop",
         "Each conversion is a device-to-host copy that blocks until the device "
         "has finished, so the accelerator stalls on every iteration.",
@@ -145,15 +145,14 @@ _RULES = [
     Rule(
         "JNP403", "numpy-float64-to-jax",
         "{what} hands NumPy {dtype} data to JAX, which narrows it to {narrow} "
-        "while x64 is off; create it as {narrow} (or use jax.random)",
+        "while x64 is off; create it as {narrow} on the host",
         "NumPy defaults to float64/int64; JAX silently narrows them to 32 bits.",
         "Create host data with dtype=np.float32 or cast with .astype(np.float32).",
     ),
     # JNP5xx: NumPy APIs and idioms JAX does not implement
     Rule(
         "JNP501", "in-place-update",
-        "{what} updates a JAX array in place, which JAX arrays do not allow; "
-        "use {fix}",
+        "{what} tries to update a JAX array in place, but {effect}; use {fix}",
         "JAX arrays are immutable: item assignment raises TypeError and "
         "in-place methods do not exist or return a new array.",
         "x = x.at[i].set(v) (or .add/.mul/...), and rebind sort results.",
@@ -166,7 +165,7 @@ _RULES = [
     ),
     Rule(
         "JNP503", "numpy-only-argument",
-        "{func}() does not accept {arg}= in JAX; {fix}",
+        "{func}() does not accept {arg}= in JAX (it raises {error}); {fix}",
         "Some NumPy arguments (out=, kind=, ...) are rejected by jax.numpy "
         "because arrays are immutable or the option has no XLA equivalent.",
         "Drop the argument and use the returned value (or the suggested "

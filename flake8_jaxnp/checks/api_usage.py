@@ -1,5 +1,271 @@
-"""Placeholder until this family lands."""
+"""JNP501-JNP504: NumPy APIs and idioms that JAX does not implement.
+
+One walk over the module. What JAX has (names, array attributes, refused
+arguments, removed aliases) comes from the generated API data; whether an
+expression is a JAX array comes from the model, and unknown values stay silent.
+"""
+import ast
+
+from .. import api
+from . import Finding, describe
+
+JAX_ARRAY = frozenset({"jax", "tracer"})
+# ``.at[i]`` exists only on JAX arrays, so a traced parameter using it is one.
+AT_BASES = JAX_ARRAY | {"tracer-tree"}
+# NumPy array methods that modify the array they are called on -> the JAX way.
+IN_PLACE_METHODS = {
+    "fill": "{x} = jnp.full_like({x}, value)",
+    "resize": "{x} = jnp.resize({x}, new_shape)",
+    "put": "{x} = jnp.put({x}, ind, v, inplace=False)",
+    "partition": "{x} = jnp.partition({x}, kth)",
+    "setfield": "{x} = {x}.at[...].set(...)",
+    "setflags": "{x} as it is; JAX arrays are always read-only",
+}
+AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
+AUGMENTED_AT = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide", ast.Pow: "power"}
+# NumPy functions that write into their first argument -> how to write it in JAX.
+NUMPY_WRITERS = {
+    "numpy.copyto": "{x} = jnp.broadcast_to(src, {x}.shape).astype({x}.dtype)",
+    "numpy.put": "{x} = jnp.put({x}, ind, v, inplace=False)",
+    "numpy.place": "{x} = jnp.place({x}, mask, vals, inplace=False)",
+    "numpy.putmask": "{x} = jnp.where(mask, values, {x})",
+}
+NUMPY_WRITER_TARGETS = {"numpy.copyto": "dst", "numpy.put": "a", "numpy.place": "arr", "numpy.putmask": "a"}
+ARGUMENT_FIXES = {
+    ("sort", "kind"): "pass stable=True for a stable sort",
+    ("argsort", "kind"): "pass stable=True for a stable sort",
+    ("isin", "kind"): "use method= to choose the algorithm",
+    ("sort", "order"): "sort structured fields with jnp.lexsort",
+    ("argsort", "order"): "sort structured fields with jnp.lexsort",
+    "out": "use the returned array instead",
+    "kind": "drop it",
+    "order": "drop it; JAX chooses the memory layout",
+}
+GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
 def check(model):
-    return ()
+    deprecated = api.deprecated()
+    for node in model.names.parent:  # every node but the module; cheaper than ast.walk
+        kind = type(node)
+        if kind is ast.Attribute:
+            yield from _attribute(model, node, deprecated)
+        elif kind is ast.Call:
+            yield from _call(model, node)
+        elif kind is ast.Subscript:
+            if type(node.ctx) is not ast.Load:
+                yield from _item_update(model, node)
+        elif kind is ast.Expr:
+            if type(node.value) is ast.Call:
+                yield from _discarded_update(model, node.value)
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            yield from _import(model, node, deprecated)
+
+
+# ---- JNP501: in-place updates ---------------------------------------------------
+def _item_update(model, target):
+    if model.value(target.value).kind not in JAX_ARRAY:
+        return
+    array, index = describe(target.value), describe(target.slice)
+    statement = model.names.parent.get(target)
+    if isinstance(target.ctx, ast.Del):
+        what, fix = f"del {describe(target)}", f"{array} = jnp.delete({array}, {index})"
+        effect = "jax.Array has no __delitem__ (AttributeError)"
+    elif isinstance(statement, ast.AugAssign):
+        value = describe(statement.value)
+        method = AUGMENTED_AT.get(type(statement.op))
+        what = f"{describe(target)} {_operator(statement)}= {value}"
+        fix = f"{array} = {array}.at[{index}].{method}({value})" if method else \
+            f"{array} = {array}.at[{index}].set({describe(target)} {_operator(statement)} {value})"
+        effect = "item assignment raises TypeError"
+    else:
+        what, fix = f"{describe(target)} = ...", f"{array} = {array}.at[{index}].set(...)"
+        effect = "item assignment raises TypeError"
+    yield Finding(target, "JNP501", dict(what=what, effect=effect, fix=fix))
+
+
+def _discarded_update(model, call):
+    """``x.sort()`` or ``x.at[i].set(v)`` as a statement: the new array is thrown away."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return
+    if func.attr == "sort" and model.value(func.value).kind in JAX_ARRAY \
+            and not any(_refused_arguments(model, call, None)):  # then it raises (JNP503)
+        array = describe(func.value)
+        yield Finding(call, "JNP501", dict(
+            what=f"{describe(call)} as a statement", fix=f"{array} = {describe(call)}",
+            effect=f"it returns a sorted copy and leaves {array} unchanged"))
+    elif func.attr in AT_UPDATES and isinstance(func.value, ast.Subscript) \
+            and isinstance(func.value.value, ast.Attribute) and func.value.value.attr == "at" \
+            and model.value(func.value.value.value).kind in AT_BASES:
+        array = describe(func.value.value.value)
+        yield Finding(call, "JNP501", dict(
+            what=f"{describe(call)} as a statement", fix=f"{array} = {describe(call)}",
+            effect=f".at[].{func.attr}() returns a new array and leaves {array} unchanged"))
+
+
+def _in_place_method(node):
+    return Finding(node, "JNP501", dict(
+        what=f"{describe(node)}()", effect=f"jax.Array has no .{node.attr}() (AttributeError)",
+        fix=IN_PLACE_METHODS[node.attr].format(x=describe(node.value))))
+
+
+def _numpy_writer(model, call, qualname):
+    target = call.args[0] if call.args else next(
+        (k.value for k in call.keywords if k.arg == NUMPY_WRITER_TARGETS[qualname]), None)
+    if target is None or model.value(target).kind not in JAX_ARRAY:
+        return
+    array = describe(target)
+    yield Finding(call, "JNP501", dict(
+        what=f"{describe(call.func)}({array}, ...)", effect="NumPy refuses a JAX array as destination (TypeError)",
+        fix=NUMPY_WRITERS[qualname].format(x=array)))
+
+
+def _jnp_inplace(call, qualname):
+    flag = next((k.value for k in call.keywords if k.arg == "inplace"), None)
+    if flag is not None and not (isinstance(flag, ast.Constant) and flag.value is True):
+        return
+    array = describe(call.args[0]) if call.args else "x"
+    yield Finding(call, "JNP501", dict(
+        what=f"{describe(call.func)}() without inplace=False",
+        effect=f"{qualname} raises an error unless inplace=False",
+        fix=f"{array} = {describe(call.func)}({array}, ..., inplace=False)"))
+
+
+# ---- JNP502 / JNP504: names JAX does not have -------------------------------------
+def _attribute(model, node, deprecated):
+    if not isinstance(node.ctx, ast.Load):
+        return
+    base = model.qualname(node.value)
+    if base is None:
+        if node.attr in api.missing_array_attributes() and model.value(node.value).kind in JAX_ARRAY:
+            if node.attr in IN_PLACE_METHODS:
+                yield _in_place_method(node)
+            else:
+                yield Finding(node, "JNP502", dict(
+                    name=f"jax.Array.{node.attr} ({describe(node)})", version=_version(),
+                    fix=f"convert with np.asarray({describe(node.value)}) if you need it"))
+        return
+    qualname = f"{base}.{node.attr}"
+    if qualname in deprecated:
+        if not _guarded(model, node):
+            yield Finding(node, "JNP504", dict(name=qualname, replacement=deprecated[qualname]))
+    elif _missing_jnp_name(qualname) and not _guarded(model, node):
+        yield Finding(node, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+
+
+def _import(model, node, deprecated):
+    if isinstance(node, ast.ImportFrom):
+        if node.level or not node.module:
+            return
+        names = [(alias, f"{node.module}.{alias.name}") for alias in node.names if alias.name != "*"]
+    else:
+        names = [(alias, alias.name) for alias in node.names]
+    for alias, qualname in names:
+        where = alias if hasattr(alias, "lineno") else node  # aliases have positions from Python 3.10
+        removed = _deprecated_prefix(qualname, deprecated)
+        if removed is not None:
+            if not _guarded(model, node):
+                yield Finding(where, "JNP504", dict(name=removed, replacement=deprecated[removed]))
+        elif _missing_jnp_name(qualname) and not _guarded(model, node):
+            yield Finding(where, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+
+
+def _deprecated_prefix(qualname, deprecated):
+    """The shortest dotted prefix of ``qualname`` that JAX removed, or None."""
+    parts = qualname.split(".")
+    for cut in range(2, len(parts) + 1):
+        prefix = ".".join(parts[:cut])
+        if prefix in deprecated:
+            return prefix
+    return None
+
+
+def _missing_jnp_name(qualname):
+    module, _, name = qualname.rpartition(".")
+    return module in api.jnp_modules() and not name.startswith("_") and qualname not in api.jnp_names()
+
+
+def _missing_fix(qualname):
+    if qualname == "jax.numpy.random":
+        return "use jax.random with an explicit PRNG key"
+    return "use a JAX equivalent, or do this step with NumPy outside traced code"
+
+
+def _guarded(model, node):
+    """True inside ``try: ... except AttributeError/ImportError`` or ``if hasattr(...)``
+    and version checks: code written to run on several JAX versions."""
+    child, parent = node, model.names.parent.get(node)
+    while parent is not None:
+        if isinstance(parent, (ast.Try, getattr(ast, "TryStar", ast.Try))) and child in parent.body \
+                and any(_catches_missing_name(h) for h in parent.handlers):
+            return True
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and _is_feature_test(parent.test):
+            return True
+        if isinstance(parent, ast.BoolOp) and any(_is_feature_test(v) for v in parent.values if v is not child):
+            return True
+        child, parent = parent, model.names.parent.get(parent)
+    return False
+
+
+def _catches_missing_name(handler):
+    if handler.type is None:
+        return True
+    types = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(isinstance(t, ast.Name) and t.id in GUARD_ERRORS for t in types)
+
+
+def _is_feature_test(test):
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr"):
+            return True
+        if isinstance(node, ast.Attribute) and "version" in node.attr.lower() \
+                or isinstance(node, ast.Name) and "version" in node.id.lower():
+            return True
+    return False
+
+
+# ---- JNP503 and call-site JNP501 ---------------------------------------------------------
+def _call(model, call):
+    qualname = model.qualname(call.func)
+    if qualname in NUMPY_WRITERS:
+        yield from _numpy_writer(model, call, qualname)
+        return
+    if qualname in api.jnp_inplace_functions():
+        yield from _jnp_inplace(call, qualname)
+    for keyword, rejection in _refused_arguments(model, call, qualname):
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else qualname.rsplit(".", 1)[1]
+        fix = ARGUMENT_FIXES.get((name, keyword.arg), ARGUMENT_FIXES[keyword.arg])
+        yield Finding(keyword, "JNP503", dict(func=describe(call.func), arg=keyword.arg,
+                                              error=rejection["error"], fix=fix))
+
+
+def _refused_arguments(model, call, qualname):
+    """(keyword, rejection) for each keyword argument JAX refuses in ``call``."""
+    refused = api.jnp_rejected_arguments().get(qualname) if call.keywords else None
+    if refused is None and call.keywords and isinstance(call.func, ast.Attribute) \
+            and call.func.attr in api.array_rejected_arguments() \
+            and model.value(call.func.value).kind in JAX_ARRAY:
+        refused = api.array_rejected_arguments()[call.func.attr]
+    for keyword in call.keywords if refused else ():
+        rejection = refused.get(keyword.arg)
+        if rejection is not None and (not rejection["none_ok"] or _surely_not_none(model, keyword.value)):
+            yield keyword, rejection
+
+
+def _surely_not_none(model, expr):
+    if isinstance(expr, ast.Constant):
+        return expr.value is not None
+    if isinstance(expr, (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.JoinedStr)):
+        return True
+    return model.value(expr).kind in JAX_ARRAY | {"numpy"}
+
+
+# ---- helpers ---------------------------------------------------------------------------
+def _operator(statement):
+    text = ast.unparse(ast.BinOp(ast.Name("a"), statement.op, ast.Name("b")))
+    return text.split()[1]
+
+
+def _version():
+    return api.data()["jax_version"]
