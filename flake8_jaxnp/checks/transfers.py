@@ -1,5 +1,272 @@
-"""Placeholder until this family lands."""
+"""JNP101-JNP104: device-host transfers repeated on every iteration of an untraced loop.
+
+A transfer counts only where it runs on every iteration: in the body of a
+for/while loop (or its while test), or in a comprehension's element, filter or
+inner iterable. A transfer under an ``if`` inside the loop, or after an
+``if ...: continue`` that may skip it, is the recommended every-N-steps pattern
+and is not reported; neither is code in traced functions (their loops unroll
+at trace time) nor code in a def nested in the loop. A sync in a loop that
+holds another loop (per-epoch logging around the step loop) is the boundary
+of that inner loop and is not reported either; uploads of unchanged data are.
+"""
+import ast
+
+from .. import api
+from ..model import dtypes
+from ..model.values import JAX, JAX_TREE, NUMPY, is_string
+from . import Finding, describe
+
+SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
+                                "builtins.range"})
+FORMATTERS = frozenset({"builtins.str", "builtins.repr", "builtins.format", "builtins.print"})
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
+LOG_MODULES = ("logging.", "absl.logging.")
+UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+# Nodes that can move data between host and device, or ask for a truth value.
+CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, ast.IfExp, ast.Assert,
+                        ast.comprehension, ast.UnaryOp, ast.BoolOp})
 
 
 def check(model):
-    return ()
+    for node in model.names.scope_of:  # every node, without another walk of the tree
+        if type(node) not in CANDIDATES:
+            continue
+        found = _transfer(model, node)
+        if found is None:
+            continue
+        reported, code, what = found
+        loop = _repeating_loop(model, reported)
+        if loop is None or model.traced_function(reported) is not None:
+            continue
+        if code != "JNP104" and _around_inner_loop(loop, reported):
+            continue
+        if code == "JNP104" and not _same_upload(model, node, loop):
+            continue
+        yield Finding(reported, code, {"what": what})
+
+
+def _on_device(model, expr):
+    return model.value(expr).kind in (JAX, JAX_TREE)
+
+
+def _any_on_device(model, exprs):
+    """True when an expression, or an element of a literal list/tuple among them, is on the device."""
+    for expr in exprs:
+        if isinstance(expr, ast.Starred):
+            expr = expr.value
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            if _any_on_device(model, expr.elts):
+                return True
+        elif _on_device(model, expr):
+            return True
+    return False
+
+
+def _transfer(model, node):
+    """(node to report, code, what) when ``node`` moves a device value to the host or NumPy data up."""
+    if isinstance(node, ast.Call):
+        return _call(model, node)
+    if isinstance(node, ast.JoinedStr):
+        if _any_on_device(model, [v.value for v in node.values if isinstance(v, ast.FormattedValue)]):
+            return node, "JNP103", "an f-string"
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and is_string(node.left):
+        if _any_on_device(model, [node.right]):
+            return node, "JNP103", "%-formatting"
+    for test in _truth_tested(node):
+        if model.value(test).kind == JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
+            return test, "JNP102", f"the truth value of {describe(test)}"
+    return None
+
+
+def _call(model, call):
+    qualname = model.qualname(call.func)
+    args = list(call.args)
+    every = args + [k.value for k in call.keywords]
+    if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get" \
+            or _is_numpy_dtype(qualname):
+        if _any_on_device(model, every):
+            return call, "JNP101", describe(call)
+    elif qualname in SCALAR_CONVERSIONS or (qualname or "").startswith("math."):
+        if _any_on_device(model, args):
+            return call, "JNP102", describe(call)
+    elif qualname in FORMATTERS:
+        if _any_on_device(model, args):
+            return call, "JNP103", f"{qualname[len('builtins.'):]}()"
+    elif qualname in UPLOADS:
+        if args and model.value(args[0]).kind == NUMPY:
+            return call, "JNP104", describe(call)
+    elif _is_log_call(model, call, qualname):
+        if _any_on_device(model, every):
+            return call, "JNP103", f"{describe(call.func)}()"
+    elif isinstance(call.func, ast.Attribute):
+        method, owner = call.func.attr, call.func.value
+        if method in ("item", "tolist") and not args and _on_device(model, owner):
+            return call, "JNP102" if method == "item" else "JNP101", describe(call)
+        if method == "format" and is_string(owner) and _any_on_device(model, every):
+            return call, "JNP103", "str.format()"
+    return None
+
+
+def _is_numpy_dtype(qualname):
+    """``np.float32(x)`` converts like np.asarray."""
+    return bool(qualname) and qualname.startswith("numpy.") and dtypes.dtype_constructor(qualname) is not None
+
+
+def _is_log_call(model, call, qualname):
+    """logging.info(...), absl's logging, or a method of a logger from logging.getLogger()."""
+    if qualname:
+        return qualname.startswith(LOG_MODULES) and qualname.rsplit(".", 1)[1] in LOG_METHODS
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS and isinstance(func.value, ast.Name)):
+        return False
+    found = model.names.resolve_name(func.value)
+    if not found:
+        return False
+    bindings = found[1]
+    return all(b.kind == "assign" and isinstance(b.value, ast.Call)
+               and model.qualname(b.value.func) == "logging.getLogger" for b in bindings)
+
+
+def _truth_tested(node):
+    """Expressions whose truth value ``node`` asks for unconditionally."""
+    if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+        tests = [node.test]
+    elif isinstance(node, ast.comprehension):
+        tests = node.ifs
+    elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        tests = [node.operand]
+    elif isinstance(node, ast.BoolOp):
+        tests = node.values[:1]  # later operands run only on some paths
+    else:
+        return []
+    # `not x` and `a and b` are visited as nodes of their own
+    return [t for t in tests if not isinstance(t, ast.BoolOp)
+            and not (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not))]
+
+
+def _repeating_loop(model, node):
+    """The loop (or comprehension) that runs ``node`` on every iteration, else None."""
+    parent_of = model.names.parent
+    child, parent = node, parent_of.get(node)
+    while parent is not None:
+        if isinstance(parent, SCOPES):
+            return None
+        if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test:
+            return None
+        if isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+            return None
+        if isinstance(parent, (ast.ExceptHandler, ast.match_case)):
+            return None
+        if isinstance(child, ast.stmt) and _skipped_by_earlier_continue(parent, child):
+            return None
+        if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)):
+            return parent
+        if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
+            return parent
+        if isinstance(parent, ast.comprehension) and child is not parent.target:
+            outer = parent_of[parent]
+            if child is not parent.iter or parent is not outer.generators[0]:
+                return outer
+            child, parent = outer, parent_of.get(outer)  # the first iterable runs once
+            continue
+        child, parent = parent, parent_of.get(parent)
+    return None
+
+
+def _around_inner_loop(loop, node):
+    """True when ``loop``'s body runs another loop that does not contain ``node``."""
+    if not isinstance(loop, LOOPS):
+        return False
+    stack = list(loop.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, LOOPS) and not _contains(current, node):
+            return True
+        if not isinstance(current, SCOPES):
+            stack.extend(child for child in ast.iter_child_nodes(current) if isinstance(child, ast.stmt))
+    return False
+
+
+def _contains(outer, node):
+    return any(inner is node for inner in ast.walk(outer))
+
+
+def _skipped_by_earlier_continue(block_owner, stmt):
+    """True when a statement before ``stmt`` in its block may skip the rest of the iteration
+    (``if step % 100: continue``), so ``stmt`` does not run on every iteration.
+
+    break, return and raise end the loop instead: until then ``stmt`` runs every time.
+    """
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(block_owner, field, None)
+        if isinstance(block, list) and stmt in block:
+            break
+    else:
+        return False
+    for earlier in block[:block.index(stmt)]:
+        if isinstance(earlier, (ast.If, ast.Try, ast.With, ast.Match)) and _has_continue(earlier):
+            return True
+    return False
+
+
+def _has_continue(stmt):
+    stack = list(ast.iter_child_nodes(stmt))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Continue):
+            return True
+        if not isinstance(node, SCOPES + LOOPS):  # a nested loop's continue stays inside it
+            stack.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def _same_upload(model, call, loop):
+    """True when every iteration uploads the same data to the same place: the data is a
+    name the loop neither rebinds nor touches otherwise, and the other arguments (a
+    device, a dtype) are names and constants the loop does not rebind."""
+    data = call.args[0]
+    if not isinstance(data, ast.Name):
+        return False
+    rebound = set()
+    for node in ast.walk(loop):
+        if isinstance(node, ast.Name):
+            if not isinstance(node.ctx, ast.Load):
+                rebound.add(node.id)
+            elif node.id == data.id and node is not data and not _read_only_use(model, node):
+                return False
+    if data.id in rebound:
+        return False
+    for other in call.args[1:] + [k.value for k in call.keywords]:
+        for node in ast.walk(other):
+            if not isinstance(node, (ast.Name, ast.Attribute, ast.Constant, ast.expr_context)) \
+                    or (isinstance(node, ast.Name) and node.id in rebound):
+                return False  # e.g. device_put(x, d) for d in devices: a new place each time
+    return _same_scope(model, data, loop)
+
+
+def _read_only_use(model, name):
+    """Another upload of the same data, arithmetic, indexing or an attribute read: none
+    changes it (a call it is passed to, or a method called on it, might)."""
+    parent = model.names.parent.get(name)
+    if isinstance(parent, ast.Call) and name in parent.args:
+        return model.qualname(parent.func) in UPLOADS
+    if isinstance(parent, (ast.Subscript, ast.Attribute)):
+        grandparent = model.names.parent.get(parent)
+        is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent
+        return parent.value is name and isinstance(parent.ctx, ast.Load) and not is_method
+    return isinstance(parent, (ast.BinOp, ast.Compare, ast.UnaryOp))
+
+
+def _same_scope(model, data, loop):
+    """Data bound in the scope the loop runs in and never rebound through ``global``;
+    data from an outer scope may be changed by whatever the loop calls."""
+    found = model.names.resolve_name(data)
+    if found is None or data.id in model.names.global_rebinds:
+        return False
+    home = model.names.enclosing_function(loop)
+    return found[0].node is (home if home is not None else model.tree)

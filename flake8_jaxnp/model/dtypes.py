@@ -4,6 +4,8 @@ Dtypes are canonical NumPy names (``"float32"``, ``"bfloat16"``, ``"bool"``).
 """
 import ast
 
+from .. import api
+
 DTYPE_NAMES = frozenset({
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
@@ -95,3 +97,45 @@ def literal_dtype(expr):
 def on_jax(dtype, x64=False):
     """What JAX makes of a requested dtype (64-bit narrows unless x64 is on)."""
     return dtype if x64 else NARROW.get(dtype, dtype)
+
+
+def kind_rank(dtype):
+    """0 bool, 1 integer, 2 floating, 3 complex: Python scalars of a lower kind keep an array's dtype."""
+    if dtype == "bool":
+        return 0
+    if dtype.startswith(("int", "uint")):
+        return 1
+    return 3 if dtype.startswith("complex") else 2
+
+
+def promote(a, b, numpy=False):
+    """The dtype a binary operation on arrays of dtypes ``a`` and ``b`` gives, as generated
+    from jnp.promote_types / np.promote_types (None where NumPy refuses the pair)."""
+    return api.data()["dtype_promotion"]["numpy" if numpy else "jax"].get(a, {}).get(b)
+
+
+def dtype_slot(qualname):
+    """The position of the dtype parameter of a JAX function, or of the NumPy function
+    that jax.numpy mirrors (generated from the signatures), or None."""
+    if qualname and qualname.startswith("numpy."):
+        qualname = "jax." + qualname
+    return api.data()["jax_dtype_positions"].get(qualname)
+
+
+def requested_dtype(call, qualname, names):
+    """(given, dtype, spelled_as_python_type) for the dtype a call passes: dtype= (or
+    new_dtype=), the function's positional dtype slot, or a later positional argument
+    spelled as a dtype. A dtype that is given but unreadable has dtype None."""
+    if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
+        return True, None, False  # *args / **kwargs may carry one
+    for keyword in call.keywords:
+        if keyword.arg in ("dtype", "new_dtype"):
+            return (True, *dtype_of(keyword.value, names))
+    slot = dtype_slot(qualname)
+    if slot is not None and slot < len(call.args):
+        return (True, *dtype_of(call.args[slot], names))
+    for arg in call.args[1:]:
+        dtype, python_type = dtype_of(arg, names)
+        if dtype is not None:
+            return True, dtype, python_type
+    return False, None, False

@@ -87,6 +87,8 @@ def join(a, b):
         return a
     if a.kind == b.kind:
         return Value(a.kind)
+    if {a.kind, b.kind} == {JAX, JAX_TREE}:
+        return Value(JAX_TREE)  # on the device either way
     return UNKNOWN_VALUE
 
 
@@ -130,10 +132,10 @@ class FunctionFlow:
                 self._bind(stmt.target, self.eval(stmt.value, env), env)
         elif isinstance(stmt, ast.AugAssign):
             self.eval(stmt.target, env, load=True)
-            value = self._binop(self.eval(stmt.target, env, load=True), self.eval(stmt.value, env))
+            value = self._binop(self.eval(stmt.target, env, load=True), self.eval(stmt.value, env), stmt.op)
             self._bind(stmt.target, value, env)
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-            item = element_kind(self.eval(stmt.iter, env))
+            item = self._item(stmt.iter, env)
             env = self._loop(stmt, env, lambda e: self._bind(stmt.target, item, e))
         elif isinstance(stmt, ast.While):
             env = self._loop(stmt, env, lambda e: self.eval(stmt.test, e))
@@ -183,6 +185,13 @@ class FunctionFlow:
                 if isinstance(child, ast.expr):
                     self.eval(child, env)
         return env
+
+    def _item(self, iterable, env):
+        """What a for loop or comprehension over ``iterable`` binds on each iteration."""
+        value = self.eval(iterable, env)
+        if isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.range":
+            return Value(PYTHON, "int64", weak=True)  # a loop counter: a Python int
+        return element_kind(value)
 
     def _loop(self, stmt, env, enter):
         before = dict(env)
@@ -236,7 +245,10 @@ class FunctionFlow:
                 return Value(base.kind)
             return UNKNOWN_VALUE
         if isinstance(expr, ast.BinOp):
-            return self._binop(self.eval(expr.left, env), self.eval(expr.right, env))
+            left, right = self.eval(expr.left, env), self.eval(expr.right, env)
+            if isinstance(expr.op, ast.Mod) and is_string(expr.left):
+                return PYTHON_VALUE  # "%s" % x formats
+            return self._binop(left, right, expr.op)
         if isinstance(expr, ast.UnaryOp):
             operand = self.eval(expr.operand, env)
             if isinstance(expr.op, ast.Not):
@@ -262,7 +274,7 @@ class FunctionFlow:
         if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
             inner = dict(env)
             for generator in expr.generators:
-                item = element_kind(self.eval(generator.iter, inner))
+                item = self._item(generator.iter, inner)
                 self._bind(generator.target, item, inner)
                 for condition in generator.ifs:
                     self.eval(condition, inner)
@@ -305,15 +317,19 @@ class FunctionFlow:
         qualname = self.names.qualname(expr)
         if qualname and qualname.startswith(("jax.numpy.", "numpy.")) and qualname.rsplit(".", 1)[1] in ("pi", "e", "inf", "nan", "euler_gamma"):
             return Value(PYTHON, "float64", weak=True)
+        if dtypes.dtype_constructor(qualname):
+            return PYTHON_VALUE  # a dtype such as jnp.float32
         return UNKNOWN_VALUE
 
-    def _binop(self, left, right):
+    def _binop(self, left, right, op=None):
         kinds = {left.kind, right.kind}
         if kinds & {TRACER, TRACER_TREE}:
             # Arithmetic with a tracer gives a tracer, unless the other side is a
             # Python container (``carry + [x]`` concatenates lists).
             containers = any(v.kind == PYTHON and not v.weak for v in (left, right))
-            return Value(TRACER_TREE if containers else TRACER)
+            if containers:
+                return Value(TRACER_TREE)
+            return Value(TRACER, self._promoted(left, right, op, TRACER))
         if UNKNOWN in kinds:
             return UNKNOWN_VALUE
         for kind in (TRACER, JAX, NUMPY):
@@ -321,12 +337,28 @@ class FunctionFlow:
                 others = kinds - {kind}
                 if kind == NUMPY and others - {PYTHON, NUMPY}:
                     break
-                return Value(kind)
+                return Value(kind, self._promoted(left, right, op, kind))
         if JAX_TREE in kinds:
             return Value(JAX_TREE)
         if kinds == {PYTHON}:
             return PYTHON_VALUE
         return UNKNOWN_VALUE
+
+    def _promoted(self, left, right, op, kind):
+        """The dtype of ``left op right`` where both dtypes are known, else None."""
+        if left.dtype is None or right.dtype is None or (left.weak and right.weak):
+            return None
+        numpy = kind == NUMPY
+        if left.weak or right.weak:  # a Python scalar takes the array's dtype unless it is of a higher kind
+            scalar, array = (left, right) if left.weak else (right, left)
+            result = array.dtype if dtypes.kind_rank(scalar.dtype) <= dtypes.kind_rank(array.dtype) else None
+        else:
+            a, b = (left.dtype, right.dtype) if numpy else (dtypes.on_jax(left.dtype, self.model.x64),
+                                                            dtypes.on_jax(right.dtype, self.model.x64))
+            result = dtypes.promote(a, b, numpy=numpy)
+        if result is not None and isinstance(op, ast.Div) and dtypes.kind_rank(result) < dtypes.kind_rank("float64"):
+            result = "float64"  # true division of integers gives the default float
+        return result if numpy or result is None else dtypes.on_jax(result, self.model.x64)
 
     def _compare(self, expr, env):
         operands = [self.eval(expr.left, env)] + [self.eval(c, env) for c in expr.comparators]
@@ -335,6 +367,9 @@ class FunctionFlow:
         constants = [expr.left] + expr.comparators
         if any(isinstance(c, ast.Constant) and not isinstance(c.value, (int, float, complex)) for c in constants):
             return PYTHON_VALUE  # compared with None or a string: Python answers
+        ordering = all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in expr.ops)
+        if ordering and any(v.kind == JAX_TREE for v in operands) and not any(v.traced for v in operands):
+            return Value(JAX, "bool")  # a jitted result that can be ordered is an array
         for kind in (TRACER, JAX, NUMPY):
             if any(v.kind == kind for v in operands):
                 return Value(kind, "bool")
@@ -361,7 +396,9 @@ class FunctionFlow:
             if updated is not None:
                 return updated
             base = self.values.get(call.func.value, UNKNOWN_VALUE)
-            if base.kind in (TRACER, JAX, NUMPY) or (base.kind == TRACER_TREE and call.func.attr not in ("get", "items", "keys", "values")):
+            dict_method = call.func.attr in ("get", "items", "keys", "values")
+            tree_method = base.kind in (TRACER_TREE, JAX_TREE) and not dict_method
+            if base.kind in (TRACER, JAX, NUMPY) or tree_method:
                 return self._method(call, base, traced_input)
         callee = self.model.callee(call.func)
         if callee is not None:
@@ -388,9 +425,15 @@ class FunctionFlow:
             if name in TUPLE_RESULT_FUNCTIONS or module == "jax.lax" and name in LAX_CONTROL_FLOW:
                 return Value(TRACER_TREE if traced_input else JAX_TREE)
             kind = TRACER if traced_input else JAX
-            return Value(kind, self._jax_dtype(call, name))
+            # jnp.array(1.0) keeps the Python scalar's weak type
+            weak = name in DATA_ARGUMENT_FUNCTIONS and bool(args) and args[0].weak \
+                and not any(k.arg == "dtype" for k in call.keywords) and len(call.args) == 1
+            return Value(kind, self._jax_dtype(call, qualname, name), weak)
         if module == "jax.random":
-            return Value(TRACER if traced_input else JAX, "float32" if name in ("normal", "uniform") else None)
+            given, dtype = self._requested_dtype(call, qualname)
+            if not given and name in ("normal", "uniform"):
+                dtype = "float64"  # the default float, narrowed below unless x64 is on
+            return Value(TRACER if traced_input else JAX, dtypes.on_jax(dtype, self.model.x64) if dtype else None)
         if qualname == "jax.device_put":
             return Value(TRACER_TREE if traced_input else JAX_TREE)
         if module in ("numpy", "numpy.linalg", "numpy.fft", "numpy.random"):
@@ -398,45 +441,45 @@ class FunctionFlow:
                 return PYTHON_VALUE
             if any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN) for v in args) and name not in DATA_ARGUMENT_FUNCTIONS:
                 return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method
-            return Value(NUMPY, self._numpy_dtype(call, module, name, args))
+            return Value(NUMPY, self._numpy_dtype(call, qualname, args))
         if module == "builtins":
             if name in ("float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance", "hasattr", "type"):
                 return PYTHON_VALUE
         return None
 
-    def _jax_dtype(self, call, name):
-        dtype = self._dtype_keyword(call)
-        if dtype is None:
-            dtype = dtypes.dtype_constructor(f"jax.numpy.{name}")
+    def _jax_dtype(self, call, qualname, name):
+        given, dtype = self._requested_dtype(call, qualname)
+        if given:
+            return dtypes.on_jax(dtype, self.model.x64) if dtype else None
+        dtype = dtypes.dtype_constructor(qualname)
         if dtype is None and name in DATA_ARGUMENT_FUNCTIONS and call.args:
             source = self.values.get(call.args[0])
             literal = dtypes.literal_dtype(call.args[0])
             dtype = literal or (source.dtype if source is not None else None)
         elif dtype is None and name in CONSTRUCTOR_DEFAULTS:
-            dtype = "float32"
+            dtype = "float64"  # the default float, narrowed below unless x64 is on
         elif dtype is None and name in BOOL_RESULT_FUNCTIONS:
             dtype = "bool"
         return dtypes.on_jax(dtype, self.model.x64) if dtype else None
 
-    def _numpy_dtype(self, call, module, name, args):
-        dtype = self._dtype_keyword(call)
-        if dtype is not None:
+    def _numpy_dtype(self, call, qualname, args):
+        given, dtype = self._requested_dtype(call, qualname)
+        if given:
             return dtype
+        module, _, name = qualname.rpartition(".")
         if module == "numpy.random":
             return "float64" if name in NUMPY_RANDOM_FLOATS else None
-        constructed = dtypes.dtype_constructor(f"numpy.{name}")
+        constructed = dtypes.dtype_constructor(qualname)
         if constructed:
             return constructed
         if name in DATA_ARGUMENT_FUNCTIONS and call.args:
             return dtypes.literal_dtype(call.args[0]) or (args[0].dtype if args and args[0].kind == NUMPY else None)
         return CONSTRUCTOR_DEFAULTS.get(name)
 
-    def _dtype_keyword(self, call):
-        for keyword in call.keywords:
-            if keyword.arg == "dtype":
-                dtype, _ = dtypes.dtype_of(keyword.value, self.names)
-                return dtype
-        return None
+    def _requested_dtype(self, call, qualname):
+        """(given, dtype): a dtype that is given but unreadable leaves the result unknown."""
+        given, dtype, _ = dtypes.requested_dtype(call, qualname, self.names)
+        return given, dtype
 
     def _at_update(self, func, traced_input):
         """``x.at[i].set(v)`` and friends: a new array of x's kind and dtype."""
@@ -444,7 +487,7 @@ class FunctionFlow:
         if isinstance(indexed, ast.Subscript) and isinstance(indexed.value, ast.Attribute) \
                 and indexed.value.attr == "at":
             base = self.values.get(indexed.value.value, UNKNOWN_VALUE)
-            if base.kind in (TRACER, JAX, TRACER_TREE):
+            if base.kind in (TRACER, JAX, TRACER_TREE, JAX_TREE):
                 kind = TRACER if traced_input or base.traced else JAX
                 return Value(kind, base.dtype)
         return None
@@ -456,6 +499,8 @@ class FunctionFlow:
         kind = base.kind
         if kind == TRACER_TREE:
             kind = TRACER
+        elif kind == JAX_TREE:
+            kind = TRACER if traced_input else JAX
         elif traced_input and kind == JAX:
             kind = TRACER
         if method == "astype" and call.args:
@@ -467,7 +512,12 @@ class FunctionFlow:
             return Value(kind, base.dtype if method not in ("sum", "prod", "cumsum", "cumprod") else None)
         if method in ("mean", "std", "var", "dot", "any", "all", "argmax", "argmin", "argsort", "nonzero"):
             return Value(kind)
-        return UNKNOWN_VALUE if base.kind == TRACER_TREE else Value(kind)
+        return UNKNOWN_VALUE if base.kind in (TRACER_TREE, JAX_TREE) else Value(kind)
+
+
+def is_string(expr):
+    """A string literal or f-string."""
+    return isinstance(expr, ast.JoinedStr) or (isinstance(expr, ast.Constant) and isinstance(expr.value, str))
 
 
 def _join_envs(a, b):
