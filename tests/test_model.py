@@ -111,6 +111,8 @@ def test_x64_module_is_detected():
     assert model_of("import jax\njax.config.update('jax_enable_x64', True)\n").x64
     assert not model_of("import jax\njax.config.update('jax_enable_x64', False)\n").x64
     assert model_of("x = 1\n", Options(x64=True)).x64
+    assert model_of("import jax\nwith jax.enable_x64():\n    pass\n").x64
+    assert not model_of("import jax\nwith jax.enable_x64(False):\n    pass\n").x64
 
 
 def test_own_nodes_skip_nested_bodies_and_local_annotations():

@@ -113,7 +113,8 @@ def _enables_x64(names):
     for call in names.calls:
         qualname = names.qualname(call.func)
         if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
-            return True
+            if not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value):
+                return True
         if qualname and qualname.endswith("config.update") and qualname.startswith("jax") and len(call.args) == 2:
             flag, value = call.args
             if isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
