@@ -69,3 +69,18 @@ def test_print_in_helper_called_from_jit(lint_source):
         "@jax.jit\ndef f(x):\n    return helper(x)\n"
     )
     assert lint_source(source) == [(3, "JNP301")]
+
+
+def test_parameter_used_as_array_is_an_array(lint_source):
+    source = (
+        "import jax\n@jax.jit\ndef f(x, tree):\n"
+        "    n = x.shape[0]\n    if x:\n        pass\n    x2 = tree\n    if tree:\n        pass\n    return n\n"
+    )
+    assert lint_source(source) == [(5, "JNP202")]
+
+
+def test_rebound_parameter_is_not_assumed_to_be_an_array(lint_source):
+    source = (
+        "import jax\n@jax.jit\ndef f(x):\n    if x:\n        pass\n    x = x[0]\n    return x.shape\n"
+    )
+    assert lint_source(source) == []

@@ -6,9 +6,12 @@ import ast
 
 from .names import Names
 from .traced import FUNCTION_TRANSFORMS, TraceRoots
-from .values import TRACER_TREE, UNKNOWN_VALUE, FunctionFlow, Value
+from .values import TRACER, TRACER_TREE, UNKNOWN_VALUE, FunctionFlow, Value
 
-TRACED_PARAMETER = Value(TRACER_TREE)
+TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
+TRACED_ARRAY = Value(TRACER)
+# Attributes only arrays have: a parameter that uses one is an array, not a pytree.
+ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
@@ -44,8 +47,20 @@ class Model:
                 continue
             self._passes[func] = passes + 1
             traced = self.traced.get(func)
-            params = {name: TRACED_PARAMETER for name in traced.traced_params} if traced else {}
+            params = self._traced_parameters(func, traced) if traced else {}
             self.flows[func] = FunctionFlow(self, func, params, traced)
+
+    def _traced_parameters(self, func, traced):
+        """Traced parameters are pytrees unless used as arrays and never rebound."""
+        scope = self.names.scopes[func]
+        candidates = {name for name in traced.traced_params if len(scope.bindings.get(name, ())) == 1}
+        arrays = set()
+        if candidates:
+            for node in self.names.own_nodes(func):
+                if type(node) is ast.Attribute and node.attr in ARRAY_EVIDENCE \
+                        and type(node.value) is ast.Name and node.value.id in candidates:
+                    arrays.add(node.value.id)
+        return {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
 
     def called_with(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments."""
