@@ -1,6 +1,8 @@
 """Plugin options, shared by flake8's option manager and the runtime mode."""
 from dataclasses import dataclass
 
+from .rules import OFF_BY_DEFAULT
+
 
 @dataclass(frozen=True)
 class Options:
@@ -13,6 +15,7 @@ DEFAULT = Options()
 
 def register(option_manager):
     """Add the plugin's options to flake8 (command line and config files)."""
+    option_manager.extend_default_ignore(OFF_BY_DEFAULT)  # --select JNP or --extend-select turns them on
     option_manager.add_option(
         "--jaxnp-extra-transforms", default="", parse_from_config=True,
         comma_separated_list=True,

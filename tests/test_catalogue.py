@@ -38,3 +38,22 @@ def test_internal_error_becomes_jnp900_and_other_checks_still_run(lint_source, m
 
 def test_file_without_jax_or_numpy_draws_nothing(lint_source):
     assert lint_source("def f(x):\n    print(x)\n    return float(x)\n") == []
+
+
+def test_rules_off_by_default_need_explicit_selection():
+    import subprocess
+    import sys
+
+    from flake8_jaxnp.rules import OFF_BY_DEFAULT
+
+    assert OFF_BY_DEFAULT == ["JNP403"]
+    fixture = str(ROOT / "fixtures" / "jnp403.py")
+
+    def codes(*flags):
+        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *flags, fixture],
+                                capture_output=True, text=True)
+        return {line.split()[1] for line in result.stdout.splitlines()}
+
+    assert "JNP403" not in codes()
+    assert "JNP403" in codes("--select", "JNP")
+    assert "JNP403" in codes("--extend-select", "JNP403")
