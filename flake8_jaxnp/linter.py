@@ -11,14 +11,16 @@ from .rules import RULES
 CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check)
 
 
-def relevant(lines):
-    """Cheap pre-check: a module that never mentions jax or numpy has nothing to find."""
-    return any("jax" in line or "numpy" in line for line in lines)
+def relevant(lines, options=DEFAULT):
+    """Cheap pre-check: a module that never mentions jax, numpy or an extra transform's
+    package (``equinox`` for ``equinox.filter_jit``) has nothing to find."""
+    text = "".join(lines)
+    return any(word in text for word in ("jax", "numpy", *(name.split(".")[0] for name in options.extra_transforms)))
 
 
 def lint(tree, lines, options=DEFAULT):
     """Sorted (line, col, message) findings for one module; never raises."""
-    if not relevant(lines):
+    if not relevant(lines, options):
         return []
     try:
         model = Model(tree, options)
@@ -32,6 +34,7 @@ def lint(tree, lines, options=DEFAULT):
                 results.add((node.lineno, node.col_offset, RULES[finding.code].format(**finding.fields)))
         except Exception as exc:  # noqa: BLE001
             results.add(_internal_error(exc))
+    model.flows.clear()  # the flows point back at the model: free it now, not at a later GC pass
     return sorted(results)
 
 

@@ -8,6 +8,9 @@ and is not reported; neither is code in traced functions (their loops unroll
 at trace time) nor code in a def nested in the loop. A sync in a loop that
 holds another loop (per-epoch logging around the step loop) is the boundary
 of that inner loop and is not reported either; uploads of unchanged data are.
+A for loop over a handful of values written out in the source (``for flag in
+(False, True)``) is not a hot loop; an enclosing loop may still be. A value
+checked by a test assertion (``self.assertEqual(int(x), 3)``) must be read.
 """
 import ast
 
@@ -25,6 +28,8 @@ UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+# A for loop over at most this many values written out in the source is not a hot loop.
+HANDFUL = 10
 
 
 # Nodes that can move data between host and device, or ask for a truth value.
@@ -43,7 +48,7 @@ def check(model):
         loop = _repeating_loop(model, reported)
         if loop is None or model.traced_function(reported) is not None:
             continue
-        if code != "JNP104" and _around_inner_loop(loop, reported):
+        if code != "JNP104" and (_around_inner_loop(loop, reported) or _checked_by_assertion(model, reported)):
             continue
         if code == "JNP104" and not _same_upload(model, node, loop):
             continue
@@ -164,7 +169,8 @@ def _repeating_loop(model, node):
             return None
         if isinstance(child, ast.stmt) and _skipped_by_earlier_continue(parent, child):
             return None
-        if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)):
+        if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)) \
+                and not _runs_a_handful(parent):  # else an enclosing loop may still repeat it
             return parent
         if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
             return parent
@@ -176,6 +182,29 @@ def _repeating_loop(model, node):
             continue
         child, parent = parent, parent_of.get(parent)
     return None
+
+
+def _checked_by_assertion(model, node):
+    """``self.assertEqual(int(x), 3)``, ``np.testing.assert_allclose(np.asarray(x), y)``: a
+    test has to bring the value it checks to the host."""
+    parent = model.names.parent.get(node)
+    while parent is not None and not isinstance(parent, ast.stmt):
+        if isinstance(parent, ast.Call):
+            func = parent.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name.startswith("assert"):
+                return True
+        parent = model.names.parent.get(parent)
+    return False
+
+
+def _runs_a_handful(loop):
+    """``for flag in (False, True)``: a sweep over a few values written out in the source,
+    so a transfer there costs a few syncs, not one per step. (``range(3)`` stays a step
+    loop: examples and tests stand in for long loops with small ranges.)"""
+    items = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+    return isinstance(items, (ast.Tuple, ast.List, ast.Set)) and len(items.elts) <= HANDFUL \
+        and not any(isinstance(e, ast.Starred) for e in items.elts)
 
 
 def _around_inner_loop(loop, node):

@@ -56,6 +56,7 @@ class Names:
         self.global_rebinds = {}  # name -> statements in functions that rebind a module global
         self.functions = []  # every def and lambda, in source order
         self.calls = []  # every call, for the transform and lax-body search
+        self._qualnames = {}  # expression node -> its qualname, filled on first question
         self._build(tree)
 
     # ---- building -------------------------------------------------------
@@ -72,20 +73,24 @@ class Names:
                 if type(node.ctx) is not ast.Load:
                     self._bind_target(node, scope)
                 continue
+            if kind is ast.Constant:  # the commonest leaf
+                continue
             inner = self._enter(node, scope) if kind in enter_types else None
-            children = []
+            # Fields and items are pushed last-first so that they pop in source order
+            # (`global x` is seen before `x = ...`).
             for field in fields_of(kind):
                 value = getattr(node, field, None)
+                if value is None:
+                    continue
+                child_scope = scope if inner is None else self._scope_for_child(node, field, scope, inner)
                 if type(value) is list:
-                    for child in value:
+                    for child in reversed(value):
                         if isinstance(child, ast.AST):
                             parent[child] = node
-                            children.append((child, scope if inner is None else self._scope_for_child(node, field, scope, inner)))
+                            push((child, child_scope))
                 elif isinstance(value, ast.AST):
                     parent[value] = node
-                    children.append((value, scope if inner is None else self._scope_for_child(node, field, scope, inner)))
-            for child in reversed(children):  # source order, so `global x` precedes `x = ...`
-                push(child)
+                    push((value, child_scope))
 
     def _scope_for_child(self, node, field, outer, inner):
         """Decorators, defaults and annotations live outside the new scope."""
@@ -220,10 +225,28 @@ class Names:
 
     def qualname(self, expr, depth=0):
         """The dotted name ``expr`` refers to (``jax.numpy.exp``), or None."""
-        if isinstance(expr, ast.Attribute):
-            base = self.qualname(expr.value, depth)
-            return f"{base}.{expr.attr}" if base else None
-        if not isinstance(expr, ast.Name) or depth > _MAX_ALIAS_DEPTH:
+        if depth == 0:  # bindings never change after building, so each answer is kept
+            try:
+                return self._qualnames[expr]
+            except KeyError:
+                answer = self._qualnames[expr] = self._dotted(expr, depth)
+                return answer
+        return self._dotted(expr, depth)
+
+    def _dotted(self, expr, depth):
+        attributes = []
+        while isinstance(expr, ast.Attribute):  # a loop, not recursion: chains can be thousands long
+            attributes.append(expr.attr)
+            expr = expr.value
+        if not isinstance(expr, ast.Name):
+            return None
+        base = self._name_qualname(expr, depth)
+        if base is None or not attributes:
+            return base
+        return ".".join([base, *reversed(attributes)])
+
+    def _name_qualname(self, expr, depth):
+        if depth > _MAX_ALIAS_DEPTH:
             return None
         found = self.resolve_name(expr)
         if found is None:
@@ -269,10 +292,10 @@ _SCALAR_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "names", "module
 
 
 def _child_fields(kind):
-    """The fields of a node type that can hold child nodes (cached per type)."""
+    """The fields of a node type that can hold child nodes, last first (cached per type)."""
     fields = _FIELDS.get(kind)
     if fields is None:
-        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _SCALAR_FIELDS)
+        fields = _FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in _SCALAR_FIELDS]))
     return fields
 
 

@@ -296,7 +296,7 @@ class FunctionFlow:
     def _name(self, expr, env):
         if expr.id in env:
             return env[expr.id]
-        if expr.id in self.scope.bindings and expr.id not in self.scope.globals | self.scope.nonlocals:
+        if expr.id in self.scope.bindings and expr.id not in self.scope.globals and expr.id not in self.scope.nonlocals:
             return UNKNOWN_VALUE  # a local not bound on this path (yet)
         found = self.names.resolve_name(expr)
         if found is None:
