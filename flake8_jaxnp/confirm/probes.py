@@ -1,0 +1,569 @@
+"""What the worker watches while a case runs. Imports jax; only the worker imports this.
+
+Every probe writes into the current ``Recorder`` (one per run of one case) and
+only records events whose Python caller is a frame of the file under test, so
+JAX's and NumPy's own use of the same functions is invisible.
+"""
+import builtins
+import dis
+import functools
+import hashlib
+import os
+import random
+import sys
+import time
+import types
+import uuid
+import warnings
+from collections import Counter, defaultdict
+from contextlib import contextmanager
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+D2H_CODES = {"numpy": "JNP101", "scalar": "JNP102", "format": "JNP103"}
+# NumPy functions that read only an array's metadata, never its data.
+NUMPY_METADATA = frozenset({"shape", "ndim", "size", "result_type", "iscomplexobj", "isrealobj", "isscalar",
+                            "iterable", "can_cast", "min_scalar_type", "isfortran"})
+# .at[...] methods that return an updated copy; calling one as a statement loses the update.
+AT_UPDATES = ("set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply")
+# Directories whose frames stand between a conversion and the user line that
+# caused it only when JAX or NumPy themselves asked for the value.
+LIBRARY_DIRS = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, np))
+MUTATING_METHODS = frozenset({
+    "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
+    "popitem", "discard", "appendleft", "extendleft", "popleft", "sort", "reverse",
+})
+# Instructions that may sit between a receiver load and the store that mutates it.
+RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP", "BINARY_SUBSCR"})
+CLOCKS = {time: ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns",
+                 "process_time"), os: ("urandom",), uuid: ("uuid1", "uuid4")}
+STDLIB_RANDOM = ("random", "randint", "uniform", "gauss", "choice", "choices", "shuffle", "sample",
+                 "normalvariate", "randrange", "getrandbits", "betavariate", "expovariate",
+                 "triangular", "lognormvariate", "vonmisesvariate", "gammavariate",
+                 "paretovariate", "weibullvariate", "randbytes")
+OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
+             "pow": "**", "matmul": "@"}
+WIDE_DTYPES = frozenset({"float64", "int64", "uint64", "complex128"})
+FORMAT_OPS = frozenset({"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})  # f-strings, by Python version
+HASH_LIMIT = 16 << 20  # bytes of host data hashed to recognise a repeated upload
+
+BACKEND = "cpu"  # set by install_process_probes
+RECORDER = None  # the Recorder of the run in progress, or None
+_busy = False  # a probe is already handling this call: nested conversions are its own
+
+
+class Recorder:
+    """Everything observed during one run of one case."""
+
+    def __init__(self, target, facts, track_globals):
+        self.target = target
+        self.facts = facts  # LineFacts of the file under test
+        self.track_globals = track_globals
+        self.pending_leaks = {}  # frame -> (line, closure names it mutated), checked at its next line
+        self.leaks = set()  # (line, name): a closure container that held a tracer after the line
+        self.traced = False  # some function of the file ran while JAX was tracing
+        self.lines = Counter()  # line -> times it ran
+        self.host_calls = defaultdict(Counter)  # "print"/"random" -> line -> calls
+        self.global_values = defaultdict(set)  # (line, name) -> fingerprints of values read
+        self.d2h = defaultdict(Counter)  # line -> code -> transfers
+        self.d2h_what = {}  # (line, code) -> what transferred first
+        self.uploads = defaultdict(Counter)  # line -> data fingerprint -> uploads
+        self.events = {}  # (line, code) -> (mechanism, detail): seen once is enough
+        self.guarded = False  # a transfer guard confirmed a transfer
+        self.results = defaultdict(list)  # module-level jitted function -> what its calls returned
+
+    def event(self, line, code, mechanism, detail):
+        self.events.setdefault((line, code), (mechanism, detail))
+
+
+def _transfer_guard(direction):
+    return jax.transfer_guard_device_to_host if direction == "d2h" else jax.transfer_guard_host_to_device
+
+
+def _call_guarded(direction, call):
+    """Run ``call``; on an accelerator, first under a disallowing transfer guard.
+
+    Returns (result, moved): moved is None on the CPU backend (no guard fires
+    there), else whether the guard saw a transfer.
+    """
+    global _busy
+    _busy = True
+    try:
+        if BACKEND == "cpu":
+            return call(), None
+        try:
+            with _transfer_guard(direction)("disallow"):
+                return call(), False
+        except Exception as exc:  # noqa: BLE001 - the guard's error type differs between versions
+            if "Disallowed" not in str(exc):
+                raise
+            return call(), True
+    finally:
+        _busy = False
+
+
+def _record_d2h(line, code, what, call, moved_if=None):
+    """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``."""
+    result, moved = _call_guarded("d2h", call)
+    if moved is None and moved_if is not None:
+        moved = moved_if(result)
+    if moved is not False:
+        RECORDER.d2h[line][code] += 1
+        RECORDER.d2h_what.setdefault((line, code), what)
+        RECORDER.guarded |= bool(moved)
+    return result
+
+
+def _is_device_array(value):
+    return isinstance(value, jax.Array) and not isinstance(value, jax.core.Tracer)
+
+
+def _arguments(args, kwargs):
+    for value in (*args, *kwargs.values()):
+        yield value
+        if isinstance(value, (list, tuple)):
+            yield from value
+
+
+def _is_wide_host(value):
+    return isinstance(value, (np.ndarray, np.generic)) and value.dtype.name in WIDE_DTYPES
+
+
+def _fingerprint(data):
+    """dtype[shape]:content hash; identity instead of content for arrays too big to hash each time."""
+    if data.nbytes > HASH_LIMIT:
+        digest = f"id{id(data)}"
+    else:
+        digest = hashlib.blake2b(np.ascontiguousarray(data).tobytes(), digest_size=8).hexdigest()
+    return f"{data.dtype}{list(data.shape)}:{digest}"
+
+
+# -- call-site probes for the module's NumPy and jax.numpy names --------------------------
+
+class CallProbe:
+    """A stand-in for one library function that reports each call from the user's file."""
+
+    __slots__ = ("_func", "_name", "_on_call", "__weakref__")  # jax caches functions by weak reference
+
+    def __init__(self, func, name, on_call):
+        self._func, self._name, self._on_call = func, name, on_call
+
+    def __call__(self, *args, **kwargs):
+        rec = RECORDER
+        if rec is None or _busy:
+            return self._func(*args, **kwargs)
+        frame = sys._getframe(1)
+        if frame.f_code.co_filename != rec.target:
+            return self._func(*args, **kwargs)
+        return self._on_call(frame.f_lineno, self._func, self._name, args, kwargs)
+
+    def __getattr__(self, attr):
+        return getattr(self._func, attr)
+
+    def __repr__(self):
+        return repr(self._func)
+
+
+class ModuleProbe(types.ModuleType):
+    """A module stand-in whose functions are CallProbes; everything else is the module's own."""
+
+    def __init__(self, module, prefix, on_call):
+        super().__init__(module.__name__, module.__doc__)
+        self.__dict__.update(_probe_module=module, _probe_prefix=prefix, _probe_on_call=on_call)
+
+    def __getattr__(self, name):
+        value = getattr(self._probe_module, name)
+        if _probe_worthy(value):
+            value = CallProbe(value, f"{self._probe_prefix}.{name}", self._probe_on_call)
+        self.__dict__[name] = value
+        return value
+
+
+def _probe_worthy(value):
+    """Plain functions and ufuncs; not types, dtypes (jnp.float32 is callable) or modules."""
+    return callable(value) and not isinstance(value, (type, types.ModuleType)) and not hasattr(value, "dtype")
+
+
+def _numpy_call(line, func, name, args, kwargs):
+    if name.rpartition(".")[2] in NUMPY_METADATA or not any(
+            _is_device_array(value) for value in _arguments(args, kwargs)):
+        return func(*args, **kwargs)
+    return _record_d2h(line, "JNP101", f"{name}()", lambda: func(*args, **kwargs), moved_if=_is_host_value)
+
+
+def _is_host_value(result):
+    """NumPy data or Python numbers came back: the device data was read (np.sum(x) instead
+    dispatches to x.sum() and returns a JAX array)."""
+    if isinstance(result, (list, tuple)):
+        return any(_is_host_value(item) for item in result)
+    return isinstance(result, (np.ndarray, np.generic, bool, int, float, complex))
+
+
+def _jax_numpy_call(line, func, name, args, kwargs):
+    explicit_dtype = kwargs.get("dtype") is not None or (
+        name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
+    if not explicit_dtype:
+        _check_narrowing(line, f"{name}()", _arguments(args, kwargs))
+    if name in ("jnp.array", "jnp.asarray", "jax.device_put"):
+        return _upload(line, name, func, args, kwargs)
+    return func(*args, **kwargs)
+
+
+def _check_narrowing(line, where, values):
+    """JNP403: NumPy 64-bit data reaching JAX while x64 is off comes out 32-bit."""
+    if jax.config.jax_enable_x64:
+        return
+    wide = next((value for value in values if _is_wide_host(value)), None)
+    if wide is not None:
+        RECORDER.event(line, "JNP403", "dtype",
+                       f"NumPy {wide.dtype.name} data passed to {where} came out 32-bit (x64 off)")
+
+
+def _jitted_call(line, func, name, args, kwargs):
+    _check_narrowing(line, f"jitted {name}()", _arguments(args, kwargs))
+    result = func(*args, **kwargs)
+    RECORDER.results[name].append(result)
+    return result
+
+
+def same_results(first, second):
+    """Whether two runs' results of one function agree (values that cannot be compared do)."""
+    if len(first) != len(second):
+        return False
+    for x, y in zip(first, second):
+        leaves_x, leaves_y = jax.tree.leaves(x), jax.tree.leaves(y)
+        if len(leaves_x) != len(leaves_y):
+            return False
+        try:
+            if not all(np.allclose(np.asarray(a), np.asarray(b), equal_nan=True) for a, b in zip(leaves_x, leaves_y)):
+                return False
+        except (TypeError, ValueError):
+            continue
+    return True
+
+
+def _operator_probe(method, symbol):
+    def probe(self, other):
+        rec = RECORDER
+        if rec is not None and _is_wide_host(other):
+            frame = _user_frame(sys._getframe(1))
+            if frame is not None:
+                _check_narrowing(frame.f_lineno, f"the {symbol} operator", [other])
+        return method(self, other)
+    return probe
+
+
+def _upload(line, name, func, args, kwargs):
+    data = args[0] if args else None
+    if not isinstance(data, np.ndarray):
+        return func(*args, **kwargs)
+    result, moved = _call_guarded("h2d", lambda: func(*args, **kwargs))
+    if moved is not False:
+        RECORDER.uploads[line][_fingerprint(data)] += 1
+        RECORDER.guarded |= bool(moved)
+    return result
+
+
+def _device_get_call(line, func, name, args, kwargs):
+    return _record_d2h(line, "JNP101", f"{name}()", lambda: func(*args, **kwargs))
+
+
+NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
+JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
+
+
+def install_module_probes(namespace):
+    """Swap a freshly executed module's NumPy / jax.numpy names for probes."""
+    for name, value in list(namespace.items()):
+        if value is np:
+            namespace[name] = NUMPY_PROBE
+        elif value is jnp:
+            namespace[name] = JAX_NUMPY_PROBE
+        elif type(value).__name__ == "PjitFunction":
+            namespace[name] = CallProbe(value, name, _jitted_call)
+        elif _probe_worthy(value) and not isinstance(value, CallProbe):
+            for module, probe in ((np, NUMPY_PROBE), (jnp, JAX_NUMPY_PROBE)):
+                own_name = getattr(value, "__name__", None)
+                if own_name and getattr(module, own_name, None) is value:
+                    namespace[name] = getattr(probe, own_name)
+                    break
+
+
+# -- process-wide patches, installed once per worker -------------------------------------
+
+def _host_call_probe(kind, func):
+    @functools.wraps(func)
+    def probe(*args, **kwargs):
+        rec = RECORDER
+        if rec is not None:
+            frame = sys._getframe(1)
+            if frame.f_code.co_filename == rec.target:
+                rec.host_calls[kind][frame.f_lineno] += 1
+        return func(*args, **kwargs)
+    return probe
+
+
+def _array_method_probe(method, code, what):
+    def probe(self, *args, **kwargs):
+        if RECORDER is None or _busy:
+            return method(self, *args, **kwargs)
+        frame = _user_frame(sys._getframe(1))
+        if frame is None:
+            return method(self, *args, **kwargs)
+        how = code, what
+        if _is_formatting(_current_instruction(frame)):
+            how = D2H_CODES["format"], "string formatting"
+        return _record_d2h(frame.f_lineno, *how, lambda: method(self, *args, **kwargs))
+    return probe
+
+
+def _user_frame(frame):
+    """The innermost frame of the file under test, walking out from ``frame``.
+
+    Stdlib and probe frames may sit in between (print, logging); a JAX or NumPy
+    frame means the library asked for the value, not the user.
+    """
+    target = RECORDER.target
+    while frame is not None:
+        filename = frame.f_code.co_filename
+        if filename == target:
+            return frame
+        if filename.startswith(LIBRARY_DIRS):
+            return None
+        frame = frame.f_back
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _instructions(code):
+    return {instruction.offset: instruction for instruction in dis.get_instructions(code)}
+
+
+def _current_instruction(frame):
+    return _instructions(frame.f_code).get(frame.f_lasti)
+
+
+def _is_formatting(instruction):
+    """``"%f" % x`` and f-strings convert with float()/str() from inside the operator."""
+    return instruction is not None and (
+        instruction.opname in FORMAT_OPS or (instruction.opname == "BINARY_OP" and "%" in instruction.argrepr))
+
+
+def _result_discarded(frame):
+    """Whether the call running in ``frame`` is an expression statement (its result is popped)."""
+    following = [ins for offset, ins in _instructions(frame.f_code).items() if offset > frame.f_lasti]
+    return bool(following) and following[0].opname == "POP_TOP"
+
+
+def _copying_method_probe(method, what):
+    def probe(*args, **kwargs):
+        rec = RECORDER
+        if rec is not None:
+            frame = sys._getframe(1)
+            if frame.f_code.co_filename == rec.target and _result_discarded(frame):
+                rec.event(frame.f_lineno, "JNP501", "discarded result",
+                          f"{what} returns a new array and its result was thrown away")
+        return method(*args, **kwargs)
+    return probe
+
+
+def install_process_probes():
+    """Patch print, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
+    global BACKEND
+    BACKEND = jax.default_backend()
+    builtins.print = _host_call_probe("print", builtins.print)
+    for module, names in CLOCKS.items():
+        for name in names:
+            setattr(module, name, _host_call_probe("random", getattr(module, name)))
+    for name in STDLIB_RANDOM:
+        if hasattr(random, name):
+            setattr(random, name, _host_call_probe("random", getattr(random, name)))
+    global_state = np.random.mtrand._rand
+    for name in dir(np.random):
+        value = getattr(np.random, name)
+        if getattr(value, "__self__", None) is global_state and not name.startswith(("seed", "get_", "set_")):
+            setattr(np.random, name, _host_call_probe("random", value))
+    array_type = type(jnp.zeros(()))
+    conversions = {
+        "__float__": "scalar", "__int__": "scalar", "__bool__": "scalar", "__index__": "scalar",
+        "__complex__": "scalar", "item": "scalar", "tolist": "numpy",
+        "__str__": "format", "__repr__": "format", "__format__": "format", "__array__": "numpy",
+    }
+    for name, kind in conversions.items():
+        what = f".{name}()" if not name.startswith("__") else f"{name.strip('_')}()"
+        setattr(array_type, name, _array_method_probe(getattr(array_type, name), D2H_CODES[kind], what))
+    for name, symbol in OPERATORS.items():
+        for prefix in ("__", "__r"):
+            method = f"{prefix}{name}__"
+            setattr(array_type, method, _operator_probe(getattr(array_type, method), symbol))
+    array_type.sort = _copying_method_probe(array_type.sort, "x.sort()")
+    update_ref = type(jnp.zeros(1).at[0])
+    for name in AT_UPDATES:
+        setattr(update_ref, name, _copying_method_probe(getattr(update_ref, name), f"x.at[...].{name}()"))
+    jax.device_get = CallProbe(jax.device_get, "jax.device_get", _device_get_call)
+    jax.device_put = CallProbe(jax.device_put, "jax.device_put", _jax_numpy_call)
+
+
+# -- line counting ---------------------------------------------------------------------------
+
+@contextmanager
+def tracing(rec):
+    """Count each line of the file under test (and, if asked, the globals each line reads)."""
+    target = rec.target
+    global_loads, closure_mutations = rec.facts.global_loads, rec.facts.closure_mutations
+
+    def local(frame, event, arg):
+        if rec.pending_leaks and frame in rec.pending_leaks and event in ("line", "return"):
+            line, names = rec.pending_leaks.pop(frame)
+            rec.leaks.update((line, name) for name in names if _holds_tracer(frame.f_locals.get(name)))
+        if event == "line":
+            line = frame.f_lineno
+            rec.lines[line] += 1
+            if line in closure_mutations:
+                rec.pending_leaks[frame] = (line, closure_mutations[line])
+            if rec.track_globals:
+                for name in global_loads.get(line, ()):
+                    if name in frame.f_globals:
+                        fingerprint = _value_fingerprint(frame.f_globals[name])
+                        if fingerprint is not None:
+                            rec.global_values[(line, name)].add(fingerprint)
+        return local
+
+    def calls(frame, event, arg):
+        if frame.f_code.co_filename != target:
+            return None
+        if not rec.traced:
+            rec.traced = not _trace_state_clean()
+        return local
+
+    previous = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
+
+
+def _trace_state_clean():
+    """Whether no JAX transformation is tracing right now (private API: assume tracing if it moved)."""
+    check = getattr(jax._src.core, "trace_state_clean", None)
+    return check() if check is not None else False
+
+
+def _holds_tracer(value):
+    """A container (or object) of the user's that now holds a tracer, one level deep."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    elif hasattr(value, "__dict__") and not isinstance(value, (type, types.ModuleType)):
+        value = list(vars(value).values())
+    items = value if isinstance(value, (list, tuple, set, frozenset)) else [value]
+    return any(isinstance(item, jax.core.Tracer) for item in items)
+
+
+def _value_fingerprint(value):
+    """Something that changes when a global data value is rebound; None for code and modules."""
+    if callable(value) or isinstance(value, types.ModuleType):
+        return None
+    if isinstance(value, (bool, int, float, complex, str, bytes, type(None))):
+        return repr(value)
+    return f"{type(value).__name__}@{id(value)}"
+
+
+@contextmanager
+def warnings_probe(rec):
+    """Record JAX's dtype-truncation and deprecation warnings at the innermost user line."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+
+        def show(message, category, filename, lineno, file=None, line=None):
+            user = lineno if filename == rec.target else next(_user_frames(rec.target), None)
+            if user is None:
+                return
+            text = str(message).split(". ")[0].splitlines()[0][:160] if str(message) else category.__name__
+            if issubclass(category, UserWarning) and "not available" in text:
+                rec.event(user, "JNP402", "dtype warning", f"{category.__name__}: {text}")
+            elif issubclass(category, (DeprecationWarning, FutureWarning)) and (
+                    filename.startswith(LIBRARY_DIRS) or "jax" in text):
+                rec.event(user, "JNP504", "deprecation warning", f"{category.__name__}: {text}")
+
+        warnings.showwarning = show
+        yield
+
+
+def _user_frames(target):
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename == target:
+            yield frame.f_lineno
+        frame = frame.f_back
+
+
+# -- bytecode facts about each line ------------------------------------------------------------
+
+class LineFacts:
+    """What each line of the file does, read from its bytecode: the globals it reads, the
+    names it rebinds outside its frame, and the outer objects it mutates, as
+    (kind, name) with kind "global", "closure" or "self"."""
+
+    def __init__(self, code):
+        self.global_loads, self.rebinds, self.mutates = _line_facts(code)
+        self.closure_mutations = {line: {name for kind, name in found if kind == "closure"}
+                                  for line, found in self.mutates.items()
+                                  if any(kind == "closure" for kind, _ in found)}
+
+
+def _line_facts(code):
+    global_loads, rebinds, mutates = defaultdict(set), defaultdict(set), defaultdict(set)
+    for unit in _code_objects(code):
+        instructions = list(dis.get_instructions(unit))
+        outer_locals = {"self"} if unit.co_argcount and unit.co_varnames[:1] == ("self",) else set()
+        for index, (instruction, line) in enumerate(zip(instructions, _lines(instructions))):
+            if line is None:
+                continue
+            op = instruction.opname
+            if op == "LOAD_GLOBAL":
+                global_loads[line].add(instruction.argval)
+            elif op == "STORE_GLOBAL" or (op == "STORE_DEREF" and instruction.argval in unit.co_freevars):
+                rebinds[line].add(instruction.argval)
+            elif op in ("STORE_ATTR", "STORE_SUBSCR", "DELETE_ATTR", "DELETE_SUBSCR") or (
+                    op in ("LOAD_METHOD", "LOAD_ATTR") and instruction.argval in MUTATING_METHODS):
+                receiver = _outer_receiver(instructions, index, unit, outer_locals)
+                if receiver:
+                    mutates[line].add(receiver)
+    return global_loads, rebinds, mutates
+
+
+def _lines(instructions):
+    """The source line of each instruction (positions on 3.11+, else the last line start)."""
+    line = None
+    for instruction in instructions:
+        positions = getattr(instruction, "positions", None)
+        if positions is not None:
+            line = positions.lineno
+        elif instruction.starts_line:
+            line = instruction.starts_line
+        yield line
+
+
+def _outer_receiver(instructions, index, unit, outer_locals):
+    """(kind, name) of the global, closure or self object an instruction mutates, else None."""
+    for previous in reversed(instructions[:index]):
+        op = previous.opname
+        if op == "LOAD_GLOBAL":
+            return "global", previous.argval
+        if op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and previous.argval in unit.co_freevars:
+            return "closure", previous.argval
+        if op == "LOAD_FAST":
+            return ("self", previous.argval) if previous.argval in outer_locals else None
+        if op not in RECEIVER_PASS:
+            return None
+    return None
+
+
+def _code_objects(code):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_objects(const)

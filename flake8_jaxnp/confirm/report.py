@@ -1,0 +1,63 @@
+"""Render verdicts as a table or as JSON (the same content)."""
+import json
+from dataclasses import asdict
+
+from .verdicts import CASE_PROBLEMS, NOT_EXERCISED, NOT_REPRODUCED, summary
+
+EXPLANATIONS = {NOT_REPRODUCED: "the line ran; no probe saw the pitfall",
+                NOT_EXERCISED: "no case reached this line"}
+
+
+def backends(results):
+    """Sorted distinct (backend, device kind) pairs the workers reported."""
+    return sorted({result.backend for result in results if result.backend})
+
+
+def case_problems(results):
+    """Cases that hung, crashed or raised an exception no rule accounts for."""
+    return [(result.path, case) for result in results for case in result.cases
+            if case.status in CASE_PROBLEMS or (case.status == "raised" and not _explained(case))]
+
+
+def _explained(case):
+    return any(event["mechanism"] == "exception" for event in case.events)
+
+
+def summary_line(rows):
+    return ", ".join(f"{count} {verdict}" for verdict, count in summary(rows).items())
+
+
+def table(rows, results):
+    lines = [f"backend: {backend} (device: {device})" for backend, device in backends(results)]
+    cells = [(_location(row), "/".join(row.codes), row.verdict, _evidence(row)) for row in rows]
+    widths = [max((len(cell[i]) for cell in cells), default=0) for i in range(3)]
+    lines += ["  ".join(cell[i].ljust(widths[i]) for i in range(3)) + "  " + cell[3] for cell in cells]
+    problems = case_problems(results)
+    if problems:
+        lines.append("cases:")
+        lines += [f"  {path}::{case.name}  {case.status}: {case.detail}" for path, case in problems]
+    lines.append(summary_line(rows))
+    return "\n".join(lines)
+
+
+def _location(row):
+    """path:line:col for a finding; a missed event has no column."""
+    return f"{row.path}:{row.line}" if row.col is None else f"{row.path}:{row.line}:{row.col}"
+
+
+def _evidence(row):
+    if row.mechanism:
+        return f"{row.mechanism} in {row.case}: {row.evidence}"
+    return EXPLANATIONS.get(row.verdict, "")
+
+
+def as_json(rows, results, errors, exit_code):
+    return json.dumps({
+        "backends": [{"backend": backend, "device": device} for backend, device in backends(results)],
+        "results": [asdict(row) for row in rows],
+        "cases": [{"path": result.path, "case": case.name, "status": case.status, "detail": case.detail,
+                   "events": case.events} for result in results for case in result.cases],
+        "errors": errors,
+        "summary": summary(rows),
+        "exit_code": exit_code,
+    }, indent=2)

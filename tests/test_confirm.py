@@ -1,0 +1,223 @@
+"""The runtime confirmation mode (flake8-jaxnp-confirm).
+
+The fixtures folder and the confirm inputs are each run once per session
+(module-scoped fixtures); the tests assert on those reports. They run on CPU;
+JAXNP_CONFIRM_PLATFORM=gpu (scripts/gpu_confirm.sh) runs them on a GPU.
+"""
+import ast
+import json
+import os
+import pty
+import select
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+from expectations import expected_findings
+
+INPUTS = Path(__file__).resolve().parent / "confirm_inputs"
+FIXTURE_FILES = sorted(FIXTURES.glob("*.py"))
+PLATFORM = os.environ.get("JAXNP_CONFIRM_PLATFORM", "cpu")
+ON_PLATFORM = ["--platform", PLATFORM] + (["--require-gpu"] if PLATFORM == "gpu" else [])
+
+
+def confirm(*args):
+    """Run the command line in a fresh interpreter, as a user would."""
+    return subprocess.run([sys.executable, "-m", "flake8_jaxnp.confirm", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def fixtures_report():
+    result = confirm("--format", "json", *ON_PLATFORM, FIXTURES)
+    assert result.returncode in (0, 1), result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def inputs_run():
+    result = confirm("--format", "json", "--timeout", "5", "--memory-limit", "1", *ON_PLATFORM, INPUTS)
+    return result, json.loads(result.stdout)
+
+
+def rows_of(report, name):
+    return [row for row in report["results"] if Path(row["path"]).name == name]
+
+
+def case_of(report, name, case):
+    found = [c for c in report["cases"] if Path(c["path"]).name == name and c["case"] == case]
+    assert len(found) == 1, (name, case)
+    return found[0]
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda p: p.name)
+def test_fixture_findings_are_confirmed(fixture, fixtures_report):
+    rows = [row for row in rows_of(fixtures_report, fixture.name) if row["verdict"] != "missed"]
+    assert {(row["line"], row["codes"][0]) for row in rows} == expected_findings(fixture)
+    unconfirmed = [(row["line"], row["codes"], row["verdict"]) for row in rows if row["verdict"] != "confirmed"]
+    assert unconfirmed == []
+    assert all(row["mechanism"] and row["evidence"] and row["case"] for row in rows)
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda p: p.name)
+def test_fixture_negatives_produce_no_events_for_their_rule(fixture, fixtures_report):
+    rule = fixture.stem.split("_")[0].upper()
+    tree = ast.parse(fixture.read_text())
+    negatives = [node.name for node in tree.body
+                 if isinstance(node, ast.FunctionDef) and node.name.startswith("case_ok")]
+    for name in negatives:
+        case = case_of(fixtures_report, fixture.name, name)
+        assert case["status"] == "ok", case
+        assert [event for event in case["events"] if rule in event["codes"]] == [], name
+
+
+def test_fixture_cases_all_ran(fixtures_report):
+    ran = {(Path(case["path"]).name, case["case"]) for case in fixtures_report["cases"]}
+    for fixture in FIXTURE_FILES:
+        tree = ast.parse(fixture.read_text())
+        cases = {node.name for node in tree.body
+                 if isinstance(node, ast.FunctionDef) and node.name.startswith("case_")}
+        assert {case for name, case in ran if name == fixture.name} == cases
+    assert all(case["status"] in ("ok", "raised") for case in fixtures_report["cases"])
+    raised = [case for case in fixtures_report["cases"] if case["status"] == "raised"]
+    assert all(any(e["mechanism"] == "exception" for e in case["events"]) for case in raised), raised
+
+
+def test_report_names_backend_and_device(fixtures_report):
+    [backend] = fixtures_report["backends"]
+    assert backend["backend"] == PLATFORM and backend["device"]
+
+
+def test_summary_counts_rows(fixtures_report):
+    counts = defaultdict(int)
+    for row in fixtures_report["results"]:
+        counts[row["verdict"]] += 1
+    assert fixtures_report["summary"] == {verdict: counts[verdict] for verdict in fixtures_report["summary"]}
+    failing = counts["not reproduced"] + counts["missed"]
+    assert fixtures_report["exit_code"] == (1 if failing else 0)
+
+
+def test_wrong_finding_is_not_reproduced(inputs_run):
+    result, report = inputs_run
+    rows = rows_of(report, "wrong_and_missed.py")
+    retraced = [row for row in rows if row["codes"] == ["JNP301"]]
+    assert [row["verdict"] for row in retraced] == ["not reproduced"]
+    assert result.returncode == 1
+
+
+def test_pitfall_without_finding_is_missed(inputs_run):
+    _, report = inputs_run
+    missed = [row for row in rows_of(report, "wrong_and_missed.py") if row["verdict"] == "missed"]
+    assert [(row["line"], row["codes"], row["mechanism"]) for row in missed] == [(18, ["JNP201"], "exception")]
+    assert "TracerArrayConversionError" in missed[0]["evidence"]
+
+
+def test_case_output_stays_out_of_the_report(inputs_run):
+    result, _ = inputs_run
+    assert "CASE-OUTPUT" not in result.stdout + result.stderr
+
+
+def test_hanging_and_crashing_cases_are_contained(inputs_run):
+    _, report = inputs_run
+    statuses = {case: case_of(report, "contained.py", case) for case in (
+        "case_hang", "case_after_hang", "case_segfault", "case_exit", "case_out_of_memory")}
+    assert statuses["case_hang"]["status"] == "timed out"
+    assert statuses["case_segfault"]["status"] == "crashed"
+    assert "SIGSEGV" in statuses["case_segfault"]["detail"]
+    assert statuses["case_exit"]["status"] == "crashed"
+    assert "status 3" in statuses["case_exit"]["detail"]
+    if PLATFORM == "cpu":  # --memory-limit applies to the CPU backend only
+        assert statuses["case_out_of_memory"]["status"] == "raised"
+        assert statuses["case_out_of_memory"]["detail"].startswith("MemoryError")
+    # The run went on: the case after the hang ran in a new worker and confirmed its finding.
+    assert statuses["case_after_hang"]["status"] == "ok"
+    [row] = rows_of(report, "contained.py")
+    assert (row["verdict"], row["case"]) == ("confirmed", "case_after_hang")
+
+
+def test_table_verdicts_and_exit_status_zero():
+    path = INPUTS / "confirmed_and_unexercised.py"
+    result = confirm(*ON_PLATFORM, path)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"backend: {PLATFORM} (device: ")
+    rows = [line.split()[:3] for line in lines[1:-1]]
+    assert rows == [[f"{path}:8:8", "JNP202", "confirmed"], [f"{path}:15:12", "JNP202", "not"]]
+    assert "not exercised" in lines[2]
+    assert lines[-1] == "1 confirmed, 0 not reproduced, 1 not exercised, 0 missed"
+    assert result.returncode == 0
+    assert "\r" not in result.stderr  # no progress display when stderr is not a terminal
+
+
+@pytest.mark.parametrize("output_format, shows_progress", [("table", True), ("json", False)])
+def test_progress_only_on_a_terminal_and_only_with_the_table(output_format, shows_progress):
+    controller, terminal = pty.openpty()
+    try:
+        result = subprocess.run(
+            [sys.executable, "-m", "flake8_jaxnp.confirm", "--format", output_format, *ON_PLATFORM,
+             str(INPUTS / "confirmed_and_unexercised.py")],
+            stdout=subprocess.PIPE, stderr=terminal, text=True, cwd=ROOT, timeout=600)
+        os.close(terminal)
+        terminal = None
+        shown = b""
+        while chunk := _read_available(controller):
+            shown += chunk
+    finally:
+        os.close(controller)
+        if terminal is not None:
+            os.close(terminal)
+    assert ("[1/1]" in shown.decode()) == shows_progress
+    assert "[1/1]" not in result.stdout
+
+
+def _read_available(fd):
+    """What the terminal holds; b"" once it is drained (a lingering process may keep it open)."""
+    if not select.select([fd], [], [], 5)[0]:
+        return b""
+    try:
+        return os.read(fd, 4096)
+    except OSError:  # the terminal's other end is closed
+        return b""
+
+
+def test_bad_paths_get_one_line_errors(tmp_path):
+    (tmp_path / "broken.py").write_text("def f(:\n")
+    (tmp_path / "fails_on_import.py").write_text("import jax\nraise RuntimeError('boom')\ndef case_x():\n    pass\n")
+    (tmp_path / "notes.txt").write_text("not python")
+    result = confirm(tmp_path / "missing.py", tmp_path / "notes.txt", tmp_path / "broken.py",
+                     tmp_path / "fails_on_import.py")
+    assert result.returncode == 2
+    errors = result.stderr.splitlines()
+    assert len(errors) == 4, result.stderr
+    assert "no such file" in errors[0] and "not a Python file" in errors[1]
+    assert "not valid Python" in errors[2] and "import failed: RuntimeError: boom" in errors[3]
+    assert "Traceback" not in result.stderr
+
+
+def test_file_in_a_package_keeps_its_relative_imports(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "settings.py").write_text("SCALE = 2.0\n")
+    (package / "cases.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\nfrom .settings import SCALE\n\n\n"
+        "@jax.jit\ndef step(x):\n    print(x)\n    return x * SCALE\n\n\n"
+        "def case_step():\n    for _ in range(3):\n        step(jnp.ones(2))\n")
+    result = confirm("--format", "json", *ON_PLATFORM, package)
+    assert result.stderr == "" and result.returncode == 0
+    [row] = json.loads(result.stdout)["results"]
+    assert (row["line"], row["codes"], row["verdict"]) == (9, ["JNP301"], "confirmed")
+
+
+def test_require_gpu_fails_without_gpu():
+    result = confirm("--require-gpu", "--platform", "cpu", INPUTS)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == ["flake8-jaxnp-confirm: --require-gpu: JAX's backend is cpu, not gpu"]
+
+
+def test_command_line_side_does_not_import_jax():
+    code = "import sys, flake8_jaxnp.confirm; assert not any(m.split('.')[0] in ('jax', 'numpy') for m in sys.modules)"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
