@@ -188,17 +188,17 @@ class TraceRoots:
         options = {k.arg: k.value for k in keywords if k.arg}
         for option in ("static_argnums", "static_broadcasted_argnums"):
             if option in options:
-                numbers = _literal_ints(options[option])
+                numbers = _literals(options[option], int)
                 if numbers is None:
                     return  # static arguments we cannot read: stay silent
                 params -= {positional[i] for i in numbers if -len(positional) <= i < len(positional)}
         if "static_argnames" in options:
-            names = _literal_strs(options["static_argnames"])
+            names = _literals(options["static_argnames"], str)
             if names is None:
                 return
             params -= set(names)
         if behaviour is _DIFFERENTIATING:
-            argnums = _literal_ints(options["argnums"]) if "argnums" in options else [0]
+            argnums = _literals(options["argnums"], int) if "argnums" in options else [0]
             if argnums is None:
                 return
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
@@ -246,20 +246,9 @@ def _vmapped(params, positional, in_axes):
     return set()
 
 
-def _literal_ints(expr):
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, int):
-        return [expr.value]
-    if isinstance(expr, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, int) for e in expr.elts):
-        return [e.value for e in expr.elts]
+def _literals(expr, kind):
+    """The values of a literal ``kind`` or tuple/list of them (``1``, ``(0, 2)``), else None."""
+    elements = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr]
+    if all(isinstance(e, ast.Constant) and isinstance(e.value, kind) for e in elements):
+        return [e.value for e in elements]
     return None
-
-
-def _literal_strs(expr):
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-        return [expr.value]
-    if isinstance(expr, (ast.Tuple, ast.List)) and all(
-            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in expr.elts):
-        return [e.value for e in expr.elts]
-    return None
-
