@@ -1,12 +1,12 @@
-"""Lint one parsed module: build the model, run every check, format findings.
+"""Lint one parsed module: build the model, run every check, collect findings.
 
 This is what flake8 calls (through ``plugin``) and what the runtime mode calls
 to learn what to confirm. It never imports jax, numpy or the linted code.
 """
 from .checks import api_usage, dtypes, side_effects, tracing, transfers
+from .findings import Finding
 from .model import Model
 from .options import DEFAULT
-from .rules import RULES
 
 CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check)
 
@@ -19,7 +19,7 @@ def relevant(lines, options=DEFAULT):
 
 
 def lint(tree, lines, options=DEFAULT):
-    """Sorted (line, col, message) findings for one module; never raises."""
+    """Sorted Findings for one module; never raises."""
     if not relevant(lines, options):
         return []
     try:
@@ -29,9 +29,7 @@ def lint(tree, lines, options=DEFAULT):
     results = set()
     for check in CHECKS:
         try:
-            for finding in check(model):
-                node = finding.node
-                results.add((node.lineno, node.col_offset, RULES[finding.code].format(**finding.fields)))
+            results.update(check(model))
         except Exception as exc:  # noqa: BLE001
             results.add(_internal_error(exc))
     model.flows.clear()  # the flows point back at the model: free it now, not at a later GC pass
@@ -40,4 +38,4 @@ def lint(tree, lines, options=DEFAULT):
 
 def _internal_error(exc):
     detail = str(exc).splitlines()[0][:80] if str(exc) else ""
-    return (1, 0, RULES["JNP900"].format(error=f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__))
+    return Finding(1, 0, "JNP900", (("error", f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__),))

@@ -22,5 +22,5 @@ class JaxNumpyChecker:
         cls._options = from_flake8(options)
 
     def run(self):
-        for line, col, message in lint(self.tree, self.lines, self._options):
-            yield line, col, message, type(self)
+        for finding in lint(self.tree, self.lines, self._options):
+            yield finding.line, finding.col, finding.message, type(self)

@@ -14,6 +14,6 @@ def lint_source():
     from flake8_jaxnp.options import DEFAULT
 
     def run(source, options=DEFAULT):
-        return [(line, message.split()[0]) for line, _, message in lint(ast.parse(source), source.splitlines(True), options)]
+        return [(finding.line, finding.code) for finding in lint(ast.parse(source), source.splitlines(True), options)]
 
     return run

@@ -132,7 +132,8 @@ def test_removed_name_message_names_the_replacement():
     from flake8_jaxnp.linter import lint
 
     source = "import jax\njax.tree_map(abs, [1])\n"
-    [(_, _, message)] = lint(ast.parse(source), source.splitlines(True))
+    [finding] = lint(ast.parse(source), source.splitlines(True))
+    message = finding.message
     assert api.deprecated()["jax.tree_map"] in message
 
 

@@ -446,5 +446,5 @@ def test_extra_transform_module_alone_makes_a_file_relevant():
     """A file that only imports the package of --jaxnp-extra-transforms is still analysed."""
     source = "import equinox as eqx\n\n\n@eqx.filter_jit\ndef step(x):\n    print(x)\n    return x\n"
     options = Options(extra_transforms=("equinox.filter_jit",))
-    codes = [message.split()[0] for _, _, message in lint(ast.parse(source), source.splitlines(True), options)]
+    codes = [finding.code for finding in lint(ast.parse(source), source.splitlines(True), options)]
     assert codes == ["JNP301"]

@@ -29,7 +29,7 @@ def codes(findings, prefix="JNP"):
 
 
 def messages(text, options=Options()):
-    return [message for _, _, message in lint(ast.parse(text), text.splitlines(True), options)]
+    return [finding.message for finding in lint(ast.parse(text), text.splitlines(True), options)]
 
 
 # ---- JNP1xx ------------------------------------------------------------------

@@ -1,14 +1,5 @@
 """Checks: one module per rule family, each a ``check(model)`` generator of Findings."""
-from dataclasses import dataclass
-
 import ast
-
-
-@dataclass(frozen=True)
-class Finding:
-    node: ast.AST  # where it is reported (line and column)
-    code: str
-    fields: dict
 
 
 def describe(node):

@@ -7,7 +7,8 @@ expression is a JAX array comes from the model, and unknown values stay silent.
 import ast
 
 from .. import api
-from . import Finding, describe
+from ..findings import Finding
+from . import describe
 
 JAX_ARRAY = frozenset({"jax", "tracer"})
 # ``.at[i]`` exists only on JAX arrays, so a traced parameter using it is one.
@@ -81,7 +82,7 @@ def _item_update(model, target):
     else:
         what, fix = f"{describe(target)} = ...", f"{array} = {array}.at[{index}].set(...)"
         effect = "item assignment raises TypeError"
-    yield Finding(target, "JNP501", dict(what=what, effect=effect, fix=fix))
+    yield Finding.at(target, "JNP501", dict(what=what, effect=effect, fix=fix))
 
 
 def _discarded_update(model, call):
@@ -92,20 +93,20 @@ def _discarded_update(model, call):
     if func.attr == "sort" and model.value(func.value).kind in JAX_ARRAY \
             and not any(_refused_arguments(model, call, None)):  # then it raises (JNP503)
         array = describe(func.value)
-        yield Finding(call, "JNP501", dict(
+        yield Finding.at(call, "JNP501", dict(
             what=f"{describe(call)} as a statement", fix=f"{array} = {describe(call)}",
             effect=f"it returns a sorted copy and leaves {array} unchanged"))
     elif func.attr in AT_UPDATES and isinstance(func.value, ast.Subscript) \
             and isinstance(func.value.value, ast.Attribute) and func.value.value.attr == "at" \
             and model.value(func.value.value.value).kind in AT_BASES:
         array = describe(func.value.value.value)
-        yield Finding(call, "JNP501", dict(
+        yield Finding.at(call, "JNP501", dict(
             what=f"{describe(call)} as a statement", fix=f"{array} = {describe(call)}",
             effect=f".at[].{func.attr}() returns a new array and leaves {array} unchanged"))
 
 
 def _in_place_method(node):
-    return Finding(node, "JNP501", dict(
+    return Finding.at(node, "JNP501", dict(
         what=f"{describe(node)}()", effect=f"jax.Array has no .{node.attr}() (AttributeError)",
         fix=IN_PLACE_METHODS[node.attr].format(x=describe(node.value))))
 
@@ -116,7 +117,7 @@ def _numpy_writer(model, call, qualname):
     if target is None or model.value(target).kind not in JAX_ARRAY:
         return
     array = describe(target)
-    yield Finding(call, "JNP501", dict(
+    yield Finding.at(call, "JNP501", dict(
         what=f"{describe(call.func)}({array}, ...)", effect="NumPy refuses a JAX array as destination (TypeError)",
         fix=NUMPY_WRITERS[qualname].format(x=array)))
 
@@ -126,7 +127,7 @@ def _jnp_inplace(call, qualname):
     if flag is not None and not (isinstance(flag, ast.Constant) and flag.value is True):
         return
     array = describe(call.args[0]) if call.args else "x"
-    yield Finding(call, "JNP501", dict(
+    yield Finding.at(call, "JNP501", dict(
         what=f"{describe(call.func)}() without inplace=False",
         effect=f"{qualname} raises an error unless inplace=False",
         fix=f"{array} = {describe(call.func)}({array}, ..., inplace=False)"))
@@ -142,16 +143,16 @@ def _attribute(model, node, deprecated):
             if node.attr in IN_PLACE_METHODS:
                 yield _in_place_method(node)
             else:
-                yield Finding(node, "JNP502", dict(
+                yield Finding.at(node, "JNP502", dict(
                     name=f"jax.Array.{node.attr} ({describe(node)})", version=_version(),
                     fix=f"convert with np.asarray({describe(node.value)}) if you need it"))
         return
     qualname = f"{base}.{node.attr}"
     if qualname in deprecated:
         if not _guarded(model, node):
-            yield Finding(node, "JNP504", dict(name=qualname, replacement=deprecated[qualname]))
+            yield Finding.at(node, "JNP504", dict(name=qualname, replacement=deprecated[qualname]))
     elif _missing_jnp_name(qualname) and not _guarded(model, node):
-        yield Finding(node, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+        yield Finding.at(node, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
 
 
 def _import(model, node, deprecated):
@@ -166,9 +167,9 @@ def _import(model, node, deprecated):
         removed = _deprecated_prefix(qualname, deprecated)
         if removed is not None:
             if not _guarded(model, node):
-                yield Finding(where, "JNP504", dict(name=removed, replacement=deprecated[removed]))
+                yield Finding.at(where, "JNP504", dict(name=removed, replacement=deprecated[removed]))
         elif _missing_jnp_name(qualname) and not _guarded(model, node):
-            yield Finding(where, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+            yield Finding.at(where, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
 
 
 def _deprecated_prefix(qualname, deprecated):
@@ -236,7 +237,7 @@ def _call(model, call):
     for keyword, rejection in _refused_arguments(model, call, qualname):
         name = call.func.attr if isinstance(call.func, ast.Attribute) else qualname.rsplit(".", 1)[1]
         fix = ARGUMENT_FIXES.get((name, keyword.arg), ARGUMENT_FIXES[keyword.arg])
-        yield Finding(keyword, "JNP503", dict(func=describe(call.func), arg=keyword.arg,
+        yield Finding.at(keyword, "JNP503", dict(func=describe(call.func), arg=keyword.arg,
                                               error=rejection["error"], fix=fix))
 
 

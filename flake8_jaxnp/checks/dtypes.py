@@ -10,7 +10,8 @@ import ast
 
 from ..model import dtypes
 from ..model.values import JAX, JAX_TREE, NON_ARRAY_FUNCTIONS, NUMPY, TRACER, TRACER_TREE
-from . import Finding, describe
+from ..findings import Finding
+from . import describe
 
 JAX_ARRAY_KINDS = (TRACER, TRACER_TREE, JAX, JAX_TREE)
 # Modules whose calls canonicalize dtypes and data (narrow 64-bit without x64).
@@ -48,7 +49,7 @@ def _arithmetic(model, node, left, right, op):
         return
     result = dtypes.on_jax(dtypes.promote(a, b), model.x64)
     numpy_result = dtypes.promote(a, b, numpy=True)
-    yield Finding(node, "JNP401", {
+    yield Finding.at(node, "JNP401", {
         "left": f"{describe(left)} ({a})", "op": op, "right": f"{describe(right)} ({b})",
         "result": result,
         "numpy": f" but {numpy_result} in NumPy" if numpy_result not in (None, result) else "",
@@ -56,7 +57,7 @@ def _arithmetic(model, node, left, right, op):
 
 
 def _narrowed(node, dtype):
-    return Finding(node, "JNP403", {"what": describe(node), "dtype": dtype, "narrow": dtypes.NARROW[dtype]})
+    return Finding.at(node, "JNP403", {"what": describe(node), "dtype": dtype, "narrow": dtypes.NARROW[dtype]})
 
 
 def _call(model, call):
@@ -71,7 +72,7 @@ def _call(model, call):
     constructed = dtypes.dtype_constructor(qualname) if module == "jax.numpy" else None  # jnp.float64(x)
     for wide in (requested, constructed):
         if wide in dtypes.NARROW:
-            yield Finding(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": dtypes.NARROW[wide]})
+            yield Finding.at(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": dtypes.NARROW[wide]})
             return
     if given:
         return  # the dtype argument decides the result, whatever the data

@@ -6,7 +6,8 @@ are checked: under grad or vmap alone the Python body runs on every call.
 import ast
 
 from .. import api
-from . import Finding, describe
+from ..findings import Finding
+from . import describe
 
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
@@ -51,11 +52,11 @@ def check(model):
             elif isinstance(node, ast.Name):
                 if isinstance(node.ctx, ast.Store) and node.id in scope.globals | scope.nonlocals:
                     statement = "global" if node.id in scope.globals else "nonlocal"
-                    yield Finding(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
+                    yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
                 elif isinstance(node.ctx, ast.Load) and node.id in rebound and node.id not in stale_reported \
                         and node.id not in scope.globals and _is_module_name(model, node):
                     stale_reported.add(node.id)
-                    yield Finding(node, "JNP304", dict(base, name=node.id))
+                    yield Finding.at(node, "JNP304", dict(base, name=node.id))
             elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 for target in targets:
@@ -65,16 +66,16 @@ def check(model):
 def _call(model, func, call, base):
     qualname = model.qualname(call.func)
     if qualname == "builtins.print":
-        yield Finding(call, "JNP301", base)
+        yield Finding.at(call, "JNP301", base)
     elif qualname and _is_stateful(qualname):
         fix = ("pass the time in as an argument" if qualname in CLOCKS
                else "use jax.random with a key passed in as an argument")
-        yield Finding(call, "JNP305", dict(base, func=describe(call.func), fix=fix))
+        yield Finding.at(call, "JNP305", dict(base, func=describe(call.func), fix=fix))
     elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
         stored = call.args + [k.value for k in call.keywords]
         owner = _outer_container(model, func, call.func.value, stored)
         if owner is not None:
-            yield Finding(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
+            yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
 
 
 def _is_stateful(qualname):
@@ -94,9 +95,9 @@ def _store(model, func, target, base):
         stored = [model.names.parent[target].value] if isinstance(model.names.parent[target], ast.Assign) else []
         owner = _outer_container(model, func, target.value, stored)
         if owner is not None and not model.value(target.value).is_array:
-            yield Finding(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
+            yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
     elif isinstance(target, ast.Attribute) and _is_self(model, func, target.value):
-        yield Finding(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=target.value.id))
+        yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=target.value.id))
 
 
 def _outer_container(model, func, expr, stored):

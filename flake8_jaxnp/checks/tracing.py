@@ -2,7 +2,8 @@
 import ast
 
 from .. import api
-from . import Finding, describe
+from ..findings import Finding
+from . import describe
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
 SHAPE_FUNCTIONS = {  # jax.numpy constructor -> positions of shape-like arguments
@@ -31,7 +32,7 @@ def check(model):
             elif traced.abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 index = model.value(node.slice)
                 if index.traced and index.dtype == "bool" and model.value(node.value).traced:
-                    yield Finding(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
+                    yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
                                                        fix="use jnp.where(mask, x, 0) to keep the shape"))
 
 
@@ -51,32 +52,32 @@ def _call(model, call, traced, base):
         module, _, name = qualname.rpartition(".")
         jax_name = f"jax.numpy{module[len('numpy'):]}.{name}"
         fix = f"{NUMPY_NAMESPACES[module]}.{name}" if jax_name in api.jnp_names() else "a jax.numpy function"
-        yield Finding(call, "JNP201", dict(base, func=describe(call.func),
+        yield Finding.at(call, "JNP201", dict(base, func=describe(call.func),
                                            error=api.data()["numpy_fails_on_tracer"][qualname], fix=fix))
         return
     if qualname in CONVERSIONS and call.args and _traced(model, call.args[0]):
-        yield Finding(call, "JNP202", dict(base, what=f"{describe(call)}",
+        yield Finding.at(call, "JNP202", dict(base, what=f"{describe(call)}",
                                            fix="keep it as an array (or mark the argument static)"))
         return
     if not traced.abstract:
         return
     if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind == "tracer":
-        yield Finding(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))
+        yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))
     elif qualname == "builtins.range" and any(_traced(model, a) for a in call.args):
-        yield Finding(call, "JNP202", dict(base, what=describe(call),
+        yield Finding.at(call, "JNP202", dict(base, what=describe(call),
                                            fix="use lax.fori_loop, or mark the bound static"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
             and model.value(call.func.value).kind == "tracer":
-        yield Finding(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
+        yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
     elif qualname in SHAPE_FUNCTIONS and _shape_is_traced(model, call, SHAPE_FUNCTIONS[qualname]):
-        yield Finding(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
+        yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
             and model.value(call.func.value).kind == "tracer" and any(_traced(model, a) for a in call.args):
-        yield Finding(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
+        yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
-        yield Finding(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
+        yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
                                            fix="pass size= (and fill_value=)"))
 
 
@@ -105,5 +106,5 @@ def _truth_test(model, test, base):
 
 def _truth_value(model, expr, base):
     if model.value(expr).kind == "tracer":
-        yield Finding(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
+        yield Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
                                            fix="use jnp.where or lax.cond instead of Python control flow"))

@@ -17,7 +17,8 @@ import ast
 from .. import api
 from ..model import dtypes
 from ..model.values import JAX, JAX_TREE, NUMPY, is_string
-from . import Finding, describe
+from ..findings import Finding
+from . import describe
 
 SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
                                 "builtins.range"})
@@ -52,7 +53,7 @@ def check(model):
             continue
         if code == "JNP104" and not _same_upload(model, node, loop):
             continue
-        yield Finding(reported, code, {"what": what})
+        yield Finding.at(reported, code, {"what": what})
 
 
 def _on_device(model, expr):

@@ -25,14 +25,6 @@ class PathError(Exception):
 
 
 @dataclass
-class Finding:
-    line: int
-    col: int  # 0-based, as the linter reports it
-    code: str
-    message: str
-
-
-@dataclass
 class CaseResult:
     name: str
     status: str  # ok, raised, timed out, crashed
@@ -79,9 +71,7 @@ def prepare(path, options=DEFAULT):
         raise PathError(f"{path}: cannot read: {exc}") from None
     except SyntaxError as exc:
         raise PathError(f"{path}:{exc.lineno}: not valid Python: {exc.msg}") from None
-    findings = [Finding(line, col, message.split()[0], message)
-                for line, col, message in lint(tree, source.splitlines(True), options)
-                if not message.startswith("JNP900")]
+    findings = [finding for finding in lint(tree, source.splitlines(True), options) if finding.code != "JNP900"]
     result = FileResult(path, findings, statement_lines(tree))
     return result, case_names(tree)
 
