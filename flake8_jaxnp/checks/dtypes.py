@@ -10,6 +10,7 @@ import ast
 
 from ..model import dtypes
 from ..model.values import JAX, JAX_TREE, NON_ARRAY_FUNCTIONS, NUMPY, TRACER, TRACER_TREE
+from ..facts import NARROW
 from ..findings import Finding
 from . import describe
 
@@ -40,7 +41,7 @@ def _arithmetic(model, node, left, right, op):
         return
     if not model.x64:
         for value in values:
-            if value.kind == NUMPY and value.dtype in dtypes.NARROW:
+            if value.kind == NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
     if any(v.dtype is None or v.weak or v.dtype == "bool" for v in values):
         return  # unknown, a weakly typed Python scalar, or a mask: nothing to report
@@ -57,7 +58,7 @@ def _arithmetic(model, node, left, right, op):
 
 
 def _narrowed(node, dtype):
-    return Finding.at(node, "JNP403", {"what": describe(node), "dtype": dtype, "narrow": dtypes.NARROW[dtype]})
+    return Finding.at(node, "JNP403", {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
 
 
 def _call(model, call):
@@ -71,13 +72,13 @@ def _call(model, call):
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
     constructed = dtypes.dtype_constructor(qualname) if module == "jax.numpy" else None  # jnp.float64(x)
     for wide in (requested, constructed):
-        if wide in dtypes.NARROW:
-            yield Finding.at(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": dtypes.NARROW[wide]})
+        if wide in NARROW:
+            yield Finding.at(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": NARROW[wide]})
             return
     if given:
         return  # the dtype argument decides the result, whatever the data
     wide = next((v.dtype for v in map(model.value, _data_arguments(call))
-                 if v.kind == NUMPY and v.dtype in dtypes.NARROW), None)
+                 if v.kind == NUMPY and v.dtype in NARROW), None)
     if wide and ((jax_function and module.startswith("jax.numpy")) or qualname == "jax.device_put"
                  or _is_jitted_call(model, call)):
         yield _narrowed(call, wide)

@@ -6,13 +6,10 @@ are checked: under grad or vmap alone the Python body runs on every call.
 import ast
 
 from .. import api
+from ..facts import CLOCKS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
 from . import describe
 
-MUTATING_METHODS = frozenset({
-    "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
-    "popitem", "discard", "appendleft", "extendleft", "popleft", "sort", "reverse",
-})
 CONTAINER_TYPES = frozenset({
     "builtins.list", "builtins.dict", "builtins.set", "collections.deque",
     "collections.defaultdict", "collections.OrderedDict", "collections.Counter",
@@ -23,17 +20,6 @@ NUMPY_RANDOM_SETUP = frozenset({
     "default_rng", "Generator", "RandomState", "SeedSequence", "BitGenerator", "PCG64",
     "PCG64DXSM", "MT19937", "Philox", "SFC64", "seed", "get_state", "set_state",
     "get_bit_generator", "set_bit_generator",
-})
-STDLIB_RANDOM = frozenset({
-    "random", "randint", "uniform", "gauss", "choice", "choices", "shuffle", "sample",
-    "normalvariate", "randrange", "getrandbits", "betavariate", "expovariate", "triangular",
-    "lognormvariate", "vonmisesvariate", "gammavariate", "paretovariate", "weibullvariate",
-    "randbytes",
-})
-CLOCKS = frozenset({
-    "time.time", "time.time_ns", "time.perf_counter", "time.perf_counter_ns", "time.monotonic",
-    "time.monotonic_ns", "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
-    "datetime.datetime.today", "datetime.date.today", "uuid.uuid1", "uuid.uuid4", "os.urandom",
 })
 
 

@@ -5,6 +5,7 @@ Dtypes are canonical NumPy names (``"float32"``, ``"bfloat16"``, ``"bool"``).
 import ast
 
 from .. import api
+from ..facts import NARROW
 
 DTYPE_NAMES = frozenset({
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -19,7 +20,6 @@ ALIASES = {
 # Python's own types as dtypes: NumPy reads them as 64-bit, JAX as its default width.
 PYTHON_TYPES = {"builtins.float": "float64", "builtins.int": "int64",
                 "builtins.bool": "bool", "builtins.complex": "complex128"}
-NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 DTYPE_MODULES = ("jax.numpy.", "numpy.")
 
 
