@@ -34,10 +34,17 @@ def missing_array_attributes():
                      if not name.startswith("_"))
 
 
-@lru_cache(maxsize=1)
-def deprecated():
-    """Removed or deprecated JAX names -> their replacement."""
-    return data()["deprecated"]
+def removed_names():
+    """JAX names of past releases that the installed JAX no longer has ("raises") or
+    deprecates -> {"last": last release read that had it, "message": JAX's own
+    deprecation text or "", "raises": bool}."""
+    return data()["removed_names"]
+
+
+def array_member_changes():
+    """jax.Array members whose form changed -> {"was": "method"|"property", "last", "now":
+    "method"|"property"|"raises", "message"}: ``x.device()`` of old code now raises."""
+    return data()["array_member_changes"]
 
 
 @lru_cache(maxsize=1)

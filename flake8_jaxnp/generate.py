@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from . import generate_tables as tables
+from . import release_history
 
 DATA_FILE = Path(__file__).with_name("jax_api.json")
 
@@ -36,41 +37,6 @@ UNSAFE_TO_PROBE = {
 TRACER_ERRORS = {
     "TracerArrayConversionError", "ConcretizationTypeError",
     "TracerIntegerConversionError", "TracerBoolConversionError",
-}
-# Spellings that older JAX releases offered; the generator keeps those the
-# installed JAX no longer has, paired with the replacement it does have.
-HISTORIC_ALIASES = {
-    "jax.tree_map": "jax.tree.map",
-    "jax.tree_multimap": "jax.tree.map",
-    "jax.tree_leaves": "jax.tree.leaves",
-    "jax.tree_flatten": "jax.tree.flatten",
-    "jax.tree_unflatten": "jax.tree.unflatten",
-    "jax.tree_structure": "jax.tree.structure",
-    "jax.tree_transpose": "jax.tree.transpose",
-    "jax.tree_reduce": "jax.tree.reduce",
-    "jax.tree_util.tree_multimap": "jax.tree.map",
-    "jax.experimental.host_callback": "jax.debug.callback or jax.pure_callback",
-    "jax.experimental.maps": "jax.sharding and jax.shard_map",
-    "jax.experimental.pjit.with_sharding_constraint": "jax.lax.with_sharding_constraint",
-    "jax.abstract_arrays": "jax.core.ShapedArray",
-    "jax.xla_computation": "jax.jit(f).lower(*args)",
-    "jax.linear_util": "jax.extend.linear_util",
-    "jax.numpy.DeviceArray": "jax.Array",
-    "jax.interpreters.xla.DeviceArray": "jax.Array",
-    "jax.device_put_replicated": "jax.device_put with a sharding",
-    "jax.device_put_sharded": "jax.device_put with a sharding",
-    "jax.numpy.in1d": "jax.numpy.isin",
-    "jax.numpy.trapz": "jax.scipy.integrate.trapezoid",
-    "jax.numpy.row_stack": "jax.numpy.vstack",
-    "jax.numpy.round_": "jax.numpy.round",
-    "jax.numpy.product": "jax.numpy.prod",
-    "jax.numpy.cumproduct": "jax.numpy.cumprod",
-    "jax.numpy.alltrue": "jax.numpy.all",
-    "jax.numpy.sometrue": "jax.numpy.any",
-    "jax.numpy.msort": "jax.numpy.sort(a, axis=0)",
-    "jax.numpy.fix": "jax.numpy.trunc",
-    "jax.random.shuffle": "jax.random.permutation",
-    "jax.lax.pvary": "jax.lax.pcast",
 }
 # Values that make a NumPy-only keyword argument reveal itself when passed.
 ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K"}
@@ -140,22 +106,48 @@ def _probe_on_tracer(func):
     return failure
 
 
-def _deprecations():
-    """Names the installed JAX deprecates or no longer has, with replacements."""
+def _removed_names():
+    """Public names of past releases (and names JAX's deprecation tables list) that the
+    installed JAX no longer has or warns about: {qualname: {"last", "message", "raises"}}.
+    Members of a removed or deprecated module are left out: the module's entry covers them."""
+    import jax
+
+    names = release_history.history((jax.__version__, Path(jax.__file__).parent))
     found = {}
-    for modname in ("jax", "jax.numpy", "jax.lax", "jax.nn", "jax.random",
-                    "jax.scipy", "jax.tree_util", "jax.experimental"):
-        module = _resolve(modname)
-        for name, (message, _) in getattr(module, "_deprecations", {}).items():
-            match = re.search(r"[Uu]se `?([\w.]+(?:\([^)]*\))?)", message)
-            replacement = match.group(1).rstrip(".") if match else "the replacement in the JAX changelog"
-            found[f"{modname}.{name}"] = replacement
-    for old, new in HISTORIC_ALIASES.items():
-        if old in found:
-            continue
-        if _resolve(old) is None:
-            found[old] = new
-    return dict(sorted(found.items()))
+    for qualname in sorted(names):
+        status = release_history.installed_status(qualname)
+        if status in ("raises", "warns"):
+            found[qualname] = dict(names[qualname], raises=status == "raises")
+    return {qualname: entry for qualname, entry in found.items()
+            if not any(prefix in found for prefix in _prefixes(qualname))}
+
+
+def _array_member_changes():
+    """jax.Array members whose form changed since a past release: {name: {"was": "method" or
+    "property", "last": last release read with that form, "now": "method", "property" or
+    "raises", "message": JAX's deprecation text}}."""
+    import jax
+    import jax.numpy as jnp
+
+    array = jnp.ones(3)
+    changes = {}
+    members = release_history.array_members((jax.__version__, Path(jax.__file__).parent))
+    for name, forms in sorted(members.items()):
+        try:
+            now = "method" if callable(getattr(array, name)) else "property"
+        except AttributeError:
+            now = "raises"
+        for was, seen in sorted(forms.items()):
+            if was != now and seen["last"] != jax.__version__:
+                changes[name] = {"was": was, "last": seen["last"], "now": now, "message": seen["message"]}
+            elif was == "property" and now == "raises":  # kept only to raise (device_buffer)
+                changes[name] = {"was": was, "last": None, "now": now, "message": seen["message"]}
+    return changes
+
+
+def _prefixes(qualname):
+    parts = qualname.split(".")
+    return [".".join(parts[:cut]) for cut in range(1, len(parts))]
 
 
 def _rejected_arguments(jnp_names):
@@ -369,7 +361,9 @@ def build():
         "jnp_inplace_functions": _inplace_functions(jnp_names),
         "array_attributes": sorted(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
         "numpy_array_attributes": sorted(dir(np.ndarray)),
-        "deprecated": _deprecations(),
+        "jax_releases_read": list(release_history.RELEASES) + [jax.__version__],
+        "removed_names": _removed_names(),
+        "array_member_changes": _array_member_changes(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
     }
@@ -386,6 +380,9 @@ def main(argv=None):
     except ImportError as exc:
         print(f"flake8_jaxnp.generate: needs jax and numpy installed ({exc})", file=sys.stderr)
         return 2
+    except release_history.ReleasesUnavailable as exc:
+        print(f"flake8_jaxnp.generate: {exc}", file=sys.stderr)
+        return 3
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""

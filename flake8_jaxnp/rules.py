@@ -177,9 +177,10 @@ _RULES = [
     ),
     Rule(
         "JNP504", "removed-jax-api",
-        "{name} was removed or deprecated in JAX; use {replacement}",
-        "Old aliases such as jax.tree_map were deprecated and then removed.",
-        "Use the replacement named in the message.",
+        "{name} {status} in the installed JAX {version} ({history}); {advice}",
+        "JAX deprecates names and removes them a few releases later, so code "
+        "written for an older JAX raises AttributeError or ImportError.",
+        "Use the replacement JAX names in the message.",
     ),
     # JNP9xx: the checker itself
     Rule(

@@ -46,7 +46,7 @@ GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError"
 
 
 def check(model):
-    deprecated = api.deprecated()
+    deprecated = api.removed_names()
     for node in model.names.parent:  # every node but the module; cheaper than ast.walk
         kind = type(node)
         if kind is ast.Attribute:
@@ -139,7 +139,10 @@ def _attribute(model, node, deprecated):
         return
     base = model.qualname(node.value)
     if base is None:
-        if node.attr in api.missing_array_attributes() and model.value(node.value).kind in JAX_ARRAY:
+        change = api.array_member_changes().get(node.attr)
+        if change is not None and model.value(node.value).kind in JAX_ARRAY:
+            yield from _changed_member(model, node, change)
+        elif node.attr in api.missing_array_attributes() and model.value(node.value).kind in JAX_ARRAY:
             if node.attr in IN_PLACE_METHODS:
                 yield _in_place_method(node)
             else:
@@ -150,9 +153,26 @@ def _attribute(model, node, deprecated):
     qualname = f"{base}.{node.attr}"
     if qualname in deprecated:
         if not _guarded(model, node):
-            yield Finding.at(node, "JNP504", dict(name=qualname, replacement=deprecated[qualname]))
+            yield _removed(node, qualname, deprecated[qualname], "AttributeError")
     elif _missing_jnp_name(qualname) and not _guarded(model, node):
         yield Finding.at(node, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+
+
+def _changed_member(model, node, change):
+    """``x.device()`` where ``device`` became a property; ``x.device_buffer``, which now raises."""
+    call = model.names.parent.get(node)
+    called = isinstance(call, ast.Call) and call.func is node
+    if change["now"] == "property" and called:
+        status, advice = "is a property, so calling it raises TypeError", f"use {describe(node)} without the call"
+    elif change["now"] == "raises" and not _guarded(model, node):
+        status = "raises AttributeError"
+        advice = f'JAX says: "{change["message"]}"' if change["message"] else \
+            "JAX named no replacement; see the JAX changelog"
+    else:
+        return
+    history = f"a {change['was']} until JAX {change['last']}" if change["last"] else "kept only to raise"
+    yield Finding.at(node, "JNP504", dict(name=f"jax.Array.{node.attr} in {describe(call if called else node)}",
+                                          status=status, version=_version(), history=history, advice=advice))
 
 
 def _import(model, node, deprecated):
@@ -167,9 +187,22 @@ def _import(model, node, deprecated):
         removed = _deprecated_prefix(qualname, deprecated)
         if removed is not None:
             if not _guarded(model, node):
-                yield Finding.at(where, "JNP504", dict(name=removed, replacement=deprecated[removed]))
+                yield _removed(where, removed, deprecated[removed], "ImportError")
         elif _missing_jnp_name(qualname) and not _guarded(model, node):
             yield Finding.at(where, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+
+
+def _removed(node, qualname, entry, error):
+    """JNP504 with what the installed JAX does and JAX's own words about the name."""
+    if entry["raises"]:
+        status = f"raises {error}"
+    else:
+        status = "is deprecated (a DeprecationWarning; it will be removed)"
+    history = f"last in JAX {entry['last']}" if entry["last"] else "JAX lists it as removed"
+    advice = f'JAX says: "{entry["message"]}"' if entry["message"] else \
+        "JAX named no replacement; see the JAX changelog"
+    return Finding.at(node, "JNP504", dict(name=qualname, status=status, version=_version(),
+                                           history=history, advice=advice))
 
 
 def _deprecated_prefix(qualname, deprecated):
