@@ -56,12 +56,13 @@ class Names:
         self.global_rebinds = {}  # name -> statements in functions that rebind a module global
         self.functions = []  # every def and lambda, in source order
         self.calls = []  # every call, for the transform and lax-body search
+        self.by_type = {}  # node type -> every node of that type, in walk order
         self._qualnames = {}  # expression node -> its qualname, filled on first question
         self._build(tree)
 
     # ---- building -------------------------------------------------------
     def _build(self, tree):
-        parent, scope_of = self.parent, self.scope_of
+        parent, scope_of, by_type = self.parent, self.scope_of, self.by_type
         enter_types, fields_of = _ENTER_TYPES, _child_fields
         stack = [(tree, self.module_scope)]
         pop, push = stack.pop, stack.append
@@ -69,6 +70,11 @@ class Names:
             node, scope = pop()
             scope_of[node] = scope
             kind = type(node)
+            of_kind = by_type.get(kind)
+            if of_kind is None:
+                by_type[kind] = [node]
+            else:
+                of_kind.append(node)
             if kind is ast.Name:
                 if type(node.ctx) is not ast.Load:
                     self._bind_target(node, scope)
