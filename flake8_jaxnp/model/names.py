@@ -188,8 +188,12 @@ class Names:
 
     def enclosing_function(self, node):
         """The innermost def or lambda whose body contains ``node``, or None."""
+        return self._enclosing(node, "is_function")
+
+    def _enclosing(self, node, kind):
+        """The node of the innermost scope around ``node`` with ``kind`` set (is_function, is_class)."""
         scope = self.scope_of.get(node)
-        while scope is not None and not scope.is_function:
+        while scope is not None and not getattr(scope, kind):
             scope = scope.parent
         return scope.node if scope is not None else None
 
@@ -283,17 +287,11 @@ class Names:
                 return found[1][0].node
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
-            cls = self._enclosing_class(expr)
+            cls = self._enclosing(expr, "is_class")
             if cls is not None:
                 methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
                 return methods[0] if len(methods) == 1 else None
         return None
-
-    def _enclosing_class(self, node):
-        scope = self.scope_of.get(node)
-        while scope is not None and not scope.is_class:
-            scope = scope.parent
-        return scope.node if scope is not None else None
 
 
 _FIELDS = {}
