@@ -196,3 +196,11 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
              for d in published["params"]["diagnostics"]}
     assert found == expected
     assert all(d["source"] == "flake8" for d in published["params"]["diagnostics"])
+
+
+def test_pre_commit_hook_keeps_every_default_off_rule_off():
+    yaml = pytest.importorskip("yaml")
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["entry"] == "flake8 --select JNP"
+    (ignored,) = [arg.partition("=")[2] for arg in hook["args"] if arg.startswith("--extend-ignore=")]
+    assert ignored.split(",") == OFF_BY_DEFAULT
