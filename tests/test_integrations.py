@@ -204,3 +204,74 @@ def test_pre_commit_hook_keeps_every_default_off_rule_off():
     assert hook["entry"] == "flake8 --select JNP"
     (ignored,) = [arg.partition("=")[2] for arg in hook["args"] if arg.startswith("--extend-ignore=")]
     assert ignored.split(",") == OFF_BY_DEFAULT
+
+
+def _readme_section(title):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index(title)
+    end = readme.find("\n## ", start)
+    return readme[start:end if end > 0 else None]
+
+
+def test_readme_option_table_lists_every_plugin_option():
+    from flake8_jaxnp import options
+
+    class Recorder:
+        def __init__(self):
+            self.added = []
+
+        def extend_default_ignore(self, codes):
+            pass
+
+        def add_option(self, flag, **settings):
+            self.added.append((flag, settings))
+
+    recorder = Recorder()
+    options.register(recorder)
+    rows = [line for line in _readme_section("## Configuration").splitlines() if line.startswith("| `--jaxnp")]
+    assert len(rows) == len(recorder.added)
+    for flag, settings in recorder.added:
+        (row,) = [row for row in rows if row.startswith(f"| `{flag}")]
+        assert settings["parse_from_config"] and f"| `{flag[2:]}` |" in row
+
+
+EQUINOX_PROJECT = {
+    "model.py": "import equinox as eqx\nimport jax.numpy as jnp\n\n\n@eqx.filter_jit\ndef step(x):\n"
+                "    print('x =', x)\n    return x * jnp.zeros(3, dtype=jnp.float64)  "
+                + "# a line longer than pycodestyle's limit " * 3 + "\n",
+    "tests/test_loop.py": "import jax.numpy as jnp\n\nx = jnp.ones(3)\nfor _ in range(3):\n    x = x * 2\n"
+                          "    assert float(x.sum()) > 0\n",
+}
+
+
+@pytest.mark.parametrize("language, config_file", [("ini", ".flake8"), ("toml", "pyproject.toml")])
+def test_readme_worked_configuration(tmp_path, language, config_file):
+    """The README's ruff + x64 + Equinox configuration, copied from the README into a small project."""
+    if language == "toml":
+        pytest.importorskip("flake8p")  # flake8-pyproject: flake8 itself does not read pyproject.toml
+    (block,) = re.findall(rf"```{language}\n(.*?)```", _readme_section("### Worked configuration"), re.S)
+    for name, text in EQUINOX_PROJECT.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    unconfigured = {(path, code) for path, _, _, code in flake8_report("--select", "JNP,E", ".", cwd=tmp_path)}
+    assert unconfigured == {("./model.py", "JNP402"), ("./model.py", "E501"), ("./tests/test_loop.py", "JNP102")}
+    (tmp_path / config_file).write_text(block, encoding="utf-8")
+    result = run(sys.executable, "-m", "flake8", ".", cwd=tmp_path)
+    found = {(m["path"], m["code"]) for m in map(FLAKE8_LINE.match, result.stdout.splitlines()) if m}
+    assert found == {("./model.py", "JNP301")}, result.stdout + result.stderr
+
+
+def test_runtime_extra_accepts_the_jax_the_api_data_describes():
+    import configparser
+
+    from packaging.requirements import Requirement
+
+    from flake8_jaxnp import api
+
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    runtime = {Requirement(line).name: Requirement(line).specifier
+               for line in config["options.extras_require"]["runtime"].splitlines() if line.strip()}
+    version = api.data()["jax_version"]
+    assert version in runtime["jax"] and version in runtime["jaxlib"]
+    assert not any(spec.operator in ("==", "===") for spec in runtime["jax"]), "a range, not one release"
