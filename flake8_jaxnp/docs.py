@@ -22,7 +22,10 @@ CONFIRMATION = {
     "JNP1": "The transfer probe records every NumPy, `jax.numpy`, `jax.device_get`/`device_put` call and "
             "every `jax.Array` conversion made from the file; the finding is confirmed when its line "
             "transfers more than once.",
-    "JNP2": "The exception probe: the case raises the error named in the message, at this line.",
+    "JNP2": "The exception probe: the case raises one of JAX's tracer errors (`TracerArrayConversionError`, "
+            "`ConcretizationTypeError`, `TracerBoolConversionError`, `TracerIntegerConversionError`, "
+            "`NonConcreteBooleanIndexError`) or the `TypeError` of a non-concrete shape, and the innermost "
+            "frame in the file is this line.",
     "JNP3": "The trace-count probe runs the case jitted and again under `jax.disable_jit()`; the finding is "
             "confirmed when its line ran fewer times jitted (only while JAX traced) and the effect itself "
             "happened there.",
@@ -45,7 +48,8 @@ def page(code):
     if rule.example:
         parts += ["", (f"On JAX {version} the example below raises `{rule.raises}`." if rule.raises else
                        f"On JAX {version} the example below runs without an error: the pitfall is silent."),
-                  "", "## Example", "", _code(rule.example), "", "flake8 reports:", "",
+                  "", "## What it flags", "", f"For example, in `{EXAMPLE_NAME}`:", "", _code(rule.example),
+                  "", f"`flake8 --select JNP {EXAMPLE_NAME}` reports:", "",
                   _code("\n".join(_report(rule.example)), "text")]
     parts += ["", "## Fix", "", rule.fix]
     if rule.instead:

@@ -120,6 +120,15 @@ def test_explain_prints_the_page():
     assert 'jax.debug.print("x = {}", x)' in result.stdout
 
 
+def test_explain_works_outside_the_repository_without_importing_jax(tmp_path):
+    """The page comes from the installed package (no docs/ folder needed) and, like linting, needs no JAX."""
+    script = ("import sys\nfrom flake8_jaxnp.__main__ import main\nstatus = main(['explain', 'JNP201'])\n"
+              "sys.exit(status or sorted({'jax', 'jaxlib', 'numpy'} & set(sys.modules)) or 0)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == docs.page("JNP201")
+
+
 def test_explain_unknown_code_is_one_line_on_stderr_and_exit_2():
     result = _cli("explain", "JNP999")
     assert result.returncode == 2

@@ -275,3 +275,19 @@ def test_runtime_extra_accepts_the_jax_the_api_data_describes():
     version = api.data()["jax_version"]
     assert version in runtime["jax"] and version in runtime["jaxlib"]
     assert not any(spec.operator in ("==", "===") for spec in runtime["jax"]), "a range, not one release"
+
+
+@pytest.mark.parametrize("fast, slow, expected", [(0, 0, 0), (1, 0, 1), (0, 1, 1), (0, 5, 1), (5, 0, 1), (2, 1, 2)])
+def test_ci_runs_the_fast_suite_and_the_slow_group_and_fails_on_either(tmp_path, fast, slow, expected):
+    """.ci/run with a stand-in python that records its calls and exits as told."""
+    shim = tmp_path / "python"
+    shim.write_text('#!/bin/sh\necho "$*" >> "$CALLS"\ncase "$*" in\n  "-m pip"*) exit 0 ;;\n'
+                    '  *"-m slow"*) exit "$SLOW" ;;\n  *) exit "$FAST" ;;\nesac\n', encoding="utf-8")
+    shim.chmod(0o755)
+    calls = tmp_path / "calls"
+    env = dict(os.environ, PATH=f"{tmp_path}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
+               FAST=str(fast), SLOW=str(slow))
+    result = subprocess.run(["bash", str(ROOT / ".ci" / "run")], capture_output=True, text=True, env=env)
+    assert result.returncode == expected, result.stderr
+    pytest_calls = [line for line in calls.read_text().splitlines() if line.startswith("-m pytest")]
+    assert pytest_calls == ["-m pytest -q", "-m pytest -q -m slow"]
