@@ -46,9 +46,9 @@ def test_expected_marks_are_what_flake8_prints():
 def test_sarif_formatter_carries_every_finding():
     pytest.importorskip("flake8_sarif_reporter")
     expected = {(row, col, code) for _, row, col, code in flake8_report("--select", "JNP", str(PITFALLS))}
-    result = run(sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--format", "sarif",
-                 str(PITFALLS), cwd=ROOT)
-    assert result.returncode == 1, result.stderr
+    result = run(sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--exit-zero", "--format", "sarif",
+                 str(PITFALLS), cwd=ROOT)  # as the README's CI job runs it
+    assert result.returncode == 0, result.stderr
     sarif = json.loads(result.stdout)
     assert sarif["version"] == "2.1.0"
     (sarif_run,) = sarif["runs"]
