@@ -7,12 +7,13 @@ added later, by the value analysis, because that needs to know which arguments
 carry tracers.
 """
 import ast
+import enum
 from dataclasses import dataclass, field
 
+from .. import api
 
 
-@dataclass(frozen=True)
-class Transform:
+class Behaviour(enum.Enum):
     """How a transform treats the function it traces (measured on the installed JAX).
 
     abstract: comparisons, truth tests and data-dependent shapes fail on its
@@ -21,50 +22,47 @@ class Transform:
         repeat on later calls or iterations.
     """
 
+    STAGING = (True, True)  # jit, pmap, lax bodies
+    BATCHING = (True, False)  # vmap, checkpoint
+    DIFFERENTIATING = (False, False)  # grad and friends
+
+    @property
+    def abstract(self):
+        return self.value[0]
+
+    @property
+    def cached(self):
+        return self.value[1]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One transform applied to a function: its dotted name and how it behaves."""
+
     name: str
-    abstract: bool
-    cached: bool
+    behaviour: Behaviour
+
+    @property
+    def abstract(self):
+        return self.behaviour.abstract
+
+    @property
+    def cached(self):
+        return self.behaviour.cached
 
 
-_STAGING = dict(abstract=True, cached=True)
-_BATCHING = dict(abstract=True, cached=False)
-_DIFFERENTIATING = dict(abstract=False, cached=False)
-
-# Transforms that take the function as first argument: name -> behaviour.
-FUNCTION_TRANSFORMS = {
-    "jax.jit": _STAGING,
-    "jax.pmap": _STAGING,
-    "jax.experimental.pjit.pjit": _STAGING,
-    "jax.vmap": _BATCHING,
-    "jax.checkpoint": _BATCHING,
-    "jax.remat": _BATCHING,
-    "jax.ad_checkpoint.checkpoint": _BATCHING,
-    "jax.grad": _DIFFERENTIATING,
-    "jax.value_and_grad": _DIFFERENTIATING,
-    "jax.jacfwd": _DIFFERENTIATING,
-    "jax.jacrev": _DIFFERENTIATING,
-    "jax.hessian": _DIFFERENTIATING,
-}
-# lax control flow: name -> positions of the function arguments it traces.
-LAX_BODIES = {
-    "jax.lax.scan": (0,),
-    "jax.lax.fori_loop": (2,),
-    "jax.lax.while_loop": (0, 1),
-    "jax.lax.cond": (1, 2),
-    "jax.lax.switch": (1,),
-    "jax.lax.map": (0,),
-    "jax.lax.associative_scan": (0,),
-}
+_STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 PARTIAL = {"functools.partial"}
-# Options that a transform also takes positionally, after the function.
-POSITIONAL_OPTIONS = {
-    "jax.vmap": ("in_axes", "out_axes"),
-    "jax.grad": ("argnums", "has_aux"),
-    "jax.value_and_grad": ("argnums", "has_aux"),
-    "jax.jacfwd": ("argnums", "has_aux"),
-    "jax.jacrev": ("argnums", "has_aux"),
-    "jax.hessian": ("argnums", "has_aux"),
-}
+
+
+def function_transforms():
+    """Transforms that take the function as first argument -> Behaviour (generated)."""
+    return {name: Behaviour((facts["abstract"], facts["cached"])) for name, facts in api.transforms().items()}
+
+
+def array_result_transforms():
+    """Transforms whose transformed function gives JAX arrays when called (not ``make_jaxpr``)."""
+    return {name for name, facts in api.transforms().items() if facts["arrays"]}
 
 
 @dataclass
@@ -101,9 +99,11 @@ class TraceRoots:
 
     def __init__(self, names, extra_transforms=()):
         self.names = names
-        self.transforms = dict(FUNCTION_TRANSFORMS)
+        self.transforms = function_transforms()
+        self.array_results = array_result_transforms()
         for dotted in extra_transforms:
             self.transforms[dotted] = _STAGING
+            self.array_results.add(dotted)
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         for func in names.functions:
@@ -150,11 +150,11 @@ class TraceRoots:
             spec = self._transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
                 self._trace_argument(call.args[0], spec[0], spec[1] + call.keywords)
-        elif qualname in LAX_BODIES:
+        elif qualname in api.lax_bodies():
             if qualname == "jax.lax.cond" and len(call.args) == 5:
                 positions = (2, 4)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
             else:
-                positions = LAX_BODIES[qualname]
+                positions = api.lax_bodies()[qualname]
             for pos in positions:
                 if pos < len(call.args):
                     arg = call.args[pos]
@@ -177,7 +177,7 @@ class TraceRoots:
         if func is None:
             return
         if lax:
-            self.mark(func, Transform(transform_name, **_STAGING), _parameters(func, bound_positional, bound_names))
+            self.mark(func, Transform(transform_name, _STAGING), _parameters(func, bound_positional, bound_names))
         else:
             self._trace(func, transform_name, keywords, bound_positional, bound_names)
 
@@ -204,14 +204,14 @@ class TraceRoots:
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
-        self.mark(func, Transform(transform_name, **behaviour), params)
-        if behaviour is _STAGING and not isinstance(func, ast.Lambda):
+        self.mark(func, Transform(transform_name, behaviour), params)
+        if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
 
 
 def _options(transform_name, call):
     """The call's keywords, with positional options (``vmap(f, (0, None))``) named."""
-    names = POSITIONAL_OPTIONS.get(transform_name, ())
+    names = api.positional_options().get(transform_name, ())
     named = [ast.keyword(arg=name, value=value) for name, value in zip(names, call.args[1:])]
     return named + list(call.keywords)
 
