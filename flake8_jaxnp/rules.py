@@ -456,11 +456,13 @@ counts.astype(jnp.float16) * scale
     ),
     Rule(
         "JNP402", "x64-dtype-without-x64",
-        "{what} asks for {dtype}, but x64 is off, so JAX silently gives "
-        "{narrow}; use {narrow} or enable jax_enable_x64",
-        "Without jax_enable_x64, JAX truncates 64-bit dtypes to 32 bits with "
-        "only a warning.",
-        "Request the 32-bit dtype, or enable x64 at startup.",
+        "{what} asks for {dtype}, but x64 is off here, so JAX warns (UserWarning) "
+        "and gives {narrow}; use {narrow}, or, if the project enables x64 at "
+        "startup, run flake8 with --jaxnp-x64 (jaxnp-x64 = true in its config)",
+        "Without jax_enable_x64, JAX gives 32-bit arrays for 64-bit dtype "
+        "requests, with only a UserWarning.",
+        "Request the 32-bit dtype; a project that enables x64 at startup sets "
+        "--jaxnp-x64 (jaxnp-x64 = true) once.",
         example="""\
 import jax.numpy as jnp
 

@@ -26,21 +26,80 @@ OPERATORS = {
 
 
 def check(model):
+    x64 = X64Updates(model)
     for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
         kind = type(node)
         if kind is ast.BinOp:
-            yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)])
+            yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node))
         elif kind is ast.AugAssign:
-            yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=")
-        elif kind is ast.Call and not model.x64:
+            yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=",
+                                   x64.on_at(node))
+        elif kind is ast.Call and not x64.on_at(node):
             yield from _call(model, node)
 
 
-def _arithmetic(model, node, left, right, op):
+class X64Updates:
+    """Where in the module x64 is on: ``--jaxnp-x64``; code after a module-level
+    ``jax.config.update("jax_enable_x64", True)`` (function bodies run after import,
+    so all of them); in a function that turns it on, the code after the update, and
+    other functions (they may run after it); the body of ``with jax.enable_x64(True):``."""
+
+    def __init__(self, model):
+        self.model = model
+        self.everywhere = model.options.x64
+        self.module_lines = []  # module-level updates
+        self.function_lines = {}  # function -> first line that turns x64 on inside it
+        self.scoped = []  # with statements whose body runs with x64
+        for call in model.nodes(ast.Call) if not self.everywhere else ():
+            if not _enables_x64(model, call):
+                continue
+            item = model.parent(call)
+            if isinstance(item, ast.withitem):
+                self.scoped.append(model.parent(item))
+                continue
+            func = _outermost_function(model, call)
+            if func is None:
+                self.module_lines.append(call.lineno)
+            else:
+                self.function_lines[func] = min(call.lineno, self.function_lines.get(func, call.lineno))
+
+    def on_at(self, node):
+        if self.everywhere:
+            return True
+        if any(w.lineno <= node.lineno <= w.end_lineno for w in self.scoped):
+            return True
+        func = _outermost_function(self.model, node)
+        if func is None:
+            return any(line < node.lineno for line in self.module_lines)
+        if self.module_lines or (self.function_lines and func not in self.function_lines):
+            return True
+        return func in self.function_lines and self.function_lines[func] < node.lineno
+
+
+def _outermost_function(model, node):
+    outer, func = None, model.enclosing_function(node)
+    while func is not None:
+        outer, func = func, model.enclosing_function(func)
+    return outer
+
+
+def _enables_x64(model, call):
+    """``jax.config.update("jax_enable_x64", <not False>)``, ``jax.enable_x64(<not False>)``."""
+    qualname = model.qualname(call.func) or ""
+    if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
+        return not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
+    if qualname.startswith("jax") and qualname.endswith("config.update") and len(call.args) == 2:
+        flag, value = call.args
+        return isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
+            and not (isinstance(value, ast.Constant) and not value.value)
+    return False
+
+
+def _arithmetic(model, node, left, right, op, x64):
     values = model.value(left), model.value(right)
     if not any(v.kind in (JAX, TRACER) for v in values):
         return
-    if not model.x64:
+    if not x64:
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
