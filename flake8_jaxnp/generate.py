@@ -39,7 +39,13 @@ TRACER_ERRORS = {
     "TracerIntegerConversionError", "TracerBoolConversionError",
 }
 # Values that make a NumPy-only keyword argument reveal itself when passed.
-ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K"}
+ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K", "where": "mask", "casting": "unsafe"}
+# The choices NumPy documents for arguments whose values JAX may refuse one by one.
+VALUE_CHOICES = {
+    "mode": ("raise", "wrap", "clip"), "order": ("C", "F", "A", "K"),
+    "kind": ("quicksort", "mergesort", "heapsort", "stable"),
+    "casting": ("no", "equiv", "safe", "same_kind", "unsafe"), "overwrite_input": (True, False),
+}
 PASSES, OTHER_FAILURE = "passes", "other failure"  # probe outcomes besides a refusal
 
 
@@ -163,8 +169,10 @@ def _rejected_arguments(jnp_names):
         np_func, jnp_func = getattr(np, name, None), getattr(jnp, name)
         if callable(np_func) and not inspect.isclass(jnp_func):
             refused = _refused(np_func, jnp_func, partial(jnp_func, jnp.arange(3.0)))
-            if refused:
-                rejected[qualname] = refused
+            values = _refused_values(np_func, jnp_func, partial(np_func, np.arange(3.0)),
+                                     partial(jnp_func, jnp.arange(3.0)), refused)
+            if refused or values:
+                rejected[qualname] = dict(refused, **values)
     return rejected
 
 
@@ -183,9 +191,36 @@ def _rejected_method_arguments():
         np_method = getattr(np.ndarray, name)
         if callable(np_method) and callable(jax_method):
             refused = _refused(np_method, jax_method, jax_method)
-            if refused:
-                rejected[name] = refused
+            values = _refused_values(np_method, jax_method, getattr(np.arange(3.0), name), jax_method, refused)
+            if refused or values:
+                rejected[name] = dict(refused, **values)
     return rejected
+
+
+def _refused_values(np_func, jax_func, np_call, jax_call, refused):
+    """{param: {"values": {repr(value): exception name}}}: NumPy-documented values of a
+    parameter JAX declares, that NumPy accepts and JAX refuses (``take(mode="raise")``).
+    Only where JAX accepts some other value: a parameter JAX refuses whole is in ``refused``."""
+    import numpy as np
+
+    np_params, jax_defaults = _parameters(np_func), _defaults(jax_func)
+    if np_params is None or jax_defaults is None:
+        return {}
+    found = {}
+    for param in sorted(set(VALUE_CHOICES) & np_params & set(jax_defaults) - set(refused)):
+        outcomes = {}
+        for value in VALUE_CHOICES[param]:
+            for more in ((), (np.arange(3.0),), (np.array([0]),)):
+                if _refusal(partial(np_call, *more), param, value) != PASSES:
+                    continue  # NumPy itself refuses this call
+                outcome = _refusal(partial(jax_call, *more), param, value, mentions=repr(value).strip("'"))
+                if outcome != OTHER_FAILURE:
+                    outcomes[repr(value)] = outcome
+                    break
+        values = {value: error for value, error in outcomes.items() if error != PASSES}
+        if values and PASSES in outcomes.values():
+            found[param] = {"values": values}
+    return found
 
 
 def _refused(np_func, jax_func, call):
@@ -207,7 +242,8 @@ def _refused(np_func, jax_func, call):
         if param not in jax_defaults and "**" not in jax_defaults:
             refused[param] = {"error": "TypeError", "none_ok": False}
         elif jax_defaults.get(param) is None:
-            value = np.zeros(3) if ARGUMENT_PROBES[param] == "zeros" else ARGUMENT_PROBES[param]
+            value = {"zeros": np.zeros(3), "mask": np.array([True, False, True])}.get(
+                ARGUMENT_PROBES[param], ARGUMENT_PROBES[param])
             for probe in (call, partial(call, np.arange(3.0))):
                 outcome = _refusal(probe, param, value)
                 if outcome not in (PASSES, OTHER_FAILURE):
@@ -218,15 +254,16 @@ def _refused(np_func, jax_func, call):
     return refused
 
 
-def _refusal(call, param, value):
-    """The name of the exception ``call(param=value)`` raises about ``param``,
-    else PASSES or OTHER_FAILURE (the call failed for another reason)."""
+def _refusal(call, param, value, mentions=None):
+    """The name of the exception ``call(param=value)`` raises about ``param`` (or about
+    the text ``mentions``), else PASSES or OTHER_FAILURE (it failed for another reason)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             call(**{param: value})
     except (NotImplementedError, TypeError, ValueError) as exc:
-        about_param = re.search(rf"'{param}'|\b{param}(?= argument| ?!?=)", str(exc))
+        about_param = re.search(rf"'{param}'|\b{param}(?= argument| ?!?=)", str(exc)) \
+            or (mentions is not None and f"'{mentions}'" in str(exc) or f"{param}={mentions}" in str(exc))
         return type(exc).__name__ if about_param else OTHER_FAILURE
     except Exception:  # noqa: BLE001 - other failures say nothing about the argument
         return OTHER_FAILURE
@@ -240,6 +277,24 @@ def _defaults(func):
     except (TypeError, ValueError):
         return None
     return {("**" if p.kind is p.VAR_KEYWORD else p.name): p.default for p in params}
+
+
+def _array_attributes():
+    """jax.Array's attributes, less those that exist only to raise NotImplementedError (flat)."""
+    import jax
+    import jax.numpy as jnp
+
+    array = jnp.zeros(1)
+    present = []
+    for name in sorted(set(dir(array)) | set(dir(jax.Array))):
+        try:
+            getattr(array, name)
+        except NotImplementedError:
+            continue
+        except Exception:  # noqa: BLE001 - it exists (mT of a vector raises ValueError)
+            pass
+        present.append(name)
+    return present
 
 
 def _inplace_functions(jnp_names):
@@ -361,7 +416,7 @@ def build():
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
         "array_rejected_arguments": _rejected_method_arguments(),
         "jnp_inplace_functions": _inplace_functions(jnp_names),
-        "array_attributes": sorted(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
+        "array_attributes": _array_attributes(),
         "numpy_array_attributes": sorted(dir(np.ndarray)),
         "jax_releases_read": list(release_history.RELEASES) + [jax.__version__],
         "removed_names": _removed_names(),

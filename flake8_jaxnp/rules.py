@@ -539,9 +539,10 @@ np.asarray(x).strides
     ),
     Rule(
         "JNP503", "numpy-only-argument",
-        "{func}() does not accept {arg}= in JAX (it raises {error}); {fix}",
-        "Some NumPy arguments (out=, kind=, ...) are rejected by jax.numpy "
-        "because arrays are immutable or the option has no XLA equivalent.",
+        "{func}() does not accept {arg} in JAX (it raises {error}); {fix}",
+        "Some NumPy arguments (out=, kind=, where=, ...) and argument values "
+        "(mode='raise', order='F', ...) are rejected by jax.numpy because arrays "
+        "are immutable or the option has no XLA equivalent.",
         "Drop the argument and use the returned value (or the suggested "
         "alternative).",
         example="""\

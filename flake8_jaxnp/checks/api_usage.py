@@ -42,6 +42,10 @@ ARGUMENT_FIXES = {
     "out": "use the returned array instead",
     "kind": "drop it",
     "order": "drop it; JAX chooses the memory layout",
+    "where": "compute on every element and select with jnp.where(mask, result, fallback)",
+    "casting": "drop it and cast explicitly with .astype()",
+    "mode": "JAX cannot raise on out-of-bounds indices: use mode='fill' or 'clip'",
+    "overwrite_input": "drop it; JAX never overwrites its input",
 }
 GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
@@ -268,15 +272,15 @@ def _call(model, call):
         return
     if qualname in api.jnp_inplace_functions():
         yield from _jnp_inplace(call, qualname)
-    for keyword, rejection in _refused_arguments(model, call, qualname):
+    for keyword, error, by_value in _refused_arguments(model, call, qualname):
         name = call.func.attr if isinstance(call.func, ast.Attribute) else qualname.rsplit(".", 1)[1]
         fix = ARGUMENT_FIXES.get((name, keyword.arg), ARGUMENT_FIXES[keyword.arg])
-        yield Finding.at(keyword, "JNP503", dict(func=describe(call.func), arg=keyword.arg,
-                                              error=rejection["error"], fix=fix))
+        arg = f"{keyword.arg}={describe(keyword.value)}" if by_value else f"{keyword.arg}="
+        yield Finding.at(keyword, "JNP503", dict(func=describe(call.func), arg=arg, fix=fix, error=error))
 
 
 def _refused_arguments(model, call, qualname):
-    """(keyword, rejection) for each keyword argument JAX refuses in ``call``."""
+    """(keyword, exception name, refused for its value) for each keyword argument JAX refuses."""
     refused = api.jnp_rejected_arguments().get(qualname) if call.keywords else None
     if refused is None and call.keywords and isinstance(call.func, ast.Attribute) \
             and call.func.attr in api.array_rejected_arguments() \
@@ -284,8 +288,13 @@ def _refused_arguments(model, call, qualname):
         refused = api.array_rejected_arguments()[call.func.attr]
     for keyword in call.keywords if refused else ():
         rejection = refused.get(keyword.arg)
-        if rejection is not None and (not rejection["none_ok"] or _surely_not_none(model, keyword.value)):
-            yield keyword, rejection
+        if rejection is None:
+            continue
+        if "values" in rejection:  # only some values are refused: a literal one of them
+            if isinstance(keyword.value, ast.Constant) and repr(keyword.value.value) in rejection["values"]:
+                yield keyword, rejection["values"][repr(keyword.value.value)], True
+        elif not rejection["none_ok"] or _surely_not_none(model, keyword.value):
+            yield keyword, rejection["error"], False
 
 
 def _surely_not_none(model, expr):
