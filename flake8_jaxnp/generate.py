@@ -389,8 +389,6 @@ def build():
             scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
         finally:
             os.chdir(cwd)
-    import jax.numpy as jnp
-
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     return {
