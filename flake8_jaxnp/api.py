@@ -125,3 +125,9 @@ def static_attributes():
 def shape_arguments():
     """jax.numpy qualname -> positions of arguments that set the result's shape (must be concrete)."""
     return data()["shape_arguments"]
+
+
+def promoting_arguments():
+    """jax.numpy qualname -> {"positions": argument indices, "sequences": indices of list
+    arguments} whose dtypes promote together into the result (where, concatenate, dot)."""
+    return data()["promoting_arguments"]

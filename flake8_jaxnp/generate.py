@@ -411,6 +411,7 @@ def build():
         "python_result_methods": tables.python_result_methods(),
         "static_attributes": tables.static_attributes(),
         "shape_arguments": tables.shape_arguments(jnp_names, size_functions, _resolve),
+        "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
         "array_rejected_arguments": _rejected_method_arguments(),
         "jnp_inplace_functions": _inplace_functions(jnp_names),

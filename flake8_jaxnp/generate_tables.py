@@ -495,3 +495,45 @@ def shape_arguments(jnp_names, size_functions, resolve):
         if positions:
             found[qualname] = sorted(positions)
     return found
+
+
+# ---- promotion inside calls --------------------------------------------------------------------
+def promoting_arguments(jnp_names, resolve):
+    """{qualname: {"positions": [...], "sequences": [...]}}: the arguments of jax.numpy
+    functions whose dtypes promote together into the result (``where``'s two operands,
+    ``concatenate``'s list). Every argument is a float16 array (a list of them at a
+    sequence position); a position counts when a bfloat16 array there, or a bfloat16
+    element in its list, turns the result into float32, the promotion of the two."""
+    import jax
+    import jax.numpy as jnp
+
+    half, brain = jnp.ones(3, jnp.float16), jnp.ones(3, jnp.bfloat16)
+
+    def dtype_of(func, args):
+        try:
+            return str(_quiet(jax.eval_shape, lambda: func(*args)).dtype)
+        except Exception:  # noqa: BLE001 - not this signature
+            return None
+
+    found = {}
+    for qualname in jnp_names:
+        func = resolve(qualname)
+        if not callable(func) or inspect.isclass(func):
+            continue
+        for count, lead in [(n, ()) for n in range(1, 4)] + [(3, ("i,i->i",))]:  # einsum's spec first
+            for sequences in ((), (0,), (1,)):
+                base = [lead[i] if i < len(lead) else [half, half] if i in sequences else half
+                        for i in range(count)]
+                if dtype_of(func, base) != "float16":
+                    continue
+                positions, lists = [], []
+                for index in range(len(lead), count):
+                    swapped = list(base)
+                    swapped[index] = [half, brain] if index in sequences else brain
+                    if dtype_of(func, swapped) == "float32":
+                        (lists if index in sequences else positions).append(index)
+                if len(positions) + len(lists) * 2 >= 2:
+                    entry = found.setdefault(qualname, {"positions": [], "sequences": []})
+                    entry["positions"] = sorted(set(entry["positions"]) | set(positions))
+                    entry["sequences"] = sorted(set(entry["sequences"]) | set(lists))
+    return found

@@ -434,8 +434,8 @@ for _ in range(2):
     # JNP4xx: dtype pitfalls
     Rule(
         "JNP401", "implicit-promotion",
-        "{left} {op} {right} promotes implicitly to {result} in JAX{numpy}; "
-        "cast one side explicitly with .astype()",
+        "{what} promotes implicitly to {result} in JAX{numpy}; "
+        "cast explicitly with .astype()",
         "Mixing dtypes of different kinds or widths promotes silently, and "
         "JAX's promotion lattice differs from NumPy's.",
         "Make the conversion explicit with .astype(dtype).",

@@ -179,3 +179,13 @@ def test_refused_values_really_are_refused_and_others_accepted():
     assert "where" in refused["jax.numpy.add"]  # a ufunc keyword
     assert "'raise'" in api.array_rejected_arguments()["take"]["mode"]["values"]
     assert "flat" not in api.array_attributes()  # it exists only to raise NotImplementedError
+
+
+def test_promoting_arguments_are_learned_by_calling():
+    table = api.promoting_arguments()
+    assert table["jax.numpy.where"]["positions"] == [1, 2]  # not the condition
+    assert table["jax.numpy.concatenate"]["sequences"] == [0]
+    assert set(table["jax.numpy.dot"]["positions"]) == {0, 1}
+    assert "jax.numpy.einsum" in table
+    for one_input in ("jax.numpy.sum", "jax.numpy.reshape", "jax.numpy.zeros_like"):
+        assert one_input not in table

@@ -356,3 +356,20 @@ def test_x64_message_says_what_jax_does_and_names_the_option():
     [message] = messages(source("x = jnp.zeros(3, dtype=jnp.float64)\n"))
     assert "UserWarning" in message and "float32" in message
     assert "--jaxnp-x64" in message and "jaxnp-x64 = true" in message
+
+
+def test_promotion_inside_calls_needs_every_operand_dtype(lint_source):
+    known = source("""
+        a = jnp.ones(3, dtype=jnp.float32)
+        b = jnp.arange(3, dtype=jnp.int32)
+        c = jnp.where(a > 0, a, b)
+        d = jnp.stack([a, b, a])
+        e = jnp.einsum("i,i->", a, b)
+    """)
+    assert codes(lint_source(known)) == ["JNP401", "JNP401", "JNP401"]
+    unknown = source("""
+        def f(u):
+            a = jnp.ones(3, dtype=jnp.float32)
+            return jnp.where(a > 0, a, u), jnp.concatenate([a, u]), jnp.where(a > 0, a, 1)
+    """)
+    assert lint_source(unknown) == []

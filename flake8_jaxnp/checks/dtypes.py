@@ -34,8 +34,12 @@ def check(model):
         elif kind is ast.AugAssign:
             yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=",
                                    x64.on_at(node))
-        elif kind is ast.Call and not x64.on_at(node):
-            yield from _call(model, node)
+        elif kind is ast.Call:
+            qualname = model.qualname(node.func)
+            if qualname in api.promoting_arguments():
+                yield from _call_promotion(model, node, qualname)
+            if not x64.on_at(node):
+                yield from _call(model, node)
 
 
 class X64Updates:
@@ -108,13 +112,42 @@ def _arithmetic(model, node, left, right, op, x64):
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)
     if a == b:
         return
-    result = dtypes.on_jax(dtypes.promote(a, b), model.x64)
-    numpy_result = dtypes.promote(a, b, numpy=True)
-    yield Finding.at(node, "JNP401", {
-        "left": f"{describe(left)} ({a})", "op": op, "right": f"{describe(right)} ({b})",
-        "result": result,
+    yield _promotion(node, f"{describe(left)} ({a}) {op} {describe(right)} ({b})", [a, b], model.x64)
+
+
+def _promotion(node, what, jax_dtypes, x64):
+    result, numpy_result = jax_dtypes[0], jax_dtypes[0]
+    for dtype in jax_dtypes[1:]:
+        result = dtypes.on_jax(dtypes.promote(result, dtype), x64)
+        numpy_result = dtypes.promote(numpy_result, dtype, numpy=True) if numpy_result else None
+    return Finding.at(node, "JNP401", {
+        "what": what, "result": result,
         "numpy": f" but {numpy_result} in NumPy" if numpy_result not in (None, result) else "",
     })
+
+
+def _call_promotion(model, call, qualname):
+    """JNP401 for a jax.numpy call whose array arguments promote together
+    (``jnp.where(m, a, b)``, ``jnp.concatenate([a, b])``), from the generated table."""
+    spec = api.promoting_arguments().get(qualname)
+    if spec is None or any(isinstance(a, ast.Starred) for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return
+    operands = []
+    for index in sorted(set(spec["positions"]) | set(spec["sequences"])):
+        if index < len(call.args):
+            arg = call.args[index]
+            operands.extend(arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg])
+    values = [(expr, model.value(expr)) for expr in operands]
+    values = [(expr, value) for expr, value in values if not value.weak]  # Python scalars adapt
+    if len(values) < 2 or any(v.dtype is None or v.dtype == "bool" or v.kind not in (JAX, TRACER, NUMPY)
+                              for _, v in values):
+        return
+    seen = [dtypes.on_jax(v.dtype, model.x64) for _, v in values]
+    if len(set(seen)) < 2:
+        return
+    mixed = " and ".join(f"{describe(expr)} ({dtype})" for (expr, _), dtype in zip(values, seen))
+    yield _promotion(call, f"{describe(call.func)}() of {mixed}", seen, model.x64)
 
 
 def _narrowed(node, dtype):
