@@ -131,3 +131,9 @@ def promoting_arguments():
     """jax.numpy qualname -> {"positions": argument indices, "sequences": indices of list
     arguments} whose dtypes promote together into the result (where, concatenate, dot)."""
     return data()["promoting_arguments"]
+
+
+def numpy_random_dtypes():
+    """{"legacy": {np.random function: dtype}, "generator": {np.random.Generator method:
+    dtype}}: what they return when no dtype is given (float64 for normal, int64 for integers)."""
+    return data()["numpy_random_dtypes"]

@@ -412,6 +412,7 @@ def build():
         "static_attributes": tables.static_attributes(),
         "shape_arguments": tables.shape_arguments(jnp_names, size_functions, _resolve),
         "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
+        "numpy_random_dtypes": tables.numpy_random_dtypes(),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
         "array_rejected_arguments": _rejected_method_arguments(),
         "jnp_inplace_functions": _inplace_functions(jnp_names),

@@ -189,3 +189,11 @@ def test_promoting_arguments_are_learned_by_calling():
     assert "jax.numpy.einsum" in table
     for one_input in ("jax.numpy.sum", "jax.numpy.reshape", "jax.numpy.zeros_like"):
         assert one_input not in table
+
+
+def test_numpy_random_defaults_are_learned_by_calling():
+    table = api.numpy_random_dtypes()
+    assert table["legacy"]["normal"] == table["legacy"]["rand"] == "float64"
+    assert table["generator"]["normal"] == table["generator"]["random"] == "float64"
+    assert table["generator"]["integers"] == "int64"
+    assert "choice" not in table["generator"]  # its dtype is its data's

@@ -168,6 +168,7 @@ def test_removed_name_message_names_the_replacement():
     "f = hasattr(jax, 'tree_map') and jax.tree_map\n",
     "f = jax.tree_map if hasattr(jax, 'tree_map') else jax.tree.map\n",
     "try:\n    import jax.numpy.random\nexcept ImportError:\n    pass\n",
+    "try:\n    f = jax.tree.map\nexcept AttributeError:\n    f = jax.tree_map\n",
 ])
 def test_version_guarded_names_draw_nothing(lint_source, source):
     assert lint_source("import jax\n" + source) == []
