@@ -15,7 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-DATA_FILE = Path(__file__).with_name("jax_api.json")
+from .api import DATA_FILE
 
 # NumPy namespaces whose functions are probed on tracers.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")

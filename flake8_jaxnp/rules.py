@@ -5,6 +5,8 @@ module, so a rule exists exactly when it has an entry in ``RULES``.
 """
 from dataclasses import dataclass
 
+from . import evidence as ev
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -14,6 +16,8 @@ class Rule:
     why: str
     fix: str
     on_by_default: bool = True  # False: reported only when selected explicitly
+    evidence: tuple = ()  # kinds of runtime evidence (evidence.py) that confirm a finding
+    unconfirmable: str = ""  # why no runtime evidence can confirm it (when evidence is empty)
 
     def format(self, **fields):
         return f"{self.code} {self.message.format(**fields)}"
@@ -29,6 +33,7 @@ _RULES = [
         "has finished, so the accelerator stalls on every iteration.",
         "Accumulate with jax.numpy inside the loop and call np.asarray once at "
         "the boundary.",
+        evidence=(ev.TO_NUMPY,),
     ),
     Rule(
         "JNP102", "device-to-scalar-in-loop",
@@ -39,6 +44,7 @@ _RULES = [
         "device and copy the value to the host.",
         "Keep the value as a JAX array; convert inside an `if step % N == 0:` "
         "block or after the loop.",
+        evidence=(ev.TO_SCALAR,),
     ),
     Rule(
         "JNP103", "device-print-in-loop",
@@ -47,6 +53,7 @@ _RULES = [
         "Printing, str(), repr(), f-strings and logging read the array's value, "
         "which waits for the device and copies the data to the host.",
         "Log under `if step % N == 0:` or after the loop.",
+        evidence=(ev.FORMATTING,),
     ),
     Rule(
         "JNP104", "loop-invariant-upload",
@@ -55,6 +62,7 @@ _RULES = [
         "jnp.array/jnp.asarray/jax.device_put of host data copies it to the "
         "device each time; data the loop does not change needs one copy.",
         "Convert once before the loop and reuse the device array.",
+        evidence=(ev.SAME_UPLOAD,),
     ),
     # JNP2xx: what fails on traced values
     Rule(
@@ -64,6 +72,7 @@ _RULES = [
         "NumPy functions convert their arguments to NumPy arrays, which needs "
         "concrete data; a tracer has none.",
         "Use the jax.numpy function of the same name.",
+        evidence=(ev.TRACER_TO_NUMPY,),
     ),
     Rule(
         "JNP202", "tracer-to-python",
@@ -73,6 +82,7 @@ _RULES = [
         "control flow, float()/int()/.item() and shapes need concrete values.",
         "Use jnp.where/lax.cond/lax.select for data-dependent choices, or mark "
         "the argument static (static_argnums/static_argnames).",
+        evidence=(ev.TRACER_TO_PYTHON, ev.CONCRETIZATION),
     ),
     Rule(
         "JNP203", "data-dependent-shape",
@@ -82,6 +92,7 @@ _RULES = [
         "nonzero/unique/one-argument where produce shapes that depend on data.",
         "Pass size= (and fill_value=), or use jnp.where(mask, x, 0) to keep "
         "the shape.",
+        evidence=(ev.BOOLEAN_INDEX, ev.CONCRETIZATION),
     ),
     # JNP3xx: Python side effects under tracing
     Rule(
@@ -91,6 +102,7 @@ _RULES = [
         "Traced Python runs once per compilation; later calls reuse the "
         "compiled code, so print() fires once and prints abstract tracers.",
         "jax.debug.print(\"x = {{}}\", x) prints the runtime values on every call.",
+        evidence=(ev.TRACE_ONLY_PRINT, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP302", "global-rebind-in-traced",
@@ -99,6 +111,7 @@ _RULES = [
         "Assignments to global or nonlocal names run at trace time only, so "
         "the name changes once, not on every call.",
         "Return the value from the function and keep state explicit.",
+        evidence=(ev.TRACE_ONLY_REBIND, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP303", "outer-mutation-in-traced",
@@ -108,6 +121,7 @@ _RULES = [
         "Mutating a list, dict or object that outlives the call happens once "
         "at trace time and can leak tracers out of the transformation.",
         "Return the new values and let the caller update its state.",
+        evidence=(ev.TRACE_ONLY_MUTATION, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP304", "stale-global-in-traced",
@@ -116,6 +130,7 @@ _RULES = [
         "Globals are read at trace time and frozen into the compiled function; "
         "rebinding them later does not retrace.",
         "Pass the value as an argument (static if it is a Python constant).",
+        evidence=(ev.STALE_GLOBAL,),
     ),
     Rule(
         "JNP305", "stateful-random-in-traced",
@@ -125,6 +140,7 @@ _RULES = [
         "compiled function replays the first value forever.",
         "Use jax.random with an explicit key passed in, or pass time values as "
         "arguments.",
+        evidence=(ev.TRACE_ONLY_HOST_RANDOM, ev.TRACE_ONLY_LINE),
     ),
     # JNP4xx: dtype pitfalls
     Rule(
@@ -134,6 +150,7 @@ _RULES = [
         "Mixing dtypes of different kinds or widths promotes silently, and "
         "JAX's promotion lattice differs from NumPy's.",
         "Make the conversion explicit with .astype(dtype).",
+        evidence=(ev.STRICT_PROMOTION,),
     ),
     Rule(
         "JNP402", "x64-dtype-without-x64",
@@ -142,6 +159,7 @@ _RULES = [
         "Without jax_enable_x64, JAX truncates 64-bit dtypes to 32 bits with "
         "only a warning.",
         "Request the 32-bit dtype, or enable x64 at startup.",
+        evidence=(ev.X64_TRUNCATION,),
     ),
     Rule(
         "JNP403", "numpy-float64-to-jax",
@@ -152,6 +170,7 @@ _RULES = [
         # Off by default: on published code it fires mostly on test inputs whose
         # narrowing is harmless (see the README's real-world figures).
         on_by_default=False,
+        evidence=(ev.WIDE_HOST_DATA,),
     ),
     # JNP5xx: NumPy APIs and idioms JAX does not implement
     Rule(
@@ -160,12 +179,14 @@ _RULES = [
         "JAX arrays are immutable: item assignment raises TypeError and "
         "in-place methods do not exist or return a new array.",
         "x = x.at[i].set(v) (or .add/.mul/...), and rebind sort results.",
+        evidence=(ev.IMMUTABLE_ARRAY, ev.DISCARDED_RESULT, ev.MISSING_JAX_ATTRIBUTE),
     ),
     Rule(
         "JNP502", "missing-jax-api",
         "{name} does not exist in the installed JAX {version}; {fix}",
         "jax.numpy and jax.Array mirror most of NumPy but not all of it.",
         "Use the JAX equivalent, or do the step in NumPy outside traced code.",
+        evidence=(ev.MISSING_JAX_ATTRIBUTE, ev.MISSING_JAX_IMPORT),
     ),
     Rule(
         "JNP503", "numpy-only-argument",
@@ -174,12 +195,14 @@ _RULES = [
         "because arrays are immutable or the option has no XLA equivalent.",
         "Drop the argument and use the returned value (or the suggested "
         "alternative).",
+        evidence=(ev.UNSUPPORTED_ARGUMENT,),
     ),
     Rule(
         "JNP504", "removed-jax-api",
         "{name} was removed or deprecated in JAX; use {replacement}",
         "Old aliases such as jax.tree_map were deprecated and then removed.",
         "Use the replacement named in the message.",
+        evidence=(ev.MISSING_JAX_ATTRIBUTE, ev.MISSING_JAX_IMPORT, ev.JAX_DEPRECATION),
     ),
     # JNP9xx: the checker itself
     Rule(
@@ -187,11 +210,22 @@ _RULES = [
         "flake8-jaxnp could not analyse this file ({error}); please report it",
         "The checker never aborts flake8; an internal error becomes a finding.",
         "Report the file to flake8-jaxnp; other checks still ran.",
+        unconfirmable="an internal error of the checker, not a behaviour of JAX",
     ),
 ]
 
 RULES = {rule.code: rule for rule in _RULES}
 OFF_BY_DEFAULT = [rule.code for rule in _RULES if not rule.on_by_default]
+
+
+def confirmed_by(kind):
+    """The codes that runtime evidence of ``kind`` confirms, sorted."""
+    return sorted(rule.code for rule in _RULES if kind in rule.evidence)
+
+
+def needs_eager_run(codes):
+    """Whether confirming any of ``codes`` needs a rerun under jax.disable_jit."""
+    return any(ev.NEEDS_EAGER_RUN.intersection(RULES[code].evidence) for code in codes)
 
 
 def markdown_table():
