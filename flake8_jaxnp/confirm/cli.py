@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from ..options import Options
 from . import processes, report
-from .runner import PLATFORMS, PathError, Pool, prepare, python_files, run_file, settings, stop
+from .runner import PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
 from .verdicts import exit_code, judge
 
 DEFAULT_TIMEOUT = 60.0
@@ -134,7 +134,7 @@ def _run_all(results, args):
     """Run every file that mentions a case in a pool of reused workers."""
     processes.become_subreaper()  # a stray that escaped a killed worker's process group comes back here
     runnable = [result for result in results if result.has_cases]
-    watched = {result.realpath for result in results}
+    watched = scope(results)
     progress = Progress(len(runnable), enabled=args.format == "table" and sys.stderr.isatty())
     workers = Pool(settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.jaxnp_x64))
     try:

@@ -52,7 +52,6 @@ class Recorder:
         self.operand_dtypes = operand_dtypes  # compare operator dtypes (where strict promotion is not used)
         self.pending_leaks = {}  # frame -> (place, closure names it mutated), checked at its next line
         self.leaks = set()  # (place, name): a closure container that held a tracer after the line
-        self.traced = False  # some watched function ran while JAX was tracing
         self.lines = Counter()  # place -> times it ran
         self.traced_lines = Counter()  # place -> times it ran while JAX traced
         self.line_jit = {}  # place -> the outermost jitted function being called when it traced
@@ -505,10 +504,7 @@ def tracing(rec):
     def calls(frame, event, arg):
         if frame.f_code.co_filename not in watched:
             return None
-        if _trace_state_clean():
-            return eager_lines
-        rec.traced = True
-        return traced_lines
+        return eager_lines if _trace_state_clean() else traced_lines
 
     previous = sys.gettrace()
     sys.settrace(calls)

@@ -255,9 +255,16 @@ def settings(platform=None, cache_dir="", memory_limit=0, x64=False):
     return {"platform": PLATFORMS.get(platform), "cache_dir": cache_dir, "memory_limit": memory_limit, "x64": x64}
 
 
+def scope(results):
+    """What every worker request carries: the real paths of the files whose lines count, and of
+    those with a finding that needs the rerun under disable_jit."""
+    return {"watched": sorted(result.realpath for result in results),
+            "rerun": sorted(result.realpath for result in results if result.rerun)}
+
+
 def run_file(result, pool, timeout, watched):
     """Run the cases of one prepared file, with a new worker after a hang, crash or corrupt message.
-    ``watched``: the real paths of every file whose lines count."""
+    ``watched``: the ``scope`` of the run."""
     remaining = None  # None: the worker finds the cases
     while not _stopping.is_set():
         try:
@@ -280,7 +287,7 @@ def _run_on(worker, result, cases, timeout, watched):
     """Send one file to ``worker``; None when it finished, else the cases still to run."""
     running, done = None, set()
     try:
-        worker.send({"path": result.realpath, "cases": cases, "watched": sorted(watched), "rerun": result.rerun})
+        worker.send(dict(watched, path=result.realpath, cases=cases))
         while True:
             message = worker.receive(timeout)
             kind = message["type"]

@@ -168,8 +168,8 @@ def case_names(module):
 
 
 def run_file(request, send, baseline):
-    """Run one file's cases: ``request`` names the file, the watched files, the cases (None: all)
-    and whether a finding needs the disable_jit rerun."""
+    """Run one file's cases: ``request`` names the file, the cases (None: all), the watched files
+    and those whose findings need the disable_jit rerun."""
     from . import probes
     watched = probes.Watched(request["watched"])
     send({"type": "run", "case": None})
@@ -185,7 +185,7 @@ def run_file(request, send, baseline):
         _settle(baseline)
     send({"type": "cases", "cases": cases})
     for case in cases:
-        send(dict(run_case(file, case, watched, request["rerun"], send, baseline), type="case", case=case))
+        send(dict(run_case(file, case, watched, frozenset(request["rerun"]), send, baseline), type="case", case=case))
 
 
 def _settle(baseline):
@@ -230,7 +230,8 @@ def execute_case(file, case, watched, eager, strict, baseline):
 
 
 def run_case(file, case, watched, rerun, send, baseline):
-    """Run ``case`` (jitted, and where needed eagerly); return its status, events, observations and lines run."""
+    """Run ``case`` (jitted, and eagerly where it traced a file of ``rerun``); return its status,
+    events, observations and lines run."""
     import jax
 
     send({"type": "run", "case": case})
@@ -240,9 +241,9 @@ def run_case(file, case, watched, rerun, send, baseline):
         promotion = jitted.exception
         send({"type": "run", "case": case})
         jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline)
-    # Only a case that traced watched code can behave differently without jit.
+    # Only a case that traced the code of a file with such a finding needs the rerun without jit.
     eager = None
-    if rerun and jitted.exception is None and jitted.rec.traced:
+    if jitted.exception is None and any(path in rerun for path, _ in jitted.rec.traced_lines):
         send({"type": "run", "case": case})
         eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline)
     return analyse(jitted, eager, promotion)
