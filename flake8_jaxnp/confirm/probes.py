@@ -130,12 +130,13 @@ def _call_guarded(direction, call):
 def _record_d2h(place, kind, what, call, moved_if=None):
     """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``."""
     result, moved = _call_guarded("d2h", call)
+    guarded = moved is True
     if moved is None and moved_if is not None:
         moved = moved_if(result)
     if moved is not False:
         RECORDER.d2h[place][kind] += 1
         RECORDER.d2h_what.setdefault((place, kind), what)
-        RECORDER.guarded |= bool(moved)
+        RECORDER.guarded |= guarded
     return result
 
 
@@ -304,7 +305,7 @@ def _upload(place, name, func, args, kwargs):
     result, moved = _call_guarded("h2d", lambda: func(*args, **kwargs))
     if moved is not False:
         RECORDER.uploads[place][_fingerprint(data)] += 1
-        RECORDER.guarded |= bool(moved)
+        RECORDER.guarded |= moved is True
     return result
 
 

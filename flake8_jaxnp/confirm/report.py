@@ -28,7 +28,7 @@ def notes(results):
     """Files with no case to run, and findings no runtime evidence can confirm: listed, never dropped."""
     found = []
     for result in results:
-        if not result.error and not result.case_names:
+        if not result.error and (not result.has_cases or result.case_names == []):
             found.append(f"{result.path}: no case_* function to run "
                          "(its lines count when another file's case reaches them)")
         found += [f"{result.path}:{finding.line}:{finding.col + 1}: {finding.message} "

@@ -59,7 +59,7 @@ class FileResult:
     findings: list  # findings some runtime evidence can confirm
     statements: dict  # line -> first line of the innermost statement holding it
     unconfirmable: list = field(default_factory=list)  # findings of rules no runtime evidence confirms
-    has_cases: bool = True  # the source mentions case_ (else no worker runs it)
+    has_cases: bool = True  # the source mentions case_ (else no worker runs it); pytest: the tests are
     case_names: list = None  # the cases the worker found; None until it ran the file
     cases: list = field(default_factory=list)
     error: str = ""

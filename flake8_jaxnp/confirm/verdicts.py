@@ -47,7 +47,9 @@ def judge(results):
                     statement = place(item["path"], item["line"])
                     if statement is None:
                         continue
-                    label = case.name if statement[0] == result.path else f"{result.path}::{case.name}"
+                    # A case reaching another file is named with its own; a pytest node id names it already.
+                    same_file = statement[0] == result.path or "::" in case.name
+                    label = case.name if same_file else f"{result.path}::{case.name}"
                     if order == 0:
                         events.append((statement, label, item))
                     for code in confirmed_by(item["kind"]):
