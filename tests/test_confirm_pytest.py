@@ -103,6 +103,7 @@ def test_strict_fails_the_session_on_a_finding_not_reproduced(tmp_path, strict, 
 
 
 def test_failing_tests_still_fail_with_the_plugin(tmp_path):
-    (tmp_path / "test_fails.py").write_text("import jax.numpy as jnp\n\ndef test_wrong():\n    assert jnp.ones(()) == 2\n")
+    (tmp_path / "test_fails.py").write_text(
+        "import jax.numpy as jnp\n\ndef test_wrong():\n    assert jnp.ones(()) == 2\n")
     assert run_pytest(tmp_path).returncode == 1
     assert run_pytest(tmp_path, "--jaxnp-confirm").returncode == 1

@@ -6,7 +6,6 @@ mechanism that saw it and a one-line detail. Imports jax only inside functions.
 """
 import ast
 import functools
-import os
 import re
 import sys
 import traceback
@@ -75,7 +74,8 @@ def _transfers(found, rec):
         head = loop_heads(path).get(line)
         iterations = rec.lines[(path, head)] if head else None
         if iterations and count >= iterations:
-            found.add(found.events, place, kind, mechanism, f"{detail} {count}x, on each of {iterations} loop iterations")
+            found.add(found.events, place, kind, mechanism,
+                      f"{detail} {count}x, on each of {iterations} loop iterations")
         else:
             found.add(found.observations, place, kind, mechanism, f"{detail} {count}x")
 
@@ -176,9 +176,11 @@ def _outlives_trace(kind, name, place, run):
 
 def _global_of(path, name):
     """The value of global ``name`` in the imported module of ``path`` (None if not found)."""
+    from .probes import real_path
+
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if isinstance(file, str) and os.path.realpath(file) == path:
+        if isinstance(file, str) and real_path(file) == path:
             return vars(module).get(name)
     return None
 

@@ -70,15 +70,14 @@ class Recorder:
         self.events.setdefault((place, kind), (mechanism, detail))
 
 
-class Watched:
-    """The files whose code is watched, with each one's bytecode facts (read when first needed)."""
+class Watched(frozenset):
+    """The real paths (as code objects name their files) of the files whose code is watched, with
+    each one's bytecode facts, read when first needed. A frozenset: ``in`` is asked on every call."""
 
     def __init__(self, paths):
-        self.paths = frozenset(paths)  # real paths, as code objects name their files
+        super().__init__()
         self._facts = {}
-
-    def __contains__(self, path):
-        return path in self.paths
+        self.unwatched = {}  # module name -> the module object last found not to be a watched file's
 
     def facts(self, path):
         """LineFacts of ``path``; None when it cannot be compiled."""
@@ -336,10 +335,20 @@ def install_module_probes(namespace):
 
 def install_watched_module_probes(watched):
     """install_module_probes on every imported module of a watched file."""
-    for module in list(sys.modules.values()):
+    for name, module in list(sys.modules.items()):
+        if watched.unwatched.get(name) is module:
+            continue
         path = getattr(module, "__file__", None)
-        if isinstance(path, str) and os.path.realpath(path) in watched and isinstance(module, types.ModuleType):
+        if isinstance(path, str) and real_path(path) in watched and isinstance(module, types.ModuleType):
             install_module_probes(module.__dict__)
+        else:
+            watched.unwatched[name] = module
+
+
+@functools.lru_cache(maxsize=None)
+def real_path(path):
+    """os.path.realpath, once per module file (it asks the file system for every part)."""
+    return os.path.realpath(path)
 
 
 # -- process-wide patches, installed once per process -------------------------------------

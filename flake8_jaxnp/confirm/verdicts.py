@@ -6,7 +6,6 @@ is reported); observations are weaker facts (a line ran only while JAX
 traced, a transfer repeated) that can confirm a finding but are never
 reported as missed.
 """
-import os
 from dataclasses import dataclass
 
 from ..rules import confirmed_by
@@ -32,7 +31,7 @@ class Row:
 def judge(results):
     """Rows for prepared FileResults: one per finding, then one per missed event. Events and
     lines count in whichever of the files they happened, whichever file's case reached them."""
-    by_path = {os.path.realpath(result.path): result for result in results}
+    by_path = {result.realpath: result for result in results}
 
     def place(item_path, line):
         result = by_path.get(item_path)

@@ -105,8 +105,9 @@ class ProcessState:
             if sys.modules.get(name) is not module:
                 sys.modules[name] = module
         config = self.modules["jax"].config
+        now = config.values  # a new dict on every access
         for name, value in self.config.items():
-            if config.values.get(name, value) is not value:
+            if now.get(name, value) is not value:
                 config.update(name, value)
         sys.path[:] = self.path
         os.chdir(self.cwd)
