@@ -96,6 +96,9 @@ def main(argv=None):
         stop()
         print("flake8-jaxnp-confirm: interrupted", file=sys.stderr)
         return 128 + signal.SIGINT
+    except BrokenPipeError:  # the reader of the report went away (| head): no traceback at exit either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     finally:
         signal.signal(signal.SIGTERM, previous)
 
