@@ -107,3 +107,28 @@ def test_failing_tests_still_fail_with_the_plugin(tmp_path):
         "import jax.numpy as jnp\n\ndef test_wrong():\n    assert jnp.ones(()) == 2\n")
     assert run_pytest(tmp_path).returncode == 1
     assert run_pytest(tmp_path, "--jaxnp-confirm").returncode == 1
+
+
+MISSED = textwrap.dedent("""\
+    import jax.numpy as jnp
+
+
+    def total(values):
+        result = 0.0
+        for value in values:
+            result += float(value)  # a transfer on every iteration; the linter does not know the values
+        return result
+
+
+    def test_total():
+        assert total([jnp.ones(()), jnp.ones(()), jnp.ones(())]) == 3.0
+    """)
+
+
+def test_strict_fails_the_session_on_a_missed_pitfall(tmp_path):
+    (tmp_path / "test_missed.py").write_text(MISSED)
+    plain = run_pytest(tmp_path, "--jaxnp-confirm")
+    strict = run_pytest(tmp_path, "--jaxnp-confirm", "--jaxnp-strict")
+    assert "1 passed" in plain.stdout and "1 passed" in strict.stdout
+    assert "0 confirmed, 0 not reproduced, 0 not exercised, 1 missed" in plain.stdout, plain.stdout[-2000:]
+    assert (plain.returncode, strict.returncode) == (0, 1)

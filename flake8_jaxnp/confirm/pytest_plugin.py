@@ -29,7 +29,12 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     if config.getoption("jaxnp_confirm"):
-        config.pluginmanager.register(Confirmation(config), "jaxnp-confirmation")
+        try:
+            confirmation = Confirmation(config)
+        except ImportError as exc:
+            raise pytest.UsageError(f"--jaxnp-confirm needs JAX and NumPy (pip install 'flake8-jaxnp[runtime]'): "
+                                    f"{exc}") from None
+        config.pluginmanager.register(confirmation, "jaxnp-confirmation")
 
 
 class Confirmation:

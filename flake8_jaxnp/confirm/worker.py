@@ -59,17 +59,20 @@ def main():
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     send({"type": "ready", "backend": jax.default_backend(), "device": jax.devices()[0].device_kind})
     probes.install_process_probes()
-    if settings["memory_limit"] and jax.default_backend() == "cpu":  # accelerator drivers reserve vast address space
-        _limit_memory(settings["memory_limit"])
+    limit = settings["memory_limit"] if jax.default_backend() == "cpu" else 0  # drivers reserve vast address space
     baseline = ProcessState()
     for request in requests:
+        if limit:
+            _limit_memory(limit)
         run_file(json.loads(request), send, baseline)
         send({"type": "file done"})
     os._exit(0)  # threads a case left behind must not keep the worker alive
 
 
 def _limit_memory(limit):
-    """Cap the address space, so a case that exhausts memory raises instead of waking the OOM killer."""
+    """Let each file's cases add at most ``limit`` bytes of address space to what the worker holds
+    now, so a case that exhausts memory raises instead of waking the OOM killer. Only the soft
+    limit is set, so it can be set again for the next file."""
     import resource
 
     try:
@@ -77,7 +80,9 @@ def _limit_memory(limit):
             in_use = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
     except OSError:  # not Linux: leave the address space alone
         return
-    resource.setrlimit(resource.RLIMIT_AS, (in_use + limit, in_use + limit))
+    hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+    soft = in_use + limit if hard == resource.RLIM_INFINITY else min(in_use + limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def _writable_folder(path):
