@@ -20,17 +20,18 @@ def check(model):
     for func, traced in model.traced.items():
         scope = getattr(func, "name", "<lambda>")
         base = {"scope": scope, "transform": traced.transform}
+        abstract = traced.abstract
         for node in model.own_nodes(func):
             if isinstance(node, ast.Call):
                 yield from _call(model, node, traced, base)
-            elif traced.abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            elif abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
                 yield from _truth_test(model, node.test, base)
-            elif traced.abstract and isinstance(node, ast.BoolOp):
+            elif abstract and isinstance(node, ast.BoolOp):
                 for operand in node.values[:-1]:
                     yield from _truth_value(model, operand, base)
-            elif traced.abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            elif abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 yield from _truth_value(model, node.operand, base)
-            elif traced.abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            elif abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 index = model.value(node.slice)
                 if index.traced and index.dtype == "bool" and model.value(node.value).traced:
                     yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",

@@ -51,7 +51,7 @@ NUMPY_RANDOM_FLOATS = frozenset({"rand", "randn", "random", "random_sample", "no
                                  "standard_normal", "sample", "ranf", "exponential", "beta", "gamma"})
 JAX_ARRAY_MODULES = frozenset({"jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax",
                                "jax.scipy.special"})
-NUMPY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
+NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
 MATH_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma"})
 PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance",
                              "hasattr", "type"})
@@ -83,7 +83,7 @@ def call(flow, call_node, qualname, args, traced_input):
         return Value(TRACER if traced_input else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
         return Value(TRACER_TREE if traced_input else JAX_TREE)
-    if module in NUMPY_MODULES:
+    if module in NUMPY_ARRAY_MODULES:
         if name in NON_ARRAY_FUNCTIONS:
             return PYTHON_VALUE
         if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
