@@ -132,3 +132,11 @@ def test_strict_fails_the_session_on_a_missed_pitfall(tmp_path):
     assert "1 passed" in plain.stdout and "1 passed" in strict.stdout
     assert "0 confirmed, 0 not reproduced, 0 not exercised, 1 missed" in plain.stdout, plain.stdout[-2000:]
     assert (plain.returncode, strict.returncode) == (0, 1)
+
+
+def test_unwritable_report_is_one_line_and_changes_no_outcome(tmp_path):
+    (tmp_path / "test_light.py").write_text("def test_nothing():\n    pass\n")
+    result = run_pytest(tmp_path, "--jaxnp-confirm", f"--jaxnp-report={tmp_path / 'missing' / 'report.json'}")
+    assert result.returncode == 0
+    [line] = [line for line in result.stdout.splitlines() if "--jaxnp-report" in line]
+    assert line.startswith("flake8-jaxnp: --jaxnp-report: cannot write ") and "Traceback" not in result.stdout

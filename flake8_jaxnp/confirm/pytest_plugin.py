@@ -98,23 +98,31 @@ class Confirmation:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session):
-        from .verdicts import MISSED, NOT_REPRODUCED, judge
+        """Judge the findings; the session's outcome changes only under --jaxnp-strict."""
+        from .observe import one_line
+        from .verdicts import MISSED, NOT_REPRODUCED, exit_code, judge
 
-        for rec, case, exception in self.recorders.values():
-            _fill(case, rec, exception)
+        try:
+            for rec, case, exception in self.recorders.values():
+                _fill(case, rec, exception)
+            self.rows = judge(self.results)
+        except Exception as exc:  # noqa: BLE001 - the plugin must not break the user's session
+            self.errors.append(f"internal error, no verdicts: {one_line(exc)}")
+            self.rows = []
         self.recorders.clear()
-        self.rows = judge(self.results)
-        failing = [row for row in self.rows if row.verdict in (NOT_REPRODUCED, MISSED)]
+        failing = [row for row in self.rows if row.verdict in (NOT_REPRODUCED, MISSED)] + self.errors
         if self.config.getoption("jaxnp_strict") and failing and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         report_file = self.config.getoption("jaxnp_report")
         if report_file:
             from .report import as_json
-            from .verdicts import exit_code
 
-            code = exit_code(self.rows, self.results, self.errors)
-            with open(report_file, "w", encoding="utf-8") as handle:
-                handle.write(as_json(self.rows, self.results, self.errors, code) + "\n")
+            text = as_json(self.rows, self.results, self.errors, exit_code(self.rows, self.results, self.errors))
+            try:
+                with open(report_file, "w", encoding="utf-8") as handle:
+                    handle.write(text + "\n")
+            except OSError as exc:
+                self.errors.append(f"--jaxnp-report: cannot write {report_file}: {exc.strerror}")
 
     def pytest_terminal_summary(self, terminalreporter):
         from .report import table
