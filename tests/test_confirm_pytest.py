@@ -3,6 +3,7 @@
 Each run is a fresh pytest in a subprocess, as a user would start it.
 """
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -140,3 +141,12 @@ def test_unwritable_report_is_one_line_and_changes_no_outcome(tmp_path):
     assert result.returncode == 0
     [line] = [line for line in result.stdout.splitlines() if "--jaxnp-report" in line]
     assert line.startswith("flake8-jaxnp: --jaxnp-report: cannot write ") and "Traceback" not in result.stdout
+
+
+def test_project_reached_through_a_symbolic_link_is_watched(tmp_path):
+    shutil.copytree(PROJECT, tmp_path / "real")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm", "link"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert f"{len(expected(PROJECT))} confirmed, 0 not reproduced, 0 not exercised, 0 missed" in result.stdout

@@ -57,7 +57,7 @@ class Confirmation:
                 self.results.append(prepare(path))
             except PathError as exc:
                 self.errors.append(str(exc))
-        self.by_path = {result.realpath: result for result in self.results}
+        self.by_path = {path: result for result in self.results for path in result.own_paths}
         self.watched = probes.Watched(self.by_path)
         self.recorders = {}  # nodeid -> (Recorder, CaseResult) of the tests run so far
         probes.install_process_probes()
@@ -82,7 +82,7 @@ class Confirmation:
             probes.RECORDER = None
         exception = outcome.excinfo[1] if outcome.excinfo else None
         case = CaseResult(item.nodeid, "ok" if exception is None else "raised")
-        owner = self.by_path.get(os.path.realpath(str(item.path)), self.results[0] if self.results else None)
+        owner = self.by_path.get(os.path.abspath(item.path), self.results[0] if self.results else None)
         if owner is not None:
             owner.cases.append(case)
         rec.results.clear()  # the jitted functions' outputs are only compared with a rerun

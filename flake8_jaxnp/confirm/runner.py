@@ -70,6 +70,12 @@ class FileResult:
         return os.path.realpath(self.path)
 
     @property
+    def own_paths(self):
+        """The names code objects may give this file: its real path, and its absolute path when a
+        symbolic link leads to it (pytest imports through the folders it was given)."""
+        return {self.realpath, os.path.abspath(self.path)}
+
+    @property
     def rerun(self):
         """Whether a finding here needs the rerun under disable_jit."""
         return needs_eager_run({finding.code for finding in self.findings})

@@ -31,7 +31,7 @@ class Row:
 def judge(results):
     """Rows for prepared FileResults: one per finding, then one per missed event. Events and
     lines count in whichever of the files they happened, whichever file's case reached them."""
-    by_path = {result.realpath: result for result in results}
+    by_path = {path: result for result in results for path in result.own_paths}
 
     def place(item_path, line):
         result = by_path.get(item_path)
