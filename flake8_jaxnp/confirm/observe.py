@@ -16,7 +16,7 @@ from ..facts import is_promotion
 
 
 class Evidence:
-    """The events, observations and lines run of one case or test."""
+    """The events and observations of one case or test."""
 
     def __init__(self):
         self.events, self.observations = [], []

@@ -12,6 +12,7 @@ import importlib.util
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -223,8 +224,6 @@ class Worker:
 
 
 def _signal_name(number):
-    import signal
-
     try:
         return signal.Signals(number).name
     except ValueError:
