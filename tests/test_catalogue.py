@@ -74,6 +74,16 @@ def test_every_evidence_kind_confirms_some_rule():
     assert all(confirmed_by(kind) for kind in KINDS)
 
 
+def test_every_evidence_kind_is_reported_by_the_runtime_mode():
+    """A kind no probe reports would let a rule claim evidence that can never come."""
+    from flake8_jaxnp import evidence
+
+    names = [name for name, value in vars(evidence).items() if isinstance(value, str) and name.isupper()]
+    assert len(names) == len(evidence.KINDS)
+    confirm = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "flake8_jaxnp" / "confirm").glob("*.py"))
+    assert [name for name in names if f"ev.{name}" not in confirm] == []
+
+
 def test_runtime_mode_names_no_rule_codes():
     """Which evidence confirms which rule lives in the catalogue only."""
     confirm = ROOT / "flake8_jaxnp" / "confirm"
