@@ -150,3 +150,38 @@ def test_project_reached_through_a_symbolic_link_is_watched(tmp_path):
                             capture_output=True, text=True, cwd=tmp_path, timeout=600)
     assert result.returncode == 0, result.stdout[-2000:]
     assert f"{len(expected(PROJECT))} confirmed, 0 not reproduced, 0 not exercised, 0 missed" in result.stdout
+
+
+def test_fixture_setup_is_watched_and_a_skip_is_no_exception(tmp_path):
+    (tmp_path / "conftest.py").write_text(textwrap.dedent("""\
+        import jax.numpy as jnp
+        import pytest
+
+
+        @pytest.fixture
+        def history():
+            values = []
+            total = jnp.zeros(())
+            for step in range(3):
+                total = total + step
+                values.append(float(total))  # a transfer on every iteration, in the fixture's setup
+            return values
+        """))
+    (tmp_path / "test_history.py").write_text(textwrap.dedent("""\
+        import pytest
+
+
+        def test_history(history):
+            assert history == [0.0, 1.0, 3.0]
+
+
+        def test_skipped():
+            pytest.skip("not today")
+        """))
+    result = run_pytest(tmp_path, "--jaxnp-confirm", f"--jaxnp-report={tmp_path / 'report.json'}")
+    assert result.returncode == 0, result.stdout[-2000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert [(row["path"], row["line"], row["codes"], row["verdict"], row["case"]) for row in report["results"]] == [
+        ("conftest.py", 11, ["JNP102"], "confirmed", "test_history.py::test_history")]
+    assert {case["case"]: case["status"] for case in report["cases"]} == {
+        "test_history.py::test_history": "ok", "test_history.py::test_skipped": "ok"}

@@ -10,7 +10,7 @@ Differences from the command line, because the tests run once, in pytest's
 process, as they are: no rerun under ``jax.disable_jit`` (trace-only lines are
 found by counting, see ``observe.trace_only_without_rerun``, so stale globals
 are not observed), no strict dtype promotion (operators' operand dtypes
-are compared instead), and only the call phase of each test is watched.
+are compared instead).
 """
 import os
 
@@ -59,7 +59,8 @@ class Confirmation:
                 self.errors.append(str(exc))
         self.by_path = {path: result for result in self.results for path in result.own_paths}
         self.watched = probes.Watched(self.by_path)
-        self.recorders = {}  # nodeid -> (Recorder, CaseResult) of the tests run so far
+        self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
+        self.exceptions = {}  # nodeid -> the first exception of the test running now, or None
         probes.install_process_probes()
         import jax
 
@@ -68,25 +69,35 @@ class Confirmation:
             result.backend, result.has_cases = backend, True  # the tests are the cases
 
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item):
+    def pytest_runtest_protocol(self, item):
+        """Watch one test: its fixtures' setup, the test itself and the teardown."""
         from . import probes
         from .runner import CaseResult
 
         probes.install_watched_module_probes(self.watched)
         rec = probes.Recorder(self.watched, operand_dtypes=True)
+        self.exceptions[item.nodeid] = None
         probes.RECORDER = rec
         try:
             with probes.tracing(rec):
-                outcome = yield
+                yield
         finally:
             probes.RECORDER = None
-        exception = outcome.excinfo[1] if outcome.excinfo else None
+        exception = self.exceptions.pop(item.nodeid)
         case = CaseResult(item.nodeid, "ok" if exception is None else "raised")
         owner = self.by_path.get(os.path.abspath(item.path), self.results[0] if self.results else None)
         if owner is not None:
             owner.cases.append(case)
         rec.results.clear()  # the jitted functions' outputs are only compared with a rerun
         self.recorders[item.nodeid] = (rec, case, exception)
+
+    def pytest_runtest_makereport(self, item, call):
+        """The first exception of a test's setup, call or teardown (a skip or xfail is none)."""
+        excinfo = call.excinfo
+        if excinfo is None or excinfo.errisinstance((pytest.skip.Exception, pytest.xfail.Exception)):
+            return
+        if self.exceptions.get(item.nodeid, False) is None:
+            self.exceptions[item.nodeid] = excinfo.value
 
     def pytest_warning_recorded(self, warning_message, nodeid):
         from . import probes
