@@ -35,3 +35,11 @@ def is_promotion(operands):
     bool mask promotes losslessly (``x * (x > 0)``): neither is a promotion to report.
     """
     return not any(weak or dtype == "bool" for dtype, weak in operands)
+
+
+# NumPy functions the generator does not call (they read or write files, print, build
+# classes, or are gone from NumPy 2), whose results are never arrays.
+UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
+    "load", "save", "savez", "info", "get_printoptions", "set_printoptions", "printoptions",
+    "ndarray", "frompyfunc", "obj2sctype", "sctype2char", "typename",
+})

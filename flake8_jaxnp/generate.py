@@ -338,6 +338,7 @@ def build():
                     works.append(qualname)
             results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
             defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
+            scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
         finally:
             os.chdir(cwd)
     import jax.numpy as jnp
@@ -360,6 +361,7 @@ def build():
         "tuple_result_functions": results["tuple"],
         "bool_result_functions": results["bool"],
         "constructor_defaults": defaults,
+        "scalar_results": scalar_results,
         "python_result_methods": tables.python_result_methods(),
         "static_attributes": tables.static_attributes(),
         "shape_arguments": tables.shape_arguments(jnp_names, size_functions, _resolve),

@@ -30,8 +30,9 @@ class Model:
         self._roots = roots
         self.traced = roots.traced  # function node -> TracedFunction
         self.jitted_callables = roots.jitted_callables
+        # Transforms whose result, when called, gives device arrays: jax.jit(f)(x).
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
-                                   if behaviour is Behaviour.STAGING}
+                                   if behaviour is Behaviour.STAGING and name in roots.array_results}
         self.flows = {}
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._analyse()
