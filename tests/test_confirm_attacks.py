@@ -106,6 +106,7 @@ def test_nothing_a_case_started_outlives_the_run(attacks, pid_folder):
         "case_leave_a_child", "case_new_session_then_hang", "case_fork_holding_the_pipes", "case_non_daemon_thread")}
     assert statuses == {"case_leave_a_child": "ok", "case_new_session_then_hang": "timed out",
                         "case_fork_holding_the_pipes": "ok", "case_non_daemon_thread": "ok"}
+    assert report["errors"] == []  # no "worker did not start" for a file whose cases all ran
 
 
 def test_junk_on_the_pipes_fails_that_case_and_the_run_goes_on(attacks):
