@@ -16,8 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from . import generate_tables as tables
-
-DATA_FILE = Path(__file__).with_name("jax_api.json")
+from .api import DATA_FILE
 
 # NumPy namespaces whose functions are probed on tracers.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")
