@@ -37,6 +37,7 @@ ARGUMENT_FIXES = {
     ("sort", "kind"): "pass stable=True for a stable sort",
     ("argsort", "kind"): "pass stable=True for a stable sort",
     ("isin", "kind"): "use method= to choose the algorithm",
+    ("astype", "casting"): "drop it; JAX's astype converts whatever the values (like casting='unsafe')",
     ("sort", "order"): "sort structured fields with jnp.lexsort",
     ("argsort", "order"): "sort structured fields with jnp.lexsort",
     "out": "use the returned array instead",
