@@ -361,6 +361,18 @@ def _public_attributes(names):
 
 
 def build():
+    """The API data, learned by running JAX and NumPy in a scratch folder (a probed
+    function that writes files, ``np.save`` or ``einsum`` given a file name, writes there)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        cwd = os.getcwd()
+        os.chdir(scratch)
+        try:
+            return _build()
+        finally:
+            os.chdir(cwd)
+
+
+def _build():
     import jax
     import numpy as np
 
@@ -369,23 +381,17 @@ def build():
         f"{modname}.{name}" for modname in JNP_MODULES for name in _public(_resolve(modname))
     )
     fails, works = {}, []
-    with tempfile.TemporaryDirectory() as scratch:
-        cwd = os.getcwd()
-        os.chdir(scratch)  # a probed function that writes files writes them here
-        try:
-            for qualname, func in _numpy_functions():
-                outcome = _probe_on_tracer(func)
-                if outcome is None:
-                    continue
-                if outcome[0] == "fails":
-                    fails[qualname] = outcome[1]
-                else:
-                    works.append(qualname)
-            results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
-            defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
-            scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
-        finally:
-            os.chdir(cwd)
+    for qualname, func in _numpy_functions():
+        outcome = _probe_on_tracer(func)
+        if outcome is None:
+            continue
+        if outcome[0] == "fails":
+            fails[qualname] = outcome[1]
+        else:
+            works.append(qualname)
+    results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
+    defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
+    scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     return {

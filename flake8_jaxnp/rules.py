@@ -583,7 +583,7 @@ jnp.sort(x, stable=True)
     ),
     Rule(
         "JNP504", "removed-jax-api",
-        "{name} {status} in the installed JAX {version} ({history}); {advice}",
+        "{name} {status} in JAX {version} ({history}); {advice}",
         "JAX deprecates names and removes them a few releases later, so code "
         "written for an older JAX raises AttributeError or ImportError.",
         "Use the replacement JAX names in the message.",
