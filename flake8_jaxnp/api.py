@@ -53,3 +53,9 @@ def jnp_rejected_arguments():
 def array_rejected_arguments():
     """jax.Array method name -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses."""
     return data()["array_rejected_arguments"]
+
+
+@lru_cache(maxsize=1)
+def random_samplers():
+    """jax.random functions that draw random values from a key (consuming it)."""
+    return frozenset(data()["jax_random_samplers"])

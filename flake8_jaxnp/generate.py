@@ -322,6 +322,35 @@ def _dtype_positions():
     return positions
 
 
+def _random_samplers():
+    """jax.random functions that turn a key into random values (not into new keys), found by
+    calling each with a key: consuming one key twice in them gives identical draws."""
+    import jax
+    import jax.numpy as jnp
+
+    key = jax.random.key(0)
+    samplers = []
+    for name in _public(jax.random):
+        func = getattr(jax.random, name)
+        try:
+            params = list(inspect.signature(func).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        if not params or params[0].name != "key":
+            continue
+        required = [p for p in params[1:] if p.default is inspect.Parameter.empty
+                    and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for fill in (2, 0.5, jnp.ones(2), jnp.eye(2)):
+            try:
+                leaves = jax.tree.leaves(func(key, *[fill] * len(required)))
+            except Exception:  # noqa: BLE001 - try the next kind of argument
+                continue
+            if leaves and not any(jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key) for leaf in leaves):
+                samplers.append(f"jax.random.{name}")
+            break
+    return sorted(samplers)
+
+
 def build():
     import jax
     import numpy as np
@@ -363,6 +392,7 @@ def build():
         "deprecated": _deprecations(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
+        "jax_random_samplers": _random_samplers(),
     }
 
 

@@ -181,6 +181,15 @@ _RULES = [
         "Old aliases such as jax.tree_map were deprecated and then removed.",
         "Use the replacement named in the message.",
     ),
+    # JNP6xx: randomness and performance
+    Rule(
+        "JNP601", "prng-key-reuse",
+        "'{name}' {how}; the same key gives the same random bits, so the draws repeat: "
+        "split it and use a fresh subkey",
+        "JAX random functions are pure: a key consumed twice (by samplers, or by split) gives the "
+        "same random bits twice, so the draws are identical or correlated.",
+        "key, subkey = jax.random.split(key) before each use, and pass each subkey to one sampler.",
+    ),
     # JNP9xx: the checker itself
     Rule(
         "JNP900", "checker-error",

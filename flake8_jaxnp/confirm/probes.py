@@ -22,6 +22,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from ..api import random_samplers
+from ..checks.keys import SPLIT
+
 D2H_CODES = {"numpy": "JNP101", "scalar": "JNP102", "format": "JNP103"}
 # NumPy functions that read only an array's metadata, never its data.
 NUMPY_METADATA = frozenset({"shape", "ndim", "size", "result_type", "iscomplexobj", "isrealobj", "isscalar",
@@ -71,11 +74,17 @@ class Recorder:
         self.d2h_what = {}  # (line, code) -> what transferred first
         self.uploads = defaultdict(Counter)  # line -> data fingerprint -> uploads
         self.events = {}  # (line, code) -> (mechanism, detail): seen once is enough
+        self.observed = {}  # (line, code) -> (mechanism, detail): evidence that is never "missed"
+        self.keys_consumed = {}  # key fingerprint -> (line, sampler) of its first consumption
+        self.traced_keys = []  # traced keys seen, kept alive so that their ids stay unique
         self.guarded = False  # a transfer guard confirmed a transfer
         self.results = defaultdict(list)  # module-level jitted function -> what its calls returned
 
     def event(self, line, code, mechanism, detail):
         self.events.setdefault((line, code), (mechanism, detail))
+
+    def observe(self, line, code, mechanism, detail):
+        self.observed.setdefault((line, code), (mechanism, detail))
 
 
 def _transfer_guard(direction):
@@ -369,6 +378,36 @@ def _copying_method_probe(method, what):
     return probe
 
 
+def _key_consumer_probe(name, func):
+    """JNP601: record the key data each sampler call from the file consumes; the same data
+    consumed again gives the same random bits."""
+    @functools.wraps(func)
+    def probe(*args, **kwargs):
+        rec = RECORDER
+        if rec is not None and not _busy:
+            frame = sys._getframe(1)
+            key = args[0] if args else kwargs.get("key")
+            if frame.f_code.co_filename == rec.target and isinstance(key, jax.Array):
+                line, fingerprint = frame.f_lineno, _key_fingerprint(key, rec)
+                if fingerprint in rec.keys_consumed:
+                    first_line, first_name = rec.keys_consumed[fingerprint]
+                    rec.observe(line, "JNP601", "key data",
+                                f"{name}() consumed the key data that {first_name}() consumed on line {first_line}")
+                else:
+                    rec.keys_consumed[fingerprint] = (line, name)
+        return func(*args, **kwargs)
+    return probe
+
+
+def _key_fingerprint(key, rec):
+    """The key's data; for a traced key its identity (the same tracer is the same key)."""
+    if isinstance(key, jax.core.Tracer):
+        rec.traced_keys.append(key)
+        return f"tracer@{id(key)}"
+    data = jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
+    return _fingerprint(np.asarray(data))
+
+
 def install_process_probes():
     """Patch print, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
     global BACKEND
@@ -403,6 +442,9 @@ def install_process_probes():
     for name in AT_UPDATES:
         setattr(update_ref, name, _copying_method_probe(getattr(update_ref, name), f"x.at[...].{name}()"))
     jax.device_get = CallProbe(jax.device_get, "jax.device_get", _device_get_call)
+    for qualname in sorted(random_samplers() | {SPLIT}):
+        name = qualname.rpartition(".")[2]
+        setattr(jax.random, name, _key_consumer_probe(name, getattr(jax.random, name)))
     jax.device_put = CallProbe(jax.device_put, "jax.device_put", _jax_numpy_call)
 
 

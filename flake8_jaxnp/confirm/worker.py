@@ -176,6 +176,8 @@ def run_case(file, case):
         eager = execute_case(file, case, eager=True, strict=False)
     for (line, code), (mechanism, detail) in sorted(jitted.rec.events.items()):
         add(events, line, {code}, mechanism, detail)
+    for (line, code), (mechanism, detail) in sorted(jitted.rec.observed.items()):
+        add(observations, line, {code}, mechanism, detail)
     status, error = "ok", None
     if jitted.exception is not None:
         status, error = "raised", _one_line(jitted.exception)
