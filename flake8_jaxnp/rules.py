@@ -190,6 +190,26 @@ _RULES = [
         "same random bits twice, so the draws are identical or correlated.",
         "key, subkey = jax.random.split(key) before each use, and pass each subkey to one sampler.",
     ),
+    Rule(
+        "JNP602", "recompile-in-loop",
+        "{what} on every iteration of the loop on line {loop}, so JAX traces and compiles again "
+        "each time; {fix}",
+        "jax.jit caches compiled code per function object and per static argument value; a "
+        "lambda, partial or nested def made inside a loop is a new function each time, and a "
+        "static argument that changes each iteration is a new cache key.",
+        "Build the jitted function once, before the loop; pass changing values as traced "
+        "(non-static) arguments.",
+    ),
+    Rule(
+        "JNP603", "unsynchronised-timing",
+        "{clock}() ends a timed region that started on line {start}, but JAX dispatches "
+        "asynchronously and nothing waits for {work}; call .block_until_ready() on the result "
+        "before reading the clock",
+        "JAX returns from a call as soon as the work is queued, so a clock read right after it "
+        "measures dispatch, not computation.",
+        "Call jax.block_until_ready(result) (or result.block_until_ready()) before the second "
+        "clock read.",
+    ),
     # JNP9xx: the checker itself
     Rule(
         "JNP900", "checker-error",

@@ -11,7 +11,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import FUNCTION_NODES
-from . import describe
+from . import describe, iterates_twice
 
 SPLIT = "jax.random.split"
 _EXITS = (ast.Break, ast.Continue, ast.Return)
@@ -84,21 +84,7 @@ def _repeats(loop):
         return False
     if isinstance(loop, ast.While):
         return not (isinstance(loop.test, ast.Constant) and not loop.test.value)
-    return _iterates_twice(loop.iter)
-
-
-def _iterates_twice(iterable):
-    """False for iterables written out with fewer than two items (``(x,)``, ``range(1)``)."""
-    if isinstance(iterable, (ast.List, ast.Tuple, ast.Set)):
-        return len(iterable.elts) >= 2 and not any(isinstance(e, ast.Starred) for e in iterable.elts)
-    if isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Name) and iterable.func.id == "range":
-        bounds = [a.value for a in iterable.args if isinstance(a, ast.Constant) and isinstance(a.value, int)]
-        if len(bounds) == len(iterable.args) == 1:
-            return bounds[0] >= 2
-        if len(bounds) == len(iterable.args) == 2:
-            return bounds[1] - bounds[0] >= 2
-        return len(bounds) != len(iterable.args) or len(iterable.args) == 3 and len(range(*bounds)) >= 2
-    return True
+    return iterates_twice(loop.iter)
 
 
 class _KeyFlow:
@@ -194,7 +180,7 @@ class _KeyFlow:
         bound |= {n.target.id for n in _own_nodes(comprehension) if isinstance(n, ast.NamedExpr)}
         first = comprehension.generators[0]
         if key.id not in bound and len(comprehension.generators) == 1 and not first.ifs \
-                and _iterates_twice(first.iter):
+                and iterates_twice(first.iter):
             self._report(key, (self.consumers[call], call, comprehension))
 
     def _report(self, key, previous):

@@ -50,6 +50,7 @@ OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//
              "pow": "**", "matmul": "@"}
 WIDE_DTYPES = frozenset({"float64", "int64", "uint64", "complex128"})
 FORMAT_OPS = frozenset({"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})  # f-strings, by Python version
+TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"  # JAX's monitoring event for one trace
 HASH_LIMIT = 16 << 20  # bytes of host data hashed to recognise a repeated upload
 
 BACKEND = "cpu"  # set by install_process_probes
@@ -77,6 +78,8 @@ class Recorder:
         self.observed = {}  # (line, code) -> (mechanism, detail): evidence that is never "missed"
         self.keys_consumed = {}  # key fingerprint -> (line, sampler) of its first consumption
         self.traced_keys = []  # traced keys seen, kept alive so that their ids stay unique
+        self.traces = Counter()  # line -> functions JAX traced for a call on that line
+        self.jit_wraps = defaultdict(dict)  # line -> {id of a function jax.jit wrapped: the jitted function}
         self.guarded = False  # a transfer guard confirmed a transfer
         self.results = defaultdict(list)  # module-level jitted function -> what its calls returned
 
@@ -408,11 +411,67 @@ def _key_fingerprint(key, rec):
     return _fingerprint(np.asarray(data))
 
 
+def _trace_listener(event, duration, **kwargs):
+    """JNP602: count each trace JAX makes at the innermost line of the file that caused it."""
+    rec = RECORDER
+    if rec is None or event != TRACE_EVENT:
+        return
+    line = next(_user_frames(rec.target), None)
+    if line is not None:
+        rec.traces[line] += 1
+        if rec.traces[line] > 1:
+            rec.observed[(line, "JNP602")] = ("trace count", f"JAX traced and compiled {rec.traces[line]}x for "
+                                              f"this line")
+
+
+def _jit_probe(jit):
+    """JNP602: remember which new functions each jax.jit call of the file wrapped."""
+    @functools.wraps(jit)
+    def probe(fun, *args, **kwargs):
+        jitted = jit(fun, *args, **kwargs)
+        rec = RECORDER
+        if rec is not None:
+            frame = sys._getframe(1)
+            if frame.f_code.co_filename == rec.target:
+                rec.jit_wraps[frame.f_lineno].setdefault(id(fun), (fun, jitted))  # fun kept: ids stay unique
+        return jitted
+    return probe
+
+
+def new_functions_compiled(rec):
+    """line -> (new functions jax.jit wrapped there, how many of them JAX compiled)."""
+    return {line: (len(wraps), sum(1 for _, jitted in wraps.values() if jitted._cache_size() > 0))
+            for line, wraps in rec.jit_wraps.items()}
+
+
+def _clock_probe(name, func):
+    """JNP603: a clock read while a device array of the reading frame is still being computed."""
+    @functools.wraps(func)
+    def probe(*args, **kwargs):
+        rec = RECORDER
+        if rec is not None:
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code.co_filename == __file__:
+                frame = frame.f_back
+            if frame is not None and frame.f_code.co_filename == rec.target:
+                pending = sorted(local for local, value in frame.f_locals.items()
+                                 if _is_device_array(value) and not value.is_ready())
+                if pending:
+                    rec.observe(frame.f_lineno, "JNP603", "async dispatch",
+                                f"{name}() read the clock while {', '.join(pending)} was still being computed")
+        return func(*args, **kwargs)
+    return probe
+
+
 def install_process_probes():
     """Patch print, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
     global BACKEND
     BACKEND = jax.default_backend()
     builtins.print = _host_call_probe("print", builtins.print)
+    for name in CLOCKS[time]:
+        setattr(time, name, _clock_probe(name, getattr(time, name)))
+    jax.monitoring.register_event_duration_secs_listener(_trace_listener)
+    jax.jit = _jit_probe(jax.jit)
     for module, names in CLOCKS.items():
         for name in names:
             setattr(module, name, _host_call_probe("random", getattr(module, name)))

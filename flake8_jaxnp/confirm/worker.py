@@ -159,6 +159,7 @@ def run_case(file, case):
     """Run ``case`` jitted and eagerly; return its status, events, observations and lines run."""
     import jax
 
+    from . import probes
     events, observations = [], []
 
     def add(target, line, codes, mechanism, detail):
@@ -178,6 +179,10 @@ def run_case(file, case):
         add(events, line, {code}, mechanism, detail)
     for (line, code), (mechanism, detail) in sorted(jitted.rec.observed.items()):
         add(observations, line, {code}, mechanism, detail)
+    for line, (made, compiled) in sorted(probes.new_functions_compiled(jitted.rec).items()):
+        if compiled > 1:
+            add(observations, line, {"JNP602"}, "jit cache",
+                f"jax.jit() here wrapped {made} new functions and JAX compiled {compiled} of them")
     status, error = "ok", None
     if jitted.exception is not None:
         status, error = "raised", _one_line(jitted.exception)

@@ -122,6 +122,11 @@ class Model:
     def qualname(self, expr):
         return self.names.qualname(expr)
 
+    def transform_spec(self, expr):
+        """(transform name, keywords) for a transform used as a decorator (``jax.jit``,
+        ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``), else None."""
+        return self._roots._transform_spec(expr)
+
 
 def _enables_x64(names):
     """True when the module turns on jax_enable_x64 (config.update or enable_x64)."""
