@@ -277,7 +277,9 @@ def exception_codes(exc):
     message = str(exc)
     if isinstance(exc, errors.TracerArrayConversionError):
         return {"JNP201"}
-    if isinstance(exc, (errors.TracerBoolConversionError, errors.TracerIntegerConversionError)):
+    if isinstance(exc, errors.TracerBoolConversionError):
+        return {"JNP202", "JNP203"}  # jnp.compress/extract raise it for their data-dependent size
+    if isinstance(exc, errors.TracerIntegerConversionError):
         return {"JNP202"}
     if isinstance(exc, errors.NonConcreteBooleanIndexError):
         return {"JNP203"}
@@ -292,6 +294,8 @@ def exception_codes(exc):
             return {"JNP503"}
     if isinstance(exc, TypeError) and ("Tracer" in message or "concrete" in message):
         return {"JNP202"}
+    if isinstance(exc, IndexError) and "must be static" in message:
+        return {"JNP202"}  # a slice bound that is a tracer
     if isinstance(exc, AttributeError):
         if message in ("__setitem__", "__delitem__"):
             return {"JNP501"}
