@@ -59,3 +59,8 @@ def array_rejected_arguments():
 def random_samplers():
     """jax.random functions that draw random values from a key (consuming it)."""
     return frozenset(data()["jax_random_samplers"])
+
+
+def where_unsafe_functions():
+    """jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them."""
+    return data()["jnp_where_unsafe"]

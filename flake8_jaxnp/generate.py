@@ -351,6 +351,39 @@ def _random_samplers():
     return sorted(samplers)
 
 
+# Points where an elementwise function may have an infinite or undefined derivative.
+GRADIENT_PROBE_POINTS = (0.0, -1.0, 2.0)
+
+
+def _where_unsafe_functions():
+    """jax.numpy elementwise functions (NumPy ufuncs' namesakes) -> argument positions whose
+    gradient is nan at some probe point even when ``jnp.where`` discards the value there."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    points = jnp.array(GRADIENT_PROBE_POINTS, jnp.float32)
+    unsafe = {}
+    with jax.disable_jit():  # op by op: the probes share compiled primitives
+        for name in _public(jnp):
+            ufunc = getattr(np, name, None)
+            if not isinstance(ufunc, np.ufunc) or ufunc.nin not in (1, 2) or ufunc.nout != 1:
+                continue
+            func = getattr(jnp, name)
+            for position in range(ufunc.nin):
+                def discarded(x, func=func, position=position, arity=ufunc.nin):
+                    args = [jnp.float32(1.0)] * arity
+                    args[position] = x
+                    return jnp.where(x > 100.0, func(*args), 0.0)
+                try:
+                    gradients = jax.vmap(jax.grad(discarded))(points)
+                except Exception:  # noqa: BLE001 - not differentiable on floats: not this rule's concern
+                    continue
+                if bool(jnp.isnan(gradients).any()):
+                    unsafe.setdefault(f"jax.numpy.{name}", []).append(position)
+    return unsafe
+
+
 def build():
     import jax
     import numpy as np
@@ -393,6 +426,7 @@ def build():
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
         "jax_random_samplers": _random_samplers(),
+        "jnp_where_unsafe": _where_unsafe_functions(),
     }
 
 

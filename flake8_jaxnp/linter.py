@@ -3,13 +3,13 @@
 This is what flake8 calls (through ``plugin``) and what the runtime mode calls
 to learn what to confirm. It never imports jax, numpy or the linted code.
 """
-from .checks import api_usage, dtypes, keys, performance, side_effects, tracing, transfers
+from .checks import api_usage, dtypes, gradients, keys, performance, side_effects, tracing, transfers
 from .findings import Finding
 from .model import Model
 from .options import DEFAULT
 
 CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check,
-          keys.check, performance.check)
+          keys.check, performance.check, gradients.check)
 
 
 def relevant(lines, options=DEFAULT):

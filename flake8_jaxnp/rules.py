@@ -210,6 +210,17 @@ _RULES = [
         "Call jax.block_until_ready(result) (or result.block_until_ready()) before the second "
         "clock read.",
     ),
+    Rule(
+        "JNP604", "where-nan-gradient",
+        "jnp.where() in '{scope}' is differentiated by {transform}, but {operation} also runs where "
+        "the condition excludes '{name}', and its infinite slope there makes the gradient nan; "
+        "guard the input first: {name} = jnp.where(cond, {name}, <safe value>)",
+        "jnp.where picks values, not gradients: the discarded branch is still computed and "
+        "differentiated, and a zero cotangent times an infinite derivative (log or sqrt at 0, "
+        "division by 0, arcsin beyond 1) is nan.",
+        "The double where: replace the input with a safe value where the condition is false "
+        "before the unsafe operation, then select.",
+    ),
     # JNP9xx: the checker itself
     Rule(
         "JNP900", "checker-error",

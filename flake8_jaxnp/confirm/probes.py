@@ -79,6 +79,7 @@ class Recorder:
         self.keys_consumed = {}  # key fingerprint -> (line, sampler) of its first consumption
         self.traced_keys = []  # traced keys seen, kept alive so that their ids stay unique
         self.traces = Counter()  # line -> functions JAX traced for a call on that line
+        self.differentiating = []  # per jax.grad call in progress: the jnp.where lines it ran
         self.jit_wraps = defaultdict(dict)  # line -> {id of a function jax.jit wrapped: the jitted function}
         self.guarded = False  # a transfer guard confirmed a transfer
         self.results = defaultdict(list)  # module-level jitted function -> what its calls returned
@@ -214,6 +215,8 @@ def _is_host_value(result):
 
 
 def _jax_numpy_call(line, func, name, args, kwargs):
+    if name == "jnp.where" and len(args) == 3 and RECORDER.differentiating:
+        RECORDER.differentiating[-1].add(line)
     explicit_dtype = kwargs.get("dtype") is not None or (
         name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
     if not explicit_dtype:
@@ -444,6 +447,46 @@ def new_functions_compiled(rec):
             for line, wraps in rec.jit_wraps.items()}
 
 
+def _gradient_probe(transform, name):
+    """JNP604: a gradient with nan where the function's value is finite, and the jnp.where lines
+    of the file that ran while computing it."""
+    @functools.wraps(transform)
+    def probe(fun, *args, **kwargs):
+        differentiated = transform(fun, *args, **kwargs)
+        has_aux = kwargs.get("has_aux", False)
+
+        @functools.wraps(differentiated)
+        def run(*call_args, **call_kwargs):
+            global RECORDER
+            rec = RECORDER
+            if rec is None:
+                return differentiated(*call_args, **call_kwargs)
+            rec.differentiating.append(set())
+            try:
+                result = differentiated(*call_args, **call_kwargs)
+            finally:
+                wheres = rec.differentiating.pop()
+            gradient = result[1] if name == "value_and_grad" else result[0] if has_aux else result
+            if wheres and _has_nan(gradient):
+                RECORDER = None  # the value is computed for the verdict, not watched
+                try:
+                    value = fun(*call_args, **call_kwargs)
+                finally:
+                    RECORDER = rec
+                if not _has_nan(value[0] if has_aux else value):
+                    for line in wheres:
+                        rec.observe(line, "JNP604", "nan gradient",
+                                    f"jax.{name}() gave a nan gradient where the function's value is finite")
+            return result
+        return run
+    return probe
+
+
+def _has_nan(tree):
+    return any(isinstance(leaf, (jax.Array, np.ndarray, float)) and not isinstance(leaf, jax.core.Tracer)
+               and bool(np.isnan(np.asarray(leaf)).any()) for leaf in jax.tree.leaves(tree))
+
+
 def _clock_probe(name, func):
     """JNP603: a clock read while a device array of the reading frame is still being computed."""
     @functools.wraps(func)
@@ -472,6 +515,8 @@ def install_process_probes():
         setattr(time, name, _clock_probe(name, getattr(time, name)))
     jax.monitoring.register_event_duration_secs_listener(_trace_listener)
     jax.jit = _jit_probe(jax.jit)
+    jax.grad = _gradient_probe(jax.grad, "grad")
+    jax.value_and_grad = _gradient_probe(jax.value_and_grad, "value_and_grad")
     for module, names in CLOCKS.items():
         for name in names:
             setattr(module, name, _host_call_probe("random", getattr(module, name)))
