@@ -64,3 +64,8 @@ def random_samplers():
 def where_unsafe_functions():
     """jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them."""
     return data()["jnp_where_unsafe"]
+
+
+def sequence_refusals():
+    """jax.numpy function -> positional parameters that refuse a Python list or tuple."""
+    return data()["jnp_sequence_refusals"]

@@ -384,6 +384,44 @@ def _where_unsafe_functions():
     return unsafe
 
 
+SEQUENCE_REFUSAL = "requires ndarray or scalar arguments"  # jax.numpy's TypeError for a list or tuple
+
+
+def _sequence_refusals(jnp_names):
+    """jax.numpy function -> required positional parameters that refuse a Python list, found by
+    calling each with a list there and arrays elsewhere (NumPy accepts lists everywhere)."""
+    import jax
+    import jax.numpy as jnp
+
+    array = jnp.ones(3)
+    refusals = {}
+    with jax.disable_jit(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for qualname in jnp_names:
+            func = _resolve(qualname)
+            if not callable(func) or isinstance(func, type):
+                continue
+            if isinstance(func, jnp.ufunc):  # jnp.add & co. take *args
+                arity = func.nin
+            else:
+                try:
+                    arity = sum(1 for p in inspect.signature(func).parameters.values()
+                                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
+                except (TypeError, ValueError):
+                    continue
+            for position in range(min(arity, 3)):
+                args = [array] * arity
+                args[position] = [1.0, 2.0, 3.0]
+                try:
+                    func(*args)
+                except TypeError as exc:
+                    if SEQUENCE_REFUSAL in str(exc):
+                        refusals.setdefault(qualname, []).append(position)
+                except Exception:  # noqa: BLE001 - failing for another reason says nothing about lists
+                    pass
+    return refusals
+
+
 def build():
     import jax
     import numpy as np
@@ -427,6 +465,7 @@ def build():
         "jax_dtype_positions": _dtype_positions(),
         "jax_random_samplers": _random_samplers(),
         "jnp_where_unsafe": _where_unsafe_functions(),
+        "jnp_sequence_refusals": _sequence_refusals(jnp_names),
     }
 
 

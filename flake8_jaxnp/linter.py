@@ -3,19 +3,26 @@
 This is what flake8 calls (through ``plugin``) and what the runtime mode calls
 to learn what to confirm. It never imports jax, numpy or the linted code.
 """
-from .checks import api_usage, dtypes, gradients, keys, performance, side_effects, tracing, transfers
+import unicodedata
+
+from .checks import (api_usage, donation, dtypes, gradients, keys, methods, performance, side_effects, tracing,
+                     transfers)
 from .findings import Finding
 from .model import Model
 from .options import DEFAULT
 
 CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check,
-          keys.check, performance.check, gradients.check)
+          api_usage.sequence_arguments, keys.check, performance.check, gradients.check,
+          donation.check, methods.check)
 
 
 def relevant(lines, options=DEFAULT):
     """Cheap pre-check: a module that never mentions jax, numpy or an extra transform's
-    package (``equinox`` for ``equinox.filter_jit``) has nothing to find."""
+    package (``equinox`` for ``equinox.filter_jit``) has nothing to find. Identifiers are
+    compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
     text = "".join(lines)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
     return any(word in text for word in ("jax", "numpy", *(name.split(".")[0] for name in options.extra_transforms)))
 
 
@@ -33,7 +40,6 @@ def lint(tree, lines, options=DEFAULT):
             results.update(check(model))
         except Exception as exc:  # noqa: BLE001
             results.add(_internal_error(exc))
-    model.flows.clear()  # the flows point back at the model: free it now, not at a later GC pass
     return sorted(results)
 
 

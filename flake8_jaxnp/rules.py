@@ -83,6 +83,15 @@ _RULES = [
         "Pass size= (and fill_value=), or use jnp.where(mask, x, 0) to keep "
         "the shape.",
     ),
+    Rule(
+        "JNP205", "traced-self-method",
+        "{transform} on method '{cls}.{method}' traces 'self', but {cls} is not a registered "
+        "pytree, so every call raises TypeError; jit a function of the arrays, or register the class",
+        "A jitted method receives self as its first argument, and JAX can only trace arrays and "
+        "registered pytrees; an ordinary object is neither.",
+        "Move the computation into a function that takes the arrays, register the class with "
+        "jax.tree_util.register_pytree_node_class, or (for an immutable object) mark self static.",
+    ),
     # JNP3xx: Python side effects under tracing
     Rule(
         "JNP301", "print-in-traced",
@@ -181,6 +190,14 @@ _RULES = [
         "Old aliases such as jax.tree_map were deprecated and then removed.",
         "Use the replacement named in the message.",
     ),
+    Rule(
+        "JNP505", "sequence-argument",
+        "{func}() refuses a Python {kind} ({arg}) with a TypeError, where NumPy accepts it; "
+        "wrap it in jnp.asarray() (or pass an array)",
+        "jax.numpy functions take arrays, not lists or tuples: converting a sequence element by "
+        "element would hide a slow host-side loop, so most of them raise TypeError instead.",
+        "Convert once with jnp.asarray([...]) and pass the array.",
+    ),
     # JNP6xx: randomness and performance
     Rule(
         "JNP601", "prng-key-reuse",
@@ -220,6 +237,15 @@ _RULES = [
         "division by 0, arcsin beyond 1) is nan.",
         "The double where: replace the input with a safe value where the condition is false "
         "before the unsafe operation, then select.",
+    ),
+    Rule(
+        "JNP605", "donated-buffer-reuse",
+        "'{name}' was donated to {func}() on line {line}, so its buffer is deleted, but it is "
+        "{when}; use the call's result instead, or do not donate it",
+        "An argument named in donate_argnums/donate_argnames hands its device buffer to the "
+        "output; the backend deletes the input (CPU and GPU both do on the installed JAX), and "
+        "any later use raises 'Array has been deleted'.",
+        "Rebind the name to the result (x = step(x)), or drop the argument from donate_argnums.",
     ),
     # JNP9xx: the checker itself
     Rule(

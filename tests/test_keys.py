@@ -45,3 +45,10 @@ def test_silent(lint_source, body):
 ])
 def test_reported_at_second_use(lint_source, body, line):
     assert codes(lint_source, body) == [(line, "JNP601")]
+
+
+def test_long_elif_chain_of_draws(lint_source):
+    arms = "".join(f"    elif c == {i}:\n        x = random.normal(key)\n" for i in range(1, 2000))
+    body = f"def f(key, c):\n    if c == 0:\n        x = random.normal(key)\n{arms}" \
+        "    else:\n        x = random.uniform(key)\n    return random.normal(key)\n"
+    assert codes(lint_source, body) == [(4004, "JNP601")]

@@ -3,11 +3,9 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.traced import FUNCTION_TRANSFORMS
+from ..model.traced import Behaviour
 from . import describe
 
-DIFFERENTIATING = frozenset(name for name, behaviour in FUNCTION_TRANSFORMS.items()
-                            if behaviour is FUNCTION_TRANSFORMS["jax.grad"])
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
 # Calls whose result is a guarded input: x = jnp.where(x > 0, x, 1.0) makes log(x) safe.
@@ -18,10 +16,10 @@ CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 
 def check(model):
     for func, traced in model.traced.items():
-        transform = next((t.name for t in traced.transforms if t.name in DIFFERENTIATING), None)
+        transform = next((t.name for t in traced.transforms if t.behaviour is Behaviour.DIFFERENTIATING), None)
         if transform is None or _custom_derivative(model, func):
             continue
-        for node in model.names.own_nodes(func):
+        for node in model.own_nodes(func):
             if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
                     and model.qualname(node.func) == "jax.numpy.where":
                 found = _unsafe_branch(model, func, node)
@@ -69,7 +67,7 @@ def _unsafe_branch(model, func, where):
 
 def _guarded(model, func, name):
     """Whether ``name`` is ever assigned a guarded value in ``func`` (then the check cannot tell)."""
-    for binding in model.names.scopes[func].bindings.get(name, ()):
+    for binding in model.scope(func).bindings.get(name, ()):
         if binding.kind != "param":
             value = binding.value
             if value is None or isinstance(value, ast.Call) and model.qualname(value.func) in GUARDS:

@@ -11,7 +11,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import FUNCTION_NODES
-from . import describe, iterates_twice
+from . import describe, iterates_twice, repeats
 
 SPLIT = "jax.random.split"
 _EXITS = (ast.Break, ast.Continue, ast.Return)
@@ -22,7 +22,7 @@ def check(model):
     consumers = _consumer_calls(model)
     scopes = {}
     for call in consumers:
-        scope = model.names.enclosing_function(call)
+        scope = model.enclosing_function(call)
         scopes.setdefault(model.tree if scope is None else scope, None)
     for scope in scopes:
         if not isinstance(scope, ast.Lambda):
@@ -33,7 +33,7 @@ def _consumer_calls(model):
     """{call: 'sample' | 'split'} for the module's calls that consume a key."""
     samplers = api.random_samplers()
     found = {}
-    for call in model.names.calls:
+    for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
         if qualname in samplers:
             found[call] = "sample"
@@ -80,11 +80,8 @@ def _own_nodes(node):
 
 def _repeats(loop):
     """True when the loop certainly reaches a second iteration once its body ran without leaving."""
-    if any(isinstance(n, _EXITS) for n in _own_nodes(loop) if n is not loop and n not in loop.orelse):
-        return False
-    if isinstance(loop, ast.While):
-        return not (isinstance(loop.test, ast.Constant) and not loop.test.value)
-    return iterates_twice(loop.iter)
+    return repeats(loop) and not any(
+        isinstance(n, _EXITS) for n in _own_nodes(loop) if n is not loop and n not in loop.orelse)
 
 
 class _KeyFlow:
@@ -93,7 +90,7 @@ class _KeyFlow:
     def __init__(self, model, scope, consumers):
         self.model = model
         self.consumers = consumers
-        own_scope = model.names.scopes[scope]
+        own_scope = model.scope(scope)
         self.outer = own_scope.globals | own_scope.nonlocals  # names other code can rebind
         self.body = scope.body
         self.findings = {}
@@ -115,8 +112,17 @@ class _KeyFlow:
                 self._expression(decorator, used)
             return _forget(used, {stmt.name})
         if isinstance(stmt, ast.If):
-            self._expression(stmt.test, used)
-            return _meet(self._block(stmt.body, dict(used)), self._block(stmt.orelse, dict(used)))
+            branches = []
+            while True:  # an elif chain as one list: it may be thousands of arms long
+                self._expression(stmt.test, used)
+                branches.append(stmt.body)
+                if len(stmt.orelse) != 1 or not isinstance(stmt.orelse[0], ast.If):
+                    branches.append(stmt.orelse)
+                    break
+                stmt = stmt.orelse[0]
+            after = [self._block(branch, dict(used)) for branch in branches]
+            return {name: state for name, state in after[0].items()
+                    if all(name in other and other[name][0] == state[0] for other in after[1:])}
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return self._loop(stmt, used)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):

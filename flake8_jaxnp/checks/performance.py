@@ -4,11 +4,9 @@ import ast
 from ..facts import CLOCKS
 from ..findings import Finding
 from ..model.names import FUNCTION_NODES
-from ..model.traced import PARTIAL, _literals as literals
-from ..model.values import JAX, JAX_TREE
-from . import describe, iterates_twice
+from ..model.traced import PARTIAL
+from . import blocks, describe, jitted_parameters, repeats
 
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Clocks that time a region (not entropy sources such as uuid4).
 TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
 # Calls that wait for the device: after one of them the clock reads a finished result.
@@ -17,35 +15,17 @@ SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
 
 
 def check(model):
-    for scope in [model.tree, *model.names.functions]:
+    for scope in [model.tree, *model.nodes(*FUNCTION_NODES)]:
         if isinstance(scope, ast.Lambda) or scope in model.traced:
             continue  # traced loops unroll at trace time; their clocks are JNP305
-        for loop, stmt in _statements_in_loops(scope.body, None):
+        for stmts, loop in blocks(scope.body, repeats):
             if loop is not None:
-                yield from _recompiles(model, loop, stmt)
-        for block in _blocks(scope.body):
-            yield from _unsynchronised(model, block)
+                for stmt in stmts:
+                    yield from _recompiles(model, loop, stmt)
+            yield from _unsynchronised(model, stmts)
 
 
 # ---- JNP602 ---------------------------------------------------------------------------------
-def _statements_in_loops(stmts, loop):
-    """(innermost enclosing loop or None, statement) for every statement of one function body."""
-    for stmt in stmts:
-        yield loop, stmt
-        if isinstance(stmt, FUNCTION_NODES + (ast.ClassDef,)):
-            continue
-        inner = stmt if isinstance(stmt, LOOPS) and _repeats(stmt) else loop
-        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
-            for child in getattr(stmt, field, ()):
-                child_stmts = child.body if isinstance(child, (ast.ExceptHandler, ast.match_case)) else [child]
-                yield from _statements_in_loops(child_stmts, inner if field == "body" else loop)
-
-
-def _repeats(loop):
-    return iterates_twice(loop.iter) if not isinstance(loop, ast.While) else not (
-        isinstance(loop.test, ast.Constant) and not loop.test.value)
-
-
 def _recompiles(model, loop, stmt):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for decorator in stmt.decorator_list:
@@ -79,7 +59,7 @@ def _fresh_transform(model, loop, stmt, call):
     fresh = _fresh_function(model, loop, call.args[0])
     if fresh is None:
         return
-    parent = model.names.parent.get(call)
+    parent = model.parent(call)
     called = isinstance(parent, ast.Call) and parent.func is call
     if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], ast.Name):
@@ -94,16 +74,15 @@ def _fresh_function(model, loop, expr):
         return "a new lambda"
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in PARTIAL:
         return "a new functools.partial"
-    func = model.names.function_bound_to(expr) if isinstance(expr, ast.Name) else None
+    func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
         return f"the function '{expr.id}' defined in the loop"
     return None
 
 
 def _inside(model, node, ancestor):
-    parent = model.names.parent
     while node is not None and node is not ancestor:
-        node = parent.get(node)
+        node = model.parent(node)
     return node is ancestor
 
 
@@ -118,7 +97,7 @@ def _changing_static(model, loop, call):
     counter = _counter(loop)
     if counter is None:
         return
-    static = _static_parameters(model, call.func)
+    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
     if static is None:
         return
     positions, names = static
@@ -149,52 +128,7 @@ def _counter(loop):
     return None if rebound else target.id
 
 
-def _static_parameters(model, func_expr):
-    """(static positions, static names) of a jitted function, or None when it has none we can read."""
-    if not isinstance(func_expr, ast.Name):
-        return None
-    found = model.names.resolve_name(func_expr)
-    if not found or len(found[1]) != 1:
-        return None
-    binding = found[1][0]
-    if binding.kind == "def":
-        target = binding.node
-        specs = [model.transform_spec(d) for d in target.decorator_list]
-        keywords = next((spec[1] for spec in specs if spec and spec[0] in model.staging_transforms), None)
-    elif binding.kind == "assign" and isinstance(binding.value, ast.Call) \
-            and model.qualname(binding.value.func) in model.staging_transforms and binding.value.args:
-        target = model.names.function_bound_to(binding.value.args[0])
-        keywords = binding.value.keywords
-    else:
-        return None
-    if keywords is None:
-        return None
-    options = {k.arg: k.value for k in keywords if k.arg in ("static_argnums", "static_argnames")}
-    numbers = literals(options["static_argnums"], int) if "static_argnums" in options else []
-    names = literals(options["static_argnames"], str) if "static_argnames" in options else []
-    if numbers is None or names is None or not (numbers or names):
-        return None
-    params = [a.arg for a in target.args.posonlyargs + target.args.args] if target is not None else []
-    positions = {n for n in numbers if n >= 0} | {params.index(n) for n in names if n in params}
-    names = set(names) | {params[n] for n in numbers if 0 <= n < len(params)}
-    return positions, names
-
-
 # ---- JNP603 ---------------------------------------------------------------------------------
-def _blocks(stmts):
-    """Every statement list of a function body, nested blocks included (not nested functions)."""
-    yield stmts
-    for stmt in stmts:
-        if isinstance(stmt, FUNCTION_NODES + (ast.ClassDef,)):
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if inner:
-                yield from _blocks(inner)
-        for child in [*getattr(stmt, "handlers", ()), *getattr(stmt, "cases", ())]:
-            yield from _blocks(child.body)
-
-
 def _unsynchronised(model, block):
     """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes."""
     start, work = None, []
@@ -231,13 +165,13 @@ def _reads_clock_first(stmt, clock):
 def _dispatches(model, stmt):
     """A statement that only queues JAX work: it computes device arrays and nothing in it waits."""
     if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)) \
-            or model.value(stmt.value).kind not in (JAX, JAX_TREE):
+            or not model.value(stmt.value).on_device:
         return False
     for node in _own_expression_nodes(stmt):
         if isinstance(node, (ast.FormattedValue, ast.Lambda)):
             return False
         if isinstance(node, ast.Call):
-            if model.value(node).kind not in (JAX, JAX_TREE) or model.qualname(node.func) in SYNC_FUNCTIONS:
+            if not model.value(node).on_device or model.qualname(node.func) in SYNC_FUNCTIONS:
                 return False
             if isinstance(node.func, ast.Attribute) and node.func.attr in SYNC_METHODS:
                 return False

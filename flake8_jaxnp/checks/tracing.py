@@ -3,6 +3,7 @@ import ast
 
 from .. import api
 from ..findings import Finding
+from ..model.kinds import PYTHON, TRACER, TRACER_TREE, UNKNOWN
 from . import describe
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -21,7 +22,7 @@ def check(model):
     for func, traced in model.traced.items():
         scope = getattr(func, "name", "<lambda>")
         base = {"scope": scope, "transform": traced.transform}
-        for node in model.names.own_nodes(func):
+        for node in model.own_nodes(func):
             if isinstance(node, ast.Call):
                 yield from _call(model, node, traced, base)
             elif traced.abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
@@ -74,19 +75,19 @@ def _call(model, call, traced, base):
         return
     if not traced.abstract:
         return
-    if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind == "tracer":
+    if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))
     elif qualname == "builtins.range" and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=describe(call),
                                            fix="use lax.fori_loop, or mark the bound static"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
-            and model.value(call.func.value).kind == "tracer":
+            and model.value(call.func.value).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
     elif qualname in SHAPE_FUNCTIONS and _shape_is_traced(model, call, SHAPE_FUNCTIONS[qualname]):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
-            and model.value(call.func.value).kind == "tracer" and any(_traced(model, a) for a in call.args):
+            and model.value(call.func.value).kind is TRACER and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif qualname == "jax.numpy.repeat" and _traced_repeats(model, call):
@@ -128,7 +129,7 @@ def _truth_test(model, test, base):
 
 
 def _truth_value(model, expr, base):
-    if model.value(expr).kind == "tracer" or _orders_traced(model, expr):
+    if model.value(expr).kind is TRACER or _orders_traced(model, expr):
         yield Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
                                            fix="use jnp.where or lax.cond instead of Python control flow"))
 
@@ -139,5 +140,5 @@ def _orders_traced(model, expr):
     if not isinstance(expr, ast.Compare) or not all(isinstance(op, ORDERING) for op in expr.ops):
         return False
     kinds = [model.value(operand).kind for operand in [expr.left, *expr.comparators]]
-    return model.value(expr).kind == "unknown" and kinds.count("tracer-tree") == 1 \
-        and all(kind in ("tracer-tree", "python", "unknown") for kind in kinds)
+    return model.value(expr).kind is UNKNOWN and kinds.count(TRACER_TREE) == 1 \
+        and all(kind in (TRACER_TREE, PYTHON, UNKNOWN) for kind in kinds)

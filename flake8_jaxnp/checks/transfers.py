@@ -16,7 +16,8 @@ import ast
 
 from .. import api
 from ..model import dtypes
-from ..model.values import JAX, JAX_TREE, NUMPY, is_string
+from ..model.kinds import JAX, NUMPY
+from ..model.values import is_string
 from ..findings import Finding
 from . import describe
 
@@ -39,25 +40,107 @@ CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, a
 
 
 def check(model):
-    for node in model.names.scope_of:  # every node, without another walk of the tree
-        if type(node) not in CANDIDATES:
-            continue
+    loops = _Loops(model)
+    for node in model.nodes(*CANDIDATES):
         found = _transfer(model, node)
         if found is None:
             continue
         reported, code, what = found
-        loop = _repeating_loop(model, reported)
+        loop = _repeating_loop(model, loops, reported)
         if loop is None or model.traced_function(reported) is not None:
             continue
-        if code != "JNP104" and (_around_inner_loop(loop, reported) or _checked_by_assertion(model, reported)):
+        if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _checked_by_assertion(model, reported)):
             continue
-        if code == "JNP104" and not _same_upload(model, node, loop):
+        if code == "JNP104" and not _same_upload(model, loops, node, loop):
             continue
         yield Finding.at(reported, code, {"what": what})
 
 
+class _Loops:
+    """Facts about loop bodies, each computed once per loop or block, so that many
+    transfers in one loop cost one walk of it, not one walk each."""
+
+    def __init__(self, model):
+        self.model = model
+        self._inner = {}  # loop -> loops its body runs (at any depth, not in nested defs)
+        self._first_continue = {}  # id(block) -> index of its first statement that may `continue`
+        self._positions = {}  # id(block) -> {id(statement): index}
+        self._names = {}  # loop -> (names it rebinds, {name: its Load nodes})
+
+    def around_inner_loop(self, loop, node):
+        """True when ``loop``'s body runs another loop that does not contain ``node``."""
+        if not isinstance(loop, LOOPS):
+            return False
+        inner = self._inner.get(loop)
+        if inner is None:
+            inner = self._inner[loop] = _inner_loops(loop)
+        holding = 0  # inner loops that contain node: its ancestors below ``loop``
+        parent = self.model.parent(node)
+        while parent is not None and parent is not loop:
+            holding += parent in inner
+            parent = self.model.parent(parent)
+        return len(inner) > holding
+
+    def skipped_by_earlier_continue(self, block_owner, stmt):
+        """True when a statement before ``stmt`` in its block may skip the rest of the
+        iteration (``if step % 100: continue``), so ``stmt`` does not run on every iteration.
+
+        break, return and raise end the loop instead: until then ``stmt`` runs every time.
+        """
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(block_owner, field, None)
+            if isinstance(block, list):
+                position = self.position(block, stmt)
+                if position is not None:
+                    return self._first_continue_in(block) < position
+        return False
+
+    def position(self, block, stmt):
+        """The index of ``stmt`` in the statement list ``block``, or None (a dict lookup,
+        not a scan: bodies can hold thousands of statements)."""
+        positions = self._positions.get(id(block))
+        if positions is None:
+            positions = self._positions[id(block)] = {id(s): i for i, s in enumerate(block)}
+        return positions.get(id(stmt))
+
+    def _first_continue_in(self, block):
+        first = self._first_continue.get(id(block))
+        if first is None:
+            first = self._first_continue[id(block)] = next(
+                (i for i, s in enumerate(block) if isinstance(s, (ast.If, ast.Try, ast.With, ast.Match))
+                 and _has_continue(s)), len(block))
+        return first
+
+    def names(self, loop):
+        """(names the loop rebinds, {name: Load nodes of it in the loop})."""
+        facts = self._names.get(loop)
+        if facts is None:
+            rebound, loads = set(), {}
+            for node in ast.walk(loop):
+                if isinstance(node, ast.Name):
+                    if isinstance(node.ctx, ast.Load):
+                        loads.setdefault(node.id, []).append(node)
+                    else:
+                        rebound.add(node.id)
+            facts = self._names[loop] = (rebound, loads)
+        return facts
+
+
+def _inner_loops(loop):
+    """Every loop statement inside ``loop``'s body, outside nested defs and classes."""
+    found = set()
+    stack = list(loop.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, LOOPS):
+            found.add(current)
+        if not isinstance(current, SCOPES):
+            stack.extend(child for child in ast.iter_child_nodes(current) if isinstance(child, ast.stmt))
+    return found
+
+
 def _on_device(model, expr):
-    return model.value(expr).kind in (JAX, JAX_TREE)
+    return model.value(expr).on_device
 
 
 def _any_on_device(model, exprs):
@@ -84,7 +167,7 @@ def _transfer(model, node):
         if _any_on_device(model, [node.right]):
             return node, "JNP103", "%-formatting"
     for test in _truth_tested(node):
-        if model.value(test).kind == JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
+        if model.value(test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
             return test, "JNP102", f"the truth value of {describe(test)}"
     return None
 
@@ -104,7 +187,7 @@ def _call(model, call):
         if _any_on_device(model, args):
             return call, "JNP103", f"{qualname[len('builtins.'):]}()"
     elif qualname in UPLOADS:
-        if args and model.value(args[0]).kind == NUMPY:
+        if args and model.value(args[0]).kind is NUMPY:
             return call, "JNP104", describe(call)
     elif _is_log_call(model, call, qualname):
         if _any_on_device(model, every):
@@ -130,7 +213,7 @@ def _is_log_call(model, call, qualname):
     func = call.func
     if not (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS and isinstance(func.value, ast.Name)):
         return False
-    found = model.names.resolve_name(func.value)
+    found = model.resolve(func.value)
     if not found:
         return False
     bindings = found[1]
@@ -155,10 +238,9 @@ def _truth_tested(node):
             and not (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not))]
 
 
-def _repeating_loop(model, node):
+def _repeating_loop(model, loops, node):
     """The loop (or comprehension) that runs ``node`` on every iteration, else None."""
-    parent_of = model.names.parent
-    child, parent = node, parent_of.get(node)
+    child, parent = node, model.parent(node)
     while parent is not None:
         if isinstance(parent, SCOPES):
             return None
@@ -168,34 +250,35 @@ def _repeating_loop(model, node):
             return None
         if isinstance(parent, (ast.ExceptHandler, ast.match_case)):
             return None
-        if isinstance(child, ast.stmt) and _skipped_by_earlier_continue(parent, child):
+        if isinstance(child, ast.stmt) and loops.skipped_by_earlier_continue(parent, child):
             return None
-        if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)) \
+        if isinstance(parent, LOOPS) and (loops.position(parent.body, child) is not None
+                                          or child is getattr(parent, "test", None)) \
                 and not _runs_a_handful(parent):  # else an enclosing loop may still repeat it
             return parent
         if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
             return parent
         if isinstance(parent, ast.comprehension) and child is not parent.target:
-            outer = parent_of[parent]
+            outer = model.parent(parent)
             if child is not parent.iter or parent is not outer.generators[0]:
                 return outer
-            child, parent = outer, parent_of.get(outer)  # the first iterable runs once
+            child, parent = outer, model.parent(outer)  # the first iterable runs once
             continue
-        child, parent = parent, parent_of.get(parent)
+        child, parent = parent, model.parent(parent)
     return None
 
 
 def _checked_by_assertion(model, node):
     """``self.assertEqual(int(x), 3)``, ``np.testing.assert_allclose(np.asarray(x), y)``: a
     test has to bring the value it checks to the host."""
-    parent = model.names.parent.get(node)
+    parent = model.parent(node)
     while parent is not None and not isinstance(parent, ast.stmt):
         if isinstance(parent, ast.Call):
             func = parent.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name.startswith("assert"):
                 return True
-        parent = model.names.parent.get(parent)
+        parent = model.parent(parent)
     return False
 
 
@@ -206,42 +289,6 @@ def _runs_a_handful(loop):
     items = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
     return isinstance(items, (ast.Tuple, ast.List, ast.Set)) and len(items.elts) <= HANDFUL \
         and not any(isinstance(e, ast.Starred) for e in items.elts)
-
-
-def _around_inner_loop(loop, node):
-    """True when ``loop``'s body runs another loop that does not contain ``node``."""
-    if not isinstance(loop, LOOPS):
-        return False
-    stack = list(loop.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, LOOPS) and not _contains(current, node):
-            return True
-        if not isinstance(current, SCOPES):
-            stack.extend(child for child in ast.iter_child_nodes(current) if isinstance(child, ast.stmt))
-    return False
-
-
-def _contains(outer, node):
-    return any(inner is node for inner in ast.walk(outer))
-
-
-def _skipped_by_earlier_continue(block_owner, stmt):
-    """True when a statement before ``stmt`` in its block may skip the rest of the iteration
-    (``if step % 100: continue``), so ``stmt`` does not run on every iteration.
-
-    break, return and raise end the loop instead: until then ``stmt`` runs every time.
-    """
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(block_owner, field, None)
-        if isinstance(block, list) and stmt in block:
-            break
-    else:
-        return False
-    for earlier in block[:block.index(stmt)]:
-        if isinstance(earlier, (ast.If, ast.Try, ast.With, ast.Match)) and _has_continue(earlier):
-            return True
-    return False
 
 
 def _has_continue(stmt):
@@ -255,21 +302,16 @@ def _has_continue(stmt):
     return False
 
 
-def _same_upload(model, call, loop):
+def _same_upload(model, loops, call, loop):
     """True when every iteration uploads the same data to the same place: the data is a
     name the loop neither rebinds nor touches otherwise, and the other arguments (a
     device, a dtype) are names and constants the loop does not rebind."""
     data = call.args[0]
     if not isinstance(data, ast.Name):
         return False
-    rebound = set()
-    for node in ast.walk(loop):
-        if isinstance(node, ast.Name):
-            if not isinstance(node.ctx, ast.Load):
-                rebound.add(node.id)
-            elif node.id == data.id and node is not data and not _read_only_use(model, node):
-                return False
-    if data.id in rebound:
+    rebound, loads = loops.names(loop)
+    if data.id in rebound or any(node is not data and not _read_only_use(model, node)
+                                 for node in loads.get(data.id, ())):
         return False
     for other in call.args[1:] + [k.value for k in call.keywords]:
         for node in ast.walk(other):
@@ -282,11 +324,11 @@ def _same_upload(model, call, loop):
 def _read_only_use(model, name):
     """Another upload of the same data, arithmetic, indexing or an attribute read: none
     changes it (a call it is passed to, or a method called on it, might)."""
-    parent = model.names.parent.get(name)
+    parent = model.parent(name)
     if isinstance(parent, ast.Call) and name in parent.args:
         return model.qualname(parent.func) in UPLOADS
     if isinstance(parent, (ast.Subscript, ast.Attribute)):
-        grandparent = model.names.parent.get(parent)
+        grandparent = model.parent(parent)
         is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent
         return parent.value is name and isinstance(parent.ctx, ast.Load) and not is_method
     return isinstance(parent, (ast.BinOp, ast.Compare, ast.UnaryOp))
@@ -295,8 +337,8 @@ def _read_only_use(model, name):
 def _same_scope(model, data, loop):
     """Data bound in the scope the loop runs in and never rebound through ``global``;
     data from an outer scope may be changed by whatever the loop calls."""
-    found = model.names.resolve_name(data)
-    if found is None or data.id in model.names.global_rebinds:
+    found = model.resolve(data)
+    if found is None or model.rebound_by_functions(data.id):
         return False
-    home = model.names.enclosing_function(loop)
+    home = model.enclosing_function(loop)
     return found[0].node is (home if home is not None else model.tree)

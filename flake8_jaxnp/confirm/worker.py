@@ -10,6 +10,7 @@ lines ran only while JAX traced. Results go to the runner as one message per
 case over ``connection``; the cases' own output is captured and dropped.
 """
 import ast
+import inspect
 import io
 import os
 import re
@@ -17,6 +18,8 @@ import sys
 import traceback
 import types
 from contextlib import ExitStack, redirect_stderr, redirect_stdout
+
+from ..generate import SEQUENCE_REFUSAL
 
 
 def serve(path, cases, settings, connection, stderr_path):
@@ -188,6 +191,8 @@ def run_case(file, case):
         status, error = "raised", _one_line(jitted.exception)
         codes = exception_codes(jitted.exception)
         line = exception_line(jitted.exception, file.path)
+        if codes == {"JNP205"}:  # the method's definition is at fault, not the call
+            line = _jitted_definition_line(jitted.exception, jitted.module, file.path) or line
         if codes and line is not None:
             add(events, line, codes, "exception", error)
     _transfers(file, jitted.rec, events, observations, add)
@@ -292,6 +297,12 @@ def exception_codes(exc):
             return {"JNP501"}
         if "argument" in message and ("not supported" in message or "unexpected keyword" in message):
             return {"JNP503"}
+    if isinstance(exc, (RuntimeError, ValueError)) and "has been deleted" in message:
+        return {"JNP605"}  # a donated buffer used again (eagerly, or passed to a jitted call)
+    if isinstance(exc, TypeError) and "as an abstract array" in message and "argument" in message:
+        return {"JNP205"}  # a jitted method's self that JAX cannot trace
+    if isinstance(exc, TypeError) and SEQUENCE_REFUSAL in message:
+        return {"JNP505"}
     if isinstance(exc, TypeError) and ("Tracer" in message or "concrete" in message):
         return {"JNP202"}
     if isinstance(exc, IndexError) and "must be static" in message:
@@ -304,6 +315,17 @@ def exception_codes(exc):
     if isinstance(exc, ImportError) and (exc.name or "").split(".")[0] in ("jax", "jaxlib"):
         return {"JNP502", "JNP504"}
     return set()
+
+
+def _jitted_definition_line(exc, module, path):
+    """The first decorator line of the function JAX could not trace an argument of, named in the
+    error as ``<function Class.method at 0x...>``; None when it is not a function of the file."""
+    match = re.search(r"<function ([\w.]+) at 0x", str(exc))
+    target = module
+    for part in match.group(1).split(".") if match else ():
+        target = getattr(target, part, None)
+    code = getattr(inspect.unwrap(target), "__code__", None) if match and target is not None else None
+    return code.co_firstlineno if code is not None and code.co_filename == path else None
 
 
 def _from_jax(obj):

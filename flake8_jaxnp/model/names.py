@@ -94,8 +94,6 @@ class Names:
 
     def _scope_for_child(self, node, field, outer, inner):
         """Decorators, defaults and annotations live outside the new scope."""
-        if inner is None:
-            return outer
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return inner if field in ("body", "args") else outer
         if isinstance(node, ast.Lambda):
@@ -112,6 +110,11 @@ class Names:
             kind = "class" if isinstance(node, ast.ClassDef) else "def"
             scope.bind(node.name, Binding(kind, node, stmt=node))
         if isinstance(node, FUNCTION_NODES + (ast.ClassDef,) + _COMPREHENSIONS):
+            type_params = getattr(node, "type_params", None)  # def f[T](...), class C[T] (3.12+)
+            if type_params:
+                scope = Scope(None, scope)  # the annotation scope that holds them, as Python makes
+                for param in type_params:
+                    scope.bind(param.name, Binding("other", param))
             inner = Scope(node, scope)
             self.scopes[node] = inner
             if isinstance(node, FUNCTION_NODES):
@@ -138,10 +141,12 @@ class Names:
                 scope.bind(alias.asname or alias.name, Binding("import", node, qualname, stmt=node))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             (scope.globals if isinstance(node, ast.Global) else scope.nonlocals).update(node.names)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            self._bind_target(node, scope)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             scope.bind(node.name, Binding("other", node, stmt=node))
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:  # case x:, case [*x]:
+            scope.bind(node.name, Binding("other", node))
+        elif isinstance(node, ast.MatchMapping) and node.rest:  # case {**x}:
+            scope.bind(node.rest, Binding("other", node))
         elif isinstance(node, ast.Call):
             self.calls.append(node)
         return None
@@ -295,14 +300,15 @@ def _child_fields(kind):
     """The fields of a node type that can hold child nodes, last first (cached per type)."""
     fields = _FIELDS.get(kind)
     if fields is None:
-        fields = _FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in _SCALAR_FIELDS]))
+        scalar = _SCALAR_FIELDS - {"name"} if kind.__name__ == "TypeAlias" else _SCALAR_FIELDS  # type X = ...
+        fields = _FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in scalar]))
     return fields
 
 
 _ENTER_TYPES = frozenset({
     ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
     ast.DictComp, ast.GeneratorExp, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
-    ast.ExceptHandler, ast.Call,
+    ast.ExceptHandler, ast.Call, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
 })
 
 

@@ -7,12 +7,11 @@ added later, by the value analysis, because that needs to know which arguments
 carry tracers.
 """
 import ast
+import enum
 from dataclasses import dataclass, field
 
 
-
-@dataclass(frozen=True)
-class Transform:
+class Behaviour(enum.Enum):
     """How a transform treats the function it traces (measured on the installed JAX).
 
     abstract: comparisons, truth tests and data-dependent shapes fail on its
@@ -21,14 +20,36 @@ class Transform:
         repeat on later calls or iterations.
     """
 
+    STAGING = (True, True)  # jit, pmap, lax bodies
+    BATCHING = (True, False)  # vmap, checkpoint
+    DIFFERENTIATING = (False, False)  # grad and friends
+
+    @property
+    def abstract(self):
+        return self.value[0]
+
+    @property
+    def cached(self):
+        return self.value[1]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One transform applied to a function: its dotted name and how it behaves."""
+
     name: str
-    abstract: bool
-    cached: bool
+    behaviour: Behaviour
+
+    @property
+    def abstract(self):
+        return self.behaviour.abstract
+
+    @property
+    def cached(self):
+        return self.behaviour.cached
 
 
-_STAGING = dict(abstract=True, cached=True)
-_BATCHING = dict(abstract=True, cached=False)
-_DIFFERENTIATING = dict(abstract=False, cached=False)
+_STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 
 # Transforms that take the function as first argument: name -> behaviour.
 FUNCTION_TRANSFORMS = {
@@ -177,7 +198,7 @@ class TraceRoots:
         if func is None:
             return
         if lax:
-            self.mark(func, Transform(transform_name, **_STAGING), _parameters(func, bound_positional, bound_names))
+            self.mark(func, Transform(transform_name, _STAGING), _parameters(func, bound_positional, bound_names))
         else:
             self._trace(func, transform_name, keywords, bound_positional, bound_names)
 
@@ -204,7 +225,7 @@ class TraceRoots:
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
-        self.mark(func, Transform(transform_name, **behaviour), params)
+        self.mark(func, Transform(transform_name, behaviour), params)
         if behaviour is _STAGING and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
 

@@ -1,0 +1,30 @@
+"""JNP205 edge cases: only plain classes, only self traced."""
+import pytest
+
+HEADER = "from functools import partial\nimport jax\n"
+
+
+def found(lint_source, body):
+    return [line - 2 for line, code in lint_source(HEADER + body) if code == "JNP205"]
+
+
+@pytest.mark.parametrize("body", [
+    "class A(SomeBase):\n    @jax.jit\n    def f(self, x):\n        return x\n",  # the base may be a pytree
+    "import dataclasses\n@dataclasses.dataclass\nclass A:\n    @jax.jit\n    def f(self, x):\n        return x\n",
+    "class A:\n    @partial(jax.jit, static_argnames='self')\n    def f(self, x):\n        return x\n",
+    "N = 0\nclass A:\n    @partial(jax.jit, static_argnums=N)\n    def f(self, x):\n        return x\n",
+    "class A:\n    @jax.vmap\n    def f(self, x):\n        return x\n",
+    "class A:\n    @jax.jit\n    def f(this, x):\n        return x\n",
+    "class A:\n    @jax.jit\n    def f(self, x):\n        return x\njax.tree_util.register_pytree_node(A, None, None)\n",
+])
+def test_silent(lint_source, body):
+    assert found(lint_source, body) == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("class A:\n    @jax.jit\n    def f(self, x):\n        return x\n", 2),
+    ("class A:\n    @partial(jax.jit, static_argnums=(1,))\n    def f(self, n):\n        return n\n", 2),
+    ("class A(object):\n    @jax.jit\n    async def f(self, x):\n        return x\n", 2),
+])
+def test_reported(lint_source, body, line):
+    assert found(lint_source, body) == [line]
