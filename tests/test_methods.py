@@ -4,8 +4,8 @@ import pytest
 HEADER = "from functools import partial\nimport jax\n"
 
 
-def found(lint_source, body):
-    return [line - 2 for line, code in lint_source(HEADER + body) if code == "JNP205"]
+def found(lint_body, body):
+    return [line for line, _ in lint_body(HEADER, body, "JNP205")]
 
 
 @pytest.mark.parametrize("body", [
@@ -17,8 +17,8 @@ def found(lint_source, body):
     "class A:\n    @jax.jit\n    def f(this, x):\n        return x\n",
     "class A:\n    @jax.jit\n    def f(self, x):\n        return x\njax.tree_util.register_pytree_node(A, None, None)\n",
 ])
-def test_silent(lint_source, body):
-    assert found(lint_source, body) == []
+def test_silent(lint_body, body):
+    assert found(lint_body, body) == []
 
 
 @pytest.mark.parametrize("body, line", [
@@ -26,5 +26,5 @@ def test_silent(lint_source, body):
     ("class A:\n    @partial(jax.jit, static_argnums=(1,))\n    def f(self, n):\n        return n\n", 2),
     ("class A(object):\n    @jax.jit\n    async def f(self, x):\n        return x\n", 2),
 ])
-def test_reported(lint_source, body, line):
-    assert found(lint_source, body) == [line]
+def test_reported(lint_body, body, line):
+    assert found(lint_body, body) == [line]

@@ -5,8 +5,8 @@ import pytest
 HEADER = "from functools import partial\nimport jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
 
 
-def found(lint_source, body):
-    return sorted((line - 4, code) for line, code in lint_source(HEADER + body) if code in ("JNP202", "JNP203"))
+def found(lint_body, body):
+    return lint_body(HEADER, body, "JNP202", "JNP203")
 
 
 @pytest.mark.parametrize("body", [
@@ -23,8 +23,8 @@ def found(lint_source, body):
     # two pytrees ordered against each other: Python may compare them (tuples)
     "@jax.jit\ndef f(a, b):\n    i = a\n    if i < b:\n        return a\n    return b\n",
 ])
-def test_silent(lint_source, body):
-    assert found(lint_source, body) == []
+def test_silent(lint_body, body):
+    assert found(lint_body, body) == []
 
 
 @pytest.mark.parametrize("body, expected", [
@@ -38,5 +38,5 @@ def test_silent(lint_source, body):
     ("@jax.jit\ndef f(x, m):\n    return x.at[m > 0].add(1.0)\n", [(3, "JNP203")]),
     ("@jax.jit\ndef f(x, k):\n    return jnp.repeat(x, repeats=k)\n", [(3, "JNP203")]),
 ])
-def test_reported(lint_source, body, expected):
-    assert found(lint_source, body) == expected
+def test_reported(lint_body, body, expected):
+    assert found(lint_body, body) == expected
