@@ -69,3 +69,10 @@ def test_timing_silent(lint_body, body):
 ])
 def test_timing_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP603") == [line]
+
+
+def test_static_counter_with_only_a_decorated_jit(lint_body):
+    """The module's only use of jit is a decorator: the loop check still runs."""
+    body = "@partial(jax.jit, static_argnums=1)\ndef p(x, n):\n    return x * n\n" \
+           "def g(x):\n    for i in range(3):\n        x = p(x, i)\n"
+    assert lint_body(HEADER, body, "JNP602") == [(6, "JNP602")]

@@ -8,7 +8,12 @@ from . import blocks, describe, jitted_parameters, repeats
 
 
 
+DONATING = ("donate_argnums", "donate_argnames")
+
+
 def check(model):
+    if not any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords):
+        return  # nothing in the module donates
     for scope in [model.tree, *model.nodes(*FUNCTION_NODES)]:
         if isinstance(scope, ast.Lambda) or scope in model.traced:
             continue  # inside traced code donation does not apply to the tracers
@@ -37,7 +42,7 @@ def _donations(model, stmt):
     if not isinstance(stmt, (ast.Assign, ast.Expr)) or not isinstance(stmt.value, ast.Call):
         return
     call = stmt.value
-    donated = jitted_parameters(model, call.func, "donate_argnums", "donate_argnames")
+    donated = jitted_parameters(model, call.func, *DONATING)
     if donated is None:
         return
     positions, names = donated

@@ -20,13 +20,18 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 def check(model):
     consumers = _consumer_calls(model)
-    scopes = {}
+    scopes = {}  # scope -> nodes that hold one of its consumer calls
     for call in consumers:
         scope = model.enclosing_function(call)
-        scopes.setdefault(model.tree if scope is None else scope, None)
-    for scope in scopes:
+        scope = model.tree if scope is None else scope
+        holders = scopes.setdefault(scope, set())
+        node = call
+        while node is not None and node is not scope and node not in holders:
+            holders.add(node)
+            node = model.parent(node)
+    for scope, holders in scopes.items():
         if not isinstance(scope, ast.Lambda):
-            yield from _KeyFlow(model, scope, consumers).run()
+            yield from _KeyFlow(model, scope, consumers, holders).run()
 
 
 def _consumer_calls(model):
@@ -87,9 +92,10 @@ def _repeats(loop):
 class _KeyFlow:
     """The forward pass over one function (or the module) body."""
 
-    def __init__(self, model, scope, consumers):
+    def __init__(self, model, scope, consumers, holders):
         self.model = model
         self.consumers = consumers
+        self.holders = holders  # expressions and statements that contain a consumer call
         own_scope = model.scope(scope)
         self.outer = own_scope.globals | own_scope.nonlocals  # names other code can rebind
         self.body = scope.body
@@ -138,7 +144,7 @@ class _KeyFlow:
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr) and not _is_target(stmt, child):
                 self._expression(child, used)
-        return _forget(used, _stored_names(stmt))
+        return _forget(used, _stored_names(stmt)) if used else used
 
     def _loop(self, loop, used):
         if isinstance(loop, ast.While):
@@ -156,6 +162,8 @@ class _KeyFlow:
 
     # ---- expressions -------------------------------------------------------------
     def _expression(self, expr, used):
+        if expr not in self.holders:
+            return
         calls = sorted((n for n in _own_nodes(expr) if n in self.consumers),
                        key=lambda n: (n.end_lineno, n.end_col_offset))  # inner calls run first
         per_item = {}  # call -> the comprehension that runs it once per item

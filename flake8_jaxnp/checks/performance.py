@@ -7,6 +7,7 @@ from ..model.names import FUNCTION_NODES
 from ..model.traced import PARTIAL
 from . import blocks, describe, jitted_parameters, repeats
 
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Clocks that time a region (not entropy sources such as uuid4).
 TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
 # Calls that wait for the device: after one of them the clock reads a finished result.
@@ -15,14 +16,26 @@ SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
 
 
 def check(model):
-    for scope in [model.tree, *model.nodes(*FUNCTION_NODES)]:
-        if isinstance(scope, ast.Lambda) or scope in model.traced:
+    calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
+    timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
+    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
+    for scope in timed | looping:
+        node = model.tree if scope is None else scope
+        if isinstance(node, ast.Lambda) or node in model.traced:
             continue  # traced loops unroll at trace time; their clocks are JNP305
-        for stmts, loop in blocks(scope.body, repeats):
-            if loop is not None:
+        for stmts, loop in blocks(node.body, repeats):
+            if loop is not None and scope in looping:
                 for stmt in stmts:
                     yield from _recompiles(model, loop, stmt)
-            yield from _unsynchronised(model, stmts)
+            if scope in timed:
+                yield from _unsynchronised(model, stmts)
+
+
+def _compiles(model):
+    """Whether the module uses a staging transform at all (as a call or a decorator)."""
+    return any(model.qualname(call.func) in model.staging_transforms for call in model.nodes(ast.Call)) or any(
+        (model.transform_spec(d) or ("",))[0] in model.staging_transforms
+        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list)
 
 
 # ---- JNP602 ---------------------------------------------------------------------------------
