@@ -13,7 +13,7 @@ from .options import DEFAULT
 
 CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check,
           api_usage.sequence_arguments, keys.check, performance.check, gradients.check,
-          donation.check, methods.check)
+          donation.check, methods.check, methods.stale_static_self)
 
 
 def relevant(lines, options=DEFAULT):

@@ -135,6 +135,16 @@ _RULES = [
         "Use jax.random with an explicit key passed in, or pass time values as "
         "arguments.",
     ),
+    Rule(
+        "JNP306", "stale-static-self",
+        "'{name}.{attr}' changes after {cls}.{method}() was compiled with self static; JAX keeps "
+        "the compiled code, so later calls use the old '{attr}'; pass it as an argument instead",
+        "A static argument is a cache key and must never change: mutating the object does not "
+        "retrace (the cache entry holds the same object), so the jitted method keeps the "
+        "attribute values it was traced with, even when the class defines __hash__ and __eq__.",
+        "Pass the changing value as a traced argument, or build a new object instead of "
+        "mutating the old one.",
+    ),
     # JNP4xx: dtype pitfalls
     Rule(
         "JNP401", "implicit-promotion",

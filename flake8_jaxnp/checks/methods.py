@@ -1,8 +1,10 @@
-"""JNP205: a method jitted with ``self`` traced, on a class JAX cannot flatten."""
+"""JNP205/JNP306: methods jitted with ``self`` traced (a plain object cannot be), or with
+``self`` static (the compiled code keeps the attribute values it saw)."""
 import ast
 
 from ..findings import Finding
 from ..model.traced import _literals as literals
+from . import blocks, repeats
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
@@ -52,3 +54,75 @@ def _traces_self(keywords):
     numbers = literals(options["static_argnums"], int) if "static_argnums" in options else []
     names = literals(options["static_argnames"], str) if "static_argnames" in options else []
     return numbers is not None and names is not None and 0 not in numbers and "self" not in names
+
+
+def stale_static_self(model):
+    """JNP306: an attribute that a method jitted with static self reads, assigned after a call."""
+    for cls in model.nodes(ast.ClassDef):
+        if not _plain_class(model, cls):
+            continue
+        methods = {method.name: _self_attributes(method) for method in cls.body
+                   if isinstance(method, ast.FunctionDef) and _static_self(model, method)}
+        if methods:
+            yield from _reassignments(model, cls, methods)
+
+
+def _static_self(model, method):
+    params = method.args.posonlyargs + method.args.args
+    if not params or params[0].arg != "self":
+        return False
+    for decorator in method.decorator_list:
+        spec = model.transform_spec(decorator)
+        if spec and spec[0] in model.staging_transforms:
+            options = {k.arg: k.value for k in spec[1]}
+            numbers = literals(options["static_argnums"], int) if "static_argnums" in options else []
+            names = literals(options["static_argnames"], str) if "static_argnames" in options else []
+            return 0 in (numbers or []) or "self" in (names or [])
+    return False
+
+
+def _self_attributes(method):
+    return {node.attr for node in ast.walk(method) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == "self" and isinstance(node.ctx, ast.Load)}
+
+
+def _reassignments(model, cls, methods):
+    """Assignments ``obj.attr = ...`` after a statement of the same block called ``obj.method(...)``,
+    where ``obj`` is bound once, to ``cls(...)``."""
+    for call in model.nodes(ast.Call):
+        if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
+            continue
+        found = model.resolve(call.func)
+        stmt = model.statement_of(call)
+        if not found or [b.node for b in found[1]] != [cls] or not isinstance(stmt, ast.Assign) \
+                or stmt.value is not call or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            continue
+        name = stmt.targets[0].id
+        scope = model.enclosing_function(stmt)
+        bindings = model.scope(model.tree if scope is None else scope).bindings.get(name, ())
+        if len(bindings) != 1:
+            continue  # rebound: which object is meant cannot be told
+        for stmts, _ in blocks((model.tree if scope is None else scope).body, repeats):
+            used = set()  # attributes read by the jitted methods called so far in this block
+            for later in stmts:
+                for node in ast.walk(later):
+                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                            and node.value.id == name and isinstance(node.ctx, ast.Store) and node.attr in used:
+                        yield Finding.at(node, "JNP306", {"name": name, "attr": node.attr, "cls": cls.name,
+                                                          "method": next(m for m, a in methods.items()
+                                                                         if node.attr in a)})
+                for node in ast.walk(later):
+                    method = _called_method(node, name)
+                    if method in methods:
+                        used |= methods[method]
+
+
+def _called_method(node, name):
+    """``obj.method(...)`` -> 'method', ``obj(...)`` -> '__call__', else None."""
+    if not isinstance(node, ast.Call):
+        return None
+    if isinstance(node.func, ast.Name) and node.func.id == name:
+        return "__call__"
+    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+        return node.func.attr
+    return None

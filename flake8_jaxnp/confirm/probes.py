@@ -79,6 +79,7 @@ class Recorder:
         self.keys_consumed = {}  # key fingerprint -> (line, sampler) of its first consumption
         self.traced_keys = []  # traced keys seen, kept alive so that their ids stay unique
         self.traces = Counter()  # line -> functions JAX traced for a call on that line
+        self.static_selves = {}  # id of an object a jitted method was called on -> (object, method, names it reads)
         self.differentiating = []  # per jax.grad call in progress: the jnp.where lines it ran
         self.jit_wraps = defaultdict(dict)  # line -> {id of a function jax.jit wrapped: the jitted function}
         self.guarded = False  # a transfer guard confirmed a transfer
@@ -289,9 +290,60 @@ NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
 JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
 
 
+class JittedMethodProbe:
+    """JNP306: a jitted method of a class of the file; remembers the objects it was called on."""
+
+    def __init__(self, jitted, name):
+        self._jitted, self._name = jitted, name
+        code = getattr(getattr(jitted, "__wrapped__", None), "__code__", None)
+        self._reads = frozenset(code.co_names if code is not None else ())  # the attributes it may read
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self._jitted
+        rec, jitted = RECORDER, self._jitted
+
+        def bound(*args, **kwargs):
+            if rec is not None:
+                rec.static_selves[id(obj)] = (obj, self._name, self._reads)
+            return jitted(obj, *args, **kwargs)
+        return bound
+
+    def __call__(self, *args, **kwargs):
+        return self._jitted(*args, **kwargs)
+
+
+def _watch_attributes(cls):
+    """JNP306: report an assignment from the file to an attribute that a jitted method read
+    after the method was called on the object (it is the method's static cache key)."""
+    original = cls.__setattr__
+
+    def setattr_probe(obj, key, value):
+        rec = RECORDER
+        seen = rec.static_selves.get(id(obj)) if rec is not None else None
+        if seen is not None and seen[0] is obj and key in seen[2]:
+            frame = sys._getframe(1)
+            if frame.f_code.co_filename == rec.target:
+                rec.observe(frame.f_lineno, "JNP306", "static self",
+                            f"'{key}' changed on an object that jitted {seen[1]}() was already called on; "
+                            f"JAX keeps the code compiled for it")
+        original(obj, key, value)
+    cls.__setattr__ = setattr_probe
+
+
+def _probe_jitted_methods(cls):
+    jitted = {name: value for name, value in vars(cls).items() if type(value).__name__ == "PjitFunction"}
+    for name, value in jitted.items():
+        setattr(cls, name, JittedMethodProbe(value, f"{cls.__name__}.{name}"))
+    if jitted:
+        _watch_attributes(cls)
+
+
 def install_module_probes(namespace):
     """Swap a freshly executed module's NumPy / jax.numpy names for probes."""
     for name, value in list(namespace.items()):
+        if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
+            _probe_jitted_methods(value)
         if value is np:
             namespace[name] = NUMPY_PROBE
         elif value is jnp:
