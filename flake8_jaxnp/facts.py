@@ -24,3 +24,9 @@ CLOCKS = frozenset({
 # The 64-bit dtypes and what JAX gives instead while jax_enable_x64 is off.
 NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 WIDE_DTYPES = frozenset(NARROW)
+# NumPy functions the generator does not call (they read or write files, print, build
+# classes, or are gone from NumPy 2), whose results are never arrays.
+UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
+    "load", "save", "savez", "info", "get_printoptions", "set_printoptions", "printoptions",
+    "ndarray", "frompyfunc", "obj2sctype", "sctype2char", "typename",
+})

@@ -14,6 +14,12 @@ class Rule:
     why: str
     fix: str
     on_by_default: bool = True  # False: reported only when selected explicitly
+    # Rule pages (docs.py): code the rule flags, the fixed code, and the exception the
+    # example raises on the JAX release jax_api.json describes ("": the pitfall is silent).
+    # Tests lint both, run both under JAX, and check the exception.
+    example: str = ""
+    instead: str = ""
+    raises: str = ""
 
     def format(self, **fields):
         return f"{self.code} {self.message.format(**fields)}"
@@ -29,6 +35,27 @@ _RULES = [
         "has finished, so the accelerator stalls on every iteration.",
         "Accumulate with jax.numpy inside the loop and call np.asarray once at "
         "the boundary.",
+        example="""\
+import jax.numpy as jnp
+import numpy as np
+
+params = jnp.ones(3)
+history = []
+for step in range(100):
+    params = params * 0.9
+    history.append(np.asarray(params))
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+params = jnp.ones(3)
+history = []
+for step in range(100):
+    params = params * 0.9
+    history.append(params)
+history = np.asarray(jnp.stack(history))
+""",
     ),
     Rule(
         "JNP102", "device-to-scalar-in-loop",
@@ -39,6 +66,25 @@ _RULES = [
         "device and copy the value to the host.",
         "Keep the value as a JAX array; convert inside an `if step % N == 0:` "
         "block or after the loop.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+losses = []
+for step in range(100):
+    x = x * 0.9
+    losses.append(float(x.sum()))
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+losses = []
+for step in range(100):
+    x = x * 0.9
+    losses.append(x.sum())
+losses = jnp.stack(losses).tolist()
+""",
     ),
     Rule(
         "JNP103", "device-print-in-loop",
@@ -47,6 +93,22 @@ _RULES = [
         "Printing, str(), repr(), f-strings and logging read the array's value, "
         "which waits for the device and copies the data to the host.",
         "Log under `if step % N == 0:` or after the loop.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+for step in range(100):
+    x = x * 0.9
+    print(f"step {step}: {x}")
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+for step in range(100):
+    x = x * 0.9
+print(f"after 100 steps: {x}")
+""",
     ),
     Rule(
         "JNP104", "loop-invariant-upload",
@@ -55,6 +117,24 @@ _RULES = [
         "jnp.array/jnp.asarray/jax.device_put of host data copies it to the "
         "device each time; data the loop does not change needs one copy.",
         "Convert once before the loop and reuse the device array.",
+        example="""\
+import jax.numpy as jnp
+import numpy as np
+
+features = np.ones((8, 3), dtype=np.float32)
+params = jnp.zeros(3)
+for step in range(100):
+    params = params + jnp.asarray(features).mean(axis=0)
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+features = jnp.asarray(np.ones((8, 3), dtype=np.float32))
+params = jnp.zeros(3)
+for step in range(100):
+    params = params + features.mean(axis=0)
+""",
     ),
     # JNP2xx: what fails on traced values
     Rule(
@@ -64,6 +144,32 @@ _RULES = [
         "NumPy functions convert their arguments to NumPy arrays, which needs "
         "concrete data; a tracer has none.",
         "Use the jax.numpy function of the same name.",
+        example="""\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def f(x):
+    return np.sin(x)
+
+
+f(jnp.ones(3))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x):
+    return jnp.sin(x)
+
+
+f(jnp.ones(3))
+""",
+        raises="TracerArrayConversionError",
     ),
     Rule(
         "JNP202", "tracer-to-python",
@@ -73,6 +179,33 @@ _RULES = [
         "control flow, float()/int()/.item() and shapes need concrete values.",
         "Use jnp.where/lax.cond/lax.select for data-dependent choices, or mark "
         "the argument static (static_argnums/static_argnames).",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def relu(x):
+    if x > 0:
+        return x
+    return 0.0
+
+
+relu(jnp.float32(2.0))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def relu(x):
+    return jnp.where(x > 0, x, 0.0)
+
+
+relu(jnp.float32(2.0))
+""",
+        raises="TracerBoolConversionError",
     ),
     Rule(
         "JNP203", "data-dependent-shape",
@@ -82,6 +215,31 @@ _RULES = [
         "nonzero/unique/one-argument where produce shapes that depend on data.",
         "Pass size= (and fill_value=), or use jnp.where(mask, x, 0) to keep "
         "the shape.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def positives(x):
+    return x[x > 0]
+
+
+positives(jnp.array([-1.0, 2.0]))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def positives(x):
+    return jnp.where(x > 0, x, 0.0)
+
+
+positives(jnp.array([-1.0, 2.0]))
+""",
+        raises="NonConcreteBooleanIndexError",
     ),
     Rule(
         "JNP205", "traced-self-method",
@@ -91,6 +249,43 @@ _RULES = [
         "registered pytrees; an ordinary object is neither.",
         "Move the computation into a function that takes the arrays, register the class with "
         "jax.tree_util.register_pytree_node_class, or (for an immutable object) mark self static.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit
+    def __call__(self, x):
+        return x * self.factor
+
+
+Scaler(2.0)(jnp.ones(3))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scale(x, factor):
+    return x * factor
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, x):
+        return scale(x, self.factor)
+
+
+Scaler(2.0)(jnp.ones(3))
+""",
+        raises="TypeError",
     ),
     # JNP3xx: Python side effects under tracing
     Rule(
@@ -99,7 +294,35 @@ _RULES = [
         "tracers, not values; use jax.debug.print",
         "Traced Python runs once per compilation; later calls reuse the "
         "compiled code, so print() fires once and prints abstract tracers.",
-        "jax.debug.print(\"x = {{}}\", x) prints the runtime values on every call.",
+        "Call jax.debug.print(\"x = {}\", x), which prints the runtime values on every call.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    print("x =", x)
+    return x * 2
+
+
+step(jnp.ones(2))
+step(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    jax.debug.print("x = {}", x)
+    return x * 2
+
+
+step(jnp.ones(2))
+step(jnp.ones(2))
+""",
     ),
     Rule(
         "JNP302", "global-rebind-in-traced",
@@ -108,6 +331,37 @@ _RULES = [
         "Assignments to global or nonlocal names run at trace time only, so "
         "the name changes once, not on every call.",
         "Return the value from the function and keep state explicit.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+calls = 0
+
+
+@jax.jit
+def step(x):
+    global calls
+    calls += 1
+    return x * 2
+
+
+step(jnp.ones(2))
+step(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x, calls):
+    return x * 2, calls + 1
+
+
+calls = 0
+x, calls = step(jnp.ones(2), calls)
+x, calls = step(jnp.ones(2), calls)
+""",
     ),
     Rule(
         "JNP303", "outer-mutation-in-traced",
@@ -117,6 +371,36 @@ _RULES = [
         "Mutating a list, dict or object that outlives the call happens once "
         "at trace time and can leak tracers out of the transformation.",
         "Return the new values and let the caller update its state.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+history = []
+
+
+@jax.jit
+def record(x):
+    history.append(x)
+    return x * 2
+
+
+record(jnp.ones(2))
+record(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def record(x):
+    return x * 2
+
+
+history = []
+for _ in range(2):
+    history.append(record(jnp.ones(2)))
+""",
     ),
     Rule(
         "JNP304", "stale-global-in-traced",
@@ -125,6 +409,35 @@ _RULES = [
         "Globals are read at trace time and frozen into the compiled function; "
         "rebinding them later does not retrace.",
         "Pass the value as an argument (static if it is a Python constant).",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+SCALE = 1.0
+
+
+@jax.jit
+def scaled(x):
+    return x * SCALE
+
+
+scaled(jnp.ones(2))
+SCALE = 2.0
+scaled(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scaled(x, scale):
+    return x * scale
+
+
+scaled(jnp.ones(2), 1.0)
+scaled(jnp.ones(2), 2.0)
+""",
     ),
     Rule(
         "JNP305", "stateful-random-in-traced",
@@ -134,6 +447,35 @@ _RULES = [
         "compiled function replays the first value forever.",
         "Use jax.random with an explicit key passed in, or pass time values as "
         "arguments.",
+        example="""\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def noisy(x):
+    return x + np.random.normal()
+
+
+noisy(jnp.ones(2))
+noisy(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def noisy(x, key):
+    return x + jax.random.normal(key)
+
+
+key = jax.random.key(0)
+for _ in range(2):
+    key, subkey = jax.random.split(key)
+    noisy(jnp.ones(2), subkey)
+""",
     ),
     Rule(
         "JNP306", "stale-static-self",
@@ -144,6 +486,51 @@ _RULES = [
         "attribute values it was traced with, even when the class defines __hash__ and __eq__.",
         "Pass the changing value as a traced argument, or build a new object instead of "
         "mutating the old one.",
+        example="""\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    @partial(jax.jit, static_argnums=0)
+    def __call__(self, x):
+        return x * self.factor
+
+
+scaler = Scaler(2.0)
+scaler(jnp.ones(3))
+scaler.factor = 3.0
+print(scaler(jnp.ones(3)))  # [2. 2. 2.]: the old factor
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scale(x, factor):
+    return x * factor
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, x):
+        return scale(x, self.factor)
+
+
+scaler = Scaler(2.0)
+scaler(jnp.ones(3))
+scaler.factor = 3.0
+print(scaler(jnp.ones(3)))  # [3. 3. 3.]
+""",
+        raises="",
     ),
     # JNP4xx: dtype pitfalls
     Rule(
@@ -153,6 +540,20 @@ _RULES = [
         "Mixing dtypes of different kinds or widths promotes silently, and "
         "JAX's promotion lattice differs from NumPy's.",
         "Make the conversion explicit with .astype(dtype).",
+        example="""\
+import jax.numpy as jnp
+
+counts = jnp.arange(4, dtype=jnp.int32)
+scale = jnp.ones(4, dtype=jnp.float16)
+counts * scale
+""",
+        instead="""\
+import jax.numpy as jnp
+
+counts = jnp.arange(4, dtype=jnp.int32)
+scale = jnp.ones(4, dtype=jnp.float16)
+counts.astype(jnp.float16) * scale
+""",
     ),
     Rule(
         "JNP402", "x64-dtype-without-x64",
@@ -161,6 +562,16 @@ _RULES = [
         "Without jax_enable_x64, JAX truncates 64-bit dtypes to 32 bits with "
         "only a warning.",
         "Request the 32-bit dtype, or enable x64 at startup.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3, dtype=jnp.float64)
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3, dtype=jnp.float32)
+""",
     ),
     Rule(
         "JNP403", "numpy-float64-to-jax",
@@ -171,6 +582,18 @@ _RULES = [
         # Off by default: on published code it fires mostly on test inputs whose
         # narrowing is harmless (see the README's real-world figures).
         on_by_default=False,
+        example="""\
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.asarray(np.linspace(0.0, 1.0, 5))
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.asarray(np.linspace(0.0, 1.0, 5, dtype=np.float32))
+""",
     ),
     # JNP5xx: NumPy APIs and idioms JAX does not implement
     Rule(
@@ -179,12 +602,39 @@ _RULES = [
         "JAX arrays are immutable: item assignment raises TypeError and "
         "in-place methods do not exist or return a new array.",
         "x = x.at[i].set(v) (or .add/.mul/...), and rebind sort results.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3)
+x[0] = 1.0
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3)
+x = x.at[0].set(1.0)
+""",
+        raises="TypeError",
     ),
     Rule(
         "JNP502", "missing-jax-api",
-        "{name} does not exist in the installed JAX {version}; {fix}",
+        "{name} does not exist in JAX {version} (the release flake8-jaxnp's API data describes); {fix}",
         "jax.numpy and jax.Array mirror most of NumPy but not all of it.",
         "Use the JAX equivalent, or do the step in NumPy outside traced code.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.ones((2, 2))
+x.strides
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.ones((2, 2))
+np.asarray(x).strides
+""",
+        raises="AttributeError",
     ),
     Rule(
         "JNP503", "numpy-only-argument",
@@ -193,12 +643,36 @@ _RULES = [
         "because arrays are immutable or the option has no XLA equivalent.",
         "Drop the argument and use the returned value (or the suggested "
         "alternative).",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.array([3.0, 1.0, 2.0])
+jnp.sort(x, kind="stable")
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.array([3.0, 1.0, 2.0])
+jnp.sort(x, stable=True)
+""",
+        raises="TypeError",
     ),
     Rule(
         "JNP504", "removed-jax-api",
         "{name} was removed or deprecated in JAX; use {replacement}",
         "Old aliases such as jax.tree_map were deprecated and then removed.",
         "Use the replacement named in the message.",
+        example="""\
+import jax
+
+jax.tree_map(lambda v: v + 1, [1, 2])
+""",
+        instead="""\
+import jax
+
+jax.tree.map(lambda v: v + 1, [1, 2])
+""",
+        raises="AttributeError",
     ),
     Rule(
         "JNP505", "sequence-argument",
@@ -207,6 +681,17 @@ _RULES = [
         "jax.numpy functions take arrays, not lists or tuples: converting a sequence element by "
         "element would hide a slow host-side loop, so most of them raise TypeError instead.",
         "Convert once with jnp.asarray([...]) and pass the array.",
+        example="""\
+import jax.numpy as jnp
+
+total = jnp.sum([1.0, 2.0, 3.0])
+""",
+        instead="""\
+import jax.numpy as jnp
+
+total = jnp.sum(jnp.asarray([1.0, 2.0, 3.0]))
+""",
+        raises="TypeError",
     ),
     # JNP6xx: randomness and performance
     Rule(
@@ -216,6 +701,22 @@ _RULES = [
         "JAX random functions are pure: a key consumed twice (by samplers, or by split) gives the "
         "same random bits twice, so the draws are identical or correlated.",
         "key, subkey = jax.random.split(key) before each use, and pass each subkey to one sampler.",
+        example="""\
+import jax
+
+key = jax.random.key(0)
+noise = jax.random.normal(key, (3,))
+mask = jax.random.bernoulli(key, 0.5, (3,))  # mask == (noise < 0)
+""",
+        instead="""\
+import jax
+
+key = jax.random.key(0)
+key, noise_key, mask_key = jax.random.split(key, 3)
+noise = jax.random.normal(noise_key, (3,))
+mask = jax.random.bernoulli(mask_key, 0.5, (3,))
+""",
+        raises="",
     ),
     Rule(
         "JNP602", "recompile-in-loop",
@@ -226,6 +727,24 @@ _RULES = [
         "static argument that changes each iteration is a new cache key.",
         "Build the jitted function once, before the loop; pass changing values as traced "
         "(non-static) arguments.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+for step in range(3):
+    x = jax.jit(lambda v: v * 0.5)(x)
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+halve = jax.jit(lambda v: v * 0.5)
+x = jnp.ones(3)
+for step in range(3):
+    x = halve(x)
+""",
+        raises="",
     ),
     Rule(
         "JNP603", "unsynchronised-timing",
@@ -236,6 +755,31 @@ _RULES = [
         "measures dispatch, not computation.",
         "Call jax.block_until_ready(result) (or result.block_until_ready()) before the second "
         "clock read.",
+        example="""\
+import time
+
+import jax
+import jax.numpy as jnp
+
+matmul = jax.jit(lambda a: a @ a)
+x = jnp.ones((1000, 1000))
+start = time.perf_counter()
+y = matmul(x)
+elapsed = time.perf_counter() - start
+""",
+        instead="""\
+import time
+
+import jax
+import jax.numpy as jnp
+
+matmul = jax.jit(lambda a: a @ a)
+x = jnp.ones((1000, 1000))
+start = time.perf_counter()
+y = matmul(x).block_until_ready()
+elapsed = time.perf_counter() - start
+""",
+        raises="",
     ),
     Rule(
         "JNP604", "where-nan-gradient",
@@ -247,6 +791,30 @@ _RULES = [
         "division by 0, arcsin beyond 1) is nan.",
         "The double where: replace the input with a safe value where the condition is false "
         "before the unsafe operation, then select.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+def safe_log(x):
+    return jnp.where(x > 0, jnp.log(x), 0.0)
+
+
+print(jax.grad(safe_log)(0.0))  # nan
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+def safe_log(x):
+    positive = jnp.where(x > 0, x, 1.0)
+    return jnp.where(x > 0, jnp.log(positive), 0.0)
+
+
+print(jax.grad(safe_log)(0.0))  # 0.0
+""",
+        raises="",
     ),
     Rule(
         "JNP605", "donated-buffer-reuse",
@@ -256,6 +824,39 @@ _RULES = [
         "output; the backend deletes the input (CPU and GPU both do on the installed JAX), and "
         "any later use raises 'Array has been deleted'.",
         "Rebind the name to the result (x = step(x)), or drop the argument from donate_argnums.",
+        example="""\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, donate_argnums=0)
+def step(params, grads):
+    return params - 0.1 * grads
+
+
+params = jnp.ones(3)
+new_params = step(params, jnp.ones(3))
+print(params)
+""",
+        instead="""\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, donate_argnums=0)
+def step(params, grads):
+    return params - 0.1 * grads
+
+
+params = jnp.ones(3)
+params = step(params, jnp.ones(3))
+print(params)
+""",
+        raises="RuntimeError",
     ),
     # JNP9xx: the checker itself
     Rule(
@@ -268,15 +869,3 @@ _RULES = [
 
 RULES = {rule.code: rule for rule in _RULES}
 OFF_BY_DEFAULT = [rule.code for rule in _RULES if not rule.on_by_default]
-
-
-def markdown_table():
-    """The README's rule table, generated from the catalogue."""
-    rows = ["| code | name | what goes wrong | fix |", "| --- | --- | --- | --- |"]
-    rows += [f"| {r.code} | {r.name}{'' if r.on_by_default else ' (off by default)'} | {r.why} | {r.fix} |"
-             for r in _RULES]
-    return "\n".join(rows)
-
-
-if __name__ == "__main__":
-    print(markdown_table())

@@ -12,6 +12,7 @@ import select
 import subprocess
 import sys
 from collections import defaultdict
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,7 @@ def test_fixture_cases_all_ran(fixtures_report):
 def test_report_names_backend_and_device(fixtures_report):
     [backend] = fixtures_report["backends"]
     assert backend["backend"] == PLATFORM and backend["device"]
+    assert fixtures_report["jax_version"] == metadata.version("jax")
 
 
 def test_summary_counts_rows(fixtures_report):
@@ -149,6 +151,7 @@ def test_table_verdicts_and_exit_status_zero():
     result = confirm(*ON_PLATFORM, path)
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"backend: {PLATFORM} (device: ")
+    assert f", jax {metadata.version('jax')}" in lines[0]
     rows = [line.split()[:3] for line in lines[1:-1]]
     assert rows == [[f"{path}:8:8", "JNP202", "confirmed"], [f"{path}:15:12", "JNP202", "not"]]
     assert "not exercised" in lines[2]

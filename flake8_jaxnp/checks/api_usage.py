@@ -48,7 +48,7 @@ GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError"
 
 def check(model):
     deprecated = api.deprecated()
-    for node in model.nodes():
+    for node in model.nodes(ast.Attribute, ast.Call, ast.Subscript, ast.Expr, ast.Import, ast.ImportFrom):
         kind = type(node)
         if kind is ast.Attribute:
             yield from _attribute(model, node, deprecated)

@@ -8,9 +8,9 @@ idiom, so neither counts as a promotion.
 """
 import ast
 
+from .. import api
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
-from ..model.library import NON_ARRAY_FUNCTIONS
 from ..facts import NARROW
 from ..findings import Finding
 from . import describe
@@ -66,7 +66,7 @@ def _call(model, call):
     """JNP402 for 64-bit dtypes requested from JAX, JNP403 for NumPy 64-bit data handed to it."""
     qualname = model.qualname(call.func)
     module, _, name = (qualname or "").rpartition(".")
-    jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in NON_ARRAY_FUNCTIONS
+    jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in api.non_array_functions()
     given, requested, python_type = (_requested_dtype(model, call, qualname)
                                      if jax_function or _is_jax_method(model, call) else (False, None, False))
     if python_type:

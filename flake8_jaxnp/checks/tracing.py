@@ -7,13 +7,11 @@ from ..model.kinds import PYTHON, TRACER, TRACER_TREE, UNKNOWN
 from . import describe
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
-SHAPE_FUNCTIONS = {  # constructor or slicer -> positions of shape-like arguments
-    "jax.numpy.zeros": (0,), "jax.numpy.ones": (0,), "jax.numpy.empty": (0,),
-    "jax.numpy.full": (0,), "jax.numpy.arange": (0, 1, 2), "jax.numpy.eye": (0, 1),
-    "jax.numpy.identity": (0,), "jax.numpy.linspace": (2,), "jax.numpy.tri": (0, 1),
-    "jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2,),
-}
 SHAPE_KEYWORDS = {"shape", "num", "N", "M", "slice_sizes", "slice_size"}
+# Shape arguments that may be traced when a size is given (JNP203 reports them instead).
+DATA_DEPENDENT_SHAPES = {"jax.numpy.repeat"}
+# lax slicers -> positions of their slice sizes, which must be static like shapes.
+SLICE_SIZES = {"jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2,)}
 ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
 
@@ -22,17 +20,18 @@ def check(model):
     for func, traced in model.traced.items():
         scope = getattr(func, "name", "<lambda>")
         base = {"scope": scope, "transform": traced.transform}
+        abstract = traced.abstract
         for node in model.own_nodes(func):
             if isinstance(node, ast.Call):
                 yield from _call(model, node, traced, base)
-            elif traced.abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            elif abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
                 yield from _truth_test(model, node.test, base)
-            elif traced.abstract and isinstance(node, ast.BoolOp):
+            elif abstract and isinstance(node, ast.BoolOp):
                 for operand in node.values[:-1]:
                     yield from _truth_value(model, operand, base)
-            elif traced.abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            elif abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 yield from _truth_value(model, node.operand, base)
-            elif traced.abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            elif abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 yield from _subscript(model, node, base)
 
 
@@ -83,7 +82,9 @@ def _call(model, call, traced, base):
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
             and model.value(call.func.value).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
-    elif qualname in SHAPE_FUNCTIONS and _shape_is_traced(model, call, SHAPE_FUNCTIONS[qualname]):
+    elif qualname in api.shape_arguments() and qualname not in DATA_DEPENDENT_SHAPES \
+            and _shape_is_traced(model, call, api.shape_arguments()[qualname]) \
+            or qualname in SLICE_SIZES and _shape_is_traced(model, call, SLICE_SIZES[qualname]):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \

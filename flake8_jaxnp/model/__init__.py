@@ -30,11 +30,11 @@ class Model:
         self._roots = roots
         self.traced = roots.traced  # function node -> TracedFunction
         self.jitted_callables = roots.jitted_callables
+        # Transforms whose result, when called, gives device arrays: jax.jit(f)(x).
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
-                                   if behaviour is Behaviour.STAGING}
+                                   if behaviour is Behaviour.STAGING and name in roots.array_results}
         self.flows = {}
         self._nested = None  # function -> functions defined directly inside it, built on demand
-        self._by_type = None  # node type -> nodes, built on the first question
         self._analyse()
 
     # ---- analysis -------------------------------------------------------------
@@ -144,13 +144,10 @@ class Model:
         """Every node of the module (of the given types), in one shared index."""
         if not types:
             return self.names.scope_of.keys()
-        if self._by_type is None:
-            self._by_type = {}
-            for node in self.names.scope_of:
-                self._by_type.setdefault(type(node), []).append(node)
+        by_type = self.names.by_type
         if len(types) == 1:
-            return self._by_type.get(types[0], ())
-        return [node for kind in types for node in self._by_type.get(kind, ())]
+            return by_type.get(types[0], ())
+        return [node for kind in types for node in by_type.get(kind, ())]
 
     def parent(self, node):
         return self.names.parent.get(node)

@@ -56,12 +56,13 @@ class Names:
         self.global_rebinds = {}  # name -> statements in functions that rebind a module global
         self.functions = []  # every def and lambda, in source order
         self.calls = []  # every call, for the transform and lax-body search
+        self.by_type = {}  # node type -> every node of that type, in walk order
         self._qualnames = {}  # expression node -> its qualname, filled on first question
         self._build(tree)
 
     # ---- building -------------------------------------------------------
     def _build(self, tree):
-        parent, scope_of = self.parent, self.scope_of
+        parent, scope_of, by_type = self.parent, self.scope_of, self.by_type
         enter_types, fields_of = _ENTER_TYPES, _child_fields
         stack = [(tree, self.module_scope)]
         pop, push = stack.pop, stack.append
@@ -69,6 +70,11 @@ class Names:
             node, scope = pop()
             scope_of[node] = scope
             kind = type(node)
+            of_kind = by_type.get(kind)
+            if of_kind is None:
+                by_type[kind] = [node]
+            else:
+                of_kind.append(node)
             if kind is ast.Name:
                 if type(node.ctx) is not ast.Load:
                     self._bind_target(node, scope)
@@ -182,8 +188,12 @@ class Names:
 
     def enclosing_function(self, node):
         """The innermost def or lambda whose body contains ``node``, or None."""
+        return self._enclosing(node, "is_function")
+
+    def _enclosing(self, node, kind):
+        """The node of the innermost scope around ``node`` with ``kind`` set (is_function, is_class)."""
         scope = self.scope_of.get(node)
-        while scope is not None and not scope.is_function:
+        while scope is not None and not getattr(scope, kind):
             scope = scope.parent
         return scope.node if scope is not None else None
 
@@ -277,17 +287,11 @@ class Names:
                 return found[1][0].node
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
-            cls = self._enclosing_class(expr)
+            cls = self._enclosing(expr, "is_class")
             if cls is not None:
                 methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
                 return methods[0] if len(methods) == 1 else None
         return None
-
-    def _enclosing_class(self, node):
-        scope = self.scope_of.get(node)
-        while scope is not None and not scope.is_class:
-            scope = scope.parent
-        return scope.node if scope is not None else None
 
 
 _FIELDS = {}

@@ -19,7 +19,7 @@ Cost stays linear in the body's size:
 import ast
 
 from . import dtypes, library
-from .kinds import (ARRAYS, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
+from .kinds import (ARRAYS, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
                     UNKNOWN_VALUE, Value, join)
 
 
@@ -116,6 +116,10 @@ class FunctionFlow:
         value = self.eval(stmt.value, env)
         for target in stmt.targets:
             self._bind(target, value, env)
+
+    def _expression(self, stmt, env):  # an expression statement, return, await
+        if stmt.value is not None:
+            self.eval(stmt.value, env)
 
     def _ann_assign(self, stmt, env):
         if stmt.value is not None:
@@ -347,9 +351,13 @@ class FunctionFlow:
 
     def _call(self, call, env):
         func_value = self.eval(call.func, env)
-        args = [self.eval(a.value if isinstance(a, ast.Starred) else a, env) for a in call.args]
+        args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args]
         keywords = {k.arg: self.eval(k.value, env) for k in call.keywords}
-        traced_input = any(v.traced for v in args) or any(v.traced for v in keywords.values())
+        traced_input = False
+        for value in args:
+            traced_input = traced_input or value.kind in TRACED
+        for value in keywords.values():
+            traced_input = traced_input or value.kind in TRACED
         qualname = self.names.qualname(call.func)
         if qualname:
             result = library.call(self, call, qualname, args, traced_input)
@@ -389,6 +397,8 @@ def _captured_names(pattern):
 
 
 _STATEMENTS = {
+    ast.Expr: FunctionFlow._expression,
+    ast.Return: FunctionFlow._expression,
     ast.Assign: FunctionFlow._assign,
     ast.AnnAssign: FunctionFlow._ann_assign,
     ast.AugAssign: FunctionFlow._aug_assign,
