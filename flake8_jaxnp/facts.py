@@ -24,6 +24,19 @@ CLOCKS = frozenset({
 # The 64-bit dtypes and what JAX gives instead while jax_enable_x64 is off.
 NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 WIDE_DTYPES = frozenset(NARROW)
+# ``.at[...]`` methods that return an updated copy; calling one as a statement loses the update.
+AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
+
+
+def is_promotion(operands):
+    """Whether mixing ``operands``, (dtype name, weakly typed) pairs, is an implicit promotion.
+
+    A weakly typed Python scalar takes the other side's dtype (``int_array * 0.5``), and a
+    bool mask promotes losslessly (``x * (x > 0)``): neither is a promotion to report.
+    """
+    return not any(weak or dtype == "bool" for dtype, weak in operands)
+
+
 # NumPy functions the generator does not call (they read or write files, print, build
 # classes, or are gone from NumPy 2), whose results are never arrays.
 UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({

@@ -16,8 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from . import generate_tables as tables
-
-DATA_FILE = Path(__file__).with_name("jax_api.json")
+from .api import DATA_FILE
 
 # NumPy namespaces whose functions are probed on tracers.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")
@@ -416,6 +415,12 @@ def _sequence_refusals(jnp_names):
     return refusals
 
 
+def _public_attributes(names):
+    """Attribute names without Python's own dunders (which vary with the interpreter:
+    3.12 adds ``__buffer__``), so the data is the same whichever Python generates it."""
+    return sorted(name for name in names if not (name.startswith("__") and name.endswith("__")))
+
+
 def build():
     import jax
     import numpy as np
@@ -469,8 +474,8 @@ def build():
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
         "array_rejected_arguments": _rejected_method_arguments(),
         "jnp_inplace_functions": _inplace_functions(jnp_names),
-        "array_attributes": sorted(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
-        "numpy_array_attributes": sorted(dir(np.ndarray)),
+        "array_attributes": _public_attributes(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
+        "numpy_array_attributes": _public_attributes(dir(np.ndarray)),
         "deprecated": _deprecations(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),

@@ -5,6 +5,8 @@ module, so a rule exists exactly when it has an entry in ``RULES``.
 """
 from dataclasses import dataclass
 
+from . import evidence as ev
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -20,6 +22,8 @@ class Rule:
     example: str = ""
     instead: str = ""
     raises: str = ""
+    evidence: tuple = ()  # kinds of runtime evidence (evidence.py) that confirm a finding
+    unconfirmable: str = ""  # why no runtime evidence can confirm it (when evidence is empty)
 
     def format(self, **fields):
         return f"{self.code} {self.message.format(**fields)}"
@@ -56,6 +60,7 @@ for step in range(100):
     history.append(params)
 history = np.asarray(jnp.stack(history))
 """,
+        evidence=(ev.TO_NUMPY,),
     ),
     Rule(
         "JNP102", "device-to-scalar-in-loop",
@@ -85,6 +90,7 @@ for step in range(100):
     losses.append(x.sum())
 losses = jnp.stack(losses).tolist()
 """,
+        evidence=(ev.TO_SCALAR,),
     ),
     Rule(
         "JNP103", "device-print-in-loop",
@@ -109,6 +115,7 @@ for step in range(100):
     x = x * 0.9
 print(f"after 100 steps: {x}")
 """,
+        evidence=(ev.FORMATTING,),
     ),
     Rule(
         "JNP104", "loop-invariant-upload",
@@ -135,6 +142,7 @@ params = jnp.zeros(3)
 for step in range(100):
     params = params + features.mean(axis=0)
 """,
+        evidence=(ev.SAME_UPLOAD,),
     ),
     # JNP2xx: what fails on traced values
     Rule(
@@ -170,6 +178,7 @@ def f(x):
 f(jnp.ones(3))
 """,
         raises="TracerArrayConversionError",
+        evidence=(ev.TRACER_TO_NUMPY,),
     ),
     Rule(
         "JNP202", "tracer-to-python",
@@ -206,6 +215,7 @@ def relu(x):
 relu(jnp.float32(2.0))
 """,
         raises="TracerBoolConversionError",
+        evidence=(ev.TRACER_TO_PYTHON, ev.CONCRETIZATION, ev.TRACED_SLICE),
     ),
     Rule(
         "JNP203", "data-dependent-shape",
@@ -240,6 +250,7 @@ def positives(x):
 positives(jnp.array([-1.0, 2.0]))
 """,
         raises="NonConcreteBooleanIndexError",
+        evidence=(ev.BOOLEAN_INDEX, ev.CONCRETIZATION),
     ),
     Rule(
         "JNP205", "traced-self-method",
@@ -286,6 +297,7 @@ class Scaler:
 Scaler(2.0)(jnp.ones(3))
 """,
         raises="TypeError",
+        evidence=(ev.UNTRACEABLE_SELF,),
     ),
     # JNP3xx: Python side effects under tracing
     Rule(
@@ -323,6 +335,7 @@ def step(x):
 step(jnp.ones(2))
 step(jnp.ones(2))
 """,
+        evidence=(ev.TRACE_ONLY_PRINT, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP302", "global-rebind-in-traced",
@@ -362,6 +375,7 @@ calls = 0
 x, calls = step(jnp.ones(2), calls)
 x, calls = step(jnp.ones(2), calls)
 """,
+        evidence=(ev.TRACE_ONLY_REBIND, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP303", "outer-mutation-in-traced",
@@ -401,6 +415,7 @@ history = []
 for _ in range(2):
     history.append(record(jnp.ones(2)))
 """,
+        evidence=(ev.TRACE_ONLY_MUTATION, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP304", "stale-global-in-traced",
@@ -438,6 +453,7 @@ def scaled(x, scale):
 scaled(jnp.ones(2), 1.0)
 scaled(jnp.ones(2), 2.0)
 """,
+        evidence=(ev.STALE_GLOBAL,),
     ),
     Rule(
         "JNP305", "stateful-random-in-traced",
@@ -476,6 +492,7 @@ for _ in range(2):
     key, subkey = jax.random.split(key)
     noisy(jnp.ones(2), subkey)
 """,
+        evidence=(ev.TRACE_ONLY_HOST_RANDOM, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP306", "stale-static-self",
@@ -531,6 +548,7 @@ scaler.factor = 3.0
 print(scaler(jnp.ones(3)))  # [3. 3. 3.]
 """,
         raises="",
+        evidence=(ev.STALE_STATIC_SELF,),
     ),
     # JNP4xx: dtype pitfalls
     Rule(
@@ -554,6 +572,7 @@ counts = jnp.arange(4, dtype=jnp.int32)
 scale = jnp.ones(4, dtype=jnp.float16)
 counts.astype(jnp.float16) * scale
 """,
+        evidence=(ev.STRICT_PROMOTION,),
     ),
     Rule(
         "JNP402", "x64-dtype-without-x64",
@@ -572,6 +591,7 @@ import jax.numpy as jnp
 
 x = jnp.zeros(3, dtype=jnp.float32)
 """,
+        evidence=(ev.X64_TRUNCATION,),
     ),
     Rule(
         "JNP403", "numpy-float64-to-jax",
@@ -594,6 +614,7 @@ import numpy as np
 
 x = jnp.asarray(np.linspace(0.0, 1.0, 5, dtype=np.float32))
 """,
+        evidence=(ev.WIDE_HOST_DATA,),
     ),
     # JNP5xx: NumPy APIs and idioms JAX does not implement
     Rule(
@@ -615,6 +636,7 @@ x = jnp.zeros(3)
 x = x.at[0].set(1.0)
 """,
         raises="TypeError",
+        evidence=(ev.IMMUTABLE_ARRAY, ev.DISCARDED_RESULT, ev.MISSING_JAX_ATTRIBUTE),
     ),
     Rule(
         "JNP502", "missing-jax-api",
@@ -635,6 +657,7 @@ x = jnp.ones((2, 2))
 np.asarray(x).strides
 """,
         raises="AttributeError",
+        evidence=(ev.MISSING_JAX_ATTRIBUTE, ev.MISSING_JAX_IMPORT),
     ),
     Rule(
         "JNP503", "numpy-only-argument",
@@ -656,6 +679,7 @@ x = jnp.array([3.0, 1.0, 2.0])
 jnp.sort(x, stable=True)
 """,
         raises="TypeError",
+        evidence=(ev.UNSUPPORTED_ARGUMENT,),
     ),
     Rule(
         "JNP504", "removed-jax-api",
@@ -673,6 +697,7 @@ import jax
 jax.tree.map(lambda v: v + 1, [1, 2])
 """,
         raises="AttributeError",
+        evidence=(ev.MISSING_JAX_ATTRIBUTE, ev.MISSING_JAX_IMPORT, ev.JAX_DEPRECATION),
     ),
     Rule(
         "JNP505", "sequence-argument",
@@ -692,6 +717,7 @@ import jax.numpy as jnp
 total = jnp.sum(jnp.asarray([1.0, 2.0, 3.0]))
 """,
         raises="TypeError",
+        evidence=(ev.SEQUENCE_ARGUMENT,),
     ),
     # JNP6xx: randomness and performance
     Rule(
@@ -717,6 +743,7 @@ noise = jax.random.normal(noise_key, (3,))
 mask = jax.random.bernoulli(mask_key, 0.5, (3,))
 """,
         raises="",
+        evidence=(ev.KEY_REUSE,),
     ),
     Rule(
         "JNP602", "recompile-in-loop",
@@ -745,6 +772,7 @@ for step in range(3):
     x = halve(x)
 """,
         raises="",
+        evidence=(ev.RETRACE,),
     ),
     Rule(
         "JNP603", "unsynchronised-timing",
@@ -780,6 +808,7 @@ y = matmul(x).block_until_ready()
 elapsed = time.perf_counter() - start
 """,
         raises="",
+        evidence=(ev.UNFINISHED_AT_CLOCK,),
     ),
     Rule(
         "JNP604", "where-nan-gradient",
@@ -815,6 +844,7 @@ def safe_log(x):
 print(jax.grad(safe_log)(0.0))  # 0.0
 """,
         raises="",
+        evidence=(ev.NAN_GRADIENT,),
     ),
     Rule(
         "JNP605", "donated-buffer-reuse",
@@ -857,6 +887,7 @@ params = step(params, jnp.ones(3))
 print(params)
 """,
         raises="RuntimeError",
+        evidence=(ev.DELETED_BUFFER,),
     ),
     # JNP9xx: the checker itself
     Rule(
@@ -864,8 +895,19 @@ print(params)
         "flake8-jaxnp could not analyse this file ({error}); please report it",
         "The checker never aborts flake8; an internal error becomes a finding.",
         "Report the file to flake8-jaxnp; other checks still ran.",
+        unconfirmable="an internal error of the checker, not a behaviour of JAX",
     ),
 ]
 
 RULES = {rule.code: rule for rule in _RULES}
 OFF_BY_DEFAULT = [rule.code for rule in _RULES if not rule.on_by_default]
+
+
+def confirmed_by(kind):
+    """The codes that runtime evidence of ``kind`` confirms, sorted."""
+    return sorted(rule.code for rule in _RULES if kind in rule.evidence)
+
+
+def needs_eager_run(codes):
+    """Whether confirming any of ``codes`` needs a rerun under jax.disable_jit."""
+    return any(ev.NEEDS_EAGER_RUN.intersection(RULES[code].evidence) for code in codes)

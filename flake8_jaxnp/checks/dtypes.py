@@ -11,7 +11,7 @@ import ast
 from .. import api
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
-from ..facts import NARROW
+from ..facts import NARROW, is_promotion
 from ..findings import Finding
 from . import describe
 
@@ -44,7 +44,7 @@ def _arithmetic(model, node, left, right, op):
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
-    if any(v.dtype is None or v.weak or v.dtype == "bool" for v in values):
+    if any(v.dtype is None for v in values) or not is_promotion((v.dtype, v.weak) for v in values):
         return  # unknown, a weakly typed Python scalar, or a mask: nothing to report
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)
     if a == b:

@@ -4,6 +4,7 @@ from dataclasses import asdict
 from importlib import metadata
 
 from .. import api
+from ..rules import RULES
 from .verdicts import CASE_PROBLEMS, NOT_EXERCISED, NOT_REPRODUCED, summary
 
 EXPLANATIONS = {NOT_REPRODUCED: "the line ran; no probe saw the pitfall",
@@ -23,6 +24,19 @@ def case_problems(results):
 
 def _explained(case):
     return any(event["mechanism"] == "exception" for event in case.events)
+
+
+def notes(results):
+    """Files with no case to run, and findings no runtime evidence can confirm: listed, never dropped."""
+    found = []
+    for result in results:
+        if not result.error and (not result.has_cases or result.case_names == []):
+            found.append(f"{result.path}: no case_* function to run "
+                         "(its lines count when another file's case reaches them)")
+        found += [f"{result.path}:{finding.line}:{finding.col + 1}: {finding.message} "
+                  f"(not confirmable at runtime: {RULES[finding.code].unconfirmable})"
+                  for finding in result.unconfirmable]
+    return found
 
 
 def summary_line(rows):
@@ -49,6 +63,10 @@ def table(rows, results):
     if problems:
         lines.append("cases:")
         lines += [f"  {path}::{case.name}  {case.status}: {case.detail}" for path, case in problems]
+    remarks = notes(results)
+    if remarks:
+        lines.append("notes:")
+        lines += [f"  {remark}" for remark in remarks]
     lines.append(summary_line(rows))
     return "\n".join(lines)
 
@@ -74,6 +92,7 @@ def as_json(rows, results, errors, exit_code):
         "cases": [{"path": result.path, "case": case.name, "status": case.status, "detail": case.detail,
                    "events": case.events} for result in results for case in result.cases],
         "errors": errors,
+        "notes": notes(results),
         "summary": summary(rows),
         "exit_code": exit_code,
     }, indent=2)

@@ -1,0 +1,51 @@
+"""The kinds of runtime evidence the confirmation mode can observe.
+
+Each rule in the catalogue names the kinds that confirm it (``Rule.evidence``);
+the probes report kinds, never rule codes, so a new rule only has to declare
+which of these confirm it. The probes report each sighting either as an event
+(the pitfall happened) or as an observation (a weaker fact, such as a transfer
+repeated fewer times than its loop ran): both confirm a finding, but only an
+event on a line without a finding is a missed pitfall.
+"""
+# Device-to-host conversions and uploads, each repeated on every iteration of a loop.
+TO_NUMPY = "to-numpy"  # np.asarray(x), np.sum(x) returning host data, jax.device_get, .tolist()
+TO_SCALAR = "to-scalar"  # float(x), int(x), bool(x), .item()
+FORMATTING = "formatting"  # str(x), repr(x), f-strings, "%f" % x
+SAME_UPLOAD = "same-upload"  # the same host data uploaded with jnp.array/asarray/device_put
+# Exceptions raised while a case runs (the innermost line of a watched file).
+TRACER_TO_NUMPY = "tracer-to-numpy"  # TracerArrayConversionError
+TRACER_TO_PYTHON = "tracer-to-python"  # TracerBool/IntegerConversionError, a Tracer TypeError
+CONCRETIZATION = "concretization"  # ConcretizationTypeError: a concrete value or a concrete shape
+BOOLEAN_INDEX = "boolean-index"  # NonConcreteBooleanIndexError
+IMMUTABLE_ARRAY = "immutable-array"  # item assignment or an in-place method on a jax.Array
+UNSUPPORTED_ARGUMENT = "unsupported-argument"  # a NumPy-only argument refused by jax.numpy
+MISSING_JAX_ATTRIBUTE = "missing-jax-attribute"  # AttributeError on a JAX module or array
+MISSING_JAX_IMPORT = "missing-jax-import"  # ImportError for a name JAX does not have
+TRACED_SLICE = "traced-slice"  # IndexError: slice entries must be static integers
+SEQUENCE_ARGUMENT = "sequence-argument"  # jax.numpy's TypeError for a list or tuple argument
+DELETED_BUFFER = "deleted-buffer"  # "Array has been deleted": a donated buffer used again
+UNTRACEABLE_SELF = "untraceable-self"  # TypeError for a jitted method's self (at its first decorator)
+# Observations of the JNP3xx/JNP6xx probes.
+STALE_STATIC_SELF = "stale-static-self"  # an attribute assigned on an object a jitted method ran on
+KEY_REUSE = "key-reuse"  # a jax.random sampler or split consumed key data consumed before
+RETRACE = "retrace"  # JAX traced more than once for one line, or jax.jit there wrapped new functions
+UNFINISHED_AT_CLOCK = "unfinished-at-clock"  # a clock read while a local jax.Array was not ready
+NAN_GRADIENT = "nan-gradient"  # jax.grad gave nan where the function's value is finite
+# Lines that ran fewer times under jit than under jax.disable_jit, with the effect in the line.
+TRACE_ONLY_PRINT = "trace-only-print"
+TRACE_ONLY_REBIND = "trace-only-rebind"
+TRACE_ONLY_MUTATION = "trace-only-mutation"
+TRACE_ONLY_HOST_RANDOM = "trace-only-host-random"
+STALE_GLOBAL = "stale-global"  # a global read by a trace-only line took several values eagerly
+TRACE_ONLY_LINE = "trace-only-line"  # the line ran only while JAX traced, whatever it did
+# Dtypes.
+STRICT_PROMOTION = "strict-promotion"  # TypePromotionError under jax_numpy_dtype_promotion="strict"
+X64_TRUNCATION = "x64-truncation"  # JAX's "not available ... truncated" warning
+WIDE_HOST_DATA = "wide-host-data"  # NumPy 64-bit data reaching JAX while x64 is off
+JAX_DEPRECATION = "jax-deprecation"  # a DeprecationWarning/FutureWarning from JAX
+DISCARDED_RESULT = "discarded-result"  # x.sort() or x.at[i].set(v) as a statement
+
+# Kinds seen only by comparing a jitted run with a run under jax.disable_jit.
+NEEDS_EAGER_RUN = frozenset({TRACE_ONLY_PRINT, TRACE_ONLY_REBIND, TRACE_ONLY_MUTATION, TRACE_ONLY_HOST_RANDOM,
+                             STALE_GLOBAL, TRACE_ONLY_LINE})
+KINDS = frozenset(value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str))
