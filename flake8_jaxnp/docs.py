@@ -9,6 +9,7 @@ import ast
 from pathlib import Path
 
 from . import api
+from .evidence import DESCRIPTIONS
 from .linter import lint
 from .options import DEFAULT, X64_RULES
 from .rules import RULES
@@ -17,26 +18,6 @@ PAGES_DIR = "docs/rules"  # relative to the repository root
 README = "README.md"
 TABLE_START, TABLE_END = "<!-- rules:start -->\n", "<!-- rules:end -->"
 EXAMPLE_NAME = "example.py"
-# How the runtime mode (flake8-jaxnp-confirm) gathers evidence, by rule family.
-CONFIRMATION = {
-    "JNP1": "The transfer probe records every NumPy, `jax.numpy`, `jax.device_get`/`device_put` call and "
-            "every `jax.Array` conversion made from the file; the finding is confirmed when its line "
-            "transfers more than once.",
-    "JNP2": "The exception probe: the case raises one of JAX's tracer errors (`TracerArrayConversionError`, "
-            "`ConcretizationTypeError`, `TracerBoolConversionError`, `TracerIntegerConversionError`, "
-            "`NonConcreteBooleanIndexError`) or the `TypeError` of a non-concrete shape, and the innermost "
-            "frame in the file is this line.",
-    "JNP3": "The trace-count probe runs the case jitted and again under `jax.disable_jit()`; the finding is "
-            "confirmed when its line ran fewer times jitted (only while JAX traced) and the effect itself "
-            "happened there.",
-    "JNP4": "The dtype probe runs the case under `jax.numpy_dtype_promotion(\"strict\")` (JNP401), catches "
-            "JAX's \"not available, truncated\" warning (JNP402), or sees NumPy 64-bit data reach JAX while "
-            "x64 is off (JNP403).",
-    "JNP5": "The exception probe (the case raises `TypeError`, `AttributeError` or `ImportError` at this "
-            "line) or, for JNP501, the discarded-result probe (`x.sort()` or `x.at[i].set(v)` as a "
-            "statement).",
-}
-
 
 def page(code):
     """The Markdown page of one rule."""
@@ -60,11 +41,13 @@ def page(code):
               f"- everywhere: `extend-ignore = {code}`"]
     if code in X64_RULES:
         parts.append("- a project that enables `jax_enable_x64`: `jaxnp-x64 = true` (or `--jaxnp-x64`)")
-    confirmation = CONFIRMATION.get(code[:4])
-    parts += ["", "## Runtime confirmation", "",
-              "`flake8-jaxnp-confirm FILE` runs the file's `case_*` functions under JAX and gives each "
-              f"finding a verdict. {confirmation}" if confirmation else
-              "The runtime mode does not confirm this rule."]
+    parts += ["", "## Runtime confirmation", ""]
+    if rule.evidence:
+        parts += ["`flake8-jaxnp-confirm FILE` (or `pytest --jaxnp-confirm`) runs the code under JAX and "
+                  "confirms a finding when"]
+        parts += [f"- {DESCRIPTIONS[kind]} (`{kind}`)" for kind in rule.evidence]
+    else:
+        parts.append(f"The runtime mode does not confirm this rule: {rule.unconfirmable}")
     return "\n".join(parts) + "\n"
 
 

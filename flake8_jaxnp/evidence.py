@@ -49,3 +49,34 @@ DISCARDED_RESULT = "discarded-result"  # x.sort() or x.at[i].set(v) as a stateme
 NEEDS_EAGER_RUN = frozenset({TRACE_ONLY_PRINT, TRACE_ONLY_REBIND, TRACE_ONLY_MUTATION, TRACE_ONLY_HOST_RANDOM,
                              STALE_GLOBAL, TRACE_ONLY_LINE})
 KINDS = frozenset(value for name, value in dict(globals()).items() if name.isupper() and isinstance(value, str))
+
+# What each kind means, for the rule pages ("confirmed at runtime when ...").
+DESCRIPTIONS = {
+    TO_NUMPY: "the line copies a JAX array to host memory (`np.asarray`, a NumPy function returning host "
+              "data, `jax.device_get`, `.tolist()`) on every iteration of its loop",
+    TO_SCALAR: "the line turns a JAX array into a Python value (`float`, `int`, `bool`, `.item()`) on every "
+               "iteration of its loop",
+    FORMATTING: "the line formats a JAX array (`str`, `repr`, an f-string, `%`) on every iteration of its loop",
+    SAME_UPLOAD: "the line uploads the same host data (`jnp.array`, `jnp.asarray`, `jax.device_put`) on every "
+                 "iteration of its loop",
+    TRACER_TO_NUMPY: "the case raises `TracerArrayConversionError` at the line",
+    TRACER_TO_PYTHON: "the case raises `TracerBoolConversionError`, `TracerIntegerConversionError` or a "
+                      "tracer's `TypeError` at the line",
+    CONCRETIZATION: "the case raises `ConcretizationTypeError` (a concrete value or shape) at the line",
+    BOOLEAN_INDEX: "the case raises `NonConcreteBooleanIndexError` at the line",
+    IMMUTABLE_ARRAY: "the case raises the `TypeError`/`AttributeError` of an in-place update of a `jax.Array`",
+    UNSUPPORTED_ARGUMENT: "jax.numpy refuses the NumPy-only argument at the line",
+    MISSING_JAX_ATTRIBUTE: "the case raises `AttributeError` for a JAX module or array attribute at the line",
+    MISSING_JAX_IMPORT: "the case raises `ImportError` for a name JAX does not have",
+    TRACE_ONLY_PRINT: "the `print` ran fewer times jitted than under `jax.disable_jit()`: only while tracing",
+    TRACE_ONLY_REBIND: "the `global`/`nonlocal` rebinding ran fewer times jitted than under `jax.disable_jit()`",
+    TRACE_ONLY_MUTATION: "the mutation of an outer container ran fewer times jitted than under `jax.disable_jit()`",
+    TRACE_ONLY_HOST_RANDOM: "the host RNG or clock call ran fewer times jitted than under `jax.disable_jit()`",
+    STALE_GLOBAL: "a global read by a line that ran only while tracing took several values in the eager runs",
+    TRACE_ONLY_LINE: "the line ran only while JAX traced, whatever it did",
+    STRICT_PROMOTION: "the case raises `TypePromotionError` under `jax.numpy_dtype_promotion(\"strict\")`",
+    X64_TRUNCATION: "JAX warns that the 64-bit dtype is not available and truncates it",
+    WIDE_HOST_DATA: "NumPy 64-bit data reaches JAX while x64 is off",
+    JAX_DEPRECATION: "JAX emits a `DeprecationWarning`/`FutureWarning` at the line",
+    DISCARDED_RESULT: "`x.sort()` or `x.at[i].set(v)` runs as a statement, throwing the new array away",
+}

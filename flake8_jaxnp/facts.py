@@ -43,3 +43,12 @@ UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
     "load", "save", "savez", "info", "get_printoptions", "set_printoptions", "printoptions",
     "ndarray", "frompyfunc", "obj2sctype", "sctype2char", "typename",
 })
+# Namespaces, as dotted module names.
+NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
+# Namespaces whose functions return JAX arrays (the model reads them by bare name).
+JAX_ARRAY_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax", "jax.scipy.special")
+# Namespaces whose functions take a dtype that JAX canonicalizes (narrows without x64).
+JAX_DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
+# The dtypes the linter names (and the generated promotion tables cover), by NumPy's name.
+DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float16", "bfloat16", "float32", "float64", "complex64", "complex128")

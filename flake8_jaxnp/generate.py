@@ -17,9 +17,8 @@ from pathlib import Path
 
 from . import generate_tables as tables
 from .api import DATA_FILE
+from .facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
-# NumPy namespaces whose functions are probed on tracers.
-NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")
 # jax.numpy namespaces recorded for JNP502.
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
 # Functions never called by the probe: they touch files, global state or stdout.
@@ -275,11 +274,6 @@ def _size_functions(jnp_names):
     return result
 
 
-# Dtypes the promotion table covers (the ones flake8_jaxnp.model.dtypes names).
-STANDARD_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                   "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
-# Modules whose functions take a dtype that JAX canonicalizes (narrows without x64).
-DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
 
 
 def _promotion_table():
@@ -293,8 +287,8 @@ def _promotion_table():
         return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
 
     table = {"jax": {}, "numpy": {}}
-    for a in STANDARD_DTYPES:
-        for b in STANDARD_DTYPES:
+    for a in DTYPE_NAMES:
+        for b in DTYPE_NAMES:
             table["jax"].setdefault(a, {})[b] = str(jnp.promote_types(a, b))
             try:
                 table["numpy"].setdefault(a, {})[b] = str(np.promote_types(numpy_dtype(a), numpy_dtype(b)))
@@ -306,7 +300,7 @@ def _promotion_table():
 def _dtype_positions():
     """{qualname: index} of the positional dtype parameter of JAX functions."""
     positions = {}
-    for modname in DTYPE_MODULES:
+    for modname in JAX_DTYPE_MODULES:
         for name, _, params in tables.functions_with_parameters(_resolve(modname), _public):
             for index, param in enumerate(params):
                 positional = param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD)

@@ -10,10 +10,8 @@ inputs, or from a signature where a signature is the fact (positional options).
 import inspect
 import warnings
 
-# Namespaces whose functions the model reads by bare name.
-JAX_RESULT_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax",
-                      "jax.scipy.special")
-NUMPY_RESULT_MODULES = ("numpy", "numpy.linalg", "numpy.fft")
+from .facts import JAX_ARRAY_MODULES, NUMPY_MODULES
+
 # Namespaces searched for function transforms (callables whose first parameter is a function).
 TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint")
 FUNCTION_PARAMETERS = ("fun", "f", "fn")
@@ -214,7 +212,7 @@ def function_results(resolve, public, unsafe):
     import numpy as np
 
     outcomes = {}
-    for modules, xp in ((JAX_RESULT_MODULES, jnp), (NUMPY_RESULT_MODULES, np)):
+    for modules, xp in ((JAX_ARRAY_MODULES, jnp), (NUMPY_MODULES, np)):
         inputs = _typed_inputs(xp)
         for modname in modules:
             module = resolve(modname)
@@ -316,7 +314,7 @@ def constructor_defaults(resolve, public, unsafe):
 
     wide_to_jax = {"float64": "float32", "int64": "int32", "complex128": "complex64"}
     found = {}
-    for modname in NUMPY_RESULT_MODULES:
+    for modname in NUMPY_MODULES:
         module = resolve(modname)
         twin = resolve("jax" + modname.replace("numpy", ".numpy", 1))
         for name in public(module):
@@ -359,7 +357,7 @@ def scalar_results(resolve, public, unsafe):
     import numpy as np
 
     found = {}
-    for modname in NUMPY_RESULT_MODULES:
+    for modname in NUMPY_MODULES:
         module = resolve(modname)
         for name in public(module):
             func = getattr(module, name)

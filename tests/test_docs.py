@@ -154,3 +154,21 @@ def test_readme_table_links_every_rule_to_its_page():
     for code in RULES:
         assert f"[{code}]({docs.PAGES_DIR}/{code}.md)" in readme
         assert (ROOT / docs.PAGES_DIR / f"{code}.md").is_file()
+
+
+def test_every_evidence_kind_is_described_for_the_pages():
+    from flake8_jaxnp import evidence
+
+    assert set(evidence.DESCRIPTIONS) == set(evidence.KINDS)
+
+
+def test_a_page_lists_the_evidence_its_rule_declares():
+    from flake8_jaxnp.docs import page
+    from flake8_jaxnp.evidence import DESCRIPTIONS
+
+    for code, rule in RULES.items():
+        text = page(code)
+        for kind in rule.evidence:
+            assert DESCRIPTIONS[kind] in text
+        if not rule.evidence:
+            assert rule.unconfirmable in text

@@ -11,13 +11,12 @@ import ast
 from .. import api
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
-from ..facts import NARROW, is_promotion
+from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
 from ..findings import Finding
 from . import describe
 
 JAX_ARRAY_KINDS = (TRACER, TRACER_TREE, JAX, JAX_TREE)
 # Modules whose calls canonicalize dtypes and data (narrow 64-bit without x64).
-JAX_DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
 OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
     ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",

@@ -9,7 +9,7 @@ import ast
 from functools import lru_cache
 
 from .. import api
-from ..facts import UNPROBED_NON_ARRAY_FUNCTIONS
+from ..facts import JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
 from .kinds import (ARRAYS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
                      UNKNOWN, UNKNOWN_VALUE, Value)
@@ -18,8 +18,6 @@ SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
 NUMPY_RANDOM_FLOATS = frozenset({"rand", "randn", "random", "random_sample", "normal", "uniform",
                                  "standard_normal", "sample", "ranf", "exponential", "beta", "gamma"})
-JAX_ARRAY_MODULES = frozenset({"jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax",
-                               "jax.scipy.special"})
 NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
 MATH_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma"})
 PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance",
