@@ -79,4 +79,17 @@ DESCRIPTIONS = {
     WIDE_HOST_DATA: "NumPy 64-bit data reaches JAX while x64 is off",
     JAX_DEPRECATION: "JAX emits a `DeprecationWarning`/`FutureWarning` at the line",
     DISCARDED_RESULT: "`x.sort()` or `x.at[i].set(v)` runs as a statement, throwing the new array away",
+    TRACED_SLICE: "the case raises JAX's `IndexError` for slice entries that are not static integers at the line",
+    SEQUENCE_ARGUMENT: "the case raises jax.numpy's `TypeError` for a Python list or tuple argument at the line",
+    DELETED_BUFFER: "the case uses a donated array at the line and JAX raises that it has been deleted",
+    UNTRACEABLE_SELF: "calling the jitted method raises `TypeError` because JAX cannot trace its `self` "
+                      "(reported at the method's first decorator)",
+    STALE_STATIC_SELF: "the line assigns an attribute that the jitted method reads, on an object the method "
+                       "already ran on with `self` static",
+    KEY_REUSE: "a `jax.random` sampler or `split` at the line consumes key data that was consumed before",
+    RETRACE: "JAX traces and compiles more than once for the line, or `jax.jit` there wraps several new "
+             "functions that JAX each compiles",
+    UNFINISHED_AT_CLOCK: "the clock is read at the line while a local `jax.Array` is still being computed",
+    NAN_GRADIENT: "`jax.grad` returns nan while the function's value is finite, and the `jnp.where` at the "
+                  "line ran inside that call",
 }

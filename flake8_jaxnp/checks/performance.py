@@ -6,8 +6,8 @@ from ..findings import Finding
 from ..model.names import FUNCTION_NODES
 from ..model.traced import PARTIAL
 from . import blocks, describe, jitted_parameters, repeats
+from .transfers import LOOPS
 
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # Clocks that time a region (not entropy sources such as uuid4).
 TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
 # Calls that wait for the device: after one of them the clock reads a finished result.
