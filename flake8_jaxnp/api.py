@@ -137,3 +137,19 @@ def numpy_random_dtypes():
     """{"legacy": {np.random function: dtype}, "generator": {np.random.Generator method:
     dtype}}: what they return when no dtype is given (float64 for normal, int64 for integers)."""
     return data()["numpy_random_dtypes"]
+
+
+@lru_cache(maxsize=1)
+def random_samplers():
+    """jax.random functions that draw random values from a key (consuming it)."""
+    return frozenset(data()["jax_random_samplers"])
+
+
+def where_unsafe_functions():
+    """jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them."""
+    return data()["jnp_where_unsafe"]
+
+
+def sequence_refusals():
+    """jax.numpy function -> positional parameters that refuse a Python list or tuple."""
+    return data()["jnp_sequence_refusals"]

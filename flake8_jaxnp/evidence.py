@@ -21,6 +21,16 @@ IMMUTABLE_ARRAY = "immutable-array"  # item assignment or an in-place method on 
 UNSUPPORTED_ARGUMENT = "unsupported-argument"  # a NumPy-only argument refused by jax.numpy
 MISSING_JAX_ATTRIBUTE = "missing-jax-attribute"  # AttributeError on a JAX module or array, x.flat, x.device()
 MISSING_JAX_IMPORT = "missing-jax-import"  # ImportError for a name JAX does not have
+TRACED_SLICE = "traced-slice"  # IndexError: slice entries must be static integers
+SEQUENCE_ARGUMENT = "sequence-argument"  # jax.numpy's TypeError for a list or tuple argument
+DELETED_BUFFER = "deleted-buffer"  # "Array has been deleted": a donated buffer used again
+UNTRACEABLE_SELF = "untraceable-self"  # TypeError for a jitted method's self (at its first decorator)
+# Observations of the JNP3xx/JNP6xx probes.
+STALE_STATIC_SELF = "stale-static-self"  # an attribute assigned on an object a jitted method ran on
+KEY_REUSE = "key-reuse"  # a jax.random sampler or split consumed key data consumed before
+RETRACE = "retrace"  # JAX traced more than once for one line, or jax.jit there wrapped new functions
+UNFINISHED_AT_CLOCK = "unfinished-at-clock"  # a clock read while a local jax.Array was not ready
+NAN_GRADIENT = "nan-gradient"  # jax.grad gave nan where the function's value is finite
 # Lines that ran fewer times under jit than under jax.disable_jit, with the effect in the line.
 TRACE_ONLY_PRINT = "trace-only-print"
 TRACE_ONLY_REBIND = "trace-only-rebind"
@@ -70,4 +80,17 @@ DESCRIPTIONS = {
     WIDE_HOST_DATA: "NumPy 64-bit data reaches JAX while x64 is off",
     JAX_DEPRECATION: "JAX emits a `DeprecationWarning`/`FutureWarning` at the line",
     DISCARDED_RESULT: "`x.sort()` or `x.at[i].set(v)` runs as a statement, throwing the new array away",
+    TRACED_SLICE: "the case raises JAX's `IndexError` for slice entries that are not static integers at the line",
+    SEQUENCE_ARGUMENT: "the case raises jax.numpy's `TypeError` for a Python list or tuple argument at the line",
+    DELETED_BUFFER: "the case uses a donated array at the line and JAX raises that it has been deleted",
+    UNTRACEABLE_SELF: "calling the jitted method raises `TypeError` because JAX cannot trace its `self` "
+                      "(reported at the method's first decorator)",
+    STALE_STATIC_SELF: "the line assigns an attribute that the jitted method reads, on an object the method "
+                       "already ran on with `self` static",
+    KEY_REUSE: "a `jax.random` sampler or `split` at the line consumes key data that was consumed before",
+    RETRACE: "JAX traces and compiles more than once for the line, or `jax.jit` there wraps several new "
+             "functions that JAX each compiles",
+    UNFINISHED_AT_CLOCK: "the clock is read at the line while a local `jax.Array` is still being computed",
+    NAN_GRADIENT: "`jax.grad` returns nan while the function's value is finite, and the `jnp.where` at the "
+                  "line ran inside that call",
 }

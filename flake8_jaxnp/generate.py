@@ -354,6 +354,106 @@ def _dtype_positions():
     return positions
 
 
+def _random_samplers():
+    """jax.random functions that turn a key into random values (not into new keys), found by
+    calling each with a key: consuming one key twice in them gives identical draws."""
+    import jax
+    import jax.numpy as jnp
+
+    key = jax.random.key(0)
+    samplers = []
+    for name in _public(jax.random):
+        func = getattr(jax.random, name)
+        try:
+            params = list(inspect.signature(func).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        if not params or params[0].name != "key":
+            continue
+        required = [p for p in params[1:] if p.default is inspect.Parameter.empty
+                    and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        for fill in (2, 0.5, jnp.ones(2), jnp.eye(2)):
+            try:
+                leaves = jax.tree.leaves(func(key, *[fill] * len(required)))
+            except Exception:  # noqa: BLE001 - try the next kind of argument
+                continue
+            if leaves and not any(jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key) for leaf in leaves):
+                samplers.append(f"jax.random.{name}")
+            break
+    return sorted(samplers)
+
+
+# Points where an elementwise function may have an infinite or undefined derivative.
+GRADIENT_PROBE_POINTS = (0.0, -1.0, 2.0)
+
+
+def _where_unsafe_functions():
+    """jax.numpy elementwise functions (NumPy ufuncs' namesakes) -> argument positions whose
+    gradient is nan at some probe point even when ``jnp.where`` discards the value there."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    points = jnp.array(GRADIENT_PROBE_POINTS, jnp.float32)
+    unsafe = {}
+    with jax.disable_jit():  # op by op: the probes share compiled primitives
+        for name in _public(jnp):
+            ufunc = getattr(np, name, None)
+            if not isinstance(ufunc, np.ufunc) or ufunc.nin not in (1, 2) or ufunc.nout != 1:
+                continue
+            func = getattr(jnp, name)
+            for position in range(ufunc.nin):
+                def discarded(x, func=func, position=position, arity=ufunc.nin):
+                    args = [jnp.float32(1.0)] * arity
+                    args[position] = x
+                    return jnp.where(x > 100.0, func(*args), 0.0)
+                try:
+                    gradients = jax.vmap(jax.grad(discarded))(points)
+                except Exception:  # noqa: BLE001 - not differentiable on floats: not this rule's concern
+                    continue
+                if bool(jnp.isnan(gradients).any()):
+                    unsafe.setdefault(f"jax.numpy.{name}", []).append(position)
+    return unsafe
+
+
+SEQUENCE_REFUSAL = "requires ndarray or scalar arguments"  # jax.numpy's TypeError for a list or tuple
+
+
+def _sequence_refusals(jnp_names):
+    """jax.numpy function -> required positional parameters that refuse a Python list, found by
+    calling each with a list there and arrays elsewhere (NumPy accepts lists everywhere)."""
+    import jax
+    import jax.numpy as jnp
+
+    array = jnp.ones(3)
+    refusals = {}
+    with jax.disable_jit(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for qualname in jnp_names:
+            func = _resolve(qualname)
+            if not callable(func) or isinstance(func, type):
+                continue
+            if isinstance(func, jnp.ufunc):  # jnp.add & co. take *args
+                arity = func.nin
+            else:
+                try:
+                    arity = sum(1 for p in inspect.signature(func).parameters.values()
+                                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
+                except (TypeError, ValueError):
+                    continue
+            for position in range(min(arity, 3)):
+                args = [array] * arity
+                args[position] = [1.0, 2.0, 3.0]
+                try:
+                    func(*args)
+                except TypeError as exc:
+                    if SEQUENCE_REFUSAL in str(exc):
+                        refusals.setdefault(qualname, []).append(position)
+                except Exception:  # noqa: BLE001 - failing for another reason says nothing about lists
+                    pass
+    return refusals
+
+
 def _public_attributes(names):
     """Attribute names without Python's own dunders (which vary with the interpreter:
     3.12 adds ``__buffer__``), so the data is the same whichever Python generates it."""
@@ -426,6 +526,9 @@ def _build():
         "array_member_changes": _array_member_changes(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
+        "jax_random_samplers": _random_samplers(),
+        "jnp_where_unsafe": _where_unsafe_functions(),
+        "jnp_sequence_refusals": _sequence_refusals(jnp_names),
     }
 
 

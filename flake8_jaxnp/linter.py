@@ -5,12 +5,15 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 """
 import unicodedata
 
-from .checks import api_usage, dtypes, side_effects, tracing, transfers
+from .checks import (api_usage, donation, dtypes, gradients, keys, methods, performance, side_effects, tracing,
+                     transfers)
 from .findings import Finding
 from .model import Model
 from .options import DEFAULT
 
-CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check)
+CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check,
+          api_usage.sequence_arguments, keys.check, performance.check, gradients.check,
+          donation.check, methods.check, methods.stale_static_self)
 
 
 def relevant(lines, options=DEFAULT):

@@ -215,7 +215,7 @@ def relu(x):
 relu(jnp.float32(2.0))
 """,
         raises="TracerBoolConversionError",
-        evidence=(ev.TRACER_TO_PYTHON, ev.CONCRETIZATION),
+        evidence=(ev.TRACER_TO_PYTHON, ev.CONCRETIZATION, ev.TRACED_SLICE),
     ),
     Rule(
         "JNP203", "data-dependent-shape",
@@ -251,6 +251,53 @@ positives(jnp.array([-1.0, 2.0]))
 """,
         raises="NonConcreteBooleanIndexError",
         evidence=(ev.BOOLEAN_INDEX, ev.CONCRETIZATION),
+    ),
+    Rule(
+        "JNP205", "traced-self-method",
+        "{transform} on method '{cls}.{method}' traces 'self', but {cls} is not a registered "
+        "pytree, so every call raises TypeError; jit a function of the arrays, or register the class",
+        "A jitted method receives self as its first argument, and JAX can only trace arrays and "
+        "registered pytrees; an ordinary object is neither.",
+        "Move the computation into a function that takes the arrays, register the class with "
+        "jax.tree_util.register_pytree_node_class, or (for an immutable object) mark self static.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit
+    def __call__(self, x):
+        return x * self.factor
+
+
+Scaler(2.0)(jnp.ones(3))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scale(x, factor):
+    return x * factor
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, x):
+        return scale(x, self.factor)
+
+
+Scaler(2.0)(jnp.ones(3))
+""",
+        raises="TypeError",
+        evidence=(ev.UNTRACEABLE_SELF,),
     ),
     # JNP3xx: Python side effects under tracing
     Rule(
@@ -447,6 +494,62 @@ for _ in range(2):
 """,
         evidence=(ev.TRACE_ONLY_HOST_RANDOM, ev.TRACE_ONLY_LINE),
     ),
+    Rule(
+        "JNP306", "stale-static-self",
+        "'{name}.{attr}' changes after {cls}.{method}() was compiled with self static; JAX keeps "
+        "the compiled code, so later calls use the old '{attr}'; pass it as an argument instead",
+        "A static argument is a cache key and must never change: mutating the object does not "
+        "retrace (the cache entry holds the same object), so the jitted method keeps the "
+        "attribute values it was traced with, even when the class defines __hash__ and __eq__.",
+        "Pass the changing value as a traced argument, or build a new object instead of "
+        "mutating the old one.",
+        example="""\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    @partial(jax.jit, static_argnums=0)
+    def __call__(self, x):
+        return x * self.factor
+
+
+scaler = Scaler(2.0)
+scaler(jnp.ones(3))
+scaler.factor = 3.0
+print(scaler(jnp.ones(3)))  # [2. 2. 2.]: the old factor
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scale(x, factor):
+    return x * factor
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __call__(self, x):
+        return scale(x, self.factor)
+
+
+scaler = Scaler(2.0)
+scaler(jnp.ones(3))
+scaler.factor = 3.0
+print(scaler(jnp.ones(3)))  # [3. 3. 3.]
+""",
+        raises="",
+        evidence=(ev.STALE_STATIC_SELF,),
+    ),
     # JNP4xx: dtype pitfalls
     Rule(
         "JNP401", "implicit-promotion",
@@ -599,6 +702,196 @@ jax.tree.map(lambda v: v + 1, [1, 2])
 """,
         raises="AttributeError",
         evidence=(ev.MISSING_JAX_ATTRIBUTE, ev.MISSING_JAX_IMPORT, ev.JAX_DEPRECATION),
+    ),
+    Rule(
+        "JNP505", "sequence-argument",
+        "{func}() refuses a Python {kind} ({arg}) with a TypeError, where NumPy accepts it; "
+        "wrap it in jnp.asarray() (or pass an array)",
+        "jax.numpy functions take arrays, not lists or tuples: converting a sequence element by "
+        "element would hide a slow host-side loop, so most of them raise TypeError instead.",
+        "Convert once with jnp.asarray([...]) and pass the array.",
+        example="""\
+import jax.numpy as jnp
+
+total = jnp.sum([1.0, 2.0, 3.0])
+""",
+        instead="""\
+import jax.numpy as jnp
+
+total = jnp.sum(jnp.asarray([1.0, 2.0, 3.0]))
+""",
+        raises="TypeError",
+        evidence=(ev.SEQUENCE_ARGUMENT,),
+    ),
+    # JNP6xx: randomness and performance
+    Rule(
+        "JNP601", "prng-key-reuse",
+        "'{name}' {how}; the same key gives the same random bits, so the draws repeat: "
+        "split it and use a fresh subkey",
+        "JAX random functions are pure: a key consumed twice (by samplers, or by split) gives the "
+        "same random bits twice, so the draws are identical or correlated.",
+        "key, subkey = jax.random.split(key) before each use, and pass each subkey to one sampler.",
+        example="""\
+import jax
+
+key = jax.random.key(0)
+noise = jax.random.normal(key, (3,))
+mask = jax.random.bernoulli(key, 0.5, (3,))  # mask == (noise < 0)
+""",
+        instead="""\
+import jax
+
+key = jax.random.key(0)
+key, noise_key, mask_key = jax.random.split(key, 3)
+noise = jax.random.normal(noise_key, (3,))
+mask = jax.random.bernoulli(mask_key, 0.5, (3,))
+""",
+        raises="",
+        evidence=(ev.KEY_REUSE,),
+    ),
+    Rule(
+        "JNP602", "recompile-in-loop",
+        "{what} on every iteration of the loop on line {loop}, so JAX traces and compiles again "
+        "each time; {fix}",
+        "jax.jit caches compiled code per function object and per static argument value; a "
+        "lambda, partial or nested def made inside a loop is a new function each time, and a "
+        "static argument that changes each iteration is a new cache key.",
+        "Build the jitted function once, before the loop; pass changing values as traced "
+        "(non-static) arguments.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+for step in range(3):
+    x = jax.jit(lambda v: v * 0.5)(x)
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+halve = jax.jit(lambda v: v * 0.5)
+x = jnp.ones(3)
+for step in range(3):
+    x = halve(x)
+""",
+        raises="",
+        evidence=(ev.RETRACE,),
+    ),
+    Rule(
+        "JNP603", "unsynchronised-timing",
+        "{clock}() ends a timed region that started on line {start}, but JAX dispatches "
+        "asynchronously and nothing waits for {work}; call .block_until_ready() on the result "
+        "before reading the clock",
+        "JAX returns from a call as soon as the work is queued, so a clock read right after it "
+        "measures dispatch, not computation.",
+        "Call jax.block_until_ready(result) (or result.block_until_ready()) before the second "
+        "clock read.",
+        example="""\
+import time
+
+import jax
+import jax.numpy as jnp
+
+matmul = jax.jit(lambda a: a @ a)
+x = jnp.ones((1000, 1000))
+start = time.perf_counter()
+y = matmul(x)
+elapsed = time.perf_counter() - start
+""",
+        instead="""\
+import time
+
+import jax
+import jax.numpy as jnp
+
+matmul = jax.jit(lambda a: a @ a)
+x = jnp.ones((1000, 1000))
+start = time.perf_counter()
+y = matmul(x).block_until_ready()
+elapsed = time.perf_counter() - start
+""",
+        raises="",
+        evidence=(ev.UNFINISHED_AT_CLOCK,),
+    ),
+    Rule(
+        "JNP604", "where-nan-gradient",
+        "jnp.where() in '{scope}' is differentiated by {transform}, but {operation} also runs where "
+        "the condition excludes '{name}', and its infinite slope there makes the gradient nan; "
+        "guard the input first: {name} = jnp.where(cond, {name}, <safe value>)",
+        "jnp.where picks values, not gradients: the discarded branch is still computed and "
+        "differentiated, and a zero cotangent times an infinite derivative (log or sqrt at 0, "
+        "division by 0, arcsin beyond 1) is nan.",
+        "The double where: replace the input with a safe value where the condition is false "
+        "before the unsafe operation, then select.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+def safe_log(x):
+    return jnp.where(x > 0, jnp.log(x), 0.0)
+
+
+print(jax.grad(safe_log)(0.0))  # nan
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+def safe_log(x):
+    positive = jnp.where(x > 0, x, 1.0)
+    return jnp.where(x > 0, jnp.log(positive), 0.0)
+
+
+print(jax.grad(safe_log)(0.0))  # 0.0
+""",
+        raises="",
+        evidence=(ev.NAN_GRADIENT,),
+    ),
+    Rule(
+        "JNP605", "donated-buffer-reuse",
+        "'{name}' was donated to {func}() on line {line}, so its buffer is deleted, but it is "
+        "{when}; use the call's result instead, or do not donate it",
+        "An argument named in donate_argnums/donate_argnames hands its device buffer to the "
+        "output; the backend deletes the input (CPU and GPU both do on the installed JAX), and "
+        "any later use raises 'Array has been deleted'.",
+        "Rebind the name to the result (x = step(x)), or drop the argument from donate_argnums.",
+        example="""\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, donate_argnums=0)
+def step(params, grads):
+    return params - 0.1 * grads
+
+
+params = jnp.ones(3)
+new_params = step(params, jnp.ones(3))
+print(params)
+""",
+        instead="""\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, donate_argnums=0)
+def step(params, grads):
+    return params - 0.1 * grads
+
+
+params = jnp.ones(3)
+params = step(params, jnp.ones(3))
+print(params)
+""",
+        raises="RuntimeError",
+        evidence=(ev.DELETED_BUFFER,),
     ),
     # JNP9xx: the checker itself
     Rule(

@@ -17,3 +17,13 @@ def lint_source():
         return [(finding.line, finding.code) for finding in lint(ast.parse(source), source.splitlines(True), options)]
 
     return run
+
+
+@pytest.fixture
+def lint_body(lint_source):
+    """Lint ``header + body``; (line counted from the body's first line, code) for ``codes``."""
+    def run(header, body, *codes):
+        offset = header.count("\n")
+        return sorted((line - offset, code) for line, code in lint_source(header + body) if code in codes)
+
+    return run

@@ -316,3 +316,20 @@ def _operator(statement):
 
 def _version():
     return api.data()["jax_version"]
+
+
+def sequence_arguments(model):
+    """JNP505: a literal list or tuple where a jax.numpy function requires an array."""
+    refusals = api.sequence_refusals()
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func)
+        if qualname not in refusals:
+            continue
+        for position in refusals[qualname]:
+            arg = call.args[position] if position < len(call.args) else None
+            if any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
+                break
+            if isinstance(arg, (ast.List, ast.Tuple, ast.ListComp)):
+                kind = "tuple" if isinstance(arg, ast.Tuple) else "list"
+                yield Finding.at(call, "JNP505", {"func": describe(call.func), "kind": kind, "arg": describe(arg)})
+                break

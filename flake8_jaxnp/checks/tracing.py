@@ -3,13 +3,16 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.kinds import TRACER
+from ..model.kinds import PYTHON, TRACER, TRACER_TREE, UNKNOWN
 from . import describe
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
-SHAPE_KEYWORDS = {"shape", "num", "N", "M"}
+SHAPE_KEYWORDS = {"shape", "num", "N", "M", "slice_sizes", "slice_size"}
 # Shape arguments that may be traced when a size is given (JNP203 reports them instead).
 DATA_DEPENDENT_SHAPES = {"jax.numpy.repeat"}
+# lax slicers -> positions of their slice sizes, which must be static like shapes.
+SLICE_SIZES = {"jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2,)}
+ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
 
 
@@ -29,10 +32,21 @@ def check(model):
             elif abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 yield from _truth_value(model, node.operand, base)
             elif abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
-                index = model.value(node.slice)
-                if index.traced and index.dtype == "bool" and model.value(node.value).traced:
-                    yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
-                                                       fix="use jnp.where(mask, x, 0) to keep the shape"))
+                yield from _subscript(model, node, base)
+
+
+def _subscript(model, node, base):
+    """Boolean masks (also in ``x.at[mask]``) and slice bounds that are tracers."""
+    index = model.value(node.slice)
+    array = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "at" else node.value
+    if index.traced and index.dtype == "bool" and model.value(array).traced:
+        yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
+                                           fix="use jnp.where(mask, x, 0) to keep the shape"))
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+    bounds = [b for part in parts if isinstance(part, ast.Slice) for b in (part.lower, part.upper, part.step) if b]
+    if any(_traced(model, bound) for bound in bounds):
+        yield Finding.at(node, "JNP202", dict(base, what=f"a slice bound in {describe(node)}",
+                                           fix="use lax.dynamic_slice with a static size"))
 
 
 def _traced(model, expr):
@@ -69,13 +83,17 @@ def _call(model, call, traced, base):
             and model.value(call.func.value).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
     elif qualname in api.shape_arguments() and qualname not in DATA_DEPENDENT_SHAPES \
-            and _shape_is_traced(model, call, api.shape_arguments()[qualname]):
+            and _shape_is_traced(model, call, api.shape_arguments()[qualname]) \
+            or qualname in SLICE_SIZES and _shape_is_traced(model, call, SLICE_SIZES[qualname]):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
             and model.value(call.func.value).kind is TRACER and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
+    elif qualname == "jax.numpy.repeat" and _traced_repeats(model, call):
+        yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}() with traced repeats",
+                                           fix="pass total_repeat_length="))
     elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
                                            fix="pass size= (and fill_value=)"))
@@ -85,6 +103,13 @@ def _shape_is_traced(model, call, positions):
     shapes = [call.args[i] for i in positions if i < len(call.args)]
     shapes += [k.value for k in call.keywords if k.arg in SHAPE_KEYWORDS]
     return any(_traced(model, s) for s in shapes)
+
+
+def _traced_repeats(model, call):
+    if any(k.arg in ("total_repeat_length", None) for k in call.keywords):
+        return False
+    repeats = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "repeats"), None)
+    return repeats is not None and not isinstance(repeats, ast.Starred) and _traced(model, repeats)
 
 
 def _data_dependent(model, call, qualname):
@@ -105,6 +130,16 @@ def _truth_test(model, test, base):
 
 
 def _truth_value(model, expr, base):
-    if model.value(expr).kind is TRACER:
+    if model.value(expr).kind is TRACER or _orders_traced(model, expr):
         yield Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
                                            fix="use jnp.where or lax.cond instead of Python control flow"))
+
+
+def _orders_traced(model, expr):
+    """``i < n`` with ``n`` traced: only an array can be ordered against a number, so the result is
+    a tracer even where the other side's kind is unknown (a loop counter rebound in the loop)."""
+    if not isinstance(expr, ast.Compare) or not all(isinstance(op, ORDERING) for op in expr.ops):
+        return False
+    kinds = [model.value(operand).kind for operand in [expr.left, *expr.comparators]]
+    return model.value(expr).kind is UNKNOWN and kinds.count(TRACER_TREE) == 1 \
+        and all(kind in (TRACER_TREE, PYTHON, UNKNOWN) for kind in kinds)

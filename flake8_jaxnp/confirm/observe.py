@@ -6,6 +6,7 @@ mechanism that saw it and a one-line detail. Imports jax only inside functions.
 """
 import ast
 import functools
+import inspect
 import os
 import re
 import sys
@@ -14,6 +15,7 @@ import types
 
 from .. import evidence as ev
 from ..facts import is_promotion
+from ..generate import SEQUENCE_REFUSAL
 
 
 class Evidence:
@@ -49,18 +51,28 @@ def analyse(jitted, eager=None, promotion=None):
 
 
 def add_exception(found, exc, watched):
-    """An exception some rule accounts for, at the innermost watched line of its traceback."""
+    """An exception some rule accounts for, at the innermost watched line of its traceback (for an
+    untraceable self: the first decorator line of the jitted method)."""
     kinds = exception_kinds(exc)
     place = exception_place(exc, watched)
+    if ev.UNTRACEABLE_SELF in kinds:
+        place = _jitted_definition_place(exc, watched) or place
     if place is not None:
         for kind in sorted(kinds):
             found.add(found.events, place, kind, "exception", one_line(exc))
 
 
 def recorded(found, rec):
-    """The probes' own events, and the host-device transfers."""
+    """The probes' own events and observations, and the host-device transfers."""
+    from .probes import new_functions_compiled
     for (place, kind), (mechanism, detail) in sorted(rec.events.items()):
         found.add(found.events, place, kind, mechanism, detail)
+    for (place, kind), (mechanism, detail) in sorted(rec.observed.items()):
+        found.add(found.observations, place, kind, mechanism, detail)
+    for place, (made, compiled) in sorted(new_functions_compiled(rec).items()):
+        if compiled > 1:
+            found.add(found.observations, place, ev.RETRACE, "jit cache",
+                      f"jax.jit() here wrapped {made} new functions and JAX compiled {compiled} of them")
     _transfers(found, rec)
 
 
@@ -213,8 +225,16 @@ def exception_kinds(exc):
             return {ev.MISSING_JAX_ATTRIBUTE}  # x.flat exists but raises
         if isinstance(exc, TypeError) and message == "'Device' object is not callable":
             return {ev.MISSING_JAX_ATTRIBUTE}  # x.device() after device became a property
+    if isinstance(exc, TypeError) and "as an abstract array" in message and "argument" in message:
+        return {ev.UNTRACEABLE_SELF}  # e.g. a jitted method's plain-object self
+    if isinstance(exc, TypeError) and SEQUENCE_REFUSAL in message:
+        return {ev.SEQUENCE_ARGUMENT}
     if isinstance(exc, TypeError) and ("Tracer" in message or "concrete" in message):
         return {ev.TRACER_TO_PYTHON}
+    if isinstance(exc, IndexError) and "must be static" in message:
+        return {ev.TRACED_SLICE}
+    if isinstance(exc, (RuntimeError, ValueError)) and "has been deleted" in message:
+        return {ev.DELETED_BUFFER}  # eagerly, or passed to a jitted call
     if isinstance(exc, AttributeError):
         if message in ("__setitem__", "__delitem__"):
             return {ev.IMMUTABLE_ARRAY}
@@ -244,6 +264,25 @@ def _refused_argument(exc, message):
         return False
     return ("not supported" in message or "unexpected keyword" in message
             or (isinstance(exc, NotImplementedError) and re.match(r"\w+ argument of ", message) is not None))
+
+
+def _jitted_definition_place(exc, watched):
+    """(path, first decorator line) of the function named in the error as ``<function
+    Class.method at 0x...>``, looked up from the watched frames of the traceback; None if not found."""
+    match = re.search(r"<function ([\w.]+) at 0x", str(exc))
+    tb = exc.__traceback__ if match else None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in watched:
+            target = tb.tb_frame.f_globals
+            parts = match.group(1).split(".")
+            target = target.get(parts[0])
+            for part in parts[1:]:
+                target = getattr(target, part, None)
+            code = getattr(inspect.unwrap(target), "__code__", None) if target is not None else None
+            if code is not None and code.co_filename in watched:
+                return code.co_filename, code.co_firstlineno
+        tb = tb.tb_next
+    return None
 
 
 def _from_jax(obj):

@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import os
 import sys
+import time
 import types
 import warnings
 from collections import Counter, defaultdict
@@ -22,6 +23,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import evidence as ev
+from ..api import random_samplers
+from ..checks.keys import SPLIT
 from ..facts import AT_UPDATES, CLOCKS, MUTATING_METHODS, STDLIB_RANDOM, WIDE_DTYPES, is_promotion
 
 D2H_KINDS = {"numpy": ev.TO_NUMPY, "scalar": ev.TO_SCALAR, "format": ev.FORMATTING}
@@ -36,6 +39,7 @@ RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP
 OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
              "pow": "**", "matmul": "@"}
 FORMAT_OPS = frozenset({"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})  # f-strings, by Python version
+TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"  # JAX's monitoring event for one trace
 HASH_LIMIT = 16 << 20  # bytes of host data hashed to recognise a repeated upload
 
 BACKEND = "cpu"  # set by install_process_probes
@@ -65,9 +69,19 @@ class Recorder:
         self.events = {}  # (place, kind) -> (mechanism, detail): seen once is enough
         self.guarded = False  # a transfer guard confirmed a transfer
         self.results = defaultdict(list)  # jitted function -> what its calls returned
+        self.observed = {}  # (place, kind) -> (mechanism, detail): evidence that is never "missed"
+        self.keys_consumed = {}  # key fingerprint -> (place, sampler) of its first consumption
+        self.traced_keys = []  # traced keys seen, kept alive so that their ids stay unique
+        self.traces = Counter()  # place -> functions JAX traced for a call there
+        self.jit_wraps = defaultdict(dict)  # place -> {id of a function jax.jit wrapped there: (it, jitted)}
+        self.differentiating = []  # per jax.grad call in progress: the places of the jnp.where calls it ran
+        self.static_selves = {}  # id of an object a jitted method ran on -> (object, method, names it reads)
 
     def event(self, place, kind, mechanism, detail):
         self.events.setdefault((place, kind), (mechanism, detail))
+
+    def observe(self, place, kind, mechanism, detail):
+        self.observed.setdefault((place, kind), (mechanism, detail))
 
 
 class Watched(frozenset):
@@ -225,6 +239,8 @@ def _is_host_value(result):
 
 
 def _jax_numpy_call(place, func, name, args, kwargs):
+    if name == "jnp.where" and len(args) == 3 and RECORDER.differentiating:
+        RECORDER.differentiating[-1].add(place)
     explicit_dtype = kwargs.get("dtype") is not None or (
         name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
     if not explicit_dtype:
@@ -268,7 +284,7 @@ def same_results(first, second):
         try:
             if not all(np.allclose(np.asarray(a), np.asarray(b), equal_nan=True) for a, b in zip(leaves_x, leaves_y)):
                 return False
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, RuntimeError):  # RuntimeError: a result donated to a later call
             continue
     return True
 
@@ -316,9 +332,60 @@ NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
 JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
 
 
+class JittedMethodProbe:
+    """Stale static self: a jitted method of a class of the file; remembers the objects it was called on."""
+
+    def __init__(self, jitted, name):
+        self._jitted, self._name = jitted, name
+        code = getattr(getattr(jitted, "__wrapped__", None), "__code__", None)
+        self._reads = frozenset(code.co_names if code is not None else ())  # the attributes it may read
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self._jitted
+        rec, jitted = RECORDER, self._jitted
+
+        def bound(*args, **kwargs):
+            if rec is not None:
+                rec.static_selves[id(obj)] = (obj, self._name, self._reads)
+            return jitted(obj, *args, **kwargs)
+        return bound
+
+    def __call__(self, *args, **kwargs):
+        return self._jitted(*args, **kwargs)
+
+
+def _watch_attributes(cls):
+    """Stale static self: report an assignment from the file to an attribute that a jitted method read
+    after the method was called on the object (it is the method's static cache key)."""
+    original = cls.__setattr__
+
+    def setattr_probe(obj, key, value):
+        rec = RECORDER
+        seen = rec.static_selves.get(id(obj)) if rec is not None else None
+        if seen is not None and seen[0] is obj and key in seen[2]:
+            frame = sys._getframe(1)
+            if frame.f_code.co_filename in rec.watched:
+                rec.observe(_place(frame), ev.STALE_STATIC_SELF, "static self",
+                            f"'{key}' changed on an object that jitted {seen[1]}() was already called on; "
+                            f"JAX keeps the code compiled for it")
+        original(obj, key, value)
+    cls.__setattr__ = setattr_probe
+
+
+def _probe_jitted_methods(cls):
+    jitted = {name: value for name, value in vars(cls).items() if type(value).__name__ == "PjitFunction"}
+    for name, value in jitted.items():
+        setattr(cls, name, JittedMethodProbe(value, f"{cls.__name__}.{name}"))
+    if jitted:
+        _watch_attributes(cls)
+
+
 def install_module_probes(namespace):
     """Swap a module's NumPy / jax.numpy names and jitted functions for probes."""
     for name, value in list(namespace.items()):
+        if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
+            _probe_jitted_methods(value)
         if value is np:
             namespace[name] = NUMPY_PROBE
         elif value is jnp:
@@ -440,6 +507,128 @@ def _patch_host_calls(kind, qualnames):
             continue
 
 
+def _key_consumer_probe(name, func):
+    """Key reuse: record the key data each sampler call from the file consumes; the same data
+    consumed again gives the same random bits."""
+    @functools.wraps(func)
+    def probe(*args, **kwargs):
+        rec = RECORDER
+        if rec is not None and not _busy:
+            frame = sys._getframe(1)
+            key = args[0] if args else kwargs.get("key")
+            if frame.f_code.co_filename in rec.watched and isinstance(key, jax.Array):
+                place, fingerprint = _place(frame), _key_fingerprint(key, rec)
+                if fingerprint in rec.keys_consumed:
+                    (_, first_line), first_name = rec.keys_consumed[fingerprint]
+                    rec.observe(place, ev.KEY_REUSE, "key data",
+                                f"{name}() consumed the key data that {first_name}() consumed on line {first_line}")
+                else:
+                    rec.keys_consumed[fingerprint] = (place, name)
+        return func(*args, **kwargs)
+    return probe
+
+
+def _key_fingerprint(key, rec):
+    """The key's data; for a traced key its identity (the same tracer is the same key)."""
+    if isinstance(key, jax.core.Tracer):
+        rec.traced_keys.append(key)
+        return f"tracer@{id(key)}"
+    data = jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
+    return _fingerprint(np.asarray(data))
+
+
+def _trace_listener(event, duration, **kwargs):
+    """Retracing: count each trace JAX makes at the innermost line of the file that caused it."""
+    rec = RECORDER
+    if rec is None or event != TRACE_EVENT:
+        return
+    place = next(_watched_places(rec.watched), None)
+    if place is not None:
+        rec.traces[place] += 1
+        if rec.traces[place] > 1:
+            rec.observed[(place, ev.RETRACE)] = ("trace count", f"JAX traced and compiled {rec.traces[place]}x for "
+                                                 f"this line")
+
+
+def _jit_probe(jit):
+    """Retracing: remember which new functions each jax.jit call of the file wrapped."""
+    @functools.wraps(jit)
+    def probe(fun, *args, **kwargs):
+        jitted = jit(fun, *args, **kwargs)
+        rec = RECORDER
+        if rec is not None:
+            frame = sys._getframe(1)
+            if frame.f_code.co_filename in rec.watched:
+                rec.jit_wraps[_place(frame)].setdefault(id(fun), (fun, jitted))  # fun kept: ids stay unique
+        return jitted
+    return probe
+
+
+def new_functions_compiled(rec):
+    """place -> (new functions jax.jit wrapped there, how many of them JAX compiled)."""
+    return {place: (len(wraps), sum(1 for _, jitted in wraps.values() if jitted._cache_size() > 0))
+            for place, wraps in rec.jit_wraps.items()}
+
+
+def _gradient_probe(transform, name):
+    """Nan gradients: a gradient with nan where the function's value is finite, and the jnp.where lines
+    of the file that ran while computing it."""
+    @functools.wraps(transform)
+    def probe(fun, *args, **kwargs):
+        differentiated = transform(fun, *args, **kwargs)
+        has_aux = kwargs.get("has_aux", False)
+
+        @functools.wraps(differentiated)
+        def run(*call_args, **call_kwargs):
+            global RECORDER
+            rec = RECORDER
+            if rec is None:
+                return differentiated(*call_args, **call_kwargs)
+            rec.differentiating.append(set())
+            try:
+                result = differentiated(*call_args, **call_kwargs)
+            finally:
+                wheres = rec.differentiating.pop()
+            gradient = result[1] if name == "value_and_grad" else result[0] if has_aux else result
+            if wheres and _has_nan(gradient):
+                RECORDER = None  # the value is computed for the verdict, not watched
+                try:
+                    value = fun(*call_args, **call_kwargs)
+                finally:
+                    RECORDER = rec
+                if not _has_nan(value[0] if has_aux else value):
+                    for place in wheres:
+                        rec.observe(place, ev.NAN_GRADIENT, "nan gradient",
+                                    f"jax.{name}() gave a nan gradient where the function's value is finite")
+            return result
+        return run
+    return probe
+
+
+def _has_nan(tree):
+    return any(isinstance(leaf, (jax.Array, np.ndarray, float)) and not isinstance(leaf, jax.core.Tracer)
+               and bool(np.isnan(np.asarray(leaf)).any()) for leaf in jax.tree.leaves(tree))
+
+
+def _clock_probe(name, func):
+    """Unsynchronised timing: a clock read while a device array of the reading frame is still being computed."""
+    @functools.wraps(func)
+    def probe(*args, **kwargs):
+        rec = RECORDER
+        if rec is not None:
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code.co_filename == __file__:
+                frame = frame.f_back
+            if frame is not None and frame.f_code.co_filename in rec.watched:
+                pending = sorted(local for local, value in frame.f_locals.items()
+                                 if _is_device_array(value) and not value.is_ready())
+                if pending:
+                    rec.observe(_place(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
+                                f"{name}() read the clock while {', '.join(pending)} was still being computed")
+        return func(*args, **kwargs)
+    return probe
+
+
 def install_process_probes():
     """Patch print, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
     global BACKEND
@@ -447,6 +636,16 @@ def install_process_probes():
         return  # installed already
     BACKEND = jax.default_backend()
     builtins.print = _host_call_probe("print", builtins.print)
+    for qualname in sorted(name for name in CLOCKS if name.startswith("time.")):
+        name = qualname[len("time."):]
+        setattr(time, name, _clock_probe(name, getattr(time, name)))
+    jax.monitoring.register_event_duration_secs_listener(_trace_listener)
+    jax.jit = _jit_probe(jax.jit)
+    jax.grad = _gradient_probe(jax.grad, "grad")
+    jax.value_and_grad = _gradient_probe(jax.value_and_grad, "value_and_grad")
+    for qualname in sorted(random_samplers() | {SPLIT}):
+        name = qualname.rpartition(".")[2]
+        setattr(jax.random, name, _key_consumer_probe(name, getattr(jax.random, name)))
     _patch_host_calls("random", CLOCKS)
     _patch_host_calls("random", {f"random.{name}" for name in STDLIB_RANDOM})
     global_state = np.random.mtrand._rand

@@ -214,6 +214,11 @@ class Model:
         """(given, dtype, spelled_as_python_type) for the dtype a call passes."""
         return dtypes.requested_dtype(call, qualname, self.names)
 
+    def transform_spec(self, expr):
+        """(transform name, keywords) for a transform used as a decorator (``jax.jit``,
+        ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``), else None."""
+        return self._roots._transform_spec(expr)
+
 
 def _enables_x64(names):
     """True when the module turns on jax_enable_x64 (config.update or enable_x64)."""

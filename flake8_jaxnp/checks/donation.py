@@ -1,0 +1,85 @@
+"""JNP605: a buffer donated to a jitted call and used again afterwards."""
+import ast
+
+from ..findings import Finding
+from ..model.kinds import NUMPY, PYTHON
+from ..model.names import FUNCTION_NODES
+from . import blocks, describe, jitted_parameters, repeats
+
+
+
+DONATING = ("donate_argnums", "donate_argnames")
+
+
+def check(model):
+    if not any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords):
+        return  # nothing in the module donates
+    for scope in [model.tree, *model.nodes(*FUNCTION_NODES)]:
+        if isinstance(scope, ast.Lambda) or scope in model.traced:
+            continue  # inside traced code donation does not apply to the tracers
+        for stmts, loop in blocks(scope.body, repeats):
+            yield from _block(model, stmts, loop if loop is not None and stmts is loop.body else None)
+
+
+def _block(model, stmts, loop):
+    """Donations in ``stmts`` (the body of ``loop`` when set) and the reads that follow them."""
+    for index, stmt in enumerate(stmts):
+        for call, name in _donations(model, stmt):
+            if name.id in _stores(stmt):
+                continue  # x = step(x): rebound to the result
+            use = _first_read(stmts[index + 1:], name.id)
+            if use is not None:
+                yield Finding.at(use, "JNP605", {"name": name.id, "func": describe(call.func),
+                                                 "line": call.lineno, "when": "read again"})
+            elif loop is not None and name.id not in set().union(*(_stores(s) for s in loop.body)):
+                yield Finding.at(name, "JNP605", {"name": name.id, "func": describe(call.func),
+                                                  "line": call.lineno, "when": "passed again on the next iteration"})
+
+
+def _donations(model, stmt):
+    """(call, Name) for each plain name passed at a donated position by a call in ``stmt``'s own
+    expressions (Assign and Expr statements only)."""
+    if not isinstance(stmt, (ast.Assign, ast.Expr)) or not isinstance(stmt.value, ast.Call):
+        return
+    call = stmt.value
+    donated = jitted_parameters(model, call.func, *DONATING)
+    if donated is None:
+        return
+    positions, names = donated
+    passed = [a for i, a in enumerate(call.args) if i in positions and not any(
+        isinstance(b, ast.Starred) for b in call.args[:i + 1])]
+    passed += [k.value for k in call.keywords if k.arg in names]
+    for arg in passed:
+        if isinstance(arg, ast.Name) and model.value(arg).kind not in (NUMPY, PYTHON):
+            yield call, arg  # NumPy and Python values are copied to the device, never donated
+
+
+def _stores(stmt):
+    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+
+
+def _evaluated(node):
+    """``node`` and what it contains, not the bodies of functions it defines (they run later, if ever)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if isinstance(current, FUNCTION_NODES):
+            continue
+        stack.extend(ast.iter_child_nodes(current))
+
+
+def _first_read(stmts, name):
+    """The first read of ``name`` in ``stmts`` before anything rebinds it, or None."""
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign):
+            ordered = [stmt.value, *stmt.targets]  # the value is evaluated before the targets bind
+        else:
+            ordered = [stmt]
+        for part in ordered:
+            for node in sorted((n for n in _evaluated(part) if isinstance(n, ast.Name) and n.id == name),
+                               key=lambda n: (n.lineno, n.col_offset)):
+                if isinstance(node.ctx, ast.Load):
+                    return node
+                return None
+    return None

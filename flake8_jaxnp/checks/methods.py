@@ -1,0 +1,128 @@
+"""JNP205/JNP306: methods jitted with ``self`` traced (a plain object cannot be), or with
+``self`` static (the compiled code keeps the attribute values it saw)."""
+import ast
+
+from ..findings import Finding
+from ..model.traced import _literals as literals
+from . import blocks, repeats
+
+NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
+
+
+def check(model):
+    registered = _registered_names(model)
+    for cls in model.nodes(ast.ClassDef):
+        if not _plain_class(model, cls) or cls.name in registered:
+            continue
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            params = method.args.posonlyargs + method.args.args
+            qualnames = [model.qualname(d) for d in method.decorator_list]
+            if not params or params[0].arg != "self" or NOT_SELF_METHODS & set(qualnames):
+                continue
+            for decorator in method.decorator_list:
+                spec = model.transform_spec(decorator)
+                if spec and spec[0] in model.staging_transforms and _traces_self(spec[1]):
+                    yield Finding.at(decorator, "JNP205", {"transform": spec[0], "cls": cls.name,
+                                                           "method": method.name})
+
+
+def _plain_class(model, cls):
+    """A class without decorators, metaclass or bases other than object: JAX cannot flatten its
+    instances unless it is registered."""
+    return not cls.decorator_list and not cls.keywords and all(
+        model.qualname(base) == "builtins.object" for base in cls.bases)
+
+
+def _registered_names(model):
+    """Names handed to a pytree registration call (jax.tree_util.register_pytree_node(C, ...))."""
+    names = set()
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func) or ""
+        if "register" in qualname.rpartition(".")[2] and call.args and isinstance(call.args[0], ast.Name):
+            names.add(call.args[0].id)
+    return names
+
+
+def _traces_self(keywords):
+    """False when self is static (static_argnums=0 or static_argnames='self') or the options
+    cannot be read."""
+    options = {k.arg: k.value for k in keywords}
+    if None in options:
+        return False
+    numbers = literals(options["static_argnums"], int) if "static_argnums" in options else []
+    names = literals(options["static_argnames"], str) if "static_argnames" in options else []
+    return numbers is not None and names is not None and 0 not in numbers and "self" not in names
+
+
+def stale_static_self(model):
+    """JNP306: an attribute that a method jitted with static self reads, assigned after a call."""
+    for cls in model.nodes(ast.ClassDef):
+        if not _plain_class(model, cls):
+            continue
+        methods = {method.name: _self_attributes(method) for method in cls.body
+                   if isinstance(method, ast.FunctionDef) and _static_self(model, method)}
+        if methods:
+            yield from _reassignments(model, cls, methods)
+
+
+def _static_self(model, method):
+    params = method.args.posonlyargs + method.args.args
+    if not params or params[0].arg != "self":
+        return False
+    for decorator in method.decorator_list:
+        spec = model.transform_spec(decorator)
+        if spec and spec[0] in model.staging_transforms:
+            options = {k.arg: k.value for k in spec[1]}
+            numbers = literals(options["static_argnums"], int) if "static_argnums" in options else []
+            names = literals(options["static_argnames"], str) if "static_argnames" in options else []
+            return 0 in (numbers or []) or "self" in (names or [])
+    return False
+
+
+def _self_attributes(method):
+    return {node.attr for node in ast.walk(method) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == "self" and isinstance(node.ctx, ast.Load)}
+
+
+def _reassignments(model, cls, methods):
+    """Assignments ``obj.attr = ...`` after a statement of the same block called ``obj.method(...)``,
+    where ``obj`` is bound once, to ``cls(...)``."""
+    for call in model.nodes(ast.Call):
+        if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
+            continue
+        found = model.resolve(call.func)
+        stmt = model.statement_of(call)
+        if not found or [b.node for b in found[1]] != [cls] or not isinstance(stmt, ast.Assign) \
+                or stmt.value is not call or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            continue
+        name = stmt.targets[0].id
+        scope = model.enclosing_function(stmt)
+        bindings = model.scope(model.tree if scope is None else scope).bindings.get(name, ())
+        if len(bindings) != 1:
+            continue  # rebound: which object is meant cannot be told
+        for stmts, _ in blocks((model.tree if scope is None else scope).body, repeats):
+            used = set()  # attributes read by the jitted methods called so far in this block
+            for later in stmts:
+                for node in ast.walk(later):
+                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                            and node.value.id == name and isinstance(node.ctx, ast.Store) and node.attr in used:
+                        yield Finding.at(node, "JNP306", {"name": name, "attr": node.attr, "cls": cls.name,
+                                                          "method": next(m for m, a in methods.items()
+                                                                         if node.attr in a)})
+                for node in ast.walk(later):
+                    method = _called_method(node, name)
+                    if method in methods:
+                        used |= methods[method]
+
+
+def _called_method(node, name):
+    """``obj.method(...)`` -> 'method', ``obj(...)`` -> '__call__', else None."""
+    if not isinstance(node, ast.Call):
+        return None
+    if isinstance(node.func, ast.Name) and node.func.id == name:
+        return "__call__"
+    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+        return node.func.attr
+    return None

@@ -1,0 +1,191 @@
+"""JNP602-JNP603: compilation repeated in a loop, and timing that does not wait for JAX."""
+import ast
+
+from ..facts import CLOCKS
+from ..findings import Finding
+from ..model.names import FUNCTION_NODES
+from ..model.traced import PARTIAL
+from . import blocks, describe, jitted_parameters, repeats
+from .transfers import LOOPS
+
+# Clocks that time a region (not entropy sources such as uuid4).
+TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
+# Calls that wait for the device: after one of them the clock reads a finished result.
+SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
+SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
+
+
+def check(model):
+    calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
+    timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
+    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
+    for scope in timed | looping:
+        node = model.tree if scope is None else scope
+        if isinstance(node, ast.Lambda) or node in model.traced:
+            continue  # traced loops unroll at trace time; their clocks are JNP305
+        for stmts, loop in blocks(node.body, repeats):
+            if loop is not None and scope in looping:
+                for stmt in stmts:
+                    yield from _recompiles(model, loop, stmt)
+            if scope in timed:
+                yield from _unsynchronised(model, stmts)
+
+
+def _compiles(model):
+    """Whether the module uses a staging transform at all (as a call or a decorator)."""
+    return any(model.qualname(call.func) in model.staging_transforms for call in model.nodes(ast.Call)) or any(
+        (model.transform_spec(d) or ("",))[0] in model.staging_transforms
+        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list)
+
+
+# ---- JNP602 ---------------------------------------------------------------------------------
+def _recompiles(model, loop, stmt):
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        for decorator in stmt.decorator_list:
+            spec = model.transform_spec(decorator)
+            if spec and spec[0] in model.staging_transforms and _called_in(model, loop, stmt.name):
+                yield Finding.at(decorator, "JNP602", {
+                    "what": f"@{describe(decorator)} makes a new function '{stmt.name}'", "loop": loop.lineno,
+                    "fix": "define and jit it once, before the loop"})
+        return
+    for node in _own_expression_nodes(stmt):
+        if isinstance(node, ast.Call):
+            yield from _fresh_transform(model, loop, stmt, node)
+            yield from _changing_static(model, loop, node)
+
+
+def _own_expression_nodes(stmt):
+    """The expression nodes of one statement (not nested statements, not lambda bodies)."""
+    stack = [child for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.expr)]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.Lambda):
+            stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
+
+
+def _fresh_transform(model, loop, stmt, call):
+    """``jax.jit(lambda ...)``, ``jax.jit(partial(f, ...))`` or ``jax.jit(h)`` of a def made in the loop,
+    called in the same loop."""
+    if model.qualname(call.func) not in model.staging_transforms or not call.args:
+        return
+    fresh = _fresh_function(model, loop, call.args[0])
+    if fresh is None:
+        return
+    parent = model.parent(call)
+    called = isinstance(parent, ast.Call) and parent.func is call
+    if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], ast.Name):
+        called = _called_in(model, loop, stmt.targets[0].id)
+    if called:
+        yield Finding.at(call, "JNP602", {"what": f"{describe(call.func)}() of {fresh}", "loop": loop.lineno,
+                                          "fix": "build the jitted function once, before the loop"})
+
+
+def _fresh_function(model, loop, expr):
+    if isinstance(expr, ast.Lambda):
+        return "a new lambda"
+    if isinstance(expr, ast.Call) and model.qualname(expr.func) in PARTIAL:
+        return "a new functools.partial"
+    func = model.callee(expr) if isinstance(expr, ast.Name) else None
+    if func is not None and _inside(model, func, loop):
+        return f"the function '{expr.id}' defined in the loop"
+    return None
+
+
+def _inside(model, node, ancestor):
+    while node is not None and node is not ancestor:
+        node = model.parent(node)
+    return node is ancestor
+
+
+def _called_in(model, loop, name):
+    """Whether the loop's body calls ``name``."""
+    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+               for stmt in loop.body for node in ast.walk(stmt))
+
+
+def _changing_static(model, loop, call):
+    """A range() loop counter passed as a static argument of a jitted function."""
+    counter = _counter(loop)
+    if counter is None:
+        return
+    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
+    if static is None:
+        return
+    positions, names = static
+    passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if i in positions] + \
+        [(f"'{k.arg}'", k.value) for k in call.keywords if k.arg in names]
+    for label, arg in passed:
+        if isinstance(arg, ast.Name) and arg.id == counter:
+            yield Finding.at(call, "JNP602", {
+                "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
+                "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})
+            return
+
+
+def _counter(loop):
+    """The name a ``for i in range(...)`` or ``for i, x in enumerate(...)`` loop counts with."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) \
+            or not isinstance(loop.iter.func, ast.Name):
+        return None
+    target = loop.target
+    if loop.iter.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
+        target = target.elts[0]
+    elif loop.iter.func.id != "range":
+        return None
+    if not isinstance(target, ast.Name):
+        return None
+    rebound = any(isinstance(n, ast.Name) and n.id == target.id and not isinstance(n.ctx, ast.Load)
+                  for stmt in loop.body for n in ast.walk(stmt))
+    return None if rebound else target.id
+
+
+# ---- JNP603 ---------------------------------------------------------------------------------
+def _unsynchronised(model, block):
+    """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes."""
+    start, work = None, []
+    for stmt in block:
+        clock = _clock_read(model, stmt)
+        if clock is not None and start is not None and work and _reads_clock_first(stmt, clock):
+            yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": start.lineno,
+                                               "work": describe(work[-1])})
+        if clock is not None and isinstance(stmt, ast.Assign) and stmt.value is clock:
+            start, work = stmt, []
+        elif start is not None and _dispatches(model, stmt):
+            work.append(stmt.value)
+        else:
+            start, work = None, []
+
+
+def _clock_read(model, stmt):
+    return next((node for node in _own_expression_nodes(stmt)
+                 if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS), None)
+
+
+def _reads_clock_first(stmt, clock):
+    """Nothing in the statement runs before the clock read that could wait for the device (an
+    f-string with several fields is not ordered: its parts share one position before 3.12)."""
+    nodes = list(_own_expression_nodes(stmt))
+    if any(isinstance(n, ast.JoinedStr) and sum(isinstance(v, ast.FormattedValue) for v in n.values) > 1
+           for n in nodes):
+        return False
+    return not any(isinstance(node, (ast.Call, ast.FormattedValue)) and node is not clock
+                   and (node.end_lineno, node.end_col_offset) <= (clock.lineno, clock.col_offset)
+                   for node in nodes)
+
+
+def _dispatches(model, stmt):
+    """A statement that only queues JAX work: it computes device arrays and nothing in it waits."""
+    if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)) \
+            or not model.value(stmt.value).on_device:
+        return False
+    for node in _own_expression_nodes(stmt):
+        if isinstance(node, (ast.FormattedValue, ast.Lambda)):
+            return False
+        if isinstance(node, ast.Call):
+            if not model.value(node).on_device or model.qualname(node.func) in SYNC_FUNCTIONS:
+                return False
+            if isinstance(node.func, ast.Attribute) and node.func.attr in SYNC_METHODS:
+                return False
+    return True

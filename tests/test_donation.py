@@ -1,0 +1,35 @@
+"""JNP605 edge cases: only donated positions, only reads before a rebinding, only repeating loops."""
+import pytest
+
+HEADER = "from functools import partial\nimport jax\nimport jax.numpy as jnp\n" \
+         "@partial(jax.jit, donate_argnums=0)\ndef step(p, g):\n    return p - g\n"
+
+
+def found(lint_body, body):
+    return [line for line, _ in lint_body(HEADER, body, "JNP605")]
+
+
+@pytest.mark.parametrize("body", [
+    "def f(p, g):\n    q = step(p, g)\n    return q, g\n",  # g is not donated
+    "def f(p, g):\n    p = step(p, g)\n    return p\n",
+    "def f(p, g):\n    q = step(p, g)\n    p = q\n    return p\n",
+    "def f(p, g):\n    q = step(p, g)\n    def later():\n        return p\n    return q\n",
+    "def f(g):\n    p = [1.0, 2.0]\n    q = step(jnp.asarray(p), g)\n    return p\n",
+    "def f(g):\n    p = 1.0\n    q = step(p, g)\n    return p\n",  # a Python value is copied, not donated
+    "def f(p, g):\n    for _ in range(1):\n        q = step(p, g)\n",
+    "def f(p, g):\n    for _ in range(3):\n        q = step(p, g)\n        p = q\n",
+    "def f(p, g):\n    q = step(p, g)\n    del p\n    return q\n",
+])
+def test_silent(lint_body, body):
+    assert found(lint_body, body) == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def f(p, g):\n    q = step(p, g)\n    if q.sum() > 0:\n        print(p)\n    return q\n", 4),
+    ("def f(p, g):\n    q = step(p, g)\n    p = p + q\n    return p\n", 3),
+    ("s = jax.jit(lambda p: p * 2, donate_argnums=(0,))\ndef f(p):\n    q = s(p)\n    return p\n", 4),
+    ("@partial(jax.jit, donate_argnames='p')\ndef t(p):\n    return p\ndef f(x):\n    y = t(p=x)\n    return x\n", 6),
+    ("def f(p, g):\n    while True:\n        q = step(p, g)\n", 3),
+])
+def test_reported(lint_body, body, line):
+    assert found(lint_body, body) == [line]

@@ -1,0 +1,39 @@
+"""JNP604 edge cases: only differentiated code, only inputs the condition tests, never guarded ones."""
+import pytest
+
+HEADER = "import jax\nimport jax.numpy as jnp\n"
+
+
+def found(lint_body, body):
+    return [line for line, _ in lint_body(HEADER, body, "JNP604")]
+
+
+@pytest.mark.parametrize("body", [
+    # not differentiated, or only jitted
+    "def f(x):\n    return jnp.where(x > 0, jnp.log(x), 0.0)\n",
+    "@jax.jit\ndef f(x):\n    return jnp.where(x > 0, jnp.log(x), 0.0)\n",
+    # the unsafe input is not what the condition tests
+    "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, jnp.log(x ** 2 + 1.0), 0.0)\n",
+    "def f(x, y):\n    return jnp.where(x > 0, jnp.log(y), 0.0)\ng = jax.grad(f)\n",
+    # the unsafe input is not differentiated (argnums)
+    "def f(x, y):\n    return jnp.where(y > 0, x / y, 0.0)\ng = jax.grad(f, argnums=0)\n",
+    # guarded before, or by a custom derivative
+    "@jax.grad\ndef f(x):\n    x = jnp.clip(x, 1e-6)\n    return jnp.where(x > 0, jnp.log(x), 0.0)\n",
+    "@jax.custom_jvp\ndef f(x):\n    return jnp.where(x > 0, jnp.log(x), 0.0)\ng = jax.grad(f)\n",
+    # functions with finite slopes everywhere
+    "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, jnp.tanh(x) * x, 0.0)\n",
+    "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, x / 2.0, 0.0)\n",
+])
+def test_silent(lint_body, body):
+    assert found(lint_body, body) == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def f(x):\n    return jnp.where(x > 0, jnp.arcsin(x), 0.0)\ng = jax.value_and_grad(f)\n", 2),
+    ("def f(x):\n    return jnp.where(x != 0, 1.0 / x, 0.0)\ng = jax.jacrev(f)\n", 2),
+    ("@jax.grad\ndef f(x):\n    y = 2.0 * x\n    return jnp.where(y > 0, jnp.log1p(y), 0.0)\n", 4),
+    ("def loss(x):\n    return jnp.where(x > 0, jnp.sqrt(x), 0.0).sum()\n"
+     "def outer(x):\n    return loss(x)\ng = jax.grad(outer)\n", 2),
+])
+def test_reported(lint_body, body, line):
+    assert found(lint_body, body) == [line]

@@ -1,0 +1,52 @@
+"""JNP205 edge cases: only plain classes, only self traced."""
+import pytest
+
+HEADER = "from functools import partial\nimport jax\n"
+
+
+def found(lint_body, body):
+    return [line for line, _ in lint_body(HEADER, body, "JNP205")]
+
+
+@pytest.mark.parametrize("body", [
+    "class A(SomeBase):\n    @jax.jit\n    def f(self, x):\n        return x\n",  # the base may be a pytree
+    "import dataclasses\n@dataclasses.dataclass\nclass A:\n    @jax.jit\n    def f(self, x):\n        return x\n",
+    "class A:\n    @partial(jax.jit, static_argnames='self')\n    def f(self, x):\n        return x\n",
+    "N = 0\nclass A:\n    @partial(jax.jit, static_argnums=N)\n    def f(self, x):\n        return x\n",
+    "class A:\n    @jax.vmap\n    def f(self, x):\n        return x\n",
+    "class A:\n    @jax.jit\n    def f(this, x):\n        return x\n",
+    "class A:\n    @jax.jit\n    def f(self, x):\n        return x\njax.tree_util.register_pytree_node(A, None, None)\n",
+])
+def test_silent(lint_body, body):
+    assert found(lint_body, body) == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("class A:\n    @jax.jit\n    def f(self, x):\n        return x\n", 2),
+    ("class A:\n    @partial(jax.jit, static_argnums=(1,))\n    def f(self, n):\n        return n\n", 2),
+    ("class A(object):\n    @jax.jit\n    async def f(self, x):\n        return x\n", 2),
+])
+def test_reported(lint_body, body, line):
+    assert found(lint_body, body) == [line]
+
+
+STALE = "class A:\n    def __init__(self):\n        self.k = 1.0\n" \
+        "    @partial(jax.jit, static_argnums=0)\n    def f(self, x):\n        return x * self.k\n"
+
+
+@pytest.mark.parametrize("body", [
+    "def g(x):\n    a = A()\n    a.k = 2.0\n    return a.f(x)\n",  # changed before the first call
+    "def g(x):\n    a = A()\n    y = a.f(x)\n    a.other = 2.0\n",  # not read by the method
+    "def g(x, c):\n    a = A()\n    if c:\n        a = A()\n    y = a.f(x)\n    a.k = 2.0\n",  # rebound
+    "def g(x):\n    a = A()\n    y = A().f(x)\n    a.k = 2.0\n",  # another object was used
+])
+def test_stale_static_self_silent(lint_body, body):
+    assert lint_body(HEADER + STALE, body, "JNP306") == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def g(x):\n    a = A()\n    y = a.f(x)\n    a.k = 2.0\n", 4),
+    ("a = A()\nfor i in range(3):\n    y = a.f(1.0)\n    a.k += 1.0\n", 4),
+])
+def test_stale_static_self_reported(lint_body, body, line):
+    assert lint_body(HEADER + STALE, body, "JNP306") == [(line, "JNP306")]

@@ -1,0 +1,78 @@
+"""JNP602/JNP603 edge cases: only a function that is really new per iteration, only clocks that
+bracket JAX work with nothing in between that could wait for it."""
+import pytest
+
+HEADER = "import time\nfrom functools import partial\nimport jax\nimport jax.numpy as jnp\n"
+
+
+def found(lint_body, body, code):
+    return [line for line, _ in lint_body(HEADER, body, code)]
+
+
+@pytest.mark.parametrize("body", [
+    # the same module-level function: JAX's cache hits
+    "def f(v):\n    return v\ndef g(x):\n    for i in range(3):\n        x = jax.jit(f)(x)\n",
+    # a def made outside the loop is one function object
+    "def g(x):\n    def h(v):\n        return v\n    for i in range(3):\n        x = jax.jit(h)(x)\n",
+    # built in the loop but never called there
+    "def g(x):\n    fns = []\n    for i in range(3):\n        fns.append(jax.jit(lambda v: v * i))\n    return fns\n",
+    # grad and vmap do not compile by themselves
+    "def g(x):\n    for i in range(3):\n        x = jax.grad(lambda v: v * 2.0)(x)\n",
+    # a loop that runs once
+    "def g(x):\n    for i in (1,):\n        x = jax.jit(lambda v: v)(x)\n",
+    # a static argument that does not change, or a counter the loop rebinds
+    "@partial(jax.jit, static_argnums=1)\ndef p(x, n):\n    return x * n\n"
+    "def g(x):\n    for i in range(3):\n        x = p(x, 2)\n",
+    "@partial(jax.jit, static_argnums=1)\ndef p(x, n):\n    return x * n\n"
+    "def g(x):\n    for i in range(3):\n        i = 0\n        x = p(x, i)\n",
+    # a counter passed to a traced (non-static) parameter
+    "@jax.jit\ndef p(x, n):\n    return x * n\ndef g(x):\n    for i in range(3):\n        x = p(x, i)\n",
+    # a loop inside traced code unrolls at trace time
+    "@jax.jit\ndef g(x):\n    for i in range(3):\n        x = jax.jit(lambda v: v + 1)(x)\n    return x\n",
+])
+def test_recompile_silent(lint_body, body):
+    assert found(lint_body, body, "JNP602") == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def g(x):\n    while True:\n        x = jax.jit(lambda v: v)(x)\n", 3),
+    ("def g(x):\n    for i in range(3):\n        x = jax.pmap(partial(jnp.add, 1.0))(x)\n", 3),
+    ("def p(x, n):\n    return x * n\nq = jax.jit(p, static_argnames='n')\n"
+     "def g(x):\n    for i in range(3):\n        x = q(x, i)\n", 6),
+    ("def g(x):\n    for i in range(3):\n        @jax.jit\n        def h(v):\n            return v\n"
+     "        x = h(x)\n", 3),
+])
+def test_recompile_reported(lint_body, body, line):
+    assert found(lint_body, body, "JNP602") == [line]
+
+
+@pytest.mark.parametrize("body", [
+    # something between the clock reads waits for the device, or might
+    "def g(x):\n    t = time.time()\n    y = jnp.dot(x, x)\n    print(y)\n    return time.time() - t\n",
+    "def g(x):\n    t = time.time()\n    y = jnp.dot(x, x).block_until_ready()\n    return time.time() - t\n",
+    "def g(x, f):\n    t = time.time()\n    y = f(x)\n    return time.time() - t\n",
+    "def g(x):\n    t = time.time()\n    y = jnp.dot(x, x)\n    return f'{y} {time.time() - t}'\n",
+    "def g(x):\n    t = time.time()\n    y = jnp.dot(x, x).item()\n    return time.time() - t\n",
+    # no JAX work in between, or not in the same block
+    "def g(x):\n    t = time.time()\n    return time.time() - t\n",
+    "def g(x, c):\n    t = time.time()\n    if c:\n        y = jnp.dot(x, x)\n    return time.time() - t\n",
+    # inside traced code the clock is read at trace time (JNP305's business)
+    "@jax.jit\ndef g(x):\n    t = time.time()\n    y = jnp.dot(x, x)\n    return y, time.time() - t\n",
+])
+def test_timing_silent(lint_body, body):
+    assert found(lint_body, body, "JNP603") == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def g(x):\n    t = time.monotonic()\n    jnp.dot(x, x)\n    return time.monotonic() - t\n", 4),
+    ("f = jax.jit(jnp.sin)\nt = time.perf_counter()\ny = f(jnp.ones(3))\nt2 = time.perf_counter()\n", 4),
+])
+def test_timing_reported(lint_body, body, line):
+    assert found(lint_body, body, "JNP603") == [line]
+
+
+def test_static_counter_with_only_a_decorated_jit(lint_body):
+    """The module's only use of jit is a decorator: the loop check still runs."""
+    body = "@partial(jax.jit, static_argnums=1)\ndef p(x, n):\n    return x * n\n" \
+           "def g(x):\n    for i in range(3):\n        x = p(x, i)\n"
+    assert lint_body(HEADER, body, "JNP602") == [(6, "JNP602")]

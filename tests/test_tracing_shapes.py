@@ -1,0 +1,42 @@
+"""JNP202/JNP203 extensions: slice bounds, slice sizes, ordering a traced parameter, .at[mask]
+updates and traced repeat counts; static and concrete look-alikes stay silent."""
+import pytest
+
+HEADER = "from functools import partial\nimport jax\nimport jax.numpy as jnp\nfrom jax import lax\n"
+
+
+def found(lint_body, body):
+    return lint_body(HEADER, body, "JNP202", "JNP203")
+
+
+@pytest.mark.parametrize("body", [
+    "@jax.jit\ndef f(x):\n    return x[: x.shape[0] // 2]\n",
+    "@partial(jax.jit, static_argnames='n')\ndef f(x, n):\n    return x[n:]\n",
+    "def f(x, n):\n    return x[:n]\n",  # not traced
+    "@jax.grad\ndef f(x):\n    return x[:2].sum()\n",
+    "@jax.jit\ndef f(x, i):\n    return lax.dynamic_slice_in_dim(x, i, 2)\n",  # traced start, static size
+    "@jax.jit\ndef f(x):\n    return x.at[2:].set(0.0)\n",
+    "@jax.jit\ndef f(x):\n    return x.at[0].set(x[0] > 1)\n",
+    "@jax.jit\ndef f(x, k):\n    return jnp.repeat(x, k, total_repeat_length=4)\n",
+    "@jax.jit\ndef f(x):\n    return jnp.repeat(x, 3)\n",
+    "@jax.jit\ndef f(x):\n    n = 0\n    while n < len(x):\n        n += 1\n    return x\n",
+    # two pytrees ordered against each other: Python may compare them (tuples)
+    "@jax.jit\ndef f(a, b):\n    i = a\n    if i < b:\n        return a\n    return b\n",
+])
+def test_silent(lint_body, body):
+    assert found(lint_body, body) == []
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("@jax.jit\ndef f(x, i):\n    return x[i:i + 2]\n", [(3, "JNP202")]),
+    ("@jax.jit\ndef f(x, n):\n    return x[::n]\n", [(3, "JNP202")]),
+    ("@jax.jit\ndef f(x, n):\n    return x[0, :n]\n", [(3, "JNP202")]),
+    ("@jax.jit\ndef f(x, n):\n    return x.at[:n].set(0.0)\n", [(3, "JNP202")]),
+    ("def f(x):\n    return lax.fori_loop(0, 3, lambda i, c: c + x[i:i + 2].sum(), 0.0)\n", [(2, "JNP202")]),
+    ("@jax.jit\ndef f(x, n):\n    return lax.dynamic_slice(x, (0,), slice_sizes=(n,))\n", [(3, "JNP202")]),
+    ("@jax.jit\ndef f(x, n):\n    i = 0\n    while n > i:\n        i = i + 2\n    return x\n", [(4, "JNP202")]),
+    ("@jax.jit\ndef f(x, m):\n    return x.at[m > 0].add(1.0)\n", [(3, "JNP203")]),
+    ("@jax.jit\ndef f(x, k):\n    return jnp.repeat(x, repeats=k)\n", [(3, "JNP203")]),
+])
+def test_reported(lint_body, body, expected):
+    assert found(lint_body, body) == expected
