@@ -18,12 +18,12 @@ def relevant(lines, options=DEFAULT):
     return any(word in text for word in ("jax", "numpy", *(name.split(".")[0] for name in options.extra_transforms)))
 
 
-def lint(tree, lines, options=DEFAULT):
-    """Sorted Findings for one module; never raises."""
+def lint(tree, lines, options=DEFAULT, filename=None):
+    """Sorted Findings for one module (at ``filename``, when known); never raises."""
     if not relevant(lines, options):
         return []
     try:
-        model = Model(tree, options)
+        model = Model(tree, options, filename)
     except Exception as exc:  # noqa: BLE001 - any failure becomes JNP900, flake8 goes on
         return [_internal_error(exc)]
     results = set()

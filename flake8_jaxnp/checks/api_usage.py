@@ -194,12 +194,15 @@ def _missing_fix(qualname):
 
 
 def _guarded(model, node):
-    """True inside ``try: ... except AttributeError/ImportError`` or ``if hasattr(...)``
-    and version checks: code written to run on several JAX versions."""
+    """True inside ``try: ... except AttributeError/ImportError`` (either the attempt or the
+    fallback, which runs only where the attempt failed), ``if hasattr(...)`` and version
+    checks: code written to run on several JAX versions."""
     child, parent = node, model.names.parent.get(node)
     while parent is not None:
         if isinstance(parent, (ast.Try, getattr(ast, "TryStar", ast.Try))) and child in parent.body \
                 and any(_catches_missing_name(h) for h in parent.handlers):
+            return True
+        if isinstance(parent, ast.ExceptHandler) and child in parent.body and _catches_missing_name(parent):
             return True
         if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and _is_feature_test(parent.test):
             return True

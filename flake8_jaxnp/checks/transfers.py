@@ -8,11 +8,17 @@ and is not reported; neither is code in traced functions (their loops unroll
 at trace time) nor code in a def nested in the loop. A sync in a loop that
 holds another loop (per-epoch logging around the step loop) is the boundary
 of that inner loop and is not reported either; uploads of unchanged data are.
+The header of a loop nested in the loop (``for i in range(n)`` with a device
+``n``) runs once per outer iteration: that is the inner loop's boundary too.
 A for loop over a handful of values written out in the source (``for flag in
-(False, True)``) is not a hot loop; an enclosing loop may still be. A value
-checked by a test assertion (``self.assertEqual(int(x), 3)``) must be read.
+(False, True)``) or over a literal ``range`` of at most that many steps
+(``for _ in range(3)``, the demo loop of documentation and tests) is not a hot
+loop; an enclosing loop may still be. A value checked by a test assertion
+(``self.assertEqual(int(x), 3)``, or an ``assert`` statement in a ``test*``
+function or a ``test_*.py``/``*_test.py`` file) must be read.
 """
 import ast
+import os
 
 from .. import api
 from ..model import dtypes
@@ -31,6 +37,7 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # A for loop over at most this many values written out in the source is not a hot loop.
 HANDFUL = 10
+TEST_FUNCTION_PREFIX = "test"
 
 
 # Nodes that can move data between host and device, or ask for a truth value.
@@ -49,7 +56,8 @@ def check(model):
         loop = _repeating_loop(model, reported)
         if loop is None or model.traced_function(reported) is not None:
             continue
-        if code != "JNP104" and (_around_inner_loop(loop, reported) or _checked_by_assertion(model, reported)):
+        if code != "JNP104" and (_around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
+                                 or _checked_by_assertion(model, reported)):
             continue
         if code == "JNP104" and not _same_upload(model, node, loop):
             continue
@@ -171,7 +179,7 @@ def _repeating_loop(model, node):
         if isinstance(child, ast.stmt) and _skipped_by_earlier_continue(parent, child):
             return None
         if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)) \
-                and not _runs_a_handful(parent):  # else an enclosing loop may still repeat it
+                and not _runs_a_handful(model, parent):  # else an enclosing loop may still repeat it
             return parent
         if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
             return parent
@@ -186,8 +194,9 @@ def _repeating_loop(model, node):
 
 
 def _checked_by_assertion(model, node):
-    """``self.assertEqual(int(x), 3)``, ``np.testing.assert_allclose(np.asarray(x), y)``: a
-    test has to bring the value it checks to the host."""
+    """``self.assertEqual(int(x), 3)``, ``np.testing.assert_allclose(np.asarray(x), y)``, or
+    ``assert`` in a test: a test has to bring the value it checks to the host. (A bare
+    ``assert`` in a training loop outside tests still syncs every step.)"""
     parent = model.names.parent.get(node)
     while parent is not None and not isinstance(parent, ast.stmt):
         if isinstance(parent, ast.Call):
@@ -196,16 +205,48 @@ def _checked_by_assertion(model, node):
             if name.startswith("assert"):
                 return True
         parent = model.names.parent.get(parent)
+    return isinstance(parent, ast.Assert) and (_is_test_file(model.filename) or _in_test_function(model, parent))
+
+
+def _is_test_file(filename):
+    base = os.path.basename(filename or "")
+    return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
+
+
+def _in_test_function(model, node):
+    function = model.names.enclosing_function(node)
+    while function is not None:
+        if getattr(function, "name", "").startswith(TEST_FUNCTION_PREFIX):
+            return True
+        function = model.names.enclosing_function(model.names.parent[function])
     return False
 
 
-def _runs_a_handful(loop):
-    """``for flag in (False, True)``: a sweep over a few values written out in the source,
-    so a transfer there costs a few syncs, not one per step. (``range(3)`` stays a step
-    loop: examples and tests stand in for long loops with small ranges.)"""
+def _in_inner_loop_header(model, node, loop):
+    """True when ``node`` is in the iterable of a for loop nested in ``loop``: it runs once
+    per iteration of ``loop``, at the boundary of the inner loop."""
+    child, parent = node, model.names.parent.get(node)
+    while parent is not None and parent is not loop:
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and child is parent.iter:
+            return True
+        child, parent = parent, model.names.parent.get(parent)
+    return False
+
+
+def _runs_a_handful(model, loop):
+    """``for flag in (False, True)`` or ``for _ in range(3)``: a few values written out in
+    the source, so a transfer there costs a few syncs, not one per step."""
     items = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
-    return isinstance(items, (ast.Tuple, ast.List, ast.Set)) and len(items.elts) <= HANDFUL \
-        and not any(isinstance(e, ast.Starred) for e in items.elts)
+    if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
+        return len(items.elts) <= HANDFUL and not any(isinstance(e, ast.Starred) for e in items.elts)
+    if isinstance(items, ast.Call) and model.qualname(items.func) == "builtins.range" \
+            and not items.keywords and 1 <= len(items.args) <= 3 \
+            and all(type(a) is ast.Constant and type(a.value) is int for a in items.args):
+        bounds = [a.value for a in items.args]
+        if len(bounds) == 3 and bounds[2] == 0 or any(abs(b) >= 2 ** 62 for b in bounds):
+            return False  # range() would raise, or len() could not count it
+        return len(range(*bounds)) <= HANDFUL
+    return False
 
 
 def _around_inner_loop(loop, node):

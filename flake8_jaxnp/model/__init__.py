@@ -18,9 +18,10 @@ _MAX_PASSES_PER_FUNCTION = 4
 
 
 class Model:
-    def __init__(self, tree, options):
+    def __init__(self, tree, options, filename=None):
         self.tree = tree
         self.options = options
+        self.filename = filename  # the path flake8 reports, when known (test files are judged by name)
         self.names = Names(tree)
         self.x64 = options.x64 or _enables_x64(self.names)
         roots = TraceRoots(self.names, options.extra_transforms)
