@@ -53,3 +53,8 @@ def jnp_rejected_arguments():
 def array_rejected_arguments():
     """jax.Array method name -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses."""
     return data()["array_rejected_arguments"]
+
+
+def framework_transforms():
+    """Framework transform name -> its measured behaviour (``generate_frameworks``)."""
+    return data().get("framework_transforms", {})

@@ -15,6 +15,8 @@ import warnings
 from functools import partial
 from pathlib import Path
 
+from . import generate_frameworks as frameworks
+
 DATA_FILE = Path(__file__).with_name("jax_api.json")
 
 # NumPy namespaces whose functions are probed on tracers.
@@ -363,6 +365,7 @@ def build():
         "deprecated": _deprecations(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
+        frameworks.KEY: frameworks.framework_transforms(DATA_FILE),
     }
 
 

@@ -3,6 +3,7 @@
 This is what flake8 calls (through ``plugin``) and what the runtime mode calls
 to learn what to confirm. It never imports jax, numpy or the linted code.
 """
+from . import api
 from .checks import api_usage, dtypes, side_effects, tracing, transfers
 from .findings import Finding
 from .model import Model
@@ -12,10 +13,11 @@ CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_
 
 
 def relevant(lines, options=DEFAULT):
-    """Cheap pre-check: a module that never mentions jax, numpy or an extra transform's
-    package (``equinox`` for ``equinox.filter_jit``) has nothing to find."""
+    """Cheap pre-check: a module that never mentions jax, numpy or a framework's or extra
+    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find."""
     text = "".join(lines)
-    return any(word in text for word in ("jax", "numpy", *(name.split(".")[0] for name in options.extra_transforms)))
+    packages = {name.split(".")[0] for name in (*api.framework_transforms(), *options.extra_transforms)}
+    return any(word in text for word in ("jax", "numpy", *packages))
 
 
 def lint(tree, lines, options=DEFAULT, filename=None):

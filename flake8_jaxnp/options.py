@@ -1,5 +1,8 @@
 """Plugin options, shared by flake8's option manager and the runtime mode."""
+import importlib.util
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from .rules import OFF_BY_DEFAULT
 
@@ -29,8 +32,33 @@ def register(option_manager):
     )
 
 
+# Import aliases that users write for the module itself -> the module's real name.
+CONVENTIONAL_ALIASES = {"eqx": "equinox", "nnx": "flax.nnx", "nn": "flax.linen", "hk": "haiku",
+                        "jnp": "jax.numpy", "np": "numpy", "lax": "jax.lax"}
+
+
 def from_flake8(options):
-    return Options(
-        extra_transforms=tuple(name.strip() for name in options.jaxnp_extra_transforms if name.strip()),
-        x64=bool(options.jaxnp_x64),
-    )
+    names = []
+    for name in (name.strip() for name in options.jaxnp_extra_transforms if name.strip()):
+        problem, usable = transform_name_problem(name)
+        if problem:
+            print(f"flake8-jaxnp: --jaxnp-extra-transforms: {problem}", file=sys.stderr)
+        if usable:
+            names.append(name)
+    return Options(extra_transforms=tuple(names), x64=bool(options.jaxnp_x64))
+
+
+def transform_name_problem(name):
+    """(what is wrong with ``name``, whether it can still name a transform): not a dotted
+    path or an import alias (ignored), or a module that is neither installed nor in the
+    working directory (kept: it may live elsewhere). Finds modules without importing."""
+    parts = name.split(".")
+    if len(parts) < 2 or not all(part.isidentifier() for part in parts):
+        return f"{name!r} is not a dotted path such as equinox.filter_jit; it is ignored", False
+    top = parts[0]
+    if top in CONVENTIONAL_ALIASES:
+        real = ".".join([CONVENTIONAL_ALIASES[top], *parts[1:]])
+        return f"{name!r} starts with an import alias, not a module; it is ignored (write {real})", False
+    if importlib.util.find_spec(top) is None and not (Path(top).is_dir() or Path(f"{top}.py").is_file()):
+        return f"{name!r}: no module {top!r} is installed or in the working directory", True
+    return None, True

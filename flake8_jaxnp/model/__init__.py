@@ -52,7 +52,9 @@ class Model:
             self.flows[func] = FunctionFlow(self, func, params, traced)
 
     def _traced_parameters(self, func, traced):
-        """Traced parameters are pytrees unless used as arrays and never rebound."""
+        """Traced parameters are pytrees unless used as arrays and never rebound. Where
+        every transform leaves Python scalars static (``equinox.filter_jit``), only the
+        parameters used as arrays are known to be tracers."""
         scope = self.names.scopes[func]
         candidates = {name for name in traced.traced_params if len(scope.bindings.get(name, ())) == 1}
         arrays = set()
@@ -61,6 +63,8 @@ class Model:
                 if type(node) is ast.Attribute and node.attr in ARRAY_EVIDENCE \
                         and type(node.value) is ast.Name and node.value.id in candidates:
                     arrays.add(node.value.id)
+        if all(t.name in self._roots.scalars_static for t in traced.transforms):
+            return {name: TRACED_ARRAY for name in arrays}
         return {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
 
     def called_with(self, callee, call, args, keywords, caller):

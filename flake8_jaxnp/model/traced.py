@@ -9,6 +9,7 @@ carry tracers.
 import ast
 from dataclasses import dataclass, field
 
+from .. import api
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class Transform:
 _STAGING = dict(abstract=True, cached=True)
 _BATCHING = dict(abstract=True, cached=False)
 _DIFFERENTIATING = dict(abstract=False, cached=False)
+# Like grad, but every argument is traced (jax.shard_map called eagerly).
+_EAGER = dict(abstract=False, cached=False)
 
 # Transforms that take the function as first argument: name -> behaviour.
 FUNCTION_TRANSFORMS = {
@@ -102,8 +105,16 @@ class TraceRoots:
     def __init__(self, names, extra_transforms=()):
         self.names = names
         self.transforms = dict(FUNCTION_TRANSFORMS)
+        self.scalars_static = set()  # transforms that leave Python scalars static (equinox.filter_*)
+        for dotted, measured in api.framework_transforms().items():
+            behaviour = _framework_behaviour(measured)
+            if behaviour is not None:
+                self.transforms[dotted] = behaviour
+                if measured["python_scalars_static"] and behaviour is not _DIFFERENTIATING:
+                    self.scalars_static.add(dotted)
         for dotted in extra_transforms:
             self.transforms[dotted] = _STAGING
+            self.scalars_static.discard(dotted)
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         for func in names.functions:
@@ -207,6 +218,16 @@ class TraceRoots:
         self.mark(func, Transform(transform_name, **behaviour), params)
         if behaviour is _STAGING and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
+
+
+def _framework_behaviour(measured):
+    """The behaviour a framework transform showed when the generator ran it, or None when
+    NumPy works on what it passes (then it traces nothing by itself)."""
+    if measured["abstract"]:
+        return _STAGING if measured["cached"] else _BATCHING
+    if measured["differentiates"]:
+        return _DIFFERENTIATING
+    return _EAGER if measured["numpy_fails"] else None
 
 
 def _options(transform_name, call):
