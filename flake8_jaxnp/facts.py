@@ -24,3 +24,7 @@ CLOCKS = frozenset({
 # The 64-bit dtypes and what JAX gives instead while jax_enable_x64 is off.
 NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 WIDE_DTYPES = frozenset(NARROW)
+# Builtins that turn an array into a Python value, and those that format it as text.
+SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
+                                "builtins.range"})
+FORMATTERS = frozenset({"builtins.str", "builtins.repr", "builtins.format", "builtins.print"})

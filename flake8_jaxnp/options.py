@@ -11,6 +11,7 @@ from .rules import OFF_BY_DEFAULT
 class Options:
     extra_transforms: tuple = ()  # dotted names treated like jax.jit
     x64: bool = False  # the project enables jax_enable_x64 globally
+    cache_dir: str = None  # module summaries: None is the user's cache folder, "" keeps none on disk
 
 
 DEFAULT = Options()
@@ -30,6 +31,11 @@ def register(option_manager):
         help="The project enables jax_enable_x64: do not report 64-bit dtype narrowing "
              "(JNP402, JNP403).",
     )
+    option_manager.add_option(
+        "--jaxnp-cache-dir", default=None, parse_from_config=True,
+        help="Folder for the per-module summaries that let a file see its project's other "
+             "modules (default: ~/.cache/flake8-jaxnp/summaries; '' keeps them in memory only).",
+    )
 
 
 # Import aliases that users write for the module itself -> the module's real name.
@@ -45,7 +51,7 @@ def from_flake8(options):
             print(f"flake8-jaxnp: --jaxnp-extra-transforms: {problem}", file=sys.stderr)
         if usable:
             names.append(name)
-    return Options(extra_transforms=tuple(names), x64=bool(options.jaxnp_x64))
+    return Options(extra_transforms=tuple(names), x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir)
 
 
 def transform_name_problem(name):

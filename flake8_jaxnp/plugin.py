@@ -9,7 +9,7 @@ class JaxNumpyChecker:
     version = __version__
     _options = DEFAULT
 
-    def __init__(self, tree, lines, filename):
+    def __init__(self, tree, lines, filename=None):
         self.tree = tree
         self.lines = lines
         self.filename = filename  # --stdin-display-name for stdin

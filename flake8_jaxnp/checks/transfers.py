@@ -21,14 +21,12 @@ import ast
 import os
 
 from .. import api
+from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
 from ..model.values import JAX, JAX_TREE, NUMPY, is_string
 from ..findings import Finding
 from . import describe
 
-SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
-                                "builtins.range"})
-FORMATTERS = frozenset({"builtins.str", "builtins.repr", "builtins.format", "builtins.print"})
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
 UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
@@ -123,6 +121,23 @@ def _call(model, call):
             return call, "JNP102" if method == "item" else "JNP101", describe(call)
         if method == "format" and is_string(owner) and _any_on_device(model, every):
             return call, "JNP103", "str.format()"
+    if _any_on_device(model, args):
+        return _helper_transfer(model, call)
+    return None
+
+
+def _helper_transfer(model, call):
+    """A call of a function (of this module or another project module) that converts the
+    device array it is given in its own top-level statements, so on every call."""
+    found = model.helper_facts(call.func)
+    if found is None:
+        return None
+    facts, where = found
+    for position, code, what, line in facts["converts"]:
+        if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]) \
+                and _on_device(model, call.args[position]):
+            place = f"{where}:{line}" if where else f"line {line}"
+            return call, code, f"{describe(call.func)}(), which calls {what} on its argument ({place}),"
     return None
 
 

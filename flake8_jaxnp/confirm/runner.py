@@ -71,7 +71,7 @@ def prepare(path, options=DEFAULT):
         raise PathError(f"{path}: cannot read: {exc}") from None
     except SyntaxError as exc:
         raise PathError(f"{path}:{exc.lineno}: not valid Python: {exc.msg}") from None
-    findings = [finding for finding in lint(tree, source.splitlines(True), options) if finding.code != "JNP900"]
+    findings = [finding for finding in lint(tree, source.splitlines(True), options, path) if finding.code != "JNP900"]
     result = FileResult(path, findings, statement_lines(tree))
     return result, case_names(tree)
 

@@ -3,9 +3,11 @@
 Checks ask it questions and never walk scopes or guess kinds themselves.
 """
 import ast
+from pathlib import Path
 
+from . import project as projects
 from .names import Names
-from .traced import FUNCTION_TRANSFORMS, TraceRoots
+from .traced import FUNCTION_TRANSFORMS, Transform, TraceRoots
 from .values import TRACER, TRACER_TREE, UNKNOWN_VALUE, FunctionFlow, Value
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
@@ -30,6 +32,11 @@ class Model:
         self.jitted_callables = roots.jitted_callables
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
                                    if behaviour is FUNCTION_TRANSFORMS["jax.jit"]}
+        self.project = _project(filename, options, roots)
+        self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand
+        self._imports = None  # module-level import bindings, on demand
+        if self.project is not None:
+            self._traced_from_other_modules()
         self.flows = {}
         self._queue = []
         self._passes = {}
@@ -100,6 +107,62 @@ class Model:
             if node not in self._queue:
                 self._queue.append(node)
 
+    def _traced_from_other_modules(self):
+        """Top-level functions that traced functions in other project modules call with
+        tracers: traced here, by a transform named after that caller."""
+        defs = {}
+        for stmt in self.tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(stmt.name, []).append(stmt)
+        for name, calls in sorted(self.project.callers().items()):
+            if len(defs.get(name, ())) != 1:
+                continue
+            func = defs[name][0]
+            positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+            accepted = set(positional) | {a.arg for a in func.args.kwonlyargs}
+            for positions, keywords, transform, caller, path, line in sorted(calls, key=lambda c: (str(c[4]), c[5])):
+                behaviour = self._roots.transforms.get(transform)
+                params = {positional[i] for i in positions if i < len(positional)} | (set(keywords) & accepted)
+                if behaviour is None or not params:
+                    continue
+                where = f"{transform} (called from '{caller}' in {_shown(path)}:{line})"
+                self._roots.mark(func, Transform(where, **behaviour), params)
+
+    def project_function(self, func_expr):
+        """(module path, summary, name) of the other project module's function that a call's
+        function expression names (``train_step``, ``steps.train_step``), or None."""
+        if self.project is None:
+            return None
+        name, attributes = projects.split_attributes(func_expr)
+        if name is None:
+            return None
+        found = self.names.resolve_name(name)
+        if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1 \
+                or found[1][0].kind != "import":
+            return None
+        binding = projects.import_binding(found[1][0].stmt, name.id)
+        return self.project.function(binding, attributes) if binding else None
+
+    def helper_facts(self, func_expr):
+        """(facts, where) for the function a call names: a top-level def of this module or
+        a function of another project module. Facts: params, returns, converts."""
+        callee = self.callee(func_expr)
+        if callee is not None:
+            if self.names.parent.get(callee) is not self.tree or isinstance(callee, ast.Lambda):
+                return None
+            facts = self._helper_facts.get(callee)
+            if facts is None:
+                if self._imports is None:
+                    self._imports = projects.module_imports(self.tree)
+                facts = self._helper_facts[callee] = projects.function_facts(callee, self._imports)
+            return facts, _shown(self.filename) if self.filename else None
+        imported = self.project_function(func_expr)
+        if imported is None:
+            return None
+        path, summary, name = imported
+        facts = summary["functions"].get(name)
+        return (facts, _shown(path)) if facts else None
+
     # ---- questions --------------------------------------------------------------
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
@@ -126,6 +189,22 @@ class Model:
 
     def qualname(self, expr):
         return self.names.qualname(expr)
+
+
+def _project(filename, options, roots):
+    """The project around ``filename``, or None for a buffer with no path."""
+    if not filename or filename in ("stdin", "-"):
+        return None
+    cache_dir = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
+    return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)
+
+
+def _shown(path):
+    """A path as messages show it: relative to the working directory when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _enables_x64(names):

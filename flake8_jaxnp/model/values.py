@@ -409,6 +409,17 @@ class FunctionFlow:
             return Value(TRACER_TREE if traced_input else JAX_TREE)
         if func_value.kind == JAX_TREE:  # a name bound to jax.jit(f)
             return Value(TRACER_TREE if traced_input else JAX_TREE)
+        return self._helper_result(call, traced_input)
+
+    def _helper_result(self, call, traced_input):
+        """What a top-level function of this module or of another project module returns:
+        device arrays from a jitted one, an array from one that returns jax.numpy calls."""
+        imported = self.model.project_function(call.func)
+        if imported is not None and imported[2] in imported[1]["jitted"]:
+            return Value(TRACER_TREE if traced_input else JAX_TREE)
+        helper = self.model.helper_facts(call.func)
+        if helper is not None and helper[0]["returns"] == "jax":
+            return Value(TRACER if traced_input else JAX)
         return UNKNOWN_VALUE
 
     def _is_jit_call(self, expr):

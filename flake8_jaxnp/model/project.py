@@ -1,0 +1,384 @@
+"""Knowledge across the modules of one project, read from their source, never imported.
+
+flake8 lints one file at a time, in any order and in several processes, so what
+a file needs from its neighbours is a per-module *summary* that depends on that
+module's text alone: which top-level functions are jitted (a call gives device
+arrays), what each function returns, which parameters a function converts to
+the host unconditionally, and which imported project functions its traced
+functions call with tracers. Summaries are cached on disk under the hash of the
+module's bytes (a changed module gets a new key, so answers are never stale)
+and in memory for the rest of the process.
+
+Imports resolve to source files under the linted file's import root (the folder
+above its top package, or its own folder) or the working directory, never into
+site-packages. A file not in a package sees the ``.py`` files next to it.
+"""
+import ast
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from .. import __version__, api
+from ..facts import FORMATTERS, SCALAR_CONVERSIONS
+from .traced import PARTIAL, _literals
+from .values import NON_ARRAY_FUNCTIONS, TUPLE_RESULT_FUNCTIONS
+
+SUMMARY_FORMAT = 1
+# The most project files read to learn who traces a module's functions.
+MAX_PROJECT_FILES = 2000
+NOT_PROJECT = ("site-packages", "dist-packages")
+SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
+
+
+def default_cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "flake8-jaxnp" / "summaries"
+
+
+# ---- one module's summary ------------------------------------------------------------
+def summarise(source, transforms, scalars_static=()):
+    """The summary (JSON data) of a module's source text. ``transforms`` maps the dotted
+    names that trace (jax.jit, the frameworks, extra transforms) to their behaviour;
+    ``scalars_static`` names those that leave Python scalars static."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"functions": {}, "jitted": [], "traced_calls": []}
+    imports = module_imports(tree)
+    functions, jitted, traced = {}, set(), {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions[stmt.name] = function_facts(stmt, imports)
+            for decorator in stmt.decorator_list:
+                spec = _transform(decorator, imports, transforms)
+                if spec is not None:
+                    traced[stmt.name] = spec
+                    if _stages(transforms[spec[0]]):
+                        jitted.add(stmt.name)
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, ast.Call) and stmt.value.args:
+            spec = _transform(stmt.value.func, imports, transforms)  # step = jax.jit(_step, ...)
+            if spec is None and _qualname(stmt.value.func, imports) in transforms:
+                spec = (_qualname(stmt.value.func, imports), stmt.value.keywords)
+            target = stmt.value.args[0]
+            if spec is not None and isinstance(target, ast.Name):
+                if _stages(transforms[spec[0]]):
+                    jitted.add(stmt.targets[0].id)
+                if target.id in functions:
+                    traced[target.id] = spec
+    calls = []
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in traced \
+                and transforms[traced[stmt.name][0]]["abstract"] and traced[stmt.name][0] not in scalars_static:
+            calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
+    return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls}
+
+
+def _stages(behaviour):
+    """jit-like: calling the transformed function gives device arrays."""
+    return behaviour["abstract"] and behaviour["cached"]
+
+
+def module_imports(tree):
+    """Module-level import bindings: local name -> [module, level, attribute or None]."""
+    found = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    found[alias.asname] = [alias.name, 0, None]
+                else:
+                    top = alias.name.split(".")[0]
+                    found[top] = [top, 0, None]
+        elif isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = [stmt.module or "", stmt.level, alias.name]
+    return found
+
+
+def import_binding(stmt, local_name):
+    """[module, level, attribute or None] that an import statement binds to ``local_name``."""
+    for alias in stmt.names:
+        if isinstance(stmt, ast.Import):
+            if alias.asname == local_name:
+                return [alias.name, 0, None]
+            if not alias.asname and alias.name.split(".")[0] == local_name:
+                return [local_name, 0, None]
+        elif alias.name != "*" and (alias.asname or alias.name) == local_name:
+            return [stmt.module or "", stmt.level, alias.name]
+    return None
+
+
+def split_attributes(expr):
+    """(the Name at the root of ``a.b.c``, ["b", "c"]); the Name is None for other roots."""
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    return (expr if isinstance(expr, ast.Name) else None), parts[::-1]
+
+
+def _qualname(expr, imports):
+    """The absolute dotted name of ``np.asarray`` or ``jit`` through module imports, or None."""
+    name, parts = split_attributes(expr)
+    if name is None:
+        return None
+    bound = imports.get(name.id)
+    if bound is None:
+        return f"builtins.{name.id}" if name.id in BUILTIN_NAMES else None
+    module, level, attribute = bound
+    if level:
+        return None
+    base = f"{module}.{attribute}" if attribute else module
+    return ".".join([base, *parts])
+
+
+BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
+
+
+def _transform(expr, imports, transforms):
+    """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
+    name = _qualname(expr, imports)
+    if name in transforms:
+        return name, []
+    if isinstance(expr, ast.Call):
+        inner = _qualname(expr.func, imports)
+        if inner in PARTIAL and len(expr.args) == 1 and _qualname(expr.args[0], imports) in transforms:
+            return _qualname(expr.args[0], imports), expr.keywords
+        if inner in transforms and not expr.args:
+            return inner, expr.keywords
+    return None
+
+
+def function_facts(func, imports):
+    """Parameters, line, what it returns, and the parameters it converts to the host in
+    its own top-level statements (so on every call)."""
+    args = func.args
+    params = [a.arg for a in args.posonlyargs + args.args]
+    rebound = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    converts = []
+    for stmt in func.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While,
+                             ast.Try, ast.With, ast.Match, ast.AsyncFor, ast.AsyncWith)):
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Lambda):
+                break
+            found = _conversion(node, imports)
+            if found and found[0] in params and found[0] not in rebound:
+                converts.append([params.index(found[0]), found[1], found[2], node.lineno])
+    return {"params": params, "line": func.lineno, "returns": _returns(func, imports), "converts": converts}
+
+
+def _conversion(node, imports):
+    """(parameter name, code, what) when ``node`` moves its Name argument to the host."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+        return None
+    name = _qualname(node.func, imports)
+    if name in api.data()["numpy_fails_on_tracer"]:
+        return node.args[0].id, "JNP101", f"{name.replace('numpy.', 'np.', 1)}()"
+    if name in SCALAR_CONVERSIONS:
+        return node.args[0].id, "JNP102", f"{name.split('.', 1)[1]}()"
+    if name in FORMATTERS:
+        return node.args[0].id, "JNP103", f"{name.split('.', 1)[1]}()"
+    return None
+
+
+def _returns(func, imports):
+    """"jax" when the function ends in a return and every return statement returns an
+    array from a jax.numpy call, else None."""
+    if not func.body or not isinstance(func.body[-1], ast.Return):
+        return None
+    kinds = set()
+    for node in ast.walk(func):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and node is not func:
+            return None  # nested functions' returns would need scoping: stay silent
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Return):
+            value = node.value
+            name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
+            module, _, function = (name or "").rpartition(".")
+            array = module == "jax.numpy" and function not in NON_ARRAY_FUNCTIONS | TUPLE_RESULT_FUNCTIONS
+            kinds.add("jax" if array else None)
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _traced_calls(func, spec, imports):
+    """Calls from a traced function to imported functions with its traced parameters:
+    [import binding, attribute path, {callee position or keyword: True}, caller, line, transform]."""
+    transform, keywords = spec
+    options = {k.arg: k.value for k in keywords if k.arg}
+    positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+    traced = set(positional) | {a.arg for a in func.args.kwonlyargs}
+    if "static_argnums" in options:
+        numbers = _literals(options["static_argnums"], int)
+        if numbers is None:
+            return []
+        traced -= {positional[i] for i in numbers if -len(positional) <= i < len(positional)}
+    if "static_argnames" in options:
+        names = _literals(options["static_argnames"], str)
+        if names is None:
+            return []
+        traced -= set(names)
+    traced -= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    found = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        target = _imported_target(node.func, imports)
+        if target is None:
+            continue
+        positions = [i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in traced]
+        names = [k.arg for k in node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id in traced]
+        if any(isinstance(a, ast.Starred) for a in node.args) or not (positions or names):
+            continue
+        found.append([target[0], target[1], positions, names, func.name, node.lineno, transform])
+    return found
+
+
+def _imported_target(expr, imports):
+    """(import binding, attribute path) for ``helper`` or ``model.helper`` bound by an import."""
+    name, parts = split_attributes(expr)
+    if name is None or name.id not in imports:
+        return None
+    return imports[name.id], parts
+
+
+# ---- the project: resolving modules and reading summaries -------------------------------
+class Project:
+    """The project around one linted file: its modules' summaries, found without importing."""
+
+    def __init__(self, filename, cache_dir, transforms, scalars_static):
+        self.path = Path(filename).resolve()
+        package = self.path.parent
+        while (package / "__init__.py").is_file() and (package.parent / "__init__.py").is_file():
+            package = package.parent
+        self.in_package = (package / "__init__.py").is_file()
+        self.package = package  # the top package, or the file's folder
+        self.roots = [package.parent if self.in_package else package, Path.cwd()]
+        self.cache_dir = cache_dir
+        self.transforms = transforms
+        self.scalars_static = scalars_static
+        settings = json.dumps([sorted(transforms.items()), sorted(scalars_static)], sort_keys=True)
+        self.salt = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
+
+    # ---- module resolution ----
+    def resolve(self, binding, attributes=()):
+        """(module path, function name) that an import binding plus attributes names, or None."""
+        module, level, attribute = binding
+        if level:
+            base = self.path.parent
+            for _ in range(level - 1):
+                base = base.parent
+            dotted = [p for p in module.split(".") if p]
+            candidates = [base.joinpath(*dotted)] if dotted else [base]
+        else:
+            candidates = [root.joinpath(*module.split(".")) for root in self.roots]
+        names = ([attribute] if attribute else []) + list(attributes)
+        for stem in candidates:
+            # from pkg import mod (a module) or from pkg.mod import func
+            for split in range(len(names), -1, -1):
+                path = _module_file(stem.joinpath(*names[:split]))
+                rest = names[split:]
+                if path is not None and len(rest) == 1:
+                    return path, rest[0]
+        return None
+
+    # ---- summaries ----
+    def summary(self, path, source=None):
+        """The summary of the module at ``path`` (its current bytes, or ``source``)."""
+        try:
+            data = source.encode("utf-8", "surrogatepass") if source is not None else path.read_bytes()
+        except (OSError, UnicodeError):
+            return None
+        key = hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
+        cached = _MEMORY.get(key)
+        if cached is not None:
+            return cached
+        summary = self._read_cache(key)
+        if summary is None:
+            summary = summarise(data, self.transforms, self.scalars_static)
+            self._write_cache(key, summary)
+        _MEMORY[key] = summary
+        return summary
+
+    def _read_cache(self, key):
+        if not self.cache_dir:
+            return None
+        try:
+            return json.loads((Path(self.cache_dir) / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def _write_cache(self, key, summary):
+        if not self.cache_dir:
+            return
+        try:
+            folder = Path(self.cache_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as out:
+                json.dump(summary, out)
+            os.replace(out.name, folder / f"{key}.json")
+        except OSError:
+            pass  # a read-only cache costs time, never correctness
+
+    def function(self, binding, attributes=()):
+        """(module path, summary, function name) for an imported project function, or None."""
+        found = self.resolve(binding, attributes)
+        if found is None or found[0] == self.path:
+            return None
+        path, name = found
+        summary = self.summary(path)
+        if summary is None or (name not in summary["functions"] and name not in summary["jitted"]):
+            return None
+        return path, summary, name
+
+    def callers(self):
+        """{function name in this file: [(params traced, transform, caller, path, line)]} from
+        the project's other modules whose traced functions call it with tracers."""
+        found = {}
+        for path in self._project_files():
+            if path == self.path:
+                continue
+            summary = self.summary(path)
+            if not summary or not summary["traced_calls"]:
+                continue
+            here = Project.__new__(Project)
+            here.__dict__.update(self.__dict__, path=path)
+            for binding, attributes, positions, names, caller, line, transform in summary["traced_calls"]:
+                target = here.resolve(binding, attributes)
+                if target is not None and target[0] == self.path:
+                    found.setdefault(target[1], []).append((positions, names, transform, caller, path, line))
+        return found
+
+    def _project_files(self):
+        key = (self.package, self.in_package)
+        files = _FILES.get(key)
+        if files is None:
+            if self.in_package:
+                files = []
+                for folder, dirs, names in os.walk(self.package):
+                    dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
+                    files.extend(Path(folder) / n for n in sorted(names) if n.endswith(".py"))
+                    if len(files) > MAX_PROJECT_FILES:
+                        break
+            else:
+                files = sorted(self.package.glob("*.py"))
+            files = _FILES[key] = [f.resolve() for f in files[:MAX_PROJECT_FILES]]
+        return files
+
+
+def _module_file(stem):
+    """``stem.py`` or ``stem/__init__.py`` when it exists outside site-packages."""
+    for path in (stem.with_name(stem.name + ".py"), stem / "__init__.py"):
+        if path.is_file() and not any(part in NOT_PROJECT for part in path.parts):
+            return path.resolve()
+    return None
+
+
+_MEMORY = {}  # summary key -> summary, for the life of the process
+_FILES = {}  # (package, in a package) -> project files, for the life of the process
