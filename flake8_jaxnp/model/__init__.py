@@ -3,6 +3,7 @@
 Checks ask it questions and never walk scopes or guess kinds themselves.
 """
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 from . import project as projects
@@ -128,9 +129,20 @@ class Model:
                 where = f"{transform} (called from '{caller}' in {_shown(path)}:{line})"
                 self._roots.mark(func, Transform(where, **behaviour), params)
 
-    def project_function(self, func_expr):
-        """(module path, summary, name) of the other project module's function that a call's
-        function expression names (``train_step``, ``steps.train_step``), or None."""
+    def helper_facts(self, func_expr):
+        """(facts, where) for the function a call names: a top-level def of this module or
+        a function of another project module. Facts: params, returns, converts, and for
+        another module's function whether it is jitted."""
+        callee = self.callee(func_expr)
+        if callee is not None:
+            if isinstance(callee, ast.Lambda) or self.names.parent.get(callee) is not self.tree:
+                return None
+            facts = self._helper_facts.get(callee)
+            if facts is None:
+                if self._imports is None:
+                    self._imports = projects.module_imports(self.tree)
+                facts = self._helper_facts[callee] = projects.function_facts(callee, self._imports)
+            return facts, _shown(self.filename) if self.filename else None
         if self.project is None:
             return None
         name, attributes = projects.split_attributes(func_expr)
@@ -141,27 +153,13 @@ class Model:
                 or found[1][0].kind != "import":
             return None
         binding = projects.import_binding(found[1][0].stmt, name.id)
-        return self.project.function(binding, attributes) if binding else None
-
-    def helper_facts(self, func_expr):
-        """(facts, where) for the function a call names: a top-level def of this module or
-        a function of another project module. Facts: params, returns, converts."""
-        callee = self.callee(func_expr)
-        if callee is not None:
-            if self.names.parent.get(callee) is not self.tree or isinstance(callee, ast.Lambda):
-                return None
-            facts = self._helper_facts.get(callee)
-            if facts is None:
-                if self._imports is None:
-                    self._imports = projects.module_imports(self.tree)
-                facts = self._helper_facts[callee] = projects.function_facts(callee, self._imports)
-            return facts, _shown(self.filename) if self.filename else None
-        imported = self.project_function(func_expr)
+        imported = self.project.function(binding, attributes) if binding else None
         if imported is None:
             return None
-        path, summary, name = imported
-        facts = summary["functions"].get(name)
-        return (facts, _shown(path)) if facts else None
+        path, summary, function = imported
+        facts = dict(summary["functions"].get(function, {"returns": None, "converts": ()}),
+                     jitted=function in summary["jitted"])
+        return facts, _shown(path)
 
     # ---- questions --------------------------------------------------------------
     def callee(self, func_expr):
@@ -199,6 +197,7 @@ def _project(filename, options, roots):
     return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)
 
 
+@lru_cache(maxsize=None)
 def _shown(path):
     """A path as messages show it: relative to the working directory when below it."""
     try:

@@ -17,7 +17,9 @@ import ast
 import hashlib
 import json
 import os
+import re
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 from .. import __version__, api
@@ -154,23 +156,42 @@ def _transform(expr, imports, transforms):
 
 
 def function_facts(func, imports):
-    """Parameters, line, what it returns, and the parameters it converts to the host in
-    its own top-level statements (so on every call)."""
-    args = func.args
-    params = [a.arg for a in args.posonlyargs + args.args]
-    rebound = {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    converts = []
-    for stmt in func.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.For, ast.While,
-                             ast.Try, ast.With, ast.Match, ast.AsyncFor, ast.AsyncWith)):
+    """Parameters, line, what it returns ("jax" when it ends in a return and every return
+    gives a jax.numpy array, else None), and the parameters it converts to the host in its
+    unconditional statements (so on every call). One pass; nested defs are not entered."""
+    params = [a.arg for a in func.args.posonlyargs + func.args.args]
+    rebound, found, returns = set(), [], set()
+    ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
+    stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
+    while stack:
+        node, unconditional = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                rebound.add(node.id)
             continue
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Lambda):
-                break
-            found = _conversion(node, imports)
-            if found and found[0] in params and found[0] not in rebound:
-                converts.append([params.index(found[0]), found[1], found[2], node.lineno])
-    return {"params": params, "line": func.lineno, "returns": _returns(func, imports), "converts": converts}
+        if kind in NESTED_SCOPES:
+            continue
+        if kind is ast.Call and unconditional:
+            conversion = _conversion(node, imports)
+            if conversion is not None:
+                found.append((conversion, node.lineno))
+        elif kind is ast.Return:
+            returns.add(_returned_kind(node.value, imports))
+        elif kind is ast.Yield or kind is ast.YieldFrom:
+            ends_in_return = False
+        inner = unconditional and kind not in CONDITIONAL_STATEMENTS
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    converts = [[params.index(name), code, what, line] for (name, code, what), line in found
+                if name in params and name not in rebound]
+    kind = returns.pop() if ends_in_return and len(returns) == 1 else None
+    return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts)}
+
+
+CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
+                                    ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
+NESTED_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
+                           ast.SetComp, ast.DictComp, ast.GeneratorExp})
 
 
 def _conversion(node, imports):
@@ -187,24 +208,12 @@ def _conversion(node, imports):
     return None
 
 
-def _returns(func, imports):
-    """"jax" when the function ends in a return and every return statement returns an
-    array from a jax.numpy call, else None."""
-    if not func.body or not isinstance(func.body[-1], ast.Return):
-        return None
-    kinds = set()
-    for node in ast.walk(func):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and node is not func:
-            return None  # nested functions' returns would need scoping: stay silent
-        if isinstance(node, (ast.Yield, ast.YieldFrom)):
-            return None
-        if isinstance(node, ast.Return):
-            value = node.value
-            name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
-            module, _, function = (name or "").rpartition(".")
-            array = module == "jax.numpy" and function not in NON_ARRAY_FUNCTIONS | TUPLE_RESULT_FUNCTIONS
-            kinds.add("jax" if array else None)
-    return kinds.pop() if len(kinds) == 1 else None
+def _returned_kind(value, imports):
+    """"jax" for a call into jax.numpy that returns one array, else None."""
+    name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
+    module, _, function = (name or "").rpartition(".")
+    array = module == "jax.numpy" and function not in NON_ARRAY_FUNCTIONS and function not in TUPLE_RESULT_FUNCTIONS
+    return "jax" if array else None
 
 
 def _traced_calls(func, spec, imports):
@@ -270,6 +279,18 @@ class Project:
     def resolve(self, binding, attributes=()):
         """(module path, function name) that an import binding plus attributes names, or None."""
         module, level, attribute = binding
+        key = (self.roots[0], self.path.parent, module, level, attribute, *attributes)
+        try:
+            return _RESOLVED[key]
+        except KeyError:
+            pass
+        top = module.split(".")[0]
+        outside = not level and not any(_module_file(root / top) for root in self.roots)  # jax, numpy, ...
+        found = _RESOLVED[key] = None if outside else self._resolve(binding, attributes)
+        return found
+
+    def _resolve(self, binding, attributes):
+        module, level, attribute = binding
         if level:
             base = self.path.parent
             for _ in range(level - 1):
@@ -289,21 +310,26 @@ class Project:
         return None
 
     # ---- summaries ----
-    def summary(self, path, source=None):
-        """The summary of the module at ``path`` (its current bytes, or ``source``)."""
+    def summary(self, path):
+        """The summary of the module at ``path``, for its current bytes. Within a process a
+        file whose size and modification time did not change is not read again."""
         try:
-            data = source.encode("utf-8", "surrogatepass") if source is not None else path.read_bytes()
-        except (OSError, UnicodeError):
+            stat = path.stat()
+        except OSError:
+            return None
+        seen = _SEEN.get((path, self.salt))
+        if seen is not None and seen[0] == (stat.st_mtime_ns, stat.st_size):
+            return seen[1]
+        try:
+            data = path.read_bytes()
+        except OSError:
             return None
         key = hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
-        cached = _MEMORY.get(key)
-        if cached is not None:
-            return cached
         summary = self._read_cache(key)
         if summary is None:
             summary = summarise(data, self.transforms, self.scalars_static)
             self._write_cache(key, summary)
-        _MEMORY[key] = summary
+        _SEEN[(path, self.salt)] = ((stat.st_mtime_ns, stat.st_size), summary)
         return summary
 
     def _read_cache(self, key):
@@ -338,22 +364,35 @@ class Project:
         return path, summary, name
 
     def callers(self):
-        """{function name in this file: [(params traced, transform, caller, path, line)]} from
-        the project's other modules whose traced functions call it with tracers."""
-        found = {}
-        for path in self._project_files():
-            if path == self.path:
+        """{function name in this file: [(positions, keywords, transform, caller, path, line)]}
+        from the project's other modules whose traced functions call it with tracers. The
+        index is built once per process (one flake8 run sees one state of the files)."""
+        key = (self.package, self.salt)
+        if key not in _CALLERS:
+            _CALLERS[key] = self._callers_index(self._project_files())
+        return {name: [c for c in calls if c[4] != self.path] for name, calls in _CALLERS[key].get(self.path, {}).items()}
+
+    def _callers_index(self, files):
+        """{module path: {function name: calls}} for every traced call between project modules."""
+        index = {}
+        might_trace = _transform_pattern(tuple(sorted(self.transforms)))
+        for path in files:
+            try:
+                if not might_trace.search(path.read_bytes()):
+                    continue  # no decorator or assignment names a transform: nothing to parse
+            except OSError:
                 continue
             summary = self.summary(path)
             if not summary or not summary["traced_calls"]:
                 continue
-            here = Project.__new__(Project)
-            here.__dict__.update(self.__dict__, path=path)
-            for binding, attributes, positions, names, caller, line, transform in summary["traced_calls"]:
-                target = here.resolve(binding, attributes)
-                if target is not None and target[0] == self.path:
-                    found.setdefault(target[1], []).append((positions, names, transform, caller, path, line))
-        return found
+            caller = Project.__new__(Project)
+            caller.__dict__.update(self.__dict__, path=path)
+            for binding, attributes, positions, names, function, line, transform in summary["traced_calls"]:
+                target = caller.resolve(binding, attributes)
+                if target is not None:
+                    calls = index.setdefault(target[0], {}).setdefault(target[1], [])
+                    calls.append((positions, names, transform, function, path, line))
+        return index
 
     def _project_files(self):
         key = (self.package, self.in_package)
@@ -372,13 +411,26 @@ class Project:
         return files
 
 
+@lru_cache(maxsize=None)
+def _transform_pattern(transforms):
+    """Bytes that a module tracing a top-level function must contain: a transform's last
+    name after ``@`` (``@jax.jit``, ``@partial(jax.jit``) or in a call (``= jax.jit(``)."""
+    names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
+    return re.compile(rb"@[\w. \t(]*\b(?:" + names + rb")\b|\b(?:" + names + rb")\s*\(")
+
+
 def _module_file(stem):
     """``stem.py`` or ``stem/__init__.py`` when it exists outside site-packages."""
-    for path in (stem.with_name(stem.name + ".py"), stem / "__init__.py"):
-        if path.is_file() and not any(part in NOT_PROJECT for part in path.parts):
-            return path.resolve()
-    return None
+    if stem not in _MODULE_FILES:
+        _MODULE_FILES[stem] = next((path.resolve() for path in (stem.with_name(stem.name + ".py"), stem / "__init__.py")
+                                    if not any(part in NOT_PROJECT for part in path.parts) and path.is_file()), None)
+    return _MODULE_FILES[stem]
 
 
-_MEMORY = {}  # summary key -> summary, for the life of the process
-_FILES = {}  # (package, in a package) -> project files, for the life of the process
+
+# For the life of the process (one flake8 run): what was found on disk.
+_SEEN = {}  # (path, salt) -> ((mtime, size), summary)
+_FILES = {}  # (package, in a package) -> project files
+_MODULE_FILES = {}  # module stem -> its file, or None
+_RESOLVED = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
+_CALLERS = {}  # (package, salt) -> callers index

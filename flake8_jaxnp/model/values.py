@@ -414,11 +414,12 @@ class FunctionFlow:
     def _helper_result(self, call, traced_input):
         """What a top-level function of this module or of another project module returns:
         device arrays from a jitted one, an array from one that returns jax.numpy calls."""
-        imported = self.model.project_function(call.func)
-        if imported is not None and imported[2] in imported[1]["jitted"]:
-            return Value(TRACER_TREE if traced_input else JAX_TREE)
         helper = self.model.helper_facts(call.func)
-        if helper is not None and helper[0]["returns"] == "jax":
+        if helper is None:
+            return UNKNOWN_VALUE
+        if helper[0].get("jitted"):
+            return Value(TRACER_TREE if traced_input else JAX_TREE)
+        if helper[0]["returns"] == "jax":
             return Value(TRACER if traced_input else JAX)
         return UNKNOWN_VALUE
 
