@@ -60,6 +60,9 @@ def _call(model, func, call, base):
     elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
         stored = call.args + [k.value for k in call.keywords]
         owner = _outer_container(model, func, call.func.value, stored)
+        if owner is None and isinstance(call.func.value, ast.Attribute) and _is_self(model, func, call.func.value.value) \
+                and any(_escapes(model, value) for value in stored):
+            owner = describe(call.func.value)  # self.losses.append(loss): the tracer outlives the trace
         if owner is not None:
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
 

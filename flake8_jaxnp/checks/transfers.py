@@ -89,7 +89,7 @@ def _transfer(model, node):
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and is_string(node.left):
         if _any_on_device(model, [node.right]):
             return node, "JNP103", "%-formatting"
-    for test in _truth_tested(node):
+    for test in _truth_tested(model, node):
         if model.value(test).kind == JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
             return test, "JNP102", f"the truth value of {describe(test)}"
     return None
@@ -127,17 +127,17 @@ def _call(model, call):
 
 
 def _helper_transfer(model, call):
-    """A call of a function (of this module or another project module) that converts the
-    device array it is given in its own top-level statements, so on every call."""
-    found = model.helper_facts(call.func)
+    """A call of another project module's function that converts the device array it is
+    given in its unconditional statements, so on every call. (A helper in this module is
+    left alone: the runtime mode sees its transfer at the helper's line, not the loop's.)"""
+    found = model.helper_facts(call.func) if model.callee(call.func) is None else None
     if found is None:
         return None
     facts, where = found
     for position, code, what, line in facts["converts"]:
         if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]) \
                 and _on_device(model, call.args[position]):
-            place = f"{where}:{line}" if where else f"line {line}"
-            return call, code, f"{describe(call.func)}(), which calls {what} on its argument ({place}),"
+            return call, code, f"{describe(call.func)}(), which calls {what} on its argument ({where}:{line}),"
     return None
 
 
@@ -161,7 +161,7 @@ def _is_log_call(model, call, qualname):
                and model.qualname(b.value.func) == "logging.getLogger" for b in bindings)
 
 
-def _truth_tested(node):
+def _truth_tested(model, node):
     """Expressions whose truth value ``node`` asks for unconditionally."""
     if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
         tests = [node.test]
@@ -170,7 +170,8 @@ def _truth_tested(node):
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         tests = [node.operand]
     elif isinstance(node, ast.BoolOp):
-        tests = node.values[:1]  # later operands run only on some paths
+        # later operands run only on some paths, except in a while loop's `a and b`
+        tests = node.values if _continues_while(model, node) else node.values[:1]
     else:
         return []
     # `not x` and `a and b` are visited as nodes of their own
@@ -187,7 +188,7 @@ def _repeating_loop(model, node):
             return None
         if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test:
             return None
-        if isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+        if isinstance(parent, ast.BoolOp) and child is not parent.values[0] and not _continues_while(model, parent):
             return None
         if isinstance(parent, (ast.ExceptHandler, ast.match_case)):
             return None
@@ -206,6 +207,17 @@ def _repeating_loop(model, node):
             continue
         child, parent = parent, parent_of.get(parent)
     return None
+
+
+def _continues_while(model, boolop):
+    """``while a and b:`` (also nested ands): every operand runs on every iteration that
+    goes on, so each is a per-step truth test."""
+    if not isinstance(boolop.op, ast.And):
+        return False
+    child, parent = boolop, model.names.parent.get(boolop)
+    while isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.And):
+        child, parent = parent, model.names.parent.get(parent)
+    return isinstance(parent, ast.While) and child is parent.test
 
 
 def _checked_by_assertion(model, node):
@@ -349,10 +361,27 @@ def _read_only_use(model, name):
 
 
 def _same_scope(model, data, loop):
-    """Data bound in the scope the loop runs in and never rebound through ``global``;
-    data from an outer scope may be changed by whatever the loop calls."""
+    """Data bound in the scope the loop runs in and never rebound through ``global``, or a
+    module constant; other data from an outer scope may be changed by what the loop calls."""
     found = model.names.resolve_name(data)
     if found is None or data.id in model.names.global_rebinds:
         return False
     home = model.names.enclosing_function(loop)
-    return found[0].node is (home if home is not None else model.tree)
+    return found[0].node is (home if home is not None else model.tree) or _module_constant(model, found)
+
+
+def _module_constant(model, found):
+    """A module-level name bound once, at the top level, and only ever read (indexed,
+    sliced, uploaded, used in arithmetic) anywhere in the module."""
+    scope, bindings = found
+    if scope is not model.names.module_scope or len(bindings) != 1 or bindings[0].kind != "assign" \
+            or model.names.parent.get(bindings[0].stmt) is not model.tree:
+        return False
+    name = bindings[0].node.id
+    for node in model.names.scope_of:
+        if type(node) is ast.Name and node.id == name and node is not bindings[0].node:
+            if not isinstance(node.ctx, ast.Load) or model.names.resolve_name(node) != found:
+                continue
+            if not _read_only_use(model, node):
+                return False
+    return True

@@ -9,10 +9,13 @@ from pathlib import Path
 from . import project as projects
 from .names import Names
 from .traced import FUNCTION_TRANSFORMS, Transform, TraceRoots
-from .values import TRACER, TRACER_TREE, UNKNOWN_VALUE, FunctionFlow, Value
+from .values import JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, FunctionFlow, Value
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
+DEVICE_ARRAY = Value(JAX)
+# Annotations that say a parameter is a JAX array.
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
@@ -33,6 +36,7 @@ class Model:
         self.jitted_callables = roots.jitted_callables
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
                                    if behaviour is FUNCTION_TRANSFORMS["jax.jit"]}
+        self.transform_names = frozenset(roots.transforms)
         self.project = _project(filename, options, roots)
         self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand
         self._imports = None  # module-level import bindings, on demand
@@ -56,7 +60,7 @@ class Model:
                 continue
             self._passes[func] = passes + 1
             traced = self.traced.get(func)
-            params = self._traced_parameters(func, traced) if traced else {}
+            params = self._traced_parameters(func, traced) if traced else self._annotated_arrays(func, DEVICE_ARRAY)
             self.flows[func] = FunctionFlow(self, func, params, traced)
 
     def _traced_parameters(self, func, traced):
@@ -71,9 +75,26 @@ class Model:
                 if type(node) is ast.Attribute and node.attr in ARRAY_EVIDENCE \
                         and type(node.value) is ast.Name and node.value.id in candidates:
                     arrays.add(node.value.id)
+        arrays |= set(self._annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
         if all(t.name in self._roots.scalars_static for t in traced.transforms):
             return {name: TRACED_ARRAY for name in arrays}
         return {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+
+    def _annotated_arrays(self, func, value):
+        """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
+        ``jnp.ndarray``, jaxtyping's ``Float[Array, "n"]``)."""
+        if isinstance(func, ast.Lambda):
+            return {}
+        args = func.args
+        found = {}
+        for arg in args.posonlyargs + args.args + args.kwonlyargs:
+            annotation = arg.annotation
+            if isinstance(annotation, ast.Subscript) and (self.qualname(annotation.value) or "").startswith("jaxtyping.") \
+                    and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
+                annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
+            if annotation is not None and self.qualname(annotation) in ARRAY_ANNOTATIONS:
+                found[arg.arg] = value
+        return found
 
     def called_with(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments."""
@@ -130,9 +151,9 @@ class Model:
                 self._roots.mark(func, Transform(where, **behaviour), params)
 
     def helper_facts(self, func_expr):
-        """(facts, where) for the function a call names: a top-level def of this module or
-        a function of another project module. Facts: params, returns, converts, and for
-        another module's function whether it is jitted."""
+        """(facts, path shown in messages) for the function a call names: a top-level def
+        of this module (path None) or a function of another project module. Facts: params,
+        returns, converts, and for another module's function whether it is jitted."""
         callee = self.callee(func_expr)
         if callee is not None:
             if isinstance(callee, ast.Lambda) or self.names.parent.get(callee) is not self.tree:
@@ -142,7 +163,7 @@ class Model:
                 if self._imports is None:
                     self._imports = projects.module_imports(self.tree)
                 facts = self._helper_facts[callee] = projects.function_facts(callee, self._imports)
-            return facts, _shown(self.filename) if self.filename else None
+            return facts, None
         if self.project is None:
             return None
         name, attributes = projects.split_attributes(func_expr)

@@ -179,12 +179,13 @@ class TraceRoots:
             if inner in self.transforms and arg.args:  # jax.jit(jax.grad(f))
                 self._trace_argument(arg.args[0], inner, _options(inner, arg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax)
-            elif inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
+                return
+            if inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax,
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
-            return
-        func = self.names.function_bound_to(arg)
+                return
+        func = self.names.function_bound_to(arg) or self._call_method_of_instance(arg)
         if func is None:
             return
         if lax:
@@ -218,6 +219,22 @@ class TraceRoots:
         self.mark(func, Transform(transform_name, **behaviour), params)
         if behaviour is _STAGING and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
+
+    def _call_method_of_instance(self, expr):
+        """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
+        or a name bound once to ``Model(...)``): the transform traces that method."""
+        if isinstance(expr, ast.Name):
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind != "assign":
+                return None
+            expr = found[1][0].value
+        if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
+            return None
+        found = self.names.resolve_name(expr.func)
+        if not found or len(found[1]) != 1 or found[1][0].kind != "class":
+            return None
+        methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
+        return methods[0] if len(methods) == 1 else None
 
 
 def _framework_behaviour(measured):

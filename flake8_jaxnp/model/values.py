@@ -126,7 +126,11 @@ class FunctionFlow:
         if isinstance(stmt, ast.Assign):
             value = self.eval(stmt.value, env)
             for target in stmt.targets:
-                self._bind(target, value, env)
+                if _pairwise(target, stmt.value):  # a, b = x, y
+                    for element, part in zip(target.elts, stmt.value.elts):
+                        self._bind(element, self.values.get(part, UNKNOWN_VALUE), env)
+                else:
+                    self._bind(target, value, env)
         elif isinstance(stmt, ast.AnnAssign):
             if stmt.value is not None:
                 self._bind(stmt.target, self.eval(stmt.value, env), env)
@@ -424,8 +428,9 @@ class FunctionFlow:
         return UNKNOWN_VALUE
 
     def _is_jit_call(self, expr):
-        qualname = self.names.qualname(expr.func)
-        return qualname in self.model.staging_transforms
+        """``jax.jit(f)``, ``jax.grad(f)``: calling the result gives device arrays (tracers
+        inside traced code)."""
+        return self.names.qualname(expr.func) in self.model.transform_names
 
     def _library_call(self, call, qualname, args, traced_input):
         module, _, name = qualname.rpartition(".")
@@ -530,6 +535,13 @@ class FunctionFlow:
 def is_string(expr):
     """A string literal or f-string."""
     return isinstance(expr, ast.JoinedStr) or (isinstance(expr, ast.Constant) and isinstance(expr.value, str))
+
+
+def _pairwise(target, value):
+    """``a, b = x, y``: literal tuples (or lists) of the same length, nothing starred."""
+    sequences = (ast.Tuple, ast.List)
+    return isinstance(target, sequences) and isinstance(value, sequences) and len(target.elts) == len(value.elts) \
+        and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)
 
 
 def _join_envs(a, b):
