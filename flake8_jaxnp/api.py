@@ -55,6 +55,64 @@ def array_rejected_arguments():
     return data()["array_rejected_arguments"]
 
 
+# ---- the semantic model's tables (learned by running JAX and NumPy) --------------------------
+@lru_cache(maxsize=1)
+def transforms():
+    """Callables that trace the function they wrap -> {"abstract": tracers without concrete
+    values, "cached": the Python body runs only while tracing}."""
+    return data()["transforms"]
+
+
+def lax_bodies():
+    """jax.lax qualname -> positions of the arguments it calls with tracers."""
+    return data()["lax_bodies"]
+
+
+def positional_options():
+    """Transform qualname -> the options it also takes by position, after the function."""
+    return data()["transform_positional_options"]
+
+
+@lru_cache(maxsize=1)
+def non_array_functions():
+    """Bare names of jax.numpy/NumPy/lax functions whose results are never arrays."""
+    return frozenset(data()["non_array_functions"])
+
+
+@lru_cache(maxsize=1)
+def tuple_result_functions():
+    """Bare names of functions that return a tuple or list of arrays (in some call)."""
+    return frozenset(data()["tuple_result_functions"])
+
+
+@lru_cache(maxsize=1)
+def bool_result_functions():
+    """Bare names of functions whose array results are always boolean."""
+    return frozenset(data()["bool_result_functions"])
+
+
+def constructor_defaults():
+    """Bare NumPy function name -> the one dtype it builds when no dtype is given."""
+    return data()["constructor_defaults"]
+
+
+@lru_cache(maxsize=1)
+def python_result_methods():
+    """jax.Array methods whose result is a Python value, not an array."""
+    return frozenset(data()["python_result_methods"])
+
+
+@lru_cache(maxsize=1)
+def static_attributes():
+    """jax.Array attributes that hold metadata (shape, dtype, sharding), not array data."""
+    return frozenset(data()["static_attributes"])
+
+
+def shape_arguments():
+    """jax.numpy qualname -> positions of arguments that set the result's shape (must be concrete)."""
+    return data()["shape_arguments"]
+
+
 def framework_transforms():
     """Framework transform name -> its measured behaviour (``generate_frameworks``)."""
     return data().get("framework_transforms", {})

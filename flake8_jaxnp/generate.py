@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from . import generate_frameworks as frameworks
+from . import generate_tables as tables
 
 DATA_FILE = Path(__file__).with_name("jax_api.json")
 
@@ -308,15 +309,7 @@ def _dtype_positions():
     """{qualname: index} of the positional dtype parameter of JAX functions."""
     positions = {}
     for modname in DTYPE_MODULES:
-        module = _resolve(modname)
-        for name in _public(module):
-            func = getattr(module, name)
-            if not callable(func) or inspect.isclass(func):
-                continue
-            try:
-                params = list(inspect.signature(func).parameters.values())
-            except (TypeError, ValueError):
-                continue
+        for name, _, params in tables.functions_with_parameters(_resolve(modname), _public):
             for index, param in enumerate(params):
                 positional = param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD)
                 if param.name in ("dtype", "new_dtype") and positional:
@@ -328,6 +321,7 @@ def build():
     import jax
     import numpy as np
 
+    jax.config.update("jax_traceback_filtering", "off")  # probes raise thousands of errors; filtering is slow
     jnp_names = sorted(
         f"{modname}.{name}" for modname in JNP_MODULES for name in _public(_resolve(modname))
     )
@@ -344,10 +338,14 @@ def build():
                     fails[qualname] = outcome[1]
                 else:
                     works.append(qualname)
+            results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
+            defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
         finally:
             os.chdir(cwd)
     import jax.numpy as jnp
 
+    transforms = tables.transforms(_resolve, _public)
+    size_functions = _size_functions(jnp_names)
     return {
         "jax_version": jax.__version__,
         "numpy_version": np.__version__,
@@ -356,7 +354,17 @@ def build():
         "numpy_functions": sorted(q for q, _ in _numpy_functions()),
         "numpy_random": sorted(f"numpy.random.{n}" for n in _public(np.random)),
         "jnp_names": jnp_names,
-        "jnp_size_functions": _size_functions(jnp_names),
+        "jnp_size_functions": size_functions,
+        "transforms": transforms,
+        "transform_positional_options": tables.positional_options(transforms, _resolve),
+        "lax_bodies": tables.lax_bodies(_resolve, _public),
+        "non_array_functions": results["non_array"],
+        "tuple_result_functions": results["tuple"],
+        "bool_result_functions": results["bool"],
+        "constructor_defaults": defaults,
+        "python_result_methods": tables.python_result_methods(),
+        "static_attributes": tables.static_attributes(),
+        "shape_arguments": tables.shape_arguments(jnp_names, size_functions, _resolve),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
         "array_rejected_arguments": _rejected_method_arguments(),
         "jnp_inplace_functions": _inplace_functions(jnp_names),

@@ -3,6 +3,8 @@
 This is what flake8 calls (through ``plugin``) and what the runtime mode calls
 to learn what to confirm. It never imports jax, numpy or the linted code.
 """
+import unicodedata
+
 from . import api
 from .checks import api_usage, dtypes, side_effects, tracing, transfers
 from .findings import Finding
@@ -14,8 +16,11 @@ CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_
 
 def relevant(lines, options=DEFAULT):
     """Cheap pre-check: a module that never mentions jax, numpy or a framework's or extra
-    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find."""
+    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find.
+    Identifiers are compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
     text = "".join(lines)
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
     packages = {name.split(".")[0] for name in (*api.framework_transforms(), *options.extra_transforms)}
     return any(word in text for word in ("jax", "numpy", *packages))
 
@@ -34,7 +39,6 @@ def lint(tree, lines, options=DEFAULT, filename=None):
             results.update(check(model))
         except Exception as exc:  # noqa: BLE001
             results.add(_internal_error(exc))
-    model.flows.clear()  # the flows point back at the model: free it now, not at a later GC pass
     return sorted(results)
 
 

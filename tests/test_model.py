@@ -2,6 +2,7 @@
 import ast
 
 from flake8_jaxnp.model import Model
+from flake8_jaxnp.model.kinds import TRACER
 from flake8_jaxnp.options import DEFAULT, Options
 
 
@@ -110,7 +111,7 @@ def test_static_metadata_of_tracers_is_not_traced():
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id in "abc":
             values[node.id] = model.value(node)
     assert not values["a"].traced and not values["b"].traced
-    assert values["c"].kind == "tracer"
+    assert values["c"].kind is TRACER
 
 
 def test_x64_module_is_detected():

@@ -8,11 +8,12 @@ import ast
 
 from .. import api
 from ..findings import Finding
+from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE
 from . import describe
 
-JAX_ARRAY = frozenset({"jax", "tracer"})
+JAX_ARRAY = (JAX, TRACER)
 # ``.at[i]`` exists only on JAX arrays, so a traced parameter using it is one.
-AT_BASES = JAX_ARRAY | {"tracer-tree"}
+AT_BASES = (JAX, TRACER, TRACER_TREE)
 # NumPy array methods that modify the array they are called on -> the JAX way.
 IN_PLACE_METHODS = {
     "fill": "{x} = jnp.full_like({x}, value)",
@@ -47,7 +48,7 @@ GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError"
 
 def check(model):
     deprecated = api.deprecated()
-    for node in model.names.parent:  # every node but the module; cheaper than ast.walk
+    for node in model.nodes(ast.Attribute, ast.Call, ast.Subscript, ast.Expr, ast.Import, ast.ImportFrom):
         kind = type(node)
         if kind is ast.Attribute:
             yield from _attribute(model, node, deprecated)
@@ -68,7 +69,7 @@ def _item_update(model, target):
     if model.value(target.value).kind not in JAX_ARRAY:
         return
     array, index = describe(target.value), describe(target.slice)
-    statement = model.names.parent.get(target)
+    statement = model.parent(target)
     if isinstance(target.ctx, ast.Del):
         what, fix = f"del {describe(target)}", f"{array} = jnp.delete({array}, {index})"
         effect = "jax.Array has no __delitem__ (AttributeError)"
@@ -197,7 +198,7 @@ def _guarded(model, node):
     """True inside ``try: ... except AttributeError/ImportError`` (either the attempt or the
     fallback, which runs only where the attempt failed), ``if hasattr(...)`` and version
     checks: code written to run on several JAX versions."""
-    child, parent = node, model.names.parent.get(node)
+    child, parent = node, model.parent(node)
     while parent is not None:
         if isinstance(parent, (ast.Try, getattr(ast, "TryStar", ast.Try))) and child in parent.body \
                 and any(_catches_missing_name(h) for h in parent.handlers):
@@ -208,7 +209,7 @@ def _guarded(model, node):
             return True
         if isinstance(parent, ast.BoolOp) and any(_is_feature_test(v) for v in parent.values if v is not child):
             return True
-        child, parent = parent, model.names.parent.get(parent)
+        child, parent = parent, model.parent(parent)
     return False
 
 
@@ -262,7 +263,7 @@ def _surely_not_none(model, expr):
         return expr.value is not None
     if isinstance(expr, (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.JoinedStr)):
         return True
-    return model.value(expr).kind in JAX_ARRAY | {"numpy"}
+    return model.value(expr).kind in ARRAYS
 
 
 # ---- helpers ---------------------------------------------------------------------------

@@ -9,7 +9,8 @@ idiom, so neither counts as a promotion.
 import ast
 
 from ..model import dtypes
-from ..model.values import JAX, JAX_TREE, NON_ARRAY_FUNCTIONS, NUMPY, TRACER, TRACER_TREE
+from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
+from ..model.library import NON_ARRAY_FUNCTIONS
 from ..facts import NARROW
 from ..findings import Finding
 from . import describe
@@ -25,7 +26,7 @@ OPERATORS = {
 
 
 def check(model):
-    for node in model.names.scope_of:  # every node, without another walk of the tree
+    for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
         kind = type(node)
         if kind is ast.BinOp:
             yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)])
@@ -41,7 +42,7 @@ def _arithmetic(model, node, left, right, op):
         return
     if not model.x64:
         for value in values:
-            if value.kind == NUMPY and value.dtype in NARROW:
+            if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
     if any(v.dtype is None or v.weak or v.dtype == "bool" for v in values):
         return  # unknown, a weakly typed Python scalar, or a mask: nothing to report
@@ -78,7 +79,7 @@ def _call(model, call):
     if given:
         return  # the dtype argument decides the result, whatever the data
     wide = next((v.dtype for v in map(model.value, _data_arguments(call))
-                 if v.kind == NUMPY and v.dtype in NARROW), None)
+                 if v.kind is NUMPY and v.dtype in NARROW), None)
     if wide and ((jax_function and module.startswith("jax.numpy")) or qualname == "jax.device_put"
                  or _is_jitted_call(model, call)):
         yield _narrowed(call, wide)
@@ -87,8 +88,8 @@ def _call(model, call):
 def _requested_dtype(model, call, qualname):
     """(given, dtype, spelled_as_python_type) for a JAX function or array method call."""
     if qualname is None and call.func.attr == "astype" and call.args:  # x.astype(dtype)
-        return (True, *dtypes.dtype_of(call.args[0], model.names))
-    return dtypes.requested_dtype(call, qualname, model.names)
+        return (True, *model.dtype_of(call.args[0]))
+    return model.requested_dtype(call, qualname)
 
 
 def _is_jax_method(model, call):
@@ -98,7 +99,7 @@ def _is_jax_method(model, call):
 
 def _is_jitted_call(model, call):
     callee = model.callee(call.func)
-    return (callee is not None and callee in model.jitted_callables) or model.value(call.func).kind == JAX_TREE
+    return (callee is not None and callee in model.jitted_callables) or model.value(call.func).kind is JAX_TREE
 
 
 def _data_arguments(call):

@@ -24,15 +24,15 @@ NUMPY_RANDOM_SETUP = frozenset({
 
 
 def check(model):
-    rebound = _rebound_globals(model.names)
+    rebound = model.rebound_globals()
     for func, traced in model.traced.items():
         transform = traced.cached_by
         if transform is None:
             continue
         base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform.name}
-        scope = model.names.scopes[func]
+        scope = model.scope(func)
         stale_reported = set()
-        for node in model.names.own_nodes(func):
+        for node in model.own_nodes(func):
             if isinstance(node, ast.Call):
                 yield from _call(model, func, node, base)
             elif isinstance(node, ast.Name):
@@ -40,7 +40,7 @@ def check(model):
                     statement = "global" if node.id in scope.globals else "nonlocal"
                     yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
                 elif isinstance(node.ctx, ast.Load) and node.id in rebound and node.id not in stale_reported \
-                        and node.id not in scope.globals and _is_module_name(model, node):
+                        and node.id not in scope.globals and model.is_module_name(node):
                     stale_reported.add(node.id)
                     yield Finding.at(node, "JNP304", dict(base, name=node.id))
             elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -81,7 +81,8 @@ def _store(model, func, target, base):
         for element in target.elts:
             yield from _store(model, func, element, base)
     elif isinstance(target, ast.Subscript):
-        stored = [model.names.parent[target].value] if isinstance(model.names.parent[target], ast.Assign) else []
+        statement = model.parent(target)
+        stored = [statement.value] if isinstance(statement, ast.Assign) else []
         owner = _outer_container(model, func, target.value, stored)
         if owner is not None and not model.value(target.value).is_array:
             yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
@@ -99,15 +100,15 @@ def _outer_container(model, func, expr, stored):
     root = expr
     while isinstance(root, (ast.Attribute, ast.Subscript)):
         root = root.value
-    if not isinstance(root, ast.Name) or model.names.is_local(root.id, func):
+    if not isinstance(root, ast.Name) or model.is_local(root.id, func):
         return None
-    found = model.names.resolve_name(root)
+    found = model.resolve(root)
     if found is None:
         return None
     scope, bindings = found
     if scope.is_class or scope.node in model.traced or not all(_is_container(model, b) for b in bindings):
         return None
-    if scope is model.names.module_scope or any(_escapes(model, value) for value in stored):
+    if model.is_module_scope(scope) or any(_escapes(model, value) for value in stored):
         return root.id
     return None
 
@@ -135,23 +136,4 @@ def _is_self(model, func, expr):
     if not isinstance(expr, ast.Name) or isinstance(func, ast.Lambda) or func.name in CONSTRUCTORS:
         return False
     params = func.args.posonlyargs + func.args.args
-    return bool(params) and params[0].arg == expr.id == "self" and model.names.scope_of[func].is_class
-
-
-def _rebound_globals(names):
-    """Module names bound more than once in straight-line module code or via ``global``."""
-    rebound = set()
-    for name, bindings in names.module_scope.bindings.items():
-        if name.startswith("__"):
-            continue
-        top_level = [b for b in bindings if b.kind in ("assign", "other") and b.stmt is not None
-                     and names.parent.get(b.stmt) is names.tree]
-        via_global = [b for b in bindings if b.kind == "global"]
-        if len(top_level) >= 2 or (top_level and via_global):
-            rebound.add(name)
-    return rebound
-
-
-def _is_module_name(model, node):
-    found = model.names.resolve_name(node)
-    return found is not None and found[0] is model.names.module_scope
+    return bool(params) and params[0].arg == expr.id == "self" and model.is_method(func)

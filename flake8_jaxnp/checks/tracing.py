@@ -3,6 +3,7 @@ import ast
 
 from .. import api
 from ..findings import Finding
+from ..model.kinds import TRACER
 from . import describe
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -19,17 +20,18 @@ def check(model):
     for func, traced in model.traced.items():
         scope = getattr(func, "name", "<lambda>")
         base = {"scope": scope, "transform": traced.transform}
-        for node in model.names.own_nodes(func):
+        abstract = traced.abstract
+        for node in model.own_nodes(func):
             if isinstance(node, ast.Call):
                 yield from _call(model, node, traced, base)
-            elif traced.abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            elif abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
                 yield from _truth_test(model, node.test, base)
-            elif traced.abstract and isinstance(node, ast.BoolOp):
+            elif abstract and isinstance(node, ast.BoolOp):
                 for operand in node.values[:-1]:
                     yield from _truth_value(model, operand, base)
-            elif traced.abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            elif abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
                 yield from _truth_value(model, node.operand, base)
-            elif traced.abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            elif abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
                 index = model.value(node.slice)
                 if index.traced and index.dtype == "bool" and model.value(node.value).traced:
                     yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
@@ -61,19 +63,19 @@ def _call(model, call, traced, base):
         return
     if not traced.abstract:
         return
-    if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind == "tracer":
+    if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))
     elif qualname == "builtins.range" and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=describe(call),
                                            fix="use lax.fori_loop, or mark the bound static"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
-            and model.value(call.func.value).kind == "tracer":
+            and model.value(call.func.value).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
     elif qualname in SHAPE_FUNCTIONS and _shape_is_traced(model, call, SHAPE_FUNCTIONS[qualname]):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
-            and model.value(call.func.value).kind == "tracer" and any(_traced(model, a) for a in call.args):
+            and model.value(call.func.value).kind is TRACER and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
@@ -105,6 +107,6 @@ def _truth_test(model, test, base):
 
 
 def _truth_value(model, expr, base):
-    if model.value(expr).kind == "tracer":
+    if model.value(expr).kind is TRACER:
         yield Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
                                            fix="use jnp.where or lax.cond instead of Python control flow"))

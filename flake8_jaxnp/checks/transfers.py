@@ -11,9 +11,10 @@ of that inner loop and is not reported either; uploads of unchanged data are.
 The header of a loop nested in the loop (``for i in range(n)`` with a device
 ``n``) runs once per outer iteration: that is the inner loop's boundary too.
 A for loop over a handful of values written out in the source (``for flag in
-(False, True)``) or over a literal ``range`` of at most that many steps
-(``for _ in range(3)``, the demo loop of documentation and tests) is not a hot
-loop; an enclosing loop may still be. A value checked by a test assertion
+(False, True)``, at most ten) or over a literal ``range`` of at most five steps
+(``for _ in range(3)``, the demo loop of documentation and tests; ``for epoch
+in range(10)`` may well train) is not a hot loop; an enclosing loop may still
+be, and nested ones count as hot once their steps multiply past ten. A value checked by a test assertion
 (``self.assertEqual(int(x), 3)``, or an ``assert`` statement in a ``test*``
 function or a ``test_*.py``/``*_test.py`` file) must be read.
 """
@@ -23,7 +24,8 @@ import os
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.values import JAX, JAX_TREE, NUMPY, is_string
+from ..model.kinds import JAX, NUMPY
+from ..model.values import is_string
 from ..findings import Finding
 from . import describe
 
@@ -35,6 +37,8 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # A for loop over at most this many values written out in the source is not a hot loop.
 HANDFUL = 10
+# A for loop over a literal range of at most this many steps is a demo, not a hot loop.
+DEMO_RANGE = 5
 TEST_FUNCTION_PREFIX = "test"
 
 
@@ -44,26 +48,108 @@ CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, a
 
 
 def check(model):
-    for node in model.names.scope_of:  # every node, without another walk of the tree
-        if type(node) not in CANDIDATES:
-            continue
+    loops = _Loops(model)
+    for node in model.nodes(*CANDIDATES):
         found = _transfer(model, node)
         if found is None:
             continue
         reported, code, what = found
-        loop = _repeating_loop(model, reported)
+        loop = _repeating_loop(model, loops, reported)
         if loop is None or model.traced_function(reported) is not None:
             continue
-        if code != "JNP104" and (_around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
+        if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
                                  or _checked_by_assertion(model, reported)):
             continue
-        if code == "JNP104" and not _same_upload(model, node, loop):
+        if code == "JNP104" and not _same_upload(model, loops, node, loop):
             continue
         yield Finding.at(reported, code, {"what": what})
 
 
+class _Loops:
+    """Facts about loop bodies, each computed once per loop or block, so that many
+    transfers in one loop cost one walk of it, not one walk each."""
+
+    def __init__(self, model):
+        self.model = model
+        self._inner = {}  # loop -> loops its body runs (at any depth, not in nested defs)
+        self._first_continue = {}  # id(block) -> index of its first statement that may `continue`
+        self._positions = {}  # id(block) -> {id(statement): index}
+        self._names = {}  # loop -> (names it rebinds, {name: its Load nodes})
+
+    def around_inner_loop(self, loop, node):
+        """True when ``loop``'s body runs another loop that does not contain ``node``."""
+        if not isinstance(loop, LOOPS):
+            return False
+        inner = self._inner.get(loop)
+        if inner is None:
+            inner = self._inner[loop] = _inner_loops(loop)
+        holding = 0  # inner loops that contain node: its ancestors below ``loop``
+        parent = self.model.parent(node)
+        while parent is not None and parent is not loop:
+            holding += parent in inner
+            parent = self.model.parent(parent)
+        return len(inner) > holding
+
+    def skipped_by_earlier_continue(self, block_owner, stmt):
+        """True when a statement before ``stmt`` in its block may skip the rest of the
+        iteration (``if step % 100: continue``), so ``stmt`` does not run on every iteration.
+
+        break, return and raise end the loop instead: until then ``stmt`` runs every time.
+        """
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(block_owner, field, None)
+            if isinstance(block, list):
+                position = self.position(block, stmt)
+                if position is not None:
+                    return self._first_continue_in(block) < position
+        return False
+
+    def position(self, block, stmt):
+        """The index of ``stmt`` in the statement list ``block``, or None (a dict lookup,
+        not a scan: bodies can hold thousands of statements)."""
+        positions = self._positions.get(id(block))
+        if positions is None:
+            positions = self._positions[id(block)] = {id(s): i for i, s in enumerate(block)}
+        return positions.get(id(stmt))
+
+    def _first_continue_in(self, block):
+        first = self._first_continue.get(id(block))
+        if first is None:
+            first = self._first_continue[id(block)] = next(
+                (i for i, s in enumerate(block) if isinstance(s, (ast.If, ast.Try, ast.With, ast.Match))
+                 and _has_continue(s)), len(block))
+        return first
+
+    def names(self, loop):
+        """(names the loop rebinds, {name: Load nodes of it in the loop})."""
+        facts = self._names.get(loop)
+        if facts is None:
+            rebound, loads = set(), {}
+            for node in ast.walk(loop):
+                if isinstance(node, ast.Name):
+                    if isinstance(node.ctx, ast.Load):
+                        loads.setdefault(node.id, []).append(node)
+                    else:
+                        rebound.add(node.id)
+            facts = self._names[loop] = (rebound, loads)
+        return facts
+
+
+def _inner_loops(loop):
+    """Every loop statement inside ``loop``'s body, outside nested defs and classes."""
+    found = set()
+    stack = list(loop.body)
+    while stack:
+        current = stack.pop()
+        if isinstance(current, LOOPS):
+            found.add(current)
+        if not isinstance(current, SCOPES):
+            stack.extend(child for child in ast.iter_child_nodes(current) if isinstance(child, ast.stmt))
+    return found
+
+
 def _on_device(model, expr):
-    return model.value(expr).kind in (JAX, JAX_TREE)
+    return model.value(expr).on_device
 
 
 def _any_on_device(model, exprs):
@@ -90,7 +176,7 @@ def _transfer(model, node):
         if _any_on_device(model, [node.right]):
             return node, "JNP103", "%-formatting"
     for test in _truth_tested(model, node):
-        if model.value(test).kind == JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
+        if model.value(test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
             return test, "JNP102", f"the truth value of {describe(test)}"
     return None
 
@@ -110,7 +196,7 @@ def _call(model, call):
         if _any_on_device(model, args):
             return call, "JNP103", f"{qualname[len('builtins.'):]}()"
     elif qualname in UPLOADS:
-        if args and model.value(args[0]).kind == NUMPY:
+        if args and model.value(args[0]).kind is NUMPY:
             return call, "JNP104", describe(call)
     elif _is_log_call(model, call, qualname):
         if _any_on_device(model, every):
@@ -153,7 +239,7 @@ def _is_log_call(model, call, qualname):
     func = call.func
     if not (isinstance(func, ast.Attribute) and func.attr in LOG_METHODS and isinstance(func.value, ast.Name)):
         return False
-    found = model.names.resolve_name(func.value)
+    found = model.resolve(func.value)
     if not found:
         return False
     bindings = found[1]
@@ -179,10 +265,11 @@ def _truth_tested(model, node):
             and not (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not))]
 
 
-def _repeating_loop(model, node):
-    """The loop (or comprehension) that runs ``node`` on every iteration, else None."""
-    parent_of = model.names.parent
-    child, parent = node, parent_of.get(node)
+def _repeating_loop(model, loops, node):
+    """The loop (or comprehension) that runs ``node`` on every iteration, else None. Loops
+    of a handful of steps count only while their product stays a handful."""
+    child, parent = node, model.parent(node)
+    handful_loop, steps = None, 1
     while parent is not None:
         if isinstance(parent, SCOPES):
             return None
@@ -192,20 +279,26 @@ def _repeating_loop(model, node):
             return None
         if isinstance(parent, (ast.ExceptHandler, ast.match_case)):
             return None
-        if isinstance(child, ast.stmt) and _skipped_by_earlier_continue(parent, child):
+        if isinstance(child, ast.stmt) and loops.skipped_by_earlier_continue(parent, child):
             return None
-        if isinstance(parent, LOOPS) and (child in parent.body or child is getattr(parent, "test", None)) \
-                and not _runs_a_handful(model, parent):  # else an enclosing loop may still repeat it
-            return parent
+        if isinstance(parent, LOOPS) and (loops.position(parent.body, child) is not None
+                                          or child is getattr(parent, "test", None)):
+            count = _handful(model, parent)
+            if count is None:
+                return parent
+            handful_loop, steps = handful_loop or parent, steps * count
+            if steps > HANDFUL:
+                return handful_loop  # range(10) inside range(10): a hundred steps
+            # else an enclosing loop may still repeat it
         if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
             return parent
         if isinstance(parent, ast.comprehension) and child is not parent.target:
-            outer = parent_of[parent]
+            outer = model.parent(parent)
             if child is not parent.iter or parent is not outer.generators[0]:
                 return outer
-            child, parent = outer, parent_of.get(outer)  # the first iterable runs once
+            child, parent = outer, model.parent(outer)  # the first iterable runs once
             continue
-        child, parent = parent, parent_of.get(parent)
+        child, parent = parent, model.parent(parent)
     return None
 
 
@@ -214,9 +307,9 @@ def _continues_while(model, boolop):
     goes on, so each is a per-step truth test."""
     if not isinstance(boolop.op, ast.And):
         return False
-    child, parent = boolop, model.names.parent.get(boolop)
+    child, parent = boolop, model.parent(boolop)
     while isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.And):
-        child, parent = parent, model.names.parent.get(parent)
+        child, parent = parent, model.parent(parent)
     return isinstance(parent, ast.While) and child is parent.test
 
 
@@ -224,14 +317,14 @@ def _checked_by_assertion(model, node):
     """``self.assertEqual(int(x), 3)``, ``np.testing.assert_allclose(np.asarray(x), y)``, or
     ``assert`` in a test: a test has to bring the value it checks to the host. (A bare
     ``assert`` in a training loop outside tests still syncs every step.)"""
-    parent = model.names.parent.get(node)
+    parent = model.parent(node)
     while parent is not None and not isinstance(parent, ast.stmt):
         if isinstance(parent, ast.Call):
             func = parent.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name.startswith("assert"):
                 return True
-        parent = model.names.parent.get(parent)
+        parent = model.parent(parent)
     return isinstance(parent, ast.Assert) and (_is_test_file(model.filename) or _in_test_function(model, parent))
 
 
@@ -241,75 +334,41 @@ def _is_test_file(filename):
 
 
 def _in_test_function(model, node):
-    function = model.names.enclosing_function(node)
+    function = model.enclosing_function(node)
     while function is not None:
         if getattr(function, "name", "").startswith(TEST_FUNCTION_PREFIX):
             return True
-        function = model.names.enclosing_function(model.names.parent[function])
+        function = model.enclosing_function(model.parent(function))
     return False
 
 
 def _in_inner_loop_header(model, node, loop):
     """True when ``node`` is in the iterable of a for loop nested in ``loop``: it runs once
     per iteration of ``loop``, at the boundary of the inner loop."""
-    child, parent = node, model.names.parent.get(node)
+    child, parent = node, model.parent(node)
     while parent is not None and parent is not loop:
         if isinstance(parent, (ast.For, ast.AsyncFor)) and child is parent.iter:
             return True
-        child, parent = parent, model.names.parent.get(parent)
+        child, parent = parent, model.parent(parent)
     return False
 
 
-def _runs_a_handful(model, loop):
-    """``for flag in (False, True)`` or ``for _ in range(3)``: a few values written out in
-    the source, so a transfer there costs a few syncs, not one per step."""
+def _handful(model, loop):
+    """How many steps ``for flag in (False, True)`` (at most HANDFUL values written out)
+    or ``for _ in range(3)`` (at most DEMO_RANGE) takes: a few syncs, not one per step.
+    None for any other loop."""
     items = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+    count, limit = None, HANDFUL
     if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
-        return len(items.elts) <= HANDFUL and not any(isinstance(e, ast.Starred) for e in items.elts)
-    if isinstance(items, ast.Call) and model.qualname(items.func) == "builtins.range" \
+        if not any(isinstance(e, ast.Starred) for e in items.elts):
+            count = len(items.elts)
+    elif isinstance(items, ast.Call) and model.qualname(items.func) == "builtins.range" \
             and not items.keywords and 1 <= len(items.args) <= 3 \
             and all(type(a) is ast.Constant and type(a.value) is int for a in items.args):
         bounds = [a.value for a in items.args]
-        if len(bounds) == 3 and bounds[2] == 0 or any(abs(b) >= 2 ** 62 for b in bounds):
-            return False  # range() would raise, or len() could not count it
-        return len(range(*bounds)) <= HANDFUL
-    return False
-
-
-def _around_inner_loop(loop, node):
-    """True when ``loop``'s body runs another loop that does not contain ``node``."""
-    if not isinstance(loop, LOOPS):
-        return False
-    stack = list(loop.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, LOOPS) and not _contains(current, node):
-            return True
-        if not isinstance(current, SCOPES):
-            stack.extend(child for child in ast.iter_child_nodes(current) if isinstance(child, ast.stmt))
-    return False
-
-
-def _contains(outer, node):
-    return any(inner is node for inner in ast.walk(outer))
-
-
-def _skipped_by_earlier_continue(block_owner, stmt):
-    """True when a statement before ``stmt`` in its block may skip the rest of the iteration
-    (``if step % 100: continue``), so ``stmt`` does not run on every iteration.
-
-    break, return and raise end the loop instead: until then ``stmt`` runs every time.
-    """
-    for field in ("body", "orelse", "finalbody"):
-        block = getattr(block_owner, field, None)
-        if isinstance(block, list) and stmt in block:
-            break
-    else:
-        return False
-    for earlier in block[:block.index(stmt)]:
-        if isinstance(earlier, (ast.If, ast.Try, ast.With, ast.Match)) and _has_continue(earlier):
-            return True
-    return False
+        if not (len(bounds) == 3 and bounds[2] == 0 or any(abs(b) >= 2 ** 62 for b in bounds)):
+            count, limit = len(range(*bounds)), DEMO_RANGE  # (else range() would raise or overflow len())
+    return max(count, 1) if count is not None and count <= limit else None
 
 
 def _has_continue(stmt):
@@ -323,21 +382,16 @@ def _has_continue(stmt):
     return False
 
 
-def _same_upload(model, call, loop):
+def _same_upload(model, loops, call, loop):
     """True when every iteration uploads the same data to the same place: the data is a
     name the loop neither rebinds nor touches otherwise, and the other arguments (a
     device, a dtype) are names and constants the loop does not rebind."""
     data = call.args[0]
     if not isinstance(data, ast.Name):
         return False
-    rebound = set()
-    for node in ast.walk(loop):
-        if isinstance(node, ast.Name):
-            if not isinstance(node.ctx, ast.Load):
-                rebound.add(node.id)
-            elif node.id == data.id and node is not data and not _read_only_use(model, node):
-                return False
-    if data.id in rebound:
+    rebound, loads = loops.names(loop)
+    if data.id in rebound or any(node is not data and not _read_only_use(model, node)
+                                 for node in loads.get(data.id, ())):
         return False
     for other in call.args[1:] + [k.value for k in call.keywords]:
         for node in ast.walk(other):
@@ -350,11 +404,11 @@ def _same_upload(model, call, loop):
 def _read_only_use(model, name):
     """Another upload of the same data, arithmetic, indexing or an attribute read: none
     changes it (a call it is passed to, or a method called on it, might)."""
-    parent = model.names.parent.get(name)
+    parent = model.parent(name)
     if isinstance(parent, ast.Call) and name in parent.args:
         return model.qualname(parent.func) in UPLOADS
     if isinstance(parent, (ast.Subscript, ast.Attribute)):
-        grandparent = model.names.parent.get(parent)
+        grandparent = model.parent(parent)
         is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent
         return parent.value is name and isinstance(parent.ctx, ast.Load) and not is_method
     return isinstance(parent, (ast.BinOp, ast.Compare, ast.UnaryOp))
@@ -363,10 +417,10 @@ def _read_only_use(model, name):
 def _same_scope(model, data, loop):
     """Data bound in the scope the loop runs in and never rebound through ``global``, or a
     module constant; other data from an outer scope may be changed by what the loop calls."""
-    found = model.names.resolve_name(data)
-    if found is None or data.id in model.names.global_rebinds:
+    found = model.resolve(data)
+    if found is None or model.rebound_by_functions(data.id):
         return False
-    home = model.names.enclosing_function(loop)
+    home = model.enclosing_function(loop)
     return found[0].node is (home if home is not None else model.tree) or _module_constant(model, found)
 
 
@@ -374,14 +428,12 @@ def _module_constant(model, found):
     """A module-level name bound once, at the top level, and only ever read (indexed,
     sliced, uploaded, used in arithmetic) anywhere in the module."""
     scope, bindings = found
-    if scope is not model.names.module_scope or len(bindings) != 1 or bindings[0].kind != "assign" \
-            or model.names.parent.get(bindings[0].stmt) is not model.tree:
+    if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind != "assign" \
+            or model.parent(bindings[0].stmt) is not model.tree:
         return False
     name = bindings[0].node.id
-    for node in model.names.scope_of:
-        if type(node) is ast.Name and node.id == name and node is not bindings[0].node:
-            if not isinstance(node.ctx, ast.Load) or model.names.resolve_name(node) != found:
-                continue
-            if not _read_only_use(model, node):
-                return False
+    for node in model.nodes(ast.Name):
+        if node.id == name and node is not bindings[0].node and isinstance(node.ctx, ast.Load) \
+                and model.resolve(node) == found and not _read_only_use(model, node):
+            return False
     return True

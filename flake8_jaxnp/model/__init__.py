@@ -1,15 +1,18 @@
 """The semantic model of one module: names, traced functions, value kinds.
 
-Checks ask it questions and never walk scopes or guess kinds themselves.
+Checks ask it questions through the methods below and never walk scopes,
+parents or the dataflow themselves.
 """
 import ast
 from functools import lru_cache
 from pathlib import Path
 
+from . import dtypes
 from . import project as projects
+from .kinds import JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
 from .names import Names
-from .traced import FUNCTION_TRANSFORMS, Transform, TraceRoots
-from .values import JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, FunctionFlow, Value
+from .traced import Behaviour, TraceRoots, Transform
+from .values import FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
@@ -35,7 +38,7 @@ class Model:
         self.traced = roots.traced  # function node -> TracedFunction
         self.jitted_callables = roots.jitted_callables
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
-                                   if behaviour is FUNCTION_TRANSFORMS["jax.jit"]}
+                                   if behaviour is Behaviour.STAGING}
         self.transform_names = frozenset(roots.transforms)
         self.project = _project(filename, options, roots)
         self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand
@@ -43,25 +46,43 @@ class Model:
         if self.project is not None:
             self._traced_from_other_modules()
         self.flows = {}
-        self._queue = []
-        self._passes = {}
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._analyse()
 
     # ---- analysis -------------------------------------------------------------
     def _analyse(self):
-        self.flows[self.tree] = FunctionFlow(self, self.tree, {}, None)
+        """Run the forward pass over the module and every function, traced ones first;
+        a function that tracing reaches later (called with tracers) is analysed again."""
+        self._flow(self.tree, {}, None)
         functions = sorted(self.names.functions, key=lambda f: (f.lineno, f.col_offset))
-        self._queue = [f for f in functions if f in self.traced] + [f for f in functions if f not in self.traced]
-        while self._queue:
-            func = self._queue.pop(0)
-            passes = self._passes.get(func, 0)
-            if passes >= _MAX_PASSES_PER_FUNCTION:
+        queue = [f for f in functions if f in self.traced] + [f for f in functions if f not in self.traced]
+        passes = {}
+        while queue:
+            func = queue.pop(0)
+            if passes.get(func, 0) >= _MAX_PASSES_PER_FUNCTION:
                 continue
-            self._passes[func] = passes + 1
+            passes[func] = passes.get(func, 0) + 1
             traced = self.traced.get(func)
             params = self._traced_parameters(func, traced) if traced else self._annotated_arrays(func, DEVICE_ARRAY)
-            self.flows[func] = FunctionFlow(self, func, params, traced)
+            for callee in self._flow(func, params, traced):
+                for node in [callee] + self._nested_in(callee):  # closures read the re-analysed values
+                    if node not in queue:
+                        queue.append(node)
+
+    def _flow(self, node, params, traced):
+        """Analyse one body; returns the same-file functions that tracing newly reached."""
+        try:
+            flow = FunctionFlow(self, node, params, traced)
+        except RecursionError:  # too deep for this interpreter: silent for this body only
+            self.flows.pop(node, None)
+            return []
+        self.flows[node] = flow
+        reached = []
+        for callee, call, args, keywords in flow.calls:
+            if traced is not None and self._spread(callee, call, args, keywords, traced):
+                reached.append(callee)
+        flow.calls = []
+        return reached
 
     def _traced_parameters(self, func, traced):
         """Traced parameters are pytrees unless used as arrays and never rebound. Where
@@ -96,10 +117,8 @@ class Model:
                 found[arg.arg] = value
         return found
 
-    def called_with(self, callee, call, args, keywords, caller):
-        """Spread tracing to a same-file function called with traced arguments."""
-        if caller is None:
-            return
+    def _spread(self, callee, call, args, keywords, caller):
+        """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
         positional = [a.arg for a in callee.args.posonlyargs + callee.args.args]
         if isinstance(call.func, ast.Attribute) and positional and positional[0] in ("self", "cls"):
@@ -112,22 +131,18 @@ class Model:
         for name, value in keywords.items():
             if name is not None and value.traced:
                 params.add(name)
-        if not params:
-            return
         changed = False
-        for transform in caller.transforms:
-            changed |= self._roots.mark(callee, transform, params)
-        if changed:
-            self._requeue(callee)
+        if params:
+            for transform in caller.transforms:
+                changed |= self._roots.mark(callee, transform, params)
+        return changed
 
-    def _requeue(self, func):
+    def _nested_in(self, func):
         if self._nested is None:
             self._nested = {}
             for inner in self.names.functions:
                 self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
-        for node in [func] + self._nested.get(func, []):  # closures read the re-analysed values
-            if node not in self._queue:
-                self._queue.append(node)
+        return self._nested.get(func, [])
 
     def _traced_from_other_modules(self):
         """Top-level functions that traced functions in other project modules call with
@@ -148,8 +163,9 @@ class Model:
                 if behaviour is None or not params:
                     continue
                 where = f"{transform} (called from '{caller}' in {_shown(path)}:{line})"
-                self._roots.mark(func, Transform(where, **behaviour), params)
+                self._roots.mark(func, Transform(where, behaviour), params)
 
+    # ---- questions the dataflow asks while it runs --------------------------------
     def helper_facts(self, func_expr):
         """(facts, path shown in messages) for the function a call names: a top-level def
         of this module (path None) or a function of another project module. Facts: params,
@@ -182,7 +198,6 @@ class Model:
                      jitted=function in summary["jitted"])
         return facts, _shown(path)
 
-    # ---- questions --------------------------------------------------------------
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
         return self.names.function_bound_to(func_expr)
@@ -196,6 +211,7 @@ class Model:
             return UNKNOWN_VALUE
         return flow.assigned.get(name, UNKNOWN_VALUE)
 
+    # ---- questions the checks ask ---------------------------------------------------
     def value(self, expr):
         """The Value of an expression, as the forward pass saw it."""
         function = self.names.enclosing_function(expr)
@@ -207,15 +223,82 @@ class Model:
         return self.traced.get(self.names.enclosing_function(node))
 
     def qualname(self, expr):
+        """The dotted name ``expr`` refers to (``jax.numpy.exp``), or None."""
         return self.names.qualname(expr)
 
+    def nodes(self, *types):
+        """Every node of the module (of the given types), in one shared index."""
+        if not types:
+            return self.names.scope_of.keys()
+        by_type = self.names.by_type
+        if len(types) == 1:
+            return by_type.get(types[0], ())
+        return [node for kind in types for node in by_type.get(kind, ())]
 
-def _project(filename, options, roots):
-    """The project around ``filename``, or None for a buffer with no path."""
-    if not filename or filename in ("stdin", "-"):
-        return None
-    cache_dir = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
-    return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)
+    def parent(self, node):
+        return self.names.parent.get(node)
+
+    def statement_of(self, node):
+        """The innermost statement containing ``node``."""
+        return self.names.statement_of(node)
+
+    def enclosing_function(self, node):
+        """The innermost def or lambda whose body contains ``node``, or None."""
+        return self.names.enclosing_function(node)
+
+    def own_nodes(self, func):
+        """Nodes that run when ``func``'s body runs: not nested defs' bodies, not annotations."""
+        return self.names.own_nodes(func)
+
+    def scope(self, node):
+        """The Scope that ``node`` (a def, lambda, class or the module) opens."""
+        return self.names.scopes[node]
+
+    def is_local(self, name, func):
+        """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
+        return self.names.is_local(name, func)
+
+    def resolve(self, name_node):
+        """(Scope, bindings) that a Name node refers to; None for builtins and unknown names."""
+        return self.names.resolve_name(name_node)
+
+    def is_module_scope(self, scope):
+        return scope is self.names.module_scope
+
+    def is_module_name(self, name_node):
+        """True when a Name refers to a module-level binding."""
+        found = self.names.resolve_name(name_node)
+        return found is not None and found[0] is self.names.module_scope
+
+    def rebound_by_functions(self, name):
+        """True when some function rebinds module global ``name`` through ``global``."""
+        return name in self.names.global_rebinds
+
+    def is_method(self, func):
+        """True for a def directly in a class body."""
+        scope = self.names.scope_of.get(func)
+        return scope is not None and scope.is_class
+
+    def rebound_globals(self):
+        """Module names bound more than once in straight-line module code or via ``global``."""
+        rebound = set()
+        for name, bindings in self.names.module_scope.bindings.items():
+            if name.startswith("__"):
+                continue
+            top_level = [b for b in bindings if b.kind in ("assign", "other") and b.stmt is not None
+                         and self.names.parent.get(b.stmt) is self.tree]
+            via_global = [b for b in bindings if b.kind == "global"]
+            if len(top_level) >= 2 or (top_level and via_global):
+                rebound.add(name)
+        return rebound
+
+    def dtype_of(self, expr):
+        """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
+        return dtypes.dtype_of(expr, self.names)
+
+    def requested_dtype(self, call, qualname):
+        """(given, dtype, spelled_as_python_type) for the dtype a call passes."""
+        return dtypes.requested_dtype(call, qualname, self.names)
 
 
 @lru_cache(maxsize=None)
@@ -225,6 +308,14 @@ def _shown(path):
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def _project(filename, options, roots):
+    """The project around ``filename``, or None for a buffer with no path."""
+    if not filename or filename in ("stdin", "-"):
+        return None
+    cache_dir = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
+    return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)
 
 
 def _enables_x64(names):

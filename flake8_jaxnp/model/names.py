@@ -56,12 +56,13 @@ class Names:
         self.global_rebinds = {}  # name -> statements in functions that rebind a module global
         self.functions = []  # every def and lambda, in source order
         self.calls = []  # every call, for the transform and lax-body search
+        self.by_type = {}  # node type -> every node of that type, in walk order
         self._qualnames = {}  # expression node -> its qualname, filled on first question
         self._build(tree)
 
     # ---- building -------------------------------------------------------
     def _build(self, tree):
-        parent, scope_of = self.parent, self.scope_of
+        parent, scope_of, by_type = self.parent, self.scope_of, self.by_type
         enter_types, fields_of = _ENTER_TYPES, _child_fields
         stack = [(tree, self.module_scope)]
         pop, push = stack.pop, stack.append
@@ -69,6 +70,11 @@ class Names:
             node, scope = pop()
             scope_of[node] = scope
             kind = type(node)
+            of_kind = by_type.get(kind)
+            if of_kind is None:
+                by_type[kind] = [node]
+            else:
+                of_kind.append(node)
             if kind is ast.Name:
                 if type(node.ctx) is not ast.Load:
                     self._bind_target(node, scope)
@@ -94,8 +100,6 @@ class Names:
 
     def _scope_for_child(self, node, field, outer, inner):
         """Decorators, defaults and annotations live outside the new scope."""
-        if inner is None:
-            return outer
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return inner if field in ("body", "args") else outer
         if isinstance(node, ast.Lambda):
@@ -112,6 +116,11 @@ class Names:
             kind = "class" if isinstance(node, ast.ClassDef) else "def"
             scope.bind(node.name, Binding(kind, node, stmt=node))
         if isinstance(node, FUNCTION_NODES + (ast.ClassDef,) + _COMPREHENSIONS):
+            type_params = getattr(node, "type_params", None)  # def f[T](...), class C[T] (3.12+)
+            if type_params:
+                scope = Scope(None, scope)  # the annotation scope that holds them, as Python makes
+                for param in type_params:
+                    scope.bind(param.name, Binding("other", param))
             inner = Scope(node, scope)
             self.scopes[node] = inner
             if isinstance(node, FUNCTION_NODES):
@@ -138,10 +147,12 @@ class Names:
                 scope.bind(alias.asname or alias.name, Binding("import", node, qualname, stmt=node))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             (scope.globals if isinstance(node, ast.Global) else scope.nonlocals).update(node.names)
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            self._bind_target(node, scope)
         elif isinstance(node, ast.ExceptHandler) and node.name:
             scope.bind(node.name, Binding("other", node, stmt=node))
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:  # case x:, case [*x]:
+            scope.bind(node.name, Binding("other", node))
+        elif isinstance(node, ast.MatchMapping) and node.rest:  # case {**x}:
+            scope.bind(node.rest, Binding("other", node))
         elif isinstance(node, ast.Call):
             self.calls.append(node)
         return None
@@ -177,8 +188,12 @@ class Names:
 
     def enclosing_function(self, node):
         """The innermost def or lambda whose body contains ``node``, or None."""
+        return self._enclosing(node, "is_function")
+
+    def _enclosing(self, node, kind):
+        """The node of the innermost scope around ``node`` with ``kind`` set (is_function, is_class)."""
         scope = self.scope_of.get(node)
-        while scope is not None and not scope.is_function:
+        while scope is not None and not getattr(scope, kind):
             scope = scope.parent
         return scope.node if scope is not None else None
 
@@ -272,17 +287,11 @@ class Names:
                 return found[1][0].node
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
-            cls = self._enclosing_class(expr)
+            cls = self._enclosing(expr, "is_class")
             if cls is not None:
                 methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
                 return methods[0] if len(methods) == 1 else None
         return None
-
-    def _enclosing_class(self, node):
-        scope = self.scope_of.get(node)
-        while scope is not None and not scope.is_class:
-            scope = scope.parent
-        return scope.node if scope is not None else None
 
 
 _FIELDS = {}
@@ -295,14 +304,15 @@ def _child_fields(kind):
     """The fields of a node type that can hold child nodes, last first (cached per type)."""
     fields = _FIELDS.get(kind)
     if fields is None:
-        fields = _FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in _SCALAR_FIELDS]))
+        scalar = _SCALAR_FIELDS - {"name"} if kind.__name__ == "TypeAlias" else _SCALAR_FIELDS  # type X = ...
+        fields = _FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in scalar]))
     return fields
 
 
 _ENTER_TYPES = frozenset({
     ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
     ast.DictComp, ast.GeneratorExp, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
-    ast.ExceptHandler, ast.Call,
+    ast.ExceptHandler, ast.Call, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
 })
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from .. import __version__, api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from .traced import PARTIAL, _literals
-from .values import NON_ARRAY_FUNCTIONS, TUPLE_RESULT_FUNCTIONS
+from .library import NON_ARRAY_FUNCTIONS, TUPLE_RESULT_FUNCTIONS
 
 SUMMARY_FORMAT = 1
 # The most project files read to learn who traces a module's functions.
@@ -73,14 +73,14 @@ def summarise(source, transforms, scalars_static=()):
     calls = []
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in traced \
-                and transforms[traced[stmt.name][0]]["abstract"] and traced[stmt.name][0] not in scalars_static:
+                and transforms[traced[stmt.name][0]].abstract and traced[stmt.name][0] not in scalars_static:
             calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
     return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls}
 
 
 def _stages(behaviour):
     """jit-like: calling the transformed function gives device arrays."""
-    return behaviour["abstract"] and behaviour["cached"]
+    return behaviour.abstract and behaviour.cached
 
 
 def module_imports(tree):
@@ -272,7 +272,7 @@ class Project:
         self.cache_dir = cache_dir
         self.transforms = transforms
         self.scalars_static = scalars_static
-        settings = json.dumps([sorted(transforms.items()), sorted(scalars_static)], sort_keys=True)
+        settings = json.dumps([sorted((name, b.name) for name, b in transforms.items()), sorted(scalars_static)])
         self.salt = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
 
     # ---- module resolution ----

@@ -7,13 +7,13 @@ added later, by the value analysis, because that needs to know which arguments
 carry tracers.
 """
 import ast
+import enum
 from dataclasses import dataclass, field
 
 from .. import api
 
 
-@dataclass(frozen=True)
-class Transform:
+class Behaviour(enum.Enum):
     """How a transform treats the function it traces (measured on the installed JAX).
 
     abstract: comparisons, truth tests and data-dependent shapes fail on its
@@ -22,16 +22,38 @@ class Transform:
         repeat on later calls or iterations.
     """
 
+    STAGING = (True, True)  # jit, pmap, lax bodies
+    BATCHING = (True, False)  # vmap, checkpoint
+    DIFFERENTIATING = (False, False)  # grad and friends
+    EAGER = (False, False, "every argument")  # jax.shard_map called eagerly: like grad, all arguments traced
+
+    @property
+    def abstract(self):
+        return self.value[0]
+
+    @property
+    def cached(self):
+        return self.value[1]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One transform applied to a function: its dotted name and how it behaves."""
+
     name: str
-    abstract: bool
-    cached: bool
+    behaviour: Behaviour
+
+    @property
+    def abstract(self):
+        return self.behaviour.abstract
+
+    @property
+    def cached(self):
+        return self.behaviour.cached
 
 
-_STAGING = dict(abstract=True, cached=True)
-_BATCHING = dict(abstract=True, cached=False)
-_DIFFERENTIATING = dict(abstract=False, cached=False)
-# Like grad, but every argument is traced (jax.shard_map called eagerly).
-_EAGER = dict(abstract=False, cached=False)
+_STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
+_EAGER = Behaviour.EAGER
 
 # Transforms that take the function as first argument: name -> behaviour.
 FUNCTION_TRANSFORMS = {
@@ -189,7 +211,7 @@ class TraceRoots:
         if func is None:
             return
         if lax:
-            self.mark(func, Transform(transform_name, **_STAGING), _parameters(func, bound_positional, bound_names))
+            self.mark(func, Transform(transform_name, _STAGING), _parameters(func, bound_positional, bound_names))
         else:
             self._trace(func, transform_name, keywords, bound_positional, bound_names)
 
@@ -216,7 +238,7 @@ class TraceRoots:
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
-        self.mark(func, Transform(transform_name, **behaviour), params)
+        self.mark(func, Transform(transform_name, behaviour), params)
         if behaviour is _STAGING and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
 

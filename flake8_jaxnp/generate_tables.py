@@ -1,0 +1,466 @@
+"""The semantic model's facts about JAX and NumPy, learned by running them.
+
+Part of the generator (``python -m flake8_jaxnp.generate``): which callables
+trace a function and how (abstract tracers? a cached trace?), which arguments
+of lax control flow are traced bodies, which functions return tuples, bools or
+Python values, NumPy's constructor defaults, and which array attributes are
+static. Each fact comes from calling the installed JAX or NumPy with typed
+inputs, or from a signature where a signature is the fact (positional options).
+"""
+import inspect
+import warnings
+
+# Namespaces whose functions the model reads by bare name.
+JAX_RESULT_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax",
+                      "jax.scipy.special")
+NUMPY_RESULT_MODULES = ("numpy", "numpy.linalg", "numpy.fft")
+# Namespaces searched for function transforms (callables whose first parameter is a function).
+TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint")
+FUNCTION_PARAMETERS = ("fun", "f", "fn")
+# Errors that say a value had to be concrete (a shape, a Python bool).
+CONCRETE_ERRORS = ("TracerArrayConversionError", "ConcretizationTypeError", "TracerIntegerConversionError",
+                   "TracerBoolConversionError", "NonConcreteBooleanIndexError")
+
+
+class _Stop(Exception):
+    """Raised by a probe body to end a call once it has seen what it needed."""
+
+
+def _quiet(call, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return call(*args, **kwargs)
+
+
+def _has_tracer(values):
+    import jax
+
+    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(values))
+
+
+# ---- transforms ---------------------------------------------------------------------------
+def transforms(resolve, public):
+    """{qualname: {"abstract", "cached"}} for callables that trace the function they wrap.
+
+    A candidate wraps ``body``; calling the result twice shows whether ``body``
+    sees tracers, whether a Python truth test fails on them (abstract), and
+    whether the second call skips the Python body (cached).
+    """
+    import jax.numpy as jnp
+
+    found = {}
+    for modname in TRANSFORM_MODULES:
+        module = resolve(modname)
+        for name in public(module) + _still_working_deprecations(module):
+            transform = _quiet(getattr, module, name)
+            if not callable(transform) or inspect.isclass(transform) or not _takes_function_first(transform):
+                continue
+            runs, tracers, abstract = [], [], []
+
+            def body(x):
+                runs.append(1)
+                tracers.append(_has_tracer(x))
+                try:
+                    bool(x.sum() > 0)
+                    abstract.append(False)
+                except Exception as exc:  # noqa: BLE001 - classified below
+                    abstract.append(type(exc).__name__ in CONCRETE_ERRORS)
+                return (x * x).sum()
+
+            data = jnp.ones((1, 3))  # a leading axis of one device, for pmap
+            try:
+                wrapped = _quiet(transform, body)
+                _quiet(wrapped, data)
+                _quiet(wrapped, data)
+            except Exception:  # noqa: BLE001 - not a transform of this shape
+                continue
+            if runs and all(tracers):
+                found[f"{modname}.{name}"] = {"abstract": all(abstract), "cached": len(runs) == 1}
+    return found
+
+
+def _still_working_deprecations(module):
+    """Deprecated names a module still serves (through ``__getattr__``, so ``dir`` omits them)."""
+    return sorted(name for name, (_, obj) in getattr(module, "_deprecations", {}).items() if obj is not None)
+
+
+def _takes_function_first(func):
+    try:
+        params = list(inspect.signature(func).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    return bool(params) and params[0].name in FUNCTION_PARAMETERS
+
+
+def positional_options(transform_names, resolve):
+    """{transform: [names]}: options a transform also accepts by position, after the function."""
+    options = {}
+    for qualname in transform_names:
+        params = list(inspect.signature(resolve(qualname)).parameters.values())[1:]
+        positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if positional:
+            options[qualname] = positional
+    return options
+
+
+def functions_with_parameters(module, public):
+    """(name, function, parameters) for the module's public functions that have a signature."""
+    for name in public(module):
+        func = getattr(module, name)
+        if not callable(func) or inspect.isclass(func):
+            continue
+        try:
+            yield name, func, list(inspect.signature(func).parameters.values())
+        except (TypeError, ValueError):
+            continue
+
+
+# ---- lax bodies ---------------------------------------------------------------------------
+def lax_bodies(resolve, public):
+    """{qualname: [positions]}: arguments of jax.lax functions that JAX calls with tracers.
+
+    The signature proposes the parameters (annotated Callable, or named like a
+    function); a call with a recording function there, the other arguments
+    drawn from a few plain values, confirms which are traced. The recording
+    function returns its last argument, which satisfies the loops' contracts
+    (carry in, carry out) well enough to reach every body.
+    """
+    import jax.numpy as jnp
+
+    values = (True, 0, jnp.ones(3))
+    found = {}
+    for name, func, params in functions_with_parameters(resolve("jax.lax"), public):
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        candidates = [i for i, p in enumerate(positional) if _looks_callable(p)]
+        if not candidates:
+            continue
+        traced = set()
+        for filled, choices in _argument_plans(positional, candidates, values):
+            traced |= _traced_positions(func, params, positional, candidates, filled, choices, values[-1])
+            if traced == set(candidates):
+                break
+        if traced:
+            found[f"jax.lax.{name}"] = sorted(traced)
+    return found
+
+
+def _argument_plans(positional, candidates, values):
+    """The required parameters with plain values; then also those defaulting to None."""
+    required = [i for i, p in enumerate(positional) if p.default is p.empty and i not in candidates]
+    optional = [i for i, p in enumerate(positional) if p.default is None and i not in candidates]
+    yield required, [values] * len(required)
+    if optional:
+        yield required + optional, [values] * len(required) + [(None,) + values] * len(optional)
+
+
+def _traced_positions(func, params, positional, candidates, filled, choices, operand):
+    """Candidate positions that received tracers in some call with these plain values."""
+    import jax
+
+    traced = set()
+    for choice in _assignments([len(c) for c in choices]):
+        calls = {}
+        args = [None] * (max(candidates + filled) + 1)
+        for index in candidates:
+            def record(*a, _index=index):
+                if _has_tracer(a):
+                    calls[_index] = True
+                return a[-1] if a else 0
+            many = "Sequence" in str(positional[index].annotation) or positional[index].name == "branches"
+            args[index] = [record, record] if many else record
+        for index, options, pick in zip(filled, choices, choice):
+            args[index] = options[pick]
+        if any(p.kind is p.VAR_POSITIONAL for p in params):
+            args.append(operand)
+        try:
+            _quiet(jax.make_jaxpr(lambda: func(*args)))
+        except Exception:  # noqa: BLE001 - a bad combination of plain values
+            pass
+        traced |= set(calls)
+        if traced == set(candidates):
+            break
+    return traced
+
+
+def _looks_callable(param):
+    annotation = str(param.annotation)
+    return "Callable" in annotation or param.name in ("f", "fn", "fun", "body", "branches", "computation") \
+        or param.name.endswith("_fun")
+
+
+def _assignments(sizes):
+    """Every choice of one index per argument, the argument having ``sizes[i]`` options."""
+    if not sizes:
+        return [()]
+    return [(pick,) + rest for pick in range(sizes[0]) for rest in _assignments(sizes[1:])]
+
+
+# ---- what functions return ------------------------------------------------------------------
+def function_results(resolve, public, unsafe):
+    """{"non_array", "tuple", "bool"}: bare names of functions, classified by calling them.
+
+    Each function of the namespaces the model reads is called with a set of
+    typed inputs (JAX functions under a trace, so nothing compiles; eagerly
+    when they need concrete data). A name is "tuple" if some call returns a
+    non-empty tuple or list of arrays, "bool" if every array it returns is
+    boolean, "non_array" if no call returns an array at all. Attributes that
+    are not callable and not numbers (``newaxis``, ``s_``) are "non_array" too.
+    A name is classified only when the namespaces that have it agree.
+    """
+    import jax.numpy as jnp
+    import numpy as np
+
+    outcomes = {}
+    for modules, xp in ((JAX_RESULT_MODULES, jnp), (NUMPY_RESULT_MODULES, np)):
+        inputs = _typed_inputs(xp)
+        for modname in modules:
+            module = resolve(modname)
+            for name in public(module):
+                if name in unsafe:
+                    continue
+                obj = _quiet(getattr, module, name)
+                found = outcomes.setdefault(name, set())
+                if not callable(obj):
+                    if not isinstance(obj, (int, float, complex, np.generic, np.ndarray)):
+                        found.add("other")
+                    continue
+                found |= _call_outcomes(obj, inputs, xp is jnp) or {"unknown"}
+    results = {"non_array": set(), "tuple": set(), "bool": set()}
+    for name, found in outcomes.items():
+        if found == {"other"}:
+            results["non_array"].add(name)
+        elif "tuple" in found:
+            results["tuple"].add(name)
+        elif found == {"bool"}:
+            results["bool"].add(name)
+    return {key: sorted(names) for key, names in results.items()}
+
+
+def _typed_inputs(xp):
+    """Argument tuples covering unary, binary, matrix, shape and dtype signatures."""
+    vector = xp.asarray([0.5, 1.5, 2.5], dtype=xp.float32)
+    ints = xp.asarray([0, 1, 2], dtype=xp.int32)
+    matrix = xp.asarray([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]], dtype=xp.float32)
+    cube = xp.ones((2, 2, 2), dtype=xp.float32)
+    return [(vector,), (vector, vector), (vector, 1), (vector, vector, vector), (ints,), (ints, (3,)),
+            (matrix,), (matrix, matrix), (cube, 2), (3,), (3, 3), ((3,),), (0, 1), (), ("float32",),
+            ("float32", "float32"), (xp.float32, "real floating")]
+
+
+def _call_outcomes(func, inputs, traced):
+    """The kinds of result ("array", "bool", "tuple", "other") of the calls that work,
+    also with each boolean flag of the signature switched on (``return_counts=True``)."""
+    found = set()
+    flags = [{name: True} for name in _false_flags(func)]
+    for args in inputs:
+        for keywords in [{}] + (flags if args and len(args) == 1 else []):
+            result = _result(func, args, keywords, traced)
+            if result is not None:
+                found.add(result)
+    return found
+
+
+def _false_flags(func):
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.default is False]
+
+
+def _result(func, args, keywords, traced):
+    """The kind of ``func(*args, **keywords)``'s result, or None when the call fails."""
+    import jax
+
+    kinds = []
+
+    def call(*_):
+        result = func(*args, **keywords)
+        # A ufunc's second argument is ``out``: a result that is an input says nothing.
+        kinds.append(None if any(result is arg for arg in args) else _kind(result))
+
+    try:
+        _quiet(jax.make_jaxpr(call) if traced else call, 0)
+    except Exception as exc:  # noqa: BLE001 - a call that fails says nothing
+        if not (traced and type(exc).__name__ in CONCRETE_ERRORS):
+            return None
+        try:  # it needs concrete data (jnp.nonzero): call it eagerly
+            _quiet(call)
+        except Exception:  # noqa: BLE001
+            return None
+    return kinds[-1] if kinds else None
+
+
+def _kind(value):
+    import jax
+    import numpy as np
+
+    if isinstance(value, (jax.Array, np.ndarray, np.generic)):
+        return "bool" if value.dtype == bool else "array"
+    if isinstance(value, (tuple, list)) and value and all(_kind(v) != "other" for v in value):
+        return "tuple"  # of arrays, or of sequences of them (histogramdd's edges)
+    return "other"
+
+
+# ---- NumPy constructor defaults ------------------------------------------------------------
+def constructor_defaults(resolve, public, unsafe):
+    """{bare name: dtype}: NumPy functions that build one fixed dtype from Python ints
+    (``zeros(3)``, ``eye(3)``) and keep it when any argument is a float, a float32
+    scalar or a float32 array instead; their jax.numpy twin (if any) must build the
+    same dtype narrowed to JAX's default width."""
+    import jax
+    import numpy as np
+
+    wide_to_jax = {"float64": "float32", "int64": "int32", "complex128": "complex64"}
+    found = {}
+    for modname in NUMPY_RESULT_MODULES:
+        module = resolve(modname)
+        twin = resolve("jax" + modname.replace("numpy", ".numpy", 1))
+        for name in public(module):
+            func = getattr(module, name)
+            if name in unsafe or inspect.isclass(func) or not callable(func):
+                continue
+            working, dtypes = [], set()
+            for args in ((3,), (3, 3), (0, 1), (0, 1, 3)):
+                variants = [args[:i] + (other,) + args[i + 1:] for i in range(len(args))
+                            for other in (float(args[i]), np.float32(args[i]), np.ones(3, np.float32))]
+                for variant in [args] + variants:
+                    try:
+                        result = _quiet(func, *variant)
+                    except Exception:  # noqa: BLE001 - not this signature
+                        if variant is args:
+                            break
+                        continue
+                    if variant is args:
+                        working.append(args)
+                    dtypes.add(str(result.dtype) if type(result) is np.ndarray else None)
+            if not working or len(dtypes) != 1 or None in dtypes:
+                continue
+            dtype = dtypes.pop()
+            jax_func = getattr(twin, name, None)
+            if jax_func is not None:
+                try:
+                    jax_dtypes = {str(_quiet(jax.eval_shape, lambda a=args: jax_func(*a)).dtype) for args in working}
+                except Exception:  # noqa: BLE001 - the twin takes other arguments: no evidence
+                    continue
+                if jax_dtypes != {wide_to_jax.get(dtype, dtype)}:
+                    continue
+            found[name] = dtype
+    return found
+
+
+# ---- jax.Array methods and attributes --------------------------------------------------------
+def _array_samples():
+    """Fresh arrays of several ranks and dtypes (a method may delete its array)."""
+    import jax.numpy as jnp
+
+    return [jnp.arange(3.0), jnp.ones((2, 2)), jnp.float32(1.5), jnp.int32(2)]
+
+
+def _array_member_names():
+    """Public jax.Array members, and the special methods it shares with numpy.ndarray."""
+    import jax
+    import numpy as np
+
+    names = set(dir(jax.Array)) | set(dir(_array_samples()[0]))
+    special = {n for n in names & set(dir(np.ndarray)) if n.startswith("__")} - set(dir(object))
+    return sorted({n for n in names if not n.startswith("_")} | special)
+
+
+def python_result_methods():
+    """jax.Array methods whose result, in every call that works, is not an array."""
+    found = []
+    for name in _array_member_names():
+        kinds = set()
+        for index in range(len(_array_samples())):
+            for args in ((), (0,)):
+                kinds.add(_method_result(name, index, args))
+        if kinds - {None} == {"other"}:
+            found.append(name)
+    return found
+
+
+def _method_result(name, index, args):
+    """The kind of ``sample.name(*args)`` for the index-th sample array, or None when
+    it fails; traced first (nothing compiles), eagerly if it needs concrete data."""
+    import jax
+
+    kinds = []
+
+    def call(array):
+        member = getattr(array, name)
+        if callable(member) and not inspect.isclass(member):
+            kinds.append(_kind(member(*args)))
+
+    try:
+        _quiet(jax.make_jaxpr(call), _array_samples()[index])
+    except Exception as exc:  # noqa: BLE001 - classified below
+        if type(exc).__name__ not in CONCRETE_ERRORS:
+            return None
+        try:
+            _quiet(call, _array_samples()[index])
+        except Exception:  # noqa: BLE001 - not this signature
+            return None
+    return kinds[-1] if kinds else None
+
+
+def static_attributes():
+    """jax.Array attributes (not methods) that hold metadata, not array data: on concrete
+    arrays and on tracers, every access that works gives a non-array."""
+    import jax
+
+    kinds = {}
+
+    def inspect_members(array):
+        for name in _array_member_names():
+            try:
+                value = getattr(array, name)
+            except Exception:  # noqa: BLE001 - raises here (flat, a tracer's device)
+                continue
+            if not callable(value):
+                kinds.setdefault(name, set()).add(_kind(value))
+        return array
+
+    for array in _array_samples():
+        inspect_members(array)
+        _quiet(jax.make_jaxpr(inspect_members), array)
+    return sorted(name for name, found in kinds.items() if found == {"other"})
+
+
+# ---- shape arguments -------------------------------------------------------------------------
+def shape_arguments(jnp_names, size_functions, resolve):
+    """{qualname: [positions]}: arguments of jax.numpy functions that must be concrete.
+
+    A function is called with small Python ints; a position counts when
+    another int there changes the result's shape and a traced int there fails
+    because the value must be concrete (``jnp.zeros(n)``, ``jnp.arange(n)``).
+    Functions that take ``size=`` are left out: their concrete-data need is the
+    data's, which JNP203 reports.
+    """
+    import jax
+
+    found = {}
+    for qualname in jnp_names:
+        func = resolve(qualname)
+        if qualname in size_functions or not callable(func) or inspect.isclass(func):
+            continue
+        positions = set()
+        for count in range(1, 5):
+            plain = [1, 5, 2, 2][:count]
+            try:
+                shape = _quiet(jax.eval_shape, lambda: func(*plain)).shape
+            except Exception:  # noqa: BLE001 - not this many arguments
+                continue
+            for index in range(count):
+                def call(value, _index=index):
+                    return func(*plain[:_index], value, *plain[_index + 1:])
+                try:
+                    if _quiet(jax.eval_shape, lambda: call(plain[index] * 2 + 1)).shape == shape:
+                        continue
+                    _quiet(jax.make_jaxpr(call), 3)
+                except Exception as exc:  # noqa: BLE001 - classified below
+                    if type(exc).__name__ in CONCRETE_ERRORS or "concrete" in str(exc):
+                        positions.add(index)
+        if positions:
+            found[qualname] = sorted(positions)
+    return found

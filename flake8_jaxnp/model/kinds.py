@@ -1,0 +1,59 @@
+"""Value kinds: is this expression a tracer, a device array, a NumPy array?"""
+import enum
+from dataclasses import dataclass
+
+
+class Kind(enum.Enum):
+    """What an expression holds. *_TREE: an array or a pytree of them (a jit argument or result)."""
+
+    TRACER = "tracer"
+    TRACER_TREE = "tracer-tree"
+    JAX = "jax"
+    JAX_TREE = "jax-tree"
+    NUMPY = "numpy"
+    PYTHON = "python"  # a concrete Python value: a number, a shape, a string, a function
+    UNKNOWN = "unknown"
+
+
+TRACER, TRACER_TREE, JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN = Kind
+ARRAYS = (TRACER, JAX, NUMPY)  # one array (not a pytree)
+TRACED = (TRACER, TRACER_TREE)
+ON_DEVICE = (JAX, JAX_TREE)  # concrete JAX arrays, outside traced code
+TREES = (TRACER_TREE, JAX_TREE)
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: Kind
+    dtype: str = None
+    weak: bool = False  # a Python scalar: weakly typed in JAX promotion
+
+    @property
+    def traced(self):
+        return self.kind in TRACED
+
+    @property
+    def on_device(self):
+        """A concrete JAX array or pytree of them (outside traced code)."""
+        return self.kind in ON_DEVICE
+
+    @property
+    def is_array(self):
+        return self.kind in ARRAYS
+
+
+UNKNOWN_VALUE = Value(UNKNOWN)
+PYTHON_VALUE = Value(PYTHON)
+
+
+def join(a, b):
+    """The value a name holds after two paths that bound it to ``a`` and ``b`` meet."""
+    if a == b:
+        return a
+    if a is None or b is None:  # unbound on one path
+        return UNKNOWN_VALUE
+    if a.kind is b.kind:
+        return Value(a.kind)
+    if a.kind in ON_DEVICE and b.kind in ON_DEVICE:
+        return Value(JAX_TREE)  # on the device either way
+    return UNKNOWN_VALUE

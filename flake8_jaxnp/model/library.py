@@ -1,0 +1,243 @@
+"""What library code returns: the value kind and dtype of ``jnp.zeros(3)``,
+``np.asarray(x)``, ``x.astype(jnp.int8)``, ``a + b``.
+
+The dataflow engine (``values``) asks these functions about calls, methods,
+attributes and operators; it passes itself as ``flow`` for the name model
+(``flow.names``), the values seen so far (``flow.values``) and the x64 setting.
+"""
+import ast
+
+from . import dtypes
+from .kinds import (ARRAYS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
+                     UNKNOWN, UNKNOWN_VALUE, Value)
+
+STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes",
+                               "sharding", "device", "devices", "weak_type", "aval"})
+SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
+# Array methods whose result is a Python value, not an array.
+PYTHON_RESULT_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "devices",
+                                   "is_fully_addressable", "is_fully_replicated"})
+# jax.numpy / numpy names that return metadata rather than arrays.
+NON_ARRAY_FUNCTIONS = frozenset({
+    "shape", "ndim", "size", "dtype", "result_type", "issubdtype", "isdtype", "finfo",
+    "iinfo", "promote_types", "can_cast", "iscomplexobj", "isrealobj", "isscalar",
+    "iterable", "get_printoptions", "printoptions", "broadcast_shapes", "save", "savez",
+    "load", "ndarray", "errstate", "set_printoptions", "array_repr", "array_str",
+    "array2string", "base_repr", "binary_repr", "obj2sctype", "typename", "sctype2char",
+    "format_float_positional", "format_float_scientific", "info", "vectorize",
+    "frompyfunc", "dtypes", "typecodes", "newaxis", "index_exp", "s_", "ix_",
+})
+# Functions that return a tuple or list of arrays rather than one array.
+TUPLE_RESULT_FUNCTIONS = frozenset({
+    "split", "array_split", "hsplit", "vsplit", "dsplit", "nonzero", "unique", "unique_all",
+    "unique_counts", "unique_inverse", "meshgrid", "histogram", "histogram2d", "histogramdd",
+    "eig", "eigh", "svd", "qr", "slogdet", "lstsq", "divmod", "frexp", "modf", "broadcast_arrays",
+    "atleast_1d", "atleast_2d", "atleast_3d", "ix_", "tril_indices", "triu_indices",
+    "diag_indices", "unravel_index", "gradient", "mask_indices", "indices", "unstack",
+})
+LAX_CONTROL_FLOW = frozenset({"scan", "fori_loop", "while_loop", "cond", "switch", "map",
+                              "associative_scan", "sort", "top_k", "sort_key_val"})
+BOOL_RESULT_FUNCTIONS = frozenset({
+    "isnan", "isinf", "isfinite", "isposinf", "isneginf", "isclose", "isin", "isreal",
+    "iscomplex", "signbit", "logical_and", "logical_or", "logical_not", "logical_xor",
+    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
+})
+CONSTRUCTOR_DEFAULTS = {  # NumPy's dtype when none is given and no data decides it
+    "zeros": "float64", "ones": "float64", "empty": "float64", "eye": "float64",
+    "identity": "float64", "linspace": "float64", "logspace": "float64", "geomspace": "float64",
+}
+DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
+NUMPY_RANDOM_FLOATS = frozenset({"rand", "randn", "random", "random_sample", "normal", "uniform",
+                                 "standard_normal", "sample", "ranf", "exponential", "beta", "gamma"})
+JAX_ARRAY_MODULES = frozenset({"jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax",
+                               "jax.scipy.special"})
+NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
+MATH_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma"})
+PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance",
+                             "hasattr", "type"})
+SHAPE_PRESERVING_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "swapaxes",
+                                      "block_until_ready", "clip", "round", "conj", "repeat", "take", "sort",
+                                      "max", "min"})
+DTYPE_CHANGING_METHODS = frozenset({"sum", "prod", "cumsum", "cumprod", "mean", "std", "var", "dot", "any",
+                                    "all", "argmax", "argmin", "argsort", "nonzero"})
+
+
+def call(flow, call_node, qualname, args, traced_input):
+    """The Value of a call to a known library function, or None when the library does not say."""
+    module, _, name = qualname.rpartition(".")
+    if qualname in flow.context.staging_transforms:
+        return Value(JAX_TREE)  # f2 = jax.jit(f): calling f2 gives device arrays
+    if module in JAX_ARRAY_MODULES:
+        if name in NON_ARRAY_FUNCTIONS:
+            return PYTHON_VALUE
+        if name in TUPLE_RESULT_FUNCTIONS or module == "jax.lax" and name in LAX_CONTROL_FLOW:
+            return Value(TRACER_TREE if traced_input else JAX_TREE)
+        # jnp.array(1.0) keeps the Python scalar's weak type
+        weak = name in DATA_ARGUMENT_FUNCTIONS and bool(args) and args[0].weak \
+            and not any(k.arg == "dtype" for k in call_node.keywords) and len(call_node.args) == 1
+        return Value(TRACER if traced_input else JAX, _jax_dtype(flow, call_node, qualname, name), weak)
+    if module == "jax.random":
+        given, dtype = _requested_dtype(flow, call_node, qualname)
+        if not given and name in ("normal", "uniform"):
+            dtype = "float64"  # the default float, narrowed below unless x64 is on
+        return Value(TRACER if traced_input else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
+    if qualname == "jax.device_put":
+        return Value(TRACER_TREE if traced_input else JAX_TREE)
+    if module in NUMPY_ARRAY_MODULES:
+        if name in NON_ARRAY_FUNCTIONS:
+            return PYTHON_VALUE
+        if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
+                                                       for v in args):
+            return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method
+        return Value(NUMPY, _numpy_dtype(flow, call_node, qualname, args))
+    if module == "builtins" and name in PYTHON_BUILTINS:
+        return PYTHON_VALUE
+    return None
+
+
+def attribute(flow, expr, base):
+    """The Value of ``base_expr.attr`` given the base's Value."""
+    if base.kind in ARRAYS or base.kind in TREES:
+        if expr.attr in STATIC_ATTRIBUTES:
+            return PYTHON_VALUE
+        if expr.attr in SAME_KIND_ATTRIBUTES and base.kind in ARRAYS:
+            return Value(base.kind, base.dtype)
+        return UNKNOWN_VALUE
+    qualname = flow.names.qualname(expr)
+    if qualname and qualname.startswith(("jax.numpy.", "numpy.")) and qualname.rsplit(".", 1)[1] in MATH_CONSTANTS:
+        return Value(PYTHON, "float64", weak=True)
+    if dtypes.dtype_constructor(qualname):
+        return PYTHON_VALUE  # a dtype such as jnp.float32
+    return UNKNOWN_VALUE
+
+
+def method(flow, call_node, base, traced_input):
+    """The Value of ``array.method(...)`` on an array or pytree ``base``."""
+    name = call_node.func.attr
+    if name in PYTHON_RESULT_METHODS:
+        return PYTHON_VALUE
+    kind = base.kind
+    if kind is TRACER_TREE:
+        kind = TRACER
+    elif kind is JAX_TREE:
+        kind = TRACER if traced_input else JAX
+    elif traced_input and kind is JAX:
+        kind = TRACER
+    if name == "astype" and call_node.args:
+        dtype, _ = dtypes.dtype_of(call_node.args[0], flow.names)
+        return Value(kind, dtypes.on_jax(dtype, flow.x64) if dtype and kind is not NUMPY else dtype)
+    if name in SHAPE_PRESERVING_METHODS:
+        return Value(kind, base.dtype)
+    if name in DTYPE_CHANGING_METHODS:
+        return Value(kind)
+    return UNKNOWN_VALUE if base.kind in TREES else Value(kind)
+
+
+def at_update(flow, func, traced_input):
+    """``x.at[i].set(v)`` and friends: a new array of x's kind and dtype (None if not one)."""
+    indexed = func.value
+    if isinstance(indexed, ast.Subscript) and isinstance(indexed.value, ast.Attribute) \
+            and indexed.value.attr == "at":
+        base = flow.values.get(indexed.value.value, UNKNOWN_VALUE)
+        if base.kind in (TRACER, JAX, TRACER_TREE, JAX_TREE):
+            return Value(TRACER if traced_input or base.traced else JAX, base.dtype)
+    return None
+
+
+def binop(flow, left, right, op=None):
+    """The Value of ``left op right``."""
+    kinds = (left.kind, right.kind)
+    if TRACER in kinds or TRACER_TREE in kinds:
+        # Arithmetic with a tracer gives a tracer, unless the other side is a
+        # Python container (``carry + [x]`` concatenates lists).
+        if any(v.kind is PYTHON and not v.weak for v in (left, right)):
+            return Value(TRACER_TREE)
+        return Value(TRACER, _promoted(flow, left, right, op, TRACER))
+    if UNKNOWN in kinds:
+        return UNKNOWN_VALUE
+    for kind in (JAX, NUMPY):
+        if kind in kinds:
+            other = kinds[1] if kinds[0] is kind else kinds[0]
+            if kind is NUMPY and other not in (PYTHON, NUMPY):
+                break
+            return Value(kind, _promoted(flow, left, right, op, kind))
+    if JAX_TREE in kinds:
+        return Value(JAX_TREE)
+    if kinds == (PYTHON, PYTHON):
+        return PYTHON_VALUE
+    return UNKNOWN_VALUE
+
+
+def compare(expr, operands):
+    """The Value of a comparison whose operands have the Values ``operands``."""
+    if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
+        return PYTHON_VALUE
+    constants = [expr.left] + expr.comparators
+    if any(isinstance(c, ast.Constant) and not isinstance(c.value, (int, float, complex)) for c in constants):
+        return PYTHON_VALUE  # compared with None or a string: Python answers
+    ordering = all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in expr.ops)
+    if ordering and any(v.kind is JAX_TREE for v in operands) and not any(v.traced for v in operands):
+        return Value(JAX, "bool")  # a jitted result that can be ordered is an array
+    for kind in ARRAYS:
+        if any(v.kind is kind for v in operands):
+            return Value(kind, "bool")
+    if any(v.kind is TRACER_TREE for v in operands) and all(v.kind in (TRACER_TREE, PYTHON) for v in operands):
+        if any(v.kind is PYTHON and v.weak for v in operands):
+            return Value(TRACER, "bool")
+    if all(v.kind is PYTHON for v in operands):
+        return PYTHON_VALUE
+    return UNKNOWN_VALUE
+
+
+def _promoted(flow, left, right, op, kind):
+    """The dtype of ``left op right`` where both dtypes are known, else None."""
+    if left.dtype is None or right.dtype is None or (left.weak and right.weak):
+        return None
+    numpy = kind is NUMPY
+    if left.weak or right.weak:  # a Python scalar takes the array's dtype unless it is of a higher kind
+        scalar, array = (left, right) if left.weak else (right, left)
+        result = array.dtype if dtypes.kind_rank(scalar.dtype) <= dtypes.kind_rank(array.dtype) else None
+    else:
+        a, b = (left.dtype, right.dtype) if numpy else (dtypes.on_jax(left.dtype, flow.x64),
+                                                        dtypes.on_jax(right.dtype, flow.x64))
+        result = dtypes.promote(a, b, numpy=numpy)
+    if result is not None and isinstance(op, ast.Div) and dtypes.kind_rank(result) < dtypes.kind_rank("float64"):
+        result = "float64"  # true division of integers gives the default float
+    return result if numpy or result is None else dtypes.on_jax(result, flow.x64)
+
+
+def _jax_dtype(flow, call_node, qualname, name):
+    given, dtype = _requested_dtype(flow, call_node, qualname)
+    if given:
+        return dtypes.on_jax(dtype, flow.x64) if dtype else None
+    dtype = dtypes.dtype_constructor(qualname)
+    if dtype is None and name in DATA_ARGUMENT_FUNCTIONS and call_node.args:
+        source = flow.values.get(call_node.args[0])
+        literal = dtypes.literal_dtype(call_node.args[0])
+        dtype = literal or (source.dtype if source is not None else None)
+    elif dtype is None and name in CONSTRUCTOR_DEFAULTS:
+        dtype = "float64"  # the default float, narrowed below unless x64 is on
+    elif dtype is None and name in BOOL_RESULT_FUNCTIONS:
+        dtype = "bool"
+    return dtypes.on_jax(dtype, flow.x64) if dtype else None
+
+
+def _numpy_dtype(flow, call_node, qualname, args):
+    given, dtype = _requested_dtype(flow, call_node, qualname)
+    if given:
+        return dtype
+    module, _, name = qualname.rpartition(".")
+    if module == "numpy.random":
+        return "float64" if name in NUMPY_RANDOM_FLOATS else None
+    constructed = dtypes.dtype_constructor(qualname)
+    if constructed:
+        return constructed
+    if name in DATA_ARGUMENT_FUNCTIONS and call_node.args:
+        return dtypes.literal_dtype(call_node.args[0]) or (args[0].dtype if args and args[0].kind is NUMPY else None)
+    return CONSTRUCTOR_DEFAULTS.get(name)
+
+
+def _requested_dtype(flow, call_node, qualname):
+    """(given, dtype): a dtype that is given but unreadable leaves the result unknown."""
+    given, dtype, _ = dtypes.requested_dtype(call_node, qualname, flow.names)
+    return given, dtype

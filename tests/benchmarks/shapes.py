@@ -1,0 +1,81 @@
+"""Generated programs that stress the model: each shape takes a size and returns source.
+
+Used by ``growth.py`` (time at N and 2N) and by ``tests/test_scaling.py`` (no
+JNP900, findings still found).
+"""
+import textwrap
+
+HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n\nstep = jax.jit(lambda x: x + 1)\n"
+
+
+def nested_loops(depth):
+    """``depth`` nested for loops, a jitted step and a per-step conversion innermost."""
+    lines = [HEADER, "def train(x):"]
+    for level in range(depth):
+        lines.append("    " * (level + 1) + f"for i{level} in range(10):")
+    inner = "    " * (depth + 1)
+    lines += [inner + "x = step(x)", inner + "loss = float(x)", "    return x"]
+    return "\n".join(lines) + "\n"
+
+
+def elif_chain(branches):
+    """One if/elif chain of ``branches`` arms inside a loop, each assigning a device value."""
+    lines = [HEADER, "def pick(x, k):", "    for _ in range(10):", "        if k == 0:", "            y = step(x)"]
+    for arm in range(1, branches):
+        lines += [f"        elif k == {arm}:", f"            y = step(x) + {arm}"]
+    lines += ["        else:", "            y = step(x)", "        print(y)", "    return y"]
+    return "\n".join(lines) + "\n"
+
+
+def conversions_in_one_loop(count):
+    """One loop whose body converts ``count`` device values."""
+    lines = [HEADER, "def run(x):", "    for _ in range(10):", "        x = step(x)"]
+    lines += [f"        v{i} = float(x)" for i in range(count)]
+    lines.append("    return x")
+    return "\n".join(lines) + "\n"
+
+
+def branchy_body(statements):
+    """A long straight-line body with an ``if`` every ten statements, each binding new names."""
+    lines = [HEADER, "def long(x, flag):", "    y = step(x)"]
+    for i in range(statements // 10):
+        lines += [f"    a{i} = jnp.ones(3)", f"    if flag > {i}:", f"        b{i} = a{i} * 2", "    else:",
+                  f"        b{i} = a{i} + 1"]
+        lines += [f"    c{i}_{j} = b{i} + {j}" for j in range(6)]
+    lines.append("    return np.asarray(y)")
+    return "\n".join(lines) + "\n"
+
+
+def modern_syntax(copies):
+    """Python 3.12 forms (match captures, PEP 695 type parameters and aliases), repeated."""
+    block = textwrap.dedent('''
+        type Array{i} = jnp.ndarray
+
+        def first{i}[T](items: list[T]) -> T:
+            return items[0]
+
+        class Box{i}[T]:
+            def get(self) -> T: ...
+
+        @jax.jit
+        def matched{i}(x, spec):
+            match spec:
+                case np:
+                    y = np.sin(x)
+                case [np, *_]:
+                    y = np.cos(x)
+                case {{**np}}:
+                    y = np.tan(x)
+            return y
+        ''')
+    return HEADER + "".join(block.format(i=i) for i in range(copies))
+
+
+# name -> (generator, the size N that growth.py compares with 2N)
+SHAPES = {
+    "nested loops": (nested_loops, 10),
+    "elif chain": (elif_chain, 1200),
+    "conversions in one loop": (conversions_in_one_loop, 5000),
+    "branchy body": (branchy_body, 10000),
+    "python 3.12 syntax": (modern_syntax, 500),
+}

@@ -1,0 +1,75 @@
+"""Inputs an editor may hand the plugin: deep, long or new syntax. Each lints without
+JNP900 and still finds the pitfall it holds (timings live in benchmarks/growth.py)."""
+import ast
+import sys
+
+import pytest
+
+from benchmarks import shapes
+from flake8_jaxnp.linter import lint
+
+
+def _lint(source):
+    return lint(ast.parse(source), source.splitlines(True))
+
+
+@pytest.mark.parametrize("make, size, code", [
+    (shapes.nested_loops, 20, "JNP102"),
+    (shapes.elif_chain, 2000, "JNP103"),
+    (shapes.conversions_in_one_loop, 2000, "JNP102"),
+    (shapes.branchy_body, 5000, None),
+], ids=["20 nested loops", "2000-branch elif", "2000 conversions in one loop", "branchy body"])
+def test_stress_shapes_lint_without_internal_errors(make, size, code):
+    codes = {finding.code for finding in _lint(make(size))}
+    assert "JNP900" not in codes
+    if code:
+        assert code in codes
+
+
+def test_3000_branch_elif_chain_where_python_parses_it():
+    source = shapes.elif_chain(3000)
+    try:
+        tree = ast.parse(source)
+    except RecursionError:
+        pytest.skip(f"Python {sys.version.split()[0]} cannot parse a 3000-branch chain (flake8 reports E999)")
+    codes = {finding.code for finding in lint(tree, source.splitlines(True))}
+    assert "JNP900" not in codes and "JNP103" in codes
+
+
+def test_conversions_in_one_loop_are_each_reported():
+    findings = _lint(shapes.conversions_in_one_loop(300))
+    assert sum(finding.code == "JNP102" for finding in findings) == 300
+
+
+def test_a_branch_of_an_elif_chain_keeps_its_value():
+    source = shapes.HEADER + "def f(x, k):\n    for _ in range(9):\n" + "".join(
+        f"        {'if' if i == 0 else 'elif'} k == {i}:\n            y = np.ones(3)\n" for i in range(2000)
+    ) + "        else:\n            y = np.zeros(3)\n        z = jnp.asarray(y)\n"
+    assert "JNP900" not in {finding.code for finding in _lint(source)}
+
+
+@pytest.mark.skipif(sys.version_info < (3, 12), reason="PEP 695 syntax needs Python 3.12")
+def test_python_312_syntax_binds_names_and_keeps_findings():
+    source = shapes.modern_syntax(3) + (
+        "\n@jax.jit\ndef shadowed[np](x):\n    return np.sin(x)\n"
+        "\nclass Holder[np]:\n    @jax.jit\n    def method(self, x):\n        return np.cos(x)\n"
+        "\n@jax.jit\ndef real(x):\n    return np.sin(x)\n"
+    )
+    findings = _lint(source)
+    assert [(f.code, source.splitlines()[f.line - 1].strip()) for f in findings] == [
+        ("JNP201", "return np.sin(x)")]
+    assert source.splitlines()[findings[0].line - 2] == "def real(x):"
+
+
+def test_match_captures_are_local_bindings():
+    source = (
+        "import jax\nimport numpy as np\n\n@jax.jit\ndef f(x, spec):\n    match spec:\n"
+        "        case np:\n            return np.sin(x)\n        case [np, *rest]:\n            return np.cos(x)\n"
+        "        case {**np}:\n            return np.tan(x)\n\n@jax.jit\ndef g(x):\n    return np.exp(x)\n"
+    )
+    assert [(f.line, f.code) for f in _lint(source)] == [(16, "JNP201")]
+
+
+def test_full_width_identifiers_are_read_as_python_reads_them():
+    source = "import ｊａｘ\nimport ｎｕｍｐｙ as np\n\n@ｊａｘ.jit\ndef f(x):\n    return np.sin(x)\n"
+    assert [(f.line, f.code) for f in _lint(source)] == [(6, "JNP201")]
