@@ -39,10 +39,13 @@ def findings(lint_source, body):
     ("class M:\n    def __call__(self, x):\n        return np.sin(x)\n\nm = M()\nf = jax.jit(m)\n", [(3, "JNP201")]),
     ("class M:\n    def __call__(self, x):\n        return np.sin(x)\n\nm = M()\n", []),
     # a jitted method that stores a tracer in self's container
-    ("class T:\n    @partial(jax.jit, static_argnums=0)\n    def step(self, x):\n        self.seen.append(x * 2)\n"
-     "        return x\n", [(4, "JNP303")]),
-    ("class T:\n    @partial(jax.jit, static_argnums=0)\n    def step(self, x):\n        self.seen.append(x.shape)\n"
-     "        return x\n", []),
+    ("class T:\n    def __init__(self):\n        self.seen = []\n\n    @partial(jax.jit, static_argnums=0)\n"
+     "    def step(self, x):\n        self.seen.append(x * 2)\n        return x\n", [(7, "JNP303")]),
+    ("class T:\n    def __init__(self):\n        self.seen = []\n\n    @partial(jax.jit, static_argnums=0)\n"
+     "    def step(self, x):\n        self.seen.append(x.shape)\n        return x\n", []),
+    # an optimizer's update is not a container's (haiku's IMPALA learner: self._opt.update(grads, state))
+    ("class T:\n    def __init__(self, opt):\n        self._opt = opt\n\n    @partial(jax.jit, static_argnums=0)\n"
+     "    def step(self, x, state):\n        return self._opt.update(x * 2, state)\n", []),
     # a module-level NumPy array uploaded on every iteration, unless something may change it
     ("W = np.ones(3, dtype=np.float32)\n\ndef f(p, n):\n    for _ in range(n):\n        p = p + jnp.asarray(W)\n",
      [(5, "JNP104")]),
