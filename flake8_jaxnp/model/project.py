@@ -28,6 +28,7 @@ from .traced import PARTIAL, _literals
 from .library import NON_ARRAY_FUNCTIONS, TUPLE_RESULT_FUNCTIONS
 
 SUMMARY_FORMAT = 1
+UNTRACED = "-untraced"  # cache entry beside a key: the module names no transform, so no traced calls
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
@@ -324,7 +325,7 @@ class Project:
             data = path.read_bytes()
         except OSError:
             return None
-        key = hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
+        key = self._key(data)
         summary = self._read_cache(key)
         if summary is None:
             summary = summarise(data, self.transforms, self.scalars_static)
@@ -377,22 +378,39 @@ class Project:
         index = {}
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
         for path in files:
-            try:
-                if not might_trace.search(path.read_bytes()):
-                    continue  # no decorator or assignment names a transform: nothing to parse
-            except OSError:
-                continue
-            summary = self.summary(path)
-            if not summary or not summary["traced_calls"]:
+            traced_calls = self._traced_calls(path, might_trace)
+            if not traced_calls:
                 continue
             caller = Project.__new__(Project)
             caller.__dict__.update(self.__dict__, path=path)
-            for binding, attributes, positions, names, function, line, transform in summary["traced_calls"]:
+            for binding, attributes, positions, names, function, line, transform in traced_calls:
                 target = caller.resolve(binding, attributes)
                 if target is not None:
                     calls = index.setdefault(target[0], {}).setdefault(target[1], [])
                     calls.append((positions, names, transform, function, path, line))
         return index
+
+    def _traced_calls(self, path, might_trace):
+        """A module's calls from traced functions into other modules. A module in which no
+        decorator or call names a transform is not parsed, and that verdict is cached beside
+        the summaries under the same content key."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return []
+        key = self._key(data)
+        summary = self._read_cache(key)
+        if summary is None:
+            if self._read_cache(key + UNTRACED) is not None:
+                return []
+            if not might_trace.search(data):
+                self._write_cache(key + UNTRACED, [])
+                return []
+            summary = self.summary(path)
+        return summary["traced_calls"] if summary else []
+
+    def _key(self, data):
+        return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
 
     def _project_files(self):
         key = (self.package, self.in_package)
@@ -407,7 +425,7 @@ class Project:
                         break
             else:
                 files = sorted(self.package.glob("*.py"))
-            files = _FILES[key] = [f.resolve() for f in files[:MAX_PROJECT_FILES]]
+            files = _FILES[key] = files[:MAX_PROJECT_FILES]  # below the resolved package folder
         return files
 
 
