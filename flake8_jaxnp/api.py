@@ -59,7 +59,8 @@ def array_rejected_arguments():
 @lru_cache(maxsize=1)
 def transforms():
     """Callables that trace the function they wrap -> {"abstract": tracers without concrete
-    values, "cached": the Python body runs only while tracing}."""
+    values, "cached": the Python body runs only while tracing, "arrays": calling the
+    transformed function gives JAX arrays}."""
     return data()["transforms"]
 
 
@@ -89,6 +90,12 @@ def tuple_result_functions():
 def bool_result_functions():
     """Bare names of functions whose array results are always boolean."""
     return frozenset(data()["bool_result_functions"])
+
+
+def scalar_results():
+    """Bare NumPy function name -> {"int": dtype, "float": dtype} it builds from Python ints,
+    or from Python scalars one of which is a float."""
+    return data()["scalar_results"]
 
 
 def constructor_defaults():

@@ -24,6 +24,34 @@ CLOCKS = frozenset({
 # The 64-bit dtypes and what JAX gives instead while jax_enable_x64 is off.
 NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 WIDE_DTYPES = frozenset(NARROW)
+# ``.at[...]`` methods that return an updated copy; calling one as a statement loses the update.
+AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
+
+
+def is_promotion(operands):
+    """Whether mixing ``operands``, (dtype name, weakly typed) pairs, is an implicit promotion.
+
+    A weakly typed Python scalar takes the other side's dtype (``int_array * 0.5``), and a
+    bool mask promotes losslessly (``x * (x > 0)``): neither is a promotion to report.
+    """
+    return not any(weak or dtype == "bool" for dtype, weak in operands)
+
+
+# NumPy functions the generator does not call (they read or write files, print, build
+# classes, or are gone from NumPy 2), whose results are never arrays.
+UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
+    "load", "save", "savez", "info", "get_printoptions", "set_printoptions", "printoptions",
+    "ndarray", "frompyfunc", "obj2sctype", "sctype2char", "typename",
+})
+# Namespaces, as dotted module names.
+NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
+# Namespaces whose functions return JAX arrays (the model reads them by bare name).
+JAX_ARRAY_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax", "jax.scipy.special")
+# Namespaces whose functions take a dtype that JAX canonicalizes (narrows without x64).
+JAX_DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
+# The dtypes the linter names (and the generated promotion tables cover), by NumPy's name.
+DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+               "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
 # Builtins that turn an array into a Python value, and those that format it as text.
 SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
                                 "builtins.range"})

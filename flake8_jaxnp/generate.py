@@ -17,11 +17,9 @@ from pathlib import Path
 
 from . import generate_frameworks as frameworks
 from . import generate_tables as tables
+from .api import DATA_FILE
+from .facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
-DATA_FILE = Path(__file__).with_name("jax_api.json")
-
-# NumPy namespaces whose functions are probed on tracers.
-NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")
 # jax.numpy namespaces recorded for JNP502.
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
 # Functions never called by the probe: they touch files, global state or stdout.
@@ -277,11 +275,6 @@ def _size_functions(jnp_names):
     return result
 
 
-# Dtypes the promotion table covers (the ones flake8_jaxnp.model.dtypes names).
-STANDARD_DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-                   "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
-# Modules whose functions take a dtype that JAX canonicalizes (narrows without x64).
-DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
 
 
 def _promotion_table():
@@ -295,8 +288,8 @@ def _promotion_table():
         return np.dtype(ml_dtypes.bfloat16) if name == "bfloat16" else np.dtype(name)
 
     table = {"jax": {}, "numpy": {}}
-    for a in STANDARD_DTYPES:
-        for b in STANDARD_DTYPES:
+    for a in DTYPE_NAMES:
+        for b in DTYPE_NAMES:
             table["jax"].setdefault(a, {})[b] = str(jnp.promote_types(a, b))
             try:
                 table["numpy"].setdefault(a, {})[b] = str(np.promote_types(numpy_dtype(a), numpy_dtype(b)))
@@ -308,13 +301,19 @@ def _promotion_table():
 def _dtype_positions():
     """{qualname: index} of the positional dtype parameter of JAX functions."""
     positions = {}
-    for modname in DTYPE_MODULES:
+    for modname in JAX_DTYPE_MODULES:
         for name, _, params in tables.functions_with_parameters(_resolve(modname), _public):
             for index, param in enumerate(params):
                 positional = param.kind in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD)
                 if param.name in ("dtype", "new_dtype") and positional:
                     positions[f"{modname}.{name}"] = index
     return positions
+
+
+def _public_attributes(names):
+    """Attribute names without Python's own dunders (which vary with the interpreter:
+    3.12 adds ``__buffer__``), so the data is the same whichever Python generates it."""
+    return sorted(name for name in names if not (name.startswith("__") and name.endswith("__")))
 
 
 def build():
@@ -340,6 +339,7 @@ def build():
                     works.append(qualname)
             results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
             defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
+            scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
         finally:
             os.chdir(cwd)
     import jax.numpy as jnp
@@ -362,14 +362,15 @@ def build():
         "tuple_result_functions": results["tuple"],
         "bool_result_functions": results["bool"],
         "constructor_defaults": defaults,
+        "scalar_results": scalar_results,
         "python_result_methods": tables.python_result_methods(),
         "static_attributes": tables.static_attributes(),
         "shape_arguments": tables.shape_arguments(jnp_names, size_functions, _resolve),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
         "array_rejected_arguments": _rejected_method_arguments(),
         "jnp_inplace_functions": _inplace_functions(jnp_names),
-        "array_attributes": sorted(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
-        "numpy_array_attributes": sorted(dir(np.ndarray)),
+        "array_attributes": _public_attributes(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
+        "numpy_array_attributes": _public_attributes(dir(np.ndarray)),
         "deprecated": _deprecations(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),

@@ -24,9 +24,6 @@ CANDIDATES = {
     "flax.linen.jit": "method", "flax.linen.vmap": "method", "flax.linen.remat": "method",
     "flax.linen.checkpoint": "method",
 }
-# Exceptions that say a value was an abstract tracer where Python needed a concrete one.
-CONCRETE_VALUE_ERRORS = ("TracerBoolConversionError", "ConcretizationTypeError",
-                         "TracerArrayConversionError", "TracerIntegerConversionError")
 
 
 def framework_transforms(data_file):
@@ -103,10 +100,12 @@ RAN, ABSTRACT, OTHER = "ran", "abstract", "other"
 def _outcome(prepare, name, transform, body, x, *more):
     """RAN, ABSTRACT (it failed because a value was an abstract tracer) or OTHER (such as
     vmap refusing to map an int: evidence of neither)."""
+    from .generate import TRACER_ERRORS  # the errors of abstract tracers (imported late: generate imports us)
+
     try:
         prepare(name, transform, body, x)(x, *more)
     except Exception as exc:  # noqa: BLE001 - classified below
-        return ABSTRACT if type(exc).__name__ in CONCRETE_VALUE_ERRORS else OTHER
+        return ABSTRACT if type(exc).__name__ in TRACER_ERRORS else OTHER
     return RAN
 
 

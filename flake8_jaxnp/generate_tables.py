@@ -10,10 +10,8 @@ inputs, or from a signature where a signature is the fact (positional options).
 import inspect
 import warnings
 
-# Namespaces whose functions the model reads by bare name.
-JAX_RESULT_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax",
-                      "jax.scipy.special")
-NUMPY_RESULT_MODULES = ("numpy", "numpy.linalg", "numpy.fft")
+from .facts import JAX_ARRAY_MODULES, NUMPY_MODULES
+
 # Namespaces searched for function transforms (callables whose first parameter is a function).
 TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint")
 FUNCTION_PARAMETERS = ("fun", "f", "fn")
@@ -40,12 +38,14 @@ def _has_tracer(values):
 
 # ---- transforms ---------------------------------------------------------------------------
 def transforms(resolve, public):
-    """{qualname: {"abstract", "cached"}} for callables that trace the function they wrap.
+    """{qualname: {"abstract", "cached", "arrays"}} for callables that trace the function they wrap.
 
     A candidate wraps ``body``; calling the result twice shows whether ``body``
     sees tracers, whether a Python truth test fails on them (abstract), and
-    whether the second call skips the Python body (cached).
+    whether the second call skips the Python body (cached), and whether the call
+    gives JAX arrays (``make_jaxpr`` gives a jaxpr).
     """
+    import jax
     import jax.numpy as jnp
 
     found = {}
@@ -70,12 +70,13 @@ def transforms(resolve, public):
             data = jnp.ones((1, 3))  # a leading axis of one device, for pmap
             try:
                 wrapped = _quiet(transform, body)
-                _quiet(wrapped, data)
+                result = _quiet(wrapped, data)
                 _quiet(wrapped, data)
             except Exception:  # noqa: BLE001 - not a transform of this shape
                 continue
             if runs and all(tracers):
-                found[f"{modname}.{name}"] = {"abstract": all(abstract), "cached": len(runs) == 1}
+                found[f"{modname}.{name}"] = {"abstract": all(abstract), "cached": len(runs) == 1,
+                                              "arrays": isinstance(result, jax.Array)}
     return found
 
 
@@ -211,7 +212,7 @@ def function_results(resolve, public, unsafe):
     import numpy as np
 
     outcomes = {}
-    for modules, xp in ((JAX_RESULT_MODULES, jnp), (NUMPY_RESULT_MODULES, np)):
+    for modules, xp in ((JAX_ARRAY_MODULES, jnp), (NUMPY_MODULES, np)):
         inputs = _typed_inputs(xp)
         for modname in modules:
             module = resolve(modname)
@@ -313,7 +314,7 @@ def constructor_defaults(resolve, public, unsafe):
 
     wide_to_jax = {"float64": "float32", "int64": "int32", "complex128": "complex64"}
     found = {}
-    for modname in NUMPY_RESULT_MODULES:
+    for modname in NUMPY_MODULES:
         module = resolve(modname)
         twin = resolve("jax" + modname.replace("numpy", ".numpy", 1))
         for name in public(module):
@@ -347,6 +348,34 @@ def constructor_defaults(resolve, public, unsafe):
                     continue
             found[name] = dtype
     return found
+
+
+def scalar_results(resolve, public, unsafe):
+    """{bare name: {"int": dtype, "float": dtype}}: the dtype a NumPy function builds when
+    every argument is a Python int, and when one is a float (``np.arange(4)`` is int64,
+    ``np.linspace(0.0, 1.0, 5)`` float64), from the first argument count it accepts."""
+    import numpy as np
+
+    found = {}
+    for modname in NUMPY_MODULES:
+        module = resolve(modname)
+        for name in public(module):
+            func = getattr(module, name)
+            if name in unsafe or inspect.isclass(func) or not callable(func):
+                continue
+            for args in ((3,), (0, 3), (0, 1, 3)):
+                results = [_quiet(_or_none, func, *args), _quiet(_or_none, func, *map(float, args))]
+                if all(type(result) is np.ndarray for result in results):
+                    found[name] = {"int": str(results[0].dtype), "float": str(results[1].dtype)}
+                    break
+    return found
+
+
+def _or_none(func, *args):
+    try:
+        return func(*args)
+    except Exception:  # noqa: BLE001 - not this signature
+        return None
 
 
 # ---- jax.Array methods and attributes --------------------------------------------------------

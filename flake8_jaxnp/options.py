@@ -6,6 +6,8 @@ from pathlib import Path
 
 from .rules import OFF_BY_DEFAULT
 
+X64_RULES = ("JNP402", "JNP403")  # what --jaxnp-x64 silences
+
 
 @dataclass(frozen=True)
 class Options:
@@ -29,7 +31,7 @@ def register(option_manager):
     option_manager.add_option(
         "--jaxnp-x64", default=False, action="store_true", parse_from_config=True,
         help="The project enables jax_enable_x64: do not report 64-bit dtype narrowing "
-             "(JNP402, JNP403).",
+             f"({', '.join(X64_RULES)}).",
     )
     option_manager.add_option(
         "--jaxnp-cache-dir", default=None, parse_from_config=True,

@@ -5,6 +5,8 @@ module, so a rule exists exactly when it has an entry in ``RULES``.
 """
 from dataclasses import dataclass
 
+from . import evidence as ev
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -14,6 +16,14 @@ class Rule:
     why: str
     fix: str
     on_by_default: bool = True  # False: reported only when selected explicitly
+    # Rule pages (docs.py): code the rule flags, the fixed code, and the exception the
+    # example raises on the JAX release jax_api.json describes ("": the pitfall is silent).
+    # Tests lint both, run both under JAX, and check the exception.
+    example: str = ""
+    instead: str = ""
+    raises: str = ""
+    evidence: tuple = ()  # kinds of runtime evidence (evidence.py) that confirm a finding
+    unconfirmable: str = ""  # why no runtime evidence can confirm it (when evidence is empty)
 
     def format(self, **fields):
         return f"{self.code} {self.message.format(**fields)}"
@@ -29,6 +39,28 @@ _RULES = [
         "has finished, so the accelerator stalls on every iteration.",
         "Accumulate with jax.numpy inside the loop and call np.asarray once at "
         "the boundary.",
+        example="""\
+import jax.numpy as jnp
+import numpy as np
+
+params = jnp.ones(3)
+history = []
+for step in range(100):
+    params = params * 0.9
+    history.append(np.asarray(params))
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+params = jnp.ones(3)
+history = []
+for step in range(100):
+    params = params * 0.9
+    history.append(params)
+history = np.asarray(jnp.stack(history))
+""",
+        evidence=(ev.TO_NUMPY,),
     ),
     Rule(
         "JNP102", "device-to-scalar-in-loop",
@@ -39,6 +71,26 @@ _RULES = [
         "device and copy the value to the host.",
         "Keep the value as a JAX array; convert inside an `if step % N == 0:` "
         "block or after the loop.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+losses = []
+for step in range(100):
+    x = x * 0.9
+    losses.append(float(x.sum()))
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+losses = []
+for step in range(100):
+    x = x * 0.9
+    losses.append(x.sum())
+losses = jnp.stack(losses).tolist()
+""",
+        evidence=(ev.TO_SCALAR,),
     ),
     Rule(
         "JNP103", "device-print-in-loop",
@@ -47,6 +99,23 @@ _RULES = [
         "Printing, str(), repr(), f-strings and logging read the array's value, "
         "which waits for the device and copies the data to the host.",
         "Log under `if step % N == 0:` or after the loop.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+for step in range(100):
+    x = x * 0.9
+    print(f"step {step}: {x}")
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.ones(3)
+for step in range(100):
+    x = x * 0.9
+print(f"after 100 steps: {x}")
+""",
+        evidence=(ev.FORMATTING,),
     ),
     Rule(
         "JNP104", "loop-invariant-upload",
@@ -55,6 +124,25 @@ _RULES = [
         "jnp.array/jnp.asarray/jax.device_put of host data copies it to the "
         "device each time; data the loop does not change needs one copy.",
         "Convert once before the loop and reuse the device array.",
+        example="""\
+import jax.numpy as jnp
+import numpy as np
+
+features = np.ones((8, 3), dtype=np.float32)
+params = jnp.zeros(3)
+for step in range(100):
+    params = params + jnp.asarray(features).mean(axis=0)
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+features = jnp.asarray(np.ones((8, 3), dtype=np.float32))
+params = jnp.zeros(3)
+for step in range(100):
+    params = params + features.mean(axis=0)
+""",
+        evidence=(ev.SAME_UPLOAD,),
     ),
     # JNP2xx: what fails on traced values
     Rule(
@@ -64,6 +152,33 @@ _RULES = [
         "NumPy functions convert their arguments to NumPy arrays, which needs "
         "concrete data; a tracer has none.",
         "Use the jax.numpy function of the same name.",
+        example="""\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def f(x):
+    return np.sin(x)
+
+
+f(jnp.ones(3))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def f(x):
+    return jnp.sin(x)
+
+
+f(jnp.ones(3))
+""",
+        raises="TracerArrayConversionError",
+        evidence=(ev.TRACER_TO_NUMPY,),
     ),
     Rule(
         "JNP202", "tracer-to-python",
@@ -73,6 +188,34 @@ _RULES = [
         "control flow, float()/int()/.item() and shapes need concrete values.",
         "Use jnp.where/lax.cond/lax.select for data-dependent choices, or mark "
         "the argument static (static_argnums/static_argnames).",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def relu(x):
+    if x > 0:
+        return x
+    return 0.0
+
+
+relu(jnp.float32(2.0))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def relu(x):
+    return jnp.where(x > 0, x, 0.0)
+
+
+relu(jnp.float32(2.0))
+""",
+        raises="TracerBoolConversionError",
+        evidence=(ev.TRACER_TO_PYTHON, ev.CONCRETIZATION),
     ),
     Rule(
         "JNP203", "data-dependent-shape",
@@ -82,6 +225,32 @@ _RULES = [
         "nonzero/unique/one-argument where produce shapes that depend on data.",
         "Pass size= (and fill_value=), or use jnp.where(mask, x, 0) to keep "
         "the shape.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def positives(x):
+    return x[x > 0]
+
+
+positives(jnp.array([-1.0, 2.0]))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def positives(x):
+    return jnp.where(x > 0, x, 0.0)
+
+
+positives(jnp.array([-1.0, 2.0]))
+""",
+        raises="NonConcreteBooleanIndexError",
+        evidence=(ev.BOOLEAN_INDEX, ev.CONCRETIZATION),
     ),
     # JNP3xx: Python side effects under tracing
     Rule(
@@ -90,7 +259,36 @@ _RULES = [
         "tracers, not values; use jax.debug.print",
         "Traced Python runs once per compilation; later calls reuse the "
         "compiled code, so print() fires once and prints abstract tracers.",
-        "jax.debug.print(\"x = {{}}\", x) prints the runtime values on every call.",
+        "Call jax.debug.print(\"x = {}\", x), which prints the runtime values on every call.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    print("x =", x)
+    return x * 2
+
+
+step(jnp.ones(2))
+step(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x):
+    jax.debug.print("x = {}", x)
+    return x * 2
+
+
+step(jnp.ones(2))
+step(jnp.ones(2))
+""",
+        evidence=(ev.TRACE_ONLY_PRINT, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP302", "global-rebind-in-traced",
@@ -99,6 +297,38 @@ _RULES = [
         "Assignments to global or nonlocal names run at trace time only, so "
         "the name changes once, not on every call.",
         "Return the value from the function and keep state explicit.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+calls = 0
+
+
+@jax.jit
+def step(x):
+    global calls
+    calls += 1
+    return x * 2
+
+
+step(jnp.ones(2))
+step(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def step(x, calls):
+    return x * 2, calls + 1
+
+
+calls = 0
+x, calls = step(jnp.ones(2), calls)
+x, calls = step(jnp.ones(2), calls)
+""",
+        evidence=(ev.TRACE_ONLY_REBIND, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP303", "outer-mutation-in-traced",
@@ -108,6 +338,37 @@ _RULES = [
         "Mutating a list, dict or object that outlives the call happens once "
         "at trace time and can leak tracers out of the transformation.",
         "Return the new values and let the caller update its state.",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+history = []
+
+
+@jax.jit
+def record(x):
+    history.append(x)
+    return x * 2
+
+
+record(jnp.ones(2))
+record(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def record(x):
+    return x * 2
+
+
+history = []
+for _ in range(2):
+    history.append(record(jnp.ones(2)))
+""",
+        evidence=(ev.TRACE_ONLY_MUTATION, ev.TRACE_ONLY_LINE),
     ),
     Rule(
         "JNP304", "stale-global-in-traced",
@@ -116,6 +377,36 @@ _RULES = [
         "Globals are read at trace time and frozen into the compiled function; "
         "rebinding them later does not retrace.",
         "Pass the value as an argument (static if it is a Python constant).",
+        example="""\
+import jax
+import jax.numpy as jnp
+
+SCALE = 1.0
+
+
+@jax.jit
+def scaled(x):
+    return x * SCALE
+
+
+scaled(jnp.ones(2))
+SCALE = 2.0
+scaled(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scaled(x, scale):
+    return x * scale
+
+
+scaled(jnp.ones(2), 1.0)
+scaled(jnp.ones(2), 2.0)
+""",
+        evidence=(ev.STALE_GLOBAL,),
     ),
     Rule(
         "JNP305", "stateful-random-in-traced",
@@ -125,6 +416,36 @@ _RULES = [
         "compiled function replays the first value forever.",
         "Use jax.random with an explicit key passed in, or pass time values as "
         "arguments.",
+        example="""\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def noisy(x):
+    return x + np.random.normal()
+
+
+noisy(jnp.ones(2))
+noisy(jnp.ones(2))
+""",
+        instead="""\
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def noisy(x, key):
+    return x + jax.random.normal(key)
+
+
+key = jax.random.key(0)
+for _ in range(2):
+    key, subkey = jax.random.split(key)
+    noisy(jnp.ones(2), subkey)
+""",
+        evidence=(ev.TRACE_ONLY_HOST_RANDOM, ev.TRACE_ONLY_LINE),
     ),
     # JNP4xx: dtype pitfalls
     Rule(
@@ -134,6 +455,21 @@ _RULES = [
         "Mixing dtypes of different kinds or widths promotes silently, and "
         "JAX's promotion lattice differs from NumPy's.",
         "Make the conversion explicit with .astype(dtype).",
+        example="""\
+import jax.numpy as jnp
+
+counts = jnp.arange(4, dtype=jnp.int32)
+scale = jnp.ones(4, dtype=jnp.float16)
+counts * scale
+""",
+        instead="""\
+import jax.numpy as jnp
+
+counts = jnp.arange(4, dtype=jnp.int32)
+scale = jnp.ones(4, dtype=jnp.float16)
+counts.astype(jnp.float16) * scale
+""",
+        evidence=(ev.STRICT_PROMOTION,),
     ),
     Rule(
         "JNP402", "x64-dtype-without-x64",
@@ -142,6 +478,17 @@ _RULES = [
         "Without jax_enable_x64, JAX truncates 64-bit dtypes to 32 bits with "
         "only a warning.",
         "Request the 32-bit dtype, or enable x64 at startup.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3, dtype=jnp.float64)
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3, dtype=jnp.float32)
+""",
+        evidence=(ev.X64_TRUNCATION,),
     ),
     Rule(
         "JNP403", "numpy-float64-to-jax",
@@ -152,6 +499,19 @@ _RULES = [
         # Off by default: on published code it fires mostly on test inputs whose
         # narrowing is harmless (see the README's real-world figures).
         on_by_default=False,
+        example="""\
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.asarray(np.linspace(0.0, 1.0, 5))
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.asarray(np.linspace(0.0, 1.0, 5, dtype=np.float32))
+""",
+        evidence=(ev.WIDE_HOST_DATA,),
     ),
     # JNP5xx: NumPy APIs and idioms JAX does not implement
     Rule(
@@ -160,12 +520,41 @@ _RULES = [
         "JAX arrays are immutable: item assignment raises TypeError and "
         "in-place methods do not exist or return a new array.",
         "x = x.at[i].set(v) (or .add/.mul/...), and rebind sort results.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3)
+x[0] = 1.0
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.zeros(3)
+x = x.at[0].set(1.0)
+""",
+        raises="TypeError",
+        evidence=(ev.IMMUTABLE_ARRAY, ev.DISCARDED_RESULT, ev.MISSING_JAX_ATTRIBUTE),
     ),
     Rule(
         "JNP502", "missing-jax-api",
-        "{name} does not exist in the installed JAX {version}; {fix}",
+        "{name} does not exist in JAX {version} (the release flake8-jaxnp's API data describes); {fix}",
         "jax.numpy and jax.Array mirror most of NumPy but not all of it.",
         "Use the JAX equivalent, or do the step in NumPy outside traced code.",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.ones((2, 2))
+x.strides
+""",
+        instead="""\
+import jax.numpy as jnp
+import numpy as np
+
+x = jnp.ones((2, 2))
+np.asarray(x).strides
+""",
+        raises="AttributeError",
+        evidence=(ev.MISSING_JAX_ATTRIBUTE, ev.MISSING_JAX_IMPORT),
     ),
     Rule(
         "JNP503", "numpy-only-argument",
@@ -174,12 +563,38 @@ _RULES = [
         "because arrays are immutable or the option has no XLA equivalent.",
         "Drop the argument and use the returned value (or the suggested "
         "alternative).",
+        example="""\
+import jax.numpy as jnp
+
+x = jnp.array([3.0, 1.0, 2.0])
+jnp.sort(x, kind="stable")
+""",
+        instead="""\
+import jax.numpy as jnp
+
+x = jnp.array([3.0, 1.0, 2.0])
+jnp.sort(x, stable=True)
+""",
+        raises="TypeError",
+        evidence=(ev.UNSUPPORTED_ARGUMENT,),
     ),
     Rule(
         "JNP504", "removed-jax-api",
         "{name} was removed or deprecated in JAX; use {replacement}",
         "Old aliases such as jax.tree_map were deprecated and then removed.",
         "Use the replacement named in the message.",
+        example="""\
+import jax
+
+jax.tree_map(lambda v: v + 1, [1, 2])
+""",
+        instead="""\
+import jax
+
+jax.tree.map(lambda v: v + 1, [1, 2])
+""",
+        raises="AttributeError",
+        evidence=(ev.MISSING_JAX_ATTRIBUTE, ev.MISSING_JAX_IMPORT, ev.JAX_DEPRECATION),
     ),
     # JNP9xx: the checker itself
     Rule(
@@ -187,6 +602,7 @@ _RULES = [
         "flake8-jaxnp could not analyse this file ({error}); please report it",
         "The checker never aborts flake8; an internal error becomes a finding.",
         "Report the file to flake8-jaxnp; other checks still ran.",
+        unconfirmable="an internal error of the checker, not a behaviour of JAX",
     ),
 ]
 
@@ -194,13 +610,11 @@ RULES = {rule.code: rule for rule in _RULES}
 OFF_BY_DEFAULT = [rule.code for rule in _RULES if not rule.on_by_default]
 
 
-def markdown_table():
-    """The README's rule table, generated from the catalogue."""
-    rows = ["| code | name | what goes wrong | fix |", "| --- | --- | --- | --- |"]
-    rows += [f"| {r.code} | {r.name}{'' if r.on_by_default else ' (off by default)'} | {r.why} | {r.fix} |"
-             for r in _RULES]
-    return "\n".join(rows)
+def confirmed_by(kind):
+    """The codes that runtime evidence of ``kind`` confirms, sorted."""
+    return sorted(rule.code for rule in _RULES if kind in rule.evidence)
 
 
-if __name__ == "__main__":
-    print(markdown_table())
+def needs_eager_run(codes):
+    """Whether confirming any of ``codes`` needs a rerun under jax.disable_jit."""
+    return any(ev.NEEDS_EAGER_RUN.intersection(RULES[code].evidence) for code in codes)

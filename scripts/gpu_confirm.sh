@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runtime confirmation on a GPU: the fixture suite and tests/test_confirm.py with
-# --platform gpu --require-gpu. Installs the CUDA build of the pinned JAX when
-# JAX cannot see a GPU yet. Takes a few minutes; exits non-zero on any failure.
+# Runtime confirmation on a GPU, both modes: flake8-jaxnp-confirm over the fixtures and the
+# confirm tests with --platform gpu --require-gpu, then pytest --jaxnp-confirm over the example
+# project. Installs the CUDA build of the pinned JAX when JAX cannot see a GPU yet. Takes a few
+# minutes; exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,11 @@ if ! python -c 'import jax, sys; sys.exit(jax.default_backend() != "gpu")' 2>/de
 fi
 python -c 'import jax; print("backend:", jax.default_backend(), jax.devices())'
 
-time flake8-jaxnp-confirm --platform gpu --require-gpu --timeout 120 fixtures/ || status=$?
-echo "flake8-jaxnp-confirm exit status: ${status:-0}"
-JAXNP_CONFIRM_PLATFORM=gpu python -m pytest -q tests/test_confirm.py
+status=0
+time flake8-jaxnp-confirm --platform gpu --require-gpu --timeout 120 fixtures/*.py || status=$?
+echo "flake8-jaxnp-confirm exit status: ${status}"
+JAXNP_CONFIRM_PLATFORM=gpu python -m pytest -q tests/test_confirm.py tests/test_confirm_attacks.py || status=$?
+# The pytest plugin runs in pytest's process: JAX picks the GPU by itself.
+(cd fixtures/pytest_project && JAX_PLATFORMS=cuda python -m pytest -q -p no:cacheprovider --jaxnp-confirm \
+    --jaxnp-strict .) || status=$?
+exit "${status}"

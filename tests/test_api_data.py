@@ -59,9 +59,10 @@ def test_arguments_refused_even_as_none_really_are():
 # ---- the semantic model's tables, learned by the generator -----------------------------------
 def test_transforms_record_measured_behaviour():
     transforms = api.transforms()
-    assert transforms["jax.jit"] == {"abstract": True, "cached": True}
-    assert transforms["jax.vmap"] == {"abstract": True, "cached": False}
-    assert transforms["jax.grad"] == {"abstract": False, "cached": False}
+    assert transforms["jax.jit"] == {"abstract": True, "cached": True, "arrays": True}
+    assert transforms["jax.vmap"] == {"abstract": True, "cached": False, "arrays": True}
+    assert transforms["jax.grad"] == {"abstract": False, "cached": False, "arrays": True}
+    assert transforms["jax.make_jaxpr"]["arrays"] is False  # it gives a jaxpr
     assert "jax.experimental.pjit.pjit" in transforms  # deprecated, still served
     for not_a_transform in ("jax.custom_jvp", "jax.eval_shape", "jax.device_put", "jax.block_until_ready"):
         assert not_a_transform not in transforms

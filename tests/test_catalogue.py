@@ -4,7 +4,7 @@ import string
 
 from conftest import ROOT
 from flake8_jaxnp import linter
-from flake8_jaxnp.rules import RULES, markdown_table
+from flake8_jaxnp.rules import RULES
 
 
 def test_codes_are_unique_and_well_formed():
@@ -18,11 +18,6 @@ def test_every_message_formats_with_its_fields():
         text = rule.format(**fields)
         assert text.startswith(rule.code + " ")
         assert rule.why and rule.fix
-
-
-def test_readme_rule_table_matches_catalogue():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert markdown_table() in readme
 
 
 def test_internal_error_becomes_jnp900_and_other_checks_still_run(lint_source, monkeypatch):
@@ -57,3 +52,57 @@ def test_rules_off_by_default_need_explicit_selection():
     assert "JNP403" not in codes()
     assert "JNP403" in codes("--select", "JNP")
     assert "JNP403" in codes("--extend-select", "JNP403")
+
+
+def test_every_rule_says_how_runtime_evidence_confirms_it_or_why_none_can():
+    from flake8_jaxnp.evidence import KINDS
+
+    for rule in RULES.values():
+        assert bool(rule.evidence) != bool(rule.unconfirmable), rule.code
+        assert set(rule.evidence) <= KINDS, rule.code
+
+
+def test_every_evidence_kind_confirms_some_rule():
+    from flake8_jaxnp.evidence import KINDS
+    from flake8_jaxnp.rules import confirmed_by
+
+    assert all(confirmed_by(kind) for kind in KINDS)
+
+
+def test_every_evidence_kind_is_reported_by_the_runtime_mode():
+    """A kind no probe reports would let a rule claim evidence that can never come."""
+    from flake8_jaxnp import evidence
+
+    names = [name for name, value in vars(evidence).items() if isinstance(value, str) and name.isupper()]
+    assert len(names) == len(evidence.KINDS)
+    confirm = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "flake8_jaxnp" / "confirm").glob("*.py"))
+    assert [name for name in names if f"ev.{name}" not in confirm] == []
+
+
+def test_runtime_mode_names_no_rule_codes():
+    """Which evidence confirms which rule lives in the catalogue only."""
+    confirm = ROOT / "flake8_jaxnp" / "confirm"
+    hits = [(path.name, match) for path in confirm.glob("*.py")
+            for match in re.findall(r"JNP\d{3}", path.read_text(encoding="utf-8"))]
+    assert hits == []
+
+
+def test_facts_are_defined_once():
+    """The probes and the checks import the facts; neither defines its own copy."""
+    from flake8_jaxnp import facts
+
+    names = [name for name in vars(facts) if name.isupper()]
+    for path in (ROOT / "flake8_jaxnp").rglob("*.py"):
+        if path.name == "facts.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not [name for name in names if re.search(rf"^{name}\s*=", text, re.MULTILINE)], path
+    assert not re.search(r"^DATA_FILE\s*=", (ROOT / "flake8_jaxnp" / "generate.py").read_text(), re.MULTILINE)
+
+
+def test_weak_python_scalars_and_masks_are_not_promotions():
+    from flake8_jaxnp.facts import is_promotion
+
+    assert is_promotion([("int32", False), ("float16", False)])
+    assert not is_promotion([("int32", False), ("float", True)])
+    assert not is_promotion([("float32", False), ("bool", False)])

@@ -12,23 +12,17 @@ import select
 import subprocess
 import sys
 from collections import defaultdict
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
+from confirm_helpers import INPUTS, ON_PLATFORM, PLATFORM, case_of, confirm, rows_of
 from conftest import FIXTURES, ROOT
 from expectations import expected_findings
 
-INPUTS = Path(__file__).resolve().parent / "confirm_inputs"
+INPUT_FILES = [INPUTS / name for name in ("confirmed_and_unexercised.py", "contained.py", "wrong_and_missed.py")]
 FIXTURE_FILES = sorted(FIXTURES.glob("*.py"))
-PLATFORM = os.environ.get("JAXNP_CONFIRM_PLATFORM", "cpu")
-ON_PLATFORM = ["--platform", PLATFORM] + (["--require-gpu"] if PLATFORM == "gpu" else [])
-
-
-def confirm(*args):
-    """Run the command line in a fresh interpreter, as a user would."""
-    return subprocess.run([sys.executable, "-m", "flake8_jaxnp.confirm", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -40,18 +34,8 @@ def fixtures_report():
 
 @pytest.fixture(scope="module")
 def inputs_run():
-    result = confirm("--format", "json", "--timeout", "5", "--memory-limit", "1", *ON_PLATFORM, INPUTS)
+    result = confirm("--format", "json", "--timeout", "5", "--memory-limit", "1", *ON_PLATFORM, *INPUT_FILES)
     return result, json.loads(result.stdout)
-
-
-def rows_of(report, name):
-    return [row for row in report["results"] if Path(row["path"]).name == name]
-
-
-def case_of(report, name, case):
-    found = [c for c in report["cases"] if Path(c["path"]).name == name and c["case"] == case]
-    assert len(found) == 1, (name, case)
-    return found[0]
 
 
 def test_fixtures_have_no_missed_pitfalls(fixtures_report):
@@ -95,6 +79,7 @@ def test_fixture_cases_all_ran(fixtures_report):
 def test_report_names_backend_and_device(fixtures_report):
     [backend] = fixtures_report["backends"]
     assert backend["backend"] == PLATFORM and backend["device"]
+    assert fixtures_report["jax_version"] == metadata.version("jax")
 
 
 def test_summary_counts_rows(fixtures_report):
@@ -149,6 +134,7 @@ def test_table_verdicts_and_exit_status_zero():
     result = confirm(*ON_PLATFORM, path)
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"backend: {PLATFORM} (device: ")
+    assert f", jax {metadata.version('jax')}" in lines[0]
     rows = [line.split()[:3] for line in lines[1:-1]]
     assert rows == [[f"{path}:8:8", "JNP202", "confirmed"], [f"{path}:15:12", "JNP202", "not"]]
     assert "not exercised" in lines[2]
@@ -218,7 +204,7 @@ def test_file_in_a_package_keeps_its_relative_imports(tmp_path):
 
 
 def test_require_gpu_fails_without_gpu():
-    result = confirm("--require-gpu", "--platform", "cpu", INPUTS)
+    result = confirm("--require-gpu", "--platform", "cpu", *INPUT_FILES)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == ["flake8-jaxnp-confirm: --require-gpu: JAX's backend is cpu, not gpu"]
 

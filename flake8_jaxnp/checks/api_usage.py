@@ -7,6 +7,7 @@ expression is a JAX array comes from the model, and unknown values stay silent.
 import ast
 
 from .. import api
+from ..facts import AT_UPDATES
 from ..findings import Finding
 from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE
 from . import describe
@@ -23,7 +24,6 @@ IN_PLACE_METHODS = {
     "setfield": "{x} = {x}.at[...].set(...)",
     "setflags": "{x} as it is; JAX arrays are always read-only",
 }
-AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 AUGMENTED_AT = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide", ast.Pow: "power"}
 # NumPy functions that write into their first argument -> how to write it in JAX.
 NUMPY_WRITERS = {

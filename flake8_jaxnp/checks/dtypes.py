@@ -8,16 +8,15 @@ idiom, so neither counts as a promotion.
 """
 import ast
 
+from .. import api
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
-from ..model.library import NON_ARRAY_FUNCTIONS
-from ..facts import NARROW
+from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
 from ..findings import Finding
 from . import describe
 
 JAX_ARRAY_KINDS = (TRACER, TRACER_TREE, JAX, JAX_TREE)
 # Modules whose calls canonicalize dtypes and data (narrow 64-bit without x64).
-JAX_DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
 OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
     ast.Pow: "**", ast.MatMult: "@", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -44,7 +43,7 @@ def _arithmetic(model, node, left, right, op):
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
-    if any(v.dtype is None or v.weak or v.dtype == "bool" for v in values):
+    if any(v.dtype is None for v in values) or not is_promotion((v.dtype, v.weak) for v in values):
         return  # unknown, a weakly typed Python scalar, or a mask: nothing to report
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)
     if a == b:
@@ -66,7 +65,7 @@ def _call(model, call):
     """JNP402 for 64-bit dtypes requested from JAX, JNP403 for NumPy 64-bit data handed to it."""
     qualname = model.qualname(call.func)
     module, _, name = (qualname or "").rpartition(".")
-    jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in NON_ARRAY_FUNCTIONS
+    jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in api.non_array_functions()
     given, requested, python_type = (_requested_dtype(model, call, qualname)
                                      if jax_function or _is_jax_method(model, call) else (False, None, False))
     if python_type:

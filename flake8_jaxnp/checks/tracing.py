@@ -7,12 +7,9 @@ from ..model.kinds import TRACER
 from . import describe
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
-SHAPE_FUNCTIONS = {  # jax.numpy constructor -> positions of shape-like arguments
-    "jax.numpy.zeros": (0,), "jax.numpy.ones": (0,), "jax.numpy.empty": (0,),
-    "jax.numpy.full": (0,), "jax.numpy.arange": (0, 1, 2), "jax.numpy.eye": (0, 1),
-    "jax.numpy.identity": (0,), "jax.numpy.linspace": (2,), "jax.numpy.tri": (0, 1),
-}
 SHAPE_KEYWORDS = {"shape", "num", "N", "M"}
+# Shape arguments that may be traced when a size is given (JNP203 reports them instead).
+DATA_DEPENDENT_SHAPES = {"jax.numpy.repeat"}
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
 
 
@@ -71,7 +68,8 @@ def _call(model, call, traced, base):
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
             and model.value(call.func.value).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
-    elif qualname in SHAPE_FUNCTIONS and _shape_is_traced(model, call, SHAPE_FUNCTIONS[qualname]):
+    elif qualname in api.shape_arguments() and qualname not in DATA_DEPENDENT_SHAPES \
+            and _shape_is_traced(model, call, api.shape_arguments()[qualname]):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                            fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \

@@ -1,3 +1,3 @@
-from . import main
+from .cli import main
 
 raise SystemExit(main())

@@ -1,33 +1,46 @@
 """Command line: ``flake8-jaxnp-confirm [--format table|json] [--timeout S] PATH...``."""
 import argparse
+import math
 import os
+import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from ..options import Options
-from . import report
-from .runner import PLATFORMS, PathError, prepare, python_files, run_file, stop
+from . import processes, report
+from .runner import PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
 from .verdicts import exit_code, judge
 
 DEFAULT_TIMEOUT = 60.0
+MAX_TIMEOUT = 7 * 24 * 3600.0  # select() and the clock stay exact well beyond a week
+MAX_MEMORY_GIB = float(1 << 20)  # where the machine's memory is unknown
+
+
+class OneLineErrors(argparse.ArgumentParser):
+    """Usage errors as one line on stderr, exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message}\n")
 
 
 def parser():
-    cli = argparse.ArgumentParser(
+    cli = OneLineErrors(
         prog="flake8-jaxnp-confirm",
         description="Run the case_* functions of each file and check every flake8-jaxnp finding "
                     "against what JAX really does. Exit status: 0 every finding confirmed or not "
                     "exercised and nothing missed; 1 a finding not reproduced, a missed pitfall, "
-                    "or a case that hung or crashed; 2 usage, path or import errors; 130 interrupted.")
+                    "or a case that hung or crashed; 2 usage, path or import errors; 130 interrupted; "
+                    "143 terminated.")
     cli.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders")
     cli.add_argument("--format", choices=("table", "json"), default="table")
-    cli.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
-                     help=f"seconds one case may run before it counts as hung (default {DEFAULT_TIMEOUT:g})")
+    cli.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
+                     help="seconds one run of a case (jitted, or the rerun without jit) may take before "
+                          f"it counts as hung (default {DEFAULT_TIMEOUT:g})")
     cli.add_argument("--platform", choices=sorted(PLATFORMS), help="JAX backend for the cases (JAX_PLATFORMS)")
     cli.add_argument("--require-gpu", action="store_true", help="fail unless the cases run on a GPU")
-    cli.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="files run in parallel")
-    cli.add_argument("--memory-limit", type=float, default=default_memory_limit(), metavar="GIB",
+    cli.add_argument("--jobs", type=count, default=os.cpu_count() or 1, help="files run in parallel")
+    cli.add_argument("--memory-limit", type=gibibytes, default=default_memory_limit(), metavar="GIB",
                      help="memory each worker may allocate on the CPU backend before a case gets "
                           "MemoryError (default %(default)g GiB, half the machine; 0 turns it off)")
     cli.add_argument("--jaxnp-extra-transforms", default="", metavar="A.B,C.D",
@@ -40,8 +53,57 @@ def parser():
     return cli
 
 
+def seconds(text):
+    value = float(text)
+    if not (math.isfinite(value) and 0 < value <= MAX_TIMEOUT):
+        raise argparse.ArgumentTypeError(f"{text}: not a number of seconds in (0, {MAX_TIMEOUT:g}]")
+    return value
+
+
+def count(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: not a count of at least 1")
+    return value
+
+
+def gibibytes(text):
+    value = float(text)
+    most = physical_memory() / (1 << 30) or MAX_MEMORY_GIB
+    if not (math.isfinite(value) and 0 <= value <= most):
+        raise argparse.ArgumentTypeError(f"{text}: not a size in GiB between 0 and this machine's {most:g}")
+    return value
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: ends the run as an interrupt does."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
 def main(argv=None):
     args = parser().parse_args(argv)
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        return _main(args)
+    except Terminated:
+        stop()
+        print("flake8-jaxnp-confirm: terminated", file=sys.stderr)
+        return 128 + signal.SIGTERM
+    except KeyboardInterrupt:
+        stop()
+        print("flake8-jaxnp-confirm: interrupted", file=sys.stderr)
+        return 128 + signal.SIGINT
+    except BrokenPipeError:  # the reader of the report went away (| head): no traceback at exit either
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _main(args):
     errors = []
     files = []
     for path in args.paths:
@@ -57,46 +119,53 @@ def main(argv=None):
             return _finish(args, [], [], errors)
     options = Options(extra_transforms=tuple(name.strip() for name in args.jaxnp_extra_transforms.split(",")
                                              if name.strip()), x64=args.jaxnp_x64)
-    prepared = []
+    results = []
     for path in files:
         try:
-            prepared.append(prepare(path, options))
+            results.append(prepare(path, options))
         except PathError as exc:
             errors.append(str(exc))
-    try:
-        results = _run_all(prepared, args)
-    except KeyboardInterrupt:
-        print("flake8-jaxnp-confirm: interrupted", file=sys.stderr)
-        return 130
+    _run_all(results, args)
     errors += [result.error for result in results if result.error]
-    rows = [row for result in results for row in judge(result)]
-    return _finish(args, rows, results, errors)
+    if results and not errors and not any(result.case_names for result in results):
+        errors.append("no case_* function to run in the given paths "
+                      "(a module-level callable that takes no arguments)")
+    return _finish(args, judge(results), results, errors)
 
 
-def _run_all(prepared, args):
-    runnable = [(result, cases) for result, cases in prepared if cases]
+def _run_all(results, args):
+    """Run every file that mentions a case in a pool of reused workers."""
+    processes.become_subreaper()  # a stray that escaped a killed worker's process group comes back here
+    runnable = [result for result in results if result.has_cases]
+    watched = scope(results)
     progress = Progress(len(runnable), enabled=args.format == "table" and sys.stderr.isatty())
-    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        futures = {pool.submit(run_file, result, cases, args.timeout, args.platform, args.cache_dir,
-                               int(args.memory_limit * (1 << 30)), args.jaxnp_x64): result
-                   for result, cases in runnable}
-        try:
-            for future in as_completed(futures):
-                future.result()
-                progress.advance(futures[future].path)
-        except KeyboardInterrupt:
-            stop()
-            raise
+    workers = Pool(settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.jaxnp_x64))
+    try:
+        with ThreadPoolExecutor(args.jobs) as threads:
+            futures = {threads.submit(run_file, result, workers, args.timeout, watched): result
+                       for result in runnable}
+            try:
+                for future in as_completed(futures):
+                    future.result()
+                    progress.advance(futures[future].path)
+            except KeyboardInterrupt:
+                stop()
+                raise
+    finally:
+        workers.close()
     progress.clear()
-    return [result for result, _ in prepared]
+
+
+def physical_memory():
+    """Bytes of RAM, or 0 where the platform does not say."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return 0
 
 
 def default_memory_limit():
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):
-        return 0
-    return round(physical / 2 / (1 << 30), 1)
+    return round(physical_memory() / 2 / (1 << 30), 1)
 
 
 def default_cache_dir():

@@ -1,19 +1,18 @@
-"""What the worker watches while a case runs. Imports jax; only the worker imports this.
+"""What the worker (or the pytest plugin) watches while code runs. Imports jax.
 
-Every probe writes into the current ``Recorder`` (one per run of one case) and
-only records events whose Python caller is a frame of the file under test, so
-JAX's and NumPy's own use of the same functions is invisible.
+Every probe writes into the current ``Recorder`` (one per run of one case or
+test) and only records what a frame of a watched file did, keyed by the place
+(path, line), so JAX's and NumPy's own use of the same functions is invisible
+and a pitfall in one watched file counts whichever file's code reached it.
 """
 import builtins
 import dis
 import functools
 import hashlib
+import importlib
 import os
-import random
 import sys
-import time
 import types
-import uuid
 import warnings
 from collections import Counter, defaultdict
 from contextlib import contextmanager
@@ -22,30 +21,20 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-D2H_CODES = {"numpy": "JNP101", "scalar": "JNP102", "format": "JNP103"}
+from .. import evidence as ev
+from ..facts import AT_UPDATES, CLOCKS, MUTATING_METHODS, STDLIB_RANDOM, WIDE_DTYPES, is_promotion
+
+D2H_KINDS = {"numpy": ev.TO_NUMPY, "scalar": ev.TO_SCALAR, "format": ev.FORMATTING}
 # NumPy functions that read only an array's metadata, never its data.
 NUMPY_METADATA = frozenset({"shape", "ndim", "size", "result_type", "iscomplexobj", "isrealobj", "isscalar",
                             "iterable", "can_cast", "min_scalar_type", "isfortran"})
-# .at[...] methods that return an updated copy; calling one as a statement loses the update.
-AT_UPDATES = ("set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply")
 # Directories whose frames stand between a conversion and the user line that
 # caused it only when JAX or NumPy themselves asked for the value.
 LIBRARY_DIRS = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, np))
-MUTATING_METHODS = frozenset({
-    "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
-    "popitem", "discard", "appendleft", "extendleft", "popleft", "sort", "reverse",
-})
 # Instructions that may sit between a receiver load and the store that mutates it.
 RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP", "BINARY_SUBSCR"})
-CLOCKS = {time: ("time", "time_ns", "perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns",
-                 "process_time"), os: ("urandom",), uuid: ("uuid1", "uuid4")}
-STDLIB_RANDOM = ("random", "randint", "uniform", "gauss", "choice", "choices", "shuffle", "sample",
-                 "normalvariate", "randrange", "getrandbits", "betavariate", "expovariate",
-                 "triangular", "lognormvariate", "vonmisesvariate", "gammavariate",
-                 "paretovariate", "weibullvariate", "randbytes")
 OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
              "pow": "**", "matmul": "@"}
-WIDE_DTYPES = frozenset({"float64", "int64", "uint64", "complex128"})
 FORMAT_OPS = frozenset({"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})  # f-strings, by Python version
 HASH_LIMIT = 16 << 20  # bytes of host data hashed to recognise a repeated upload
 
@@ -55,27 +44,60 @@ _busy = False  # a probe is already handling this call: nested conversions are i
 
 
 class Recorder:
-    """Everything observed during one run of one case."""
+    """Everything observed during one run of one case (or test), keyed by place (path, line)."""
 
-    def __init__(self, target, facts, track_globals):
-        self.target = target
-        self.facts = facts  # LineFacts of the file under test
-        self.track_globals = track_globals
-        self.pending_leaks = {}  # frame -> (line, closure names it mutated), checked at its next line
-        self.leaks = set()  # (line, name): a closure container that held a tracer after the line
-        self.traced = False  # some function of the file ran while JAX was tracing
-        self.lines = Counter()  # line -> times it ran
-        self.host_calls = defaultdict(Counter)  # "print"/"random" -> line -> calls
-        self.global_values = defaultdict(set)  # (line, name) -> fingerprints of values read
-        self.d2h = defaultdict(Counter)  # line -> code -> transfers
-        self.d2h_what = {}  # (line, code) -> what transferred first
-        self.uploads = defaultdict(Counter)  # line -> data fingerprint -> uploads
-        self.events = {}  # (line, code) -> (mechanism, detail): seen once is enough
+    def __init__(self, watched, track_globals=False, operand_dtypes=False):
+        self.watched = watched  # Watched: the files whose frames count
+        self.track_globals = track_globals  # fingerprint the globals each line reads (eager runs)
+        self.operand_dtypes = operand_dtypes  # compare operator dtypes (where strict promotion is not used)
+        self.pending_leaks = {}  # frame -> (place, closure names it mutated), checked at its next line
+        self.leaks = set()  # (place, name): a closure container that held a tracer after the line
+        self.lines = Counter()  # place -> times it ran
+        self.traced_lines = Counter()  # place -> times it ran while JAX traced
+        self.line_jit = {}  # place -> the outermost jitted function being called when it traced
+        self.jit_stack = []  # jitted functions of watched modules being called now
+        self.jit_calls = Counter()  # jitted function -> calls
+        self.host_calls = defaultdict(Counter)  # "print"/"random" -> place -> calls
+        self.global_values = defaultdict(set)  # (place, name) -> fingerprints of values read
+        self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
+        self.d2h_what = {}  # (place, kind) -> what transferred first
+        self.uploads = defaultdict(Counter)  # place -> data fingerprint -> uploads
+        self.events = {}  # (place, kind) -> (mechanism, detail): seen once is enough
         self.guarded = False  # a transfer guard confirmed a transfer
-        self.results = defaultdict(list)  # module-level jitted function -> what its calls returned
+        self.results = defaultdict(list)  # jitted function -> what its calls returned
 
-    def event(self, line, code, mechanism, detail):
-        self.events.setdefault((line, code), (mechanism, detail))
+    def event(self, place, kind, mechanism, detail):
+        self.events.setdefault((place, kind), (mechanism, detail))
+
+
+class Watched(frozenset):
+    """The real paths (as code objects name their files) of the files whose code is watched, with
+    each one's bytecode facts, read when first needed. A frozenset: ``in`` is asked on every call."""
+
+    def __init__(self, paths):
+        super().__init__()
+        self._facts = {}
+        self.unwatched = {}  # module name -> the module object last found not to be a watched file's
+
+    def facts(self, path):
+        """LineFacts of ``path``; None when it cannot be compiled."""
+        if path not in self._facts:
+            code = _compile(path)
+            self._facts[path] = LineFacts(code) if code is not None else None
+        return self._facts[path]
+
+
+def _compile(path):
+    """The file's module code, compiled the way Python reads it (BOM, coding cookie); None if it cannot be."""
+    try:
+        with open(path, "rb") as handle:
+            return compile(handle.read(), path, "exec", dont_inherit=True)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _place(frame):
+    return frame.f_code.co_filename, frame.f_lineno
 
 
 def _transfer_guard(direction):
@@ -104,15 +126,16 @@ def _call_guarded(direction, call):
         _busy = False
 
 
-def _record_d2h(line, code, what, call, moved_if=None):
+def _record_d2h(place, kind, what, call, moved_if=None):
     """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``."""
     result, moved = _call_guarded("d2h", call)
+    guarded = moved is True
     if moved is None and moved_if is not None:
         moved = moved_if(result)
     if moved is not False:
-        RECORDER.d2h[line][code] += 1
-        RECORDER.d2h_what.setdefault((line, code), what)
-        RECORDER.guarded |= bool(moved)
+        RECORDER.d2h[place][kind] += 1
+        RECORDER.d2h_what.setdefault((place, kind), what)
+        RECORDER.guarded |= guarded
     return result
 
 
@@ -143,7 +166,7 @@ def _fingerprint(data):
 # -- call-site probes for the module's NumPy and jax.numpy names --------------------------
 
 class CallProbe:
-    """A stand-in for one library function that reports each call from the user's file."""
+    """A stand-in for one library function that reports each call from a watched file."""
 
     __slots__ = ("_func", "_name", "_on_call", "__weakref__")  # jax caches functions by weak reference
 
@@ -155,9 +178,9 @@ class CallProbe:
         if rec is None or _busy:
             return self._func(*args, **kwargs)
         frame = sys._getframe(1)
-        if frame.f_code.co_filename != rec.target:
+        if frame.f_code.co_filename not in rec.watched:
             return self._func(*args, **kwargs)
-        return self._on_call(frame.f_lineno, self._func, self._name, args, kwargs)
+        return self._on_call(_place(frame), self._func, self._name, args, kwargs)
 
     def __getattr__(self, attr):
         return getattr(self._func, attr)
@@ -186,11 +209,11 @@ def _probe_worthy(value):
     return callable(value) and not isinstance(value, (type, types.ModuleType)) and not hasattr(value, "dtype")
 
 
-def _numpy_call(line, func, name, args, kwargs):
+def _numpy_call(place, func, name, args, kwargs):
     if name.rpartition(".")[2] in NUMPY_METADATA or not any(
             _is_device_array(value) for value in _arguments(args, kwargs)):
         return func(*args, **kwargs)
-    return _record_d2h(line, "JNP101", f"{name}()", lambda: func(*args, **kwargs), moved_if=_is_host_value)
+    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs), moved_if=_is_host_value)
 
 
 def _is_host_value(result):
@@ -201,30 +224,36 @@ def _is_host_value(result):
     return isinstance(result, (np.ndarray, np.generic, bool, int, float, complex))
 
 
-def _jax_numpy_call(line, func, name, args, kwargs):
+def _jax_numpy_call(place, func, name, args, kwargs):
     explicit_dtype = kwargs.get("dtype") is not None or (
         name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
     if not explicit_dtype:
-        _check_narrowing(line, f"{name}()", _arguments(args, kwargs))
+        _check_narrowing(place, f"{name}()", _arguments(args, kwargs))
     if name in ("jnp.array", "jnp.asarray", "jax.device_put"):
-        return _upload(line, name, func, args, kwargs)
+        return _upload(place, name, func, args, kwargs)
     return func(*args, **kwargs)
 
 
-def _check_narrowing(line, where, values):
-    """JNP403: NumPy 64-bit data reaching JAX while x64 is off comes out 32-bit."""
+def _check_narrowing(place, where, values):
+    """NumPy 64-bit data reaching JAX while x64 is off comes out 32-bit."""
     if jax.config.jax_enable_x64:
         return
     wide = next((value for value in values if _is_wide_host(value)), None)
     if wide is not None:
-        RECORDER.event(line, "JNP403", "dtype",
+        RECORDER.event(place, ev.WIDE_HOST_DATA, "dtype",
                        f"NumPy {wide.dtype.name} data passed to {where} came out 32-bit (x64 off)")
 
 
-def _jitted_call(line, func, name, args, kwargs):
-    _check_narrowing(line, f"jitted {name}()", _arguments(args, kwargs))
-    result = func(*args, **kwargs)
-    RECORDER.results[name].append(result)
+def _jitted_call(place, func, name, args, kwargs):
+    rec = RECORDER
+    _check_narrowing(place, f"jitted {name}()", _arguments(args, kwargs))
+    rec.jit_calls[name] += 1
+    rec.jit_stack.append(name)
+    try:
+        result = func(*args, **kwargs)
+    finally:
+        rec.jit_stack.pop()
+    rec.results[name].append(result)
     return result
 
 
@@ -247,27 +276,40 @@ def same_results(first, second):
 def _operator_probe(method, symbol):
     def probe(self, other):
         rec = RECORDER
-        if rec is not None and _is_wide_host(other):
+        if rec is not None and not _busy:
             frame = _user_frame(sys._getframe(1))
             if frame is not None:
-                _check_narrowing(frame.f_lineno, f"the {symbol} operator", [other])
+                if _is_wide_host(other):
+                    _check_narrowing(_place(frame), f"the {symbol} operator", [other])
+                if rec.operand_dtypes:
+                    _check_promotion(_place(frame), symbol, self, other)
         return method(self, other)
     return probe
 
 
-def _upload(line, name, func, args, kwargs):
+def _check_promotion(place, symbol, left, right):
+    """An operator mixing dtypes of two arrays (watched without strict promotion, which would
+    change what the code does): the same definition as the linter's."""
+    operands = [(str(value.dtype), bool(getattr(value, "weak_type", False)))
+                for value in (left, right) if isinstance(value, (jax.Array, np.ndarray, np.generic))]
+    if len(operands) == 2 and operands[0][0] != operands[1][0] and is_promotion(operands):
+        RECORDER.event(place, ev.STRICT_PROMOTION, "operand dtypes",
+                       f"{operands[0][0]} {symbol} {operands[1][0]} promoted implicitly")
+
+
+def _upload(place, name, func, args, kwargs):
     data = args[0] if args else None
     if not isinstance(data, np.ndarray):
         return func(*args, **kwargs)
     result, moved = _call_guarded("h2d", lambda: func(*args, **kwargs))
     if moved is not False:
-        RECORDER.uploads[line][_fingerprint(data)] += 1
-        RECORDER.guarded |= bool(moved)
+        RECORDER.uploads[place][_fingerprint(data)] += 1
+        RECORDER.guarded |= moved is True
     return result
 
 
-def _device_get_call(line, func, name, args, kwargs):
-    return _record_d2h(line, "JNP101", f"{name}()", lambda: func(*args, **kwargs))
+def _device_get_call(place, func, name, args, kwargs):
+    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs))
 
 
 NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
@@ -275,7 +317,7 @@ JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
 
 
 def install_module_probes(namespace):
-    """Swap a freshly executed module's NumPy / jax.numpy names for probes."""
+    """Swap a module's NumPy / jax.numpy names and jitted functions for probes."""
     for name, value in list(namespace.items()):
         if value is np:
             namespace[name] = NUMPY_PROBE
@@ -291,7 +333,25 @@ def install_module_probes(namespace):
                     break
 
 
-# -- process-wide patches, installed once per worker -------------------------------------
+def install_watched_module_probes(watched):
+    """install_module_probes on every imported module of a watched file."""
+    for name, module in list(sys.modules.items()):
+        if watched.unwatched.get(name) is module:
+            continue
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and real_path(path) in watched and isinstance(module, types.ModuleType):
+            install_module_probes(module.__dict__)
+        else:
+            watched.unwatched[name] = module
+
+
+@functools.lru_cache(maxsize=None)
+def real_path(path):
+    """os.path.realpath, once per module file (it asks the file system for every part)."""
+    return os.path.realpath(path)
+
+
+# -- process-wide patches, installed once per process -------------------------------------
 
 def _host_call_probe(kind, func):
     @functools.wraps(func)
@@ -299,36 +359,36 @@ def _host_call_probe(kind, func):
         rec = RECORDER
         if rec is not None:
             frame = sys._getframe(1)
-            if frame.f_code.co_filename == rec.target:
-                rec.host_calls[kind][frame.f_lineno] += 1
+            if frame.f_code.co_filename in rec.watched:
+                rec.host_calls[kind][_place(frame)] += 1
         return func(*args, **kwargs)
     return probe
 
 
-def _array_method_probe(method, code, what):
+def _array_method_probe(method, kind, what):
     def probe(self, *args, **kwargs):
         if RECORDER is None or _busy:
             return method(self, *args, **kwargs)
         frame = _user_frame(sys._getframe(1))
         if frame is None:
             return method(self, *args, **kwargs)
-        how = code, what
+        how = kind, what
         if _is_formatting(_current_instruction(frame)):
-            how = D2H_CODES["format"], "string formatting"
-        return _record_d2h(frame.f_lineno, *how, lambda: method(self, *args, **kwargs))
+            how = ev.FORMATTING, "string formatting"
+        return _record_d2h(_place(frame), *how, lambda: method(self, *args, **kwargs))
     return probe
 
 
 def _user_frame(frame):
-    """The innermost frame of the file under test, walking out from ``frame``.
+    """The innermost frame of a watched file, walking out from ``frame``.
 
     Stdlib and probe frames may sit in between (print, logging); a JAX or NumPy
     frame means the library asked for the value, not the user.
     """
-    target = RECORDER.target
+    watched = RECORDER.watched
     while frame is not None:
         filename = frame.f_code.co_filename
-        if filename == target:
+        if filename in watched:
             return frame
         if filename.startswith(LIBRARY_DIRS):
             return None
@@ -362,24 +422,33 @@ def _copying_method_probe(method, what):
         rec = RECORDER
         if rec is not None:
             frame = sys._getframe(1)
-            if frame.f_code.co_filename == rec.target and _result_discarded(frame):
-                rec.event(frame.f_lineno, "JNP501", "discarded result",
+            if frame.f_code.co_filename in rec.watched and _result_discarded(frame):
+                rec.event(_place(frame), ev.DISCARDED_RESULT, "discarded result",
                           f"{what} returns a new array and its result was thrown away")
         return method(*args, **kwargs)
     return probe
 
 
+def _patch_host_calls(kind, qualnames):
+    """Wrap each importable ``module.function`` of ``qualnames``; C types (datetime) stay as they are."""
+    for qualname in sorted(qualnames):
+        module_name, _, name = qualname.rpartition(".")
+        try:
+            owner = importlib.import_module(module_name)
+            setattr(owner, name, _host_call_probe(kind, getattr(owner, name)))
+        except (ImportError, AttributeError, TypeError):
+            continue
+
+
 def install_process_probes():
     """Patch print, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
     global BACKEND
+    if getattr(builtins.print, "__wrapped__", None) is not None:
+        return  # installed already
     BACKEND = jax.default_backend()
     builtins.print = _host_call_probe("print", builtins.print)
-    for module, names in CLOCKS.items():
-        for name in names:
-            setattr(module, name, _host_call_probe("random", getattr(module, name)))
-    for name in STDLIB_RANDOM:
-        if hasattr(random, name):
-            setattr(random, name, _host_call_probe("random", getattr(random, name)))
+    _patch_host_calls("random", CLOCKS)
+    _patch_host_calls("random", {f"random.{name}" for name in STDLIB_RANDOM})
     global_state = np.random.mtrand._rand
     for name in dir(np.random):
         value = getattr(np.random, name)
@@ -393,7 +462,7 @@ def install_process_probes():
     }
     for name, kind in conversions.items():
         what = f".{name}()" if not name.startswith("__") else f"{name.strip('_')}()"
-        setattr(array_type, name, _array_method_probe(getattr(array_type, name), D2H_CODES[kind], what))
+        setattr(array_type, name, _array_method_probe(getattr(array_type, name), D2H_KINDS[kind], what))
     for name, symbol in OPERATORS.items():
         for prefix in ("__", "__r"):
             method = f"{prefix}{name}__"
@@ -410,33 +479,42 @@ def install_process_probes():
 
 @contextmanager
 def tracing(rec):
-    """Count each line of the file under test (and, if asked, the globals each line reads)."""
-    target = rec.target
-    global_loads, closure_mutations = rec.facts.global_loads, rec.facts.closure_mutations
+    """Count each line of the watched files (and, if asked, the globals each line reads); a line
+    of a frame that started while JAX traced also counts as traced."""
+    watched = rec.watched
 
-    def local(frame, event, arg):
-        if rec.pending_leaks and frame in rec.pending_leaks and event in ("line", "return"):
-            line, names = rec.pending_leaks.pop(frame)
-            rec.leaks.update((line, name) for name in names if _holds_tracer(frame.f_locals.get(name)))
-        if event == "line":
-            line = frame.f_lineno
-            rec.lines[line] += 1
-            if line in closure_mutations:
-                rec.pending_leaks[frame] = (line, closure_mutations[line])
-            if rec.track_globals:
-                for name in global_loads.get(line, ()):
-                    if name in frame.f_globals:
-                        fingerprint = _value_fingerprint(frame.f_globals[name])
-                        if fingerprint is not None:
-                            rec.global_values[(line, name)].add(fingerprint)
+    def lines(traced):
+        def local(frame, event, arg):
+            if rec.pending_leaks and frame in rec.pending_leaks and event in ("line", "return"):
+                place, names = rec.pending_leaks.pop(frame)
+                rec.leaks.update((place, name) for name in names if _holds_tracer(frame.f_locals.get(name)))
+            if event == "line":
+                path, line = place = frame.f_code.co_filename, frame.f_lineno
+                rec.lines[place] += 1
+                if traced:
+                    rec.traced_lines[place] += 1
+                    if rec.jit_stack:
+                        rec.line_jit.setdefault(place, rec.jit_stack[0])
+                facts = watched.facts(path)
+                if facts is None:
+                    return local
+                if line in facts.closure_mutations:
+                    rec.pending_leaks[frame] = (place, facts.closure_mutations[line])
+                if rec.track_globals:
+                    for name in facts.global_loads.get(line, ()):
+                        if name in frame.f_globals:
+                            fingerprint = _value_fingerprint(frame.f_globals[name])
+                            if fingerprint is not None:
+                                rec.global_values[(place, name)].add(fingerprint)
+            return local
         return local
+
+    eager_lines, traced_lines = lines(False), lines(True)
 
     def calls(frame, event, arg):
-        if frame.f_code.co_filename != target:
+        if frame.f_code.co_filename not in watched:
             return None
-        if not rec.traced:
-            rec.traced = not _trace_state_clean()
-        return local
+        return eager_lines if _trace_state_clean() else traced_lines
 
     previous = sys.gettrace()
     sys.settrace(calls)
@@ -473,37 +551,42 @@ def _value_fingerprint(value):
 
 @contextmanager
 def warnings_probe(rec):
-    """Record JAX's dtype-truncation and deprecation warnings at the innermost user line."""
+    """Record JAX's warnings while a case runs (the worker owns the process's warning filters)."""
     with warnings.catch_warnings():
         warnings.simplefilter("always")
 
         def show(message, category, filename, lineno, file=None, line=None):
-            user = lineno if filename == rec.target else next(_user_frames(rec.target), None)
-            if user is None:
-                return
-            text = str(message).split(". ")[0].splitlines()[0][:160] if str(message) else category.__name__
-            if issubclass(category, UserWarning) and "not available" in text:
-                rec.event(user, "JNP402", "dtype warning", f"{category.__name__}: {text}")
-            elif issubclass(category, (DeprecationWarning, FutureWarning)) and (
-                    filename.startswith(LIBRARY_DIRS) or "jax" in text):
-                rec.event(user, "JNP504", "deprecation warning", f"{category.__name__}: {text}")
+            record_warning(rec, message, category, filename, lineno)
 
         warnings.showwarning = show
         yield
 
 
-def _user_frames(target):
+def record_warning(rec, message, category, filename, lineno):
+    """JAX's dtype-truncation and deprecation warnings, at the innermost watched line."""
+    place = (filename, lineno) if filename in rec.watched else next(_watched_places(rec.watched), None)
+    if place is None:
+        return
+    text = str(message).split(". ")[0].splitlines()[0][:160] if str(message) else category.__name__
+    if issubclass(category, UserWarning) and "not available" in text:
+        rec.event(place, ev.X64_TRUNCATION, "dtype warning", f"{category.__name__}: {text}")
+    elif issubclass(category, (DeprecationWarning, FutureWarning)) and (
+            filename.startswith(LIBRARY_DIRS) or "jax" in text):
+        rec.event(place, ev.JAX_DEPRECATION, "deprecation warning", f"{category.__name__}: {text}")
+
+
+def _watched_places(watched):
     frame = sys._getframe(1)
     while frame is not None:
-        if frame.f_code.co_filename == target:
-            yield frame.f_lineno
+        if frame.f_code.co_filename in watched:
+            yield _place(frame)
         frame = frame.f_back
 
 
 # -- bytecode facts about each line ------------------------------------------------------------
 
 class LineFacts:
-    """What each line of the file does, read from its bytecode: the globals it reads, the
+    """What each line of a file does, read from its bytecode: the globals it reads, the
     names it rebinds outside its frame, and the outer objects it mutates, as
     (kind, name) with kind "global", "closure" or "self"."""
 
@@ -563,7 +646,8 @@ def _outer_receiver(instructions, index, unit, outer_locals):
 
 
 def _code_objects(code):
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _code_objects(const)
+    stack = [code]
+    while stack:
+        unit = stack.pop()
+        yield unit
+        stack.extend(const for const in unit.co_consts if isinstance(const, types.CodeType))

@@ -1,7 +1,10 @@
 """Render verdicts as a table or as JSON (the same content)."""
 import json
 from dataclasses import asdict
+from importlib import metadata
 
+from .. import api
+from ..rules import RULES
 from .verdicts import CASE_PROBLEMS, NOT_EXERCISED, NOT_REPRODUCED, summary
 
 EXPLANATIONS = {NOT_REPRODUCED: "the line ran; no probe saw the pitfall",
@@ -23,12 +26,36 @@ def _explained(case):
     return any(event["mechanism"] == "exception" for event in case.events)
 
 
+def notes(results):
+    """Files with no case to run, and findings no runtime evidence can confirm: listed, never dropped."""
+    found = []
+    for result in results:
+        if not result.error and (not result.has_cases or result.case_names == []):
+            found.append(f"{result.path}: no case_* function to run "
+                         "(its lines count when another file's case reaches them)")
+        found += [f"{result.path}:{finding.line}:{finding.col + 1}: {finding.message} "
+                  f"(not confirmable at runtime: {RULES[finding.code].unconfirmable})"
+                  for finding in result.unconfirmable]
+    return found
+
+
 def summary_line(rows):
     return ", ".join(f"{count} {verdict}" for verdict, count in summary(rows).items())
 
 
+def jax_versions():
+    """The JAX the cases ran on (the workers use this interpreter) and the one the linter's data describes."""
+    try:
+        installed = metadata.version("jax")
+    except metadata.PackageNotFoundError:
+        installed = "not installed"
+    return installed, api.data()["jax_version"]
+
+
 def table(rows, results):
-    lines = [f"backend: {backend} (device: {device})" for backend, device in backends(results)]
+    ran_on, described = jax_versions()
+    version = f"jax {ran_on}" + ("" if ran_on == described else f" (the linter's API data describes jax {described})")
+    lines = [f"backend: {backend} (device: {device}), {version}" for backend, device in backends(results)]
     cells = [(_location(row), "/".join(row.codes), row.verdict, _evidence(row)) for row in rows]
     widths = [max((len(cell[i]) for cell in cells), default=0) for i in range(3)]
     lines += ["  ".join(cell[i].ljust(widths[i]) for i in range(3)) + "  " + cell[3] for cell in cells]
@@ -36,6 +63,10 @@ def table(rows, results):
     if problems:
         lines.append("cases:")
         lines += [f"  {path}::{case.name}  {case.status}: {case.detail}" for path, case in problems]
+    remarks = notes(results)
+    if remarks:
+        lines.append("notes:")
+        lines += [f"  {remark}" for remark in remarks]
     lines.append(summary_line(rows))
     return "\n".join(lines)
 
@@ -52,12 +83,16 @@ def _evidence(row):
 
 
 def as_json(rows, results, errors, exit_code):
+    ran_on, described = jax_versions()
     return json.dumps({
         "backends": [{"backend": backend, "device": device} for backend, device in backends(results)],
+        "jax_version": ran_on,
+        "api_data_jax_version": described,
         "results": [asdict(row) for row in rows],
         "cases": [{"path": result.path, "case": case.name, "status": case.status, "detail": case.detail,
                    "events": case.events} for result in results for case in result.cases],
         "errors": errors,
+        "notes": notes(results),
         "summary": summary(rows),
         "exit_code": exit_code,
     }, indent=2)

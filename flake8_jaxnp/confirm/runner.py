@@ -1,27 +1,47 @@
-"""The parent side: find files and cases, lint them, and run each file's worker under a watchdog.
+"""The parent side: find files, lint them, and run their cases in workers under a watchdog.
 
-Nothing here imports jax: each file runs in its own worker process, forked
-from a server that imported jax once, so a case that hangs, crashes or
-exhausts memory takes only its own worker down. When that happens the case
-is recorded and a new worker runs the rest of the file's cases.
+Nothing here imports jax. Workers (``worker.py``) are separate interpreters that
+import JAX once and then run one file after another; they lead their own
+process groups. A worker whose case hangs (no message within ``--timeout`` for
+one run), crashes, or sends something that is not a message is killed with
+everything it started, the case is recorded, and a new worker runs the rest of
+the file's cases.
 """
 import ast
-import multiprocessing
+import importlib.util
+import json
 import os
+import select
 import signal
+import subprocess
+import sys
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 
 from ..linter import lint
 from ..options import DEFAULT
-from . import worker
+from ..rules import RULES, needs_eager_run
+from . import processes
+from .observe import one_line
+from .worker import BOOT
 
 PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}  # --platform -> jax_platforms
+STARTUP_TIMEOUT = 120.0  # seconds a new worker may take to import JAX and start its backend
+MESSAGE_LIMIT = 64 << 20  # bytes; a longer "line" from a worker is not a message
 
 
 class PathError(Exception):
     """A path that cannot be confirmed; its message is the one-line report."""
+
+
+class WorkerLost(Exception):
+    """The worker ended, fell silent, or sent something that is not a message."""
+
+
+class CorruptMessage(WorkerLost):
+    pass
 
 
 @dataclass
@@ -31,17 +51,35 @@ class CaseResult:
     detail: str = ""
     events: list = field(default_factory=list)
     observations: list = field(default_factory=list)
-    lines: list = field(default_factory=list)
+    lines: list = field(default_factory=list)  # [path, line] pairs that ran
 
 
 @dataclass
 class FileResult:
     path: str
-    findings: list
+    findings: list  # findings some runtime evidence can confirm
     statements: dict  # line -> first line of the innermost statement holding it
+    unconfirmable: list = field(default_factory=list)  # findings of rules no runtime evidence confirms
+    has_cases: bool = True  # the source mentions case_ (else no worker runs it); pytest: the tests are
+    case_names: list = None  # the cases the worker found; None until it ran the file
     cases: list = field(default_factory=list)
     error: str = ""
     backend: tuple = ()  # (backend, device kind) as the worker saw it
+
+    @property
+    def realpath(self):
+        return os.path.realpath(self.path)
+
+    @property
+    def own_paths(self):
+        """The names code objects may give this file: its real path, and its absolute path when a
+        symbolic link leads to it (pytest imports through the folders it was given)."""
+        return {self.realpath, os.path.abspath(self.path)}
+
+    @property
+    def rerun(self):
+        """Whether a finding here needs the rerun under disable_jit."""
+        return needs_eager_run({finding.code for finding in self.findings})
 
 
 def python_files(paths):
@@ -62,29 +100,23 @@ def python_files(paths):
 
 
 def prepare(path, options=DEFAULT):
-    """Lint ``path`` and list its cases; raise PathError when it is not valid Python."""
+    """Lint ``path`` (read as Python reads it: BOM, coding cookie); PathError when it is not valid Python."""
     try:
         with open(path, "rb") as handle:
-            source = handle.read().decode("utf-8")
-        tree = ast.parse(source, filename=path)
-    except (OSError, UnicodeDecodeError) as exc:
+            data = handle.read()
+        source = importlib.util.decode_source(data)
+        tree = ast.parse(data, filename=path)
+    except OSError as exc:
         raise PathError(f"{path}: cannot read: {exc}") from None
     except SyntaxError as exc:
         raise PathError(f"{path}:{exc.lineno}: not valid Python: {exc.msg}") from None
-    findings = [finding for finding in lint(tree, source.splitlines(True), options, path) if finding.code != "JNP900"]
-    result = FileResult(path, findings, statement_lines(tree))
-    return result, case_names(tree)
-
-
-def case_names(tree):
-    """Module-level zero-argument functions named case_*, in file order."""
-    return [node.name for node in tree.body
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("case_") and not _has_parameters(node)]
-
-
-def _has_parameters(function):
-    args = function.args
-    return bool(args.args or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg)
+    except (UnicodeDecodeError, LookupError, ValueError, RecursionError, MemoryError) as exc:
+        raise PathError(f"{path}: not valid Python: {one_line(exc)}") from None
+    findings = lint(tree, source.splitlines(True), options, path)
+    return FileResult(path, [finding for finding in findings if RULES[finding.code].evidence],
+                      statement_lines(tree),
+                      unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],
+                      has_cases=b"case_" in data)
 
 
 def statement_lines(tree):
@@ -98,132 +130,212 @@ def statement_lines(tree):
     return owner
 
 
-def run_file(result, cases, timeout, platform=None, cache_dir="", memory_limit=0, x64=False):
-    """Run ``cases`` of one prepared file in workers, restarting after a hang or crash.
+# -- workers ---------------------------------------------------------------------------------
 
-    ``platform`` is a --platform choice; ``cache_dir`` a folder for JAX's compilation cache
-    ("" for none); ``memory_limit`` the bytes a worker may add on the CPU backend (0: no limit);
-    ``x64`` enables jax_enable_x64 in the worker.
-    """
-    remaining = list(cases)
-    settings = (PLATFORMS.get(platform), cache_dir, memory_limit, x64)
-    while remaining and not _stopping.is_set():
-        done = _run_worker(result, remaining, timeout, settings)
-        if result.error:
-            return result
-        remaining = [case for case in remaining if case not in done]
-    return result
-
-
-def _context():
-    """Workers fork from a server that imported jax once; where fork is missing, they spawn."""
-    global _CONTEXT
-    if _CONTEXT is None:
-        if "forkserver" in multiprocessing.get_all_start_methods():
-            _CONTEXT = multiprocessing.get_context("forkserver")
-            _CONTEXT.set_forkserver_preload(["flake8_jaxnp.confirm.worker", "flake8_jaxnp.confirm.probes"])
-        else:
-            _CONTEXT = multiprocessing.get_context("spawn")
-    return _CONTEXT
-
-
-_CONTEXT = None
-_live = set()  # workers running now
+_lock = threading.Lock()  # starting a worker vs. ending strays: a new worker is never taken for one
+_live = {}  # pid -> Worker running now
 _stopping = threading.Event()
 
 
-def stop():
-    """End every running worker and start no more (the user interrupted the run)."""
-    _stopping.set()
-    for process in list(_live):
-        _kill(process)
+class Worker:
+    """One worker interpreter and the JSON-lines channel to it."""
 
-
-def _run_worker(result, cases, timeout, settings):
-    """One worker for ``cases``; returns the cases it settled (finished, hung or crashed)."""
-    context = _context()
-    receiver, sender = context.Pipe(duplex=False)
-    with tempfile.NamedTemporaryFile(prefix="jaxnp-confirm-", suffix=".stderr") as stderr:
-        process = context.Process(
-            target=worker.serve, daemon=True,
-            args=(os.path.realpath(result.path), cases, settings, sender, stderr.name))
-        process.start()
-        _live.add(process)
-        sender.close()
-        done, running, finished = set(), None, False
+    def __init__(self, settings):
+        self.stderr = tempfile.TemporaryFile()  # already unlinked: nothing is left behind
+        self.buffer = b""
+        with _lock:
+            if _stopping.is_set():
+                raise WorkerLost("the run was interrupted")
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", BOOT, json.dumps(settings)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=self.stderr, start_new_session=True)
+            _live[self.process.pid] = self
         try:
-            for message in _messages(receiver, timeout):
-                kind = message["type"]
-                if kind == "backend":
-                    result.backend = (message["backend"], message["device"])
-                elif kind == "import_error":
-                    result.error = f"{result.path}: import failed: {message['error']}"
-                elif kind == "start":
-                    running = message["case"]
-                elif kind == "case":
-                    result.cases.append(CaseResult(
-                        message["case"], message["status"], message["error"] or "", message["events"],
-                        message["observations"], message["lines"]))
-                    done.add(message["case"])
-                    running = None
-                elif kind == "done":
-                    finished = True
+            ready = self.receive(STARTUP_TIMEOUT)
         except TimeoutError:
-            _kill(process)
-            _live.discard(process)
-            if running is None:
-                result.error = f"{result.path}: worker did not start within {2 * timeout:g}s"
-            else:
-                result.cases.append(CaseResult(running, "timed out", f"no result within {timeout:g}s"))
-                done.add(running)
-            return done
-        finally:
-            receiver.close()
-        process.join()
-        _live.discard(process)
-        if finished or result.error:
-            return done
-        reason = _exit_reason(process.exitcode, stderr.read().decode("utf-8", "replace"))
-        if running is None:
-            result.error = f"{result.path}: worker failed: {reason}"
-        else:
-            result.cases.append(CaseResult(running, "crashed", reason))
-            done.add(running)
-        return done
+            self.kill()
+            raise WorkerLost(f"no answer within {STARTUP_TIMEOUT:g}s") from None
+        except WorkerLost:
+            reason = self.exit_reason()
+            self.kill()
+            raise WorkerLost(reason) from None
+        self.backend = (ready.get("backend", ""), ready.get("device", ""))
 
-
-def _messages(receiver, timeout):
-    """Messages from the worker until it closes the pipe; TimeoutError when it is silent for
-    ``timeout`` seconds (twice that for the first message, which includes startup)."""
-    wait = 2 * timeout
-    while True:
-        if not receiver.poll(wait):
-            raise TimeoutError
+    def send(self, message):
         try:
-            yield receiver.recv()
-        except EOFError:
-            return
-        wait = timeout
+            self.process.stdin.write((json.dumps(message) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, ValueError, OSError):
+            raise WorkerLost("the worker ended") from None
 
-
-def _kill(process):
-    """End the worker and anything it started (it leads its own process group)."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except (AttributeError, ProcessLookupError, PermissionError):  # no process groups, or it is gone
-        process.kill()
-    process.join()
-
-
-def _exit_reason(returncode, stderr):
-    if returncode < 0:
+    def receive(self, timeout):
+        """The next message; TimeoutError when none comes within ``timeout`` seconds."""
+        fd = self.process.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buffer:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([fd], [], [], remaining)[0]:
+                raise TimeoutError
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                raise WorkerLost("the worker ended")
+            self.buffer += chunk
+            if len(self.buffer) > MESSAGE_LIMIT:
+                raise CorruptMessage(f"more than {MESSAGE_LIMIT} bytes without a line end")
+        line, _, self.buffer = self.buffer.partition(b"\n")
         try:
-            what = f"killed by {signal.Signals(-returncode).name}"
+            message = json.loads(line)
         except ValueError:
-            what = f"killed by signal {-returncode}"
-        if -returncode == signal.SIGKILL:
-            what += " (out of memory?)"
+            raise CorruptMessage(repr(line[:60])) from None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise CorruptMessage(repr(line[:60]))
+        return message
+
+    def kill(self):
+        """End the worker, its process group, and (where this process is a subreaper) every stray."""
+        if not processes.kill_group(self.process.pid):
+            self.process.kill()
+        self.process.wait()
+        with _lock:
+            _live.pop(self.process.pid, None)
+            processes.end_descendants(keep=set(_live))
+        for pipe in (self.process.stdin, self.process.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+
+    def exit_reason(self):
+        """How the worker ended, with the last line it wrote to stderr."""
+        try:
+            returncode = self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            return "the worker stopped answering"
+        if returncode < 0:
+            what = f"killed by {_signal_name(-returncode)}"
+            if _signal_name(-returncode) == "SIGKILL":
+                what += " (out of memory?)"
+        else:
+            what = f"interpreter exited with status {returncode}"
+        self.stderr.seek(0)
+        text = self.stderr.read().decode("utf-8", "replace")
+        last = next((line.strip() for line in reversed(text.splitlines()) if line.strip()), "")
+        return f"{what}: {last[:160]}" if last else what
+
+
+def _signal_name(number):
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+class Pool:
+    """Idle workers, reused from file to file; a worker that failed is never returned here."""
+
+    def __init__(self, settings):
+        self.settings, self.idle, self.lock = settings, [], threading.Lock()
+
+    def take(self):
+        with self.lock:
+            if self.idle:
+                return self.idle.pop()
+        return Worker(self.settings)
+
+    def give(self, worker):
+        with self.lock:
+            self.idle.append(worker)
+
+    def close(self):
+        with self.lock:
+            idle, self.idle = self.idle, []
+        for worker in idle:
+            worker.kill()
+
+
+def settings(platform=None, cache_dir="", memory_limit=0, x64=False):
+    """What every worker is started with: ``platform`` a --platform choice, ``cache_dir`` a folder for
+    JAX's compilation cache ("" for none), ``memory_limit`` bytes a worker may add on the CPU backend
+    (0: no limit), ``x64`` whether to enable jax_enable_x64."""
+    return {"platform": PLATFORMS.get(platform), "cache_dir": cache_dir, "memory_limit": memory_limit, "x64": x64}
+
+
+def scope(results):
+    """What every worker request carries: the real paths of the files whose lines count, and of
+    those with a finding that needs the rerun under disable_jit."""
+    return {"watched": sorted(result.realpath for result in results),
+            "rerun": sorted(result.realpath for result in results if result.rerun)}
+
+
+def run_file(result, pool, timeout, watched):
+    """Run the cases of one prepared file, with a new worker after a hang, crash or corrupt message.
+    ``watched``: the ``scope`` of the run."""
+    remaining = None  # None: the worker finds the cases
+    while not _stopping.is_set():
+        try:
+            worker = pool.take()
+        except WorkerLost as exc:
+            result.error = f"{result.path}: the worker did not start: {exc}"
+            return result
+        result.backend = worker.backend
+        remaining = _run_on(worker, result, remaining, timeout, watched)
+        if remaining is None:
+            pool.give(worker)
+            return result
+        worker.kill()
+        if not remaining or result.error:
+            return result
+    return result
+
+
+def _run_on(worker, result, cases, timeout, watched):
+    """Send one file to ``worker``; None when it finished, else the cases still to run."""
+    running, done = None, set()
+    try:
+        worker.send(dict(watched, path=result.realpath, cases=cases))
+        while True:
+            message = worker.receive(timeout)
+            kind = message["type"]
+            if kind == "run":
+                running = message["case"]
+            elif kind == "import error":
+                result.error = f"{result.path}: import failed: {message['error']}"
+            elif kind == "cases":
+                cases = message["cases"]
+                if result.case_names is None:
+                    result.case_names = list(cases)
+            elif kind == "case":
+                result.cases.append(CaseResult(message["case"], message["status"], message["error"] or "",
+                                               message["events"], message["observations"], message["lines"]))
+                done.add(message["case"])
+                running = None
+            elif kind == "file done":
+                return None
+    except TimeoutError:
+        if running is None:
+            result.error = f"{result.path}: executing the module took more than {timeout:g}s"
+        else:
+            result.cases.append(CaseResult(running, "timed out", f"one run gave no result within {timeout:g}s"))
+    except CorruptMessage as exc:
+        _failed(result, running, f"the worker sent a corrupt message: {exc}")
+    except WorkerLost:
+        _failed(result, running, worker.exit_reason())
+    except (KeyError, TypeError) as exc:  # a well-formed line that is not one of ours
+        _failed(result, running, f"the worker sent a corrupt message: {one_line(exc)}")
+    if running is not None:
+        done.add(running)
+    return [case for case in (cases or []) if case not in done]
+
+
+def _failed(result, running, reason):
+    if running is None:
+        result.error = f"{result.path}: worker failed: {reason}"
     else:
-        what = f"interpreter exited with status {returncode}"
-    last = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()), "")
-    return f"{what}: {last[:160]}" if last else what
+        result.cases.append(CaseResult(running, "crashed", reason))
+
+
+def stop():
+    """End every running worker and start no more (the user interrupted or terminated the run)."""
+    _stopping.set()
+    for worker in list(_live.values()):
+        worker.kill()

@@ -1,12 +1,14 @@
 """Match static findings with what the cases did at runtime.
 
-Findings and runtime lines meet at the first line of the innermost statement,
-so a multi-line call is one place. Events are runtime pitfalls (a missed one
+Findings and runtime lines meet at the first line of the innermost statement
+of their file, so a multi-line call is one place. Events are runtime pitfalls (a missed one
 is reported); observations are weaker facts (a line ran only while JAX
 traced, a transfer repeated) that can confirm a finding but are never
 reported as missed.
 """
 from dataclasses import dataclass
+
+from ..rules import confirmed_by
 
 CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED = "confirmed", "not reproduced", "not exercised", "missed"
 VERDICTS = (CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED)
@@ -26,40 +28,55 @@ class Row:
     case: str = ""
 
 
-def judge(result):
-    """Rows for one FileResult: one per finding, then one per missed event."""
-    place = result.statements.get
-    ran = {place(line, line) for case in result.cases for line in case.lines}
-    evidence = {}  # (statement, code) -> (kind order, case, item); events win over observations
-    for case in result.cases:
-        for order, items in enumerate((case.events, case.observations)):
-            for item in items:
-                for code in item["codes"]:
-                    key = (place(item["line"], item["line"]), code)
-                    if key not in evidence or evidence[key][0] > order:
-                        evidence[key] = (order, case.name, item)
+def judge(results):
+    """Rows for prepared FileResults: one per finding, then one per missed event. Events and
+    lines count in whichever of the files they happened, whichever file's case reached them."""
+    by_path = {path: result for result in results for path in result.own_paths}
+
+    def place(item_path, line):
+        result = by_path.get(item_path)
+        return None if result is None else (result.path, result.statements.get(line, line))
+
+    ran, evidence, events = set(), {}, []  # evidence: (statement, code) -> (kind order, case, item)
+    for result in results:
+        for case in result.cases:
+            ran.update(place(path, line) for path, line in case.lines)
+            for order, items in enumerate((case.events, case.observations)):
+                for item in items:
+                    statement = place(item["path"], item["line"])
+                    if statement is None:
+                        continue
+                    # A case reaching another file is named with its own; a pytest node id names it already.
+                    same_file = statement[0] == result.path or "::" in case.name
+                    label = case.name if same_file else f"{result.path}::{case.name}"
+                    if order == 0:
+                        events.append((statement, label, item))
+                    for code in confirmed_by(item["kind"]):
+                        key = (statement, code)
+                        if key not in evidence or evidence[key][0] > order:
+                            evidence[key] = (order, label, item)
     rows, explained = [], set()
-    for finding in result.findings:
-        statement = place(finding.line, finding.line)
-        explained.add((statement, finding.code))
-        row = Row(result.path, finding.line, finding.col + 1, [finding.code], NOT_EXERCISED, finding.message)
-        if (statement, finding.code) in evidence:
-            _, case, item = evidence[(statement, finding.code)]
-            row.verdict, row.mechanism, row.evidence, row.case = CONFIRMED, item["mechanism"], item["detail"], case
-        elif statement in ran:
-            row.verdict = NOT_REPRODUCED
-        rows.append(row)
+    for result in results:
+        for finding in result.findings:
+            statement = (result.path, result.statements.get(finding.line, finding.line))
+            explained.add((statement, finding.code))
+            row = Row(result.path, finding.line, finding.col + 1, [finding.code], NOT_EXERCISED, finding.message)
+            if (statement, finding.code) in evidence:
+                _, case, item = evidence[(statement, finding.code)]
+                row.verdict, row.mechanism, row.evidence, row.case = CONFIRMED, item["mechanism"], item["detail"], case
+            elif statement in ran:
+                row.verdict = NOT_REPRODUCED
+            rows.append(row)
     seen = set()
-    for case in result.cases:
-        for event in case.events:
-            statement = place(event["line"], event["line"])
-            key = (statement, tuple(event["codes"]))
-            if key in seen or any((statement, code) in explained for code in event["codes"]):
-                continue
-            seen.add(key)
-            rows.append(Row(result.path, event["line"], None, event["codes"], MISSED, "",
-                            event["mechanism"], event["detail"], case.name))
-    return sorted(rows, key=lambda row: (row.line, row.col or 0, row.codes))
+    for statement, case, event in events:
+        codes = confirmed_by(event["kind"])
+        key = (statement, tuple(codes))
+        if not codes or key in seen or any((statement, code) in explained for code in codes):
+            continue
+        seen.add(key)
+        rows.append(Row(statement[0], event["line"], None, codes, MISSED, "",
+                        event["mechanism"], event["detail"], case))
+    return sorted(rows, key=lambda row: (row.path, row.line, row.col or 0, row.codes))
 
 
 def summary(rows):

@@ -37,8 +37,9 @@ class Model:
         self._roots = roots
         self.traced = roots.traced  # function node -> TracedFunction
         self.jitted_callables = roots.jitted_callables
+        # Transforms whose result, when called, gives device arrays: jax.jit(f)(x).
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
-                                   if behaviour is Behaviour.STAGING}
+                                   if behaviour is Behaviour.STAGING and name in roots.array_results}
         self.transform_names = frozenset(roots.transforms)
         self.project = _project(filename, options, roots)
         self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand

@@ -5,12 +5,8 @@ Dtypes are canonical NumPy names (``"float32"``, ``"bfloat16"``, ``"bool"``).
 import ast
 
 from .. import api
-from ..facts import NARROW
+from ..facts import DTYPE_NAMES, NARROW
 
-DTYPE_NAMES = frozenset({
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-})
 ALIASES = {
     "bool_": "bool", "float_": "float64", "double": "float64", "single": "float32",
     "half": "float16", "int_": "int64", "intp": "int64", "uint": "uint64", "uintp": "uint64",

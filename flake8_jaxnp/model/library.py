@@ -6,51 +6,18 @@ attributes and operators; it passes itself as ``flow`` for the name model
 (``flow.names``), the values seen so far (``flow.values``) and the x64 setting.
 """
 import ast
+from functools import lru_cache
 
+from .. import api
+from ..facts import JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
 from .kinds import (ARRAYS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
                      UNKNOWN, UNKNOWN_VALUE, Value)
 
-STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "size", "dtype", "itemsize", "nbytes",
-                               "sharding", "device", "devices", "weak_type", "aval"})
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
-# Array methods whose result is a Python value, not an array.
-PYTHON_RESULT_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "devices",
-                                   "is_fully_addressable", "is_fully_replicated"})
-# jax.numpy / numpy names that return metadata rather than arrays.
-NON_ARRAY_FUNCTIONS = frozenset({
-    "shape", "ndim", "size", "dtype", "result_type", "issubdtype", "isdtype", "finfo",
-    "iinfo", "promote_types", "can_cast", "iscomplexobj", "isrealobj", "isscalar",
-    "iterable", "get_printoptions", "printoptions", "broadcast_shapes", "save", "savez",
-    "load", "ndarray", "errstate", "set_printoptions", "array_repr", "array_str",
-    "array2string", "base_repr", "binary_repr", "obj2sctype", "typename", "sctype2char",
-    "format_float_positional", "format_float_scientific", "info", "vectorize",
-    "frompyfunc", "dtypes", "typecodes", "newaxis", "index_exp", "s_", "ix_",
-})
-# Functions that return a tuple or list of arrays rather than one array.
-TUPLE_RESULT_FUNCTIONS = frozenset({
-    "split", "array_split", "hsplit", "vsplit", "dsplit", "nonzero", "unique", "unique_all",
-    "unique_counts", "unique_inverse", "meshgrid", "histogram", "histogram2d", "histogramdd",
-    "eig", "eigh", "svd", "qr", "slogdet", "lstsq", "divmod", "frexp", "modf", "broadcast_arrays",
-    "atleast_1d", "atleast_2d", "atleast_3d", "ix_", "tril_indices", "triu_indices",
-    "diag_indices", "unravel_index", "gradient", "mask_indices", "indices", "unstack",
-})
-LAX_CONTROL_FLOW = frozenset({"scan", "fori_loop", "while_loop", "cond", "switch", "map",
-                              "associative_scan", "sort", "top_k", "sort_key_val"})
-BOOL_RESULT_FUNCTIONS = frozenset({
-    "isnan", "isinf", "isfinite", "isposinf", "isneginf", "isclose", "isin", "isreal",
-    "iscomplex", "signbit", "logical_and", "logical_or", "logical_not", "logical_xor",
-    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
-})
-CONSTRUCTOR_DEFAULTS = {  # NumPy's dtype when none is given and no data decides it
-    "zeros": "float64", "ones": "float64", "empty": "float64", "eye": "float64",
-    "identity": "float64", "linspace": "float64", "logspace": "float64", "geomspace": "float64",
-}
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
 NUMPY_RANDOM_FLOATS = frozenset({"rand", "randn", "random", "random_sample", "normal", "uniform",
                                  "standard_normal", "sample", "ranf", "exponential", "beta", "gamma"})
-JAX_ARRAY_MODULES = frozenset({"jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.nn", "jax.lax",
-                               "jax.scipy.special"})
 NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
 MATH_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma"})
 PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance",
@@ -68,9 +35,10 @@ def call(flow, call_node, qualname, args, traced_input):
     if qualname in flow.context.staging_transforms:
         return Value(JAX_TREE)  # f2 = jax.jit(f): calling f2 gives device arrays
     if module in JAX_ARRAY_MODULES:
-        if name in NON_ARRAY_FUNCTIONS:
+        if name in non_array_functions():
             return PYTHON_VALUE
-        if name in TUPLE_RESULT_FUNCTIONS or module == "jax.lax" and name in LAX_CONTROL_FLOW:
+        if name in api.tuple_result_functions() or qualname in api.lax_bodies() or qualname == "jax.lax.sort":
+            # lax control flow returns its body's pytree; lax.sort of several operands a tuple
             return Value(TRACER_TREE if traced_input else JAX_TREE)
         # jnp.array(1.0) keeps the Python scalar's weak type
         weak = name in DATA_ARGUMENT_FUNCTIONS and bool(args) and args[0].weak \
@@ -84,7 +52,7 @@ def call(flow, call_node, qualname, args, traced_input):
     if qualname == "jax.device_put":
         return Value(TRACER_TREE if traced_input else JAX_TREE)
     if module in NUMPY_ARRAY_MODULES:
-        if name in NON_ARRAY_FUNCTIONS:
+        if name in non_array_functions():
             return PYTHON_VALUE
         if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
                                                        for v in args):
@@ -95,10 +63,15 @@ def call(flow, call_node, qualname, args, traced_input):
     return None
 
 
+@lru_cache(maxsize=1)
+def non_array_functions():
+    return api.non_array_functions() | UNPROBED_NON_ARRAY_FUNCTIONS
+
+
 def attribute(flow, expr, base):
     """The Value of ``base_expr.attr`` given the base's Value."""
     if base.kind in ARRAYS or base.kind in TREES:
-        if expr.attr in STATIC_ATTRIBUTES:
+        if expr.attr in api.static_attributes():
             return PYTHON_VALUE
         if expr.attr in SAME_KIND_ATTRIBUTES and base.kind in ARRAYS:
             return Value(base.kind, base.dtype)
@@ -114,7 +87,7 @@ def attribute(flow, expr, base):
 def method(flow, call_node, base, traced_input):
     """The Value of ``array.method(...)`` on an array or pytree ``base``."""
     name = call_node.func.attr
-    if name in PYTHON_RESULT_METHODS:
+    if name in api.python_result_methods():
         return PYTHON_VALUE
     kind = base.kind
     if kind is TRACER_TREE:
@@ -215,9 +188,9 @@ def _jax_dtype(flow, call_node, qualname, name):
         source = flow.values.get(call_node.args[0])
         literal = dtypes.literal_dtype(call_node.args[0])
         dtype = literal or (source.dtype if source is not None else None)
-    elif dtype is None and name in CONSTRUCTOR_DEFAULTS:
+    elif dtype is None and api.constructor_defaults().get(name) == "float64":
         dtype = "float64"  # the default float, narrowed below unless x64 is on
-    elif dtype is None and name in BOOL_RESULT_FUNCTIONS:
+    elif dtype is None and name in api.bool_result_functions():
         dtype = "bool"
     return dtypes.on_jax(dtype, flow.x64) if dtype else None
 
@@ -234,7 +207,10 @@ def _numpy_dtype(flow, call_node, qualname, args):
         return constructed
     if name in DATA_ARGUMENT_FUNCTIONS and call_node.args:
         return dtypes.literal_dtype(call_node.args[0]) or (args[0].dtype if args and args[0].kind is NUMPY else None)
-    return CONSTRUCTOR_DEFAULTS.get(name)
+    scalar = api.scalar_results().get(name)
+    if scalar and args and not call_node.keywords and all(value.weak for value in args):
+        return scalar["float" if any(value.dtype == "float64" for value in args) else "int"]
+    return api.constructor_defaults().get(name)
 
 
 def _requested_dtype(flow, call_node, qualname):

@@ -25,7 +25,7 @@ from pathlib import Path
 from .. import __version__, api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from .traced import PARTIAL, _literals
-from .library import NON_ARRAY_FUNCTIONS, TUPLE_RESULT_FUNCTIONS
+from .library import non_array_functions
 
 SUMMARY_FORMAT = 1
 UNTRACED = "-untraced"  # cache entry beside a key: the module names no transform, so no traced calls
@@ -213,7 +213,8 @@ def _returned_kind(value, imports):
     """"jax" for a call into jax.numpy that returns one array, else None."""
     name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
     module, _, function = (name or "").rpartition(".")
-    array = module == "jax.numpy" and function not in NON_ARRAY_FUNCTIONS and function not in TUPLE_RESULT_FUNCTIONS
+    array = module == "jax.numpy" and function not in non_array_functions() \
+        and function not in api.tuple_result_functions()
     return "jax" if array else None
 
 

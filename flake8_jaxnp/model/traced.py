@@ -54,42 +54,17 @@ class Transform:
 
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 _EAGER = Behaviour.EAGER
-
-# Transforms that take the function as first argument: name -> behaviour.
-FUNCTION_TRANSFORMS = {
-    "jax.jit": _STAGING,
-    "jax.pmap": _STAGING,
-    "jax.experimental.pjit.pjit": _STAGING,
-    "jax.vmap": _BATCHING,
-    "jax.checkpoint": _BATCHING,
-    "jax.remat": _BATCHING,
-    "jax.ad_checkpoint.checkpoint": _BATCHING,
-    "jax.grad": _DIFFERENTIATING,
-    "jax.value_and_grad": _DIFFERENTIATING,
-    "jax.jacfwd": _DIFFERENTIATING,
-    "jax.jacrev": _DIFFERENTIATING,
-    "jax.hessian": _DIFFERENTIATING,
-}
-# lax control flow: name -> positions of the function arguments it traces.
-LAX_BODIES = {
-    "jax.lax.scan": (0,),
-    "jax.lax.fori_loop": (2,),
-    "jax.lax.while_loop": (0, 1),
-    "jax.lax.cond": (1, 2),
-    "jax.lax.switch": (1,),
-    "jax.lax.map": (0,),
-    "jax.lax.associative_scan": (0,),
-}
 PARTIAL = {"functools.partial"}
-# Options that a transform also takes positionally, after the function.
-POSITIONAL_OPTIONS = {
-    "jax.vmap": ("in_axes", "out_axes"),
-    "jax.grad": ("argnums", "has_aux"),
-    "jax.value_and_grad": ("argnums", "has_aux"),
-    "jax.jacfwd": ("argnums", "has_aux"),
-    "jax.jacrev": ("argnums", "has_aux"),
-    "jax.hessian": ("argnums", "has_aux"),
-}
+
+
+def function_transforms():
+    """Transforms that take the function as first argument -> Behaviour (generated)."""
+    return {name: Behaviour((facts["abstract"], facts["cached"])) for name, facts in api.transforms().items()}
+
+
+def array_result_transforms():
+    """Transforms whose transformed function gives JAX arrays when called (not ``make_jaxpr``)."""
+    return {name for name, facts in api.transforms().items() if facts["arrays"]}
 
 
 @dataclass
@@ -126,16 +101,19 @@ class TraceRoots:
 
     def __init__(self, names, extra_transforms=()):
         self.names = names
-        self.transforms = dict(FUNCTION_TRANSFORMS)
+        self.transforms = function_transforms()
+        self.array_results = array_result_transforms()
         self.scalars_static = set()  # transforms that leave Python scalars static (equinox.filter_*)
         for dotted, measured in api.framework_transforms().items():
             behaviour = _framework_behaviour(measured)
             if behaviour is not None:
                 self.transforms[dotted] = behaviour
+                self.array_results.add(dotted)
                 if measured["python_scalars_static"] and behaviour is not _DIFFERENTIATING:
                     self.scalars_static.add(dotted)
         for dotted in extra_transforms:
             self.transforms[dotted] = _STAGING
+            self.array_results.add(dotted)
             self.scalars_static.discard(dotted)
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
@@ -183,11 +161,11 @@ class TraceRoots:
             spec = self._transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
                 self._trace_argument(call.args[0], spec[0], spec[1] + call.keywords)
-        elif qualname in LAX_BODIES:
+        elif qualname in api.lax_bodies():
             if qualname == "jax.lax.cond" and len(call.args) == 5:
                 positions = (2, 4)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
             else:
-                positions = LAX_BODIES[qualname]
+                positions = api.lax_bodies()[qualname]
             for pos in positions:
                 if pos < len(call.args):
                     arg = call.args[pos]
@@ -239,7 +217,7 @@ class TraceRoots:
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
         self.mark(func, Transform(transform_name, behaviour), params)
-        if behaviour is _STAGING and not isinstance(func, ast.Lambda):
+        if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
 
     def _call_method_of_instance(self, expr):
@@ -271,7 +249,7 @@ def _framework_behaviour(measured):
 
 def _options(transform_name, call):
     """The call's keywords, with positional options (``vmap(f, (0, None))``) named."""
-    names = POSITIONAL_OPTIONS.get(transform_name, ())
+    names = api.positional_options().get(transform_name, ())
     named = [ast.keyword(arg=name, value=value) for name, value in zip(names, call.args[1:])]
     return named + list(call.keywords)
 

@@ -19,8 +19,8 @@ Cost stays linear in the body's size:
 import ast
 
 from . import dtypes, library
-from .kinds import (ARRAYS, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
-                    UNKNOWN_VALUE, Value, join)
+from .kinds import (ARRAYS, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES, UNKNOWN_VALUE,
+                    Value, join)
 
 
 def element_kind(value):

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402 - the sibling script
 
 from flake8_jaxnp.model.project import summarise  # noqa: E402
-from flake8_jaxnp.model.traced import FUNCTION_TRANSFORMS  # noqa: E402
+from flake8_jaxnp.model.traced import function_transforms  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
@@ -28,7 +28,7 @@ def main():
     sources = [(path, path.read_bytes()) for path in files]
     start = time.process_time()
     for _, source in sources:
-        summarise(source, FUNCTION_TRANSFORMS)
+        summarise(source, function_transforms())
     own = time.process_time() - start
     start = time.process_time()
     for path, _ in sources:

@@ -1,0 +1,42 @@
+"""``python -m flake8_jaxnp explain CODE`` prints a rule's page;
+``python -m flake8_jaxnp docs [--check] [ROOT]`` writes (or checks) docs/rules/."""
+import argparse
+import sys
+from pathlib import Path
+
+from . import docs
+from .rules import RULES
+
+PROG = "python -m flake8_jaxnp"
+
+
+def main(argv=None):
+    cli = argparse.ArgumentParser(prog=PROG, description="flake8-jaxnp rule documentation")
+    commands = cli.add_subparsers(dest="command", required=True)
+    explain = commands.add_parser("explain", help="print one rule's page (Markdown)")
+    explain.add_argument("code", metavar="CODE", help="a rule code such as JNP301")
+    generate = commands.add_parser(
+        "docs", help=f"write every rule's page to {docs.PAGES_DIR}/ and the rule table to {docs.README}")
+    generate.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
+    generate.add_argument("--check", action="store_true", help="exit 1 if a page is stale; write nothing")
+    args = cli.parse_args(argv)
+    if args.command == "explain":
+        code = args.code.strip().upper()
+        if code not in RULES:
+            print(f"{PROG} explain: unknown rule code {args.code!r} (known: {min(RULES)}-{max(RULES)})",
+                  file=sys.stderr)
+            return 2
+        sys.stdout.write(docs.page(code))
+        return 0
+    if args.check:
+        stale = docs.stale(args.root)
+        for path in stale:
+            print(f"{path} is stale; run: {PROG} docs", file=sys.stderr)
+        return 1 if stale else 0
+    written = docs.write(args.root)
+    print(f"wrote {len(written)} files under {Path(args.root).resolve()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

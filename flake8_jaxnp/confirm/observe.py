@@ -1,0 +1,276 @@
+"""Turn what the probes recorded during a run into evidence: events and observations.
+
+Shared by the worker (cases) and the pytest plugin (tests). Each item is a dict
+with the place (path, line), the evidence kind (``flake8_jaxnp.evidence``), the
+mechanism that saw it and a one-line detail. Imports jax only inside functions.
+"""
+import ast
+import functools
+import re
+import sys
+import traceback
+import types
+
+from .. import evidence as ev
+from ..facts import is_promotion
+
+
+class Evidence:
+    """The events and observations of one case or test."""
+
+    def __init__(self):
+        self.events, self.observations = [], []
+
+    def add(self, target, place, kind, mechanism, detail):
+        path, line = place
+        target.append({"path": path, "line": line, "kind": kind, "mechanism": mechanism, "detail": detail})
+
+
+def analyse(jitted, eager=None, promotion=None):
+    """Status, events, observations and lines run of a case: ``jitted`` is its normal run,
+    ``eager`` the rerun under disable_jit (or None), ``promotion`` the TypePromotionError that
+    stopped a first run under strict promotion (or None)."""
+    found = Evidence()
+    if promotion is not None:
+        place = exception_place(promotion, jitted.rec.watched)
+        if place is not None and is_promotion_error(promotion):
+            found.add(found.events, place, ev.STRICT_PROMOTION, "strict promotion", one_line(promotion))
+    status, error = "ok", None
+    if jitted.exception is not None:
+        status, error = "raised", one_line(jitted.exception)
+        add_exception(found, jitted.exception, jitted.rec.watched)
+    recorded(found, jitted.rec)
+    if eager is not None and eager.exception is None:
+        _trace_only_lines(found, jitted, eager)
+    lines = set(jitted.rec.lines) | set(eager.rec.lines if eager else ())
+    return {"status": status, "error": error, "events": found.events, "observations": found.observations,
+            "lines": sorted(lines)}
+
+
+def add_exception(found, exc, watched):
+    """An exception some rule accounts for, at the innermost watched line of its traceback."""
+    kinds = exception_kinds(exc)
+    place = exception_place(exc, watched)
+    if place is not None:
+        for kind in sorted(kinds):
+            found.add(found.events, place, kind, "exception", one_line(exc))
+
+
+def recorded(found, rec):
+    """The probes' own events, and the host-device transfers."""
+    for (place, kind), (mechanism, detail) in sorted(rec.events.items()):
+        found.add(found.events, place, kind, mechanism, detail)
+    _transfers(found, rec)
+
+
+def _transfers(found, rec):
+    """A transfer repeated at one place is an observation; on every iteration of its loop, an event."""
+    mechanism = "transfer guard" if rec.guarded else "call site"
+
+    def report(place, kind, count, detail):
+        if count < 2:
+            return
+        path, line = place
+        head = loop_heads(path).get(line)
+        iterations = rec.lines[(path, head)] if head else None
+        if iterations and count >= iterations:
+            found.add(found.events, place, kind, mechanism,
+                      f"{detail} {count}x, on each of {iterations} loop iterations")
+        else:
+            found.add(found.observations, place, kind, mechanism, f"{detail} {count}x")
+
+    for place, by_kind in sorted(rec.d2h.items()):
+        for kind, count in sorted(by_kind.items()):
+            report(place, kind, count, f"{rec.d2h_what[(place, kind)]} copied device-to-host")
+    for place, uploads in sorted(rec.uploads.items()):
+        fingerprint, count = uploads.most_common(1)[0]
+        report(place, ev.SAME_UPLOAD, count, f"the same host data ({fingerprint.split(':')[0]}) uploaded")
+
+
+def _trace_only_lines(found, jitted, eager):
+    """Lines that ran fewer times than under disable_jit ran only while JAX traced."""
+    from . import probes
+    differing = [f"{name}()" for name, results in sorted(jitted.rec.results.items())
+                 if not probes.same_results(results, eager.rec.results.get(name, []))]
+    stale_results = f"; {', '.join(differing)} returned other values than under disable_jit" if differing else ""
+    for place, eager_count in sorted(eager.rec.lines.items()):
+        jit_count = jitted.rec.lines.get(place, 0)
+        if not 0 < jit_count < eager_count:
+            continue
+        counts = f"{jit_count}x under jit, {eager_count}x under disable_jit"
+        host_calls = {kind: (jitted.rec.host_calls[kind][place], eager.rec.host_calls[kind][place])
+                      for kind in ("print", "random")}
+        rebound = trace_only_effects(found, place, counts, host_calls, jitted)
+        for (value_place, name), values in sorted(eager.rec.global_values.items()):
+            if value_place == place and len(values) > 1 and name not in rebound:
+                found.add(found.events, place, ev.STALE_GLOBAL, "disable_jit comparison",
+                          f"global '{name}' had {len(values)} values across the eager calls; "
+                          f"the line ran {counts}, so jit kept the first{stale_results}")
+
+
+def trace_only_effects(found, place, counts, host_calls, run):
+    """Evidence at a line that ran only while JAX traced: the line itself, and the print, host
+    RNG/clock call, rebinding or outer mutation in it. ``host_calls``: kind -> (calls in the run,
+    calls a run without tracing would make). Returns the names the line rebinds."""
+    path, line = place
+    found.add(found.observations, place, ev.TRACE_ONLY_LINE, "trace count", f"line ran {counts}")
+    for kind, evidence, what in (("print", ev.TRACE_ONLY_PRINT, "print()"),
+                                 ("random", ev.TRACE_ONLY_HOST_RANDOM, "host RNG/clock call")):
+        traced_calls, untraced_calls = host_calls[kind]
+        if traced_calls < untraced_calls:
+            found.add(found.events, place, evidence, "trace count",
+                      f"{what} ran {traced_calls}x under jit, {untraced_calls}x without it")
+    facts = run.rec.watched.facts(path)
+    if facts is None:
+        return set()
+    rebound = facts.rebinds.get(line, set())
+    for name in sorted(rebound):
+        found.add(found.events, place, ev.TRACE_ONLY_REBIND, "trace count", f"rebinding of '{name}' ran {counts}")
+    for kind, name in sorted(facts.mutates.get(line, ())):
+        if _outlives_trace(kind, name, place, run):
+            found.add(found.events, place, ev.TRACE_ONLY_MUTATION, "trace count",
+                      f"mutation of {kind} '{name}' ran {counts}")
+    return rebound
+
+
+def trace_only_without_rerun(found, run):
+    """Trace counting with no second run: a watched line that ran only while JAX traced, inside
+    a call of a jitted function of a watched module, and fewer times than that function was
+    called, ran only at trace time (later calls reused the compiled code)."""
+    rec = run.rec
+    for place, runs in sorted(rec.traced_lines.items()):
+        jitted = rec.line_jit.get(place)
+        calls = rec.jit_calls[jitted] if jitted else 0
+        if runs != rec.lines[place] or not runs < calls:
+            continue
+        counts = f"{runs}x while tracing, {jitted}() called {calls}x"
+        host_calls = {kind: (rec.host_calls[kind][place], rec.host_calls[kind][place] * calls // runs)
+                      for kind in ("print", "random")}
+        trace_only_effects(found, place, counts, host_calls, run)
+
+
+def is_promotion_error(exc):
+    """A strict-mode error from mixing operands that counts as a promotion (facts.is_promotion:
+    not a weakly typed Python scalar, not a bool mask), and not the cast of an .at[] update to
+    the array's dtype."""
+    dtypes = re.search(r"Input dtypes \(([^)]*)\)", str(exc))
+    if dtypes:
+        operands = [(python_type or dtype, bool(python_type))
+                    for python_type, dtype in re.findall(r"""<class '(\w+)'>|'(\w+)'""", dtypes.group(1))]
+        if not is_promotion(operands):
+            return False
+    return not any(frame.name == "safe_to_cast" for frame in traceback.extract_tb(exc.__traceback__))
+
+
+def _outlives_trace(kind, name, place, run):
+    """A mutated module global (not a module) or self always outlives the trace; a closure's
+    container only matters when a tracer was stored in it (collecting shapes is deliberate)."""
+    if kind == "global":
+        namespace = run.module.__dict__ if run.module is not None and run.module.__file__ == place[0] else None
+        value = namespace.get(name) if namespace is not None else _global_of(place[0], name)
+        return not isinstance(value, types.ModuleType)
+    if kind == "closure":
+        return (place, name) in run.rec.leaks
+    return True
+
+
+def _global_of(path, name):
+    """The value of global ``name`` in the imported module of ``path`` (None if not found)."""
+    from .probes import real_path
+
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str) and real_path(file) == path:
+            return vars(module).get(name)
+    return None
+
+
+def exception_kinds(exc):
+    """The evidence kinds an exception raised while running a case is (empty: unrelated)."""
+    import jax
+
+    errors = jax.errors
+    message = str(exc)
+    if isinstance(exc, errors.TracerArrayConversionError):
+        return {ev.TRACER_TO_NUMPY}
+    if isinstance(exc, (errors.TracerBoolConversionError, errors.TracerIntegerConversionError)):
+        return {ev.TRACER_TO_PYTHON}
+    if isinstance(exc, errors.NonConcreteBooleanIndexError):
+        return {ev.BOOLEAN_INDEX}
+    if isinstance(exc, errors.ConcretizationTypeError):
+        return {ev.CONCRETIZATION}
+    if isinstance(exc, jax.dtypes.TypePromotionError):
+        return {ev.STRICT_PROMOTION} if is_promotion_error(exc) else set()
+    if isinstance(exc, (TypeError, ValueError, NotImplementedError)):
+        if any(text in message for text in ("immutable", "item assignment", "must be a numpy.ndarray")):
+            return {ev.IMMUTABLE_ARRAY}
+        if _refused_argument(exc, message):
+            return {ev.UNSUPPORTED_ARGUMENT}
+    if isinstance(exc, TypeError) and ("Tracer" in message or "concrete" in message):
+        return {ev.TRACER_TO_PYTHON}
+    if isinstance(exc, AttributeError):
+        if message in ("__setitem__", "__delitem__"):
+            return {ev.IMMUTABLE_ARRAY}
+        if _from_jax(getattr(exc, "obj", None)):
+            return {ev.MISSING_JAX_ATTRIBUTE}
+    if isinstance(exc, ImportError) and (exc.name or "").split(".")[0] in ("jax", "jaxlib"):
+        return {ev.MISSING_JAX_IMPORT}
+    return set()
+
+
+def _refused_argument(exc, message):
+    """Every form in which jax.numpy refuses an argument: "... argument ... not supported",
+    "unexpected keyword argument", and NotImplementedError("out argument of <jnp.ufunc 'add'>")."""
+    if "argument" not in message:
+        return False
+    return ("not supported" in message or "unexpected keyword" in message
+            or (isinstance(exc, NotImplementedError) and re.match(r"\w+ argument of ", message) is not None))
+
+
+def _from_jax(obj):
+    import jax
+
+    module = obj.__name__ if isinstance(obj, types.ModuleType) else type(obj).__module__
+    return isinstance(obj, jax.Array) or module.split(".")[0] in ("jax", "jaxlib")
+
+
+def exception_place(exc, watched):
+    """The innermost traceback place in a watched file."""
+    place, tb = None, exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in watched:
+            place = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        tb = tb.tb_next
+    return place
+
+
+@functools.lru_cache(maxsize=None)
+def loop_heads(path):
+    """line -> the line whose run count is the iteration count of the innermost loop around it
+    in the same function: the first line of the loop body, or a while loop's test. Iterative,
+    so deeply nested code (long elif chains) cannot exhaust the stack."""
+    try:
+        with open(path, "rb") as handle:
+            tree = ast.parse(handle.read())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    scopes, stack = [], [(tree, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, ast.While):  # the test runs once per iteration too
+            scopes.append((depth, node.lineno, node.test.end_lineno, node.lineno))
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            scopes.append((depth, node.body[0].lineno, node.body[-1].end_lineno, node.body[0].lineno))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            scopes.append((depth, node.lineno, node.end_lineno, None))
+        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    heads = {}
+    for _, first, last, head in sorted(scopes, key=lambda scope: scope[0]):  # inner scopes win
+        for line in range(first, last + 1):
+            heads[line] = head
+    return {line: head for line, head in heads.items() if head is not None}
+
+
+def one_line(exc):
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:160]}" if text else type(exc).__name__

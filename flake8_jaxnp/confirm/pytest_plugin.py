@@ -1,0 +1,161 @@
+"""pytest plugin: confirm the linter's findings by running the project's own tests.
+
+``pytest --jaxnp-confirm [paths]`` runs the tests as usual while the probes of
+the runtime mode record what the code under every given path does (every .py
+file there is watched, not only test files); at the end it lints those files
+and prints the verdict table and summary line. Off unless asked for: until
+then this module imports nothing beyond pytest's hooks, and never jax.
+
+Differences from the command line, because the tests run once, in pytest's
+process, as they are: no rerun under ``jax.disable_jit`` (trace-only lines are
+found by counting, see ``observe.trace_only_without_rerun``, so stale globals
+are not observed), no strict dtype promotion (operators' operand dtypes
+are compared instead).
+"""
+import os
+
+import pytest
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("jaxnp", "flake8-jaxnp runtime confirmation")
+    group.addoption("--jaxnp-confirm", action="store_true",
+                    help="watch what the code under the given paths does while the tests run, and judge "
+                         "every flake8-jaxnp finding there (confirmed, not reproduced, not exercised, missed)")
+    group.addoption("--jaxnp-report", metavar="FILE", help="with --jaxnp-confirm: also write the JSON report")
+    group.addoption("--jaxnp-strict", action="store_true",
+                    help="with --jaxnp-confirm: a finding not reproduced or a missed pitfall fails the session")
+
+
+def pytest_configure(config):
+    if config.getoption("jaxnp_confirm"):
+        try:
+            confirmation = Confirmation(config)
+        except ImportError as exc:
+            raise pytest.UsageError(f"--jaxnp-confirm needs JAX and NumPy (pip install 'flake8-jaxnp[runtime]'): "
+                                    f"{exc}") from None
+        config.pluginmanager.register(confirmation, "jaxnp-confirmation")
+
+
+class Confirmation:
+    """Per-session state: the watched files, their findings, and one case result per test."""
+
+    def __init__(self, config):
+        from . import probes
+        from .runner import PathError, prepare, python_files
+
+        self.config, self.errors, self.results, self.rows = config, [], [], None
+        paths = [arg.split("::")[0] for arg in config.args] or [str(config.rootpath)]
+        files = []
+        for path in paths:
+            try:
+                files += python_files([path])
+            except PathError as exc:
+                self.errors.append(str(exc))
+        for path in dict.fromkeys(os.path.normpath(file) for file in files):
+            try:
+                self.results.append(prepare(path))
+            except PathError as exc:
+                self.errors.append(str(exc))
+        self.by_path = {path: result for result in self.results for path in result.own_paths}
+        self.watched = probes.Watched(self.by_path)
+        self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
+        self.exceptions = {}  # nodeid -> the first exception of the test running now, or None
+        probes.install_process_probes()
+        import jax
+
+        backend = (jax.default_backend(), jax.devices()[0].device_kind)
+        for result in self.results:
+            result.backend, result.has_cases = backend, True  # the tests are the cases
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item):
+        """Watch one test: its fixtures' setup, the test itself and the teardown."""
+        from . import probes
+        from .runner import CaseResult
+
+        probes.install_watched_module_probes(self.watched)
+        rec = probes.Recorder(self.watched, operand_dtypes=True)
+        self.exceptions[item.nodeid] = None
+        probes.RECORDER = rec
+        try:
+            with probes.tracing(rec):
+                yield
+        finally:
+            probes.RECORDER = None
+        exception = self.exceptions.pop(item.nodeid)
+        case = CaseResult(item.nodeid, "ok" if exception is None else "raised")
+        owner = self.by_path.get(os.path.abspath(item.path), self.results[0] if self.results else None)
+        if owner is not None:
+            owner.cases.append(case)
+        rec.results.clear()  # the jitted functions' outputs are only compared with a rerun
+        self.recorders[item.nodeid] = (rec, case, exception)
+
+    def pytest_runtest_makereport(self, item, call):
+        """The first exception of a test's setup, call or teardown (a skip or xfail is none)."""
+        excinfo = call.excinfo
+        if excinfo is None or excinfo.errisinstance((pytest.skip.Exception, pytest.xfail.Exception)):
+            return
+        if self.exceptions.get(item.nodeid, False) is None:
+            self.exceptions[item.nodeid] = excinfo.value
+
+    def pytest_warning_recorded(self, warning_message, nodeid):
+        from . import probes
+
+        if nodeid in self.recorders:
+            message = warning_message
+            probes.record_warning(self.recorders[nodeid][0], message.message, message.category,
+                                  message.filename, message.lineno)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionfinish(self, session):
+        """Judge the findings; the session's outcome changes only under --jaxnp-strict."""
+        from .observe import one_line
+        from .verdicts import MISSED, NOT_REPRODUCED, exit_code, judge
+
+        try:
+            for rec, case, exception in self.recorders.values():
+                _fill(case, rec, exception)
+            self.rows = judge(self.results)
+        except Exception as exc:  # noqa: BLE001 - the plugin must not break the user's session
+            self.errors.append(f"internal error, no verdicts: {one_line(exc)}")
+            self.rows = []
+        self.recorders.clear()
+        failing = [row for row in self.rows if row.verdict in (NOT_REPRODUCED, MISSED)] + self.errors
+        if self.config.getoption("jaxnp_strict") and failing and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        report_file = self.config.getoption("jaxnp_report")
+        if report_file:
+            from .report import as_json
+
+            text = as_json(self.rows, self.results, self.errors, exit_code(self.rows, self.results, self.errors))
+            try:
+                with open(report_file, "w", encoding="utf-8") as handle:
+                    handle.write(text + "\n")
+            except OSError as exc:
+                self.errors.append(f"--jaxnp-report: cannot write {report_file}: {exc.strerror}")
+
+    def pytest_terminal_summary(self, terminalreporter):
+        from .report import table
+
+        if self.rows is None:
+            return
+        terminalreporter.section("flake8-jaxnp runtime confirmation")
+        for error in self.errors:
+            terminalreporter.write_line(f"flake8-jaxnp: {error}")
+        terminalreporter.write_line(table(self.rows, self.results))
+
+
+def _fill(case, rec, exception):
+    """Fill a test's CaseResult with the evidence its recorder holds and the exception it raised."""
+    from .observe import Evidence, add_exception, one_line, recorded, trace_only_without_rerun
+    from .worker import Run
+
+    found = Evidence()
+    if exception is not None:
+        case.detail = one_line(exception)
+        add_exception(found, exception, rec.watched)
+    recorded(found, rec)
+    trace_only_without_rerun(found, Run(rec, None, None))
+    case.events, case.observations = found.events, found.observations
+    case.lines = sorted(rec.lines)

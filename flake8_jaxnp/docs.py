@@ -1,0 +1,101 @@
+"""Rule pages, rendered from the catalogue.
+
+The same function writes ``docs/rules/JNPxxx.md`` in the repository and prints a
+page for ``python -m flake8_jaxnp explain``, so an installed package needs no
+docs folder. Rendering lints the rule's example (never runs it), so the quoted
+message is the one flake8 prints.
+"""
+import ast
+from pathlib import Path
+
+from . import api
+from .evidence import DESCRIPTIONS
+from .linter import lint
+from .options import DEFAULT, X64_RULES
+from .rules import RULES
+
+PAGES_DIR = "docs/rules"  # relative to the repository root
+README = "README.md"
+TABLE_START, TABLE_END = "<!-- rules:start -->\n", "<!-- rules:end -->"
+EXAMPLE_NAME = "example.py"
+
+def page(code):
+    """The Markdown page of one rule."""
+    rule = RULES[code]
+    version = api.data()["jax_version"]
+    default = "On by default." if rule.on_by_default else (
+        f"Off by default: turn it on with `--extend-select {code}` (or `--select JNP`).")
+    parts = [f"# {code} {rule.name}", "", default, "", "## Why it is a problem", "", rule.why]
+    if rule.example:
+        parts += ["", (f"On JAX {version} the example below raises `{rule.raises}`." if rule.raises else
+                       f"On JAX {version} the example below runs without an error: the pitfall is silent."),
+                  "", "## What it flags", "", f"For example, in `{EXAMPLE_NAME}`:", "", _code(rule.example),
+                  "", f"`flake8 --select JNP {EXAMPLE_NAME}` reports:", "",
+                  _code("\n".join(_report(rule.example)), "text")]
+    parts += ["", "## Fix", "", rule.fix]
+    if rule.instead:
+        parts += ["", _code(rule.instead)]
+    parts += ["", "## Silencing it", "",
+              f"- one line: end it with `# noqa: {code}`",
+              f"- some files: `per-file-ignores = tests/*: {code}` in the flake8 configuration",
+              f"- everywhere: `extend-ignore = {code}`"]
+    if code in X64_RULES:
+        parts.append("- a project that enables `jax_enable_x64`: `jaxnp-x64 = true` (or `--jaxnp-x64`)")
+    parts += ["", "## Runtime confirmation", ""]
+    if rule.evidence:
+        parts += ["`flake8-jaxnp-confirm FILE` (or `pytest --jaxnp-confirm`) runs the code under JAX and "
+                  "confirms a finding when"]
+        parts += [f"- {DESCRIPTIONS[kind]} (`{kind}`)" for kind in rule.evidence]
+    else:
+        parts.append(f"The runtime mode does not confirm this rule: {rule.unconfirmable}")
+    return "\n".join(parts) + "\n"
+
+
+def _code(text, language="python"):
+    return f"```{language}\n{text.rstrip()}\n```"
+
+
+def _report(source):
+    """What flake8 prints for ``source`` saved as example.py."""
+    tree = ast.parse(source)
+    return [f"{EXAMPLE_NAME}:{f.line}:{f.col + 1}: {f.message}"
+            for f in lint(tree, source.splitlines(True), DEFAULT)]
+
+
+def markdown_table():
+    """The README's rule table; each code links to its page."""
+    rows = ["| code | name | what goes wrong | fix |", "| --- | --- | --- | --- |"]
+    rows += [f"| [{r.code}]({PAGES_DIR}/{r.code}.md) | {r.name}{'' if r.on_by_default else ' (off by default)'} "
+             f"| {r.why} | {r.fix} |" for r in RULES.values()]
+    return "\n".join(rows)
+
+
+def _with_table(readme):
+    """The README text with the table between its markers replaced."""
+    start = readme.index(TABLE_START) + len(TABLE_START)
+    return readme[:start] + markdown_table() + "\n" + readme[readme.index(TABLE_END, start):]
+
+
+def expected_files(root):
+    """{path relative to root: text} for every generated file."""
+    files = {f"{PAGES_DIR}/{code}.md": page(code) for code in RULES}
+    files[README] = _with_table((Path(root) / README).read_text(encoding="utf-8"))
+    return files
+
+
+def write(root):
+    """Write every rule's page and the README table under ``root``; return the paths written."""
+    (Path(root) / PAGES_DIR).mkdir(parents=True, exist_ok=True)
+    files = expected_files(root)
+    for name, text in files.items():
+        (Path(root) / name).write_text(text, encoding="utf-8")
+    return list(files)
+
+
+def stale(root):
+    """Generated files under ``root`` that differ from the catalogue or are missing, and pages of no rule."""
+    root = Path(root)
+    wrong = [name for name, text in expected_files(root).items()
+             if not (root / name).is_file() or (root / name).read_text(encoding="utf-8") != text]
+    return wrong + [f"{PAGES_DIR}/{p.name}" for p in sorted((root / PAGES_DIR).glob("*.md"))
+                    if p.stem not in RULES]

@@ -1,0 +1,187 @@
+"""The pytest plugin: ``pytest --jaxnp-confirm`` over a project's own test suite.
+
+Each run is a fresh pytest in a subprocess, as a user would start it.
+"""
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import FIXTURES
+from expectations import expected_findings
+
+PROJECT = FIXTURES / "pytest_project"
+SUMMARY_START = "=== flake8-jaxnp runtime confirmation"
+
+
+def run_pytest(folder, *args):
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *map(str, args), "."],
+                          capture_output=True, text=True, cwd=folder, timeout=600)
+
+
+def expected(folder):
+    return {(str(path.relative_to(folder)), line, code)
+            for path in sorted(folder.rglob("*.py")) for line, code in expected_findings(path)}
+
+
+@pytest.fixture(scope="module")
+def example_run(tmp_path_factory):
+    report = tmp_path_factory.mktemp("report") / "report.json"
+    result = run_pytest(PROJECT, "--jaxnp-confirm", f"--jaxnp-report={report}")
+    return result, json.loads(report.read_text())
+
+
+def test_example_project_confirms_every_expected_finding(example_run):
+    result, report = example_run
+    assert result.returncode == 0, result.stdout[-2000:]
+    found = {(row["path"], row["line"], row["codes"][0]) for row in report["results"]}
+    assert found == expected(PROJECT)
+    assert {row["verdict"] for row in report["results"]} == {"confirmed"}
+    assert report["summary"]["missed"] == 0
+
+
+def test_findings_are_confirmed_from_other_files_tests(example_run):
+    _, report = example_run
+    for row in report["results"]:
+        assert row["case"].split("::")[0].endswith(("test_model.py", "test_train.py")), row
+
+
+def test_verdict_table_and_summary_line_end_the_session(example_run):
+    result, report = example_run
+    lines = result.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if SUMMARY_START in line)
+    counts = report["summary"]
+    summary = (f"{counts['confirmed']} confirmed, {counts['not reproduced']} not reproduced, "
+               f"{counts['not exercised']} not exercised, {counts['missed']} missed")
+    assert summary in lines[start:]
+    assert sum(" confirmed " in line for line in lines[start:]) == len(expected(PROJECT))
+
+
+def test_suite_runs_unchanged_with_the_plugin_off(example_run):
+    plain = run_pytest(PROJECT)
+    confirmed, _ = example_run
+    assert plain.returncode == 0
+    assert SUMMARY_START not in plain.stdout
+    assert plain.stdout.splitlines()[-1].split(" in ")[0] == confirmed.stdout.splitlines()[-1].split(" in ")[0]
+
+
+def test_plugin_off_imports_nothing_heavy(tmp_path):
+    (tmp_path / "test_light.py").write_text(
+        "import sys\n\ndef test_no_jax():\n    assert not {'jax', 'numpy'} & {m.split('.')[0] for m in sys.modules}\n")
+    result = run_pytest(tmp_path, "-p", "jaxnp")
+    assert result.returncode == 0, result.stdout[-2000:]
+
+
+RETRACED = textwrap.dedent("""\
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+
+    @partial(jax.jit, static_argnums=1)
+    def scaled(x, factor):
+        print("scaling by", factor)  # a finding, but every call has a new static factor: it retraces
+        return x * factor
+
+
+    def test_scaled():
+        results = [scaled(jnp.ones(()), factor) for factor in (1, 2, 3)]
+        assert jnp.array_equal(jnp.stack(results), jnp.array([1.0, 2.0, 3.0]))
+    """)
+
+
+@pytest.mark.parametrize("strict, status", [(False, 0), (True, 1)])
+def test_strict_fails_the_session_on_a_finding_not_reproduced(tmp_path, strict, status):
+    (tmp_path / "test_retrace.py").write_text(RETRACED)
+    result = run_pytest(tmp_path, "--jaxnp-confirm", *(["--jaxnp-strict"] if strict else []))
+    assert result.returncode == status, result.stdout[-2000:]
+    assert "1 passed" in result.stdout
+    assert "0 confirmed, 1 not reproduced, 0 not exercised, 0 missed" in result.stdout
+
+
+def test_failing_tests_still_fail_with_the_plugin(tmp_path):
+    (tmp_path / "test_fails.py").write_text(
+        "import jax.numpy as jnp\n\ndef test_wrong():\n    assert jnp.ones(()) == 2\n")
+    assert run_pytest(tmp_path).returncode == 1
+    assert run_pytest(tmp_path, "--jaxnp-confirm").returncode == 1
+
+
+MISSED = textwrap.dedent("""\
+    import jax.numpy as jnp
+
+
+    def total(values):
+        result = 0.0
+        for value in values:
+            result += float(value)  # a transfer on every iteration; the linter does not know the values
+        return result
+
+
+    def test_total():
+        assert total([jnp.ones(()), jnp.ones(()), jnp.ones(())]) == 3.0
+    """)
+
+
+def test_strict_fails_the_session_on_a_missed_pitfall(tmp_path):
+    (tmp_path / "test_missed.py").write_text(MISSED)
+    plain = run_pytest(tmp_path, "--jaxnp-confirm")
+    strict = run_pytest(tmp_path, "--jaxnp-confirm", "--jaxnp-strict")
+    assert "1 passed" in plain.stdout and "1 passed" in strict.stdout
+    assert "0 confirmed, 0 not reproduced, 0 not exercised, 1 missed" in plain.stdout, plain.stdout[-2000:]
+    assert (plain.returncode, strict.returncode) == (0, 1)
+
+
+def test_unwritable_report_is_one_line_and_changes_no_outcome(tmp_path):
+    (tmp_path / "test_light.py").write_text("def test_nothing():\n    pass\n")
+    result = run_pytest(tmp_path, "--jaxnp-confirm", f"--jaxnp-report={tmp_path / 'missing' / 'report.json'}")
+    assert result.returncode == 0
+    [line] = [line for line in result.stdout.splitlines() if "--jaxnp-report" in line]
+    assert line.startswith("flake8-jaxnp: --jaxnp-report: cannot write ") and "Traceback" not in result.stdout
+
+
+def test_project_reached_through_a_symbolic_link_is_watched(tmp_path):
+    shutil.copytree(PROJECT, tmp_path / "real")
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm", "link"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert f"{len(expected(PROJECT))} confirmed, 0 not reproduced, 0 not exercised, 0 missed" in result.stdout
+
+
+def test_fixture_setup_is_watched_and_a_skip_is_no_exception(tmp_path):
+    (tmp_path / "conftest.py").write_text(textwrap.dedent("""\
+        import jax.numpy as jnp
+        import pytest
+
+
+        @pytest.fixture
+        def history():
+            values = []
+            total, steps = jnp.zeros(()), 3
+            for step in range(steps):  # a literal range(3) would be a demo loop, not reported
+                total = total + step
+                values.append(float(total))  # a transfer on every iteration, in the fixture's setup
+            return values
+        """))
+    (tmp_path / "test_history.py").write_text(textwrap.dedent("""\
+        import pytest
+
+
+        def test_history(history):
+            assert history == [0.0, 1.0, 3.0]
+
+
+        def test_skipped():
+            pytest.skip("not today")
+        """))
+    result = run_pytest(tmp_path, "--jaxnp-confirm", f"--jaxnp-report={tmp_path / 'report.json'}")
+    assert result.returncode == 0, result.stdout[-2000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert [(row["path"], row["line"], row["codes"], row["verdict"], row["case"]) for row in report["results"]] == [
+        ("conftest.py", 11, ["JNP102"], "confirmed", "test_history.py::test_history")]
+    assert {case["case"]: case["status"] for case in report["cases"]} == {
+        "test_history.py::test_history": "ok", "test_history.py::test_skipped": "ok"}

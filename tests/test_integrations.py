@@ -1,0 +1,295 @@
+"""Where users meet the plugin: formatter plugins, stdin, nbqa, pre-commit and pylsp.
+
+Each test drives the real tool (installed by the test extra) and compares what it
+reports with what flake8 itself reports for the same file.
+"""
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, ROOT
+from expectations import expected_findings
+from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES
+
+PITFALLS = FIXTURES / "jnp301.py"
+NOTEBOOK = FIXTURES / "notebooks" / "training_loop.ipynb"
+FLAKE8_LINE = re.compile(r"^(?P<path>.+?):(?P<row>\d+):(?P<col>\d+): (?P<code>[A-Z]+\d+) ")
+BIN = str(Path(sys.executable).parent)  # the tools' console scripts live beside this interpreter
+ENV = dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
+
+
+def run(*args, **kwargs):
+    return subprocess.run(list(args), capture_output=True, text=True, env=ENV, **kwargs)
+
+
+def flake8_report(*args, cwd=ROOT):
+    """{(path, row, col, code)} from flake8's default format."""
+    result = run(sys.executable, "-m", "flake8", "--isolated", *args, cwd=cwd)
+    assert result.returncode in (0, 1), result.stderr
+    return {(m["path"], int(m["row"]), int(m["col"]), m["code"])
+            for m in map(FLAKE8_LINE.match, result.stdout.splitlines()) if m}
+
+
+def test_expected_marks_are_what_flake8_prints():
+    """The other tests compare against plain flake8; this pins plain flake8 to the fixture's marks."""
+    report = flake8_report("--select", "JNP", str(PITFALLS))
+    assert {(row, code) for _, row, _, code in report} == expected_findings(PITFALLS)
+
+
+def test_sarif_formatter_carries_every_finding():
+    pytest.importorskip("flake8_sarif_reporter")
+    expected = {(row, col, code) for _, row, col, code in flake8_report("--select", "JNP", str(PITFALLS))}
+    result = run(sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--exit-zero", "--format", "sarif",
+                 str(PITFALLS), cwd=ROOT)  # as the README's CI job runs it
+    assert result.returncode == 0, result.stderr
+    sarif = json.loads(result.stdout)
+    assert sarif["version"] == "2.1.0"
+    (sarif_run,) = sarif["runs"]
+    found = set()
+    for item in sarif_run["results"]:
+        region = item["locations"][0]["physicalLocation"]["region"]
+        found.add((region["startLine"], region["startColumn"], item["ruleId"]))
+        assert item["message"]["text"].startswith(RULES[item["ruleId"]].message.split("{")[0])
+    assert found == expected
+    assert {rule["id"] for rule in sarif_run["tool"]["driver"]["rules"]} == {code for _, _, code in expected}
+
+
+def test_json_and_github_formatters_carry_every_finding():
+    pytest.importorskip("flake8_json_reporter")
+    pytest.importorskip("flake8_github_annotations")
+    expected = {(row, col, code) for _, row, col, code in flake8_report("--select", "JNP", str(PITFALLS))}
+    as_json = run(sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--format", "json",
+                  str(PITFALLS), cwd=ROOT)
+    (entries,) = json.loads(as_json.stdout).values()
+    assert {(e["line_number"], e["column_number"], e["code"]) for e in entries} == expected
+    github = run(sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--format", "github",
+                 str(PITFALLS), cwd=ROOT)
+    annotations = re.findall(r"^::\w+ file=[^,]+,line=(\d+),col=(\d+),title=(JNP\d+)::", github.stdout, re.M)
+    assert {(int(row), int(col), code) for row, col, code in annotations} == expected
+
+
+def test_stdin_with_display_name_reports_what_the_file_gets():
+    """The VS Code flake8 extension pipes the buffer to ``flake8 --stdin-display-name PATH -``."""
+    name = str(PITFALLS.relative_to(ROOT))
+    from_file = flake8_report(name)
+    result = run(sys.executable, "-m", "flake8", "--isolated", "--stdin-display-name", name, "-",
+                 input=PITFALLS.read_text(encoding="utf-8"), cwd=ROOT)
+    from_stdin = {(m["path"], int(m["row"]), int(m["col"]), m["code"])
+                  for m in map(FLAKE8_LINE.match, result.stdout.splitlines()) if m}
+    assert from_stdin == from_file
+    assert any(code.startswith("JNP") for *_, code in from_file)
+
+
+def _notebook_marks(path):
+    """{(code cell number, line, code)} from the ``# expect:`` marks, code cells counted from 1 as nbqa does."""
+    cells = [cell for cell in json.loads(path.read_text(encoding="utf-8"))["cells"] if cell["cell_type"] == "code"]
+    return {(number, line, code)
+            for number, cell in enumerate(cells, 1)
+            for line, text in enumerate("".join(cell["source"]).splitlines(), 1)
+            for code in re.findall(r"JNP\d+", text.partition("# expect:")[2])}
+
+
+def test_nbqa_maps_findings_to_notebook_cells(tmp_path):
+    pytest.importorskip("nbqa")
+    result = run(sys.executable, "-m", "nbqa", "flake8", str(NOTEBOOK), "--select", "JNP", cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    found = {(int(cell), int(row), code) for cell, row, code in
+             re.findall(r"^.+?\.ipynb:cell_(\d+):(\d+):\d+: (JNP\d+) ", result.stdout, re.M)}
+    assert found == _notebook_marks(NOTEBOOK)
+    assert found, "the notebook fixture marks no pitfall"
+
+
+@pytest.mark.slow
+def test_pre_commit_hook_from_this_repository(tmp_path):
+    """``pre-commit try-repo`` builds the hook's environment from this repository (needs git and pip)."""
+    pytest.importorskip("pre_commit")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "flagged.py").write_text(RULES["JNP301"].example, encoding="utf-8")
+    (project / "default_off.py").write_text(RULES[OFF_BY_DEFAULT[0]].example, encoding="utf-8")
+    run("git", "init", "-q", cwd=project)
+    run("git", "add", ".", cwd=project)
+    expected = {(path.removeprefix("./"), row, col, code) for path, row, col, code in flake8_report(".", cwd=project)
+                if code.startswith("JNP")}
+    env = dict(ENV, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "flake8-jaxnp",
+                             "--all-files"], capture_output=True, text=True, env=env, cwd=project, timeout=900)
+    assert result.returncode == 1, result.stdout + result.stderr
+    found = {(m["path"], int(m["row"]), int(m["col"]), m["code"])
+             for m in map(FLAKE8_LINE.match, result.stdout.splitlines()) if m}
+    assert found == expected
+    assert {code for *_, code in found} == {"JNP301"}
+
+
+class LanguageServer:
+    """A minimal LSP client: JSON-RPC over the server's stdin/stdout."""
+
+    def __init__(self, cwd):
+        self.process = subprocess.Popen([sys.executable, "-m", "pylsp"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, cwd=cwd)
+        self.messages = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        stream = self.process.stdout
+        while True:
+            header = {}
+            while (line := stream.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("ascii").partition(":")
+                header[name.strip().lower()] = value.strip()
+            if not header:
+                return
+            self.messages.put(json.loads(stream.read(int(header["content-length"]))))
+
+    def send(self, method, params, request=False):
+        message = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            self.next_id += 1
+            message["id"] = self.next_id
+        body = json.dumps(message).encode("utf-8")
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        self.process.stdin.flush()
+
+    def wait_for(self, accept, timeout=60):
+        while True:
+            message = self.messages.get(timeout=timeout)
+            if accept(message):
+                return message
+
+    def close(self):
+        self.process.kill()
+        self.process.wait()
+
+
+def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
+    pytest.importorskip("pylsp")
+    document = tmp_path / "train.py"
+    source = PITFALLS.read_text(encoding="utf-8")
+    document.write_text(source, encoding="utf-8")
+    expected = {(row - 1, col - 1, code) for _, row, col, code in flake8_report(str(document))
+                if code.startswith("JNP")}
+    (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", _readme_section("**pylsp**"), re.S)
+                   if '"pylsp"' in block]
+    server = LanguageServer(tmp_path)
+    try:
+        server.send("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}},
+                    request=True)
+        server.wait_for(lambda m: m.get("id") == 1 and "result" in m)
+        server.send("initialized", {})
+        server.send("workspace/didChangeConfiguration", {"settings": settings})  # the README's settings
+        uri = document.as_uri()
+        server.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
+                                                              "text": source}})
+        server.send("textDocument/didSave", {"textDocument": {"uri": uri}})
+        published = server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                                    and m["params"]["uri"] == uri and m["params"]["diagnostics"])
+    finally:
+        server.close()
+    found = {(d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"])
+             for d in published["params"]["diagnostics"] if d["code"].startswith("JNP")}
+    assert found == expected
+    assert all(d["source"] == "flake8" for d in published["params"]["diagnostics"])
+
+
+def test_pre_commit_hook_keeps_every_default_off_rule_off():
+    yaml = pytest.importorskip("yaml")
+    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert hook["entry"] == "flake8 --select JNP"
+    (ignored,) = [arg.partition("=")[2] for arg in hook["args"] if arg.startswith("--extend-ignore=")]
+    assert ignored.split(",") == OFF_BY_DEFAULT
+
+
+def _readme_section(title):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index(title)
+    end = readme.find("\n## ", start)
+    return readme[start:end if end > 0 else None]
+
+
+def test_readme_option_table_lists_every_plugin_option():
+    from flake8_jaxnp import options
+
+    class Recorder:
+        def __init__(self):
+            self.added = []
+
+        def extend_default_ignore(self, codes):
+            pass
+
+        def add_option(self, flag, **settings):
+            self.added.append((flag, settings))
+
+    recorder = Recorder()
+    options.register(recorder)
+    rows = [line for line in _readme_section("## Configuration").splitlines() if line.startswith("| `--jaxnp")]
+    assert len(rows) == len(recorder.added)
+    for flag, settings in recorder.added:
+        (row,) = [row for row in rows if row.startswith(f"| `{flag}")]
+        assert settings["parse_from_config"] and f"| `{flag[2:]}` |" in row
+
+
+EQUINOX_PROJECT = {
+    "model.py": "import equinox as eqx\nimport jax.numpy as jnp\n\n\n@eqx.filter_jit\ndef step(x):\n"
+                "    print('x =', x)\n    return x * jnp.zeros(3, dtype=jnp.float64)  "
+                + "# a line longer than pycodestyle's limit " * 3 + "\n",
+    "tests/test_loop.py": "import jax.numpy as jnp\n\nx = jnp.ones(3)\nfor _ in range(100):\n    x = x * 2\n"
+                          "    print(float(x.sum()))\n",
+}
+
+
+@pytest.mark.parametrize("language, config_file", [("ini", ".flake8"), ("toml", "pyproject.toml")])
+def test_readme_worked_configuration(tmp_path, language, config_file):
+    """The README's ruff + x64 + Equinox configuration, copied from the README into a small project."""
+    if language == "toml":
+        pytest.importorskip("flake8p")  # flake8-pyproject: flake8 itself does not read pyproject.toml
+    (block,) = re.findall(rf"```{language}\n(.*?)```", _readme_section("### Worked configuration"), re.S)
+    for name, text in EQUINOX_PROJECT.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    unconfigured = {(path, code) for path, _, _, code in flake8_report("--select", "JNP,E", ".", cwd=tmp_path)}
+    assert unconfigured == {("./model.py", "JNP301"), ("./model.py", "JNP402"), ("./model.py", "E501"),
+                            ("./tests/test_loop.py", "JNP102")}  # equinox.filter_jit is known by default
+    (tmp_path / config_file).write_text(block, encoding="utf-8")
+    result = run(sys.executable, "-m", "flake8", ".", cwd=tmp_path)
+    found = {(m["path"], m["code"]) for m in map(FLAKE8_LINE.match, result.stdout.splitlines()) if m}
+    assert found == {("./model.py", "JNP301")}, result.stdout + result.stderr
+
+
+def test_runtime_extra_accepts_the_jax_the_api_data_describes():
+    import configparser
+
+    from packaging.requirements import Requirement
+
+    from flake8_jaxnp import api
+
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    runtime = {Requirement(line).name: Requirement(line).specifier
+               for line in config["options.extras_require"]["runtime"].splitlines() if line.strip()}
+    version = api.data()["jax_version"]
+    assert version in runtime["jax"] and version in runtime["jaxlib"]
+    assert not any(spec.operator in ("==", "===") for spec in runtime["jax"]), "a range, not one release"
+
+
+@pytest.mark.parametrize("fast, slow, expected", [(0, 0, 0), (1, 0, 1), (0, 1, 1), (0, 5, 1), (5, 0, 1), (2, 1, 2)])
+def test_ci_runs_the_fast_suite_and_the_slow_group_and_fails_on_either(tmp_path, fast, slow, expected):
+    """.ci/run with a stand-in python that records its calls and exits as told."""
+    shim = tmp_path / "python"
+    shim.write_text('#!/bin/sh\necho "$*" >> "$CALLS"\ncase "$*" in\n  "-m pip"*) exit 0 ;;\n'
+                    '  *"-m slow"*) exit "$SLOW" ;;\n  *) exit "$FAST" ;;\nesac\n', encoding="utf-8")
+    shim.chmod(0o755)
+    calls = tmp_path / "calls"
+    env = dict(os.environ, PATH=f"{tmp_path}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
+               FAST=str(fast), SLOW=str(slow))
+    result = subprocess.run(["bash", str(ROOT / ".ci" / "run")], capture_output=True, text=True, env=env)
+    assert result.returncode == expected, result.stderr
+    pytest_calls = [line for line in calls.read_text().splitlines() if line.startswith("-m pytest")]
+    assert pytest_calls == ["-m pytest -q", "-m pytest -q -m slow"]
