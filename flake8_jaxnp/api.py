@@ -34,10 +34,17 @@ def missing_array_attributes():
                      if not name.startswith("_"))
 
 
-@lru_cache(maxsize=1)
-def deprecated():
-    """Removed or deprecated JAX names -> their replacement."""
-    return data()["deprecated"]
+def removed_names():
+    """JAX names of past releases that the installed JAX no longer has ("raises") or
+    deprecates -> {"last": last release read that had it, "message": JAX's own
+    deprecation text or "", "raises": bool}."""
+    return data()["removed_names"]
+
+
+def array_member_changes():
+    """jax.Array members whose form changed -> {"was": "method"|"property", "last", "now":
+    "method"|"property"|"raises", "message"}: ``x.device()`` of old code now raises."""
+    return data()["array_member_changes"]
 
 
 @lru_cache(maxsize=1)
@@ -118,6 +125,18 @@ def static_attributes():
 def shape_arguments():
     """jax.numpy qualname -> positions of arguments that set the result's shape (must be concrete)."""
     return data()["shape_arguments"]
+
+
+def promoting_arguments():
+    """jax.numpy qualname -> {"positions": argument indices, "sequences": indices of list
+    arguments} whose dtypes promote together into the result (where, concatenate, dot)."""
+    return data()["promoting_arguments"]
+
+
+def numpy_random_dtypes():
+    """{"legacy": {np.random function: dtype}, "generator": {np.random.Generator method:
+    dtype}}: what they return when no dtype is given (float64 for normal, int64 for integers)."""
+    return data()["numpy_random_dtypes"]
 
 
 def framework_transforms():

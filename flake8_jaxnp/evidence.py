@@ -19,7 +19,7 @@ CONCRETIZATION = "concretization"  # ConcretizationTypeError: a concrete value o
 BOOLEAN_INDEX = "boolean-index"  # NonConcreteBooleanIndexError
 IMMUTABLE_ARRAY = "immutable-array"  # item assignment or an in-place method on a jax.Array
 UNSUPPORTED_ARGUMENT = "unsupported-argument"  # a NumPy-only argument refused by jax.numpy
-MISSING_JAX_ATTRIBUTE = "missing-jax-attribute"  # AttributeError on a JAX module or array
+MISSING_JAX_ATTRIBUTE = "missing-jax-attribute"  # AttributeError on a JAX module or array, x.flat, x.device()
 MISSING_JAX_IMPORT = "missing-jax-import"  # ImportError for a name JAX does not have
 # Lines that ran fewer times under jit than under jax.disable_jit, with the effect in the line.
 TRACE_ONLY_PRINT = "trace-only-print"
@@ -55,8 +55,9 @@ DESCRIPTIONS = {
     CONCRETIZATION: "the case raises `ConcretizationTypeError` (a concrete value or shape) at the line",
     BOOLEAN_INDEX: "the case raises `NonConcreteBooleanIndexError` at the line",
     IMMUTABLE_ARRAY: "the case raises the `TypeError`/`AttributeError` of an in-place update of a `jax.Array`",
-    UNSUPPORTED_ARGUMENT: "jax.numpy refuses the NumPy-only argument at the line",
-    MISSING_JAX_ATTRIBUTE: "the case raises `AttributeError` for a JAX module or array attribute at the line",
+    UNSUPPORTED_ARGUMENT: "jax.numpy refuses the NumPy-only argument, or its value, at the line",
+    MISSING_JAX_ATTRIBUTE: "the case raises `AttributeError` for a JAX module or array attribute at the line "
+                           "(or the error of a member that exists only to refuse: `x.flat`, `x.device()`)",
     MISSING_JAX_IMPORT: "the case raises `ImportError` for a name JAX does not have",
     TRACE_ONLY_PRINT: "the `print` ran fewer times jitted than under `jax.disable_jit()`: only while tracing",
     TRACE_ONLY_REBIND: "the `global`/`nonlocal` rebinding ran fewer times jitted than under `jax.disable_jit()`",

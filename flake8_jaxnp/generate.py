@@ -17,6 +17,7 @@ from pathlib import Path
 
 from . import generate_frameworks as frameworks
 from . import generate_tables as tables
+from . import release_history
 from .api import DATA_FILE
 from .facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
@@ -36,43 +37,14 @@ TRACER_ERRORS = {
     "TracerArrayConversionError", "ConcretizationTypeError",
     "TracerIntegerConversionError", "TracerBoolConversionError",
 }
-# Spellings that older JAX releases offered; the generator keeps those the
-# installed JAX no longer has, paired with the replacement it does have.
-HISTORIC_ALIASES = {
-    "jax.tree_map": "jax.tree.map",
-    "jax.tree_multimap": "jax.tree.map",
-    "jax.tree_leaves": "jax.tree.leaves",
-    "jax.tree_flatten": "jax.tree.flatten",
-    "jax.tree_unflatten": "jax.tree.unflatten",
-    "jax.tree_structure": "jax.tree.structure",
-    "jax.tree_transpose": "jax.tree.transpose",
-    "jax.tree_reduce": "jax.tree.reduce",
-    "jax.tree_util.tree_multimap": "jax.tree.map",
-    "jax.experimental.host_callback": "jax.debug.callback or jax.pure_callback",
-    "jax.experimental.maps": "jax.sharding and jax.shard_map",
-    "jax.experimental.pjit.with_sharding_constraint": "jax.lax.with_sharding_constraint",
-    "jax.abstract_arrays": "jax.core.ShapedArray",
-    "jax.xla_computation": "jax.jit(f).lower(*args)",
-    "jax.linear_util": "jax.extend.linear_util",
-    "jax.numpy.DeviceArray": "jax.Array",
-    "jax.interpreters.xla.DeviceArray": "jax.Array",
-    "jax.device_put_replicated": "jax.device_put with a sharding",
-    "jax.device_put_sharded": "jax.device_put with a sharding",
-    "jax.numpy.in1d": "jax.numpy.isin",
-    "jax.numpy.trapz": "jax.scipy.integrate.trapezoid",
-    "jax.numpy.row_stack": "jax.numpy.vstack",
-    "jax.numpy.round_": "jax.numpy.round",
-    "jax.numpy.product": "jax.numpy.prod",
-    "jax.numpy.cumproduct": "jax.numpy.cumprod",
-    "jax.numpy.alltrue": "jax.numpy.all",
-    "jax.numpy.sometrue": "jax.numpy.any",
-    "jax.numpy.msort": "jax.numpy.sort(a, axis=0)",
-    "jax.numpy.fix": "jax.numpy.trunc",
-    "jax.random.shuffle": "jax.random.permutation",
-    "jax.lax.pvary": "jax.lax.pcast",
-}
 # Values that make a NumPy-only keyword argument reveal itself when passed.
-ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K"}
+ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K", "where": "mask", "casting": "unsafe"}
+# The choices NumPy documents for arguments whose values JAX may refuse one by one.
+VALUE_CHOICES = {
+    "mode": ("raise", "wrap", "clip"), "order": ("C", "F", "A", "K"),
+    "kind": ("quicksort", "mergesort", "heapsort", "stable"),
+    "casting": ("no", "equiv", "safe", "same_kind", "unsafe"), "overwrite_input": (True, False),
+}
 PASSES, OTHER_FAILURE = "passes", "other failure"  # probe outcomes besides a refusal
 
 
@@ -139,22 +111,48 @@ def _probe_on_tracer(func):
     return failure
 
 
-def _deprecations():
-    """Names the installed JAX deprecates or no longer has, with replacements."""
+def _removed_names():
+    """Public names of past releases (and names JAX's deprecation tables list) that the
+    installed JAX no longer has or warns about: {qualname: {"last", "message", "raises"}}.
+    Members of a removed or deprecated module are left out: the module's entry covers them."""
+    import jax
+
+    names = release_history.history((jax.__version__, Path(jax.__file__).parent))
     found = {}
-    for modname in ("jax", "jax.numpy", "jax.lax", "jax.nn", "jax.random",
-                    "jax.scipy", "jax.tree_util", "jax.experimental"):
-        module = _resolve(modname)
-        for name, (message, _) in getattr(module, "_deprecations", {}).items():
-            match = re.search(r"[Uu]se `?([\w.]+(?:\([^)]*\))?)", message)
-            replacement = match.group(1).rstrip(".") if match else "the replacement in the JAX changelog"
-            found[f"{modname}.{name}"] = replacement
-    for old, new in HISTORIC_ALIASES.items():
-        if old in found:
-            continue
-        if _resolve(old) is None:
-            found[old] = new
-    return dict(sorted(found.items()))
+    for qualname in sorted(names):
+        status = release_history.installed_status(qualname)
+        if status in ("raises", "warns"):
+            found[qualname] = dict(names[qualname], raises=status == "raises")
+    return {qualname: entry for qualname, entry in found.items()
+            if not any(prefix in found for prefix in _prefixes(qualname))}
+
+
+def _array_member_changes():
+    """jax.Array members whose form changed since a past release: {name: {"was": "method" or
+    "property", "last": last release read with that form, "now": "method", "property" or
+    "raises", "message": JAX's deprecation text}}."""
+    import jax
+    import jax.numpy as jnp
+
+    array = jnp.ones(3)
+    changes = {}
+    members = release_history.array_members((jax.__version__, Path(jax.__file__).parent))
+    for name, forms in sorted(members.items()):
+        try:
+            now = "method" if callable(getattr(array, name)) else "property"
+        except AttributeError:
+            now = "raises"
+        for was, seen in sorted(forms.items()):
+            if was != now and seen["last"] != jax.__version__:
+                changes[name] = {"was": was, "last": seen["last"], "now": now, "message": seen["message"]}
+            elif was == "property" and now == "raises":  # kept only to raise (device_buffer)
+                changes[name] = {"was": was, "last": None, "now": now, "message": seen["message"]}
+    return changes
+
+
+def _prefixes(qualname):
+    parts = qualname.split(".")
+    return [".".join(parts[:cut]) for cut in range(1, len(parts))]
 
 
 def _rejected_arguments(jnp_names):
@@ -170,8 +168,10 @@ def _rejected_arguments(jnp_names):
         np_func, jnp_func = getattr(np, name, None), getattr(jnp, name)
         if callable(np_func) and not inspect.isclass(jnp_func):
             refused = _refused(np_func, jnp_func, partial(jnp_func, jnp.arange(3.0)))
-            if refused:
-                rejected[qualname] = refused
+            values = _refused_values(np_func, jnp_func, partial(np_func, np.arange(3.0)),
+                                     partial(jnp_func, jnp.arange(3.0)), refused)
+            if refused or values:
+                rejected[qualname] = dict(refused, **values)
     return rejected
 
 
@@ -190,9 +190,36 @@ def _rejected_method_arguments():
         np_method = getattr(np.ndarray, name)
         if callable(np_method) and callable(jax_method):
             refused = _refused(np_method, jax_method, jax_method)
-            if refused:
-                rejected[name] = refused
+            values = _refused_values(np_method, jax_method, getattr(np.arange(3.0), name), jax_method, refused)
+            if refused or values:
+                rejected[name] = dict(refused, **values)
     return rejected
+
+
+def _refused_values(np_func, jax_func, np_call, jax_call, refused):
+    """{param: {"values": {repr(value): exception name}}}: NumPy-documented values of a
+    parameter JAX declares, that NumPy accepts and JAX refuses (``take(mode="raise")``).
+    Only where JAX accepts some other value: a parameter JAX refuses whole is in ``refused``."""
+    import numpy as np
+
+    np_params, jax_defaults = _parameters(np_func), _defaults(jax_func)
+    if np_params is None or jax_defaults is None:
+        return {}
+    found = {}
+    for param in sorted(set(VALUE_CHOICES) & np_params & set(jax_defaults) - set(refused)):
+        outcomes = {}
+        for value in VALUE_CHOICES[param]:
+            for more in ((), (np.arange(3.0),), (np.array([0]),)):
+                if _refusal(partial(np_call, *more), param, value) != PASSES:
+                    continue  # NumPy itself refuses this call
+                outcome = _refusal(partial(jax_call, *more), param, value, mentions=repr(value).strip("'"))
+                if outcome != OTHER_FAILURE:
+                    outcomes[repr(value)] = outcome
+                    break
+        values = {value: error for value, error in outcomes.items() if error != PASSES}
+        if values and PASSES in outcomes.values():
+            found[param] = {"values": values}
+    return found
 
 
 def _refused(np_func, jax_func, call):
@@ -214,7 +241,8 @@ def _refused(np_func, jax_func, call):
         if param not in jax_defaults and "**" not in jax_defaults:
             refused[param] = {"error": "TypeError", "none_ok": False}
         elif jax_defaults.get(param) is None:
-            value = np.zeros(3) if ARGUMENT_PROBES[param] == "zeros" else ARGUMENT_PROBES[param]
+            value = {"zeros": np.zeros(3), "mask": np.array([True, False, True])}.get(
+                ARGUMENT_PROBES[param], ARGUMENT_PROBES[param])
             for probe in (call, partial(call, np.arange(3.0))):
                 outcome = _refusal(probe, param, value)
                 if outcome not in (PASSES, OTHER_FAILURE):
@@ -225,15 +253,16 @@ def _refused(np_func, jax_func, call):
     return refused
 
 
-def _refusal(call, param, value):
-    """The name of the exception ``call(param=value)`` raises about ``param``,
-    else PASSES or OTHER_FAILURE (the call failed for another reason)."""
+def _refusal(call, param, value, mentions=None):
+    """The name of the exception ``call(param=value)`` raises about ``param`` (or about
+    the text ``mentions``), else PASSES or OTHER_FAILURE (it failed for another reason)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             call(**{param: value})
     except (NotImplementedError, TypeError, ValueError) as exc:
-        about_param = re.search(rf"'{param}'|\b{param}(?= argument| ?!?=)", str(exc))
+        about_param = re.search(rf"'{param}'|\b{param}(?= argument| ?!?=)", str(exc)) \
+            or (mentions is not None and f"'{mentions}'" in str(exc) or f"{param}={mentions}" in str(exc))
         return type(exc).__name__ if about_param else OTHER_FAILURE
     except Exception:  # noqa: BLE001 - other failures say nothing about the argument
         return OTHER_FAILURE
@@ -247,6 +276,24 @@ def _defaults(func):
     except (TypeError, ValueError):
         return None
     return {("**" if p.kind is p.VAR_KEYWORD else p.name): p.default for p in params}
+
+
+def _array_attributes():
+    """jax.Array's attributes, less those that exist only to raise NotImplementedError (flat)."""
+    import jax
+    import jax.numpy as jnp
+
+    array = jnp.zeros(1)
+    present = []
+    for name in sorted(set(dir(array)) | set(dir(jax.Array))):
+        try:
+            getattr(array, name)
+        except NotImplementedError:
+            continue
+        except Exception:  # noqa: BLE001 - it exists (mT of a vector raises ValueError)
+            pass
+        present.append(name)
+    return present
 
 
 def _inplace_functions(jnp_names):
@@ -273,8 +320,6 @@ def _size_functions(jnp_names):
         if params and "size" in params and "fill_value" in params:
             result.append(qualname)
     return result
-
-
 
 
 def _promotion_table():
@@ -317,6 +362,18 @@ def _public_attributes(names):
 
 
 def build():
+    """The API data, learned by running JAX and NumPy in a scratch folder (a probed
+    function that writes files, ``np.save`` or ``einsum`` given a file name, writes there)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        cwd = os.getcwd()
+        os.chdir(scratch)
+        try:
+            return _build()
+        finally:
+            os.chdir(cwd)
+
+
+def _build():
     import jax
     import numpy as np
 
@@ -325,25 +382,17 @@ def build():
         f"{modname}.{name}" for modname in JNP_MODULES for name in _public(_resolve(modname))
     )
     fails, works = {}, []
-    with tempfile.TemporaryDirectory() as scratch:
-        cwd = os.getcwd()
-        os.chdir(scratch)  # a probed function that writes files writes them here
-        try:
-            for qualname, func in _numpy_functions():
-                outcome = _probe_on_tracer(func)
-                if outcome is None:
-                    continue
-                if outcome[0] == "fails":
-                    fails[qualname] = outcome[1]
-                else:
-                    works.append(qualname)
-            results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
-            defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
-            scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
-        finally:
-            os.chdir(cwd)
-    import jax.numpy as jnp
-
+    for qualname, func in _numpy_functions():
+        outcome = _probe_on_tracer(func)
+        if outcome is None:
+            continue
+        if outcome[0] == "fails":
+            fails[qualname] = outcome[1]
+        else:
+            works.append(qualname)
+    results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
+    defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
+    scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     return {
@@ -366,12 +415,16 @@ def build():
         "python_result_methods": tables.python_result_methods(),
         "static_attributes": tables.static_attributes(),
         "shape_arguments": tables.shape_arguments(jnp_names, size_functions, _resolve),
+        "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
+        "numpy_random_dtypes": tables.numpy_random_dtypes(),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
         "array_rejected_arguments": _rejected_method_arguments(),
         "jnp_inplace_functions": _inplace_functions(jnp_names),
-        "array_attributes": _public_attributes(set(dir(jnp.zeros(1))) | set(dir(jax.Array))),
+        "array_attributes": _public_attributes(_array_attributes()),
         "numpy_array_attributes": _public_attributes(dir(np.ndarray)),
-        "deprecated": _deprecations(),
+        "jax_releases_read": list(release_history.RELEASES) + [jax.__version__],
+        "removed_names": _removed_names(),
+        "array_member_changes": _array_member_changes(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
         frameworks.KEY: frameworks.framework_transforms(DATA_FILE),
@@ -389,6 +442,9 @@ def main(argv=None):
     except ImportError as exc:
         print(f"flake8_jaxnp.generate: needs jax and numpy installed ({exc})", file=sys.stderr)
         return 2
+    except release_history.ReleasesUnavailable as exc:
+        print(f"flake8_jaxnp.generate: {exc}", file=sys.stderr)
+        return 3
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""

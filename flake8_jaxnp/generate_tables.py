@@ -15,6 +15,9 @@ from .facts import JAX_ARRAY_MODULES, NUMPY_MODULES
 # Namespaces searched for function transforms (callables whose first parameter is a function).
 TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint")
 FUNCTION_PARAMETERS = ("fun", "f", "fn")
+# np.random functions never called by the probes: they replace or reseed the global
+# generator (one crashed the interpreter when handed an array) or run NumPy's tests.
+GLOBAL_RANDOM_STATE = frozenset({"seed", "set_state", "get_state", "set_bit_generator", "get_bit_generator", "test"})
 # Errors that say a value had to be concrete (a shape, a Python bool).
 CONCRETE_ERRORS = ("TracerArrayConversionError", "ConcretizationTypeError", "TracerIntegerConversionError",
                    "TracerBoolConversionError", "NonConcreteBooleanIndexError")
@@ -371,9 +374,9 @@ def scalar_results(resolve, public, unsafe):
     return found
 
 
-def _or_none(func, *args):
+def _or_none(func, *args, **kwargs):
     try:
-        return func(*args)
+        return func(*args, **kwargs)
     except Exception:  # noqa: BLE001 - not this signature
         return None
 
@@ -493,3 +496,77 @@ def shape_arguments(jnp_names, size_functions, resolve):
         if positions:
             found[qualname] = sorted(positions)
     return found
+
+
+# ---- promotion inside calls --------------------------------------------------------------------
+def promoting_arguments(jnp_names, resolve):
+    """{qualname: {"positions": [...], "sequences": [...]}}: the arguments of jax.numpy
+    functions whose dtypes promote together into the result (``where``'s two operands,
+    ``concatenate``'s list). Every argument is a float16 array (a list of them at a
+    sequence position); a position counts when a bfloat16 array there, or a bfloat16
+    element in its list, turns the result into float32, the promotion of the two."""
+    import jax
+    import jax.numpy as jnp
+
+    half, brain = jnp.ones(3, jnp.float16), jnp.ones(3, jnp.bfloat16)
+
+    def dtype_of(func, args):
+        try:
+            return str(_quiet(jax.eval_shape, lambda: func(*args)).dtype)
+        except Exception:  # noqa: BLE001 - not this signature
+            return None
+
+    found = {}
+    for qualname in jnp_names:
+        func = resolve(qualname)
+        if not callable(func) or inspect.isclass(func):
+            continue
+        for count, lead in [(n, ()) for n in range(1, 4)] + [(3, ("i,i->i",))]:  # einsum's spec first
+            for sequences in ((), (0,), (1,)):
+                base = [lead[i] if i < len(lead) else [half, half] if i in sequences else half
+                        for i in range(count)]
+                if dtype_of(func, base) != "float16":
+                    continue
+                positions, lists = [], []
+                for index in range(len(lead), count):
+                    swapped = list(base)
+                    swapped[index] = [half, brain] if index in sequences else brain
+                    if dtype_of(func, swapped) == "float32":
+                        (lists if index in sequences else positions).append(index)
+                if len(positions) + len(lists) * 2 >= 2:
+                    entry = found.setdefault(qualname, {"positions": [], "sequences": []})
+                    entry["positions"] = sorted(set(entry["positions"]) | set(positions))
+                    entry["sequences"] = sorted(set(entry["sequences"]) | set(lists))
+    return found
+
+
+# ---- NumPy random defaults ---------------------------------------------------------------------
+def numpy_random_dtypes():
+    """{"legacy": {name: dtype}, "generator": {method: dtype}}: the dtype of the array the
+    legacy ``np.random`` functions and ``np.random.Generator`` methods return when no
+    dtype is given (``rng.normal(size=3)`` is float64), found by calling each one with
+    ``size=3`` and up to three plain parameters (``rand(3)`` without). A function that
+    returns the dtype of array data it is given (``choice``) is left out."""
+    import numpy as np
+
+    data = np.ones(3, np.float32)
+
+    def dtypes_of(owner, names):
+        found = {}
+        for name in names:
+            func = getattr(owner, name)
+            if not callable(func) or inspect.isclass(func):
+                continue
+            calls = [(args, {"size": 3}) for args in ((), (1,), (1, 1), (2, 0.5, 1))] + [((3,), {})]
+            for args, keywords in calls:
+                result = _quiet(_or_none, func, *args, **keywords)
+                if type(result) is np.ndarray:
+                    given = _quiet(_or_none, func, data, *args[1:], **keywords)
+                    if getattr(given, "dtype", result.dtype) == result.dtype:
+                        found[name] = str(result.dtype)
+                    break
+        return found
+
+    legacy = dtypes_of(np.random, [n for n in dir(np.random) if not n.startswith("_") and n not in GLOBAL_RANDOM_STATE])
+    generator = dtypes_of(np.random.default_rng(0), [n for n in dir(np.random.Generator) if not n.startswith("_")])
+    return {"legacy": legacy, "generator": generator}

@@ -450,8 +450,8 @@ for _ in range(2):
     # JNP4xx: dtype pitfalls
     Rule(
         "JNP401", "implicit-promotion",
-        "{left} {op} {right} promotes implicitly to {result} in JAX{numpy}; "
-        "cast one side explicitly with .astype()",
+        "{what} promotes implicitly to {result} in JAX{numpy}; "
+        "cast explicitly with .astype()",
         "Mixing dtypes of different kinds or widths promotes silently, and "
         "JAX's promotion lattice differs from NumPy's.",
         "Make the conversion explicit with .astype(dtype).",
@@ -473,11 +473,13 @@ counts.astype(jnp.float16) * scale
     ),
     Rule(
         "JNP402", "x64-dtype-without-x64",
-        "{what} asks for {dtype}, but x64 is off, so JAX silently gives "
-        "{narrow}; use {narrow} or enable jax_enable_x64",
-        "Without jax_enable_x64, JAX truncates 64-bit dtypes to 32 bits with "
-        "only a warning.",
-        "Request the 32-bit dtype, or enable x64 at startup.",
+        "{what} asks for {dtype}, but x64 is off here, so JAX warns (UserWarning) "
+        "and gives {narrow}; use {narrow}, or, if the project enables x64 at "
+        "startup, run flake8 with --jaxnp-x64 (jaxnp-x64 = true in its config)",
+        "Without jax_enable_x64, JAX gives 32-bit arrays for 64-bit dtype "
+        "requests, with only a UserWarning.",
+        "Request the 32-bit dtype; a project that enables x64 at startup sets "
+        "--jaxnp-x64 (jaxnp-x64 = true) once.",
         example="""\
 import jax.numpy as jnp
 
@@ -558,9 +560,10 @@ np.asarray(x).strides
     ),
     Rule(
         "JNP503", "numpy-only-argument",
-        "{func}() does not accept {arg}= in JAX (it raises {error}); {fix}",
-        "Some NumPy arguments (out=, kind=, ...) are rejected by jax.numpy "
-        "because arrays are immutable or the option has no XLA equivalent.",
+        "{func}() does not accept {arg} in JAX (it raises {error}); {fix}",
+        "Some NumPy arguments (out=, kind=, where=, ...) and argument values "
+        "(mode='raise', order='F', ...) are rejected by jax.numpy because arrays "
+        "are immutable or the option has no XLA equivalent.",
         "Drop the argument and use the returned value (or the suggested "
         "alternative).",
         example="""\
@@ -580,9 +583,10 @@ jnp.sort(x, stable=True)
     ),
     Rule(
         "JNP504", "removed-jax-api",
-        "{name} was removed or deprecated in JAX; use {replacement}",
-        "Old aliases such as jax.tree_map were deprecated and then removed.",
-        "Use the replacement named in the message.",
+        "{name} {status} in JAX {version} ({history}); {advice}",
+        "JAX deprecates names and removes them a few releases later, so code "
+        "written for an older JAX raises AttributeError or ImportError.",
+        "Use the replacement JAX names in the message.",
         example="""\
 import jax
 

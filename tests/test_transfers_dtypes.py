@@ -315,3 +315,61 @@ def test_a_dtype_argument_that_cannot_be_read_keeps_silence(lint_source):
             return jnp.asarray(host), jnp.asarray(wide, dtype=dtype), jnp.asarray(np.ones(3, dtype))
     """))
     assert codes(found) == []
+
+
+def test_x64_counts_only_for_code_that_runs_after_the_update(lint_source):
+    """Module code before a module-level update, and code before an update inside the
+    same function, still runs without x64; function bodies run after import."""
+    late_module = source("""
+        early = jnp.zeros(3, dtype=jnp.float64)
+        jax.config.update("jax_enable_x64", True)
+        late = jnp.zeros(3, dtype=jnp.float64)
+        def build():
+            return jnp.zeros(3, dtype=jnp.float64)
+    """)
+    assert lint_source(late_module) == [(line_of(late_module, "early ="), "JNP402")]
+    late_in_function = source("""
+        def main():
+            params = jnp.zeros(3, dtype=jnp.float64)
+            jax.config.update("jax_enable_x64", True)
+            return params, jnp.zeros(3, dtype=jnp.float64)
+        def other():
+            return jnp.zeros(3, dtype=jnp.float64)  # may run after main(): silent
+        top = jnp.zeros(3, dtype=jnp.float64)  # import time, before any update
+    """)
+    assert lint_source(late_in_function) == [(line_of(late_in_function, "params ="), "JNP402"),
+                                             (line_of(late_in_function, "top ="), "JNP402")]
+    scoped = source("""
+        def f():
+            with jax.enable_x64(True):
+                inside = jnp.zeros(3, dtype=jnp.float64)
+            return inside, jnp.zeros(3, dtype=jnp.float64)
+    """)
+    assert lint_source(scoped) == [(line_of(scoped, "return inside"), "JNP402")]
+
+
+def line_of(text, fragment):
+    return next(number for number, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+def test_x64_message_says_what_jax_does_and_names_the_option():
+    [message] = messages(source("x = jnp.zeros(3, dtype=jnp.float64)\n"))
+    assert "UserWarning" in message and "float32" in message
+    assert "--jaxnp-x64" in message and "jaxnp-x64 = true" in message
+
+
+def test_promotion_inside_calls_needs_every_operand_dtype(lint_source):
+    known = source("""
+        a = jnp.ones(3, dtype=jnp.float32)
+        b = jnp.arange(3, dtype=jnp.int32)
+        c = jnp.where(a > 0, a, b)
+        d = jnp.stack([a, b, a])
+        e = jnp.einsum("i,i->", a, b)
+    """)
+    assert codes(lint_source(known)) == ["JNP401", "JNP401", "JNP401"]
+    unknown = source("""
+        def f(u):
+            a = jnp.ones(3, dtype=jnp.float32)
+            return jnp.where(a > 0, a, u), jnp.concatenate([a, u]), jnp.where(a > 0, a, 1)
+    """)
+    assert lint_source(unknown) == []

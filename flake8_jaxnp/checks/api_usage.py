@@ -37,17 +37,22 @@ ARGUMENT_FIXES = {
     ("sort", "kind"): "pass stable=True for a stable sort",
     ("argsort", "kind"): "pass stable=True for a stable sort",
     ("isin", "kind"): "use method= to choose the algorithm",
+    ("astype", "casting"): "drop it; JAX's astype converts whatever the values (like casting='unsafe')",
     ("sort", "order"): "sort structured fields with jnp.lexsort",
     ("argsort", "order"): "sort structured fields with jnp.lexsort",
     "out": "use the returned array instead",
     "kind": "drop it",
     "order": "drop it; JAX chooses the memory layout",
+    "where": "compute on every element and select with jnp.where(mask, result, fallback)",
+    "casting": "drop it and cast explicitly with .astype()",
+    "mode": "JAX cannot raise on out-of-bounds indices: use mode='fill' or 'clip'",
+    "overwrite_input": "drop it; JAX never overwrites its input",
 }
 GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
 def check(model):
-    deprecated = api.deprecated()
+    deprecated = api.removed_names()
     for node in model.nodes(ast.Attribute, ast.Call, ast.Subscript, ast.Expr, ast.Import, ast.ImportFrom):
         kind = type(node)
         if kind is ast.Attribute:
@@ -140,7 +145,10 @@ def _attribute(model, node, deprecated):
         return
     base = model.qualname(node.value)
     if base is None:
-        if node.attr in api.missing_array_attributes() and model.value(node.value).kind in JAX_ARRAY:
+        change = api.array_member_changes().get(node.attr)
+        if change is not None and model.value(node.value).kind in JAX_ARRAY:
+            yield from _changed_member(model, node, change)
+        elif node.attr in api.missing_array_attributes() and model.value(node.value).kind in JAX_ARRAY:
             if node.attr in IN_PLACE_METHODS:
                 yield _in_place_method(node)
             else:
@@ -151,9 +159,26 @@ def _attribute(model, node, deprecated):
     qualname = f"{base}.{node.attr}"
     if qualname in deprecated:
         if not _guarded(model, node):
-            yield Finding.at(node, "JNP504", dict(name=qualname, replacement=deprecated[qualname]))
+            yield _removed(node, qualname, deprecated[qualname], "AttributeError")
     elif _missing_jnp_name(qualname) and not _guarded(model, node):
         yield Finding.at(node, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+
+
+def _changed_member(model, node, change):
+    """``x.device()`` where ``device`` became a property; ``x.device_buffer``, which now raises."""
+    call = model.parent(node)
+    called = isinstance(call, ast.Call) and call.func is node
+    if change["now"] == "property" and called:
+        status, advice = "is a property, so calling it raises TypeError", f"use {describe(node)} without the call"
+    elif change["now"] == "raises" and not _guarded(model, node):
+        status = "raises AttributeError"
+        advice = f'JAX says: "{change["message"]}"' if change["message"] else \
+            "JAX named no replacement; see the JAX changelog"
+    else:
+        return
+    history = f"a {change['was']} until JAX {change['last']}" if change["last"] else "kept only to raise"
+    yield Finding.at(node, "JNP504", dict(name=f"jax.Array.{node.attr} in {describe(call if called else node)}",
+                                          status=status, version=_version(), history=history, advice=advice))
 
 
 def _import(model, node, deprecated):
@@ -168,9 +193,22 @@ def _import(model, node, deprecated):
         removed = _deprecated_prefix(qualname, deprecated)
         if removed is not None:
             if not _guarded(model, node):
-                yield Finding.at(where, "JNP504", dict(name=removed, replacement=deprecated[removed]))
+                yield _removed(where, removed, deprecated[removed], "ImportError")
         elif _missing_jnp_name(qualname) and not _guarded(model, node):
             yield Finding.at(where, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+
+
+def _removed(node, qualname, entry, error):
+    """JNP504 with what the installed JAX does and JAX's own words about the name."""
+    if entry["raises"]:
+        status = f"raises {error}"
+    else:
+        status = "is deprecated (a DeprecationWarning; it will be removed)"
+    history = f"last in JAX {entry['last']}" if entry["last"] else "JAX lists it as removed"
+    advice = f'JAX says: "{entry["message"]}"' if entry["message"] else \
+        "JAX named no replacement; see the JAX changelog"
+    return Finding.at(node, "JNP504", dict(name=qualname, status=status, version=_version(),
+                                           history=history, advice=advice))
 
 
 def _deprecated_prefix(qualname, deprecated):
@@ -195,16 +233,15 @@ def _missing_fix(qualname):
 
 
 def _guarded(model, node):
-    """True inside ``try: ... except AttributeError/ImportError`` (either the attempt or the
-    fallback, which runs only where the attempt failed), ``if hasattr(...)`` and version
-    checks: code written to run on several JAX versions."""
+    """True inside ``try: ... except AttributeError/ImportError`` (either branch) or
+    ``if hasattr(...)`` and version checks: code written to run on several JAX versions."""
     child, parent = node, model.parent(node)
     while parent is not None:
         if isinstance(parent, (ast.Try, getattr(ast, "TryStar", ast.Try))) and child in parent.body \
                 and any(_catches_missing_name(h) for h in parent.handlers):
             return True
-        if isinstance(parent, ast.ExceptHandler) and child in parent.body and _catches_missing_name(parent):
-            return True
+        if isinstance(parent, ast.ExceptHandler) and _catches_missing_name(parent):
+            return True  # the fallback for another JAX version (flax, haiku on the corpus)
         if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test and _is_feature_test(parent.test):
             return True
         if isinstance(parent, ast.BoolOp) and any(_is_feature_test(v) for v in parent.values if v is not child):
@@ -238,15 +275,15 @@ def _call(model, call):
         return
     if qualname in api.jnp_inplace_functions():
         yield from _jnp_inplace(call, qualname)
-    for keyword, rejection in _refused_arguments(model, call, qualname):
+    for keyword, error, by_value in _refused_arguments(model, call, qualname):
         name = call.func.attr if isinstance(call.func, ast.Attribute) else qualname.rsplit(".", 1)[1]
         fix = ARGUMENT_FIXES.get((name, keyword.arg), ARGUMENT_FIXES[keyword.arg])
-        yield Finding.at(keyword, "JNP503", dict(func=describe(call.func), arg=keyword.arg,
-                                              error=rejection["error"], fix=fix))
+        arg = f"{keyword.arg}={describe(keyword.value)}" if by_value else f"{keyword.arg}="
+        yield Finding.at(keyword, "JNP503", dict(func=describe(call.func), arg=arg, fix=fix, error=error))
 
 
 def _refused_arguments(model, call, qualname):
-    """(keyword, rejection) for each keyword argument JAX refuses in ``call``."""
+    """(keyword, exception name, refused for its value) for each keyword argument JAX refuses."""
     refused = api.jnp_rejected_arguments().get(qualname) if call.keywords else None
     if refused is None and call.keywords and isinstance(call.func, ast.Attribute) \
             and call.func.attr in api.array_rejected_arguments() \
@@ -254,8 +291,13 @@ def _refused_arguments(model, call, qualname):
         refused = api.array_rejected_arguments()[call.func.attr]
     for keyword in call.keywords if refused else ():
         rejection = refused.get(keyword.arg)
-        if rejection is not None and (not rejection["none_ok"] or _surely_not_none(model, keyword.value)):
-            yield keyword, rejection
+        if rejection is None:
+            continue
+        if "values" in rejection:  # only some values are refused: a literal one of them
+            if isinstance(keyword.value, ast.Constant) and repr(keyword.value.value) in rejection["values"]:
+                yield keyword, rejection["values"][repr(keyword.value.value)], True
+        elif not rejection["none_ok"] or _surely_not_none(model, keyword.value):
+            yield keyword, rejection["error"], False
 
 
 def _surely_not_none(model, expr):

@@ -25,21 +25,84 @@ OPERATORS = {
 
 
 def check(model):
+    x64 = X64Updates(model)
     for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
         kind = type(node)
         if kind is ast.BinOp:
-            yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)])
+            yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node))
         elif kind is ast.AugAssign:
-            yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=")
-        elif kind is ast.Call and not model.x64:
-            yield from _call(model, node)
+            yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=",
+                                   x64.on_at(node))
+        elif kind is ast.Call:
+            qualname = model.qualname(node.func)
+            if qualname in api.promoting_arguments():
+                yield from _call_promotion(model, node, qualname)
+            if not x64.on_at(node):
+                yield from _call(model, node)
 
 
-def _arithmetic(model, node, left, right, op):
+class X64Updates:
+    """Where in the module x64 is on: ``--jaxnp-x64``; code after a module-level
+    ``jax.config.update("jax_enable_x64", True)`` (function bodies run after import,
+    so all of them); in a function that turns it on, the code after the update, and
+    other functions (they may run after it); the body of ``with jax.enable_x64(True):``."""
+
+    def __init__(self, model):
+        self.model = model
+        self.everywhere = model.options.x64
+        self.module_lines = []  # module-level updates
+        self.function_lines = {}  # function -> first line that turns x64 on inside it
+        self.scoped = []  # with statements whose body runs with x64
+        for call in model.nodes(ast.Call) if not self.everywhere else ():
+            if not _enables_x64(model, call):
+                continue
+            item = model.parent(call)
+            if isinstance(item, ast.withitem):
+                self.scoped.append(model.parent(item))
+                continue
+            func = _outermost_function(model, call)
+            if func is None:
+                self.module_lines.append(call.lineno)
+            else:
+                self.function_lines[func] = min(call.lineno, self.function_lines.get(func, call.lineno))
+
+    def on_at(self, node):
+        if self.everywhere:
+            return True
+        if any(w.lineno <= node.lineno <= w.end_lineno for w in self.scoped):
+            return True
+        func = _outermost_function(self.model, node)
+        if func is None:
+            return any(line < node.lineno for line in self.module_lines)
+        if self.module_lines or (self.function_lines and func not in self.function_lines):
+            return True
+        return func in self.function_lines and self.function_lines[func] < node.lineno
+
+
+def _outermost_function(model, node):
+    outer, func = None, model.enclosing_function(node)
+    while func is not None:
+        outer, func = func, model.enclosing_function(func)
+    return outer
+
+
+def _enables_x64(model, call):
+    """``jax.config.update("jax_enable_x64", <not False>)``, ``jax.enable_x64(<not False>)``."""
+    qualname = model.qualname(call.func) or ""
+    if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
+        return not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
+    if qualname.startswith("jax") and qualname.endswith("config.update") and len(call.args) == 2:
+        flag, value = call.args
+        return isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
+            and not (isinstance(value, ast.Constant) and not value.value)
+    return False
+
+
+def _arithmetic(model, node, left, right, op, x64):
     values = model.value(left), model.value(right)
     if not any(v.kind in (JAX, TRACER) for v in values):
         return
-    if not model.x64:
+    if not x64:
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
@@ -48,13 +111,42 @@ def _arithmetic(model, node, left, right, op):
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)
     if a == b:
         return
-    result = dtypes.on_jax(dtypes.promote(a, b), model.x64)
-    numpy_result = dtypes.promote(a, b, numpy=True)
-    yield Finding.at(node, "JNP401", {
-        "left": f"{describe(left)} ({a})", "op": op, "right": f"{describe(right)} ({b})",
-        "result": result,
+    yield _promotion(node, f"{describe(left)} ({a}) {op} {describe(right)} ({b})", [a, b], model.x64)
+
+
+def _promotion(node, what, jax_dtypes, x64):
+    result, numpy_result = jax_dtypes[0], jax_dtypes[0]
+    for dtype in jax_dtypes[1:]:
+        result = dtypes.on_jax(dtypes.promote(result, dtype), x64)
+        numpy_result = dtypes.promote(numpy_result, dtype, numpy=True) if numpy_result else None
+    return Finding.at(node, "JNP401", {
+        "what": what, "result": result,
         "numpy": f" but {numpy_result} in NumPy" if numpy_result not in (None, result) else "",
     })
+
+
+def _call_promotion(model, call, qualname):
+    """JNP401 for a jax.numpy call whose array arguments promote together
+    (``jnp.where(m, a, b)``, ``jnp.concatenate([a, b])``), from the generated table."""
+    spec = api.promoting_arguments().get(qualname)
+    if spec is None or any(isinstance(a, ast.Starred) for a in call.args) or \
+            any(k.arg is None for k in call.keywords):
+        return
+    operands = []
+    for index in sorted(set(spec["positions"]) | set(spec["sequences"])):
+        if index < len(call.args):
+            arg = call.args[index]
+            operands.extend(arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg])
+    values = [(expr, model.value(expr)) for expr in operands]
+    values = [(expr, value) for expr, value in values if not value.weak]  # Python scalars adapt
+    if len(values) < 2 or any(v.dtype is None or v.dtype == "bool" or v.kind not in (JAX, TRACER, NUMPY)
+                              for _, v in values):
+        return
+    seen = [dtypes.on_jax(v.dtype, model.x64) for _, v in values]
+    if len(set(seen)) < 2:
+        return
+    mixed = " and ".join(f"{describe(expr)} ({dtype})" for (expr, _), dtype in zip(values, seen))
+    yield _promotion(call, f"{describe(call.func)}() of {mixed}", seen, model.x64)
 
 
 def _narrowed(node, dtype):

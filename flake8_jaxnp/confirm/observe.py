@@ -6,6 +6,7 @@ mechanism that saw it and a one-line detail. Imports jax only inside functions.
 """
 import ast
 import functools
+import os
 import re
 import sys
 import traceback
@@ -206,6 +207,12 @@ def exception_kinds(exc):
             return {ev.IMMUTABLE_ARRAY}
         if _refused_argument(exc, message):
             return {ev.UNSUPPORTED_ARGUMENT}
+        if _raised_by_jax(exc) and any(text in message for text in REFUSED_VALUE_MESSAGES):
+            return {ev.UNSUPPORTED_ARGUMENT}  # take(mode="raise"), asarray(order="F"), median(overwrite_input=True)
+        if isinstance(exc, NotImplementedError) and message.startswith("JAX Arrays do not implement"):
+            return {ev.MISSING_JAX_ATTRIBUTE}  # x.flat exists but raises
+        if isinstance(exc, TypeError) and message == "'Device' object is not callable":
+            return {ev.MISSING_JAX_ATTRIBUTE}  # x.device() after device became a property
     if isinstance(exc, TypeError) and ("Tracer" in message or "concrete" in message):
         return {ev.TRACER_TO_PYTHON}
     if isinstance(exc, AttributeError):
@@ -216,6 +223,18 @@ def exception_kinds(exc):
     if isinstance(exc, ImportError) and (exc.name or "").split(".")[0] in ("jax", "jaxlib"):
         return {ev.MISSING_JAX_IMPORT}
     return set()
+
+
+# How jax.numpy words the refusal of a NumPy argument value it does not implement.
+REFUSED_VALUE_MESSAGES = ("is not supported", "Only implemented for", "does not support")
+
+
+def _raised_by_jax(exc):
+    """True when the innermost frame of ``exc`` is JAX's own code."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb is not None and f"{os.sep}jax{os.sep}" in tb.tb_frame.f_code.co_filename
 
 
 def _refused_argument(exc, message):

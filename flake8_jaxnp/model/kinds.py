@@ -13,9 +13,10 @@ class Kind(enum.Enum):
     NUMPY = "numpy"
     PYTHON = "python"  # a concrete Python value: a number, a shape, a string, a function
     UNKNOWN = "unknown"
+    GENERATOR = "numpy-generator"  # np.random.default_rng(): its methods give NumPy data
 
 
-TRACER, TRACER_TREE, JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN = Kind
+TRACER, TRACER_TREE, JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN, GENERATOR = Kind
 ARRAYS = (TRACER, JAX, NUMPY)  # one array (not a pytree)
 TRACED = (TRACER, TRACER_TREE)
 ON_DEVICE = (JAX, JAX_TREE)  # concrete JAX arrays, outside traced code

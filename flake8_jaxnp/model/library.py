@@ -11,13 +11,12 @@ from functools import lru_cache
 from .. import api
 from ..facts import JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
-from .kinds import (ARRAYS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
+from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
                      UNKNOWN, UNKNOWN_VALUE, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
-NUMPY_RANDOM_FLOATS = frozenset({"rand", "randn", "random", "random_sample", "normal", "uniform",
-                                 "standard_normal", "sample", "ranf", "exponential", "beta", "gamma"})
+GENERATOR_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.Generator"})
 NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
 MATH_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma"})
 PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance",
@@ -37,8 +36,10 @@ def call(flow, call_node, qualname, args, traced_input):
     if module in JAX_ARRAY_MODULES:
         if name in non_array_functions():
             return PYTHON_VALUE
-        if name in api.tuple_result_functions() or qualname in api.lax_bodies() or qualname == "jax.lax.sort":
-            # lax control flow returns its body's pytree; lax.sort of several operands a tuple
+        tuple_result = name in api.tuple_result_functions() and not (name == "where" and len(args) > 1)
+        if tuple_result or qualname in api.lax_bodies() or qualname == "jax.lax.sort":
+            # one-argument where is nonzero (a tuple); lax control flow returns its body's
+            # pytree; lax.sort of several operands a tuple
             return Value(TRACER_TREE if traced_input else JAX_TREE)
         # jnp.array(1.0) keeps the Python scalar's weak type
         weak = name in DATA_ARGUMENT_FUNCTIONS and bool(args) and args[0].weak \
@@ -51,6 +52,8 @@ def call(flow, call_node, qualname, args, traced_input):
         return Value(TRACER if traced_input else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
         return Value(TRACER_TREE if traced_input else JAX_TREE)
+    if qualname in GENERATOR_CONSTRUCTORS:
+        return Value(GENERATOR)
     if module in NUMPY_ARRAY_MODULES:
         if name in non_array_functions():
             return PYTHON_VALUE
@@ -104,6 +107,14 @@ def method(flow, call_node, base, traced_input):
     if name in DTYPE_CHANGING_METHODS:
         return Value(kind)
     return UNKNOWN_VALUE if base.kind in TREES else Value(kind)
+
+
+def generator_method(flow, call_node):
+    """``rng.normal(...)`` on a NumPy Generator: NumPy data of the method's default dtype."""
+    given, dtype = _requested_dtype(flow, call_node, None)
+    if not given:
+        dtype = api.numpy_random_dtypes()["generator"].get(call_node.func.attr)
+    return Value(NUMPY, dtype) if dtype or given else UNKNOWN_VALUE
 
 
 def at_update(flow, func, traced_input):
@@ -201,7 +212,7 @@ def _numpy_dtype(flow, call_node, qualname, args):
         return dtype
     module, _, name = qualname.rpartition(".")
     if module == "numpy.random":
-        return "float64" if name in NUMPY_RANDOM_FLOATS else None
+        return api.numpy_random_dtypes()["legacy"].get(name)
     constructed = dtypes.dtype_constructor(qualname)
     if constructed:
         return constructed

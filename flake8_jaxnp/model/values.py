@@ -19,8 +19,8 @@ Cost stays linear in the body's size:
 import ast
 
 from . import dtypes, library
-from .kinds import (ARRAYS, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES, UNKNOWN_VALUE,
-                    Value, join)
+from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
+                    UNKNOWN_VALUE, Value, join)
 
 
 def element_kind(value):
@@ -372,6 +372,8 @@ class FunctionFlow:
             if updated is not None:
                 return updated
             base = self.values.get(call.func.value, UNKNOWN_VALUE)
+            if base.kind is GENERATOR:
+                return library.generator_method(self, call)
             dict_method = call.func.attr in ("get", "items", "keys", "values")
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
                 return library.method(self, call, base, traced_input)
