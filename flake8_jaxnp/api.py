@@ -153,3 +153,8 @@ def where_unsafe_functions():
 def sequence_refusals():
     """jax.numpy function -> positional parameters that refuse a Python list or tuple."""
     return data()["jnp_sequence_refusals"]
+
+
+def framework_transforms():
+    """Framework transform name -> its measured behaviour (``generate_frameworks``)."""
+    return data().get("framework_transforms", {})

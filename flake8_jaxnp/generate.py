@@ -15,6 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
+from . import generate_frameworks as frameworks
 from . import generate_tables as tables
 from . import release_history
 from .api import DATA_FILE
@@ -529,6 +530,7 @@ def _build():
         "jax_random_samplers": _random_samplers(),
         "jnp_where_unsafe": _where_unsafe_functions(),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
+        frameworks.KEY: frameworks.framework_transforms(DATA_FILE),
     }
 
 

@@ -5,6 +5,7 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 """
 import unicodedata
 
+from . import api
 from .checks import (api_usage, donation, dtypes, gradients, keys, methods, performance, side_effects, tracing,
                      transfers)
 from .findings import Finding
@@ -17,21 +18,22 @@ CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_
 
 
 def relevant(lines, options=DEFAULT):
-    """Cheap pre-check: a module that never mentions jax, numpy or an extra transform's
-    package (``equinox`` for ``equinox.filter_jit``) has nothing to find. Identifiers are
-    compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
+    """Cheap pre-check: a module that never mentions jax, numpy or a framework's or extra
+    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find.
+    Identifiers are compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
     text = "".join(lines)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
-    return any(word in text for word in ("jax", "numpy", *(name.split(".")[0] for name in options.extra_transforms)))
+    packages = {name.split(".")[0] for name in (*api.framework_transforms(), *options.extra_transforms)}
+    return any(word in text for word in ("jax", "numpy", *packages))
 
 
-def lint(tree, lines, options=DEFAULT):
-    """Sorted Findings for one module; never raises."""
+def lint(tree, lines, options=DEFAULT, filename=None):
+    """Sorted Findings for one module (at ``filename``, when known); never raises."""
     if not relevant(lines, options):
         return []
     try:
-        model = Model(tree, options)
+        model = Model(tree, options, filename)
     except Exception as exc:  # noqa: BLE001 - any failure becomes JNP900, flake8 goes on
         return [_internal_error(exc)]
     results = set()

@@ -9,9 +9,10 @@ class JaxNumpyChecker:
     version = __version__
     _options = DEFAULT
 
-    def __init__(self, tree, lines):
+    def __init__(self, tree, lines, filename=None):
         self.tree = tree
         self.lines = lines
+        self.filename = filename  # --stdin-display-name for stdin
 
     @staticmethod
     def add_options(option_manager):
@@ -22,5 +23,5 @@ class JaxNumpyChecker:
         cls._options = from_flake8(options)
 
     def run(self):
-        for finding in lint(self.tree, self.lines, self._options):
+        for finding in lint(self.tree, self.lines, self._options, self.filename):
             yield finding.line, finding.col, finding.message, type(self)

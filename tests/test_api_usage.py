@@ -168,10 +168,17 @@ def test_removed_name_message_names_the_replacement():
     "f = hasattr(jax, 'tree_map') and jax.tree_map\n",
     "f = jax.tree_map if hasattr(jax, 'tree_map') else jax.tree.map\n",
     "try:\n    import jax.numpy.random\nexcept ImportError:\n    pass\n",
+    "try:\n    from jax.extend import linear_util as lu\nexcept ImportError:\n    from jax import linear_util as lu\n",
+    "try:\n    f = jax.tree.map\nexcept (AttributeError, TypeError):\n    f = jax.tree_map\n",
     "try:\n    f = jax.tree.map\nexcept AttributeError:\n    f = jax.tree_map\n",
 ])
 def test_version_guarded_names_draw_nothing(lint_source, source):
     assert lint_source("import jax\n" + source) == []
+
+
+def test_a_fallback_for_other_errors_still_reports(lint_source):
+    source = "import jax\ntry:\n    f = jax.tree.map\nexcept ValueError:\n    f = jax.tree_map\n"
+    assert lint_source(source) == [(5, "JNP504")]
 
 
 @pytest.mark.parametrize("source", [

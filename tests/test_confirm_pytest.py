@@ -161,8 +161,8 @@ def test_fixture_setup_is_watched_and_a_skip_is_no_exception(tmp_path):
         @pytest.fixture
         def history():
             values = []
-            total = jnp.zeros(())
-            for step in range(3):
+            total, steps = jnp.zeros(()), 3
+            for step in range(steps):  # a literal range(3) would be a demo loop, not reported
                 total = total + step
                 values.append(float(total))  # a transfer on every iteration, in the fixture's setup
             return values

@@ -50,7 +50,7 @@ def stdin_mismatches(root, paths, serial_output, workers=2):
 
 @pytest.fixture(scope="module")
 def fixture_runs():
-    paths = sorted(FIXTURES.glob("*.py"))
+    paths = sorted(FIXTURES.rglob("*.py"))  # the package fixtures/mypkg too
     return paths, *serial_and_parallel(FIXTURES, paths)
 
 

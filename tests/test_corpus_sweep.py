@@ -6,6 +6,7 @@ the file. It is slow: it downloads eight wheels on first use and lints ~230,000
 lines twice, then each file once more through stdin. It is skipped only when
 the download itself fails. The regressions at the end are small and fast.
 """
+import ast
 import sys
 
 import pytest
@@ -15,6 +16,7 @@ from test_consistency import serial_and_parallel, stdin_mismatches
 
 sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
 import corpus  # noqa: E402 - the benchmark folder's script
+from flake8_jaxnp.linter import lint  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +67,8 @@ def test_a_sweep_over_a_few_written_out_values_is_not_a_hot_loop(lint_source, lo
     assert lint_source(source) == []
 
 
-@pytest.mark.parametrize("loop", ["for i in range(steps):", "for i in range(3):", "for b in batches:",
-                                  "for x in (*batches, 1):", "for x in tuple(range(20)):"])
+@pytest.mark.parametrize("loop", ["for i in range(steps):", "for i in range(6):", "for b in batches:",
+                                  "for x in (*batches, 1):", "for x in tuple(range(20)):", "for i in range(0, 9, 0):"])
 def test_loops_of_unknown_or_many_iterations_still_report(lint_source, loop):
     source = LOOP_HEADER + f"    {loop}\n        print(float(jnp.ones(3).sum()))\n"
     assert [code for _, code in lint_source(source)] == ["JNP102"]
@@ -92,3 +94,56 @@ def test_other_checks_in_a_loop_still_report(lint_source, check):
     """A bare ``assert`` also runs in production loops, where its sync costs every step."""
     source = LOOP_HEADER + f"    for i in range(steps):\n        y = jnp.ones(3).sum()\n        {check}\n"
     assert [code for _, code in lint_source(source)] == ["JNP102"]
+
+
+@pytest.mark.parametrize("loop", ["for i in range(3):", "for i in range(1, 6):", "for i in range(0, 10, 2):"])
+def test_a_literal_range_of_a_handful_of_steps_is_not_a_hot_loop(lint_source, loop):
+    """JAX's documentation: ``for _ in range(3): print(loss)`` demonstrates, it does not train."""
+    source = LOOP_HEADER + f"    {loop}\n        print(float(jnp.ones(3).sum()))\n"
+    assert lint_source(source) == []
+
+
+TEST_LOOP = LOOP_HEADER.replace("def run(", "def {name}(") + (
+    "    for t in range(steps):\n"
+    "        assert jnp.allclose(batches[t], jnp.ones(3).sum())\n")
+
+
+@pytest.mark.parametrize("name, path, reported", [
+    ("test_rollout", "rollout_test.py", False), ("test_rollout", "train.py", False),
+    ("check_rollout", "test_rollout.py", False), ("check_rollout", "rollout_test.py", False),
+    ("train", "train.py", True), ("train", None, True)])
+def test_a_bare_assert_in_a_test_reads_its_value_on_purpose(name, path, reported):
+    """12 of 13 corpus false alarms: ``assert jnp.allclose(a[t], b[t])`` in a test's loop."""
+    source = TEST_LOOP.format(name=name)
+    found = [f.code for f in lint(ast.parse(source), source.splitlines(True), filename=path)]
+    assert found == (["JNP102"] if reported else [])
+
+
+def test_an_inner_loops_header_runs_once_per_outer_iteration(lint_source):
+    source = LOOP_HEADER + ("    n = jnp.asarray(steps)\n"
+                            "    for epoch in range(steps):\n"
+                            "        for i in range(n):\n"
+                            "            pass\n"
+                            "        for b in np.asarray(jnp.ones(3)):\n"
+                            "            pass\n"
+                            "    while True:\n"
+                            "        for i in range(n):\n"
+                            "            pass\n")
+    assert lint_source(source) == []
+
+
+def test_an_inner_loops_test_repeats(lint_source):
+    source = LOOP_HEADER + ("    n = jnp.asarray(steps)\n"
+                            "    for epoch in range(steps):\n"
+                            "        i = 0\n"
+                            "        while i < n:\n"
+                            "            i += 1\n")
+    assert lint_source(source) == [(10, "JNP102")]
+
+
+@pytest.mark.parametrize("outer, inner, reported", [("range(3)", "range(3)", False), ("range(4)", "range(3)", True),
+                                                    ("(1, 2)", "range(5)", False), ("range(steps)", "range(2)", True)])
+def test_nested_demo_loops_are_hot_once_their_steps_multiply_past_ten(lint_source, outer, inner, reported):
+    source = LOOP_HEADER + (f"    for i in {outer}:\n        for j in {inner}:\n"
+                            "            print(float(jnp.ones(3).sum()))\n")
+    assert [code for _, code in lint_source(source)] == (["JNP102"] if reported else [])

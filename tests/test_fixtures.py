@@ -10,7 +10,8 @@ from conftest import FIXTURES, ROOT
 from expectations import expected_findings
 from flake8_jaxnp.rules import RULES
 
-FIXTURE_FILES = sorted(FIXTURES.glob("*.py"))
+# One file per rule, plus a small package whose modules see each other (fixtures/mypkg).
+FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
 
 
 @pytest.fixture(scope="module")
@@ -25,14 +26,14 @@ def flake8_findings():
     found = defaultdict(set)
     for line in result.stdout.splitlines():
         path, row, code = line.split("\t")
-        found[str(FIXTURES / path.rsplit("/", 1)[-1])].add((int(row), code))
+        found[str((ROOT / path).resolve())].add((int(row), code))
     return found
 
 
-@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_fixture_findings_match_marks(fixture, flake8_findings):
     expected = expected_findings(fixture)
-    actual = flake8_findings.get(str(fixture), set())
+    actual = flake8_findings.get(str(fixture.resolve()), set())
     assert sorted(actual - expected) == [], "findings without an # expect: mark"
     assert sorted(expected - actual) == [], "# expect: marks without a finding"
 

@@ -91,9 +91,15 @@ def test_functions_called_from_traced_code_are_traced_transitively():
 
 
 def test_extra_transforms_option():
-    source = "import equinox as eqx\n@eqx.filter_jit\ndef f(x): return x\n"
+    source = "import mylib\n@mylib.compile\ndef f(x): return x\n"
     assert "f" not in traced_names(model_of(source))
-    assert "f" in traced_names(model_of(source, Options(extra_transforms=("equinox.filter_jit",))))
+    assert "f" in traced_names(model_of(source, Options(extra_transforms=("mylib.compile",))))
+
+
+def test_framework_transforms_are_known_by_default():
+    source = "import equinox as eqx\nfrom flax import nnx\n@eqx.filter_jit\ndef f(x): return x\n" \
+             "@nnx.jit\ndef g(x): return x\n"
+    assert {"f", "g"} <= traced_names(model_of(source)).keys()
 
 
 def test_static_metadata_of_tracers_is_not_traced():

@@ -37,7 +37,7 @@ def messages(text, options=Options()):
 def test_one_finding_per_transfer(lint_source):
     found = lint_source(source("""
         def train(p):
-            for _ in range(3):
+            for _ in range(1000):
                 p, loss = step(p)
                 print(float(loss))
                 print(f"{np.asarray(loss)}")
@@ -49,7 +49,7 @@ def test_one_finding_per_transfer(lint_source):
 def test_local_named_np_is_not_numpy(lint_source):
     found = lint_source(source("""
         def train(p, np):
-            for _ in range(3):
+            for _ in range(1000):
                 p, loss = step(p)
                 np.asarray(loss)
     """))
@@ -59,9 +59,9 @@ def test_local_named_np_is_not_numpy(lint_source):
 def test_inner_loop_under_a_guard_still_repeats(lint_source):
     found = lint_source(source("""
         def train(p):
-            for epoch in range(3):
+            for epoch in range(1000):
                 if epoch % 2 == 0:
-                    for _ in range(3):
+                    for _ in range(1000):
                         p, loss = step(p)
                         print(loss)
                     print(loss)
@@ -73,7 +73,7 @@ def test_sync_once_per_outer_loop_is_the_inner_loops_boundary(lint_source):
     found = lint_source(source("""
         def train(p, batches):
             host = np.ones(3, dtype=np.float32)
-            for epoch in range(3):
+            for epoch in range(1000):
                 for batch in batches:
                     p, loss = step(p)
                 print(f"epoch {epoch}: {loss}")
@@ -98,7 +98,7 @@ def test_comprehension_first_iterable_runs_once(lint_source):
 def test_only_the_first_operand_of_and_is_unconditional(lint_source):
     found = lint_source(source("""
         def train(p, verbose):
-            for _ in range(3):
+            for _ in range(1000):
                 p, loss = step(p)
                 if loss > 1 and verbose:
                     pass
@@ -111,7 +111,7 @@ def test_only_the_first_operand_of_and_is_unconditional(lint_source):
 def test_continue_in_an_earlier_branch_guards_what_follows(lint_source):
     found = lint_source(source("""
         def train(p):
-            for i in range(10):
+            for i in range(1000):
                 p, loss = step(p)
                 if i % 5:
                     continue
@@ -129,13 +129,13 @@ def test_traced_loops_and_module_loops(lint_source):
     found = lint_source(source("""
         @jax.jit
         def unrolled(x):
-            for _ in range(3):
+            for _ in range(1000):
                 x = jnp.sin(x)
                 y = jnp.asarray(np.ones(3, dtype=np.float32))
             return x + y
 
         p = jnp.ones(3)
-        for _ in range(3):
+        for _ in range(1000):
             p, loss = step(p)
             losses = float(loss)
     """))
@@ -145,9 +145,9 @@ def test_traced_loops_and_module_loops(lint_source):
 def test_upload_is_invariant_only_in_its_innermost_loop(lint_source):
     found = lint_source(source("""
         def train(p):
-            for epoch in range(3):
+            for epoch in range(1000):
                 data = np.full(3, epoch, dtype=np.float32)
-                for _ in range(3):
+                for _ in range(1000):
                     p = p + jnp.asarray(data)
                 p = p + jnp.asarray(data)
             return p
@@ -160,7 +160,7 @@ def test_upload_to_a_new_device_each_iteration_is_not_repeated(lint_source):
         def replicate(device):
             host = np.ones(3, dtype=np.float32)
             copies = [jax.device_put(host, d) for d in jax.devices()]
-            for _ in range(3):
+            for _ in range(1000):
                 copies.append(jax.device_put(host, device))
             return copies
     """))
@@ -176,7 +176,7 @@ def test_upload_of_a_global_that_functions_rebind_is_silent(lint_source):
             TABLE = np.zeros(3, dtype=np.float32)
 
         def train(p):
-            for _ in range(3):
+            for _ in range(1000):
                 reload()
                 p = p + jnp.asarray(TABLE)
             return p

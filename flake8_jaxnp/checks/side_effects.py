@@ -60,6 +60,8 @@ def _call(model, func, call, base):
     elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
         stored = call.args + [k.value for k in call.keywords]
         owner = _outer_container(model, func, call.func.value, stored)
+        if owner is None and _self_container(model, func, call.func.value) and any(_escapes(model, v) for v in stored):
+            owner = describe(call.func.value)  # self.losses.append(loss): the tracer outlives the trace
         if owner is not None:
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
 
@@ -111,12 +113,29 @@ def _outer_container(model, func, expr, stored):
 
 
 def _is_container(model, binding):
-    value = binding.value
-    if binding.kind != "assign" or value is None:
-        return False
+    return binding.kind == "assign" and _builds_container(model, binding.value)
+
+
+def _builds_container(model, value):
     if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
         return True
     return isinstance(value, ast.Call) and model.qualname(value.func) in CONTAINER_TYPES
+
+
+def _self_container(model, func, expr):
+    """``self.losses`` in a method, where the class's constructor sets ``self.losses`` to a
+    list, dict or set (``self._opt.update(...)`` on an optimizer is not a mutation)."""
+    if not (isinstance(expr, ast.Attribute) and _is_self(model, func, expr.value)):
+        return False
+    cls = model.parent(func)
+    for method in getattr(cls, "body", ()):
+        if isinstance(method, ast.FunctionDef) and method.name in CONSTRUCTORS:
+            for stmt in ast.walk(method):
+                if isinstance(stmt, ast.Assign) and _builds_container(model, stmt.value) and any(
+                        isinstance(t, ast.Attribute) and t.attr == expr.attr and isinstance(t.value, ast.Name)
+                        and t.value.id == "self" for t in stmt.targets):
+                    return True
+    return False
 
 
 def _escapes(model, expr):

@@ -8,22 +8,27 @@ and is not reported; neither is code in traced functions (their loops unroll
 at trace time) nor code in a def nested in the loop. A sync in a loop that
 holds another loop (per-epoch logging around the step loop) is the boundary
 of that inner loop and is not reported either; uploads of unchanged data are.
+The header of a loop nested in the loop (``for i in range(n)`` with a device
+``n``) runs once per outer iteration: that is the inner loop's boundary too.
 A for loop over a handful of values written out in the source (``for flag in
-(False, True)``) is not a hot loop; an enclosing loop may still be. A value
-checked by a test assertion (``self.assertEqual(int(x), 3)``) must be read.
+(False, True)``, at most ten) or over a literal ``range`` of at most five steps
+(``for _ in range(3)``, the demo loop of documentation and tests; ``for epoch
+in range(10)`` may well train) is not a hot loop; an enclosing loop may still
+be, and nested ones count as hot once their steps multiply past ten. A value checked by a test assertion
+(``self.assertEqual(int(x), 3)``, or an ``assert`` statement in a ``test*``
+function or a ``test_*.py``/``*_test.py`` file) must be read.
 """
 import ast
+import os
 
 from .. import api
+from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
 from ..model.kinds import JAX, NUMPY
 from ..model.values import is_string
 from ..findings import Finding
 from . import describe
 
-SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
-                                "builtins.range"})
-FORMATTERS = frozenset({"builtins.str", "builtins.repr", "builtins.format", "builtins.print"})
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
 UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
@@ -32,6 +37,9 @@ COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # A for loop over at most this many values written out in the source is not a hot loop.
 HANDFUL = 10
+# A for loop over a literal range of at most this many steps is a demo, not a hot loop.
+DEMO_RANGE = 5
+TEST_FUNCTION_PREFIX = "test"
 
 
 # Nodes that can move data between host and device, or ask for a truth value.
@@ -49,7 +57,8 @@ def check(model):
         loop = _repeating_loop(model, loops, reported)
         if loop is None or model.traced_function(reported) is not None:
             continue
-        if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _checked_by_assertion(model, reported)):
+        if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
+                                 or _checked_by_assertion(model, reported)):
             continue
         if code == "JNP104" and not _same_upload(model, loops, node, loop):
             continue
@@ -166,7 +175,7 @@ def _transfer(model, node):
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and is_string(node.left):
         if _any_on_device(model, [node.right]):
             return node, "JNP103", "%-formatting"
-    for test in _truth_tested(node):
+    for test in _truth_tested(model, node):
         if model.value(test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
             return test, "JNP102", f"the truth value of {describe(test)}"
     return None
@@ -198,6 +207,23 @@ def _call(model, call):
             return call, "JNP102" if method == "item" else "JNP101", describe(call)
         if method == "format" and is_string(owner) and _any_on_device(model, every):
             return call, "JNP103", "str.format()"
+    if _any_on_device(model, args):
+        return _helper_transfer(model, call)
+    return None
+
+
+def _helper_transfer(model, call):
+    """A call of another project module's function that converts the device array it is
+    given in its unconditional statements, so on every call. (A helper in this module is
+    left alone: the runtime mode sees its transfer at the helper's line, not the loop's.)"""
+    found = model.helper_facts(call.func) if model.callee(call.func) is None else None
+    if found is None:
+        return None
+    facts, where = found
+    for position, code, what, line in facts["converts"]:
+        if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]) \
+                and _on_device(model, call.args[position]):
+            return call, code, f"{describe(call.func)}(), which calls {what} on its argument ({where}:{line}),"
     return None
 
 
@@ -221,7 +247,7 @@ def _is_log_call(model, call, qualname):
                and model.qualname(b.value.func) == "logging.getLogger" for b in bindings)
 
 
-def _truth_tested(node):
+def _truth_tested(model, node):
     """Expressions whose truth value ``node`` asks for unconditionally."""
     if isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
         tests = [node.test]
@@ -230,7 +256,8 @@ def _truth_tested(node):
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         tests = [node.operand]
     elif isinstance(node, ast.BoolOp):
-        tests = node.values[:1]  # later operands run only on some paths
+        # later operands run only on some paths, except in a while loop's `a and b`
+        tests = node.values if _continues_while(model, node) else node.values[:1]
     else:
         return []
     # `not x` and `a and b` are visited as nodes of their own
@@ -239,23 +266,30 @@ def _truth_tested(node):
 
 
 def _repeating_loop(model, loops, node):
-    """The loop (or comprehension) that runs ``node`` on every iteration, else None."""
+    """The loop (or comprehension) that runs ``node`` on every iteration, else None. Loops
+    of a handful of steps count only while their product stays a handful."""
     child, parent = node, model.parent(node)
+    handful_loop, steps = None, 1
     while parent is not None:
         if isinstance(parent, SCOPES):
             return None
         if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test:
             return None
-        if isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+        if isinstance(parent, ast.BoolOp) and child is not parent.values[0] and not _continues_while(model, parent):
             return None
         if isinstance(parent, (ast.ExceptHandler, ast.match_case)):
             return None
         if isinstance(child, ast.stmt) and loops.skipped_by_earlier_continue(parent, child):
             return None
         if isinstance(parent, LOOPS) and (loops.position(parent.body, child) is not None
-                                          or child is getattr(parent, "test", None)) \
-                and not _runs_a_handful(parent):  # else an enclosing loop may still repeat it
-            return parent
+                                          or child is getattr(parent, "test", None)):
+            count = _handful(model, parent)
+            if count is None:
+                return parent
+            handful_loop, steps = handful_loop or parent, steps * count
+            if steps > HANDFUL:
+                return handful_loop  # range(10) inside range(10): a hundred steps
+            # else an enclosing loop may still repeat it
         if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
             return parent
         if isinstance(parent, ast.comprehension) and child is not parent.target:
@@ -268,9 +302,21 @@ def _repeating_loop(model, loops, node):
     return None
 
 
+def _continues_while(model, boolop):
+    """``while a and b:`` (also nested ands): every operand runs on every iteration that
+    goes on, so each is a per-step truth test."""
+    if not isinstance(boolop.op, ast.And):
+        return False
+    child, parent = boolop, model.parent(boolop)
+    while isinstance(parent, ast.BoolOp) and isinstance(parent.op, ast.And):
+        child, parent = parent, model.parent(parent)
+    return isinstance(parent, ast.While) and child is parent.test
+
+
 def _checked_by_assertion(model, node):
-    """``self.assertEqual(int(x), 3)``, ``np.testing.assert_allclose(np.asarray(x), y)``: a
-    test has to bring the value it checks to the host."""
+    """``self.assertEqual(int(x), 3)``, ``np.testing.assert_allclose(np.asarray(x), y)``, or
+    ``assert`` in a test: a test has to bring the value it checks to the host. (A bare
+    ``assert`` in a training loop outside tests still syncs every step.)"""
     parent = model.parent(node)
     while parent is not None and not isinstance(parent, ast.stmt):
         if isinstance(parent, ast.Call):
@@ -279,16 +325,50 @@ def _checked_by_assertion(model, node):
             if name.startswith("assert"):
                 return True
         parent = model.parent(parent)
+    return isinstance(parent, ast.Assert) and (_is_test_file(model.filename) or _in_test_function(model, parent))
+
+
+def _is_test_file(filename):
+    base = os.path.basename(filename or "")
+    return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
+
+
+def _in_test_function(model, node):
+    function = model.enclosing_function(node)
+    while function is not None:
+        if getattr(function, "name", "").startswith(TEST_FUNCTION_PREFIX):
+            return True
+        function = model.enclosing_function(model.parent(function))
     return False
 
 
-def _runs_a_handful(loop):
-    """``for flag in (False, True)``: a sweep over a few values written out in the source,
-    so a transfer there costs a few syncs, not one per step. (``range(3)`` stays a step
-    loop: examples and tests stand in for long loops with small ranges.)"""
+def _in_inner_loop_header(model, node, loop):
+    """True when ``node`` is in the iterable of a for loop nested in ``loop``: it runs once
+    per iteration of ``loop``, at the boundary of the inner loop."""
+    child, parent = node, model.parent(node)
+    while parent is not None and parent is not loop:
+        if isinstance(parent, (ast.For, ast.AsyncFor)) and child is parent.iter:
+            return True
+        child, parent = parent, model.parent(parent)
+    return False
+
+
+def _handful(model, loop):
+    """How many steps ``for flag in (False, True)`` (at most HANDFUL values written out)
+    or ``for _ in range(3)`` (at most DEMO_RANGE) takes: a few syncs, not one per step.
+    None for any other loop."""
     items = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
-    return isinstance(items, (ast.Tuple, ast.List, ast.Set)) and len(items.elts) <= HANDFUL \
-        and not any(isinstance(e, ast.Starred) for e in items.elts)
+    count, limit = None, HANDFUL
+    if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
+        if not any(isinstance(e, ast.Starred) for e in items.elts):
+            count = len(items.elts)
+    elif isinstance(items, ast.Call) and model.qualname(items.func) == "builtins.range" \
+            and not items.keywords and 1 <= len(items.args) <= 3 \
+            and all(type(a) is ast.Constant and type(a.value) is int for a in items.args):
+        bounds = [a.value for a in items.args]
+        if not (len(bounds) == 3 and bounds[2] == 0 or any(abs(b) >= 2 ** 62 for b in bounds)):
+            count, limit = len(range(*bounds)), DEMO_RANGE  # (else range() would raise or overflow len())
+    return max(count, 1) if count is not None and count <= limit else None
 
 
 def _has_continue(stmt):
@@ -335,10 +415,25 @@ def _read_only_use(model, name):
 
 
 def _same_scope(model, data, loop):
-    """Data bound in the scope the loop runs in and never rebound through ``global``;
-    data from an outer scope may be changed by whatever the loop calls."""
+    """Data bound in the scope the loop runs in and never rebound through ``global``, or a
+    module constant; other data from an outer scope may be changed by what the loop calls."""
     found = model.resolve(data)
     if found is None or model.rebound_by_functions(data.id):
         return False
     home = model.enclosing_function(loop)
-    return found[0].node is (home if home is not None else model.tree)
+    return found[0].node is (home if home is not None else model.tree) or _module_constant(model, found)
+
+
+def _module_constant(model, found):
+    """A module-level name bound once, at the top level, and only ever read (indexed,
+    sliced, uploaded, used in arithmetic) anywhere in the module."""
+    scope, bindings = found
+    if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind != "assign" \
+            or model.parent(bindings[0].stmt) is not model.tree:
+        return False
+    name = bindings[0].node.id
+    for node in model.nodes(ast.Name):
+        if node.id == name and node is not bindings[0].node and isinstance(node.ctx, ast.Load) \
+                and model.resolve(node) == found and not _read_only_use(model, node):
+            return False
+    return True

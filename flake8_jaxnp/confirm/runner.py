@@ -112,7 +112,7 @@ def prepare(path, options=DEFAULT):
         raise PathError(f"{path}:{exc.lineno}: not valid Python: {exc.msg}") from None
     except (UnicodeDecodeError, LookupError, ValueError, RecursionError, MemoryError) as exc:
         raise PathError(f"{path}: not valid Python: {one_line(exc)}") from None
-    findings = lint(tree, source.splitlines(True), options)
+    findings = lint(tree, source.splitlines(True), options, path)
     return FileResult(path, [finding for finding in findings if RULES[finding.code].evidence],
                       statement_lines(tree),
                       unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],

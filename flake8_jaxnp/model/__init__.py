@@ -4,15 +4,21 @@ Checks ask it questions through the methods below and never walk scopes,
 parents or the dataflow themselves.
 """
 import ast
+from functools import lru_cache
+from pathlib import Path
 
 from . import dtypes
-from .kinds import TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
+from . import project as projects
+from .kinds import JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
 from .names import Names
-from .traced import Behaviour, TraceRoots
+from .traced import Behaviour, TraceRoots, Transform
 from .values import FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
+DEVICE_ARRAY = Value(JAX)
+# Annotations that say a parameter is a JAX array.
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
@@ -21,9 +27,10 @@ _MAX_PASSES_PER_FUNCTION = 4
 
 
 class Model:
-    def __init__(self, tree, options):
+    def __init__(self, tree, options, filename=None):
         self.tree = tree
         self.options = options
+        self.filename = filename  # the path flake8 reports, when known (test files are judged by name)
         self.names = Names(tree)
         self.x64 = options.x64 or _enables_x64(self.names)
         roots = TraceRoots(self.names, options.extra_transforms)
@@ -33,6 +40,12 @@ class Model:
         # Transforms whose result, when called, gives device arrays: jax.jit(f)(x).
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
                                    if behaviour is Behaviour.STAGING and name in roots.array_results}
+        self.transform_names = frozenset(roots.transforms)
+        self.project = _project(filename, options, roots)
+        self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand
+        self._imports = None  # module-level import bindings, on demand
+        if self.project is not None:
+            self._traced_from_other_modules()
         self.flows = {}
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._analyse()
@@ -51,7 +64,7 @@ class Model:
                 continue
             passes[func] = passes.get(func, 0) + 1
             traced = self.traced.get(func)
-            params = self._traced_parameters(func, traced) if traced else {}
+            params = self._traced_parameters(func, traced) if traced else self._annotated_arrays(func, DEVICE_ARRAY)
             for callee in self._flow(func, params, traced):
                 for node in [callee] + self._nested_in(callee):  # closures read the re-analysed values
                     if node not in queue:
@@ -73,7 +86,9 @@ class Model:
         return reached
 
     def _traced_parameters(self, func, traced):
-        """Traced parameters are pytrees unless used as arrays and never rebound."""
+        """Traced parameters are pytrees unless used as arrays and never rebound. Where
+        every transform leaves Python scalars static (``equinox.filter_jit``), only the
+        parameters used as arrays are known to be tracers."""
         scope = self.names.scopes[func]
         candidates = {name for name in traced.traced_params if len(scope.bindings.get(name, ())) == 1}
         arrays = set()
@@ -82,7 +97,26 @@ class Model:
                 if type(node) is ast.Attribute and node.attr in ARRAY_EVIDENCE \
                         and type(node.value) is ast.Name and node.value.id in candidates:
                     arrays.add(node.value.id)
+        arrays |= set(self._annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
+        if all(t.name in self._roots.scalars_static for t in traced.transforms):
+            return {name: TRACED_ARRAY for name in arrays}
         return {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+
+    def _annotated_arrays(self, func, value):
+        """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
+        ``jnp.ndarray``, jaxtyping's ``Float[Array, "n"]``)."""
+        if isinstance(func, ast.Lambda):
+            return {}
+        args = func.args
+        found = {}
+        for arg in args.posonlyargs + args.args + args.kwonlyargs:
+            annotation = arg.annotation
+            if isinstance(annotation, ast.Subscript) and (self.qualname(annotation.value) or "").startswith("jaxtyping.") \
+                    and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
+                annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
+            if annotation is not None and self.qualname(annotation) in ARRAY_ANNOTATIONS:
+                found[arg.arg] = value
+        return found
 
     def _spread(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
@@ -111,7 +145,60 @@ class Model:
                 self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
         return self._nested.get(func, [])
 
+    def _traced_from_other_modules(self):
+        """Top-level functions that traced functions in other project modules call with
+        tracers: traced here, by a transform named after that caller."""
+        defs = {}
+        for stmt in self.tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(stmt.name, []).append(stmt)
+        for name, calls in sorted(self.project.callers().items()):
+            if len(defs.get(name, ())) != 1:
+                continue
+            func = defs[name][0]
+            positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+            accepted = set(positional) | {a.arg for a in func.args.kwonlyargs}
+            for positions, keywords, transform, caller, path, line in sorted(calls, key=lambda c: (str(c[4]), c[5])):
+                behaviour = self._roots.transforms.get(transform)
+                params = {positional[i] for i in positions if i < len(positional)} | (set(keywords) & accepted)
+                if behaviour is None or not params:
+                    continue
+                where = f"{transform} (called from '{caller}' in {_shown(path)}:{line})"
+                self._roots.mark(func, Transform(where, behaviour), params)
+
     # ---- questions the dataflow asks while it runs --------------------------------
+    def helper_facts(self, func_expr):
+        """(facts, path shown in messages) for the function a call names: a top-level def
+        of this module (path None) or a function of another project module. Facts: params,
+        returns, converts, and for another module's function whether it is jitted."""
+        callee = self.callee(func_expr)
+        if callee is not None:
+            if isinstance(callee, ast.Lambda) or self.names.parent.get(callee) is not self.tree:
+                return None
+            facts = self._helper_facts.get(callee)
+            if facts is None:
+                if self._imports is None:
+                    self._imports = projects.module_imports(self.tree)
+                facts = self._helper_facts[callee] = projects.function_facts(callee, self._imports)
+            return facts, None
+        if self.project is None:
+            return None
+        name, attributes = projects.split_attributes(func_expr)
+        if name is None:
+            return None
+        found = self.names.resolve_name(name)
+        if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1 \
+                or found[1][0].kind != "import":
+            return None
+        binding = projects.import_binding(found[1][0].stmt, name.id)
+        imported = self.project.function(binding, attributes) if binding else None
+        if imported is None:
+            return None
+        path, summary, function = imported
+        facts = dict(summary["functions"].get(function, {"returns": None, "converts": ()}),
+                     jitted=function in summary["jitted"])
+        return facts, _shown(path)
+
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
         return self.names.function_bound_to(func_expr)
@@ -218,6 +305,23 @@ class Model:
         """(transform name, keywords) for a transform used as a decorator (``jax.jit``,
         ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``), else None."""
         return self._roots._transform_spec(expr)
+
+
+@lru_cache(maxsize=None)
+def _shown(path):
+    """A path as messages show it: relative to the working directory when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _project(filename, options, roots):
+    """The project around ``filename``, or None for a buffer with no path."""
+    if not filename or filename in ("stdin", "-"):
+        return None
+    cache_dir = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
+    return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)
 
 
 def _enables_x64(names):

@@ -34,7 +34,7 @@ def call(flow, call_node, qualname, args, traced_input):
     if qualname in flow.context.staging_transforms:
         return Value(JAX_TREE)  # f2 = jax.jit(f): calling f2 gives device arrays
     if module in JAX_ARRAY_MODULES:
-        if name in _non_array_functions():
+        if name in non_array_functions():
             return PYTHON_VALUE
         tuple_result = name in api.tuple_result_functions() and not (name == "where" and len(args) > 1)
         if tuple_result or qualname in api.lax_bodies() or qualname == "jax.lax.sort":
@@ -55,7 +55,7 @@ def call(flow, call_node, qualname, args, traced_input):
     if qualname in GENERATOR_CONSTRUCTORS:
         return Value(GENERATOR)
     if module in NUMPY_ARRAY_MODULES:
-        if name in _non_array_functions():
+        if name in non_array_functions():
             return PYTHON_VALUE
         if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
                                                        for v in args):
@@ -67,7 +67,7 @@ def call(flow, call_node, qualname, args, traced_input):
 
 
 @lru_cache(maxsize=1)
-def _non_array_functions():
+def non_array_functions():
     return api.non_array_functions() | UNPROBED_NON_ARRAY_FUNCTIONS
 
 

@@ -25,6 +25,7 @@ class Behaviour(enum.Enum):
     STAGING = (True, True)  # jit, pmap, lax bodies
     BATCHING = (True, False)  # vmap, checkpoint
     DIFFERENTIATING = (False, False)  # grad and friends
+    EAGER = (False, False, "every argument")  # jax.shard_map called eagerly: like grad, all arguments traced
 
     @property
     def abstract(self):
@@ -52,6 +53,7 @@ class Transform:
 
 
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
+_EAGER = Behaviour.EAGER
 PARTIAL = {"functools.partial"}
 
 
@@ -101,9 +103,18 @@ class TraceRoots:
         self.names = names
         self.transforms = function_transforms()
         self.array_results = array_result_transforms()
+        self.scalars_static = set()  # transforms that leave Python scalars static (equinox.filter_*)
+        for dotted, measured in api.framework_transforms().items():
+            behaviour = _framework_behaviour(measured)
+            if behaviour is not None:
+                self.transforms[dotted] = behaviour
+                self.array_results.add(dotted)
+                if measured["python_scalars_static"] and behaviour is not _DIFFERENTIATING:
+                    self.scalars_static.add(dotted)
         for dotted in extra_transforms:
             self.transforms[dotted] = _STAGING
             self.array_results.add(dotted)
+            self.scalars_static.discard(dotted)
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         for func in names.functions:
@@ -168,12 +179,13 @@ class TraceRoots:
             if inner in self.transforms and arg.args:  # jax.jit(jax.grad(f))
                 self._trace_argument(arg.args[0], inner, _options(inner, arg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax)
-            elif inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
+                return
+            if inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax,
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
-            return
-        func = self.names.function_bound_to(arg)
+                return
+        func = self.names.function_bound_to(arg) or self._call_method_of_instance(arg)
         if func is None:
             return
         if lax:
@@ -207,6 +219,32 @@ class TraceRoots:
         self.mark(func, Transform(transform_name, behaviour), params)
         if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda):
             self.jitted_callables.add(func)
+
+    def _call_method_of_instance(self, expr):
+        """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
+        or a name bound once to ``Model(...)``): the transform traces that method."""
+        if isinstance(expr, ast.Name):
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind != "assign":
+                return None
+            expr = found[1][0].value
+        if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
+            return None
+        found = self.names.resolve_name(expr.func)
+        if not found or len(found[1]) != 1 or found[1][0].kind != "class":
+            return None
+        methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
+        return methods[0] if len(methods) == 1 else None
+
+
+def _framework_behaviour(measured):
+    """The behaviour a framework transform showed when the generator ran it, or None when
+    NumPy works on what it passes (then it traces nothing by itself)."""
+    if measured["abstract"]:
+        return _STAGING if measured["cached"] else _BATCHING
+    if measured["differentiates"]:
+        return _DIFFERENTIATING
+    return _EAGER if measured["numpy_fails"] else None
 
 
 def _options(transform_name, call):

@@ -19,8 +19,8 @@ Cost stays linear in the body's size:
 import ast
 
 from . import dtypes, library
-from .kinds import (ARRAYS, GENERATOR, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER_TREE, TREES, UNKNOWN_VALUE,
-                    Value, join)
+from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
+                    UNKNOWN_VALUE, Value, join)
 
 
 def element_kind(value):
@@ -115,7 +115,11 @@ class FunctionFlow:
     def _assign(self, stmt, env):
         value = self.eval(stmt.value, env)
         for target in stmt.targets:
-            self._bind(target, value, env)
+            if _pairwise(target, stmt.value):  # a, b = x, y
+                for element, part in zip(target.elts, stmt.value.elts):
+                    self._bind(element, self.values.get(part, UNKNOWN_VALUE), env)
+            else:
+                self._bind(target, value, env)
 
     def _expression(self, stmt, env):  # an expression statement, return, await
         if stmt.value is not None:
@@ -380,11 +384,30 @@ class FunctionFlow:
                 self.calls.append((callee, call, args, keywords))
             if callee in self.context.jitted_callables:
                 return jitted_result
-        elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.staging_transforms:
-            return jitted_result  # jax.jit(f)(x)
+        elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
+            return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
+        return self._helper_result(call, traced_input)
+
+    def _helper_result(self, call, traced_input):
+        """What a top-level function of this module or of another project module returns:
+        device arrays from a jitted one, an array from one that returns jax.numpy calls."""
+        helper = self.context.helper_facts(call.func)
+        if helper is None:
+            return UNKNOWN_VALUE
+        if helper[0].get("jitted"):
+            return Value(TRACER_TREE if traced_input else JAX_TREE)
+        if helper[0]["returns"] == "jax":
+            return Value(TRACER if traced_input else JAX)
         return UNKNOWN_VALUE
+
+
+def _pairwise(target, value):
+    """``a, b = x, y``: literal tuples (or lists) of the same length, nothing starred."""
+    sequences = (ast.Tuple, ast.List)
+    return isinstance(target, sequences) and isinstance(value, sequences) and len(target.elts) == len(value.elts) \
+        and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)
 
 
 def _captured_names(pattern):

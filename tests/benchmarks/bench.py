@@ -4,7 +4,10 @@
 
 Fetches the corpus (``corpus.py``), then, alternating within each round,
 runs ``flake8 --isolated --jobs 1`` over it with the plugin and without it, and
-``flake8 -`` on one ~2,000-line file fed on stdin (what an editor does). It
+``flake8 -`` on one ~2,000-line file fed on stdin (what an editor does; its
+display name is its real path, so it sees the modules it imports). The plugin's
+module-summary cache is measured cold (a new empty folder for every run) and
+warm (a folder filled by one run before measuring); the stdin run is warm. It
 reports median wall time, CPU time and peak memory (the child's own
 ``ru_maxrss``), their ratios and lines per second; the CPU time ratio is the
 steadier figure on a busy machine. Both sides run the same flake8 through the
@@ -23,6 +26,7 @@ import pstats
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,12 +52,15 @@ CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(corpus.cache_dir().parent / "pycache")
 SINGLE_FILE_LINES = 2000
 
 
-def run_flake8(mode, args, stdin_path=None):
-    """(wall seconds, CPU seconds, peak RSS in MiB) of one flake8 run in a fresh process."""
+def run_flake8(mode, args, stdin_path=None, cache=None):
+    """(wall seconds, CPU seconds, peak RSS in MiB) of one flake8 run in a fresh process;
+    ``cache`` is the plugin's summary folder ("with" runs only; "cold": a new empty one)."""
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    cold = tempfile.TemporaryDirectory() if cache == "cold" else None
+    plugin_args = [] if mode == "without" else ["--jaxnp-cache-dir", cold.name if cold else cache]
     try:
         start = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-c", LAUNCHER, mode, *FLAKE8_ARGS, *args],
+        process = subprocess.Popen([sys.executable, "-c", LAUNCHER, mode, *FLAKE8_ARGS, *plugin_args, *args],
                                    stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CHILD_ENV)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
@@ -63,6 +70,8 @@ def run_flake8(mode, args, stdin_path=None):
     finally:
         if stdin_path:
             stdin.close()
+        if cold:
+            cold.cleanup()
     if process.returncode != 0:
         raise SystemExit(f"flake8 ({mode}) failed with {process.returncode}:\n{errors}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
@@ -77,13 +86,13 @@ def check_launcher():
             raise SystemExit(f"launcher mode {mode!r} lists plugins: {result.stdout.strip()}")
 
 
-def measure(label, args, lines, repeat, stdin_path=None):
+def measure(label, args, lines, repeat, cache, stdin_path=None):
     """Alternate with/without ``repeat`` times; print and return the figures."""
     runs = {"with": [], "without": []}
     for round_number in range(repeat):
         order = ("with", "without") if round_number % 2 == 0 else ("without", "with")
         for mode in order:
-            runs[mode].append(run_flake8(mode, args, stdin_path))
+            runs[mode].append(run_flake8(mode, args, stdin_path, cache))
     wall, cpu, memory = ({mode: statistics.median(run[index] for run in results) for mode, results in runs.items()}
                          for index in range(3))
     figures = {
@@ -113,6 +122,20 @@ def single_file(files):
     return Path(path), lines
 
 
+def imported_modules(path):
+    """How many other modules of its project ``path`` imports (as the plugin resolves them)."""
+    from flake8_jaxnp.model.project import Project, module_imports
+
+    project = Project(path, "", {}, set())
+    found = set()
+    for binding in module_imports(ast.parse(path.read_bytes())).values():
+        for attributes in ((), ("_",)):  # from pkg import module, or from pkg.module import name
+            target = project.resolve(binding, attributes)
+            if target is not None and target[0] != project.path:
+                found.add(target[0])
+    return len(found)
+
+
 def profile(files, top=25):
     """cProfile of the plugin alone (parse excluded) over every corpus file."""
     from flake8_jaxnp.linter import lint
@@ -121,14 +144,14 @@ def profile(files, top=25):
     for path in files:
         source = path.read_text(encoding="utf-8", errors="replace")
         try:
-            parsed.append((ast.parse(source), source.splitlines(True)))
+            parsed.append((path, ast.parse(source), source.splitlines(True)))
         except SyntaxError:
             continue
     profiler = cProfile.Profile()
     start = time.perf_counter()
     profiler.enable()
-    for tree, lines in parsed:
-        lint(tree, lines)
+    for path, tree, lines in parsed:
+        lint(tree, lines, filename=str(path))
     profiler.disable()
     print(f"\nplugin alone: {time.perf_counter() - start:.2f} s under cProfile for {len(parsed)} files")
     out = io.StringIO()
@@ -153,10 +176,14 @@ def main():
     print("| run | lines | flake8 without JNP | flake8 with JNP | time ratio | CPU time ratio | lines/s with JNP "
           "| peak memory without | peak memory with | memory ratio |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    measure("corpus, `flake8 --jobs 1`", [str(root)], lines, options.repeat)
-    path, path_lines = single_file(files)
-    measure(f"one file on stdin (`{path.name}`)", ["--stdin-display-name", path.name, "-"],
-            path_lines, max(6 * options.repeat, 30), stdin_path=path)
+    measure("corpus, `flake8 --jobs 1`, cold cache", [str(root)], lines, options.repeat, "cold")
+    with tempfile.TemporaryDirectory() as warm:
+        run_flake8("with", [str(root)], cache=warm)  # fills the cache
+        measure("corpus, `flake8 --jobs 1`, warm cache", [str(root)], lines, options.repeat, warm)
+        path, path_lines = single_file(files)
+        measure(f"one file on stdin (`{path.name}`, imports {imported_modules(path)} project modules), warm cache",
+                ["--stdin-display-name", str(path), "-"], path_lines, max(6 * options.repeat, 30), warm,
+                stdin_path=path)
     if options.profile:
         profile(files)
 

@@ -3006,8 +3006,8 @@ def pick(x):
     return -1
 
 
-def case_loop():
+def case_loop(steps=3):
     total = 0.0
-    for _ in range(3):
+    for _ in range(steps):  # not a literal range: a literal one of five steps or fewer is a demo loop
         total += float(jnp.ones(()))  # JNP102, confirmed by case_loop
     return total + pick(3)

@@ -1,0 +1,140 @@
+"""Measure the tracing transforms of JAX frameworks (Equinox, Flax NNX and Linen) and
+``jax.shard_map`` by running them, for the generator's ``framework_transforms`` key.
+
+Each transform wraps small probe functions: does the body run once over two calls
+(the trace is cached), does a truth test, ``float()`` or ``np.asarray`` on an
+argument fail (its arguments are abstract tracers), does it return a gradient
+(only the differentiated argument is traced), and does a Python ``int`` argument
+stay a Python value (it is static). A framework that is not installed keeps the
+entries recorded where it was; the generator prints which ones it measured.
+"""
+import importlib
+import importlib.metadata
+import json
+
+# Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
+# Linen Module method under nn.compact).
+CANDIDATES = {
+    "equinox.filter_jit": "function", "equinox.filter_vmap": "function", "equinox.filter_pmap": "function",
+    "equinox.filter_grad": "function", "equinox.filter_value_and_grad": "function",
+    "equinox.filter_checkpoint": "function",
+    "flax.nnx.jit": "function", "flax.nnx.vmap": "function", "flax.nnx.pmap": "function",
+    "flax.nnx.grad": "function", "flax.nnx.value_and_grad": "function", "flax.nnx.remat": "function",
+    "flax.nnx.shard_map": "function", "jax.shard_map": "function",
+    "flax.linen.jit": "method", "flax.linen.vmap": "method", "flax.linen.remat": "method",
+    "flax.linen.checkpoint": "method",
+}
+
+
+def framework_transforms(data_file):
+    """{dotted name: behaviour and the package version measured}; a framework that is not
+    installed keeps its entries from ``data_file``."""
+    previous = json.loads(data_file.read_text(encoding="utf-8")).get(KEY, {}) if data_file.exists() else {}
+    found = {}
+    for name, form in CANDIDATES.items():
+        try:
+            transform = _resolve(name)
+        except ImportError:
+            if name in previous:
+                found[name] = previous[name]
+            continue
+        package = name.split(".")[0]
+        found[name] = dict(_measure(name, transform, form),
+                           measured_with=f"{package} {importlib.metadata.version(package)}")
+    return found
+
+
+KEY = "framework_transforms"
+
+
+def _resolve(dotted):
+    module, _, attribute = dotted.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except AttributeError as exc:
+        raise ImportError(dotted) from exc
+
+
+def _measure(name, transform, form):
+    import jax.numpy as jnp
+    import numpy as np
+
+    x = jnp.ones((1, 3))  # one row: vmap and pmap map over one device
+    calls = []
+
+    def count(a):
+        calls.append(1)
+        return jnp.sum(a * 2.0)
+
+    def truth(a):
+        return jnp.sum(a) if jnp.sum(a) > 0 else jnp.sum(a * 2.0)
+
+    def to_float(a):
+        return jnp.sum(a) * float(jnp.sum(a))
+
+    def to_numpy(a):
+        return jnp.sum(a) + np.asarray(a).sum()
+
+    def scalar(a, n):
+        return jnp.sum(a * 2.0) if n > 0 else jnp.sum(a)
+
+    prepare = _prepare_method if form == "method" else _prepare_function
+    counted = prepare(name, transform, count, x)
+    calls.clear()  # a Linen module's init ran the body once
+    first = counted(x)
+    counted(x)
+    gradient = isinstance(first, tuple) or getattr(first, "shape", ()) == x.shape
+    return {
+        "cached": len(calls) == 1,
+        "abstract": _outcome(prepare, name, transform, truth, x) == ABSTRACT,
+        "float_fails": _outcome(prepare, name, transform, to_float, x) == ABSTRACT,
+        "numpy_fails": _outcome(prepare, name, transform, to_numpy, x) == ABSTRACT,
+        "differentiates": gradient,
+        "python_scalars_static": form == "function" and _outcome(prepare, name, transform, scalar, x, 3) == RAN,
+    }
+
+
+RAN, ABSTRACT, OTHER = "ran", "abstract", "other"
+
+
+def _outcome(prepare, name, transform, body, x, *more):
+    """RAN, ABSTRACT (it failed because a value was an abstract tracer) or OTHER (such as
+    vmap refusing to map an int: evidence of neither)."""
+    from .generate import TRACER_ERRORS  # the errors of abstract tracers (imported late: generate imports us)
+
+    try:
+        prepare(name, transform, body, x)(x, *more)
+    except Exception as exc:  # noqa: BLE001 - classified below
+        return ABSTRACT if type(exc).__name__ in TRACER_ERRORS else OTHER
+    return RAN
+
+
+def _prepare_function(name, transform, body, x):
+    return transform(body, **_options(name))
+
+
+def _options(name):
+    if not name.endswith("shard_map"):
+        return {}
+    import jax
+    from jax.sharding import PartitionSpec
+
+    return {"mesh": jax.make_mesh((1,), ("i",)), "in_specs": PartitionSpec(), "out_specs": PartitionSpec()}
+
+
+def _prepare_method(name, transform, body, x):
+    """A Linen module whose ``__call__`` the transform decorates, initialised once."""
+    import jax
+    import flax.linen as nn
+
+    wrap = (lambda f: transform(f, variable_axes={}, split_rngs={})) if name.endswith(".vmap") else transform
+
+    class Probe(nn.Module):
+        @wrap
+        @nn.compact
+        def __call__(self, a):
+            return body(a)
+
+    module = Probe()
+    variables = module.init(jax.random.key(0), x)
+    return lambda a: module.apply(variables, a)

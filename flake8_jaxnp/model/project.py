@@ -1,0 +1,455 @@
+"""Knowledge across the modules of one project, read from their source, never imported.
+
+flake8 lints one file at a time, in any order and in several processes, so what
+a file needs from its neighbours is a per-module *summary* that depends on that
+module's text alone: which top-level functions are jitted (a call gives device
+arrays), what each function returns, which parameters a function converts to
+the host unconditionally, and which imported project functions its traced
+functions call with tracers. Summaries are cached on disk under the hash of the
+module's bytes (a changed module gets a new key, so answers are never stale)
+and in memory for the rest of the process.
+
+Imports resolve to source files under the linted file's import root (the folder
+above its top package, or its own folder) or the working directory, never into
+site-packages. A file not in a package sees the ``.py`` files next to it.
+"""
+import ast
+import hashlib
+import json
+import os
+import re
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .. import __version__, api
+from ..facts import FORMATTERS, SCALAR_CONVERSIONS
+from .traced import PARTIAL, _literals
+from .library import non_array_functions
+
+SUMMARY_FORMAT = 1
+UNTRACED = "-untraced"  # cache entry beside a key: the module names no transform, so no traced calls
+# The most project files read to learn who traces a module's functions.
+MAX_PROJECT_FILES = 2000
+NOT_PROJECT = ("site-packages", "dist-packages")
+SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
+
+
+def default_cache_dir():
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "flake8-jaxnp" / "summaries"
+
+
+# ---- one module's summary ------------------------------------------------------------
+def summarise(source, transforms, scalars_static=()):
+    """The summary (JSON data) of a module's source text. ``transforms`` maps the dotted
+    names that trace (jax.jit, the frameworks, extra transforms) to their behaviour;
+    ``scalars_static`` names those that leave Python scalars static."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"functions": {}, "jitted": [], "traced_calls": []}
+    imports = module_imports(tree)
+    functions, jitted, traced = {}, set(), {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions[stmt.name] = function_facts(stmt, imports)
+            for decorator in stmt.decorator_list:
+                spec = _transform(decorator, imports, transforms)
+                if spec is not None:
+                    traced[stmt.name] = spec
+                    if _stages(transforms[spec[0]]):
+                        jitted.add(stmt.name)
+        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, ast.Call) and stmt.value.args:
+            spec = _transform(stmt.value.func, imports, transforms)  # step = jax.jit(_step, ...)
+            if spec is None and _qualname(stmt.value.func, imports) in transforms:
+                spec = (_qualname(stmt.value.func, imports), stmt.value.keywords)
+            target = stmt.value.args[0]
+            if spec is not None and isinstance(target, ast.Name):
+                if _stages(transforms[spec[0]]):
+                    jitted.add(stmt.targets[0].id)
+                if target.id in functions:
+                    traced[target.id] = spec
+    calls = []
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in traced \
+                and transforms[traced[stmt.name][0]].abstract and traced[stmt.name][0] not in scalars_static:
+            calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
+    return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls}
+
+
+def _stages(behaviour):
+    """jit-like: calling the transformed function gives device arrays."""
+    return behaviour.abstract and behaviour.cached
+
+
+def module_imports(tree):
+    """Module-level import bindings: local name -> [module, level, attribute or None]."""
+    found = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            for alias in stmt.names:
+                if alias.asname:
+                    found[alias.asname] = [alias.name, 0, None]
+                else:
+                    top = alias.name.split(".")[0]
+                    found[top] = [top, 0, None]
+        elif isinstance(stmt, ast.ImportFrom):
+            for alias in stmt.names:
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = [stmt.module or "", stmt.level, alias.name]
+    return found
+
+
+def import_binding(stmt, local_name):
+    """[module, level, attribute or None] that an import statement binds to ``local_name``."""
+    for alias in stmt.names:
+        if isinstance(stmt, ast.Import):
+            if alias.asname == local_name:
+                return [alias.name, 0, None]
+            if not alias.asname and alias.name.split(".")[0] == local_name:
+                return [local_name, 0, None]
+        elif alias.name != "*" and (alias.asname or alias.name) == local_name:
+            return [stmt.module or "", stmt.level, alias.name]
+    return None
+
+
+def split_attributes(expr):
+    """(the Name at the root of ``a.b.c``, ["b", "c"]); the Name is None for other roots."""
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    return (expr if isinstance(expr, ast.Name) else None), parts[::-1]
+
+
+def _qualname(expr, imports):
+    """The absolute dotted name of ``np.asarray`` or ``jit`` through module imports, or None."""
+    name, parts = split_attributes(expr)
+    if name is None:
+        return None
+    bound = imports.get(name.id)
+    if bound is None:
+        return f"builtins.{name.id}" if name.id in BUILTIN_NAMES else None
+    module, level, attribute = bound
+    if level:
+        return None
+    base = f"{module}.{attribute}" if attribute else module
+    return ".".join([base, *parts])
+
+
+BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
+
+
+def _transform(expr, imports, transforms):
+    """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
+    name = _qualname(expr, imports)
+    if name in transforms:
+        return name, []
+    if isinstance(expr, ast.Call):
+        inner = _qualname(expr.func, imports)
+        if inner in PARTIAL and len(expr.args) == 1 and _qualname(expr.args[0], imports) in transforms:
+            return _qualname(expr.args[0], imports), expr.keywords
+        if inner in transforms and not expr.args:
+            return inner, expr.keywords
+    return None
+
+
+def function_facts(func, imports):
+    """Parameters, line, what it returns ("jax" when it ends in a return and every return
+    gives a jax.numpy array, else None), and the parameters it converts to the host in its
+    unconditional statements (so on every call). One pass; nested defs are not entered."""
+    params = [a.arg for a in func.args.posonlyargs + func.args.args]
+    rebound, found, returns = set(), [], set()
+    ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
+    stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
+    while stack:
+        node, unconditional = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                rebound.add(node.id)
+            continue
+        if kind in NESTED_SCOPES:
+            continue
+        if kind is ast.Call and unconditional:
+            conversion = _conversion(node, imports)
+            if conversion is not None:
+                found.append((conversion, node.lineno))
+        elif kind is ast.Return:
+            returns.add(_returned_kind(node.value, imports))
+        elif kind is ast.Yield or kind is ast.YieldFrom:
+            ends_in_return = False
+        inner = unconditional and kind not in CONDITIONAL_STATEMENTS
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    converts = [[params.index(name), code, what, line] for (name, code, what), line in found
+                if name in params and name not in rebound]
+    kind = returns.pop() if ends_in_return and len(returns) == 1 else None
+    return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts)}
+
+
+CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
+                                    ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
+NESTED_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
+                           ast.SetComp, ast.DictComp, ast.GeneratorExp})
+
+
+def _conversion(node, imports):
+    """(parameter name, code, what) when ``node`` moves its Name argument to the host."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+        return None
+    name = _qualname(node.func, imports)
+    if name in api.data()["numpy_fails_on_tracer"]:
+        return node.args[0].id, "JNP101", f"{name.replace('numpy.', 'np.', 1)}()"
+    if name in SCALAR_CONVERSIONS:
+        return node.args[0].id, "JNP102", f"{name.split('.', 1)[1]}()"
+    if name in FORMATTERS:
+        return node.args[0].id, "JNP103", f"{name.split('.', 1)[1]}()"
+    return None
+
+
+def _returned_kind(value, imports):
+    """"jax" for a call into jax.numpy that returns one array, else None."""
+    name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
+    module, _, function = (name or "").rpartition(".")
+    array = module == "jax.numpy" and function not in non_array_functions() \
+        and function not in api.tuple_result_functions()
+    return "jax" if array else None
+
+
+def _traced_calls(func, spec, imports):
+    """Calls from a traced function to imported functions with its traced parameters:
+    [import binding, attribute path, {callee position or keyword: True}, caller, line, transform]."""
+    transform, keywords = spec
+    options = {k.arg: k.value for k in keywords if k.arg}
+    positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+    traced = set(positional) | {a.arg for a in func.args.kwonlyargs}
+    if "static_argnums" in options:
+        numbers = _literals(options["static_argnums"], int)
+        if numbers is None:
+            return []
+        traced -= {positional[i] for i in numbers if -len(positional) <= i < len(positional)}
+    if "static_argnames" in options:
+        names = _literals(options["static_argnames"], str)
+        if names is None:
+            return []
+        traced -= set(names)
+    traced -= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    found = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        target = _imported_target(node.func, imports)
+        if target is None:
+            continue
+        positions = [i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in traced]
+        names = [k.arg for k in node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id in traced]
+        if any(isinstance(a, ast.Starred) for a in node.args) or not (positions or names):
+            continue
+        found.append([target[0], target[1], positions, names, func.name, node.lineno, transform])
+    return found
+
+
+def _imported_target(expr, imports):
+    """(import binding, attribute path) for ``helper`` or ``model.helper`` bound by an import."""
+    name, parts = split_attributes(expr)
+    if name is None or name.id not in imports:
+        return None
+    return imports[name.id], parts
+
+
+# ---- the project: resolving modules and reading summaries -------------------------------
+class Project:
+    """The project around one linted file: its modules' summaries, found without importing."""
+
+    def __init__(self, filename, cache_dir, transforms, scalars_static):
+        self.path = Path(filename).resolve()
+        package = self.path.parent
+        while (package / "__init__.py").is_file() and (package.parent / "__init__.py").is_file():
+            package = package.parent
+        self.in_package = (package / "__init__.py").is_file()
+        self.package = package  # the top package, or the file's folder
+        self.roots = [package.parent if self.in_package else package, Path.cwd()]
+        self.cache_dir = cache_dir
+        self.transforms = transforms
+        self.scalars_static = scalars_static
+        settings = json.dumps([sorted((name, b.name) for name, b in transforms.items()), sorted(scalars_static)])
+        self.salt = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
+
+    # ---- module resolution ----
+    def resolve(self, binding, attributes=()):
+        """(module path, function name) that an import binding plus attributes names, or None."""
+        module, level, attribute = binding
+        key = (self.roots[0], self.path.parent, module, level, attribute, *attributes)
+        try:
+            return _RESOLVED[key]
+        except KeyError:
+            pass
+        top = module.split(".")[0]
+        outside = not level and not any(_module_file(root / top) for root in self.roots)  # jax, numpy, ...
+        found = _RESOLVED[key] = None if outside else self._resolve(binding, attributes)
+        return found
+
+    def _resolve(self, binding, attributes):
+        module, level, attribute = binding
+        if level:
+            base = self.path.parent
+            for _ in range(level - 1):
+                base = base.parent
+            dotted = [p for p in module.split(".") if p]
+            candidates = [base.joinpath(*dotted)] if dotted else [base]
+        else:
+            candidates = [root.joinpath(*module.split(".")) for root in self.roots]
+        names = ([attribute] if attribute else []) + list(attributes)
+        for stem in candidates:
+            # from pkg import mod (a module) or from pkg.mod import func
+            for split in range(len(names), -1, -1):
+                path = _module_file(stem.joinpath(*names[:split]))
+                rest = names[split:]
+                if path is not None and len(rest) == 1:
+                    return path, rest[0]
+        return None
+
+    # ---- summaries ----
+    def summary(self, path):
+        """The summary of the module at ``path``, for its current bytes. Within a process a
+        file whose size and modification time did not change is not read again."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        seen = _SEEN.get((path, self.salt))
+        if seen is not None and seen[0] == (stat.st_mtime_ns, stat.st_size):
+            return seen[1]
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        key = self._key(data)
+        summary = self._read_cache(key)
+        if summary is None:
+            summary = summarise(data, self.transforms, self.scalars_static)
+            self._write_cache(key, summary)
+        _SEEN[(path, self.salt)] = ((stat.st_mtime_ns, stat.st_size), summary)
+        return summary
+
+    def _read_cache(self, key):
+        if not self.cache_dir:
+            return None
+        try:
+            return json.loads((Path(self.cache_dir) / f"{key}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def _write_cache(self, key, summary):
+        if not self.cache_dir:
+            return
+        try:
+            folder = Path(self.cache_dir)
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as out:
+                json.dump(summary, out)
+            os.replace(out.name, folder / f"{key}.json")
+        except OSError:
+            pass  # a read-only cache costs time, never correctness
+
+    def function(self, binding, attributes=()):
+        """(module path, summary, function name) for an imported project function, or None."""
+        found = self.resolve(binding, attributes)
+        if found is None or found[0] == self.path:
+            return None
+        path, name = found
+        summary = self.summary(path)
+        if summary is None or (name not in summary["functions"] and name not in summary["jitted"]):
+            return None
+        return path, summary, name
+
+    def callers(self):
+        """{function name in this file: [(positions, keywords, transform, caller, path, line)]}
+        from the project's other modules whose traced functions call it with tracers. The
+        index is built once per process (one flake8 run sees one state of the files)."""
+        key = (self.package, self.salt)
+        if key not in _CALLERS:
+            _CALLERS[key] = self._callers_index(self._project_files())
+        return {name: [c for c in calls if c[4] != self.path] for name, calls in _CALLERS[key].get(self.path, {}).items()}
+
+    def _callers_index(self, files):
+        """{module path: {function name: calls}} for every traced call between project modules."""
+        index = {}
+        might_trace = _transform_pattern(tuple(sorted(self.transforms)))
+        for path in files:
+            traced_calls = self._traced_calls(path, might_trace)
+            if not traced_calls:
+                continue
+            caller = Project.__new__(Project)
+            caller.__dict__.update(self.__dict__, path=path)
+            for binding, attributes, positions, names, function, line, transform in traced_calls:
+                target = caller.resolve(binding, attributes)
+                if target is not None:
+                    calls = index.setdefault(target[0], {}).setdefault(target[1], [])
+                    calls.append((positions, names, transform, function, path, line))
+        return index
+
+    def _traced_calls(self, path, might_trace):
+        """A module's calls from traced functions into other modules. A module in which no
+        decorator or call names a transform is not parsed, and that verdict is cached beside
+        the summaries under the same content key."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return []
+        key = self._key(data)
+        summary = self._read_cache(key)
+        if summary is None:
+            if self._read_cache(key + UNTRACED) is not None:
+                return []
+            if not might_trace.search(data):
+                self._write_cache(key + UNTRACED, [])
+                return []
+            summary = self.summary(path)
+        return summary["traced_calls"] if summary else []
+
+    def _key(self, data):
+        return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
+
+    def _project_files(self):
+        key = (self.package, self.in_package)
+        files = _FILES.get(key)
+        if files is None:
+            if self.in_package:
+                files = []
+                for folder, dirs, names in os.walk(self.package):
+                    dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
+                    files.extend(Path(folder) / n for n in sorted(names) if n.endswith(".py"))
+                    if len(files) > MAX_PROJECT_FILES:
+                        break
+            else:
+                files = sorted(self.package.glob("*.py"))
+            files = _FILES[key] = files[:MAX_PROJECT_FILES]  # below the resolved package folder
+        return files
+
+
+@lru_cache(maxsize=None)
+def _transform_pattern(transforms):
+    """Bytes that a module tracing a top-level function must contain: a transform's last
+    name after ``@`` (``@jax.jit``, ``@partial(jax.jit``) or in a call (``= jax.jit(``)."""
+    names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
+    return re.compile(rb"@[\w. \t(]*\b(?:" + names + rb")\b|\b(?:" + names + rb")\s*\(")
+
+
+def _module_file(stem):
+    """``stem.py`` or ``stem/__init__.py`` when it exists outside site-packages."""
+    if stem not in _MODULE_FILES:
+        _MODULE_FILES[stem] = next((path.resolve() for path in (stem.with_name(stem.name + ".py"), stem / "__init__.py")
+                                    if not any(part in NOT_PROJECT for part in path.parts) and path.is_file()), None)
+    return _MODULE_FILES[stem]
+
+
+
+# For the life of the process (one flake8 run): what was found on disk.
+_SEEN = {}  # (path, salt) -> ((mtime, size), summary)
+_FILES = {}  # (package, in a package) -> project files
+_MODULE_FILES = {}  # module stem -> its file, or None
+_RESOLVED = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
+_CALLERS = {}  # (package, salt) -> callers index

@@ -1,0 +1,94 @@
+"""Framework transforms known by default (behaviour measured by the generator)."""
+import io
+
+import equinox as eqx
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+import numpy as np
+from flax import nnx
+from jax.sharding import PartitionSpec
+
+OUT = io.StringIO()
+STEPS = 4
+
+
+@eqx.filter_jit
+def eqx_step(x, scale):
+    print(x.shape, file=OUT)  # expect: JNP301
+    if scale > 0:  # a Python scalar stays static under filter_jit
+        x = x * scale
+    return x * 0.5, jnp.sum(x)
+
+
+@eqx.filter_jit
+def eqx_to_numpy(x):
+    return np.sin(x.reshape(-1))  # expect: JNP201
+
+
+@eqx.filter_grad
+def eqx_loss(x):
+    return jnp.sum(x * float(x.sum()))  # expect: JNP202
+
+
+@nnx.jit
+def nnx_step(x, n):
+    if n > 0:  # expect: JNP202
+        x = x + 1
+    return x
+
+
+@nnx.vmap
+def nnx_rows(row):
+    return np.asarray(row.sum())  # expect: JNP201
+
+
+class Dense(nn.Module):
+    @nn.jit
+    @nn.compact
+    def __call__(self, x):
+        return np.tanh(x.sum())  # expect: JNP201
+
+
+def shard_body(block):
+    return np.asarray(block.sum())  # expect: JNP201
+
+
+def case_eqx_step_in_a_loop():
+    x = jnp.ones(3)
+    total = 0.0
+    for _ in range(STEPS):
+        x, loss = eqx_step(x, 2.0)
+        total += float(loss)  # expect: JNP102
+    return total
+
+
+def case_eqx_to_numpy():
+    return eqx_to_numpy(jnp.ones(3))
+
+
+def case_eqx_grad():
+    return eqx_loss(jnp.ones(3))
+
+
+def case_nnx_traces_python_ints():
+    return nnx_step(jnp.ones(3), 2)
+
+
+def case_nnx_vmap():
+    return nnx_rows(jnp.ones((2, 3)))
+
+
+def case_linen_jit():
+    module = Dense()
+    return module.apply(module.init(jax.random.key(0), jnp.ones(3)), jnp.ones(3))
+
+
+def case_shard_map_under_jit():
+    mesh = jax.make_mesh((1,), ("i",))
+    return jax.jit(jax.shard_map(shard_body, mesh=mesh, in_specs=PartitionSpec(), out_specs=PartitionSpec()))(
+        jnp.ones(3))
+
+
+def case_ok_eqx_static_scalar():
+    return eqx_step(jnp.ones(3), 3)

@@ -1,0 +1,132 @@
+"""A file sees the other modules of its project, read from source and never imported:
+jitted steps and helpers imported from them, and helpers traced from elsewhere.
+Results do not depend on the order, on --jobs, on stdin, or on a stale cache."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from conftest import FIXTURES
+from test_consistency import flake8, serial_and_parallel, stdin_mismatches
+
+PACKAGE = FIXTURES / "mypkg"
+STEPS = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+{decorator}
+def train_step(params):
+    return params * 0.5, {{"loss": jnp.sum(params)}}
+
+
+def to_host(x):
+    return np.asarray(x)
+"""
+TRAIN = """\
+import jax.numpy as jnp
+
+from pkg.steps import train_step
+
+
+def train(params, steps):
+    for _ in range(steps):
+        params, metrics = train_step(params)
+        print(float(metrics["loss"]))
+"""
+
+
+def write_project(root, decorator="@jax.jit"):
+    package = root / "pkg"
+    package.mkdir(exist_ok=True)
+    (package / "__init__.py").write_text("")
+    (package / "steps.py").write_text(STEPS.format(decorator=decorator))
+    (package / "train.py").write_text(TRAIN)
+    return package
+
+
+def lint(root, *args):
+    return flake8(["--jaxnp-cache-dir", str(root / "cache"), *args], root)
+
+
+def test_the_package_fixture_agrees_across_jobs_files_and_stdin():
+    paths = sorted(PACKAGE.glob("*.py"))
+    serial, parallel = serial_and_parallel(FIXTURES, paths)
+    assert any("mypkg/model.py" in line for line in serial) and any("mypkg/train.py" in line for line in serial)
+    assert parallel == serial
+    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
+                                                                            FIXTURES))
+    assert one_by_one == serial
+    assert stdin_mismatches(FIXTURES, paths, serial) == []
+
+
+def test_the_traced_helper_names_its_caller():
+    [line] = flake8(["mypkg/model.py"], FIXTURES)
+    call = 1 + (PACKAGE / "steps.py").read_text().splitlines().index("    return normalize(params) * scale")
+    assert f"under jax.jit (called from 'normalized_step' in mypkg/steps.py:{call})" in line
+
+
+def test_a_changed_module_is_seen_by_the_next_lint(tmp_path):
+    write_project(tmp_path, decorator="")
+    assert lint(tmp_path, "pkg/train.py") == []
+    write_project(tmp_path, decorator="@jax.jit")  # train_step is jitted now
+    assert [line.split(": ")[1][:6] for line in lint(tmp_path, "pkg/train.py")] == ["JNP102"]
+    write_project(tmp_path, decorator="")  # and back: the cached summary of the jitted version is not used
+    assert lint(tmp_path, "pkg/train.py") == []
+
+
+def test_the_cache_can_be_moved_or_turned_off(tmp_path):
+    write_project(tmp_path)
+    cached = lint(tmp_path, "pkg/train.py")
+    assert list((tmp_path / "cache").glob("*.json"))
+    assert flake8(["--jaxnp-cache-dir=", "pkg/train.py"], tmp_path) == cached
+    assert len(cached) == 1
+
+
+def test_an_unsaved_buffer_sees_its_imports(tmp_path):
+    package = write_project(tmp_path)
+    (package / "train.py").write_text("")  # the editor has not saved it yet
+    piped = flake8(["--jaxnp-cache-dir=", "--stdin-display-name", "pkg/train.py", "-"], tmp_path,
+                   stdin=TRAIN.encode())
+    assert [line.split(": ")[1][:6] for line in piped] == ["JNP102"]
+
+
+def test_modules_under_site_packages_are_never_read(tmp_path):
+    root = tmp_path / "site-packages"
+    root.mkdir()
+    write_project(root)
+    assert lint(root, "pkg/train.py") == []
+
+
+def test_a_helper_traced_from_another_module_is_reported_once_at_its_own_line(tmp_path):
+    package = write_project(tmp_path)
+    (package / "model.py").write_text(textwrap.dedent("""\
+        import jax
+        from .steps import to_host
+
+
+        @jax.jit
+        def step(x):
+            return to_host(x) + 1
+    """))
+    found = lint(tmp_path, "pkg/model.py", "pkg/steps.py")
+    assert [line.split(": ")[1][:6] for line in found] == ["JNP201"]
+    assert found[0].startswith("pkg/steps.py:12:") and "called from 'step' in pkg/model.py:7" in found[0]
+
+
+@pytest.mark.parametrize("source", ["from .missing import f\nf(1)\n", "from ... import x\n",
+                                    "import pkg.nothing.deeper as d\nd.f(1)\n", "from pkg import *\n"])
+def test_imports_that_resolve_nowhere_are_silent(tmp_path, source):
+    package = write_project(tmp_path)
+    (package / "odd.py").write_text("import jax\n" + source)
+    assert lint(tmp_path, "pkg/odd.py") == []
+
+
+def test_linting_never_imports_the_project(tmp_path):
+    package = write_project(tmp_path)
+    (package / "__init__.py").write_text("raise SystemExit('imported')\n")
+    result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "pkg/train.py"],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert "imported" not in result.stderr + result.stdout and result.stdout.count("JNP102") == 1

@@ -1,0 +1,58 @@
+"""Values through helpers and containers, and the transforms' reach within a file:
+each case with a negative that must stay silent."""
+import textwrap
+
+import pytest
+
+HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom functools import partial\n"
+
+
+def findings(lint_source, body):
+    source = HEADER + textwrap.dedent(body)
+    return [(line - HEADER.count("\n"), code) for line, code in lint_source(source)]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the result of grad inside jit is a tracer; outside traced code it is a device array
+    ("@jax.jit\ndef f(p):\n    g = jax.grad(jnp.sum)(p)\n    return np.asarray(g)\n", [(4, "JNP201")]),
+    ("def f(p, n):\n    for _ in range(n):\n        g = jax.grad(jnp.sum)(p)\n        print(g)\n",
+     [(4, "JNP103")]),
+    # a parameter annotated as an array is one; without the annotation it stays unknown
+    ("def f(x: jax.Array, n):\n    for _ in range(n):\n        x = x + 1\n        print(x)\n", [(4, "JNP103")]),
+    ("def f(x, n):\n    for _ in range(n):\n        x = x + 1\n        print(x)\n", []),
+    ("@jax.jit\ndef f(x: jnp.ndarray):\n    return x.item()\n", [(3, "JNP202")]),
+    ("@jax.jit\ndef f(x):\n    return x.item()\n", []),
+    # a while loop's `a and b` runs b on every iteration that goes on; `a or b` only sometimes
+    ("def f(n):\n    d = jnp.asarray(False)\n    i = 0\n    while i < n and not d:\n        i += 1\n",
+     [(4, "JNP102")]),
+    ("def f(n):\n    d = jnp.asarray(False)\n    i = 0\n    while i < n or d:\n        i += 1\n", []),
+    ("def f(n):\n    d = jnp.asarray(False)\n    for i in range(n):\n        if i > 2 and d:\n            pass\n", []),
+    # literal tuples unpack element by element
+    ("def f(n):\n    a, b = jnp.ones(3), 0\n    for _ in range(n):\n        print(a, b)\n", [(4, "JNP103")]),
+    # a same-file helper that returns a jax.numpy array
+    ("def h(p):\n    return jnp.sum(p)\n\ndef f(p, n):\n    for _ in range(n):\n        print(float(h(p)))\n",
+     [(6, "JNP102")]),
+    ("def h(p):\n    if p:\n        return jnp.sum(p)\n\ndef f(p, n):\n    for _ in range(n):\n        print(float(h(p)))\n",
+     []),
+    # an object whose __call__ jit traces
+    ("class M:\n    def __call__(self, x):\n        return np.sin(x)\n\nf = jax.jit(M())\n", [(3, "JNP201")]),
+    ("class M:\n    def __call__(self, x):\n        return np.sin(x)\n\nm = M()\nf = jax.jit(m)\n", [(3, "JNP201")]),
+    ("class M:\n    def __call__(self, x):\n        return np.sin(x)\n\nm = M()\n", []),
+    # a jitted method that stores a tracer in self's container
+    ("class T:\n    def __init__(self):\n        self.seen = []\n\n    @partial(jax.jit, static_argnums=0)\n"
+     "    def step(self, x):\n        self.seen.append(x * 2)\n        return x\n", [(7, "JNP303")]),
+    ("class T:\n    def __init__(self):\n        self.seen = []\n\n    @partial(jax.jit, static_argnums=0)\n"
+     "    def step(self, x):\n        self.seen.append(x.shape)\n        return x\n", []),
+    # an optimizer's update is not a container's (haiku's IMPALA learner: self._opt.update(grads, state))
+    ("class T:\n    def __init__(self, opt):\n        self._opt = opt\n\n    @partial(jax.jit, static_argnums=0)\n"
+     "    def step(self, x, state):\n        return self._opt.update(x * 2, state)\n", []),
+    # a module-level NumPy array uploaded on every iteration, unless something may change it
+    ("W = np.ones(3, dtype=np.float32)\n\ndef f(p, n):\n    for _ in range(n):\n        p = p + jnp.asarray(W)\n",
+     [(5, "JNP104")]),
+    ("W = np.ones(3, dtype=np.float32)\nW[0] = 2.0\n\ndef f(p, n):\n    for _ in range(n):\n"
+     "        p = p + jnp.asarray(W)\n", []),
+    ("W = np.ones(3, dtype=np.float32)\n\ndef f(p, n):\n    for _ in range(n):\n        np.copyto(W, p)\n"
+     "        p = p + jnp.asarray(W)\n", []),
+])
+def test_values_reach(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
