@@ -95,6 +95,11 @@ def _transfers(found, rec):
     for place, by_kind in sorted(rec.d2h.items()):
         for kind, count in sorted(by_kind.items()):
             report(place, kind, count, f"{rec.d2h_what[(place, kind)]} copied device-to-host")
+    for place, by_kind in sorted(rec.d2h_via.items()):  # confirms a finding at the call, never "missed"
+        for kind, count in sorted(by_kind.items()):
+            if count >= 2:
+                found.add(found.observations, place, kind, mechanism,
+                          f"{rec.d2h_what[(place, kind)]} copied device-to-host {count}x")
     for place, uploads in sorted(rec.uploads.items()):
         fingerprint, count = uploads.most_common(1)[0]
         report(place, ev.SAME_UPLOAD, count, f"the same host data ({fingerprint.split(':')[0]}) uploaded")

@@ -65,6 +65,7 @@ class Recorder:
         self.global_values = defaultdict(set)  # (place, name) -> fingerprints of values read
         self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
         self.d2h_what = {}  # (place, kind) -> what transferred first
+        self.d2h_via = defaultdict(Counter)  # call site in a watched file -> kind -> transfers made below it
         self.uploads = defaultdict(Counter)  # place -> data fingerprint -> uploads
         self.events = {}  # (place, kind) -> (mechanism, detail): seen once is enough
         self.guarded = False  # a transfer guard confirmed a transfer
@@ -150,7 +151,23 @@ def _record_d2h(place, kind, what, call, moved_if=None):
         RECORDER.d2h[place][kind] += 1
         RECORDER.d2h_what.setdefault((place, kind), what)
         RECORDER.guarded |= guarded
+        for caller in _watched_callers(place):
+            RECORDER.d2h_via[caller][kind] += 1
+            RECORDER.d2h_what.setdefault((caller, kind), f"{what} (in a function called here)")
     return result
+
+
+def _watched_callers(place):
+    """Places in watched files that called, further out, the code transferring at ``place``
+    (a helper in model.py converting its argument, called in train.py's loop)."""
+    callers, frame, seen_inner = [], sys._getframe(2), False
+    while frame is not None:
+        if frame.f_code.co_filename in RECORDER.watched:
+            if seen_inner:
+                callers.append(_place(frame))
+            seen_inner = seen_inner or _place(frame) == place
+        frame = frame.f_back
+    return callers
 
 
 def _is_device_array(value):
