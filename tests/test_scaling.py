@@ -52,7 +52,7 @@ def test_a_branch_of_an_elif_chain_keeps_its_value():
 def test_python_312_syntax_binds_names_and_keeps_findings():
     source = shapes.modern_syntax(3) + (
         "\n@jax.jit\ndef shadowed[np](x):\n    return np.sin(x)\n"
-        "\nclass Holder[np]:\n    @jax.jit\n    def method(self, x):\n        return np.cos(x)\n"
+        "\nclass Holder[np]:\n    def method(self, x):\n        return jax.jit(lambda y: np.cos(y))(x)\n"
         "\n@jax.jit\ndef real(x):\n    return np.sin(x)\n"
     )
     findings = _lint(source)
