@@ -55,9 +55,7 @@ class X64Updates:
         self.module_lines = []  # module-level updates
         self.function_lines = {}  # function -> first line that turns x64 on inside it
         self.scoped = []  # with statements whose body runs with x64
-        for call in model.nodes(ast.Call) if not self.everywhere else ():
-            if not _enables_x64(model, call):
-                continue
+        for call in model.x64_switches if not self.everywhere else ():
             item = model.parent(call)
             if isinstance(item, ast.withitem):
                 self.scoped.append(model.parent(item))
@@ -71,6 +69,8 @@ class X64Updates:
     def on_at(self, node):
         if self.everywhere:
             return True
+        if not (self.scoped or self.module_lines or self.function_lines):
+            return False
         if any(w.lineno <= node.lineno <= w.end_lineno for w in self.scoped):
             return True
         func = _outermost_function(self.model, node)
@@ -86,18 +86,6 @@ def _outermost_function(model, node):
     while func is not None:
         outer, func = func, model.enclosing_function(func)
     return outer
-
-
-def _enables_x64(model, call):
-    """``jax.config.update("jax_enable_x64", <not False>)``, ``jax.enable_x64(<not False>)``."""
-    qualname = model.qualname(call.func) or ""
-    if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
-        return not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
-    if qualname.startswith("jax") and qualname.endswith("config.update") and len(call.args) == 2:
-        flag, value = call.args
-        return isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
-            and not (isinstance(value, ast.Constant) and not value.value)
-    return False
 
 
 def _arithmetic(model, node, left, right, op, x64):
