@@ -16,6 +16,7 @@ from ..findings import Finding
 from . import describe
 
 JAX_ARRAY_KINDS = (TRACER, TRACER_TREE, JAX, JAX_TREE)
+NARROWING = "JNP403"  # NumPy 64-bit data handed to JAX
 # Modules whose calls canonicalize dtypes and data (narrow 64-bit without x64).
 OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -92,7 +93,7 @@ def _arithmetic(model, node, left, right, op, x64):
     values = model.value(left), model.value(right)
     if not any(v.kind in (JAX, TRACER) for v in values):
         return
-    if not x64:
+    if not x64 and NARROWING not in model.options.silenced:
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
@@ -140,7 +141,7 @@ def _call_promotion(model, call, qualname):
 
 
 def _narrowed(node, dtype):
-    return Finding.at(node, "JNP403", {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
+    return Finding.at(node, NARROWING, {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
 
 
 def _call(model, call):
@@ -160,7 +161,7 @@ def _call(model, call):
         if wide in NARROW:
             yield Finding.at(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": NARROW[wide]})
             return
-    if given or not (call.args or call.keywords):
+    if given or not (call.args or call.keywords) or NARROWING in model.options.silenced:
         return  # the dtype argument decides the result, whatever the data
     if (jax_function and module.startswith("jax.numpy")) or qualname == "jax.device_put" \
             or _is_jitted_call(model, call):

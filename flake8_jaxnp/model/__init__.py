@@ -337,6 +337,11 @@ class Model:
         flow = self._flow_of(function if function is not None else self.tree)
         return flow.values.get(expr, UNKNOWN_VALUE) if flow else UNKNOWN_VALUE
 
+    def array_value(self, expr):
+        """The Value of an expression for a question about arrays: unknown, without a
+        forward pass, where no array can enter the body around it (``may_hold_arrays``)."""
+        return self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
+
     def traced_function(self, node):
         """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""
         return self.traced.get(self.names.enclosing_function(node))
