@@ -316,8 +316,8 @@ class Project:
     def summary(self, path, defines=None):
         """The summary of the module at ``path``, for its current bytes. Within a process a
         file whose size and modification time did not change is not read again. With
-        ``defines``, None when no line starts by defining that name (the module is then not
-        parsed: the summary knows only top-level definitions)."""
+        ``defines``, None when no line starts by defining that function (the module is then
+        not parsed: the summary knows only top-level definitions)."""
         try:
             stat = path.stat()
         except OSError:
@@ -453,9 +453,10 @@ def _transform_pattern(transforms):
 
 @lru_cache(maxsize=None)
 def _top_level_definition(name):
-    """A line that starts by defining ``name``: def, async def, class, or an assignment."""
+    """A line that starts by defining function ``name`` (def, async def) or by assigning it
+    (``step = jax.jit(_step)``): what a summary's functions and jitted names come from."""
     escaped = re.escape(name).encode()
-    return re.compile(rb"^(?:(?:async[ \t]+)?def|class)[ \t]+" + escaped + rb"\b|^" + escaped + rb"[ \t]*(?::|=(?!=))", re.M)
+    return re.compile(rb"^(?:async[ \t]+)?def[ \t]+" + escaped + rb"\b|^" + escaped + rb"[ \t]*(?::|=(?!=))", re.M)
 
 
 def _module_file(stem):
