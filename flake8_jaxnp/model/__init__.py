@@ -10,7 +10,7 @@ from pathlib import Path
 from . import dtypes, library
 from . import project as projects
 from .kinds import JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN, UNKNOWN_VALUE, Value
-from .names import Names
+from .names import FUNCTION_NODES, Names
 from .traced import Behaviour, TraceRoots, Transform
 from .values import FunctionFlow
 
@@ -73,8 +73,11 @@ class Model:
                         queue.append(node)
 
     def _flow_of(self, node):
-        """The forward pass of a def, lambda or the module (None if it was too deep)."""
+        """The forward pass of a def, lambda or the module; None if it was too deep, and for
+        other scopes (a class body, a type-parameter scope), which get no pass."""
         if node not in self.flows:
+            if not isinstance(node, FUNCTION_NODES):
+                return None
             self._flow(node, self._annotated_arrays(node, DEVICE_ARRAY), None)
         return self.flows[node]
 
