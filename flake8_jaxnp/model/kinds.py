@@ -28,6 +28,16 @@ class Value:
     kind: Kind
     dtype: str = None
     weak: bool = False  # a Python scalar: weakly typed in JAX promotion
+    # What parts of a jitted result hold, where its pytree class is known:
+    # ((("attr", name) | ("item", index) | ("call", method), Value), ...)
+    members: tuple = None
+
+    def member(self, key):
+        """The Value of one part (``("attr", "loss")``), or None when it is not known."""
+        for name, value in self.members or ():
+            if name == key:
+                return value
+        return None
 
     @property
     def traced(self):
