@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import dtypes
 from . import project as projects
-from .kinds import JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
+from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
 from .names import Names
 from .traced import Behaviour, TraceRoots, Transform
 from .values import FunctionFlow
@@ -17,8 +17,6 @@ from .values import FunctionFlow
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
 DEVICE_ARRAY = Value(JAX)
-# Annotations that say a parameter is a JAX array.
-ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 

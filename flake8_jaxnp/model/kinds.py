@@ -21,6 +21,8 @@ ARRAYS = (TRACER, JAX, NUMPY)  # one array (not a pytree)
 TRACED = (TRACER, TRACER_TREE)
 ON_DEVICE = (JAX, JAX_TREE)  # concrete JAX arrays, outside traced code
 TREES = (TRACER_TREE, JAX_TREE)
+# Annotations that say a parameter or a field is a JAX array.
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,11 @@ from pathlib import Path
 from .. import __version__, api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from .traced import PARTIAL, _literals
+from .kinds import ARRAY_ANNOTATIONS
 from .library import non_array_functions
 from . import dtypes
 
-SUMMARY_FORMAT = 2
+SUMMARY_FORMAT = 3
 UNTRACED = "-untraced"  # cache entry beside a key: the module names no transform, so no traced calls
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
@@ -277,11 +278,12 @@ ORDERINGS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
 def module_records(tree, imports):
-    """{class name: {"fields": [...], "methods": [...]}} for the module's top-level pytree
+    """{class name: {"fields": [...], "methods": [...], "arrays": [...]}} for the module's top-level pytree
     classes whose children are known: NamedTuples, flax.struct dataclasses and
     ``jax.tree_util.register_dataclass`` dataclasses. ``fields`` leaves out static ones
     (``pytree_node=False``, ``metadata={"static": True}``); ``methods`` are those that
-    return a comparison of a field (``timestep.last()``). A class whose static fields
+    return a comparison of a field (``timestep.last()``); ``arrays`` the fields annotated
+    as arrays (``jax.Array``), the others may hold pytrees. A class whose static fields
     cannot be read is left out."""
     found = {}
     for stmt in tree.body:
@@ -289,7 +291,9 @@ def module_records(tree, imports):
             style = _record_style(stmt, imports)
             fields = _record_fields(stmt, imports, style) if style else None
             if fields is not None:
-                found[stmt.name] = {"fields": sorted(fields), "methods": sorted(_comparing_methods(stmt, fields))}
+                found[stmt.name] = {"fields": sorted(fields), "methods": sorted(_comparing_methods(stmt, fields)),
+                                    "arrays": sorted(name for name, annotation in fields.items()
+                                                     if annotation in ARRAY_ANNOTATIONS)}
     return found
 
 
@@ -307,8 +311,9 @@ def _record_style(cls, imports):
 
 
 def _record_fields(cls, imports, style):
-    """The names of the fields that are pytree children, or None when one is unreadable."""
-    fields = set()
+    """{field: its annotation's dotted name} for the fields that are pytree children, or None
+    when one is unreadable."""
+    fields = {}
     for stmt in cls.body:
         if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
             continue
@@ -320,7 +325,7 @@ def _record_fields(cls, imports, style):
         if static is None:
             return None
         if not static:
-            fields.add(stmt.target.id)
+            fields[stmt.target.id] = annotation
     return fields
 
 

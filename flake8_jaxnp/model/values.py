@@ -32,12 +32,14 @@ def element_kind(value):
 
 def shaped(shape, kind):
     """The Value of a jitted result of ``kind`` whose shape (project.result_shape) is known:
-    a record's fields are device data, its comparing methods give a device bool."""
+    a record's fields are device data (arrays where annotated so), its comparing methods
+    give a device bool."""
     if shape is None:
         return Value(kind)
     if "record" in shape:
         scalar = TRACER if kind is TRACER_TREE else JAX
-        members = [(("attr", name), Value(kind)) for name in shape["record"]["fields"]]
+        arrays = shape["record"]["arrays"]
+        members = [(("attr", name), Value(scalar if name in arrays else kind)) for name in shape["record"]["fields"]]
         members += [(("call", name), Value(scalar, "bool")) for name in shape["record"]["methods"]]
         return Value(kind, members=tuple(members))
     return Value(kind, members=tuple((("item", i), shaped(part, kind)) for i, part in enumerate(shape["tuple"])))
