@@ -24,7 +24,7 @@ import os
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.kinds import JAX, NUMPY
+from ..model.kinds import JAX, JAX_TREE, NUMPY
 from ..model.values import is_string
 from ..findings import Finding
 from . import describe
@@ -60,7 +60,8 @@ def check(model):
         if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
                                  or _checked_by_assertion(model, reported)):
             continue
-        if code == "JNP104" and not _same_upload(model, loops, node, loop):
+        if code == "JNP104" and not (_same_upload(model, loops, node, loop) if reported is node
+                                     else _same_data(model, loops, reported, loop)):
             continue
         yield Finding.at(reported, code, {"what": what})
 
@@ -207,9 +208,33 @@ def _call(model, call):
             return call, "JNP102" if method == "item" else "JNP101", describe(call)
         if method == "format" and is_string(owner) and _any_on_device(model, every):
             return call, "JNP103", "str.format()"
-    if _any_on_device(model, args):
-        return _helper_transfer(model, call)
+    found = _helper_transfer(model, call) if _any_on_device(model, args) else None
+    return found or _jitted_upload(model, call)
+
+
+def _jitted_upload(model, call):
+    """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
+    copies it to the device again."""
+    if not any(isinstance(a, ast.Name) for a in call.args) or not _is_jitted(model, call.func):
+        return None
+    for arg in call.args:
+        if isinstance(arg, ast.Starred):
+            return None
+        if isinstance(arg, ast.Name) and model.value(arg).kind is NUMPY:
+            return arg, "JNP104", f"passing {arg.id} to the jitted {describe(call.func)}()"
     return None
+
+
+def _is_jitted(model, func):
+    """A decorated jitted def of this file, a name bound to ``jax.jit(f)``, or a jitted
+    function of another project module."""
+    callee = model.callee(func)
+    if callee is not None:
+        return callee in model.jitted_callables and bool(getattr(callee, "decorator_list", ()))
+    if model.value(func).kind is JAX_TREE:
+        return True
+    found = model.helper_facts(func)
+    return found is not None and found[0].get("jitted", False)
 
 
 def _helper_transfer(model, call):
@@ -386,27 +411,33 @@ def _same_upload(model, loops, call, loop):
     """True when every iteration uploads the same data to the same place: the data is a
     name the loop neither rebinds nor touches otherwise, and the other arguments (a
     device, a dtype) are names and constants the loop does not rebind."""
-    data = call.args[0]
+    rebound, _ = loops.names(loop)
+    for other in call.args[1:] + [k.value for k in call.keywords]:
+        for node in ast.walk(other):
+            if not isinstance(node, (ast.Name, ast.Attribute, ast.Constant, ast.expr_context)) \
+                    or (isinstance(node, ast.Name) and node.id in rebound):
+                return False  # e.g. device_put(x, d) for d in devices: a new place each time
+    return _same_data(model, loops, call.args[0], loop)
+
+
+def _same_data(model, loops, data, loop):
+    """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
+    the loop's scope or a module constant."""
     if not isinstance(data, ast.Name):
         return False
     rebound, loads = loops.names(loop)
     if data.id in rebound or any(node is not data and not _read_only_use(model, node)
                                  for node in loads.get(data.id, ())):
         return False
-    for other in call.args[1:] + [k.value for k in call.keywords]:
-        for node in ast.walk(other):
-            if not isinstance(node, (ast.Name, ast.Attribute, ast.Constant, ast.expr_context)) \
-                    or (isinstance(node, ast.Name) and node.id in rebound):
-                return False  # e.g. device_put(x, d) for d in devices: a new place each time
     return _same_scope(model, data, loop)
 
 
 def _read_only_use(model, name):
-    """Another upload of the same data, arithmetic, indexing or an attribute read: none
-    changes it (a call it is passed to, or a method called on it, might)."""
+    """Another upload of the same data (a jitted call's argument too), arithmetic, indexing or
+    an attribute read: none changes it (a call it is passed to, or a method called on it, might)."""
     parent = model.parent(name)
     if isinstance(parent, ast.Call) and name in parent.args:
-        return model.qualname(parent.func) in UPLOADS
+        return model.qualname(parent.func) in UPLOADS or _is_jitted(model, parent.func)
     if isinstance(parent, (ast.Subscript, ast.Attribute)):
         grandparent = model.parent(parent)
         is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent
