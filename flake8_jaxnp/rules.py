@@ -121,8 +121,9 @@ print(f"after 100 steps: {x}")
         "JNP104", "loop-invariant-upload",
         "{what} uploads the same NumPy data to the device on every iteration of "
         "this loop; hoist it above the loop",
-        "jnp.array/jnp.asarray/jax.device_put of host data copies it to the "
-        "device each time; data the loop does not change needs one copy.",
+        "jnp.array/jnp.asarray/jax.device_put of host data, and a jitted call "
+        "given NumPy data, copy it to the device each time; data the loop does "
+        "not change needs one copy.",
         "Convert once before the loop and reuse the device array.",
         example="""\
 import jax.numpy as jnp

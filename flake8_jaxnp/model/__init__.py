@@ -83,6 +83,8 @@ class Model:
         for callee, call, args, keywords in flow.calls:
             if traced is not None and self._spread(callee, call, args, keywords, traced):
                 reached.append(callee)
+            if traced is not None:
+                reached.extend(self._roots.rules_reached(callee, call, node, traced))
         flow.calls = []
         return reached
 

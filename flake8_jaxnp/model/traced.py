@@ -117,11 +117,75 @@ class TraceRoots:
             self.scalars_static.discard(dotted)
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
+        self.differentiated = {}  # function node -> the parameters grad & co. differentiate
+        self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
         for call in names.calls:
             self._from_call(call)
+        for func in list(self.differentiated):  # jax.grad(f) of a custom_jvp f: its rule is traced
+            if self.differentiated[func]:
+                self._mark_rules(func, self.traced[func].transforms)
+
+    # ---- custom_jvp / custom_vjp rules ---------------------------------------------
+    def rules_reached(self, custom, call, caller, traced):
+        """The derivative rules of ``custom`` (a same-file custom_jvp/custom_vjp def) newly
+        traced because ``caller``, traced by ``traced``, calls it with a parameter that a
+        transform differentiates: JAX runs the JVP rule (or fwd and bwd) only then."""
+        differentiated = self.differentiated.get(caller, ())
+        if custom not in self.derivative_rules() or not any(
+                type(a) is ast.Name and a.id in differentiated
+                and len(self.names.scopes[caller].bindings.get(a.id, ())) == 1 for a in call.args):
+            return []
+        return self._mark_rules(custom, traced.transforms)
+
+    def _mark_rules(self, custom, transforms):
+        """Mark the rules of ``custom`` as traced by ``transforms``. Under jit they get
+        tracers throughout; under grad alone only the JVP rule's tangents are tracers
+        (primals, fwd and bwd see concrete arrays), as measured on the installed JAX."""
+        staged = any(t.behaviour is _STAGING for t in transforms)
+        reached = []
+        for rule, role in self.derivative_rules().get(custom, ()):
+            positional = _positional_names(rule)
+            if role == "jvp":
+                params = set(positional if staged else positional[1:2])
+            elif role == "bwd":
+                params = set(positional[-1:] if staged else ())
+            else:
+                params = set(positional if staged else ())
+            changed = False
+            for transform in transforms if params else ():
+                changed |= self.mark(rule, transform, params)
+            if changed:
+                reached.append(rule)
+        return reached
+
+    def derivative_rules(self):
+        """{def decorated with jax.custom_jvp/custom_vjp: [(rule def, "jvp" | "fwd" | "bwd")]}
+        from ``@f.defjvp``, ``f.defjvp(rule)`` and ``f.defvjp(fwd, bwd)``. A custom function
+        with nondiff_argnums is left out: its rules' first parameters are not tracers."""
+        if self._rules is None:
+            self._rules = {}
+            for func in self.names.functions:
+                for decorator in getattr(func, "decorator_list", ()):
+                    if isinstance(decorator, ast.Attribute) and decorator.attr == "defjvp":
+                        self._add_rules(decorator.value, "jax.custom_jvp", [(func, "jvp")])
+            for call in self.names.calls:
+                func = call.func
+                if isinstance(func, ast.Attribute) and func.attr in ("defjvp", "defvjp") and not call.keywords:
+                    roles = ("jvp",) if func.attr == "defjvp" else ("fwd", "bwd")
+                    rules = [(self.names.function_bound_to(a), r) for a, r in zip(call.args, roles)]
+                    if len(call.args) == len(roles) and all(rule is not None for rule, _ in rules):
+                        self._add_rules(func.value, "jax.custom_jvp" if roles == ("jvp",) else "jax.custom_vjp",
+                                        rules)
+        return self._rules
+
+    def _add_rules(self, custom_expr, decorator_name, rules):
+        custom = self.names.function_bound_to(custom_expr)
+        if custom is not None and not isinstance(custom, ast.Lambda) \
+                and [self.names.qualname(d) for d in custom.decorator_list] == [decorator_name]:
+            self._rules.setdefault(custom, []).extend(rules)
 
     def mark(self, func, transform, params):
         """Record that ``transform`` traces ``func`` with ``params`` as tracers."""
@@ -214,6 +278,7 @@ class TraceRoots:
             if argnums is None:
                 return
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
+            self.differentiated.setdefault(func, set()).update(params)
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
         self.mark(func, Transform(transform_name, behaviour), params)
