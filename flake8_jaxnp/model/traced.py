@@ -104,11 +104,14 @@ class TraceRoots:
         self.transforms = function_transforms()
         self.array_results = array_result_transforms()
         self.scalars_static = set()  # transforms that leave Python scalars static (equinox.filter_*)
+        self.class_lifting = set()  # transforms applied to a Module class (nn.scan(Cell, ...))
         for dotted, measured in api.framework_transforms().items():
             behaviour = _framework_behaviour(measured)
             if behaviour is not None:
                 self.transforms[dotted] = behaviour
                 self.array_results.add(dotted)
+                if measured.get("lifts_class"):
+                    self.class_lifting.add(dotted)
                 if measured["python_scalars_static"] and behaviour is not _DIFFERENTIATING:
                     self.scalars_static.add(dotted)
         for dotted in extra_transforms:
@@ -250,6 +253,8 @@ class TraceRoots:
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
         func = self.names.function_bound_to(arg) or self._call_method_of_instance(arg)
+        if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
+            func = self._call_method(arg)  # nn.scan(Cell, ...): the lifted class's __call__
         if func is None:
             return
         if lax:
@@ -295,7 +300,11 @@ class TraceRoots:
             expr = found[1][0].value
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
-        found = self.names.resolve_name(expr.func)
+        return self._call_method(expr.func)
+
+    def _call_method(self, class_name):
+        """The ``__call__`` def of the same-file class a Name refers to, or None."""
+        found = self.names.resolve_name(class_name)
         if not found or len(found[1]) != 1 or found[1][0].kind != "class":
             return None
         methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
