@@ -19,6 +19,7 @@ be, and nested ones count as hot once their steps multiply past ten. A value che
 function or a ``test_*.py``/``*_test.py`` file) must be read.
 """
 import ast
+import bisect
 import os
 
 from .. import api
@@ -50,7 +51,7 @@ CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, a
 def check(model):
     loops = _Loops(model)
     for node in model.nodes(*CANDIDATES):
-        found = _transfer(model, node)
+        found = _transfer(model, node, loops)
         if found is None:
             continue
         reported, code, what = found
@@ -76,6 +77,23 @@ class _Loops:
         self._first_continue = {}  # id(block) -> index of its first statement that may `continue`
         self._positions = {}  # id(block) -> {id(statement): index}
         self._names = {}  # loop -> (names it rebinds, {name: its Load nodes})
+        self._spans = None  # sorted (first line, last line) of every loop, on demand
+
+    def may_hold(self, node):
+        """False when no loop's lines include ``node``'s line: a cheap filter before asking
+        the model about a call's arguments."""
+        if self._spans is None:
+            spans = sorted((loop.lineno, loop.end_lineno) for loop in self.model.nodes(*LOOPS, *COMPREHENSIONS))
+            self._spans, last = [], 0
+            for start, end in spans:  # merged, so that a bisect finds the one that could hold a line
+                if self._spans and start <= last:
+                    last = max(last, end)
+                    self._spans[-1] = (self._spans[-1][0], last)
+                else:
+                    self._spans.append((start, end))
+                    last = end
+        index = bisect.bisect_right(self._spans, (node.lineno, float("inf"))) - 1
+        return index >= 0 and self._spans[index][1] >= node.lineno
 
     def around_inner_loop(self, loop, node):
         """True when ``loop``'s body runs another loop that does not contain ``node``."""
@@ -166,10 +184,10 @@ def _any_on_device(model, exprs):
     return False
 
 
-def _transfer(model, node):
+def _transfer(model, node, loops):
     """(node to report, code, what) when ``node`` moves a device value to the host or NumPy data up."""
     if isinstance(node, ast.Call):
-        return _call(model, node)
+        return _call(model, node, loops)
     if isinstance(node, ast.JoinedStr):
         if _any_on_device(model, [v.value for v in node.values if isinstance(v, ast.FormattedValue)]):
             return node, "JNP103", "an f-string"
@@ -182,7 +200,7 @@ def _transfer(model, node):
     return None
 
 
-def _call(model, call):
+def _call(model, call, loops):
     qualname = model.qualname(call.func)
     args = list(call.args)
     every = args + [k.value for k in call.keywords]
@@ -209,20 +227,16 @@ def _call(model, call):
         if method == "format" and is_string(owner) and _any_on_device(model, every):
             return call, "JNP103", "str.format()"
     found = _helper_transfer(model, call) if _any_on_device(model, args) else None
-    return found or _jitted_upload(model, call)
+    return found or (_jitted_upload(model, call) if loops.may_hold(call) else None)
 
 
 def _jitted_upload(model, call):
     """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
     copies it to the device again."""
-    if not any(isinstance(a, ast.Name) for a in call.args) or not _is_jitted(model, call.func):
+    data = next((a for a in call.args if type(a) is ast.Name and model.value(a).kind is NUMPY), None)
+    if data is None or any(type(a) is ast.Starred for a in call.args) or not _is_jitted(model, call.func):
         return None
-    for arg in call.args:
-        if isinstance(arg, ast.Starred):
-            return None
-        if isinstance(arg, ast.Name) and model.value(arg).kind is NUMPY:
-            return arg, "JNP104", f"passing {arg.id} to the jitted {describe(call.func)}()"
-    return None
+    return data, "JNP104", f"passing {data.id} to the jitted {describe(call.func)}()"
 
 
 def _is_jitted(model, func):

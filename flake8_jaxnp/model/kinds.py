@@ -30,9 +30,8 @@ class Value:
     kind: Kind
     dtype: str = None
     weak: bool = False  # a Python scalar: weakly typed in JAX promotion
-    # What parts of a jitted result hold, where its pytree class is known:
-    # ((("attr", name) | ("item", index) | ("call", method), Value), ...)
-    members: tuple = None
+
+    members = None  # see Shaped
 
     def member(self, key):
         """The Value of one part (``("attr", "loss")``), or None when it is not known."""
@@ -53,6 +52,15 @@ class Value:
     @property
     def is_array(self):
         return self.kind in ARRAYS
+
+
+@dataclass(frozen=True)
+class Shaped(Value):
+    """A jitted result whose pytree class is known: what its parts hold, as
+    ((("attr", name) | ("item", index) | ("call", method), Value), ...). A subclass, so
+    that plain Values stay as small and cheap as before; a join keeps only the kind."""
+
+    members: tuple = ()
 
 
 UNKNOWN_VALUE = Value(UNKNOWN)

@@ -136,8 +136,8 @@ class TraceRoots:
         """The derivative rules of ``custom`` (a same-file custom_jvp/custom_vjp def) newly
         traced because ``caller``, traced by ``traced``, calls it with a parameter that a
         transform differentiates: JAX runs the JVP rule (or fwd and bwd) only then."""
-        differentiated = self.differentiated.get(caller, ())
-        if custom not in self.derivative_rules() or not any(
+        differentiated = self.differentiated.get(caller)
+        if not differentiated or custom not in self.derivative_rules() or not any(
                 type(a) is ast.Name and a.id in differentiated
                 and len(self.names.scopes[caller].bindings.get(a.id, ())) == 1 for a in call.args):
             return []

@@ -20,7 +20,7 @@ import ast
 
 from . import dtypes, library
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
-                    UNKNOWN_VALUE, Value, join)
+                    UNKNOWN_VALUE, Shaped, Value, join)
 
 
 def element_kind(value):
@@ -41,8 +41,8 @@ def shaped(shape, kind):
         arrays = shape["record"]["arrays"]
         members = [(("attr", name), Value(scalar if name in arrays else kind)) for name in shape["record"]["fields"]]
         members += [(("call", name), Value(scalar, "bool")) for name in shape["record"]["methods"]]
-        return Value(kind, members=tuple(members))
-    return Value(kind, members=tuple((("item", i), shaped(part, kind)) for i, part in enumerate(shape["tuple"])))
+        return Shaped(kind, members=tuple(members))
+    return Shaped(kind, members=tuple((("item", i), shaped(part, kind)) for i, part in enumerate(shape["tuple"])))
 
 
 def is_string(expr):
