@@ -16,7 +16,8 @@ A for loop over a handful of values written out in the source (``for flag in
 in range(10)`` may well train) is not a hot loop; an enclosing loop may still
 be, and nested ones count as hot once their steps multiply past ten. A value checked by a test assertion
 (``self.assertEqual(int(x), 3)``, or an ``assert`` statement in a ``test*``
-function or a ``test_*.py``/``*_test.py`` file) must be read.
+function or a ``test_*.py``/``*_test.py`` file) must be read. Unchanged NumPy
+data passed to a jitted function is uploaded on every call, like ``jnp.asarray``.
 """
 import ast
 import bisect
