@@ -27,6 +27,8 @@ OPERATORS = {
 def check(model):
     x64 = X64Updates(model)
     for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
+        if not model.may_hold_arrays(node):
+            continue  # every rule here needs an array
         kind = type(node)
         if kind is ast.BinOp:
             yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node))
@@ -158,8 +160,11 @@ def _call(model, call):
     qualname = model.qualname(call.func)
     module, _, name = (qualname or "").rpartition(".")
     jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in api.non_array_functions()
-    given, requested, python_type = (_requested_dtype(model, call, qualname)
-                                     if jax_function or _is_jax_method(model, call) else (False, None, False))
+    given, requested, python_type = False, None, False
+    if jax_function or isinstance(call.func, ast.Attribute):
+        given, requested, python_type = _requested_dtype(model, call, qualname)
+        if given and not jax_function and not _is_jax_method(model, call):  # (asked last: it needs values)
+            given, requested, python_type = False, None, False
     if python_type:
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
     constructed = dtypes.dtype_constructor(qualname) if module == "jax.numpy" else None  # jnp.float64(x)
@@ -167,13 +172,14 @@ def _call(model, call):
         if wide in NARROW:
             yield Finding.at(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": NARROW[wide]})
             return
-    if given:
+    if given or not (call.args or call.keywords):
         return  # the dtype argument decides the result, whatever the data
-    wide = next((v.dtype for v in map(model.value, _data_arguments(call))
-                 if v.kind is NUMPY and v.dtype in NARROW), None)
-    if wide and ((jax_function and module.startswith("jax.numpy")) or qualname == "jax.device_put"
-                 or _is_jitted_call(model, call)):
-        yield _narrowed(call, wide)
+    if (jax_function and module.startswith("jax.numpy")) or qualname == "jax.device_put" \
+            or _is_jitted_call(model, call):
+        wide = next((v.dtype for v in map(model.value, _data_arguments(call))
+                     if v.kind is NUMPY and v.dtype in NARROW), None)
+        if wide:
+            yield _narrowed(call, wide)
 
 
 def _requested_dtype(model, call, qualname):

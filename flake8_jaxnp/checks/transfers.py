@@ -51,7 +51,12 @@ CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, a
 
 def check(model):
     loops = _Loops(model)
+    # Only bodies that loop can repeat a transfer: others are never asked for values,
+    # so functions nothing traces are never analysed for this check.
+    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS, *COMPREHENSIONS)}
     for node in model.nodes(*CANDIDATES):
+        if model.enclosing_function(node) not in looping or not model.may_hold_arrays(node):
+            continue
         found = _transfer(model, node, loops)
         if found is None:
             continue

@@ -7,9 +7,9 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
-from . import dtypes
+from . import dtypes, library
 from . import project as projects
-from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
+from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN, UNKNOWN_VALUE, Value
 from .names import Names
 from .traced import Behaviour, TraceRoots, Transform
 from .values import FunctionFlow
@@ -49,15 +49,16 @@ class Model:
             self._traced_from_other_modules()
         self.flows = {}
         self._nested = None  # function -> functions defined directly inside it, built on demand
+        self._array_bodies = None  # functions whose forward pass may see an array, built on demand
         self._analyse()
 
     # ---- analysis -------------------------------------------------------------
     def _analyse(self):
-        """Run the forward pass over the module and every function, traced ones first;
-        a function that tracing reaches later (called with tracers) is analysed again."""
+        """Run the forward pass over the module and the traced functions; a function that
+        tracing reaches later (called with tracers) is analysed again. Functions nothing
+        traces are analysed only when a question needs them (``_flow_of``): most never do."""
         self._flow(self.tree, {}, None)
-        functions = sorted(self.names.functions, key=lambda f: (f.lineno, f.col_offset))
-        queue = [f for f in functions if f in self.traced] + [f for f in functions if f not in self.traced]
+        queue = sorted(self.traced, key=lambda f: (f.lineno, f.col_offset))
         passes = {}
         while queue:
             func = queue.pop(0)
@@ -71,12 +72,18 @@ class Model:
                     if node not in queue:
                         queue.append(node)
 
+    def _flow_of(self, node):
+        """The forward pass of a def, lambda or the module (None if it was too deep)."""
+        if node not in self.flows:
+            self._flow(node, self._annotated_arrays(node, DEVICE_ARRAY), None)
+        return self.flows[node]
+
     def _flow(self, node, params, traced):
         """Analyse one body; returns the same-file functions that tracing newly reached."""
         try:
             flow = FunctionFlow(self, node, params, traced)
         except RecursionError:  # too deep for this interpreter: silent for this body only
-            self.flows.pop(node, None)
+            self.flows[node] = None
             return []
         self.flows[node] = flow
         reached = []
@@ -87,6 +94,108 @@ class Model:
                 reached.extend(self._roots.rules_reached(callee, call, node, traced))
         flow.calls = []
         return reached
+
+    def may_hold_arrays(self, node):
+        """False when no value in the body around ``node`` can be an array: checks that only
+        ask about arrays skip such bodies, and their forward pass never runs."""
+        function = self.names.enclosing_function(node)
+        if function is None or function in self.flows:
+            return True
+        if self._array_bodies is None:
+            self._array_bodies = self._bodies_with_array_sources()
+        return function in self._array_bodies
+
+    def _bodies_with_array_sources(self):
+        """Functions where an array can enter: a call that gives one (a JAX or NumPy
+        function, a jitted function, a transformed function, a helper that returns
+        jax.numpy arrays), a module name bound to an array, an alias of a JAX or NumPy name,
+        an array-annotated parameter, or a local of an enclosing function that has such a
+        source. In any other function every value is a Python value or unknown. Mirrors
+        what ``values``/``library`` make arrays from; errs towards including a function."""
+        names = self.names
+        found = {f for f in names.functions if self._annotated_arrays(f, DEVICE_ARRAY)}
+        for call in names.calls if self.jitted_callables else ():
+            if self.callee(call.func) in self.jitted_callables:
+                found.add(_function_of(names.scope_of[call]))
+        packages = {"jax", "numpy"} | {name.split(".")[0] for name in self.transform_names}
+        enclosing = {}  # function -> enclosing functions whose locals it reads
+        kinds = {}  # (id(scope), name) -> how its bindings can give arrays
+        worth_resolving = self._names_from_outside_functions()
+        for name in names.by_type.get(ast.Name, ()):
+            if name.id not in worth_resolving or type(name.ctx) is not ast.Load:
+                continue
+            scope = names.scope_of[name]
+            function = _function_of(scope)
+            if function is None or function in found:
+                continue
+            home = names.lookup(name.id, scope)
+            if home is None:
+                continue  # a builtin: Python values
+            home_scope, bindings = home
+            home_function = _function_of(home_scope)
+            if home_function is not function and not self.is_module_scope(home_scope):
+                enclosing.setdefault(function, set()).add(home_function)
+                continue
+            key = (id(home_scope), name.id)
+            kind = kinds.get(key)
+            if kind is None:
+                kind = kinds[key] = self._source_kind(home_scope, name.id, bindings, packages)
+            if kind is _ARRAY or (kind is not _NONE and self._gives_array(name, kind)):
+                found.add(function)
+        for function in names.functions:  # outer functions come first
+            if function not in found and any(outer in found for outer in enclosing.get(function, ())):
+                found.add(function)
+        return found
+
+    def _names_from_outside_functions(self):
+        """Names a function can read from elsewhere: module names, imports (anywhere), and
+        the names of every scope that encloses a function. Other names are locals."""
+        names = self.names
+        found = set(names.module_scope.bindings)
+        for kind in (ast.Import, ast.ImportFrom):
+            for stmt in names.by_type.get(kind, ()):
+                found.update((alias.asname or alias.name).split(".")[0] for alias in stmt.names)
+        enclosing = set()
+        for function in names.functions:
+            scope = names.scopes[function].parent
+            while scope is not None and scope is not names.module_scope and id(scope) not in enclosing:
+                enclosing.add(id(scope))
+                found.update(scope.bindings)
+                scope = scope.parent
+        return found
+
+    def _source_kind(self, scope, name, bindings, packages):
+        """_ARRAY for a module name bound to an array (or to what the module pass does not
+        know), _LIBRARY for an import of JAX, NumPy or a transform's package, _CALLABLE for
+        other imports and module functions (a call may give arrays), else _NONE."""
+        kind = _NONE
+        for binding in bindings:
+            if binding.kind == "import":
+                library = binding.qualname is not None and binding.qualname.split(".")[0] in packages
+                kind = _LIBRARY if library else kind if kind is _LIBRARY else _CALLABLE
+            elif binding.kind == "def" and self.is_module_scope(scope) and kind is _NONE:
+                kind = _CALLABLE
+        if self.is_module_scope(scope) and not all(b.kind in ("import", "def", "class") for b in bindings):
+            module_flow = self.flows.get(self.tree)
+            value = module_flow.assigned.get(name) if module_flow is not None else None
+            if value is None or value.kind not in (PYTHON, UNKNOWN):
+                return _ARRAY
+        return kind
+
+    def _gives_array(self, name, kind):
+        """Whether this use of an imported or module-function name can give an array: a
+        call of a JAX/NumPy array function, a transform or an array-returning helper; for
+        a JAX or NumPy name, also an alias (``xp = jnp``) that later calls may go through."""
+        expr, parent = name, self.names.parent.get(name)
+        while type(parent) is ast.Attribute:
+            expr, parent = parent, self.names.parent.get(parent)
+        if type(parent) is ast.Call and parent.func is expr:
+            qualname = self.qualname(expr)
+            if qualname is not None and (library.gives_array(qualname) or qualname in self.transform_names):
+                return True
+            helper = self.helper_facts(expr)
+            return helper is not None and (helper[0].get("jitted") or helper[0]["returns"] == "jax")
+        return kind is _LIBRARY and isinstance(parent, _ALIASING)
 
     def _traced_parameters(self, func, traced):
         """Traced parameters are pytrees unless used as arrays and never rebound. Where
@@ -240,7 +349,7 @@ class Model:
         """What a closure or global read of ``name`` sees."""
         if scope_node is self.tree and name in self.names.global_rebinds:
             return UNKNOWN_VALUE
-        flow = self.flows.get(scope_node)
+        flow = self._flow_of(scope_node)
         if flow is None:
             return UNKNOWN_VALUE
         return flow.assigned.get(name, UNKNOWN_VALUE)
@@ -249,7 +358,7 @@ class Model:
     def value(self, expr):
         """The Value of an expression, as the forward pass saw it."""
         function = self.names.enclosing_function(expr)
-        flow = self.flows.get(function if function is not None else self.tree)
+        flow = self._flow_of(function if function is not None else self.tree)
         return flow.values.get(expr, UNKNOWN_VALUE) if flow else UNKNOWN_VALUE
 
     def traced_function(self, node):
@@ -338,6 +447,21 @@ class Model:
         """(transform name, keywords) for a transform used as a decorator (``jax.jit``,
         ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``), else None."""
         return self._roots._transform_spec(expr)
+
+
+_NONE, _ARRAY, _LIBRARY, _CALLABLE = "none", "array", "library", "callable"  # see Model._source_kind
+# Where a JAX or NumPy name becomes another name's value (``xp = jnp``, ``a, f = x, jnp.sum``).
+_ALIASING = (ast.Assign, ast.AnnAssign, ast.NamedExpr, ast.Tuple, ast.List, ast.Starred, ast.IfExp, ast.BoolOp,
+             ast.withitem, ast.Return)
+
+
+def _function_of(scope):
+    """The def or lambda whose body a scope belongs to (comprehensions are in it), else None."""
+    while scope is not None and not scope.is_function:
+        if scope.is_class or scope.parent is None:
+            return None
+        scope = scope.parent
+    return scope.node if scope is not None else None
 
 
 @lru_cache(maxsize=None)

@@ -66,6 +66,14 @@ def call(flow, call_node, qualname, args, traced_input):
     return None
 
 
+def gives_array(qualname):
+    """True when ``call`` may give an array for a function of this name (the library
+    modules and constructors it knows; transforms are the model's to say)."""
+    module, _, name = qualname.rpartition(".")
+    return module in JAX_ARRAY_MODULES or module in NUMPY_ARRAY_MODULES or module == "jax.random" \
+        or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS
+
+
 @lru_cache(maxsize=1)
 def non_array_functions():
     return api.non_array_functions() | UNPROBED_NON_ARRAY_FUNCTIONS

@@ -63,7 +63,7 @@ class Names:
     # ---- building -------------------------------------------------------
     def _build(self, tree):
         parent, scope_of, by_type = self.parent, self.scope_of, self.by_type
-        enter_types, fields_of = _ENTER_TYPES, _child_fields
+        enter_types, fields_cache, Name, Constant, Load = _ENTER_TYPES, _FIELDS, ast.Name, ast.Constant, ast.Load
         stack = [(tree, self.module_scope)]
         pop, push = stack.pop, stack.append
         while stack:
@@ -75,23 +75,23 @@ class Names:
                 by_type[kind] = [node]
             else:
                 of_kind.append(node)
-            if kind is ast.Name:
-                if type(node.ctx) is not ast.Load:
+            if kind is Name:
+                if type(node.ctx) is not Load:
                     self._bind_target(node, scope)
                 continue
-            if kind is ast.Constant:  # the commonest leaf
+            if kind is Constant:  # the commonest leaf
                 continue
             inner = self._enter(node, scope) if kind in enter_types else None
             # Fields and items are pushed last-first so that they pop in source order
             # (`global x` is seen before `x = ...`).
-            for field in fields_of(kind):
+            for field in fields_cache.get(kind) or _child_fields(kind):
                 value = getattr(node, field, None)
                 if value is None:
                     continue
                 child_scope = scope if inner is None else self._scope_for_child(node, field, scope, inner)
-                if type(value) is list:
+                if type(value) is list:  # of nodes (a dict's keys may hold None)
                     for child in reversed(value):
-                        if isinstance(child, ast.AST):
+                        if child is not None:
                             parent[child] = node
                             push((child, child_scope))
                 elif isinstance(value, ast.AST):
@@ -297,7 +297,7 @@ class Names:
 _FIELDS = {}
 # Node fields that never hold child nodes worth visiting.
 _SCALAR_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "names", "module", "level", "kind",
-                            "type_comment", "is_async", "conversion", "n", "s", "op"})
+                            "type_comment", "is_async", "conversion", "n", "s", "op", "ops", "kwd_attrs"})
 
 
 def _child_fields(kind):

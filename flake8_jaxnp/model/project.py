@@ -459,12 +459,10 @@ class Project:
 
     def __init__(self, filename, cache_dir, transforms, scalars_static):
         self.path = Path(filename).resolve()
-        package = self.path.parent
-        while (package / "__init__.py").is_file() and (package.parent / "__init__.py").is_file():
-            package = package.parent
-        self.in_package = (package / "__init__.py").is_file()
-        self.package = package  # the top package, or the file's folder
-        self.roots = [package.parent if self.in_package else package, Path.cwd()]
+        self.package, self.in_package = _top_package(self.path.parent)  # or the file's folder
+        self.roots = [self.package.parent if self.in_package else self.package, Path.cwd()]
+        self._place = (str(self.roots[0]), str(self.path.parent))  # what resolving depends on
+        self._functions = {}  # (binding, attributes) -> what function() found, for this file
         self.cache_dir = cache_dir
         self.transforms = transforms
         self.scalars_static = scalars_static
@@ -475,15 +473,18 @@ class Project:
     def resolve(self, binding, attributes=()):
         """(module path, function name) that an import binding plus attributes names, or None."""
         module, level, attribute = binding
-        key = (self.roots[0], self.path.parent, module, level, attribute, *attributes)
+        key = (*self._place, module, level, attribute, *attributes)
         try:
             return _RESOLVED[key]
         except KeyError:
             pass
-        top = module.split(".")[0]
-        outside = not level and not any(_module_file(root / top) for root in self.roots)  # jax, numpy, ...
+        outside = not level and not self.is_project_module(module)  # jax, numpy, ...
         found = _RESOLVED[key] = None if outside else self._resolve(binding, attributes)
         return found
+
+    def is_project_module(self, dotted):
+        """True when the top package of an absolute dotted name is a source file of the project."""
+        return any(_module_file(root / dotted.split(".")[0]) for root in self.roots)
 
     def _resolve(self, binding, attributes):
         module, level, attribute = binding
@@ -550,6 +551,12 @@ class Project:
 
     def function(self, binding, attributes=()):
         """(module path, summary, function name) for an imported project function, or None."""
+        key = (*binding, *attributes)
+        if key not in self._functions:
+            self._functions[key] = self._function(binding, attributes)
+        return self._functions[key]
+
+    def _function(self, binding, attributes):
         found = self.resolve(binding, attributes)
         if found is None or found[0] == self.path:
             return None
@@ -642,10 +649,22 @@ def _transform_pattern(transforms):
 
 def _module_file(stem):
     """``stem.py`` or ``stem/__init__.py`` when it exists outside site-packages."""
-    if stem not in _MODULE_FILES:
-        _MODULE_FILES[stem] = next((path.resolve() for path in (stem.with_name(stem.name + ".py"), stem / "__init__.py")
-                                    if not any(part in NOT_PROJECT for part in path.parts) and path.is_file()), None)
-    return _MODULE_FILES[stem]
+    key = str(stem)  # (a Path hashes slowly)
+    if key not in _MODULE_FILES:
+        _MODULE_FILES[key] = next((path.resolve() for path in (stem.with_name(stem.name + ".py"), stem / "__init__.py")
+                                   if not any(part in NOT_PROJECT for part in path.parts) and path.is_file()), None)
+    return _MODULE_FILES[key]
+
+
+def _top_package(folder):
+    """(the top package above ``folder``, True), or (``folder``, False) outside a package."""
+    key = str(folder)
+    if key not in _PACKAGES:
+        package = folder
+        while (package / "__init__.py").is_file() and (package.parent / "__init__.py").is_file():
+            package = package.parent
+        _PACKAGES[key] = package, (package / "__init__.py").is_file()
+    return _PACKAGES[key]
 
 
 
@@ -653,5 +672,6 @@ def _module_file(stem):
 _SEEN = {}  # (path, salt) -> ((mtime, size), summary)
 _FILES = {}  # (package, in a package) -> project files
 _MODULE_FILES = {}  # module stem -> its file, or None
+_PACKAGES = {}  # folder -> (its top package or itself, whether in a package)
 _RESOLVED = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
 _CALLERS = {}  # (package, salt) -> callers index
