@@ -270,16 +270,13 @@ def _traced_calls(func, spec, imports):
 
 
 # ---- pytree classes and what a jitted function returns -------------------------------
-RECORD_BASES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple", "flax.struct.PyTreeNode"})
-STATIC_MARKERS = {"flax.struct.dataclass": "pytree_node", "flax.struct.PyTreeNode": "pytree_node",
-                  "jax.tree_util.register_dataclass": "static"}
 NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 ORDERINGS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
 def module_records(tree, imports):
-    """{class name: {"fields": [...], "methods": [...], "arrays": [...]}} for the module's top-level pytree
-    classes whose children are known: NamedTuples, flax.struct dataclasses and
+    """{class name: {"fields": [...], "methods": [...], "arrays": [...]}} for the module's
+    top-level pytree classes whose children are known: NamedTuples, flax.struct dataclasses and
     ``jax.tree_util.register_dataclass`` dataclasses. ``fields`` leaves out static ones
     (``pytree_node=False``, ``metadata={"static": True}``); ``methods`` are those that
     return a comparison of a field (``timestep.last()``); ``arrays`` the fields annotated
