@@ -11,14 +11,18 @@ def data():
     return json.loads(DATA_FILE.read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=1)
-def jnp_names():
-    return frozenset(data()["jnp_names"])
+def _entry(key, frozen=False):
+    """The reader of one key of the generated data (as a frozenset when ``frozen``)."""
+    @lru_cache(maxsize=1)
+    def read():
+        value = data()[key]
+        return frozenset(value) if frozen else value
+    return read
 
 
-@lru_cache(maxsize=1)
-def array_attributes():
-    return frozenset(data()["array_attributes"])
+jnp_names = _entry("jnp_names", frozen=True)
+
+array_attributes = _entry("array_attributes", frozen=True)
 
 
 @lru_cache(maxsize=1)
@@ -34,125 +38,75 @@ def missing_array_attributes():
                      if not name.startswith("_"))
 
 
-def removed_names():
-    """JAX names of past releases that the installed JAX no longer has ("raises") or
-    deprecates -> {"last": last release read that had it, "message": JAX's own
-    deprecation text or "", "raises": bool}."""
-    return data()["removed_names"]
+# JAX names of past releases that the installed JAX no longer has ("raises") or deprecates -> {"last": last
+# release read that had it, "message": JAX's own deprecation text or "", "raises": bool}.
+removed_names = _entry("removed_names")
 
+# jax.Array members whose form changed -> {"was": "method"|"property", "last", "now":
+# "method"|"property"|"raises", "message"}: ``x.device()`` of old code now raises.
+array_member_changes = _entry("array_member_changes")
 
-def array_member_changes():
-    """jax.Array members whose form changed -> {"was": "method"|"property", "last", "now":
-    "method"|"property"|"raises", "message"}: ``x.device()`` of old code now raises."""
-    return data()["array_member_changes"]
+jnp_inplace_functions = _entry("jnp_inplace_functions", frozen=True)
 
+# jax.numpy qualname -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses.
+jnp_rejected_arguments = _entry("jnp_rejected_arguments")
 
-@lru_cache(maxsize=1)
-def jnp_inplace_functions():
-    return frozenset(data()["jnp_inplace_functions"])
-
-
-def jnp_rejected_arguments():
-    """jax.numpy qualname -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses."""
-    return data()["jnp_rejected_arguments"]
-
-
-def array_rejected_arguments():
-    """jax.Array method name -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses."""
-    return data()["array_rejected_arguments"]
+# jax.Array method name -> {NumPy keyword: {"error", "none_ok"}} that JAX refuses.
+array_rejected_arguments = _entry("array_rejected_arguments")
 
 
 # ---- the semantic model's tables (learned by running JAX and NumPy) --------------------------
-@lru_cache(maxsize=1)
-def transforms():
-    """Callables that trace the function they wrap -> {"abstract": tracers without concrete
-    values, "cached": the Python body runs only while tracing, "arrays": calling the
-    transformed function gives JAX arrays}."""
-    return data()["transforms"]
+# Callables that trace the function they wrap -> {"abstract": tracers without concrete values, "cached": the
+# Python body runs only while tracing, "arrays": calling the transformed function gives JAX arrays}.
+transforms = _entry("transforms")
 
+# jax.lax qualname -> positions of the arguments it calls with tracers.
+lax_bodies = _entry("lax_bodies")
 
-def lax_bodies():
-    """jax.lax qualname -> positions of the arguments it calls with tracers."""
-    return data()["lax_bodies"]
+# Transform qualname -> the options it also takes by position, after the function.
+positional_options = _entry("transform_positional_options")
 
+# Bare names of jax.numpy/NumPy/lax functions whose results are never arrays.
+non_array_functions = _entry("non_array_functions", frozen=True)
 
-def positional_options():
-    """Transform qualname -> the options it also takes by position, after the function."""
-    return data()["transform_positional_options"]
+# Bare names of functions that return a tuple or list of arrays (in some call).
+tuple_result_functions = _entry("tuple_result_functions", frozen=True)
 
+# Bare names of functions whose array results are always boolean.
+bool_result_functions = _entry("bool_result_functions", frozen=True)
 
-@lru_cache(maxsize=1)
-def non_array_functions():
-    """Bare names of jax.numpy/NumPy/lax functions whose results are never arrays."""
-    return frozenset(data()["non_array_functions"])
+# Bare NumPy function name -> {"int": dtype, "float": dtype} it builds from Python ints, or from Python
+# scalars one of which is a float.
+scalar_results = _entry("scalar_results")
 
+# Bare NumPy function name -> the one dtype it builds when no dtype is given.
+constructor_defaults = _entry("constructor_defaults")
 
-@lru_cache(maxsize=1)
-def tuple_result_functions():
-    """Bare names of functions that return a tuple or list of arrays (in some call)."""
-    return frozenset(data()["tuple_result_functions"])
+# jax.Array methods whose result is a Python value, not an array.
+python_result_methods = _entry("python_result_methods", frozen=True)
 
+# jax.Array attributes that hold metadata (shape, dtype, sharding), not array data.
+static_attributes = _entry("static_attributes", frozen=True)
 
-@lru_cache(maxsize=1)
-def bool_result_functions():
-    """Bare names of functions whose array results are always boolean."""
-    return frozenset(data()["bool_result_functions"])
+# jax.numpy qualname -> positions of arguments that set the result's shape (must be concrete).
+shape_arguments = _entry("shape_arguments")
 
+# jax.numpy qualname -> {"positions": argument indices, "sequences": indices of list arguments} whose dtypes
+# promote together into the result (where, concatenate, dot).
+promoting_arguments = _entry("promoting_arguments")
 
-def scalar_results():
-    """Bare NumPy function name -> {"int": dtype, "float": dtype} it builds from Python ints,
-    or from Python scalars one of which is a float."""
-    return data()["scalar_results"]
+# {"legacy": {np.random function: dtype}, "generator": {np.random.Generator method: dtype}}: what they return
+# when no dtype is given (float64 for normal, int64 for integers).
+numpy_random_dtypes = _entry("numpy_random_dtypes")
 
+# jax.random functions that draw random values from a key (consuming it).
+random_samplers = _entry("jax_random_samplers", frozen=True)
 
-def constructor_defaults():
-    """Bare NumPy function name -> the one dtype it builds when no dtype is given."""
-    return data()["constructor_defaults"]
+# jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them.
+where_unsafe_functions = _entry("jnp_where_unsafe")
 
-
-@lru_cache(maxsize=1)
-def python_result_methods():
-    """jax.Array methods whose result is a Python value, not an array."""
-    return frozenset(data()["python_result_methods"])
-
-
-@lru_cache(maxsize=1)
-def static_attributes():
-    """jax.Array attributes that hold metadata (shape, dtype, sharding), not array data."""
-    return frozenset(data()["static_attributes"])
-
-
-def shape_arguments():
-    """jax.numpy qualname -> positions of arguments that set the result's shape (must be concrete)."""
-    return data()["shape_arguments"]
-
-
-def promoting_arguments():
-    """jax.numpy qualname -> {"positions": argument indices, "sequences": indices of list
-    arguments} whose dtypes promote together into the result (where, concatenate, dot)."""
-    return data()["promoting_arguments"]
-
-
-def numpy_random_dtypes():
-    """{"legacy": {np.random function: dtype}, "generator": {np.random.Generator method:
-    dtype}}: what they return when no dtype is given (float64 for normal, int64 for integers)."""
-    return data()["numpy_random_dtypes"]
-
-
-@lru_cache(maxsize=1)
-def random_samplers():
-    """jax.random functions that draw random values from a key (consuming it)."""
-    return frozenset(data()["jax_random_samplers"])
-
-
-def where_unsafe_functions():
-    """jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them."""
-    return data()["jnp_where_unsafe"]
-
-
-def sequence_refusals():
-    """jax.numpy function -> positional parameters that refuse a Python list or tuple."""
-    return data()["jnp_sequence_refusals"]
+# jax.numpy function -> positional parameters that refuse a Python list or tuple.
+sequence_refusals = _entry("jnp_sequence_refusals")
 
 
 def framework_transforms():

@@ -4,7 +4,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .rules import OFF_BY_DEFAULT
+from .rules import OFF_BY_DEFAULT, RULES
 
 X64_RULES = ("JNP402", "JNP403")  # what --jaxnp-x64 silences
 
@@ -14,6 +14,7 @@ class Options:
     extra_transforms: tuple = ()  # dotted names treated like jax.jit
     x64: bool = False  # the project enables jax_enable_x64 globally
     cache_dir: str = None  # module summaries: None is the user's cache folder, "" keeps none on disk
+    silenced: frozenset = frozenset()  # codes flake8's selection never reports: checks skip their work
 
 
 DEFAULT = Options()
@@ -53,7 +54,19 @@ def from_flake8(options):
             print(f"flake8-jaxnp: --jaxnp-extra-transforms: {problem}", file=sys.stderr)
         if usable:
             names.append(name)
-    return Options(extra_transforms=tuple(names), x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir)
+    return Options(extra_transforms=tuple(names), x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir,
+                   silenced=_silenced(options))
+
+
+def _silenced(options):
+    """The codes flake8's --select/--ignore (and their extend- forms) leave out everywhere,
+    as flake8 itself decides (per-file ignores and noqa only ever leave out more)."""
+    try:
+        from flake8.style_guide import Decision, DecisionEngine
+        engine = DecisionEngine(options)
+        return frozenset(code for code in RULES if engine.decision_for(code) is Decision.Ignored)
+    except Exception:  # noqa: BLE001 - another flake8: do every check, flake8 still filters
+        return frozenset()
 
 
 def transform_name_problem(name):

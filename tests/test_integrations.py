@@ -293,3 +293,18 @@ def test_ci_runs_the_fast_suite_and_the_slow_group_and_fails_on_either(tmp_path,
     assert result.returncode == expected, result.stderr
     pytest_calls = [line for line in calls.read_text().splitlines() if line.startswith("-m pytest")]
     assert pytest_calls == ["-m pytest -q", "-m pytest -q -m slow"]
+
+
+@pytest.mark.parametrize("argv, silenced", [
+    ([], set(OFF_BY_DEFAULT)),
+    (["--select", "JNP"], set()),
+    (["--extend-select", "JNP403", "--extend-ignore", "JNP101"], {"JNP101"}),
+    (["--select", "E,W"], set(RULES)),
+])
+def test_checks_skip_only_what_flake8_would_not_report(argv, silenced, monkeypatch):
+    """The plugin skips the work of rules flake8's selection leaves out, as flake8 decides."""
+    from flake8.main.application import Application
+    from flake8_jaxnp.plugin import JaxNumpyChecker
+    monkeypatch.setattr(JaxNumpyChecker, "_options", JaxNumpyChecker._options)  # restored afterwards
+    Application().initialize(["--isolated", *argv])
+    assert set(JaxNumpyChecker._options.silenced) == silenced

@@ -71,7 +71,8 @@ def check(model):
 
 # ---- JNP501: in-place updates ---------------------------------------------------
 def _item_update(model, target):
-    if model.value(target.value).kind not in JAX_ARRAY and _dict_entry(model, target.value).kind not in JAX_ARRAY:
+    if model.array_value(target.value).kind not in JAX_ARRAY \
+            and _dict_entry(model, target.value).kind not in JAX_ARRAY:
         return
     array, index = describe(target.value), describe(target.slice)
     statement = model.parent(target)
@@ -111,7 +112,7 @@ def _dict_entry(model, expr):
                 return UNKNOWN_VALUE  # passed on, rebound by item, or a method called: it may have changed
     entries = [value for key, value in zip(binding.value.keys, binding.value.values)
                if key is not None and type(key) is ast.Constant and key.value == expr.slice.value]
-    return model.value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
+    return model.array_value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
 
 
 def _discarded_update(model, call):
@@ -119,7 +120,7 @@ def _discarded_update(model, call):
     func = call.func
     if not isinstance(func, ast.Attribute):
         return
-    if func.attr == "sort" and model.value(func.value).kind in JAX_ARRAY \
+    if func.attr == "sort" and model.array_value(func.value).kind in JAX_ARRAY \
             and not any(_refused_arguments(model, call, None)):  # then it raises (JNP503)
         array = describe(func.value)
         yield Finding.at(call, "JNP501", dict(
@@ -127,7 +128,7 @@ def _discarded_update(model, call):
             effect=f"it returns a sorted copy and leaves {array} unchanged"))
     elif func.attr in AT_UPDATES and isinstance(func.value, ast.Subscript) \
             and isinstance(func.value.value, ast.Attribute) and func.value.value.attr == "at" \
-            and model.value(func.value.value.value).kind in AT_BASES:
+            and model.array_value(func.value.value.value).kind in AT_BASES:
         array = describe(func.value.value.value)
         yield Finding.at(call, "JNP501", dict(
             what=f"{describe(call)} as a statement", fix=f"{array} = {describe(call)}",
@@ -143,7 +144,7 @@ def _in_place_method(node):
 def _numpy_writer(model, call, qualname):
     target = call.args[0] if call.args else next(
         (k.value for k in call.keywords if k.arg == NUMPY_WRITER_TARGETS[qualname]), None)
-    if target is None or model.value(target).kind not in JAX_ARRAY:
+    if target is None or model.array_value(target).kind not in JAX_ARRAY:
         return
     array = describe(target)
     yield Finding.at(call, "JNP501", dict(
@@ -169,9 +170,9 @@ def _attribute(model, node, deprecated):
     base = model.qualname(node.value)
     if base is None:
         change = api.array_member_changes().get(node.attr)
-        if change is not None and model.value(node.value).kind in JAX_ARRAY:
+        if change is not None and model.array_value(node.value).kind in JAX_ARRAY:
             yield from _changed_member(model, node, change)
-        elif node.attr in api.missing_array_attributes() and model.value(node.value).kind in JAX_ARRAY:
+        elif node.attr in api.missing_array_attributes() and model.array_value(node.value).kind in JAX_ARRAY:
             if node.attr in IN_PLACE_METHODS:
                 yield _in_place_method(node)
             else:
@@ -310,7 +311,7 @@ def _refused_arguments(model, call, qualname):
     refused = api.jnp_rejected_arguments().get(qualname) if call.keywords else None
     if refused is None and call.keywords and isinstance(call.func, ast.Attribute) \
             and call.func.attr in api.array_rejected_arguments() \
-            and model.value(call.func.value).kind in JAX_ARRAY:
+            and model.array_value(call.func.value).kind in JAX_ARRAY:
         refused = api.array_rejected_arguments()[call.func.attr]
     for keyword in call.keywords if refused else ():
         rejection = refused.get(keyword.arg)
@@ -328,7 +329,7 @@ def _surely_not_none(model, expr):
         return expr.value is not None
     if isinstance(expr, (ast.List, ast.Tuple, ast.Dict, ast.Set, ast.JoinedStr)):
         return True
-    return model.value(expr).kind in ARRAYS
+    return model.array_value(expr).kind in ARRAYS
 
 
 # ---- helpers ---------------------------------------------------------------------------

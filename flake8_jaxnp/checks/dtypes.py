@@ -16,6 +16,7 @@ from ..findings import Finding
 from . import describe
 
 JAX_ARRAY_KINDS = (TRACER, TRACER_TREE, JAX, JAX_TREE)
+NARROWING = "JNP403"  # NumPy 64-bit data handed to JAX
 # Modules whose calls canonicalize dtypes and data (narrow 64-bit without x64).
 OPERATORS = {
     ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
@@ -55,9 +56,7 @@ class X64Updates:
         self.module_lines = []  # module-level updates
         self.function_lines = {}  # function -> first line that turns x64 on inside it
         self.scoped = []  # with statements whose body runs with x64
-        for call in model.nodes(ast.Call) if not self.everywhere else ():
-            if not _enables_x64(model, call):
-                continue
+        for call in model.x64_switches if not self.everywhere else ():
             item = model.parent(call)
             if isinstance(item, ast.withitem):
                 self.scoped.append(model.parent(item))
@@ -71,6 +70,8 @@ class X64Updates:
     def on_at(self, node):
         if self.everywhere:
             return True
+        if not (self.scoped or self.module_lines or self.function_lines):
+            return False
         if any(w.lineno <= node.lineno <= w.end_lineno for w in self.scoped):
             return True
         func = _outermost_function(self.model, node)
@@ -88,23 +89,11 @@ def _outermost_function(model, node):
     return outer
 
 
-def _enables_x64(model, call):
-    """``jax.config.update("jax_enable_x64", <not False>)``, ``jax.enable_x64(<not False>)``."""
-    qualname = model.qualname(call.func) or ""
-    if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
-        return not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
-    if qualname.startswith("jax") and qualname.endswith("config.update") and len(call.args) == 2:
-        flag, value = call.args
-        return isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
-            and not (isinstance(value, ast.Constant) and not value.value)
-    return False
-
-
 def _arithmetic(model, node, left, right, op, x64):
     values = model.value(left), model.value(right)
     if not any(v.kind in (JAX, TRACER) for v in values):
         return
-    if not x64:
+    if not x64 and NARROWING not in model.options.silenced:
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
@@ -152,7 +141,7 @@ def _call_promotion(model, call, qualname):
 
 
 def _narrowed(node, dtype):
-    return Finding.at(node, "JNP403", {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
+    return Finding.at(node, NARROWING, {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
 
 
 def _call(model, call):
@@ -172,7 +161,7 @@ def _call(model, call):
         if wide in NARROW:
             yield Finding.at(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": NARROW[wide]})
             return
-    if given or not (call.args or call.keywords):
+    if given or not (call.args or call.keywords) or NARROWING in model.options.silenced:
         return  # the dtype argument decides the result, whatever the data
     if (jax_function and module.startswith("jax.numpy")) or qualname == "jax.device_put" \
             or _is_jitted_call(model, call):

@@ -440,16 +440,22 @@ def real_path(path):
 
 # -- process-wide patches, installed once per process -------------------------------------
 
-def _host_call_probe(kind, func):
+def _watching(func, record):
+    """``func``, calling ``record(recorder, caller's frame)`` first while a recorder is on."""
     @functools.wraps(func)
     def probe(*args, **kwargs):
         rec = RECORDER
         if rec is not None:
-            frame = sys._getframe(1)
-            if frame.f_code.co_filename in rec.watched:
-                rec.host_calls[kind][_place(frame)] += 1
+            record(rec, sys._getframe(1))
         return func(*args, **kwargs)
     return probe
+
+
+def _host_call_probe(kind, func):
+    def record(rec, frame):
+        if frame.f_code.co_filename in rec.watched:
+            rec.host_calls[kind][_place(frame)] += 1
+    return _watching(func, record)
 
 
 def _array_method_probe(method, kind, what):
@@ -632,21 +638,16 @@ def _has_nan(tree):
 
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame is still being computed."""
-    @functools.wraps(func)
-    def probe(*args, **kwargs):
-        rec = RECORDER
-        if rec is not None:
-            frame = sys._getframe(1)
-            while frame is not None and frame.f_code.co_filename == __file__:
-                frame = frame.f_back
-            if frame is not None and frame.f_code.co_filename in rec.watched:
-                pending = sorted(local for local, value in frame.f_locals.items()
-                                 if _is_device_array(value) and not value.is_ready())
-                if pending:
-                    rec.observe(_place(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
-                                f"{name}() read the clock while {', '.join(pending)} was still being computed")
-        return func(*args, **kwargs)
-    return probe
+    def record(rec, frame):
+        while frame is not None and frame.f_code.co_filename == __file__:
+            frame = frame.f_back
+        if frame is not None and frame.f_code.co_filename in rec.watched:
+            pending = sorted(local for local, value in frame.f_locals.items()
+                             if _is_device_array(value) and not value.is_ready())
+            if pending:
+                rec.observe(_place(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
+                            f"{name}() read the clock while {', '.join(pending)} was still being computed")
+    return _watching(func, record)
 
 
 def install_process_probes():
@@ -865,8 +866,8 @@ def _outer_receiver(instructions, index, unit, outer_locals):
 
 
 def _code_objects(code):
-    stack = [code]
-    while stack:
-        unit = stack.pop()
-        yield unit
-        stack.extend(const for const in unit.co_consts if isinstance(const, types.CodeType))
+    """``code`` and the code objects nested in it (as deep as its functions nest)."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_objects(const)

@@ -30,7 +30,8 @@ class Model:
         self.options = options
         self.filename = filename  # the path flake8 reports, when known (test files are judged by name)
         self.names = Names(tree)
-        self.x64 = options.x64 or _enables_x64(self.names)
+        self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
+        self.x64 = options.x64 or bool(self.x64_switches)
         roots = TraceRoots(self.names, options.extra_transforms)
         self._roots = roots
         self.traced = roots.traced  # function node -> TracedFunction
@@ -120,6 +121,7 @@ class Model:
         packages = {"jax", "numpy"} | {name.split(".")[0] for name in self.transform_names}
         enclosing = {}  # function -> enclosing functions whose locals it reads
         kinds = {}  # (id(scope), name) -> how its bindings can give arrays
+        verdicts = {}  # (id(scope), name, attributes) -> whether calling it gives arrays
         worth_resolving = self._names_from_outside_functions()
         for name in names.by_type.get(ast.Name, ()):
             if name.id not in worth_resolving or type(name.ctx) is not ast.Load:
@@ -140,7 +142,7 @@ class Model:
             kind = kinds.get(key)
             if kind is None:
                 kind = kinds[key] = self._source_kind(home_scope, name.id, bindings, packages)
-            if kind is _ARRAY or (kind is not _NONE and self._gives_array(name, kind)):
+            if kind is _ARRAY or (kind is not _NONE and self._gives_array(name, kind, key, verdicts)):
                 found.add(function)
         for function in names.functions:  # outer functions come first
             if function not in found and any(outer in found for outer in enclosing.get(function, ())):
@@ -182,20 +184,27 @@ class Model:
                 return _ARRAY
         return kind
 
-    def _gives_array(self, name, kind):
+    def _gives_array(self, name, kind, key, verdicts):
         """Whether this use of an imported or module-function name can give an array: a
         call of a JAX/NumPy array function, a transform or an array-returning helper; for
-        a JAX or NumPy name, also an alias (``xp = jnp``) that later calls may go through."""
-        expr, parent = name, self.names.parent.get(name)
+        a JAX or NumPy name, also an alias (``xp = jnp``) that later calls may go through.
+        ``key`` names the binding; the verdict for a called attribute path is kept."""
+        expr, parent, attributes = name, self.names.parent.get(name), ()
         while type(parent) is ast.Attribute:
-            expr, parent = parent, self.names.parent.get(parent)
-        if type(parent) is ast.Call and parent.func is expr:
+            expr, parent, attributes = parent, self.names.parent.get(parent), (*attributes, parent.attr)
+        if type(parent) is not ast.Call or parent.func is not expr:
+            return kind is _LIBRARY and isinstance(parent, _ALIASING)
+        called = (*key, attributes)
+        verdict = verdicts.get(called)
+        if verdict is None:
             qualname = self.qualname(expr)
             if qualname is not None and (library.gives_array(qualname) or qualname in self.transform_names):
-                return True
-            helper = self.helper_facts(expr)
-            return helper is not None and (helper[0].get("jitted") or helper[0]["returns"] == "jax")
-        return kind is _LIBRARY and isinstance(parent, _ALIASING)
+                verdict = True
+            else:
+                helper = self.helper_facts(expr)
+                verdict = helper is not None and bool(helper[0].get("jitted") or helper[0]["returns"] == "jax")
+            verdicts[called] = verdict
+        return verdict
 
     def _traced_parameters(self, func, traced):
         """Traced parameters are pytrees unless used as arrays and never rebound. Where
@@ -361,6 +370,11 @@ class Model:
         flow = self._flow_of(function if function is not None else self.tree)
         return flow.values.get(expr, UNKNOWN_VALUE) if flow else UNKNOWN_VALUE
 
+    def array_value(self, expr):
+        """The Value of an expression for a question about arrays: unknown, without a
+        forward pass, where no array can enter the body around it (``may_hold_arrays``)."""
+        return self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
+
     def traced_function(self, node):
         """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""
         return self.traced.get(self.names.enclosing_function(node))
@@ -481,16 +495,13 @@ def _project(filename, options, roots):
     return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)
 
 
-def _enables_x64(names):
-    """True when the module turns on jax_enable_x64 (config.update or enable_x64)."""
-    for call in names.calls:
-        qualname = names.qualname(call.func)
-        if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
-            if not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value):
-                return True
-        if qualname and qualname.endswith("config.update") and qualname.startswith("jax") and len(call.args) == 2:
-            flag, value = call.args
-            if isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
-                    and not (isinstance(value, ast.Constant) and not value.value):
-                return True
+def _enables_x64(names, call):
+    """``jax.config.update("jax_enable_x64", <not False>)``, ``jax.enable_x64(<not False>)``."""
+    qualname = names.qualname(call.func) or ""
+    if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
+        return not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
+    if qualname.startswith("jax") and qualname.endswith("config.update") and len(call.args) == 2:
+        flag, value = call.args
+        return isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
+            and not (isinstance(value, ast.Constant) and not value.value)
     return False

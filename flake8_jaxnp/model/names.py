@@ -28,7 +28,7 @@ class Binding:
 
 
 class Scope:
-    __slots__ = ("node", "parent", "bindings", "globals", "nonlocals", "is_function", "is_class")
+    __slots__ = ("node", "parent", "bindings", "globals", "nonlocals", "is_function", "is_class", "function")
 
     def __init__(self, node, parent):
         self.node = node
@@ -38,6 +38,8 @@ class Scope:
         self.nonlocals = set()
         self.is_function = isinstance(node, FUNCTION_NODES)
         self.is_class = isinstance(node, ast.ClassDef)
+        # the innermost def or lambda this scope is in (through classes), or None
+        self.function = node if self.is_function else parent.function if parent is not None else None
 
     def bind(self, name, binding):
         self.bindings.setdefault(name, []).append(binding)
@@ -55,10 +57,15 @@ class Names:
         self.scopes[tree] = self.module_scope
         self.global_rebinds = {}  # name -> statements in functions that rebind a module global
         self.functions = []  # every def and lambda, in source order
-        self.calls = []  # every call, for the transform and lax-body search
         self.by_type = {}  # node type -> every node of that type, in walk order
         self._qualnames = {}  # expression node -> its qualname, filled on first question
+        self._functions_bound = {}  # expression node -> the def it names (function_bound_to)
         self._build(tree)
+
+    @property
+    def calls(self):
+        """Every call, in walk order (for the transform and lax-body search)."""
+        return self.by_type.get(ast.Call, [])
 
     # ---- building -------------------------------------------------------
     def _build(self, tree):
@@ -153,8 +160,6 @@ class Names:
             scope.bind(node.name, Binding("other", node))
         elif isinstance(node, ast.MatchMapping) and node.rest:  # case {**x}:
             scope.bind(node.rest, Binding("other", node))
-        elif isinstance(node, ast.Call):
-            self.calls.append(node)
         return None
 
     def _bind_target(self, name_node, scope):
@@ -188,7 +193,8 @@ class Names:
 
     def enclosing_function(self, node):
         """The innermost def or lambda whose body contains ``node``, or None."""
-        return self._enclosing(node, "is_function")
+        scope = self.scope_of.get(node)
+        return scope.function if scope is not None else None
 
     def _enclosing(self, node, kind):
         """The node of the innermost scope around ``node`` with ``kind`` set (is_function, is_class)."""
@@ -279,6 +285,13 @@ class Names:
 
     def function_bound_to(self, expr):
         """The def/lambda node that a name or ``self.method`` refers to, if unique."""
+        try:
+            return self._functions_bound[expr]
+        except KeyError:
+            found = self._functions_bound[expr] = self._function_bound_to(expr)
+            return found
+
+    def _function_bound_to(self, expr):
         if isinstance(expr, ast.Lambda):
             return expr
         if isinstance(expr, ast.Name):
@@ -312,7 +325,7 @@ def _child_fields(kind):
 _ENTER_TYPES = frozenset({
     ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
     ast.DictComp, ast.GeneratorExp, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
-    ast.ExceptHandler, ast.Call, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
+    ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
 })
 
 

@@ -504,9 +504,11 @@ class Project:
         return None
 
     # ---- summaries ----
-    def summary(self, path):
+    def summary(self, path, defines=None):
         """The summary of the module at ``path``, for its current bytes. Within a process a
-        file whose size and modification time did not change is not read again."""
+        file whose size and modification time did not change is not read again. With
+        ``defines``, None when no line starts by defining that name (the module is then not
+        parsed: the summary knows only top-level definitions)."""
         try:
             stat = path.stat()
         except OSError:
@@ -521,6 +523,8 @@ class Project:
         key = self._key(data)
         summary = self._read_cache(key)
         if summary is None:
+            if defines is not None and not _top_level_definition(defines).search(data):
+                return None
             summary = summarise(data, self.transforms, self.scalars_static)
             self._write_cache(key, summary)
         _SEEN[(path, self.salt)] = ((stat.st_mtime_ns, stat.st_size), summary)
@@ -558,7 +562,7 @@ class Project:
         if found is None or found[0] == self.path:
             return None
         path, name = found
-        summary = self.summary(path)
+        summary = self.summary(path, defines=name)
         if summary is None or (name not in summary["functions"] and name not in summary["jitted"]):
             return None
         return path, summary, name
@@ -638,10 +642,19 @@ class Project:
 
 @lru_cache(maxsize=None)
 def _transform_pattern(transforms):
-    """Bytes that a module tracing a top-level function must contain: a transform's last
-    name after ``@`` (``@jax.jit``, ``@partial(jax.jit``) or in a call (``= jax.jit(``)."""
+    """Bytes that a module tracing a top-level function must contain (``summarise`` reads
+    only top-level statements): a transform's last name in a decorator at the start of a
+    line (``@jax.jit``, ``@partial(jax.jit``) or in a module-level assignment (``step =
+    jax.jit(_step)``)."""
     names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
-    return re.compile(rb"@[\w. \t(]*\b(?:" + names + rb")\b|\b(?:" + names + rb")\s*\(")
+    return re.compile(rb"^@[\w. \t(]*\b(?:" + names + rb")\b|^\w+\s*=.*\b(?:" + names + rb")\b", re.M)
+
+
+@lru_cache(maxsize=None)
+def _top_level_definition(name):
+    """A line that starts by defining ``name``: def, async def, class, or an assignment."""
+    escaped = re.escape(name).encode()
+    return re.compile(rb"^(?:(?:async[ \t]+)?def|class)[ \t]+" + escaped + rb"\b|^" + escaped + rb"[ \t]*(?::|=(?!=))", re.M)
 
 
 def _module_file(stem):
