@@ -19,6 +19,7 @@ README = "README.md"
 TABLE_START, TABLE_END = "<!-- rules:start -->\n", "<!-- rules:end -->"
 EXAMPLE_NAME = "example.py"
 
+
 def page(code):
     """The Markdown page of one rule."""
     rule = RULES[code]

@@ -169,7 +169,6 @@ class Namespace:
                 return _warning(node, self.tree(module))
         return ""
 
-
     def array_members(self):
         """{name: [kind, deprecation warning]} of the array classes' methods and properties
         ("method" or "property"), over every module that defines one."""

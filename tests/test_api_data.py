@@ -170,7 +170,7 @@ def test_refused_values_really_are_refused_and_others_accepted():
     x = jax.numpy.arange(3.0)
     indices = jax.numpy.array([0])
     with pytest.raises(NotImplementedError):
-        jax.numpy.take(x, indices, mode="raise")
+        jax.numpy.take(x, indices, mode="raise")  # noqa: JNP503 - the refusal under test
     jax.numpy.take(x, indices, mode="clip")
     refused = api.jnp_rejected_arguments()
     assert set(refused["jax.numpy.take"]["mode"]["values"]) == {"'raise'"}

@@ -26,7 +26,8 @@ def codes(lint_body, body):
     # each item binds its own key
     "def f(keys):\n    return [random.normal(k) for k in keys]\n",
     # rebound inside try: forgotten
-    "def f(key):\n    a = random.normal(key)\n    try:\n        key = random.split(key)[0]\n    except ValueError:\n        pass\n    return random.normal(key)\n",
+    "def f(key):\n    a = random.normal(key)\n    try:\n        key = random.split(key)[0]\n"
+    "    except ValueError:\n        pass\n    return random.normal(key)\n",
 ])
 def test_silent(lint_body, body):
     assert codes(lint_body, body) == []

@@ -15,7 +15,8 @@ def found(lint_body, body):
     "N = 0\nclass A:\n    @partial(jax.jit, static_argnums=N)\n    def f(self, x):\n        return x\n",
     "class A:\n    @jax.vmap\n    def f(self, x):\n        return x\n",
     "class A:\n    @jax.jit\n    def f(this, x):\n        return x\n",
-    "class A:\n    @jax.jit\n    def f(self, x):\n        return x\njax.tree_util.register_pytree_node(A, None, None)\n",
+    "class A:\n    @jax.jit\n    def f(self, x):\n        return x\n"
+    "jax.tree_util.register_pytree_node(A, None, None)\n",
 ])
 def test_silent(lint_body, body):
     assert found(lint_body, body) == []

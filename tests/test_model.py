@@ -139,4 +139,3 @@ def test_positional_transform_options():
     traced = traced_names(model)
     assert traced["pool"].traced_params == {"x"}
     assert traced["loss"].traced_params == {"b"}
-

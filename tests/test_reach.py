@@ -32,7 +32,8 @@ def findings(lint_source, body):
     # a same-file helper that returns a jax.numpy array
     ("def h(p):\n    return jnp.sum(p)\n\ndef f(p, n):\n    for _ in range(n):\n        print(float(h(p)))\n",
      [(6, "JNP102")]),
-    ("def h(p):\n    if p:\n        return jnp.sum(p)\n\ndef f(p, n):\n    for _ in range(n):\n        print(float(h(p)))\n",
+    ("def h(p):\n    if p:\n        return jnp.sum(p)\n\n"
+     "def f(p, n):\n    for _ in range(n):\n        print(float(h(p)))\n",
      []),
     # an object whose __call__ jit traces
     ("class M:\n    def __call__(self, x):\n        return np.sin(x)\n\nf = jax.jit(M())\n", [(3, "JNP201")]),

@@ -7,7 +7,6 @@ from ..model.names import FUNCTION_NODES
 from . import blocks, describe, jitted_parameters, repeats
 
 
-
 DONATING = ("donate_argnums", "donate_argnames")
 
 

@@ -3,7 +3,6 @@ import ast
 
 from ..facts import CLOCKS
 from ..findings import Finding
-from ..model.names import FUNCTION_NODES
 from ..model.traced import PARTIAL
 from . import blocks, describe, jitted_parameters, repeats
 from .transfers import LOOPS

@@ -41,12 +41,12 @@ def _subscript(model, node, base):
     array = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "at" else node.value
     if index.traced and index.dtype == "bool" and model.value(array).traced:
         yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
-                                           fix="use jnp.where(mask, x, 0) to keep the shape"))
+                                              fix="use jnp.where(mask, x, 0) to keep the shape"))
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     bounds = [b for part in parts if isinstance(part, ast.Slice) for b in (part.lower, part.upper, part.step) if b]
     if any(_traced(model, bound) for bound in bounds):
         yield Finding.at(node, "JNP202", dict(base, what=f"a slice bound in {describe(node)}",
-                                           fix="use lax.dynamic_slice with a static size"))
+                                              fix="use lax.dynamic_slice with a static size"))
 
 
 def _traced(model, expr):
@@ -66,11 +66,11 @@ def _call(model, call, traced, base):
         jax_name = f"jax.numpy{module[len('numpy'):]}.{name}"
         fix = f"{NUMPY_NAMESPACES[module]}.{name}" if jax_name in api.jnp_names() else "a jax.numpy function"
         yield Finding.at(call, "JNP201", dict(base, func=describe(call.func),
-                                           error=api.data()["numpy_fails_on_tracer"][qualname], fix=fix))
+                                              error=api.data()["numpy_fails_on_tracer"][qualname], fix=fix))
         return
     if qualname in CONVERSIONS and call.args and _traced(model, call.args[0]):
         yield Finding.at(call, "JNP202", dict(base, what=f"{describe(call)}",
-                                           fix="keep it as an array (or mark the argument static)"))
+                                              fix="keep it as an array (or mark the argument static)"))
         return
     if not traced.abstract:
         return
@@ -78,7 +78,7 @@ def _call(model, call, traced, base):
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))
     elif qualname == "builtins.range" and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=describe(call),
-                                           fix="use lax.fori_loop, or mark the bound static"))
+                                              fix="use lax.fori_loop, or mark the bound static"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
             and model.value(call.func.value).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
@@ -86,17 +86,17 @@ def _call(model, call, traced, base):
             and _shape_is_traced(model, call, api.shape_arguments()[qualname]) \
             or qualname in SLICE_SIZES and _shape_is_traced(model, call, SLICE_SIZES[qualname]):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
-                                           fix="shapes must be static: use .shape or a static argument"))
+                                              fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
             and model.value(call.func.value).kind is TRACER and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
-                                           fix="shapes must be static: use .shape or a static argument"))
+                                              fix="shapes must be static: use .shape or a static argument"))
     elif qualname == "jax.numpy.repeat" and _traced_repeats(model, call):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}() with traced repeats",
-                                           fix="pass total_repeat_length="))
+                                              fix="pass total_repeat_length="))
     elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
-                                           fix="pass size= (and fill_value=)"))
+                                              fix="pass size= (and fill_value=)"))
 
 
 def _shape_is_traced(model, call, positions):
@@ -132,7 +132,7 @@ def _truth_test(model, test, base):
 def _truth_value(model, expr, base):
     if model.value(expr).kind is TRACER or _orders_traced(model, expr):
         yield Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
-                                           fix="use jnp.where or lax.cond instead of Python control flow"))
+                                              fix="use jnp.where or lax.cond instead of Python control flow"))
 
 
 def _orders_traced(model, expr):

@@ -142,9 +142,9 @@ def _run_all(results, args):
     workers = Pool(settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.jaxnp_x64))
     try:
         with ThreadPoolExecutor(args.jobs) as threads:
-            futures = {threads.submit(run_file, result, workers, args.timeout, watched): result
-                       for result in runnable}
-            try:
+            try:  # (an interrupt while submitting must stop the workers too, or leaving waits for them)
+                futures = {threads.submit(run_file, result, workers, args.timeout, watched): result
+                           for result in runnable}
                 for future in as_completed(futures):
                     future.result()
                     progress.advance(futures[future].path)

@@ -232,7 +232,8 @@ class Model:
         found = {}
         for arg in args.posonlyargs + args.args + args.kwonlyargs:
             annotation = arg.annotation
-            if isinstance(annotation, ast.Subscript) and (self.qualname(annotation.value) or "").startswith("jaxtyping.") \
+            if isinstance(annotation, ast.Subscript) \
+                    and (self.qualname(annotation.value) or "").startswith("jaxtyping.") \
                     and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
                 annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
             if annotation is not None and self.qualname(annotation) in ARRAY_ANNOTATIONS:

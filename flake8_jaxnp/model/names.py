@@ -164,7 +164,8 @@ class Names:
 
     def _bind_target(self, name_node, scope):
         stmt = self.statement_of(name_node)
-        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _is_sole_target(stmt, name_node) else None
+        sole = isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _is_sole_target(stmt, name_node)
+        value = stmt.value if sole else None
         kind = "assign" if value is not None else "other"
         if isinstance(name_node.ctx, ast.Del):
             kind = "other"
@@ -277,7 +278,8 @@ class Names:
         for binding in bindings:
             if binding.kind == "import" and binding.qualname:
                 qualnames.add(binding.qualname)
-            elif binding.kind == "assign" and not scope.is_class and isinstance(binding.value, (ast.Name, ast.Attribute)):
+            elif binding.kind == "assign" and not scope.is_class \
+                    and isinstance(binding.value, (ast.Name, ast.Attribute)):
                 qualnames.add(self.qualname(binding.value, depth + 1))
             else:
                 return None
@@ -302,7 +304,8 @@ class Names:
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
             cls = self._enclosing(expr, "is_class")
             if cls is not None:
-                methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
+                methods = [s for s in cls.body
+                           if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
                 return methods[0] if len(methods) == 1 else None
         return None
 

@@ -458,7 +458,7 @@ class Project:
         self.path = Path(filename).resolve()
         self.package, self.in_package = _top_package(self.path.parent)  # or the file's folder
         self.roots = [self.package.parent if self.in_package else self.package, Path.cwd()]
-        self._place = (str(self.roots[0]), str(self.path.parent))  # what resolving depends on
+        self._place = (str(self.roots[0]), str(self.roots[1]), str(self.path.parent))  # what resolving depends on
         self._functions = {}  # (binding, attributes) -> what function() found, for this file
         self.cache_dir = cache_dir
         self.transforms = transforms
@@ -481,7 +481,10 @@ class Project:
 
     def is_project_module(self, dotted):
         """True when the top package of an absolute dotted name is a source file of the project."""
-        return any(_module_file(root / dotted.split(".")[0]) for root in self.roots)
+        key = (*self._place[:2], dotted.split(".")[0])
+        if key not in _PROJECT_MODULES:
+            _PROJECT_MODULES[key] = any(_module_file(root / key[-1]) for root in self.roots)
+        return _PROJECT_MODULES[key]
 
     def _resolve(self, binding, attributes):
         module, level, attribute = binding
@@ -507,15 +510,18 @@ class Project:
     def summary(self, path, defines=None):
         """The summary of the module at ``path``, for its current bytes. Within a process a
         file whose size and modification time did not change is not read again. With
-        ``defines``, None when no line starts by defining that name (the module is then not
-        parsed: the summary knows only top-level definitions)."""
+        ``defines``, None when no line starts by defining that function (the module is then
+        not parsed: the summary knows only top-level definitions)."""
         try:
             stat = path.stat()
         except OSError:
             return None
+        version = (stat.st_mtime_ns, stat.st_size)
         seen = _SEEN.get((path, self.salt))
-        if seen is not None and seen[0] == (stat.st_mtime_ns, stat.st_size):
+        if seen is not None and seen[0] == version:
             return seen[1]
+        if (path, version, defines) in _UNDEFINED:
+            return None
         try:
             data = path.read_bytes()
         except OSError:
@@ -524,10 +530,11 @@ class Project:
         summary = self._read_cache(key)
         if summary is None:
             if defines is not None and not _top_level_definition(defines).search(data):
+                _UNDEFINED.add((path, version, defines))
                 return None
             summary = summarise(data, self.transforms, self.scalars_static)
             self._write_cache(key, summary)
-        _SEEN[(path, self.salt)] = ((stat.st_mtime_ns, stat.st_size), summary)
+        _SEEN[(path, self.salt)] = (version, summary)
         return summary
 
     def _read_cache(self, key):
@@ -582,7 +589,8 @@ class Project:
         key = (self.package, self.salt)
         if key not in _CALLERS:
             _CALLERS[key] = self._callers_index(self._project_files())
-        return {name: [c for c in calls if c[4] != self.path] for name, calls in _CALLERS[key].get(self.path, {}).items()}
+        return {name: [c for c in calls if c[4] != self.path]
+                for name, calls in _CALLERS[key].get(self.path, {}).items()}
 
     def _callers_index(self, files):
         """{module path: {function name: calls}} for every traced call between project modules."""
@@ -652,9 +660,10 @@ def _transform_pattern(transforms):
 
 @lru_cache(maxsize=None)
 def _top_level_definition(name):
-    """A line that starts by defining ``name``: def, async def, class, or an assignment."""
+    """A line that starts by defining function ``name`` (def, async def) or by assigning it
+    (``step = jax.jit(_step)``): what a summary's functions and jitted names come from."""
     escaped = re.escape(name).encode()
-    return re.compile(rb"^(?:(?:async[ \t]+)?def|class)[ \t]+" + escaped + rb"\b|^" + escaped + rb"[ \t]*(?::|=(?!=))", re.M)
+    return re.compile(rb"^(?:async[ \t]+)?def[ \t]+" + escaped + rb"\b|^" + escaped + rb"[ \t]*(?::|=(?!=))", re.M)
 
 
 def _module_file(stem):
@@ -677,11 +686,12 @@ def _top_package(folder):
     return _PACKAGES[key]
 
 
-
 # For the life of the process (one flake8 run): what was found on disk.
 _SEEN = {}  # (path, salt) -> ((mtime, size), summary)
 _FILES = {}  # (package, in a package) -> project files
 _MODULE_FILES = {}  # module stem -> its file, or None
 _PACKAGES = {}  # folder -> (its top package or itself, whether in a package)
+_PROJECT_MODULES = {}  # (import root, working directory, top-level name) -> whether the project has it
+_UNDEFINED = set()  # (module path, (mtime, size), name): no line there defines that function
 _RESOLVED = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
 _CALLERS = {}  # (package, salt) -> callers index

@@ -41,7 +41,8 @@ def main():
     astroid.MANAGER.clear_cache()
     start = time.perf_counter()
     module = astroid.MANAGER.ast_from_file(str(FIXTURES / "mypkg" / "train.py"), modname="mypkg.train", source=True)
-    found = {name: next(module.igetattr(name)).root().name for name in ("train_step", "init_params", "log_loss", "steps")}
+    found = {name: next(module.igetattr(name)).root().name
+             for name in ("train_step", "init_params", "log_loss", "steps")}
     print(f"astroid resolves mypkg/train.py's imports to {found} in {time.perf_counter() - start:.2f} s")
 
 
