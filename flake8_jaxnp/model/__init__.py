@@ -336,9 +336,10 @@ class Model:
         """The shape of what a same-file jitted function returns (see project.result_shape),
         when its transforms turn every leaf into an array; else None."""
         traced = self.traced.get(callee)
-        if traced is None or self.names.parent.get(callee) is not self.tree or any(
-                t.behaviour is not Behaviour.STAGING or t.name in self._roots.scalars_static for t in traced.transforms) \
-                or not callee.decorator_list or any(self.transform_spec(d) is None for d in callee.decorator_list):
+        if traced is None or self.names.parent.get(callee) is not self.tree or not callee.decorator_list:
+            return None
+        if any(t.behaviour is not Behaviour.STAGING or t.name in self._roots.scalars_static
+               for t in traced.transforms) or any(self.transform_spec(d) is None for d in callee.decorator_list):
             return None
         if callee not in self._results:
             if self._records is None:

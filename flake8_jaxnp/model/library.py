@@ -12,7 +12,7 @@ from .. import api
 from ..facts import JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
-                     UNKNOWN, UNKNOWN_VALUE, Value)
+                    UNKNOWN, UNKNOWN_VALUE, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})

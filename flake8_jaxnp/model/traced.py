@@ -342,7 +342,8 @@ def _parameters(func, bound_positional=0, bound_names=()):
     names = [a.arg for a in positional[bound_positional:]] + [a.arg for a in args.kwonlyargs]
     if args.vararg:
         names.append(args.vararg.arg)
-    if positional and bound_positional == 0 and positional[0].arg in ("self", "cls") and not isinstance(func, ast.Lambda):
+    if positional and bound_positional == 0 and positional[0].arg in ("self", "cls") \
+            and not isinstance(func, ast.Lambda):
         names = names[1:]
     return set(names) - defaulted - set(bound_names)
 
