@@ -13,7 +13,8 @@ import importlib.metadata
 import json
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
-# Linen Module method under nn.compact).
+# Linen Module method under nn.compact), "class" (lifts a Linen Module class whose
+# ``__call__(carry, x)`` it scans).
 CANDIDATES = {
     "equinox.filter_jit": "function", "equinox.filter_vmap": "function", "equinox.filter_pmap": "function",
     "equinox.filter_grad": "function", "equinox.filter_value_and_grad": "function",
@@ -22,7 +23,7 @@ CANDIDATES = {
     "flax.nnx.grad": "function", "flax.nnx.value_and_grad": "function", "flax.nnx.remat": "function",
     "flax.nnx.shard_map": "function", "jax.shard_map": "function",
     "flax.linen.jit": "method", "flax.linen.vmap": "method", "flax.linen.remat": "method",
-    "flax.linen.checkpoint": "method",
+    "flax.linen.checkpoint": "method", "flax.linen.scan": "class",
 }
 
 
@@ -78,7 +79,7 @@ def _measure(name, transform, form):
     def scalar(a, n):
         return jnp.sum(a * 2.0) if n > 0 else jnp.sum(a)
 
-    prepare = _prepare_method if form == "method" else _prepare_function
+    prepare = {"method": _prepare_method, "class": _prepare_class}.get(form, _prepare_function)
     counted = prepare(name, transform, count, x)
     calls.clear()  # a Linen module's init ran the body once
     first = counted(x)
@@ -91,6 +92,7 @@ def _measure(name, transform, form):
         "numpy_fails": _outcome(prepare, name, transform, to_numpy, x) == ABSTRACT,
         "differentiates": gradient,
         "python_scalars_static": form == "function" and _outcome(prepare, name, transform, scalar, x, 3) == RAN,
+        "lifts_class": form == "class",  # applied to a Module class, it traces the class's __call__
     }
 
 
@@ -120,6 +122,24 @@ def _options(name):
     from jax.sharding import PartitionSpec
 
     return {"mesh": jax.make_mesh((1,), ("i",)), "in_specs": PartitionSpec(), "out_specs": PartitionSpec()}
+
+
+def _prepare_class(name, transform, body, x):
+    """A Linen module class lifted by the transform (``nn.scan(Cell, ...)``), scanning its
+    ``__call__`` over the rows of ``x``, initialised once."""
+    import jax
+    import jax.numpy as jnp
+    import flax.linen as nn
+
+    class Cell(nn.Module):
+        @nn.compact
+        def __call__(self, carry, a):
+            return carry, body(a)
+
+    module = transform(Cell, variable_broadcast="params", split_rngs={"params": False})()
+    carry = jnp.zeros(())
+    variables = module.init(jax.random.key(0), carry, x)
+    return lambda a: module.apply(variables, carry, a)[1]
 
 
 def _prepare_method(name, transform, body, x):

@@ -130,3 +130,83 @@ def test_linting_never_imports_the_project(tmp_path):
     result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "pkg/train.py"],
                             capture_output=True, text=True, cwd=tmp_path)
     assert "imported" not in result.stderr + result.stdout and result.stdout.count("JNP102") == 1
+
+
+RECORDS = """\
+import dataclasses
+from typing import NamedTuple
+
+import flax.struct
+import jax
+import jax.numpy as jnp
+
+
+class State(NamedTuple):
+    params: jax.Array
+    loss: jax.Array
+
+
+@flax.struct.dataclass
+class Config:
+    scale: jax.Array
+    name: str = flax.struct.field(pytree_node={pytree_node})
+
+
+@jax.jit
+def step(state, config):
+    new_state = State(state.params * config.scale, jnp.sum(state.params))
+    return new_state, Config(config.scale, name=config.name)
+
+
+{decorator}
+def plain(state):
+    return State(state.params, state.loss)
+"""
+RECORD_LOOP = """\
+import numpy as np
+
+from pkg.records import plain, step
+
+
+def train(state, config, steps):
+    for _ in range(steps):
+        state, config = step(state, config)
+        print(np.asarray(state.params), config.name)
+        state = plain(state)
+        print(float(state.loss))
+"""
+
+
+def codes_at(lines):
+    return sorted((int(line.split(":")[1]), line.split(": ")[1][:6]) for line in lines)
+
+
+@pytest.mark.parametrize("pytree_node, decorator, expected", [
+    ("False", "", [(9, "JNP101")]),  # a static field, and a function that is not jitted: silent
+    ("True", "", [(9, "JNP101"), (9, "JNP103")]),
+    ("False", "@jax.jit", [(9, "JNP101"), (11, "JNP102")]),
+    ("False", "@jax.vmap", [(9, "JNP101")]),  # jitted results only
+])
+def test_fields_of_a_jitted_result_from_another_module(tmp_path, pytree_node, decorator, expected):
+    package = write_project(tmp_path)
+    (package / "records.py").write_text(RECORDS.format(pytree_node=pytree_node, decorator=decorator))
+    (package / "loop.py").write_text(RECORD_LOOP)
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected
+
+
+def test_fields_of_a_class_that_is_not_known_are_silent(tmp_path):
+    package = write_project(tmp_path)
+    unknown = RECORDS.format(pytree_node="True", decorator="@jax.jit").replace("@flax.struct.dataclass\n", "")
+    (package / "records.py").write_text(unknown.replace("class State(NamedTuple)", "class State(Base)"))
+    (package / "loop.py").write_text(RECORD_LOOP)
+    assert lint(tmp_path, "pkg/loop.py") == []
+
+
+def test_a_dtype_alias_of_another_module_follows_its_changes(tmp_path):
+    package = write_project(tmp_path)
+    (package / "loop.py").write_text("import jax.numpy as jnp\nfrom . import util\nfrom .util import WIDE\n\n"
+                                     "x = jnp.zeros(3, dtype=WIDE) + jnp.ones(3, dtype=util.WIDE)\n")
+    for alias, expected in [("jnp.float64", [(5, "JNP402"), (5, "JNP402")]), ("jnp.float32", []),
+                            ("'f8'", [(5, "JNP402"), (5, "JNP402")]), ("jnp.float64\nWIDE = jnp.float32", [])]:
+        (package / "util.py").write_text(f"import jax.numpy as jnp\n\nWIDE = {alias}\n")
+        assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, alias

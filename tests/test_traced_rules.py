@@ -84,3 +84,35 @@ def test_rebound_parameter_is_not_assumed_to_be_an_array(lint_source):
         "import jax\n@jax.jit\ndef f(x):\n    if x:\n        pass\n    x = x[0]\n    return x.shape\n"
     )
     assert lint_source(source) == []
+
+
+CUSTOM_JVP = """\
+import jax
+import jax.numpy as jnp
+import numpy as np
+from functools import partial
+
+{decorator}
+def f(x, y):
+    return x * y
+
+@f.defjvp
+def f_jvp(primals, tangents):
+    print(primals)
+    return f(*primals), np.asarray(tangents[0])
+
+def loss(p, b):
+    return jnp.sum(f(p, b))
+
+g = {transform}
+"""
+
+
+def test_custom_jvp_rules_follow_the_transform_that_differentiates(lint_source):
+    def found(decorator="@jax.custom_jvp", transform="jax.jit(jax.grad(loss))"):
+        return lint_source(CUSTOM_JVP.format(decorator=decorator, transform=transform))
+
+    assert codes(found()) == ["JNP201", "JNP301"]  # under jit, print and NumPy on tracers
+    assert codes(found(transform="jax.grad(loss)")) == ["JNP201"]  # grad alone: the tangents are tracers
+    assert found(transform="jax.jit(loss)") == []  # never differentiated: the rule never runs
+    assert found(decorator="@partial(jax.custom_jvp, nondiff_argnums=(1,))") == []  # its first parameters are static

@@ -9,7 +9,7 @@ import ast
 from .. import api
 from ..facts import AT_UPDATES
 from ..findings import Finding
-from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE
+from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE
 from . import describe
 
 JAX_ARRAY = (JAX, TRACER)
@@ -71,7 +71,8 @@ def check(model):
 
 # ---- JNP501: in-place updates ---------------------------------------------------
 def _item_update(model, target):
-    if model.array_value(target.value).kind not in JAX_ARRAY:
+    if model.array_value(target.value).kind not in JAX_ARRAY \
+            and _dict_entry(model, target.value).kind not in JAX_ARRAY:
         return
     array, index = describe(target.value), describe(target.slice)
     statement = model.parent(target)
@@ -88,7 +89,30 @@ def _item_update(model, target):
     else:
         what, fix = f"{describe(target)} = ...", f"{array} = {array}.at[{index}].set(...)"
         effect = "item assignment raises TypeError"
+    if type(target.value) is ast.Attribute and fix.startswith(f"{array} = "):  # a field of a NamedTuple, x.T
+        fix = f"{fix[len(array) + 3:]} and use the new array where {array} was used"
     yield Finding.at(target, "JNP501", dict(what=what, effect=effect, fix=fix))
+
+
+def _dict_entry(model, expr):
+    """The Value of ``state["w"]`` where ``state`` is a local bound once to a dict literal and
+    only ever read by constant keys, so nothing can have replaced the entry; else unknown."""
+    if not (type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Constant):
+        return UNKNOWN_VALUE
+    found = model.resolve(expr.value)
+    if found is None or model.is_module_scope(found[0]) or len(found[1]) != 1 or found[1][0].kind != "assign" \
+            or type(found[1][0].value) is not ast.Dict:
+        return UNKNOWN_VALUE
+    binding = found[1][0]
+    for node in model.nodes(ast.Name):
+        if node.id == binding.node.id and node is not binding.node and model.resolve(node) == found:
+            parent = model.parent(node)
+            if not (type(parent) is ast.Subscript and parent.value is node and type(parent.ctx) is ast.Load
+                    and type(parent.slice) is ast.Constant):
+                return UNKNOWN_VALUE  # passed on, rebound by item, or a method called: it may have changed
+    entries = [value for key, value in zip(binding.value.keys, binding.value.values)
+               if key is not None and type(key) is ast.Constant and key.value == expr.slice.value]
+    return model.array_value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
 
 
 def _discarded_update(model, call):

@@ -16,15 +16,17 @@ A for loop over a handful of values written out in the source (``for flag in
 in range(10)`` may well train) is not a hot loop; an enclosing loop may still
 be, and nested ones count as hot once their steps multiply past ten. A value checked by a test assertion
 (``self.assertEqual(int(x), 3)``, or an ``assert`` statement in a ``test*``
-function or a ``test_*.py``/``*_test.py`` file) must be read.
+function or a ``test_*.py``/``*_test.py`` file) must be read. Unchanged NumPy
+data passed to a jitted function is uploaded on every call, like ``jnp.asarray``.
 """
 import ast
+import bisect
 import os
 
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.kinds import JAX, NUMPY
+from ..model.kinds import JAX, JAX_TREE, NUMPY
 from ..model.values import is_string
 from ..findings import Finding
 from . import describe
@@ -55,7 +57,7 @@ def check(model):
     for node in model.nodes(*CANDIDATES):
         if model.enclosing_function(node) not in looping or not model.may_hold_arrays(node):
             continue
-        found = _transfer(model, node)
+        found = _transfer(model, node, loops)
         if found is None:
             continue
         reported, code, what = found
@@ -65,7 +67,8 @@ def check(model):
         if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
                                  or _checked_by_assertion(model, reported)):
             continue
-        if code == "JNP104" and not _same_upload(model, loops, node, loop):
+        if code == "JNP104" and not (_same_upload(model, loops, node, loop) if reported is node
+                                     else _same_data(model, loops, reported, loop)):
             continue
         yield Finding.at(reported, code, {"what": what})
 
@@ -80,6 +83,23 @@ class _Loops:
         self._first_continue = {}  # id(block) -> index of its first statement that may `continue`
         self._positions = {}  # id(block) -> {id(statement): index}
         self._names = {}  # loop -> (names it rebinds, {name: its Load nodes})
+        self._spans = None  # sorted (first line, last line) of every loop, on demand
+
+    def may_hold(self, node):
+        """False when no loop's lines include ``node``'s line: a cheap filter before asking
+        the model about a call's arguments."""
+        if self._spans is None:
+            spans = sorted((loop.lineno, loop.end_lineno) for loop in self.model.nodes(*LOOPS, *COMPREHENSIONS))
+            self._spans, last = [], 0
+            for start, end in spans:  # merged, so that a bisect finds the one that could hold a line
+                if self._spans and start <= last:
+                    last = max(last, end)
+                    self._spans[-1] = (self._spans[-1][0], last)
+                else:
+                    self._spans.append((start, end))
+                    last = end
+        index = bisect.bisect_right(self._spans, (node.lineno, float("inf"))) - 1
+        return index >= 0 and self._spans[index][1] >= node.lineno
 
     def around_inner_loop(self, loop, node):
         """True when ``loop``'s body runs another loop that does not contain ``node``."""
@@ -170,10 +190,10 @@ def _any_on_device(model, exprs):
     return False
 
 
-def _transfer(model, node):
+def _transfer(model, node, loops):
     """(node to report, code, what) when ``node`` moves a device value to the host or NumPy data up."""
     if isinstance(node, ast.Call):
-        return _call(model, node)
+        return _call(model, node, loops)
     if isinstance(node, ast.JoinedStr):
         if _any_on_device(model, [v.value for v in node.values if isinstance(v, ast.FormattedValue)]):
             return node, "JNP103", "an f-string"
@@ -186,7 +206,7 @@ def _transfer(model, node):
     return None
 
 
-def _call(model, call):
+def _call(model, call, loops):
     qualname = model.qualname(call.func)
     args = list(call.args)
     every = args + [k.value for k in call.keywords]
@@ -212,9 +232,29 @@ def _call(model, call):
             return call, "JNP102" if method == "item" else "JNP101", describe(call)
         if method == "format" and is_string(owner) and _any_on_device(model, every):
             return call, "JNP103", "str.format()"
-    if _any_on_device(model, args):
-        return _helper_transfer(model, call)
-    return None
+    found = _helper_transfer(model, call) if _any_on_device(model, args) else None
+    return found or (_jitted_upload(model, call) if loops.may_hold(call) else None)
+
+
+def _jitted_upload(model, call):
+    """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
+    copies it to the device again."""
+    data = next((a for a in call.args if type(a) is ast.Name and model.value(a).kind is NUMPY), None)
+    if data is None or any(type(a) is ast.Starred for a in call.args) or not _is_jitted(model, call.func):
+        return None
+    return data, "JNP104", f"passing {data.id} to the jitted {describe(call.func)}()"
+
+
+def _is_jitted(model, func):
+    """A decorated jitted def of this file, a name bound to ``jax.jit(f)``, or a jitted
+    function of another project module."""
+    callee = model.callee(func)
+    if callee is not None:
+        return callee in model.jitted_callables and bool(getattr(callee, "decorator_list", ()))
+    if model.value(func).kind is JAX_TREE:
+        return True
+    found = model.helper_facts(func)
+    return found is not None and found[0].get("jitted", False)
 
 
 def _helper_transfer(model, call):
@@ -391,27 +431,33 @@ def _same_upload(model, loops, call, loop):
     """True when every iteration uploads the same data to the same place: the data is a
     name the loop neither rebinds nor touches otherwise, and the other arguments (a
     device, a dtype) are names and constants the loop does not rebind."""
-    data = call.args[0]
+    rebound, _ = loops.names(loop)
+    for other in call.args[1:] + [k.value for k in call.keywords]:
+        for node in ast.walk(other):
+            if not isinstance(node, (ast.Name, ast.Attribute, ast.Constant, ast.expr_context)) \
+                    or (isinstance(node, ast.Name) and node.id in rebound):
+                return False  # e.g. device_put(x, d) for d in devices: a new place each time
+    return _same_data(model, loops, call.args[0], loop)
+
+
+def _same_data(model, loops, data, loop):
+    """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
+    the loop's scope or a module constant."""
     if not isinstance(data, ast.Name):
         return False
     rebound, loads = loops.names(loop)
     if data.id in rebound or any(node is not data and not _read_only_use(model, node)
                                  for node in loads.get(data.id, ())):
         return False
-    for other in call.args[1:] + [k.value for k in call.keywords]:
-        for node in ast.walk(other):
-            if not isinstance(node, (ast.Name, ast.Attribute, ast.Constant, ast.expr_context)) \
-                    or (isinstance(node, ast.Name) and node.id in rebound):
-                return False  # e.g. device_put(x, d) for d in devices: a new place each time
     return _same_scope(model, data, loop)
 
 
 def _read_only_use(model, name):
-    """Another upload of the same data, arithmetic, indexing or an attribute read: none
-    changes it (a call it is passed to, or a method called on it, might)."""
+    """Another upload of the same data (a jitted call's argument too), arithmetic, indexing or
+    an attribute read: none changes it (a call it is passed to, or a method called on it, might)."""
     parent = model.parent(name)
     if isinstance(parent, ast.Call) and name in parent.args:
-        return model.qualname(parent.func) in UPLOADS
+        return model.qualname(parent.func) in UPLOADS or _is_jitted(model, parent.func)
     if isinstance(parent, (ast.Subscript, ast.Attribute)):
         grandparent = model.parent(parent)
         is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent

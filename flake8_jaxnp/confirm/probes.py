@@ -281,6 +281,9 @@ def _jitted_call(place, func, name, args, kwargs):
     rec = RECORDER
     _check_narrowing(place, f"jitted {name}()", _arguments(args, kwargs))
     rec.jit_calls[name] += 1
+    for data in _arguments(args, kwargs):
+        if isinstance(data, np.ndarray):  # jit copies NumPy arguments to the device on every call
+            rec.uploads[place][_fingerprint(data)] += 1
     rec.jit_stack.append(name)
     try:
         result = func(*args, **kwargs)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import dtypes, library
 from . import project as projects
-from .kinds import JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN, UNKNOWN_VALUE, Value
+from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN, UNKNOWN_VALUE, Value
 from .names import FUNCTION_NODES, Names
 from .traced import Behaviour, TraceRoots, Transform
 from .values import FunctionFlow
@@ -17,8 +17,6 @@ from .values import FunctionFlow
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
 DEVICE_ARRAY = Value(JAX)
-# Annotations that say a parameter is a JAX array.
-ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
@@ -43,8 +41,11 @@ class Model:
                                    if behaviour is Behaviour.STAGING and name in roots.array_results}
         self.transform_names = frozenset(roots.transforms)
         self.project = _project(filename, options, roots)
+        self.dtype_resolver = self.imported_dtype if self.project is not None else None
         self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand
         self._imports = None  # module-level import bindings, on demand
+        self._records = None  # this module's pytree classes, on demand
+        self._results = {}  # jitted def -> the shape of its result, on demand
         if self.project is not None:
             self._traced_from_other_modules()
         self.flows = {}
@@ -93,6 +94,8 @@ class Model:
         for callee, call, args, keywords in flow.calls:
             if traced is not None and self._spread(callee, call, args, keywords, traced):
                 reached.append(callee)
+            if traced is not None:
+                reached.extend(self._roots.rules_reached(callee, call, node, traced))
         flow.calls = []
         return reached
 
@@ -299,13 +302,23 @@ class Model:
                 return None
             facts = self._helper_facts.get(callee)
             if facts is None:
-                if self._imports is None:
-                    self._imports = projects.module_imports(self.tree)
-                facts = self._helper_facts[callee] = projects.function_facts(callee, self._imports)
+                facts = self._helper_facts[callee] = projects.function_facts(callee, self._module_imports())
             return facts, None
+        binding = self._project_import(func_expr)
+        imported = self.project.function(*binding) if binding else None
+        if imported is None:
+            return None
+        path, summary, function = imported
+        facts = dict(summary["functions"].get(function, {"returns": None, "converts": ()}),
+                     jitted=function in summary["jitted"], result=summary["results"].get(function))
+        return facts, _shown(path)
+
+    def _project_import(self, expr):
+        """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level
+        import, when the file has a project; else None."""
         if self.project is None:
             return None
-        name, attributes = projects.split_attributes(func_expr)
+        name, attributes = projects.split_attributes(expr)
         if name is None:
             return None
         found = self.names.resolve_name(name)
@@ -313,13 +326,34 @@ class Model:
                 or found[1][0].kind != "import":
             return None
         binding = projects.import_binding(found[1][0].stmt, name.id)
-        imported = self.project.function(binding, attributes) if binding else None
-        if imported is None:
+        return (binding, attributes) if binding else None
+
+    def imported_dtype(self, expr):
+        """(dtype, spelled as a Python type) for a dtype constant bound in another project
+        module (``util.f64``, ``from .util import f64``), or None."""
+        binding = self._project_import(expr)
+        alias = self.project.dtype_alias(*binding) if binding else None
+        return tuple(alias) if alias else None
+
+    def jitted_result(self, callee):
+        """The shape of what a same-file jitted function returns (see project.result_shape),
+        when its transforms turn every leaf into an array; else None."""
+        traced = self.traced.get(callee)
+        if traced is None or self.names.parent.get(callee) is not self.tree or not callee.decorator_list:
             return None
-        path, summary, function = imported
-        facts = dict(summary["functions"].get(function, {"returns": None, "converts": ()}),
-                     jitted=function in summary["jitted"])
-        return facts, _shown(path)
+        if any(t.behaviour is not Behaviour.STAGING or t.name in self._roots.scalars_static
+               for t in traced.transforms) or any(self.transform_spec(d) is None for d in callee.decorator_list):
+            return None
+        if callee not in self._results:
+            if self._records is None:
+                self._records = projects.module_records(self.tree, self._module_imports())
+            self._results[callee] = projects.result_shape(callee, self._records) if self._records else None
+        return self._results[callee]
+
+    def _module_imports(self):
+        if self._imports is None:
+            self._imports = projects.module_imports(self.tree)
+        return self._imports
 
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
@@ -422,11 +456,11 @@ class Model:
 
     def dtype_of(self, expr):
         """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
-        return dtypes.dtype_of(expr, self.names)
+        return dtypes.dtype_of(expr, self.names, self.dtype_resolver)
 
     def requested_dtype(self, call, qualname):
         """(given, dtype, spelled_as_python_type) for the dtype a call passes."""
-        return dtypes.requested_dtype(call, qualname, self.names)
+        return dtypes.requested_dtype(call, qualname, self.names, self.dtype_resolver)
 
     def transform_spec(self, expr):
         """(transform name, keywords) for a transform used as a decorator (``jax.jit``,

@@ -31,16 +31,25 @@ def canonical(name):
     return short.get(name.lstrip("<>=|"))
 
 
-def dtype_of(expr, names):
-    """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
+def dtype_of(expr, names, imported=None):
+    """(dtype, spelled_as_python_type) for a dtype expression, or (None, False).
+    ``imported`` answers for names that other modules of the project bind."""
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
         return canonical(expr.value), False
     qualname = names.qualname(expr)
+    if qualname is None and isinstance(expr, ast.Name):  # a module constant such as DT = "float64"
+        value = _module_constant(expr, names)
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return canonical(value.value), False
+    found = dtype_of_qualname(qualname)
+    if found[0] is None and imported is not None and isinstance(expr, (ast.Name, ast.Attribute)):
+        return imported(expr) or found  # util.f64, bound in another module of the project
+    return found
+
+
+def dtype_of_qualname(qualname):
+    """(dtype, spelled_as_python_type) for a dotted name such as ``jax.numpy.float32``."""
     if qualname is None:
-        if isinstance(expr, ast.Name):  # a module constant such as DT = "float64"
-            value = _module_constant(expr, names)
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                return canonical(value.value), False
         return None, False
     if qualname in PYTHON_TYPES:
         return PYTHON_TYPES[qualname], True
@@ -118,7 +127,7 @@ def dtype_slot(qualname):
     return api.data()["jax_dtype_positions"].get(qualname)
 
 
-def requested_dtype(call, qualname, names):
+def requested_dtype(call, qualname, names, imported=None):
     """(given, dtype, spelled_as_python_type) for the dtype a call passes: dtype= (or
     new_dtype=), the function's positional dtype slot, or a later positional argument
     spelled as a dtype. A dtype that is given but unreadable has dtype None."""
@@ -126,12 +135,12 @@ def requested_dtype(call, qualname, names):
         return True, None, False  # *args / **kwargs may carry one
     for keyword in call.keywords:
         if keyword.arg in ("dtype", "new_dtype"):
-            return (True, *dtype_of(keyword.value, names))
+            return (True, *dtype_of(keyword.value, names, imported))
     slot = dtype_slot(qualname)
     if slot is not None and slot < len(call.args):
-        return (True, *dtype_of(call.args[slot], names))
+        return (True, *dtype_of(call.args[slot], names, imported))
     for arg in call.args[1:]:
-        dtype, python_type = dtype_of(arg, names)
+        dtype, python_type = dtype_of(arg, names, imported)
         if dtype is not None:
             return True, dtype, python_type
     return False, None, False

@@ -21,6 +21,8 @@ ARRAYS = (TRACER, JAX, NUMPY)  # one array (not a pytree)
 TRACED = (TRACER, TRACER_TREE)
 ON_DEVICE = (JAX, JAX_TREE)  # concrete JAX arrays, outside traced code
 TREES = (TRACER_TREE, JAX_TREE)
+# Annotations that say a parameter or a field is a JAX array.
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,15 @@ class Value:
     kind: Kind
     dtype: str = None
     weak: bool = False  # a Python scalar: weakly typed in JAX promotion
+
+    members = None  # see Shaped
+
+    def member(self, key):
+        """The Value of one part (``("attr", "loss")``), or None when it is not known."""
+        for name, value in self.members or ():
+            if name == key:
+                return value
+        return None
 
     @property
     def traced(self):
@@ -41,6 +52,15 @@ class Value:
     @property
     def is_array(self):
         return self.kind in ARRAYS
+
+
+@dataclass(frozen=True)
+class Shaped(Value):
+    """A jitted result whose pytree class is known: what its parts hold, as
+    ((("attr", name) | ("item", index) | ("call", method), Value), ...). A subclass, so
+    that plain Values stay as small and cheap as before; a join keeps only the kind."""
+
+    members: tuple = ()
 
 
 UNKNOWN_VALUE = Value(UNKNOWN)

@@ -12,7 +12,7 @@ from .. import api
 from ..facts import JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
-                     UNKNOWN, UNKNOWN_VALUE, Value)
+                    UNKNOWN, UNKNOWN_VALUE, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
@@ -81,6 +81,8 @@ def non_array_functions():
 
 def attribute(flow, expr, base):
     """The Value of ``base_expr.attr`` given the base's Value."""
+    if base.members and base.member(("attr", expr.attr)) is not None:
+        return base.member(("attr", expr.attr))  # state.loss of a jitted result
     if base.kind in ARRAYS or base.kind in TREES:
         if expr.attr in api.static_attributes():
             return PYTHON_VALUE
@@ -108,7 +110,7 @@ def method(flow, call_node, base, traced_input):
     elif traced_input and kind is JAX:
         kind = TRACER
     if name == "astype" and call_node.args:
-        dtype, _ = dtypes.dtype_of(call_node.args[0], flow.names)
+        dtype, _ = dtypes.dtype_of(call_node.args[0], flow.names, flow.context.dtype_resolver)
         return Value(kind, dtypes.on_jax(dtype, flow.x64) if dtype and kind is not NUMPY else dtype)
     if name in SHAPE_PRESERVING_METHODS:
         return Value(kind, base.dtype)
@@ -234,5 +236,5 @@ def _numpy_dtype(flow, call_node, qualname, args):
 
 def _requested_dtype(flow, call_node, qualname):
     """(given, dtype): a dtype that is given but unreadable leaves the result unknown."""
-    given, dtype, _ = dtypes.requested_dtype(call_node, qualname, flow.names)
+    given, dtype, _ = dtypes.requested_dtype(call_node, qualname, flow.names, flow.context.dtype_resolver)
     return given, dtype

@@ -25,9 +25,11 @@ from pathlib import Path
 from .. import __version__, api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from .traced import PARTIAL, _literals
+from .kinds import ARRAY_ANNOTATIONS
 from .library import non_array_functions
+from . import dtypes
 
-SUMMARY_FORMAT = 1
+SUMMARY_FORMAT = 3
 UNTRACED = "-untraced"  # cache entry beside a key: the module names no transform, so no traced calls
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
@@ -48,9 +50,10 @@ def summarise(source, transforms, scalars_static=()):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"functions": {}, "jitted": [], "traced_calls": []}
+        return {"functions": {}, "jitted": [], "traced_calls": [], "results": {}, "dtypes": {}}
     imports = module_imports(tree)
-    functions, jitted, traced = {}, set(), {}
+    records = module_records(tree, imports)
+    functions, jitted, traced, results = {}, set(), {}, {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[stmt.name] = function_facts(stmt, imports)
@@ -60,6 +63,10 @@ def summarise(source, transforms, scalars_static=()):
                     traced[stmt.name] = spec
                     if _stages(transforms[spec[0]]):
                         jitted.add(stmt.name)
+            if records and stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
+                shape = result_shape(stmt, records)
+                if shape is not None:
+                    results[stmt.name] = shape
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                 and isinstance(stmt.value, ast.Call) and stmt.value.args:
             spec = _transform(stmt.value.func, imports, transforms)  # step = jax.jit(_step, ...)
@@ -76,7 +83,18 @@ def summarise(source, transforms, scalars_static=()):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in traced \
                 and transforms[traced[stmt.name][0]].abstract and traced[stmt.name][0] not in scalars_static:
             calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
-    return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls}
+    return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls, "results": results,
+            "dtypes": dtype_aliases(tree, imports)}
+
+
+def _keeps_structure(func, imports, transforms, scalars_static):
+    """Every decorator is a jit-like transform that turns each leaf of the result into an
+    array (not ``equinox.filter_jit``, which passes Python values through, nor grad)."""
+    for decorator in func.decorator_list:
+        spec = _transform(decorator, imports, transforms)
+        if spec is None or not _stages(transforms[spec[0]]) or spec[0] in scalars_static:
+            return False
+    return True
 
 
 def _stages(behaviour):
@@ -251,6 +269,179 @@ def _traced_calls(func, spec, imports):
     return found
 
 
+# ---- pytree classes and what a jitted function returns -------------------------------
+NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+ORDERINGS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def module_records(tree, imports):
+    """{class name: {"fields": [...], "methods": [...], "arrays": [...]}} for the module's
+    top-level pytree classes whose children are known: NamedTuples, flax.struct dataclasses and
+    ``jax.tree_util.register_dataclass`` dataclasses. ``fields`` leaves out static ones
+    (``pytree_node=False``, ``metadata={"static": True}``); ``methods`` are those that
+    return a comparison of a field (``timestep.last()``); ``arrays`` the fields annotated
+    as arrays (``jax.Array``), the others may hold pytrees. A class whose static fields
+    cannot be read is left out."""
+    found = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.ClassDef):
+            style = _record_style(stmt, imports)
+            fields = _record_fields(stmt, imports, style) if style else None
+            if fields is not None:
+                found[stmt.name] = {"fields": sorted(fields), "methods": sorted(_comparing_methods(stmt, fields)),
+                                    "arrays": sorted(name for name, annotation in fields.items()
+                                                     if annotation in ARRAY_ANNOTATIONS)}
+    return found
+
+
+def _record_style(cls, imports):
+    """"named" for a NamedTuple, the static-field keyword of a registered dataclass, else None."""
+    bases = {_qualname(b, imports) for b in cls.bases}
+    if bases & NAMED_TUPLES:
+        return "named"
+    decorators = {_qualname(d, imports) for d in cls.decorator_list}
+    if "flax.struct.dataclass" in decorators or "flax.struct.PyTreeNode" in bases:
+        return "pytree_node"
+    if "jax.tree_util.register_dataclass" in decorators and "dataclasses.dataclass" in decorators:
+        return "static"
+    return None
+
+
+def _record_fields(cls, imports, style):
+    """{field: its annotation's dotted name} for the fields that are pytree children, or None
+    when one is unreadable."""
+    fields = {}
+    for stmt in cls.body:
+        if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+            continue
+        annotation = _qualname(stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript)
+                               else stmt.annotation, imports) or ""
+        if annotation.endswith((".ClassVar", ".InitVar")):
+            continue
+        static = _static_field(stmt.value, imports, style) if style != "named" else False
+        if static is None:
+            return None
+        if not static:
+            fields[stmt.target.id] = annotation
+    return fields
+
+
+def _static_field(value, imports, style):
+    """True/False for a dataclass field's default, None when its metadata cannot be read."""
+    if not isinstance(value, ast.Call):
+        return False
+    for keyword in value.keywords:
+        if keyword.arg is None:
+            return None
+        if style == "pytree_node" and keyword.arg == "pytree_node":
+            pytree_node = _constant(keyword.value, bool, None)
+            return None if pytree_node is None else not pytree_node
+        if style == "static" and keyword.arg == "metadata":
+            metadata = keyword.value
+            if isinstance(metadata, ast.Call) and isinstance(metadata.func, ast.Name) and metadata.func.id == "dict" \
+                    and "dict" not in imports and not metadata.args:
+                entries = {k.arg: k.value for k in metadata.keywords}
+            elif isinstance(metadata, ast.Dict) and None not in metadata.keys:
+                entries = {_constant(k, str, None): v for k, v in zip(metadata.keys, metadata.values)}
+            else:
+                return None
+            if None in entries:
+                return None
+            return _constant(entries["static"], bool, None) if "static" in entries else False
+    return False
+
+
+def _constant(node, kind, default):
+    return node.value if isinstance(node, ast.Constant) and type(node.value) is kind else default
+
+
+def _comparing_methods(cls, fields):
+    """Methods whose whole body is ``return self.field == CONSTANT`` (or another ordering
+    against constants and dotted names): on a jitted result they give a device bool."""
+    found = []
+    for stmt in cls.body:
+        if isinstance(stmt, ast.FunctionDef) and not stmt.decorator_list and len(stmt.body) == 1 \
+                and isinstance(stmt.body[0], ast.Return) and isinstance(stmt.body[0].value, ast.Compare):
+            test, params = stmt.body[0].value, stmt.args.args
+            left = test.left
+            if len(params) == 1 and all(isinstance(op, ORDERINGS) for op in test.ops) \
+                    and isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) \
+                    and left.value.id == params[0].arg and left.attr in fields \
+                    and all(_dotted_or_constant(c) for c in test.comparators):
+                found.append(stmt.name)
+    return found
+
+
+def _dotted_or_constant(expr):
+    name, _ = split_attributes(expr)
+    return isinstance(expr, ast.Constant) or name is not None
+
+
+def result_shape(func, records):
+    """What a jitted function returns when every ``return`` agrees and a pytree class of
+    this module is part of it: {"record": facts} or {"tuple": [shape or None, ...]}."""
+    if not func.body or type(func.body[-1]) is not ast.Return:
+        return None
+    constructed, stored, returned = {}, {}, []
+    for node in _own_nodes(func):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            stored[node.id] = stored.get(node.id, 0) + 1
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            constructed[node.targets[0].id] = node.value
+        elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return None
+        elif isinstance(node, ast.Return):
+            returned.append(node.value)
+    shapes = {json.dumps(_shape(value, records, constructed, stored), sort_keys=True) for value in returned}
+    shape = json.loads(shapes.pop()) if len(shapes) == 1 else None
+    return shape if shape and "record" in json.dumps(shape) else None
+
+
+def _shape(expr, records, constructed, stored):
+    if isinstance(expr, ast.Name) and stored.get(expr.id) == 1 and expr.id in constructed:
+        expr = constructed[expr.id]  # new_state = State(...); return new_state
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in records \
+            and stored.get(expr.func.id) is None:
+        return {"record": records[expr.func.id]}
+    if isinstance(expr, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in expr.elts):
+        return {"tuple": [_shape(e, records, constructed, stored) for e in expr.elts]}
+    return None
+
+
+def _own_nodes(func):
+    """The nodes of ``func``'s body, not those of nested scopes."""
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if type(node) not in NESTED_SCOPES:
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def dtype_aliases(tree, imports):
+    """{name: [dtype, spelled as a Python type]} for module constants bound once, at the top
+    level, to a dtype (``f64 = jnp.float64``, ``DT = "float32"``), for other modules to read."""
+    found = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = stmt.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                dtype, python_type = dtypes.canonical(value.value), False
+            else:
+                dtype, python_type = dtypes.dtype_of_qualname(_qualname(value, imports))
+            if dtype is not None:
+                found[stmt.targets[0].id] = [dtype, python_type]
+    if found:  # only then: is any of them rebound anywhere?
+        rebound = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                rebound[node.id] = rebound.get(node.id, 0) + 1
+            elif isinstance(node, ast.Global):
+                rebound.update((name, 2) for name in node.names)
+        found = {name: alias for name, alias in found.items() if rebound.get(name) == 1}
+    return found
+
+
 def _imported_target(expr, imports):
     """(import binding, attribute path) for ``helper`` or ``model.helper`` bound by an import."""
     name, parts = split_attributes(expr)
@@ -382,6 +573,14 @@ class Project:
         if summary is None or (name not in summary["functions"] and name not in summary["jitted"]):
             return None
         return path, summary, name
+
+    def dtype_alias(self, binding, attributes=()):
+        """[dtype, spelled as a Python type] for an imported project module's dtype constant."""
+        found = self.resolve(binding, attributes)
+        if found is None or found[0] == self.path:
+            return None
+        summary = self.summary(found[0])
+        return summary["dtypes"].get(found[1]) if summary else None
 
     def callers(self):
         """{function name in this file: [(positions, keywords, transform, caller, path, line)]}

@@ -104,11 +104,14 @@ class TraceRoots:
         self.transforms = function_transforms()
         self.array_results = array_result_transforms()
         self.scalars_static = set()  # transforms that leave Python scalars static (equinox.filter_*)
+        self.class_lifting = set()  # transforms applied to a Module class (nn.scan(Cell, ...))
         for dotted, measured in api.framework_transforms().items():
             behaviour = _framework_behaviour(measured)
             if behaviour is not None:
                 self.transforms[dotted] = behaviour
                 self.array_results.add(dotted)
+                if measured.get("lifts_class"):
+                    self.class_lifting.add(dotted)
                 if measured["python_scalars_static"] and behaviour is not _DIFFERENTIATING:
                     self.scalars_static.add(dotted)
         for dotted in extra_transforms:
@@ -117,11 +120,75 @@ class TraceRoots:
             self.scalars_static.discard(dotted)
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
+        self.differentiated = {}  # function node -> the parameters grad & co. differentiate
+        self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
         for call in names.calls:
             self._from_call(call)
+        for func in list(self.differentiated):  # jax.grad(f) of a custom_jvp f: its rule is traced
+            if self.differentiated[func]:
+                self._mark_rules(func, self.traced[func].transforms)
+
+    # ---- custom_jvp / custom_vjp rules ---------------------------------------------
+    def rules_reached(self, custom, call, caller, traced):
+        """The derivative rules of ``custom`` (a same-file custom_jvp/custom_vjp def) newly
+        traced because ``caller``, traced by ``traced``, calls it with a parameter that a
+        transform differentiates: JAX runs the JVP rule (or fwd and bwd) only then."""
+        differentiated = self.differentiated.get(caller)
+        if not differentiated or custom not in self.derivative_rules() or not any(
+                type(a) is ast.Name and a.id in differentiated
+                and len(self.names.scopes[caller].bindings.get(a.id, ())) == 1 for a in call.args):
+            return []
+        return self._mark_rules(custom, traced.transforms)
+
+    def _mark_rules(self, custom, transforms):
+        """Mark the rules of ``custom`` as traced by ``transforms``. Under jit they get
+        tracers throughout; under grad alone only the JVP rule's tangents are tracers
+        (primals, fwd and bwd see concrete arrays), as measured on the installed JAX."""
+        staged = any(t.behaviour is _STAGING for t in transforms)
+        reached = []
+        for rule, role in self.derivative_rules().get(custom, ()):
+            positional = _positional_names(rule)
+            if role == "jvp":
+                params = set(positional if staged else positional[1:2])
+            elif role == "bwd":
+                params = set(positional[-1:] if staged else ())
+            else:
+                params = set(positional if staged else ())
+            changed = False
+            for transform in transforms if params else ():
+                changed |= self.mark(rule, transform, params)
+            if changed:
+                reached.append(rule)
+        return reached
+
+    def derivative_rules(self):
+        """{def decorated with jax.custom_jvp/custom_vjp: [(rule def, "jvp" | "fwd" | "bwd")]}
+        from ``@f.defjvp``, ``f.defjvp(rule)`` and ``f.defvjp(fwd, bwd)``. A custom function
+        with nondiff_argnums is left out: its rules' first parameters are not tracers."""
+        if self._rules is None:
+            self._rules = {}
+            for func in self.names.functions:
+                for decorator in getattr(func, "decorator_list", ()):
+                    if isinstance(decorator, ast.Attribute) and decorator.attr == "defjvp":
+                        self._add_rules(decorator.value, "jax.custom_jvp", [(func, "jvp")])
+            for call in self.names.calls:
+                func = call.func
+                if isinstance(func, ast.Attribute) and func.attr in ("defjvp", "defvjp") and not call.keywords:
+                    roles = ("jvp",) if func.attr == "defjvp" else ("fwd", "bwd")
+                    rules = [(self.names.function_bound_to(a), r) for a, r in zip(call.args, roles)]
+                    if len(call.args) == len(roles) and all(rule is not None for rule, _ in rules):
+                        self._add_rules(func.value, "jax.custom_jvp" if roles == ("jvp",) else "jax.custom_vjp",
+                                        rules)
+        return self._rules
+
+    def _add_rules(self, custom_expr, decorator_name, rules):
+        custom = self.names.function_bound_to(custom_expr)
+        if custom is not None and not isinstance(custom, ast.Lambda) \
+                and [self.names.qualname(d) for d in custom.decorator_list] == [decorator_name]:
+            self._rules.setdefault(custom, []).extend(rules)
 
     def mark(self, func, transform, params):
         """Record that ``transform`` traces ``func`` with ``params`` as tracers."""
@@ -186,6 +253,8 @@ class TraceRoots:
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
         func = self.names.function_bound_to(arg) or self._call_method_of_instance(arg)
+        if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
+            func = self._call_method(arg)  # nn.scan(Cell, ...): the lifted class's __call__
         if func is None:
             return
         if lax:
@@ -214,6 +283,7 @@ class TraceRoots:
             if argnums is None:
                 return
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
+            self.differentiated.setdefault(func, set()).update(params)
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
         self.mark(func, Transform(transform_name, behaviour), params)
@@ -230,7 +300,11 @@ class TraceRoots:
             expr = found[1][0].value
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
-        found = self.names.resolve_name(expr.func)
+        return self._call_method(expr.func)
+
+    def _call_method(self, class_name):
+        """The ``__call__`` def of the same-file class a Name refers to, or None."""
+        found = self.names.resolve_name(class_name)
         if not found or len(found[1]) != 1 or found[1][0].kind != "class":
             return None
         methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
@@ -268,7 +342,8 @@ def _parameters(func, bound_positional=0, bound_names=()):
     names = [a.arg for a in positional[bound_positional:]] + [a.arg for a in args.kwonlyargs]
     if args.vararg:
         names.append(args.vararg.arg)
-    if positional and bound_positional == 0 and positional[0].arg in ("self", "cls") and not isinstance(func, ast.Lambda):
+    if positional and bound_positional == 0 and positional[0].arg in ("self", "cls") \
+            and not isinstance(func, ast.Lambda):
         names = names[1:]
     return set(names) - defaulted - set(bound_names)
 

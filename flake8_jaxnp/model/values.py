@@ -20,7 +20,7 @@ import ast
 
 from . import dtypes, library
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
-                    UNKNOWN_VALUE, Value, join)
+                    UNKNOWN_VALUE, Shaped, Value, join)
 
 
 def element_kind(value):
@@ -28,6 +28,21 @@ def element_kind(value):
     if value.kind in ARRAYS:
         return Value(value.kind, value.dtype)
     return UNKNOWN_VALUE
+
+
+def shaped(shape, kind):
+    """The Value of a jitted result of ``kind`` whose shape (project.result_shape) is known:
+    a record's fields are device data (arrays where annotated so), its comparing methods
+    give a device bool."""
+    if shape is None:
+        return Value(kind)
+    if "record" in shape:
+        scalar = TRACER if kind is TRACER_TREE else JAX
+        arrays = shape["record"]["arrays"]
+        members = [(("attr", name), Value(scalar if name in arrays else kind)) for name in shape["record"]["fields"]]
+        members += [(("call", name), Value(scalar, "bool")) for name in shape["record"]["methods"]]
+        return Shaped(kind, members=tuple(members))
+    return Shaped(kind, members=tuple((("item", i), shaped(part, kind)) for i, part in enumerate(shape["tuple"])))
 
 
 def is_string(expr):
@@ -242,7 +257,13 @@ class FunctionFlow:
         if isinstance(target, ast.Name):
             self._set(target.id, value, env)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            item = value if value.kind in TREES else UNKNOWN_VALUE
+            item = Value(value.kind) if value.kind in TREES else UNKNOWN_VALUE
+            parts = [value.member(("item", i)) for i in range(len(target.elts) + 1)]
+            if parts[-1] is None and None not in parts[:-1] \
+                    and not any(isinstance(e, ast.Starred) for e in target.elts):
+                for elt, part in zip(target.elts, parts):  # state, metrics = step(...): a known tuple
+                    self._bind(elt, part, env)
+                return
             for elt in target.elts:
                 self._bind(elt.value if isinstance(elt, ast.Starred) else elt, item, env)
         else:  # attribute or item assignment: evaluate the parts, bind nothing
@@ -295,6 +316,10 @@ class FunctionFlow:
     def _subscript(self, expr, env):
         base = self.eval(expr.value, env)
         self.eval(expr.slice, env)
+        if base.members and type(expr.slice) is ast.Constant:
+            part = base.member(("item", expr.slice.value))
+            if part is not None:
+                return part
         if base.kind in ARRAYS:
             return Value(base.kind, base.dtype)
         if base.kind in TREES:
@@ -374,6 +399,8 @@ class FunctionFlow:
             base = self.values.get(call.func.value, UNKNOWN_VALUE)
             if base.kind is GENERATOR:
                 return library.generator_method(self, call)
+            if base.members and base.member(("call", call.func.attr)) is not None:
+                return base.member(("call", call.func.attr))  # timestep.last()
             dict_method = call.func.attr in ("get", "items", "keys", "values")
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
                 return library.method(self, call, base, traced_input)
@@ -383,7 +410,7 @@ class FunctionFlow:
             if self._exact:
                 self.calls.append((callee, call, args, keywords))
             if callee in self.context.jitted_callables:
-                return jitted_result
+                return shaped(self.context.jitted_result(callee), jitted_result.kind)
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
@@ -397,7 +424,7 @@ class FunctionFlow:
         if helper is None:
             return UNKNOWN_VALUE
         if helper[0].get("jitted"):
-            return Value(TRACER_TREE if traced_input else JAX_TREE)
+            return shaped(helper[0].get("result"), TRACER_TREE if traced_input else JAX_TREE)
         if helper[0]["returns"] == "jax":
             return Value(TRACER if traced_input else JAX)
         return UNKNOWN_VALUE

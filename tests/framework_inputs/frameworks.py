@@ -50,6 +50,15 @@ class Dense(nn.Module):
         return np.tanh(x.sum())  # expect: JNP201
 
 
+class Cell(nn.Module):
+    @nn.compact
+    def __call__(self, carry, x):
+        return carry + np.asarray(x).sum(), x  # expect: JNP201
+
+
+ScannedCell = nn.scan(Cell, variable_broadcast="params", split_rngs={"params": False})
+
+
 def shard_body(block):
     return np.asarray(block.sum())  # expect: JNP201
 
@@ -82,6 +91,11 @@ def case_nnx_vmap():
 def case_linen_jit():
     module = Dense()
     return module.apply(module.init(jax.random.key(0), jnp.ones(3)), jnp.ones(3))
+
+
+def case_linen_scan_of_a_module_class():
+    module, carry, xs = ScannedCell(), jnp.zeros(()), jnp.ones((4, 3))
+    return module.init(jax.random.key(0), carry, xs)
 
 
 def case_shard_map_under_jit():
