@@ -51,13 +51,12 @@ CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, a
 
 def check(model):
     loops = _Loops(model)
-    # Only bodies that loop can repeat a transfer: others are never asked for values,
-    # so functions nothing traces are never analysed for this check.
-    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS, *COMPREHENSIONS)}
     for node in model.nodes(*CANDIDATES):
-        if model.enclosing_function(node) not in looping or not model.may_hold_arrays(node):
+        # Only what a loop holds can repeat: nothing else is asked about values, so a
+        # function nothing traces and that loops nowhere near a candidate is never analysed.
+        if not loops.on_loop_line(node) or not model.may_hold_arrays(node):
             continue
-        found = _transfer(model, node, loops)
+        found = _transfer(model, node)
         if found is None:
             continue
         reported, code, what = found
@@ -85,9 +84,9 @@ class _Loops:
         self._names = {}  # loop -> (names it rebinds, {name: its Load nodes})
         self._spans = None  # sorted (first line, last line) of every loop, on demand
 
-    def may_hold(self, node):
-        """False when no loop's lines include ``node``'s line: a cheap filter before asking
-        the model about a call's arguments."""
+    def on_loop_line(self, node):
+        """False when no loop's (or comprehension's) lines include ``node``'s first line, so
+        no loop holds it: a cheap filter before asking the model about values."""
         if self._spans is None:
             spans = sorted((loop.lineno, loop.end_lineno) for loop in self.model.nodes(*LOOPS, *COMPREHENSIONS))
             self._spans, last = [], 0
@@ -98,8 +97,9 @@ class _Loops:
                 else:
                     self._spans.append((start, end))
                     last = end
-        index = bisect.bisect_right(self._spans, (node.lineno, float("inf"))) - 1
-        return index >= 0 and self._spans[index][1] >= node.lineno
+        line = node.target.lineno if type(node) is ast.comprehension else node.lineno  # (it has no position)
+        index = bisect.bisect_right(self._spans, (line, float("inf"))) - 1
+        return index >= 0 and self._spans[index][1] >= line
 
     def around_inner_loop(self, loop, node):
         """True when ``loop``'s body runs another loop that does not contain ``node``."""
@@ -190,10 +190,10 @@ def _any_on_device(model, exprs):
     return False
 
 
-def _transfer(model, node, loops):
+def _transfer(model, node):
     """(node to report, code, what) when ``node`` moves a device value to the host or NumPy data up."""
     if isinstance(node, ast.Call):
-        return _call(model, node, loops)
+        return _call(model, node)
     if isinstance(node, ast.JoinedStr):
         if _any_on_device(model, [v.value for v in node.values if isinstance(v, ast.FormattedValue)]):
             return node, "JNP103", "an f-string"
@@ -206,7 +206,7 @@ def _transfer(model, node, loops):
     return None
 
 
-def _call(model, call, loops):
+def _call(model, call):
     qualname = model.qualname(call.func)
     args = list(call.args)
     every = args + [k.value for k in call.keywords]
@@ -233,7 +233,7 @@ def _call(model, call, loops):
         if method == "format" and is_string(owner) and _any_on_device(model, every):
             return call, "JNP103", "str.format()"
     found = _helper_transfer(model, call) if _any_on_device(model, args) else None
-    return found or (_jitted_upload(model, call) if loops.may_hold(call) else None)
+    return found or _jitted_upload(model, call)
 
 
 def _jitted_upload(model, call):
