@@ -176,8 +176,8 @@ class Model:
         kind = _NONE
         for binding in bindings:
             if binding.kind == "import":
-                library = binding.qualname is not None and binding.qualname.split(".")[0] in packages
-                kind = _LIBRARY if library else kind if kind is _LIBRARY else _CALLABLE
+                from_library = binding.qualname is not None and binding.qualname.split(".")[0] in packages
+                kind = _LIBRARY if from_library else kind if kind is _LIBRARY else _CALLABLE
             elif binding.kind == "def" and self.is_module_scope(scope) and kind is _NONE:
                 kind = _CALLABLE
         if self.is_module_scope(scope) and not all(b.kind in ("import", "def", "class") for b in bindings):

@@ -510,8 +510,8 @@ class Project:
     def summary(self, path, defines=None):
         """The summary of the module at ``path``, for its current bytes. Within a process a
         file whose size and modification time did not change is not read again. With
-        ``defines``, None when no line starts by defining that function (the module is then
-        not parsed: the summary knows only top-level definitions)."""
+        ``defines``, None when no line starts by defining that name (the module is then not
+        parsed: the summary knows only top-level definitions)."""
         try:
             stat = path.stat()
         except OSError:
@@ -579,7 +579,7 @@ class Project:
         found = self.resolve(binding, attributes)
         if found is None or found[0] == self.path:
             return None
-        summary = self.summary(found[0])
+        summary = self.summary(found[0], defines=found[1])
         return summary["dtypes"].get(found[1]) if summary else None
 
     def callers(self):
@@ -660,8 +660,9 @@ def _transform_pattern(transforms):
 
 @lru_cache(maxsize=None)
 def _top_level_definition(name):
-    """A line that starts by defining function ``name`` (def, async def) or by assigning it
-    (``step = jax.jit(_step)``): what a summary's functions and jitted names come from."""
+    """A line that starts by defining ``name`` with def (or async def) or an assignment
+    (``step = jax.jit(_step)``, ``f64 = jnp.float64``): where a summary's functions, jitted
+    names and dtype aliases come from."""
     escaped = re.escape(name).encode()
     return re.compile(rb"^(?:async[ \t]+)?def[ \t]+" + escaped + rb"\b|^" + escaped + rb"[ \t]*(?::|=(?!=))", re.M)
 
