@@ -210,3 +210,80 @@ def test_a_dtype_alias_of_another_module_follows_its_changes(tmp_path):
                             ("'f8'", [(5, "JNP402"), (5, "JNP402")]), ("jnp.float64\nWIDE = jnp.float32", [])]:
         (package / "util.py").write_text(f"import jax.numpy as jnp\n\nWIDE = {alias}\n")
         assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, alias
+
+
+HELPERS = '''\
+"""Helpers."""
+import numpy as np
+from jax import numpy as jnp
+
+
+def to_host(x):
+    return np.asarray(x)
+
+
+@some_decorator
+def decorated(x):
+    return float(x)
+
+
+def cut_by_a_string(x):
+    note = """
+starts in the first column
+"""
+    return float(x)
+
+
+def signature_over_lines(
+    x,
+):
+    print(x)
+    return jnp.zeros(3)
+
+
+twice = 1
+def twice(x):  # noqa: E302
+    return np.asarray(x)
+
+
+async def waits(x):
+    return jnp.ones(3)
+'''
+
+
+@pytest.mark.parametrize("name", ["to_host", "signature_over_lines", "waits", "cut_by_a_string", "decorated",
+                                  "twice"])
+def test_one_function_is_summarised_as_the_whole_module_would_be(name):
+    """A function's own lines give the same facts (lines included) as the module parsed
+    whole; where they cannot (a decorator, a string that cuts the lines, a name bound
+    twice), nothing is guessed and the whole module is summarised."""
+    from flake8_jaxnp.model import project
+    source = HELPERS.encode()
+    whole = project.summarise(source, {})["functions"]
+    alone = project.function_summary(source, name)
+    if name in ("cut_by_a_string", "decorated", "twice"):
+        assert alone is None
+    else:
+        assert alone["functions"] == {name: whole[name]} and alone["jitted"] == []
+
+
+@pytest.mark.parametrize("source", [
+    b"import numpy\n\ndef helper(x):\n    return np.asarray(x)\n\nimport numpy as np\n",  # a late import
+    b'"""\ndef helper(x): shown in the docstring\n"""\nimport numpy as np\n\ndef helper(x):\n'
+    b'    return np.asarray(x)\n',
+])
+def test_what_the_lines_alone_cannot_settle_needs_the_whole_module(source):
+    from flake8_jaxnp.model import project
+    assert project.summarise(source, {})["functions"]["helper"]["converts"]
+    assert project.function_summary(source, "helper") is None
+
+
+def test_a_helper_summarised_alone_follows_its_changes(tmp_path):
+    package = write_project(tmp_path)
+    (package / "loop.py").write_text("import jax.numpy as jnp\nfrom .helpers import to_host\n\n\ndef run(n):\n"
+                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        to_host(x)\n")
+    for body, expected in [("return np.asarray(x)", [(8, "JNP101")]), ("return x", []),
+                           ("return float(x)", [(8, "JNP102")])]:
+        (package / "helpers.py").write_text(f"import numpy as np\n\n\ndef to_host(x):\n    {body}\n\n\n"
+                                            f"def other(x):\n    return x\n")
+        assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body

@@ -7,7 +7,9 @@ arrays), what each function returns, which parameters a function converts to
 the host unconditionally, and which imported project functions its traced
 functions call with tracers. Summaries are cached on disk under the hash of the
 module's bytes (a changed module gets a new key, so answers are never stale)
-and in memory for the rest of the process.
+and in memory for the rest of the process. A file that calls one plain helper of a
+module gets that function's summary alone, from the module's header and the
+helper's own lines (``function_summary``), cached under the same key plus its name.
 
 Imports resolve to source files under the linted file's import root (the folder
 above its top package, or its own folder) or the working directory, never into
@@ -85,6 +87,57 @@ def summarise(source, transforms, scalars_static=()):
             calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
     return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls, "results": results,
             "dtypes": dtype_aliases(tree, imports)}
+
+
+def function_summary(source, name):
+    """What ``summarise`` says of the top-level function ``name``, from the module's
+    header and that function's lines alone, so a module that a file calls one helper of
+    is not parsed whole: parsing is most of a summary's cost. Only for a def that is
+    defined once, undecorated, and not rebound at the top level (its lines are found by
+    ``_top_level_definition``), when no import follows the first top-level definition;
+    None otherwise, and wherever the lines cut through a string or a bracket (they then
+    fail to parse), so the caller summarises the whole module."""
+    definitions = list(_top_level_definition(name).finditer(source))
+    found = definitions[0] if len(definitions) == 1 else None
+    if found is not None and found.group().split()[0] not in (b"def", b"async"):
+        found = None  # an assignment
+    header_end = _TOP_LEVEL_DEFINITION.search(source)
+    if found is None or header_end is None or _IMPORT.search(source, header_end.start()) \
+            or _decorated(source, found.start()):
+        return None
+    ending = _TOP_LEVEL_STATEMENT.search(source, found.end())
+    first_line = source.count(b"\n", 0, found.start())
+    try:
+        header = ast.parse(source[:header_end.start()])
+        lines = ast.parse(b"\n" * first_line + source[found.start():ending.start() if ending else len(source)])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(lines.body) != 1 or not isinstance(lines.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    return {"functions": {name: function_facts(lines.body[0], module_imports(header))}, "jitted": [],
+            "traced_calls": [], "results": {}, "dtypes": {}}
+
+
+def _decorated(source, start):
+    """Whether the top-level def at ``start`` has decorators: the nearest line above it
+    that starts in the first column (other than a comment or a closing bracket) is one."""
+    end = start - 1
+    while end > 0:
+        begin = source.rfind(b"\n", 0, end) + 1
+        if source[begin:begin + 1] not in _NOT_A_STATEMENT_START:
+            return source[begin:begin + 1] == b"@"
+        end = begin - 1
+    return False
+
+
+# A top-level def, class or decorator: where a module's header (docstring, imports,
+# constants) ends. Lines starting in the first column: statements, decorators, comments.
+_TOP_LEVEL_DEFINITION = re.compile(rb"^(?:@|(?:async[ \t]+)?def\b|class\b)", re.M)
+_IMPORT = re.compile(rb"^(?:import|from)[ \t]", re.M)
+_TOP_LEVEL_STATEMENT = re.compile(rb"^[A-Za-z_@]", re.M)
+# First bytes of a line that is not a top-level statement or decorator (blank, indented,
+# a comment, a closing bracket).
+_NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
 
 
 def _keeps_structure(func, imports, transforms, scalars_static):
@@ -529,12 +582,32 @@ class Project:
         key = self._key(data)
         summary = self._read_cache(key)
         if summary is None:
-            if defines is not None and not _top_level_definition(defines).search(data):
-                _UNDEFINED.add((path, version, defines))
-                return None
+            if defines is not None:
+                if not _top_level_definition(defines).search(data):
+                    _UNDEFINED.add((path, version, defines))
+                    return None
+                part = self._function_summary(path, version, data, key, defines)
+                if part is not None:
+                    return part
             summary = summarise(data, self.transforms, self.scalars_static)
             self._write_cache(key, summary)
         _SEEN[(path, self.salt)] = (version, summary)
+        return summary
+
+    def _function_summary(self, path, version, data, key, name):
+        """The summary of one plain function of a module (``function_summary``), kept in
+        memory and on disk beside the module's key; None where it needs the whole module."""
+        seen = _PARTS.get((path, self.salt, name))
+        if seen is not None and seen[0] == version:
+            return seen[1]
+        part_key = f"{key}-{name}"
+        summary = self._read_cache(part_key)
+        if summary is None:
+            summary = function_summary(data, name)
+            if summary is None:
+                return None
+            self._write_cache(part_key, summary)
+        _PARTS[(path, self.salt, name)] = (version, summary)
         return summary
 
     def _read_cache(self, key):
@@ -693,6 +766,7 @@ _FILES = {}  # (package, in a package) -> project files
 _MODULE_FILES = {}  # module stem -> its file, or None
 _PACKAGES = {}  # folder -> (its top package or itself, whether in a package)
 _PROJECT_MODULES = {}  # (import root, working directory, top-level name) -> whether the project has it
+_PARTS = {}  # (path, salt, function name) -> ((mtime, size), summary of that function alone)
 _UNDEFINED = set()  # (module path, (mtime, size), name): no line there defines that function
 _RESOLVED = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
 _CALLERS = {}  # (package, salt) -> callers index
