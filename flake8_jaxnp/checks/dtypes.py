@@ -28,9 +28,12 @@ OPERATORS = {
 def check(model):
     x64 = X64Updates(model)
     for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
+        kind = type(node)
+        if kind is not ast.Call and (_literal(node.value if kind is ast.AugAssign else node.left)
+                                     or _literal(node.right if kind is ast.BinOp else node.target)):
+            continue  # a Python literal is weakly typed: it never promotes, and it is no NumPy data
         if not model.may_hold_arrays(node):
             continue  # every rule here needs an array
-        kind = type(node)
         if kind is ast.BinOp:
             yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node))
         elif kind is ast.AugAssign:
@@ -80,6 +83,13 @@ class X64Updates:
         if self.module_lines or (self.function_lines and func not in self.function_lines):
             return True
         return func in self.function_lines and self.function_lines[func] < node.lineno
+
+
+def _literal(expr):
+    """``2``, ``-0.5``, ``"s"``: a constant, possibly signed."""
+    if type(expr) is ast.UnaryOp and type(expr.op) in (ast.USub, ast.UAdd):
+        expr = expr.operand
+    return type(expr) is ast.Constant
 
 
 def _outermost_function(model, node):
