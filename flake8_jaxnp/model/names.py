@@ -91,7 +91,7 @@ class Names:
             inner = self._enter(node, scope) if kind in enter_types else None
             # Fields and items are pushed last-first so that they pop in source order
             # (`global x` is seen before `x = ...`).
-            for field in fields_cache.get(kind) or _child_fields(kind):
+            for field in fields_cache.get(kind) or child_fields(kind):
                 value = getattr(node, field, None)
                 if value is None:
                     continue
@@ -316,7 +316,7 @@ _SCALAR_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "names", "module
                             "type_comment", "is_async", "conversion", "n", "s", "op", "ops", "kwd_attrs"})
 
 
-def _child_fields(kind):
+def child_fields(kind):
     """The fields of a node type that can hold child nodes, last first (cached per type)."""
     fields = _FIELDS.get(kind)
     if fields is None:

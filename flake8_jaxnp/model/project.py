@@ -20,7 +20,6 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,11 +27,11 @@ from .. import __version__, api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from .traced import PARTIAL, _literals
 from .kinds import ARRAY_ANNOTATIONS
+from .names import child_fields
 from .library import non_array_functions
 from . import dtypes
 
 SUMMARY_FORMAT = 3
-UNTRACED = "-untraced"  # cache entry beside a key: the module names no transform, so no traced calls
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
@@ -89,33 +88,52 @@ def summarise(source, transforms, scalars_static=()):
             "dtypes": dtype_aliases(tree, imports)}
 
 
-def function_summary(source, name):
+def top_level_definitions(source):
+    """{name: [(offset, whether a def)]} for every line that starts by defining a name with
+    def (or async def) or an assignment (``step = jax.jit(_step)``, ``f64 = jnp.float64``):
+    where a summary's functions, jitted names and dtype aliases come from. A name with no
+    such line is not in the summary, so the module need not be parsed to learn it."""
+    found = {}
+    for match in _DEFINITION.finditer(source):
+        function = match.group(1)
+        found.setdefault((function or match.group(2)).decode("utf-8", "replace"), []).append(
+            (match.start(), function is not None))
+    return found
+
+
+_DEFINITION = re.compile(rb"^(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))", re.M)
+
+
+def function_summary(source, name, definitions=None):
     """What ``summarise`` says of the top-level function ``name``, from the module's
     header and that function's lines alone, so a module that a file calls one helper of
     is not parsed whole: parsing is most of a summary's cost. Only for a def that is
     defined once, undecorated, and not rebound at the top level (its lines are found by
-    ``_top_level_definition``), when no import follows the first top-level definition;
+    ``top_level_definitions``), when no import follows the first top-level definition;
     None otherwise, and wherever the lines cut through a string or a bracket (they then
     fail to parse), so the caller summarises the whole module."""
-    definitions = list(_top_level_definition(name).finditer(source))
-    found = definitions[0] if len(definitions) == 1 else None
-    if found is not None and found.group().split()[0] not in (b"def", b"async"):
-        found = None  # an assignment
+    found = (definitions if definitions is not None else top_level_definitions(source)).get(name, ())
     header_end = _TOP_LEVEL_DEFINITION.search(source)
-    if found is None or header_end is None or _IMPORT.search(source, header_end.start()) \
-            or _decorated(source, found.start()):
+    if len(found) != 1 or not found[0][1] or header_end is None or _IMPORT.search(source, header_end.start()) \
+            or _decorated(source, found[0][0]):
         return None
-    ending = _TOP_LEVEL_STATEMENT.search(source, found.end())
-    first_line = source.count(b"\n", 0, found.start())
+    start = found[0][0]
+    ending = _TOP_LEVEL_STATEMENT.search(source, source.find(b"\n", start) + 1 or len(source))
     try:
-        header = ast.parse(source[:header_end.start()])
-        lines = ast.parse(b"\n" * first_line + source[found.start():ending.start() if ending else len(source)])
+        imports = _header_imports(source[:header_end.start()])
+        lines = ast.parse(b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None])
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if len(lines.body) != 1 or not isinstance(lines.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    return {"functions": {name: function_facts(lines.body[0], module_imports(header))}, "jitted": [],
+    return {"functions": {name: function_facts(lines.body[0], imports)}, "jitted": [],
             "traced_calls": [], "results": {}, "dtypes": {}}
+
+
+@lru_cache(maxsize=32)
+def _header_imports(header):
+    """module_imports of a module's header, kept for the module's next function (read only)."""
+    return module_imports(ast.parse(header))
 
 
 def _decorated(source, start):
@@ -253,7 +271,12 @@ def function_facts(func, imports):
         elif kind is ast.Yield or kind is ast.YieldFrom:
             ends_in_return = False
         inner = unconditional and kind not in CONDITIONAL_STATEMENTS
-        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+        for field in child_fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([(child, inner) for child in value if child is not None])  # a dict's keys hold None
+            elif isinstance(value, ast.AST):  # (not Constant.value or MatchSingleton.value)
+                stack.append((value, inner))
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
@@ -573,8 +596,13 @@ class Project:
         seen = _SEEN.get((path, self.salt))
         if seen is not None and seen[0] == version:
             return seen[1]
-        if (path, version, defines) in _UNDEFINED:
-            return None
+        if defines is not None:
+            part = _PARTS.get((path, self.salt, defines))
+            if part is not None and part[0] == version:
+                return part[1]
+            known = _DEFINITIONS.get(path)
+            if known is not None and known[0] == version and defines not in known[1]:
+                return None
         try:
             data = path.read_bytes()
         except OSError:
@@ -583,10 +611,11 @@ class Project:
         summary = self._read_cache(key)
         if summary is None:
             if defines is not None:
-                if not _top_level_definition(defines).search(data):
-                    _UNDEFINED.add((path, version, defines))
+                definitions = top_level_definitions(data)
+                _DEFINITIONS[path] = (version, definitions)
+                if defines not in definitions:
                     return None
-                part = self._function_summary(path, version, data, key, defines)
+                part = self._function_summary(path, version, data, key, defines, definitions)
                 if part is not None:
                     return part
             summary = summarise(data, self.transforms, self.scalars_static)
@@ -594,16 +623,13 @@ class Project:
         _SEEN[(path, self.salt)] = (version, summary)
         return summary
 
-    def _function_summary(self, path, version, data, key, name):
+    def _function_summary(self, path, version, data, key, name, definitions):
         """The summary of one plain function of a module (``function_summary``), kept in
         memory and on disk beside the module's key; None where it needs the whole module."""
-        seen = _PARTS.get((path, self.salt, name))
-        if seen is not None and seen[0] == version:
-            return seen[1]
         part_key = f"{key}-{name}"
         summary = self._read_cache(part_key)
         if summary is None:
-            summary = function_summary(data, name)
+            summary = function_summary(data, name, definitions)
             if summary is None:
                 return None
             self._write_cache(part_key, summary)
@@ -614,19 +640,21 @@ class Project:
         if not self.cache_dir:
             return None
         try:
-            return json.loads((Path(self.cache_dir) / f"{key}.json").read_text(encoding="utf-8"))
+            with open(os.path.join(self.cache_dir, f"{key}.json"), encoding="utf-8") as cached:
+                return json.loads(cached.read())
         except (OSError, ValueError):
             return None
 
     def _write_cache(self, key, summary):
         if not self.cache_dir:
             return
+        folder = str(self.cache_dir)
+        partial = os.path.join(folder, f"{key}.{os.getpid()}.tmp")  # then renamed: readers never see half
         try:
-            folder = Path(self.cache_dir)
-            folder.mkdir(parents=True, exist_ok=True)
-            with tempfile.NamedTemporaryFile("w", dir=folder, delete=False, suffix=".tmp", encoding="utf-8") as out:
-                json.dump(summary, out)
-            os.replace(out.name, folder / f"{key}.json")
+            os.makedirs(folder, exist_ok=True)
+            with open(partial, "w", encoding="utf-8") as out:
+                out.write(json.dumps(summary))
+            os.replace(partial, os.path.join(folder, f"{key}.json"))
         except OSError:
             pass  # a read-only cache costs time, never correctness
 
@@ -684,21 +712,15 @@ class Project:
 
     def _traced_calls(self, path, might_trace):
         """A module's calls from traced functions into other modules. A module in which no
-        decorator or call names a transform is not parsed, and that verdict is cached beside
-        the summaries under the same content key."""
+        decorator or assignment names a transform has none: it is neither parsed nor looked
+        up in the cache."""
         try:
             data = path.read_bytes()
         except OSError:
             return []
-        key = self._key(data)
-        summary = self._read_cache(key)
-        if summary is None:
-            if self._read_cache(key + UNTRACED) is not None:
-                return []
-            if not might_trace.search(data):
-                self._write_cache(key + UNTRACED, [])
-                return []
-            summary = self.summary(path)
+        if not might_trace.search(data):
+            return []
+        summary = self.summary(path)
         return summary["traced_calls"] if summary else []
 
     def _key(self, data):
@@ -731,15 +753,6 @@ def _transform_pattern(transforms):
     return re.compile(rb"^@[\w. \t(]*\b(?:" + names + rb")\b|^\w+\s*=.*\b(?:" + names + rb")\b", re.M)
 
 
-@lru_cache(maxsize=None)
-def _top_level_definition(name):
-    """A line that starts by defining ``name`` with def (or async def) or an assignment
-    (``step = jax.jit(_step)``, ``f64 = jnp.float64``): where a summary's functions, jitted
-    names and dtype aliases come from."""
-    escaped = re.escape(name).encode()
-    return re.compile(rb"^(?:async[ \t]+)?def[ \t]+" + escaped + rb"\b|^" + escaped + rb"[ \t]*(?::|=(?!=))", re.M)
-
-
 def _module_file(stem):
     """``stem.py`` or ``stem/__init__.py`` when it exists outside site-packages."""
     key = str(stem)  # (a Path hashes slowly)
@@ -767,6 +780,6 @@ _MODULE_FILES = {}  # module stem -> its file, or None
 _PACKAGES = {}  # folder -> (its top package or itself, whether in a package)
 _PROJECT_MODULES = {}  # (import root, working directory, top-level name) -> whether the project has it
 _PARTS = {}  # (path, salt, function name) -> ((mtime, size), summary of that function alone)
-_UNDEFINED = set()  # (module path, (mtime, size), name): no line there defines that function
+_DEFINITIONS = {}  # module path -> ((mtime, size), its top_level_definitions)
 _RESOLVED = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
 _CALLERS = {}  # (package, salt) -> callers index
