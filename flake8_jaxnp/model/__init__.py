@@ -126,31 +126,45 @@ class Model:
         kinds = {}  # (id(scope), name) -> how its bindings can give arrays
         verdicts = {}  # (id(scope), name, attributes) -> whether calling it gives arrays
         worth_resolving = self._names_from_outside_functions()
+        homes = {}  # (id(scope), name) -> (function, binding key, kind), or None: every use in a scope resolves alike
         for name in names.by_type.get(ast.Name, ()):
             if name.id not in worth_resolving or type(name.ctx) is not ast.Load:
                 continue
             scope = names.scope_of[name]
-            function = _function_of(scope)
-            if function is None or function in found:
-                continue
-            home = names.lookup(name.id, scope)
+            use = (id(scope), name.id)
+            home = homes.get(use, False)
+            if home is False:
+                home = homes[use] = self._array_source_home(scope, name.id, enclosing, kinds, packages)
             if home is None:
-                continue  # a builtin: Python values
-            home_scope, bindings = home
-            home_function = _function_of(home_scope)
-            if home_function is not function and not self.is_module_scope(home_scope):
-                enclosing.setdefault(function, set()).add(home_function)
                 continue
-            key = (id(home_scope), name.id)
-            kind = kinds.get(key)
-            if kind is None:
-                kind = kinds[key] = self._source_kind(home_scope, name.id, bindings, packages)
-            if kind is _ARRAY or (kind is not _NONE and self._gives_array(name, kind, key, verdicts)):
+            function, key, kind = home
+            if function not in found and (kind is _ARRAY or self._gives_array(name, kind, key, verdicts)):
                 found.add(function)
         for function in names.functions:  # outer functions come first
             if function not in found and any(outer in found for outer in enclosing.get(function, ())):
                 found.add(function)
         return found
+
+    def _array_source_home(self, scope, name, enclosing, kinds, packages):
+        """(function, binding key, kind) for a read of ``name`` in ``scope`` that may bring an
+        array into a function; None for a builtin, a name no array comes from, or a local of
+        an enclosing function (recorded in ``enclosing`` instead)."""
+        function = _function_of(scope)
+        if function is None:
+            return None
+        home = self.names.lookup(name, scope)
+        if home is None:
+            return None  # a builtin: Python values
+        home_scope, bindings = home
+        home_function = _function_of(home_scope)
+        if home_function is not function and not self.is_module_scope(home_scope):
+            enclosing.setdefault(function, set()).add(home_function)
+            return None
+        key = (id(home_scope), name)
+        kind = kinds.get(key)
+        if kind is None:
+            kind = kinds[key] = self._source_kind(home_scope, name, bindings, packages)
+        return None if kind is _NONE else (function, key, kind)
 
     def _names_from_outside_functions(self):
         """Names a function can read from elsewhere: module names, imports (anywhere), and

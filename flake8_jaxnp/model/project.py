@@ -533,8 +533,9 @@ class Project:
     def __init__(self, filename, cache_dir, transforms, scalars_static):
         self.path = Path(filename).resolve()
         self.package, self.in_package = _top_package(self.path.parent)  # or the file's folder
-        self.roots = [self.package.parent if self.in_package else self.package, Path.cwd()]
-        self._place = (str(self.roots[0]), str(self.roots[1]), str(self.path.parent))  # what resolving depends on
+        root = self.package.parent if self.in_package else self.package
+        # What resolving depends on: the import root, the working directory, the file's folder.
+        self._place = (str(root), os.getcwd(), str(self.path.parent))
         self._functions = {}  # (binding, attributes) -> what function() found, for this file
         self.cache_dir = cache_dir
         self.transforms = transforms
@@ -559,24 +560,23 @@ class Project:
         """True when the top package of an absolute dotted name is a source file of the project."""
         key = (*self._place[:2], dotted.split(".")[0])
         if key not in _PROJECT_MODULES:
-            _PROJECT_MODULES[key] = any(_module_file(root / key[-1]) for root in self.roots)
+            _PROJECT_MODULES[key] = any(_module_file(os.path.join(root, key[-1])) for root in self._place[:2])
         return _PROJECT_MODULES[key]
 
     def _resolve(self, binding, attributes):
         module, level, attribute = binding
         if level:
-            base = self.path.parent
+            base = self._place[2]
             for _ in range(level - 1):
-                base = base.parent
-            dotted = [p for p in module.split(".") if p]
-            candidates = [base.joinpath(*dotted)] if dotted else [base]
+                base = os.path.dirname(base)
+            candidates = [os.path.join(base, *[p for p in module.split(".") if p])]
         else:
-            candidates = [root.joinpath(*module.split(".")) for root in self.roots]
+            candidates = [os.path.join(root, *module.split(".")) for root in self._place[:2]]
         names = ([attribute] if attribute else []) + list(attributes)
         for stem in candidates:
             # from pkg import mod (a module) or from pkg.mod import func
             for split in range(len(names), -1, -1):
-                path = _module_file(stem.joinpath(*names[:split]))
+                path = _module_file(os.path.join(stem, *names[:split]))
                 rest = names[split:]
                 if path is not None and len(rest) == 1:
                     return path, rest[0]
@@ -754,12 +754,14 @@ def _transform_pattern(transforms):
 
 
 def _module_file(stem):
-    """``stem.py`` or ``stem/__init__.py`` when it exists outside site-packages."""
-    key = str(stem)  # (a Path hashes slowly)
-    if key not in _MODULE_FILES:
-        _MODULE_FILES[key] = next((path.resolve() for path in (stem.with_name(stem.name + ".py"), stem / "__init__.py")
-                                   if not any(part in NOT_PROJECT for part in path.parts) and path.is_file()), None)
-    return _MODULE_FILES[key]
+    """``stem.py`` or ``stem/__init__.py`` (``stem``: a path as a string) when it exists
+    outside site-packages."""
+    if stem not in _MODULE_FILES:
+        candidates = (stem + ".py", os.path.join(stem, "__init__.py"))
+        _MODULE_FILES[stem] = next((Path(os.path.realpath(path)) for path in candidates
+                                    if not any(part in NOT_PROJECT for part in path.split(os.sep))
+                                    and os.path.isfile(path)), None)
+    return _MODULE_FILES[stem]
 
 
 def _top_package(folder):
