@@ -30,6 +30,9 @@ class Model:
         self.options = options
         self.filename = filename  # the path flake8 reports, when known (test files are judged by name)
         self.names = Names(tree)
+        # The two questions checks ask most, answered by the index without a call in between:
+        self.qualname = self.names.qualname  # the dotted name an expression refers to (jax.numpy.exp), or None
+        self.parent = self.names.parent.get  # a node's parent node, or None
         self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
         self.x64 = options.x64 or bool(self.x64_switches)
         roots = TraceRoots(self.names, options.extra_transforms)
@@ -398,10 +401,6 @@ class Model:
         """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""
         return self.traced.get(self.names.enclosing_function(node))
 
-    def qualname(self, expr):
-        """The dotted name ``expr`` refers to (``jax.numpy.exp``), or None."""
-        return self.names.qualname(expr)
-
     def nodes(self, *types):
         """Every node of the module (of the given types), in one shared index."""
         if not types:
@@ -410,9 +409,6 @@ class Model:
         if len(types) == 1:
             return by_type.get(types[0], ())
         return [node for kind in types for node in by_type.get(kind, ())]
-
-    def parent(self, node):
-        return self.names.parent.get(node)
 
     def statement_of(self, node):
         """The innermost statement containing ``node``."""

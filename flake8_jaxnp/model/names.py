@@ -60,6 +60,7 @@ class Names:
         self.by_type = {}  # node type -> every node of that type, in walk order
         self._qualnames = {}  # expression node -> its qualname, filled on first question
         self._functions_bound = {}  # expression node -> the def it names (function_bound_to)
+        self._own = {}  # def or lambda -> its own_nodes
         self._build(tree)
 
     @property
@@ -205,7 +206,15 @@ class Names:
         return scope.node if scope is not None else None
 
     def own_nodes(self, func):
-        """Nodes that run when ``func``'s body runs: not nested defs' bodies, not annotations."""
+        """Nodes that run when ``func``'s body runs: not nested defs' bodies, not annotations.
+        Kept per function: the model and several checks walk the same traced functions."""
+        try:
+            return self._own[func]
+        except KeyError:
+            found = self._own[func] = tuple(self._walk_own_nodes(func))
+            return found
+
+    def _walk_own_nodes(self, func):
         body = func.body if isinstance(func.body, list) else [func.body]
         stack = list(body)
         while stack:
