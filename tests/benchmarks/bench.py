@@ -10,7 +10,11 @@ module-summary cache is measured cold (a new empty folder for every run) and
 warm (a folder filled by one run before measuring); the stdin run is warm. It
 reports median wall time, CPU time and peak memory (the child's own
 ``ru_maxrss``), their ratios and lines per second; the CPU time ratio is the
-steadier figure on a busy machine. Both sides run the same flake8 through the
+steadier figure on a busy machine. Steadier still, when other jobs share the
+machine, is the ratio within one process: the "with" run times the plugin's own
+``run()`` and compares the whole process with the rest of it (it leaves out
+what the plugin's presence costs the other checkers, such as loading it: about
+0.1 s). Both sides run the same flake8 through the
 same launcher: "without" removes the plugin's entry point before flake8
 discovers plugins, so none of its code is imported or run. Children cache
 bytecode (in the cache folder) as an installed plugin does, after a warm-up
@@ -34,13 +38,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402 - the sibling script, not an installed module
 
 PLUGIN_DISTRIBUTION = "flake8-jaxnp"
-# Runs flake8's own main(); argv[1] is "with" or "without" the plugin.
+# Runs flake8's own main(); argv[1] is "with" or "without" the plugin. "with" also times
+# the plugin's run() and prints that CPU time last on stderr (SPLIT_MARK).
+SPLIT_MARK = "plugin run() CPU seconds:"
 LAUNCHER = f"""
 import sys
 from flake8.plugins import finder
 if sys.argv[1] == "without":
     _find = finder._find_importlib_plugins
     finder._find_importlib_plugins = lambda: (p for p in _find() if p.package != {PLUGIN_DISTRIBUTION!r})
+else:
+    import atexit, time
+    from flake8_jaxnp import plugin
+    _run, _spent = plugin.JaxNumpyChecker.run, [0.0]
+    def _timed(self):
+        start = time.process_time()
+        found = list(_run(self))
+        _spent[0] += time.process_time() - start
+        return iter(found)
+    plugin.JaxNumpyChecker.run = _timed
+    atexit.register(lambda: sys.stderr.write(f"{SPLIT_MARK} {{_spent[0]}}\\n"))
 from flake8.main.cli import main
 main(sys.argv[2:])
 """
@@ -74,7 +91,9 @@ def run_flake8(mode, args, stdin_path=None, cache=None):
             cold.cleanup()
     if process.returncode != 0:
         raise SystemExit(f"flake8 ({mode}) failed with {process.returncode}:\n{errors}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024  # ru_maxrss is in KiB on Linux
+    cpu = usage.ru_utime + usage.ru_stime
+    plugin = float(errors.rsplit(SPLIT_MARK, 1)[1]) if SPLIT_MARK in errors else 0.0
+    return wall, cpu, usage.ru_maxrss / 1024, cpu / (cpu - plugin)  # ru_maxrss is in KiB on Linux
 
 
 def check_launcher():
@@ -93,19 +112,20 @@ def measure(label, args, lines, repeat, cache, stdin_path=None):
         order = ("with", "without") if round_number % 2 == 0 else ("without", "with")
         for mode in order:
             runs[mode].append(run_flake8(mode, args, stdin_path, cache))
-    wall, cpu, memory = ({mode: statistics.median(run[index] for run in results) for mode, results in runs.items()}
-                         for index in range(3))
+    wall, cpu, memory, split = ({mode: statistics.median(run[index] for run in results)
+                                 for mode, results in runs.items()} for index in range(4))
     figures = {
         "label": label, "lines": lines, "repeat": repeat,
         "wall_with": wall["with"], "wall_without": wall["without"],
         "time_ratio": wall["with"] / wall["without"],
         "cpu_with": cpu["with"], "cpu_without": cpu["without"], "cpu_ratio": cpu["with"] / cpu["without"],
         "mem_with": memory["with"], "mem_without": memory["without"],
-        "mem_ratio": memory["with"] / memory["without"],
+        "mem_ratio": memory["with"] / memory["without"], "split_ratio": split["with"],
         "lines_per_s_with": lines / wall["with"], "lines_per_s_without": lines / wall["without"],
     }
     print(f"| {label} | {lines:,} | {figures['wall_without']:.2f} s | {figures['wall_with']:.2f} s "
-          f"| {figures['time_ratio']:.2f} | {figures['cpu_ratio']:.2f} | {figures['lines_per_s_with']:,.0f} "
+          f"| {figures['time_ratio']:.2f} | {figures['cpu_ratio']:.2f} | {figures['split_ratio']:.3f} "
+          f"| {figures['lines_per_s_with']:,.0f} "
           f"| {figures['mem_without']:.0f} MiB | {figures['mem_with']:.0f} MiB | {figures['mem_ratio']:.2f} |",
           flush=True)
     return figures
@@ -173,9 +193,9 @@ def main():
     print(f"corpus: {len(files)} files, {lines:,} lines ({pins})")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; medians of alternating runs: "
           f"{options.repeat} each on the corpus, {max(6 * options.repeat, 30)} each on one file\n")
-    print("| run | lines | flake8 without JNP | flake8 with JNP | time ratio | CPU time ratio | lines/s with JNP "
-          "| peak memory without | peak memory with | memory ratio |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| run | lines | flake8 without JNP | flake8 with JNP | time ratio | CPU time ratio "
+          "| CPU ratio within one process | lines/s with JNP | peak memory without | peak memory with | memory ratio |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     measure("corpus, `flake8 --jobs 1`, cold cache", [str(root)], lines, options.repeat, "cold")
     with tempfile.TemporaryDirectory() as warm:
         run_flake8("with", [str(root)], cache=warm)  # fills the cache
