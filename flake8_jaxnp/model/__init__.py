@@ -130,6 +130,7 @@ class Model:
         verdicts = {}  # (id(scope), name, attributes) -> whether calling it gives arrays
         worth_resolving = self._names_from_outside_functions()
         homes = {}  # (id(scope), name) -> (function, binding key, kind), or None: every use in a scope resolves alike
+        callables = []  # reads of helpers and other imports, asked about once the cheaper sources are known
         for name in names.by_type.get(ast.Name, ()):
             if name.id not in worth_resolving or type(name.ctx) is not ast.Load:
                 continue
@@ -141,7 +142,12 @@ class Model:
             if home is None:
                 continue
             function, key, kind = home
-            if function not in found and (kind is _ARRAY or self._gives_array(name, kind, key, verdicts)):
+            if kind is _CALLABLE:
+                callables.append((name, function, key))
+            elif function not in found and (kind is _ARRAY or self._gives_array(name, kind, key, verdicts)):
+                found.add(function)
+        for name, function, key in callables:  # last: learning what a helper returns costs most
+            if function not in found and self._gives_array(name, _CALLABLE, key, verdicts):
                 found.add(function)
         for function in names.functions:  # outer functions come first
             if function not in found and any(outer in found for outer in enclosing.get(function, ())):
