@@ -540,8 +540,7 @@ class Project:
         self.cache_dir = cache_dir
         self.transforms = transforms
         self.scalars_static = scalars_static
-        settings = json.dumps([sorted((name, b.name) for name, b in transforms.items()), sorted(scalars_static)])
-        self.salt = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
+        self.salt = _salt(transforms, scalars_static)
 
     # ---- module resolution ----
     def resolve(self, binding, attributes=()):
@@ -743,6 +742,17 @@ class Project:
         return files
 
 
+def _salt(transforms, scalars_static):
+    """What every cache key mixes in besides a module's bytes: the plugin and JAX versions,
+    the summary format and the transforms. Kept for the tables every file of a run shares."""
+    known = _SALTS.get((id(transforms), id(scalars_static)))
+    if known is None or known[0] is not transforms or known[1] is not scalars_static:
+        settings = json.dumps([sorted((name, b.name) for name, b in transforms.items()), sorted(scalars_static)])
+        salt = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
+        known = _SALTS[(id(transforms), id(scalars_static))] = (transforms, scalars_static, salt)
+    return known[2]
+
+
 @lru_cache(maxsize=None)
 def _transform_pattern(transforms):
     """Bytes that a module tracing a top-level function must contain (``summarise`` reads
@@ -784,4 +794,5 @@ _PROJECT_MODULES = {}  # (import root, working directory, top-level name) -> whe
 _PARTS = {}  # (path, salt, function name) -> ((mtime, size), summary of that function alone)
 _DEFINITIONS = {}  # module path -> ((mtime, size), its top_level_definitions)
 _RESOLVED = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
+_SALTS = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
 _CALLERS = {}  # (package, salt) -> callers index

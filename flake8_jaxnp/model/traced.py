@@ -9,6 +9,8 @@ carry tracers.
 import ast
 import enum
 from dataclasses import dataclass, field
+from functools import lru_cache
+from types import MappingProxyType
 
 from .. import api
 
@@ -57,6 +59,27 @@ _EAGER = Behaviour.EAGER
 PARTIAL = {"functools.partial"}
 
 
+@lru_cache(maxsize=8)
+def _transform_tables(extra_transforms):
+    """TraceRoots' tables of transforms, for the generated facts plus ``extra_transforms``."""
+    transforms, array_results = function_transforms(), array_result_transforms()
+    scalars_static, class_lifting = set(), set()
+    for dotted, measured in api.framework_transforms().items():
+        behaviour = _framework_behaviour(measured)
+        if behaviour is not None:
+            transforms[dotted] = behaviour
+            array_results.add(dotted)
+            if measured.get("lifts_class"):
+                class_lifting.add(dotted)
+            if measured["python_scalars_static"] and behaviour is not _DIFFERENTIATING:
+                scalars_static.add(dotted)
+    for dotted in extra_transforms:
+        transforms[dotted] = _STAGING
+        array_results.add(dotted)
+        scalars_static.discard(dotted)
+    return MappingProxyType(transforms), frozenset(array_results), frozenset(scalars_static), frozenset(class_lifting)
+
+
 def function_transforms():
     """Transforms that take the function as first argument -> Behaviour (generated)."""
     return {name: Behaviour((facts["abstract"], facts["cached"])) for name, facts in api.transforms().items()}
@@ -101,23 +124,11 @@ class TraceRoots:
 
     def __init__(self, names, extra_transforms=()):
         self.names = names
-        self.transforms = function_transforms()
-        self.array_results = array_result_transforms()
-        self.scalars_static = set()  # transforms that leave Python scalars static (equinox.filter_*)
-        self.class_lifting = set()  # transforms applied to a Module class (nn.scan(Cell, ...))
-        for dotted, measured in api.framework_transforms().items():
-            behaviour = _framework_behaviour(measured)
-            if behaviour is not None:
-                self.transforms[dotted] = behaviour
-                self.array_results.add(dotted)
-                if measured.get("lifts_class"):
-                    self.class_lifting.add(dotted)
-                if measured["python_scalars_static"] and behaviour is not _DIFFERENTIATING:
-                    self.scalars_static.add(dotted)
-        for dotted in extra_transforms:
-            self.transforms[dotted] = _STAGING
-            self.array_results.add(dotted)
-            self.scalars_static.discard(dotted)
+        # transform -> Behaviour; those whose result gives arrays when called; those that
+        # leave Python scalars static (equinox.filter_*); those applied to a Module class
+        # (nn.scan(Cell, ...)). The same for every file of a run: shared, never changed.
+        self.transforms, self.array_results, self.scalars_static, self.class_lifting = \
+            _transform_tables(tuple(extra_transforms))
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
