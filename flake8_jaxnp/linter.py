@@ -5,7 +5,7 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 """
 import unicodedata
 
-from . import api
+from . import api, reuse
 from .checks import (api_usage, donation, dtypes, gradients, keys, methods, performance, side_effects, tracing,
                      transfers)
 from .findings import Finding
@@ -29,9 +29,15 @@ def relevant(lines, options=DEFAULT):
 
 
 def lint(tree, lines, options=DEFAULT, filename=None):
-    """Sorted Findings for one module (at ``filename``, when known); never raises."""
+    """Sorted Findings for one module (at ``filename``, when known); never raises. The
+    findings of a file whose text, project and settings did not change are reused."""
     if not relevant(lines, options):
         return []
+    where = reuse.entry(lines, options, filename)
+    if where is not None:
+        found = reuse.reused(where, filename, options)
+        if found is not None:
+            return found
     try:
         model = Model(tree, options, filename)
     except Exception as exc:  # noqa: BLE001 - any failure becomes JNP900, flake8 goes on
@@ -42,7 +48,10 @@ def lint(tree, lines, options=DEFAULT, filename=None):
             results.update(check(model))
         except Exception as exc:  # noqa: BLE001
             results.add(_internal_error(exc))
-    return sorted(results)
+    findings = sorted(results)
+    if where is not None and model.project is not None:
+        reuse.keep(where, findings, model.project.consulted)
+    return findings
 
 
 def _internal_error(exc):

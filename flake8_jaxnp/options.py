@@ -13,7 +13,7 @@ X64_RULES = ("JNP402", "JNP403")  # what --jaxnp-x64 silences
 class Options:
     extra_transforms: tuple = ()  # dotted names treated like jax.jit
     x64: bool = False  # the project enables jax_enable_x64 globally
-    cache_dir: str = None  # module summaries: None is the user's cache folder, "" keeps none on disk
+    cache_dir: str = None  # summaries and kept findings: None is the user's cache folder, "" keeps none on disk
     silenced: frozenset = frozenset()  # codes flake8's selection never reports: checks skip their work
 
 
@@ -37,7 +37,8 @@ def register(option_manager):
     option_manager.add_option(
         "--jaxnp-cache-dir", default=None, parse_from_config=True,
         help="Folder for the per-module summaries that let a file see its project's other "
-             "modules (default: ~/.cache/flake8-jaxnp/summaries; '' keeps them in memory only).",
+             "modules, and for the findings of files that did not change (default: "
+             "~/.cache/flake8-jaxnp/summaries; '' keeps nothing on disk).",
     )
 
 

@@ -510,7 +510,7 @@ def _shown(path):
 
 def _project(filename, options, roots):
     """The project around ``filename``, or None for a buffer with no path."""
-    if not filename or filename in ("stdin", "-"):
+    if not projects.has_project(filename):
         return None
     cache_dir = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
     return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)

@@ -537,6 +537,7 @@ class Project:
         # What resolving depends on: the import root, the working directory, the file's folder.
         self._place = (str(root), os.getcwd(), str(self.path.parent))
         self._functions = {}  # (binding, attributes) -> what function() found, for this file
+        self.consulted = []  # (question, arguments, answer) for each question the model asked
         self.cache_dir = cache_dir
         self.transforms = transforms
         self.scalars_static = scalars_static
@@ -636,32 +637,18 @@ class Project:
         return summary
 
     def _read_cache(self, key):
-        if not self.cache_dir:
-            return None
-        try:
-            with open(os.path.join(self.cache_dir, f"{key}.json"), encoding="utf-8") as cached:
-                return json.loads(cached.read())
-        except (OSError, ValueError):
-            return None
+        return read_cached(self.cache_dir, key)
 
     def _write_cache(self, key, summary):
-        if not self.cache_dir:
-            return
-        folder = str(self.cache_dir)
-        partial = os.path.join(folder, f"{key}.{os.getpid()}.tmp")  # then renamed: readers never see half
-        try:
-            os.makedirs(folder, exist_ok=True)
-            with open(partial, "w", encoding="utf-8") as out:
-                out.write(json.dumps(summary))
-            os.replace(partial, os.path.join(folder, f"{key}.json"))
-        except OSError:
-            pass  # a read-only cache costs time, never correctness
+        write_cached(self.cache_dir, key, summary)
 
+    # ---- what the model asks of the other modules (recorded in ``consulted``) ----
     def function(self, binding, attributes=()):
         """(module path, summary, function name) for an imported project function, or None."""
         key = (*binding, *attributes)
         if key not in self._functions:
-            self._functions[key] = self._function(binding, attributes)
+            found = self._functions[key] = self._function(binding, attributes)
+            self.consulted.append(("function", [list(binding), list(attributes)], answer("function", found)))
         return self._functions[key]
 
     def _function(self, binding, attributes):
@@ -677,10 +664,10 @@ class Project:
     def dtype_alias(self, binding, attributes=()):
         """[dtype, spelled as a Python type] for an imported project module's dtype constant."""
         found = self.resolve(binding, attributes)
-        if found is None or found[0] == self.path:
-            return None
-        summary = self.summary(found[0], defines=found[1])
-        return summary["dtypes"].get(found[1]) if summary else None
+        summary = self.summary(found[0], defines=found[1]) if found is not None and found[0] != self.path else None
+        alias = summary["dtypes"].get(found[1]) if summary else None
+        self.consulted.append(("dtype_alias", [list(binding), list(attributes)], answer("dtype_alias", alias)))
+        return alias
 
     def callers(self):
         """{function name in this file: [(positions, keywords, transform, caller, path, line)]}
@@ -689,8 +676,10 @@ class Project:
         key = (self.package, self.salt)
         if key not in _CALLERS:
             _CALLERS[key] = self._callers_index(self._project_files())
-        return {name: [c for c in calls if c[4] != self.path]
-                for name, calls in _CALLERS[key].get(self.path, {}).items()}
+        found = {name: [c for c in calls if c[4] != self.path]
+                 for name, calls in _CALLERS[key].get(self.path, {}).items()}
+        self.consulted.append(("callers", [], answer("callers", found)))
+        return found
 
     def _callers_index(self, files):
         """{module path: {function name: calls}} for every traced call between project modules."""
@@ -740,6 +729,49 @@ class Project:
                 files = sorted(self.package.glob("*.py"))
             files = _FILES[key] = files[:MAX_PROJECT_FILES]  # below the resolved package folder
         return files
+
+
+QUESTIONS = ("function", "dtype_alias", "callers")  # what the model asks of other modules
+
+
+def answer(question, found):
+    """The part of a question's result that the model reads, as text: equal texts mean
+    the model sees the same thing."""
+    if question == "function" and found is not None:
+        path, summary, name = found
+        found = [str(path), summary["functions"].get(name), name in summary["jitted"], summary["results"].get(name)]
+    return json.dumps(found, sort_keys=True, default=str)
+
+
+def read_cached(folder, key):
+    """The JSON data kept under ``key`` in the cache folder, or None."""
+    if not folder:
+        return None
+    try:
+        with open(os.path.join(folder, f"{key}.json"), encoding="utf-8") as cached:
+            return json.loads(cached.read())
+    except (OSError, ValueError):
+        return None
+
+
+def write_cached(folder, key, data):
+    """Keep ``data`` under ``key``; a folder that cannot be written costs time, never correctness."""
+    if not folder:
+        return
+    folder = str(folder)
+    partial = os.path.join(folder, f"{key}.{os.getpid()}.tmp")  # then renamed: readers never see half
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(partial, "w", encoding="utf-8") as out:
+            out.write(json.dumps(data))
+        os.replace(partial, os.path.join(folder, f"{key}.json"))
+    except (OSError, TypeError, ValueError):
+        pass
+
+
+def has_project(filename):
+    """Whether a file linted under ``filename`` has a project around it (a buffer with no path has none)."""
+    return bool(filename) and filename not in ("stdin", "-")
 
 
 def _salt(transforms, scalars_static):

@@ -60,7 +60,7 @@ PARTIAL = {"functools.partial"}
 
 
 @lru_cache(maxsize=8)
-def _transform_tables(extra_transforms):
+def transform_tables(extra_transforms):
     """TraceRoots' tables of transforms, for the generated facts plus ``extra_transforms``."""
     transforms, array_results = function_transforms(), array_result_transforms()
     scalars_static, class_lifting = set(), set()
@@ -128,7 +128,7 @@ class TraceRoots:
         # leave Python scalars static (equinox.filter_*); those applied to a Module class
         # (nn.scan(Cell, ...)). The same for every file of a run: shared, never changed.
         self.transforms, self.array_results, self.scalars_static, self.class_lifting = \
-            _transform_tables(tuple(extra_transforms))
+            transform_tables(tuple(extra_transforms))
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate

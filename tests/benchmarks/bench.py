@@ -6,8 +6,11 @@ Fetches the corpus (``corpus.py``), then, alternating within each round,
 runs ``flake8 --isolated --jobs 1`` over it with the plugin and without it, and
 ``flake8 -`` on one ~2,000-line file fed on stdin (what an editor does; its
 display name is its real path, so it sees the modules it imports). The plugin's
-module-summary cache is measured cold (a new empty folder for every run) and
-warm (a folder filled by one run before measuring); the stdin run is warm. It
+cache is measured cold (a new empty folder for every run) and warm (a folder
+filled by one run before measuring), warm twice: with the findings of the
+unchanged files reused, and with them dropped before each run so that every
+file is analysed again with warm summaries (what a run after edits costs; the
+stdin run is measured that way too, as an editor's buffer has changed). It
 reports median wall time, CPU time and peak memory (the child's own
 ``ru_maxrss``), their ratios and lines per second; the CPU time ratio is the
 steadier figure on a busy machine. Steadier still, when other jobs share the
@@ -36,6 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402 - the sibling script, not an installed module
+from flake8_jaxnp.reuse import PREFIX  # noqa: E402
 
 PLUGIN_DISTRIBUTION = "flake8-jaxnp"
 # Runs flake8's own main(); argv[1] is "with" or "without" the plugin. "with" also times
@@ -69,9 +73,14 @@ CHILD_ENV["PYTHONPYCACHEPREFIX"] = str(corpus.cache_dir().parent / "pycache")
 SINGLE_FILE_LINES = 2000
 
 
-def run_flake8(mode, args, stdin_path=None, cache=None):
-    """(wall seconds, CPU seconds, peak RSS in MiB) of one flake8 run in a fresh process;
-    ``cache`` is the plugin's summary folder ("with" runs only; "cold": a new empty one)."""
+def run_flake8(mode, args, stdin_path=None, cache=None, reanalyse=False):
+    """(wall seconds, CPU seconds, peak RSS in MiB, CPU ratio within the process) of one
+    flake8 run in a fresh process; ``cache`` is the plugin's cache folder ("with" runs
+    only; "cold": a new empty one); ``reanalyse`` drops the kept findings from it first,
+    so every file is analysed with warm summaries (what a run after edits costs)."""
+    if reanalyse and mode == "with":
+        for kept in Path(cache).glob(f"{PREFIX}*.json"):
+            kept.unlink()
     stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
     cold = tempfile.TemporaryDirectory() if cache == "cold" else None
     plugin_args = [] if mode == "without" else ["--jaxnp-cache-dir", cold.name if cold else cache]
@@ -105,13 +114,13 @@ def check_launcher():
             raise SystemExit(f"launcher mode {mode!r} lists plugins: {result.stdout.strip()}")
 
 
-def measure(label, args, lines, repeat, cache, stdin_path=None):
+def measure(label, args, lines, repeat, cache, stdin_path=None, reanalyse=False):
     """Alternate with/without ``repeat`` times; print and return the figures."""
     runs = {"with": [], "without": []}
     for round_number in range(repeat):
         order = ("with", "without") if round_number % 2 == 0 else ("without", "with")
         for mode in order:
-            runs[mode].append(run_flake8(mode, args, stdin_path, cache))
+            runs[mode].append(run_flake8(mode, args, stdin_path, cache, reanalyse))
     wall, cpu, memory, split = ({mode: statistics.median(run[index] for run in results)
                                  for mode, results in runs.items()} for index in range(4))
     figures = {
@@ -199,11 +208,14 @@ def main():
     measure("corpus, `flake8 --jobs 1`, cold cache", [str(root)], lines, options.repeat, "cold")
     with tempfile.TemporaryDirectory() as warm:
         run_flake8("with", [str(root)], cache=warm)  # fills the cache
-        measure("corpus, `flake8 --jobs 1`, warm cache", [str(root)], lines, options.repeat, warm)
+        measure("corpus, `flake8 --jobs 1`, warm cache, files unchanged (findings reused)", [str(root)], lines,
+                options.repeat, warm)
+        measure("corpus, `flake8 --jobs 1`, warm cache, every file analysed again", [str(root)], lines,
+                options.repeat, warm, reanalyse=True)
         path, path_lines = single_file(files)
-        measure(f"one file on stdin (`{path.name}`, imports {imported_modules(path)} project modules), warm cache",
-                ["--stdin-display-name", str(path), "-"], path_lines, max(6 * options.repeat, 30), warm,
-                stdin_path=path)
+        measure(f"one file on stdin (`{path.name}`, imports {imported_modules(path)} project modules), warm cache, "
+                "analysed again", ["--stdin-display-name", str(path), "-"], path_lines, max(6 * options.repeat, 30),
+                warm, stdin_path=path, reanalyse=True)
     if options.profile:
         profile(files)
 

@@ -1,0 +1,78 @@
+"""Findings kept from the last lint of a file, reused while nothing they depend on has
+changed (as ruff and mypy keep theirs), so a warm run analyses only what changed.
+
+A file's findings are a function of its text, its path and the working directory
+(messages show paths), the options, the plugin's own code and data, the Python
+version, and the answers of its project to the three questions the model asks of
+other modules (``Project.function``, ``dtype_alias`` and ``callers``). An entry is
+kept beside the module summaries under a key made of all but those answers, and
+records each question with its answer. It is reused only when every question,
+asked again now, gets the same answer: a module of the project that changed,
+appeared or went away changes an answer, and the file is analysed again.
+"""
+import hashlib
+import json
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from .findings import Finding
+from .model import project as projects
+from .model.traced import transform_tables
+
+PREFIX = "findings-"  # entries' names in the cache folder (the summaries have none)
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def entry(lines, options, filename):
+    """(cache folder, entry name) for a file, or None where no findings are kept: a
+    buffer with no path, or no cache folder on disk (``--jaxnp-cache-dir ''``)."""
+    folder = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
+    if not folder or not projects.has_project(filename):
+        return None
+    settings = [list(options.extra_transforms), options.x64, sorted(options.silenced)]
+    inputs = json.dumps(["".join(lines), filename, os.getcwd(), settings, _plugin_digest(), sys.version])
+    return str(folder), PREFIX + hashlib.blake2b(inputs.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def reused(where, filename, options):
+    """The findings kept for this file, when its project still answers every question as
+    it did; else None."""
+    kept = projects.read_cached(*where)
+    if kept is None:
+        return None
+    transforms, _, scalars_static, _ = transform_tables(tuple(options.extra_transforms))
+    project = projects.Project(filename, where[0], transforms, scalars_static)
+    try:
+        for question, arguments, answer in kept["consulted"]:
+            if question not in projects.QUESTIONS or \
+                    projects.answer(question, getattr(project, question)(*arguments)) != answer:
+                return None
+        return [Finding(line, col, code, tuple(tuple(pair) for pair in fields))
+                for line, col, code, fields in kept["findings"]]
+    except Exception:  # noqa: BLE001 - a damaged entry is a miss, never a failure
+        return None
+
+
+def keep(where, findings, consulted):
+    """Keep a file's findings with the questions its project answered. A JNP900 (the
+    analysis failed) is not kept: the next run tries again; nor are message fields that
+    JSON would not give back as they were."""
+    if any(f.code == "JNP900" or not all(type(value) in _SCALARS for _, value in f.fields) for f in findings):
+        return
+    kept = {"consulted": consulted, "findings": [[f.line, f.col, f.code, f.fields] for f in findings]}
+    projects.write_cached(*where, kept)
+
+
+@lru_cache(maxsize=None)
+def _plugin_digest():
+    """The plugin's own code and data: a changed checker never reuses old findings, even
+    when the version number did not change."""
+    digest = hashlib.blake2b(digest_size=16)
+    package = Path(__file__).parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(package)).encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()

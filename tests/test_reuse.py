@@ -1,0 +1,66 @@
+"""Findings are reused from the last lint of an unchanged file, and never when anything
+they depend on changed: the file, a module it imports, a module that traces its
+functions, the modules that exist, or the options."""
+import ast
+
+from test_project import codes_at, lint, write_project
+
+from flake8_jaxnp import linter
+from flake8_jaxnp.options import DEFAULT, Options
+
+LOOP = "import jax.numpy as jnp\nfrom .helpers import to_host\n\n\ndef run(n):\n    x = jnp.zeros(3)\n" \
+       "    for _ in range(n):\n        to_host(x)\n"
+
+
+def test_an_unchanged_file_is_not_analysed_again(tmp_path, monkeypatch):
+    package = write_project(tmp_path)
+    path = package / "train.py"
+    source = path.read_text()
+    options = Options(cache_dir=str(tmp_path / "cache"))
+    first = linter.lint(ast.parse(source), source.splitlines(True), options, str(path))
+    assert [f.code for f in first] == ["JNP102"]
+
+    def no_analysis(*args):
+        raise AssertionError("analysed again")
+    monkeypatch.setattr(linter, "Model", no_analysis)
+    assert linter.lint(ast.parse(source), source.splitlines(True), options, str(path)) == first
+    changed = source + "\n"
+    assert [f.code for f in linter.lint(ast.parse(changed), changed.splitlines(True), options, str(path))] \
+        == ["JNP900"]  # the changed text is analysed (here by the stand-in that fails)
+
+
+def test_nothing_is_kept_without_a_cache_folder_or_a_path(tmp_path, monkeypatch):
+    package = write_project(tmp_path)
+    source = (package / "train.py").read_text()
+    monkeypatch.chdir(tmp_path)
+    for options, filename in [(Options(cache_dir=""), str(package / "train.py")), (DEFAULT, None),
+                              (Options(cache_dir=str(tmp_path / "cache")), "stdin")]:
+        linter.lint(ast.parse(source), source.splitlines(True), options, filename)
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_module_that_appears_is_seen(tmp_path):
+    package = write_project(tmp_path)
+    (package / "loop.py").write_text(LOOP)
+    assert lint(tmp_path, "pkg/loop.py") == []  # .helpers does not exist yet
+    (package / "helpers.py").write_text("import numpy as np\n\n\ndef to_host(x):\n    return np.asarray(x)\n")
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == [(8, "JNP101")]
+    (package / "helpers.py").unlink()
+    assert lint(tmp_path, "pkg/loop.py") == []
+
+
+def test_a_module_that_starts_tracing_a_helper_is_seen(tmp_path):
+    package = write_project(tmp_path)
+    steps = "pkg/steps.py"
+    assert lint(tmp_path, steps) == []
+    (package / "model.py").write_text("import jax\nfrom .steps import to_host\n\n\n@jax.jit\ndef step(x):\n"
+                                      "    return to_host(x) + 1\n")
+    assert codes_at(lint(tmp_path, steps)) == [(12, "JNP201")]  # steps.py itself did not change
+
+
+def test_other_options_are_not_answered_from_the_kept_findings(tmp_path):
+    package = write_project(tmp_path)
+    (package / "wide.py").write_text("import jax.numpy as jnp\n\nx = jnp.zeros(3, dtype=jnp.float64)\n")
+    assert codes_at(lint(tmp_path, "pkg/wide.py")) == [(3, "JNP402")]
+    assert lint(tmp_path, "pkg/wide.py", "--jaxnp-x64") == []
+    assert codes_at(lint(tmp_path, "pkg/wide.py")) == [(3, "JNP402")]
