@@ -28,7 +28,7 @@ _SCALARS = (str, int, float, bool, type(None))
 def entry(lines, options, filename):
     """(cache folder, entry name) for a file, or None where no findings are kept: a
     buffer with no path, or no cache folder on disk (``--jaxnp-cache-dir ''``)."""
-    folder = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
+    folder = projects.cache_folder(options.cache_dir)
     if not folder or not projects.has_project(filename):
         return None
     settings = [list(options.extra_transforms), options.x64, sorted(options.silenced)]

@@ -512,8 +512,8 @@ def _project(filename, options, roots):
     """The project around ``filename``, or None for a buffer with no path."""
     if not projects.has_project(filename):
         return None
-    cache_dir = projects.default_cache_dir() if options.cache_dir is None else options.cache_dir
-    return projects.Project(filename, cache_dir, roots.transforms, roots.scalars_static)
+    return projects.Project(filename, projects.cache_folder(options.cache_dir), roots.transforms,
+                            roots.scalars_static)
 
 
 def _enables_x64(names, call):

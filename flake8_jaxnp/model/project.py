@@ -38,7 +38,10 @@ NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 
 
-def default_cache_dir():
+def cache_folder(cache_dir):
+    """The folder the option names (``--jaxnp-cache-dir``; None: the user's cache folder)."""
+    if cache_dir is not None:
+        return cache_dir
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "flake8-jaxnp" / "summaries"
 
