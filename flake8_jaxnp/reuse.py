@@ -47,7 +47,7 @@ def reused(where, filename, options):
     try:
         for question, arguments, answer in kept["consulted"]:
             if question not in projects.QUESTIONS or \
-                    projects.answer(question, getattr(project, question)(*arguments)) != answer:
+                    projects.answer(getattr(project, question)(*arguments)) != answer:
                 return None
         return [Finding(line, col, code, tuple(tuple(pair) for pair in fields))
                 for line, col, code, fields in kept["findings"]]

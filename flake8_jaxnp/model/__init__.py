@@ -331,9 +331,7 @@ class Model:
         imported = self.project.function(*binding) if binding else None
         if imported is None:
             return None
-        path, summary, function = imported
-        facts = dict(summary["functions"].get(function, {"returns": None, "converts": ()}),
-                     jitted=function in summary["jitted"], result=summary["results"].get(function))
+        path, facts = imported
         return facts, _shown(path)
 
     def _project_import(self, expr):

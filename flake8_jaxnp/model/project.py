@@ -647,11 +647,13 @@ class Project:
 
     # ---- what the model asks of the other modules (recorded in ``consulted``) ----
     def function(self, binding, attributes=()):
-        """(module path, summary, function name) for an imported project function, or None."""
+        """(module path, facts) for an imported project function, or None. Facts: params,
+        line, returns, converts (see ``function_facts``), whether it is jitted, and the
+        shape of its result (``result_shape``) when known."""
         key = (*binding, *attributes)
         if key not in self._functions:
             found = self._functions[key] = self._function(binding, attributes)
-            self.consulted.append(("function", [list(binding), list(attributes)], answer("function", found)))
+            self.consulted.append(("function", [list(binding), list(attributes)], answer(found)))
         return self._functions[key]
 
     def _function(self, binding, attributes):
@@ -662,14 +664,16 @@ class Project:
         summary = self.summary(path, defines=name)
         if summary is None or (name not in summary["functions"] and name not in summary["jitted"]):
             return None
-        return path, summary, name
+        facts = dict(summary["functions"].get(name, {"returns": None, "converts": ()}),
+                     jitted=name in summary["jitted"], result=summary["results"].get(name))
+        return path, facts
 
     def dtype_alias(self, binding, attributes=()):
         """[dtype, spelled as a Python type] for an imported project module's dtype constant."""
         found = self.resolve(binding, attributes)
         summary = self.summary(found[0], defines=found[1]) if found is not None and found[0] != self.path else None
         alias = summary["dtypes"].get(found[1]) if summary else None
-        self.consulted.append(("dtype_alias", [list(binding), list(attributes)], answer("dtype_alias", alias)))
+        self.consulted.append(("dtype_alias", [list(binding), list(attributes)], answer(alias)))
         return alias
 
     def callers(self):
@@ -681,7 +685,7 @@ class Project:
             _CALLERS[key] = self._callers_index(self._project_files())
         found = {name: [c for c in calls if c[4] != self.path]
                  for name, calls in _CALLERS[key].get(self.path, {}).items()}
-        self.consulted.append(("callers", [], answer("callers", found)))
+        self.consulted.append(("callers", [], answer(found)))
         return found
 
     def _callers_index(self, files):
@@ -737,12 +741,8 @@ class Project:
 QUESTIONS = ("function", "dtype_alias", "callers")  # what the model asks of other modules
 
 
-def answer(question, found):
-    """The part of a question's result that the model reads, as text: equal texts mean
-    the model sees the same thing."""
-    if question == "function" and found is not None:
-        path, summary, name = found
-        found = [str(path), summary["functions"].get(name), name in summary["jitted"], summary["results"].get(name)]
+def answer(found):
+    """A question's result as text: equal texts mean the model sees the same thing."""
     return json.dumps(found, sort_keys=True, default=str)
 
 
