@@ -14,12 +14,12 @@ import hashlib
 import json
 import os
 import sys
+from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 
 from .findings import Finding
 from .model import project as projects
-from .model.traced import transform_tables
 
 PREFIX = "findings-"  # entries' names in the cache folder (the summaries have none)
 _SCALARS = (str, int, float, bool, type(None))
@@ -31,8 +31,9 @@ def entry(lines, options, filename):
     folder = projects.cache_folder(options.cache_dir)
     if not folder or not projects.has_project(filename):
         return None
-    settings = [list(options.extra_transforms), options.x64, sorted(options.silenced)]
-    inputs = json.dumps(["".join(lines), filename, os.getcwd(), settings, _plugin_digest(), sys.version])
+    settings = {field.name: getattr(options, field.name) for field in fields(options) if field.name != "cache_dir"}
+    inputs = json.dumps(["".join(lines), filename, os.getcwd(), settings, _plugin_digest(), sys.version],
+                        sort_keys=True, default=sorted)  # (sets, as sorted lists)
     return str(folder), PREFIX + hashlib.blake2b(inputs.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
@@ -42,8 +43,7 @@ def reused(where, filename, options):
     kept = projects.read_cached(*where)
     if kept is None:
         return None
-    transforms, _, scalars_static, _ = transform_tables(tuple(options.extra_transforms))
-    project = projects.Project(filename, where[0], transforms, scalars_static)
+    project = projects.project_around(filename, options)
     try:
         for question, arguments, answer in kept["consulted"]:
             if question not in projects.QUESTIONS or \

@@ -43,7 +43,7 @@ class Model:
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
                                    if behaviour is Behaviour.STAGING and name in roots.array_results}
         self.transform_names = frozenset(roots.transforms)
-        self.project = _project(filename, options, roots)
+        self.project = projects.project_around(filename, options)
         self.dtype_resolver = self.imported_dtype if self.project is not None else None
         self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand
         self._imports = None  # module-level import bindings, on demand
@@ -504,14 +504,6 @@ def _shown(path):
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
-
-
-def _project(filename, options, roots):
-    """The project around ``filename``, or None for a buffer with no path."""
-    if not projects.has_project(filename):
-        return None
-    return projects.Project(filename, projects.cache_folder(options.cache_dir), roots.transforms,
-                            roots.scalars_static)
 
 
 def _enables_x64(names, call):

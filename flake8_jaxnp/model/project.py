@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .. import __version__, api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
-from .traced import PARTIAL, _literals
+from .traced import PARTIAL, _literals, transform_tables
 from .kinds import ARRAY_ANNOTATIONS
 from .names import child_fields
 from .library import non_array_functions
@@ -775,6 +775,14 @@ def write_cached(folder, key, data):
 def has_project(filename):
     """Whether a file linted under ``filename`` has a project around it (a buffer with no path has none)."""
     return bool(filename) and filename not in ("stdin", "-")
+
+
+def project_around(filename, options):
+    """The Project around the file linted under ``filename`` with these options, or None."""
+    if not has_project(filename):
+        return None
+    transforms, _, scalars_static, _ = transform_tables(tuple(options.extra_transforms))
+    return Project(filename, cache_folder(options.cache_dir), transforms, scalars_static)
 
 
 def _salt(transforms, scalars_static):
