@@ -214,6 +214,7 @@ def test_a_dtype_alias_of_another_module_follows_its_changes(tmp_path):
 
 HELPERS = '''\
 """Helpers."""
+import jax
 import numpy as np
 from jax import numpy as jnp
 
@@ -248,23 +249,38 @@ def twice(x):  # noqa: E302
 
 async def waits(x):
     return jnp.ones(3)
+
+
+@jax.jit
+def jitted(x):
+    return jnp.sin(x)
+
+
+step = jax.jit(to_host)
+made = some_factory()
+SCALE = 2.0
 '''
 
 
-@pytest.mark.parametrize("name", ["to_host", "signature_over_lines", "waits", "cut_by_a_string", "decorated",
-                                  "twice"])
-def test_one_function_is_summarised_as_the_whole_module_would_be(name):
-    """A function's own lines give the same facts (lines included) as the module parsed
-    whole; where they cannot (a decorator, a string that cuts the lines, a name bound
-    twice), nothing is guessed and the whole module is summarised."""
+@pytest.mark.parametrize("name", ["to_host", "signature_over_lines", "waits", "decorated", "jitted", "step",
+                                  "made", "cut_by_a_string", "twice", "SCALE"])
+def test_one_definition_is_summarised_as_the_whole_module_would_be(name):
+    """A name's own lines (a def with its decorators, an assignment of a call) give the
+    same facts (lines included) as the module parsed whole; where they cannot (a string
+    that cuts the lines, a name bound twice, a constant that may be a dtype alias),
+    nothing is guessed and the whole module is summarised."""
     from flake8_jaxnp.model import project
+    from flake8_jaxnp.model.traced import transform_tables
+    transforms = transform_tables(())[0]
     source = HELPERS.encode()
-    whole = project.summarise(source, {})["functions"]
-    alone = project.function_summary(source, name)
-    if name in ("cut_by_a_string", "decorated", "twice"):
+    whole = project.summarise(source, transforms)
+    alone = project.function_summary(source, name, transforms)
+    if name in ("cut_by_a_string", "twice", "SCALE"):
         assert alone is None
     else:
-        assert alone["functions"] == {name: whole[name]} and alone["jitted"] == []
+        assert alone["functions"] == {n: facts for n, facts in whole["functions"].items() if n == name}
+        assert alone["jitted"] == ([name] if name in ("jitted", "step") else [])
+        assert alone["jitted"] == [n for n in whole["jitted"] if n == name]
 
 
 @pytest.mark.parametrize("source", [
@@ -275,7 +291,18 @@ def test_one_function_is_summarised_as_the_whole_module_would_be(name):
 def test_what_the_lines_alone_cannot_settle_needs_the_whole_module(source):
     from flake8_jaxnp.model import project
     assert project.summarise(source, {})["functions"]["helper"]["converts"]
-    assert project.function_summary(source, "helper") is None
+    assert project.function_summary(source, "helper", {}) is None
+
+
+def test_a_jitted_function_that_may_return_a_pytree_class_needs_the_whole_module():
+    """What a jitted function returns may be a class of its module: its lines alone cannot say."""
+    from flake8_jaxnp.model import project
+    from flake8_jaxnp.model.traced import transform_tables
+    transforms = transform_tables(())[0]
+    source = (b"import jax\nfrom typing import NamedTuple\n\n\nclass State(NamedTuple):\n    loss: jax.Array\n\n\n"
+              b"@jax.jit\ndef step(x):\n    return State(x)\n")
+    assert project.summarise(source, transforms)["results"]["step"]
+    assert project.function_summary(source, "step", transforms) is None
 
 
 def test_a_helper_summarised_alone_follows_its_changes(tmp_path):

@@ -7,9 +7,9 @@ arrays), what each function returns, which parameters a function converts to
 the host unconditionally, and which imported project functions its traced
 functions call with tracers. Summaries are cached on disk under the hash of the
 module's bytes (a changed module gets a new key, so answers are never stale)
-and in memory for the rest of the process. A file that calls one plain helper of a
+and in memory for the rest of the process. A file that calls one function of a
 module gets that function's summary alone, from the module's header and the
-helper's own lines (``function_summary``), cached under the same key plus its name.
+function's own lines (``function_summary``), cached under the same key plus its name.
 
 Imports resolve to source files under the linted file's import root (the folder
 above its top package, or its own folder) or the working directory, never into
@@ -71,17 +71,13 @@ def summarise(source, transforms, scalars_static=()):
                 shape = result_shape(stmt, records)
                 if shape is not None:
                     results[stmt.name] = shape
-        elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                and isinstance(stmt.value, ast.Call) and stmt.value.args:
-            spec = _transform(stmt.value.func, imports, transforms)  # step = jax.jit(_step, ...)
-            if spec is None and _qualname(stmt.value.func, imports) in transforms:
-                spec = (_qualname(stmt.value.func, imports), stmt.value.keywords)
-            target = stmt.value.args[0]
-            if spec is not None and isinstance(target, ast.Name):
+        elif _assigns_call(stmt):
+            spec = _assigned_transform(stmt, imports, transforms)
+            if spec is not None:
                 if _stages(transforms[spec[0]]):
                     jitted.add(stmt.targets[0].id)
-                if target.id in functions:
-                    traced[target.id] = spec
+                if stmt.value.args[0].id in functions:
+                    traced[stmt.value.args[0].id] = spec
     calls = []
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in traced \
@@ -89,6 +85,23 @@ def summarise(source, transforms, scalars_static=()):
             calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
     return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls, "results": results,
             "dtypes": dtype_aliases(tree, imports)}
+
+
+def _assigns_call(stmt):
+    """``name = call(...)``."""
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+        and isinstance(stmt.value, ast.Call)
+
+
+def _assigned_transform(stmt, imports, transforms):
+    """(transform name, keywords) for ``step = jax.jit(_step, ...)``: a transform of a name."""
+    call = stmt.value
+    if not call.args or not isinstance(call.args[0], ast.Name):
+        return None
+    spec = _transform(call.func, imports, transforms)
+    if spec is None and _qualname(call.func, imports) in transforms:
+        spec = (_qualname(call.func, imports), call.keywords)
+    return spec
 
 
 def top_level_definitions(source):
@@ -107,30 +120,44 @@ def top_level_definitions(source):
 _DEFINITION = re.compile(rb"^(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))", re.M)
 
 
-def function_summary(source, name, definitions=None):
-    """What ``summarise`` says of the top-level function ``name``, from the module's
-    header and that function's lines alone, so a module that a file calls one helper of
-    is not parsed whole: parsing is most of a summary's cost. Only for a def that is
-    defined once, undecorated, and not rebound at the top level (its lines are found by
-    ``top_level_definitions``), when no import follows the first top-level definition;
-    None otherwise, and wherever the lines cut through a string or a bracket (they then
-    fail to parse), so the caller summarises the whole module."""
+def function_summary(source, name, transforms, definitions=None):
+    """What ``summarise`` says of the top-level name ``name``, from the module's header and
+    the lines that define it alone, so a module that a file calls one function of is not
+    parsed whole: parsing is most of a summary's cost. For a def (its decorators
+    included) or an assignment of a call (``step = jax.jit(_step)``) that is the name's
+    only top-level definition (found by ``top_level_definitions``), when no import follows
+    the first top-level definition, and, for a jitted def, when the module defines no
+    class (its result's shape may name one); None otherwise, and wherever the lines cut
+    through a string or a bracket (they then fail to parse), so the caller summarises the
+    whole module."""
     found = (definitions if definitions is not None else top_level_definitions(source)).get(name, ())
     header_end = _TOP_LEVEL_DEFINITION.search(source)
-    if len(found) != 1 or not found[0][1] or header_end is None or _IMPORT.search(source, header_end.start()) \
-            or _decorated(source, found[0][0]):
+    if len(found) != 1 or header_end is None or _IMPORT.search(source, header_end.start()):
         return None
-    start = found[0][0]
-    ending = _TOP_LEVEL_STATEMENT.search(source, source.find(b"\n", start) + 1 or len(source))
+    offset, is_def = found[0]
+    start = _first_decorator(source, offset) if is_def else offset
+    ending = _TOP_LEVEL_STATEMENT.search(source, source.find(b"\n", offset) + 1 or len(source))
     try:
         imports = _header_imports(source[:header_end.start()])
         lines = ast.parse(b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None])
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    if len(lines.body) != 1 or not isinstance(lines.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if len(lines.body) != 1:
         return None
-    return {"functions": {name: function_facts(lines.body[0], imports)}, "jitted": [],
-            "traced_calls": [], "results": {}, "dtypes": {}}
+    stmt, functions = lines.body[0], {}
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
+        specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
+        jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
+        if jitted and _TOP_LEVEL_CLASS.search(b"\n" + source):
+            return None
+        functions[name] = function_facts(stmt, imports)
+    elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
+        spec = _assigned_transform(stmt, imports, transforms)
+        jitted = spec is not None and _stages(transforms[spec[0]])
+    else:
+        return None
+    return {"functions": functions, "jitted": [name] if jitted else [], "traced_calls": [], "results": {},
+            "dtypes": {}}
 
 
 @lru_cache(maxsize=32)
@@ -139,16 +166,19 @@ def _header_imports(header):
     return module_imports(ast.parse(header))
 
 
-def _decorated(source, start):
-    """Whether the top-level def at ``start`` has decorators: the nearest line above it
-    that starts in the first column (other than a comment or a closing bracket) is one."""
-    end = start - 1
+def _first_decorator(source, start):
+    """Where the decorators of the top-level def at ``start`` begin (``start`` when it has
+    none): each nearest line above that starts in the first column (other than a comment
+    or a closing bracket) and starts with ``@``."""
+    first, end = start, start - 1
     while end > 0:
         begin = source.rfind(b"\n", 0, end) + 1
         if source[begin:begin + 1] not in _NOT_A_STATEMENT_START:
-            return source[begin:begin + 1] == b"@"
+            if source[begin:begin + 1] != b"@":
+                break
+            first = begin
         end = begin - 1
-    return False
+    return first
 
 
 # A top-level def, class or decorator: where a module's header (docstring, imports,
@@ -156,6 +186,7 @@ def _decorated(source, start):
 _TOP_LEVEL_DEFINITION = re.compile(rb"^(?:@|(?:async[ \t]+)?def\b|class\b)", re.M)
 _IMPORT = re.compile(rb"^(?:import|from)[ \t]", re.M)
 _TOP_LEVEL_STATEMENT = re.compile(rb"^[A-Za-z_@]", re.M)
+_TOP_LEVEL_CLASS = re.compile(rb"\nclass\b")  # searched in the source after a newline
 # First bytes of a line that is not a top-level statement or decorator (blank, indented,
 # a comment, a closing bracket).
 _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
@@ -627,12 +658,12 @@ class Project:
         return summary
 
     def _function_summary(self, path, version, data, key, name, definitions):
-        """The summary of one plain function of a module (``function_summary``), kept in
+        """The summary of one function of a module (``function_summary``), kept in
         memory and on disk beside the module's key; None where it needs the whole module."""
         part_key = f"{key}-{name}"
         summary = self._read_cache(part_key)
         if summary is None:
-            summary = function_summary(data, name, definitions)
+            summary = function_summary(data, name, self.transforms, definitions)
             if summary is None:
                 return None
             self._write_cache(part_key, summary)
