@@ -162,7 +162,7 @@ def _call(model, call):
     given, requested, python_type = False, None, False
     if jax_function or isinstance(call.func, ast.Attribute):
         given, requested, python_type = _requested_dtype(model, call, qualname)
-        if given and not jax_function and not _is_jax_method(model, call):  # (asked last: it needs values)
+        if given and not jax_function and not _is_jax_method(model, call, qualname):  # (last: it needs values)
             given, requested, python_type = False, None, False
     if python_type:
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
@@ -188,9 +188,11 @@ def _requested_dtype(model, call, qualname):
     return model.requested_dtype(call, qualname)
 
 
-def _is_jax_method(model, call):
-    """``x.astype(...)``, ``x.sum(dtype=...)`` on a JAX array (traced or not)."""
-    return isinstance(call.func, ast.Attribute) and model.value(call.func.value).kind in JAX_ARRAY_KINDS
+def _is_jax_method(model, call, qualname):
+    """``x.astype(...)``, ``x.sum(dtype=...)`` on a JAX array (traced or not). A call with a
+    qualified name (``np.zeros``) is a module's function: its value is not asked."""
+    return qualname is None and isinstance(call.func, ast.Attribute) \
+        and model.value(call.func.value).kind in JAX_ARRAY_KINDS
 
 
 def _is_jitted_call(model, call):

@@ -506,8 +506,13 @@ def _shown(path):
         return str(path)
 
 
+_X64_SWITCH_NAMES = frozenset({"update", "enable_x64"})
+
+
 def _enables_x64(names, call):
     """``jax.config.update("jax_enable_x64", <not False>)``, ``jax.enable_x64(<not False>)``."""
+    if type(call.func) is ast.Attribute and call.func.attr not in _X64_SWITCH_NAMES:
+        return False  # its qualified name ends with that attribute (asked of every call: cheap first)
     qualname = names.qualname(call.func) or ""
     if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
         return not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
