@@ -110,14 +110,16 @@ def top_level_definitions(source):
     where a summary's functions, jitted names and dtype aliases come from. A name with no
     such line is not in the summary, so the module need not be parsed to learn it."""
     found = {}
-    for match in _DEFINITION.finditer(source):
+    for match in _DEFINITION.finditer(b"\n" + source):  # match.start(): the line's offset in ``source``
         function = match.group(1)
         found.setdefault((function or match.group(2)).decode("utf-8", "replace"), []).append(
             (match.start(), function is not None))
     return found
 
 
-_DEFINITION = re.compile(rb"^(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))", re.M)
+# A newline, then a line that defines a name. Starting with a newline rather than ^ makes
+# the search jump from line to line instead of trying every byte.
+_DEFINITION = re.compile(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
 
 
 def function_summary(source, name, transforms, definitions=None):
@@ -642,6 +644,11 @@ class Project:
         except OSError:
             return None
         key = self._key(data)
+        if defines is not None:  # a summary of that name alone, kept by an earlier run
+            part = self._read_cache(f"{key}-{defines}")
+            if part is not None:
+                _PARTS[(path, self.salt, defines)] = (version, part)
+                return part
         summary = self._read_cache(key)
         if summary is None:
             if defines is not None:
@@ -649,25 +656,14 @@ class Project:
                 _DEFINITIONS[path] = (version, definitions)
                 if defines not in definitions:
                     return None
-                part = self._function_summary(path, version, data, key, defines, definitions)
-                if part is not None:
+                part = function_summary(data, defines, self.transforms, definitions)
+                if part is not None:  # kept in memory and on disk beside the module's key
+                    self._write_cache(f"{key}-{defines}", part)
+                    _PARTS[(path, self.salt, defines)] = (version, part)
                     return part
             summary = summarise(data, self.transforms, self.scalars_static)
             self._write_cache(key, summary)
         _SEEN[(path, self.salt)] = (version, summary)
-        return summary
-
-    def _function_summary(self, path, version, data, key, name, definitions):
-        """The summary of one function of a module (``function_summary``), kept in
-        memory and on disk beside the module's key; None where it needs the whole module."""
-        part_key = f"{key}-{name}"
-        summary = self._read_cache(part_key)
-        if summary is None:
-            summary = function_summary(data, name, self.transforms, definitions)
-            if summary is None:
-                return None
-            self._write_cache(part_key, summary)
-        _PARTS[(path, self.salt, name)] = (version, summary)
         return summary
 
     def _read_cache(self, key):
