@@ -18,6 +18,7 @@ def check(model):
     calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
     timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
     looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
+    counters = {}  # loop -> the name it counts with: one walk of its body, however many calls it holds
     for scope in timed | looping:
         node = model.tree if scope is None else scope
         if isinstance(node, ast.Lambda) or node in model.traced:
@@ -25,7 +26,7 @@ def check(model):
         for stmts, loop in blocks(node.body, repeats):
             if loop is not None and scope in looping:
                 for stmt in stmts:
-                    yield from _recompiles(model, loop, stmt)
+                    yield from _recompiles(model, loop, stmt, counters)
             if scope in timed:
                 yield from _unsynchronised(model, stmts)
 
@@ -38,7 +39,7 @@ def _compiles(model):
 
 
 # ---- JNP602 ---------------------------------------------------------------------------------
-def _recompiles(model, loop, stmt):
+def _recompiles(model, loop, stmt, counters):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for decorator in stmt.decorator_list:
             spec = model.transform_spec(decorator)
@@ -50,7 +51,7 @@ def _recompiles(model, loop, stmt):
     for node in _own_expression_nodes(stmt):
         if isinstance(node, ast.Call):
             yield from _fresh_transform(model, loop, stmt, node)
-            yield from _changing_static(model, loop, node)
+            yield from _changing_static(model, loop, node, counters)
 
 
 def _own_expression_nodes(stmt):
@@ -104,13 +105,15 @@ def _called_in(model, loop, name):
                for stmt in loop.body for node in ast.walk(stmt))
 
 
-def _changing_static(model, loop, call):
+def _changing_static(model, loop, call, counters):
     """A range() loop counter passed as a static argument of a jitted function."""
-    counter = _counter(loop)
-    if counter is None:
-        return
     static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
     if static is None:
+        return
+    if loop not in counters:
+        counters[loop] = _counter(loop)
+    counter = counters[loop]
+    if counter is None:
         return
     positions, names = static
     passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if i in positions] + \
