@@ -177,11 +177,18 @@ def test_pitfalls_in_a_module_count_when_another_files_case_reaches_them(attacks
     assert all(row["case"].endswith("cross_train.py::case_train") for row in rows)
 
 
+def _interruptible():
+    """Ctrl-C as in a terminal: a suite started in the background (``pytest &``) inherits
+    SIGINT ignored, and so would the run, which then rightly goes on."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_signals_end_the_run_with_nothing_left_behind(tmp_path, signum, status):
     env = dict(os.environ, JAXNP_ATTACK_PIDS=str(tmp_path), TMPDIR=str(tmp_path))
     run = subprocess.Popen([*COMMAND, "--timeout", "300", *ON_PLATFORM, str(INPUTS / "hang_until_signalled.py")],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env,
+                           preexec_fn=_interruptible)
     deadline = time.monotonic() + 120
     while len(list(tmp_path.glob("*.pid"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.1)
