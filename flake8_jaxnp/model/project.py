@@ -150,7 +150,7 @@ def function_summary(source, name, transforms, definitions=None):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
         specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
-        if jitted and _TOP_LEVEL_CLASS.search(b"\n" + source):
+        if jitted and _TOP_LEVEL_CLASS.search(source):
             return None
         functions[name] = function_facts(stmt, imports)
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
@@ -188,7 +188,7 @@ def _first_decorator(source, start):
 _TOP_LEVEL_DEFINITION = re.compile(rb"^(?:@|(?:async[ \t]+)?def\b|class\b)", re.M)
 _IMPORT = re.compile(rb"^(?:import|from)[ \t]", re.M)
 _TOP_LEVEL_STATEMENT = re.compile(rb"^[A-Za-z_@]", re.M)
-_TOP_LEVEL_CLASS = re.compile(rb"\nclass\b")  # searched in the source after a newline
+_TOP_LEVEL_CLASS = re.compile(rb"^class\b", re.M)
 # First bytes of a line that is not a top-level statement or decorator (blank, indented,
 # a comment, a closing bracket).
 _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
@@ -645,11 +645,11 @@ class Project:
             return None
         key = self._key(data)
         if defines is not None:  # a summary of that name alone, kept by an earlier run
-            part = self._read_cache(f"{key}-{defines}")
+            part = read_cached(self.cache_dir, f"{key}-{defines}")
             if part is not None:
                 _PARTS[(path, self.salt, defines)] = (version, part)
                 return part
-        summary = self._read_cache(key)
+        summary = read_cached(self.cache_dir, key)
         if summary is None:
             if defines is not None:
                 definitions = top_level_definitions(data)
@@ -658,19 +658,13 @@ class Project:
                     return None
                 part = function_summary(data, defines, self.transforms, definitions)
                 if part is not None:  # kept in memory and on disk beside the module's key
-                    self._write_cache(f"{key}-{defines}", part)
+                    write_cached(self.cache_dir, f"{key}-{defines}", part)
                     _PARTS[(path, self.salt, defines)] = (version, part)
                     return part
             summary = summarise(data, self.transforms, self.scalars_static)
-            self._write_cache(key, summary)
+            write_cached(self.cache_dir, key, summary)
         _SEEN[(path, self.salt)] = (version, summary)
         return summary
-
-    def _read_cache(self, key):
-        return read_cached(self.cache_dir, key)
-
-    def _write_cache(self, key, summary):
-        write_cached(self.cache_dir, key, summary)
 
     # ---- what the model asks of the other modules (recorded in ``consulted``) ----
     def function(self, binding, attributes=()):
