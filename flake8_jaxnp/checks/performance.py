@@ -18,7 +18,7 @@ def check(model):
     calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
     timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
     looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
-    counters = {}  # loop -> the name it counts with: one walk of its body, however many calls it holds
+    walked = {}  # loop -> what its body binds and calls: one walk of it, however many statements ask
     for scope in timed | looping:
         node = model.tree if scope is None else scope
         if isinstance(node, ast.Lambda) or node in model.traced:
@@ -26,7 +26,7 @@ def check(model):
         for stmts, loop in blocks(node.body, repeats):
             if loop is not None and scope in looping:
                 for stmt in stmts:
-                    yield from _recompiles(model, loop, stmt, counters)
+                    yield from _recompiles(model, loop, stmt, walked)
             if scope in timed:
                 yield from _unsynchronised(model, stmts)
 
@@ -39,19 +39,19 @@ def _compiles(model):
 
 
 # ---- JNP602 ---------------------------------------------------------------------------------
-def _recompiles(model, loop, stmt, counters):
+def _recompiles(model, loop, stmt, walked):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for decorator in stmt.decorator_list:
             spec = model.transform_spec(decorator)
-            if spec and spec[0] in model.staging_transforms and _called_in(model, loop, stmt.name):
+            if spec and spec[0] in model.staging_transforms and _called_in(loop, stmt.name, walked):
                 yield Finding.at(decorator, "JNP602", {
                     "what": f"@{describe(decorator)} makes a new function '{stmt.name}'", "loop": loop.lineno,
                     "fix": "define and jit it once, before the loop"})
         return
     for node in _own_expression_nodes(stmt):
         if isinstance(node, ast.Call):
-            yield from _fresh_transform(model, loop, stmt, node)
-            yield from _changing_static(model, loop, node, counters)
+            yield from _fresh_transform(model, loop, stmt, node, walked)
+            yield from _changing_static(model, loop, node, walked)
 
 
 def _own_expression_nodes(stmt):
@@ -64,7 +64,7 @@ def _own_expression_nodes(stmt):
             stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
 
 
-def _fresh_transform(model, loop, stmt, call):
+def _fresh_transform(model, loop, stmt, call, walked):
     """``jax.jit(lambda ...)``, ``jax.jit(partial(f, ...))`` or ``jax.jit(h)`` of a def made in the loop,
     called in the same loop."""
     if model.qualname(call.func) not in model.staging_transforms or not call.args:
@@ -76,7 +76,7 @@ def _fresh_transform(model, loop, stmt, call):
     called = isinstance(parent, ast.Call) and parent.func is call
     if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], ast.Name):
-        called = _called_in(model, loop, stmt.targets[0].id)
+        called = _called_in(loop, stmt.targets[0].id, walked)
     if called:
         yield Finding.at(call, "JNP602", {"what": f"{describe(call.func)}() of {fresh}", "loop": loop.lineno,
                                           "fix": "build the jitted function once, before the loop"})
@@ -99,20 +99,32 @@ def _inside(model, node, ancestor):
     return node is ancestor
 
 
-def _called_in(model, loop, name):
+def _called_in(loop, name, walked):
     """Whether the loop's body calls ``name``."""
-    return any(isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
-               for stmt in loop.body for node in ast.walk(stmt))
+    return name in _body_names(loop, walked)[1]
 
 
-def _changing_static(model, loop, call, counters):
+def _body_names(loop, walked):
+    """(names the loop's body binds, names it calls), from one walk of the body kept in
+    ``walked``: a loop with thousands of calls is not walked once per call."""
+    if loop not in walked:
+        bound, called = set(), set()
+        for stmt in loop.body:
+            for node in ast.walk(stmt):
+                if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                    bound.add(node.id)
+                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    called.add(node.func.id)
+        walked[loop] = bound, called
+    return walked[loop]
+
+
+def _changing_static(model, loop, call, walked):
     """A range() loop counter passed as a static argument of a jitted function."""
     static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
     if static is None:
         return
-    if loop not in counters:
-        counters[loop] = _counter(loop)
-    counter = counters[loop]
+    counter = _counter(loop, walked)
     if counter is None:
         return
     positions, names = static
@@ -126,7 +138,7 @@ def _changing_static(model, loop, call, counters):
             return
 
 
-def _counter(loop):
+def _counter(loop, walked):
     """The name a ``for i in range(...)`` or ``for i, x in enumerate(...)`` loop counts with."""
     if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) \
             or not isinstance(loop.iter.func, ast.Name):
@@ -138,9 +150,7 @@ def _counter(loop):
         return None
     if not isinstance(target, ast.Name):
         return None
-    rebound = any(isinstance(n, ast.Name) and n.id == target.id and not isinstance(n.ctx, ast.Load)
-                  for stmt in loop.body for n in ast.walk(stmt))
-    return None if rebound else target.id
+    return None if target.id in _body_names(loop, walked)[0] else target.id  # rebound in the body
 
 
 # ---- JNP603 ---------------------------------------------------------------------------------
