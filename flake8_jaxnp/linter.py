@@ -17,11 +17,10 @@ CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_
           donation.check, methods.check, methods.stale_static_self)
 
 
-def relevant(lines, options=DEFAULT):
+def relevant(text, options=DEFAULT):
     """Cheap pre-check: a module that never mentions jax, numpy or a framework's or extra
     transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find.
     Identifiers are compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
-    text = "".join(lines)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
     packages = {name.split(".")[0] for name in (*api.framework_transforms(), *options.extra_transforms)}
@@ -31,9 +30,10 @@ def relevant(lines, options=DEFAULT):
 def lint(tree, lines, options=DEFAULT, filename=None):
     """Sorted Findings for one module (at ``filename``, when known); never raises. The
     findings of a file whose text, project and settings did not change are reused."""
-    if not relevant(lines, options):
+    text = "".join(lines)
+    if not relevant(text, options):
         return []
-    where = reuse.entry(lines, options, filename)
+    where = reuse.entry(text, options, filename)
     if where is not None:
         found = reuse.reused(where, filename, options)
         if found is not None:

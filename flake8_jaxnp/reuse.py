@@ -25,14 +25,14 @@ PREFIX = "findings-"  # entries' names in the cache folder (the summaries have n
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def entry(lines, options, filename):
-    """(cache folder, entry name) for a file, or None where no findings are kept: a
+def entry(text, options, filename):
+    """(cache folder, entry name) for a file's text, or None where no findings are kept: a
     buffer with no path, or no cache folder on disk (``--jaxnp-cache-dir ''``)."""
     folder = projects.cache_folder(options.cache_dir)
     if not folder or not projects.has_project(filename):
         return None
     settings = {field.name: getattr(options, field.name) for field in fields(options) if field.name != "cache_dir"}
-    inputs = json.dumps(["".join(lines), filename, os.getcwd(), settings, _plugin_digest(), sys.version],
+    inputs = json.dumps([text, filename, os.getcwd(), settings, _plugin_digest(), sys.version],
                         sort_keys=True, default=sorted)  # (sets, as sorted lists)
     return str(folder), PREFIX + hashlib.blake2b(inputs.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
