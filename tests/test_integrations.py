@@ -47,7 +47,7 @@ def test_sarif_formatter_carries_every_finding():
     pytest.importorskip("flake8_sarif_reporter")
     expected = {(row, col, code) for _, row, col, code in flake8_report("--select", "JNP", str(PITFALLS))}
     result = run(sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--exit-zero", "--format", "sarif",
-                 str(PITFALLS), cwd=ROOT)  # as the README's CI job runs it
+                 str(PITFALLS), cwd=ROOT)  # as the CI job of docs/integrations.md runs it
     assert result.returncode == 0, result.stderr
     sarif = json.loads(result.stdout)
     assert sarif["version"] == "2.1.0"
@@ -176,7 +176,8 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
     document.write_text(source, encoding="utf-8")
     expected = {(row - 1, col - 1, code) for _, row, col, code in flake8_report(str(document))
                 if code.startswith("JNP")}
-    (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", _readme_section("**pylsp**"), re.S)
+    section = _readme_section("**pylsp**", "docs/integrations.md")
+    (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)
                    if '"pylsp"' in block]
     server = LanguageServer(tmp_path)
     try:
@@ -184,7 +185,7 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
                     request=True)
         server.wait_for(lambda m: m.get("id") == 1 and "result" in m)
         server.send("initialized", {})
-        server.send("workspace/didChangeConfiguration", {"settings": settings})  # the README's settings
+        server.send("workspace/didChangeConfiguration", {"settings": settings})  # the documented settings
         uri = document.as_uri()
         server.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
                                                               "text": source}})
@@ -207,8 +208,9 @@ def test_pre_commit_hook_keeps_every_default_off_rule_off():
     assert ignored.split(",") == OFF_BY_DEFAULT
 
 
-def _readme_section(title):
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def _readme_section(title, page="README.md"):
+    """The section of the README (or of a page under docs/) that starts at ``title``."""
+    readme = (ROOT / page).read_text(encoding="utf-8")
     start = readme.index(title)
     end = readme.find("\n## ", start)
     return readme[start:end if end > 0 else None]
