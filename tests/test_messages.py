@@ -1,4 +1,4 @@
-"""Messages quote source text whole: a name or number is never cut."""
+"""Messages quote source text and error details whole: a name or number is never cut."""
 import ast
 import io
 import tokenize
@@ -6,6 +6,7 @@ import tokenize
 import pytest
 
 from conftest import FIXTURES, ROOT
+from flake8_jaxnp import linter
 from flake8_jaxnp.checks import DESCRIBED_LENGTH, describe
 from flake8_jaxnp.linter import lint
 from flake8_jaxnp.options import DEFAULT
@@ -57,3 +58,16 @@ PREAMBLE = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom optax.
 ])
 def test_a_message_elides_whole_argument_lists_innermost_first(line, code, quoted):
     assert _messages(PREAMBLE + line)[code].startswith(f"{code} {quoted} ")
+
+
+def test_an_internal_error_quotes_whole_words(monkeypatch):
+    detail = "no attribute " + " ".join(f"'a_rather_long_attribute_name_{n}'" for n in range(5))
+
+    def failing(model):
+        raise AttributeError(detail)
+
+    monkeypatch.setattr(linter, "CHECKS", (failing,))
+    (message,) = _messages(PREAMBLE + "x = jnp.ones(3)\n").values()
+    quoted = message.split("(AttributeError: ", 1)[1].rsplit(")", 1)[0]
+    assert quoted.endswith(" ...") and detail.startswith(quoted.removesuffix(" ..."))
+    assert set(quoted.removesuffix(" ...").split()) <= set(detail.split())
