@@ -28,12 +28,20 @@ def main(argv=None):
             return 2
         sys.stdout.write(docs.page(code))
         return 0
-    if args.check:
-        stale = docs.stale(args.root)
-        for path in stale:
-            print(f"{path} is stale; run: {PROG} docs", file=sys.stderr)
-        return 1 if stale else 0
-    written = docs.write(args.root)
+    try:
+        if args.check:
+            stale = docs.stale(args.root)
+            for path in stale:
+                print(f"{path} is stale; run: {PROG} docs", file=sys.stderr)
+            return 1 if stale else 0
+        written = docs.write(args.root)
+    except docs.NotTheRepository as exc:
+        print(f"{PROG} docs: {Path(args.root).resolve()} is not flake8-jaxnp's repository ({exc}); "
+              f"{PROG} explain CODE prints a rule's page", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"{PROG} docs: {exc.filename}: {exc.strerror}", file=sys.stderr)
+        return 2
     print(f"wrote {len(written)} files under {Path(args.root).resolve()}")
     return 0
 

@@ -71,23 +71,45 @@ def markdown_table():
     return "\n".join(rows)
 
 
+class NotTheRepository(Exception):
+    """``root`` is not flake8-jaxnp's repository (its README has no rule table), so there
+    is nothing to update there: a user's project reads the pages with ``explain``."""
+
+
 def _with_table(readme):
     """The README text with the table between its markers replaced."""
     start = readme.index(TABLE_START) + len(TABLE_START)
     return readme[:start] + markdown_table() + "\n" + readme[readme.index(TABLE_END, start):]
 
 
+def _readme(root):
+    """The text of the README under ``root``; NotTheRepository when it has no rule table."""
+    path = Path(root) / README
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise NotTheRepository(f"cannot read its {README}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise NotTheRepository(f"its {README} is not UTF-8 text") from None
+    start = text.find(TABLE_START)
+    if start < 0 or text.find(TABLE_END, start) < 0:
+        raise NotTheRepository(f"its {README} has no rule table between {TABLE_START.strip()} and {TABLE_END}")
+    return text
+
+
 def expected_files(root):
-    """{path relative to root: text} for every generated file."""
+    """{path relative to root: text} for every generated file; NotTheRepository outside the repository."""
+    readme = _readme(root)
     files = {f"{PAGES_DIR}/{code}.md": page(code) for code in RULES}
-    files[README] = _with_table((Path(root) / README).read_text(encoding="utf-8"))
+    files[README] = _with_table(readme)
     return files
 
 
 def write(root):
-    """Write every rule's page and the README table under ``root``; return the paths written."""
-    (Path(root) / PAGES_DIR).mkdir(parents=True, exist_ok=True)
+    """Write every rule's page and the README table under ``root``; return the paths written.
+    Outside the repository it raises NotTheRepository before writing anything."""
     files = expected_files(root)
+    (Path(root) / PAGES_DIR).mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         (Path(root) / name).write_text(text, encoding="utf-8")
     return list(files)

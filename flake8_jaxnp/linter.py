@@ -55,5 +55,11 @@ def lint(tree, lines, options=DEFAULT, filename=None):
 
 
 def _internal_error(exc):
-    detail = str(exc).splitlines()[0][:80] if str(exc) else ""
+    detail = _first_words(str(exc).splitlines()[0]) if str(exc) else ""
     return Finding(1, 0, "JNP900", (("error", f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__),))
+
+
+def _first_words(line, limit=80):
+    """``line``, or its words up to ``limit`` characters and " ..." (a name is never cut)."""
+    cut = line.rfind(" ", 0, limit - 3)
+    return line if len(line) <= limit or cut < 0 else line[:cut] + " ..."

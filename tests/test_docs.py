@@ -108,9 +108,9 @@ def test_page_quotes_what_flake8_prints_for_the_example(tmp_path):
         assert block in docs.page(code), code
 
 
-def _cli(*args):
+def _cli(*args, cwd=ROOT):
     return subprocess.run([sys.executable, "-m", "flake8_jaxnp", *args], capture_output=True, text=True,
-                          cwd=ROOT)
+                          cwd=cwd)
 
 
 def test_explain_prints_the_page():
@@ -147,6 +147,28 @@ def test_docs_check_reports_a_stale_page_and_writes_nothing(tmp_path):
     assert page.read_text(encoding="utf-8") == "edited\n"
     assert _cli("docs", str(tmp_path)).returncode == 0
     assert _cli("docs", "--check", str(tmp_path)).returncode == 0
+
+
+@pytest.mark.parametrize("readme", [b"# my project\n", None, b"\xff\xfe\x00binary"])
+@pytest.mark.parametrize("check", [[], ["--check"]])
+def test_docs_in_a_users_project_refuses_in_one_line_and_writes_nothing(tmp_path, readme, check):
+    """Outside this repository (a README without the rule table, none, or not text) there is nothing to update."""
+    if readme is not None:
+        (tmp_path / docs.README).write_bytes(readme)
+    result = _cli("docs", *check, cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"{REGENERATE}: {tmp_path} is not flake8-jaxnp's repository (") and "explain CODE" in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ([docs.README] if readme is not None else [])
+
+
+def test_docs_that_cannot_write_its_pages_says_so_in_one_line(tmp_path):
+    shutil.copy(ROOT / docs.README, tmp_path / docs.README)
+    (tmp_path / "docs").write_text("a file where the pages' folder goes\n", encoding="utf-8")
+    result = _cli("docs", str(tmp_path))
+    assert result.returncode == 2 and result.stdout == ""
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"{REGENERATE}: {tmp_path / 'docs'}"), line
 
 
 def test_readme_table_links_every_rule_to_its_page():

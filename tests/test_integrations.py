@@ -7,6 +7,7 @@ import json
 import os
 import queue
 import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -114,10 +115,11 @@ def test_pre_commit_hook_from_this_repository(tmp_path):
     project.mkdir()
     (project / "flagged.py").write_text(RULES["JNP301"].example, encoding="utf-8")
     (project / "default_off.py").write_text(RULES[OFF_BY_DEFAULT[0]].example, encoding="utf-8")
+    (project / "unparsable.py").write_text("def f(:\n    pass\n", encoding="utf-8")
     run("git", "init", "-q", cwd=project)
     run("git", "add", ".", cwd=project)
     expected = {(path.removeprefix("./"), row, col, code) for path, row, col, code in flake8_report(".", cwd=project)
-                if code.startswith("JNP")}
+                if code.startswith(("JNP", "E9"))}
     env = dict(ENV, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
     result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "flake8-jaxnp",
                              "--all-files"], capture_output=True, text=True, env=env, cwd=project, timeout=900)
@@ -125,7 +127,7 @@ def test_pre_commit_hook_from_this_repository(tmp_path):
     found = {(m["path"], int(m["row"]), int(m["col"]), m["code"])
              for m in map(FLAKE8_LINE.match, result.stdout.splitlines()) if m}
     assert found == expected
-    assert {code for *_, code in found} == {"JNP301"}
+    assert {(path, code) for path, _, _, code in found} == {("flagged.py", "JNP301"), ("unparsable.py", "E999")}
 
 
 class LanguageServer:
@@ -200,12 +202,35 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
     assert all(d["source"] == "flake8" for d in published["params"]["diagnostics"])
 
 
-def test_pre_commit_hook_keeps_every_default_off_rule_off():
+def _hook():
     yaml = pytest.importorskip("yaml")
     (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
-    assert hook["entry"] == "flake8 --select JNP"
+    return hook
+
+
+def test_pre_commit_hook_keeps_every_default_off_rule_off():
+    hook = _hook()
+    program, option, selected = shlex.split(hook["entry"])
+    assert (program, option) == ("flake8", "--select") and set(selected.split(",")) == {"JNP", "E9"}
     (ignored,) = [arg.partition("=")[2] for arg in hook["args"] if arg.startswith("--extend-ignore=")]
     assert ignored.split(",") == OFF_BY_DEFAULT
+
+
+@pytest.mark.parametrize("name, content, error", [
+    ("unparsable.py", b"def f(:\n    pass\n", "E999 SyntaxError"),
+    ("binary.py", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "E999 SyntaxError"),
+    ("missing.py", None, "E902 FileNotFoundError"),
+])
+def test_pre_commit_hook_fails_on_a_file_flake8_cannot_check(tmp_path, name, content, error):
+    """The hook's own entry and args: a file that does not parse or cannot be read fails it, with flake8's line."""
+    hook = _hook()
+    if content is not None:
+        (tmp_path / name).write_bytes(content)
+    result = run(*shlex.split(hook["entry"]), *hook["args"], name, cwd=tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    (line,) = result.stdout.splitlines()
+    match = FLAKE8_LINE.match(line)
+    assert match and match["path"] == name and line.partition(" ")[2].startswith(error), line
 
 
 def _readme_section(title, page="README.md"):
@@ -244,6 +269,7 @@ EQUINOX_PROJECT = {
                 + "# a line longer than pycodestyle's limit " * 3 + "\n",
     "tests/test_loop.py": "import jax.numpy as jnp\n\nx = jnp.ones(3)\nfor _ in range(100):\n    x = x * 2\n"
                           "    print(float(x.sum()))\n",
+    "broken.py": "def f(:\n",
 }
 
 
@@ -258,11 +284,11 @@ def test_readme_worked_configuration(tmp_path, language, config_file):
         (tmp_path / name).write_text(text, encoding="utf-8")
     unconfigured = {(path, code) for path, _, _, code in flake8_report("--select", "JNP,E", ".", cwd=tmp_path)}
     assert unconfigured == {("./model.py", "JNP301"), ("./model.py", "JNP402"), ("./model.py", "E501"),
-                            ("./tests/test_loop.py", "JNP102")}  # equinox.filter_jit is known by default
+                            ("./tests/test_loop.py", "JNP102"), ("./broken.py", "E999")}  # filter_jit: known
     (tmp_path / config_file).write_text(block, encoding="utf-8")
     result = run(sys.executable, "-m", "flake8", ".", cwd=tmp_path)
     found = {(m["path"], m["code"]) for m in map(FLAKE8_LINE.match, result.stdout.splitlines()) if m}
-    assert found == {("./model.py", "JNP301")}, result.stdout + result.stderr
+    assert found == {("./model.py", "JNP301"), ("./broken.py", "E999")}, result.stdout + result.stderr
 
 
 def test_runtime_extra_accepts_the_jax_the_api_data_describes():

@@ -193,6 +193,23 @@ def test_null_byte_is_e999_and_no_traceback(tmp_path):
     assert run_flake8(tmp_path, {"null_byte.py": source.encode()})["null_byte.py"] == ["E999"]
 
 
+def test_binary_files_are_reported_at_a_line(tmp_path):
+    """Every line flake8 prints for a binary file, E999 or a finding on the text around it, names a line."""
+    positive = (IMPORTS + JIT_NUMPY_ON_TRACER.format(n=0)).encode()
+    files = {"png.py": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "elf.py": b"\x7fELF\x02\x01\x01" + bytes(9),
+             "high_bytes.py": bytes(range(128, 256)), "code_then_bytes.py": positive + bytes(range(128, 256)),
+             "code_then_null.py": positive + b"\x00\x01"}
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "E9,JNP", "--format",
+                             "%(path)s\t%(row)s\t%(code)s", *sorted(files)],
+                            capture_output=True, text=True, cwd=tmp_path)
+    assert "Traceback" not in result.stderr
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert {path for path, _, _ in rows} == set(files)  # each is reported: E999, or a finding for the code
+    assert all(row.isdigit() and int(row) >= 1 for _, row, _ in rows), result.stdout
+
+
 def test_unreadable_file_is_e902(tmp_path):
     (tmp_path / "dangling.py").symlink_to(tmp_path / "missing-target.py")
     result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "E9,JNP", "dangling.py"],

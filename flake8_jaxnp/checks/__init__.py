@@ -1,13 +1,74 @@
 """Checks: one module per rule family, each a ``check(model)`` generator of Findings."""
 import ast
+import bisect
 
 from ..model.traced import _literals as literals
 
+DESCRIBED_LENGTH = 40  # characters of source text a message quotes before it elides arguments
+
 
 def describe(node):
-    """Short source text of ``node`` for messages, e.g. ``np.asarray(loss)``."""
+    """Source text of ``node`` for messages, e.g. ``np.asarray(loss)``. A longer one elides
+    whole argument lists and subscripts, the innermost first, just enough to fit
+    (``np.asarray(jnp.stack(...))``); names are never cut, nor is a called transform
+    (``jax.jit(step)(...)``), so a text that cannot fit otherwise stays longer."""
     text = ast.unparse(node)
-    return text if len(text) <= 40 else text[:37] + "..."
+    stages = _elision_stages(node) if len(text) > DESCRIBED_LENGTH else []
+    if not stages:
+        return text
+    # the fewest stages that make it fit (all of them when none does): eliding more only shortens it
+    count = 1 + bisect.bisect_left(range(1, len(stages)), True,
+                                   key=lambda n: len(_elided_text(node, stages[:n])) <= DESCRIBED_LENGTH)
+    return _elided_text(node, stages[:count])
+
+
+def _elision_stages(node):
+    """The calls (with arguments) and subscripts in ``node``, grouped by how deep they sit in
+    other calls' arguments and subscripts, deepest first. A call that is itself called
+    (``jax.jit(f)`` in ``jax.jit(f)(x)``) names the function, and a lone name or constant as
+    argument or key (``f(x)``, ``state['params']``) names the item: they are never elided."""
+    stages, stack = {}, [(node, 0)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, ast.Call):
+            if not isinstance(current.func, ast.Call):
+                stack.append((current.func, depth))
+            if _worth_eliding([*current.args, *current.keywords]):
+                stages.setdefault(depth, []).append(current)
+            stack.extend((argument, depth + 1) for argument in [*current.args, *current.keywords])
+        elif isinstance(current, ast.Subscript):
+            stack += [(current.value, depth), (current.slice, depth + 1)]
+            if _worth_eliding([current.slice]):
+                stages.setdefault(depth, []).append(current)
+        else:
+            stack.extend((child, depth) for child in ast.iter_child_nodes(current))
+    return [stages[depth] for depth in sorted(stages, reverse=True)]
+
+
+def _worth_eliding(arguments):
+    """More than a lone name or constant (``f(x)``, ``x[0]``; ``f(n=x)`` is more), and longer
+    than the ``...`` for them."""
+    lone = arguments[0] if len(arguments) == 1 else None
+    while isinstance(lone, ast.Attribute):
+        lone = lone.value
+    return not isinstance(lone, (ast.Name, ast.Constant)) and len(", ".join(map(ast.unparse, arguments))) > 3
+
+
+def _elided_text(node, stages):
+    elided = {id(n) for stage in stages for n in stage}
+    return ast.unparse(_copy_eliding(node, elided))
+
+
+def _copy_eliding(node, elided):
+    """A copy of ``node`` in which each call or subscript in ``elided`` has ``...`` for its arguments."""
+    if not isinstance(node, ast.AST):
+        return node
+    fields = dict(ast.iter_fields(node))
+    if id(node) in elided:
+        fields.update({"args": [ast.Constant(...)], "keywords": []} if isinstance(node, ast.Call)
+                      else {"slice": ast.Constant(...)})
+    return type(node)(**{name: [_copy_eliding(v, elided) for v in value] if isinstance(value, list)
+                         else _copy_eliding(value, elided) for name, value in fields.items()})
 
 
 def iterates_twice(iterable):
