@@ -83,13 +83,13 @@ def test_no_catalogue_entry_is_a_new_rule_stub():
     """new-rule writes entries whose fields say what to write; each must be written."""
     stubs = [f"{rule.code} {field.name}: {getattr(rule, field.name)}" for rule in RULES.values()
              for field in fields(rule) if STUB in str(getattr(rule, field.name))]
-    assert stubs == [], "fill in these fields of flake8_jaxnp/catalogue.toml"
+    assert not stubs, "fill in these fields of flake8_jaxnp/catalogue.toml:\n" + "\n".join(stubs)
 
 
 def test_no_check_is_a_new_rule_stub():
     stubs = [f"{inspect.getsourcefile(check)}:{inspect.getsourcelines(check)[1]}: {check.__name__}: {check.__doc__}"
              for check in linter.CHECKS if STUB in (check.__doc__ or "")]
-    assert stubs == [], "write these checks"
+    assert not stubs, "write these checks:\n" + "\n".join(stubs)
 
 
 def test_every_rule_says_how_runtime_evidence_confirms_it_or_why_none_can():

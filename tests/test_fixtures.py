@@ -63,4 +63,4 @@ def test_no_fixture_is_a_new_rule_stub():
     """new-rule writes a fixture whose cases say what to write; each must be written."""
     stubs = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}" for path in FIXTURE_FILES
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if STUB in line]
-    assert stubs == [], "write these fixture cases"
+    assert not stubs, "write these fixture cases:\n" + "\n".join(stubs)
