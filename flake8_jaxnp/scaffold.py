@@ -53,6 +53,8 @@ def new_rule(root, code, name, family, evidence=None):
     if fixture.exists():
         raise ScaffoldError(f"{fixture.relative_to(root)} already exists")
     module = root / CHECKS / f"{family}.py"
+    if re.search(rf"^def {_function(name)}\(", module.read_text(encoding="utf-8"), re.MULTILINE):
+        raise ScaffoldError(f"{module.relative_to(root)} already defines {_function(name)}")
     catalogue.write_text(_with_entry(text, code, _entry(code, name, evidence)), encoding="utf-8")
     with module.open("a", encoding="utf-8") as handle:
         handle.write(_check(code, name))

@@ -108,6 +108,7 @@ def test_new_rule_stubs_fail_only_where_they_are_and_pass_once_filled(copy):
     (("JNP6", NAME, "--family", FAMILY), "malformed code 'JNP6'"),
     ((CODE, "Toy Pitfall", "--family", FAMILY), "malformed name"),
     ((CODE, "prng-key-reuse", "--family", FAMILY), "is already a rule's"),
+    ((CODE, "numpy-only-apis", "--family", "api_usage"), "already defines numpy_only_apis"),
     ((CODE, NAME, "--family", FAMILY, "--evidence", "nothing"), "unknown evidence kind 'nothing'"),
 ])
 def test_new_rule_refuses_bad_input_in_one_line_and_writes_nothing(copy, args, error):
