@@ -17,6 +17,42 @@ FIXTURES = Path("fixtures")
 CODE = re.compile(r"JNP\d{3}")
 NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
+ENTRY = """[[rule]]
+code = "{code}"
+name = "{name}"
+message = "{stub}: what flake8 prints after the code, a str.format template whose {{fields}} the check fills"
+why = "{stub}: why this is a pitfall: what goes wrong, and when"
+fix = "{stub}: how to write it instead"
+{confirmation}
+example = '''
+# {stub}: a short program the rule flags; the tests lint it and run it under JAX (add raises = "TheError" if it raises)
+'''
+instead = '''
+# {stub}: the same program, written the way the fix says
+'''
+"""
+CHECK = '''
+
+@rule("{code}")
+def {function}(model):
+    """{stub}: say what {code} looks for, and yield Finding.at(node, "{code}", {{the message's fields}})
+    for each node of the model with the pitfall (model.nodes(ast.Call), model.qualname(...))."""
+    return ()
+'''
+FIXTURE = '''"""{code} ({name}): {stub}: one case the rule flags and one look-alike it must not flag."""
+import jax.numpy as jnp
+
+
+def case_{function}():
+    """{stub}: code with the pitfall; end each line the rule flags with # expect: {code}."""
+    return jnp.zeros(3)  # expect: {code}
+
+
+def case_ok_{function}():
+    """{stub}: code that looks like the pitfall but is not one (no mark)."""
+    return jnp.zeros(3)
+'''
+
 
 class ScaffoldError(Exception):
     """Input new-rule refuses; the message is the one line it prints."""
@@ -66,12 +102,7 @@ def _entry(code, name, evidence):
     confirmation = (f'evidence = ["{evidence}"]' if evidence else
                     f'unconfirmable = "{STUB}: why no runtime evidence can confirm a finding; or replace '
                     'this line by evidence = [the kinds of evidence.py that do]"')
-    return (f'[[rule]]\ncode = "{code}"\nname = "{name}"\n'
-            f'message = "{STUB}: what flake8 prints after the code, a str.format template whose {{fields}} '
-            'the check fills"\n'
-            f'why = "{STUB}: why this is a pitfall: what goes wrong, and when"\n'
-            f'fix = "{STUB}: how to write it instead"\n'
-            f"{confirmation}\n")
+    return ENTRY.format(code=code, name=name, stub=STUB, confirmation=confirmation)
 
 
 def _with_entry(text, code, entry):
@@ -92,20 +123,8 @@ def _function(name):
 
 
 def _check(code, name):
-    return (f'\n\n@rule("{code}")\ndef {_function(name)}(model):\n'
-            f'    """{STUB}: say what {code} looks for, and yield Finding.at(node, "{code}", {{the message\'s '
-            'fields})\n'
-            '    for each node of the model with the pitfall (model.nodes(ast.Call), model.qualname(...))."""\n'
-            '    return ()\n')
+    return CHECK.format(code=code, function=_function(name), stub=STUB)
 
 
 def _fixture(code, name):
-    function = _function(name)
-    return (f'"""{code} ({name}): {STUB}: one case the rule flags and one look-alike it must not flag."""\n'
-            'import jax.numpy as jnp\n\n\n'
-            f'def case_{function}():\n'
-            f'    """{STUB}: code with the pitfall; end each line the rule flags with # expect: {code}."""\n'
-            f'    return jnp.zeros(3)  # expect: {code}\n\n\n'
-            f'def case_ok_{function}():\n'
-            f'    """{STUB}: code that looks like the pitfall but is not one (no mark)."""\n'
-            '    return jnp.zeros(3)\n')
+    return FIXTURE.format(code=code, name=name, function=_function(name), stub=STUB)

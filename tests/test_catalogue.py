@@ -51,7 +51,7 @@ def test_rules_off_by_default_need_explicit_selection():
                                 capture_output=True, text=True)
         return {line.split()[1] for line in result.stdout.splitlines() if " JNP" in line}
 
-    marked = {code for path in (ROOT / "fixtures").glob("*.py") for _, code in expected_findings(path)}
+    marked = {code for path in (ROOT / "fixtures").rglob("*.py") for _, code in expected_findings(path)}
     assert codes() == marked - set(OFF_BY_DEFAULT)
     assert codes("--select", "JNP") == marked
     assert codes("--extend-select", ",".join(OFF_BY_DEFAULT)) == marked

@@ -20,6 +20,10 @@ FILLED = {  # the catalogue's stub fields, written
     "fix": "Call something else.",
     "unconfirmable": "a toy rule: nothing goes wrong at runtime",
 }
+EXAMPLES = {  # the catalogue's stub programs, written
+    "example": "import jax.numpy as jnp\n\n\ndef toy_pitfall(x):\n    return x\n\n\ntoy_pitfall(jnp.zeros(3))",
+    "instead": "import jax.numpy as jnp\n\n\ndef toy_safe(x):\n    return x\n\n\ntoy_safe(jnp.zeros(3))",
+}
 CHECK = f'''def toy_pitfall(model):
     """{CODE}: a call of toy_pitfall()."""
     for call in model.nodes(ast.Call):
@@ -47,16 +51,26 @@ def case_ok_toy_pitfall():
 '''
 
 
+def copy_repository(into):
+    """The package, the fixtures and the tests that hold a rule's touchpoints, in ``into``."""
+    shutil.copytree(ROOT / "flake8_jaxnp", into / "flake8_jaxnp", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "fixtures", into / "fixtures", ignore=shutil.ignore_patterns("__pycache__"))
+    (into / "tests").mkdir()
+    for name in TESTS:
+        shutil.copy(ROOT / "tests" / name, into / "tests" / name)
+    shutil.copy(ROOT / "setup.cfg", into / "setup.cfg")
+    return into
+
+
 @pytest.fixture
 def copy(tmp_path):
-    """The package, the fixtures and the tests that hold a rule's touchpoints, in ``tmp_path``."""
-    shutil.copytree(ROOT / "flake8_jaxnp", tmp_path / "flake8_jaxnp", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "fixtures", tmp_path / "fixtures", ignore=shutil.ignore_patterns("__pycache__"))
-    (tmp_path / "tests").mkdir()
-    for name in TESTS:
-        shutil.copy(ROOT / "tests" / name, tmp_path / "tests" / name)
-    shutil.copy(ROOT / "setup.cfg", tmp_path / "setup.cfg")
-    return tmp_path
+    return copy_repository(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def untouched(tmp_path_factory):
+    """One copy for the refusals, which must leave it as it is."""
+    return copy_repository(tmp_path_factory.mktemp("repository"))
 
 
 def run(root, *args, cwd=None):
@@ -82,6 +96,9 @@ def fill_stubs(root):
     text = catalogue.read_text(encoding="utf-8")
     for field, value in FILLED.items():
         text = re.sub(rf'^{field} = "{re.escape(STUB)}.*"$', f'{field} = "{value}"', text, count=1, flags=re.MULTILINE)
+    for field, program in EXAMPLES.items():
+        text = re.sub(rf"^({field} = '''\n)# {re.escape(STUB)}.*$", lambda match: match[1] + program, text, count=1,
+                      flags=re.MULTILINE)
     catalogue.write_text(text, encoding="utf-8")
     module = root / "flake8_jaxnp" / "checks" / f"{FAMILY}.py"
     text = module.read_text(encoding="utf-8")
@@ -97,7 +114,7 @@ def test_new_rule_stubs_fail_only_where_they_are_and_pass_once_filled(copy):
                   "test_catalogue::test_no_check_is_a_new_rule_stub",
                   "test_fixtures::test_no_fixture_is_a_new_rule_stub"}
     assert stub_tests <= set(failed), sorted(failed)
-    assert {name: text for name, text in failed.items() if CODE not in text and STUB not in text} == {}
+    assert {name: text for name, text in failed.items() if CODE not in name + text and STUB not in text} == {}
     fill_stubs(copy)
     assert failures(copy) == {}
 
@@ -111,16 +128,16 @@ def test_new_rule_stubs_fail_only_where_they_are_and_pass_once_filled(copy):
     ((CODE, "numpy-only-apis", "--family", "api_usage"), "already defines numpy_only_apis"),
     ((CODE, NAME, "--family", FAMILY, "--evidence", "nothing"), "unknown evidence kind 'nothing'"),
 ])
-def test_new_rule_refuses_bad_input_in_one_line_and_writes_nothing(copy, args, error):
-    before = {path: path.read_bytes() for path in copy.rglob("*") if path.is_file()}
-    result = run(copy, "-m", "flake8_jaxnp", "new-rule", *args)
+def test_new_rule_refuses_bad_input_in_one_line_and_writes_nothing(untouched, args, error):
+    before = {path: path.read_bytes() for path in untouched.rglob("*") if path.is_file()}
+    result = run(untouched, "-m", "flake8_jaxnp", "new-rule", *args)
     assert (result.returncode, result.stdout) == (2, "")
     assert len(result.stderr.splitlines()) == 1 and error in result.stderr, result.stderr
-    assert {path: path.read_bytes() for path in copy.rglob("*") if path.is_file()} == before
+    assert {path: path.read_bytes() for path in untouched.rglob("*") if path.is_file()} == before
 
 
-def test_new_rule_outside_the_repository_is_refused(copy, tmp_path_factory):
+def test_new_rule_outside_the_repository_is_refused(untouched, tmp_path_factory):
     elsewhere = tmp_path_factory.mktemp("elsewhere")
-    result = run(copy, "-m", "flake8_jaxnp", "new-rule", CODE, NAME, "--family", FAMILY, cwd=elsewhere)
+    result = run(untouched, "-m", "flake8_jaxnp", "new-rule", CODE, NAME, "--family", FAMILY, cwd=elsewhere)
     assert result.returncode == 2 and "is not the flake8-jaxnp repository" in result.stderr
     assert len(result.stderr.splitlines()) == 1 and list(elsewhere.iterdir()) == []
