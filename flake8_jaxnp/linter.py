@@ -15,7 +15,7 @@ from .options import DEFAULT
 INTERNAL_ERROR = "JNP900"  # the one code no check emits: a check (or the model) that raised
 
 
-def declared_checks():
+def _declared_checks():
     """Every check that a rule-family module of ``checks/`` defines with ``@rule(codes)``, by module
     name: a new check needs no list entry."""
     modules = [importlib.import_module(f"{checks.__name__}.{info.name}") for info in pkgutil.iter_modules(checks.__path__)]
@@ -23,7 +23,7 @@ def declared_checks():
                  if callable(value) and hasattr(value, "codes") and value.__module__ == module.__name__)
 
 
-CHECKS = declared_checks()
+CHECKS = _declared_checks()
 
 
 def relevant(text, options=DEFAULT):

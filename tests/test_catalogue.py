@@ -111,6 +111,7 @@ def test_every_evidence_kind_is_reported_by_the_runtime_mode():
     """A kind no probe reports would let a rule claim evidence that can never come. A probe
     reports a kind by its evidence.py constant (``ev.NAME``, or imported) or by its value."""
     names = {name: value for name, value in vars(evidence).items() if isinstance(value, str) and value in evidence.KINDS}
+    assert len(names) == len(evidence.KINDS), "two constants of evidence.py name one kind"
     reported = set()
     for path in (ROOT / "flake8_jaxnp" / "confirm").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
