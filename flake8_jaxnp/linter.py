@@ -3,18 +3,28 @@
 This is what flake8 calls (through ``plugin``) and what the runtime mode calls
 to learn what to confirm. It never imports jax, numpy or the linted code.
 """
+import importlib
+import pkgutil
 import unicodedata
 
-from . import api, reuse
-from .checks import (api_usage, donation, dtypes, gradients, keys, methods, performance, side_effects, tracing,
-                     transfers)
+from . import api, checks, reuse
 from .findings import Finding
 from .model import Model
 from .options import DEFAULT
 
-CHECKS = (tracing.check, side_effects.check, transfers.check, dtypes.check, api_usage.check,
-          api_usage.sequence_arguments, keys.check, performance.check, gradients.check,
-          donation.check, methods.check, methods.stale_static_self)
+INTERNAL_ERROR = "JNP900"  # the one code no check emits: a check (or the model) that raised
+
+
+def _declared_checks():
+    """Every check that a rule-family module of ``checks/`` defines with ``@rule(codes)``, by module
+    name: a new check needs no list entry."""
+    modules = [importlib.import_module(f"{checks.__name__}.{info.name}")
+               for info in pkgutil.iter_modules(checks.__path__)]
+    return tuple(value for module in modules for value in vars(module).values()
+                 if callable(value) and hasattr(value, "codes") and value.__module__ == module.__name__)
+
+
+CHECKS = _declared_checks()
 
 
 def relevant(text, options=DEFAULT):
@@ -56,7 +66,8 @@ def lint(tree, lines, options=DEFAULT, filename=None):
 
 def _internal_error(exc):
     detail = _first_words(str(exc).splitlines()[0]) if str(exc) else ""
-    return Finding(1, 0, "JNP900", (("error", f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__),))
+    error = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    return Finding(1, 0, INTERNAL_ERROR, (("error", error),))
 
 
 def _first_words(line, limit=80):

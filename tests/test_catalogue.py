@@ -1,10 +1,19 @@
 """The rule catalogue is the single source of messages and docs."""
+import ast
+import inspect
 import re
 import string
+import subprocess
+import sys
+from dataclasses import fields
 
 from conftest import ROOT
-from flake8_jaxnp import linter
-from flake8_jaxnp.rules import RULES
+from expectations import expected_findings
+from flake8_jaxnp import evidence, linter
+from flake8_jaxnp.model import Model
+from flake8_jaxnp.options import DEFAULT
+from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES
+from flake8_jaxnp.scaffold import STUB
 
 
 def test_codes_are_unique_and_well_formed():
@@ -36,22 +45,51 @@ def test_file_without_jax_or_numpy_draws_nothing(lint_source):
 
 
 def test_rules_off_by_default_need_explicit_selection():
-    import subprocess
-    import sys
-
-    from flake8_jaxnp.rules import OFF_BY_DEFAULT
-
-    assert OFF_BY_DEFAULT == ["JNP403"]
-    fixture = str(ROOT / "fixtures" / "jnp403.py")
-
+    """What the catalogue turns off is reported only when selected; every other rule is reported as is."""
     def codes(*flags):
-        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *flags, fixture],
+        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *flags, str(ROOT / "fixtures")],
                                 capture_output=True, text=True)
-        return {line.split()[1] for line in result.stdout.splitlines()}
+        return {line.split()[1] for line in result.stdout.splitlines() if " JNP" in line}
 
-    assert "JNP403" not in codes()
-    assert "JNP403" in codes("--select", "JNP")
-    assert "JNP403" in codes("--extend-select", "JNP403")
+    marked = {code for path in (ROOT / "fixtures").rglob("*.py") for _, code in expected_findings(path)}
+    assert codes() == marked - set(OFF_BY_DEFAULT)
+    assert codes("--select", "JNP") == marked
+    assert codes("--extend-select", ",".join(OFF_BY_DEFAULT)) == marked
+
+
+def test_each_code_is_declared_by_exactly_one_check():
+    """The linter runs the checks declared with @rule; each catalogue code has one (JNP900: the linter)."""
+    declared = [code for check in linter.CHECKS for code in check.codes] + [linter.INTERNAL_ERROR]
+    assert sorted({code for code in declared if declared.count(code) > 1}) == [], "codes declared twice"
+    assert sorted(set(RULES) - set(declared)) == [], "catalogue codes no @rule(...) check declares"
+    assert sorted(set(declared) - set(RULES)) == [], "declared codes missing from catalogue.toml"
+
+
+def test_a_check_of_one_rule_is_named_after_it():
+    named = {check.__name__: check.codes[0] for check in linter.CHECKS if len(check.codes) == 1}
+    assert {name: code for name, code in named.items() if name != RULES[code].name.replace("-", "_")} == {}
+
+
+def test_checks_emit_only_the_codes_they_declare():
+    stray = set()
+    for path in sorted((ROOT / "fixtures").rglob("*.py")):
+        model = Model(ast.parse(path.read_text(encoding="utf-8")), DEFAULT, str(path))
+        for check in linter.CHECKS:
+            stray |= {(path.name, check.__name__, f.code) for f in check(model) if f.code not in check.codes}
+    assert sorted(stray) == []
+
+
+def test_no_catalogue_entry_is_a_new_rule_stub():
+    """new-rule writes entries whose fields say what to write; each must be written."""
+    stubs = [f"{rule.code} {field.name}: {getattr(rule, field.name)}" for rule in RULES.values()
+             for field in fields(rule) if STUB in str(getattr(rule, field.name))]
+    assert not stubs, "fill in these fields of flake8_jaxnp/catalogue.toml:\n" + "\n".join(stubs)
+
+
+def test_no_check_is_a_new_rule_stub():
+    stubs = [f"{inspect.getsourcefile(check)}:{inspect.getsourcelines(check)[1]}: {check.__name__}: {check.__doc__}"
+             for check in linter.CHECKS if STUB in (check.__doc__ or "")]
+    assert not stubs, "write these checks:\n" + "\n".join(stubs)
 
 
 def test_every_rule_says_how_runtime_evidence_confirms_it_or_why_none_can():
@@ -70,13 +108,21 @@ def test_every_evidence_kind_confirms_some_rule():
 
 
 def test_every_evidence_kind_is_reported_by_the_runtime_mode():
-    """A kind no probe reports would let a rule claim evidence that can never come."""
-    from flake8_jaxnp import evidence
-
-    names = [name for name, value in vars(evidence).items() if isinstance(value, str) and name.isupper()]
-    assert len(names) == len(evidence.KINDS)
-    confirm = "".join(path.read_text(encoding="utf-8") for path in (ROOT / "flake8_jaxnp" / "confirm").glob("*.py"))
-    assert [name for name in names if f"ev.{name}" not in confirm] == []
+    """A kind no probe reports would let a rule claim evidence that can never come. A probe
+    reports a kind by its evidence.py constant (``ev.NAME``, or imported) or by its value."""
+    names = {name: value for name, value in vars(evidence).items()
+             if isinstance(value, str) and value in evidence.KINDS}
+    assert len(names) == len(evidence.KINDS), "two constants of evidence.py name one kind"
+    reported = set()
+    for path in (ROOT / "flake8_jaxnp" / "confirm").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute):
+                reported.add(names.get(node.attr))
+            elif isinstance(node, ast.alias):
+                reported.add(names.get(node.name))
+            elif isinstance(node, ast.Constant) and node.value in evidence.KINDS:
+                reported.add(node.value)
+    assert sorted(evidence.KINDS - reported) == [], "kinds no module of flake8_jaxnp/confirm/ reports"
 
 
 def test_runtime_mode_names_no_rule_codes():

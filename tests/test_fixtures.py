@@ -8,7 +8,9 @@ import pytest
 
 from conftest import FIXTURES, ROOT
 from expectations import expected_findings
+from flake8_jaxnp import linter
 from flake8_jaxnp.rules import RULES
+from flake8_jaxnp.scaffold import STUB
 
 # One file per rule, plus a small package whose modules see each other (fixtures/mypkg).
 FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
@@ -38,7 +40,7 @@ def test_fixture_findings_match_marks(fixture, flake8_findings):
     assert sorted(expected - actual) == [], "# expect: marks without a finding"
 
 
-@pytest.mark.parametrize("code", sorted(c for c in RULES if c != "JNP900"))
+@pytest.mark.parametrize("code", sorted(c for c in RULES if c != linter.INTERNAL_ERROR))
 def test_every_rule_has_positive_and_negative_fixture(code):
     fixture = FIXTURES / f"{code.lower()}.py"
     assert fixture.exists(), f"{code} has no fixture file {fixture.name}"
@@ -55,3 +57,10 @@ def test_fixture_cases_take_no_arguments(fixture):
         if isinstance(node, ast.FunctionDef) and node.name.startswith("case_"):
             args = node.args
             assert not (args.args or args.posonlyargs or args.kwonlyargs or args.vararg or args.kwarg), node.name
+
+
+def test_no_fixture_is_a_new_rule_stub():
+    """new-rule writes a fixture whose cases say what to write; each must be written."""
+    stubs = [f"{path.relative_to(ROOT)}:{number}: {line.strip()}" for path in FIXTURE_FILES
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if STUB in line]
+    assert not stubs, "write these fixture cases:\n" + "\n".join(stubs)

@@ -1,10 +1,20 @@
-"""Checks: one module per rule family, each a ``check(model)`` generator of Findings."""
+"""Checks: one module per rule family. Each check is a function of the model that yields
+Findings, declared with ``@rule(codes)``: the linter runs every check so declared."""
 import ast
 import bisect
 
 from ..model.traced import _literals as literals
 
 DESCRIBED_LENGTH = 40  # characters of source text a message quotes before it elides arguments
+
+
+def rule(*codes):
+    """Declare the catalogue codes a check emits, beside its name (``grep JNP505`` finds it);
+    the linter collects the checks so declared, and a test holds them to the catalogue."""
+    def declare(check):
+        check.codes = codes
+        return check
+    return declare
 
 
 def describe(node):

@@ -10,7 +10,7 @@ from .. import api
 from ..facts import AT_UPDATES
 from ..findings import Finding
 from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE
-from . import describe
+from . import describe, rule
 
 JAX_ARRAY = (JAX, TRACER)
 # ``.at[i]`` exists only on JAX arrays, so a traced parameter using it is one.
@@ -51,7 +51,8 @@ ARGUMENT_FIXES = {
 GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
-def check(model):
+@rule("JNP501", "JNP502", "JNP503", "JNP504")
+def numpy_only_apis(model):
     deprecated = api.removed_names()
     for node in model.nodes(ast.Attribute, ast.Call, ast.Subscript, ast.Expr, ast.Import, ast.ImportFrom):
         kind = type(node)
@@ -342,7 +343,8 @@ def _version():
     return api.data()["jax_version"]
 
 
-def sequence_arguments(model):
+@rule("JNP505")
+def sequence_argument(model):
     """JNP505: a literal list or tuple where a jax.numpy function requires an array."""
     refusals = api.sequence_refusals()
     for call in model.nodes(ast.Call):

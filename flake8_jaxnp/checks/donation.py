@@ -4,13 +4,14 @@ import ast
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import FUNCTION_NODES
-from . import blocks, describe, jitted_parameters, repeats
+from . import blocks, describe, jitted_parameters, repeats, rule
 
 
 DONATING = ("donate_argnums", "donate_argnames")
 
 
-def check(model):
+@rule("JNP605")
+def donated_buffer_reuse(model):
     if not any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords):
         return  # nothing in the module donates
     for scope in [model.tree, *model.nodes(*FUNCTION_NODES)]:

@@ -13,7 +13,7 @@ from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
 from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
 from ..findings import Finding
-from . import describe
+from . import describe, rule
 
 JAX_ARRAY_KINDS = (TRACER, TRACER_TREE, JAX, JAX_TREE)
 NARROWING = "JNP403"  # NumPy 64-bit data handed to JAX
@@ -25,7 +25,8 @@ OPERATORS = {
 }
 
 
-def check(model):
+@rule("JNP401", "JNP402", "JNP403")
+def promotion_and_narrowing(model):
     x64 = X64Updates(model)
     for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
         kind = type(node)

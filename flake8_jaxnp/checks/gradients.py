@@ -4,7 +4,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.traced import Behaviour
-from . import describe
+from . import describe, rule
 
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
@@ -14,7 +14,8 @@ GUARDS = frozenset({"jax.numpy.where", "jax.numpy.clip", "jax.numpy.maximum", "j
 CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 
 
-def check(model):
+@rule("JNP604")
+def where_nan_gradient(model):
     for func, traced in model.traced.items():
         transform = next((t.name for t in traced.transforms if t.behaviour is Behaviour.DIFFERENTIATING), None)
         if transform is None or _custom_derivative(model, func):

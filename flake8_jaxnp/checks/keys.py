@@ -11,14 +11,15 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import FUNCTION_NODES
-from . import describe, iterates_twice, repeats
+from . import describe, iterates_twice, repeats, rule
 
 SPLIT = "jax.random.split"
 _EXITS = (ast.Break, ast.Continue, ast.Return)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def check(model):
+@rule("JNP601")
+def prng_key_reuse(model):
     consumers = _consumer_calls(model)
     scopes = {}  # scope -> nodes that hold one of its consumer calls
     for call in consumers:

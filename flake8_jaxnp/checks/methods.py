@@ -4,12 +4,13 @@ import ast
 
 from ..findings import Finding
 from ..model.traced import _literals as literals
-from . import blocks, repeats
+from . import blocks, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
 
-def check(model):
+@rule("JNP205")
+def traced_self_method(model):
     registered = _registered_names(model)
     for cls in model.nodes(ast.ClassDef):
         if not _plain_class(model, cls) or cls.name in registered:
@@ -56,6 +57,7 @@ def _traces_self(keywords):
     return numbers is not None and names is not None and 0 not in numbers and "self" not in names
 
 
+@rule("JNP306")
 def stale_static_self(model):
     """JNP306: an attribute that a method jitted with static self reads, assigned after a call."""
     for cls in model.nodes(ast.ClassDef):

@@ -4,7 +4,7 @@ import ast
 from ..facts import CLOCKS
 from ..findings import Finding
 from ..model.traced import PARTIAL
-from . import blocks, describe, jitted_parameters, repeats
+from . import blocks, describe, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
 # Clocks that time a region (not entropy sources such as uuid4).
@@ -14,7 +14,8 @@ SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
 SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
 
 
-def check(model):
+@rule("JNP602", "JNP603")
+def recompiles_and_timing(model):
     calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
     timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
     looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()

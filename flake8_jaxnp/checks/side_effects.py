@@ -8,7 +8,7 @@ import ast
 from .. import api
 from ..facts import CLOCKS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
-from . import describe
+from . import describe, rule
 
 CONTAINER_TYPES = frozenset({
     "builtins.list", "builtins.dict", "builtins.set", "collections.deque",
@@ -23,7 +23,8 @@ NUMPY_RANDOM_SETUP = frozenset({
 })
 
 
-def check(model):
+@rule("JNP301", "JNP302", "JNP303", "JNP304", "JNP305")
+def trace_only_side_effects(model):
     rebound = model.rebound_globals()
     for func, traced in model.traced.items():
         transform = traced.cached_by

@@ -4,7 +4,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.kinds import PYTHON, TRACER, TRACER_TREE, UNKNOWN
-from . import describe
+from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
 SHAPE_KEYWORDS = {"shape", "num", "N", "M", "slice_sizes", "slice_size"}
@@ -16,7 +16,8 @@ ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
 
 
-def check(model):
+@rule("JNP201", "JNP202", "JNP203")
+def concrete_data_from_tracers(model):
     for func, traced in model.traced.items():
         scope = getattr(func, "name", "<lambda>")
         base = {"scope": scope, "transform": traced.transform}

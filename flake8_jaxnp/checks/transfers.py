@@ -29,7 +29,7 @@ from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY
 from ..model.values import is_string
 from ..findings import Finding
-from . import describe
+from . import describe, rule
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
@@ -49,7 +49,8 @@ CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, a
                         ast.comprehension, ast.UnaryOp, ast.BoolOp})
 
 
-def check(model):
+@rule("JNP101", "JNP102", "JNP103", "JNP104")
+def host_transfers_in_loops(model):
     loops = _Loops(model)
     for node in model.nodes(*CANDIDATES):
         # Only what a loop holds can repeat: nothing else is asked about values, so a
