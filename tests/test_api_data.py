@@ -10,12 +10,12 @@ import pytest
 
 from conftest import ROOT
 from flake8_jaxnp import api
-from flake8_jaxnp.generate import _resolve
+from flake8_jaxnp.datagen.generate import _resolve
 
 
 def test_api_data_is_current_for_installed_jax():
     """Regenerates everything; the past releases come from the cache (or the package index)."""
-    result = subprocess.run([sys.executable, "-m", "flake8_jaxnp.generate", "--check"],
+    result = subprocess.run([sys.executable, "-m", "flake8_jaxnp.datagen", "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     if result.returncode == 3:
         pytest.skip(f"past JAX releases unavailable: {result.stderr.strip()}")

@@ -12,6 +12,8 @@ import importlib
 import importlib.metadata
 import json
 
+from .tables import TRACER_ERRORS
+
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
 # Linen Module method under nn.compact), "class" (lifts a Linen Module class whose
 # ``__call__(carry, x)`` it scans).
@@ -102,8 +104,6 @@ RAN, ABSTRACT, OTHER = "ran", "abstract", "other"
 def _outcome(prepare, name, transform, body, x, *more):
     """RAN, ABSTRACT (it failed because a value was an abstract tracer) or OTHER (such as
     vmap refusing to map an int: evidence of neither)."""
-    from .generate import TRACER_ERRORS  # the errors of abstract tracers (imported late: generate imports us)
-
     try:
         prepare(name, transform, body, x)(x, *more)
     except Exception as exc:  # noqa: BLE001 - classified below

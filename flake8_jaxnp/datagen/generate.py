@@ -1,8 +1,8 @@
 """Regenerate ``jax_api.json`` from the installed JAX and NumPy.
 
-Run ``python -m flake8_jaxnp.generate``. This is the only module that imports
-jax or numpy on the lint side: it records what the installed versions really
-do (found by running them), and the linter reads the file it writes.
+Run ``python -m flake8_jaxnp.datagen``. The generator is the only code on the lint
+side that imports jax or numpy: it records what the installed versions really do
+(found by running them), and the linter reads the file it writes.
 """
 import argparse
 import inspect
@@ -15,11 +15,9 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import generate_frameworks as frameworks
-from . import generate_tables as tables
-from . import release_history
-from .api import DATA_FILE
-from .facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
+from . import frameworks, release_history, tables
+from ..api import DATA_FILE
+from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
 # jax.numpy namespaces recorded for JNP502.
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
@@ -31,11 +29,6 @@ UNSAFE_TO_PROBE = {
     "set_printoptions", "printoptions", "getbufsize", "geterr", "geterrcall",
     "get_printoptions", "fromstring", "frombuffer", "fromiter", "fromfunction",
     "from_dlpack", "set_string_function", "asmatrix", "bmat",
-}
-# Errors that mean "this needs concrete data", i.e. the call fails on tracers.
-TRACER_ERRORS = {
-    "TracerArrayConversionError", "ConcretizationTypeError",
-    "TracerIntegerConversionError", "TracerBoolConversionError",
 }
 # Values that make a NumPy-only keyword argument reveal itself when passed.
 ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K", "where": "mask", "casting": "unsafe"}
@@ -104,7 +97,7 @@ def _probe_on_tracer(func):
                 warnings.simplefilter("ignore")
                 jax.jit(lambda t: func(t, *rest)).trace(square)
         except Exception as exc:  # noqa: BLE001 - we classify every outcome
-            if type(exc).__name__ in TRACER_ERRORS and failure is None:
+            if type(exc).__name__ in tables.TRACER_ERRORS and failure is None:
                 failure = ("fails", type(exc).__name__)
             continue
         return ("works", None)
@@ -417,9 +410,6 @@ def _where_unsafe_functions():
     return unsafe
 
 
-SEQUENCE_REFUSAL = "requires ndarray or scalar arguments"  # jax.numpy's TypeError for a list or tuple
-
-
 def _sequence_refusals(jnp_names):
     """jax.numpy function -> required positional parameters that refuse a Python list, found by
     calling each with a list there and arrays elsewhere (NumPy accepts lists everywhere)."""
@@ -535,7 +525,7 @@ def _build():
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m flake8_jaxnp.datagen", description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=DATA_FILE)
     parser.add_argument("--check", action="store_true",
                         help="exit 1 if the file differs from what the installed JAX gives")
@@ -543,17 +533,17 @@ def main(argv=None):
     try:
         data = build()
     except ImportError as exc:
-        print(f"flake8_jaxnp.generate: needs jax and numpy installed ({exc})", file=sys.stderr)
+        print(f"flake8_jaxnp.datagen: needs jax and numpy installed ({exc})", file=sys.stderr)
         return 2
     except release_history.ReleasesUnavailable as exc:
-        print(f"flake8_jaxnp.generate: {exc}", file=sys.stderr)
+        print(f"flake8_jaxnp.datagen: {exc}", file=sys.stderr)
         return 3
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
         if current != text:
             print(f"{args.output} is stale for jax {data['jax_version']}; "
-                  "run python -m flake8_jaxnp.generate", file=sys.stderr)
+                  "run python -m flake8_jaxnp.datagen", file=sys.stderr)
             return 1
         return 0
     args.output.write_text(text, encoding="utf-8")
