@@ -50,6 +50,11 @@ def framework_transforms(data_file):
 KEY = "framework_transforms"
 
 
+def measured_versions(entries):
+    """{package: release} that ``entries`` were measured with ("flax 0.12.8")."""
+    return dict(entry["measured_with"].split() for entry in entries.values())
+
+
 def _resolve(dotted):
     module, _, attribute = dotted.rpartition(".")
     try:

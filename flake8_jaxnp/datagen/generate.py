@@ -15,7 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import frameworks, release_history, tables
+from . import frameworks, release_history, stack, tables
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
@@ -485,7 +485,9 @@ def _build():
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
+    framework_transforms = frameworks.framework_transforms(DATA_FILE)
     return {
+        "generated_with": stack.generated_with(frameworks.measured_versions(framework_transforms)),
         "jax_version": jax.__version__,
         "numpy_version": np.__version__,
         "numpy_fails_on_tracer": fails,
@@ -520,16 +522,32 @@ def _build():
         "jax_random_samplers": _random_samplers(),
         "jnp_where_unsafe": _where_unsafe_functions(),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
-        frameworks.KEY: frameworks.framework_transforms(DATA_FILE),
+        frameworks.KEY: framework_transforms,
     }
+
+
+RELEASES_UNAVAILABLE, OTHER_STACK = 3, 4  # exit statuses of --check that say nothing about the file
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m flake8_jaxnp.datagen", description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=DATA_FILE)
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 if the file differs from what the installed JAX gives")
+                        help="exit 1 if the file differs from what the installed stack gives "
+                             f"({OTHER_STACK} if that is not the stack the file records)")
+    parser.add_argument("--check-stack", action="store_true",
+                        help=f"only exit {OTHER_STACK} if the installed stack is not the one the file records")
     args = parser.parse_args(argv)
+    if args.check or args.check_stack:
+        recorded = json.loads(args.output.read_text(encoding="utf-8")) if args.output.exists() else {}
+        differing = stack.differences(recorded.get("generated_with", {}))
+        if differing:
+            print(f"flake8_jaxnp.datagen: cannot check {args.output} here: the installed stack is not the one "
+                  f"it was generated with ({'; '.join(differing)}); pip install -e '.[test]' installs that one",
+                  file=sys.stderr)
+            return OTHER_STACK
+        if args.check_stack:
+            return 0
     try:
         data = build()
     except ImportError as exc:
@@ -537,7 +555,7 @@ def main(argv=None):
         return 2
     except release_history.ReleasesUnavailable as exc:
         print(f"flake8_jaxnp.datagen: {exc}", file=sys.stderr)
-        return 3
+        return RELEASES_UNAVAILABLE
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
