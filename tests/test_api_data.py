@@ -23,10 +23,11 @@ def datagen(*args):
                           capture_output=True, text=True, cwd=ROOT)
 
 
+@pytest.mark.slow
 def test_api_data_is_current_for_installed_jax():
-    """Regenerates everything (about 100 s), on the stack the file records; the past
-    releases come from the cache, downloaded there on first use. Anywhere else it skips,
-    saying which package differs, except under CI, which installs the recorded stack."""
+    """Regenerates everything, on the stack the file records; the past releases come from
+    the cache, downloaded there on first use (so it is in the slow group). Anywhere else
+    it skips, saying which package differs, except under CI, which installs that stack."""
     result = datagen("--check")
     if result.returncode in (RELEASES_UNAVAILABLE, OTHER_STACK):
         reason = result.stderr.strip().splitlines()[-1]

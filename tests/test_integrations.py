@@ -298,7 +298,7 @@ def run_ci(tmp_path, fast=0, slow=0, stack=0):
 def test_ci_runs_the_fast_suite_and_the_slow_group_and_fails_on_either(tmp_path, fast, slow, expected):
     status, calls = run_ci(tmp_path, fast, slow)
     assert status == expected
-    assert [line for line in calls if line.startswith("-m pytest")] == ["-m pytest -q", "-m pytest -q -m slow"]
+    assert [line for line in calls if line.startswith("-m pytest")] == ["-m pytest", "-m pytest -m slow"]
 
 
 def test_ci_stops_before_the_tests_when_the_installed_stack_is_not_the_recorded_one(tmp_path):
