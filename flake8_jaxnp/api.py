@@ -110,5 +110,5 @@ sequence_refusals = _entry("jnp_sequence_refusals")
 
 
 def framework_transforms():
-    """Framework transform name -> its measured behaviour (``generate_frameworks``)."""
+    """Framework transform name -> its measured behaviour (``datagen.frameworks``)."""
     return data().get("framework_transforms", {})

@@ -1,4 +1,5 @@
-"""Facts about Python and its standard library that running JAX cannot teach.
+"""Facts about Python and its standard library that running JAX cannot teach, and the
+texts of JAX's messages that both the generator and the runtime mode recognise.
 
 The checks, the runtime probes and the generator all import these; what can be
 learned by running JAX and NumPy lives in ``jax_api.json`` instead.
@@ -56,3 +57,5 @@ DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "ui
 SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
                                 "builtins.range"})
 FORMATTERS = frozenset({"builtins.str", "builtins.repr", "builtins.format", "builtins.print"})
+# jax.numpy's TypeError for a list or tuple where it takes arrays (JNP505's evidence).
+SEQUENCE_REFUSAL = "requires ndarray or scalar arguments"

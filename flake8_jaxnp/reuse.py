@@ -68,11 +68,13 @@ def keep(where, findings, consulted):
 @lru_cache(maxsize=None)
 def _plugin_digest():
     """The plugin's own code and data: a changed checker never reuses old findings, even
-    when the version number did not change."""
+    when the version number did not change. The generator (``datagen/``) is left out:
+    findings change only when the data file it writes does."""
     digest = hashlib.blake2b(digest_size=16)
     package = Path(__file__).parent
     for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
+        inside = path.relative_to(package).parts
+        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in inside and inside[0] != "datagen":
             digest.update(str(path.relative_to(package)).encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()

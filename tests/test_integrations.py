@@ -307,20 +307,34 @@ def test_runtime_extra_accepts_the_jax_the_api_data_describes():
     assert not any(spec.operator in ("==", "===") for spec in runtime["jax"]), "a range, not one release"
 
 
-@pytest.mark.parametrize("fast, slow, expected", [(0, 0, 0), (1, 0, 1), (0, 1, 1), (0, 5, 1), (5, 0, 1), (2, 1, 2)])
-def test_ci_runs_the_fast_suite_and_the_slow_group_and_fails_on_either(tmp_path, fast, slow, expected):
-    """.ci/run with a stand-in python that records its calls and exits as told."""
+def run_ci(tmp_path, fast=0, slow=0, stack=0):
+    """.ci/run with a stand-in python that records its calls and exits as told: (exit
+    status, the calls)."""
     shim = tmp_path / "python"
     shim.write_text('#!/bin/sh\necho "$*" >> "$CALLS"\ncase "$*" in\n  "-m pip"*) exit 0 ;;\n'
+                    '  "-m flake8_jaxnp.datagen --check-stack") exit "$STACK" ;;\n'
                     '  *"-m slow"*) exit "$SLOW" ;;\n  *) exit "$FAST" ;;\nesac\n', encoding="utf-8")
     shim.chmod(0o755)
     calls = tmp_path / "calls"
     env = dict(os.environ, PATH=f"{tmp_path}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
-               FAST=str(fast), SLOW=str(slow))
+               FAST=str(fast), SLOW=str(slow), STACK=str(stack))
     result = subprocess.run(["bash", str(ROOT / ".ci" / "run")], capture_output=True, text=True, env=env)
-    assert result.returncode == expected, result.stderr
-    pytest_calls = [line for line in calls.read_text().splitlines() if line.startswith("-m pytest")]
-    assert pytest_calls == ["-m pytest -q", "-m pytest -q -m slow"]
+    return result.returncode, calls.read_text().splitlines()
+
+
+@pytest.mark.parametrize("fast, slow, expected", [(0, 0, 0), (1, 0, 1), (0, 1, 1), (0, 5, 1), (5, 0, 1), (2, 1, 2)])
+def test_ci_runs_the_fast_suite_and_the_slow_group_and_fails_on_either(tmp_path, fast, slow, expected):
+    status, calls = run_ci(tmp_path, fast, slow)
+    assert status == expected
+    assert [line for line in calls if line.startswith("-m pytest")] == ["-m pytest", "-m pytest -m slow"]
+
+
+def test_ci_stops_before_the_tests_when_the_installed_stack_is_not_the_recorded_one(tmp_path):
+    """Else the API data's staleness check would skip, and CI pass without it."""
+    status, calls = run_ci(tmp_path, stack=4)
+    assert status == 4
+    assert "-m flake8_jaxnp.datagen --check-stack" in calls
+    assert not [line for line in calls if line.startswith("-m pytest")]
 
 
 @pytest.mark.parametrize("argv, silenced", [

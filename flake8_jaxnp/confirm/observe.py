@@ -14,8 +14,7 @@ import traceback
 import types
 
 from .. import evidence as ev
-from ..facts import is_promotion
-from ..generate import SEQUENCE_REFUSAL
+from ..facts import SEQUENCE_REFUSAL, is_promotion
 
 
 class Evidence:

@@ -12,6 +12,8 @@ import importlib
 import importlib.metadata
 import json
 
+from .tables import TRACER_ERRORS
+
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
 # Linen Module method under nn.compact), "class" (lifts a Linen Module class whose
 # ``__call__(carry, x)`` it scans).
@@ -46,6 +48,11 @@ def framework_transforms(data_file):
 
 
 KEY = "framework_transforms"
+
+
+def measured_versions(entries):
+    """{package: release} that ``entries`` were measured with ("flax 0.12.8")."""
+    return dict(entry["measured_with"].split() for entry in entries.values())
 
 
 def _resolve(dotted):
@@ -102,8 +109,6 @@ RAN, ABSTRACT, OTHER = "ran", "abstract", "other"
 def _outcome(prepare, name, transform, body, x, *more):
     """RAN, ABSTRACT (it failed because a value was an abstract tracer) or OTHER (such as
     vmap refusing to map an int: evidence of neither)."""
-    from .generate import TRACER_ERRORS  # the errors of abstract tracers (imported late: generate imports us)
-
     try:
         prepare(name, transform, body, x)(x, *more)
     except Exception as exc:  # noqa: BLE001 - classified below

@@ -1,6 +1,6 @@
 """The semantic model's facts about JAX and NumPy, learned by running them.
 
-Part of the generator (``python -m flake8_jaxnp.generate``): which callables
+Part of the generator (``python -m flake8_jaxnp.datagen``): which callables
 trace a function and how (abstract tracers? a cached trace?), which arguments
 of lax control flow are traced bodies, which functions return tuples, bools or
 Python values, NumPy's constructor defaults, and which array attributes are
@@ -10,7 +10,7 @@ inputs, or from a signature where a signature is the fact (positional options).
 import inspect
 import warnings
 
-from .facts import JAX_ARRAY_MODULES, NUMPY_MODULES
+from ..facts import JAX_ARRAY_MODULES, NUMPY_MODULES
 
 # Namespaces searched for function transforms (callables whose first parameter is a function).
 TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint")
@@ -18,9 +18,11 @@ FUNCTION_PARAMETERS = ("fun", "f", "fn")
 # np.random functions never called by the probes: they replace or reseed the global
 # generator (one crashed the interpreter when handed an array) or run NumPy's tests.
 GLOBAL_RANDOM_STATE = frozenset({"seed", "set_state", "get_state", "set_bit_generator", "get_bit_generator", "test"})
+# Errors that mean "this needs concrete data", i.e. the call fails on tracers.
+TRACER_ERRORS = frozenset({"TracerArrayConversionError", "ConcretizationTypeError", "TracerIntegerConversionError",
+                           "TracerBoolConversionError"})
 # Errors that say a value had to be concrete (a shape, a Python bool).
-CONCRETE_ERRORS = ("TracerArrayConversionError", "ConcretizationTypeError", "TracerIntegerConversionError",
-                   "TracerBoolConversionError", "NonConcreteBooleanIndexError")
+CONCRETE_ERRORS = TRACER_ERRORS | {"NonConcreteBooleanIndexError"}
 
 
 class _Stop(Exception):

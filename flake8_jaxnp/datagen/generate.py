@@ -1,8 +1,8 @@
 """Regenerate ``jax_api.json`` from the installed JAX and NumPy.
 
-Run ``python -m flake8_jaxnp.generate``. This is the only module that imports
-jax or numpy on the lint side: it records what the installed versions really
-do (found by running them), and the linter reads the file it writes.
+Run ``python -m flake8_jaxnp.datagen``. The generator is the only code on the lint
+side that imports jax or numpy: it records what the installed versions really do
+(found by running them), and the linter reads the file it writes.
 """
 import argparse
 import inspect
@@ -15,11 +15,9 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import generate_frameworks as frameworks
-from . import generate_tables as tables
-from . import release_history
-from .api import DATA_FILE
-from .facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
+from . import frameworks, release_history, stack, tables
+from ..api import DATA_FILE
+from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
 # jax.numpy namespaces recorded for JNP502.
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
@@ -31,11 +29,6 @@ UNSAFE_TO_PROBE = {
     "set_printoptions", "printoptions", "getbufsize", "geterr", "geterrcall",
     "get_printoptions", "fromstring", "frombuffer", "fromiter", "fromfunction",
     "from_dlpack", "set_string_function", "asmatrix", "bmat",
-}
-# Errors that mean "this needs concrete data", i.e. the call fails on tracers.
-TRACER_ERRORS = {
-    "TracerArrayConversionError", "ConcretizationTypeError",
-    "TracerIntegerConversionError", "TracerBoolConversionError",
 }
 # Values that make a NumPy-only keyword argument reveal itself when passed.
 ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K", "where": "mask", "casting": "unsafe"}
@@ -104,7 +97,7 @@ def _probe_on_tracer(func):
                 warnings.simplefilter("ignore")
                 jax.jit(lambda t: func(t, *rest)).trace(square)
         except Exception as exc:  # noqa: BLE001 - we classify every outcome
-            if type(exc).__name__ in TRACER_ERRORS and failure is None:
+            if type(exc).__name__ in tables.TRACER_ERRORS and failure is None:
                 failure = ("fails", type(exc).__name__)
             continue
         return ("works", None)
@@ -417,9 +410,6 @@ def _where_unsafe_functions():
     return unsafe
 
 
-SEQUENCE_REFUSAL = "requires ndarray or scalar arguments"  # jax.numpy's TypeError for a list or tuple
-
-
 def _sequence_refusals(jnp_names):
     """jax.numpy function -> required positional parameters that refuse a Python list, found by
     calling each with a list there and arrays elsewhere (NumPy accepts lists everywhere)."""
@@ -495,7 +485,9 @@ def _build():
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
+    framework_transforms = frameworks.framework_transforms(DATA_FILE)
     return {
+        "generated_with": stack.generated_with(frameworks.measured_versions(framework_transforms)),
         "jax_version": jax.__version__,
         "numpy_version": np.__version__,
         "numpy_fails_on_tracer": fails,
@@ -530,30 +522,46 @@ def _build():
         "jax_random_samplers": _random_samplers(),
         "jnp_where_unsafe": _where_unsafe_functions(),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
-        frameworks.KEY: frameworks.framework_transforms(DATA_FILE),
+        frameworks.KEY: framework_transforms,
     }
 
 
+RELEASES_UNAVAILABLE, OTHER_STACK = 3, 4  # exit statuses of --check that say nothing about the file
+
+
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m flake8_jaxnp.datagen", description=__doc__.splitlines()[0])
     parser.add_argument("--output", type=Path, default=DATA_FILE)
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 if the file differs from what the installed JAX gives")
+                        help="exit 1 if the file differs from what the installed stack gives "
+                             f"({OTHER_STACK} if that is not the stack the file records)")
+    parser.add_argument("--check-stack", action="store_true",
+                        help=f"only exit {OTHER_STACK} if the installed stack is not the one the file records")
     args = parser.parse_args(argv)
+    if args.check or args.check_stack:
+        recorded = json.loads(args.output.read_text(encoding="utf-8")) if args.output.exists() else {}
+        differing = stack.differences(recorded.get("generated_with", {}))
+        if differing:
+            print(f"flake8_jaxnp.datagen: cannot check {args.output} here: the installed stack is not the one "
+                  f"it was generated with ({'; '.join(differing)}); pip install -e '.[test]' installs that one",
+                  file=sys.stderr)
+            return OTHER_STACK
+        if args.check_stack:
+            return 0
     try:
         data = build()
     except ImportError as exc:
-        print(f"flake8_jaxnp.generate: needs jax and numpy installed ({exc})", file=sys.stderr)
+        print(f"flake8_jaxnp.datagen: needs jax and numpy installed ({exc})", file=sys.stderr)
         return 2
     except release_history.ReleasesUnavailable as exc:
-        print(f"flake8_jaxnp.generate: {exc}", file=sys.stderr)
-        return 3
+        print(f"flake8_jaxnp.datagen: {exc}", file=sys.stderr)
+        return RELEASES_UNAVAILABLE
     text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if args.check:
         current = args.output.read_text(encoding="utf-8") if args.output.exists() else ""
         if current != text:
             print(f"{args.output} is stale for jax {data['jax_version']}; "
-                  "run python -m flake8_jaxnp.generate", file=sys.stderr)
+                  "run python -m flake8_jaxnp.datagen", file=sys.stderr)
             return 1
         return 0
     args.output.write_text(text, encoding="utf-8")
