@@ -185,7 +185,7 @@ def test_bad_paths_get_one_line_errors(tmp_path):
     assert len(errors) == 4, result.stderr
     assert "no such file" in errors[0] and "not a Python file" in errors[1]
     assert "not valid Python" in errors[2] and "import failed: RuntimeError: boom" in errors[3]
-    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
 
 
 def test_file_in_a_package_keeps_its_relative_imports(tmp_path):
@@ -207,6 +207,7 @@ def test_require_gpu_fails_without_gpu():
     result = confirm("--require-gpu", "--platform", "cpu", *INPUT_FILES)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == ["flake8-jaxnp-confirm: --require-gpu: JAX's backend is cpu, not gpu"]
+    assert result.stdout == ""  # nothing ran: no report, no summary line
 
 
 def test_command_line_side_does_not_import_jax():

@@ -72,6 +72,7 @@ def test_run_without_any_case_is_a_usage_error(tmp_path):
     assert result.returncode == 2
     assert result.stderr.splitlines() == ["flake8-jaxnp-confirm: no case_* function to run in the given paths "
                                           "(a module-level callable that takes no arguments)"]
+    assert result.stdout == ""  # nothing ran: no report, no summary line
 
 
 def test_x64_turned_on_by_one_case_is_off_for_the_next(attacks):

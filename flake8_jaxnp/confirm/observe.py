@@ -40,7 +40,8 @@ def analyse(jitted, eager=None, promotion=None):
             found.add(found.events, place, ev.STRICT_PROMOTION, "strict promotion", one_line(promotion))
     status, error = "ok", None
     if jitted.exception is not None:
-        status, error = "raised", one_line(jitted.exception)
+        status = "exited" if isinstance(jitted.exception, SystemExit) else "raised"
+        error = one_line(jitted.exception)
         add_exception(found, jitted.exception, jitted.rec.watched)
     recorded(found, jitted.rec)
     if eager is not None and eager.exception is None:
@@ -87,8 +88,8 @@ def _transfers(found, rec):
         head = loop_heads(path).get(line)
         iterations = rec.lines[(path, head)] if head else None
         if iterations and count >= iterations:
-            found.add(found.events, place, kind, mechanism,
-                      f"{detail} {count}x, on each of {iterations} loop iterations")
+            each = f"on each of {iterations} loop iterations" if iterations > 1 else "in the loop's only iteration"
+            found.add(found.events, place, kind, mechanism, f"{detail} {count}x, {each}")
         else:
             found.add(found.observations, place, kind, mechanism, f"{detail} {count}x")
 

@@ -25,12 +25,25 @@ def pytest_addoption(parser):
     group.addoption("--jaxnp-report", metavar="FILE", help="with --jaxnp-confirm: also write the JSON report")
     group.addoption("--jaxnp-strict", action="store_true",
                     help="with --jaxnp-confirm: a finding not reproduced or a missed pitfall fails the session")
+    group.addoption("--jaxnp-extra-transforms", metavar="A.B,C.D",
+                    help="with --jaxnp-confirm, as for flake8: more dotted names that trace like jax.jit")
+    group.addoption("--jaxnp-x64", action="store_true",
+                    help="with --jaxnp-confirm, as for flake8: the project enables jax_enable_x64")
+    group.addoption("--jaxnp-cache-dir", metavar="DIR",
+                    help="with --jaxnp-confirm, as for flake8: the linter's summaries and findings")
 
 
 def pytest_configure(config):
     if config.getoption("jaxnp_confirm"):
+        from ..options import OptionError, from_configuration
+
         try:
-            confirmation = Confirmation(config)
+            options = from_configuration(*(config.getoption(name) for name in (
+                "jaxnp_extra_transforms", "jaxnp_x64", "jaxnp_cache_dir")))
+        except OptionError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        try:
+            confirmation = Confirmation(config, options)
         except ImportError as exc:
             raise pytest.UsageError(f"--jaxnp-confirm needs JAX and NumPy (pip install 'flake8-jaxnp[runtime]'): "
                                     f"{exc}") from None
@@ -40,7 +53,7 @@ def pytest_configure(config):
 class Confirmation:
     """Per-session state: the watched files, their findings, and one case result per test."""
 
-    def __init__(self, config):
+    def __init__(self, config, options):
         from . import probes
         from .runner import PathError, prepare, python_files
 
@@ -54,9 +67,10 @@ class Confirmation:
                 self.errors.append(str(exc))
         for path in dict.fromkeys(os.path.normpath(file) for file in files):
             try:
-                self.results.append(prepare(path))
+                self.results.append(prepare(path, options))
             except PathError as exc:
                 self.errors.append(str(exc))
+        self.errors += [result.lint_error for result in self.results if result.lint_error]
         self.by_path = {path: result for result in self.results for path in result.own_paths}
         self.watched = probes.Watched(self.by_path)
         self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
@@ -111,7 +125,7 @@ class Confirmation:
     def pytest_sessionfinish(self, session):
         """Judge the findings; the session's outcome changes only under --jaxnp-strict."""
         from .observe import one_line
-        from .verdicts import MISSED, NOT_REPRODUCED, exit_code, judge
+        from .verdicts import MISSED, NOT_REPRODUCED, judge
 
         try:
             for rec, case, exception in self.recorders.values():
@@ -128,7 +142,7 @@ class Confirmation:
         if report_file:
             from .report import as_json
 
-            text = as_json(self.rows, self.results, self.errors, exit_code(self.rows, self.results, self.errors))
+            text = as_json(self.rows, self.results, self.errors, int(session.exitstatus))
             try:
                 with open(report_file, "w", encoding="utf-8") as handle:
                     handle.write(text + "\n")

@@ -28,6 +28,7 @@ from .observe import one_line
 from .worker import BOOT
 
 PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}  # --platform -> jax_platforms
+CHECKER_ERROR = "JNP900"  # the linter's own failure, an error of the run rather than a finding
 STARTUP_TIMEOUT = 120.0  # seconds a new worker may take to import JAX and start its backend
 MESSAGE_LIMIT = 64 << 20  # bytes; a longer "line" from a worker is not a message
 
@@ -64,6 +65,7 @@ class FileResult:
     case_names: list = None  # the cases the worker found; None until it ran the file
     cases: list = field(default_factory=list)
     error: str = ""
+    lint_error: str = ""  # the linter failed on a check (JNP900): its findings here may be incomplete
     backend: tuple = ()  # (backend, device kind) as the worker saw it
 
     @property
@@ -113,10 +115,14 @@ def prepare(path, options=DEFAULT):
     except (UnicodeDecodeError, LookupError, ValueError, RecursionError, MemoryError) as exc:
         raise PathError(f"{path}: not valid Python: {one_line(exc)}") from None
     findings = lint(tree, source.splitlines(True), options, path)
+    failure = next((finding for finding in findings if finding.code == CHECKER_ERROR), None)
+    findings = [finding for finding in findings if finding is not failure]
     return FileResult(path, [finding for finding in findings if RULES[finding.code].evidence],
                       statement_lines(tree),
                       unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],
-                      has_cases=b"case_" in data)
+                      has_cases=b"case_" in data,
+                      lint_error=f"{path}: linter error, its findings here may be incomplete and no pitfall "
+                                 f"here counts as missed: {failure.message}" if failure else "")
 
 
 def statement_lines(tree):
