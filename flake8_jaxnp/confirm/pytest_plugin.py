@@ -113,14 +113,6 @@ class Confirmation:
         if self.exceptions.get(item.nodeid, False) is None:
             self.exceptions[item.nodeid] = excinfo.value
 
-    def pytest_warning_recorded(self, warning_message, nodeid):
-        from . import probes
-
-        if nodeid in self.recorders:
-            message = warning_message
-            probes.record_warning(self.recorders[nodeid][0], message.message, message.category,
-                                  message.filename, message.lineno)
-
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session):
         """Judge the findings; the session's outcome changes only under --jaxnp-strict."""

@@ -8,7 +8,10 @@ reported as missed.
 """
 from dataclasses import dataclass
 
+from .. import evidence as ev
 from ..rules import confirmed_by
+
+TRANSFERS = frozenset({ev.TO_NUMPY, ev.TO_SCALAR, ev.FORMATTING})  # what a test's assertion has to do
 
 CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED = "confirmed", "not reproduced", "not exercised", "missed"
 VERDICTS = (CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED)
@@ -68,10 +71,12 @@ def judge(results):
                 row.verdict = NOT_REPRODUCED
             rows.append(row)
     seen, unjudged = set(), {result.path for result in results if result.lint_error}
+    assertions = {(result.path, line) for result in results for line in result.assertions}
     for statement, case, event in events:
         codes = confirmed_by(event["kind"])
         key = (statement, tuple(codes))
         if (not codes or key in seen or statement[0] in unjudged
+                or (event["kind"] in TRANSFERS and statement in assertions)
                 or any((statement, code) in explained for code in codes)):
             continue
         seen.add(key)
