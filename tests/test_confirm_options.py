@@ -46,6 +46,23 @@ def test_runtime_mode_reads_the_configuration_flake8_reads(tmp_path, name):
     assert (configured.returncode, json.loads(configured.stdout)["results"]) == (0, [])
 
 
+def test_pytest_plugin_reads_the_configuration_flake8_reads(tmp_path):
+    (tmp_path / "conftest.py").write_text("import jax\n\njax.config.update('jax_enable_x64', True)\n")
+    (tmp_path / "test_wide.py").write_text(WIDE + "\n\ndef test_wide():\n    assert case_wide().dtype == jnp.float64\n")
+    runs = {}
+    for configured in (False, True):
+        if configured:
+            (tmp_path / "tox.ini").write_text(CONFIGURATIONS["tox.ini"])
+        report = tmp_path / f"report-{configured}.json"
+        result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
+                                 f"--jaxnp-report={report}", "."], capture_output=True, text=True, cwd=tmp_path,
+                                timeout=300)
+        assert result.returncode == 0, result.stdout[-2000:]
+        runs[configured] = [(row["codes"], row["verdict"]) for row in json.loads(report.read_text())["results"]]
+    # The project enables x64 in its conftest: only its configuration tells the linter so.
+    assert runs == {False: [(["JNP402"], "not reproduced")], True: []}
+
+
 @pytest.mark.parametrize("where", ["command line", "configuration"])
 @pytest.mark.parametrize("value, problem", [("!!", "is not a dotted path"),
                                             ("eqx.filter_jit", "starts with an import alias")])

@@ -55,6 +55,7 @@ class Confirmation:
 
     def __init__(self, config, options):
         from . import probes
+        from .linefacts import Watched
         from .runner import PathError, prepare, python_files
 
         self.config, self.errors, self.results, self.rows = config, [], [], None
@@ -72,7 +73,7 @@ class Confirmation:
                 self.errors.append(str(exc))
         self.errors += [result.lint_error for result in self.results if result.lint_error]
         self.by_path = {path: result for result in self.results for path in result.own_paths}
-        self.watched = probes.Watched(self.by_path)
+        self.watched = Watched(self.by_path)
         self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
         self.exceptions = {}  # nodeid -> the first exception of the test running now, or None
         probes.install_process_probes()

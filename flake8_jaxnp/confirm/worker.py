@@ -177,8 +177,8 @@ def case_names(module):
 def run_file(request, send, baseline):
     """Run one file's cases: ``request`` names the file, the cases (None: all), the watched files
     and those whose findings need the disable_jit rerun."""
-    from . import probes
-    watched = probes.Watched(request["watched"])
+    from .linefacts import Watched
+    watched = Watched(request["watched"])
     send({"type": "run", "case": None})
     try:
         file = UserFile(request["path"])
