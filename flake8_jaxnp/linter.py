@@ -54,6 +54,10 @@ def lint(tree, lines, options=DEFAULT, filename=None):
     return findings
 
 
+CHECKER_ERROR = "JNP900"  # the finding that stands for a check that failed
+
+
 def _internal_error(exc):
     detail = str(exc).splitlines()[0][:80] if str(exc) else ""
-    return Finding(1, 0, "JNP900", (("error", f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__),))
+    error = f"{type(exc).__name__}: {detail}" if detail else type(exc).__name__
+    return Finding(1, 0, CHECKER_ERROR, (("error", error),))

@@ -798,8 +798,11 @@ def _warn_probe(warn):
         if rec is not None:
             frame, inside = _user_frame(sys._getframe(1), libraries_ask=False)
             if frame is not None:
-                category = type(message) if isinstance(message, Warning) else category or UserWarning
-                _record_warning(rec, message, category, sys._getframe(1).f_code.co_filename, _place(frame), inside)
+                issued = type(message) if isinstance(message, Warning) else category or UserWarning
+                _record_warning(rec, message, issued, sys._getframe(1).f_code.co_filename, _place(frame), inside)
+        if kwargs.get("skip_file_prefixes"):  # Python 3.12+ skips those frames itself: add the probes'
+            kwargs["skip_file_prefixes"] = (*kwargs["skip_file_prefixes"], OWN_DIR)
+            return warn(message, category, stacklevel + 1, *args, **kwargs)
         return warn(message, category, _level_without_probes(stacklevel), *args, **kwargs)
     return probe
 

@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..linter import lint
+from ..linter import CHECKER_ERROR, lint
 from ..options import DEFAULT
 from ..rules import RULES, needs_eager_run
 from . import processes
@@ -28,7 +28,6 @@ from .observe import one_line
 from .worker import BOOT
 
 PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}  # --platform -> jax_platforms
-CHECKER_ERROR = "JNP900"  # the linter's own failure, an error of the run rather than a finding
 STARTUP_TIMEOUT = 120.0  # seconds a new worker may take to import JAX and start its backend
 MESSAGE_LIMIT = 64 << 20  # bytes; a longer "line" from a worker is not a message
 
@@ -65,7 +64,7 @@ class FileResult:
     case_names: list = None  # the cases the worker found; None until it ran the file
     cases: list = field(default_factory=list)
     error: str = ""
-    lint_error: str = ""  # the linter failed on a check (JNP900): its findings here may be incomplete
+    lint_error: str = ""  # a check of the linter failed (CHECKER_ERROR): its findings here may be incomplete
     assertions: frozenset = frozenset()  # first lines of the statements that check a value in a test
     backend: tuple = ()  # (backend, device kind) as the worker saw it
 
