@@ -47,16 +47,71 @@ CONVENTIONAL_ALIASES = {"eqx": "equinox", "nnx": "flax.nnx", "nn": "flax.linen",
                         "jnp": "jax.numpy", "np": "numpy", "lax": "jax.lax"}
 
 
+class OptionError(ValueError):
+    """A plugin option value that cannot be used; its message is the one-line usage error."""
+
+
 def from_flake8(options):
+    """Options from flake8's parsed options: a name that cannot be a transform is ignored with a warning."""
+    return Options(extra_transforms=_transform_names(options.jaxnp_extra_transforms, strict=False),
+                   x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir, silenced=_silenced(options))
+
+
+def from_configuration(extra_transforms=None, x64=False, cache_dir=None):
+    """The runtime mode's Options, read as ``flake8`` run in the working directory reads them: its
+    configuration file (setup.cfg, tox.ini or .flake8, found from here upwards; pyproject.toml
+    where the flake8-pyproject plugin is installed), with the given command-line values on top.
+    Unlike flake8, which goes on without it, a name that cannot be a transform raises OptionError.
+    Every rule is checked: flake8's selection only decides what flake8 prints."""
+    argv = [f"--jaxnp-extra-transforms={extra_transforms}"] if extra_transforms is not None else []
+    argv += ["--jaxnp-x64"] if x64 else []
+    argv += [f"--jaxnp-cache-dir={cache_dir}"] if cache_dir is not None else []
+    try:
+        options = _flake8_options(argv)
+    except SystemExit:  # flake8's own parser already printed why
+        raise OptionError("the flake8 configuration could not be read") from None
+    except Exception as exc:  # noqa: BLE001 - a bad configuration file, a plugin that fails to load
+        detail = str(exc).strip().splitlines()
+        raise OptionError(f"the flake8 configuration could not be read: {detail[0] if detail else type(exc).__name__}"
+                          ) from None
+    return Options(extra_transforms=_transform_names(options.jaxnp_extra_transforms, strict=True),
+                   x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir)
+
+
+def _flake8_options(argv):
+    """flake8's options for ``argv``, from its own configuration loading and installed plugins (as its
+    ``parse_args`` does, without calling the plugins' ``parse_options``: nothing is printed twice)."""
+    import flake8
+    from flake8.main import options as flake8_options
+    from flake8.options import aggregator, config, manager
+    from flake8.plugins import finder
+
+    preliminary = flake8_options.stage1_arg_parser()
+    stage1, rest = preliminary.parse_known_args(argv)
+    cfg, cfg_dir = config.load_config(config=stage1.config, extra=stage1.append_config, isolated=stage1.isolated)
+    plugin_options = finder.parse_plugin_options(cfg, cfg_dir, enable_extensions=stage1.enable_extensions,
+                                                 require_plugins=stage1.require_plugins)
+    plugins = finder.load_plugins(finder.find_plugins(cfg, plugin_options), plugin_options)
+    option_manager = manager.OptionManager(version=flake8.__version__, plugin_versions=plugins.versions_str(),
+                                           parents=[preliminary], formatter_names=list(plugins.reporters))
+    flake8_options.register_default_options(option_manager)
+    option_manager.register_plugins(plugins)
+    return aggregator.aggregate_options(option_manager, cfg, cfg_dir, rest)
+
+
+def _transform_names(values, strict):
+    """The usable names of --jaxnp-extra-transforms; a problem is a warning on stderr, or with
+    ``strict`` an OptionError when the name cannot be used."""
     names = []
-    for name in (name.strip() for name in options.jaxnp_extra_transforms if name.strip()):
-        problem, usable = transform_name_problem(name)
+    for name in (name.strip() for name in values if name.strip()):
+        problem, usable = transform_name_problem(name, "it cannot be used" if strict else "it is ignored")
+        if problem and strict and not usable:
+            raise OptionError(f"--jaxnp-extra-transforms: {problem}")
         if problem:
             print(f"flake8-jaxnp: --jaxnp-extra-transforms: {problem}", file=sys.stderr)
         if usable:
             names.append(name)
-    return Options(extra_transforms=tuple(names), x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir,
-                   silenced=_silenced(options))
+    return tuple(names)
 
 
 def _silenced(options):
@@ -70,17 +125,17 @@ def _silenced(options):
         return frozenset()
 
 
-def transform_name_problem(name):
-    """(what is wrong with ``name``, whether it can still name a transform): not a dotted
-    path or an import alias (ignored), or a module that is neither installed nor in the
-    working directory (kept: it may live elsewhere). Finds modules without importing."""
+def transform_name_problem(name, consequence="it is ignored"):
+    """(what is wrong with ``name``, whether it can still name a transform): not a dotted path
+    or an import alias (unusable; the message says ``consequence``), or a module that is neither
+    installed nor in the working directory (kept: it may live elsewhere). Finds modules without importing."""
     parts = name.split(".")
     if len(parts) < 2 or not all(part.isidentifier() for part in parts):
-        return f"{name!r} is not a dotted path such as equinox.filter_jit; it is ignored", False
+        return f"{name!r} is not a dotted path such as equinox.filter_jit; {consequence}", False
     top = parts[0]
     if top in CONVENTIONAL_ALIASES:
         real = ".".join([CONVENTIONAL_ALIASES[top], *parts[1:]])
-        return f"{name!r} starts with an import alias, not a module; it is ignored (write {real})", False
+        return f"{name!r} starts with an import alias, not a module; {consequence} (write {real})", False
     if importlib.util.find_spec(top) is None and not (Path(top).is_dir() or Path(f"{top}.py").is_file()):
         return f"{name!r}: no module {top!r} is installed or in the working directory", True
     return None, True

@@ -192,7 +192,16 @@ def test_bad_paths_get_one_line_errors(tmp_path):
     assert len(errors) == 4, result.stderr
     assert "no such file" in errors[0] and "not a Python file" in errors[1]
     assert "not valid Python" in errors[2] and "import failed: RuntimeError: boom" in errors[3]
-    assert "Traceback" not in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_a_file_python_cannot_decode_is_reported_at_a_line(tmp_path):
+    """A bad encoding is a SyntaxError without a line number; the error still names line 1."""
+    (tmp_path / "binary.py").write_bytes(b"\x00\x01\xff")
+    result = confirm(tmp_path / "binary.py")
+    assert result.returncode == 2
+    (error,) = result.stderr.splitlines()
+    assert "binary.py:1: not valid Python" in error and "None" not in error
 
 
 def test_file_in_a_package_keeps_its_relative_imports(tmp_path):
@@ -214,6 +223,7 @@ def test_require_gpu_fails_without_gpu():
     result = confirm("--require-gpu", "--platform", "cpu", *INPUT_FILES)
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == ["flake8-jaxnp-confirm: --require-gpu: JAX's backend is cpu, not gpu"]
+    assert result.stdout == ""  # nothing ran: no report, no summary line
 
 
 def test_command_line_side_does_not_import_jax():

@@ -65,7 +65,27 @@ def test_suite_runs_unchanged_with_the_plugin_off(example_run):
     confirmed, _ = example_run
     assert plain.returncode == 0
     assert SUMMARY_START not in plain.stdout
-    assert plain.stdout.splitlines()[-1].split(" in ")[0] == confirmed.stdout.splitlines()[-1].split(" in ")[0]
+    assert outcome(plain.stdout) == outcome(confirmed.stdout)
+    assert warning_places(confirmed.stdout) == warning_places(plain.stdout) != []
+
+
+def outcome(output):
+    """pytest's last line without its duration (which sets how many '=' pad it)."""
+    return output.splitlines()[-1].split(" in ")[0].strip("= ")
+
+
+def warning_places(output):
+    """The file:line of each warning in pytest's warnings summary."""
+    summary = output.split(SUMMARY_START)[0]
+    return [line.split(": ")[0].strip() for line in summary.splitlines() if "Warning: " in line]
+
+
+def test_warning_and_caught_exception_confirm_their_findings(example_run):
+    _, report = example_run
+    by_code = {row["codes"][0]: row for row in report["results"]}
+    assert (by_code["JNP402"]["mechanism"], by_code["JNP402"]["path"]) == ("dtype warning", "trainer/model.py")
+    assert by_code["JNP201"]["mechanism"] == "exception"  # raised inside pytest.raises, which caught it
+    assert report["exit_code"] == example_run[0].returncode == 0
 
 
 def test_plugin_off_imports_nothing_heavy(tmp_path):
@@ -128,11 +148,75 @@ MISSED = textwrap.dedent("""\
 
 def test_strict_fails_the_session_on_a_missed_pitfall(tmp_path):
     (tmp_path / "test_missed.py").write_text(MISSED)
-    plain = run_pytest(tmp_path, "--jaxnp-confirm")
-    strict = run_pytest(tmp_path, "--jaxnp-confirm", "--jaxnp-strict")
+    plain = run_pytest(tmp_path, "--jaxnp-confirm", f"--jaxnp-report={tmp_path / 'plain.json'}")
+    strict = run_pytest(tmp_path, "--jaxnp-confirm", "--jaxnp-strict", f"--jaxnp-report={tmp_path / 'strict.json'}")
     assert "1 passed" in plain.stdout and "1 passed" in strict.stdout
     assert "0 confirmed, 0 not reproduced, 0 not exercised, 1 missed" in plain.stdout, plain.stdout[-2000:]
     assert (plain.returncode, strict.returncode) == (0, 1)
+    reported = [json.loads((tmp_path / name).read_text())["exit_code"] for name in ("plain.json", "strict.json")]
+    assert reported == [0, 1]  # pytest's exit status, not the command line's rule
+
+
+# The code under test catches its own pitfall; an installed-like helper outside the watched
+# folder promotes and converts on every call; a test loop asserts on device values.
+HELPER = textwrap.dedent("""\
+    import jax.numpy as jnp
+
+
+    def scale_all(values):
+        weights = jnp.ones(3, dtype=jnp.float16)
+        return [float((value * weights).sum()) for value in values]
+    """)
+CAUGHT_AND_ASSERTED = textwrap.dedent("""\
+    import unittest
+
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    import helper
+
+
+    @jax.jit
+    def host_norm(x):
+        try:
+            return np.linalg.norm(x)  # expect: JNP201
+        except jax.errors.TracerArrayConversionError:
+            return jnp.linalg.norm(x)
+
+
+    class Checks(unittest.TestCase):
+        def test_host_norm_falls_back(self):
+            self.assertEqual(float(host_norm(jnp.array([3.0, 4.0]))), 5.0)
+
+        def test_helper_outside_the_watched_files(self):
+            counts = [jnp.arange(3, dtype=jnp.int32) + step for step in range(4)]
+            for total in helper.scale_all(counts):
+                self.assertGreater(total, 0)
+
+        def test_every_step_is_positive(self):
+            for step in jnp.arange(1.0, 5.0):
+                self.assertTrue(jnp.all(step > 0))
+    """)
+
+
+def test_caught_exceptions_count_and_unwatched_code_and_assertions_are_not_missed(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "helper.py").write_text(HELPER)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_checks.py").write_text(CAUGHT_AND_ASSERTED)
+    (tmp_path / "tests" / "conftest.py").write_text(
+        "import sys\nfrom pathlib import Path\n\nsys.path.insert(0, str(Path(__file__).parents[1] / 'lib'))\n")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
+                             f"--jaxnp-report={tmp_path / 'report.json'}", "tests"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    rows = [(row["path"], row["line"], row["codes"], row["verdict"]) for row in report["results"]]
+    assert rows == [("tests/test_checks.py", 13, ["JNP201"], "confirmed")]
+    helper_calls = [event for case in report["cases"] for event in case["events"]
+                    if case["case"].endswith("test_helper_outside_the_watched_files")]
+    assert helper_calls == []  # the promotion and the transfers happened inside helper.py
 
 
 def test_unwritable_report_is_one_line_and_changes_no_outcome(tmp_path):

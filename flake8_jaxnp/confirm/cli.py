@@ -7,7 +7,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
-from ..options import Options
+from ..options import OptionError, from_configuration
 from . import processes, report
 from .runner import PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
 from .verdicts import exit_code, judge
@@ -30,8 +30,9 @@ def parser():
         description="Run the case_* functions of each file and check every flake8-jaxnp finding "
                     "against what JAX really does. Exit status: 0 every finding confirmed or not "
                     "exercised and nothing missed; 1 a finding not reproduced, a missed pitfall, "
-                    "or a case that hung or crashed; 2 usage, path or import errors; 130 interrupted; "
-                    "143 terminated.")
+                    "or a case that hung, crashed or exited; 2 usage, configuration, path, import or "
+                    "linter errors; 130 interrupted; 143 terminated. The --jaxnp-* options are read "
+                    "from the flake8 configuration as flake8 reads them; given here, they win.")
     cli.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders")
     cli.add_argument("--format", choices=("table", "json"), default="table")
     cli.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
@@ -43,10 +44,11 @@ def parser():
     cli.add_argument("--memory-limit", type=gibibytes, default=default_memory_limit(), metavar="GIB",
                      help="memory each worker may allocate on the CPU backend before a case gets "
                           "MemoryError (default %(default)g GiB, half the machine; 0 turns it off)")
-    cli.add_argument("--jaxnp-extra-transforms", default="", metavar="A.B,C.D",
+    cli.add_argument("--jaxnp-extra-transforms", metavar="A.B,C.D",
                      help="as for flake8: more dotted names that trace like jax.jit")
     cli.add_argument("--jaxnp-x64", action="store_true",
                      help="as for flake8: the project enables jax_enable_x64 (the cases run with it too)")
+    cli.add_argument("--jaxnp-cache-dir", metavar="DIR", help="as for flake8: the linter's summaries and findings")
     cli.add_argument("--cache-dir", default=default_cache_dir(),
                      help="folder for JAX's compilation cache, shared by the workers and later runs "
                           "(default %(default)s; '' turns it off)")
@@ -71,7 +73,8 @@ def gibibytes(text):
     value = float(text)
     most = physical_memory() / (1 << 30) or MAX_MEMORY_GIB
     if not (math.isfinite(value) and 0 <= value <= most):
-        raise argparse.ArgumentTypeError(f"{text}: not a size in GiB between 0 and this machine's {most:g}")
+        shown = math.floor(most * 10) / 10  # one decimal, never above what is allowed
+        raise argparse.ArgumentTypeError(f"{text}: not a size in GiB between 0 and this machine's {shown:g}")
     return value
 
 
@@ -84,7 +87,12 @@ def _terminate(signum, frame):
 
 
 def main(argv=None):
-    args = parser().parse_args(argv)
+    cli = parser()
+    args = cli.parse_args(argv)
+    try:
+        args.options = from_configuration(args.jaxnp_extra_transforms, args.jaxnp_x64, args.jaxnp_cache_dir)
+    except OptionError as exc:
+        cli.error(str(exc))
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return _main(args)
@@ -117,16 +125,14 @@ def _main(args):
         if backend != "gpu":
             errors.append(f"--require-gpu: JAX's backend is {backend}, not gpu")
             return _finish(args, [], [], errors)
-    options = Options(extra_transforms=tuple(name.strip() for name in args.jaxnp_extra_transforms.split(",")
-                                             if name.strip()), x64=args.jaxnp_x64)
     results = []
     for path in files:
         try:
-            results.append(prepare(path, options))
+            results.append(prepare(path, args.options))
         except PathError as exc:
             errors.append(str(exc))
     _run_all(results, args)
-    errors += [result.error for result in results if result.error]
+    errors += [message for result in results for message in (result.lint_error, result.error) if message]
     if results and not errors and not any(result.case_names for result in results):
         errors.append("no case_* function to run in the given paths "
                       "(a module-level callable that takes no arguments)")
@@ -139,7 +145,7 @@ def _run_all(results, args):
     runnable = [result for result in results if result.has_cases]
     watched = scope(results)
     progress = Progress(len(runnable), enabled=args.format == "table" and sys.stderr.isatty())
-    workers = Pool(settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.jaxnp_x64))
+    workers = Pool(settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.options.x64))
     try:
         with ThreadPoolExecutor(args.jobs) as threads:
             try:  # (an interrupt while submitting must stop the workers too, or leaving waits for them)
@@ -174,9 +180,12 @@ def default_cache_dir():
 
 
 def _finish(args, rows, results, errors):
+    """Errors on stderr; the report on stdout, unless errors stopped the run before any case ran."""
     code = exit_code(rows, results, errors)
     for error in errors:
         print(f"flake8-jaxnp-confirm: {error}", file=sys.stderr)
+    if errors and not any(result.cases for result in results):
+        return code
     print(report.as_json(rows, results, errors, code) if args.format == "json" else report.table(rows, results))
     return code
 

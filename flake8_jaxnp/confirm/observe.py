@@ -34,12 +34,14 @@ def analyse(jitted, eager=None, promotion=None):
     stopped a first run under strict promotion (or None)."""
     found = Evidence()
     if promotion is not None:
-        place = exception_place(promotion, jitted.rec.watched)
+        place, inside = exception_place(promotion.__traceback__, jitted.rec.watched)
         if place is not None and is_promotion_error(promotion):
-            found.add(found.events, place, ev.STRICT_PROMOTION, "strict promotion", one_line(promotion))
+            found.add(found.observations if inside else found.events, place, ev.STRICT_PROMOTION,
+                      "strict promotion", one_line(promotion))
     status, error = "ok", None
     if jitted.exception is not None:
-        status, error = "raised", one_line(jitted.exception)
+        status = "exited" if isinstance(jitted.exception, SystemExit) else "raised"
+        error = one_line(jitted.exception)
         add_exception(found, jitted.exception, jitted.rec.watched)
     recorded(found, jitted.rec)
     if eager is not None and eager.exception is None:
@@ -50,15 +52,23 @@ def analyse(jitted, eager=None, promotion=None):
 
 
 def add_exception(found, exc, watched):
-    """An exception some rule accounts for, at the innermost watched line of its traceback (for an
-    untraceable self: the first decorator line of the jitted method)."""
-    kinds = exception_kinds(exc)
-    place = exception_place(exc, watched)
+    """An exception some rule accounts for (see ``exception_evidence``)."""
+    place, kinds, inside = exception_evidence(exc, watched)
+    for kind in kinds:
+        found.add(found.observations if inside else found.events, place, kind, "exception", one_line(exc))
+
+
+def exception_evidence(exc, watched, tb=None):
+    """(place, sorted evidence kinds, whether it was raised inside unwatched code the place called) of
+    an exception: the innermost watched line of its traceback ``tb`` (default: its own; while it
+    propagates, Python has not set that yet), for an untraceable self the first decorator line of
+    the jitted method; no kinds when no rule accounts for it."""
+    tb = tb or exc.__traceback__
+    kinds = exception_kinds(exc, tb)
+    place, inside = exception_place(tb, watched) if kinds else (None, False)
     if ev.UNTRACEABLE_SELF in kinds:
-        place = _jitted_definition_place(exc, watched) or place
-    if place is not None:
-        for kind in sorted(kinds):
-            found.add(found.events, place, kind, "exception", one_line(exc))
+        place = _jitted_definition_place(exc, tb, watched) or place
+    return place, sorted(kinds) if place is not None else [], inside
 
 
 def recorded(found, rec):
@@ -86,8 +96,8 @@ def _transfers(found, rec):
         head = loop_heads(path).get(line)
         iterations = rec.lines[(path, head)] if head else None
         if iterations and count >= iterations:
-            found.add(found.events, place, kind, mechanism,
-                      f"{detail} {count}x, on each of {iterations} loop iterations")
+            each = f"on each of {iterations} loop iterations" if iterations > 1 else "in the loop's only iteration"
+            found.add(found.events, place, kind, mechanism, f"{detail} {count}x, {each}")
         else:
             found.add(found.observations, place, kind, mechanism, f"{detail} {count}x")
 
@@ -202,8 +212,8 @@ def _global_of(path, name):
     return None
 
 
-def exception_kinds(exc):
-    """The evidence kinds an exception raised while running a case is (empty: unrelated)."""
+def exception_kinds(exc, tb):
+    """The evidence kinds an exception raised while running a case is (empty: unrelated); ``tb``: its traceback."""
     import jax
 
     errors = jax.errors
@@ -223,7 +233,7 @@ def exception_kinds(exc):
             return {ev.IMMUTABLE_ARRAY}
         if _refused_argument(exc, message):
             return {ev.UNSUPPORTED_ARGUMENT}
-        if _raised_by_jax(exc) and any(text in message for text in REFUSED_VALUE_MESSAGES):
+        if _raised_by_jax(tb) and any(text in message for text in REFUSED_VALUE_MESSAGES):
             return {ev.UNSUPPORTED_ARGUMENT}  # take(mode="raise"), asarray(order="F"), median(overwrite_input=True)
         if isinstance(exc, NotImplementedError) and message.startswith("JAX Arrays do not implement"):
             return {ev.MISSING_JAX_ATTRIBUTE}  # x.flat exists but raises
@@ -253,9 +263,8 @@ def exception_kinds(exc):
 REFUSED_VALUE_MESSAGES = ("is not supported", "Only implemented for", "does not support")
 
 
-def _raised_by_jax(exc):
-    """True when the innermost frame of ``exc`` is JAX's own code."""
-    tb = exc.__traceback__
+def _raised_by_jax(tb):
+    """True when the innermost frame of traceback ``tb`` is JAX's own code."""
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     return tb is not None and f"{os.sep}jax{os.sep}" in tb.tb_frame.f_code.co_filename
@@ -270,11 +279,11 @@ def _refused_argument(exc, message):
             or (isinstance(exc, NotImplementedError) and re.match(r"\w+ argument of ", message) is not None))
 
 
-def _jitted_definition_place(exc, watched):
+def _jitted_definition_place(exc, tb, watched):
     """(path, first decorator line) of the function named in the error as ``<function
     Class.method at 0x...>``, looked up from the watched frames of the traceback; None if not found."""
     match = re.search(r"<function ([\w.]+) at 0x", str(exc))
-    tb = exc.__traceback__ if match else None
+    tb = tb if match else None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename in watched:
             target = tb.tb_frame.f_globals
@@ -296,14 +305,20 @@ def _from_jax(obj):
     return isinstance(obj, jax.Array) or module.split(".")[0] in ("jax", "jaxlib")
 
 
-def exception_place(exc, watched):
-    """The innermost traceback place in a watched file."""
-    place, tb = None, exc.__traceback__
+def exception_place(tb, watched):
+    """(the innermost place of traceback ``tb`` in a watched file, whether the traceback runs on from there
+    into unwatched code of its own, see ``probes.in_other_code``: the exception was raised inside that code)."""
+    from .probes import in_other_code
+
+    place, inside = None, False
     while tb is not None:
-        if tb.tb_frame.f_code.co_filename in watched:
-            place = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        filename = tb.tb_frame.f_code.co_filename
+        if filename in watched:
+            place, inside = (filename, tb.tb_lineno), False
+        elif place is not None:
+            inside = inside or in_other_code(filename)
         tb = tb.tb_next
-    return place
+    return place, inside
 
 
 @functools.lru_cache(maxsize=None)

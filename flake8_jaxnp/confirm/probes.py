@@ -12,6 +12,7 @@ import hashlib
 import importlib
 import os
 import sys
+import sysconfig
 import time
 import types
 import warnings
@@ -25,7 +26,7 @@ import numpy as np
 from .. import evidence as ev
 from ..api import random_samplers
 from ..checks.keys import SPLIT
-from ..facts import AT_UPDATES, CLOCKS, MUTATING_METHODS, STDLIB_RANDOM, WIDE_DTYPES, is_promotion
+from ..facts import AT_UPDATES, CLOCKS, STDLIB_RANDOM, WIDE_DTYPES, is_promotion
 
 D2H_KINDS = {"numpy": ev.TO_NUMPY, "scalar": ev.TO_SCALAR, "format": ev.FORMATTING}
 # NumPy functions that read only an array's metadata, never its data.
@@ -34,8 +35,10 @@ NUMPY_METADATA = frozenset({"shape", "ndim", "size", "result_type", "iscomplexob
 # Directories whose frames stand between a conversion and the user line that
 # caused it only when JAX or NumPy themselves asked for the value.
 LIBRARY_DIRS = tuple(os.path.dirname(module.__file__) + os.sep for module in (jax, np))
-# Instructions that may sit between a receiver load and the store that mutates it.
-RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP", "BINARY_SUBSCR"})
+# Frames that stand between an event and the watched line without taking it over: the standard
+# library's (print, unittest's assertions) and the runtime mode's own.
+PASSING_DIRS = tuple({sysconfig.get_paths()[key] + os.sep for key in ("stdlib", "platstdlib")})
+OWN_DIR = os.path.dirname(__file__) + os.sep
 OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
              "pow": "**", "matmul": "@"}
 FORMAT_OPS = frozenset({"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})  # f-strings, by Python version
@@ -84,31 +87,10 @@ class Recorder:
     def observe(self, place, kind, mechanism, detail):
         self.observed.setdefault((place, kind), (mechanism, detail))
 
-
-class Watched(frozenset):
-    """The real paths (as code objects name their files) of the files whose code is watched, with
-    each one's bytecode facts, read when first needed. A frozenset: ``in`` is asked on every call."""
-
-    def __init__(self, paths):
-        super().__init__()
-        self._facts = {}
-        self.unwatched = {}  # module name -> the module object last found not to be a watched file's
-
-    def facts(self, path):
-        """LineFacts of ``path``; None when it cannot be compiled."""
-        if path not in self._facts:
-            code = _compile(path)
-            self._facts[path] = LineFacts(code) if code is not None else None
-        return self._facts[path]
-
-
-def _compile(path):
-    """The file's module code, compiled the way Python reads it (BOM, coding cookie); None if it cannot be."""
-    try:
-        with open(path, "rb") as handle:
-            return compile(handle.read(), path, "exec", dont_inherit=True)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    def event_or_observation(self, inside_other_code, place, kind, mechanism, detail):
+        """An event; an observation when it happened inside unwatched code that the watched line
+        called (a promotion inside optax): it confirms a finding there but is never "missed"."""
+        (self.observe if inside_other_code else self.event)(place, kind, mechanism, detail)
 
 
 def _place(frame):
@@ -141,15 +123,17 @@ def _call_guarded(direction, call):
         _busy = False
 
 
-def _record_d2h(place, kind, what, call, moved_if=None):
-    """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``."""
+def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False):
+    """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``.
+    One made inside unwatched code counts only for the watched call that reached it (``d2h_via``)."""
     result, moved = _call_guarded("d2h", call)
     guarded = moved is True
     if moved is None and moved_if is not None:
         moved = moved_if(result)
     if moved is not False:
-        RECORDER.d2h[place][kind] += 1
-        RECORDER.d2h_what.setdefault((place, kind), what)
+        counts = RECORDER.d2h_via if inside_other_code else RECORDER.d2h
+        counts[place][kind] += 1
+        RECORDER.d2h_what.setdefault((place, kind), f"{what} (in code called here)" if inside_other_code else what)
         RECORDER.guarded |= guarded
         for caller in _watched_callers(place):
             RECORDER.d2h_via[caller][kind] += 1
@@ -267,14 +251,14 @@ def _jax_numpy_call(place, func, name, args, kwargs):
     return func(*args, **kwargs)
 
 
-def _check_narrowing(place, where, values):
+def _check_narrowing(place, where, values, inside_other_code=False):
     """NumPy 64-bit data reaching JAX while x64 is off comes out 32-bit."""
     if jax.config.jax_enable_x64:
         return
     wide = next((value for value in values if _is_wide_host(value)), None)
     if wide is not None:
-        RECORDER.event(place, ev.WIDE_HOST_DATA, "dtype",
-                       f"NumPy {wide.dtype.name} data passed to {where} came out 32-bit (x64 off)")
+        RECORDER.event_or_observation(inside_other_code, place, ev.WIDE_HOST_DATA, "dtype",
+                                      f"NumPy {wide.dtype.name} data passed to {where} came out 32-bit (x64 off)")
 
 
 def _jitted_call(place, func, name, args, kwargs):
@@ -313,24 +297,24 @@ def _operator_probe(method, symbol):
     def probe(self, other):
         rec = RECORDER
         if rec is not None and not _busy:
-            frame = _user_frame(sys._getframe(1))
+            frame, inside = _user_frame(sys._getframe(1))
             if frame is not None:
                 if _is_wide_host(other):
-                    _check_narrowing(_place(frame), f"the {symbol} operator", [other])
+                    _check_narrowing(_place(frame), f"the {symbol} operator", [other], inside)
                 if rec.operand_dtypes:
-                    _check_promotion(_place(frame), symbol, self, other)
+                    _check_promotion(_place(frame), symbol, self, other, inside)
         return method(self, other)
     return probe
 
 
-def _check_promotion(place, symbol, left, right):
+def _check_promotion(place, symbol, left, right, inside_other_code):
     """An operator mixing dtypes of two arrays (watched without strict promotion, which would
     change what the code does): the same definition as the linter's."""
     operands = [(str(value.dtype), bool(getattr(value, "weak_type", False)))
                 for value in (left, right) if isinstance(value, (jax.Array, np.ndarray, np.generic))]
     if len(operands) == 2 and operands[0][0] != operands[1][0] and is_promotion(operands):
-        RECORDER.event(place, ev.STRICT_PROMOTION, "operand dtypes",
-                       f"{operands[0][0]} {symbol} {operands[1][0]} promoted implicitly")
+        RECORDER.event_or_observation(inside_other_code, place, ev.STRICT_PROMOTION, "operand dtypes",
+                                      f"{operands[0][0]} {symbol} {operands[1][0]} promoted implicitly")
 
 
 def _upload(place, name, func, args, kwargs):
@@ -462,31 +446,44 @@ def _array_method_probe(method, kind, what):
     def probe(self, *args, **kwargs):
         if RECORDER is None or _busy:
             return method(self, *args, **kwargs)
-        frame = _user_frame(sys._getframe(1))
+        frame, inside = _user_frame(sys._getframe(1))
         if frame is None:
             return method(self, *args, **kwargs)
         how = kind, what
-        if _is_formatting(_current_instruction(frame)):
+        if not inside and _is_formatting(_current_instruction(frame)):
             how = ev.FORMATTING, "string formatting"
-        return _record_d2h(_place(frame), *how, lambda: method(self, *args, **kwargs))
+        return _record_d2h(_place(frame), *how, lambda: method(self, *args, **kwargs), inside_other_code=inside)
     return probe
 
 
-def _user_frame(frame):
-    """The innermost frame of a watched file, walking out from ``frame``.
+def _user_frame(frame, libraries_ask=True):
+    """(the innermost frame of a watched file walking out from ``frame``, whether other unwatched
+    code ran in between: the event then happened inside that code); (None, False) when there is none.
 
-    Stdlib and probe frames may sit in between (print, logging); a JAX or NumPy
-    frame means the library asked for the value, not the user.
+    Stdlib and probe frames may sit in between (print, logging, unittest); with ``libraries_ask``
+    a JAX or NumPy frame means the library asked for the value, not the user (None).
     """
-    watched = RECORDER.watched
+    watched, inside = RECORDER.watched, False
     while frame is not None:
         filename = frame.f_code.co_filename
         if filename in watched:
-            return frame
+            return frame, inside
         if filename.startswith(LIBRARY_DIRS):
-            return None
+            if libraries_ask:
+                return None, False
+        else:
+            inside = inside or in_other_code(filename)
         frame = frame.f_back
-    return None
+    return None, False
+
+
+def in_other_code(filename):
+    """Whether a frame of this unwatched file runs code of its own: not JAX's or NumPy's, not the
+    standard library's (installed packages are, even inside its folder), not the runtime mode's."""
+    if filename.startswith((*LIBRARY_DIRS, OWN_DIR, "<")):
+        return False
+    return not filename.startswith(PASSING_DIRS) or f"{os.sep}site-packages{os.sep}" in filename \
+        or f"{os.sep}dist-packages{os.sep}" in filename
 
 
 @functools.lru_cache(maxsize=None)
@@ -651,12 +648,13 @@ def _clock_probe(name, func):
 
 
 def install_process_probes():
-    """Patch print, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
+    """Patch print, warnings.warn, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
     global BACKEND
     if getattr(builtins.print, "__wrapped__", None) is not None:
         return  # installed already
     BACKEND = jax.default_backend()
     builtins.print = _host_call_probe("print", builtins.print)
+    warnings.warn = _warn_probe(warnings.warn)
     for qualname in sorted(name for name in CLOCKS if name.startswith("time.")):
         name = qualname[len("time."):]
         setattr(time, name, _clock_probe(name, getattr(time, name)))
@@ -705,6 +703,8 @@ def tracing(rec):
 
     def lines(traced):
         def local(frame, event, arg):
+            if event == "exception":
+                _record_exception(rec, arg[1], arg[2])
             if rec.pending_leaks and frame in rec.pending_leaks and event in ("line", "return"):
                 place, names = rec.pending_leaks.pop(frame)
                 rec.leaks.update((place, name) for name in names if _holds_tracer(frame.f_locals.get(name)))
@@ -744,6 +744,24 @@ def tracing(rec):
         sys.settrace(previous)
 
 
+# The exception types some rule accounts for (observe.exception_kinds); others are not looked at.
+PITFALL_EXCEPTIONS = (TypeError, ValueError, NotImplementedError, IndexError, RuntimeError, AttributeError,
+                      ImportError)
+
+
+def _record_exception(rec, exc, tb):
+    """An exception passing through a watched frame confirms a finding there even when something
+    catches it later (``pytest.raises``, the code's own ``try``), at the first watched frame it
+    reaches (its innermost). Only one that ends the case or test can be missed: a caught one may be
+    a deliberate guard (``try: jnp.asanyarray ... except AttributeError``)."""
+    from .observe import exception_evidence, one_line
+
+    if isinstance(exc, PITFALL_EXCEPTIONS):
+        place, kinds, _ = exception_evidence(exc, rec.watched, tb)
+        for kind in kinds:
+            rec.observe(place, kind, "exception", one_line(exc))
+
+
 def _trace_state_clean():
     """Whether no JAX transformation is tracing right now (private API: assume tracing if it moved)."""
     check = getattr(jax._src.core, "trace_state_clean", None)
@@ -769,30 +787,55 @@ def _value_fingerprint(value):
     return f"{type(value).__name__}@{id(value)}"
 
 
-@contextmanager
-def warnings_probe(rec):
-    """Record JAX's warnings while a case runs (the worker owns the process's warning filters)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("always")
+def _warn_probe(warn):
+    """``warnings.warn`` that leaves the probes' frames out of ``stacklevel``, so a warning shows where
+    it shows without them (JAX's float64 warning at the user's line), and, while a recorder is on,
+    records JAX's dtype-truncation and deprecation warnings at the innermost watched line (before
+    any filter: an ignored warning was still issued)."""
+    @functools.wraps(warn)
+    def probe(message, category=None, stacklevel=1, *args, **kwargs):
+        rec = RECORDER
+        if rec is not None:
+            frame, inside = _user_frame(sys._getframe(1), libraries_ask=False)
+            if frame is not None:
+                issued = type(message) if isinstance(message, Warning) else category or UserWarning
+                _record_warning(rec, message, issued, sys._getframe(1).f_code.co_filename, _place(frame), inside)
+        if kwargs.get("skip_file_prefixes"):  # Python 3.12+ skips those frames itself: add the probes'
+            kwargs["skip_file_prefixes"] = (*kwargs["skip_file_prefixes"], OWN_DIR)
+            return warn(message, category, stacklevel + 1, *args, **kwargs)
+        return warn(message, category, _level_without_probes(stacklevel), *args, **kwargs)
+    return probe
 
-        def show(message, category, filename, lineno, file=None, line=None):
-            record_warning(rec, message, category, filename, lineno)
 
-        warnings.showwarning = show
-        yield
+def _level_without_probes(stacklevel):
+    """The stacklevel that, given by the warn probe, names the frame ``stacklevel`` names for the probe's
+    caller once the probes' frames are not counted (like ``warnings``, skipping importlib's own frames)."""
+    frame, level, remaining = sys._getframe(1), 1, stacklevel  # the probe's frame is level 1
+    while remaining > 0 and frame is not None:
+        frame = frame.f_back
+        while frame is not None and _is_importlib_frame(frame):
+            frame = frame.f_back
+        level += 1
+        if frame is not None and not frame.f_code.co_filename.startswith(OWN_DIR):
+            remaining -= 1
+    return level + remaining
 
 
-def record_warning(rec, message, category, filename, lineno):
-    """JAX's dtype-truncation and deprecation warnings, at the innermost watched line."""
-    place = (filename, lineno) if filename in rec.watched else next(_watched_places(rec.watched), None)
-    if place is None:
-        return
+def _is_importlib_frame(frame):
+    filename = frame.f_code.co_filename
+    return "importlib" in filename and "_bootstrap" in filename
+
+
+def _record_warning(rec, message, category, issuer, place, inside_other_code):
+    """JAX's dtype-truncation and deprecation warnings; ``issuer``: the file that called warn."""
     text = str(message).split(". ")[0].splitlines()[0][:160] if str(message) else category.__name__
     if issubclass(category, UserWarning) and "not available" in text:
-        rec.event(place, ev.X64_TRUNCATION, "dtype warning", f"{category.__name__}: {text}")
+        rec.event_or_observation(inside_other_code, place, ev.X64_TRUNCATION, "dtype warning",
+                                 f"{category.__name__}: {text}")
     elif issubclass(category, (DeprecationWarning, FutureWarning)) and (
-            filename.startswith(LIBRARY_DIRS) or "jax" in text):
-        rec.event(place, ev.JAX_DEPRECATION, "deprecation warning", f"{category.__name__}: {text}")
+            issuer.startswith(LIBRARY_DIRS) or "jax" in text):
+        rec.event_or_observation(inside_other_code, place, ev.JAX_DEPRECATION, "deprecation warning",
+                                 f"{category.__name__}: {text}")
 
 
 def _watched_places(watched):
@@ -801,73 +844,3 @@ def _watched_places(watched):
         if frame.f_code.co_filename in watched:
             yield _place(frame)
         frame = frame.f_back
-
-
-# -- bytecode facts about each line ------------------------------------------------------------
-
-class LineFacts:
-    """What each line of a file does, read from its bytecode: the globals it reads, the
-    names it rebinds outside its frame, and the outer objects it mutates, as
-    (kind, name) with kind "global", "closure" or "self"."""
-
-    def __init__(self, code):
-        self.global_loads, self.rebinds, self.mutates = _line_facts(code)
-        self.closure_mutations = {line: {name for kind, name in found if kind == "closure"}
-                                  for line, found in self.mutates.items()
-                                  if any(kind == "closure" for kind, _ in found)}
-
-
-def _line_facts(code):
-    global_loads, rebinds, mutates = defaultdict(set), defaultdict(set), defaultdict(set)
-    for unit in _code_objects(code):
-        instructions = list(dis.get_instructions(unit))
-        outer_locals = {"self"} if unit.co_argcount and unit.co_varnames[:1] == ("self",) else set()
-        for index, (instruction, line) in enumerate(zip(instructions, _lines(instructions))):
-            if line is None:
-                continue
-            op = instruction.opname
-            if op == "LOAD_GLOBAL":
-                global_loads[line].add(instruction.argval)
-            elif op == "STORE_GLOBAL" or (op == "STORE_DEREF" and instruction.argval in unit.co_freevars):
-                rebinds[line].add(instruction.argval)
-            elif op in ("STORE_ATTR", "STORE_SUBSCR", "DELETE_ATTR", "DELETE_SUBSCR") or (
-                    op in ("LOAD_METHOD", "LOAD_ATTR") and instruction.argval in MUTATING_METHODS):
-                receiver = _outer_receiver(instructions, index, unit, outer_locals)
-                if receiver:
-                    mutates[line].add(receiver)
-    return global_loads, rebinds, mutates
-
-
-def _lines(instructions):
-    """The source line of each instruction (positions on 3.11+, else the last line start)."""
-    line = None
-    for instruction in instructions:
-        positions = getattr(instruction, "positions", None)
-        if positions is not None:
-            line = positions.lineno
-        elif instruction.starts_line:
-            line = instruction.starts_line
-        yield line
-
-
-def _outer_receiver(instructions, index, unit, outer_locals):
-    """(kind, name) of the global, closure or self object an instruction mutates, else None."""
-    for previous in reversed(instructions[:index]):
-        op = previous.opname
-        if op == "LOAD_GLOBAL":
-            return "global", previous.argval
-        if op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and previous.argval in unit.co_freevars:
-            return "closure", previous.argval
-        if op == "LOAD_FAST":
-            return ("self", previous.argval) if previous.argval in outer_locals else None
-        if op not in RECEIVER_PASS:
-            return None
-    return None
-
-
-def _code_objects(code):
-    """``code`` and the code objects nested in it (as deep as its functions nest)."""
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _code_objects(const)

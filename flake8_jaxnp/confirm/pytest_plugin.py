@@ -25,12 +25,25 @@ def pytest_addoption(parser):
     group.addoption("--jaxnp-report", metavar="FILE", help="with --jaxnp-confirm: also write the JSON report")
     group.addoption("--jaxnp-strict", action="store_true",
                     help="with --jaxnp-confirm: a finding not reproduced or a missed pitfall fails the session")
+    group.addoption("--jaxnp-extra-transforms", metavar="A.B,C.D",
+                    help="with --jaxnp-confirm, as for flake8: more dotted names that trace like jax.jit")
+    group.addoption("--jaxnp-x64", action="store_true",
+                    help="with --jaxnp-confirm, as for flake8: the project enables jax_enable_x64")
+    group.addoption("--jaxnp-cache-dir", metavar="DIR",
+                    help="with --jaxnp-confirm, as for flake8: the linter's summaries and findings")
 
 
 def pytest_configure(config):
     if config.getoption("jaxnp_confirm"):
+        from ..options import OptionError, from_configuration
+
         try:
-            confirmation = Confirmation(config)
+            options = from_configuration(*(config.getoption(name) for name in (
+                "jaxnp_extra_transforms", "jaxnp_x64", "jaxnp_cache_dir")))
+        except OptionError as exc:
+            raise pytest.UsageError(str(exc)) from None
+        try:
+            confirmation = Confirmation(config, options)
         except ImportError as exc:
             raise pytest.UsageError(f"--jaxnp-confirm needs JAX and NumPy (pip install 'flake8-jaxnp[runtime]'): "
                                     f"{exc}") from None
@@ -40,8 +53,9 @@ def pytest_configure(config):
 class Confirmation:
     """Per-session state: the watched files, their findings, and one case result per test."""
 
-    def __init__(self, config):
+    def __init__(self, config, options):
         from . import probes
+        from .linefacts import Watched
         from .runner import PathError, prepare, python_files
 
         self.config, self.errors, self.results, self.rows = config, [], [], None
@@ -54,11 +68,12 @@ class Confirmation:
                 self.errors.append(str(exc))
         for path in dict.fromkeys(os.path.normpath(file) for file in files):
             try:
-                self.results.append(prepare(path))
+                self.results.append(prepare(path, options))
             except PathError as exc:
                 self.errors.append(str(exc))
+        self.errors += [result.lint_error for result in self.results if result.lint_error]
         self.by_path = {path: result for result in self.results for path in result.own_paths}
-        self.watched = probes.Watched(self.by_path)
+        self.watched = Watched(self.by_path)
         self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
         self.exceptions = {}  # nodeid -> the first exception of the test running now, or None
         probes.install_process_probes()
@@ -99,19 +114,11 @@ class Confirmation:
         if self.exceptions.get(item.nodeid, False) is None:
             self.exceptions[item.nodeid] = excinfo.value
 
-    def pytest_warning_recorded(self, warning_message, nodeid):
-        from . import probes
-
-        if nodeid in self.recorders:
-            message = warning_message
-            probes.record_warning(self.recorders[nodeid][0], message.message, message.category,
-                                  message.filename, message.lineno)
-
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session):
         """Judge the findings; the session's outcome changes only under --jaxnp-strict."""
         from .observe import one_line
-        from .verdicts import MISSED, NOT_REPRODUCED, exit_code, judge
+        from .verdicts import MISSED, NOT_REPRODUCED, judge
 
         try:
             for rec, case, exception in self.recorders.values():
@@ -128,7 +135,7 @@ class Confirmation:
         if report_file:
             from .report import as_json
 
-            text = as_json(self.rows, self.results, self.errors, exit_code(self.rows, self.results, self.errors))
+            text = as_json(self.rows, self.results, self.errors, int(session.exitstatus))
             try:
                 with open(report_file, "w", encoding="utf-8") as handle:
                     handle.write(text + "\n")

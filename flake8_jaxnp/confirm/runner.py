@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..linter import lint
+from ..linter import INTERNAL_ERROR, lint
 from ..options import DEFAULT
 from ..rules import RULES, needs_eager_run
 from . import processes
@@ -64,6 +64,8 @@ class FileResult:
     case_names: list = None  # the cases the worker found; None until it ran the file
     cases: list = field(default_factory=list)
     error: str = ""
+    lint_error: str = ""  # a check of the linter failed (INTERNAL_ERROR): its findings here may be incomplete
+    assertions: frozenset = frozenset()  # first lines of the statements that check a value in a test
     backend: tuple = ()  # (backend, device kind) as the worker saw it
 
     @property
@@ -109,14 +111,18 @@ def prepare(path, options=DEFAULT):
     except OSError as exc:
         raise PathError(f"{path}: cannot read: {exc}") from None
     except SyntaxError as exc:
-        raise PathError(f"{path}:{exc.lineno}: not valid Python: {exc.msg}") from None
+        raise PathError(f"{path}:{exc.lineno or 1}: not valid Python: {exc.msg}") from None
     except (UnicodeDecodeError, LookupError, ValueError, RecursionError, MemoryError) as exc:
         raise PathError(f"{path}: not valid Python: {one_line(exc)}") from None
     findings = lint(tree, source.splitlines(True), options, path)
+    failure = next((finding for finding in findings if finding.code == INTERNAL_ERROR), None)
+    findings = [finding for finding in findings if finding is not failure]
     return FileResult(path, [finding for finding in findings if RULES[finding.code].evidence],
                       statement_lines(tree),
                       unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],
-                      has_cases=b"case_" in data)
+                      has_cases=b"case_" in data, assertions=assertion_lines(tree, path),
+                      lint_error=f"{path}: linter error, its findings here may be incomplete and no pitfall "
+                                 f"here counts as missed: {failure.message}" if failure else "")
 
 
 def statement_lines(tree):
@@ -128,6 +134,28 @@ def statement_lines(tree):
         for line in range(node.lineno, node.end_lineno + 1):
             owner[line] = node.lineno
     return owner
+
+
+def assertion_lines(tree, path):
+    """First lines of the statements that check a value in a test: a call of an ``assert*`` method
+    or function (``self.assertTrue(jnp.all(x))``, ``np.testing.assert_allclose``), or an ``assert``
+    in a test file or ``test*`` function. A test has to bring what it checks to the host: the linter
+    reports no transfer there (checks.transfers), and none counts as missed."""
+    name = os.path.basename(path)
+    test_file = name.startswith("test_") or name.endswith("_test.py")
+    lines, stack = set(), [(tree, test_file)]
+    while stack:
+        node, in_test = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            in_test = in_test or node.name.startswith("test")
+        if isinstance(node, ast.Assert) and in_test:
+            lines.add(node.lineno)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and any(
+                (getattr(call.func, "attr", None) or getattr(call.func, "id", "")).startswith("assert")
+                for call in ast.walk(node.value) if isinstance(call, ast.Call)):
+            lines.add(node.lineno)
+        stack.extend((child, in_test) for child in ast.iter_child_nodes(node))
+    return frozenset(lines)
 
 
 # -- workers ---------------------------------------------------------------------------------

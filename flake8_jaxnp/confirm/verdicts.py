@@ -8,11 +8,14 @@ reported as missed.
 """
 from dataclasses import dataclass
 
+from .. import evidence as ev
 from ..rules import confirmed_by
+
+TRANSFERS = frozenset({ev.TO_NUMPY, ev.TO_SCALAR, ev.FORMATTING})  # what a test's assertion has to do
 
 CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED = "confirmed", "not reproduced", "not exercised", "missed"
 VERDICTS = (CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED)
-CASE_PROBLEMS = ("timed out", "crashed")
+CASE_PROBLEMS = ("timed out", "crashed", "exited")  # exited: the case raised SystemExit
 
 
 @dataclass
@@ -67,11 +70,14 @@ def judge(results):
             elif statement in ran:
                 row.verdict = NOT_REPRODUCED
             rows.append(row)
-    seen = set()
+    seen, unjudged = set(), {result.path for result in results if result.lint_error}
+    assertions = {(result.path, line) for result in results for line in result.assertions}
     for statement, case, event in events:
         codes = confirmed_by(event["kind"])
         key = (statement, tuple(codes))
-        if not codes or key in seen or any((statement, code) in explained for code in codes):
+        if (not codes or key in seen or statement[0] in unjudged
+                or (event["kind"] in TRANSFERS and statement in assertions)
+                or any((statement, code) in explained for code in codes)):
             continue
         seen.add(key)
         rows.append(Row(statement[0], event["line"], None, codes, MISSED, "",
@@ -87,7 +93,7 @@ def summary(rows):
 
 
 def exit_code(rows, results, errors):
-    """0: nothing wrong; 1: not reproduced, missed, or a case hung/crashed; 2: path or setup errors."""
+    """0: nothing wrong; 1: not reproduced, missed, or a case hung/crashed/exited; 2: path, setup or linter errors."""
     if errors:
         return 2
     problems = any(case.status in CASE_PROBLEMS for result in results for case in result.cases)

@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import types
+import warnings
 from contextlib import ExitStack, redirect_stderr, redirect_stdout
 
 from . import processes
@@ -176,8 +177,8 @@ def case_names(module):
 def run_file(request, send, baseline):
     """Run one file's cases: ``request`` names the file, the cases (None: all), the watched files
     and those whose findings need the disable_jit rerun."""
-    from . import probes
-    watched = probes.Watched(request["watched"])
+    from .linefacts import Watched
+    watched = Watched(request["watched"])
     send({"type": "run", "case": None})
     try:
         file = UserFile(request["path"])
@@ -217,7 +218,7 @@ def execute_case(file, case, watched, eager, strict, baseline):
         stack.callback(_settle, baseline)
         stack.enter_context(redirect_stdout(io.StringIO()))
         stack.enter_context(redirect_stderr(io.StringIO()))
-        stack.enter_context(probes.warnings_probe(rec))
+        stack.enter_context(warnings.catch_warnings())  # a case's filters are its own
         try:
             module = file.execute(watched)
             with ExitStack() as modes:

@@ -1,0 +1,107 @@
+"""What each line of the watched files does, read from their bytecode (no jax needed).
+
+The probes ask, at each line a watched frame runs, which globals the line reads,
+which names it rebinds outside its frame and which outer objects it mutates.
+"""
+import dis
+import types
+from collections import defaultdict
+
+from ..facts import MUTATING_METHODS
+
+# Instructions that may sit between a receiver load and the store that mutates it.
+RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP", "BINARY_SUBSCR"})
+
+
+class Watched(frozenset):
+    """The real paths (as code objects name their files) of the files whose code is watched, with
+    each one's bytecode facts, read when first needed. A frozenset: ``in`` is asked on every call."""
+
+    def __init__(self, paths):
+        super().__init__()
+        self._facts = {}
+        self.unwatched = {}  # module name -> the module object last found not to be a watched file's
+
+    def facts(self, path):
+        """LineFacts of ``path``; None when it cannot be compiled."""
+        if path not in self._facts:
+            code = _compile(path)
+            self._facts[path] = LineFacts(code) if code is not None else None
+        return self._facts[path]
+
+
+def _compile(path):
+    """The file's module code, compiled the way Python reads it (BOM, coding cookie); None if it cannot be."""
+    try:
+        with open(path, "rb") as handle:
+            return compile(handle.read(), path, "exec", dont_inherit=True)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+class LineFacts:
+    """What each line of a file does, read from its bytecode: the globals it reads, the
+    names it rebinds outside its frame, and the outer objects it mutates, as
+    (kind, name) with kind "global", "closure" or "self"."""
+
+    def __init__(self, code):
+        self.global_loads, self.rebinds, self.mutates = _line_facts(code)
+        self.closure_mutations = {line: {name for kind, name in found if kind == "closure"}
+                                  for line, found in self.mutates.items()
+                                  if any(kind == "closure" for kind, _ in found)}
+
+
+def _line_facts(code):
+    global_loads, rebinds, mutates = defaultdict(set), defaultdict(set), defaultdict(set)
+    for unit in _code_objects(code):
+        instructions = list(dis.get_instructions(unit))
+        outer_locals = {"self"} if unit.co_argcount and unit.co_varnames[:1] == ("self",) else set()
+        for index, (instruction, line) in enumerate(zip(instructions, _lines(instructions))):
+            if line is None:
+                continue
+            op = instruction.opname
+            if op == "LOAD_GLOBAL":
+                global_loads[line].add(instruction.argval)
+            elif op == "STORE_GLOBAL" or (op == "STORE_DEREF" and instruction.argval in unit.co_freevars):
+                rebinds[line].add(instruction.argval)
+            elif op in ("STORE_ATTR", "STORE_SUBSCR", "DELETE_ATTR", "DELETE_SUBSCR") or (
+                    op in ("LOAD_METHOD", "LOAD_ATTR") and instruction.argval in MUTATING_METHODS):
+                receiver = _outer_receiver(instructions, index, unit, outer_locals)
+                if receiver:
+                    mutates[line].add(receiver)
+    return global_loads, rebinds, mutates
+
+
+def _lines(instructions):
+    """The source line of each instruction (positions on 3.11+, else the last line start)."""
+    line = None
+    for instruction in instructions:
+        positions = getattr(instruction, "positions", None)
+        if positions is not None:
+            line = positions.lineno
+        elif instruction.starts_line:
+            line = instruction.starts_line
+        yield line
+
+
+def _outer_receiver(instructions, index, unit, outer_locals):
+    """(kind, name) of the global, closure or self object an instruction mutates, else None."""
+    for previous in reversed(instructions[:index]):
+        op = previous.opname
+        if op == "LOAD_GLOBAL":
+            return "global", previous.argval
+        if op in ("LOAD_DEREF", "LOAD_CLASSDEREF") and previous.argval in unit.co_freevars:
+            return "closure", previous.argval
+        if op == "LOAD_FAST":
+            return ("self", previous.argval) if previous.argval in outer_locals else None
+        if op not in RECEIVER_PASS:
+            return None
+    return None
+
+
+def _code_objects(code):
+    """``code`` and the code objects nested in it (as deep as its functions nest)."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _code_objects(const)

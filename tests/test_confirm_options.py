@@ -1,0 +1,164 @@
+"""One source of options: the runtime mode reads flake8's configuration, validates it as one, and
+reports its own failures (bad values, a linter error, a case that exits) as such."""
+import json
+import re
+import subprocess
+import sys
+import textwrap
+import types
+
+import pytest
+
+from confirm_helpers import COMMAND, ON_PLATFORM, confirm
+from flake8_jaxnp.confirm.observe import Evidence, _transfers
+
+WIDE = "import jax.numpy as jnp\n\n\ndef case_wide():\n    return jnp.zeros(3, dtype=jnp.float64)\n"
+CONFIGURATIONS = {
+    ".flake8": "[flake8]\njaxnp-x64 = true\n",
+    "setup.cfg": "[flake8]\njaxnp-x64 = true\n",
+    "tox.ini": "[flake8]\njaxnp-x64 = true\n",
+    "pyproject.toml": "[tool.flake8]\njaxnp-x64 = true\n",
+}
+
+
+def flake8(folder, *args):
+    return subprocess.run([sys.executable, "-m", "flake8", "--select", "JNP", *args], capture_output=True,
+                          text=True, cwd=folder, timeout=120)
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGURATIONS))
+def test_runtime_mode_reads_the_configuration_flake8_reads(tmp_path, name):
+    if name == "pyproject.toml":
+        pytest.importorskip("flake8p")  # flake8 reads pyproject.toml only through flake8-pyproject
+    (tmp_path / "wide.py").write_text(WIDE)
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / name).write_text(CONFIGURATIONS[name])
+    (project / "wide.py").write_text(WIDE)
+    # flake8 finds its own files from the working directory upwards; flake8-pyproject reads only the one there
+    inside, outside = (project if name == "pyproject.toml" else project / "sub"), tmp_path
+    inside.mkdir(exist_ok=True)
+    assert flake8(outside, "wide.py").stdout.count("JNP402") == 1
+    assert flake8(inside, "../wide.py").stdout == ""
+    default = json.loads(confirm("--format", "json", *ON_PLATFORM, "wide.py", cwd=outside).stdout)
+    configured = confirm("--format", "json", *ON_PLATFORM, "../wide.py", cwd=inside)
+    assert [row["codes"] for row in default["results"]] == [["JNP402"]]
+    assert (configured.returncode, json.loads(configured.stdout)["results"]) == (0, [])
+
+
+def test_pytest_plugin_reads_the_configuration_flake8_reads(tmp_path):
+    (tmp_path / "conftest.py").write_text("import jax\n\njax.config.update('jax_enable_x64', True)\n")
+    (tmp_path / "test_wide.py").write_text(WIDE + "\n\ndef test_wide():\n    assert case_wide().dtype == jnp.float64\n")
+    runs = {}
+    for configured in (False, True):
+        if configured:
+            (tmp_path / "tox.ini").write_text(CONFIGURATIONS["tox.ini"])
+        report = tmp_path / f"report-{configured}.json"
+        result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
+                                 f"--jaxnp-report={report}", "."], capture_output=True, text=True, cwd=tmp_path,
+                                timeout=300)
+        assert result.returncode == 0, result.stdout[-2000:]
+        runs[configured] = [(row["codes"], row["verdict"]) for row in json.loads(report.read_text())["results"]]
+    # The project enables x64 in its conftest: only its configuration tells the linter so.
+    assert runs == {False: [(["JNP402"], "not reproduced")], True: []}
+
+
+@pytest.mark.parametrize("where", ["command line", "configuration"])
+@pytest.mark.parametrize("value, problem", [("!!", "is not a dotted path"),
+                                            ("eqx.filter_jit", "starts with an import alias")])
+def test_bad_transform_name_is_a_usage_error_before_anything_runs(tmp_path, where, value, problem):
+    (tmp_path / "wide.py").write_text(WIDE)
+    if where == "configuration":
+        (tmp_path / ".flake8").write_text(f"[flake8]\njaxnp-extra-transforms = {value}\n")
+        args = ["wide.py"]
+    else:
+        args = [f"--jaxnp-extra-transforms={value}", "wide.py"]
+    result = confirm(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("flake8-jaxnp-confirm: --jaxnp-extra-transforms: ") and problem in line
+    assert result.stdout == ""
+    plugin = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm", *args],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert plugin.returncode == pytest.ExitCode.USAGE_ERROR
+    assert problem in plugin.stderr and "Traceback" not in plugin.stderr + plugin.stdout
+
+
+def test_unreadable_configuration_is_one_line(tmp_path):
+    (tmp_path / "wide.py").write_text(WIDE)
+    (tmp_path / "tox.ini").write_text("[flake8]\nextend-ignore = 123\n")
+    result = confirm("wide.py", cwd=tmp_path)
+    assert result.returncode == 2 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("flake8-jaxnp-confirm: the flake8 configuration could not be read: ")
+
+
+MISSED_IF_FINDINGS_LOST = textwrap.dedent("""\
+    import jax.numpy as jnp
+
+
+    def case_loop():
+        total = 0.0
+        for value in jnp.arange(3.0):
+            total += float(value)  # expect: JNP102
+        return total
+    """)
+# The linter as the '!!' crash left it: the transfers check fails (JNP900) and its JNP102 is lost.
+CRASHING_LINTER = textwrap.dedent("""\
+    import sys
+    from flake8_jaxnp import linter
+    from flake8_jaxnp.confirm import cli
+
+
+    def broken(model):
+        raise IndexError("list index out of range")
+
+
+    linter.CHECKS = tuple(broken if check.__module__.endswith(".transfers") else check for check in linter.CHECKS)
+    sys.exit(cli.main(sys.argv[1:]))
+    """)
+
+
+def test_linter_error_is_an_error_and_turns_no_pitfall_into_missed(tmp_path):
+    (tmp_path / "loop.py").write_text(MISSED_IF_FINDINGS_LOST)
+    honest = json.loads(confirm("--format", "json", *ON_PLATFORM, "loop.py", cwd=tmp_path).stdout)
+    assert [(row["codes"], row["verdict"]) for row in honest["results"]] == [(["JNP102"], "confirmed")]
+    result = subprocess.run([sys.executable, "-c", CRASHING_LINTER, "--format", "json", "--jaxnp-cache-dir=",
+                             *ON_PLATFORM, "loop.py"],
+                            capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()
+    assert line.startswith("flake8-jaxnp-confirm: loop.py: linter error") and "IndexError" in line
+    report = json.loads(result.stdout)
+    assert report["results"] == [] and not any("JNP900" in note for note in report["notes"])
+
+
+def test_case_that_exits_fails_the_run(tmp_path):
+    (tmp_path / "exits.py").write_text("import sys\n\n\ndef case_exit():\n    sys.exit(0)\n")
+    result = confirm("--format", "json", *ON_PLATFORM, "exits.py", cwd=tmp_path)
+    assert result.returncode == 1
+    [case] = json.loads(result.stdout)["cases"]
+    assert (case["status"], case["detail"]) == ("exited", "SystemExit: 0")
+
+
+def test_memory_limit_message_rounds_the_machine_size(tmp_path):
+    result = subprocess.run([*COMMAND, "--memory-limit=1e30", "any.py"], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    [size] = re.findall(r"this machine's (\S+)", result.stderr)
+    assert re.fullmatch(r"\d+(\.\d)?", size), result.stderr
+
+
+@pytest.mark.parametrize("iterations, wording", [(1, "in the loop's only iteration"),
+                                                 (2, "on each of 2 loop iterations")])
+def test_transfer_on_every_iteration_is_worded_for_the_count(tmp_path, iterations, wording):
+    source = tmp_path / "loop.py"
+    source.write_text("for step in steps:\n    total = float(x) + float(x)\n")
+    place = (str(source), 2)
+    rec = types.SimpleNamespace(guarded=False, d2h={place: {"to-scalar": 2 * iterations}},
+                                d2h_what={(place, "to-scalar"): "float()"}, d2h_via={}, uploads={},
+                                lines={place: iterations})
+    found = Evidence()
+    _transfers(found, rec)
+    [event] = found.events
+    assert event["detail"] == f"float() copied device-to-host {2 * iterations}x, {wording}"
