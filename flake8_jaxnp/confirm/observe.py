@@ -15,6 +15,7 @@ import types
 
 from .. import evidence as ev
 from ..facts import SEQUENCE_REFUSAL, is_promotion
+from .frames import in_other_code, real_path
 
 
 class Evidence:
@@ -73,12 +74,11 @@ def exception_evidence(exc, watched, tb=None):
 
 def recorded(found, rec):
     """The probes' own events and observations, and the host-device transfers."""
-    from .probes import new_functions_compiled
     for (place, kind), (mechanism, detail) in sorted(rec.events.items()):
         found.add(found.events, place, kind, mechanism, detail)
     for (place, kind), (mechanism, detail) in sorted(rec.observed.items()):
         found.add(found.observations, place, kind, mechanism, detail)
-    for place, (made, compiled) in sorted(new_functions_compiled(rec).items()):
+    for place, (made, compiled) in sorted(rec.new_functions_compiled().items()):
         if compiled > 1:
             found.add(found.observations, place, ev.RETRACE, "jit cache",
                       f"jax.jit() here wrapped {made} new functions and JAX compiled {compiled} of them")
@@ -116,9 +116,7 @@ def _transfers(found, rec):
 
 def _trace_only_lines(found, jitted, eager):
     """Lines that ran fewer times than under disable_jit ran only while JAX traced."""
-    from . import probes
-    differing = [f"{name}()" for name, results in sorted(jitted.rec.results.items())
-                 if not probes.same_results(results, eager.rec.results.get(name, []))]
+    differing = [f"{name}()" for name in sorted(jitted.rec.results) if not jitted.rec.same_results(eager.rec, name)]
     stale_results = f"; {', '.join(differing)} returned other values than under disable_jit" if differing else ""
     for place, eager_count in sorted(eager.rec.lines.items()):
         jit_count = jitted.rec.lines.get(place, 0)
@@ -203,8 +201,6 @@ def _outlives_trace(kind, name, place, run):
 
 def _global_of(path, name):
     """The value of global ``name`` in the imported module of ``path`` (None if not found)."""
-    from .probes import real_path
-
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
         if isinstance(file, str) and real_path(file) == path:
@@ -307,9 +303,7 @@ def _from_jax(obj):
 
 def exception_place(tb, watched):
     """(the innermost place of traceback ``tb`` in a watched file, whether the traceback runs on from there
-    into unwatched code of its own, see ``probes.in_other_code``: the exception was raised inside that code)."""
-    from .probes import in_other_code
-
+    into unwatched code of its own, see ``frames.in_other_code``: the exception was raised inside that code)."""
     place, inside = None, False
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename

@@ -54,7 +54,7 @@ class Confirmation:
     """Per-session state: the watched files, their findings, and one case result per test."""
 
     def __init__(self, config, options):
-        from . import probes
+        from . import process_probes
         from .linefacts import Watched
         from .runner import PathError, prepare, python_files
 
@@ -76,7 +76,7 @@ class Confirmation:
         self.watched = Watched(self.by_path)
         self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
         self.exceptions = {}  # nodeid -> the first exception of the test running now, or None
-        probes.install_process_probes()
+        process_probes.install_process_probes()
         import jax
 
         backend = (jax.default_backend(), jax.devices()[0].device_kind)
@@ -86,18 +86,18 @@ class Confirmation:
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item):
         """Watch one test: its fixtures' setup, the test itself and the teardown."""
-        from . import probes
+        from . import array_probes, process_probes
         from .runner import CaseResult
 
-        probes.install_watched_module_probes(self.watched)
-        rec = probes.Recorder(self.watched, operand_dtypes=True)
+        array_probes.install_watched_module_probes(self.watched)
+        rec = array_probes.Recorder(self.watched, operand_dtypes=True)
         self.exceptions[item.nodeid] = None
-        probes.RECORDER = rec
+        array_probes.RECORDER = rec
         try:
-            with probes.tracing(rec):
+            with process_probes.tracing(rec):
                 yield
         finally:
-            probes.RECORDER = None
+            array_probes.RECORDER = None
         exception = self.exceptions.pop(item.nodeid)
         case = CaseResult(item.nodeid, "ok" if exception is None else "raised")
         owner = self.by_path.get(os.path.abspath(item.path), self.results[0] if self.results else None)

@@ -46,7 +46,7 @@ def main():
 
     import jax
 
-    from . import probes
+    from . import process_probes
     if settings["platform"]:
         jax.config.update("jax_platforms", settings["platform"])
     if settings["x64"]:
@@ -59,7 +59,7 @@ def main():
     # Workers share the accelerator: allocate on demand instead of grabbing most of its memory.
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     send({"type": "ready", "backend": jax.default_backend(), "device": jax.devices()[0].device_kind})
-    probes.install_process_probes()
+    process_probes.install_process_probes()
     limit = settings["memory_limit"] if jax.default_backend() == "cpu" else 0  # drivers reserve vast address space
     baseline = ProcessState()
     for request in requests:
@@ -133,7 +133,7 @@ class UserFile:
 
     def execute(self, watched):
         """A new module object from the file, so no jit cache or state carries between runs."""
-        from . import probes
+        from . import array_probes
         sys.path.insert(0, self.root)
         module = types.ModuleType(self.name)
         module.__file__ = self.path
@@ -141,8 +141,8 @@ class UserFile:
         sys.modules[self.name] = module
         with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
             exec(self.code, module.__dict__)  # noqa: S102 - running the user's cases is the point
-        probes.install_watched_module_probes(watched)
-        probes.install_module_probes(module.__dict__)
+        array_probes.install_watched_module_probes(watched)
+        array_probes.install_module_probes(module.__dict__)
         return module
 
 
@@ -211,8 +211,8 @@ class Run:
 def execute_case(file, case, watched, eager, strict, baseline):
     import jax
 
-    from . import probes
-    rec = probes.Recorder(watched, track_globals=eager)
+    from . import array_probes, process_probes
+    rec = array_probes.Recorder(watched, track_globals=eager)
     exception, module = None, None
     with ExitStack() as stack:
         stack.callback(_settle, baseline)
@@ -226,13 +226,13 @@ def execute_case(file, case, watched, eager, strict, baseline):
                     modes.enter_context(jax.disable_jit())
                 if strict:
                     modes.enter_context(jax.numpy_dtype_promotion("strict"))
-                probes.RECORDER = rec
-                with probes.tracing(rec):
+                array_probes.RECORDER = rec
+                with process_probes.tracing(rec):
                     getattr(module, case)()
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a result
             exception = exc
         finally:
-            probes.RECORDER = None
+            array_probes.RECORDER = None
     return Run(rec, exception, module)
 
 

@@ -1,0 +1,44 @@
+"""Whose code a frame runs: a watched file's, JAX's or NumPy's, the standard library's, the runtime
+mode's own, or other code of its own (an installed package the watched code calls).
+
+Shared by the probes and by ``observe``; imports no jax, since the runner imports ``observe``
+and never imports jax: the libraries' folders are found without importing them.
+"""
+import functools
+import importlib.util
+import os
+import sysconfig
+
+
+def _package_dir(name):
+    """The folder of an installed package's code, found without importing it; None when not installed."""
+    spec = importlib.util.find_spec(name)
+    return os.path.dirname(spec.origin) + os.sep if spec is not None and spec.origin else None
+
+
+# Directories whose frames stand between a conversion and the user line that
+# caused it only when JAX or NumPy themselves asked for the value.
+LIBRARY_DIRS = tuple(folder for folder in map(_package_dir, ("jax", "numpy")) if folder is not None)
+# Frames that stand between an event and the watched line without taking it over: the standard
+# library's (print, unittest's assertions) and the runtime mode's own.
+PASSING_DIRS = tuple({sysconfig.get_paths()[key] + os.sep for key in ("stdlib", "platstdlib")})
+OWN_DIR = os.path.dirname(__file__) + os.sep
+
+
+def place_of(frame):
+    return frame.f_code.co_filename, frame.f_lineno
+
+
+def in_other_code(filename):
+    """Whether a frame of this unwatched file runs code of its own: not JAX's or NumPy's, not the
+    standard library's (installed packages are, even inside its folder), not the runtime mode's."""
+    if filename.startswith((*LIBRARY_DIRS, OWN_DIR, "<")):
+        return False
+    return not filename.startswith(PASSING_DIRS) or f"{os.sep}site-packages{os.sep}" in filename \
+        or f"{os.sep}dist-packages{os.sep}" in filename
+
+
+@functools.lru_cache(maxsize=None)
+def real_path(path):
+    """os.path.realpath, once per module file (it asks the file system for every part)."""
+    return os.path.realpath(path)
