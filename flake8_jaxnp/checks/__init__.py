@@ -1,7 +1,7 @@
 """Checks: one module per rule family, each a ``check(model)`` generator of Findings."""
 import ast
 
-from ..model.traced import _literals as literals
+from ..model.syntax import positional_names, selected_arguments
 
 
 def describe(node):
@@ -42,12 +42,11 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
         return None
     if keywords is None:
         return None
-    options = {k.arg: k.value for k in keywords if k.arg in (numbers_option, names_option)}
-    numbers = literals(options[numbers_option], int) if numbers_option in options else []
-    names = literals(options[names_option], str) if names_option in options else []
-    if numbers is None or names is None or not (numbers or names):
+    selected = selected_arguments({k.arg: k.value for k in keywords if k.arg}, (numbers_option,), names_option)
+    if selected is None or not (selected[0] or selected[1]):
         return None
-    params = [a.arg for a in target.args.posonlyargs + target.args.args] if target is not None else []
+    numbers, names = selected
+    params = positional_names(target) if target is not None else []
     positions = {n for n in numbers if n >= 0} | {params.index(n) for n in names if n in params}
     names = set(names) | {params[n] for n in numbers if 0 <= n < len(params)}
     return positions, names

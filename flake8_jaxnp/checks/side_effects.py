@@ -8,6 +8,7 @@ import ast
 from .. import api
 from ..facts import CLOCKS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
+from ..model.syntax import positional
 from . import describe
 
 CONTAINER_TYPES = frozenset({
@@ -151,5 +152,5 @@ def _is_self(model, func, expr):
     """``self`` of a method other than a constructor."""
     if not isinstance(expr, ast.Name) or isinstance(func, ast.Lambda) or func.name in CONSTRUCTORS:
         return False
-    params = func.args.posonlyargs + func.args.args
+    params = positional(func)
     return bool(params) and params[0].arg == expr.id == "self" and model.is_method(func)

@@ -10,7 +10,8 @@ from pathlib import Path
 from . import dtypes, library
 from . import project as projects
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN, UNKNOWN_VALUE, Value
-from .names import FUNCTION_NODES, Names
+from .names import Names
+from .syntax import FUNCTION_NODES, import_binding, module_imports, positional, positional_names, split_attributes
 from .traced import Behaviour, TraceRoots, Transform
 from .values import FunctionFlow
 
@@ -254,9 +255,8 @@ class Model:
         ``jnp.ndarray``, jaxtyping's ``Float[Array, "n"]``)."""
         if isinstance(func, ast.Lambda):
             return {}
-        args = func.args
         found = {}
-        for arg in args.posonlyargs + args.args + args.kwonlyargs:
+        for arg in positional(func) + func.args.kwonlyargs:  # not *args, **kwargs: they hold several
             annotation = arg.annotation
             if isinstance(annotation, ast.Subscript) \
                     and (self.qualname(annotation.value) or "").startswith("jaxtyping.") \
@@ -269,7 +269,7 @@ class Model:
     def _spread(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
-        positional = [a.arg for a in callee.args.posonlyargs + callee.args.args]
+        positional = positional_names(callee)
         if isinstance(call.func, ast.Attribute) and positional and positional[0] in ("self", "cls"):
             positional = positional[1:]
         for index, (node, value) in enumerate(zip(call.args, args)):
@@ -304,7 +304,7 @@ class Model:
             if len(defs.get(name, ())) != 1:
                 continue
             func = defs[name][0]
-            positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+            positional = positional_names(func)
             accepted = set(positional) | {a.arg for a in func.args.kwonlyargs}
             for positions, keywords, transform, caller, path, line in sorted(calls, key=lambda c: (str(c[4]), c[5])):
                 behaviour = self._roots.transforms.get(transform)
@@ -339,14 +339,14 @@ class Model:
         import, when the file has a project; else None."""
         if self.project is None:
             return None
-        name, attributes = projects.split_attributes(expr)
+        name, attributes = split_attributes(expr)
         if name is None:
             return None
         found = self.names.resolve_name(name)
         if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1 \
                 or found[1][0].kind != "import":
             return None
-        binding = projects.import_binding(found[1][0].stmt, name.id)
+        binding = import_binding(found[1][0].stmt, name.id)
         return (binding, attributes) if binding else None
 
     def imported_dtype(self, expr):
@@ -373,7 +373,7 @@ class Model:
 
     def _module_imports(self):
         if self._imports is None:
-            self._imports = projects.module_imports(self.tree)
+            self._imports = module_imports(self.tree)
         return self._imports
 
     def callee(self, func_expr):
@@ -479,7 +479,7 @@ class Model:
     def transform_spec(self, expr):
         """(transform name, keywords) for a transform used as a decorator (``jax.jit``,
         ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``), else None."""
-        return self._roots._transform_spec(expr)
+        return self._roots.transform_spec(expr)
 
 
 _NONE, _ARRAY, _LIBRARY, _CALLABLE = "none", "array", "library", "callable"  # see Model._source_kind

@@ -7,9 +7,10 @@ as text, so a local variable called ``np`` is not NumPy.
 import ast
 import builtins
 
+from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, import_bindings, parameters,
+                     walk_evaluated)
+
 BUILTINS = frozenset(dir(builtins))
-FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # How deep an alias chain (``jit = jax.jit``) is followed.
 _MAX_ALIAS_DEPTH = 8
 
@@ -114,7 +115,7 @@ class Names:
             return inner if field in ("body", "args") else outer
         if isinstance(node, ast.ClassDef):
             return inner if field == "body" else outer
-        if isinstance(node, _COMPREHENSIONS):
+        if isinstance(node, COMPREHENSIONS):
             return inner  # the first iterable is close enough to inner for our questions
         return outer
 
@@ -123,7 +124,7 @@ class Names:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             kind = "class" if isinstance(node, ast.ClassDef) else "def"
             scope.bind(node.name, Binding(kind, node, stmt=node))
-        if isinstance(node, FUNCTION_NODES + (ast.ClassDef,) + _COMPREHENSIONS):
+        if isinstance(node, NESTED_SCOPES):
             type_params = getattr(node, "type_params", None)  # def f[T](...), class C[T] (3.12+)
             if type_params:
                 scope = Scope(None, scope)  # the annotation scope that holds them, as Python makes
@@ -133,26 +134,12 @@ class Names:
             self.scopes[node] = inner
             if isinstance(node, FUNCTION_NODES):
                 self.functions.append(node)
-                args = node.args
-                for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
-                    if arg is not None:
-                        inner.bind(arg.arg, Binding("param", arg))
+                for arg in parameters(node):
+                    inner.bind(arg.arg, Binding("param", arg))
             return inner
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    scope.bind(alias.asname, Binding("import", node, alias.name, stmt=node))
-                else:
-                    top = alias.name.split(".")[0]
-                    scope.bind(top, Binding("import", node, top, stmt=node))
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            base = module if node.level == 0 else None  # relative imports stay unresolved
-            for alias in node.names:
-                if alias.name == "*":
-                    continue
-                qualname = f"{base}.{alias.name}" if base else None
-                scope.bind(alias.asname or alias.name, Binding("import", node, qualname, stmt=node))
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for name, binding in import_bindings(node):
+                scope.bind(name, Binding("import", node, bound_qualname(binding), stmt=node))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             (scope.globals if isinstance(node, ast.Global) else scope.nonlocals).update(node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
@@ -176,13 +163,13 @@ class Names:
             return
         if name_node.id in scope.nonlocals:
             return
-        if isinstance(scope.node, _COMPREHENSIONS) and not isinstance(self.parent.get(name_node), ast.comprehension) \
+        if isinstance(scope.node, COMPREHENSIONS) and not isinstance(self.parent.get(name_node), ast.comprehension) \
                 and isinstance(self.parent.get(name_node), ast.NamedExpr):
             scope = self._function_or_module(scope)  # walrus binds in the enclosing scope
         scope.bind(name_node.id, Binding(kind, name_node, value=value, stmt=stmt))
 
     def _function_or_module(self, scope):
-        while isinstance(scope.node, _COMPREHENSIONS):
+        while isinstance(scope.node, COMPREHENSIONS):
             scope = scope.parent
         return scope
 
@@ -211,22 +198,8 @@ class Names:
         try:
             return self._own[func]
         except KeyError:
-            found = self._own[func] = tuple(self._walk_own_nodes(func))
+            found = self._own[func] = tuple(walk_evaluated(func.body if isinstance(func.body, list) else [func.body]))
             return found
-
-    def _walk_own_nodes(self, func):
-        body = func.body if isinstance(func.body, list) else [func.body]
-        stack = list(body)
-        while stack:
-            node = stack.pop()
-            yield node
-            if isinstance(node, FUNCTION_NODES):
-                stack.extend(node.decorator_list if not isinstance(node, ast.Lambda) else ())
-                continue
-            if isinstance(node, ast.AnnAssign):  # local annotations are never evaluated
-                stack.extend(n for n in (node.target, node.value) if n is not None)
-                continue
-            stack.extend(ast.iter_child_nodes(node))
 
     def is_local(self, name, func):
         """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
@@ -235,7 +208,7 @@ class Names:
 
     def lookup(self, name, scope):
         """(scope, bindings) that ``name`` refers to from ``scope``; None for builtins/unknown."""
-        if scope.is_function or isinstance(scope.node, _COMPREHENSIONS):
+        if scope.is_function or isinstance(scope.node, COMPREHENSIONS):
             if name in scope.globals:
                 return self._in_scope(self.module_scope, name)
         start = scope

@@ -25,7 +25,9 @@ from pathlib import Path
 
 from .. import __version__, api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
-from .traced import PARTIAL, _literals, transform_tables
+from .syntax import (NESTED_SCOPES, bound_qualname, module_imports, named_options, positional_names,
+                     split_attributes, static_parameters, transform_spec, walk_own)
+from .traced import transform_tables
 from .kinds import ARRAY_ANNOTATIONS
 from .names import child_fields
 from .library import non_array_functions
@@ -209,46 +211,6 @@ def _stages(behaviour):
     return behaviour.abstract and behaviour.cached
 
 
-def module_imports(tree):
-    """Module-level import bindings: local name -> [module, level, attribute or None]."""
-    found = {}
-    for stmt in tree.body:
-        if isinstance(stmt, ast.Import):
-            for alias in stmt.names:
-                if alias.asname:
-                    found[alias.asname] = [alias.name, 0, None]
-                else:
-                    top = alias.name.split(".")[0]
-                    found[top] = [top, 0, None]
-        elif isinstance(stmt, ast.ImportFrom):
-            for alias in stmt.names:
-                if alias.name != "*":
-                    found[alias.asname or alias.name] = [stmt.module or "", stmt.level, alias.name]
-    return found
-
-
-def import_binding(stmt, local_name):
-    """[module, level, attribute or None] that an import statement binds to ``local_name``."""
-    for alias in stmt.names:
-        if isinstance(stmt, ast.Import):
-            if alias.asname == local_name:
-                return [alias.name, 0, None]
-            if not alias.asname and alias.name.split(".")[0] == local_name:
-                return [local_name, 0, None]
-        elif alias.name != "*" and (alias.asname or alias.name) == local_name:
-            return [stmt.module or "", stmt.level, alias.name]
-    return None
-
-
-def split_attributes(expr):
-    """(the Name at the root of ``a.b.c``, ["b", "c"]); the Name is None for other roots."""
-    parts = []
-    while isinstance(expr, ast.Attribute):
-        parts.append(expr.attr)
-        expr = expr.value
-    return (expr if isinstance(expr, ast.Name) else None), parts[::-1]
-
-
 def _qualname(expr, imports):
     """The absolute dotted name of ``np.asarray`` or ``jit`` through module imports, or None."""
     name, parts = split_attributes(expr)
@@ -257,11 +219,8 @@ def _qualname(expr, imports):
     bound = imports.get(name.id)
     if bound is None:
         return f"builtins.{name.id}" if name.id in BUILTIN_NAMES else None
-    module, level, attribute = bound
-    if level:
-        return None
-    base = f"{module}.{attribute}" if attribute else module
-    return ".".join([base, *parts])
+    base = bound_qualname(bound)
+    return None if base is None else ".".join([base, *parts])
 
 
 BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
@@ -269,23 +228,14 @@ BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMA
 
 def _transform(expr, imports, transforms):
     """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
-    name = _qualname(expr, imports)
-    if name in transforms:
-        return name, []
-    if isinstance(expr, ast.Call):
-        inner = _qualname(expr.func, imports)
-        if inner in PARTIAL and len(expr.args) == 1 and _qualname(expr.args[0], imports) in transforms:
-            return _qualname(expr.args[0], imports), expr.keywords
-        if inner in transforms and not expr.args:
-            return inner, expr.keywords
-    return None
+    return transform_spec(expr, lambda e: _qualname(e, imports), transforms)
 
 
 def function_facts(func, imports):
     """Parameters, line, what it returns ("jax" when it ends in a return and every return
     gives a jax.numpy array, else None), and the parameters it converts to the host in its
     unconditional statements (so on every call). One pass; nested defs are not entered."""
-    params = [a.arg for a in func.args.posonlyargs + func.args.args]
+    params = positional_names(func)
     rebound, found, returns = set(), [], set()
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
@@ -296,7 +246,7 @@ def function_facts(func, imports):
             if type(node.ctx) is not ast.Load:
                 rebound.add(node.id)
             continue
-        if kind in NESTED_SCOPES:
+        if kind in _NESTED_SCOPE_TYPES:
             continue
         if kind is ast.Call and unconditional:
             conversion = _conversion(node, imports)
@@ -321,8 +271,7 @@ def function_facts(func, imports):
 
 CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
                                     ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
-NESTED_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.ListComp,
-                           ast.SetComp, ast.DictComp, ast.GeneratorExp})
+_NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walk below is hot)
 
 
 def _conversion(node, imports):
@@ -352,19 +301,12 @@ def _traced_calls(func, spec, imports):
     """Calls from a traced function to imported functions with its traced parameters:
     [import binding, attribute path, {callee position or keyword: True}, caller, line, transform]."""
     transform, keywords = spec
-    options = {k.arg: k.value for k in keywords if k.arg}
-    positional = [a.arg for a in func.args.posonlyargs + func.args.args]
+    positional = positional_names(func)
+    static = static_parameters(named_options(keywords), positional)
+    if static is None:
+        return []
     traced = set(positional) | {a.arg for a in func.args.kwonlyargs}
-    if "static_argnums" in options:
-        numbers = _literals(options["static_argnums"], int)
-        if numbers is None:
-            return []
-        traced -= {positional[i] for i in numbers if -len(positional) <= i < len(positional)}
-    if "static_argnames" in options:
-        names = _literals(options["static_argnames"], str)
-        if names is None:
-            return []
-        traced -= set(names)
+    traced -= static
     traced -= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
     found = []
     for node in ast.walk(func):
@@ -495,7 +437,7 @@ def result_shape(func, records):
     if not func.body or type(func.body[-1]) is not ast.Return:
         return None
     constructed, stored, returned = {}, {}, []
-    for node in _own_nodes(func):
+    for node in walk_own(func.body, NESTED_SCOPES):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             stored[node.id] = stored.get(node.id, 0) + 1
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -518,16 +460,6 @@ def _shape(expr, records, constructed, stored):
     if isinstance(expr, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in expr.elts):
         return {"tuple": [_shape(e, records, constructed, stored) for e in expr.elts]}
     return None
-
-
-def _own_nodes(func):
-    """The nodes of ``func``'s body, not those of nested scopes."""
-    stack = list(func.body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if type(node) not in NESTED_SCOPES:
-            stack.extend(ast.iter_child_nodes(node))
 
 
 def dtype_aliases(tree, imports):
