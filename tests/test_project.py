@@ -269,12 +269,12 @@ def test_one_definition_is_summarised_as_the_whole_module_would_be(name):
     same facts (lines included) as the module parsed whole; where they cannot (a string
     that cuts the lines, a name bound twice, a constant that may be a dtype alias),
     nothing is guessed and the whole module is summarised."""
-    from flake8_jaxnp.model import project
+    from flake8_jaxnp.model.project import summaries
     from flake8_jaxnp.model.traced import transform_tables
     transforms = transform_tables(())[0]
     source = HELPERS.encode()
-    whole = project.summarise(source, transforms)
-    alone = project.function_summary(source, name, transforms)
+    whole = summaries.summarise(source, transforms)
+    alone = summaries.function_summary(source, name, transforms)
     if name in ("cut_by_a_string", "twice", "SCALE"):
         assert alone is None
     else:
@@ -289,20 +289,20 @@ def test_one_definition_is_summarised_as_the_whole_module_would_be(name):
     b'    return np.asarray(x)\n',
 ])
 def test_what_the_lines_alone_cannot_settle_needs_the_whole_module(source):
-    from flake8_jaxnp.model import project
-    assert project.summarise(source, {})["functions"]["helper"]["converts"]
-    assert project.function_summary(source, "helper", {}) is None
+    from flake8_jaxnp.model.project import summaries
+    assert summaries.summarise(source, {})["functions"]["helper"]["converts"]
+    assert summaries.function_summary(source, "helper", {}) is None
 
 
 def test_a_jitted_function_that_may_return_a_pytree_class_needs_the_whole_module():
     """What a jitted function returns may be a class of its module: its lines alone cannot say."""
-    from flake8_jaxnp.model import project
+    from flake8_jaxnp.model.project import summaries
     from flake8_jaxnp.model.traced import transform_tables
     transforms = transform_tables(())[0]
     source = (b"import jax\nfrom typing import NamedTuple\n\n\nclass State(NamedTuple):\n    loss: jax.Array\n\n\n"
               b"@jax.jit\ndef step(x):\n    return State(x)\n")
-    assert project.summarise(source, transforms)["results"]["step"]
-    assert project.function_summary(source, "step", transforms) is None
+    assert summaries.summarise(source, transforms)["results"]["step"]
+    assert summaries.function_summary(source, "step", transforms) is None
 
 
 def test_a_helper_summarised_alone_follows_its_changes(tmp_path):

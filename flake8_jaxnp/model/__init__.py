@@ -8,7 +8,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import dtypes, library
-from . import project as projects
+from .project import project_around
+from .project.records import module_records, result_shape
+from .project.summaries import function_facts
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN, UNKNOWN_VALUE, Value
 from .names import Names
 from .syntax import FUNCTION_NODES, import_binding, module_imports, positional, positional_names, split_attributes
@@ -44,7 +46,7 @@ class Model:
         self.staging_transforms = {name for name, behaviour in roots.transforms.items()
                                    if behaviour is Behaviour.STAGING and name in roots.array_results}
         self.transform_names = frozenset(roots.transforms)
-        self.project = projects.project_around(filename, options)
+        self.project = project_around(filename, options)
         self.dtype_resolver = self.imported_dtype if self.project is not None else None
         self._helper_facts = {}  # def node -> its facts (returns, conversions), on demand
         self._imports = None  # module-level import bindings, on demand
@@ -325,7 +327,7 @@ class Model:
                 return None
             facts = self._helper_facts.get(callee)
             if facts is None:
-                facts = self._helper_facts[callee] = projects.function_facts(callee, self._module_imports())
+                facts = self._helper_facts[callee] = function_facts(callee, self._module_imports())
             return facts, None
         binding = self._project_import(func_expr)
         imported = self.project.function(*binding) if binding else None
@@ -357,7 +359,7 @@ class Model:
         return tuple(alias) if alias else None
 
     def jitted_result(self, callee):
-        """The shape of what a same-file jitted function returns (see project.result_shape),
+        """The shape of what a same-file jitted function returns (see project.records.result_shape),
         when its transforms turn every leaf into an array; else None."""
         traced = self.traced.get(callee)
         if traced is None or self.names.parent.get(callee) is not self.tree or not callee.decorator_list:
@@ -367,8 +369,8 @@ class Model:
             return None
         if callee not in self._results:
             if self._records is None:
-                self._records = projects.module_records(self.tree, self._module_imports())
-            self._results[callee] = projects.result_shape(callee, self._records) if self._records else None
+                self._records = module_records(self.tree, self._module_imports())
+            self._results[callee] = result_shape(callee, self._records) if self._records else None
         return self._results[callee]
 
     def _module_imports(self):

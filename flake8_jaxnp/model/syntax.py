@@ -146,6 +146,20 @@ def split_attributes(expr):
     return (expr if isinstance(expr, ast.Name) else None), parts[::-1]
 
 
+def imported_qualname(expr, imports, builtin_names=frozenset()):
+    """The absolute dotted name of ``np.asarray`` or ``jit`` through ``imports``
+    (``module_imports``), or None; a name in ``builtin_names`` bound by no import is
+    ``builtins.<name>``."""
+    name, parts = split_attributes(expr)
+    if name is None:
+        return None
+    bound = imports.get(name.id)
+    if bound is None:
+        return f"builtins.{name.id}" if name.id in builtin_names else None
+    base = bound_qualname(bound)
+    return None if base is None else ".".join([base, *parts])
+
+
 def import_bindings(stmt):
     """[(local name, [module, level, attribute or None])] for what an import statement binds
     (``import a.b`` binds ``a``; a star import binds nothing we can name)."""

@@ -31,7 +31,7 @@ def element_kind(value):
 
 
 def shaped(shape, kind):
-    """The Value of a jitted result of ``kind`` whose shape (project.result_shape) is known:
+    """The Value of a jitted result of ``kind`` whose shape (project.records.result_shape) is known:
     a record's fields are device data (arrays where annotated so), its comparing methods
     give a device bool."""
     if shape is None:
