@@ -1,6 +1,7 @@
 """Checks: one module per rule family, each a ``check(model)`` generator of Findings."""
 import ast
 
+from ..model.names import BindingKind
 from ..model.syntax import positional_names, selected_arguments
 
 
@@ -30,11 +31,11 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
     if not found or len(found[1]) != 1:
         return None
     binding = found[1][0]
-    if binding.kind == "def":
+    if binding.kind is BindingKind.DEF:
         target = binding.node
         specs = [model.transform_spec(d) for d in target.decorator_list]
         keywords = next((spec[1] for spec in specs if spec and spec[0] in model.staging_transforms), None)
-    elif binding.kind == "assign" and isinstance(binding.value, ast.Call) \
+    elif binding.kind is BindingKind.ASSIGN and isinstance(binding.value, ast.Call) \
             and model.qualname(binding.value.func) in model.staging_transforms and binding.value.args:
         target = model.callee(binding.value.args[0])
         keywords = binding.value.keywords

@@ -8,6 +8,7 @@ import ast
 from .. import api
 from ..facts import CLOCKS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
+from ..model.names import BindingKind
 from ..model.syntax import positional
 from . import describe
 
@@ -114,7 +115,7 @@ def _outer_container(model, func, expr, stored):
 
 
 def _is_container(model, binding):
-    return binding.kind == "assign" and _builds_container(model, binding.value)
+    return binding.kind is BindingKind.ASSIGN and _builds_container(model, binding.value)
 
 
 def _builds_container(model, value):

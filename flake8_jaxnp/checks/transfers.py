@@ -27,6 +27,7 @@ from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY
+from ..model.names import BindingKind
 from ..model.syntax import COMPREHENSIONS, SCOPES, statement_children, walk_own
 from ..model.values import is_string
 from ..findings import Finding
@@ -279,7 +280,7 @@ def _is_log_call(model, call, qualname):
     if not found:
         return False
     bindings = found[1]
-    return all(b.kind == "assign" and isinstance(b.value, ast.Call)
+    return all(b.kind is BindingKind.ASSIGN and isinstance(b.value, ast.Call)
                and model.qualname(b.value.func) == "logging.getLogger" for b in bindings)
 
 
@@ -464,7 +465,7 @@ def _module_constant(model, found):
     """A module-level name bound once, at the top level, and only ever read (indexed,
     sliced, uploaded, used in arithmetic) anywhere in the module."""
     scope, bindings = found
-    if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind != "assign" \
+    if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind is not BindingKind.ASSIGN \
             or model.parent(bindings[0].stmt) is not model.tree:
         return False
     name = bindings[0].node.id

@@ -6,6 +6,7 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
+from .names import BindingKind
 from .project.records import module_records, result_shape
 from .project.summaries import function_facts
 from .syntax import import_binding, module_imports, split_attributes
@@ -80,7 +81,7 @@ class Callees:
             return None
         found = self.names.resolve_name(name)
         if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1 \
-                or found[1][0].kind != "import":
+                or found[1][0].kind is not BindingKind.IMPORT:
             return None
         binding = import_binding(found[1][0].stmt, name.id)
         return (binding, attributes) if binding else None

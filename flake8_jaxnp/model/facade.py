@@ -10,7 +10,7 @@ import ast
 from . import dtypes
 from .callees import Callees
 from .kinds import UNKNOWN_VALUE
-from .names import Names
+from .names import BindingKind, Names
 from .project import project_around
 from .reach import ArraySources
 from .traced import TraceRoots
@@ -121,9 +121,9 @@ class Model:
         for name, bindings in self.names.module_scope.bindings.items():
             if name.startswith("__"):
                 continue
-            top_level = [b for b in bindings if b.kind in ("assign", "other") and b.stmt is not None
+            top_level = [b for b in bindings if b.kind in (BindingKind.ASSIGN, BindingKind.OTHER) and b.stmt is not None
                          and self.names.parent.get(b.stmt) is self.tree]
-            via_global = [b for b in bindings if b.kind == "global"]
+            via_global = [b for b in bindings if b.kind is BindingKind.GLOBAL]
             if len(top_level) >= 2 or (top_level and via_global):
                 rebound.add(name)
         return rebound

@@ -6,6 +6,7 @@ as text, so a local variable called ``np`` is not NumPy.
 """
 import ast
 import builtins
+import enum
 
 from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, import_bindings, parameters,
                      walk_evaluated)
@@ -15,13 +16,29 @@ BUILTINS = frozenset(dir(builtins))
 _MAX_ALIAS_DEPTH = 8
 
 
+class BindingKind(enum.Enum):
+    """How a binding gives its name a value."""
+
+    IMPORT = "import"
+    ASSIGN = "assign"  # a plain assignment to the name alone: its value is known
+    DEF = "def"
+    CLASS = "class"
+    PARAM = "param"
+    GLOBAL = "global"  # a function's assignment to a module name it declares ``global``
+    OTHER = "other"  # any other binding: a tuple target, a loop variable, an except or match name, ``del``
+
+
+# Bindings that make a name a module, function or class: never a value a pass computes.
+DEFINITIONS = frozenset({BindingKind.IMPORT, BindingKind.DEF, BindingKind.CLASS})
+
+
 class Binding:
     """One way a name gets a value in a scope."""
 
     __slots__ = ("kind", "node", "qualname", "value", "stmt")
 
     def __init__(self, kind, node, qualname=None, value=None, stmt=None):
-        self.kind = kind  # 'import', 'assign', 'def', 'class', 'param', 'global', 'other'
+        self.kind = kind  # a BindingKind
         self.node = node
         self.qualname = qualname  # for imports: the dotted module path bound
         self.value = value  # for plain assignments: the assigned expression
@@ -122,43 +139,43 @@ class Names:
     def _enter(self, node, scope):
         """Record the bindings ``node`` makes; return the scope it opens, if any."""
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            kind = "class" if isinstance(node, ast.ClassDef) else "def"
+            kind = BindingKind.CLASS if isinstance(node, ast.ClassDef) else BindingKind.DEF
             scope.bind(node.name, Binding(kind, node, stmt=node))
         if isinstance(node, NESTED_SCOPES):
             type_params = getattr(node, "type_params", None)  # def f[T](...), class C[T] (3.12+)
             if type_params:
                 scope = Scope(None, scope)  # the annotation scope that holds them, as Python makes
                 for param in type_params:
-                    scope.bind(param.name, Binding("other", param))
+                    scope.bind(param.name, Binding(BindingKind.OTHER, param))
             inner = Scope(node, scope)
             self.scopes[node] = inner
             if isinstance(node, FUNCTION_NODES):
                 self.functions.append(node)
                 for arg in parameters(node):
-                    inner.bind(arg.arg, Binding("param", arg))
+                    inner.bind(arg.arg, Binding(BindingKind.PARAM, arg))
             return inner
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for name, binding in import_bindings(node):
-                scope.bind(name, Binding("import", node, bound_qualname(binding), stmt=node))
+                scope.bind(name, Binding(BindingKind.IMPORT, node, bound_qualname(binding), stmt=node))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             (scope.globals if isinstance(node, ast.Global) else scope.nonlocals).update(node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            scope.bind(node.name, Binding("other", node, stmt=node))
+            scope.bind(node.name, Binding(BindingKind.OTHER, node, stmt=node))
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:  # case x:, case [*x]:
-            scope.bind(node.name, Binding("other", node))
+            scope.bind(node.name, Binding(BindingKind.OTHER, node))
         elif isinstance(node, ast.MatchMapping) and node.rest:  # case {**x}:
-            scope.bind(node.rest, Binding("other", node))
+            scope.bind(node.rest, Binding(BindingKind.OTHER, node))
         return None
 
     def _bind_target(self, name_node, scope):
         stmt = self.statement_of(name_node)
         sole = isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _is_sole_target(stmt, name_node)
         value = stmt.value if sole else None
-        kind = "assign" if value is not None else "other"
+        kind = BindingKind.ASSIGN if value is not None else BindingKind.OTHER
         if isinstance(name_node.ctx, ast.Del):
-            kind = "other"
+            kind = BindingKind.OTHER
         if name_node.id in scope.globals and scope.is_function:
-            self.module_scope.bind(name_node.id, Binding("global", name_node, value=value, stmt=stmt))
+            self.module_scope.bind(name_node.id, Binding(BindingKind.GLOBAL, name_node, value=value, stmt=stmt))
             self.global_rebinds.setdefault(name_node.id, []).append(stmt)
             return
         if name_node.id in scope.nonlocals:
@@ -258,9 +275,9 @@ class Names:
         scope, bindings = found
         qualnames = set()
         for binding in bindings:
-            if binding.kind == "import" and binding.qualname:
+            if binding.kind is BindingKind.IMPORT and binding.qualname:
                 qualnames.add(binding.qualname)
-            elif binding.kind == "assign" and not scope.is_class \
+            elif binding.kind is BindingKind.ASSIGN and not scope.is_class \
                     and isinstance(binding.value, (ast.Name, ast.Attribute)):
                 qualnames.add(self.qualname(binding.value, depth + 1))
             else:
@@ -280,7 +297,7 @@ class Names:
             return expr
         if isinstance(expr, ast.Name):
             found = self.resolve_name(expr)
-            if found and len(found[1]) == 1 and found[1][0].kind == "def":
+            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.DEF:
                 return found[1][0].node
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):

@@ -8,6 +8,7 @@ import ast
 
 from . import library
 from .kinds import PYTHON, UNKNOWN
+from .names import DEFINITIONS, BindingKind
 from .tracing import DEVICE_ARRAY
 
 _NONE, _ARRAY, _LIBRARY, _CALLABLE = "none", "array", "library", "callable"  # see ArraySources._source_kind
@@ -109,12 +110,12 @@ class ArraySources:
         other imports and module functions (a call may give arrays), else _NONE."""
         kind = _NONE
         for binding in bindings:
-            if binding.kind == "import":
+            if binding.kind is BindingKind.IMPORT:
                 from_library = binding.qualname is not None and binding.qualname.split(".")[0] in packages
                 kind = _LIBRARY if from_library else kind if kind is _LIBRARY else _CALLABLE
-            elif binding.kind == "def" and scope is self.names.module_scope and kind is _NONE:
+            elif binding.kind is BindingKind.DEF and scope is self.names.module_scope and kind is _NONE:
                 kind = _CALLABLE
-        if scope is self.names.module_scope and not all(b.kind in ("import", "def", "class") for b in bindings):
+        if scope is self.names.module_scope and not all(b.kind in DEFINITIONS for b in bindings):
             module_flow = self.tracing.flows.get(self.names.tree)
             value = module_flow.assigned.get(name) if module_flow is not None else None
             if value is None or value.kind not in (PYTHON, UNKNOWN):

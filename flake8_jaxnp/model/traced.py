@@ -13,6 +13,7 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from .. import api
+from .names import BindingKind
 from .syntax import PARTIAL, literals, named_options, positional, positional_names, static_parameters, transform_spec
 
 
@@ -25,18 +26,27 @@ class Behaviour(enum.Enum):
         repeat on later calls or iterations.
     """
 
-    STAGING = (True, True)  # jit, pmap, lax bodies
-    BATCHING = (True, False)  # vmap, checkpoint
-    DIFFERENTIATING = (False, False)  # grad and friends
-    EAGER = (False, False, "every argument")  # jax.shard_map called eagerly: like grad, all arguments traced
+    STAGING = "staging"  # jit, pmap, lax bodies: abstract and cached
+    BATCHING = "batching"  # vmap, checkpoint: abstract
+    DIFFERENTIATING = "differentiating"  # grad and friends
+    EAGER = "eager"  # jax.shard_map called eagerly: like grad, every argument traced
+
+    @classmethod
+    def measured(cls, abstract, cached):
+        """The behaviour of a transform the generator measured as ``abstract``/``cached``."""
+        return _MEASURED[(abstract, cached)]
 
     @property
     def abstract(self):
-        return self.value[0]
+        return self is Behaviour.STAGING or self is Behaviour.BATCHING
 
     @property
     def cached(self):
-        return self.value[1]
+        return self is Behaviour.STAGING
+
+
+_MEASURED = {(True, True): Behaviour.STAGING, (True, False): Behaviour.BATCHING,
+             (False, False): Behaviour.DIFFERENTIATING}
 
 
 @dataclass(frozen=True)
@@ -82,7 +92,7 @@ def transform_tables(extra_transforms):
 
 def function_transforms():
     """Transforms that take the function as first argument -> Behaviour (generated)."""
-    return {name: Behaviour((facts["abstract"], facts["cached"])) for name, facts in api.transforms().items()}
+    return {name: Behaviour.measured(facts["abstract"], facts["cached"]) for name, facts in api.transforms().items()}
 
 
 def array_result_transforms():
@@ -288,7 +298,7 @@ class TraceRoots:
         or a name bound once to ``Model(...)``): the transform traces that method."""
         if isinstance(expr, ast.Name):
             found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind != "assign":
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
                 return None
             expr = found[1][0].value
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
@@ -298,7 +308,7 @@ class TraceRoots:
     def _call_method(self, class_name):
         """The ``__call__`` def of the same-file class a Name refers to, or None."""
         found = self.names.resolve_name(class_name)
-        if not found or len(found[1]) != 1 or found[1][0].kind != "class":
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
             return None
         methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
         return methods[0] if len(methods) == 1 else None

@@ -20,7 +20,7 @@ import ast
 from typing import Callable, Optional, Protocol
 
 from . import dtypes, library
-from .names import Names
+from .names import DEFINITIONS, Names
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
                     UNKNOWN_VALUE, Shaped, Value, join)
 
@@ -332,7 +332,7 @@ class FunctionFlow:
         if found is None:
             return PYTHON_VALUE if expr.id in ("True", "False", "None") else UNKNOWN_VALUE
         scope, bindings = found
-        if all(b.kind in ("import", "def", "class") for b in bindings):
+        if all(b.kind in DEFINITIONS for b in bindings):
             return PYTHON_VALUE
         return self.context.outer_value(scope.node, expr.id)
 
