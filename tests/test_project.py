@@ -314,3 +314,18 @@ def test_a_helper_summarised_alone_follows_its_changes(tmp_path):
         (package / "helpers.py").write_text(f"import numpy as np\n\n\ndef to_host(x):\n    {body}\n\n\n"
                                             f"def other(x):\n    return x\n")
         assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
+
+
+@pytest.mark.parametrize("decorator, expected", [
+    ("@jax.pmap", [(5, "JNP202")]),
+    ("@partial(jax.pmap, static_broadcasted_argnums=1)", []),  # n is static: a Python int in scale()
+])
+def test_static_arguments_stay_static_in_the_helpers_of_other_modules(tmp_path, decorator, expected):
+    """A parameter that a transform keeps static is not traced in a helper of another module
+    that the traced function passes it to, as in a helper of the same module."""
+    package = write_project(tmp_path)
+    (package / "steps.py").write_text(f"from functools import partial\n\nimport jax\n\nfrom .helpers import scale\n\n\n"
+                                      f"{decorator}\ndef step(x, n):\n    return scale(x, n)\n")
+    (package / "helpers.py").write_text("import jax.numpy as jnp\n\n\ndef scale(x, n):\n    if n > 0:\n"
+                                        "        return jnp.tanh(x) * n\n    return x\n")
+    assert codes_at(lint(tmp_path, "pkg/helpers.py")) == expected

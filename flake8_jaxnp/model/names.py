@@ -29,7 +29,8 @@ class BindingKind(enum.Enum):
 
 
 # Bindings that make a name a module, function or class: never a value a pass computes.
-DEFINITIONS = frozenset({BindingKind.IMPORT, BindingKind.DEF, BindingKind.CLASS})
+# (A tuple: members compare by identity, where a set would hash each through Enum.__hash__.)
+DEFINITIONS = (BindingKind.IMPORT, BindingKind.DEF, BindingKind.CLASS)
 
 
 class Binding:
@@ -324,11 +325,9 @@ def child_fields(kind):
     return fields
 
 
-_ENTER_TYPES = frozenset({
-    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
-    ast.DictComp, ast.GeneratorExp, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
-    ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
-})
+# The node types that open a scope or bind names (Names._enter), tested by type in the build loop.
+_ENTER_TYPES = frozenset(NESTED_SCOPES + (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
+                                          ast.MatchAs, ast.MatchStar, ast.MatchMapping))
 
 
 def _is_sole_target(stmt, name_node):

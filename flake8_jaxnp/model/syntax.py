@@ -26,7 +26,7 @@ def positional(func):
 
 
 def positional_names(func):
-    return [a.arg for a in func.args.posonlyargs + func.args.args]
+    return [a.arg for a in positional(func)]
 
 
 def parameters(func):
