@@ -1,6 +1,7 @@
 """The flake8 entry point (code prefix JNP)."""
 from . import __version__
 from .linter import lint
+from .model.project import cache
 from .options import DEFAULT, from_flake8, register
 
 
@@ -21,6 +22,7 @@ class JaxNumpyChecker:
     @classmethod
     def parse_options(cls, options):
         cls._options = from_flake8(options)
+        cache.warn_if_unwritable(cls._options.cache_dir)  # here: once per run, before any worker starts
 
     def run(self):
         for finding in lint(self.tree, self.lines, self._options, self.filename):

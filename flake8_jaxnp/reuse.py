@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .findings import Finding
 from .model import project as projects
+from .model.project import cache
 
 PREFIX = "findings-"  # entries' names in the cache folder (the summaries have none)
 _SCALARS = (str, int, float, bool, type(None))
@@ -28,7 +29,7 @@ _SCALARS = (str, int, float, bool, type(None))
 def entry(text, options, filename):
     """(cache folder, entry name) for a file's text, or None where no findings are kept: a
     buffer with no path, or no cache folder on disk (``--jaxnp-cache-dir ''``)."""
-    folder = projects.cache_folder(options.cache_dir)
+    folder = cache.folder(options.cache_dir)
     if not folder or not projects.has_project(filename):
         return None
     settings = {field.name: getattr(options, field.name) for field in fields(options) if field.name != "cache_dir"}
@@ -40,7 +41,7 @@ def entry(text, options, filename):
 def reused(where, filename, options):
     """The findings kept for this file, when its project still answers every question as
     it did; else None."""
-    kept = projects.read_cached(*where)
+    kept = cache.read(*where)
     if kept is None:
         return None
     project = projects.project_around(filename, options)
@@ -62,7 +63,7 @@ def keep(where, findings, consulted):
     if any(f.code == "JNP900" or not all(type(value) in _SCALARS for _, value in f.fields) for f in findings):
         return
     kept = {"consulted": consulted, "findings": [[f.line, f.col, f.code, f.fields] for f in findings]}
-    projects.write_cached(*where, kept)
+    cache.write(*where, kept)
 
 
 @lru_cache(maxsize=None)

@@ -269,12 +269,12 @@ def test_one_definition_is_summarised_as_the_whole_module_would_be(name):
     same facts (lines included) as the module parsed whole; where they cannot (a string
     that cuts the lines, a name bound twice, a constant that may be a dtype alias),
     nothing is guessed and the whole module is summarised."""
-    from flake8_jaxnp.model import project
+    from flake8_jaxnp.model.project import summaries
     from flake8_jaxnp.model.traced import transform_tables
     transforms = transform_tables(())[0]
     source = HELPERS.encode()
-    whole = project.summarise(source, transforms)
-    alone = project.function_summary(source, name, transforms)
+    whole = summaries.summarise(source, transforms)
+    alone = summaries.function_summary(source, name, transforms)
     if name in ("cut_by_a_string", "twice", "SCALE"):
         assert alone is None
     else:
@@ -289,20 +289,20 @@ def test_one_definition_is_summarised_as_the_whole_module_would_be(name):
     b'    return np.asarray(x)\n',
 ])
 def test_what_the_lines_alone_cannot_settle_needs_the_whole_module(source):
-    from flake8_jaxnp.model import project
-    assert project.summarise(source, {})["functions"]["helper"]["converts"]
-    assert project.function_summary(source, "helper", {}) is None
+    from flake8_jaxnp.model.project import summaries
+    assert summaries.summarise(source, {})["functions"]["helper"]["converts"]
+    assert summaries.function_summary(source, "helper", {}) is None
 
 
 def test_a_jitted_function_that_may_return_a_pytree_class_needs_the_whole_module():
     """What a jitted function returns may be a class of its module: its lines alone cannot say."""
-    from flake8_jaxnp.model import project
+    from flake8_jaxnp.model.project import summaries
     from flake8_jaxnp.model.traced import transform_tables
     transforms = transform_tables(())[0]
     source = (b"import jax\nfrom typing import NamedTuple\n\n\nclass State(NamedTuple):\n    loss: jax.Array\n\n\n"
               b"@jax.jit\ndef step(x):\n    return State(x)\n")
-    assert project.summarise(source, transforms)["results"]["step"]
-    assert project.function_summary(source, "step", transforms) is None
+    assert summaries.summarise(source, transforms)["results"]["step"]
+    assert summaries.function_summary(source, "step", transforms) is None
 
 
 def test_a_helper_summarised_alone_follows_its_changes(tmp_path):
@@ -314,3 +314,18 @@ def test_a_helper_summarised_alone_follows_its_changes(tmp_path):
         (package / "helpers.py").write_text(f"import numpy as np\n\n\ndef to_host(x):\n    {body}\n\n\n"
                                             f"def other(x):\n    return x\n")
         assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
+
+
+@pytest.mark.parametrize("decorator, expected", [
+    ("@jax.pmap", [(5, "JNP202")]),
+    ("@partial(jax.pmap, static_broadcasted_argnums=1)", []),  # n is static: a Python int in scale()
+])
+def test_static_arguments_stay_static_in_the_helpers_of_other_modules(tmp_path, decorator, expected):
+    """A parameter that a transform keeps static is not traced in a helper of another module
+    that the traced function passes it to, as in a helper of the same module."""
+    package = write_project(tmp_path)
+    (package / "steps.py").write_text(f"from functools import partial\n\nimport jax\n\nfrom .helpers import scale\n\n\n"
+                                      f"{decorator}\ndef step(x, n):\n    return scale(x, n)\n")
+    (package / "helpers.py").write_text("import jax.numpy as jnp\n\n\ndef scale(x, n):\n    if n > 0:\n"
+                                        "        return jnp.tanh(x) * n\n    return x\n")
+    assert codes_at(lint(tmp_path, "pkg/helpers.py")) == expected

@@ -2,6 +2,8 @@
 they depend on changed: the file, a module it imports, a module that traces its
 functions, the modules that exist, or the options."""
 import ast
+import subprocess
+import sys
 
 from test_project import codes_at, lint, write_project
 
@@ -64,3 +66,21 @@ def test_other_options_are_not_answered_from_the_kept_findings(tmp_path):
     assert codes_at(lint(tmp_path, "pkg/wide.py")) == [(3, "JNP402")]
     assert lint(tmp_path, "pkg/wide.py", "--jaxnp-x64") == []
     assert codes_at(lint(tmp_path, "pkg/wide.py")) == [(3, "JNP402")]
+
+
+def test_an_unwritable_cache_folder_is_said_once_and_the_run_goes_on(tmp_path):
+    """A cache folder that cannot be made (here below a plain file) costs every run its
+    reuse: flake8 says so in one line on stderr, once for the whole run (--jobs included),
+    and reports the same findings as with a cache."""
+    package = write_project(tmp_path)
+    (package / "other.py").write_text((package / "train.py").read_text())
+    (tmp_path / "blocker").write_text("")
+    unwritable = tmp_path / "blocker" / "cache"
+    expected = codes_at(lint(tmp_path, "pkg/train.py", "pkg/other.py"))
+    for jobs in ("1", "2"):
+        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--jobs", jobs,
+                                 "--jaxnp-cache-dir", str(unwritable), "pkg/train.py", "pkg/other.py"],
+                                capture_output=True, text=True, cwd=tmp_path)
+        warnings = result.stderr.splitlines()
+        assert len(warnings) == 1 and str(unwritable) in warnings[0] and "cannot write" in warnings[0], result.stderr
+        assert codes_at(result.stdout.splitlines()) == expected

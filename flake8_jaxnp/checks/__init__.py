@@ -3,7 +3,8 @@ Findings, declared with ``@rule(codes)``: the linter runs every check so declare
 import ast
 import bisect
 
-from ..model.traced import _literals as literals
+from ..model.names import BindingKind
+from ..model.syntax import positional_names, selected_arguments
 
 DESCRIBED_LENGTH = 40  # characters of source text a message quotes before it elides arguments
 
@@ -101,11 +102,11 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
     if not found or len(found[1]) != 1:
         return None
     binding = found[1][0]
-    if binding.kind == "def":
+    if binding.kind is BindingKind.DEF:
         target = binding.node
         specs = [model.transform_spec(d) for d in target.decorator_list]
         keywords = next((spec[1] for spec in specs if spec and spec[0] in model.staging_transforms), None)
-    elif binding.kind == "assign" and isinstance(binding.value, ast.Call) \
+    elif binding.kind is BindingKind.ASSIGN and isinstance(binding.value, ast.Call) \
             and model.qualname(binding.value.func) in model.staging_transforms and binding.value.args:
         target = model.callee(binding.value.args[0])
         keywords = binding.value.keywords
@@ -113,12 +114,11 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
         return None
     if keywords is None:
         return None
-    options = {k.arg: k.value for k in keywords if k.arg in (numbers_option, names_option)}
-    numbers = literals(options[numbers_option], int) if numbers_option in options else []
-    names = literals(options[names_option], str) if names_option in options else []
-    if numbers is None or names is None or not (numbers or names):
+    selected = selected_arguments({k.arg: k.value for k in keywords if k.arg}, (numbers_option,), names_option)
+    if selected is None or not (selected[0] or selected[1]):
         return None
-    params = [a.arg for a in target.args.posonlyargs + target.args.args] if target is not None else []
+    numbers, names = selected
+    params = positional_names(target) if target is not None else []
     positions = {n for n in numbers if n >= 0} | {params.index(n) for n in names if n in params}
     names = set(names) | {params[n] for n in numbers if 0 <= n < len(params)}
     return positions, names

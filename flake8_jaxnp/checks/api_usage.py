@@ -9,6 +9,7 @@ import ast
 from .. import api
 from ..facts import AT_UPDATES
 from ..findings import Finding
+from ..model.names import BindingKind
 from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE
 from . import describe, rule
 
@@ -101,8 +102,8 @@ def _dict_entry(model, expr):
     if not (type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Constant):
         return UNKNOWN_VALUE
     found = model.resolve(expr.value)
-    if found is None or model.is_module_scope(found[0]) or len(found[1]) != 1 or found[1][0].kind != "assign" \
-            or type(found[1][0].value) is not ast.Dict:
+    if found is None or model.is_module_scope(found[0]) or len(found[1]) != 1 \
+            or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not ast.Dict:
         return UNKNOWN_VALUE
     binding = found[1][0]
     for node in model.nodes(ast.Name):

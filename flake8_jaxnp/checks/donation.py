@@ -3,7 +3,7 @@ import ast
 
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
-from ..model.names import FUNCTION_NODES
+from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
 from . import blocks, describe, jitted_parameters, repeats, rule
 
 
@@ -25,13 +25,13 @@ def _block(model, stmts, loop):
     """Donations in ``stmts`` (the body of ``loop`` when set) and the reads that follow them."""
     for index, stmt in enumerate(stmts):
         for call, name in _donations(model, stmt):
-            if name.id in _stores(stmt):
+            if name.id in stored_names(stmt):
                 continue  # x = step(x): rebound to the result
             use = _first_read(stmts[index + 1:], name.id)
             if use is not None:
                 yield Finding.at(use, "JNP605", {"name": name.id, "func": describe(call.func),
                                                  "line": call.lineno, "when": "read again"})
-            elif loop is not None and name.id not in set().union(*(_stores(s) for s in loop.body)):
+            elif loop is not None and name.id not in set().union(*(stored_names(s) for s in loop.body)):
                 yield Finding.at(name, "JNP605", {"name": name.id, "func": describe(call.func),
                                                   "line": call.lineno, "when": "passed again on the next iteration"})
 
@@ -54,21 +54,6 @@ def _donations(model, stmt):
             yield call, arg  # NumPy and Python values are copied to the device, never donated
 
 
-def _stores(stmt):
-    return {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-
-
-def _evaluated(node):
-    """``node`` and what it contains, not the bodies of functions it defines (they run later, if ever)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if isinstance(current, FUNCTION_NODES):
-            continue
-        stack.extend(ast.iter_child_nodes(current))
-
-
 def _first_read(stmts, name):
     """The first read of ``name`` in ``stmts`` before anything rebinds it, or None."""
     for stmt in stmts:
@@ -77,7 +62,7 @@ def _first_read(stmts, name):
         else:
             ordered = [stmt]
         for part in ordered:
-            for node in sorted((n for n in _evaluated(part) if isinstance(n, ast.Name) and n.id == name),
+            for node in sorted((n for n in walk_own([part]) if isinstance(n, ast.Name) and n.id == name),
                                key=lambda n: (n.lineno, n.col_offset)):
                 if isinstance(node.ctx, ast.Load):
                     return node

@@ -3,6 +3,7 @@ import ast
 
 from .. import api
 from ..findings import Finding
+from ..model.names import BindingKind
 from ..model.traced import Behaviour
 from . import describe, rule
 
@@ -69,7 +70,7 @@ def _unsafe_branch(model, func, where):
 def _guarded(model, func, name):
     """Whether ``name`` is ever assigned a guarded value in ``func`` (then the check cannot tell)."""
     for binding in model.scope(func).bindings.get(name, ()):
-        if binding.kind != "param":
+        if binding.kind is not BindingKind.PARAM:
             value = binding.value
             if value is None or isinstance(value, ast.Call) and model.qualname(value.func) in GUARDS:
                 return True

@@ -10,12 +10,11 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.names import FUNCTION_NODES
+from ..model.syntax import COMPREHENSIONS, SCOPES, walk_own
 from . import describe, iterates_twice, repeats, rule
 
 SPLIT = "jax.random.split"
 _EXITS = (ast.Break, ast.Continue, ast.Return)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 @rule("JNP601")
@@ -75,13 +74,8 @@ def _stored_names(node):
 
 def _own_nodes(node):
     """``node`` and its descendants, not entering nested functions or classes."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if current is not node and isinstance(current, FUNCTION_NODES + (ast.ClassDef,)):
-            continue
-        stack.extend(ast.iter_child_nodes(current))
+    yield node
+    yield from walk_own(ast.iter_child_nodes(node), SCOPES)
 
 
 def _repeats(loop):
@@ -168,7 +162,7 @@ class _KeyFlow:
         calls = sorted((n for n in _own_nodes(expr) if n in self.consumers),
                        key=lambda n: (n.end_lineno, n.end_col_offset))  # inner calls run first
         per_item = {}  # call -> the comprehension that runs it once per item
-        for comprehension in (n for n in _own_nodes(expr) if isinstance(n, _COMPREHENSIONS)):
+        for comprehension in (n for n in _own_nodes(expr) if isinstance(n, COMPREHENSIONS)):
             once = set(map(id, _own_nodes(comprehension.generators[0].iter)))
             for node in _own_nodes(comprehension):
                 if node in self.consumers and id(node) not in once:

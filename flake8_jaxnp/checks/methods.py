@@ -3,7 +3,7 @@
 import ast
 
 from ..findings import Finding
-from ..model.traced import _literals as literals
+from ..model.syntax import positional, positional_names, static_parameters
 from . import blocks, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
@@ -18,13 +18,13 @@ def traced_self_method(model):
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            params = method.args.posonlyargs + method.args.args
+            params = positional(method)
             qualnames = [model.qualname(d) for d in method.decorator_list]
             if not params or params[0].arg != "self" or NOT_SELF_METHODS & set(qualnames):
                 continue
             for decorator in method.decorator_list:
                 spec = model.transform_spec(decorator)
-                if spec and spec[0] in model.staging_transforms and _traces_self(spec[1]):
+                if spec and spec[0] in model.staging_transforms and _traces_self(method, spec[1]):
                     yield Finding.at(decorator, "JNP205", {"transform": spec[0], "cls": cls.name,
                                                            "method": method.name})
 
@@ -46,15 +46,13 @@ def _registered_names(model):
     return names
 
 
-def _traces_self(keywords):
+def _traces_self(method, keywords):
     """False when self is static (static_argnums=0 or static_argnames='self') or the options
-    cannot be read."""
-    options = {k.arg: k.value for k in keywords}
-    if None in options:
+    cannot be read (``**options`` included)."""
+    if any(k.arg is None for k in keywords):
         return False
-    numbers = literals(options["static_argnums"], int) if "static_argnums" in options else []
-    names = literals(options["static_argnames"], str) if "static_argnames" in options else []
-    return numbers is not None and names is not None and 0 not in numbers and "self" not in names
+    static = static_parameters({k.arg: k.value for k in keywords}, positional_names(method))
+    return static is not None and "self" not in static
 
 
 @rule("JNP306")
@@ -70,16 +68,14 @@ def stale_static_self(model):
 
 
 def _static_self(model, method):
-    params = method.args.posonlyargs + method.args.args
+    params = positional(method)
     if not params or params[0].arg != "self":
         return False
     for decorator in method.decorator_list:
         spec = model.transform_spec(decorator)
         if spec and spec[0] in model.staging_transforms:
-            options = {k.arg: k.value for k in spec[1]}
-            numbers = literals(options["static_argnums"], int) if "static_argnums" in options else []
-            names = literals(options["static_argnames"], str) if "static_argnames" in options else []
-            return 0 in (numbers or []) or "self" in (names or [])
+            static = static_parameters({k.arg: k.value for k in spec[1] if k.arg}, positional_names(method))
+            return static is not None and "self" in static
     return False
 
 

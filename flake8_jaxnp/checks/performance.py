@@ -3,7 +3,7 @@ import ast
 
 from ..facts import CLOCKS
 from ..findings import Finding
-from ..model.traced import PARTIAL
+from ..model.syntax import PARTIAL, expression_children, walk_own
 from . import blocks, describe, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
@@ -57,12 +57,7 @@ def _recompiles(model, loop, stmt, walked):
 
 def _own_expression_nodes(stmt):
     """The expression nodes of one statement (not nested statements, not lambda bodies)."""
-    stack = [child for child in ast.iter_child_nodes(stmt) if isinstance(child, ast.expr)]
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, ast.Lambda):
-            stack.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr))
+    return walk_own(expression_children(stmt), ast.Lambda, expression_children)
 
 
 def _fresh_transform(model, loop, stmt, call, walked):

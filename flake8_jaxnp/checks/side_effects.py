@@ -8,6 +8,8 @@ import ast
 from .. import api
 from ..facts import CLOCKS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
+from ..model.names import BindingKind
+from ..model.syntax import positional
 from . import describe, rule
 
 CONTAINER_TYPES = frozenset({
@@ -114,7 +116,7 @@ def _outer_container(model, func, expr, stored):
 
 
 def _is_container(model, binding):
-    return binding.kind == "assign" and _builds_container(model, binding.value)
+    return binding.kind is BindingKind.ASSIGN and _builds_container(model, binding.value)
 
 
 def _builds_container(model, value):
@@ -152,5 +154,5 @@ def _is_self(model, func, expr):
     """``self`` of a method other than a constructor."""
     if not isinstance(expr, ast.Name) or isinstance(func, ast.Lambda) or func.name in CONSTRUCTORS:
         return False
-    params = func.args.posonlyargs + func.args.args
+    params = positional(func)
     return bool(params) and params[0].arg == expr.id == "self" and model.is_method(func)

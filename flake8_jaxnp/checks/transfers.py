@@ -27,6 +27,8 @@ from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY
+from ..model.names import BindingKind
+from ..model.syntax import COMPREHENSIONS, SCOPES, statement_children, walk_own
 from ..model.values import is_string
 from ..findings import Finding
 from . import describe, rule
@@ -35,8 +37,6 @@ LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception
 LOG_MODULES = ("logging.", "absl.logging.")
 UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
-COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 # A for loop over at most this many values written out in the source is not a hot loop.
 HANDFUL = 10
 # A for loop over a literal range of at most this many steps is a demo, not a hot loop.
@@ -163,15 +163,7 @@ class _Loops:
 
 def _inner_loops(loop):
     """Every loop statement inside ``loop``'s body, outside nested defs and classes."""
-    found = set()
-    stack = list(loop.body)
-    while stack:
-        current = stack.pop()
-        if isinstance(current, LOOPS):
-            found.add(current)
-        if not isinstance(current, SCOPES):
-            stack.extend(child for child in ast.iter_child_nodes(current) if isinstance(child, ast.stmt))
-    return found
+    return {node for node in walk_own(loop.body, SCOPES, statement_children) if isinstance(node, LOOPS)}
 
 
 def _on_device(model, expr):
@@ -289,7 +281,7 @@ def _is_log_call(model, call, qualname):
     if not found:
         return False
     bindings = found[1]
-    return all(b.kind == "assign" and isinstance(b.value, ast.Call)
+    return all(b.kind is BindingKind.ASSIGN and isinstance(b.value, ast.Call)
                and model.qualname(b.value.func) == "logging.getLogger" for b in bindings)
 
 
@@ -418,14 +410,8 @@ def _handful(model, loop):
 
 
 def _has_continue(stmt):
-    stack = list(ast.iter_child_nodes(stmt))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Continue):
-            return True
-        if not isinstance(node, SCOPES + LOOPS):  # a nested loop's continue stays inside it
-            stack.extend(ast.iter_child_nodes(node))
-    return False
+    """A ``continue`` of this loop (a nested loop's continue stays inside it)."""
+    return any(isinstance(node, ast.Continue) for node in walk_own(ast.iter_child_nodes(stmt), SCOPES + LOOPS))
 
 
 def _same_upload(model, loops, call, loop):
@@ -480,7 +466,7 @@ def _module_constant(model, found):
     """A module-level name bound once, at the top level, and only ever read (indexed,
     sliced, uploaded, used in arithmetic) anywhere in the module."""
     scope, bindings = found
-    if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind != "assign" \
+    if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind is not BindingKind.ASSIGN \
             or model.parent(bindings[0].stmt) is not model.tree:
         return False
     name = bindings[0].node.id

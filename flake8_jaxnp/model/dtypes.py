@@ -6,6 +6,7 @@ import ast
 
 from .. import api
 from ..facts import DTYPE_NAMES, NARROW
+from .names import BindingKind
 
 ALIASES = {
     "bool_": "bool", "float_": "float64", "double": "float64", "single": "float32",
@@ -72,7 +73,7 @@ def dtype_constructor(qualname):
 
 def _module_constant(name_node, names):
     found = names.resolve_name(name_node)
-    if found and found[0] is names.module_scope and len(found[1]) == 1 and found[1][0].kind == "assign":
+    if found and found[0] is names.module_scope and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN:
         return found[1][0].value
     return None
 

@@ -6,12 +6,31 @@ as text, so a local variable called ``np`` is not NumPy.
 """
 import ast
 import builtins
+import enum
+
+from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, import_bindings, parameters,
+                     walk_evaluated)
 
 BUILTINS = frozenset(dir(builtins))
-FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # How deep an alias chain (``jit = jax.jit``) is followed.
 _MAX_ALIAS_DEPTH = 8
+
+
+class BindingKind(enum.Enum):
+    """How a binding gives its name a value."""
+
+    IMPORT = "import"
+    ASSIGN = "assign"  # a plain assignment to the name alone: its value is known
+    DEF = "def"
+    CLASS = "class"
+    PARAM = "param"
+    GLOBAL = "global"  # a function's assignment to a module name it declares ``global``
+    OTHER = "other"  # any other binding: a tuple target, a loop variable, an except or match name, ``del``
+
+
+# Bindings that make a name a module, function or class: never a value a pass computes.
+# (A tuple: members compare by identity, where a set would hash each through Enum.__hash__.)
+DEFINITIONS = (BindingKind.IMPORT, BindingKind.DEF, BindingKind.CLASS)
 
 
 class Binding:
@@ -20,7 +39,7 @@ class Binding:
     __slots__ = ("kind", "node", "qualname", "value", "stmt")
 
     def __init__(self, kind, node, qualname=None, value=None, stmt=None):
-        self.kind = kind  # 'import', 'assign', 'def', 'class', 'param', 'global', 'other'
+        self.kind = kind  # a BindingKind
         self.node = node
         self.qualname = qualname  # for imports: the dotted module path bound
         self.value = value  # for plain assignments: the assigned expression
@@ -114,75 +133,61 @@ class Names:
             return inner if field in ("body", "args") else outer
         if isinstance(node, ast.ClassDef):
             return inner if field == "body" else outer
-        if isinstance(node, _COMPREHENSIONS):
+        if isinstance(node, COMPREHENSIONS):
             return inner  # the first iterable is close enough to inner for our questions
         return outer
 
     def _enter(self, node, scope):
         """Record the bindings ``node`` makes; return the scope it opens, if any."""
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            kind = "class" if isinstance(node, ast.ClassDef) else "def"
+            kind = BindingKind.CLASS if isinstance(node, ast.ClassDef) else BindingKind.DEF
             scope.bind(node.name, Binding(kind, node, stmt=node))
-        if isinstance(node, FUNCTION_NODES + (ast.ClassDef,) + _COMPREHENSIONS):
+        if isinstance(node, NESTED_SCOPES):
             type_params = getattr(node, "type_params", None)  # def f[T](...), class C[T] (3.12+)
             if type_params:
                 scope = Scope(None, scope)  # the annotation scope that holds them, as Python makes
                 for param in type_params:
-                    scope.bind(param.name, Binding("other", param))
+                    scope.bind(param.name, Binding(BindingKind.OTHER, param))
             inner = Scope(node, scope)
             self.scopes[node] = inner
             if isinstance(node, FUNCTION_NODES):
                 self.functions.append(node)
-                args = node.args
-                for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
-                    if arg is not None:
-                        inner.bind(arg.arg, Binding("param", arg))
+                for arg in parameters(node):
+                    inner.bind(arg.arg, Binding(BindingKind.PARAM, arg))
             return inner
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname:
-                    scope.bind(alias.asname, Binding("import", node, alias.name, stmt=node))
-                else:
-                    top = alias.name.split(".")[0]
-                    scope.bind(top, Binding("import", node, top, stmt=node))
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            base = module if node.level == 0 else None  # relative imports stay unresolved
-            for alias in node.names:
-                if alias.name == "*":
-                    continue
-                qualname = f"{base}.{alias.name}" if base else None
-                scope.bind(alias.asname or alias.name, Binding("import", node, qualname, stmt=node))
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for name, binding in import_bindings(node):
+                scope.bind(name, Binding(BindingKind.IMPORT, node, bound_qualname(binding), stmt=node))
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
             (scope.globals if isinstance(node, ast.Global) else scope.nonlocals).update(node.names)
         elif isinstance(node, ast.ExceptHandler) and node.name:
-            scope.bind(node.name, Binding("other", node, stmt=node))
+            scope.bind(node.name, Binding(BindingKind.OTHER, node, stmt=node))
         elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:  # case x:, case [*x]:
-            scope.bind(node.name, Binding("other", node))
+            scope.bind(node.name, Binding(BindingKind.OTHER, node))
         elif isinstance(node, ast.MatchMapping) and node.rest:  # case {**x}:
-            scope.bind(node.rest, Binding("other", node))
+            scope.bind(node.rest, Binding(BindingKind.OTHER, node))
         return None
 
     def _bind_target(self, name_node, scope):
         stmt = self.statement_of(name_node)
         sole = isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _is_sole_target(stmt, name_node)
         value = stmt.value if sole else None
-        kind = "assign" if value is not None else "other"
+        kind = BindingKind.ASSIGN if value is not None else BindingKind.OTHER
         if isinstance(name_node.ctx, ast.Del):
-            kind = "other"
+            kind = BindingKind.OTHER
         if name_node.id in scope.globals and scope.is_function:
-            self.module_scope.bind(name_node.id, Binding("global", name_node, value=value, stmt=stmt))
+            self.module_scope.bind(name_node.id, Binding(BindingKind.GLOBAL, name_node, value=value, stmt=stmt))
             self.global_rebinds.setdefault(name_node.id, []).append(stmt)
             return
         if name_node.id in scope.nonlocals:
             return
-        if isinstance(scope.node, _COMPREHENSIONS) and not isinstance(self.parent.get(name_node), ast.comprehension) \
+        if isinstance(scope.node, COMPREHENSIONS) and not isinstance(self.parent.get(name_node), ast.comprehension) \
                 and isinstance(self.parent.get(name_node), ast.NamedExpr):
             scope = self._function_or_module(scope)  # walrus binds in the enclosing scope
         scope.bind(name_node.id, Binding(kind, name_node, value=value, stmt=stmt))
 
     def _function_or_module(self, scope):
-        while isinstance(scope.node, _COMPREHENSIONS):
+        while isinstance(scope.node, COMPREHENSIONS):
             scope = scope.parent
         return scope
 
@@ -211,22 +216,8 @@ class Names:
         try:
             return self._own[func]
         except KeyError:
-            found = self._own[func] = tuple(self._walk_own_nodes(func))
+            found = self._own[func] = tuple(walk_evaluated(func.body if isinstance(func.body, list) else [func.body]))
             return found
-
-    def _walk_own_nodes(self, func):
-        body = func.body if isinstance(func.body, list) else [func.body]
-        stack = list(body)
-        while stack:
-            node = stack.pop()
-            yield node
-            if isinstance(node, FUNCTION_NODES):
-                stack.extend(node.decorator_list if not isinstance(node, ast.Lambda) else ())
-                continue
-            if isinstance(node, ast.AnnAssign):  # local annotations are never evaluated
-                stack.extend(n for n in (node.target, node.value) if n is not None)
-                continue
-            stack.extend(ast.iter_child_nodes(node))
 
     def is_local(self, name, func):
         """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
@@ -235,7 +226,7 @@ class Names:
 
     def lookup(self, name, scope):
         """(scope, bindings) that ``name`` refers to from ``scope``; None for builtins/unknown."""
-        if scope.is_function or isinstance(scope.node, _COMPREHENSIONS):
+        if scope.is_function or isinstance(scope.node, COMPREHENSIONS):
             if name in scope.globals:
                 return self._in_scope(self.module_scope, name)
         start = scope
@@ -285,9 +276,9 @@ class Names:
         scope, bindings = found
         qualnames = set()
         for binding in bindings:
-            if binding.kind == "import" and binding.qualname:
+            if binding.kind is BindingKind.IMPORT and binding.qualname:
                 qualnames.add(binding.qualname)
-            elif binding.kind == "assign" and not scope.is_class \
+            elif binding.kind is BindingKind.ASSIGN and not scope.is_class \
                     and isinstance(binding.value, (ast.Name, ast.Attribute)):
                 qualnames.add(self.qualname(binding.value, depth + 1))
             else:
@@ -307,7 +298,7 @@ class Names:
             return expr
         if isinstance(expr, ast.Name):
             found = self.resolve_name(expr)
-            if found and len(found[1]) == 1 and found[1][0].kind == "def":
+            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.DEF:
                 return found[1][0].node
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
@@ -334,11 +325,9 @@ def child_fields(kind):
     return fields
 
 
-_ENTER_TYPES = frozenset({
-    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.ListComp, ast.SetComp,
-    ast.DictComp, ast.GeneratorExp, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
-    ast.ExceptHandler, ast.MatchAs, ast.MatchStar, ast.MatchMapping,
-})
+# The node types that open a scope or bind names (Names._enter), tested by type in the build loop.
+_ENTER_TYPES = frozenset(NESTED_SCOPES + (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
+                                          ast.MatchAs, ast.MatchStar, ast.MatchMapping))
 
 
 def _is_sole_target(stmt, name_node):

@@ -13,6 +13,8 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from .. import api
+from .names import BindingKind
+from .syntax import PARTIAL, literals, named_options, positional, positional_names, static_parameters, transform_spec
 
 
 class Behaviour(enum.Enum):
@@ -24,18 +26,27 @@ class Behaviour(enum.Enum):
         repeat on later calls or iterations.
     """
 
-    STAGING = (True, True)  # jit, pmap, lax bodies
-    BATCHING = (True, False)  # vmap, checkpoint
-    DIFFERENTIATING = (False, False)  # grad and friends
-    EAGER = (False, False, "every argument")  # jax.shard_map called eagerly: like grad, all arguments traced
+    STAGING = "staging"  # jit, pmap, lax bodies: abstract and cached
+    BATCHING = "batching"  # vmap, checkpoint: abstract
+    DIFFERENTIATING = "differentiating"  # grad and friends
+    EAGER = "eager"  # jax.shard_map called eagerly: like grad, every argument traced
+
+    @classmethod
+    def measured(cls, abstract, cached):
+        """The behaviour of a transform the generator measured as ``abstract``/``cached``."""
+        return _MEASURED[(abstract, cached)]
 
     @property
     def abstract(self):
-        return self.value[0]
+        return self is Behaviour.STAGING or self is Behaviour.BATCHING
 
     @property
     def cached(self):
-        return self.value[1]
+        return self is Behaviour.STAGING
+
+
+_MEASURED = {(True, True): Behaviour.STAGING, (True, False): Behaviour.BATCHING,
+             (False, False): Behaviour.DIFFERENTIATING}
 
 
 @dataclass(frozen=True)
@@ -56,7 +67,6 @@ class Transform:
 
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 _EAGER = Behaviour.EAGER
-PARTIAL = {"functools.partial"}
 
 
 @lru_cache(maxsize=8)
@@ -82,7 +92,7 @@ def transform_tables(extra_transforms):
 
 def function_transforms():
     """Transforms that take the function as first argument -> Behaviour (generated)."""
-    return {name: Behaviour((facts["abstract"], facts["cached"])) for name, facts in api.transforms().items()}
+    return {name: Behaviour.measured(facts["abstract"], facts["cached"]) for name, facts in api.transforms().items()}
 
 
 def array_result_transforms():
@@ -161,7 +171,7 @@ class TraceRoots:
         staged = any(t.behaviour is _STAGING for t in transforms)
         reached = []
         for rule, role in self.derivative_rules().get(custom, ()):
-            positional = _positional_names(rule)
+            positional = positional_names(rule)
             if role == "jvp":
                 params = set(positional if staged else positional[1:2])
             elif role == "bwd":
@@ -210,25 +220,14 @@ class TraceRoots:
     def _from_decorators(self, func):
         # Decorators apply bottom-up; each one traces the same def.
         for decorator in reversed(func.decorator_list):
-            spec = self._transform_spec(decorator)
+            spec = self.transform_spec(decorator)
             if spec is not None:
                 name, keywords = spec
                 self._trace(func, name, keywords, bound_positional=0, bound_names=())
 
-    def _transform_spec(self, expr):
+    def transform_spec(self, expr):
         """(transform name, keywords) for ``jax.jit``, ``partial(jax.jit, ...)``, ``jax.jit(...)``."""
-        qualname = self.names.qualname(expr)
-        if qualname in self.transforms:
-            return qualname, []
-        if isinstance(expr, ast.Call):
-            inner = self.names.qualname(expr.func)
-            if inner in PARTIAL and expr.args:
-                target = self.names.qualname(expr.args[0])
-                if target in self.transforms and len(expr.args) == 1:
-                    return target, expr.keywords
-            if inner in self.transforms and not expr.args:
-                return inner, expr.keywords
-        return None
+        return transform_spec(expr, self.names.qualname, self.transforms)
 
     # ---- call forms -------------------------------------------------------------
     def _from_call(self, call):
@@ -236,7 +235,7 @@ class TraceRoots:
         if qualname in self.transforms and call.args:
             self._trace_argument(call.args[0], qualname, _options(qualname, call))
         elif isinstance(call.func, ast.Call):
-            spec = self._transform_spec(call.func)  # partial(jax.jit, ...)(f)
+            spec = self.transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
                 self._trace_argument(call.args[0], spec[0], spec[1] + call.keywords)
         elif qualname in api.lax_bodies():
@@ -276,21 +275,14 @@ class TraceRoots:
     def _trace(self, func, transform_name, keywords, bound_positional, bound_names):
         behaviour = self.transforms[transform_name]
         params = _parameters(func, bound_positional, bound_names)
-        positional = _positional_names(func)[bound_positional:]
-        options = {k.arg: k.value for k in keywords if k.arg}
-        for option in ("static_argnums", "static_broadcasted_argnums"):
-            if option in options:
-                numbers = _literals(options[option], int)
-                if numbers is None:
-                    return  # static arguments we cannot read: stay silent
-                params -= {positional[i] for i in numbers if -len(positional) <= i < len(positional)}
-        if "static_argnames" in options:
-            names = _literals(options["static_argnames"], str)
-            if names is None:
-                return
-            params -= set(names)
+        positional = positional_names(func)[bound_positional:]
+        options = named_options(keywords)
+        static = static_parameters(options, positional)
+        if static is None:
+            return  # static arguments we cannot read: stay silent
+        params -= static
         if behaviour is _DIFFERENTIATING:
-            argnums = _literals(options["argnums"], int) if "argnums" in options else [0]
+            argnums = literals(options["argnums"], int) if "argnums" in options else [0]
             if argnums is None:
                 return
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
@@ -306,7 +298,7 @@ class TraceRoots:
         or a name bound once to ``Model(...)``): the transform traces that method."""
         if isinstance(expr, ast.Name):
             found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind != "assign":
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
                 return None
             expr = found[1][0].value
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
@@ -316,7 +308,7 @@ class TraceRoots:
     def _call_method(self, class_name):
         """The ``__call__`` def of the same-file class a Name refers to, or None."""
         found = self.names.resolve_name(class_name)
-        if not found or len(found[1]) != 1 or found[1][0].kind != "class":
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
             return None
         methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
         return methods[0] if len(methods) == 1 else None
@@ -339,21 +331,16 @@ def _options(transform_name, call):
     return named + list(call.keywords)
 
 
-def _positional_names(func):
-    args = func.args
-    return [a.arg for a in args.posonlyargs + args.args]
-
-
 def _parameters(func, bound_positional=0, bound_names=()):
     """Parameters that receive tracers: not bound by partial, not defaulted, not self/cls."""
     args = func.args
-    positional = args.posonlyargs + args.args
-    defaulted = {a.arg for a in positional[len(positional) - len(args.defaults):]} if args.defaults else set()
+    params = positional(func)
+    defaulted = {a.arg for a in params[len(params) - len(args.defaults):]} if args.defaults else set()
     defaulted |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
-    names = [a.arg for a in positional[bound_positional:]] + [a.arg for a in args.kwonlyargs]
+    names = [a.arg for a in params[bound_positional:]] + [a.arg for a in args.kwonlyargs]
     if args.vararg:
         names.append(args.vararg.arg)
-    if positional and bound_positional == 0 and positional[0].arg in ("self", "cls") \
+    if params and bound_positional == 0 and params[0].arg in ("self", "cls") \
             and not isinstance(func, ast.Lambda):
         names = names[1:]
     return set(names) - defaulted - set(bound_names)
@@ -368,11 +355,3 @@ def _vmapped(params, positional, in_axes):
                      if i < len(positional) and isinstance(axis, ast.Constant) and axis.value is None}
         return params - unbatched
     return set()
-
-
-def _literals(expr, kind):
-    """The values of a literal ``kind`` or tuple/list of them (``1``, ``(0, 2)``), else None."""
-    elements = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr]
-    if all(isinstance(e, ast.Constant) and isinstance(e.value, kind) for e in elements):
-        return [e.value for e in elements]
-    return None

@@ -17,8 +17,10 @@ Cost stays linear in the body's size:
 - ``if``/``elif`` chains are walked as one list of arms, not recursively.
 """
 import ast
+from typing import Callable, Optional, Protocol
 
 from . import dtypes, library
+from .names import DEFINITIONS, Names
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
                     UNKNOWN_VALUE, Shaped, Value, join)
 
@@ -31,7 +33,7 @@ def element_kind(value):
 
 
 def shaped(shape, kind):
-    """The Value of a jitted result of ``kind`` whose shape (project.result_shape) is known:
+    """The Value of a jitted result of ``kind`` whose shape (project.records.result_shape) is known:
     a record's fields are device data (arrays where annotated so), its comparing methods
     give a device bool."""
     if shape is None:
@@ -91,15 +93,39 @@ class Env:
             self.changes[name] = result if result is not None else UNKNOWN_VALUE
 
 
+class Surroundings(Protocol):
+    """What a forward pass asks about the rest of its module while it runs (``tracing``
+    answers): the names, the transforms, other scopes' values and what calls give."""
+
+    names: Names
+    x64: bool
+    jitted_callables: set  # same-file defs whose calls give device arrays
+    staging_transforms: set  # transforms whose transformed function gives device arrays
+    transform_names: frozenset
+    dtype_resolver: Optional[Callable]  # expression -> (dtype, as a Python type) from another module, or None
+
+    def callee(self, func_expr):
+        """The same-file def a call's function expression names, or None."""
+
+    def jitted_result(self, callee):
+        """The shape of what a same-file jitted def returns, or None."""
+
+    def helper_facts(self, func_expr):
+        """(facts, path) for the project function a call names, or None."""
+
+    def outer_value(self, scope_node, name):
+        """The Value that a read of ``name`` from an enclosing scope sees."""
+
+
 class FunctionFlow:
     """The forward pass over one function (or module) body.
 
-    ``context`` (the model) answers questions about names and other scopes while the
-    pass runs; the flow keeps no reference to it. Calls to same-file functions are
-    recorded in ``calls`` for the model to spread tracing afterwards.
+    ``context`` answers questions about names and other scopes while the pass runs;
+    the flow keeps no reference to it. Calls to same-file functions are recorded in
+    ``calls`` for the tracing fixpoint to spread tracing afterwards.
     """
 
-    def __init__(self, context, node, params, traced):
+    def __init__(self, context: Surroundings, node, params, traced):
         self.context = context
         self.names = context.names
         self.x64 = context.x64
@@ -306,7 +332,7 @@ class FunctionFlow:
         if found is None:
             return PYTHON_VALUE if expr.id in ("True", "False", "None") else UNKNOWN_VALUE
         scope, bindings = found
-        if all(b.kind in ("import", "def", "class") for b in bindings):
+        if all(b.kind in DEFINITIONS for b in bindings):
             return PYTHON_VALUE
         return self.context.outer_value(scope.node, expr.id)
 

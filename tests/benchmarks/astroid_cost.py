@@ -17,7 +17,7 @@ import astroid
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402 - the sibling script
 
-from flake8_jaxnp.model.project import summarise  # noqa: E402
+from flake8_jaxnp.model.project.summaries import summarise  # noqa: E402
 from flake8_jaxnp.model.traced import function_transforms  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

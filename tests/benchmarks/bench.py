@@ -153,7 +153,8 @@ def single_file(files):
 
 def imported_modules(path):
     """How many other modules of its project ``path`` imports (as the plugin resolves them)."""
-    from flake8_jaxnp.model.project import Project, module_imports
+    from flake8_jaxnp.model.project import Project
+    from flake8_jaxnp.model.syntax import module_imports
 
     project = Project(path, "", {}, set())
     found = set()

@@ -1,0 +1,101 @@
+"""What a call of one of the project's own functions gives: a top-level def of this
+module or a function of another project module, with its summary's facts (what it
+returns, which parameters it converts to the host, whether it is jitted) and the
+shape of a jitted function's result. Library calls are ``library``'s."""
+import ast
+from functools import lru_cache
+from pathlib import Path
+
+from .names import BindingKind
+from .project.records import module_records, result_shape
+from .project.summaries import function_facts
+from .syntax import import_binding, module_imports, split_attributes
+from .traced import Behaviour
+
+
+class Callees:
+    """The functions a call names, and what they are known to return."""
+
+    def __init__(self, names, roots, project):
+        self.names = names
+        self.roots = roots
+        self.project = project  # the Project around the file, or None (a buffer with no path)
+        self._facts = {}  # def node -> its facts (returns, conversions), on demand
+        self._imports = None  # module-level import bindings, on demand
+        self._records = None  # this module's pytree classes, on demand
+        self._results = {}  # jitted def -> the shape of its result, on demand
+
+    def callee(self, func_expr):
+        """The same-file def that a call's function expression names."""
+        return self.names.function_bound_to(func_expr)
+
+    def helper_facts(self, func_expr):
+        """(facts, path shown in messages) for the function a call names: a top-level def
+        of this module (path None) or a function of another project module. Facts: params,
+        returns, converts, and for another module's function whether it is jitted."""
+        callee = self.callee(func_expr)
+        if callee is not None:
+            if isinstance(callee, ast.Lambda) or self.names.parent.get(callee) is not self.names.tree:
+                return None
+            facts = self._facts.get(callee)
+            if facts is None:
+                facts = self._facts[callee] = function_facts(callee, self._module_imports())
+            return facts, None
+        binding = self._project_import(func_expr)
+        imported = self.project.function(*binding) if binding else None
+        if imported is None:
+            return None
+        path, facts = imported
+        return facts, shown(path)
+
+    def imported_dtype(self, expr):
+        """(dtype, spelled as a Python type) for a dtype constant bound in another project
+        module (``util.f64``, ``from .util import f64``), or None."""
+        binding = self._project_import(expr)
+        alias = self.project.dtype_alias(*binding) if binding else None
+        return tuple(alias) if alias else None
+
+    def jitted_result(self, callee):
+        """The shape of what a same-file jitted function returns (see project.records.result_shape),
+        when its transforms turn every leaf into an array; else None."""
+        roots = self.roots
+        traced = roots.traced.get(callee)
+        if traced is None or self.names.parent.get(callee) is not self.names.tree or not callee.decorator_list:
+            return None
+        if any(t.behaviour is not Behaviour.STAGING or t.name in roots.scalars_static for t in traced.transforms) \
+                or any(roots.transform_spec(d) is None for d in callee.decorator_list):
+            return None
+        if callee not in self._results:
+            if self._records is None:
+                self._records = module_records(self.names.tree, self._module_imports())
+            self._results[callee] = result_shape(callee, self._records) if self._records else None
+        return self._results[callee]
+
+    def _project_import(self, expr):
+        """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level
+        import, when the file has a project; else None."""
+        if self.project is None:
+            return None
+        name, attributes = split_attributes(expr)
+        if name is None:
+            return None
+        found = self.names.resolve_name(name)
+        if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.IMPORT:
+            return None
+        binding = import_binding(found[1][0].stmt, name.id)
+        return (binding, attributes) if binding else None
+
+    def _module_imports(self):
+        if self._imports is None:
+            self._imports = module_imports(self.names.tree)
+        return self._imports
+
+
+@lru_cache(maxsize=None)
+def shown(path):
+    """A path as messages show it: relative to the working directory when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,159 @@
+"""The Model of one module: the questions checks ask, answered by the parts that know.
+
+Checks never walk scopes, parents or the dataflow themselves; each answer comes
+from ``names`` (scopes and bindings), ``tracing`` (what runs under a trace, and
+every body's forward pass), ``reach`` (where no array can enter), ``callees``
+(what the project's own functions return) and ``dtypes``.
+"""
+import ast
+
+from . import dtypes
+from .callees import Callees
+from .kinds import UNKNOWN_VALUE
+from .names import BindingKind, Names
+from .project import project_around
+from .reach import ArraySources
+from .traced import TraceRoots
+from .tracing import Tracing
+
+
+class Model:
+    def __init__(self, tree, options, filename=None):
+        self.tree = tree
+        self.options = options
+        self.filename = filename  # the path flake8 reports, when known (test files are judged by name)
+        self.names = Names(tree)
+        # The two questions checks ask most, answered by the index without a call in between:
+        self.qualname = self.names.qualname  # the dotted name an expression refers to (jax.numpy.exp), or None
+        self.parent = self.names.parent.get  # a node's parent node, or None
+        self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
+        self.x64 = options.x64 or bool(self.x64_switches)
+        roots = TraceRoots(self.names, options.extra_transforms)
+        self.project = project_around(filename, options)
+        callees = Callees(self.names, roots, self.project)
+        self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
+        self.traced = tracing.traced  # function node -> TracedFunction
+        self.jitted_callables = tracing.jitted_callables
+        self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
+        self.callee = callees.callee  # the same-file def a call's function expression names
+        self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
+        self._sources = ArraySources(self.names, tracing)
+        self._array_bodies = None  # functions whose forward pass may see an array, built on demand
+
+    def may_hold_arrays(self, node):
+        """False when no value in the body around ``node`` can be an array: checks that only
+        ask about arrays skip such bodies, and their forward pass never runs."""
+        function = self.names.enclosing_function(node)
+        if function is None or function in self._tracing.flows:
+            return True
+        if self._array_bodies is None:
+            self._array_bodies = self._sources.bodies()
+        return function in self._array_bodies
+
+    def value(self, expr):
+        """The Value of an expression, as the forward pass saw it."""
+        function = self.names.enclosing_function(expr)
+        flow = self._tracing.flow_of(function if function is not None else self.tree)
+        return flow.values.get(expr, UNKNOWN_VALUE) if flow else UNKNOWN_VALUE
+
+    def array_value(self, expr):
+        """The Value of an expression for a question about arrays: unknown, without a
+        forward pass, where no array can enter the body around it (``may_hold_arrays``)."""
+        return self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
+
+    def traced_function(self, node):
+        """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""
+        return self.traced.get(self.names.enclosing_function(node))
+
+    def nodes(self, *types):
+        """Every node of the module (of the given types), in one shared index."""
+        if not types:
+            return self.names.scope_of.keys()
+        by_type = self.names.by_type
+        if len(types) == 1:
+            return by_type.get(types[0], ())
+        return [node for kind in types for node in by_type.get(kind, ())]
+
+    def statement_of(self, node):
+        """The innermost statement containing ``node``."""
+        return self.names.statement_of(node)
+
+    def enclosing_function(self, node):
+        """The innermost def or lambda whose body contains ``node``, or None."""
+        return self.names.enclosing_function(node)
+
+    def own_nodes(self, func):
+        """Nodes that run when ``func``'s body runs: not nested defs' bodies, not annotations."""
+        return self.names.own_nodes(func)
+
+    def scope(self, node):
+        """The Scope that ``node`` (a def, lambda, class or the module) opens."""
+        return self.names.scopes[node]
+
+    def is_local(self, name, func):
+        """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
+        return self.names.is_local(name, func)
+
+    def resolve(self, name_node):
+        """(Scope, bindings) that a Name node refers to; None for builtins and unknown names."""
+        return self.names.resolve_name(name_node)
+
+    def is_module_scope(self, scope):
+        return scope is self.names.module_scope
+
+    def is_module_name(self, name_node):
+        """True when a Name refers to a module-level binding."""
+        found = self.names.resolve_name(name_node)
+        return found is not None and found[0] is self.names.module_scope
+
+    def rebound_by_functions(self, name):
+        """True when some function rebinds module global ``name`` through ``global``."""
+        return name in self.names.global_rebinds
+
+    def is_method(self, func):
+        """True for a def directly in a class body."""
+        scope = self.names.scope_of.get(func)
+        return scope is not None and scope.is_class
+
+    def rebound_globals(self):
+        """Module names bound more than once in straight-line module code or via ``global``."""
+        rebound = set()
+        for name, bindings in self.names.module_scope.bindings.items():
+            if name.startswith("__"):
+                continue
+            top_level = [b for b in bindings if b.kind in (BindingKind.ASSIGN, BindingKind.OTHER) and b.stmt is not None
+                         and self.names.parent.get(b.stmt) is self.tree]
+            via_global = [b for b in bindings if b.kind is BindingKind.GLOBAL]
+            if len(top_level) >= 2 or (top_level and via_global):
+                rebound.add(name)
+        return rebound
+
+    def dtype_of(self, expr):
+        """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
+        return dtypes.dtype_of(expr, self.names, self._tracing.dtype_resolver)
+
+    def requested_dtype(self, call, qualname):
+        """(given, dtype, spelled_as_python_type) for the dtype a call passes."""
+        return dtypes.requested_dtype(call, qualname, self.names, self._tracing.dtype_resolver)
+
+    def transform_spec(self, expr):
+        """(transform name, keywords) for a transform used as a decorator (``jax.jit``,
+        ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``), else None."""
+        return self._tracing.roots.transform_spec(expr)
+
+
+_X64_SWITCH_NAMES = frozenset({"update", "enable_x64"})
+
+
+def _enables_x64(names, call):
+    """``jax.config.update("jax_enable_x64", <not False>)``, ``jax.enable_x64(<not False>)``."""
+    if type(call.func) is ast.Attribute and call.func.attr not in _X64_SWITCH_NAMES:
+        return False  # its qualified name ends with that attribute (asked of every call: cheap first)
+    qualname = names.qualname(call.func) or ""
+    if qualname in ("jax.experimental.enable_x64", "jax.enable_x64"):
+        return not (call.args and isinstance(call.args[0], ast.Constant) and not call.args[0].value)
+    if qualname.startswith("jax") and qualname.endswith("config.update") and len(call.args) == 2:
+        flag, value = call.args
+        return isinstance(flag, ast.Constant) and flag.value == "jax_enable_x64" \
+            and not (isinstance(value, ast.Constant) and not value.value)
+    return False

@@ -1,0 +1,11 @@
+"""Knowledge across the modules of one project, read from their source, never imported.
+
+- ``modules``: the Project around a linted file: imports resolved to the project's
+  files, their summaries, and the index of callers from other modules;
+- ``summaries``: one module's summary, from its text alone;
+- ``records``: pytree classes and the shapes of jitted results;
+- ``cache``: summaries and kept findings on disk, and the process's memory of both.
+"""
+from .modules import QUESTIONS, Project, answer, has_project, project_around
+
+__all__ = ["QUESTIONS", "Project", "answer", "has_project", "project_around"]

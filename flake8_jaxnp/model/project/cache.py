@@ -1,0 +1,98 @@
+"""Where the project's knowledge is kept: on disk under the cache folder, by content, and
+in memory for the life of the process.
+
+On disk, module summaries are kept under the hash of a module's bytes plus a salt (a
+changed module gets a new key, so answers are never stale), and ``reuse`` keeps a
+file's findings beside them. In memory, ``MEMORY`` holds what this process (one flake8
+run, which sees one state of the files) already found on disk.
+"""
+import json
+import os
+import sys
+from pathlib import Path
+
+from ... import __version__, api
+from .summaries import SUMMARY_FORMAT
+
+
+class Memory:
+    """What one process learned from disk, so no file is read, resolved or walked twice."""
+
+    def __init__(self):
+        self.summaries = {}  # (path, salt) -> ((mtime, size), summary)
+        self.parts = {}  # (path, salt, function name) -> ((mtime, size), summary of that function alone)
+        self.definitions = {}  # module path -> ((mtime, size), its top_level_definitions)
+        self.project_files = {}  # (package, in a package) -> project files
+        self.module_files = {}  # module stem -> its file, or None
+        self.packages = {}  # folder -> (its top package or itself, whether in a package)
+        self.project_modules = {}  # (import root, working directory, top-level name) -> whether the project has it
+        self.resolved = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
+        self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
+        self.callers = {}  # (package, salt) -> callers index
+
+
+MEMORY = Memory()
+
+
+def folder(cache_dir):
+    """The folder the option names (``--jaxnp-cache-dir``; None: the user's cache folder)."""
+    if cache_dir is not None:
+        return cache_dir
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "flake8-jaxnp" / "summaries"
+
+
+def read(where, key):
+    """The JSON data kept under ``key`` in the folder ``where``, or None."""
+    if not where:
+        return None
+    try:
+        with open(os.path.join(where, f"{key}.json"), encoding="utf-8") as cached:
+            return json.loads(cached.read())
+    except (OSError, ValueError):
+        return None
+
+
+def write(where, key, data):
+    """Keep ``data`` under ``key``; a folder that cannot be written costs time, never
+    correctness (``warn_if_unwritable`` says so once per run)."""
+    if not where:
+        return
+    where = str(where)
+    partial = os.path.join(where, f"{key}.{os.getpid()}.tmp")  # then renamed: readers never see half
+    try:
+        os.makedirs(where, exist_ok=True)
+        with open(partial, "w", encoding="utf-8") as out:
+            out.write(json.dumps(data))
+        os.replace(partial, os.path.join(where, f"{key}.json"))
+    except (OSError, TypeError, ValueError):
+        pass
+
+
+def warn_if_unwritable(cache_dir):
+    """One line on stderr when the cache folder cannot be written (the run goes on, but
+    every module is parsed again and no findings are kept). Called once, where flake8
+    reads the options, before it starts any worker."""
+    where = folder(cache_dir)
+    if not where:
+        return
+    probe = os.path.join(str(where), f".probe.{os.getpid()}.tmp")
+    try:
+        os.makedirs(where, exist_ok=True)
+        with open(probe, "w", encoding="utf-8"):
+            pass
+        os.remove(probe)
+    except OSError as exc:
+        print(f"flake8-jaxnp: --jaxnp-cache-dir {where}: cannot write there ({exc.strerror or exc}); "
+              "nothing is cached in this run", file=sys.stderr)
+
+
+def salt(transforms, scalars_static):
+    """What every cache key mixes in besides a module's bytes: the plugin and JAX versions,
+    the summary format and the transforms. Kept for the tables every file of a run shares."""
+    known = MEMORY.salts.get((id(transforms), id(scalars_static)))
+    if known is None or known[0] is not transforms or known[1] is not scalars_static:
+        settings = json.dumps([sorted((name, b.name) for name, b in transforms.items()), sorted(scalars_static)])
+        salted = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
+        known = MEMORY.salts[(id(transforms), id(scalars_static))] = (transforms, scalars_static, salted)
+    return known[2]

@@ -1,0 +1,322 @@
+"""One module's summary: what other modules need from it, from its source text alone.
+
+A summary says which top-level functions are jitted (a call gives device arrays),
+what each function returns, which parameters a function converts to the host
+unconditionally, which imported project functions its traced functions call with
+tracers, the shapes of its jitted results and its dtype constants. It depends on
+the module's text (and the transforms) alone, so it can be cached by content. A file
+that calls one function of a module gets that function's summary alone, from the
+module's header and the function's own lines (``function_summary``).
+"""
+import ast
+import re
+from functools import lru_cache
+
+from ... import api
+from ...facts import FORMATTERS, SCALAR_CONVERSIONS
+from .. import dtypes
+from ..library import non_array_functions
+from ..names import child_fields
+from ..syntax import (NESTED_SCOPES, imported_qualname, module_imports, named_options, positional_names,
+                      split_attributes, static_parameters, transform_spec)
+from .records import module_records, result_shape
+
+SUMMARY_FORMAT = 3
+
+
+def summarise(source, transforms, scalars_static=()):
+    """The summary (JSON data) of a module's source text. ``transforms`` maps the dotted
+    names that trace (jax.jit, the frameworks, extra transforms) to their behaviour;
+    ``scalars_static`` names those that leave Python scalars static."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"functions": {}, "jitted": [], "traced_calls": [], "results": {}, "dtypes": {}}
+    imports = module_imports(tree)
+    records = module_records(tree, imports)
+    functions, jitted, traced, results = {}, set(), {}, {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions[stmt.name] = function_facts(stmt, imports)
+            for decorator in stmt.decorator_list:
+                spec = _transform(decorator, imports, transforms)
+                if spec is not None:
+                    traced[stmt.name] = spec
+                    if _stages(transforms[spec[0]]):
+                        jitted.add(stmt.name)
+            if records and stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
+                shape = result_shape(stmt, records)
+                if shape is not None:
+                    results[stmt.name] = shape
+        elif _assigns_call(stmt):
+            spec = _assigned_transform(stmt, imports, transforms)
+            if spec is not None:
+                if _stages(transforms[spec[0]]):
+                    jitted.add(stmt.targets[0].id)
+                if stmt.value.args[0].id in functions:
+                    traced[stmt.value.args[0].id] = spec
+    calls = []
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in traced \
+                and transforms[traced[stmt.name][0]].abstract and traced[stmt.name][0] not in scalars_static:
+            calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
+    return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls, "results": results,
+            "dtypes": dtype_aliases(tree, imports)}
+
+
+def _assigns_call(stmt):
+    """``name = call(...)``."""
+    return isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+        and isinstance(stmt.value, ast.Call)
+
+
+def _assigned_transform(stmt, imports, transforms):
+    """(transform name, keywords) for ``step = jax.jit(_step, ...)``: a transform of a name."""
+    call = stmt.value
+    if not call.args or not isinstance(call.args[0], ast.Name):
+        return None
+    spec = _transform(call.func, imports, transforms)
+    if spec is None and _qualname(call.func, imports) in transforms:
+        spec = (_qualname(call.func, imports), call.keywords)
+    return spec
+
+
+def top_level_definitions(source):
+    """{name: [(offset, whether a def)]} for every line that starts by defining a name with
+    def (or async def) or an assignment (``step = jax.jit(_step)``, ``f64 = jnp.float64``):
+    where a summary's functions, jitted names and dtype aliases come from. A name with no
+    such line is not in the summary, so the module need not be parsed to learn it."""
+    found = {}
+    for match in _DEFINITION.finditer(b"\n" + source):  # match.start(): the line's offset in ``source``
+        function = match.group(1)
+        found.setdefault((function or match.group(2)).decode("utf-8", "replace"), []).append(
+            (match.start(), function is not None))
+    return found
+
+
+# A newline, then a line that defines a name. Starting with a newline rather than ^ makes
+# the search jump from line to line instead of trying every byte.
+_DEFINITION = re.compile(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
+
+
+def function_summary(source, name, transforms, definitions=None):
+    """What ``summarise`` says of the top-level name ``name``, from the module's header and
+    the lines that define it alone, so a module that a file calls one function of is not
+    parsed whole: parsing is most of a summary's cost. For a def (its decorators
+    included) or an assignment of a call (``step = jax.jit(_step)``) that is the name's
+    only top-level definition (found by ``top_level_definitions``), when no import follows
+    the first top-level definition, and, for a jitted def, when the module defines no
+    class (its result's shape may name one); None otherwise, and wherever the lines cut
+    through a string or a bracket (they then fail to parse), so the caller summarises the
+    whole module."""
+    found = (definitions if definitions is not None else top_level_definitions(source)).get(name, ())
+    header_end = _TOP_LEVEL_DEFINITION.search(source)
+    if len(found) != 1 or header_end is None or _IMPORT.search(source, header_end.start()):
+        return None
+    offset, is_def = found[0]
+    start = _first_decorator(source, offset) if is_def else offset
+    ending = _TOP_LEVEL_STATEMENT.search(source, source.find(b"\n", offset) + 1 or len(source))
+    try:
+        imports = _header_imports(source[:header_end.start()])
+        lines = ast.parse(b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if len(lines.body) != 1:
+        return None
+    stmt, functions = lines.body[0], {}
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
+        specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
+        jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
+        if jitted and _TOP_LEVEL_CLASS.search(source):
+            return None
+        functions[name] = function_facts(stmt, imports)
+    elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
+        spec = _assigned_transform(stmt, imports, transforms)
+        jitted = spec is not None and _stages(transforms[spec[0]])
+    else:
+        return None
+    return {"functions": functions, "jitted": [name] if jitted else [], "traced_calls": [], "results": {},
+            "dtypes": {}}
+
+
+@lru_cache(maxsize=32)
+def _header_imports(header):
+    """module_imports of a module's header, kept for the module's next function (read only)."""
+    return module_imports(ast.parse(header))
+
+
+def _first_decorator(source, start):
+    """Where the decorators of the top-level def at ``start`` begin (``start`` when it has
+    none): each nearest line above that starts in the first column (other than a comment
+    or a closing bracket) and starts with ``@``."""
+    first, end = start, start - 1
+    while end > 0:
+        begin = source.rfind(b"\n", 0, end) + 1
+        if source[begin:begin + 1] not in _NOT_A_STATEMENT_START:
+            if source[begin:begin + 1] != b"@":
+                break
+            first = begin
+        end = begin - 1
+    return first
+
+
+# A top-level def, class or decorator: where a module's header (docstring, imports,
+# constants) ends. Lines starting in the first column: statements, decorators, comments.
+_TOP_LEVEL_DEFINITION = re.compile(rb"^(?:@|(?:async[ \t]+)?def\b|class\b)", re.M)
+_IMPORT = re.compile(rb"^(?:import|from)[ \t]", re.M)
+_TOP_LEVEL_STATEMENT = re.compile(rb"^[A-Za-z_@]", re.M)
+_TOP_LEVEL_CLASS = re.compile(rb"^class\b", re.M)
+# First bytes of a line that is not a top-level statement or decorator (blank, indented,
+# a comment, a closing bracket).
+_NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
+
+
+def _keeps_structure(func, imports, transforms, scalars_static):
+    """Every decorator is a jit-like transform that turns each leaf of the result into an
+    array (not ``equinox.filter_jit``, which passes Python values through, nor grad)."""
+    for decorator in func.decorator_list:
+        spec = _transform(decorator, imports, transforms)
+        if spec is None or not _stages(transforms[spec[0]]) or spec[0] in scalars_static:
+            return False
+    return True
+
+
+def _stages(behaviour):
+    """jit-like: calling the transformed function gives device arrays."""
+    return behaviour.abstract and behaviour.cached
+
+
+def _qualname(expr, imports):
+    return imported_qualname(expr, imports, BUILTIN_NAMES)
+
+
+BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
+
+
+def _transform(expr, imports, transforms):
+    """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
+    return transform_spec(expr, lambda e: _qualname(e, imports), transforms)
+
+
+def function_facts(func, imports):
+    """Parameters, line, what it returns ("jax" when it ends in a return and every return
+    gives a jax.numpy array, else None), and the parameters it converts to the host in its
+    unconditional statements (so on every call). One pass; nested defs are not entered."""
+    params = positional_names(func)
+    rebound, found, returns = set(), [], set()
+    ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
+    stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
+    while stack:
+        node, unconditional = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                rebound.add(node.id)
+            continue
+        if kind in _NESTED_SCOPE_TYPES:
+            continue
+        if kind is ast.Call and unconditional:
+            conversion = _conversion(node, imports)
+            if conversion is not None:
+                found.append((conversion, node.lineno))
+        elif kind is ast.Return:
+            returns.add(_returned_kind(node.value, imports))
+        elif kind is ast.Yield or kind is ast.YieldFrom:
+            ends_in_return = False
+        inner = unconditional and kind not in CONDITIONAL_STATEMENTS
+        for field in child_fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([(child, inner) for child in value if child is not None])  # a dict's keys hold None
+            elif isinstance(value, ast.AST):  # (not Constant.value or MatchSingleton.value)
+                stack.append((value, inner))
+    converts = [[params.index(name), code, what, line] for (name, code, what), line in found
+                if name in params and name not in rebound]
+    kind = returns.pop() if ends_in_return and len(returns) == 1 else None
+    return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts)}
+
+
+CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
+                                    ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
+_NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walk below is hot)
+
+
+def _conversion(node, imports):
+    """(parameter name, code, what) when ``node`` moves its Name argument to the host."""
+    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+        return None
+    name = _qualname(node.func, imports)
+    if name in api.data()["numpy_fails_on_tracer"]:
+        return node.args[0].id, "JNP101", f"{name.replace('numpy.', 'np.', 1)}()"
+    if name in SCALAR_CONVERSIONS:
+        return node.args[0].id, "JNP102", f"{name.split('.', 1)[1]}()"
+    if name in FORMATTERS:
+        return node.args[0].id, "JNP103", f"{name.split('.', 1)[1]}()"
+    return None
+
+
+def _returned_kind(value, imports):
+    """"jax" for a call into jax.numpy that returns one array, else None."""
+    name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
+    module, _, function = (name or "").rpartition(".")
+    array = module == "jax.numpy" and function not in non_array_functions() \
+        and function not in api.tuple_result_functions()
+    return "jax" if array else None
+
+
+def _traced_calls(func, spec, imports):
+    """Calls from a traced function to imported functions with its traced parameters:
+    [import binding, attribute path, {callee position or keyword: True}, caller, line, transform]."""
+    transform, keywords = spec
+    positional = positional_names(func)
+    static = static_parameters(named_options(keywords), positional)
+    if static is None:
+        return []
+    traced = set(positional) | {a.arg for a in func.args.kwonlyargs}
+    traced -= static
+    traced -= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    found = []
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        target = _imported_target(node.func, imports)
+        if target is None:
+            continue
+        positions = [i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in traced]
+        names = [k.arg for k in node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id in traced]
+        if any(isinstance(a, ast.Starred) for a in node.args) or not (positions or names):
+            continue
+        found.append([target[0], target[1], positions, names, func.name, node.lineno, transform])
+    return found
+
+
+def dtype_aliases(tree, imports):
+    """{name: [dtype, spelled as a Python type]} for module constants bound once, at the top
+    level, to a dtype (``f64 = jnp.float64``, ``DT = "float32"``), for other modules to read."""
+    found = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            value = stmt.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                dtype, python_type = dtypes.canonical(value.value), False
+            else:
+                dtype, python_type = dtypes.dtype_of_qualname(_qualname(value, imports))
+            if dtype is not None:
+                found[stmt.targets[0].id] = [dtype, python_type]
+    if found:  # only then: is any of them rebound anywhere?
+        rebound = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                rebound[node.id] = rebound.get(node.id, 0) + 1
+            elif isinstance(node, ast.Global):
+                rebound.update((name, 2) for name in node.names)
+        found = {name: alias for name, alias in found.items() if rebound.get(name) == 1}
+    return found
+
+
+def _imported_target(expr, imports):
+    """(import binding, attribute path) for ``helper`` or ``model.helper`` bound by an import."""
+    name, parts = split_attributes(expr)
+    if name is None or name.id not in imports:
+        return None
+    return imports[name.id], parts

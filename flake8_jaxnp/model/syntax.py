@@ -1,0 +1,195 @@
+"""What the syntax says by itself: pure helpers over AST nodes, with no model state.
+
+The model, the project summaries and the checks all read parameters, literal
+options, transform specs and imports from the tree; each question is answered
+here once, so a summary of another module and the model of the linted file
+never disagree about the same lines.
+"""
+import ast
+
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# Nodes whose bodies run later, if ever: defs, lambdas and classes.
+SCOPES = FUNCTION_NODES + (ast.ClassDef,)
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# Nodes whose bodies do not run when the code around them runs (comprehensions' own scopes included).
+NESTED_SCOPES = SCOPES + COMPREHENSIONS
+PARTIAL = frozenset({"functools.partial"})
+# The options that make arguments static, by position and by name (pmap's static_broadcasted_argnums too).
+STATIC_NUMBERS = ("static_argnums", "static_broadcasted_argnums")
+STATIC_NAMES = "static_argnames"
+
+
+# ---- parameters -------------------------------------------------------------------------
+def positional(func):
+    """The arg nodes that positional arguments fill, in order."""
+    return func.args.posonlyargs + func.args.args
+
+
+def positional_names(func):
+    return [a.arg for a in positional(func)]
+
+
+def parameters(func):
+    """Every arg node of a def or lambda, ``*args`` and ``**kwargs`` included."""
+    args = func.args
+    return [a for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a is not None]
+
+
+# ---- literal options --------------------------------------------------------------------
+def literals(expr, kind):
+    """The values of a literal ``kind`` or tuple/list of them (``1``, ``(0, 2)``), else None."""
+    elements = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr]
+    if all(isinstance(e, ast.Constant) and isinstance(e.value, kind) for e in elements):
+        return [e.value for e in elements]
+    return None
+
+
+def named_options(keywords):
+    """{keyword: value expression} of a call's named keywords (``**options`` left out)."""
+    return {k.arg: k.value for k in keywords if k.arg}
+
+
+def selected_arguments(options, numbers_options, names_option):
+    """(positions, names) that literal options select (``static_argnums=(0, 2)``,
+    ``donate_argnames="x"``); an option not given selects nothing. None when one is
+    not a literal: what it selects cannot be read."""
+    numbers = []
+    for option in numbers_options:
+        if option in options:
+            found = literals(options[option], int)
+            if found is None:
+                return None
+            numbers += found
+    names = literals(options[names_option], str) if names_option in options else []
+    return None if names is None else (numbers, names)
+
+
+def static_parameters(options, positional_params):
+    """The names of the parameters that static_argnums/static_argnames (and pmap's
+    static_broadcasted_argnums) make static, or None when they cannot be read."""
+    found = selected_arguments(options, STATIC_NUMBERS, STATIC_NAMES)
+    if found is None:
+        return None
+    numbers, names = found
+    count = len(positional_params)
+    return {positional_params[i] for i in numbers if -count <= i < count} | set(names)
+
+
+def transform_spec(expr, qualname, transforms):
+    """(transform name, keywords) for a transform used as a decorator: ``jax.jit``,
+    ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``; else None.
+    ``qualname`` resolves an expression to its dotted name (the model's names or a
+    summary's imports)."""
+    name = qualname(expr)
+    if name in transforms:
+        return name, []
+    if isinstance(expr, ast.Call):
+        inner = qualname(expr.func)
+        if inner in PARTIAL and len(expr.args) == 1:
+            target = qualname(expr.args[0])
+            if target in transforms:
+                return target, expr.keywords
+        if inner in transforms and not expr.args:
+            return inner, expr.keywords
+    return None
+
+
+# ---- walks --------------------------------------------------------------------------------
+def walk_own(roots, stop=FUNCTION_NODES, children=ast.iter_child_nodes):
+    """``roots`` and the nodes below them, not below a ``stop`` node (which is yielded).
+    ``children`` picks what is entered (every child node, or the statements alone)."""
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, stop):
+            stack.extend(children(node))
+
+
+def expression_children(node):
+    """The child nodes of ``node`` that are expressions (for ``walk_own``'s ``children``)."""
+    return [child for child in ast.iter_child_nodes(node) if isinstance(child, ast.expr)]
+
+
+def statement_children(node):
+    """The child nodes of ``node`` that are statements (for ``walk_own``'s ``children``)."""
+    return [child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt)]
+
+
+def walk_evaluated(body):
+    """The nodes that run when ``body`` runs: a nested def's decorators but not its body,
+    a local annotation's target and value but not the annotation (never evaluated)."""
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, FUNCTION_NODES):
+            stack.extend(node.decorator_list if not isinstance(node, ast.Lambda) else ())
+        elif isinstance(node, ast.AnnAssign):
+            stack.extend(n for n in (node.target, node.value) if n is not None)
+        else:
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def stored_names(node):
+    """Names that ``node`` and what it contains bind (with ``ast.walk``'s reach)."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+
+
+# ---- names through imports --------------------------------------------------------------------
+def split_attributes(expr):
+    """(the Name at the root of ``a.b.c``, ["b", "c"]); the Name is None for other roots."""
+    parts = []
+    while isinstance(expr, ast.Attribute):
+        parts.append(expr.attr)
+        expr = expr.value
+    return (expr if isinstance(expr, ast.Name) else None), parts[::-1]
+
+
+def imported_qualname(expr, imports, builtin_names=frozenset()):
+    """The absolute dotted name of ``np.asarray`` or ``jit`` through ``imports``
+    (``module_imports``), or None; a name in ``builtin_names`` bound by no import is
+    ``builtins.<name>``."""
+    name, parts = split_attributes(expr)
+    if name is None:
+        return None
+    bound = imports.get(name.id)
+    if bound is None:
+        return f"builtins.{name.id}" if name.id in builtin_names else None
+    base = bound_qualname(bound)
+    return None if base is None else ".".join([base, *parts])
+
+
+def import_bindings(stmt):
+    """[(local name, [module, level, attribute or None])] for what an import statement binds
+    (``import a.b`` binds ``a``; a star import binds nothing we can name)."""
+    found = []
+    for alias in stmt.names:
+        if isinstance(stmt, ast.Import):
+            if alias.asname:
+                found.append((alias.asname, [alias.name, 0, None]))
+            else:
+                top = alias.name.split(".")[0]
+                found.append((top, [top, 0, None]))
+        elif alias.name != "*":
+            found.append((alias.asname or alias.name, [stmt.module or "", stmt.level, alias.name]))
+    return found
+
+
+def bound_qualname(binding):
+    """The absolute dotted name an import binding refers to; None for a relative import."""
+    module, level, attribute = binding
+    if level:
+        return None
+    return f"{module}.{attribute}" if attribute else module
+
+
+def module_imports(tree):
+    """Module-level import bindings: local name -> [module, level, attribute or None]."""
+    return {name: binding for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))
+            for name, binding in import_bindings(stmt)}
+
+
+def import_binding(stmt, local_name):
+    """[module, level, attribute or None] that an import statement binds to ``local_name``."""
+    return next((binding for name, binding in import_bindings(stmt) if name == local_name), None)

@@ -1,0 +1,188 @@
+"""The tracing fixpoint: which functions run under a trace, with which parameters traced,
+once tracing has spread from its roots (``traced.TraceRoots``) along calls that pass
+tracers, and the forward pass (``values``) of every body it reached.
+
+Tracing spreads to a same-file function that traced code calls with traced
+arguments, and to a top-level function that another project module's traced
+function calls with tracers (from the project's callers index). A function reached
+later is analysed again, at most a few times.
+"""
+import ast
+
+from .callees import shown
+from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
+from .syntax import FUNCTION_NODES, positional, positional_names
+from .traced import Behaviour, Transform
+from .values import FunctionFlow
+
+TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
+TRACED_ARRAY = Value(TRACER)
+DEVICE_ARRAY = Value(JAX)
+# Attributes only arrays have: a parameter that uses one is an array, not a pytree.
+ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
+
+# Each function is analysed at most this many times while tracing spreads.
+_MAX_PASSES_PER_FUNCTION = 4
+
+
+class Tracing:
+    """The forward passes of one module, with tracing spread to a fixpoint. It is what
+    each forward pass asks about the rest of the module (``values.Surroundings``)."""
+
+    def __init__(self, names, roots, callees, x64):
+        self.names = names
+        self.roots = roots
+        self.callees = callees
+        self.x64 = x64
+        self.traced = roots.traced  # function node -> TracedFunction
+        self.jitted_callables = roots.jitted_callables
+        # Transforms whose result, when called, gives device arrays: jax.jit(f)(x).
+        self.staging_transforms = {name for name, behaviour in roots.transforms.items()
+                                   if behaviour is Behaviour.STAGING and name in roots.array_results}
+        self.transform_names = frozenset(roots.transforms)
+        self.callee = callees.callee
+        self.helper_facts = callees.helper_facts
+        self.jitted_result = callees.jitted_result
+        self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
+        self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
+        self._nested = None  # function -> functions defined directly inside it, built on demand
+        if callees.project is not None:
+            self._traced_from_other_modules(callees.project)
+        self._analyse()
+
+    def _analyse(self):
+        """Run the forward pass over the module and the traced functions; a function that
+        tracing reaches later (called with tracers) is analysed again. Functions nothing
+        traces are analysed only when a question needs them (``flow_of``): most never do."""
+        self._flow(self.names.tree, {}, None)
+        queue = sorted(self.traced, key=lambda f: (f.lineno, f.col_offset))
+        passes = {}
+        while queue:
+            func = queue.pop(0)
+            if passes.get(func, 0) >= _MAX_PASSES_PER_FUNCTION:
+                continue
+            passes[func] = passes.get(func, 0) + 1
+            traced = self.traced.get(func)
+            params = self._traced_parameters(func, traced) if traced else self.annotated_arrays(func, DEVICE_ARRAY)
+            for callee in self._flow(func, params, traced):
+                for node in [callee] + self._nested_in(callee):  # closures read the re-analysed values
+                    if node not in queue:
+                        queue.append(node)
+
+    def flow_of(self, node):
+        """The forward pass of a def, lambda or the module; None if it was too deep, and for
+        other scopes (a class body, a type-parameter scope), which get no pass."""
+        if node not in self.flows:
+            if not isinstance(node, FUNCTION_NODES):
+                return None
+            self._flow(node, self.annotated_arrays(node, DEVICE_ARRAY), None)
+        return self.flows[node]
+
+    def _flow(self, node, params, traced):
+        """Analyse one body; returns the same-file functions that tracing newly reached."""
+        try:
+            flow = FunctionFlow(self, node, params, traced)
+        except RecursionError:  # too deep for this interpreter: silent for this body only
+            self.flows[node] = None
+            return []
+        self.flows[node] = flow
+        reached = []
+        for callee, call, args, keywords in flow.calls:
+            if traced is not None and self._spread(callee, call, args, keywords, traced):
+                reached.append(callee)
+            if traced is not None:
+                reached.extend(self.roots.rules_reached(callee, call, node, traced))
+        flow.calls = []
+        return reached
+
+    def outer_value(self, scope_node, name):
+        """What a closure or global read of ``name`` sees."""
+        if scope_node is self.names.tree and name in self.names.global_rebinds:
+            return UNKNOWN_VALUE
+        flow = self.flow_of(scope_node)
+        if flow is None:
+            return UNKNOWN_VALUE
+        return flow.assigned.get(name, UNKNOWN_VALUE)
+
+    def _traced_parameters(self, func, traced):
+        """Traced parameters are pytrees unless used as arrays and never rebound. Where
+        every transform leaves Python scalars static (``equinox.filter_jit``), only the
+        parameters used as arrays are known to be tracers."""
+        scope = self.names.scopes[func]
+        candidates = {name for name in traced.traced_params if len(scope.bindings.get(name, ())) == 1}
+        arrays = set()
+        if candidates:
+            for node in self.names.own_nodes(func):
+                if type(node) is ast.Attribute and node.attr in ARRAY_EVIDENCE \
+                        and type(node.value) is ast.Name and node.value.id in candidates:
+                    arrays.add(node.value.id)
+        arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
+        if all(t.name in self.roots.scalars_static for t in traced.transforms):
+            return {name: TRACED_ARRAY for name in arrays}
+        return {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+
+    def annotated_arrays(self, func, value):
+        """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
+        ``jnp.ndarray``, jaxtyping's ``Float[Array, "n"]``)."""
+        if isinstance(func, ast.Lambda):
+            return {}
+        qualname = self.names.qualname
+        found = {}
+        for arg in positional(func) + func.args.kwonlyargs:  # not *args, **kwargs: they hold several
+            annotation = arg.annotation
+            if isinstance(annotation, ast.Subscript) \
+                    and (qualname(annotation.value) or "").startswith("jaxtyping.") \
+                    and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
+                annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
+            if annotation is not None and qualname(annotation) in ARRAY_ANNOTATIONS:
+                found[arg.arg] = value
+        return found
+
+    def _spread(self, callee, call, args, keywords, caller):
+        """Spread tracing to a same-file function called with traced arguments; True if it changed."""
+        params = set()
+        positional_params = positional_names(callee)
+        if isinstance(call.func, ast.Attribute) and positional_params and positional_params[0] in ("self", "cls"):
+            positional_params = positional_params[1:]
+        for index, (node, value) in enumerate(zip(call.args, args)):
+            if isinstance(node, ast.Starred):
+                break
+            if value.traced and index < len(positional_params):
+                params.add(positional_params[index])
+        for name, value in keywords.items():
+            if name is not None and value.traced:
+                params.add(name)
+        changed = False
+        if params:
+            for transform in caller.transforms:
+                changed |= self.roots.mark(callee, transform, params)
+        return changed
+
+    def _nested_in(self, func):
+        if self._nested is None:
+            self._nested = {}
+            for inner in self.names.functions:
+                self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
+        return self._nested.get(func, [])
+
+    def _traced_from_other_modules(self, project):
+        """Top-level functions that traced functions in other project modules call with
+        tracers: traced here, by a transform named after that caller."""
+        defs = {}
+        for stmt in self.names.tree.body:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                defs.setdefault(stmt.name, []).append(stmt)
+        for name, calls in sorted(project.callers().items()):
+            if len(defs.get(name, ())) != 1:
+                continue
+            func = defs[name][0]
+            positional_params = positional_names(func)
+            accepted = set(positional_params) | {a.arg for a in func.args.kwonlyargs}
+            for positions, keywords, transform, caller, path, line in sorted(calls, key=lambda c: (str(c[4]), c[5])):
+                behaviour = self.roots.transforms.get(transform)
+                params = {positional_params[i] for i in positions if i < len(positional_params)} \
+                    | (set(keywords) & accepted)
+                if behaviour is None or not params:
+                    continue
+                where = f"{transform} (called from '{caller}' in {shown(path)}:{line})"
+                self.roots.mark(func, Transform(where, behaviour), params)
