@@ -64,8 +64,8 @@ def _new_rule(args):
         return 2
     for path in written:
         print(f"wrote {path.relative_to(Path.cwd())}")
-    print(f"fill in every {scaffold.STUB} (python -m pytest tests/test_catalogue.py tests/test_fixtures.py "
-          f"lists them), then run: {PROG} docs")
+    print(f"fill in every {scaffold.STUB} (python -m pytest tests/catalogue/test_catalogue.py "
+          f"tests/checks/test_fixtures.py lists them), then run: {PROG} docs")
     return 0
 
 

@@ -16,7 +16,7 @@ python -c 'import jax; print("backend:", jax.default_backend(), jax.devices())'
 status=0
 time flake8-jaxnp-confirm --platform gpu --require-gpu --timeout 120 fixtures/*.py || status=$?
 echo "flake8-jaxnp-confirm exit status: ${status}"
-JAXNP_CONFIRM_PLATFORM=gpu python -m pytest -q tests/test_confirm.py tests/test_confirm_attacks.py || status=$?
+JAXNP_CONFIRM_PLATFORM=gpu python -m pytest -q tests/runtime/test_confirm_cli.py tests/runtime/test_confirm_attacks.py || status=$?
 # The pytest plugin runs in pytest's process: JAX picks the GPU by itself.
 (cd fixtures/pytest_project && JAX_PLATFORMS=cuda python -m pytest -q -p no:cacheprovider --jaxnp-confirm \
     --jaxnp-strict .) || status=$?

@@ -1,6 +1,6 @@
 """Generated programs that stress the model: each shape takes a size and returns source.
 
-Used by ``growth.py`` (time at N and 2N) and by ``tests/test_scaling.py`` (no
+Used by ``growth.py`` (time at N and 2N) and by ``tests/robustness/test_scaling.py`` (no
 JNP900, findings still found).
 """
 import textwrap

@@ -3,7 +3,7 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "flake8_jaxnp"
+PACKAGE = Path(__file__).resolve().parents[2] / "flake8_jaxnp"
 COLLECTIONS = (ast.Set, ast.Dict, ast.Tuple, ast.List)
 
 

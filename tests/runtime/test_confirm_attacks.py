@@ -1,7 +1,7 @@
 """The runtime mode keeps the README's promises against hostile cases: one test per defect.
 
-The inputs are in tests/confirm_inputs/attacks/ (run together once) and
-tests/confirm_inputs/hang_until_signalled.py (the signal tests).
+The inputs are in tests/runtime/confirm_inputs/attacks/ (run together once) and
+tests/runtime/confirm_inputs/hang_until_signalled.py (the signal tests).
 """
 import json
 import os

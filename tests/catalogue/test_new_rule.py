@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,7 @@ from conftest import ROOT
 from flake8_jaxnp.scaffold import STUB
 
 CODE, NAME, FAMILY = "JNP699", "toy-pitfall", "keys"
-TESTS = ("conftest.py", "expectations.py", "test_catalogue.py", "test_fixtures.py")
+TESTS = ("conftest.py", "expectations.py", "catalogue/test_catalogue.py", "checks/test_fixtures.py")
 FILLED = {  # the catalogue's stub fields, written
     "message": "{what} is a toy pitfall",
     "why": "A toy rule, to show what new-rule leaves to write.",
@@ -55,8 +56,8 @@ def copy_repository(into):
     """The package, the fixtures and the tests that hold a rule's touchpoints, in ``into``."""
     shutil.copytree(ROOT / "flake8_jaxnp", into / "flake8_jaxnp", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "fixtures", into / "fixtures", ignore=shutil.ignore_patterns("__pycache__"))
-    (into / "tests").mkdir()
     for name in TESTS:
+        (into / "tests" / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / "tests" / name, into / "tests" / name)
     shutil.copy(ROOT / "setup.cfg", into / "setup.cfg")
     return into
@@ -83,7 +84,7 @@ def failures(root):
     """{test id: failure text} of the copy's tests."""
     report = root / "report.xml"
     run(root, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"--junitxml={report}",
-        *(f"tests/{name}" for name in TESTS if name.startswith("test_")))
+        *(f"tests/{name}" for name in TESTS if Path(name).name.startswith("test_")))
     failed = {}
     for case in ElementTree.parse(report).iter("testcase"):
         for problem in [*case.iter("failure"), *case.iter("error")]:

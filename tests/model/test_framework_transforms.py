@@ -12,7 +12,7 @@ from conftest import ROOT
 from expectations import expected_findings
 from flake8_jaxnp import api
 
-INPUT = ROOT / "tests" / "framework_inputs" / "frameworks.py"
+INPUT = ROOT / "tests" / "model" / "framework_inputs" / "frameworks.py"
 
 
 def flake8(*args, cwd=ROOT):

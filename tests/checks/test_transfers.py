@@ -1,0 +1,152 @@
+"""Finer points of JNP1xx (transfers in loops) not covered by the fixtures."""
+from snippets import codes, source
+
+
+def test_one_finding_per_transfer(lint_source):
+    found = lint_source(source("""
+        def train(p):
+            for _ in range(1000):
+                p, loss = step(p)
+                print(float(loss))
+                print(f"{np.asarray(loss)}")
+                print(str(loss.item()))
+    """))
+    assert codes(found) == ["JNP101", "JNP102", "JNP102"]
+
+
+def test_local_named_np_is_not_numpy(lint_source):
+    found = lint_source(source("""
+        def train(p, np):
+            for _ in range(1000):
+                p, loss = step(p)
+                np.asarray(loss)
+    """))
+    assert codes(found) == []
+
+
+def test_inner_loop_under_a_guard_still_repeats(lint_source):
+    found = lint_source(source("""
+        def train(p):
+            for epoch in range(1000):
+                if epoch % 2 == 0:
+                    for _ in range(1000):
+                        p, loss = step(p)
+                        print(loss)
+                    print(loss)
+    """))
+    assert found == [(14, "JNP103")]
+
+
+def test_sync_once_per_outer_loop_is_the_inner_loops_boundary(lint_source):
+    found = lint_source(source("""
+        def train(p, batches):
+            host = np.ones(3, dtype=np.float32)
+            for epoch in range(1000):
+                for batch in batches:
+                    p, loss = step(p)
+                print(f"epoch {epoch}: {loss}")
+                if not jnp.isfinite(loss):
+                    break
+                p = p + jnp.asarray(host)
+            return p
+    """))
+    assert found == [(17, "JNP104")]  # a repeated upload of unchanged data is waste all the same
+
+
+def test_comprehension_first_iterable_runs_once(lint_source):
+    found = lint_source(source("""
+        def summary(p):
+            values = [v for v in np.asarray(jnp.sin(p))]
+            rows = [np.asarray(r) for r in jnp.sin(p)]
+            return values, rows
+    """))
+    assert found == [(11, "JNP101")]
+
+
+def test_only_the_first_operand_of_and_is_unconditional(lint_source):
+    found = lint_source(source("""
+        def train(p, verbose):
+            for _ in range(1000):
+                p, loss = step(p)
+                if loss > 1 and verbose:
+                    pass
+                if verbose and loss > 1:
+                    pass
+    """))
+    assert found == [(12, "JNP102")]
+
+
+def test_continue_in_an_earlier_branch_guards_what_follows(lint_source):
+    found = lint_source(source("""
+        def train(p):
+            for i in range(1000):
+                p, loss = step(p)
+                if i % 5:
+                    continue
+                print(loss)
+            while True:
+                p, loss = step(p)
+                if i > 3:
+                    break
+                print(loss)
+    """))
+    assert found == [(19, "JNP103")]  # break ends the loop: until then it prints every time
+
+
+def test_traced_loops_and_module_loops(lint_source):
+    found = lint_source(source("""
+        @jax.jit
+        def unrolled(x):
+            for _ in range(1000):
+                x = jnp.sin(x)
+                y = jnp.asarray(np.ones(3, dtype=np.float32))
+            return x + y
+
+        p = jnp.ones(3)
+        for _ in range(1000):
+            p, loss = step(p)
+            losses = float(loss)
+    """))
+    assert codes(found, "JNP1") == ["JNP102"]
+
+
+def test_upload_is_invariant_only_in_its_innermost_loop(lint_source):
+    found = lint_source(source("""
+        def train(p):
+            for epoch in range(1000):
+                data = np.full(3, epoch, dtype=np.float32)
+                for _ in range(1000):
+                    p = p + jnp.asarray(data)
+                p = p + jnp.asarray(data)
+            return p
+    """))
+    assert found == [(13, "JNP104")]
+
+
+def test_upload_to_a_new_device_each_iteration_is_not_repeated(lint_source):
+    found = lint_source(source("""
+        def replicate(device):
+            host = np.ones(3, dtype=np.float32)
+            copies = [jax.device_put(host, d) for d in jax.devices()]
+            for _ in range(1000):
+                copies.append(jax.device_put(host, device))
+            return copies
+    """))
+    assert found == [(13, "JNP104")]
+
+
+def test_upload_of_a_global_that_functions_rebind_is_silent(lint_source):
+    found = lint_source(source("""
+        TABLE = np.ones(3, dtype=np.float32)
+
+        def reload():
+            global TABLE
+            TABLE = np.zeros(3, dtype=np.float32)
+
+        def train(p):
+            for _ in range(1000):
+                reload()
+                p = p + jnp.asarray(TABLE)
+            return p
+    """))
+    assert codes(found) == []
