@@ -1,10 +1,46 @@
 import ast
+import ipaddress
+import socket
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+
+
+class DownloadInFastSuite(OSError):
+    """The fast suite tried to reach another machine; what downloads belongs in the slow group."""
+
+
+def _local_only(connect):
+    def guarded(self, address):
+        host = address[0] if isinstance(address, tuple) else None
+        if host is not None and not _is_local(host):
+            raise DownloadInFastSuite(f"the fast suite tried to connect to {host}: mark the test slow")
+        return connect(self, address)
+    return guarded
+
+
+def _is_local(host):
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+@pytest.fixture(autouse=True)
+def offline(request, monkeypatch, tmp_path_factory):
+    """Outside the slow group nothing downloads: a socket reaches only this machine, pip in a
+    subprocess reaches no index, and the caches of JAX releases and corpus wheels are empty."""
+    if request.node.get_closest_marker("slow"):
+        return
+    empty = tmp_path_factory.getbasetemp() / "no-downloads"
+    empty.mkdir(exist_ok=True)
+    monkeypatch.setattr(socket.socket, "connect", _local_only(socket.socket.connect))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    monkeypatch.setenv("FLAKE8_JAXNP_RELEASES", str(empty))
+    monkeypatch.setenv("FLAKE8_JAXNP_CORPUS", str(empty))
 
 
 @pytest.fixture
