@@ -21,14 +21,14 @@ data passed to a jitted function is uploaded on every call, like ``jnp.asarray``
 """
 import ast
 import bisect
-import os
 
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY
 from ..model.names import BindingKind
-from ..model.syntax import COMPREHENSIONS, SCOPES, statement_children, walk_own
+from ..model.syntax import (COMPREHENSIONS, SCOPES, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file,
+                            statement_children, walk_own)
 from ..model.values import is_string
 from ..findings import Finding
 from . import describe, rule
@@ -41,7 +41,6 @@ LOOPS = (ast.For, ast.AsyncFor, ast.While)
 HANDFUL = 10
 # A for loop over a literal range of at most this many steps is a demo, not a hot loop.
 DEMO_RANGE = 5
-TEST_FUNCTION_PREFIX = "test"
 
 
 # Nodes that can move data between host and device, or ask for a truth value.
@@ -357,18 +356,10 @@ def _checked_by_assertion(model, node):
     ``assert`` in a training loop outside tests still syncs every step.)"""
     parent = model.parent(node)
     while parent is not None and not isinstance(parent, ast.stmt):
-        if isinstance(parent, ast.Call):
-            func = parent.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name.startswith("assert"):
-                return True
+        if isinstance(parent, ast.Call) and is_assertion_call(parent):
+            return True
         parent = model.parent(parent)
-    return isinstance(parent, ast.Assert) and (_is_test_file(model.filename) or _in_test_function(model, parent))
-
-
-def _is_test_file(filename):
-    base = os.path.basename(filename or "")
-    return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
+    return isinstance(parent, ast.Assert) and (is_test_file(model.filename) or _in_test_function(model, parent))
 
 
 def _in_test_function(model, node):

@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..linter import INTERNAL_ERROR, lint
+from ..model.syntax import TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file
 from ..options import DEFAULT
 from ..rules import RULES, needs_eager_run
 from . import processes
@@ -141,18 +142,15 @@ def assertion_lines(tree, path):
     or function (``self.assertTrue(jnp.all(x))``, ``np.testing.assert_allclose``), or an ``assert``
     in a test file or ``test*`` function. A test has to bring what it checks to the host: the linter
     reports no transfer there (checks.transfers), and none counts as missed."""
-    name = os.path.basename(path)
-    test_file = name.startswith("test_") or name.endswith("_test.py")
-    lines, stack = set(), [(tree, test_file)]
+    lines, stack = set(), [(tree, is_test_file(path))]
     while stack:
         node, in_test = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            in_test = in_test or node.name.startswith("test")
+            in_test = in_test or node.name.startswith(TEST_FUNCTION_PREFIX)
         if isinstance(node, ast.Assert) and in_test:
             lines.add(node.lineno)
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call) and any(
-                (getattr(call.func, "attr", None) or getattr(call.func, "id", "")).startswith("assert")
-                for call in ast.walk(node.value) if isinstance(call, ast.Call)):
+                is_assertion_call(call) for call in ast.walk(node.value) if isinstance(call, ast.Call)):
             lines.add(node.lineno)
         stack.extend((child, in_test) for child in ast.iter_child_nodes(node))
     return frozenset(lines)

@@ -6,6 +6,7 @@ here once, so a summary of another module and the model of the linted file
 never disagree about the same lines.
 """
 import ast
+import os
 
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # Nodes whose bodies run later, if ever: defs, lambdas and classes.
@@ -193,3 +194,20 @@ def module_imports(tree):
 def import_binding(stmt, local_name):
     """[module, level, attribute or None] that an import statement binds to ``local_name``."""
     return next((binding for name, binding in import_bindings(stmt) if name == local_name), None)
+
+
+# Test code: a test has to bring the values it checks to the host, so its assertions
+# are not transfers to report (checks.transfers) nor to count as missed (confirm).
+TEST_FUNCTION_PREFIX = "test"
+
+
+def is_test_file(filename):
+    """``test_*.py`` or ``*_test.py``, pytest's default test files."""
+    base = os.path.basename(filename or "")
+    return base.endswith(".py") and (base.startswith("test_") or base.endswith("_test.py"))
+
+
+def is_assertion_call(call):
+    """``self.assertTrue(...)``, ``np.testing.assert_allclose(...)``: a call of an ``assert*`` name."""
+    func = call.func
+    return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")).startswith("assert")
