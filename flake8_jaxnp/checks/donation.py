@@ -8,6 +8,8 @@ from . import blocks, describe, jitted_parameters, repeats, rule
 
 
 DONATING = ("donate_argnums", "donate_argnames")
+# What a deleted (donated) jax.Array still answers: its metadata outlives its buffer.
+METADATA = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "sharding"})
 
 
 @rule("JNP605")
@@ -27,7 +29,7 @@ def _block(model, stmts, loop):
         for call, name in _donations(model, stmt):
             if name.id in stored_names(stmt):
                 continue  # x = step(x): rebound to the result
-            use = _first_read(stmts[index + 1:], name.id)
+            use = _first_read(model, stmts[index + 1:], name.id)
             if use is not None:
                 yield Finding.at(use, "JNP605", {"name": name.id, "func": describe(call.func),
                                                  "line": call.lineno, "when": "read again"})
@@ -54,8 +56,8 @@ def _donations(model, stmt):
             yield call, arg  # NumPy and Python values are copied to the device, never donated
 
 
-def _first_read(stmts, name):
-    """The first read of ``name`` in ``stmts`` before anything rebinds it, or None."""
+def _first_read(model, stmts, name):
+    """The first read of ``name``'s buffers in ``stmts`` before anything rebinds it, or None."""
     for stmt in stmts:
         if isinstance(stmt, ast.Assign):
             ordered = [stmt.value, *stmt.targets]  # the value is evaluated before the targets bind
@@ -64,7 +66,23 @@ def _first_read(stmts, name):
         for part in ordered:
             for node in sorted((n for n in walk_own([part]) if isinstance(n, ast.Name) and n.id == name),
                                key=lambda n: (n.lineno, n.col_offset)):
-                if isinstance(node.ctx, ast.Load):
+                if not isinstance(node.ctx, ast.Load):
+                    return None
+                if not _metadata_only(model, node):
                     return node
-                return None
     return None
+
+
+def _metadata_only(model, name):
+    """``x.shape``, ``state["w"].dtype``, ``state.keys()``, ``"k" in state``, ``len(x)``: reads that a
+    deleted array, or a dict of them, still answers without its buffers."""
+    node, parent = name, model.parent(name)
+    while type(parent) is ast.Subscript and parent.value is node and type(parent.slice) is ast.Constant \
+            and isinstance(parent.slice.value, str):  # a dict entry, not an array element
+        node, parent = parent, model.parent(parent)
+    if type(parent) is ast.Attribute:
+        return parent.attr in METADATA or (parent.attr == "keys" and type(model.parent(parent)) is ast.Call)
+    if type(parent) is ast.Compare:
+        return node in parent.comparators and all(type(op) in (ast.In, ast.NotIn) for op in parent.ops) \
+            and type(parent.left) is ast.Constant and isinstance(parent.left.value, str)
+    return type(parent) is ast.Call and parent.args == [node] and model.names.qualname(parent.func) == "builtins.len"
