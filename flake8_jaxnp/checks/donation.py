@@ -3,6 +3,7 @@ import ast
 
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
+from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
 from . import blocks, describe, jitted_parameters, repeats, rule
 
@@ -52,8 +53,19 @@ def _donations(model, stmt):
         isinstance(b, ast.Starred) for b in call.args[:i + 1])]
     passed += [k.value for k in call.keywords if k.arg in names]
     for arg in passed:
-        if isinstance(arg, ast.Name) and model.value(arg).kind not in (NUMPY, PYTHON):
-            yield call, arg  # NumPy and Python values are copied to the device, never donated
+        if isinstance(arg, ast.Name) and not _host_data(model, arg):
+            yield call, arg
+
+
+def _host_data(model, name):
+    """NumPy and Python values, and what ``jax.device_get`` gave (NumPy data, or a pytree of it):
+    JAX copies them to the device and donates the copy, so they stay usable."""
+    if model.value(name).kind in (NUMPY, PYTHON):
+        return True
+    found = model.resolve(name)
+    return found is not None and bool(found[1]) and all(
+        binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call
+        and model.names.qualname(binding.value.func) == "jax.device_get" for binding in found[1])
 
 
 def _first_read(model, stmts, name):

@@ -21,6 +21,8 @@ def found(lint_body, body):
     "def f(p, g):\n    q = step(p, g)\n    del p\n    return q\n",
     "def f(p, g):\n    q = step(p, g)\n    print(p.shape, p.dtype, p.ndim, p.size, len(p))\n    return q\n",
     "def f(p, g):\n    q = step(p, g)\n    print(list(p.keys()), 'w' in p, p['w'].shape)\n    return q\n",
+    "import numpy as np\ndef f(g):\n    p = np.ones(3)\n    q = step(p, g)\n    return p + q\n",
+    "def f(x, g):\n    p = jax.device_get(x)\n    q = step(p, g)\n    return p, q\n",  # host data
 ])
 def test_silent(lint_body, body):
     assert found(lint_body, body) == []
@@ -35,6 +37,7 @@ def test_silent(lint_body, body):
     ("def f(p, g):\n    q = step(p, g)\n    print(p.shape, p.T)\n    return q\n", 3),
     ("def f(p, g):\n    q = step(p, g)\n    print(p[0].shape)\n    return q\n", 3),
     ("def f(p, g):\n    q = step(p, g)\n    print('w' in p.values())\n    return q\n", 3),
+    ("def f(x, g):\n    p = jax.device_put(x)\n    q = step(p, g)\n    return p, q\n", 4),
 ])
 def test_reported(lint_body, body, line):
     assert found(lint_body, body) == [line]
