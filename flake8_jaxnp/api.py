@@ -72,6 +72,9 @@ non_array_functions = _entry("non_array_functions", frozen=True)
 # Bare names of functions that return a tuple or list of arrays (in some call).
 tuple_result_functions = _entry("tuple_result_functions", frozen=True)
 
+# Bare names of jax.lax functions whose result has the pytree structure of their input (psum, pmean).
+tree_result_functions = _entry("tree_result_functions", frozen=True)
+
 # Bare names of functions whose array results are always boolean.
 bool_result_functions = _entry("bool_result_functions", frozen=True)
 

@@ -3,11 +3,14 @@ import ast
 
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
+from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
 from . import blocks, describe, jitted_parameters, repeats, rule
 
 
 DONATING = ("donate_argnums", "donate_argnames")
+# What a deleted (donated) jax.Array still answers: its metadata outlives its buffer.
+METADATA = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "sharding"})
 
 
 @rule("JNP605")
@@ -27,7 +30,7 @@ def _block(model, stmts, loop):
         for call, name in _donations(model, stmt):
             if name.id in stored_names(stmt):
                 continue  # x = step(x): rebound to the result
-            use = _first_read(stmts[index + 1:], name.id)
+            use = _first_read(model, stmts[index + 1:], name.id)
             if use is not None:
                 yield Finding.at(use, "JNP605", {"name": name.id, "func": describe(call.func),
                                                  "line": call.lineno, "when": "read again"})
@@ -50,12 +53,23 @@ def _donations(model, stmt):
         isinstance(b, ast.Starred) for b in call.args[:i + 1])]
     passed += [k.value for k in call.keywords if k.arg in names]
     for arg in passed:
-        if isinstance(arg, ast.Name) and model.value(arg).kind not in (NUMPY, PYTHON):
-            yield call, arg  # NumPy and Python values are copied to the device, never donated
+        if isinstance(arg, ast.Name) and not _host_data(model, arg):
+            yield call, arg
 
 
-def _first_read(stmts, name):
-    """The first read of ``name`` in ``stmts`` before anything rebinds it, or None."""
+def _host_data(model, name):
+    """NumPy and Python values, and what ``jax.device_get`` gave (NumPy data, or a pytree of it):
+    JAX copies them to the device and donates the copy, so they stay usable."""
+    if model.value(name).kind in (NUMPY, PYTHON):
+        return True
+    found = model.resolve(name)
+    return found is not None and bool(found[1]) and all(
+        binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call
+        and model.names.qualname(binding.value.func) == "jax.device_get" for binding in found[1])
+
+
+def _first_read(model, stmts, name):
+    """The first read of ``name``'s buffers in ``stmts`` before anything rebinds it, or None."""
     for stmt in stmts:
         if isinstance(stmt, ast.Assign):
             ordered = [stmt.value, *stmt.targets]  # the value is evaluated before the targets bind
@@ -64,7 +78,23 @@ def _first_read(stmts, name):
         for part in ordered:
             for node in sorted((n for n in walk_own([part]) if isinstance(n, ast.Name) and n.id == name),
                                key=lambda n: (n.lineno, n.col_offset)):
-                if isinstance(node.ctx, ast.Load):
+                if not isinstance(node.ctx, ast.Load):
+                    return None
+                if not _metadata_only(model, node):
                     return node
-                return None
     return None
+
+
+def _metadata_only(model, name):
+    """``x.shape``, ``state["w"].dtype``, ``state.keys()``, ``"k" in state``, ``len(x)``: reads that a
+    deleted array, or a dict of them, still answers without its buffers."""
+    node, parent = name, model.parent(name)
+    while type(parent) is ast.Subscript and parent.value is node and type(parent.slice) is ast.Constant \
+            and isinstance(parent.slice.value, str):  # a dict entry, not an array element
+        node, parent = parent, model.parent(parent)
+    if type(parent) is ast.Attribute:
+        return parent.attr in METADATA or (parent.attr == "keys" and type(model.parent(parent)) is ast.Call)
+    if type(parent) is ast.Compare:
+        return node in parent.comparators and all(type(op) in (ast.In, ast.NotIn) for op in parent.ops) \
+            and type(parent.left) is ast.Constant and isinstance(parent.left.value, str)
+    return type(parent) is ast.Call and parent.args == [node] and model.names.qualname(parent.func) == "builtins.len"

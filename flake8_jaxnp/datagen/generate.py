@@ -501,6 +501,7 @@ def _build():
         "lax_bodies": tables.lax_bodies(_resolve, _public),
         "non_array_functions": results["non_array"],
         "tuple_result_functions": results["tuple"],
+        "tree_result_functions": tables.tree_results(_resolve, _public),
         "bool_result_functions": results["bool"],
         "constructor_defaults": defaults,
         "scalar_results": scalar_results,

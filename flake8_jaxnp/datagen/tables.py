@@ -150,6 +150,28 @@ def lax_bodies(resolve, public):
     return found
 
 
+def tree_results(resolve, public):
+    """Bare names of jax.lax functions that give back the pytree they are given (``pmean``
+    of a dict is a dict): called on a dict, alone or with a mapped axis name."""
+    import jax
+    import jax.numpy as jnp
+
+    tree = {"a": jnp.ones((2, 3)), "b": jnp.zeros((2, 3))}
+    found = []
+    for name in public(resolve("jax.lax")):
+        func = getattr(resolve("jax.lax"), name)
+        for extra in ((), ("i",)):
+            results = []
+            try:
+                _quiet(jax.vmap(lambda t: results.append(func(t, *extra)) or 0, axis_name="i"), tree)
+            except Exception:  # noqa: BLE001 - a call that fails says nothing
+                continue
+            if results and isinstance(results[0], dict):
+                found.append(name)
+                break
+    return sorted(found)
+
+
 def _argument_plans(positional, candidates, values):
     """The required parameters with plain values; then also those defaulting to None."""
     required = [i for i, p in enumerate(positional) if p.default is p.empty and i not in candidates]

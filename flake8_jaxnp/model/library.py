@@ -36,6 +36,9 @@ def call(flow, call_node, qualname, args, traced_input):
     if module in JAX_ARRAY_MODULES:
         if name in non_array_functions():
             return PYTHON_VALUE
+        if name in api.tree_result_functions() and not (args and args[0].kind in ARRAYS):
+            # pmean(info) has info's structure: one array only when info is one
+            return Value(TRACER_TREE if traced_input else JAX_TREE)
         tuple_result = name in api.tuple_result_functions() and not (name == "where" and len(args) > 1)
         if tuple_result or qualname in api.lax_bodies() or qualname == "jax.lax.sort":
             # one-argument where is nonzero (a tuple); lax control flow returns its body's

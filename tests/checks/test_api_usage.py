@@ -90,6 +90,15 @@ def test_traced_array_item_assignment(lint_source):
     assert lint_source(source) == [(5, "JNP501")]
 
 
+@pytest.mark.parametrize("call", ["jax.lax.pmean(info, 'i')", "jax.lax.psum(info, axis_name='i')",
+                                  "jax.lax.all_gather(info, 'i')"])
+def test_a_collective_of_a_pytree_is_no_array(lint_source, call):
+    """Their result has the structure of their input: a dict stays a dict."""
+    source = f"import jax\n@jax.jit\ndef f(x):\n    info = {{'loss': x}}\n    info = {call}\n    info['k'] = 1\n" \
+             f"    total = {call.replace('info', 'x + 1', 1)}\n    total[0] = 0\n    return info, total\n"
+    assert lint_source(source) == [(8, "JNP501")]
+
+
 def rejected_arguments():
     """Arguments refused whatever their value (refused values are tested below)."""
     for qualname, params in api.data()["jnp_rejected_arguments"].items():

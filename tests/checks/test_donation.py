@@ -19,6 +19,10 @@ def found(lint_body, body):
     "def f(p, g):\n    for _ in range(1):\n        q = step(p, g)\n",
     "def f(p, g):\n    for _ in range(3):\n        q = step(p, g)\n        p = q\n",
     "def f(p, g):\n    q = step(p, g)\n    del p\n    return q\n",
+    "def f(p, g):\n    q = step(p, g)\n    print(p.shape, p.dtype, p.ndim, p.size, len(p))\n    return q\n",
+    "def f(p, g):\n    q = step(p, g)\n    print(list(p.keys()), 'w' in p, p['w'].shape)\n    return q\n",
+    "import numpy as np\ndef f(g):\n    p = np.ones(3)\n    q = step(p, g)\n    return p + q\n",
+    "def f(x, g):\n    p = jax.device_get(x)\n    q = step(p, g)\n    return p, q\n",  # host data
 ])
 def test_silent(lint_body, body):
     assert found(lint_body, body) == []
@@ -30,6 +34,26 @@ def test_silent(lint_body, body):
     ("s = jax.jit(lambda p: p * 2, donate_argnums=(0,))\ndef f(p):\n    q = s(p)\n    return p\n", 4),
     ("@partial(jax.jit, donate_argnames='p')\ndef t(p):\n    return p\ndef f(x):\n    y = t(p=x)\n    return x\n", 6),
     ("def f(p, g):\n    while True:\n        q = step(p, g)\n", 3),
+    ("def f(p, g):\n    q = step(p, g)\n    print(p.shape, p.T)\n    return q\n", 3),
+    ("def f(p, g):\n    q = step(p, g)\n    print(p[0].shape)\n    return q\n", 3),
+    ("def f(p, g):\n    q = step(p, g)\n    print('w' in p.values())\n    return q\n", 3),
+    ("def f(x, g):\n    p = jax.device_put(x)\n    q = step(p, g)\n    return p, q\n", 4),
 ])
 def test_reported(lint_body, body, line):
     assert found(lint_body, body) == [line]
+
+
+def test_metadata_of_a_donated_array_survives_its_buffer():
+    """The reads JNP605 lets pass really work after donation, and a value read really fails."""
+    import jax
+    import jax.numpy as jnp
+
+    from flake8_jaxnp.checks.donation import METADATA
+
+    x = jnp.ones(3)
+    jax.jit(lambda v: v + 1, donate_argnums=0)(x)
+    assert x.is_deleted()
+    for name in METADATA:
+        getattr(x, name)
+    with pytest.raises(RuntimeError):
+        x.sum()

@@ -7,6 +7,7 @@ import sys
 import warnings
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 import pytest
 from packaging.requirements import Requirement
@@ -200,6 +201,16 @@ def test_tuple_result_functions():
     names = api.tuple_result_functions()
     assert {"split", "nonzero", "meshgrid", "svd", "eigh", "unique", "divmod", "atleast_1d"} <= names
     assert not {"sum", "concatenate", "shape", "isnan"} & names
+
+
+def test_tree_result_functions_give_back_the_pytree_they_are_given():
+    names = api.tree_result_functions()
+    assert {"psum", "pmean", "pmax", "all_gather", "stop_gradient"} <= names
+    assert not {"add", "reduce_sum", "scan", "sort"} & names
+    tree = {"a": jnp.ones((2, 3))}
+    for name in ("pmean", "all_gather"):
+        result = jax.vmap(lambda t: getattr(jax.lax, name)(t, "i"), axis_name="i")(tree)
+        assert isinstance(result, dict)
 
 
 def test_bool_result_functions():
