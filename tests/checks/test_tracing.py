@@ -60,3 +60,11 @@ BOUND_METHOD = "class Engine:\n    def __init__(self):\n        self.step = {wra
 def test_bound_method_positions_start_after_self(lint_body, wrap, decorator, expected):
     body = BOUND_METHOD.format(wrap=wrap, decorator=decorator)
     assert found(lint_body, body) == expected
+
+
+@pytest.mark.parametrize("static, expected", [("(1,)", []), ("(0,)", [(3, "JNP202")])])
+def test_callable_instance_positions_start_after_self(lint_body, static, expected):
+    """jax.jit(Model(), static_argnums=(1,)) makes __call__'s n static (checked against JAX)."""
+    body = "class Model:\n    def __call__(self, x, n):\n        if n > 1:\n            return x\n" \
+        f"        return -x\nstep = jax.jit(Model(), static_argnums={static})\n"
+    assert found(lint_body, body) == expected
