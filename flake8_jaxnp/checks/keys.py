@@ -2,9 +2,10 @@
 
 A forward pass per function tracks which local names hold a key that a
 sampler (or ``split``) has already consumed; only rebinding the name makes it
-fresh. Branches keep what both paths consumed, loops are followed into their
-second iteration when nothing can leave them early, and anything the pass
-cannot follow (try, match, nested functions) forgets what it knew.
+fresh, and a split none of whose outputs is read consumes nothing. Branches
+keep what both paths consumed, loops are followed into their second iteration
+when nothing can leave them early, and anything the pass cannot follow (try,
+match, nested functions) forgets what it knew.
 """
 import ast
 
@@ -38,13 +39,37 @@ def _consumer_calls(model):
     """{call: 'sample' | 'split'} for the module's calls that consume a key."""
     samplers = api.random_samplers()
     found = {}
+    read = {}  # scope -> the names read anywhere inside it
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
         if qualname in samplers:
             found[call] = "sample"
-        elif qualname == SPLIT:
+        elif qualname == SPLIT and not _split_unused(model, call, read):
             found[call] = "split"
     return found
+
+
+def _split_unused(model, call, read):
+    """Whether none of the split's outputs is used: ``split(key)`` as a statement, or assigned only
+    to names that nothing in the function reads (``_, _ = split(key)``). Such a split draws bits
+    nobody sees, so the key's next use repeats nothing. A module's public names may be read
+    by importers, so there only ``_``-prefixed ones count as unread."""
+    statement = model.parent(call)
+    if isinstance(statement, ast.Expr):
+        return True
+    if not isinstance(statement, ast.Assign) or statement.value is not call:
+        return False
+    targets = [n for target in statement.targets for n in ast.walk(target) if not isinstance(n, ast.expr_context)]
+    if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in targets):
+        return False  # an attribute or item outlives the function
+    scope = model.enclosing_function(call)
+    scope = model.tree if scope is None else scope
+    if scope not in read:
+        read[scope] = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    own = model.scope(scope)
+    names = {n.id for n in targets if isinstance(n, ast.Name)}
+    exported = set() if scope is not model.tree else {name for name in names if not name.startswith("_")}
+    return not names & (read[scope] | own.globals | own.nonlocals | exported)
 
 
 def _key_argument(call):

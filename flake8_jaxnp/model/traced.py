@@ -262,7 +262,13 @@ class TraceRoots:
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
-        func = self.names.function_bound_to(arg) or self._call_method_of_instance(arg)
+        func = self.names.function_bound_to(arg)
+        if func is not None and _binds_first_parameter(arg, func):
+            bound_positional += 1  # jax.jit(self._m): the method's positions start after self
+        elif func is None:
+            func = self._call_method_of_instance(arg)
+            if func is not None:
+                bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
             func = self._call_method(arg)  # nn.scan(Cell, ...): the lifted class's __call__
         if func is None:
@@ -344,6 +350,15 @@ def _parameters(func, bound_positional=0, bound_names=()):
             and not isinstance(func, ast.Lambda):
         names = names[1:]
     return set(names) - defaulted - set(bound_names)
+
+
+def _binds_first_parameter(expr, func):
+    """Whether ``self.m`` / ``cls.m`` is a bound method: a staticmethod binds nothing, and a
+    plain function read from ``cls`` is not bound either."""
+    if not isinstance(expr, ast.Attribute) or isinstance(func, ast.Lambda):
+        return False
+    decorators = {d.id for d in func.decorator_list if isinstance(d, ast.Name)}
+    return "staticmethod" not in decorators and (expr.value.id == "self" or "classmethod" in decorators)
 
 
 def _vmapped(params, positional, in_axes):

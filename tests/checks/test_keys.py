@@ -53,3 +53,29 @@ def test_long_elif_chain_of_draws(lint_body):
     body = f"def f(key, c):\n    if c == 0:\n        x = random.normal(key)\n{arms}" \
         "    else:\n        x = random.uniform(key)\n    return random.normal(key)\n"
     assert codes(lint_body, body) == [(4004, "JNP601")]
+
+
+# A split none of whose outputs is used draws bits nobody sees: the key's next use repeats nothing.
+@pytest.mark.parametrize("body", [
+    "def f(key):\n    random.split(key)\n    return random.split(key)\n",
+    "def f(key):\n    _, _ = random.split(key)\n    return random.split(key)\n",
+    "def f(key):\n    old, _ = random.split(key)\n    return random.split(key)\n",
+    "def f(key):\n    a = random.split(key)\n    random.split(key, 3)\n    return a\n",
+    "def f(key, n):\n    for _ in range(n):\n        random.split(key)\n        key, sub = random.split(key)\n"
+    "        random.normal(sub)\n",
+    "_KEYS = random.split(random.key(0))\ndef f(key):\n    jax.random.split(key)\n    return random.split(key)\n",
+])
+def test_unused_split_consumes_nothing(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def f(key):\n    a, b = random.split(key)\n    c, d = random.split(key)\n    return a, d\n", 3),
+    ("def f(key):\n    a, b = random.split(key)\n    def g():\n        return a\n"
+     "    return g, random.split(key)\n", 5),  # read by a nested function
+    ("def f(key):\n    global a\n    a, b = random.split(key)\n    return random.split(key)\n", 4),
+    ("def f(key):\n    s = {}\n    s['k'], b = random.split(key)\n    return s, random.split(key)\n", 4),
+    ("A, B = random.split(KEY)\nC = random.split(KEY)\n", 2),  # module names others may import
+])
+def test_used_split_still_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]

@@ -40,3 +40,31 @@ def test_silent(lint_body, body):
 ])
 def test_reported(lint_body, body, expected):
     assert found(lint_body, body) == expected
+
+
+# A bound method's static_argnums count from after self (checked against JAX: with
+# static_argnums=(2,) on self._m, m's third parameter after self may steer an ``if``).
+BOUND_METHOD = "class Engine:\n    def __init__(self):\n        self.step = {wrap}\n" \
+    "    {decorator}def _m(self, state, grads, count):\n        if count <= 1:\n            return state\n" \
+    "        return grads\n"
+
+
+@pytest.mark.parametrize("wrap, decorator, expected", [
+    ("jax.jit(self._m, static_argnums=(2,))", "", []),
+    ("partial(jax.jit, static_argnums=(2,))(self._m)", "", []),
+    ("jax.jit(partial(self._m, 0), static_argnums=(1,))", "", []),
+    ("jax.jit(self._m, static_argnums=(1,))", "", [(5, "JNP202")]),  # grads static, count traced
+    ("jax.jit(self._m, static_argnums=(3,))", "@staticmethod\n    ", []),  # a staticmethod binds nothing
+    ("jax.jit(self._m, static_argnums=(2,))", "@staticmethod\n    ", [(6, "JNP202")]),
+])
+def test_bound_method_positions_start_after_self(lint_body, wrap, decorator, expected):
+    body = BOUND_METHOD.format(wrap=wrap, decorator=decorator)
+    assert found(lint_body, body) == expected
+
+
+@pytest.mark.parametrize("static, expected", [("(1,)", []), ("(0,)", [(3, "JNP202")])])
+def test_callable_instance_positions_start_after_self(lint_body, static, expected):
+    """jax.jit(Model(), static_argnums=(1,)) makes __call__'s n static (checked against JAX)."""
+    body = "class Model:\n    def __call__(self, x, n):\n        if n > 1:\n            return x\n" \
+        f"        return -x\nstep = jax.jit(Model(), static_argnums={static})\n"
+    assert found(lint_body, body) == expected
