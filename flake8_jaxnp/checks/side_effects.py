@@ -54,7 +54,8 @@ def trace_only_side_effects(model):
                     statement = "global" if node.id in scope.globals else "nonlocal"
                     yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
                 elif isinstance(node.ctx, ast.Load) and node.id in rebound and node.id not in stale_reported \
-                        and node.id not in scope.globals and model.is_module_name(node):
+                        and node.id not in scope.globals and model.is_module_name(node) \
+                        and not model.bound_only_before(node.id, func):
                     stale_reported.add(node.id)
                     yield Finding.at(node, "JNP304", dict(base, name=node.id))
             elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):

@@ -63,6 +63,14 @@ def test_module_level_name_rebound_only_in_exclusive_branches_is_not_stale(lint_
     assert lint_source(source) == []
 
 
+def test_global_rebound_only_before_the_reader_is_defined_is_silent(lint_source):
+    header = "import jax\nimport jax.numpy as jnp\nX = [1.0]\nX = jnp.array(X)\n"
+    reader = "@jax.jit\ndef f(v):\n    return v * X\n"
+    assert lint_source(header + reader) == []
+    assert lint_source(header + reader + "f(1.0)\nX = 2.0\n") == [(7, "JNP304")]  # after a first trace
+    assert lint_source(header + reader + "def g():\n    global X\n    X = 2.0\n") == [(7, "JNP304")]
+
+
 def test_print_in_helper_called_from_jit(lint_source):
     source = (
         "import jax\ndef helper(v):\n    print(v)\n    return v\n"
