@@ -103,6 +103,8 @@ def _is_static(model, expr, depth):
         return all(part is None or _is_static(model, part, depth) for part in (expr.lower, expr.upper, expr.step))
     if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
         return all(_is_static(model, e, depth) for e in expr.elts)
+    if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return _is_static(model, expr.elt, depth)  # [x[a].shape[-1] for a in agents]
     if isinstance(expr, ast.BinOp):
         return _is_static(model, expr.left, depth) and _is_static(model, expr.right, depth)
     if isinstance(expr, ast.UnaryOp):

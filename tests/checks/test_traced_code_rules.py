@@ -83,9 +83,10 @@ def test_print_of_static_values_only_is_silent(lint_source):
     source = (
         "import jax\n@jax.jit\ndef f(x, env):\n    n = x.shape[0] // 2\n"
         "    print('shape', x.shape, n, type(env), len(x), f'{x.ndim}', sep=' ', flush=True)\n"
+        "    print(max([p.shape[-1] for p in (x, x.T)]))\n    print([p for p in (x, env)])\n"
         "    print(f'{n} {x}')\n    m = n\n    m = m + x\n    print(m)\n    print([x.shape, x])\n    return x\n"
     )
-    assert lint_source(source) == [(6, "JNP301"), (9, "JNP301"), (10, "JNP301")]
+    assert lint_source(source) == [(7, "JNP301"), (8, "JNP301"), (11, "JNP301"), (12, "JNP301")]
 
 
 def test_parameter_used_as_array_is_an_array(lint_source):
