@@ -8,7 +8,8 @@ import ast
 from .. import api
 from ..facts import CLOCKS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
-from ..model.names import BindingKind
+from ..model.kinds import PYTHON
+from ..model.names import DEFINITIONS, BindingKind
 from ..model.syntax import positional
 from . import describe, rule
 
@@ -18,6 +19,16 @@ CONTAINER_TYPES = frozenset({
 })
 # Methods where ``self.x = ...`` builds the object rather than mutating a live one.
 CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
+# Calls whose result is a plain Python value whatever they are given (len of a tracer is its
+# static length), and calls that give one when every argument is one.
+STATIC_RESULT_BUILTINS = frozenset({"builtins.len", "builtins.type", "builtins.isinstance", "builtins.callable",
+                                    "builtins.hasattr", "builtins.id"})
+STATIC_IF_ARGUMENTS_STATIC = frozenset({"builtins.str", "builtins.repr", "builtins.int", "builtins.float",
+                                        "builtins.tuple", "builtins.list", "builtins.abs", "builtins.min",
+                                        "builtins.max", "builtins.sum", "builtins.round", "math.prod"})
+# Static on any object the model cannot place (``obs.shape`` of an environment's result).
+SHAPE_ATTRIBUTES = frozenset({"shape", "ndim", "dtype"})
+STATIC_DEPTH = 8  # a name bound to a name bound to ...: beyond this, unknown
 NUMPY_RANDOM_SETUP = frozenset({
     "default_rng", "Generator", "RandomState", "SeedSequence", "BitGenerator", "PCG64",
     "PCG64DXSM", "MT19937", "Philox", "SFC64", "seed", "get_state", "set_state",
@@ -43,7 +54,8 @@ def trace_only_side_effects(model):
                     statement = "global" if node.id in scope.globals else "nonlocal"
                     yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
                 elif isinstance(node.ctx, ast.Load) and node.id in rebound and node.id not in stale_reported \
-                        and node.id not in scope.globals and model.is_module_name(node):
+                        and node.id not in scope.globals and model.is_module_name(node) \
+                        and not model.bound_only_before(node.id, func):
                     stale_reported.add(node.id)
                     yield Finding.at(node, "JNP304", dict(base, name=node.id))
             elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -55,7 +67,8 @@ def trace_only_side_effects(model):
 def _call(model, func, call, base):
     qualname = model.qualname(call.func)
     if qualname == "builtins.print":
-        yield Finding.at(call, "JNP301", base)
+        if not all(_is_static(model, arg, 0) for arg in call.args):  # sep=, end=, file=: never shown tracers
+            yield Finding.at(call, "JNP301", base)
     elif qualname and _is_stateful(qualname):
         fix = ("pass the time in as an argument" if qualname in CLOCKS
                else "use jax.random with a key passed in as an argument")
@@ -67,6 +80,52 @@ def _call(model, func, call, base):
             owner = describe(call.func.value)  # self.losses.append(loss): the tracer outlives the trace
         if owner is not None:
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
+
+
+def _is_static(model, expr, depth):
+    """True when ``expr`` is known to be a plain Python value at trace time (a shape, a
+    length, a type, a string or number built from them): printing it shows the real value
+    once per compilation, as intended. Anything the model cannot tell is not static."""
+    if depth > STATIC_DEPTH:
+        return False
+    depth += 1
+    if isinstance(expr, ast.Starred):
+        expr = expr.value
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, ast.JoinedStr):
+        return all(_is_static(model, part.value, depth) for part in expr.values if isinstance(part, ast.FormattedValue))
+    if isinstance(expr, ast.Attribute):
+        return model.value(expr).kind is PYTHON or expr.attr in SHAPE_ATTRIBUTES & api.static_attributes()
+    if isinstance(expr, ast.Subscript):
+        return _is_static(model, expr.value, depth) and _is_static(model, expr.slice, depth)
+    if isinstance(expr, ast.Slice):
+        return all(part is None or _is_static(model, part, depth) for part in (expr.lower, expr.upper, expr.step))
+    if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
+        return all(_is_static(model, e, depth) for e in expr.elts)
+    if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return _is_static(model, expr.elt, depth)  # [x[a].shape[-1] for a in agents]
+    if isinstance(expr, ast.BinOp):
+        return _is_static(model, expr.left, depth) and _is_static(model, expr.right, depth)
+    if isinstance(expr, ast.UnaryOp):
+        return _is_static(model, expr.operand, depth)
+    if isinstance(expr, ast.Call):
+        name = model.qualname(expr.func)
+        if name in STATIC_RESULT_BUILTINS:
+            return True
+        return name in STATIC_IF_ARGUMENTS_STATIC and not expr.keywords \
+            and all(_is_static(model, a, depth) for a in expr.args)
+    if isinstance(expr, ast.Name):
+        value = model.value(expr)
+        if value.kind is PYTHON and value.weak:
+            return True  # a Python number (a static argument, a literal)
+        found = model.resolve(expr)
+        if found is None:
+            return expr.id in ("True", "False", "None")
+        bindings = found[1]
+        return all(b.kind in DEFINITIONS or b.kind is BindingKind.ASSIGN and _is_static(model, b.value, depth)
+                   for b in bindings)
+    return False
 
 
 def _is_stateful(qualname):

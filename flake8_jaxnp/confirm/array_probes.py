@@ -52,7 +52,7 @@ class Recorder:
         self.line_jit = {}  # place -> the outermost jitted function being called when it traced
         self.jit_stack = []  # jitted functions of watched modules being called now
         self.jit_calls = Counter()  # jitted function -> calls
-        self.host_calls = defaultdict(Counter)  # "print"/"random" -> place -> calls
+        self.host_calls = defaultdict(Counter)  # "print"/"print-tracer"/"random" -> place -> calls
         self.global_values = defaultdict(set)  # (place, name) -> fingerprints of values read
         self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
         self.d2h_what = {}  # (place, kind) -> what transferred first

@@ -142,7 +142,8 @@ def trace_only_effects(found, place, counts, host_calls, run):
     for kind, evidence, what in (("print", ev.TRACE_ONLY_PRINT, "print()"),
                                  ("random", ev.TRACE_ONLY_HOST_RANDOM, "host RNG/clock call")):
         traced_calls, untraced_calls = host_calls[kind]
-        if traced_calls < untraced_calls:
+        shows_tracer = kind != "print" or run.rec.host_calls["print-tracer"][place] > 0
+        if traced_calls < untraced_calls and shows_tracer:
             found.add(found.events, place, evidence, "trace count",
                       f"{what} ran {traced_calls}x under jit, {untraced_calls}x without it")
     facts = run.rec.watched.facts(path)

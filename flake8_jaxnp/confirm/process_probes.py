@@ -9,6 +9,7 @@ exceptions that pass through them. Like the array probes, these write into
 import builtins
 import functools
 import importlib
+import re
 import sys
 import time
 import types
@@ -27,24 +28,31 @@ from .array_probes import fingerprint, install_array_probes, is_device_array, us
 from .frames import LIBRARY_DIRS, OWN_DIR, place_of
 from .observe import exception_evidence, one_line
 
+# A tracer formatted into a string before print() sees it (f"{x}"): JitTracer(float32[2]), Traced<...>.
+TRACER_TEXT = re.compile(r"Tracer\(|Traced<")
 TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"  # JAX's monitoring event for one trace
 
 
 def _watching(func, record):
-    """``func``, calling ``record(recorder, caller's frame)`` first while a recorder is on."""
+    """``func``, calling ``record(recorder, caller's frame, positional arguments)`` first while a recorder is on."""
     @functools.wraps(func)
     def probe(*args, **kwargs):
         rec = array_probes.RECORDER
         if rec is not None:
-            record(rec, sys._getframe(1))
+            record(rec, sys._getframe(1), args)
         return func(*args, **kwargs)
     return probe
 
 
 def _host_call_probe(kind, func):
-    def record(rec, frame):
+    """A host call counted per place; a print() also as "print-tracer" when what it shows holds
+    a tracer (a print of shapes or constant strings at trace time shows real values, as intended)."""
+    def record(rec, frame, args):
         if frame.f_code.co_filename in rec.watched:
-            rec.host_calls[kind][place_of(frame)] += 1
+            place = place_of(frame)
+            rec.host_calls[kind][place] += 1
+            if kind == "print" and any(_holds_tracer(a) or isinstance(a, str) and TRACER_TEXT.search(a) for a in args):
+                rec.host_calls["print-tracer"][place] += 1
     return _watching(func, record)
 
 
@@ -157,7 +165,7 @@ def _has_nan(tree):
 
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame is still being computed."""
-    def record(rec, frame):
+    def record(rec, frame, _args):
         while frame is not None and frame.f_code.co_filename == __file__:
             frame = frame.f_back
         if frame is not None and frame.f_code.co_filename in rec.watched:

@@ -128,6 +128,20 @@ class Model:
                 rebound.add(name)
         return rebound
 
+    def bound_only_before(self, name, node):
+        """True when every binding of module global ``name`` is made by module code that runs
+        before the top-level statement holding ``node`` (no ``global`` rebinding): ``node``'s
+        code cannot run, nor be traced, before that statement, so it only sees the final value."""
+        reader = self._top_level_index(node)
+        return all(b.kind is not BindingKind.GLOBAL and self._top_level_index(b.node) < reader
+                   for b in self.names.module_scope.bindings.get(name, ()))
+
+    def _top_level_index(self, node):
+        """The position in the module body of the statement that holds ``node``."""
+        while self.parent(node) is not self.tree:
+            node = self.parent(node)
+        return self.tree.body.index(node)
+
     def dtype_of(self, expr):
         """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
         return dtypes.dtype_of(expr, self.names, self._tracing.dtype_resolver)

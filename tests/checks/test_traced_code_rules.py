@@ -63,12 +63,30 @@ def test_module_level_name_rebound_only_in_exclusive_branches_is_not_stale(lint_
     assert lint_source(source) == []
 
 
+def test_global_rebound_only_before_the_reader_is_defined_is_silent(lint_source):
+    header = "import jax\nimport jax.numpy as jnp\nX = [1.0]\nX = jnp.array(X)\n"
+    reader = "@jax.jit\ndef f(v):\n    return v * X\n"
+    assert lint_source(header + reader) == []
+    assert lint_source(header + reader + "f(1.0)\nX = 2.0\n") == [(7, "JNP304")]  # after a first trace
+    assert lint_source(header + reader + "def g():\n    global X\n    X = 2.0\n") == [(7, "JNP304")]
+
+
 def test_print_in_helper_called_from_jit(lint_source):
     source = (
         "import jax\ndef helper(v):\n    print(v)\n    return v\n"
         "@jax.jit\ndef f(x):\n    return helper(x)\n"
     )
     assert lint_source(source) == [(3, "JNP301")]
+
+
+def test_print_of_static_values_only_is_silent(lint_source):
+    source = (
+        "import jax\n@jax.jit\ndef f(x, env):\n    n = x.shape[0] // 2\n"
+        "    print('shape', x.shape, n, type(env), len(x), f'{x.ndim}', sep=' ', flush=True)\n"
+        "    print(max([p.shape[-1] for p in (x, x.T)]))\n    print([p for p in (x, env)])\n"
+        "    print(f'{n} {x}')\n    m = n\n    m = m + x\n    print(m)\n    print([x.shape, x])\n    return x\n"
+    )
+    assert lint_source(source) == [(7, "JNP301"), (8, "JNP301"), (11, "JNP301"), (12, "JNP301")]
 
 
 def test_parameter_used_as_array_is_an_array(lint_source):

@@ -15,7 +15,7 @@ STEPS = 4
 
 @eqx.filter_jit
 def eqx_step(x, scale):
-    print(x.shape, file=OUT)  # expect: JNP301
+    print(x, file=OUT)  # expect: JNP301
     if scale > 0:  # a Python scalar stays static under filter_jit
         x = x * scale
     return x * 0.5, jnp.sum(x)

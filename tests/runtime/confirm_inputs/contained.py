@@ -8,7 +8,7 @@ import jax.numpy as jnp
 
 @jax.jit
 def step(x):
-    print("tracing")  # JNP301, confirmed by case_after_hang
+    print("tracing", x)  # JNP301, confirmed by case_after_hang
     return x + 1
 
 

@@ -5,7 +5,7 @@ import jax.numpy as jnp
 
 @jax.jit
 def update(w, x):
-    print("tracing update")  # JNP301, confirmed by cross_train.py's case
+    print("tracing update", x)  # JNP301, confirmed by cross_train.py's case
     return w - 0.1 * x
 
 
