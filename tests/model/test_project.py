@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from conftest import FIXTURES
-from test_consistency import flake8, serial_and_parallel, stdin_mismatches
+from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 
 PACKAGE = FIXTURES / "mypkg"
 STEPS = """\

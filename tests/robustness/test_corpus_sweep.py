@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from test_consistency import serial_and_parallel, stdin_mismatches
+from flake8_runs import serial_and_parallel, stdin_mismatches
 
 sys.path.insert(0, str(ROOT / "tests" / "benchmarks"))
 import corpus  # noqa: E402 - the benchmark folder's script
