@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 from .rules import RULES
 
+INTERNAL_ERROR = "JNP900"  # the one code no check emits: a check (or the model) that raised
+
 
 @dataclass(frozen=True, order=True)
 class Finding:

@@ -8,11 +8,9 @@ import pkgutil
 import unicodedata
 
 from . import api, checks, reuse
-from .findings import Finding
+from .findings import INTERNAL_ERROR, Finding
 from .model import Model
 from .options import DEFAULT
-
-INTERNAL_ERROR = "JNP900"  # the one code no check emits: a check (or the model) that raised
 
 
 def _declared_checks():

@@ -18,7 +18,7 @@ from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
 
-from .findings import Finding
+from .findings import INTERNAL_ERROR, Finding
 from .model import project as projects
 from .model.project import cache
 
@@ -60,7 +60,7 @@ def keep(where, findings, consulted):
     """Keep a file's findings with the questions its project answered. A JNP900 (the
     analysis failed) is not kept: the next run tries again; nor are message fields that
     JSON would not give back as they were."""
-    if any(f.code == "JNP900" or not all(type(value) in _SCALARS for _, value in f.fields) for f in findings):
+    if any(f.code == INTERNAL_ERROR or not all(type(value) in _SCALARS for _, value in f.fields) for f in findings):
         return
     kept = {"consulted": consulted, "findings": [[f.line, f.col, f.code, f.fields] for f in findings]}
     cache.write(*where, kept)

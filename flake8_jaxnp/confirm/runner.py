@@ -20,7 +20,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..linter import INTERNAL_ERROR, lint
+from ..findings import INTERNAL_ERROR
+from ..linter import lint
 from ..model.syntax import TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file
 from ..options import DEFAULT
 from ..rules import RULES, needs_eager_run
