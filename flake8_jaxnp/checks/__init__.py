@@ -4,7 +4,7 @@ import ast
 import bisect
 
 from ..model.names import BindingKind
-from ..model.syntax import positional_names, selected_arguments
+from ..model.syntax import named_options, positional_names, selected_arguments
 
 DESCRIBED_LENGTH = 40  # characters of source text a message quotes before it elides arguments
 
@@ -114,7 +114,7 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
         return None
     if keywords is None:
         return None
-    selected = selected_arguments({k.arg: k.value for k in keywords if k.arg}, (numbers_option,), names_option)
+    selected = selected_arguments(named_options(keywords), (numbers_option,), names_option)
     if selected is None or not (selected[0] or selected[1]):
         return None
     numbers, names = selected

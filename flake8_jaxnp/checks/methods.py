@@ -3,7 +3,7 @@
 import ast
 
 from ..findings import Finding
-from ..model.syntax import positional, positional_names, static_parameters
+from ..model.syntax import named_options, positional, positional_names, static_parameters
 from . import blocks, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
@@ -51,7 +51,7 @@ def _traces_self(method, keywords):
     cannot be read (``**options`` included)."""
     if any(k.arg is None for k in keywords):
         return False
-    static = static_parameters({k.arg: k.value for k in keywords}, positional_names(method))
+    static = static_parameters(named_options(keywords), positional_names(method))
     return static is not None and "self" not in static
 
 
@@ -74,7 +74,7 @@ def _static_self(model, method):
     for decorator in method.decorator_list:
         spec = model.transform_spec(decorator)
         if spec and spec[0] in model.staging_transforms:
-            static = static_parameters({k.arg: k.value for k in spec[1] if k.arg}, positional_names(method))
+            static = static_parameters(named_options(spec[1]), positional_names(method))
             return static is not None and "self" in static
     return False
 
