@@ -208,8 +208,9 @@ def install_process_probes():
 
 @contextmanager
 def tracing(rec):
-    """Count each line of the watched files (and, if asked, the globals each line reads); a line
-    of a frame that started while JAX traced also counts as traced."""
+    """Make ``rec`` the recorder every probe reports to, and count each line of the watched files
+    (and, if asked, the globals each line reads); a line of a frame that started while JAX traced
+    also counts as traced."""
     watched = rec.watched
 
     def lines(traced):
@@ -248,11 +249,13 @@ def tracing(rec):
         return eager_lines if _trace_state_clean() else traced_lines
 
     previous = sys.gettrace()
+    array_probes.RECORDER = rec
     sys.settrace(calls)
     try:
         yield
     finally:
         sys.settrace(previous)
+        array_probes.RECORDER = None
 
 
 # The exception types some rule accounts for (observe.exception_kinds); others are not looked at.

@@ -92,12 +92,8 @@ class Confirmation:
         array_probes.install_watched_module_probes(self.watched)
         rec = array_probes.Recorder(self.watched, operand_dtypes=True)
         self.exceptions[item.nodeid] = None
-        array_probes.RECORDER = rec
-        try:
-            with process_probes.tracing(rec):
-                yield
-        finally:
-            array_probes.RECORDER = None
+        with process_probes.tracing(rec):
+            yield
         exception = self.exceptions.pop(item.nodeid)
         case = CaseResult(item.nodeid, "ok" if exception is None else "raised")
         owner = self.by_path.get(os.path.abspath(item.path), self.results[0] if self.results else None)

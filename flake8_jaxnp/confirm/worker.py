@@ -226,13 +226,10 @@ def execute_case(file, case, watched, eager, strict, baseline):
                     modes.enter_context(jax.disable_jit())
                 if strict:
                     modes.enter_context(jax.numpy_dtype_promotion("strict"))
-                array_probes.RECORDER = rec
                 with process_probes.tracing(rec):
                     getattr(module, case)()
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a result
             exception = exc
-        finally:
-            array_probes.RECORDER = None
     return Run(rec, exception, module)
 
 
