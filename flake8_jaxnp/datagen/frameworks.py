@@ -8,7 +8,6 @@ argument fail (its arguments are abstract tracers), does it return a gradient
 stay a Python value (it is static). A framework that is not installed keeps the
 entries recorded where it was; the generator prints which ones it measured.
 """
-import importlib
 import importlib.metadata
 import json
 
@@ -29,15 +28,15 @@ CANDIDATES = {
 }
 
 
-def framework_transforms(data_file):
+def framework_transforms(data_file, resolve):
     """{dotted name: behaviour and the package version measured}; a framework that is not
-    installed keeps its entries from ``data_file``."""
+    installed (``resolve``, the generator's import-free lookup, finds no such name) keeps its
+    entries from ``data_file``."""
     previous = json.loads(data_file.read_text(encoding="utf-8")).get(KEY, {}) if data_file.exists() else {}
     found = {}
     for name, form in CANDIDATES.items():
-        try:
-            transform = _resolve(name)
-        except ImportError:
+        transform = resolve(name)
+        if transform is None:
             if name in previous:
                 found[name] = previous[name]
             continue
@@ -53,14 +52,6 @@ KEY = "framework_transforms"
 def measured_versions(entries):
     """{package: release} that ``entries`` were measured with ("flax 0.12.8")."""
     return dict(entry["measured_with"].split() for entry in entries.values())
-
-
-def _resolve(dotted):
-    module, _, attribute = dotted.rpartition(".")
-    try:
-        return getattr(importlib.import_module(module), attribute)
-    except AttributeError as exc:
-        raise ImportError(dotted) from exc
 
 
 def _measure(name, transform, form):

@@ -485,7 +485,7 @@ def _build():
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
-    framework_transforms = frameworks.framework_transforms(DATA_FILE)
+    framework_transforms = frameworks.framework_transforms(DATA_FILE, _resolve)
     return {
         "generated_with": stack.generated_with(frameworks.measured_versions(framework_transforms)),
         "jax_version": jax.__version__,
