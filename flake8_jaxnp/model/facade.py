@@ -132,15 +132,16 @@ class Model:
         """True when every binding of module global ``name`` is made by module code that runs
         before the top-level statement holding ``node`` (no ``global`` rebinding): ``node``'s
         code cannot run, nor be traced, before that statement, so it only sees the final value."""
-        reader = self._top_level_index(node)
-        return all(b.kind is not BindingKind.GLOBAL and self._top_level_index(b.node) < reader
+        reader = self._top_level_position(node)
+        return all(b.kind is not BindingKind.GLOBAL and self._top_level_position(b.node) < reader
                    for b in self.names.module_scope.bindings.get(name, ()))
 
-    def _top_level_index(self, node):
-        """The position in the module body of the statement that holds ``node``."""
+    def _top_level_position(self, node):
+        """Where the module-body statement that holds ``node`` starts: module statements run in
+        source order, so comparing these orders them (without searching the body)."""
         while self.parent(node) is not self.tree:
             node = self.parent(node)
-        return self.tree.body.index(node)
+        return node.lineno, node.col_offset
 
     def dtype_of(self, expr):
         """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
