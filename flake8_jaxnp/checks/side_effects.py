@@ -67,7 +67,8 @@ def trace_only_side_effects(model):
 def _call(model, func, call, base):
     qualname = model.qualname(call.func)
     if qualname == "builtins.print":
-        if not all(_is_static(model, arg, 0) for arg in call.args):  # sep=, end=, file=: never shown tracers
+        known = {}
+        if not all(_is_static(model, arg, 0, known) for arg in call.args):  # sep=, end=, file= print no value
             yield Finding.at(call, "JNP301", base)
     elif qualname and _is_stateful(qualname):
         fix = ("pass the time in as an argument" if qualname in CLOCKS
@@ -82,10 +83,12 @@ def _call(model, func, call, base):
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
 
 
-def _is_static(model, expr, depth):
+def _is_static(model, expr, depth, known):
     """True when ``expr`` is known to be a plain Python value at trace time (a shape, a
     length, a type, a string or number built from them): printing it shows the real value
-    once per compilation, as intended. Anything the model cannot tell is not static."""
+    once per compilation, as intended. Anything the model cannot tell is not static. ``known``
+    holds the answer for each name already followed (by scope, name and depth), so a name
+    bound in many branches costs its bindings once per depth, not once per path to it."""
     if depth > STATIC_DEPTH:
         return False
     depth += 1
@@ -94,27 +97,29 @@ def _is_static(model, expr, depth):
     if isinstance(expr, ast.Constant):
         return True
     if isinstance(expr, ast.JoinedStr):
-        return all(_is_static(model, part.value, depth) for part in expr.values if isinstance(part, ast.FormattedValue))
+        return all(_is_static(model, part.value, depth, known)
+                   for part in expr.values if isinstance(part, ast.FormattedValue))
     if isinstance(expr, ast.Attribute):
         return model.value(expr).kind is PYTHON or expr.attr in SHAPE_ATTRIBUTES & api.static_attributes()
     if isinstance(expr, ast.Subscript):
-        return _is_static(model, expr.value, depth) and _is_static(model, expr.slice, depth)
+        return _is_static(model, expr.value, depth, known) and _is_static(model, expr.slice, depth, known)
     if isinstance(expr, ast.Slice):
-        return all(part is None or _is_static(model, part, depth) for part in (expr.lower, expr.upper, expr.step))
+        return all(part is None or _is_static(model, part, depth, known)
+                   for part in (expr.lower, expr.upper, expr.step))
     if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
-        return all(_is_static(model, e, depth) for e in expr.elts)
+        return all(_is_static(model, e, depth, known) for e in expr.elts)
     if isinstance(expr, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-        return _is_static(model, expr.elt, depth)  # [x[a].shape[-1] for a in agents]
+        return _is_static(model, expr.elt, depth, known)  # [x[a].shape[-1] for a in agents]
     if isinstance(expr, ast.BinOp):
-        return _is_static(model, expr.left, depth) and _is_static(model, expr.right, depth)
+        return _is_static(model, expr.left, depth, known) and _is_static(model, expr.right, depth, known)
     if isinstance(expr, ast.UnaryOp):
-        return _is_static(model, expr.operand, depth)
+        return _is_static(model, expr.operand, depth, known)
     if isinstance(expr, ast.Call):
         name = model.qualname(expr.func)
         if name in STATIC_RESULT_BUILTINS:
             return True
         return name in STATIC_IF_ARGUMENTS_STATIC and not expr.keywords \
-            and all(_is_static(model, a, depth) for a in expr.args)
+            and all(_is_static(model, a, depth, known) for a in expr.args)
     if isinstance(expr, ast.Name):
         value = model.value(expr)
         if value.kind is PYTHON and value.weak:
@@ -122,9 +127,11 @@ def _is_static(model, expr, depth):
         found = model.resolve(expr)
         if found is None:
             return expr.id in ("True", "False", "None")
-        bindings = found[1]
-        return all(b.kind in DEFINITIONS or b.kind is BindingKind.ASSIGN and _is_static(model, b.value, depth)
-                   for b in bindings)
+        key = (id(found[0]), expr.id, depth)  # the bindings a name has depend on its scope alone
+        if key not in known:
+            known[key] = all(b.kind in DEFINITIONS or b.kind is BindingKind.ASSIGN
+                             and _is_static(model, b.value, depth, known) for b in found[1])
+        return known[key]
     return False
 
 

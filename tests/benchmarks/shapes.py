@@ -46,6 +46,18 @@ def branchy_body(statements):
     return "\n".join(lines) + "\n"
 
 
+def static_print_through_branches(branches):
+    """A jitted function that prints a name bound in ``branches`` branches on each of seven
+    levels, every binding a shape or the level below: the print is static (not JNP301)."""
+    lines = [HEADER, "@jax.jit", "def f(x, c):"]
+    for level in range(7):
+        source = "x.shape[0]" if level == 0 else f"a{level - 1}"
+        for branch in range(branches):
+            lines += [f"    if c == {branch}:", f"        a{level} = {source}"]
+    lines += ["    print(a6)", "    return x"]
+    return "\n".join(lines) + "\n"
+
+
 def modern_syntax(copies):
     """Python 3.12 forms (match captures, PEP 695 type parameters and aliases), repeated."""
     block = textwrap.dedent('''
@@ -78,4 +90,5 @@ SHAPES = {
     "conversions in one loop": (conversions_in_one_loop, 5000),
     "branchy body": (branchy_body, 10000),
     "python 3.12 syntax": (modern_syntax, 500),
+    "static print through branches": (static_print_through_branches, 100),
 }

@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from benchmarks import shapes
+from flake8_jaxnp.checks import side_effects
 from flake8_jaxnp.linter import lint
 
 
@@ -73,3 +74,23 @@ def test_match_captures_are_local_bindings():
 def test_full_width_identifiers_are_read_as_python_reads_them():
     source = "import ｊａｘ\nimport ｎｕｍｐｙ as np\n\n@ｊａｘ.jit\ndef f(x):\n    return np.sin(x)\n"
     assert [(f.line, f.code) for f in _lint(source)] == [(6, "JNP201")]
+
+
+def test_a_print_of_a_name_bound_in_many_branches_costs_each_binding_once(monkeypatch):
+    """Following a printed name through its bindings answers each binding once per depth: with
+    twice the branches on each of seven levels, a walk of every path would cost 2**7 times more."""
+    follow = side_effects._is_static
+    counted = []
+
+    def counting(*args):
+        counted.append(1)
+        return follow(*args)
+
+    monkeypatch.setattr(side_effects, "_is_static", counting)
+    calls = {}
+    for branches in (4, 8):
+        counted.clear()
+        codes = {finding.code for finding in _lint(shapes.static_print_through_branches(branches))}
+        assert "JNP301" not in codes and "JNP900" not in codes
+        calls[branches] = len(counted)
+    assert calls[8] < 8 * calls[4], calls
