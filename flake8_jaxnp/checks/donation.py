@@ -65,7 +65,7 @@ def _host_data(model, name):
     found = model.resolve(name)
     return found is not None and bool(found[1]) and all(
         binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call
-        and model.names.qualname(binding.value.func) == "jax.device_get" for binding in found[1])
+        and model.qualname(binding.value.func) == "jax.device_get" for binding in found[1])
 
 
 def _first_read(model, stmts, name):
@@ -97,4 +97,4 @@ def _metadata_only(model, name):
     if type(parent) is ast.Compare:
         return node in parent.comparators and all(type(op) in (ast.In, ast.NotIn) for op in parent.ops) \
             and type(parent.left) is ast.Constant and isinstance(parent.left.value, str)
-    return type(parent) is ast.Call and parent.args == [node] and model.names.qualname(parent.func) == "builtins.len"
+    return type(parent) is ast.Call and parent.args == [node] and model.qualname(parent.func) == "builtins.len"
