@@ -1,6 +1,7 @@
 """``python -m flake8_jaxnp explain CODE`` prints a rule's page;
 ``python -m flake8_jaxnp docs [--check] [ROOT]`` writes (or checks) docs/rules/;
-``python -m flake8_jaxnp new-rule CODE NAME --family FAMILY`` writes a new rule's stubs (scaffold.py)."""
+``python -m flake8_jaxnp new-rule CODE NAME --family FAMILY`` writes a new rule's stubs (scaffold.py);
+``python -m flake8_jaxnp fix [PATH ...]`` applies the fixes of the findings flake8 reports (autofix/cli.py)."""
 import argparse
 import sys
 from pathlib import Path
@@ -12,6 +13,10 @@ PROG = "python -m flake8_jaxnp"
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["fix"]:  # its options, and flake8's, are autofix.cli's to parse
+        from .autofix import cli as fix_cli
+        return fix_cli.main(argv[1:], prog=f"{PROG} fix")
     cli = argparse.ArgumentParser(prog=PROG, description="flake8-jaxnp rule documentation and scaffolding")
     commands = cli.add_subparsers(dest="command", required=True)
     explain = commands.add_parser("explain", help="print one rule's page (Markdown)")
@@ -20,6 +25,7 @@ def main(argv=None):
         "docs", help=f"write every rule's page to {docs.PAGES_DIR}/ and the rule table to {docs.README}")
     generate.add_argument("root", nargs="?", default=".", help="repository root (default: .)")
     generate.add_argument("--check", action="store_true", help="exit 1 if a page is stale; write nothing")
+    commands.add_parser("fix", help="apply the fixes of the findings flake8 reports (fix --help for its options)")
     new_rule = commands.add_parser("new-rule", help="write a new rule's catalogue entry, check and fixture as stubs "
                                    "(run in the repository's root)")
     new_rule.add_argument("code", metavar="CODE", help="the new code, e.g. JNP606")

@@ -42,6 +42,10 @@ def missing_array_attributes():
 # release read that had it, "message": JAX's own deprecation text or "", "raises": bool}.
 removed_names = _entry("removed_names")
 
+# Removed names whose deprecation message (JAX's, or NumPy's for jax.numpy) names one replacement to
+# write instead -> that installed name: what JNP504's fix writes.
+removed_name_replacements = _entry("removed_name_replacements")
+
 # jax.Array members whose form changed -> {"was": "method"|"property", "last", "now":
 # "method"|"property"|"raises", "message"}: ``x.device()`` of old code now raises.
 array_member_changes = _entry("array_member_changes")

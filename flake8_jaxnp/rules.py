@@ -28,6 +28,10 @@ class Rule:
     raises: str = ""
     evidence: tuple = ()  # kinds of runtime evidence (evidence.py) that confirm a finding
     unconfirmable: str = ""  # why no runtime evidence can confirm it (when evidence is empty)
+    # The fix ``python -m flake8_jaxnp fix`` applies (autofix/): "safe" (nothing changes but the
+    # pitfall), "unsafe" (applied only with --unsafe-fixes), "" (none); the note says why.
+    fix_safety: str = ""
+    fix_safety_note: str = ""
 
     def format(self, **fields):
         return f"{self.code} {self.message.format(**fields)}"

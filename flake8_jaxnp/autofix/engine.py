@@ -1,0 +1,171 @@
+"""Apply the fixes of given findings to a module's text, keeping its formatting (libcst).
+
+A fix shape (one module per rule family beside this one) is a function declared with
+``@fixer(code)``: given a finding and the module's ``Context``, it returns the ``Edit``
+that fixes it, or None when it cannot know the fix. Edits rewrite the nodes as the
+transformer leaves them, so an edit inside another one's node (``jnp.product(np.tanh(x))``)
+still applies. Any failure, and a result that does not parse, leave the text unchanged.
+"""
+import ast
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ..findings import Finding
+from ..rules import RULES
+
+FIXERS = {}  # code -> the fix shape of its findings
+
+
+def fixer(code):
+    """Declare the fix shape of ``code``'s findings (the catalogue says whether it is safe)."""
+    def register(function):
+        FIXERS[code] = function
+        return function
+    return register
+
+
+@dataclass(frozen=True)
+class Edit:
+    node: cst.CSTNode  # a node of the parsed module
+    rewrite: Callable  # the node as the transformer leaves it (inner edits applied) -> its replacement
+    imports: tuple = ()  # ("jax.numpy", "jnp"): the import statement the rewrite's names need, when missing
+
+
+@dataclass(frozen=True)
+class FixResult:
+    text: str
+    applied: tuple = ()  # the findings whose fix the text now has
+    unfixed: tuple = ()  # the others: no fix, an unsafe one not asked for, or one that could not be made
+
+
+def fix_safety(code):
+    """"safe" (behaviour unchanged but for the pitfall), "unsafe", or None (no fix), from the catalogue."""
+    rule = RULES.get(code)
+    return rule.fix_safety or None if rule is not None else None
+
+
+def fix_source(text, findings: Iterable[Finding], *, unsafe=False):
+    """``text`` with the fix of each of ``findings`` that has one (the safe ones only, unless
+    ``unsafe``); never raises: what cannot be fixed is returned in ``unfixed``."""
+    findings = sorted(set(findings))
+    allowed = ("safe", "unsafe") if unsafe else ("safe",)
+    wanted = [f for f in findings if f.code in FIXERS and fix_safety(f.code) in allowed]
+    if not wanted:
+        return FixResult(text, (), tuple(findings))
+    try:
+        context = Context(text)
+        edits = {}
+        for finding in wanted:
+            edit = FIXERS[finding.code](finding, context)
+            if edit is not None and edit.node not in edits:
+                edits[edit.node] = (finding, edit)
+        if not edits:
+            return FixResult(text, (), tuple(findings))
+        fixed = context.apply([edit for _, edit in edits.values()])
+        ast.parse(fixed)
+    except Exception:  # noqa: BLE001 - a fix never breaks the user's file, nor the caller
+        return FixResult(text, (), tuple(findings))
+    applied = tuple(finding for finding, _ in edits.values())
+    return FixResult(fixed, tuple(sorted(applied)), tuple(f for f in findings if f not in applied))
+
+
+class Context:
+    """The parsed module, its nodes by position and the import bindings of its top level."""
+
+    def __init__(self, text):
+        self.lines = text.splitlines(keepends=True)
+        self.wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
+        self.module = self.wrapper.module
+        positions = self.wrapper.resolve(PositionProvider)
+        self._at = {}
+        self.parents = {}
+        for node, where in positions.items():
+            self._at.setdefault((where.start.line, where.start.column), []).append(node)
+        for node in positions:
+            for child in node.children:
+                self.parents[child] = node
+        self.parents.update((child, self.module) for child in self.module.children)
+
+    def nodes_at(self, finding, kind):
+        """The nodes of type ``kind`` that start where ``finding`` points, outermost first.
+        ast counts columns in UTF-8 bytes, libcst in characters."""
+        line = self.lines[finding.line - 1] if 0 < finding.line <= len(self.lines) else ""
+        column = len(line.encode("utf-8")[:finding.col].decode("utf-8", errors="ignore"))
+        found = [node for node in self._at.get((finding.line, column), ()) if isinstance(node, kind)]
+        return sorted(found, key=lambda node: -_size(node))
+
+    def apply(self, edits):
+        rewrites = {edit.node: edit.rewrite for edit in edits}
+        module = self.module.visit(_Rewriter(rewrites))
+        needed = dict.fromkeys(imp for edit in edits for imp in edit.imports)
+        return add_imports(module, needed).code
+
+
+def _size(node):
+    return len(cst.Module(body=[]).code_for_node(node))
+
+
+class _Rewriter(cst.CSTTransformer):
+    def __init__(self, rewrites):
+        super().__init__()
+        self.rewrites = rewrites
+
+    def on_leave(self, original_node, updated_node):
+        rewrite = self.rewrites.get(original_node)
+        return updated_node if rewrite is None else rewrite(updated_node)
+
+
+def add_imports(module, needed):
+    """``module`` with ``import MODULE as ALIAS`` (``import MODULE`` when the alias is the
+    module) for each needed pair, after the imports that open the module."""
+    statements = [cst.parse_statement(f"import {name}" if name == alias else f"import {name} as {alias}")
+                  for name, alias in needed]
+    if not statements:
+        return module
+    body = list(module.body)
+    at = 0
+    for index, statement in enumerate(body):
+        if _opens_module(statement, index):
+            at = index + 1
+        else:
+            break
+    return module.with_changes(body=body[:at] + statements + body[at:])
+
+
+def _opens_module(statement, index):
+    """A docstring (first statement), or an import."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    return all(isinstance(small, (cst.Import, cst.ImportFrom)) or
+               (index == 0 and isinstance(small, cst.Expr) and isinstance(small.value, cst.SimpleString))
+               for small in statement.body)
+
+
+def module_name_for(context, module, alias):
+    """(the expression that names ``module`` in the module, the imports it needs): an existing
+    top-level ``import module as x``, ``from parent import last as x`` or ``import module``
+    (``import jax`` also names ``jax.numpy``), else ``alias`` with a new import; None when
+    ``alias`` is already some other name of the module."""
+    parent, _, last = module.rpartition(".")
+    for statement in context.module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Import):
+                for name in small.names:
+                    written = context.module.code_for_node(name.name)
+                    bound = name.asname.name.value if name.asname else None
+                    if written == module and bound:
+                        return bound, ()
+                    if bound is None and written.split(".")[0] == module.split(".")[0]:
+                        return module, ()  # the package is bound, and JAX imports its submodules
+            elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative \
+                    and context.module.code_for_node(small.module) == parent \
+                    and not isinstance(small.names, cst.ImportStar):
+                for name in small.names:
+                    if name.name.value == last:
+                        return (name.asname.name.value if name.asname else last), ()
+    if any(isinstance(node, cst.Name) and node.value == alias for node in context.parents):
+        return None
+    return alias, ((module, alias),)
