@@ -4,7 +4,7 @@ Above the checks, beside the other entry points: lint mode never imports it (nor
 The catalogue says which rules have a fix and whether it is safe (``fix_safety``); each
 fix shape lives in a module of this package, declared with ``@fixer(code)``.
 """
-from . import names  # noqa: F401 - the fix shapes register themselves
+from . import names, prints, updates  # noqa: F401 - the fix shapes register themselves
 from .engine import FIXERS, FixResult, fix_safety, fix_source
 
 __all__ = ["FIXERS", "FixResult", "fix_safety", "fix_source"]
