@@ -174,3 +174,27 @@ def module_name_for(context, module, alias):
     if alias == module.split(".")[0]:
         return module, ((alias, alias),)
     return alias, ((module, alias),)
+
+
+def described(node):
+    """The text a check's message gives for ``node`` (the checks' ``describe`` of its ast form)."""
+    from ..checks import describe
+
+    return describe(ast.parse("(" + cst.Module(body=[]).code_for_node(node) + ")", mode="eval").body)
+
+
+def previous_statement(context, node):
+    """The small statement run just before the one holding ``node`` in its block, or None."""
+    small = node
+    while not isinstance(small, cst.BaseSmallStatement):
+        small = context.parents.get(small)
+        if small is None:
+            return None
+    line = context.parents[small]
+    index = line.body.index(small)
+    if index:
+        return line.body[index - 1]
+    block = context.parents[line]
+    siblings = list(block.body)
+    before = siblings[siblings.index(line) - 1] if siblings.index(line) else None
+    return before.body[-1] if isinstance(before, cst.SimpleStatementLine) else None

@@ -1,4 +1,4 @@
-"""Fixes that move a trace-time effect to run time: ``print`` -> ``jax.debug.print`` (JNP301)."""
+"""Fixes for side effects that run only while JAX traces: ``print`` -> ``jax.debug.print`` (JNP301)."""
 import ast
 
 import libcst as cst
