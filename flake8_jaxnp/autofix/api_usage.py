@@ -6,7 +6,7 @@ import libcst as cst
 
 from .. import api
 from ..checks.api_usage import AUGMENTED_AT
-from .engine import Edit, described, fixer, module_name_for
+from .engine import Edit, described, fixer, wrapped
 
 # Expressions that bind tighter than any binary operator: they need no parentheses as its operand.
 ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)
@@ -130,9 +130,5 @@ def sequence_argument(finding, context):
         for arg in call.args:
             if arg.keyword is None and isinstance(arg.value, (cst.List, cst.Tuple, cst.ListComp)) \
                     and described(arg.value) == wanted:
-                named = module_name_for(context, "jax.numpy", "jnp")
-                if named is None:
-                    return None
-                asarray = cst.parse_expression(f"{named[0]}.asarray")
-                return Edit(arg.value, lambda node: cst.Call(func=asarray, args=[cst.Arg(node)]), named[1])
+                return wrapped(context, arg.value, "jax.numpy", "jnp", "asarray")
     return None

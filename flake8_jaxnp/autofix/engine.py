@@ -176,6 +176,15 @@ def module_name_for(context, module, alias):
     return alias, ((module, alias),)
 
 
+def wrapped(context, node, module, alias, function):
+    """The Edit that passes ``node`` to ``module.function`` (named as ``module_name_for`` finds)."""
+    named = module_name_for(context, module, alias)
+    if named is None:
+        return None
+    func = cst.parse_expression(f"{named[0]}.{function}")
+    return Edit(node, lambda updated: cst.Call(func=func, args=[cst.Arg(updated)]), named[1])
+
+
 def described(node):
     """The text a check's message gives for ``node`` (the checks' ``describe`` of its ast form)."""
     from ..checks import describe

@@ -1,7 +1,7 @@
 """Fixes for timing: wait for the timed result before the clock stops (JNP603)."""
 import libcst as cst
 
-from .engine import Edit, described, fixer, module_name_for, previous_statement
+from .engine import described, fixer, previous_statement, wrapped
 
 
 @fixer("JNP603")
@@ -13,9 +13,5 @@ def wait_before_the_clock(finding, context):
     for clock in context.nodes_at(finding, cst.Call):
         last = previous_statement(context, clock)
         if isinstance(last, (cst.Assign, cst.Expr)) and described(last.value) == work:
-            named = module_name_for(context, "jax", "jax")
-            if named is None:
-                return None
-            wait = cst.parse_expression(f"{named[0]}.block_until_ready")
-            return Edit(last.value, lambda node: cst.Call(func=wait, args=[cst.Arg(node)]), named[1])
+            return wrapped(context, last.value, "jax", "jax", "block_until_ready")
     return None
