@@ -6,7 +6,7 @@ import libcst as cst
 
 from .. import api
 from ..checks.api_usage import AUGMENTED_AT
-from .engine import Edit, described, fixer, wrapped
+from .engine import Edit, described, fixer, with_last_comma, wrapped
 
 # Expressions that bind tighter than any binary operator: they need no parentheses as its operand.
 ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)
@@ -115,11 +115,9 @@ def refused_argument(finding, context):
 
 
 def _without(call, keyword):
-    """``call`` without its ``keyword=`` argument (when that was the last one, the comma before it goes too)."""
+    """``call`` without its ``keyword=`` argument."""
     args = [arg for arg in call.args if not (arg.keyword is not None and arg.keyword.value == keyword)]
-    if args and args[-1] is not call.args[-1]:
-        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return call.with_changes(args=args)
+    return call.with_changes(args=with_last_comma(args, call))
 
 
 @fixer("JNP505")

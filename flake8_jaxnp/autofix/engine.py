@@ -89,6 +89,15 @@ class Context:
                 self.parents[child] = node
         self.parents.update((child, self.module) for child in self.module.children)
 
+    def names_in_use(self):
+        """The identifiers the module uses, but for the dotted module paths its imports name
+        (``import jax.numpy as jnp`` binds ``jnp``, not ``jax``)."""
+        paths = {id(node) for statement in self.parents
+                 if isinstance(statement, (cst.ImportAlias, cst.ImportFrom))
+                 for part in [statement.name if isinstance(statement, cst.ImportAlias) else statement.module]
+                 if part is not None for node in _subtree(part)}
+        return {node.value for node in self.parents if isinstance(node, cst.Name) and id(node) not in paths}
+
     def nodes_at(self, finding, kind):
         """The nodes of type ``kind`` that start where ``finding`` points, outermost first.
         ast counts columns in UTF-8 bytes, libcst in characters."""
@@ -102,6 +111,12 @@ class Context:
         module = self.module.visit(_Rewriter(rewrites))
         needed = dict.fromkeys(imp for edit in edits for imp in edit.imports)
         return add_imports(module, needed).code
+
+
+def _subtree(node):
+    yield node
+    for child in node.children:
+        yield from _subtree(child)
 
 
 def _size(node):
@@ -157,8 +172,8 @@ def module_name_for(context, module, alias):
             if isinstance(small, cst.Import):
                 for name in small.names:
                     written = context.module.code_for_node(name.name)
-                    if written == module and name.asname:
-                        return name.asname.name.value, ()
+                    if name.asname and (module == written or module.startswith(written + ".")):
+                        return name.asname.name.value + module[len(written):], ()  # import jax as jx: jx.debug
                     if name.asname is None and written.split(".")[0] == module.split(".")[0]:
                         package = module  # the package is bound, and JAX imports its submodules
             elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative \
@@ -169,7 +184,7 @@ def module_name_for(context, module, alias):
                         return (name.asname.name.value if name.asname else last), ()
     if package is not None:
         return package, ()
-    if any(isinstance(node, cst.Name) and node.value == alias for node in context.parents):
+    if alias in context.names_in_use():
         return None
     if alias == module.split(".")[0]:
         return module, ((alias, alias),)
@@ -183,6 +198,14 @@ def wrapped(context, node, module, alias, function):
         return None
     func = cst.parse_expression(f"{named[0]}.{function}")
     return Edit(node, lambda updated: cst.Call(func=func, args=[cst.Arg(updated)]), named[1])
+
+
+def with_last_comma(args, call):
+    """``args`` for ``call`` with the last one taking the comma ``call``'s last argument had:
+    none, or the trailing comma and line break of a call written one argument a line."""
+    if not args:
+        return args
+    return [*args[:-1], args[-1].with_changes(comma=call.args[-1].comma)]
 
 
 def described(node):
