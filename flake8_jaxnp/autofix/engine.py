@@ -230,3 +230,52 @@ def previous_statement(context, node):
     siblings = list(block.body)
     before = siblings[siblings.index(line) - 1] if siblings.index(line) else None
     return before.body[-1] if isinstance(before, cst.SimpleStatementLine) else None
+
+
+def rebinding_is_local(context, node, name):
+    """Whether ``name = ...`` where ``node`` stands rebinds the same variable ``name`` reads there:
+    at the top level, or in a function that binds ``name`` itself (a parameter, an assignment,
+    a loop or ``with`` target, ``global``/``nonlocal``). In a function that only reads an
+    enclosing one's ``name``, the assignment would make it local and every read of it fail."""
+    scope = context.parents.get(node)
+    while scope is not None and not isinstance(scope, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module)):
+        scope = context.parents.get(scope)
+    if scope is None or isinstance(scope, cst.Module):
+        return True
+    if isinstance(scope, (cst.Lambda, cst.ClassDef)):
+        return False
+    if any(param.name.value == name for param in _parameters(scope.params)):
+        return True
+    return any(_binds(child, name) for child in _own_nodes(scope.body))
+
+
+def _parameters(params):
+    found = [*params.posonly_params, *params.params, *params.kwonly_params]
+    found += [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
+    return found
+
+
+def _own_nodes(node):
+    """The nodes of a function body, not those of the functions, classes and lambdas in it."""
+    for child in node.children:
+        yield child
+        if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            yield from _own_nodes(child)
+
+
+def _binds(node, name):
+    if isinstance(node, (cst.Global, cst.Nonlocal)):
+        return any(item.name.value == name for item in node.names)
+    targets = {cst.AssignTarget: "target", cst.AugAssign: "target", cst.AnnAssign: "target", cst.For: "target",
+               cst.AsName: "name", cst.NamedExpr: "target"}
+    field = targets.get(type(node))
+    return field is not None and name in _target_names(getattr(node, field))
+
+
+def _target_names(target):
+    """The names an assignment target binds (``a``, ``a, *b``), not those it only reads (``a[i]``, ``a.f``)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(element.value) for element in target.elements))
+    return set()

@@ -61,6 +61,14 @@ def test_x64_option_silences_exactly_the_x64_rules():
     assert silenced == list(X64_RULES)
 
 
+@pytest.mark.parametrize("code", list(RULES))
+def test_a_page_says_whether_the_fix_command_fixes_the_rule_and_how_safely(code):
+    rule, page = RULES[code], docs.page(code)
+    assert ("python -m flake8_jaxnp fix" in page) == bool(rule.fix_safety)
+    assert ("fix --unsafe-fixes` applies it" in page) == (rule.fix_safety == "unsafe")
+    assert rule.fix_safety_note in page
+
+
 def test_fix_texts_are_shown_raw_so_hold_no_format_escapes():
     for rule in RULES.values():
         assert "{{" not in rule.fix and "}}" not in rule.fix, rule.code

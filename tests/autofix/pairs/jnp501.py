@@ -33,3 +33,11 @@ class Buffer:
         local = jnp.ones(3)
         local[1:] = 0.0; local.sort()
         return local
+
+
+GRID = jnp.zeros(3)
+
+
+def reset_grid():
+    GRID[0] = 1.0  # a global this function only reads: rebinding it here would make it local, no fix
+    return GRID
