@@ -125,10 +125,10 @@ def _without(call, keyword):
 @fixer("JNP505")
 def sequence_argument(finding, context):
     """``jnp.mean([a, b])`` -> ``jnp.mean(jnp.asarray([a, b]))``: the argument the finding names."""
-    wanted = dict(finding.fields).get("arg")
-    for call in context.nodes_at(finding, cst.Call):
+    fields = dict(finding.fields)
+    for call in context.calls_at(finding, fields.get("func")):
         for arg in call.args:
             if arg.keyword is None and isinstance(arg.value, (cst.List, cst.Tuple, cst.ListComp)) \
-                    and described(arg.value) == wanted:
+                    and described(arg.value) == fields.get("arg"):
                 return wrapped(context, arg.value, "jax.numpy", "jnp", "asarray")
     return None

@@ -106,6 +106,11 @@ class Context:
         found = [node for node in self._at.get((finding.line, column), ()) if isinstance(node, kind)]
         return sorted(found, key=lambda node: -_size(node))
 
+    def calls_at(self, finding, func):
+        """The calls that start where ``finding`` points and call what the message calls ``func``
+        (``np.asarray`` in ``np.asarray(x).sum()``, not the ``.sum()`` call around it)."""
+        return [call for call in self.nodes_at(finding, cst.Call) if described(call.func) == func]
+
     def apply(self, edits):
         rewrites = {edit.node: edit.rewrite for edit in edits}
         module = self.module.visit(_Rewriter(rewrites))

@@ -6,10 +6,13 @@ import ast
 import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
+from conftest import FIXTURES
+from flake8_jaxnp.autofix import FIXERS
 from flake8_jaxnp.linter import lint
 from flake8_jaxnp.options import Options
 
@@ -29,7 +32,6 @@ def fixed_name(path):
 
 
 def test_every_fixable_rule_has_a_pair():
-    from flake8_jaxnp.autofix import FIXERS
     assert sorted(path.stem.upper() for path in BEFORE) == sorted(FIXERS)
 
 
@@ -63,3 +65,34 @@ def test_a_second_run_changes_nothing(fixed_copies):
     again = fix("--unsafe-fixes", "--diff", ".", cwd=fixed_copies)
     assert again.stdout == ""
     assert again.stderr.splitlines()[-1].endswith("would fix 0 findings in 0 files")
+
+
+def findings_by_file_and_rule(root):
+    found = Counter()
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        found.update((path.relative_to(root).as_posix(), f.code)
+                     for f in lint(tree, text.splitlines(True), Options(cache_dir=""), str(path)))
+    return found
+
+
+def test_fixing_the_fixture_suite_breaks_no_file_and_brings_out_no_other_finding(tmp_path):
+    """The fixtures hold the shapes every rule was written for: fixing them all must leave
+    each file compiling, each other rule's findings as they were, and fewer of the fixed ones."""
+    root = tmp_path / "fixtures"
+    shutil.copytree(FIXTURES, root)
+    before = findings_by_file_and_rule(root)
+    fix("--unsafe-fixes", "--select", "JNP", ".", cwd=root)
+    for path in root.rglob("*.py"):
+        if path.read_bytes() != (FIXTURES / path.relative_to(root)).read_bytes():
+            compile(path.read_text(encoding="utf-8"), str(path), "exec")
+    after = findings_by_file_and_rule(root)
+    assert {key: n for key, n in after.items() if key[1] not in FIXERS} == \
+        {key: n for key, n in before.items() if key[1] not in FIXERS}
+    assert {key: (before[key], n) for key, n in after.items() if n > before[key]} == {}
+    fixed = {code: sum(before[key] - after[key] for key in before if key[1] == code) for code in FIXERS}
+    assert {code: n for code, n in fixed.items() if n == 0} == {}
