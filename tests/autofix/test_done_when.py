@@ -6,7 +6,7 @@ import ast
 
 import pytest
 
-from snippets import run_snippets
+from snippet_runs import run_snippets
 from test_proofs import FIXABLE, NO_CACHE, fix_with_the_tool
 from flake8_jaxnp.autofix import fix_safety
 from flake8_jaxnp.linter import lint

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import ROOT
-from snippets import run_snippets
+from snippet_runs import run_snippets
 from flake8_jaxnp import docs
 from flake8_jaxnp.linter import lint
 from flake8_jaxnp.options import DEFAULT, X64_RULES
