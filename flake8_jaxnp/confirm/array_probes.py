@@ -45,8 +45,8 @@ class Recorder:
         self.watched = watched  # Watched: the files whose frames count
         self.track_globals = track_globals  # fingerprint the globals each line reads (eager runs)
         self.operand_dtypes = operand_dtypes  # compare operator dtypes (where strict promotion is not used)
-        self.pending_leaks = {}  # frame -> (place, closure names it mutated), checked at its next line
-        self.leaks = set()  # (place, name): a closure container that held a tracer after the line
+        self.pending_leaks = {}  # frame -> (place, closure/self names it mutated), checked at its next line
+        self.leaks = set()  # (place, name): a closure container or self that held a tracer after the line
         self.lines = Counter()  # place -> times it ran
         self.traced_lines = Counter()  # place -> times it ran while JAX traced
         self.line_jit = {}  # place -> the outermost jitted function being called when it traced
