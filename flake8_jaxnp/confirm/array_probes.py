@@ -14,6 +14,7 @@ import functools
 import hashlib
 import sys
 import types
+import weakref
 from collections import Counter, defaultdict
 
 import jax
@@ -57,6 +58,7 @@ class Recorder:
         self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
         self.d2h_what = {}  # (place, kind) -> what transferred first
         self.d2h_via = defaultdict(Counter)  # call site in a watched file -> kind -> transfers made below it
+        self.fetched = defaultdict(dict)  # place -> {id(array): weakref}: arrays brought to the host there
         self.uploads = defaultdict(Counter)  # place -> data fingerprint -> uploads
         self.events = {}  # (place, kind) -> (mechanism, detail): seen once is enough
         self.guarded = False  # a transfer guard confirmed a transfer
@@ -130,9 +132,12 @@ def _call_guarded(direction, call):
         BUSY = False
 
 
-def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False):
-    """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``.
+def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False, arrays=()):
+    """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``,
+    unless ``arrays``, the device arrays it converts, were all fetched at this place before.
     One made inside unwatched code counts only for the watched call that reached it (``d2h_via``)."""
+    if _fetched_before(place, arrays):
+        return call()
     result, moved = _call_guarded("d2h", call)
     guarded = moved is True
     if moved is None and moved_if is not None:
@@ -146,6 +151,16 @@ def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False)
             RECORDER.d2h_via[caller][kind] += 1
             RECORDER.d2h_what.setdefault((caller, kind), f"{what} (in a function called here)")
     return result
+
+
+def _fetched_before(place, arrays):
+    """True when every one of ``arrays`` was already converted at ``place``: it is computed, so
+    converting it again waits for nothing (``float(loss)`` in a loop over splits, loss unchanged)."""
+    seen = RECORDER.fetched[place]
+    before = bool(arrays) and all((ref := seen.get(id(a))) is not None and ref() is a for a in arrays)
+    for array in arrays:
+        seen[id(array)] = weakref.ref(array)
+    return before
 
 
 def _watched_callers(place):
@@ -235,7 +250,8 @@ def _numpy_call(place, func, name, args, kwargs):
     if name.rpartition(".")[2] in NUMPY_METADATA or not any(
             is_device_array(value) for value in _arguments(args, kwargs)):
         return func(*args, **kwargs)
-    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs), moved_if=_is_host_value)
+    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs), moved_if=_is_host_value,
+                       arrays=[value for value in _arguments(args, kwargs) if is_device_array(value)])
 
 
 def _is_host_value(result):
@@ -419,7 +435,8 @@ def _array_method_probe(method, kind, what):
         how = kind, what
         if not inside and _is_formatting(_current_instruction(frame)):
             how = ev.FORMATTING, "string formatting"
-        return _record_d2h(place_of(frame), *how, lambda: method(self, *args, **kwargs), inside_other_code=inside)
+        return _record_d2h(place_of(frame), *how, lambda: method(self, *args, **kwargs), inside_other_code=inside,
+                           arrays=[self] if is_device_array(self) else [])
     return probe
 
 
