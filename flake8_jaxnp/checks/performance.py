@@ -3,6 +3,7 @@ import ast
 
 from ..facts import CLOCKS
 from ..findings import Finding
+from ..model.names import BindingKind
 from ..model.syntax import PARTIAL, expression_children, walk_own
 from . import blocks, describe, jitted_parameters, repeats, rule
 from .transfers import LOOPS
@@ -30,6 +31,8 @@ def recompiles_and_timing(model):
                     yield from _recompiles(model, loop, stmt, walked)
             if scope in timed:
                 yield from _unsynchronised(model, stmts)
+                if loop is not None and stmts is loop.body:
+                    yield from _every_n_clock(model, loop)
 
 
 def _compiles(model):
@@ -151,7 +154,8 @@ def _counter(loop, walked):
 
 # ---- JNP603 ---------------------------------------------------------------------------------
 def _unsynchronised(model, block):
-    """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes."""
+    """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes.
+    The JAX calls may be a loop of them (``for b in batches: state = update(state, b)``)."""
     start, work = None, []
     for stmt in block:
         clock = _clock_read(model, stmt)
@@ -162,8 +166,100 @@ def _unsynchronised(model, block):
             start, work = stmt, []
         elif start is not None and _dispatches(model, stmt):
             work.append(stmt.value)
+        elif start is not None and (last := _dispatching_loop(model, stmt)) is not None:
+            work.append(last)
         else:
             start, work = None, []
+
+
+def _every_n_clock(model, loop):
+    """``for ...: state = step(state); if step % N == 0: dt = clock() - t0; float(loss); t0 = clock()``:
+    the loop only queues JAX work, and its every-N block reads the clock before anything in it
+    waits and restarts it after the wait, so ``dt`` measures dispatch, never the steps'
+    computation. (Restarted before the wait, the next interval holds it: the rate lags one
+    block but adds up, as Haiku's examples do on purpose.)"""
+    guards = [stmt for stmt in loop.body if isinstance(stmt, ast.If)]
+    if len(guards) != 1 or _touches_device(model, guards[0].test) \
+            or _touches_device(model, loop.test if isinstance(loop, ast.While) else loop.iter):
+        return
+    guard, last = guards[0], None
+    for stmt in loop.body:
+        if _dispatches(model, stmt):
+            last = stmt.value
+        elif stmt is not guard and not _host_only(model, stmt):
+            return
+    for index, stmt in enumerate(guard.body if last is not None else ()):
+        clock = _clock_read(model, stmt)
+        if clock is not None:
+            start = _clock_start(model, clock)
+            if start is not None and _reads_clock_first(stmt, clock) \
+                    and _restarted_after_a_wait(model, guard.body[index:], start):
+                yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": _first_binding(model, start),
+                                                   "work": describe(last)})
+            return
+        if not _host_only(model, stmt):
+            return
+
+
+def _restarted_after_a_wait(model, stmts, start):
+    """Whether ``stmts`` (from the clock read on) wait for the device before one of them binds
+    the start name (``t0``) to a new clock read."""
+    waited = False
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == start.id for t in stmt.targets):
+            return waited
+        waited = waited or _touches_device(model, stmt, clocks=False)
+    return False
+
+
+def _clock_start(model, clock):
+    """``t0`` of ``clock() - t0``, when every binding of it is a clock read."""
+    parent = model.parent(clock)
+    if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Sub) and parent.left is clock
+            and isinstance(parent.right, ast.Name)):
+        return None
+    found = model.resolve(parent.right)
+    if not found or not all(b.kind is BindingKind.ASSIGN and isinstance(b.value, ast.Call)
+                            and model.qualname(b.value.func) in TIMERS for b in found[1]):
+        return None
+    return parent.right
+
+
+def _first_binding(model, name):
+    return min(binding.stmt.lineno for binding in model.resolve(name)[1])
+
+
+def _host_only(model, stmt):
+    """A simple statement that reads no device value and calls no clock or sync."""
+    return isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr)) and not _touches_device(model, stmt)
+
+
+def _dispatching_loop(model, stmt):
+    """The last JAX call of a loop whose body only queues JAX work and does host work that
+    touches no device value (``x = shard(batch)``), so nothing in it waits; else None."""
+    if not isinstance(stmt, (ast.For, ast.While)) or stmt.orelse or _clock_read(model, stmt) is not None:
+        return None
+    if _touches_device(model, stmt.test if isinstance(stmt, ast.While) else stmt.iter):
+        return None  # a device truth test waits; so may iterating over a device array
+    last = None
+    for inner in stmt.body:
+        if _dispatches(model, inner):
+            last = inner.value
+        elif not _host_only(model, inner):
+            return None
+    return last
+
+
+def _touches_device(model, node, clocks=True):
+    """Whether an expression (or simple statement) reads a device value or calls a sync (or, with
+    ``clocks``, a clock): host work that reads none of them cannot wait for JAX."""
+    for part in _own_expression_nodes(node) if isinstance(node, ast.stmt) else ast.walk(node):
+        if isinstance(part, ast.Call) and (model.qualname(part.func) in (TIMERS if clocks else set()) | SYNC_FUNCTIONS
+                                           or isinstance(part.func, ast.Attribute) and part.func.attr in SYNC_METHODS):
+            return True
+        if isinstance(part, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and model.value(part).on_device:
+            return True
+    return False
 
 
 def _clock_read(model, stmt):
