@@ -5,7 +5,7 @@ from ..facts import CLOCKS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import PARTIAL, expression_children, walk_own
-from . import blocks, describe, jitted_parameters, repeats, rule
+from . import blocks, describe, is_jitted, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
 # Clocks that time a region (not entropy sources such as uuid4).
@@ -13,6 +13,9 @@ TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetim
 # Calls that wait for the device: after one of them the clock reads a finished result.
 SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
 SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
+# Calls whose result is longer than an array given in their first argument's sequence.
+GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
+    "concatenate", "concat", "append", "hstack", "vstack", "dstack", "column_stack", "row_stack"))
 
 
 @rule("JNP602", "JNP603")
@@ -56,6 +59,7 @@ def _recompiles(model, loop, stmt, walked):
         if isinstance(node, ast.Call):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
+            yield from _growing_argument(model, loop, node)
 
 
 def _own_expression_nodes(stmt):
@@ -135,6 +139,41 @@ def _changing_static(model, loop, call, walked):
                 "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
                 "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})
             return
+
+
+def _growing_argument(model, loop, call):
+    """A jitted function called in the loop with a name the loop's body grows on every iteration
+    (``x = jnp.concatenate([x, token], axis=1)``): each call sees a new shape, a new cache key."""
+    names = [a.id for a in call.args if isinstance(a, ast.Name)] + \
+        [k.value.id for k in call.keywords if isinstance(k.value, ast.Name)]
+    if not names or not is_jitted(model, call.func):
+        return
+    for name in names:
+        growth = _growth(model, loop, name)
+        if growth is not None:
+            yield Finding.at(call, "JNP602", {
+                "what": f"'{name}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
+                "loop": loop.lineno, "fix": "preallocate it at its final size and fill it with .at[i].set() or "
+                                            "lax.dynamic_update_slice, or pad it to a fixed length"})
+            return
+
+
+def _growth(model, loop, name):
+    """The one statement of the loop's body that binds ``name``, when it is ``name = concatenate([name,
+    ...])`` (or append, hstack, ...) run on every iteration; else None."""
+    stores = [node for stmt in loop.body for node in ast.walk(stmt)
+              if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)]
+    target = loop.target if isinstance(loop, ast.For) else ast.Pass()
+    if len(stores) != 1 or any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(target)):
+        return None
+    stmt = model.parent(stores[0])
+    if stmt not in loop.body or not isinstance(stmt, ast.Assign) or stmt.targets != [stores[0]] \
+            or not isinstance(stmt.value, ast.Call) or model.qualname(stmt.value.func) not in GROWING \
+            or not stmt.value.args:
+        return None
+    first = stmt.value.args[0]
+    parts = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
+    return stmt if any(isinstance(part, ast.Name) and part.id == name for part in parts) else None
 
 
 def _counter(loop, walked):

@@ -28,13 +28,13 @@ import bisect
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.kinds import JAX, JAX_TREE, NUMPY
+from ..model.kinds import JAX, NUMPY
 from ..model.names import BindingKind
 from ..model.syntax import (COMPREHENSIONS, SCOPES, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file,
                             statement_children, walk_own)
 from ..model.values import is_string
 from ..findings import Finding
-from . import describe, rule
+from . import describe, is_jitted, rule
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
@@ -237,21 +237,9 @@ def _jitted_upload(model, call):
     """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
     copies it to the device again."""
     data = next((a for a in call.args if type(a) is ast.Name and model.value(a).kind is NUMPY), None)
-    if data is None or any(type(a) is ast.Starred for a in call.args) or not _is_jitted(model, call.func):
+    if data is None or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
         return None
     return data, "JNP104", f"passing {data.id} to the jitted {describe(call.func)}()"
-
-
-def _is_jitted(model, func):
-    """A decorated jitted def of this file, a name bound to ``jax.jit(f)``, or a jitted
-    function of another project module."""
-    callee = model.callee(func)
-    if callee is not None:
-        return callee in model.jitted_callables and bool(getattr(callee, "decorator_list", ()))
-    if model.value(func).kind is JAX_TREE:
-        return True
-    found = model.helper_facts(func)
-    return found is not None and found[0].get("jitted", False)
 
 
 def _helper_transfer(model, call):
@@ -499,7 +487,7 @@ def _read_only_use(model, name):
     an attribute read: none changes it (a call it is passed to, or a method called on it, might)."""
     parent = model.parent(name)
     if isinstance(parent, ast.Call) and name in parent.args:
-        return model.qualname(parent.func) in UPLOADS or _is_jitted(model, parent.func)
+        return model.qualname(parent.func) in UPLOADS or is_jitted(model, parent.func)
     if isinstance(parent, (ast.Subscript, ast.Attribute)):
         grandparent = model.parent(parent)
         is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent

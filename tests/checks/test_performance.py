@@ -34,6 +34,24 @@ def test_recompile_silent(lint_body, body):
     assert found(lint_body, body, "JNP602") == []
 
 
+STEP = "@jax.jit\ndef f(v):\n    return v[:, -1:]\n"
+
+
+@pytest.mark.parametrize("body", [
+    # a fixed-size buffer, a window cut back to a fixed size, a growing name the step never sees
+    STEP + "def g(x):\n    for i in range(9):\n        x = x.at[:, i].set(f(x)[:, 0])\n",
+    STEP + "def g(x):\n    for i in range(9):\n        x = jnp.concatenate([x, f(x)], axis=1)[:, -4:]\n",
+    STEP + "def g(x):\n    out = x\n    for i in range(9):\n        out = jnp.concatenate([out, f(x)], axis=1)\n",
+    # rebound to something else too, or grown only by another name
+    STEP + "def g(x):\n    for i in range(9):\n        x = jnp.concatenate([x, f(x)], axis=1)\n        x = x[:, 1:]\n",
+    STEP + "def g(x, y):\n    for i in range(9):\n        y = jnp.concatenate([x, f(x)], axis=1)\n",
+    # an unjitted function compiles nothing
+    "def h(v):\n    return v\ndef g(x):\n    for i in range(9):\n        x = jnp.append(x, h(x))\n",
+])
+def test_growing_argument_silent(lint_body, body):
+    assert found(lint_body, body, "JNP602") == []
+
+
 @pytest.mark.parametrize("body, line", [
     ("def g(x):\n    while True:\n        x = jax.jit(lambda v: v)(x)\n", 3),
     ("def g(x):\n    for i in range(3):\n        x = jax.pmap(partial(jnp.add, 1.0))(x)\n", 3),
@@ -43,6 +61,15 @@ def test_recompile_silent(lint_body, body):
      "        x = h(x)\n", 3),
 ])
 def test_recompile_reported(lint_body, body, line):
+    assert found(lint_body, body, "JNP602") == [line]
+
+
+@pytest.mark.parametrize("body, line", [
+    (STEP + "def g(x):\n    for i in range(9):\n        t = f(x)\n        x = jnp.concatenate([x, t], axis=1)\n", 6),
+    (STEP + "def g(x):\n    while True:\n        x = jnp.hstack((x, f(v=x)))\n", 6),
+    (STEP + "def g(x):\n    for i in range(9):\n        x = jnp.append(x, 1.0)\n        f(x)\n", 7),
+])
+def test_growing_argument_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]
 
 
