@@ -33,6 +33,7 @@ OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//
              "pow": "**", "matmul": "@"}
 FORMAT_OPS = frozenset({"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})  # f-strings, by Python version
 HASH_LIMIT = 16 << 20  # bytes of host data hashed to recognise a repeated upload
+FETCHED_KEPT = 8  # arrays remembered per place, to tell converting one again from converting a new one
 
 BACKEND = "cpu"  # set by process_probes.install_process_probes
 RECORDER = None  # the Recorder of the run in progress, or None
@@ -58,7 +59,7 @@ class Recorder:
         self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
         self.d2h_what = {}  # (place, kind) -> what transferred first
         self.d2h_via = defaultdict(Counter)  # call site in a watched file -> kind -> transfers made below it
-        self.fetched = defaultdict(dict)  # place -> {id(array): weakref}: arrays brought to the host there
+        self.fetched = {}  # place -> weak references to the last arrays brought to the host there
         self.uploads = defaultdict(Counter)  # place -> data fingerprint -> uploads
         self.events = {}  # (place, kind) -> (mechanism, detail): seen once is enough
         self.guarded = False  # a transfer guard confirmed a transfer
@@ -154,12 +155,13 @@ def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False,
 
 
 def _fetched_before(place, arrays):
-    """True when every one of ``arrays`` was already converted at ``place``: it is computed, so
-    converting it again waits for nothing (``float(loss)`` in a loop over splits, loss unchanged)."""
-    seen = RECORDER.fetched[place]
-    before = bool(arrays) and all((ref := seen.get(id(a))) is not None and ref() is a for a in arrays)
-    for array in arrays:
-        seen[id(array)] = weakref.ref(array)
+    """True when ``arrays`` are among the last FETCHED_KEPT arrays converted at ``place``: they are
+    computed, so converting them again waits for nothing (``float(loss)`` in a loop over splits,
+    loss unchanged). A few per place, so a long run keeps no more than that."""
+    kept = [array for array in (ref() for ref in RECORDER.fetched.get(place, ())) if array is not None]
+    before = bool(arrays) and all(any(array is seen for seen in kept) for array in arrays)
+    kept += [array for array in arrays if not any(array is seen for seen in kept)]
+    RECORDER.fetched[place] = [weakref.ref(array) for array in kept[-FETCHED_KEPT:]]
     return before
 
 
