@@ -38,6 +38,7 @@ TRACE_ONLY_MUTATION = "trace-only-mutation"
 TRACE_ONLY_HOST_RANDOM = "trace-only-host-random"
 STALE_GLOBAL = "stale-global"  # a global read by a trace-only line took several values eagerly
 TRACE_ONLY_LINE = "trace-only-line"  # the line ran only while JAX traced, whatever it did
+LEAKED_TRACER = "leaked-tracer"  # after the line, self or a closure's container held a tracer
 # Dtypes.
 STRICT_PROMOTION = "strict-promotion"  # TypePromotionError under jax_numpy_dtype_promotion="strict"
 X64_TRUNCATION = "x64-truncation"  # JAX's "not available ... truncated" warning
@@ -75,6 +76,8 @@ DESCRIPTIONS = {
     TRACE_ONLY_HOST_RANDOM: "the host RNG or clock call ran fewer times jitted than under `jax.disable_jit()`",
     STALE_GLOBAL: "a global read by a line that ran only while tracing took several values in the eager runs",
     TRACE_ONLY_LINE: "the line ran only while JAX traced, whatever it did",
+    LEAKED_TRACER: "after the line stored into `self` or an enclosing function's container, that object held a "
+                   "tracer (it outlives the trace)",
     STRICT_PROMOTION: "the case raises `TypePromotionError` under `jax.numpy_dtype_promotion(\"strict\")`",
     X64_TRUNCATION: "JAX warns that the 64-bit dtype is not available and truncates it",
     WIDE_HOST_DATA: "NumPy 64-bit data reaches JAX while x64 is off",

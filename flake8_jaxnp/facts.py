@@ -9,6 +9,8 @@ MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
     "popitem", "discard", "appendleft", "extendleft", "popleft", "sort", "reverse",
 })
+# Methods where ``self.x = ...`` builds the object rather than mutating a live one.
+CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
 # Host random number generators of the standard library's ``random`` module.
 STDLIB_RANDOM = frozenset({
     "random", "randint", "uniform", "gauss", "choice", "choices", "shuffle", "sample",

@@ -3,6 +3,7 @@ Findings, declared with ``@rule(codes)``: the linter runs every check so declare
 import ast
 import bisect
 
+from ..model.kinds import JAX_TREE
 from ..model.names import BindingKind
 from ..model.syntax import named_options, positional_names, selected_arguments
 
@@ -91,6 +92,18 @@ def iterates_twice(iterable):
         if bounds and len(bounds) == len(iterable.args) <= 3 and 0 not in bounds[2:]:
             return len(range(*bounds)) >= 2
     return True
+
+
+def is_jitted(model, func):
+    """A decorated jitted def of this file, a name bound to ``jax.jit(f)``, or a jitted
+    function of another project module."""
+    callee = model.callee(func)
+    if callee is not None:
+        return callee in model.jitted_callables and bool(getattr(callee, "decorator_list", ()))
+    if model.value(func).kind is JAX_TREE:  # called, so a function: not a jitted result
+        return True
+    found = model.helper_facts(func)
+    return found is not None and found[0].get("jitted", False)
 
 
 def jitted_parameters(model, func_expr, numbers_option, names_option):

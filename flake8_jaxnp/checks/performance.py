@@ -3,8 +3,9 @@ import ast
 
 from ..facts import CLOCKS
 from ..findings import Finding
+from ..model.names import BindingKind
 from ..model.syntax import PARTIAL, expression_children, walk_own
-from . import blocks, describe, jitted_parameters, repeats, rule
+from . import blocks, describe, is_jitted, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
 # Clocks that time a region (not entropy sources such as uuid4).
@@ -12,6 +13,9 @@ TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetim
 # Calls that wait for the device: after one of them the clock reads a finished result.
 SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
 SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
+# Calls whose result is longer than an array given in their first argument's sequence.
+GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
+    "concatenate", "concat", "append", "hstack", "vstack", "dstack", "column_stack", "row_stack"))
 
 
 @rule("JNP602", "JNP603")
@@ -30,6 +34,8 @@ def recompiles_and_timing(model):
                     yield from _recompiles(model, loop, stmt, walked)
             if scope in timed:
                 yield from _unsynchronised(model, stmts)
+                if loop is not None and stmts is loop.body:
+                    yield from _every_n_clock(model, loop)
 
 
 def _compiles(model):
@@ -53,6 +59,7 @@ def _recompiles(model, loop, stmt, walked):
         if isinstance(node, ast.Call):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
+            yield from _growing_argument(model, loop, node)
 
 
 def _own_expression_nodes(stmt):
@@ -134,6 +141,41 @@ def _changing_static(model, loop, call, walked):
             return
 
 
+def _growing_argument(model, loop, call):
+    """A jitted function called in the loop with a name the loop's body grows on every iteration
+    (``x = jnp.concatenate([x, token], axis=1)``): each call sees a new shape, a new cache key."""
+    names = [a.id for a in call.args if isinstance(a, ast.Name)] + \
+        [k.value.id for k in call.keywords if isinstance(k.value, ast.Name)]
+    if not names or not is_jitted(model, call.func):
+        return
+    for name in names:
+        growth = _growth(model, loop, name)
+        if growth is not None:
+            yield Finding.at(call, "JNP602", {
+                "what": f"'{name}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
+                "loop": loop.lineno, "fix": "preallocate it at its final size and fill it with .at[i].set() or "
+                                            "lax.dynamic_update_slice, or pad it to a fixed length"})
+            return
+
+
+def _growth(model, loop, name):
+    """The one statement of the loop's body that binds ``name``, when it is ``name = concatenate([name,
+    ...])`` (or append, hstack, ...) run on every iteration; else None."""
+    stores = [node for stmt in loop.body for node in ast.walk(stmt)
+              if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)]
+    target = loop.target if isinstance(loop, ast.For) else ast.Pass()
+    if len(stores) != 1 or any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(target)):
+        return None
+    stmt = model.parent(stores[0])
+    if stmt not in loop.body or not isinstance(stmt, ast.Assign) or stmt.targets != [stores[0]] \
+            or not isinstance(stmt.value, ast.Call) or model.qualname(stmt.value.func) not in GROWING \
+            or not stmt.value.args:
+        return None
+    first = stmt.value.args[0]
+    parts = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
+    return stmt if any(isinstance(part, ast.Name) and part.id == name for part in parts) else None
+
+
 def _counter(loop, walked):
     """The name a ``for i in range(...)`` or ``for i, x in enumerate(...)`` loop counts with."""
     if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) \
@@ -151,7 +193,8 @@ def _counter(loop, walked):
 
 # ---- JNP603 ---------------------------------------------------------------------------------
 def _unsynchronised(model, block):
-    """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes."""
+    """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes.
+    The JAX calls may be a loop of them (``for b in batches: state = update(state, b)``)."""
     start, work = None, []
     for stmt in block:
         clock = _clock_read(model, stmt)
@@ -162,8 +205,100 @@ def _unsynchronised(model, block):
             start, work = stmt, []
         elif start is not None and _dispatches(model, stmt):
             work.append(stmt.value)
+        elif start is not None and (last := _dispatching_loop(model, stmt)) is not None:
+            work.append(last)
         else:
             start, work = None, []
+
+
+def _every_n_clock(model, loop):
+    """``for ...: state = step(state); if step % N == 0: dt = clock() - t0; float(loss); t0 = clock()``:
+    the loop only queues JAX work, and its every-N block reads the clock before anything in it
+    waits and restarts it after the wait, so ``dt`` measures dispatch, never the steps'
+    computation. (Restarted before the wait, the next interval holds it: the rate lags one
+    block but adds up, as Haiku's examples do on purpose.)"""
+    guards = [stmt for stmt in loop.body if isinstance(stmt, ast.If)]
+    if len(guards) != 1 or _touches_device(model, guards[0].test) \
+            or _touches_device(model, loop.test if isinstance(loop, ast.While) else loop.iter):
+        return
+    guard, last = guards[0], None
+    for stmt in loop.body:
+        if _dispatches(model, stmt):
+            last = stmt.value
+        elif stmt is not guard and not _host_only(model, stmt):
+            return
+    for index, stmt in enumerate(guard.body if last is not None else ()):
+        clock = _clock_read(model, stmt)
+        if clock is not None:
+            start = _clock_start(model, clock)
+            if start is not None and _reads_clock_first(stmt, clock) \
+                    and _restarted_after_a_wait(model, guard.body[index:], start):
+                yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": _first_binding(model, start),
+                                                   "work": describe(last)})
+            return
+        if not _host_only(model, stmt):
+            return
+
+
+def _restarted_after_a_wait(model, stmts, start):
+    """Whether ``stmts`` (from the clock read on) wait for the device before one of them binds
+    the start name (``t0``) to a new clock read."""
+    waited = False
+    for stmt in stmts:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == start.id for t in stmt.targets):
+            return waited
+        waited = waited or _touches_device(model, stmt, clocks=False)
+    return False
+
+
+def _clock_start(model, clock):
+    """``t0`` of ``clock() - t0``, when every binding of it is a clock read."""
+    parent = model.parent(clock)
+    if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Sub) and parent.left is clock
+            and isinstance(parent.right, ast.Name)):
+        return None
+    found = model.resolve(parent.right)
+    if not found or not all(b.kind is BindingKind.ASSIGN and isinstance(b.value, ast.Call)
+                            and model.qualname(b.value.func) in TIMERS for b in found[1]):
+        return None
+    return parent.right
+
+
+def _first_binding(model, name):
+    return min(binding.stmt.lineno for binding in model.resolve(name)[1])
+
+
+def _host_only(model, stmt):
+    """A simple statement that reads no device value and calls no clock or sync."""
+    return isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr)) and not _touches_device(model, stmt)
+
+
+def _dispatching_loop(model, stmt):
+    """The last JAX call of a loop whose body only queues JAX work and does host work that
+    touches no device value (``x = shard(batch)``), so nothing in it waits; else None."""
+    if not isinstance(stmt, (ast.For, ast.While)) or stmt.orelse or _clock_read(model, stmt) is not None:
+        return None
+    if _touches_device(model, stmt.test if isinstance(stmt, ast.While) else stmt.iter):
+        return None  # a device truth test waits; so may iterating over a device array
+    last = None
+    for inner in stmt.body:
+        if _dispatches(model, inner):
+            last = inner.value
+        elif not _host_only(model, inner):
+            return None
+    return last
+
+
+def _touches_device(model, node, clocks=True):
+    """Whether an expression (or simple statement) reads a device value or calls a sync (or, with
+    ``clocks``, a clock): host work that reads none of them cannot wait for JAX."""
+    for part in _own_expression_nodes(node) if isinstance(node, ast.stmt) else ast.walk(node):
+        if isinstance(part, ast.Call) and (model.qualname(part.func) in (TIMERS if clocks else set()) | SYNC_FUNCTIONS
+                                           or isinstance(part.func, ast.Attribute) and part.func.attr in SYNC_METHODS):
+            return True
+        if isinstance(part, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and model.value(part).on_device:
+            return True
+    return False
 
 
 def _clock_read(model, stmt):

@@ -6,7 +6,7 @@ are checked: under grad or vmap alone the Python body runs on every call.
 import ast
 
 from .. import api
-from ..facts import CLOCKS, MUTATING_METHODS, STDLIB_RANDOM
+from ..facts import CLOCKS, CONSTRUCTORS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
 from ..model.kinds import PYTHON
 from ..model.names import DEFINITIONS, BindingKind
@@ -17,8 +17,6 @@ CONTAINER_TYPES = frozenset({
     "builtins.list", "builtins.dict", "builtins.set", "collections.deque",
     "collections.defaultdict", "collections.OrderedDict", "collections.Counter",
 })
-# Methods where ``self.x = ...`` builds the object rather than mutating a live one.
-CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
 # Calls whose result is a plain Python value whatever they are given (len of a tracer is its
 # static length), and calls that give one when every argument is one.
 STATIC_RESULT_BUILTINS = frozenset({"builtins.len", "builtins.type", "builtins.isinstance", "builtins.callable",
@@ -144,18 +142,41 @@ def _is_stateful(qualname):
     return qualname in CLOCKS
 
 
-def _store(model, func, target, base):
-    if isinstance(target, (ast.Tuple, ast.List)):
-        for element in target.elts:
-            yield from _store(model, func, element, base)
-    elif isinstance(target, ast.Subscript):
+def _store(model, func, target, base, stored=None):
+    """``stored``: the expression assigned to ``target`` when the statement says which one it is
+    (``self.a, b = x, y`` pairs them; ``self.a, b = split(k)`` gives each target the whole call)."""
+    if stored is None:
         statement = model.parent(target)
-        stored = [statement.value] if isinstance(statement, ast.Assign) else []
-        owner = _outer_container(model, func, target.value, stored)
+        stored = getattr(statement, "value", None)
+    if isinstance(target, (ast.Tuple, ast.List)):
+        paired = isinstance(stored, (ast.Tuple, ast.List)) and len(stored.elts) == len(target.elts) \
+            and not any(isinstance(e, ast.Starred) for e in target.elts + stored.elts)
+        for index, element in enumerate(target.elts):
+            yield from _store(model, func, element, base, stored.elts[index] if paired else stored)
+    elif isinstance(target, ast.Subscript):
+        owner = _outer_container(model, func, target.value, [] if stored is None else [stored])
         if owner is not None and not model.value(target.value).is_array:
             yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
-    elif isinstance(target, ast.Attribute) and _is_self(model, func, target.value):
+    elif isinstance(target, ast.Attribute) and _is_self(model, func, target.value) \
+            and _keeps_trace_state(model, target, stored):
         yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=target.value.id))
+
+
+def _keeps_trace_state(model, target, stored):
+    """``self.x = ...`` at trace time matters when it stores a tracer (it leaks out of the trace)
+    or updates state from its old value (``self.n += 1`` counts traces, not calls). Storing a
+    function, a string, a shape or anything the model cannot place is silent: written once per
+    trace, it holds what every call would have written."""
+    statement = model.parent(target)
+    while isinstance(statement, (ast.Tuple, ast.List, ast.Starred)):
+        statement = model.parent(statement)
+    if isinstance(statement, ast.AugAssign):
+        return True
+    if stored is None:
+        return False
+    return _escapes(model, stored) or any(
+        isinstance(node, ast.Attribute) and node.attr == target.attr and isinstance(node.value, ast.Name)
+        and node.value.id == target.value.id for node in ast.walk(stored))
 
 
 def _outer_container(model, func, expr, stored):
@@ -208,12 +229,25 @@ def _self_container(model, func, expr):
 
 
 def _escapes(model, expr):
-    """True when ``expr`` holds a tracer (also inside a literal tuple/list/dict)."""
+    """True when ``expr`` holds a tracer (also inside a literal tuple/list/dict). In a traced
+    function every JAX result is one, even of constants (``jax.random.PRNGKey(0)``)."""
     if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
         return any(_escapes(model, e) for e in expr.elts)
     if isinstance(expr, ast.Dict):
         return any(_escapes(model, v) for v in expr.values)
-    return model.value(expr).traced
+    value = model.value(expr)
+    return value.traced or value.on_device and not _is_jitted_function(model, expr)
+
+
+def _is_jitted_function(model, expr):
+    """``jax.jit(f)``, or a name bound only to one: a function (the model gives it the kind of
+    what calling it returns), not an array."""
+    def jits(call):
+        return isinstance(call, ast.Call) and model.qualname(call.func) in model.staging_transforms
+    if isinstance(expr, ast.Name):
+        found = model.resolve(expr)
+        return bool(found) and all(b.kind is BindingKind.ASSIGN and jits(b.value) for b in found[1])
+    return jits(expr)
 
 
 def _is_self(model, func, expr):

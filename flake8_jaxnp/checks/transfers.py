@@ -18,6 +18,9 @@ be, and nested ones count as hot once their steps multiply past ten. A value che
 (``self.assertEqual(int(x), 3)``, or an ``assert`` statement in a ``test*``
 function or a ``test_*.py``/``*_test.py`` file) must be read. Unchanged NumPy
 data passed to a jitted function is uploaded on every call, like ``jnp.asarray``.
+A conversion of the same array on every iteration (``float(loss)`` in ``for split in
+splits``, nothing in the loop rebinding ``loss``) waits only the first time: it counts
+once per run of that loop, so under an every-N ``if`` it is exempt like one in the block.
 """
 import ast
 import bisect
@@ -25,13 +28,13 @@ import bisect
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.kinds import JAX, JAX_TREE, NUMPY
+from ..model.kinds import JAX, NUMPY
 from ..model.names import BindingKind
 from ..model.syntax import (COMPREHENSIONS, SCOPES, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file,
                             statement_children, walk_own)
 from ..model.values import is_string
 from ..findings import Finding
-from . import describe, rule
+from . import describe, is_jitted, rule
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
@@ -61,6 +64,8 @@ def host_transfers_in_loops(model):
             continue
         reported, code, what = found
         loop = _repeating_loop(model, loops, reported)
+        if loop is not None and code != "JNP104" and _unchanged_by(model, loops, reported, loop):
+            loop = _repeating_loop(model, loops, loop)  # once per run of the loop, the first time
         if loop is None or model.traced_function(reported) is not None:
             continue
         if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
@@ -232,21 +237,9 @@ def _jitted_upload(model, call):
     """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
     copies it to the device again."""
     data = next((a for a in call.args if type(a) is ast.Name and model.value(a).kind is NUMPY), None)
-    if data is None or any(type(a) is ast.Starred for a in call.args) or not _is_jitted(model, call.func):
+    if data is None or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
         return None
     return data, "JNP104", f"passing {data.id} to the jitted {describe(call.func)}()"
-
-
-def _is_jitted(model, func):
-    """A decorated jitted def of this file, a name bound to ``jax.jit(f)``, or a jitted
-    function of another project module."""
-    callee = model.callee(func)
-    if callee is not None:
-        return callee in model.jitted_callables and bool(getattr(callee, "decorator_list", ()))
-    if model.value(func).kind is JAX_TREE:
-        return True
-    found = model.helper_facts(func)
-    return found is not None and found[0].get("jitted", False)
 
 
 def _helper_transfer(model, call):
@@ -337,6 +330,65 @@ def _repeating_loop(model, loops, node):
             continue
         child, parent = parent, model.parent(parent)
     return None
+
+
+def _unchanged_by(model, loops, reported, loop):
+    """True when every iteration of ``loop`` converts the same array: the converted value reads
+    only names the loop does not rebind (nor mutate, for ``state.loss``) and calls nothing new.
+    The first conversion waits for it; the later ones find it ready (``for split in splits:
+    log(split, float(loss))`` in an every-N block syncs once per block)."""
+    operands = [operand for operand in _converted(reported) if _on_device(model, operand)]
+    rebound, _ = loops.names(loop)
+    for operand in operands:
+        for node in ast.walk(operand):
+            if isinstance(node, (ast.Call, ast.Await, ast.NamedExpr, ast.Lambda, *COMPREHENSIONS)):
+                return False
+            if isinstance(node, ast.Name) and (
+                    node.id in rebound or node is not operand and _mutated_in(loop, node.id, reported)):
+                return False
+    return bool(operands)
+
+
+def _converted(reported):
+    """The expressions a reported transfer converts (``loss`` of ``float(loss)``, ``loss.item()``)."""
+    if isinstance(reported, ast.Call):
+        if isinstance(reported.func, ast.Attribute) and reported.func.attr in ("item", "tolist") and not reported.args:
+            return [reported.func.value]
+        return [a.value if isinstance(a, ast.Starred) else a for a in reported.args] + \
+            [k.value for k in reported.keywords]
+    if isinstance(reported, ast.JoinedStr):
+        return [v.value for v in reported.values if isinstance(v, ast.FormattedValue)]
+    if isinstance(reported, ast.BinOp):
+        return [reported.right]  # "%s" % loss
+    return [reported]  # a truth test
+
+
+def _mutated_in(loop, name, conversion):
+    """True when ``loop`` may change what ``name``'s attributes or items hold: it stores into them,
+    calls a method of it or passes it to a call other than the ``conversion`` itself."""
+    for node in ast.walk(loop):
+        if node is conversion:
+            continue
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load) \
+                and _root_name(node) == name:
+            return True
+        if isinstance(node, ast.Call) and (isinstance(node.func, ast.Attribute) and _root_name(node.func) == name
+                                           or any(_is_name(a, name) for a in node.args)
+                                           or any(_is_name(k.value, name) for k in node.keywords)):
+            return True
+    return False
+
+
+def _is_name(expr, name):
+    if isinstance(expr, ast.Starred):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id == name
+
+
+def _root_name(expr):
+    while isinstance(expr, (ast.Attribute, ast.Subscript)):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def _continues_while(model, boolop):
@@ -435,7 +487,7 @@ def _read_only_use(model, name):
     an attribute read: none changes it (a call it is passed to, or a method called on it, might)."""
     parent = model.parent(name)
     if isinstance(parent, ast.Call) and name in parent.args:
-        return model.qualname(parent.func) in UPLOADS or _is_jitted(model, parent.func)
+        return model.qualname(parent.func) in UPLOADS or is_jitted(model, parent.func)
     if isinstance(parent, (ast.Subscript, ast.Attribute)):
         grandparent = model.parent(parent)
         is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent

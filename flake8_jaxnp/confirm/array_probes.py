@@ -14,6 +14,7 @@ import functools
 import hashlib
 import sys
 import types
+import weakref
 from collections import Counter, defaultdict
 
 import jax
@@ -32,6 +33,7 @@ OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//
              "pow": "**", "matmul": "@"}
 FORMAT_OPS = frozenset({"FORMAT_VALUE", "FORMAT_SIMPLE", "FORMAT_WITH_SPEC"})  # f-strings, by Python version
 HASH_LIMIT = 16 << 20  # bytes of host data hashed to recognise a repeated upload
+FETCHED_KEPT = 8  # arrays remembered per place, to tell converting one again from converting a new one
 
 BACKEND = "cpu"  # set by process_probes.install_process_probes
 RECORDER = None  # the Recorder of the run in progress, or None
@@ -45,8 +47,8 @@ class Recorder:
         self.watched = watched  # Watched: the files whose frames count
         self.track_globals = track_globals  # fingerprint the globals each line reads (eager runs)
         self.operand_dtypes = operand_dtypes  # compare operator dtypes (where strict promotion is not used)
-        self.pending_leaks = {}  # frame -> (place, closure names it mutated), checked at its next line
-        self.leaks = set()  # (place, name): a closure container that held a tracer after the line
+        self.pending_leaks = {}  # frame -> (place, closure/self names it mutated), checked at its next line
+        self.leaks = set()  # (place, name): a closure container or self that held a tracer after the line
         self.lines = Counter()  # place -> times it ran
         self.traced_lines = Counter()  # place -> times it ran while JAX traced
         self.line_jit = {}  # place -> the outermost jitted function being called when it traced
@@ -57,6 +59,7 @@ class Recorder:
         self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
         self.d2h_what = {}  # (place, kind) -> what transferred first
         self.d2h_via = defaultdict(Counter)  # call site in a watched file -> kind -> transfers made below it
+        self.fetched = {}  # place -> weak references to the last arrays brought to the host there
         self.uploads = defaultdict(Counter)  # place -> data fingerprint -> uploads
         self.events = {}  # (place, kind) -> (mechanism, detail): seen once is enough
         self.guarded = False  # a transfer guard confirmed a transfer
@@ -130,9 +133,12 @@ def _call_guarded(direction, call):
         BUSY = False
 
 
-def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False):
-    """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``.
+def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False, arrays=()):
+    """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``,
+    unless ``arrays``, the device arrays it converts, were all fetched at this place before.
     One made inside unwatched code counts only for the watched call that reached it (``d2h_via``)."""
+    if _fetched_before(place, arrays):
+        return call()
     result, moved = _call_guarded("d2h", call)
     guarded = moved is True
     if moved is None and moved_if is not None:
@@ -146,6 +152,17 @@ def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False)
             RECORDER.d2h_via[caller][kind] += 1
             RECORDER.d2h_what.setdefault((caller, kind), f"{what} (in a function called here)")
     return result
+
+
+def _fetched_before(place, arrays):
+    """True when ``arrays`` are among the last FETCHED_KEPT arrays converted at ``place``: they are
+    computed, so converting them again waits for nothing (``float(loss)`` in a loop over splits,
+    loss unchanged). A few per place, so a long run keeps no more than that."""
+    kept = [array for array in (ref() for ref in RECORDER.fetched.get(place, ())) if array is not None]
+    before = bool(arrays) and all(any(array is seen for seen in kept) for array in arrays)
+    kept += [array for array in arrays if not any(array is seen for seen in kept)]
+    RECORDER.fetched[place] = [weakref.ref(array) for array in kept[-FETCHED_KEPT:]]
+    return before
 
 
 def _watched_callers(place):
@@ -235,7 +252,8 @@ def _numpy_call(place, func, name, args, kwargs):
     if name.rpartition(".")[2] in NUMPY_METADATA or not any(
             is_device_array(value) for value in _arguments(args, kwargs)):
         return func(*args, **kwargs)
-    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs), moved_if=_is_host_value)
+    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs), moved_if=_is_host_value,
+                       arrays=[value for value in _arguments(args, kwargs) if is_device_array(value)])
 
 
 def _is_host_value(result):
@@ -419,7 +437,8 @@ def _array_method_probe(method, kind, what):
         how = kind, what
         if not inside and _is_formatting(_current_instruction(frame)):
             how = ev.FORMATTING, "string formatting"
-        return _record_d2h(place_of(frame), *how, lambda: method(self, *args, **kwargs), inside_other_code=inside)
+        return _record_d2h(place_of(frame), *how, lambda: method(self, *args, **kwargs), inside_other_code=inside,
+                           arrays=[self] if is_device_array(self) else [])
     return probe
 
 

@@ -7,10 +7,12 @@ import dis
 import types
 from collections import defaultdict
 
-from ..facts import MUTATING_METHODS
+from ..facts import CONSTRUCTORS, MUTATING_METHODS
 
 # Instructions that may sit between a receiver load and the store that mutates it.
 RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP", "BINARY_SUBSCR"})
+# Mutated objects a probe checks for a tracer after the line: they outlive the trace.
+LEAKABLE = frozenset({"closure", "self"})
 
 
 class Watched(frozenset):
@@ -46,16 +48,17 @@ class LineFacts:
 
     def __init__(self, code):
         self.global_loads, self.rebinds, self.mutates = _line_facts(code)
-        self.closure_mutations = {line: {name for kind, name in found if kind == "closure"}
-                                  for line, found in self.mutates.items()
-                                  if any(kind == "closure" for kind, _ in found)}
+        self.leak_watch = {line: {name for kind, name in found if kind in LEAKABLE}
+                           for line, found in self.mutates.items() if any(kind in LEAKABLE for kind, _ in found)}
 
 
 def _line_facts(code):
     global_loads, rebinds, mutates = defaultdict(set), defaultdict(set), defaultdict(set)
     for unit in _code_objects(code):
         instructions = list(dis.get_instructions(unit))
-        outer_locals = {"self"} if unit.co_argcount and unit.co_varnames[:1] == ("self",) else set()
+        builds_self = unit.co_name in CONSTRUCTORS  # tree_unflatten's cls(*tracers) builds a new object
+        outer_locals = {"self"} if unit.co_argcount and unit.co_varnames[:1] == ("self",) and not builds_self \
+            else set()
         for index, (instruction, line) in enumerate(zip(instructions, _lines(instructions))):
             if line is None:
                 continue

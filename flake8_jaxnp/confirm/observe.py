@@ -78,6 +78,8 @@ def recorded(found, rec):
         found.add(found.events, place, kind, mechanism, detail)
     for (place, kind), (mechanism, detail) in sorted(rec.observed.items()):
         found.add(found.observations, place, kind, mechanism, detail)
+    for place, name in sorted(rec.leaks):
+        found.add(found.events, place, ev.LEAKED_TRACER, "tracer leak", f"'{name}' held a tracer after the line")
     for place, (made, compiled) in sorted(rec.new_functions_compiled().items()):
         if compiled > 1:
             found.add(found.observations, place, ev.RETRACE, "jit cache",
@@ -189,15 +191,14 @@ def is_promotion_error(exc):
 
 
 def _outlives_trace(kind, name, place, run):
-    """A mutated module global (not a module) or self always outlives the trace; a closure's
-    container only matters when a tracer was stored in it (collecting shapes is deliberate)."""
+    """A mutated module global (not a module) always outlives the trace; a closure's container
+    or self only matters when a tracer was stored in it (collecting shapes, memoising a jitted
+    function or static names once per trace is deliberate)."""
     if kind == "global":
         namespace = run.module.__dict__ if run.module is not None and run.module.__file__ == place[0] else None
         value = namespace.get(name) if namespace is not None else _global_of(place[0], name)
         return not isinstance(value, types.ModuleType)
-    if kind == "closure":
-        return (place, name) in run.rec.leaks
-    return True
+    return (place, name) in run.rec.leaks
 
 
 def _global_of(path, name):

@@ -230,8 +230,8 @@ def tracing(rec):
                 facts = watched.facts(path)
                 if facts is None:
                     return local
-                if line in facts.closure_mutations:
-                    rec.pending_leaks[frame] = (place, facts.closure_mutations[line])
+                if line in facts.leak_watch:
+                    rec.pending_leaks[frame] = (place, facts.leak_watch[line])
                 if rec.track_globals:
                     for name in facts.global_loads.get(line, ()):
                         if name in frame.f_globals:
@@ -280,14 +280,20 @@ def _trace_state_clean():
     return check() if check is not None else False
 
 
-def _holds_tracer(value):
-    """A container (or object) of the user's that now holds a tracer, one level deep."""
+def _holds_tracer(value, depth=2):
+    """A container (or object) of the user's that now holds a tracer, two levels deep
+    (``self.rng``, ``self.losses[0]``, ``seen[0]``)."""
+    if isinstance(value, jax.core.Tracer):
+        return True
     if isinstance(value, dict):
-        value = list(value.values())
+        items = value.values()
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        items = value
     elif hasattr(value, "__dict__") and not isinstance(value, (type, types.ModuleType)):
-        value = list(vars(value).values())
-    items = value if isinstance(value, (list, tuple, set, frozenset)) else [value]
-    return any(isinstance(item, jax.core.Tracer) for item in items)
+        items = vars(value).values()
+    else:
+        return False
+    return depth > 0 and any(_holds_tracer(item, depth - 1) for item in items)
 
 
 def _value_fingerprint(value):

@@ -34,6 +34,24 @@ def test_recompile_silent(lint_body, body):
     assert found(lint_body, body, "JNP602") == []
 
 
+STEP = "@jax.jit\ndef f(v):\n    return v[:, -1:]\n"
+
+
+@pytest.mark.parametrize("body", [
+    # a fixed-size buffer, a window cut back to a fixed size, a growing name the step never sees
+    STEP + "def g(x):\n    for i in range(9):\n        x = x.at[:, i].set(f(x)[:, 0])\n",
+    STEP + "def g(x):\n    for i in range(9):\n        x = jnp.concatenate([x, f(x)], axis=1)[:, -4:]\n",
+    STEP + "def g(x):\n    out = x\n    for i in range(9):\n        out = jnp.concatenate([out, f(x)], axis=1)\n",
+    # rebound to something else too, or grown only by another name
+    STEP + "def g(x):\n    for i in range(9):\n        x = jnp.concatenate([x, f(x)], axis=1)\n        x = x[:, 1:]\n",
+    STEP + "def g(x, y):\n    for i in range(9):\n        y = jnp.concatenate([x, f(x)], axis=1)\n",
+    # an unjitted function compiles nothing
+    "def h(v):\n    return v\ndef g(x):\n    for i in range(9):\n        x = jnp.append(x, h(x))\n",
+])
+def test_growing_argument_silent(lint_body, body):
+    assert found(lint_body, body, "JNP602") == []
+
+
 @pytest.mark.parametrize("body, line", [
     ("def g(x):\n    while True:\n        x = jax.jit(lambda v: v)(x)\n", 3),
     ("def g(x):\n    for i in range(3):\n        x = jax.pmap(partial(jnp.add, 1.0))(x)\n", 3),
@@ -43,6 +61,15 @@ def test_recompile_silent(lint_body, body):
      "        x = h(x)\n", 3),
 ])
 def test_recompile_reported(lint_body, body, line):
+    assert found(lint_body, body, "JNP602") == [line]
+
+
+@pytest.mark.parametrize("body, line", [
+    (STEP + "def g(x):\n    for i in range(9):\n        t = f(x)\n        x = jnp.concatenate([x, t], axis=1)\n", 6),
+    (STEP + "def g(x):\n    while True:\n        x = jnp.hstack((x, f(v=x)))\n", 6),
+    (STEP + "def g(x):\n    for i in range(9):\n        x = jnp.append(x, 1.0)\n        f(x)\n", 7),
+])
+def test_growing_argument_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]
 
 
@@ -58,6 +85,30 @@ def test_recompile_reported(lint_body, body, line):
     "def g(x, c):\n    t = time.time()\n    if c:\n        y = jnp.dot(x, x)\n    return time.time() - t\n",
     # inside traced code the clock is read at trace time (JNP305's business)
     "@jax.jit\ndef g(x):\n    t = time.time()\n    y = jnp.dot(x, x)\n    return y, time.time() - t\n",
+    # a loop of JAX calls that waits: a sync after it, in it, in its test or its iterable; host-only loops
+    "def g(x, bs):\n    t = time.time()\n    for b in bs:\n        x = jnp.dot(x, b)\n"
+    "    jax.block_until_ready(x)\n    return time.time() - t\n",
+    "def g(x, bs):\n    t = time.time()\n    for b in bs:\n        x = jnp.dot(x, b)\n        print(x)\n"
+    "    return time.time() - t\n",
+    "def g(x):\n    x = jnp.asarray(x)\n    t = time.time()\n    while x.sum() > 1:\n        x = jnp.sqrt(x)\n"
+    "    return time.time() - t\n",
+    "def g(x):\n    t = time.time()\n    for r in jnp.sqrt(x):\n        y = jnp.sin(r)\n"
+    "    return time.time() - t\n",
+    "def g(bs):\n    t = time.time()\n    for b in bs:\n        y = sorted(b)\n    return time.time() - t\n",
+    "def g(x, bs):\n    t = time.time()\n    for b in bs:\n        x = jnp.dot(x, b)\n    else:\n"
+    "        x.block_until_ready()\n    return time.time() - t\n",
+    # an every-N block that waits before its clock read, or a loop that waits every step
+    "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+    "        if i % 10 == 0:\n            v = x.item()\n            print(v, time.time() - t)\n",
+    "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+    "        print(x)\n        if i % 10 == 0:\n            print(time.time() - t)\n",
+    # restarted before the wait (Haiku's runahead): the next interval holds it, the rate adds up
+    "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+    "        if i % 10 == 0:\n            dt = time.time() - t\n            t = time.time()\n"
+    "            print(x.item(), dt)\n",
+    # cumulative time, never restarted
+    "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+    "        if i % 10 == 0:\n            print(time.time() - t, x.item())\n",
 ])
 def test_timing_silent(lint_body, body):
     assert found(lint_body, body, "JNP603") == []
@@ -66,6 +117,13 @@ def test_timing_silent(lint_body, body):
 @pytest.mark.parametrize("body, line", [
     ("def g(x):\n    t = time.monotonic()\n    jnp.dot(x, x)\n    return time.monotonic() - t\n", 4),
     ("f = jax.jit(jnp.sin)\nt = time.perf_counter()\ny = f(jnp.ones(3))\nt2 = time.perf_counter()\n", 4),
+    # a loop of jitted calls, with host work that touches no device value, nothing waiting after it
+    ("f = jax.jit(jnp.sin)\ndef g(x, bs):\n    t = time.time()\n    for b in bs:\n        h = list(b)\n"
+     "        x = f(x + h[0])\n    return time.time() - t\n", 7),
+    # the clock read of an every-N block, before the conversion that would wait
+    ("f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+     "        if i % 10 == 0:\n            dt = time.time() - t\n            print(x.item(), dt)\n"
+     "            t = time.time()\n", 7),
 ])
 def test_timing_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP603") == [line]

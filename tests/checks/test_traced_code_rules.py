@@ -134,3 +134,19 @@ def test_custom_jvp_rules_follow_the_transform_that_differentiates(lint_source):
     assert codes(found(transform="jax.grad(loss)")) == ["JNP201"]  # grad alone: the tangents are tracers
     assert found(transform="jax.jit(loss)") == []  # never differentiated: the rule never runs
     assert found(decorator="@partial(jax.custom_jvp, nondiff_argnums=(1,))") == []  # its first parameters are static
+
+
+def test_self_attribute_written_at_trace_time_is_reported_only_for_trace_state(lint_source):
+    source = (
+        "import jax\nimport jax.numpy as jnp\nclass Engine:\n    def generate(self, params, rng=None):\n"
+        "        if self.rng is None:\n            self.rng = jax.random.PRNGKey(0)\n"  # a tracer under jit
+        "        self.rng, rng = jax.random.split(self.rng)\n"
+        "        self.last, self.names = params * 2, ('batch', 'length')\n"
+        "        self.count = self.count + 1\n"
+        "        self.shape = params.shape\n        self.fn = jax.jit(jnp.sin)\n"
+        "        fn = jax.jit(jnp.cos)\n        self.fn = fn\n"
+        "        self.axes = jax.tree_util.tree_map(lambda x: tuple(x), params)\n"
+        "        return params\n"
+        "    def run(self, params):\n        return jax.jit(self.generate)(params)\n"
+    )
+    assert lint_source(source) == [(6, "JNP303"), (7, "JNP303"), (8, "JNP303"), (9, "JNP303")]

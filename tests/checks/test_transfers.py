@@ -37,6 +37,29 @@ def test_inner_loop_under_a_guard_still_repeats(lint_source):
     assert found == [(14, "JNP103")]
 
 
+def test_every_n_exemption_holds_in_an_inner_loop_over_the_same_array(lint_source):
+    found = lint_source(source("""
+        def train(p, splits):
+            for i in range(1000):
+                p, loss = step(p)
+                if i % 100 == 0:
+                    for split in splits:
+                        print(split, float(loss), loss.item(), f"{split}: {loss}")
+                        print(split, float(jnp.sum(p)))
+                        score = p[0]
+                        print(split, float(score))
+
+        def log_every_step(p, splits):
+            for i in range(1000):
+                p, loss = step(p)
+                for split in splits:
+                    print(split, float(loss))
+    """))
+    # the same loss in every split: one sync per every-N block, or per step outside one; a new
+    # device value per split (a call, a name the inner loop rebinds) syncs on each of them
+    assert found == [(15, "JNP102"), (17, "JNP102"), (23, "JNP102")]
+
+
 def test_sync_once_per_outer_loop_is_the_inner_loops_boundary(lint_source):
     found = lint_source(source("""
         def train(p, batches):

@@ -11,7 +11,7 @@ from flake8_jaxnp import linter
 from flake8_jaxnp.options import DEFAULT, Options
 
 LOOP = "import jax.numpy as jnp\nfrom .helpers import to_host\n\n\ndef run(n):\n    x = jnp.zeros(3)\n" \
-       "    for _ in range(n):\n        to_host(x)\n"
+       "    for _ in range(n):\n        x = x + 1.0\n        to_host(x)\n"
 
 
 def test_an_unchanged_file_is_not_analysed_again(tmp_path, monkeypatch):
@@ -46,7 +46,7 @@ def test_a_module_that_appears_is_seen(tmp_path):
     (package / "loop.py").write_text(LOOP)
     assert lint(tmp_path, "pkg/loop.py") == []  # .helpers does not exist yet
     (package / "helpers.py").write_text("import numpy as np\n\n\ndef to_host(x):\n    return np.asarray(x)\n")
-    assert codes_at(lint(tmp_path, "pkg/loop.py")) == [(8, "JNP101")]
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == [(9, "JNP101")]
     (package / "helpers.py").unlink()
     assert lint(tmp_path, "pkg/loop.py") == []
 

@@ -308,9 +308,10 @@ def test_a_jitted_function_that_may_return_a_pytree_class_needs_the_whole_module
 def test_a_helper_summarised_alone_follows_its_changes(tmp_path):
     package = write_project(tmp_path)
     (package / "loop.py").write_text("import jax.numpy as jnp\nfrom .helpers import to_host\n\n\ndef run(n):\n"
-                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        to_host(x)\n")
-    for body, expected in [("return np.asarray(x)", [(8, "JNP101")]), ("return x", []),
-                           ("return float(x)", [(8, "JNP102")])]:
+                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        x = x + 1.0\n"
+                                     "        to_host(x)\n")
+    for body, expected in [("return np.asarray(x)", [(9, "JNP101")]), ("return x", []),
+                           ("return float(x)", [(9, "JNP102")])]:
         (package / "helpers.py").write_text(f"import numpy as np\n\n\ndef to_host(x):\n    {body}\n\n\n"
                                             f"def other(x):\n    return x\n")
         assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body

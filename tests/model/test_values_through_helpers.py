@@ -23,12 +23,12 @@ def findings(lint_source, body):
     ("@jax.jit\ndef f(x: jnp.ndarray):\n    return x.item()\n", [(3, "JNP202")]),
     ("@jax.jit\ndef f(x):\n    return x.item()\n", []),
     # a while loop's `a and b` runs b on every iteration that goes on; `a or b` only sometimes
-    ("def f(n):\n    d = jnp.asarray(False)\n    i = 0\n    while i < n and not d:\n        i += 1\n",
-     [(4, "JNP102")]),
+    ("def f(n):\n    d = jnp.asarray(False)\n    i = 0\n    while i < n and not d:\n        i += 1\n"
+     "        d = jnp.asarray(i > 5)\n", [(4, "JNP102")]),
     ("def f(n):\n    d = jnp.asarray(False)\n    i = 0\n    while i < n or d:\n        i += 1\n", []),
     ("def f(n):\n    d = jnp.asarray(False)\n    for i in range(n):\n        if i > 2 and d:\n            pass\n", []),
     # literal tuples unpack element by element
-    ("def f(n):\n    a, b = jnp.ones(3), 0\n    for _ in range(n):\n        print(a, b)\n", [(4, "JNP103")]),
+    ("def f(n):\n    for _ in range(n):\n        a, b = jnp.ones(3), 0\n        print(a, b)\n", [(4, "JNP103")]),
     # a same-file helper that returns a jax.numpy array
     ("def h(p):\n    return jnp.sum(p)\n\ndef f(p, n):\n    for _ in range(n):\n        print(float(h(p)))\n",
      [(6, "JNP102")]),
