@@ -60,6 +60,8 @@ def call(flow, call_node, qualname, args, traced_input):
     if module in NUMPY_ARRAY_MODULES:
         if name in non_array_functions():
             return PYTHON_VALUE
+        if qualname in api.numpy_gives_jax_array() and args and args[0].kind in (TRACER, JAX):
+            return Value(TRACER if traced_input else JAX)  # np.sum(x) runs x.sum(): still a JAX array
         if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
                                                        for v in args):
             return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method
