@@ -51,10 +51,17 @@ _MEASURED = {(True, True): Behaviour.STAGING, (True, False): Behaviour.BATCHING,
 
 @dataclass(frozen=True)
 class Transform:
-    """One transform applied to a function: its dotted name and how it behaves."""
+    """One transform applied to a function: its dotted name and how it behaves, and where
+    it was applied when that is not at the function's definition (``root``, for messages)."""
 
     name: str
     behaviour: Behaviour
+    root: str = None
+
+    @property
+    def shown(self):
+        """The transform as messages name it: with its root when applied elsewhere."""
+        return f"{self.name} ({self.root})" if self.root else self.name
 
     @property
     def abstract(self):
@@ -119,7 +126,7 @@ class TracedFunction:
 
     @property
     def transform(self):
-        return (self.cached_by or self.transforms[0]).name
+        return (self.cached_by or self.transforms[0]).shown
 
     def add(self, transform, params):
         changed = transform not in self.transforms or not params <= self.traced_params
@@ -263,6 +270,12 @@ class TraceRoots:
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
         func = self.names.function_bound_to(arg)
+        if func is None:
+            factory, func = self._returned_function(arg)
+            if func is not None:  # jax.jit(make_train(config)): the def make_train returns
+                root = f"applied at line {arg.lineno} to what '{factory.name}' returns"
+                self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
+                return
         if func is not None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
@@ -270,7 +283,7 @@ class TraceRoots:
             if func is not None:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
-            func = self._call_method(arg)  # nn.scan(Cell, ...): the lifted class's __call__
+            func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
         if func is None:
             return
         if lax:
@@ -278,7 +291,7 @@ class TraceRoots:
         else:
             self._trace(func, transform_name, keywords, bound_positional, bound_names)
 
-    def _trace(self, func, transform_name, keywords, bound_positional, bound_names):
+    def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None):
         behaviour = self.transforms[transform_name]
         params = _parameters(func, bound_positional, bound_names)
         positional = positional_names(func)[bound_positional:]
@@ -295,9 +308,42 @@ class TraceRoots:
             self.differentiated.setdefault(func, set()).update(params)
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
-        self.mark(func, Transform(transform_name, behaviour), params)
-        if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda):
+        self.mark(func, Transform(transform_name, behaviour, root), params)
+        if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda) \
+                and root is None:
             self.jitted_callables.add(func)
+
+    def _returned_function(self, expr):
+        """(factory, inner def) when ``expr`` calls a same-file def (or is a name bound once to
+        such a call) whose every return gives the same undecorated def nested in it; the
+        factory's own parameters then reach the inner def as Python closure values.
+        (None, None) otherwise: a factory that returns anything else is not known."""
+        if isinstance(expr, ast.Name):
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+                return None, None
+            expr = found[1][0].value
+        factory = self.names.function_bound_to(expr.func) if isinstance(expr, ast.Call) else None
+        if factory is None or isinstance(factory, ast.Lambda):
+            return None, None
+        own = self.names.own_nodes(factory)
+        returns = [n for n in own if type(n) is ast.Return]
+        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in own) \
+                or any(type(r.value) is not ast.Name or r.value.id != returns[0].value.id for r in returns):
+            return None, None
+        bindings = self.names.scopes[factory].bindings.get(returns[0].value.id, ())
+        if len(bindings) != 1 or bindings[0].kind is not BindingKind.DEF or bindings[0].node.decorator_list:
+            return None, None
+        return factory, bindings[0].node
+
+    def method_called(self, func_expr):
+        """The same-file method that calling ``func_expr`` runs with ``self`` bound: a class's
+        own ``__init__`` for ``Model(x)``, ``__call__`` for a name bound once to ``Model(...)``."""
+        if isinstance(func_expr, ast.Name):
+            found = self.names.resolve_name(func_expr)
+            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
+                return self._method(func_expr, "__init__")
+        return self._call_method_of_instance(func_expr)
 
     def _call_method_of_instance(self, expr):
         """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
@@ -309,14 +355,14 @@ class TraceRoots:
             expr = found[1][0].value
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
-        return self._call_method(expr.func)
+        return self._method(expr.func, "__call__")
 
-    def _call_method(self, class_name):
-        """The ``__call__`` def of the same-file class a Name refers to, or None."""
+    def _method(self, class_name, method):
+        """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
         found = self.names.resolve_name(class_name)
         if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
             return None
-        methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
+        methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == method]
         return methods[0] if len(methods) == 1 else None
 
 

@@ -43,6 +43,8 @@ class Tracing:
         self.callee = callees.callee
         self.helper_facts = callees.helper_facts
         self.jitted_result = callees.jitted_result
+        self.builds_jitted = callees.builds_jitted
+        self.method_called = roots.method_called
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
@@ -142,7 +144,8 @@ class Tracing:
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
         positional_params = positional_names(callee)
-        if isinstance(call.func, ast.Attribute) and positional_params and positional_params[0] in ("self", "cls"):
+        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in ("__init__", "__call__")
+        if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):

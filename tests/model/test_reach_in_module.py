@@ -1,0 +1,135 @@
+"""Reach inside one module: transforms applied to what a factory returns, objects whose
+__init__ or __call__ runs under a trace, and device values that arrive indirectly (a
+factory's jitted step, a NumPy reduction of a JAX array). Each shape with look-alikes
+that must stay silent."""
+import ast
+
+import pytest
+
+from flake8_jaxnp.linter import lint
+from flake8_jaxnp.options import DEFAULT
+from test_values_through_helpers import HEADER, findings
+
+FACTORY = """\
+def make_train(config):
+    def train(x):
+        if x.sum() > 0:
+            return x
+        return -x
+    return train
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the inner def a factory returns is traced by the transform applied to the call
+    (FACTORY + "train = jax.jit(make_train({}))\n", [(3, "JNP202")]),
+    (FACTORY + "fn = make_train({})\ntrain = jax.jit(fn)\n", [(3, "JNP202")]),
+    (FACTORY + "train = jax.vmap(make_train({}))\n", [(3, "JNP202")]),
+    # not traced: the factory is never transformed, or its result is not known
+    (FACTORY + "train = make_train({})\n", []),
+    ("def make(flag):\n    def a(x):\n        return x if x > 0 else -x\n    def b(x):\n        return x\n"
+     "    return a if flag else b\n\nf = jax.jit(make(True))\n", []),
+    ("def make():\n    def a(x):\n        return x if x > 0 else -x\n    return functools.wraps(a)(a)\n\n"
+     "f = jax.jit(make())\n", []),
+    ("def make():\n    @functools.wraps(len)\n    def a(x):\n        return x if x > 0 else -x\n    return a\n\n"
+     "f = jax.jit(make())\n", []),
+    ("def make():\n    def a(x):\n        return x if x > 0 else -x\n    yield a\n    return a\n\n"
+     "f = jax.jit(make())\n", []),
+    # the factory's own parameters reach the inner def as Python values
+    ("def make(n):\n    def a(x):\n        for _ in range(n):\n            x = x + 1\n        return x\n"
+     "    return a\n\nf = jax.jit(make(3))\n", []),
+])
+def test_factory_results_are_traced(lint_source, body, expected):
+    assert findings(lint_source, "import functools\n" + body) == [(line + 1, code) for line, code in expected]
+
+
+def test_factory_message_names_where_the_transform_was_applied():
+    source = HEADER + FACTORY + "train = jax.jit(make_train({}))\n"
+    messages = [f.message for f in lint(ast.parse(source), source.splitlines(True), DEFAULT)]
+    line = HEADER.count("\n") + FACTORY.count("\n") + 1
+    assert messages == [f"JNP202 the truth value of x.sum() > 0 needs a concrete value, but 'train' is traced by "
+                        f"jax.jit (applied at line {line} to what 'make_train' returns); use jnp.where or lax.cond "
+                        "instead of Python control flow"]
+
+
+CLIPPED = """\
+class Clipped:
+    def __init__(self, limit, label="c"):
+        if limit > 0:
+            self.limit = limit
+        else:
+            self.limit = -limit
+
+    def __call__(self, x):
+        return np.minimum(x, 1.0)
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a constructor called with a tracer runs __init__ under the trace
+    (CLIPPED + "@jax.jit\ndef f(x, y):\n    return x + Clipped(y).limit\n", [(3, "JNP202")]),
+    (CLIPPED + "@jax.jit\ndef f(x, y):\n    return x + Clipped(limit=y).limit\n", [(3, "JNP202")]),
+    # an instance called with a tracer runs __call__ under it, from a closure or a local
+    (CLIPPED + "clip = Clipped(1.0)\n\n@jax.jit\ndef f(x):\n    return clip(x)\n", [(9, "JNP201")]),
+    (CLIPPED + "@jax.jit\ndef f(x):\n    clip = Clipped(1.0)\n    return clip(x)\n", [(9, "JNP201")]),
+    # Python values in, or no trace at all: silent
+    (CLIPPED + "@jax.jit\ndef f(x):\n    return x + Clipped(1.0).limit\n", []),
+    (CLIPPED + "@jax.jit\ndef f(x):\n    return x + Clipped(1.0, label=x).limit\n", []),
+    (CLIPPED + "def f(x, y):\n    return Clipped(y)(x)\n", []),
+    # a class without its own __init__, or a name bound twice, is not known
+    (CLIPPED + "class Sub(Clipped):\n    pass\n\n@jax.jit\ndef f(x, y):\n    return Sub(y)\n", []),
+    (CLIPPED + "clip = Clipped(1.0)\nclip = len\n\n@jax.jit\ndef f(x):\n    return clip(x)\n", []),
+])
+def test_objects_under_a_trace(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+BUILDER = """\
+@functools.lru_cache(maxsize=None)
+def step_for(rate):
+    def step(x):
+        return x * rate
+    return jax.jit(step)
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a function that returns jax.jit(...) gives a jitted step: its results are device arrays
+    (BUILDER + "def run(p, n):\n    step = step_for(0.5)\n    for _ in range(n):\n        p = step(p)\n"
+     "        print(float(p))\n", [(11, "JNP102")]),
+    ("def step_for(rate):\n    fast = jax.jit(lambda x: x * rate)\n    return fast\n\n"
+     "def run(p, n):\n    step = step_for(0.5)\n    for _ in range(n):\n        print(float(step(p)))\n",
+     [(8, "JNP102")]),
+    # a factory that returns anything else, or is decorated otherwise, is not known
+    ("def step_for(rate):\n    def step(x):\n        return x * rate\n    return step\n\n"
+     "def run(p, n):\n    step = step_for(0.5)\n    for _ in range(n):\n        print(float(step(p)))\n", []),
+    ("def step_for(rate, fast):\n    if fast:\n        return jax.jit(lambda x: x * rate)\n    return len\n\n"
+     "def run(p, n):\n    step = step_for(0.5, True)\n    for _ in range(n):\n        print(float(step(p)))\n", []),
+    ("@some_registry\ndef step_for(rate):\n    return jax.jit(lambda x: x * rate)\n\n"
+     "def run(p, n):\n    step = step_for(0.5)\n    for _ in range(n):\n        print(float(step(p)))\n", []),
+    ("def step_for(rate):\n    return jax.make_jaxpr(lambda x: x * rate)\n\n"
+     "def run(p, n):\n    step = step_for(0.5)\n    for _ in range(n):\n        print(float(step(p)))\n", []),
+])
+def test_factories_of_jitted_steps(lint_source, body, expected):
+    assert findings(lint_source, "import functools\n" + body) == [(line + 1, code) for line, code in expected]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # np.sum of a JAX array runs its .sum(): a JAX array, so .item() and float() sync
+    ("def f(p, n):\n    x = jnp.ones(3)\n    for _ in range(n):\n        print(np.sum(x).item())\n",
+     [(4, "JNP102")]),
+    ("def f(p, n):\n    x = jnp.ones(3)\n    for _ in range(n):\n        print(float(np.max(x)))\n",
+     [(4, "JNP102")]),
+    # of NumPy data, or a function that converts to NumPy: host data, no sync
+    ("def f(p, n):\n    x = np.ones(3)\n    for _ in range(n):\n        print(np.sum(x).item())\n", []),
+    ("def f(p, n):\n    x = jnp.ones(3)\n    for _ in range(n):\n        y = np.linalg.norm(x)\n"
+     "        print(y.item())\n", [(4, "JNP101")]),
+    # of a pytree: NumPy converts it
+    ("@jax.jit\ndef g(p):\n    return p\n\ndef f(p, n):\n    for _ in range(n):\n        print(np.sum(g(p)).item())\n",
+     []),
+])
+def test_numpy_reductions_of_device_arrays(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
