@@ -72,6 +72,11 @@ class Transform:
         return self.behaviour.cached
 
 
+# Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
+LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
+APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates"})
+
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 _EAGER = Behaviour.EAGER
 
@@ -269,14 +274,18 @@ class TraceRoots:
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
-        func = self.names.function_bound_to(arg)
+        func, root = self.names.function_bound_to(arg), None
         if func is None:
             factory, func = self._returned_function(arg)
             if func is not None:  # jax.jit(make_train(config)): the def make_train returns
                 root = f"applied at line {arg.lineno} to what '{factory.name}' returns"
-                self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
+        if func is None and not keywords and not lax:
+            func = self.applied_module(arg)
+            if func is not None:  # jax.jit(model.apply): the linen module's __call__, after self
+                root = f"applied at line {arg.lineno} to {arg.value.id}.apply"
+                self._trace(func, transform_name, keywords, bound_positional + 1, bound_names, root, eager_too=True)
                 return
-        if func is not None and _binds_first_parameter(arg, func):
+        if func is not None and root is None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
             func = self._call_method_of_instance(arg)
@@ -287,12 +296,17 @@ class TraceRoots:
         if func is None:
             return
         if lax:
-            self.mark(func, Transform(transform_name, _STAGING), _parameters(func, bound_positional, bound_names))
+            self.mark(func, Transform(transform_name, _STAGING, root),
+                      _parameters(func, bound_positional, bound_names))
         else:
-            self._trace(func, transform_name, keywords, bound_positional, bound_names)
+            self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
 
-    def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None):
+    def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None, eager_too=False):
+        """Mark ``func`` as traced by the transform; ``eager_too``: the body also runs outside it
+        (a linen ``__call__`` runs under ``model.init``), so side effects are not trace-only."""
         behaviour = self.transforms[transform_name]
+        if eager_too:
+            behaviour = uncached(behaviour)
         params = _parameters(func, bound_positional, bound_names)
         positional = positional_names(func)[bound_positional:]
         options = named_options(keywords)
@@ -336,14 +350,36 @@ class TraceRoots:
             return None, None
         return factory, bindings[0].node
 
-    def method_called(self, func_expr):
-        """The same-file method that calling ``func_expr`` runs with ``self`` bound: a class's
-        own ``__init__`` for ``Model(x)``, ``__call__`` for a name bound once to ``Model(...)``."""
+    def method_called(self, call):
+        """The same-file method that ``call`` runs with ``self`` bound: a class's own
+        ``__init__`` for ``Model(x)``, ``__call__`` for ``model(x)`` with a name bound once to
+        ``Model(...)``, and for ``model.apply(variables, x)`` of a linen Module."""
+        func_expr = call.func
         if isinstance(func_expr, ast.Name):
             found = self.names.resolve_name(func_expr)
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
                 return self._method(func_expr, "__init__")
+        if isinstance(func_expr, ast.Attribute):
+            return self.applied_module(func_expr) if not any(k.arg == "method" for k in call.keywords) else None
         return self._call_method_of_instance(func_expr)
+
+    def applied_module(self, func_expr):
+        """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is
+        (``model.apply``, ``model`` bound once to ``MLP(...)``), or None."""
+        if not isinstance(func_expr, ast.Attribute) or func_expr.attr != "apply" \
+                or not isinstance(func_expr.value, ast.Name):
+            return None
+        found = self.names.resolve_name(func_expr.value)
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+            return None
+        instance = found[1][0].value
+        if not isinstance(instance, ast.Call) or not isinstance(instance.func, ast.Name):
+            return None
+        found = self.names.resolve_name(instance.func)
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS \
+                or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
+            return None
+        return self._method(instance.func, "__call__")
 
     def _call_method_of_instance(self, expr):
         """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
@@ -364,6 +400,11 @@ class TraceRoots:
             return None
         methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == method]
         return methods[0] if len(methods) == 1 else None
+
+
+def uncached(behaviour):
+    """``behaviour`` for a body that also runs outside the transform: not trace-only."""
+    return _BATCHING if behaviour is _STAGING else behaviour
 
 
 def _framework_behaviour(measured):

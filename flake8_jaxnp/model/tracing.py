@@ -12,7 +12,7 @@ import ast
 from .callees import shown
 from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
 from .syntax import FUNCTION_NODES, positional, positional_names
-from .traced import Behaviour, Transform
+from .traced import APPLY_OPTIONS, Behaviour, Transform, uncached
 from .values import FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
@@ -147,17 +147,21 @@ class Tracing:
         bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in ("__init__", "__call__")
         if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
+        options, transforms = (), caller.transforms
+        if self.roots.applied_module(call.func) is callee:  # model.apply(variables, x): x is __call__'s
+            positional_params, options = [None] + positional_params, APPLY_OPTIONS
+            transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
                 break
-            if value.traced and index < len(positional_params):
+            if value.traced and index < len(positional_params) and positional_params[index] is not None:
                 params.add(positional_params[index])
         for name, value in keywords.items():
-            if name is not None and value.traced:
+            if name is not None and name not in options and value.traced:
                 params.add(name)
         changed = False
         if params:
-            for transform in caller.transforms:
+            for transform in transforms:
                 changed |= self.roots.mark(callee, transform, params)
         return changed
 

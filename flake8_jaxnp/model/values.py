@@ -113,8 +113,8 @@ class Surroundings(Protocol):
     def builds_jitted(self, callee):
         """Whether a same-file def returns a jitted function."""
 
-    def method_called(self, func_expr):
-        """The same-file ``__init__`` or ``__call__`` that calling ``func_expr`` runs, or None."""
+    def method_called(self, call):
+        """The same-file ``__init__`` or ``__call__`` that ``call`` runs, or None."""
 
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
@@ -448,8 +448,8 @@ class FunctionFlow:
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
         elif self._exact and self.traced is not None and traced_input:
-            method = self.context.method_called(call.func)
-            if method is not None:  # Model(x), model(x): its __init__ or __call__ runs under the trace
+            method = self.context.method_called(call)
+            if method is not None:  # Model(x), model(x), model.apply(v, x): __init__ or __call__ runs traced
                 self.calls.append((method, call, args, keywords))
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result

@@ -133,3 +133,35 @@ def test_factories_of_jitted_steps(lint_source, body, expected):
 ])
 def test_numpy_reductions_of_device_arrays(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+LINEN = """\
+import flax.linen as nn
+
+class Gate(nn.Module):
+    def __call__(self, x, train):
+        if x.sum() > 0:
+            return x
+        print(x)
+        return -x
+
+gate = Gate()
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # jax.jit(model.apply) traces the linen module's __call__; its prints run under init too
+    (LINEN + "fast = jax.jit(gate.apply)\n", [(5, "JNP202")]),
+    (LINEN + "@jax.jit\ndef loss(params, x):\n    return gate.apply({'params': params}, x, False)\n",
+     [(5, "JNP202")]),
+    (LINEN + "@jax.jit\ndef loss(params, x):\n    return gate.apply(params, x, train=x, rngs=x)\n",
+     [(5, "JNP202")]),
+    # options we cannot map onto __call__, another method, the variables alone, a plain class
+    (LINEN + "fast = jax.jit(gate.apply, static_argnums=2)\n", []),
+    (LINEN + "@jax.jit\ndef loss(params, x):\n    return gate.apply(params, x, False, method=Gate.other)\n", []),
+    (LINEN + "@jax.jit\ndef loss(params, x):\n    return gate.apply(params, 1.0, False)\n", []),
+    (LINEN.replace("(nn.Module)", "") + "fast = jax.jit(gate.apply)\n", []),
+])
+def test_linen_modules_under_apply(lint_source, body, expected):
+    assert findings(lint_source, body) == expected

@@ -106,3 +106,62 @@ def case_shard_map_under_jit():
 
 def case_ok_eqx_static_scalar():
     return eqx_step(jnp.ones(3), 3)
+
+
+
+class Gate(nn.Module):
+    """A linen module whose __call__ branches on its input: it runs under a trace only where
+    its apply is jitted or called from a jitted function (model.init runs it eagerly)."""
+
+    @nn.compact
+    def __call__(self, x):
+        print("gate", file=OUT)  # runs under init too: not a trace-only side effect
+        if x.sum() > 0:  # expect: JNP202
+            return nn.Dense(3)(x)
+        return x
+
+    def encode(self, x):
+        return jnp.tanh(x)
+
+
+gate = Gate()
+fast_gate = jax.jit(gate.apply)
+
+
+class Squash(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(3)(np.tanh(x))  # expect: JNP201
+
+
+squash = Squash()
+
+
+@jax.jit
+def squash_loss(params, x):
+    return squash.apply({"params": params}, x).sum()
+
+
+def case_linen_apply_jitted():
+    x = jnp.ones(3)
+    return fast_gate(gate.init(jax.random.key(0), x), x)
+
+
+def case_linen_apply_in_a_jitted_function():
+    x = jnp.ones(3)
+    return squash_loss(squash.init(jax.random.key(0), x)["params"], x)
+
+
+def case_ok_linen_apply_eager():
+    x = jnp.ones(3)
+    return gate.apply(gate.init(jax.random.key(0), x), x)
+
+
+@jax.jit
+def gate_encode(variables, x):
+    return gate.apply(variables, x, method=Gate.encode)
+
+
+def case_ok_linen_apply_of_another_method():
+    x = -jnp.ones(3)
+    return gate_encode(gate.init(jax.random.key(0), x), x)
