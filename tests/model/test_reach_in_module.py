@@ -165,3 +165,16 @@ gate = Gate()
 ])
 def test_linen_modules_under_apply(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # flax's unreplicate keeps device data on the device, and NumPy data on the host
+    ("from flax import jax_utils\np_step = jax.pmap(jnp.sum)\n\ndef f(x, n):\n    for _ in range(n):\n"
+     "        print(float(jax_utils.unreplicate(p_step(x))))\n", [(6, "JNP102")]),
+    ("from flax.jax_utils import unreplicate\n\ndef f(n):\n    x = jnp.ones((1, 3))\n    for _ in range(n):\n"
+     "        y = unreplicate(x)\n        print(y.item())\n", [(7, "JNP102")]),
+    ("from flax.jax_utils import unreplicate\n\ndef f(n):\n    x = np.ones((1, 3))\n    for _ in range(n):\n"
+     "        print(float(unreplicate(x)))\n", []),
+])
+def test_unreplicated_device_values(lint_source, body, expected):
+    assert findings(lint_source, body) == expected

@@ -6,7 +6,7 @@ import flax.linen as nn
 import jax
 import jax.numpy as jnp
 import numpy as np
-from flax import nnx
+from flax import jax_utils, nnx
 from jax.sharding import PartitionSpec
 
 OUT = io.StringIO()
@@ -165,3 +165,24 @@ def gate_encode(variables, x):
 def case_ok_linen_apply_of_another_method():
     x = -jnp.ones(3)
     return gate_encode(gate.init(jax.random.key(0), x), x)
+
+
+def replica_step(x):
+    return x * 0.5, jnp.sum(x)
+
+
+p_replica_step = jax.pmap(replica_step)
+
+
+def case_unreplicated_metrics_in_a_loop():
+    x = jax_utils.replicate(jnp.ones(3))
+    losses = []
+    for _ in range(STEPS):
+        x, loss = p_replica_step(x)
+        losses.append(float(jax_utils.unreplicate(loss)))  # expect: JNP102
+    return losses
+
+
+def case_ok_unreplicated_host_data_in_a_loop():
+    replicas = np.ones((1, 3))
+    return [float(jax_utils.unreplicate(replicas).sum()) for _ in range(STEPS)]
