@@ -70,10 +70,26 @@ class Callees:
                 or any(roots.transform_spec(d) is None for d in callee.decorator_list):
             return None
         if callee not in self._results:
-            if self._records is None:
-                self._records = module_records(self.names.tree, self._module_imports())
-            self._results[callee] = result_shape(callee, self._records) if self._records else None
+            records = self._module_records()
+            self._results[callee] = result_shape(callee, records) if records else None
         return self._results[callee]
+
+    def annotated_record(self, annotation):
+        """The shape (``{"record": ...}``) of the same-file pytree class a parameter's
+        annotation names (``state: TrainState``), or None."""
+        if not isinstance(annotation, ast.Name):
+            return None
+        found = self.names.resolve_name(annotation)
+        if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.CLASS:
+            return None
+        record = self._module_records().get(annotation.id)
+        return {"record": record} if record else None
+
+    def _module_records(self):
+        if self._records is None:
+            self._records = module_records(self.names.tree, self._module_imports())
+        return self._records
 
     def builds_jitted(self, callee):
         """Whether a same-file def, undecorated or cached by functools, returns only a

@@ -13,7 +13,7 @@ from .callees import shown
 from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
 from .syntax import FUNCTION_NODES, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform, uncached
-from .values import FunctionFlow
+from .values import FunctionFlow, shaped
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
@@ -121,7 +121,22 @@ class Tracing:
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
         if all(t.name in self.roots.scalars_static for t in traced.transforms):
             return {name: TRACED_ARRAY for name in arrays}
-        return {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+        params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+        if not any(t.name in self.roots.scalars_static for t in traced.transforms):
+            params.update(self._annotated_records(func, candidates))
+        return params
+
+    def _annotated_records(self, func, names):
+        """{parameter: its record's traced fields} for traced parameters annotated with a pytree
+        class of this module (``state: State``): every field that is a pytree child is traced."""
+        if isinstance(func, ast.Lambda):
+            return {}
+        found = {}
+        for arg in positional(func) + func.args.kwonlyargs:
+            shape = self.callees.annotated_record(arg.annotation) if arg.arg in names else None
+            if shape is not None:
+                found[arg.arg] = shaped(shape, TRACER_TREE)
+        return found
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,

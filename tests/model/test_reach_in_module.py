@@ -178,3 +178,34 @@ def test_linen_modules_under_apply(lint_source, body, expected):
 ])
 def test_unreplicated_device_values(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+RECORD = """\
+from typing import NamedTuple
+import equinox as eqx
+
+class State(NamedTuple):
+    t: int
+    x: jax.Array
+
+class Plain:
+    t: int
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a traced parameter annotated with a pytree class of the module: its fields are tracers
+    (RECORD + "@jax.jit\ndef f(state: State):\n    if state.t > 3:\n        return state\n    return state\n",
+     [(13, "JNP202")]),
+    (RECORD + "@jax.jit\ndef f(state: State):\n    return float(state.x)\n", [(13, "JNP202")]),
+    # not annotated, not a pytree class, static, or under a transform that keeps Python ints static
+    (RECORD + "@jax.jit\ndef f(state):\n    if state.t > 3:\n        return state\n    return state\n", []),
+    (RECORD + "@jax.jit\ndef f(state: Plain):\n    if state.t > 3:\n        return state\n    return state\n", []),
+    (RECORD + "@partial(jax.jit, static_argnums=0)\ndef f(state: State):\n    if state.t > 3:\n"
+     "        return state\n    return state\n", []),
+    (RECORD + "@eqx.filter_jit\ndef f(state: State):\n    if state.t > 3:\n        return state\n    return state\n",
+     []),
+])
+def test_annotated_records_under_a_trace(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
