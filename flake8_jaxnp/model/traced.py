@@ -154,6 +154,7 @@ class TraceRoots:
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
+        self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
@@ -358,10 +359,30 @@ class TraceRoots:
         if isinstance(func_expr, ast.Name):
             found = self.names.resolve_name(func_expr)
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                return self._method(func_expr, "__init__")
+                init = self._method(func_expr, "__init__")
+                post_init = self._method(func_expr, "__post_init__") if init is None else None
+                return init or (post_init if self.dataclass_fields(post_init) is not None else None)
         if isinstance(func_expr, ast.Attribute):
             return self.applied_module(func_expr) if not any(k.arg == "method" for k in call.keywords) else None
         return self._call_method_of_instance(func_expr)
+
+    def dataclass_fields(self, post_init):
+        """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
+        takes: None for a class with bases, ``InitVar``s, ``field(...)`` options or dataclass options."""
+        cls = self.names.parent.get(post_init) if post_init is not None else None
+        if not isinstance(cls, ast.ClassDef) or cls.bases or cls.keywords \
+                or [self.names.qualname(d) for d in cls.decorator_list] != ["dataclasses.dataclass"]:
+            return None
+        fields = []
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                annotation = self.names.qualname(
+                    stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation) or ""
+                if annotation.endswith(".InitVar") or isinstance(stmt.value, ast.Call):
+                    return None
+                if not annotation.endswith(".ClassVar"):
+                    fields.append(stmt.target)
+        return fields
 
     def applied_module(self, func_expr):
         """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is

@@ -10,7 +10,7 @@ later is analysed again, at most a few times.
 import ast
 
 from .callees import shown
-from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
+from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .syntax import FUNCTION_NODES, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform, uncached
 from .values import FunctionFlow, shaped
@@ -124,7 +124,20 @@ class Tracing:
         params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
         if not any(t.name in self.roots.scalars_static for t in traced.transforms):
             params.update(self._annotated_records(func, candidates))
+        if func in self.roots.traced_fields:
+            params["self"] = self._constructed(func)
         return params
+
+    def _constructed(self, post_init):
+        """What ``self`` holds in a dataclass's ``__post_init__`` that a traced constructor call
+        reached: its traced fields (arrays where annotated so), nothing known of the others."""
+        traced = self.roots.traced_fields[post_init]
+        members = []
+        for field in self.roots.dataclass_fields(post_init):
+            if field.id in traced:
+                array = self.names.qualname(self.names.parent[field].annotation) in ARRAY_ANNOTATIONS
+                members.append((("attr", field.id), TRACED_ARRAY if array else TRACED_PARAMETER))
+        return Shaped(PYTHON, members=tuple(members))
 
     def _annotated_records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
@@ -163,7 +176,10 @@ class Tracing:
         if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
         options, transforms = (), caller.transforms
-        if self.roots.applied_module(call.func) is callee:  # model.apply(variables, x): x is __call__'s
+        fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
+        if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
+            positional_params = [field.id for field in fields]
+        elif self.roots.applied_module(call.func) is callee:  # model.apply(variables, x): x is __call__'s
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
         for index, (node, value) in enumerate(zip(call.args, args)):
@@ -175,6 +191,11 @@ class Tracing:
             if name is not None and name not in options and value.traced:
                 params.add(name)
         changed = False
+        if fields is not None and params:  # __post_init__(self): self holds the traced fields
+            known = self.roots.traced_fields.setdefault(callee, set())
+            changed = not params <= known
+            known |= params
+            params = {"self"}
         if params:
             for transform in transforms:
                 changed |= self.roots.mark(callee, transform, params)

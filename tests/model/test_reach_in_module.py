@@ -209,3 +209,38 @@ class Plain:
 ])
 def test_annotated_records_under_a_trace(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+BOX = """\
+import dataclasses
+
+@dataclasses.dataclass
+class Box:
+    lo: jax.Array
+    hi: float
+
+    def __post_init__(self):
+        if self.lo > 0:
+            pass
+        if self.hi > 0:
+            pass
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a dataclass constructed with tracers runs __post_init__ with those fields traced
+    (BOX + "@jax.jit\ndef f(x):\n    return Box(x, 1.0)\n", [(9, "JNP202")]),
+    (BOX + "@jax.jit\ndef f(x):\n    return Box(hi=x, lo=1.0)\n", [(11, "JNP202")]),
+    (BOX + "@jax.jit\ndef f(x):\n    return Box(x, x)\n", [(9, "JNP202"), (11, "JNP202")]),
+    # Python values, no trace, or a dataclass whose fields the model cannot list
+    (BOX + "@jax.jit\ndef f(x):\n    return Box(1.0, 2.0)\n", []),
+    (BOX + "def f(x):\n    return Box(x, x)\n", []),
+    (BOX.replace("class Box:", "class Box(Base):") + "@jax.jit\ndef f(x):\n    return Box(x, x)\n", []),
+    (BOX.replace("hi: float", "hi: float = dataclasses.field(default=0.0)")
+     + "@jax.jit\ndef f(x):\n    return Box(x, x)\n", []),
+    (BOX.replace("@dataclasses.dataclass", "@dataclasses.dataclass(kw_only=True)")
+     + "@jax.jit\ndef f(x):\n    return Box(lo=x, hi=x)\n", []),
+])
+def test_dataclass_post_init_under_a_trace(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
