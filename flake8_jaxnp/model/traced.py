@@ -404,12 +404,17 @@ class TraceRoots:
 
     def _call_method_of_instance(self, expr):
         """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
-        or a name bound once to ``Model(...)``): the transform traces that method."""
+        a name bound once to ``Model(...)``, or a parameter annotated ``model: Model``)."""
         if isinstance(expr, ast.Name):
             found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+            if not found or len(found[1]) != 1:
                 return None
-            expr = found[1][0].value
+            binding = found[1][0]
+            if binding.kind is BindingKind.PARAM and isinstance(binding.node.annotation, ast.Name):
+                return self._method(binding.node.annotation, "__call__")
+            if binding.kind is not BindingKind.ASSIGN:
+                return None
+            expr = binding.value
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
         return self._method(expr.func, "__call__")

@@ -244,3 +244,14 @@ class Box:
 ])
 def test_dataclass_post_init_under_a_trace(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a parameter annotated with a same-file class, called with a tracer: its __call__ is traced
+    (CLIPPED + "@jax.jit\ndef f(clip: Clipped, x):\n    return clip(x)\n", [(9, "JNP201")]),
+    (CLIPPED + "@jax.jit\ndef f(clip, x):\n    return clip(x)\n", []),
+    (CLIPPED + "@jax.jit\ndef f(clip: Clipped, x):\n    return clip(1.0)\n", []),
+    (CLIPPED + "def f(clip: Clipped, x):\n    return clip(x)\n", []),
+])
+def test_annotated_instances_called_under_a_trace(lint_source, body, expected):
+    assert findings(lint_source, body) == expected

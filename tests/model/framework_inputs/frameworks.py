@@ -186,3 +186,27 @@ def case_unreplicated_metrics_in_a_loop():
 def case_ok_unreplicated_host_data_in_a_loop():
     replicas = np.ones((1, 3))
     return [float(jax_utils.unreplicate(replicas).sum()) for _ in range(STEPS)]
+
+
+class Gated(nnx.Module):
+    def __init__(self, rngs):
+        self.linear = nnx.Linear(3, 3, rngs=rngs)
+
+    def __call__(self, x):
+        if x.sum() > 0:  # expect: JNP202
+            return self.linear(x)
+        return x
+
+
+@nnx.jit
+def gated_step(model: Gated, x):
+    return model(x)
+
+
+def case_nnx_module_called_under_nnx_jit():
+    return gated_step(Gated(nnx.Rngs(0)), jnp.ones(3))
+
+
+def case_ok_nnx_module_called_eagerly():
+    model = Gated(nnx.Rngs(0))
+    return model(jnp.ones(3))
