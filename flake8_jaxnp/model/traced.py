@@ -119,6 +119,8 @@ class TracedFunction:
     node: ast.AST
     transforms: list = field(default_factory=list)
     traced_params: set = field(default_factory=set)
+    array_params: set = field(default_factory=set)  # given one traced array by a call that spread tracing
+    tree_params: set = field(default_factory=set)  # given anything else traced (a pytree, a tracer of a root)
 
     @property
     def abstract(self):
@@ -133,12 +135,22 @@ class TracedFunction:
     def transform(self):
         return (self.cached_by or self.transforms[0]).shown
 
-    def add(self, transform, params):
-        changed = transform not in self.transforms or not params <= self.traced_params
+    def add(self, transform, params, arrays=frozenset()):
+        """Record one more trace; ``arrays``: the ``params`` it passes a single traced array."""
+        trees = params - arrays
+        changed = transform not in self.transforms or not params <= self.traced_params \
+            or not arrays <= self.array_params or not trees <= self.tree_params
         if transform not in self.transforms:
             self.transforms.append(transform)
         self.traced_params |= params
+        self.array_params |= arrays
+        self.tree_params |= trees
         return changed
+
+    @property
+    def arrays(self):
+        """Parameters every traced call so far passed an array (not a pytree) to."""
+        return self.array_params - self.tree_params
 
 
 class TraceRoots:
@@ -224,10 +236,11 @@ class TraceRoots:
                 and [self.names.qualname(d) for d in custom.decorator_list] == [decorator_name]:
             self._rules.setdefault(custom, []).extend(rules)
 
-    def mark(self, func, transform, params):
-        """Record that ``transform`` traces ``func`` with ``params`` as tracers."""
+    def mark(self, func, transform, params, arrays=frozenset()):
+        """Record that ``transform`` traces ``func`` with ``params`` as tracers (``arrays`` of
+        them known to be single arrays)."""
         entry = self.traced.setdefault(func, TracedFunction(func))
-        return entry.add(transform, params)
+        return entry.add(transform, params, arrays)
 
     # ---- decorators ---------------------------------------------------------
     def _from_decorators(self, func):

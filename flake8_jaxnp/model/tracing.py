@@ -119,6 +119,7 @@ class Tracing:
                         and type(node.value) is ast.Name and node.value.id in candidates:
                     arrays.add(node.value.id)
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
+        arrays |= traced.arrays & candidates  # every traced caller passes an array
         if all(t.name in self.roots.scalars_static for t in traced.transforms):
             return {name: TRACED_ARRAY for name in arrays}
         params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
@@ -182,23 +183,28 @@ class Tracing:
         elif self.roots.applied_module(call.func) is callee:  # model.apply(variables, x): x is __call__'s
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
+        arrays = set()
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
                 break
             if value.traced and index < len(positional_params) and positional_params[index] is not None:
                 params.add(positional_params[index])
+                if value.kind is TRACER:
+                    arrays.add(positional_params[index])
         for name, value in keywords.items():
             if name is not None and name not in options and value.traced:
                 params.add(name)
+                if value.kind is TRACER:
+                    arrays.add(name)
         changed = False
         if fields is not None and params:  # __post_init__(self): self holds the traced fields
             known = self.roots.traced_fields.setdefault(callee, set())
             changed = not params <= known
             known |= params
-            params = {"self"}
+            params, arrays = {"self"}, set()
         if params:
             for transform in transforms:
-                changed |= self.roots.mark(callee, transform, params)
+                changed |= self.roots.mark(callee, transform, params, arrays)
         return changed
 
     def _nested_in(self, func):

@@ -255,3 +255,19 @@ def test_dataclass_post_init_under_a_trace(lint_source, body, expected):
 ])
 def test_annotated_instances_called_under_a_trace(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+HELPER = "def helper(p):\n    if p:\n        return p\n    return p\n\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a helper every traced caller passes a single array to has an array parameter: its truth fails
+    (HELPER + "@jax.jit\ndef f(x):\n    return helper(x.sum())\n", [(2, "JNP202")]),
+    (HELPER + "@eqx.filter_jit\ndef f(x: jax.Array):\n    return helper(x * 2)\n", [(2, "JNP202")]),
+    # a pytree from one caller, or the traced root's own parameter (an array or a pytree): not known
+    (HELPER + "@jax.jit\ndef f(x):\n    return helper(x)\n", []),
+    (HELPER + "@jax.jit\ndef f(x):\n    return helper(x.sum())\n\n@jax.jit\ndef g(tree):\n    return helper(tree)\n",
+     []),
+])
+def test_array_arguments_spread_with_tracing(lint_source, body, expected):
+    assert findings(lint_source, "import equinox as eqx\n" + body) == [(line + 1, code) for line, code in expected]

@@ -210,3 +210,23 @@ def case_nnx_module_called_under_nnx_jit():
 def case_ok_nnx_module_called_eagerly():
     model = Gated(nnx.Rngs(0))
     return model(jnp.ones(3))
+
+
+class Squashing(eqx.Module):
+    scale: jax.Array
+
+    def __call__(self, x):
+        return np.tanh(x) * self.scale  # expect: JNP201
+
+
+@eqx.filter_jit
+def squashed(model: Squashing, x: jax.Array):
+    return model(x)
+
+
+def case_eqx_module_called_under_filter_jit():
+    return squashed(Squashing(jnp.ones(3)), jnp.ones(3))
+
+
+def case_ok_eqx_module_called_eagerly():
+    return Squashing(jnp.ones(3))(jnp.ones(3))
