@@ -21,6 +21,9 @@ DEVICE_ARRAY = Value(JAX)
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
+# Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
+CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
+
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
 
@@ -173,7 +176,7 @@ class Tracing:
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
         positional_params = positional_names(callee)
-        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in ("__init__", "__call__")
+        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS
         if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
         options, transforms = (), caller.transforms
@@ -196,6 +199,9 @@ class Tracing:
                 params.add(name)
                 if value.kind is TRACER:
                     arrays.add(name)
+        if getattr(callee, "name", None) in CALL_RUN_METHODS and hasattr(caller.node, "name"):
+            where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
+            transforms = [Transform(t.name, t.behaviour, t.root or where) for t in transforms]
         changed = False
         if fields is not None and params:  # __post_init__(self): self holds the traced fields
             known = self.roots.traced_fields.setdefault(callee, set())

@@ -44,15 +44,6 @@ def test_factory_results_are_traced(lint_source, body, expected):
     assert findings(lint_source, "import functools\n" + body) == [(line + 1, code) for line, code in expected]
 
 
-def test_factory_message_names_where_the_transform_was_applied():
-    source = HEADER + FACTORY + "train = jax.jit(make_train({}))\n"
-    messages = [f.message for f in lint(ast.parse(source), source.splitlines(True), DEFAULT)]
-    line = HEADER.count("\n") + FACTORY.count("\n") + 1
-    assert messages == [f"JNP202 the truth value of x.sum() > 0 needs a concrete value, but 'train' is traced by "
-                        f"jax.jit (applied at line {line} to what 'make_train' returns); use jnp.where or lax.cond "
-                        "instead of Python control flow"]
-
-
 CLIPPED = """\
 class Clipped:
     def __init__(self, limit, label="c"):
@@ -271,3 +262,17 @@ HELPER = "def helper(p):\n    if p:\n        return p\n    return p\n\n"
 ])
 def test_array_arguments_spread_with_tracing(lint_source, body, expected):
     assert findings(lint_source, "import equinox as eqx\n" + body) == [(line + 1, code) for line, code in expected]
+
+
+@pytest.mark.parametrize("body, line, where, root", [
+    # a factory's result: the line where the transform was applied
+    (FACTORY + "train = jax.jit(make_train({}))\n", 3, "applied at line {} to what 'make_train' returns", 8),
+    # a method a call runs ('__init__' alone names no class): the traced caller and the call's line
+    (CLIPPED + "@jax.jit\ndef f(x, y):\n    return x + Clipped(y).limit\n", 3, "called from 'f' at line {}", 13),
+])
+def test_messages_name_where_the_trace_comes_from(body, line, where, root):
+    offset = HEADER.count("\n")
+    source = HEADER + body
+    found = [(f.line - offset, f.message) for f in lint(ast.parse(source), source.splitlines(True), DEFAULT)]
+    assert len(found) == 1 and found[0][0] == line
+    assert f"traced by jax.jit ({where.format(root + offset)});" in found[0][1]
