@@ -74,6 +74,8 @@ class Transform:
 
 # Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
 LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# Flax NNX's Module: nnx.jit and friends carry updates of its attributes out of the trace.
+NNX_MODULES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
 APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates"})
 
@@ -396,6 +398,12 @@ class TraceRoots:
                 if not annotation.endswith(".ClassVar"):
                     fields.append(stmt.target)
         return fields
+
+    def in_nnx_module(self, method):
+        """Whether ``method`` is defined in a same-file class deriving from an NNX Module: its
+        updates of ``self`` under nnx.jit are the framework's state, not a trace-only effect."""
+        cls = self.names.parent.get(method)
+        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in NNX_MODULES for b in cls.bases)
 
     def applied_module(self, func_expr):
         """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is

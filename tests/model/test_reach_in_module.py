@@ -276,3 +276,29 @@ def test_messages_name_where_the_trace_comes_from(body, line, where, root):
     found = [(f.line - offset, f.message) for f in lint(ast.parse(source), source.splitlines(True), DEFAULT)]
     assert len(found) == 1 and found[0][0] == line
     assert f"traced by jax.jit ({where.format(root + offset)});" in found[0][1]
+
+
+NNX = """\
+from flax import nnx
+
+class Counter(nnx.Module):
+    def __init__(self):
+        self.count = jnp.array(0)
+
+    def __call__(self, x):
+        self.count += 1
+        if x.sum() > 0:
+            return x
+        return -x
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # nnx.jit carries an NNX module's attribute updates out: only what fails on tracers is reported
+    (NNX + "@nnx.jit\ndef f(model: Counter, x):\n    return model(x)\n", [(9, "JNP202")]),
+    (NNX.replace("(nnx.Module)", "") + "@jax.jit\ndef f(x):\n    return Counter()(x)\n",
+     [(8, "JNP303"), (9, "JNP202")]),
+])
+def test_nnx_module_state_is_not_a_side_effect(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
