@@ -106,6 +106,9 @@ promoting_arguments = _entry("promoting_arguments")
 # when no dtype is given (float64 for normal, int64 for integers).
 numpy_random_dtypes = _entry("numpy_random_dtypes")
 
+# NumPy functions that hand a JAX array to its own method and return a JAX array (np.sum(x) is x.sum()).
+numpy_gives_jax_array = _entry("numpy_gives_jax_array", frozen=True)
+
 # jax.random functions that draw random values from a key (consuming it).
 random_samplers = _entry("jax_random_samplers", frozen=True)
 

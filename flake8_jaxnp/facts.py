@@ -46,6 +46,9 @@ UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
     "load", "save", "savez", "info", "get_printoptions", "set_printoptions", "printoptions",
     "ndarray", "frompyfunc", "obj2sctype", "sctype2char", "typename",
 })
+# Functions whose result stays where their argument is: on the device for device data
+# (flax 0.12.8's unreplicate takes each leaf's first replica; NumPy leaves stay NumPy).
+DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate"})
 # Namespaces, as dotted module names.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
 # Namespaces whose functions return JAX arrays (the model reads them by bare name).

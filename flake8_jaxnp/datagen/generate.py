@@ -104,6 +104,25 @@ def _probe_on_tracer(func):
     return failure
 
 
+def _gives_jax_array(func):
+    """Whether NumPy hands a concrete JAX array to the array's own method and returns
+    what it gives, a JAX array (``np.sum(x)`` is ``x.sum()``): the first call shape that
+    runs decides, as for ``_probe_on_tracer``."""
+    import jax
+    import jax.numpy as jnp
+
+    square = jnp.ones((3, 3), jnp.float32)
+    for rest in ((), (1,), ((9,),), (square,)):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = func(square, *rest)
+        except Exception:  # noqa: BLE001 - a call shape that does not run says nothing
+            continue
+        return isinstance(result, jax.Array)
+    return False
+
+
 def _removed_names():
     """Public names of past releases (and names JAX's deprecation tables list) that the
     installed JAX no longer has or warns about: {qualname: {"last", "message", "raises"}}.
@@ -493,6 +512,7 @@ def _build():
         "numpy_version": np.__version__,
         "numpy_fails_on_tracer": fails,
         "numpy_works_on_tracer": works,
+        "numpy_gives_jax_array": sorted(q for q, func in _numpy_functions() if q in works and _gives_jax_array(func)),
         "numpy_functions": sorted(q for q, _ in _numpy_functions()),
         "numpy_random": sorted(f"numpy.random.{n}" for n in _public(np.random)),
         "jnp_names": jnp_names,

@@ -12,6 +12,9 @@ from .project.summaries import function_facts
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
 
+# Decorators that return what the function returns, computed once per arguments.
+CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
+
 
 class Callees:
     """The functions a call names, and what they are known to return."""
@@ -24,6 +27,7 @@ class Callees:
         self._imports = None  # module-level import bindings, on demand
         self._records = None  # this module's pytree classes, on demand
         self._results = {}  # jitted def -> the shape of its result, on demand
+        self._builders = {}  # def -> whether it returns a jitted function, on demand
 
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
@@ -66,10 +70,52 @@ class Callees:
                 or any(roots.transform_spec(d) is None for d in callee.decorator_list):
             return None
         if callee not in self._results:
-            if self._records is None:
-                self._records = module_records(self.names.tree, self._module_imports())
-            self._results[callee] = result_shape(callee, self._records) if self._records else None
+            records = self._module_records()
+            self._results[callee] = result_shape(callee, records) if records else None
         return self._results[callee]
+
+    def annotated_record(self, annotation):
+        """The shape (``{"record": ...}``) of the same-file pytree class a parameter's
+        annotation names (``state: TrainState``), or None."""
+        if not isinstance(annotation, ast.Name):
+            return None
+        found = self.names.resolve_name(annotation)
+        if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.CLASS:
+            return None
+        record = self._module_records().get(annotation.id)
+        return {"record": record} if record else None
+
+    def _module_records(self):
+        if self._records is None:
+            self._records = module_records(self.names.tree, self._module_imports())
+        return self._records
+
+    def builds_jitted(self, callee):
+        """Whether a same-file def, undecorated or cached by functools, returns only a
+        transformed function whose calls give device arrays (``return jax.jit(step)``)."""
+        if callee not in self._builders:
+            self._builders[callee] = not isinstance(callee, ast.Lambda) and all(
+                self.names.qualname(d.func if isinstance(d, ast.Call) else d) in CACHING_DECORATORS
+                for d in callee.decorator_list) and self._returns_jitted(callee)
+        return self._builders[callee]
+
+    def _returns_jitted(self, callee):
+        own = self.names.own_nodes(callee)
+        returns = [n.value for n in own if type(n) is ast.Return]
+        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in own):
+            return False
+        roots = self.roots
+        for value in returns:
+            if isinstance(value, ast.Name):  # fast = jax.jit(step); return fast
+                found = self.names.resolve_name(value)
+                if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+                    return False
+                value = found[1][0].value
+            transform = self.names.qualname(value.func) if isinstance(value, ast.Call) and value.args else None
+            if transform not in roots.array_results or roots.transforms[transform] is not Behaviour.STAGING:
+                return False
+        return True
 
     def _project_import(self, expr):
         """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level

@@ -9,7 +9,7 @@ import ast
 from functools import lru_cache
 
 from .. import api
-from ..facts import JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
+from ..facts import DEVICE_PRESERVING, JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
                     UNKNOWN, UNKNOWN_VALUE, Value)
@@ -55,11 +55,15 @@ def call(flow, call_node, qualname, args, traced_input):
         return Value(TRACER if traced_input else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
         return Value(TRACER_TREE if traced_input else JAX_TREE)
+    if qualname in DEVICE_PRESERVING and args and args[0].kind in (JAX, JAX_TREE):
+        return Value(args[0].kind)  # unreplicate(state): still on the device
     if qualname in GENERATOR_CONSTRUCTORS:
         return Value(GENERATOR)
     if module in NUMPY_ARRAY_MODULES:
         if name in non_array_functions():
             return PYTHON_VALUE
+        if qualname in api.numpy_gives_jax_array() and args and args[0].kind in (TRACER, JAX):
+            return Value(TRACER if traced_input else JAX)  # np.sum(x) runs x.sum(): still a JAX array
         if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
                                                        for v in args):
             return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method

@@ -124,7 +124,8 @@ class ArraySources:
 
     def _gives_array(self, name, kind, key, verdicts):
         """Whether this use of an imported or module-function name can give an array: a
-        call of a JAX/NumPy array function, a transform or an array-returning helper; for
+        call of a JAX/NumPy array function, a transform, an array-returning helper or one
+        that returns a jitted function; for
         a JAX or NumPy name, also an alias (``xp = jnp``) that later calls may go through.
         ``key`` names the binding; the verdict for a called attribute path is kept."""
         expr, parent, attributes = name, self.names.parent.get(name), ()
@@ -141,6 +142,8 @@ class ArraySources:
             else:
                 helper = self.tracing.helper_facts(expr)
                 verdict = helper is not None and bool(helper[0].get("jitted") or helper[0]["returns"] == "jax")
+                callee = self.tracing.callee(expr) if not verdict else None
+                verdict = verdict or (callee is not None and self.tracing.builds_jitted(callee))
             verdicts[called] = verdict
         return verdict
 

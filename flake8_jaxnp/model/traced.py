@@ -51,10 +51,17 @@ _MEASURED = {(True, True): Behaviour.STAGING, (True, False): Behaviour.BATCHING,
 
 @dataclass(frozen=True)
 class Transform:
-    """One transform applied to a function: its dotted name and how it behaves."""
+    """One transform applied to a function: its dotted name and how it behaves, and where
+    it was applied when that is not at the function's definition (``root``, for messages)."""
 
     name: str
     behaviour: Behaviour
+    root: str = None
+
+    @property
+    def shown(self):
+        """The transform as messages name it: with its root when applied elsewhere."""
+        return f"{self.name} ({self.root})" if self.root else self.name
 
     @property
     def abstract(self):
@@ -64,6 +71,13 @@ class Transform:
     def cached(self):
         return self.behaviour.cached
 
+
+# Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
+LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# Flax NNX's Module: nnx.jit and friends carry updates of its attributes out of the trace.
+NNX_MODULES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
+# Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
+APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates"})
 
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 _EAGER = Behaviour.EAGER
@@ -107,6 +121,8 @@ class TracedFunction:
     node: ast.AST
     transforms: list = field(default_factory=list)
     traced_params: set = field(default_factory=set)
+    array_params: set = field(default_factory=set)  # given one traced array by a call that spread tracing
+    tree_params: set = field(default_factory=set)  # given anything else traced (a pytree, a tracer of a root)
 
     @property
     def abstract(self):
@@ -119,14 +135,24 @@ class TracedFunction:
 
     @property
     def transform(self):
-        return (self.cached_by or self.transforms[0]).name
+        return (self.cached_by or self.transforms[0]).shown
 
-    def add(self, transform, params):
-        changed = transform not in self.transforms or not params <= self.traced_params
+    def add(self, transform, params, arrays=frozenset()):
+        """Record one more trace; ``arrays``: the ``params`` it passes a single traced array."""
+        trees = params - arrays
+        changed = transform not in self.transforms or not params <= self.traced_params \
+            or not arrays <= self.array_params or not trees <= self.tree_params
         if transform not in self.transforms:
             self.transforms.append(transform)
         self.traced_params |= params
+        self.array_params |= arrays
+        self.tree_params |= trees
         return changed
+
+    @property
+    def arrays(self):
+        """Parameters every traced call so far passed an array (not a pytree) to."""
+        return self.array_params - self.tree_params
 
 
 class TraceRoots:
@@ -142,6 +168,7 @@ class TraceRoots:
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
+        self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
@@ -211,10 +238,11 @@ class TraceRoots:
                 and [self.names.qualname(d) for d in custom.decorator_list] == [decorator_name]:
             self._rules.setdefault(custom, []).extend(rules)
 
-    def mark(self, func, transform, params):
-        """Record that ``transform`` traces ``func`` with ``params`` as tracers."""
+    def mark(self, func, transform, params, arrays=frozenset()):
+        """Record that ``transform`` traces ``func`` with ``params`` as tracers (``arrays`` of
+        them known to be single arrays)."""
         entry = self.traced.setdefault(func, TracedFunction(func))
-        return entry.add(transform, params)
+        return entry.add(transform, params, arrays)
 
     # ---- decorators ---------------------------------------------------------
     def _from_decorators(self, func):
@@ -262,24 +290,39 @@ class TraceRoots:
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
-        func = self.names.function_bound_to(arg)
-        if func is not None and _binds_first_parameter(arg, func):
+        func, root = self.names.function_bound_to(arg), None
+        if func is None:
+            factory, func = self._returned_function(arg)
+            if func is not None:  # jax.jit(make_train(config)): the def make_train returns
+                root = f"applied at line {arg.lineno} to what '{factory.name}' returns"
+        if func is None and not keywords and not lax:
+            func = self.applied_module(arg)
+            if func is not None:  # jax.jit(model.apply): the linen module's __call__, after self
+                root = f"applied at line {arg.lineno} to {arg.value.id}.apply"
+                self._trace(func, transform_name, keywords, bound_positional + 1, bound_names, root, eager_too=True)
+                return
+        if func is not None and root is None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
             func = self._call_method_of_instance(arg)
             if func is not None:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
-            func = self._call_method(arg)  # nn.scan(Cell, ...): the lifted class's __call__
+            func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
         if func is None:
             return
         if lax:
-            self.mark(func, Transform(transform_name, _STAGING), _parameters(func, bound_positional, bound_names))
+            self.mark(func, Transform(transform_name, _STAGING, root),
+                      _parameters(func, bound_positional, bound_names))
         else:
-            self._trace(func, transform_name, keywords, bound_positional, bound_names)
+            self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
 
-    def _trace(self, func, transform_name, keywords, bound_positional, bound_names):
+    def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None, eager_too=False):
+        """Mark ``func`` as traced by the transform; ``eager_too``: the body also runs outside it
+        (a linen ``__call__`` runs under ``model.init``), so side effects are not trace-only."""
         behaviour = self.transforms[transform_name]
+        if eager_too:
+            behaviour = uncached(behaviour)
         params = _parameters(func, bound_positional, bound_names)
         positional = positional_names(func)[bound_positional:]
         options = named_options(keywords)
@@ -295,29 +338,120 @@ class TraceRoots:
             self.differentiated.setdefault(func, set()).update(params)
         if transform_name == "jax.vmap" and "in_axes" in options:
             params = _vmapped(params, positional, options["in_axes"])
-        self.mark(func, Transform(transform_name, behaviour), params)
-        if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda):
+        self.mark(func, Transform(transform_name, behaviour, root), params)
+        if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda) \
+                and root is None:
             self.jitted_callables.add(func)
 
-    def _call_method_of_instance(self, expr):
-        """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
-        or a name bound once to ``Model(...)``): the transform traces that method."""
+    def _returned_function(self, expr):
+        """(factory, inner def) when ``expr`` calls a same-file def (or is a name bound once to
+        such a call) whose every return gives the same undecorated def nested in it; the
+        factory's own parameters then reach the inner def as Python closure values.
+        (None, None) otherwise: a factory that returns anything else is not known."""
         if isinstance(expr, ast.Name):
             found = self.names.resolve_name(expr)
             if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-                return None
+                return None, None
             expr = found[1][0].value
+        factory = self.names.function_bound_to(expr.func) if isinstance(expr, ast.Call) else None
+        if factory is None or isinstance(factory, ast.Lambda):
+            return None, None
+        own = self.names.own_nodes(factory)
+        returns = [n for n in own if type(n) is ast.Return]
+        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in own) \
+                or any(type(r.value) is not ast.Name or r.value.id != returns[0].value.id for r in returns):
+            return None, None
+        bindings = self.names.scopes[factory].bindings.get(returns[0].value.id, ())
+        if len(bindings) != 1 or bindings[0].kind is not BindingKind.DEF or bindings[0].node.decorator_list:
+            return None, None
+        return factory, bindings[0].node
+
+    def method_called(self, call):
+        """The same-file method that ``call`` runs with ``self`` bound: a class's own
+        ``__init__`` for ``Model(x)``, ``__call__`` for ``model(x)`` with a name bound once to
+        ``Model(...)``, and for ``model.apply(variables, x)`` of a linen Module."""
+        func_expr = call.func
+        if isinstance(func_expr, ast.Name):
+            found = self.names.resolve_name(func_expr)
+            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
+                init = self._method(func_expr, "__init__")
+                post_init = self._method(func_expr, "__post_init__") if init is None else None
+                return init or (post_init if self.dataclass_fields(post_init) is not None else None)
+        if isinstance(func_expr, ast.Attribute):
+            return self.applied_module(func_expr) if not any(k.arg == "method" for k in call.keywords) else None
+        return self._call_method_of_instance(func_expr)
+
+    def dataclass_fields(self, post_init):
+        """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
+        takes: None for a class with bases, ``InitVar``s, ``field(...)`` options or dataclass options."""
+        cls = self.names.parent.get(post_init) if post_init is not None else None
+        if not isinstance(cls, ast.ClassDef) or cls.bases or cls.keywords \
+                or [self.names.qualname(d) for d in cls.decorator_list] != ["dataclasses.dataclass"]:
+            return None
+        fields = []
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                annotation = self.names.qualname(
+                    stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation) or ""
+                if annotation.endswith(".InitVar") or isinstance(stmt.value, ast.Call):
+                    return None
+                if not annotation.endswith(".ClassVar"):
+                    fields.append(stmt.target)
+        return fields
+
+    def in_nnx_module(self, method):
+        """Whether ``method`` is defined in a same-file class deriving from an NNX Module: its
+        updates of ``self`` under nnx.jit are the framework's state, not a trace-only effect."""
+        cls = self.names.parent.get(method)
+        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in NNX_MODULES for b in cls.bases)
+
+    def applied_module(self, func_expr):
+        """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is
+        (``model.apply``, ``model`` bound once to ``MLP(...)``), or None."""
+        if not isinstance(func_expr, ast.Attribute) or func_expr.attr != "apply" \
+                or not isinstance(func_expr.value, ast.Name):
+            return None
+        found = self.names.resolve_name(func_expr.value)
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+            return None
+        instance = found[1][0].value
+        if not isinstance(instance, ast.Call) or not isinstance(instance.func, ast.Name):
+            return None
+        found = self.names.resolve_name(instance.func)
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS \
+                or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
+            return None
+        return self._method(instance.func, "__call__")
+
+    def _call_method_of_instance(self, expr):
+        """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
+        a name bound once to ``Model(...)``, or a parameter annotated ``model: Model``)."""
+        if isinstance(expr, ast.Name):
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1:
+                return None
+            binding = found[1][0]
+            if binding.kind is BindingKind.PARAM and isinstance(binding.node.annotation, ast.Name):
+                return self._method(binding.node.annotation, "__call__")
+            if binding.kind is not BindingKind.ASSIGN:
+                return None
+            expr = binding.value
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
-        return self._call_method(expr.func)
+        return self._method(expr.func, "__call__")
 
-    def _call_method(self, class_name):
-        """The ``__call__`` def of the same-file class a Name refers to, or None."""
+    def _method(self, class_name, method):
+        """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
         found = self.names.resolve_name(class_name)
         if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
             return None
-        methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"]
+        methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == method]
         return methods[0] if len(methods) == 1 else None
+
+
+def uncached(behaviour):
+    """``behaviour`` for a body that also runs outside the transform: not trace-only."""
+    return _BATCHING if behaviour is _STAGING else behaviour
 
 
 def _framework_behaviour(measured):

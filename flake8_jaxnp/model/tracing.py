@@ -10,16 +10,19 @@ later is analysed again, at most a few times.
 import ast
 
 from .callees import shown
-from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
+from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .syntax import FUNCTION_NODES, positional, positional_names
-from .traced import Behaviour, Transform
-from .values import FunctionFlow
+from .traced import APPLY_OPTIONS, Behaviour, Transform, uncached
+from .values import FunctionFlow, shaped
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
 DEVICE_ARRAY = Value(JAX)
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
+
+# Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
+CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
@@ -43,6 +46,8 @@ class Tracing:
         self.callee = callees.callee
         self.helper_facts = callees.helper_facts
         self.jitted_result = callees.jitted_result
+        self.builds_jitted = callees.builds_jitted
+        self.method_called = roots.method_called
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
@@ -117,9 +122,38 @@ class Tracing:
                         and type(node.value) is ast.Name and node.value.id in candidates:
                     arrays.add(node.value.id)
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
+        arrays |= traced.arrays & candidates  # every traced caller passes an array
         if all(t.name in self.roots.scalars_static for t in traced.transforms):
             return {name: TRACED_ARRAY for name in arrays}
-        return {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+        params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+        if not any(t.name in self.roots.scalars_static for t in traced.transforms):
+            params.update(self._annotated_records(func, candidates))
+        if func in self.roots.traced_fields:
+            params["self"] = self._constructed(func)
+        return params
+
+    def _constructed(self, post_init):
+        """What ``self`` holds in a dataclass's ``__post_init__`` that a traced constructor call
+        reached: its traced fields (arrays where annotated so), nothing known of the others."""
+        traced = self.roots.traced_fields[post_init]
+        members = []
+        for field in self.roots.dataclass_fields(post_init):
+            if field.id in traced:
+                array = self.names.qualname(self.names.parent[field].annotation) in ARRAY_ANNOTATIONS
+                members.append((("attr", field.id), TRACED_ARRAY if array else TRACED_PARAMETER))
+        return Shaped(PYTHON, members=tuple(members))
+
+    def _annotated_records(self, func, names):
+        """{parameter: its record's traced fields} for traced parameters annotated with a pytree
+        class of this module (``state: State``): every field that is a pytree child is traced."""
+        if isinstance(func, ast.Lambda):
+            return {}
+        found = {}
+        for arg in positional(func) + func.args.kwonlyargs:
+            shape = self.callees.annotated_record(arg.annotation) if arg.arg in names else None
+            if shape is not None:
+                found[arg.arg] = shaped(shape, TRACER_TREE)
+        return found
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
@@ -142,20 +176,43 @@ class Tracing:
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
         positional_params = positional_names(callee)
-        if isinstance(call.func, ast.Attribute) and positional_params and positional_params[0] in ("self", "cls"):
+        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS
+        if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
+        options, transforms = (), caller.transforms
+        fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
+        if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
+            positional_params = [field.id for field in fields]
+        elif self.roots.applied_module(call.func) is callee:  # model.apply(variables, x): x is __call__'s
+            positional_params, options = [None] + positional_params, APPLY_OPTIONS
+            transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
+        arrays = set()
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
                 break
-            if value.traced and index < len(positional_params):
+            if value.traced and index < len(positional_params) and positional_params[index] is not None:
                 params.add(positional_params[index])
+                if value.kind is TRACER:
+                    arrays.add(positional_params[index])
         for name, value in keywords.items():
-            if name is not None and value.traced:
+            if name is not None and name not in options and value.traced:
                 params.add(name)
+                if value.kind is TRACER:
+                    arrays.add(name)
+        if self.roots.in_nnx_module(callee):  # self.count += 1 under nnx.jit is the module's state
+            transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]
+        if getattr(callee, "name", None) in CALL_RUN_METHODS and hasattr(caller.node, "name"):
+            where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
+            transforms = [Transform(t.name, t.behaviour, t.root or where) for t in transforms]
         changed = False
+        if fields is not None and params:  # __post_init__(self): self holds the traced fields
+            known = self.roots.traced_fields.setdefault(callee, set())
+            changed = not params <= known
+            known |= params
+            params, arrays = {"self"}, set()
         if params:
-            for transform in caller.transforms:
-                changed |= self.roots.mark(callee, transform, params)
+            for transform in transforms:
+                changed |= self.roots.mark(callee, transform, params, arrays)
         return changed
 
     def _nested_in(self, func):

@@ -110,6 +110,12 @@ class Surroundings(Protocol):
     def jitted_result(self, callee):
         """The shape of what a same-file jitted def returns, or None."""
 
+    def builds_jitted(self, callee):
+        """Whether a same-file def returns a jitted function."""
+
+    def method_called(self, call):
+        """The same-file ``__init__`` or ``__call__`` that ``call`` runs, or None."""
+
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
 
@@ -437,8 +443,14 @@ class FunctionFlow:
                 self.calls.append((callee, call, args, keywords))
             if callee in self.context.jitted_callables:
                 return shaped(self.context.jitted_result(callee), jitted_result.kind)
+            if self.context.builds_jitted(callee):
+                return Value(JAX_TREE)  # step = get_step(n): calling step gives device arrays
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
+        elif self._exact and self.traced is not None and traced_input:
+            method = self.context.method_called(call)
+            if method is not None:  # Model(x), model(x), model.apply(v, x): __init__ or __call__ runs traced
+                self.calls.append((method, call, args, keywords))
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
         return self._helper_result(call, traced_input)
