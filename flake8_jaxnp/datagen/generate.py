@@ -15,7 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import frameworks, release_history, stack, tables
+from . import frameworks, gradients, release_history, stack, tables
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
@@ -486,6 +486,7 @@ def _build():
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     framework_transforms = frameworks.framework_transforms(DATA_FILE, _resolve)
+    where_unsafe = {**_where_unsafe_functions(), **gradients.unsafe_at_zero_vector(_resolve)}
     return {
         "generated_with": stack.generated_with(frameworks.measured_versions(framework_transforms)),
         "jax_version": jax.__version__,
@@ -521,7 +522,8 @@ def _build():
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
         "jax_random_samplers": _random_samplers(),
-        "jnp_where_unsafe": _where_unsafe_functions(),
+        "jnp_where_unsafe": where_unsafe,
+        "jnp_where_unsafe_jointly": gradients.unsafe_jointly(_public, where_unsafe),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
         frameworks.KEY: framework_transforms,
     }
