@@ -15,7 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import frameworks, gradients, release_history, stack, tables
+from . import config_flags, frameworks, gradients, release_history, stack, tables
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
@@ -517,7 +517,7 @@ def _build():
         "array_attributes": _public_attributes(_array_attributes()),
         "numpy_array_attributes": _public_attributes(dir(np.ndarray)),
         "jax_releases_read": list(release_history.RELEASES) + [jax.__version__],
-        "removed_names": _removed_names(),
+        "removed_names": {**_removed_names(), **config_flags.removed_options()},
         "array_member_changes": _array_member_changes(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
