@@ -170,12 +170,12 @@ def _call(model, call):
     if python_type:
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
     constructed = dtypes.dtype_constructor(qualname) if module == "jax.numpy" else None  # jnp.float64(x)
-    what = describe(call)
+    default = ""
     if given and requested is None and jax_function:
-        requested, what = _defaulted_dtype(model, call, qualname, what)
+        requested, default = _defaulted_dtype(model, call, qualname)
     for wide in (requested, constructed):
         if wide in NARROW:
-            yield Finding.at(call, "JNP402", {"what": what, "dtype": wide, "narrow": NARROW[wide]})
+            yield Finding.at(call, "JNP402", {"what": describe(call) + default, "dtype": wide, "narrow": NARROW[wide]})
             return
     if given or not (call.args or call.keywords) or NARROWING in model.options.silenced:
         return  # the dtype argument decides the result, whatever the data
@@ -187,26 +187,25 @@ def _call(model, call):
             yield _narrowed(call, wide)
 
 
-def _defaulted_dtype(model, call, qualname, what):
-    """(dtype, what) when the call's dtype is a parameter of the function around it whose default
-    is a dtype (``def make(n, dtype=np.float64)``) and a call of that function in this file keeps
-    the default: that call truncates, whatever other callers pass. Else (None, what)."""
+def _defaulted_dtype(model, call, qualname):
+    """(dtype, what the message adds) when the call's dtype is a parameter of the function around
+    it whose default is a dtype (``def make(n, dtype=np.float64)``) and a call of that function in
+    this file keeps the default: that call truncates, whatever other callers pass. Else (None, "")."""
     slot = dtypes.dtype_slot(qualname)
     expr = next((k.value for k in call.keywords if k.arg in ("dtype", "new_dtype")),
                 call.args[slot] if slot is not None and slot < len(call.args) else None)
     func = model.enclosing_function(call)
     if not isinstance(expr, ast.Name) or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None, what
+        return None, ""
     bindings = model.scope(func).bindings.get(expr.id, ())
     default = _defaults(func).get(expr.id)
     if default is None or len(bindings) != 1 or bindings[0].kind is not BindingKind.PARAM:
-        return None, what
+        return None, ""
     dtype, python_type = model.dtype_of(default)
     keeping = None if python_type or dtype not in NARROW else _call_keeping_default(model, func, expr.id)
     if keeping is None:
-        return None, what
-    return dtype, f"{what} ('{expr.id}' defaults to {ast.unparse(default)}, " \
-                  f"which the call on line {keeping.lineno} keeps)"
+        return None, ""
+    return dtype, f" ('{expr.id}' defaults to {ast.unparse(default)}, which the call on line {keeping.lineno} keeps)"
 
 
 def _defaults(func):
