@@ -15,6 +15,7 @@ GUARDS = frozenset({"jax.numpy.where", "jax.numpy.clip", "jax.numpy.maximum", "j
                     "jax.numpy.abs", "jax.numpy.nan_to_num", "jax.lax.stop_gradient"})
 CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 SUMS = frozenset({"jax.numpy.sum"})
+TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map"})
 
 
 @rule("JNP604")
@@ -23,22 +24,44 @@ def where_nan_gradient(model):
         transform = next((t.name for t in traced.transforms if t.behaviour is Behaviour.DIFFERENTIATING), None)
         if transform is None or _custom_derivative(model, func):
             continue
-        for node in model.own_nodes(func):
-            if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
-                    and model.qualname(node.func) == "jax.numpy.where":
-                found = _unsafe_branch(model, func, node)
-                if found is not None:
-                    operation, name = found
-                    yield Finding.at(node, "JNP604", {
-                        "scope": getattr(func, "name", "<lambda>"), "transform": transform,
-                        "operation": operation, "name": name})
+        bodies = [(func, frozenset())] + _mapped_lambdas(model, func)
+        for body, leaves in bodies:
+            for node in model.own_nodes(body):
+                if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
+                        and model.qualname(node.func) == "jax.numpy.where":
+                    found = _unsafe_branch(model, body, node, leaves)
+                    if found is not None:
+                        operation, name = found
+                        yield Finding.at(node, "JNP604", {
+                            "scope": getattr(body, "name", "<lambda>"), "transform": transform,
+                            "operation": operation, "name": name})
+
+
+def _mapped_lambdas(model, func):
+    """[(lambda, its parameters)] for the lambdas a differentiated function maps over traced
+    data (``jax.tree.map(lambda p: ..., params)``, ``jax.vmap(lambda r: ...)(x)``): their
+    parameters are leaves or slices of that data, so they are differentiated too."""
+    found = []
+    for node in model.own_nodes(func):
+        if not isinstance(node, ast.Call):
+            continue
+        if model.qualname(node.func) in TREE_MAPS and node.args and isinstance(node.args[0], ast.Lambda):
+            mapped, data = node.args[0], node.args[1:]
+        elif isinstance(node.func, ast.Call) and model.qualname(node.func.func) == "jax.vmap" \
+                and node.func.args and isinstance(node.func.args[0], ast.Lambda):
+            mapped, data = node.func.args[0], node.args
+        else:
+            continue
+        if data and all(not isinstance(d, ast.Starred) and model.value(d).traced for d in data):
+            found.append((mapped, frozenset(a.arg for a in mapped.args.args)))
+    return found
 
 
 def _custom_derivative(model, func):
     return any(model.qualname(d) in CUSTOM_DERIVATIVES for d in getattr(func, "decorator_list", ()))
 
 
-def _unsafe_branch(model, func, where):
+def _unsafe_branch(model, func, where, leaves=frozenset()):
     """(operation, input name) of an operation in a branch whose gradient is nan where the
     condition excludes it: its input is tested by the condition and not guarded first. The
     branch is followed into the values of names assigned once before the ``where`` and into
@@ -62,7 +85,7 @@ def _unsafe_branch(model, func, where):
         operation, inputs, every = _unsafe_operation(model, node, unsafe, jointly)
         names = [_caller_name(_zero_at(model, expr), arguments) for expr in inputs]
         hits = [name for name in names if name is not None and name.id in tested and not _guarded(model, func, name.id)]
-        differentiated = [name for name in hits if model.value(name).traced]
+        differentiated = [name for name in hits if name.id in leaves or model.value(name).traced]
         if differentiated and (not every or len(hits) == len(inputs)):  # arctan2: nan only where both are 0
             return operation, differentiated[0].id
         if isinstance(node, ast.Call) and arguments is None:

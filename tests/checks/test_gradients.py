@@ -69,3 +69,18 @@ def test_reported_shapes(lint_body, body, line):
 ])
 def test_silent_shapes(lint_body, body):
     assert found(lint_body, body) == []
+
+
+# A where inside a lambda: differentiated itself, or mapped over the differentiated data.
+@pytest.mark.parametrize("body, expected", [
+    ("g = jax.grad(lambda x: jnp.where(x > 0, jnp.log(x), 0.0))\n", [1]),
+    ("@jax.grad\ndef f(params):\n    logs = jax.tree.map(lambda p: jnp.where(p > 0, jnp.log(p), 0.0), params)\n"
+     "    return sum(jax.tree.leaves(logs))\n", [3]),
+    ("@jax.grad\ndef f(x):\n    return jax.vmap(lambda r: jnp.where(r != 0, 1.0 / r, 0.0))(x).sum()\n", [3]),
+    # a lambda mapped over data that is not differentiated, or never called
+    ("def f(x, table):\n    y = jax.tree.map(lambda p: jnp.where(p > 0, jnp.log(p), 0.0), table)\n"
+     "    return x * y\ng = jax.grad(f)\n", []),
+    ("@jax.grad\ndef f(x):\n    h = lambda p: jnp.where(p > 0, jnp.log(p), 0.0)\n    return x\n", []),
+])
+def test_where_in_lambdas(lint_body, body, expected):
+    assert found(lint_body, body) == expected
