@@ -90,21 +90,22 @@ class _Consumers:
         if func in self.consuming:
             return self.consuming[func] or {}
         self.consuming[func] = None  # a recursive helper consumes nothing known
-        if any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
-            self.consuming[func] = {}  # calling a generator or coroutine runs none of its body
-            return {}
         rebound = {name for name, bindings in self.model.scope(func).bindings.items()
                    if any(b.kind is not BindingKind.PARAM for b in bindings)}
         params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
-        found = {}
+        found, passed = {}, []  # passed: the compound statements before, each may return
         for stmt in func.body:
-            if isinstance(stmt, _STRAIGHT):  # not inside a branch, loop or try
-                for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
-                    key = self.key_of(call) if isinstance(call, ast.Call) else None
-                    if isinstance(key, ast.Name) and key.id in params:
-                        found.setdefault(key.id, self.consumed[call][1])
-            if any(isinstance(n, (ast.Return, ast.Raise)) for n in _own_nodes(stmt)):
+            if not isinstance(stmt, _STRAIGHT):  # a branch, loop or try: its calls may not run
+                passed.append(stmt)
+                continue
+            for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
+                key = self.key_of(call) if isinstance(call, ast.Call) else None
+                if isinstance(key, ast.Name) and key.id in params and not _may_leave(passed):
+                    found.setdefault(key.id, self.consumed[call][1])
+            if isinstance(stmt, (ast.Return, ast.Raise)):
                 break
+        if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
+            found = {}  # calling a generator or coroutine runs none of its body
         self.consuming[func] = found
         return found
 
@@ -153,6 +154,11 @@ class _Consumers:
 
 
 _STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass)
+
+
+def _may_leave(statements):
+    """Whether one of ``statements`` can return or raise (walked only once a consumption is found)."""
+    return any(isinstance(n, (ast.Return, ast.Raise)) for stmt in statements for n in _own_nodes(stmt))
 
 
 def _argument_for(call, func, param):
