@@ -115,6 +115,9 @@ random_samplers = _entry("jax_random_samplers", frozen=True)
 # jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them.
 where_unsafe_functions = _entry("jnp_where_unsafe")
 
+# jax.numpy function -> argument positions whose gradient is nan only where all of them are zero (arctan2).
+where_unsafe_jointly = _entry("jnp_where_unsafe_jointly")
+
 # jax.numpy function -> positional parameters that refuse a Python list or tuple.
 sequence_refusals = _entry("jnp_sequence_refusals")
 

@@ -49,6 +49,8 @@ ARGUMENT_FIXES = {
     "mode": "JAX cannot raise on out-of-bounds indices: use mode='fill' or 'clip'",
     "overwrite_input": "drop it; JAX never overwrites its input",
 }
+# Calls that name a configuration option by its string (both raise AttributeError for an unknown one).
+CONFIG_ACCESS = frozenset({"jax.config.update", "jax.config.read"})
 GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
@@ -61,6 +63,7 @@ def numpy_only_apis(model):
             yield from _attribute(model, node, deprecated)
         elif kind is ast.Call:
             yield from _call(model, node)
+            yield from _config_option(model, node, deprecated)
         elif kind is ast.Subscript:
             if type(node.ctx) is not ast.Load:
                 yield from _item_update(model, node)
@@ -188,6 +191,17 @@ def _attribute(model, node, deprecated):
             yield _removed(node, qualname, deprecated[qualname], "AttributeError")
     elif _missing_jnp_name(qualname) and not _guarded(model, node):
         yield Finding.at(node, "JNP502", dict(name=qualname, version=_version(), fix=_missing_fix(qualname)))
+
+
+def _config_option(model, call, deprecated):
+    """``jax.config.update("jax_array", True)``: an option a past release defined and the installed
+    JAX does not (``jax.config.jax_array``, the attribute, is a removed name like any other)."""
+    if call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str) \
+            and model.qualname(call.func) in CONFIG_ACCESS:
+        qualname = f"jax.config.{call.args[0].value}"
+        if qualname in deprecated and not _guarded(model, call):
+            yield _removed(call.args[0], f"{describe(call.func)}({call.args[0].value!r})", deprecated[qualname],
+                           "AttributeError")
 
 
 def _changed_member(model, node, change):

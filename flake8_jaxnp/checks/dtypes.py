@@ -11,6 +11,8 @@ import ast
 from .. import api
 from ..model import dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
+from ..model.names import BindingKind
+from ..model.syntax import positional, positional_names
 from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
 from ..findings import Finding
 from . import describe, rule
@@ -168,9 +170,12 @@ def _call(model, call):
     if python_type:
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
     constructed = dtypes.dtype_constructor(qualname) if module == "jax.numpy" else None  # jnp.float64(x)
+    default = ""
+    if given and requested is None and jax_function:
+        requested, default = _defaulted_dtype(model, call, qualname)
     for wide in (requested, constructed):
         if wide in NARROW:
-            yield Finding.at(call, "JNP402", {"what": describe(call), "dtype": wide, "narrow": NARROW[wide]})
+            yield Finding.at(call, "JNP402", {"what": describe(call) + default, "dtype": wide, "narrow": NARROW[wide]})
             return
     if given or not (call.args or call.keywords) or NARROWING in model.options.silenced:
         return  # the dtype argument decides the result, whatever the data
@@ -180,6 +185,49 @@ def _call(model, call):
                      if v.kind is NUMPY and v.dtype in NARROW), None)
         if wide:
             yield _narrowed(call, wide)
+
+
+def _defaulted_dtype(model, call, qualname):
+    """(dtype, what the message adds) when the call's dtype is a parameter of the function around
+    it whose default is a dtype (``def make(n, dtype=np.float64)``) and a call of that function in
+    this file keeps the default: that call truncates, whatever other callers pass. Else (None, "")."""
+    slot = dtypes.dtype_slot(qualname)
+    expr = next((k.value for k in call.keywords if k.arg in ("dtype", "new_dtype")),
+                call.args[slot] if slot is not None and slot < len(call.args) else None)
+    func = model.enclosing_function(call)
+    if not isinstance(expr, ast.Name) or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None, ""
+    bindings = model.scope(func).bindings.get(expr.id, ())
+    default = _defaults(func).get(expr.id)
+    if default is None or len(bindings) != 1 or bindings[0].kind is not BindingKind.PARAM:
+        return None, ""
+    dtype, python_type = model.dtype_of(default)
+    keeping = None if python_type or dtype not in NARROW else _call_keeping_default(model, func, expr.id)
+    if keeping is None:
+        return None, ""
+    return dtype, f" ('{expr.id}' defaults to {ast.unparse(default)}, which the call on line {keeping.lineno} keeps)"
+
+
+def _defaults(func):
+    """Parameter name -> its default expression."""
+    args = func.args
+    params = positional(func)
+    found = {a.arg: d for a, d in zip(params[len(params) - len(args.defaults):], args.defaults)}
+    found.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    return found
+
+
+def _call_keeping_default(model, func, param):
+    """The first call of ``func`` in this file that leaves ``param`` to its default, or None."""
+    names = positional_names(func)
+    for call in model.nodes(ast.Call):
+        if model.callee(call.func) is not func or any(k.arg is None or k.arg == param for k in call.keywords) \
+                or any(isinstance(a, ast.Starred) for a in call.args):
+            continue
+        shown = names[1:] if isinstance(call.func, ast.Attribute) and names[:1] in (["self"], ["cls"]) else names
+        if param not in shown or shown.index(param) >= len(call.args):
+            return call
+    return None
 
 
 def _requested_dtype(model, call, qualname):

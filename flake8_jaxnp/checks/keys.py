@@ -1,8 +1,10 @@
 """JNP601: a PRNG key consumed twice gives the same random bits twice.
 
 A forward pass per function tracks which local names hold a key that a
-sampler (or ``split``) has already consumed; only rebinding the name makes it
-fresh, and a split none of whose outputs is read consumes nothing. Branches
+sampler, ``split`` or a same-file function that always consumes its parameter
+has already consumed; only rebinding the name makes it fresh. A split none of
+whose outputs is read, or whose outputs only reach callees the model cannot
+see consuming them, consumes nothing it can assert. Branches
 keep what both paths consumed, loops are followed into their second iteration
 when nothing can leave them early, and anything the pass cannot follow (try,
 match, nested functions) forgets what it knew.
@@ -11,16 +13,22 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.syntax import COMPREHENSIONS, SCOPES, walk_own
+from ..model.names import BindingKind
+from ..model.syntax import COMPREHENSIONS, SCOPES, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
 SPLIT = "jax.random.split"
+SAME_BITS = "; the same key gives the same random bits, so the draws repeat"
+# Measured on JAX 0.10.2: bits(key, (n,))[i] == word0 ^ word1 of split(key, n)[i] (equal to the
+# subkeys themselves with jax_threefry_partitionable off, the default before JAX 0.5).
+SHARED_STREAM = ("; a draw from a key and the subkeys split() makes of it come from the same counter "
+                 "stream (each 32-bit draw is the XOR of a subkey's two words), so they are not independent")
 _EXITS = (ast.Break, ast.Continue, ast.Return)
 
 
 @rule("JNP601")
 def prng_key_reuse(model):
-    consumers = _consumer_calls(model)
+    consumers = _Consumers(model).calls()  # call -> (key expression, how it consumes it)
     scopes = {}  # scope -> nodes that hold one of its consumer calls
     for call in consumers:
         scope = model.enclosing_function(call)
@@ -35,41 +43,137 @@ def prng_key_reuse(model):
             yield from _KeyFlow(model, scope, consumers, holders).run()
 
 
-def _consumer_calls(model):
-    """{call: 'sample' | 'split'} for the module's calls that consume a key."""
-    samplers = api.random_samplers()
-    found = {}
-    read = {}  # scope -> the names read anywhere inside it
-    for call in model.nodes(ast.Call):
-        qualname = model.qualname(call.func)
-        if qualname in samplers:
-            found[call] = "sample"
-        elif qualname == SPLIT and not _split_unused(model, call, read):
-            found[call] = "split"
-    return found
+class _Consumers:
+    """The module's calls that consume a key, each with the expression of the key it consumes:
+    samplers, splits whose outputs are used, and same-file functions that consume a parameter
+    on every call. A key handed to any other callee is not a consumption the model can assert
+    (a model called with ``enable_dropout=False`` never draws from it)."""
+
+    def __init__(self, model):
+        self.model = model
+        self.samplers = api.random_samplers()
+        self.read = {}  # scope -> the names read anywhere inside it
+        self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
+        self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
+
+    def calls(self):
+        """{call: (key expression, "draw" or "split")} for every call that consumes a key."""
+        return {call: self.consumed[call] for call in self.model.nodes(ast.Call) if self.key_of(call) is not None}
+
+    def key_of(self, call):
+        """The expression of the key ``call`` consumes, or None (also while it is being found: a
+        split whose outputs feed it again, as ``key, sub = split(key)`` in a loop does)."""
+        if call not in self.consumed:
+            self.consumed[call] = None
+            self.consumed[call] = self._consumption(call)
+        found = self.consumed[call]
+        return found and found[0]
+
+    def _consumption(self, call):
+        qualname = self.model.qualname(call.func)
+        if qualname in self.samplers:
+            return _key_argument(call), "draw"
+        if qualname == SPLIT:
+            return None if self._split_unused(call) else (_key_argument(call), "split")
+        callee = self.model.callee(call.func)
+        if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for param, how in self._consumed_parameters(callee).items():
+                argument = _argument_for(call, callee, param)
+                if argument is not None:
+                    return argument, how
+        return None
+
+    def _consumed_parameters(self, func):
+        """{parameter: how} for the parameters a statement of ``func``'s body consumes on every
+        call: the statement is reached (no return or raise before it), the consuming call is not
+        conditional inside it, and the parameter is never rebound."""
+        if func in self.consuming:
+            return self.consuming[func] or {}
+        self.consuming[func] = None  # a recursive helper consumes nothing known
+        rebound = {name for name, bindings in self.model.scope(func).bindings.items()
+                   if any(b.kind is not BindingKind.PARAM for b in bindings)}
+        params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
+        found, passed = {}, []  # passed: the compound statements before, each may return
+        for stmt in func.body:
+            if not isinstance(stmt, _STRAIGHT):  # a branch, loop or try: its calls may not run
+                passed.append(stmt)
+                continue
+            for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
+                key = self.key_of(call) if isinstance(call, ast.Call) else None
+                if isinstance(key, ast.Name) and key.id in params and not _may_leave(passed):
+                    found.setdefault(key.id, self.consumed[call][1])
+            if isinstance(stmt, (ast.Return, ast.Raise)):
+                break
+        if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
+            found = {}  # calling a generator or coroutine runs none of its body
+        self.consuming[func] = found
+        return found
+
+    def _split_unused(self, call):
+        """Whether none of the split's outputs is used: ``split(key)`` as a statement, handed
+        straight to a callee not known to consume a key, or assigned only to names that nothing
+        in the function reads but such callees (``_, _ = split(key)``). Such a split draws bits
+        nobody is known to see, so the key's next use repeats nothing. A module's public names
+        may be read by importers, so there only ``_``-prefixed ones count as unread."""
+        model = self.model
+        statement = model.parent(call)
+        if isinstance(statement, ast.Expr):
+            return True
+        if self._handed_to_unknown(call):
+            return True
+        if not isinstance(statement, ast.Assign) or statement.value is not call:
+            return False
+        targets = [n for target in statement.targets for n in ast.walk(target) if not isinstance(n, ast.expr_context)]
+        if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in targets):
+            return False  # an attribute or item outlives the function
+        scope = model.enclosing_function(call)
+        scope = model.tree if scope is None else scope
+        if scope not in self.read:
+            self.read[scope] = {}
+            for node in ast.walk(scope):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                    self.read[scope].setdefault(node.id, []).append(node)
+        own = model.scope(scope)
+        names = {n.id for n in targets if isinstance(n, ast.Name)}
+        exported = set() if scope is not model.tree else {name for name in names if not name.startswith("_")}
+        if names & (own.globals | own.nonlocals | exported):
+            return False
+        return all(self._handed_to_unknown(read) for name in names for read in self.read[scope].get(name, ()))
+
+    def _handed_to_unknown(self, expr):
+        """Whether ``expr`` is an argument of a call that is neither a ``jax.random`` function nor
+        a same-file function consuming that argument."""
+        call = self.model.parent(expr)
+        if isinstance(call, ast.keyword):
+            call = self.model.parent(call)
+        if not isinstance(call, ast.Call) or expr is call.func:
+            return False
+        if (self.model.qualname(call.func) or "").startswith("jax.random."):
+            return False
+        return self.key_of(call) is not expr
 
 
-def _split_unused(model, call, read):
-    """Whether none of the split's outputs is used: ``split(key)`` as a statement, or assigned only
-    to names that nothing in the function reads (``_, _ = split(key)``). Such a split draws bits
-    nobody sees, so the key's next use repeats nothing. A module's public names may be read
-    by importers, so there only ``_``-prefixed ones count as unread."""
-    statement = model.parent(call)
-    if isinstance(statement, ast.Expr):
-        return True
-    if not isinstance(statement, ast.Assign) or statement.value is not call:
-        return False
-    targets = [n for target in statement.targets for n in ast.walk(target) if not isinstance(n, ast.expr_context)]
-    if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in targets):
-        return False  # an attribute or item outlives the function
-    scope = model.enclosing_function(call)
-    scope = model.tree if scope is None else scope
-    if scope not in read:
-        read[scope] = {n.id for n in ast.walk(scope) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    own = model.scope(scope)
-    names = {n.id for n in targets if isinstance(n, ast.Name)}
-    exported = set() if scope is not model.tree else {name for name in names if not name.startswith("_")}
-    return not names & (read[scope] | own.globals | own.nonlocals | exported)
+_STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass)
+
+
+def _may_leave(statements):
+    """Whether one of ``statements`` can return or raise (walked only once a consumption is found)."""
+    return any(isinstance(n, (ast.Return, ast.Raise)) for stmt in statements for n in _own_nodes(stmt))
+
+
+def _argument_for(call, func, param):
+    """The argument expression ``call`` passes for ``param`` of ``func``, when the call says it
+    plainly (no ``*args`` or ``**kwargs``)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    names = positional_names(func)
+    if isinstance(call.func, ast.Attribute) and names and names[0] in ("self", "cls"):
+        names = names[1:]
+    if param in names and names.index(param) < len(call.args):
+        return call.args[names.index(param)]
+    if param in (a.arg for a in func.args.posonlyargs):
+        return None
+    return next((k.value for k in call.keywords if k.arg == param), None)
 
 
 def _key_argument(call):
@@ -132,7 +236,8 @@ class _KeyFlow:
         return used
 
     def _stmt(self, stmt, used):
-        """``used``: name -> (kind of consumption, the call) for keys consumed on every path."""
+        """``used``: name -> (kind of consumption, the call) for keys consumed on every path
+        (the latest consumption on the first path)."""
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in stmt.decorator_list:
                 self._expression(decorator, used)
@@ -148,7 +253,7 @@ class _KeyFlow:
                 stmt = stmt.orelse[0]
             after = [self._block(branch, dict(used)) for branch in branches]
             return {name: state for name, state in after[0].items()
-                    if all(name in other and other[name][0] == state[0] for other in after[1:])}
+                    if all(name in other for other in after[1:])}
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return self._loop(stmt, used)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -193,20 +298,19 @@ class _KeyFlow:
                 if node in self.consumers and id(node) not in once:
                     per_item[node] = comprehension  # inner comprehensions come later and win
         for call in calls:
-            key = _key_argument(call)
+            key, kind = self.consumers[call]
             if not isinstance(key, ast.Name) or key.id in self.outer:
                 continue
             if call in per_item:
-                self._per_item(per_item[call], call, key)
+                self._per_item(per_item[call], call, key, kind)
                 continue
-            kind = self.consumers[call]
             previous = used.get(key.id)
-            if previous is not None and previous[0] == kind:
-                self._report(key, previous)
+            if previous is not None:
+                self._report(key, previous, kind)
             else:
                 used[key.id] = (kind, call)
 
-    def _per_item(self, comprehension, call, key):
+    def _per_item(self, comprehension, call, key, kind):
         """A key consumed inside a comprehension that does not bind it is consumed once per item."""
         bound = set()
         for generator in comprehension.generators:
@@ -215,14 +319,15 @@ class _KeyFlow:
         first = comprehension.generators[0]
         if key.id not in bound and len(comprehension.generators) == 1 and not first.ifs \
                 and iterates_twice(first.iter):
-            self._report(key, (self.consumers[call], call, comprehension))
+            self._report(key, (kind, call, comprehension), kind)
 
-    def _report(self, key, previous):
-        _, call, loop = (*previous, None)[:3]
+    def _report(self, key, previous, kind):
+        first_kind, call, loop = (*previous, None)[:3]
         if loop is not None:
             how = f"is consumed again on every iteration of the loop on line {loop.lineno} without a new split"
         else:
             how = f"was already consumed by {describe(call.func)}() on line {call.lineno}"
+        how += SAME_BITS if kind == first_kind else SHARED_STREAM
         self.findings.setdefault((key.lineno, key.col_offset), Finding.at(key, "JNP601", {"name": key.id, "how": how}))
 
 
@@ -243,5 +348,5 @@ def _forget(used, names):
 
 
 def _meet(a, b):
-    """What both paths consumed, the same way."""
-    return {name: state for name, state in a.items() if name in b and b[name][0] == state[0]}
+    """What both paths consumed."""
+    return {name: state for name, state in a.items() if name in b}

@@ -252,6 +252,8 @@ def exception_kinds(exc, tb):
             return {ev.IMMUTABLE_ARRAY}
         if _from_jax(getattr(exc, "obj", None)):
             return {ev.MISSING_JAX_ATTRIBUTE}
+        if _raised_by_jax(tb) and message.startswith("Unrecognized config option"):
+            return {ev.MISSING_JAX_ATTRIBUTE}  # jax.config.update("jax_array", True) for a removed option
     if isinstance(exc, ImportError) and (exc.name or "").split(".")[0] in ("jax", "jaxlib"):
         return {ev.MISSING_JAX_IMPORT}
     return set()

@@ -69,7 +69,8 @@ def _patch_host_calls(kind, qualnames):
 
 def _key_consumer_probe(name, func):
     """Key reuse: record the key data each sampler call from the file consumes; the same data
-    consumed again gives the same random bits."""
+    consumed again gives the same random bits. The reuse is seen at the sampler's line and at
+    the lines of the file that called it there (a helper's caller passed the key to consume)."""
     @functools.wraps(func)
     def probe(*args, **kwargs):
         rec = array_probes.RECORDER
@@ -80,8 +81,9 @@ def _key_consumer_probe(name, func):
                 place, fingerprint = place_of(frame), _key_fingerprint(key, rec)
                 if fingerprint in rec.keys_consumed:
                     (_, first_line), first_name = rec.keys_consumed[fingerprint]
-                    rec.observe(place, ev.KEY_REUSE, "key data",
-                                f"{name}() consumed the key data that {first_name}() consumed on line {first_line}")
+                    for caller in _watched_places(rec.watched):
+                        rec.observe(caller, ev.KEY_REUSE, "key data", f"{name}() consumed the key data that "
+                                    f"{first_name}() consumed on line {first_line}")
                 else:
                     rec.keys_consumed[fingerprint] = (place, name)
         return func(*args, **kwargs)

@@ -15,7 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import frameworks, release_history, replacements, stack, tables
+from . import config_flags, frameworks, gradients, release_history, replacements, stack, tables
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
@@ -506,6 +506,7 @@ def _build():
     size_functions = _size_functions(jnp_names)
     framework_transforms = frameworks.framework_transforms(DATA_FILE, _resolve)
     removed_names = _removed_names()
+    where_unsafe = {**_where_unsafe_functions(), **gradients.unsafe_at_zero_vector(_resolve)}
     return {
         "generated_with": stack.generated_with(frameworks.measured_versions(framework_transforms)),
         "jax_version": jax.__version__,
@@ -537,13 +538,14 @@ def _build():
         "array_attributes": _public_attributes(_array_attributes()),
         "numpy_array_attributes": _public_attributes(dir(np.ndarray)),
         "jax_releases_read": list(release_history.RELEASES) + [jax.__version__],
-        "removed_names": removed_names,
+        "removed_names": {**removed_names, **config_flags.removed_options()},
         "removed_name_replacements": replacements.replacements(removed_names, _resolve),
         "array_member_changes": _array_member_changes(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
         "jax_random_samplers": _random_samplers(),
-        "jnp_where_unsafe": _where_unsafe_functions(),
+        "jnp_where_unsafe": where_unsafe,
+        "jnp_where_unsafe_jointly": gradients.unsafe_jointly(_public, where_unsafe),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
         frameworks.KEY: framework_transforms,
     }

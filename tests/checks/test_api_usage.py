@@ -239,3 +239,17 @@ def test_accepted_values_draw_nothing_and_run(lint_source, expr):
     source = f"import numpy as np\n{JAX_ARRAY}y = {expr}\n"
     assert lint_source(source) == []
     exec(compile(source, "<case>", "exec"), {})
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("import jax\nif jax.config.jax_array:\n    pass\n", [2]),
+    ("import jax\njax.config.update('jax_array', True)\n", [2]),
+    ("from jax import config\nconfig.update('jax_array', True)\n", [2]),
+    # options the installed JAX has, a guarded update, a name that is not a literal
+    ("import jax\njax.config.update('jax_enable_x64', True)\nx = jax.config.jax_enable_x64\n", []),
+    ("import jax\ntry:\n    jax.config.update('jax_array', True)\nexcept AttributeError:\n    pass\n", []),
+    ("import jax\nNAME = 'jax_array'\njax.config.update(NAME, True)\n", []),
+])
+def test_removed_config_options(lint_source, source, expected):
+    assert "jax.config.jax_array" in api.removed_names()  # read from the releases, checked on the installed JAX
+    assert [line for line, code in lint_source(source) if code == "JNP504"] == expected

@@ -196,3 +196,23 @@ def test_promotion_inside_calls_needs_every_operand_dtype(lint_source):
             return jnp.where(a > 0, a, u), jnp.concatenate([a, u]), jnp.where(a > 0, a, 1)
     """)
     assert lint_source(unknown) == []
+
+
+# A 64-bit dtype given as a parameter's default truncates when a call in the file keeps it;
+# callers elsewhere may pass another dtype, so a function no call here leaves at its default is silent.
+@pytest.mark.parametrize("body, expected", [
+    ("def make(n, dtype=np.float64):\n    return jnp.zeros(n, dtype=dtype)\nx = make(3)\n", [2]),
+    ("def make(n, dtype='int64'):\n    return jnp.arange(n, dtype=dtype)\nx = make(3, dtype=jnp.int32)\ny = make(2)\n",
+     [2]),
+    ("class M:\n    def make(self, n, *, dtype=jnp.float64):\n        return jnp.ones(n, dtype=dtype)\n"
+     "    def run(self):\n        return self.make(3)\n", [3]),
+    ("def make(n, dtype=np.float64):\n    return jnp.zeros(n, dtype=dtype)\n", []),
+    ("def make(n, dtype=np.float64):\n    return jnp.zeros(n, dtype=dtype)\nx = make(3, np.float32)\n", []),
+    ("def make(n, dtype=np.float64):\n    return jnp.zeros(n, dtype=dtype)\nx = make(3, **{})\n", []),
+    ("def make(n, dtype=float):\n    return jnp.zeros(n, dtype=dtype)\nx = make(3)\n", []),
+    ("def make(n, dtype=np.float64):\n    dtype = jnp.float32\n    return jnp.zeros(n, dtype=dtype)\n"
+     "x = make(3)\n", []),
+])
+def test_dtype_parameter_default(lint_source, body, expected):
+    text = "import jax.numpy as jnp\nimport numpy as np\n" + body
+    assert [line - 2 for line, code in lint_source(text) if code == "JNP402"] == expected

@@ -37,3 +37,50 @@ def test_silent(lint_body, body):
 ])
 def test_reported(lint_body, body, line):
     assert found(lint_body, body) == [line]
+
+
+# The shapes users report: the unsafe operation on an earlier line or in a helper, norms at zero, arctan2.
+@pytest.mark.parametrize("body, line", [
+    ("@jax.grad\ndef f(x):\n    z = jnp.log(x)\n    return jnp.where(x > 0, z, 0.0)\n", 4),
+    ("@jax.grad\ndef f(x):\n    z = jnp.log(x)\n    w = 2.0 * z\n    return jnp.where(x > 0, w, 0.0)\n", 5),
+    ("def h(a):\n    '''The root.'''\n    return jnp.sqrt(a)\n"
+     "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, h(x), 0.0)\n", 6),
+    ("@jax.grad\ndef f(x):\n    return jnp.where(jnp.all(x == 0), 0.0, jnp.linalg.norm(x, axis=-1))\n", 3),
+    ("@jax.grad\ndef f(x):\n    return jnp.where(jnp.any(x), jnp.sqrt(jnp.sum(x * x)), 0.0)\n", 3),
+    ("@jax.grad\ndef f(x):\n    return jnp.where(jnp.any(x), jnp.sqrt(jnp.sum(jnp.square(x))), 0.0)\n", 3),
+    ("def f(y, x):\n    return jnp.where((x == 0) & (y == 0), 0.0, jnp.arctan2(y, x))\ng = jax.grad(f)\n", 2),
+])
+def test_reported_shapes(lint_body, body, line):
+    assert found(lint_body, body) == [line]
+
+
+@pytest.mark.parametrize("body", [
+    # a name bound twice, or bound after the where: the check cannot tell which value it holds
+    "@jax.grad\ndef f(x):\n    z = jnp.log(x)\n    z = jnp.exp(x)\n    return jnp.where(x > 0, z, 0.0)\n",
+    # a guarded input on the earlier line
+    "@jax.grad\ndef f(x):\n    z = jnp.log(jnp.where(x > 0, x, 1.0))\n    return jnp.where(x > 0, z, 0.0)\n",
+    # arctan2 is nan only where both inputs are zero; a condition on one does not discard that point
+    "def f(y, x):\n    return jnp.where(x > 0, jnp.arctan2(y, x), 0.0)\ng = jax.grad(f)\n",
+    # a helper of more than one statement, or called with keywords
+    "def h(a):\n    b = a\n    return jnp.sqrt(b)\n@jax.grad\ndef f(x):\n    return jnp.where(x > 0, h(x), 0.0)\n",
+    "def h(a):\n    return jnp.sqrt(a)\n@jax.grad\ndef f(x):\n    return jnp.where(x > 0, h(a=x), 0.0)\n",
+    # a smoothed norm is finite at zero
+    "@jax.grad\ndef f(x):\n    return jnp.where(jnp.any(x), jnp.sqrt(jnp.sum(x ** 2) + 1e-6), 0.0)\n",
+])
+def test_silent_shapes(lint_body, body):
+    assert found(lint_body, body) == []
+
+
+# A where inside a lambda: differentiated itself, or mapped over the differentiated data.
+@pytest.mark.parametrize("body, expected", [
+    ("g = jax.grad(lambda x: jnp.where(x > 0, jnp.log(x), 0.0))\n", [1]),
+    ("@jax.grad\ndef f(params):\n    logs = jax.tree.map(lambda p: jnp.where(p > 0, jnp.log(p), 0.0), params)\n"
+     "    return sum(jax.tree.leaves(logs))\n", [3]),
+    ("@jax.grad\ndef f(x):\n    return jax.vmap(lambda r: jnp.where(r != 0, 1.0 / r, 0.0))(x).sum()\n", [3]),
+    # a lambda mapped over data that is not differentiated, or never called
+    ("def f(x, table):\n    y = jax.tree.map(lambda p: jnp.where(p > 0, jnp.log(p), 0.0), table)\n"
+     "    return x * y\ng = jax.grad(f)\n", []),
+    ("@jax.grad\ndef f(x):\n    h = lambda p: jnp.where(p > 0, jnp.log(p), 0.0)\n    return x\n", []),
+])
+def test_where_in_lambdas(lint_body, body, expected):
+    assert found(lint_body, body) == expected

@@ -1,6 +1,8 @@
 """JNP601 edge cases: what rebinds a key, and where the check cannot tell and stays silent."""
 import pytest
 
+from snippets import messages
+
 HEADER = "import jax\nfrom jax import random\n"
 
 
@@ -10,12 +12,10 @@ def codes(lint_body, body):
 
 @pytest.mark.parametrize("body", [
     # rebound through split or a new key between the uses
-    "def f(key):\n    a = random.normal(key)\n    key, sub = random.split(key)\n    return a, random.normal(key)\n",
+    "def f(key):\n    key, sub = random.split(key)\n    a = random.normal(sub)\n    return a, random.normal(key)\n",
     "def f(key):\n    a = random.normal(key)\n    key = random.fold_in(key, 1)\n    return a, random.normal(key)\n",
     # consumed on one path only
     "def f(key, c):\n    if c:\n        a = random.normal(key)\n    return random.normal(key)\n",
-    # a sampler and split of the same key: related but not the same bits; silent
-    "def f(key):\n    a = random.normal(key)\n    return random.split(key)\n",
     # a loop that may leave after one iteration, or runs once
     "def f(key, xs):\n    for x in xs:\n        if x:\n            break\n        random.normal(key)\n",
     "def f(key):\n    for x in (1,):\n        random.normal(key)\n",
@@ -79,3 +79,68 @@ def test_unused_split_consumes_nothing(lint_body, body):
 ])
 def test_used_split_still_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+# A draw from a key and a split of it share the key's counter stream (measured: each 32-bit
+# draw is the XOR of a subkey's two words), in either order.
+@pytest.mark.parametrize("body, line", [
+    ("def f(key):\n    a = random.normal(key)\n    return random.split(key)\n", 3),
+    ("def f(key):\n    a = random.normal(key)\n    key, sub = random.split(key)\n"
+     "    return a, random.normal(sub)\n", 3),
+    ("def f(key):\n    k1, k2 = random.split(key)\n    x = random.normal(key)\n    return x, k1, k2\n", 3),
+    ("def f(key, c):\n    if c:\n        a = random.normal(key)\n    else:\n        a = random.split(key)\n"
+     "    return a, random.uniform(key)\n", 6),
+])
+def test_draw_and_split_of_one_key(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+def test_draw_and_split_message_says_not_independent():
+    text = HEADER + "def f(key):\n    a = random.normal(key)\n    return a, random.split(key)\n"
+    assert [m for m in messages(text) if "JNP601" in m] == [
+        "JNP601 'key' was already consumed by random.normal() on line 4; a draw from a key and the subkeys "
+        "split() makes of it come from the same counter stream (each 32-bit draw is the XOR of a subkey's "
+        "two words), so they are not independent: split it and use a fresh subkey"]
+
+
+NOISE = "def noise(k, shape=(2,)):\n    return random.normal(k, shape)\n"
+
+
+# A same-file function that consumes its parameter on every call consumes the key passed there.
+@pytest.mark.parametrize("body, line", [
+    (NOISE + "def f(key):\n    a = noise(key)\n    return a, random.normal(key)\n", 5),
+    (NOISE + "def f(key):\n    a = random.normal(key)\n    return a, noise(key)\n", 5),
+    (NOISE + "def f(key):\n    return noise(k=key), noise(key, (3,))\n", 4),
+    ("def pair(key):\n    k1, k2 = random.split(key)\n    return k1, k2\n"
+     "def f(key):\n    a = pair(key)\n    return a, random.uniform(key)\n", 6),
+    ("class M:\n    def noise(self, k):\n        return random.normal(k)\n"
+     "    def f(self, key):\n        return self.noise(key), random.normal(key)\n", 5),
+])
+def test_helper_that_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+# The model cannot assert a consumption by a callee it cannot see consuming: silent.
+@pytest.mark.parametrize("body", [
+    # consumed only on one path, after a return, or rebound first
+    "def noise(k, c):\n    if c:\n        return random.normal(k)\n    return 0\n"
+    "def f(key):\n    return noise(key, True), random.normal(key)\n",
+    "def noise(k, c):\n    if c:\n        return 0\n    return random.normal(k)\n"
+    "def f(key):\n    return noise(key, True), random.normal(key)\n",
+    "def noise(k):\n    k = random.fold_in(k, 1)\n    return random.normal(k)\n"
+    "def f(key):\n    return noise(key), random.normal(key)\n",
+    # a generator's body runs when it is iterated, not when it is called
+    "def batches(k):\n    x = random.normal(k, (8,))\n    yield from x\n"
+    "def f(key):\n    return list(batches(key)), list(batches(key))\n",
+    # passed on to a callee the model cannot see, or through *args
+    "def noise(model, k):\n    return model(key=k)\n"
+    "def f(model, key):\n    return noise(model, key), random.normal(key)\n",
+    NOISE + "def f(key):\n    args = (key,)\n    return noise(*args), random.normal(key)\n",
+    # split outputs handed only to an unknown callee (a model whose dropout may be off)
+    "def f(model, key, batches):\n    for b in batches:\n        model(b, key=random.split(key, 8))\n",
+    "def f(model, key, x):\n    keys = random.split(key, 8)\n    a = model(x, key=keys)\n"
+    "    return a, model(x, key=random.split(key, 8))\n",
+    "def f(model, key, x):\n    k1, k2 = random.split(key)\n    a = model(x, k1)\n    return a, random.normal(key)\n",
+])
+def test_unknown_consumer_silent(lint_body, body):
+    assert codes(lint_body, body) == []

@@ -1,0 +1,52 @@
+"""Part of the generator: the nan gradients that ``jnp.where`` does not stop, beyond the
+elementwise functions ``generate`` probes one argument at a time. Each entry is measured
+by differentiating ``jnp.where(<discard>, f(...), 0.0)`` on the installed JAX."""
+
+# Functions of a whole array whose slope is infinite where the array is zero (a norm's
+# sqrt(sum(x**2))), measured on the zero vector.
+ARRAY_CANDIDATES = ("linalg.norm", "linalg.vector_norm")
+
+
+def unsafe_at_zero_vector(resolve):
+    """jax.numpy function -> [0] for the ``ARRAY_CANDIDATES`` whose gradient is nan at the zero
+    vector even when ``jnp.where`` discards their value there."""
+    import jax
+    import jax.numpy as jnp
+
+    unsafe = {}
+    for name in ARRAY_CANDIDATES:
+        func = resolve(f"jax.numpy.{name}")
+        if func is None:
+            continue
+        gradient = jax.grad(lambda x, func=func: jnp.where(jnp.all(x == 0), 0.0, func(x)))(jnp.zeros(3))
+        if bool(jnp.isnan(gradient).any()):
+            unsafe[f"jax.numpy.{name}"] = [0]
+    return unsafe
+
+
+def unsafe_jointly(public, already_unsafe):
+    """jax.numpy binary ufuncs (NumPy's namesakes) -> [0, 1] when the gradient is nan only where
+    both arguments are zero (``arctan2``), not where one is: only a condition that tests both
+    inputs discards that point."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    jointly = {}
+    with jax.disable_jit():
+        for name in public(jnp):
+            ufunc = getattr(np, name, None)
+            qualname = f"jax.numpy.{name}"
+            if not isinstance(ufunc, np.ufunc) or ufunc.nin != 2 or ufunc.nout != 1 or qualname in already_unsafe:
+                continue
+            func = getattr(jnp, name)
+
+            def discarded(x, y, func=func):
+                return jnp.where((x == 0) & (y == 0), 0.0, func(x, y))
+            try:
+                gradients = jax.grad(discarded, argnums=(0, 1))(jnp.float32(0.0), jnp.float32(0.0))
+            except Exception:  # noqa: BLE001 - not differentiable on floats: not this rule's concern
+                continue
+            if bool(jnp.isnan(jnp.stack(gradients)).any()):
+                jointly[qualname] = [0, 1]
+    return jointly
