@@ -12,9 +12,9 @@ from conftest import ROOT
 PACKAGE = ROOT / "flake8_jaxnp"
 GENERATOR = "flake8_jaxnp.datagen"
 # What a user runs: lint itself, flake8's entry point, the runtime mode's command and the
-# process it starts per case, and the pytest plugin.
+# process it starts per case, the pytest plugin and the pylsp plugin.
 ENTRY_POINTS = ("flake8_jaxnp.linter", "flake8_jaxnp.plugin", "flake8_jaxnp.confirm.cli",
-                "flake8_jaxnp.confirm.worker", "flake8_jaxnp.confirm.pytest_plugin")
+                "flake8_jaxnp.confirm.worker", "flake8_jaxnp.confirm.pytest_plugin", "flake8_jaxnp.lsp")
 
 
 def module_name(path, package=PACKAGE):

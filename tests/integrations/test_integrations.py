@@ -5,18 +5,17 @@ reports with what flake8 itself reports for the same file.
 """
 import json
 import os
-import queue
 import re
 import shlex
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES, ROOT
 from expectations import expected_findings
+from lsp_client import LanguageServer, apply_edits
 from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES
 
 PITFALLS = FIXTURES / "jnp301.py"
@@ -130,45 +129,11 @@ def test_pre_commit_hook_from_this_repository(tmp_path):
     assert {(path, code) for path, _, _, code in found} == {("flagged.py", "JNP301"), ("unparsable.py", "E999")}
 
 
-class LanguageServer:
-    """A minimal LSP client: JSON-RPC over the server's stdin/stdout."""
-
-    def __init__(self, cwd):
-        self.process = subprocess.Popen([sys.executable, "-m", "pylsp"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, cwd=cwd)
-        self.messages = queue.Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        stream = self.process.stdout
-        while True:
-            header = {}
-            while (line := stream.readline()) not in (b"\r\n", b""):
-                name, _, value = line.decode("ascii").partition(":")
-                header[name.strip().lower()] = value.strip()
-            if not header:
-                return
-            self.messages.put(json.loads(stream.read(int(header["content-length"]))))
-
-    def send(self, method, params, request=False):
-        message = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            self.next_id += 1
-            message["id"] = self.next_id
-        body = json.dumps(message).encode("utf-8")
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-        self.process.stdin.flush()
-
-    def wait_for(self, accept, timeout=60):
-        while True:
-            message = self.messages.get(timeout=timeout)
-            if accept(message):
-                return message
-
-    def close(self):
-        self.process.kill()
-        self.process.wait()
+def _documented_pylsp_settings():
+    section = _readme_section("**pylsp**", "docs/integrations.md")
+    (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)
+                   if '"pylsp"' in block]
+    return settings
 
 
 def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
@@ -178,28 +143,78 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
     document.write_text(source, encoding="utf-8")
     expected = {(row - 1, col - 1, code) for _, row, col, code in flake8_report(str(document))
                 if code.startswith("JNP")}
-    section = _readme_section("**pylsp**", "docs/integrations.md")
-    (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)
-                   if '"pylsp"' in block]
-    server = LanguageServer(tmp_path)
-    try:
-        server.send("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}},
-                    request=True)
-        server.wait_for(lambda m: m.get("id") == 1 and "result" in m)
-        server.send("initialized", {})
-        server.send("workspace/didChangeConfiguration", {"settings": settings})  # the documented settings
-        uri = document.as_uri()
-        server.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
-                                                              "text": source}})
-        server.send("textDocument/didSave", {"textDocument": {"uri": uri}})
-        published = server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                                    and m["params"]["uri"] == uri and m["params"]["diagnostics"])
-    finally:
-        server.close()
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        diagnostics = server.open_and_save(document, source)
     found = {(d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"])
-             for d in published["params"]["diagnostics"] if d["code"].startswith("JNP")}
+             for d in diagnostics if d["code"].startswith("JNP")}
     assert found == expected
-    assert all(d["source"] == "flake8" for d in published["params"]["diagnostics"])
+    assert all(d["source"] == "flake8" for d in diagnostics)
+
+
+REMOVED_NAMES = ("import jax\n\n"
+                 "doubled = jax.tree_map(lambda v: v * 2, [1, 2])\n"
+                 "leaves = jax.tree_leaves([3, 4])  # a comment the fix keeps\n"
+                 "kept = jax.tree_leaves([5])  # noqa: JNP504\n")
+
+
+def _lint(text):
+    import ast
+
+    from flake8_jaxnp.linter import lint
+    from flake8_jaxnp.options import Options
+    return lint(ast.parse(text), text.splitlines(True), Options(cache_dir=""))
+
+
+def _our_actions(actions):
+    """The code actions this package offers (other pylsp plugins may add theirs)."""
+    from flake8_jaxnp.lsp import FIX_ALL_TITLE
+    return [action for action in actions if action["title"].startswith("JNP") or action["title"] == FIX_ALL_TITLE]
+
+
+def test_pylsp_quick_fix_applies_the_fix_engines_edit(tmp_path):
+    """A real pylsp: the code action at a JNP504 diagnostic, applied, gives fix_source's text;
+    "fix all" fixes every reported finding and leaves the one flake8 does not report (noqa)."""
+    pytest.importorskip("pylsp")
+    from flake8_jaxnp.autofix import fix_source
+    from flake8_jaxnp.lsp import FIX_ALL_TITLE
+    document = tmp_path / "train.py"
+    document.write_text(REMOVED_NAMES, encoding="utf-8")
+    findings = _lint(REMOVED_NAMES)
+    assert [(f.line, f.code) for f in findings] == [(3, "JNP504"), (4, "JNP504"), (5, "JNP504")]
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        diagnostics = [d for d in server.open_and_save(document, REMOVED_NAMES) if d["code"] == "JNP504"]
+        assert [d["range"]["start"]["line"] for d in diagnostics] == [2, 3]  # line 5 has noqa
+        at_leaves = diagnostics[1]
+        actions = _our_actions(server.request("textDocument/codeAction", {
+            "textDocument": {"uri": document.as_uri()}, "range": at_leaves["range"],
+            "context": {"diagnostics": [at_leaves]}}))
+    assert [action["title"] for action in actions] == [f"JNP504: {RULES['JNP504'].fix}", FIX_ALL_TITLE]
+    one, every = (apply_edits(REMOVED_NAMES, action["edit"]["changes"][document.as_uri()]) for action in actions)
+    assert one == fix_source(REMOVED_NAMES, [findings[1]]).text != REMOVED_NAMES
+    assert [(f.line, f.code) for f in _lint(one)] == [(3, "JNP504"), (5, "JNP504")]
+    assert every == fix_source(REMOVED_NAMES, findings[:2]).text
+    assert [(f.line, f.code) for f in _lint(every)] == [(5, "JNP504")]
+    assert every.splitlines()[-1] == REMOVED_NAMES.splitlines()[-1]
+    assert "# a comment the fix keeps" in every
+
+
+def test_pylsp_offers_no_quick_fix_for_a_finding_without_one(tmp_path):
+    pytest.importorskip("pylsp")
+    from flake8_jaxnp.autofix import fix_safety
+    document = tmp_path / "train.py"
+    source = RULES["JNP601"].example
+    assert fix_safety("JNP601") is None
+    document.write_text(source, encoding="utf-8")
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        (diagnostic,) = [d for d in server.open_and_save(document, source) if d["code"].startswith("JNP")]
+        actions = server.request("textDocument/codeAction", {
+            "textDocument": {"uri": document.as_uri()}, "range": diagnostic["range"],
+            "context": {"diagnostics": [diagnostic]}})
+    assert diagnostic["code"] == "JNP601"
+    assert _our_actions(actions) == []
 
 
 def _hook():
