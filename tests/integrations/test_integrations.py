@@ -129,6 +129,40 @@ def test_pre_commit_hook_from_this_repository(tmp_path):
     assert {(path, code) for path, _, _, code in found} == {("flagged.py", "JNP301"), ("unparsable.py", "E999")}
 
 
+REMOVED_NAMES = ("import jax\n\n"
+                 "doubled = jax.tree_map(lambda v: v * 2, [1, 2])\n"
+                 "leaves = jax.tree_leaves([3, 4])  # a comment the fix keeps\n"
+                 "kept = jax.tree_leaves([5])  # noqa: JNP504\n")
+
+
+def _lint(text):
+    import ast
+
+    from flake8_jaxnp.linter import lint
+    from flake8_jaxnp.options import Options
+    return lint(ast.parse(text), text.splitlines(True), Options(cache_dir=""))
+
+
+@pytest.mark.slow
+def test_pre_commit_fix_hook_from_this_repository(tmp_path):
+    """``pre-commit try-repo`` with the fix hook: it fixes the file, and pre-commit fails the
+    hook because it modified a file (needs git and pip)."""
+    pytest.importorskip("pre_commit")
+    from flake8_jaxnp.autofix import fix_source
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "fixable.py").write_text(REMOVED_NAMES, encoding="utf-8")
+    run("git", "init", "-q", cwd=project)
+    run("git", "add", ".", cwd=project)
+    env = dict(ENV, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "flake8-jaxnp-fix",
+                             "--all-files"], capture_output=True, text=True, env=env, cwd=project, timeout=900)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "files were modified by this hook" in result.stdout
+    expected = fix_source(REMOVED_NAMES, _lint(REMOVED_NAMES)[:2]).text
+    assert (project / "fixable.py").read_text(encoding="utf-8") == expected != REMOVED_NAMES
+
+
 def _documented_pylsp_settings():
     section = _readme_section("**pylsp**", "docs/integrations.md")
     (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)
@@ -150,20 +184,6 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
              for d in diagnostics if d["code"].startswith("JNP")}
     assert found == expected
     assert all(d["source"] == "flake8" for d in diagnostics)
-
-
-REMOVED_NAMES = ("import jax\n\n"
-                 "doubled = jax.tree_map(lambda v: v * 2, [1, 2])\n"
-                 "leaves = jax.tree_leaves([3, 4])  # a comment the fix keeps\n"
-                 "kept = jax.tree_leaves([5])  # noqa: JNP504\n")
-
-
-def _lint(text):
-    import ast
-
-    from flake8_jaxnp.linter import lint
-    from flake8_jaxnp.options import Options
-    return lint(ast.parse(text), text.splitlines(True), Options(cache_dir=""))
 
 
 def _our_actions(actions):
@@ -217,18 +237,41 @@ def test_pylsp_offers_no_quick_fix_for_a_finding_without_one(tmp_path):
     assert _our_actions(actions) == []
 
 
-def _hook():
+def _hook(hook_id="flake8-jaxnp"):
     yaml = pytest.importorskip("yaml")
-    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (hook,) = [hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+               if hook["id"] == hook_id]
     return hook
 
 
-def test_pre_commit_hook_keeps_every_default_off_rule_off():
-    hook = _hook()
-    program, option, selected = shlex.split(hook["entry"])
-    assert (program, option) == ("flake8", "--select") and set(selected.split(",")) == {"JNP", "E9"}
+@pytest.mark.parametrize("hook_id, program, selection", [("flake8-jaxnp", "flake8", {"JNP", "E9"}),
+                                                         ("flake8-jaxnp-fix", "flake8-jaxnp-fix", {"JNP"})])
+def test_pre_commit_hook_keeps_every_default_off_rule_off(hook_id, program, selection):
+    """Both hooks: the fix hook fixes what the check hook reports."""
+    hook = _hook(hook_id)
+    found_program, option, selected = shlex.split(hook["entry"])
+    assert (found_program, option) == (program, "--select") and set(selected.split(",")) == selection
     (ignored,) = [arg.partition("=")[2] for arg in hook["args"] if arg.startswith("--extend-ignore=")]
     assert ignored.split(",") == OFF_BY_DEFAULT
+
+
+def test_pre_commit_fix_hook_applies_the_safe_fixes(tmp_path):
+    """The fix hook's own entry and args: the fixable file gets fix_source's text (the noqa
+    line kept), a file with only an unfixable finding is left alone and fails the hook, and a
+    second run changes nothing."""
+    from flake8_jaxnp.autofix import fix_source
+    hook = _hook("flake8-jaxnp-fix")
+    (tmp_path / "fixable.py").write_text(REMOVED_NAMES, encoding="utf-8")
+    unfixable = RULES["JNP601"].example
+    (tmp_path / "unfixable.py").write_text(unfixable, encoding="utf-8")
+    expected = fix_source(REMOVED_NAMES, _lint(REMOVED_NAMES)[:2]).text
+    first = run(*shlex.split(hook["entry"]), *hook["args"], "fixable.py", "unfixable.py", cwd=tmp_path)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert (tmp_path / "fixable.py").read_text(encoding="utf-8") == expected != REMOVED_NAMES
+    assert (tmp_path / "unfixable.py").read_text(encoding="utf-8") == unfixable
+    again = run(*shlex.split(hook["entry"]), *hook["args"], "fixable.py", cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert (tmp_path / "fixable.py").read_text(encoding="utf-8") == expected
 
 
 @pytest.mark.parametrize("name, content, error", [
