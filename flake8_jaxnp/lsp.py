@@ -19,16 +19,21 @@ log = logging.getLogger(__name__)
 FIX_ALL_TITLE = "Fix all safe JNP findings in file"
 LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")  # the line breaks LSP counts (not \f, \u2028)
 
-# uri -> (the text flake8 linted, {(line, character, code)} of the JNP diagnostics it published)
+# uri -> (the text flake8 linted, {(line, character, code): diagnostic} of the JNP diagnostics published)
 _published = {}
 
 
 @hookimpl(hookwrapper=True)
 def pylsp_lint(workspace, document):
     """Remember which JNP diagnostics pylsp publishes for which text (for "fix all")."""
-    source = document.source
+    try:
+        source = document.source
+    except Exception as exc:  # noqa: BLE001 - never into pylsp's lint (and a wrapper must yield)
+        source, failure = None, exc
     outcome = yield
     try:
+        if source is None:
+            raise failure
         diagnostics = [item for result in outcome.get_result() or () for item in result or ()]
         _published[document.uri] = (source, _positions(diagnostics))
     except Exception as exc:  # noqa: BLE001 - never into pylsp's lint
@@ -46,17 +51,20 @@ def pylsp_code_actions(config, workspace, document, range, context):  # noqa: A0
 
 
 def _positions(diagnostics):
-    return {(item["range"]["start"]["line"], item["range"]["start"]["character"], item["code"])
+    """{(line, character, code): diagnostic} of the JNP diagnostics."""
+    return {(item["range"]["start"]["line"], item["range"]["start"]["character"], item["code"]): item
             for item in diagnostics if str(item.get("code", "")).startswith("JNP")}
 
 
 def _code_actions(workspace, document, context):
+    from .autofix import fix_safety
+
     wanted = _positions(context.get("diagnostics", ()))
-    if not wanted:
+    if not any(fix_safety(code) for _, _, code in wanted):
         return []
     import ast
 
-    from .autofix import fix_safety, fix_source
+    from .autofix import fix_source
     from .linter import lint
     from .options import from_configuration
     from .rules import RULES
@@ -66,25 +74,25 @@ def _code_actions(workspace, document, context):
     findings = lint(ast.parse(source), source.splitlines(True), options, document.path)
     at = {(finding.line - 1, finding.col, finding.code): finding for finding in findings}
     actions = []
-    for finding in (at[position] for position in sorted(wanted) if position in at):
-        safety = fix_safety(finding.code)
-        if safety is None:
-            continue
+    for position in sorted(set(wanted) & set(at)):
+        finding, safety = at[position], fix_safety(position[2])
         fixed = fix_source(source, [finding], unsafe=safety == "unsafe")
         if finding in fixed.applied:
             title = f"{finding.code}: {RULES[finding.code].fix}" + (" (unsafe)" if safety == "unsafe" else "")
-            actions.append(_action(title, document.uri, source, fixed.text))
-    published_source, published = _published.get(document.uri, (None, ()))
+            actions.append(_action(title, document.uri, source, fixed.text, [wanted[position]]))
+    published_source, published = _published.get(document.uri, (None, {}))
     reported = [finding for position, finding in at.items()
                 if position in wanted or (published_source == source and position in published)]
     fixed = fix_source(source, reported)
     if actions and fixed.applied:
-        actions.append(_action(FIX_ALL_TITLE, document.uri, source, fixed.text))
+        actions.append(_action(FIX_ALL_TITLE, document.uri, source, fixed.text, list(wanted.values())))
     return actions
 
 
-def _action(title, uri, source, fixed):
-    return {"title": title, "kind": "quickfix", "edit": {"changes": {uri: text_edits(source, fixed)}}}
+def _action(title, uri, source, fixed, diagnostics):
+    """A quick fix for ``diagnostics`` that turns ``source`` into ``fixed``."""
+    return {"title": title, "kind": "quickfix", "diagnostics": diagnostics,
+            "edit": {"changes": {uri: text_edits(source, fixed)}}}
 
 
 def text_edits(before, after):

@@ -211,6 +211,7 @@ def test_pylsp_quick_fix_applies_the_fix_engines_edit(tmp_path):
             "textDocument": {"uri": document.as_uri()}, "range": at_leaves["range"],
             "context": {"diagnostics": [at_leaves]}}))
     assert [action["title"] for action in actions] == [f"JNP504: {RULES['JNP504'].fix}", FIX_ALL_TITLE]
+    assert [action["diagnostics"] for action in actions] == [[at_leaves], [at_leaves]]
     one, every = (apply_edits(REMOVED_NAMES, action["edit"]["changes"][document.as_uri()]) for action in actions)
     assert one == fix_source(REMOVED_NAMES, [findings[1]]).text != REMOVED_NAMES
     assert [(f.line, f.code) for f in _lint(one)] == [(3, "JNP504"), (5, "JNP504")]

@@ -54,6 +54,16 @@ def test_a_failure_logs_one_line_and_offers_nothing(caplog):
     assert record.getMessage() == "flake8-jaxnp: no quick fixes for file:///broken.py: OSError: the buffer went away"
 
 
+def test_a_failure_to_record_diagnostics_logs_one_line_and_lets_the_lint_go_on(caplog):
+    with caplog.at_level(logging.WARNING, logger=lsp.__name__):
+        wrapper = lsp.pylsp_lint(workspace=None, document=BrokenDocument())
+        next(wrapper)  # pylsp's lint plugins run here
+        with pytest.raises(StopIteration):
+            wrapper.send(None)
+    (record,) = caplog.records
+    assert record.getMessage() == "flake8-jaxnp: diagnostics not recorded: OSError: the buffer went away"
+
+
 def test_pylsp_start_up_loads_neither_the_linter_nor_libcst():
     """pylsp imports every plugin when it starts; the fixes' cost comes with the first code action."""
     probe = ("import sys, flake8_jaxnp.lsp\n"
