@@ -36,6 +36,10 @@ def page(code):
     parts += ["", "## Fix", "", rule.fix]
     if rule.instead:
         parts += ["", _code(rule.instead)]
+    if rule.fix_safety:
+        command = "python -m flake8_jaxnp fix" + (" --unsafe-fixes" if rule.fix_safety == "unsafe" else "")
+        kind = "a safe fix" if rule.fix_safety == "safe" else "an unsafe fix, applied only when asked for"
+        parts += ["", f"`{command}` applies it ({kind}). {rule.fix_safety_note}"]
     parts += ["", "## Silencing it", "",
               f"- one line: end it with `# noqa: {code}`",
               f"- some files: `per-file-ignores = tests/*: {code}` in the flake8 configuration",

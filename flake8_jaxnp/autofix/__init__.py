@@ -2,9 +2,9 @@
 
 Above the checks, beside the other entry points: lint mode never imports it (nor libcst).
 The catalogue says which rules have a fix and whether it is safe (``fix_safety``); each
-fix shape lives in a module of this package, declared with ``@fixer(code)``.
+fix shape lives in the module of its rule family (as in checks/), declared with ``@fixer(code)``.
 """
-from . import names  # noqa: F401 - the fix shapes register themselves
+from . import api_usage, dtypes, performance, side_effects, tracing  # noqa: F401 - the fix shapes register themselves
 from .engine import FIXERS, FixResult, fix_safety, fix_source
 
 __all__ = ["FIXERS", "FixResult", "fix_safety", "fix_source"]

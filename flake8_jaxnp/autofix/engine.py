@@ -147,25 +147,63 @@ def _opens_module(statement, index):
 def module_name_for(context, module, alias):
     """(the expression that names ``module`` in the module, the imports it needs): an existing
     top-level ``import module as x``, ``from parent import last as x`` or ``import module``
-    (``import jax`` also names ``jax.numpy``), else ``alias`` with a new import; None when
-    ``alias`` is already some other name of the module."""
+    (``import jax`` also names ``jax.numpy``), else ``alias`` with a new import (``import
+    module as alias``, or ``import alias`` when ``alias`` is the top package, which then names
+    ``module`` in full); None when ``alias`` is already some other name of the module."""
     parent, _, last = module.rpartition(".")
+    package = None
     for statement in context.module.body:
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.Import):
                 for name in small.names:
                     written = context.module.code_for_node(name.name)
-                    bound = name.asname.name.value if name.asname else None
-                    if written == module and bound:
-                        return bound, ()
-                    if bound is None and written.split(".")[0] == module.split(".")[0]:
-                        return module, ()  # the package is bound, and JAX imports its submodules
+                    if written == module and name.asname:
+                        return name.asname.name.value, ()
+                    if name.asname is None and written.split(".")[0] == module.split(".")[0]:
+                        package = module  # the package is bound, and JAX imports its submodules
             elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative \
                     and context.module.code_for_node(small.module) == parent \
                     and not isinstance(small.names, cst.ImportStar):
                 for name in small.names:
                     if name.name.value == last:
                         return (name.asname.name.value if name.asname else last), ()
+    if package is not None:
+        return package, ()
     if any(isinstance(node, cst.Name) and node.value == alias for node in context.parents):
         return None
+    if alias == module.split(".")[0]:
+        return module, ((alias, alias),)
     return alias, ((module, alias),)
+
+
+def wrapped(context, node, module, alias, function):
+    """The Edit that passes ``node`` to ``module.function`` (named as ``module_name_for`` finds)."""
+    named = module_name_for(context, module, alias)
+    if named is None:
+        return None
+    func = cst.parse_expression(f"{named[0]}.{function}")
+    return Edit(node, lambda updated: cst.Call(func=func, args=[cst.Arg(updated)]), named[1])
+
+
+def described(node):
+    """The text a check's message gives for ``node`` (the checks' ``describe`` of its ast form)."""
+    from ..checks import describe
+
+    return describe(ast.parse("(" + cst.Module(body=[]).code_for_node(node) + ")", mode="eval").body)
+
+
+def previous_statement(context, node):
+    """The small statement run just before the one holding ``node`` in its block, or None."""
+    small = node
+    while not isinstance(small, cst.BaseSmallStatement):
+        small = context.parents.get(small)
+        if small is None:
+            return None
+    line = context.parents[small]
+    index = line.body.index(small)
+    if index:
+        return line.body[index - 1]
+    block = context.parents[line]
+    siblings = list(block.body)
+    before = siblings[siblings.index(line) - 1] if siblings.index(line) else None
+    return before.body[-1] if isinstance(before, cst.SimpleStatementLine) else None

@@ -169,6 +169,40 @@ class Namespace:
                 return _warning(node, self.tree(module))
         return ""
 
+    def definition(self, qualname):
+        """The ``def`` that ``qualname`` names, following re-exports and aliases (``row_stack =
+        vstack``, a ``_deprecations`` entry's object), or None (a class, a constant, not found)."""
+        module, _, name = qualname.rpartition(".")
+        for _ in range(8):
+            module, name = self._origins.get((module, name), (module, name))
+            if module not in self.texts:
+                return None
+            found = self._bound_to(module, name)
+            if not isinstance(found, tuple):
+                return found
+            module, name = found
+        return None
+
+    def _bound_to(self, module, name):
+        """``name``'s def in ``module``, or (module, name) of what it is bound to there."""
+        for node in _module_level(self.tree(module).body):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                return node
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                target, value = node.targets[0].id, node.value
+                if target == name and isinstance(value, ast.Name):
+                    return module, value.id
+                if target == "_deprecations" and isinstance(value, ast.Dict):
+                    for key, entry in zip(value.keys, value.values):
+                        if isinstance(key, ast.Constant) and key.value == name and isinstance(entry, ast.Tuple) \
+                                and len(entry.elts) == 2 and isinstance(entry.elts[1], ast.Name):
+                            return module, entry.elts[1].id
+            if isinstance(node, ast.ImportFrom):
+                for alias in node.names:
+                    if (alias.asname or alias.name) == name:
+                        return _absolute(module, node, self._is_package(module)), alias.name
+        return None
+
     def array_members(self):
         """{name: [kind, deprecation warning]} of the array classes' methods and properties
         ("method" or "property"), over every module that defines one."""

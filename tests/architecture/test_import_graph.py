@@ -12,9 +12,11 @@ from conftest import ROOT
 PACKAGE = ROOT / "flake8_jaxnp"
 GENERATOR = "flake8_jaxnp.datagen"
 # What a user runs: lint itself, flake8's entry point, the runtime mode's command and the
-# process it starts per case, the pytest plugin and the pylsp plugin.
+# process it starts per case, the pytest plugin, the fix command and the pylsp plugin.
 ENTRY_POINTS = ("flake8_jaxnp.linter", "flake8_jaxnp.plugin", "flake8_jaxnp.confirm.cli",
-                "flake8_jaxnp.confirm.worker", "flake8_jaxnp.confirm.pytest_plugin", "flake8_jaxnp.lsp")
+                "flake8_jaxnp.confirm.worker", "flake8_jaxnp.confirm.pytest_plugin", "flake8_jaxnp.autofix.cli",
+                "flake8_jaxnp.lsp")
+FIXER = "flake8_jaxnp.autofix"
 
 
 def module_name(path, package=PACKAGE):
@@ -93,6 +95,33 @@ def test_no_runtime_module_imports_the_generator():
     graph = import_graph()
     assert {name: sorted(t for t in targets if t.startswith(GENERATOR)) for name, targets in graph.items()
             if not name.startswith(GENERATOR) and any(t.startswith(GENERATOR) for t in targets)} == {}
+
+
+def reachable(graph, start):
+    seen, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph[name])
+    return seen
+
+
+def test_lint_mode_never_reaches_the_fixer():
+    """The fixer (and libcst, which only it imports) sits above the checks: flake8's entry point
+    must not load it, so flake8 starts as fast as before."""
+    graph = import_graph()
+    assert sorted(name for name in reachable(graph, "flake8_jaxnp.plugin") if name.startswith(FIXER)) == []
+
+
+def test_the_fixer_is_an_entry_point_above_the_checks_and_below_the_runtime_mode():
+    graph = import_graph()
+    fixer = {name for name in graph if name.startswith(FIXER)}
+    below = set().union(*(graph[name] for name in fixer)) - fixer
+    assert "flake8_jaxnp.checks.api_usage" in below and "flake8_jaxnp.linter" in below
+    assert sorted(name for name in below if name.startswith(("flake8_jaxnp.confirm", GENERATOR))) == []
+    importers = sorted(name for name in graph if name not in fixer and graph[name] & fixer)
+    assert importers == ["flake8_jaxnp.__main__", "flake8_jaxnp.lsp"]  # the fix command and the pylsp plugin
 
 
 @pytest.mark.parametrize("entry_point", ENTRY_POINTS)

@@ -66,3 +66,5 @@ def test_linting_does_not_execute_or_import_the_linted_stack(tmp_path, jobs):
     for name in FORBIDDEN_MODULES:
         assert not (tmp_path / f"{name}-imported").exists(), f"{name} was imported"
         assert [m for m in facts["modules"] if m == name or m.startswith(name + ".")] == []
+    # the fixer and libcst load only for the fix command: flake8's start-up stays as it was
+    assert [m for m in facts["modules"] if m.split(".")[0] == "libcst" or m.startswith("flake8_jaxnp.autofix")] == []

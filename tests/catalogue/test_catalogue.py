@@ -92,6 +92,17 @@ def test_no_check_is_a_new_rule_stub():
     assert not stubs, "write these checks:\n" + "\n".join(stubs)
 
 
+def test_a_rule_declares_a_fix_exactly_when_a_fix_shape_exists_and_says_why_it_is_safe_or_not():
+    from flake8_jaxnp.autofix import FIXERS, fix_safety
+
+    assert sorted(code for code, rule in RULES.items() if rule.fix_safety) == sorted(FIXERS)
+    assert {code: rule.fix_safety for code, rule in RULES.items() if rule.fix_safety not in ("", "safe", "unsafe")} \
+        == {}
+    assert [code for code, rule in RULES.items() if bool(rule.fix_safety) != bool(rule.fix_safety_note)] == []
+    assert {fix_safety(code) for code in RULES if code not in FIXERS} == {None}
+    assert fix_safety("JNP999") is None
+
+
 def test_every_rule_says_how_runtime_evidence_confirms_it_or_why_none_can():
     from flake8_jaxnp.evidence import KINDS
 

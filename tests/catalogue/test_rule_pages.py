@@ -1,6 +1,5 @@
 """Rule pages: generated from the catalogue, current, and true when run."""
 import ast
-import json
 import shutil
 import subprocess
 import sys
@@ -9,6 +8,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import ROOT
+from snippets import run_snippets
 from flake8_jaxnp import docs
 from flake8_jaxnp.linter import lint
 from flake8_jaxnp.options import DEFAULT, X64_RULES
@@ -16,19 +16,6 @@ from flake8_jaxnp.rules import RULES
 
 DOCUMENTED = [code for code in RULES if RULES[code].example]
 REGENERATE = "python -m flake8_jaxnp docs"
-# Runs each snippet in a fresh namespace and prints {label: exception class name or ""}.
-RUN_SNIPPETS = """
-import json, sys, warnings
-warnings.simplefilter("ignore")
-outcome = {}
-for label, source in json.load(sys.stdin).items():
-    try:
-        exec(compile(source, label, "exec"), {"__name__": "__main__"})
-        outcome[label] = ""
-    except Exception as exc:
-        outcome[label] = type(exc).__name__
-print(json.dumps(outcome))
-"""
 
 
 def codes(source, options=DEFAULT):
@@ -83,13 +70,10 @@ def test_examples_raise_what_the_page_says_and_fixes_run_under_jax(tmp_path):
     pytest.importorskip("jax")
     snippets = {f"{code}-example": RULES[code].example for code in DOCUMENTED}
     snippets |= {f"{code}-instead": RULES[code].instead for code in DOCUMENTED}
-    result = subprocess.run([sys.executable, "-c", RUN_SNIPPETS], input=json.dumps(snippets),
-                            capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert result.returncode == 0, result.stderr
-    outcome = json.loads(result.stdout.splitlines()[-1])
-    assert {code: outcome[f"{code}-example"] for code in DOCUMENTED} == \
+    outcome = run_snippets(snippets, tmp_path)
+    assert {code: outcome[f"{code}-example"]["raised"] for code in DOCUMENTED} == \
         {code: RULES[code].raises for code in DOCUMENTED}
-    assert {code: outcome[f"{code}-instead"] for code in DOCUMENTED} == dict.fromkeys(DOCUMENTED, "")
+    assert {code: outcome[f"{code}-instead"]["raised"] for code in DOCUMENTED} == dict.fromkeys(DOCUMENTED, "")
 
 
 def test_page_quotes_what_flake8_prints_for_the_example(tmp_path):

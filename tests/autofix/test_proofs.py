@@ -1,0 +1,64 @@
+"""Every fix is proven on its rule's catalogue example: the tool fixes the example, the
+fixed code lints clean of the rule, runs under JAX where the example raised, and leaves
+what the catalogue's ``instead`` leaves (what it prints, and every array it binds)."""
+import ast
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+from snippets import run_snippets
+from flake8_jaxnp.linter import lint
+from flake8_jaxnp.options import Options
+from flake8_jaxnp.rules import RULES
+
+FIXABLE = sorted(code for code, rule in RULES.items() if rule.fix_safety)
+NO_CACHE = Options(cache_dir="")
+
+
+def fix_with_the_tool(source, *flags, cwd=ROOT):
+    """(the fixed text, the exit status) of ``python -m flake8_jaxnp fix -`` on ``source``."""
+    result = subprocess.run([sys.executable, "-m", "flake8_jaxnp", "fix", "--isolated", "--jaxnp-cache-dir", "",
+                             *flags, "-"], input=source, capture_output=True, text=True, cwd=cwd, timeout=120)
+    assert result.returncode in (0, 1) and "Traceback" not in result.stderr, result.stderr
+    return result.stdout, result.returncode
+
+
+def codes(source):
+    return sorted({f.code for f in lint(ast.parse(source), source.splitlines(True), NO_CACHE)})
+
+
+@pytest.fixture(scope="module")
+def fixed():
+    return {code: fix_with_the_tool(RULES[code].example, "--unsafe-fixes") for code in FIXABLE}
+
+
+def test_some_rules_have_fixes_and_every_fixable_rule_has_an_example():
+    assert {"JNP201", "JNP301", "JNP501", "JNP504"} <= set(FIXABLE)
+    assert [code for code in FIXABLE if not (RULES[code].example and RULES[code].instead)] == []
+
+
+@pytest.mark.parametrize("code", FIXABLE)
+def test_the_fixed_example_changed_and_lints_clean(fixed, code):
+    text, status = fixed[code]
+    assert text != RULES[code].example
+    assert codes(text) == []
+    assert status == 0  # nothing left to fix
+
+
+def test_fixed_examples_run_and_leave_what_instead_leaves(fixed, tmp_path):
+    pytest.importorskip("jax")
+    snippets = {f"{code}-fixed": fixed[code][0] for code in FIXABLE}
+    snippets |= {f"{code}-{part}": getattr(RULES[code], part) for code in FIXABLE for part in ("example", "instead")}
+    outcome = run_snippets(snippets, tmp_path)
+    assert {code: outcome[f"{code}-fixed"]["raised"] for code in FIXABLE} == dict.fromkeys(FIXABLE, "")
+    assert {code: outcome[f"{code}-example"]["raised"] for code in FIXABLE} == \
+        {code: RULES[code].raises for code in FIXABLE}
+    for part in ("printed", "arrays"):
+        assert {code: outcome[f"{code}-fixed"][part] for code in FIXABLE} == \
+            {code: outcome[f"{code}-instead"][part] for code in FIXABLE}
+    # a trace-time print printed tracers once; after the fix the values print on every call
+    before, after = outcome["JNP301-example"]["printed"], outcome["JNP301-fixed"]["printed"]
+    assert len(before.splitlines()) == 1 and "Tracer" in before
+    assert after.splitlines() == ["x = [1. 1.]"] * 2
