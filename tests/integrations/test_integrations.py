@@ -221,6 +221,25 @@ def test_pylsp_quick_fix_applies_the_fix_engines_edit(tmp_path):
     assert "# a comment the fix keeps" in every
 
 
+def test_pylsp_marks_an_unsafe_quick_fix_and_leaves_it_out_of_fix_all(tmp_path):
+    pytest.importorskip("pylsp")
+    from flake8_jaxnp.autofix import fix_safety, fix_source
+    document = tmp_path / "train.py"
+    source = RULES["JNP402"].example
+    assert fix_safety("JNP402") == "unsafe"
+    document.write_text(source, encoding="utf-8")
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        (diagnostic,) = [d for d in server.open_and_save(document, source) if d["code"].startswith("JNP")]
+        actions = _our_actions(server.request("textDocument/codeAction", {
+            "textDocument": {"uri": document.as_uri()}, "range": diagnostic["range"],
+            "context": {"diagnostics": [diagnostic]}}))
+    assert [action["title"] for action in actions] == [f"JNP402: {RULES['JNP402'].fix} (unsafe)"]
+    fixed = apply_edits(source, actions[0]["edit"]["changes"][document.as_uri()])
+    assert fixed == fix_source(source, _lint(source), unsafe=True).text != source
+    assert _lint(fixed) == []
+
+
 def test_pylsp_offers_no_quick_fix_for_a_finding_without_one(tmp_path):
     pytest.importorskip("pylsp")
     from flake8_jaxnp.autofix import fix_safety
