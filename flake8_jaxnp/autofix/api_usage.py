@@ -6,7 +6,7 @@ import libcst as cst
 
 from .. import api
 from ..checks.api_usage import AUGMENTED_AT
-from .engine import Edit, described, fixer, wrapped
+from .engine import Edit, described, fixer, rebinding_is_local, with_last_comma, wrapped
 
 # Expressions that bind tighter than any binary operator: they need no parentheses as its operand.
 ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString)
@@ -16,10 +16,11 @@ ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.Integer, cst.Floa
 def in_place_update(finding, context):
     """``x[i] = v`` -> ``x = x.at[i].set(v)``; ``x[i] += v`` -> ``x = x.at[i].add(v)`` (the
     method of the operator, else ``.set(x[i] op v)``); ``x.sort()`` and ``x.at[i].set(v)`` as
-    statements -> ``x = ...``. Only an array held by a plain name is rebound: a field or an
-    entry would need the new array written back where it came from."""
+    statements -> ``x = ...``. Only an array held by a plain name the scope binds itself is
+    rebound: a field or an entry would need the new array written back where it came from,
+    and a function that only reads a global would make it a local (UnboundLocalError)."""
     for target in context.nodes_at(finding, cst.Subscript):
-        if isinstance(target.value, cst.Name):
+        if isinstance(target.value, cst.Name) and rebinding_is_local(context, target, target.value.value):
             statement = context.parents[context.parents[target]] if isinstance(
                 context.parents[target], cst.AssignTarget) else context.parents[target]
             if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
@@ -30,7 +31,7 @@ def in_place_update(finding, context):
         statement = context.parents[call]
         if isinstance(statement, cst.Expr) and isinstance(call.func, cst.Attribute):
             array = _updated_array(call.func)
-            if isinstance(array, cst.Name):
+            if isinstance(array, cst.Name) and rebinding_is_local(context, call, array.value):
                 return Edit(statement, lambda node, name=array.value: cst.Assign(
                     targets=[cst.AssignTarget(cst.Name(name))], value=node.value, semicolon=node.semicolon))
     return None
@@ -102,7 +103,8 @@ def refused_argument(finding, context):
     arg = dict(finding.fields).get("arg", "")
     for keyword in context.nodes_at(finding, cst.Arg):
         call = context.parents[keyword]
-        if arg == "out=" and isinstance(keyword.value, cst.Name) and isinstance(context.parents[call], cst.Expr):
+        if arg == "out=" and isinstance(keyword.value, cst.Name) and isinstance(context.parents[call], cst.Expr) \
+                and rebinding_is_local(context, call, keyword.value.value):
             return Edit(context.parents[call], lambda statement, target=keyword.value.value: cst.Assign(
                 targets=[cst.AssignTarget(cst.Name(target))], value=_without(statement.value, "out"),
                 semicolon=statement.semicolon))
@@ -115,20 +117,18 @@ def refused_argument(finding, context):
 
 
 def _without(call, keyword):
-    """``call`` without its ``keyword=`` argument (when that was the last one, the comma before it goes too)."""
+    """``call`` without its ``keyword=`` argument."""
     args = [arg for arg in call.args if not (arg.keyword is not None and arg.keyword.value == keyword)]
-    if args and args[-1] is not call.args[-1]:
-        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return call.with_changes(args=args)
+    return call.with_changes(args=with_last_comma(args, call))
 
 
 @fixer("JNP505")
 def sequence_argument(finding, context):
     """``jnp.mean([a, b])`` -> ``jnp.mean(jnp.asarray([a, b]))``: the argument the finding names."""
-    wanted = dict(finding.fields).get("arg")
-    for call in context.nodes_at(finding, cst.Call):
+    fields = dict(finding.fields)
+    for call in context.calls_at(finding, fields.get("func")):
         for arg in call.args:
             if arg.keyword is None and isinstance(arg.value, (cst.List, cst.Tuple, cst.ListComp)) \
-                    and described(arg.value) == wanted:
+                    and described(arg.value) == fields.get("arg"):
                 return wrapped(context, arg.value, "jax.numpy", "jnp", "asarray")
     return None

@@ -16,8 +16,7 @@ import sys
 import tempfile
 import tokenize
 
-from ..findings import INTERNAL_ERROR
-from .engine import fix_source
+from .engine import FixResult, fix_source
 
 PROG = "flake8-jaxnp-fix"
 USAGE_ERROR = 2
@@ -37,36 +36,42 @@ def parser(prog):
     return cli
 
 
+MAX_ROUNDS = 10  # a fix can reveal another finding (np.tanh -> jnp.tanh makes its result a tracer)
+
+
 def main(argv=None, prog=PROG):
     args, flake8_argv = parser(prog).parse_known_args(sys.argv[1:] if argv is None else argv)
     try:
-        reported, checked = _flake8_findings(flake8_argv)
+        flake8 = Flake8(flake8_argv)
     except UsageError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    if reported is None:  # stdin
-        return _fix_stdin(args, checked, prog)
-    status = 0
-    fixed_files = applied = 0
-    for path in checked:
-        findings = reported.get(path, [])
-        problem = _unparsable(path)
-        if problem:
-            print(f"{prog}: {path}: not fixed: {problem}", file=sys.stderr)
+    status = fixed_files = applied = 0
+    for path in flake8.filenames:
+        try:
+            text, encoding = _read(path)
+            ast.parse(text)
+        except OSError as exc:
+            print(f"{prog}: {path}: not fixed: it cannot be read ({exc.strerror or exc})", file=sys.stderr)
             status = 1
             continue
-        if not findings:
+        except (SyntaxError, ValueError) as exc:
+            where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+            print(f"{prog}: {path}: not fixed: it does not parse ({type(exc).__name__}: "
+                  f"{getattr(exc, 'msg', exc)}{where})", file=sys.stderr)
+            status = 1
             continue
-        text, encoding = _read(path)
-        result = fix_source(text, findings, unsafe=args.unsafe_fixes)
+        result = fix_until_stable(flake8, text, flake8.display_name(path), args.unsafe_fixes)
         status = max(status, _status(args, result))
+        if path == "-" and not (args.diff or args.check):
+            sys.stdout.write(result.text)
         if result.text == text:
             continue
         applied += len(result.applied)
         fixed_files += 1
         if args.diff:
-            sys.stdout.write(_diff(path, text, result.text))
-        elif not args.check:
+            sys.stdout.write(_diff(flake8.display_name(path), text, result.text))
+        elif not args.check and path != "-":
             try:
                 _write_atomically(path, result.text, encoding)
             except OSError as exc:
@@ -78,71 +83,66 @@ def main(argv=None, prog=PROG):
     return status
 
 
+def fix_until_stable(flake8, text, filename, unsafe):
+    """Fix what flake8 reports, again on the fixed text until nothing changes, so that a second
+    run has nothing left to do: the FixResult of all the rounds."""
+    applied = []
+    for _ in range(MAX_ROUNDS):
+        result = fix_source(text, flake8.reported(text, filename), unsafe=unsafe)
+        applied += result.applied
+        if result.text == text:
+            return FixResult(text, tuple(applied), result.unfixed)
+        text = result.text
+    return FixResult(text, tuple(applied), tuple(flake8.reported(text, filename)))
+
+
 class UsageError(Exception):
     """What flake8 refused on the command line or in the configuration, in one line."""
 
 
-def _flake8_findings(argv):
-    """({path: the JNP Findings flake8 reports for it}, the paths flake8 checked), or
-    (None, [stdin Findings]) when it read stdin; flake8's selection, per-file ignores and
-    noqa decide which, and the plugin's own Findings give their fields."""
-    from flake8 import utils
-    from flake8.main.application import Application
+class Flake8:
+    """flake8 as these arguments and its configuration set it up: the files it would check, and
+    which of the plugin's findings it would report (select, ignore, per-file-ignores, noqa)."""
 
-    from ..plugin import JaxNumpyChecker
+    def __init__(self, argv):
+        from flake8.main.application import Application
 
-    app = Application()
-    captured = io.StringIO()
-    try:
-        with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
-            app.initialize(argv)
-    except SystemExit:
-        lines = [line for line in captured.getvalue().splitlines() if line.strip()]
-        raise UsageError(lines[-1].split(": error: ")[-1] if lines else "flake8 refused the arguments") from None
-    except Exception as exc:  # noqa: BLE001 - a bad configuration file, a plugin that fails to load
-        detail = str(exc).strip().splitlines()
-        raise UsageError(f"flake8 could not start: {detail[0] if detail else type(exc).__name__}") from None
-    stdin = utils.is_using_stdin(app.options.filenames)
-    if stdin and len(app.options.filenames) > 1:
-        raise UsageError("- (stdin) cannot be combined with paths")
-    kept = set()
-    app.formatter.handle = lambda error: kept.add((error.filename, error.line_number, error.column_number - 1,
-                                                   error.code))
-    app.run_checks()
-    app.file_checker_manager.report()
-    options = JaxNumpyChecker._options  # what flake8's parse_options gave the plugin
-    if stdin:
-        text = utils.stdin_get_value()
-        name = app.options.stdin_display_name or "stdin"
-        return None, (text, _selected(text, name, options, kept))
-    paths = [filename for filename, _, _ in app.file_checker_manager.results]
-    found = {}
-    for path in {filename for filename, _, _, code in kept if code.startswith("JNP")}:
-        text, _ = _read(path)
-        found[path] = _selected(text, path, options, kept)
-    return found, sorted(paths)
+        app = Application()
+        captured = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
+                app.initialize(argv)
+                app.file_checker_manager.start()
+        except SystemExit:
+            lines = [line for line in captured.getvalue().splitlines() if line.strip()]
+            raise UsageError(lines[-1].split(": error: ")[-1] if lines else "flake8 refused the arguments") from None
+        except Exception as exc:  # noqa: BLE001 - a bad configuration file, a plugin that fails to load
+            detail = str(exc).strip().splitlines()
+            raise UsageError(f"flake8 could not start: {detail[0] if detail else type(exc).__name__}") from None
+        self.options = app.options
+        self.filenames = app.file_checker_manager.filenames
+        if "-" in self.filenames and len(self.filenames) > 1:
+            raise UsageError("- (stdin) cannot be combined with paths")
+        app.formatter.handle = lambda error: None  # the guide decides; nothing is printed
+        self.guide = app.guide
 
+    def display_name(self, path):
+        return (self.options.stdin_display_name or "stdin") if path == "-" else path
 
-def _selected(text, filename, options, kept):
-    """The plugin's Findings for ``text`` that flake8 reported."""
-    from ..linter import lint
+    def reported(self, text, filename):
+        """The plugin's Findings for ``text`` that flake8 reports at ``filename``."""
+        from flake8.processor import FileProcessor
 
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return []
-    return [finding for finding in lint(tree, text.splitlines(keepends=True), options, filename)
-            if finding.code != INTERNAL_ERROR and (filename, finding.line, finding.col, finding.code) in kept]
+        from ..linter import lint
+        from ..plugin import JaxNumpyChecker
 
-
-def _fix_stdin(args, checked, prog):
-    text, findings = checked
-    result = fix_source(text, findings, unsafe=args.unsafe_fixes)
-    if args.diff:
-        sys.stdout.write(_diff("stdin", text, result.text))
-    elif not args.check:
-        sys.stdout.write(result.text)
-    return _status(args, result)
+        lines = text.splitlines(keepends=True)
+        if FileProcessor(filename, self.options, lines=lines).should_ignore_file():  # flake8: noqa
+            return []
+        findings = lint(ast.parse(text), lines, JaxNumpyChecker._options, filename)  # as parse_options set it
+        return [finding for finding in findings if self.guide.handle_error(
+            finding.code, filename, finding.line, finding.col, finding.message[len(finding.code) + 1:],
+            lines[finding.line - 1] if finding.line <= len(lines) else None)]
 
 
 def _status(args, result):
@@ -151,23 +151,15 @@ def _status(args, result):
 
 
 def _read(path):
-    """The file's text as Python reads it (its coding cookie), and that encoding."""
+    """The file's text as Python reads it (its coding cookie), and that encoding; ``-`` is stdin."""
+    if path == "-":
+        from flake8 import utils
+
+        return utils.stdin_get_value(), "utf-8"  # what flake8 itself reads there
     with open(path, "rb") as file:
         data = file.read()
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     return data.decode(encoding), encoding
-
-
-def _unparsable(path):
-    """Why ``path`` cannot be fixed (it cannot be read, or Python cannot parse it), or ""."""
-    try:
-        ast.parse(_read(path)[0])
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
-    except (SyntaxError, ValueError) as exc:
-        where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-        return f"it does not parse: {type(exc).__name__}: {getattr(exc, 'msg', exc)}{where}"
-    return ""
 
 
 def _diff(path, before, after):

@@ -1,7 +1,7 @@
 """Fixes for dtypes: a 64-bit request with x64 off asks for the 32-bit dtype JAX gives (JNP402)."""
 import libcst as cst
 
-from .engine import Edit, fixer
+from .engine import Edit, described, fixer
 
 
 @fixer("JNP402")
@@ -11,7 +11,7 @@ def narrow_request(finding, context):
     constructor) names the 64-bit dtype there; a dtype held by a variable is left alone."""
     fields = dict(finding.fields)
     wide, narrow = fields.get("dtype"), fields.get("narrow")
-    for call in context.nodes_at(finding, cst.Call):
+    for call in (call for call in context.nodes_at(finding, cst.Call) if described(call) == fields.get("what")):
         named = [node for node in (call.func, *(arg.value for arg in call.args)) if _names(node, wide)]
         if len(named) == 1:
             return Edit(named[0], lambda node: _narrowed(node, narrow))

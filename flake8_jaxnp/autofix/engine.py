@@ -89,6 +89,15 @@ class Context:
                 self.parents[child] = node
         self.parents.update((child, self.module) for child in self.module.children)
 
+    def names_in_use(self):
+        """The identifiers the module uses, but for the dotted module paths its imports name
+        (``import jax.numpy as jnp`` binds ``jnp``, not ``jax``)."""
+        paths = {id(node) for statement in self.parents
+                 if isinstance(statement, (cst.ImportAlias, cst.ImportFrom))
+                 for part in [statement.name if isinstance(statement, cst.ImportAlias) else statement.module]
+                 if part is not None for node in _subtree(part)}
+        return {node.value for node in self.parents if isinstance(node, cst.Name) and id(node) not in paths}
+
     def nodes_at(self, finding, kind):
         """The nodes of type ``kind`` that start where ``finding`` points, outermost first.
         ast counts columns in UTF-8 bytes, libcst in characters."""
@@ -97,11 +106,22 @@ class Context:
         found = [node for node in self._at.get((finding.line, column), ()) if isinstance(node, kind)]
         return sorted(found, key=lambda node: -_size(node))
 
+    def calls_at(self, finding, func):
+        """The calls that start where ``finding`` points and call what the message calls ``func``
+        (``np.asarray`` in ``np.asarray(x).sum()``, not the ``.sum()`` call around it)."""
+        return [call for call in self.nodes_at(finding, cst.Call) if described(call.func) == func]
+
     def apply(self, edits):
         rewrites = {edit.node: edit.rewrite for edit in edits}
         module = self.module.visit(_Rewriter(rewrites))
         needed = dict.fromkeys(imp for edit in edits for imp in edit.imports)
         return add_imports(module, needed).code
+
+
+def _subtree(node):
+    yield node
+    for child in node.children:
+        yield from _subtree(child)
 
 
 def _size(node):
@@ -157,8 +177,8 @@ def module_name_for(context, module, alias):
             if isinstance(small, cst.Import):
                 for name in small.names:
                     written = context.module.code_for_node(name.name)
-                    if written == module and name.asname:
-                        return name.asname.name.value, ()
+                    if name.asname and (module == written or module.startswith(written + ".")):
+                        return name.asname.name.value + module[len(written):], ()  # import jax as jx: jx.debug
                     if name.asname is None and written.split(".")[0] == module.split(".")[0]:
                         package = module  # the package is bound, and JAX imports its submodules
             elif isinstance(small, cst.ImportFrom) and small.module is not None and not small.relative \
@@ -169,7 +189,7 @@ def module_name_for(context, module, alias):
                         return (name.asname.name.value if name.asname else last), ()
     if package is not None:
         return package, ()
-    if any(isinstance(node, cst.Name) and node.value == alias for node in context.parents):
+    if alias in context.names_in_use():
         return None
     if alias == module.split(".")[0]:
         return module, ((alias, alias),)
@@ -183,6 +203,14 @@ def wrapped(context, node, module, alias, function):
         return None
     func = cst.parse_expression(f"{named[0]}.{function}")
     return Edit(node, lambda updated: cst.Call(func=func, args=[cst.Arg(updated)]), named[1])
+
+
+def with_last_comma(args, call):
+    """``args`` for ``call`` with the last one taking the comma ``call``'s last argument had:
+    none, or the trailing comma and line break of a call written one argument a line."""
+    if not args:
+        return args
+    return [*args[:-1], args[-1].with_changes(comma=call.args[-1].comma)]
 
 
 def described(node):
@@ -207,3 +235,52 @@ def previous_statement(context, node):
     siblings = list(block.body)
     before = siblings[siblings.index(line) - 1] if siblings.index(line) else None
     return before.body[-1] if isinstance(before, cst.SimpleStatementLine) else None
+
+
+def rebinding_is_local(context, node, name):
+    """Whether ``name = ...`` where ``node`` stands rebinds the same variable ``name`` reads there:
+    at the top level, or in a function that binds ``name`` itself (a parameter, an assignment,
+    a loop or ``with`` target, ``global``/``nonlocal``). In a function that only reads an
+    enclosing one's ``name``, the assignment would make it local and every read of it fail."""
+    scope = context.parents.get(node)
+    while scope is not None and not isinstance(scope, (cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Module)):
+        scope = context.parents.get(scope)
+    if scope is None or isinstance(scope, cst.Module):
+        return True
+    if isinstance(scope, (cst.Lambda, cst.ClassDef)):
+        return False
+    if any(param.name.value == name for param in _parameters(scope.params)):
+        return True
+    return any(_binds(child, name) for child in _own_nodes(scope.body))
+
+
+def _parameters(params):
+    found = [*params.posonly_params, *params.params, *params.kwonly_params]
+    found += [star for star in (params.star_arg, params.star_kwarg) if isinstance(star, cst.Param)]
+    return found
+
+
+def _own_nodes(node):
+    """The nodes of a function body, not those of the functions, classes and lambdas in it."""
+    for child in node.children:
+        yield child
+        if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            yield from _own_nodes(child)
+
+
+def _binds(node, name):
+    if isinstance(node, (cst.Global, cst.Nonlocal)):
+        return any(item.name.value == name for item in node.names)
+    targets = {cst.AssignTarget: "target", cst.AugAssign: "target", cst.AnnAssign: "target", cst.For: "target",
+               cst.AsName: "name", cst.NamedExpr: "target"}
+    field = targets.get(type(node))
+    return field is not None and name in _target_names(getattr(node, field))
+
+
+def _target_names(target):
+    """The names an assignment target binds (``a``, ``a, *b``), not those it only reads (``a[i]``, ``a.f``)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(element.value) for element in target.elements))
+    return set()

@@ -3,7 +3,7 @@ import ast
 
 import libcst as cst
 
-from .engine import Edit, fixer, module_name_for
+from .engine import Edit, fixer, module_name_for, with_last_comma
 
 
 @fixer("JNP301")
@@ -26,16 +26,15 @@ def debug_print(finding, context):
 
 def _debug_print(call, expression):
     """The ``jax.debug.print`` call of ``call`` (as the transformer left it). The arguments it
-    keeps keep their own commas and line breaks; the format string takes the first one's."""
+    keeps keep their own commas and line breaks; the format string takes the first one's, and
+    the new last argument the old last one's (a trailing comma stays)."""
     template, values = _format(call)
-    first = call.args[0]
     kept = {id(arg.value): arg for arg in call.args}
+    first = call.args[0]
     args = [cst.Arg(cst.SimpleString(_quoted(template)),
-                    comma=first.comma if id(first.value) not in map(id, values) else cst.MaybeSentinel.DEFAULT)]
+                    comma=cst.MaybeSentinel.DEFAULT if any(value is first.value for value in values) else first.comma)]
     args += [kept.get(id(value), cst.Arg(value)) for value in values]
-    if args[-1].comma is not cst.MaybeSentinel.DEFAULT and args[-1] is not kept.get(id(call.args[-1].value)):
-        args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-    return call.with_changes(func=cst.parse_expression(expression + ".print"), args=args)
+    return call.with_changes(func=cst.parse_expression(expression + ".print"), args=with_last_comma(args, call))
 
 
 def _format(call):

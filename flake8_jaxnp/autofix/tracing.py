@@ -18,7 +18,7 @@ def numpy_function(finding, context):
     rejected = api.jnp_rejected_arguments().get(qualname, {})
     if qualname in api.data()["jnp_size_functions"] or qualname in api.jnp_inplace_functions():
         return None
-    for call in context.nodes_at(finding, cst.Call):
+    for call in context.calls_at(finding, fields.get("func")):
         if any(arg.keyword is not None and arg.keyword.value in rejected for arg in call.args):
             return None
         named = module_name_for(context, "jax.numpy", "jnp")

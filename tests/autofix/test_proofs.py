@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from snippets import run_snippets
+from snippet_runs import run_snippets
 from flake8_jaxnp.linter import lint
 from flake8_jaxnp.options import Options
 from flake8_jaxnp.rules import RULES

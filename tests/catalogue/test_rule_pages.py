@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import ROOT
-from snippets import run_snippets
+from snippet_runs import run_snippets
 from flake8_jaxnp import docs
 from flake8_jaxnp.linter import lint
 from flake8_jaxnp.options import DEFAULT, X64_RULES
@@ -59,6 +59,14 @@ def test_x64_option_silences_exactly_the_x64_rules():
     x64 = replace(DEFAULT, x64=True)
     silenced = [code for code in DOCUMENTED if codes(RULES[code].example, x64) == []]
     assert silenced == list(X64_RULES)
+
+
+@pytest.mark.parametrize("code", list(RULES))
+def test_a_page_says_whether_the_fix_command_fixes_the_rule_and_how_safely(code):
+    rule, page = RULES[code], docs.page(code)
+    assert ("python -m flake8_jaxnp fix" in page) == bool(rule.fix_safety)
+    assert ("fix --unsafe-fixes` applies it" in page) == (rule.fix_safety == "unsafe")
+    assert rule.fix_safety_note in page
 
 
 def test_fix_texts_are_shown_raw_so_hold_no_format_escapes():

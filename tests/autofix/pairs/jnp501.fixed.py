@@ -1,0 +1,43 @@
+"""JNP501: in-place updates become .at[] updates that rebind the name."""
+import jax
+import jax.numpy as jnp
+
+
+def fill(n):
+    x = jnp.zeros(n)
+    for i in range(n):
+        x = x.at[i].set(i * 2)  # in a loop
+        x = x.at[i].add(1.0)
+        x = x.at[i].subtract(0.5)
+        x = x.at[i].multiply(2)
+        x = x.at[i].divide(4)
+        x = x.at[i].power(2)
+        x = x.at[i].set(x[i] // (1 + 1))
+    return x
+
+
+@jax.jit
+def clipped(x):
+    x = x.at[0].set((
+        x[1]
+        + x[2]
+    ))
+    x = x.at[1].set(0.0)  # discarded result
+    return x
+
+
+class Buffer:
+    def reset(self):
+        state = {"w": jnp.zeros(3)}
+        state["w"][0] = 1.0  # an entry: the new array would have to be stored back, no fix
+        local = jnp.ones(3)
+        local = local.at[1:].set(0.0); local = local.sort()
+        return local
+
+
+GRID = jnp.zeros(3)
+
+
+def reset_grid():
+    GRID[0] = 1.0  # a global this function only reads: rebinding it here would make it local, no fix
+    return GRID

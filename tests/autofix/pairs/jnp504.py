@@ -1,0 +1,29 @@
+"""JNP504: removed names with a one-to-one replacement get it; the others stay."""
+import jax
+import jax.numpy as jnp
+from jax import tree_map  # an import of a removed name: its uses would need renaming, no fix
+
+
+def tree_sizes(trees):
+    sizes = []
+    for tree in trees:  # in a loop
+        sizes.append(len(jax.tree_leaves(tree)))  # leaves of each
+    return sizes
+
+
+@jax.jit
+def total(x):
+    return jnp.product(x) + jax.numpy.alltrue(x > 0)
+
+
+class Integrator:
+    def area(self, y):
+        return jnp.trapz(
+            y,
+            dx=0.5,
+        )
+
+
+stacked = jnp.row_stack([jnp.ones(2), jnp.zeros(2)])
+doubled = jax.tree_map(lambda v: v * 2, {"a": 1.0})
+shuffled = jax.random.shuffle(jax.random.PRNGKey(0), jnp.arange(3))  # no one-to-one replacement: no fix
