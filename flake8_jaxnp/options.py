@@ -57,17 +57,18 @@ def from_flake8(options):
                    x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir, silenced=_silenced(options))
 
 
-def from_configuration(extra_transforms=None, x64=False, cache_dir=None):
-    """The runtime mode's Options, read as ``flake8`` run in the working directory reads them: its
-    configuration file (setup.cfg, tox.ini or .flake8, found from here upwards; pyproject.toml
-    where the flake8-pyproject plugin is installed), with the given command-line values on top.
+def from_configuration(extra_transforms=None, x64=False, cache_dir=None, directory=None):
+    """The runtime mode's Options, read as ``flake8`` run in the working directory (or ``directory``:
+    the editor plugin's project root) reads them: its configuration file (setup.cfg, tox.ini or
+    .flake8, found from there upwards; pyproject.toml where the flake8-pyproject plugin is
+    installed and the directory is the working one), with the given command-line values on top.
     Unlike flake8, which goes on without it, a name that cannot be a transform raises OptionError.
     Every rule is checked: flake8's selection only decides what flake8 prints."""
     argv = [f"--jaxnp-extra-transforms={extra_transforms}"] if extra_transforms is not None else []
     argv += ["--jaxnp-x64"] if x64 else []
     argv += [f"--jaxnp-cache-dir={cache_dir}"] if cache_dir is not None else []
     try:
-        options = _flake8_options(argv)
+        options = _flake8_options(argv, directory)
     except SystemExit:  # flake8's own parser already printed why
         raise OptionError("the flake8 configuration could not be read") from None
     except Exception as exc:  # noqa: BLE001 - a bad configuration file, a plugin that fails to load
@@ -78,9 +79,11 @@ def from_configuration(extra_transforms=None, x64=False, cache_dir=None):
                    x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir)
 
 
-def _flake8_options(argv):
+def _flake8_options(argv, directory=None):
     """flake8's options for ``argv``, from its own configuration loading and installed plugins (as its
-    ``parse_args`` does, without calling the plugins' ``parse_options``: nothing is printed twice)."""
+    ``parse_args`` does, without calling the plugins' ``parse_options``: nothing is printed twice),
+    with the configuration file searched from ``directory`` when given (flake8 searches from the
+    working directory only)."""
     import flake8
     from flake8.main import options as flake8_options
     from flake8.options import aggregator, config, manager
@@ -88,6 +91,9 @@ def _flake8_options(argv):
 
     preliminary = flake8_options.stage1_arg_parser()
     stage1, rest = preliminary.parse_known_args(argv)
+    if directory is not None and stage1.config is None:
+        stage1.config = config._find_config_file(str(directory))
+        stage1.isolated = stage1.config is None  # no configuration there: none from the working directory
     cfg, cfg_dir = config.load_config(config=stage1.config, extra=stage1.append_config, isolated=stage1.isolated)
     plugin_options = finder.parse_plugin_options(cfg, cfg_dir, enable_extensions=stage1.enable_extensions,
                                                  require_plugins=stage1.require_plugins)

@@ -12,9 +12,10 @@ from conftest import ROOT
 PACKAGE = ROOT / "flake8_jaxnp"
 GENERATOR = "flake8_jaxnp.datagen"
 # What a user runs: lint itself, flake8's entry point, the runtime mode's command and the
-# process it starts per case, and the pytest plugin.
+# process it starts per case, the pytest plugin, the fix command and the pylsp plugin.
 ENTRY_POINTS = ("flake8_jaxnp.linter", "flake8_jaxnp.plugin", "flake8_jaxnp.confirm.cli",
-                "flake8_jaxnp.confirm.worker", "flake8_jaxnp.confirm.pytest_plugin", "flake8_jaxnp.autofix.cli")
+                "flake8_jaxnp.confirm.worker", "flake8_jaxnp.confirm.pytest_plugin", "flake8_jaxnp.autofix.cli",
+                "flake8_jaxnp.lsp")
 FIXER = "flake8_jaxnp.autofix"
 
 
@@ -119,7 +120,8 @@ def test_the_fixer_is_an_entry_point_above_the_checks_and_below_the_runtime_mode
     below = set().union(*(graph[name] for name in fixer)) - fixer
     assert "flake8_jaxnp.checks.api_usage" in below and "flake8_jaxnp.linter" in below
     assert sorted(name for name in below if name.startswith(("flake8_jaxnp.confirm", GENERATOR))) == []
-    assert sorted(name for name in graph if name not in fixer and graph[name] & fixer) == ["flake8_jaxnp.__main__"]
+    importers = sorted(name for name in graph if name not in fixer and graph[name] & fixer)
+    assert importers == ["flake8_jaxnp.__main__", "flake8_jaxnp.lsp"]  # the fix command and the pylsp plugin
 
 
 @pytest.mark.parametrize("entry_point", ENTRY_POINTS)

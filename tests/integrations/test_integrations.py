@@ -5,18 +5,17 @@ reports with what flake8 itself reports for the same file.
 """
 import json
 import os
-import queue
 import re
 import shlex
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
 
 from conftest import FIXTURES, ROOT
 from expectations import expected_findings
+from lsp_client import LanguageServer, apply_edits
 from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES
 
 PITFALLS = FIXTURES / "jnp301.py"
@@ -130,45 +129,45 @@ def test_pre_commit_hook_from_this_repository(tmp_path):
     assert {(path, code) for path, _, _, code in found} == {("flagged.py", "JNP301"), ("unparsable.py", "E999")}
 
 
-class LanguageServer:
-    """A minimal LSP client: JSON-RPC over the server's stdin/stdout."""
+REMOVED_NAMES = ("import jax\n\n"
+                 "doubled = jax.tree_map(lambda v: v * 2, [1, 2])\n"
+                 "leaves = jax.tree_leaves([3, 4])  # a comment the fix keeps\n"
+                 "kept = jax.tree_leaves([5])  # noqa: JNP504\n")
 
-    def __init__(self, cwd):
-        self.process = subprocess.Popen([sys.executable, "-m", "pylsp"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, cwd=cwd)
-        self.messages = queue.Queue()
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
 
-    def _read(self):
-        stream = self.process.stdout
-        while True:
-            header = {}
-            while (line := stream.readline()) not in (b"\r\n", b""):
-                name, _, value = line.decode("ascii").partition(":")
-                header[name.strip().lower()] = value.strip()
-            if not header:
-                return
-            self.messages.put(json.loads(stream.read(int(header["content-length"]))))
+def _lint(text):
+    import ast
 
-    def send(self, method, params, request=False):
-        message = {"jsonrpc": "2.0", "method": method, "params": params}
-        if request:
-            self.next_id += 1
-            message["id"] = self.next_id
-        body = json.dumps(message).encode("utf-8")
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-        self.process.stdin.flush()
+    from flake8_jaxnp.linter import lint
+    from flake8_jaxnp.options import Options
+    return lint(ast.parse(text), text.splitlines(True), Options(cache_dir=""))
 
-    def wait_for(self, accept, timeout=60):
-        while True:
-            message = self.messages.get(timeout=timeout)
-            if accept(message):
-                return message
 
-    def close(self):
-        self.process.kill()
-        self.process.wait()
+@pytest.mark.slow
+def test_pre_commit_fix_hook_from_this_repository(tmp_path):
+    """``pre-commit try-repo`` with the fix hook: it fixes the file, and pre-commit fails the
+    hook because it modified a file (needs git and pip)."""
+    pytest.importorskip("pre_commit")
+    from flake8_jaxnp.autofix import fix_source
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "fixable.py").write_text(REMOVED_NAMES, encoding="utf-8")
+    run("git", "init", "-q", cwd=project)
+    run("git", "add", ".", cwd=project)
+    env = dict(ENV, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+    result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "flake8-jaxnp-fix",
+                             "--all-files"], capture_output=True, text=True, env=env, cwd=project, timeout=900)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "files were modified by this hook" in result.stdout
+    expected = fix_source(REMOVED_NAMES, _lint(REMOVED_NAMES)[:2]).text
+    assert (project / "fixable.py").read_text(encoding="utf-8") == expected != REMOVED_NAMES
+
+
+def _documented_pylsp_settings():
+    section = _readme_section("**pylsp**", "docs/integrations.md")
+    (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)
+                   if '"pylsp"' in block]
+    return settings
 
 
 def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
@@ -178,42 +177,121 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
     document.write_text(source, encoding="utf-8")
     expected = {(row - 1, col - 1, code) for _, row, col, code in flake8_report(str(document))
                 if code.startswith("JNP")}
-    section = _readme_section("**pylsp**", "docs/integrations.md")
-    (settings,) = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", section, re.S)
-                   if '"pylsp"' in block]
-    server = LanguageServer(tmp_path)
-    try:
-        server.send("initialize", {"processId": os.getpid(), "rootUri": tmp_path.as_uri(), "capabilities": {}},
-                    request=True)
-        server.wait_for(lambda m: m.get("id") == 1 and "result" in m)
-        server.send("initialized", {})
-        server.send("workspace/didChangeConfiguration", {"settings": settings})  # the documented settings
-        uri = document.as_uri()
-        server.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1,
-                                                              "text": source}})
-        server.send("textDocument/didSave", {"textDocument": {"uri": uri}})
-        published = server.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
-                                    and m["params"]["uri"] == uri and m["params"]["diagnostics"])
-    finally:
-        server.close()
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        diagnostics = server.open_and_save(document, source)
     found = {(d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"])
-             for d in published["params"]["diagnostics"] if d["code"].startswith("JNP")}
+             for d in diagnostics if d["code"].startswith("JNP")}
     assert found == expected
-    assert all(d["source"] == "flake8" for d in published["params"]["diagnostics"])
+    assert all(d["source"] == "flake8" for d in diagnostics)
 
 
-def _hook():
+def _our_actions(actions):
+    """The code actions this package offers (other pylsp plugins may add theirs)."""
+    from flake8_jaxnp.lsp import FIX_ALL_TITLE
+    return [action for action in actions if action["title"].startswith("JNP") or action["title"] == FIX_ALL_TITLE]
+
+
+def test_pylsp_quick_fix_applies_the_fix_engines_edit(tmp_path):
+    """A real pylsp: the code action at a JNP504 diagnostic, applied, gives fix_source's text;
+    "fix all" fixes every reported finding and leaves the one flake8 does not report (noqa)."""
+    pytest.importorskip("pylsp")
+    from flake8_jaxnp.autofix import fix_source
+    from flake8_jaxnp.lsp import FIX_ALL_TITLE
+    document = tmp_path / "train.py"
+    document.write_text(REMOVED_NAMES, encoding="utf-8")
+    findings = _lint(REMOVED_NAMES)
+    assert [(f.line, f.code) for f in findings] == [(3, "JNP504"), (4, "JNP504"), (5, "JNP504")]
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        diagnostics = [d for d in server.open_and_save(document, REMOVED_NAMES) if d["code"] == "JNP504"]
+        assert [d["range"]["start"]["line"] for d in diagnostics] == [2, 3]  # line 5 has noqa
+        at_leaves = diagnostics[1]
+        actions = _our_actions(server.request("textDocument/codeAction", {
+            "textDocument": {"uri": document.as_uri()}, "range": at_leaves["range"],
+            "context": {"diagnostics": [at_leaves]}}))
+    assert [action["title"] for action in actions] == [f"JNP504: {RULES['JNP504'].fix}", FIX_ALL_TITLE]
+    assert [action["diagnostics"] for action in actions] == [[at_leaves], [at_leaves]]
+    one, every = (apply_edits(REMOVED_NAMES, action["edit"]["changes"][document.as_uri()]) for action in actions)
+    assert one == fix_source(REMOVED_NAMES, [findings[1]]).text != REMOVED_NAMES
+    assert [(f.line, f.code) for f in _lint(one)] == [(3, "JNP504"), (5, "JNP504")]
+    assert every == fix_source(REMOVED_NAMES, findings[:2]).text
+    assert [(f.line, f.code) for f in _lint(every)] == [(5, "JNP504")]
+    assert every.splitlines()[-1] == REMOVED_NAMES.splitlines()[-1]
+    assert "# a comment the fix keeps" in every
+
+
+def test_pylsp_marks_an_unsafe_quick_fix_and_leaves_it_out_of_fix_all(tmp_path):
+    pytest.importorskip("pylsp")
+    from flake8_jaxnp.autofix import fix_safety, fix_source
+    document = tmp_path / "train.py"
+    source = RULES["JNP402"].example
+    assert fix_safety("JNP402") == "unsafe"
+    document.write_text(source, encoding="utf-8")
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        (diagnostic,) = [d for d in server.open_and_save(document, source) if d["code"].startswith("JNP")]
+        actions = _our_actions(server.request("textDocument/codeAction", {
+            "textDocument": {"uri": document.as_uri()}, "range": diagnostic["range"],
+            "context": {"diagnostics": [diagnostic]}}))
+    assert [action["title"] for action in actions] == [f"JNP402: {RULES['JNP402'].fix} (unsafe)"]
+    fixed = apply_edits(source, actions[0]["edit"]["changes"][document.as_uri()])
+    assert fixed == fix_source(source, _lint(source), unsafe=True).text != source
+    assert _lint(fixed) == []
+
+
+def test_pylsp_offers_no_quick_fix_for_a_finding_without_one(tmp_path):
+    pytest.importorskip("pylsp")
+    from flake8_jaxnp.autofix import fix_safety
+    document = tmp_path / "train.py"
+    source = RULES["JNP601"].example
+    assert fix_safety("JNP601") is None
+    document.write_text(source, encoding="utf-8")
+    with LanguageServer(tmp_path, ENV) as server:
+        server.start(tmp_path, _documented_pylsp_settings())
+        (diagnostic,) = [d for d in server.open_and_save(document, source) if d["code"].startswith("JNP")]
+        actions = server.request("textDocument/codeAction", {
+            "textDocument": {"uri": document.as_uri()}, "range": diagnostic["range"],
+            "context": {"diagnostics": [diagnostic]}})
+    assert diagnostic["code"] == "JNP601"
+    assert _our_actions(actions) == []
+
+
+def _hook(hook_id="flake8-jaxnp"):
     yaml = pytest.importorskip("yaml")
-    (hook,) = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    (hook,) = [hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+               if hook["id"] == hook_id]
     return hook
 
 
-def test_pre_commit_hook_keeps_every_default_off_rule_off():
-    hook = _hook()
-    program, option, selected = shlex.split(hook["entry"])
-    assert (program, option) == ("flake8", "--select") and set(selected.split(",")) == {"JNP", "E9"}
+@pytest.mark.parametrize("hook_id, program, selection", [("flake8-jaxnp", "flake8", {"JNP", "E9"}),
+                                                         ("flake8-jaxnp-fix", "flake8-jaxnp-fix", {"JNP"})])
+def test_pre_commit_hook_keeps_every_default_off_rule_off(hook_id, program, selection):
+    """Both hooks: the fix hook fixes what the check hook reports."""
+    hook = _hook(hook_id)
+    found_program, option, selected = shlex.split(hook["entry"])
+    assert (found_program, option) == (program, "--select") and set(selected.split(",")) == selection
     (ignored,) = [arg.partition("=")[2] for arg in hook["args"] if arg.startswith("--extend-ignore=")]
     assert ignored.split(",") == OFF_BY_DEFAULT
+
+
+def test_pre_commit_fix_hook_applies_the_safe_fixes(tmp_path):
+    """The fix hook's own entry and args: the fixable file gets fix_source's text (the noqa
+    line kept), a file with only an unfixable finding is left alone and fails the hook, and a
+    second run changes nothing."""
+    from flake8_jaxnp.autofix import fix_source
+    hook = _hook("flake8-jaxnp-fix")
+    (tmp_path / "fixable.py").write_text(REMOVED_NAMES, encoding="utf-8")
+    unfixable = RULES["JNP601"].example
+    (tmp_path / "unfixable.py").write_text(unfixable, encoding="utf-8")
+    expected = fix_source(REMOVED_NAMES, _lint(REMOVED_NAMES)[:2]).text
+    first = run(*shlex.split(hook["entry"]), *hook["args"], "fixable.py", "unfixable.py", cwd=tmp_path)
+    assert first.returncode == 1, first.stdout + first.stderr
+    assert (tmp_path / "fixable.py").read_text(encoding="utf-8") == expected != REMOVED_NAMES
+    assert (tmp_path / "unfixable.py").read_text(encoding="utf-8") == unfixable
+    again = run(*shlex.split(hook["entry"]), *hook["args"], "fixable.py", cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert (tmp_path / "fixable.py").read_text(encoding="utf-8") == expected
 
 
 @pytest.mark.parametrize("name, content, error", [
