@@ -163,6 +163,9 @@ def _read(path):
 
 
 def _diff(path, before, after):
+    """A unified diff that both ``patch -p1`` and ``git apply`` take: flake8 names the files
+    of ``.`` as ``./sub/a.py``, and git refuses ``a/./sub/a.py``."""
+    path = os.path.normpath(path)
     return "".join(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
                                         f"a/{path}", f"b/{path}"))
 

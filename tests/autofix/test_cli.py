@@ -73,6 +73,16 @@ def test_check_and_diff_write_nothing_and_exit_1_when_a_fix_is_available(tmp_pat
     assert fix("--check", "a.py", cwd=tmp_path).returncode == 0
 
 
+def test_a_diff_of_the_current_folder_is_one_git_apply_takes(tmp_path):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.py").write_text(SAFE)
+    subprocess.run(["git", "init", "-q"], check=True, cwd=tmp_path)
+    diff = fix("--diff", ".", cwd=tmp_path)
+    assert diff.stdout.startswith("--- a/sub/a.py\n+++ b/sub/a.py\n")
+    subprocess.run(["git", "apply", "-p1", "-"], input=diff.stdout, check=True, text=True, cwd=tmp_path)
+    assert (tmp_path / "sub" / "a.py").read_text() == SAFE_FIXED
+
+
 def test_unsafe_fixes_only_when_asked_for(tmp_path):
     (tmp_path / "f.py").write_text(UNSAFE)
     safe_only = fix("f.py", cwd=tmp_path)
