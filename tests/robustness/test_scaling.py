@@ -94,3 +94,18 @@ def test_a_print_of_a_name_bound_in_many_branches_costs_each_binding_once(monkey
         assert "JNP301" not in codes and "JNP900" not in codes
         calls[branches] = len(counted)
     assert calls[8] < 8 * calls[4], calls
+
+
+def test_a_trace_forty_modules_long_reaches_its_last_module(tmp_path):
+    """The project's reach has no bound on hops: every module of the chain prints a tracer."""
+    from flake8_jaxnp.options import Options
+    package = tmp_path / "generated"
+    package.mkdir()
+    modules = shapes.module_chain(40)
+    for name, source in modules.items():
+        (package / name).write_text(source)
+    reported = set()
+    for name, source in modules.items():
+        found = lint(ast.parse(source), source.splitlines(True), Options(cache_dir=""), str(package / name))
+        reported.update(name for finding in found if finding.code == "JNP301")
+    assert reported == set(modules) - {"__init__.py", "m0.py"}

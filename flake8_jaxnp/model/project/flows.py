@@ -20,7 +20,9 @@ from ..syntax import imported_qualname, parameters, split_attributes
 ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 # Methods of an array or pytree that give a Python value (or fail under a trace).
 HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "__index__", "__int__", "__float__"})
-_OPAQUE = object()  # a binding whose value derives from nothing the text can name
+_OPAQUE = object()
+# Packages that are never the project's: calls into them pass nothing on to its functions.
+_LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})  # a binding whose value derives from nothing the text can name
 
 
 def parameter_calls(func, imports, local_functions):
@@ -28,14 +30,20 @@ def parameter_calls(func, imports, local_functions):
     parameters]], line]] for each call in ``func`` (nested functions included, as a
     trace runs them) of an imported name or of a top-level function of the module
     (binding None, path [its name]) that passes on some of ``func``'s parameters:
-    each argument with the parameters its value derives from."""
+    each argument with the parameters its value derives from. Calls into JAX, NumPy
+    and the frameworks are left out: they are never the project's."""
+    candidates = []
+    for node in ast.walk(func):
+        if type(node) is ast.Call and not any(type(a) is ast.Starred for a in node.args):
+            target = _target(node.func, imports, local_functions)
+            if target is not None:
+                candidates.append((node, target))
+    if not candidates:
+        return []
     derived = _derivations(func, imports)
     found = []
-    for node in ast.walk(func):
-        if type(node) is not ast.Call or any(type(a) is ast.Starred for a in node.args):
-            continue
-        target = _target(node.func, imports, local_functions, derived)
-        if target is None:
+    for node, target in candidates:
+        if split_attributes(node.func)[0].id in derived:  # a local or a parameter shadows the module's name
             continue
         arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
         passed = [[where, sorted(params)] for where, params in
@@ -47,12 +55,13 @@ def parameter_calls(func, imports, local_functions):
     return found
 
 
-def _target(expr, imports, local_functions, derived):
+def _target(expr, imports, local_functions):
     name, parts = split_attributes(expr)
-    if name is None or name.id in derived:  # a local or a parameter shadows the module's names
+    if name is None:
         return None
     if name.id in imports:
-        return imports[name.id], parts
+        binding = imports[name.id]
+        return None if binding[0].split(".")[0] in _LIBRARIES and not binding[1] else (binding, parts)
     if name.id in local_functions and not parts:
         return None, [name.id]
     return None
