@@ -20,9 +20,9 @@ from ..syntax import imported_qualname, parameters, split_attributes
 ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 # Methods of an array or pytree that give a Python value (or fail under a trace).
 HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "__index__", "__int__", "__float__"})
-_OPAQUE = object()
+_OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # Packages that are never the project's: calls into them pass nothing on to its functions.
-_LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})  # a binding whose value derives from nothing the text can name
+_LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 
 
 def parameter_calls(func, imports, local_functions):
