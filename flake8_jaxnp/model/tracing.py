@@ -9,7 +9,7 @@ later is analysed again, at most a few times.
 """
 import ast
 
-from .callees import shown
+from .project.modules import shown
 from .kinds import ARRAY_ANNOTATIONS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE, Value
 from .syntax import FUNCTION_NODES, positional, positional_names
 from .traced import Behaviour, Transform

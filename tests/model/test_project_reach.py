@@ -23,7 +23,7 @@ def test_a_trace_reaches_a_helper_three_modules_down_and_names_its_root():
     found = flake8(["chainpkg/util.py"], FIXTURES)
     assert codes_at(found) == [(7, "JNP301"), (12, "JNP201"), (24, "JNP202")]
     [printed] = [line for line in found if " JNP301 " in line]
-    assert "jax.jit (called from 'forward' in chainpkg/model.py:11, traced from 'step' in chainpkg/step.py:11)" \
+    assert "jax.jit (called from 'forward' in chainpkg/model.py:11, traced from 'step' in chainpkg/step.py:13)" \
         in printed
 
 
@@ -92,5 +92,21 @@ def test_which_parameters_an_argument_derives_from(body, passed):
     from flake8_jaxnp.model.syntax import module_imports
     tree = ast.parse(f"import jax.numpy as jnp\nfrom .helpers import h\n\n\ndef f(p, x):\n    {body}\n")
     calls = parameter_calls(tree.body[2], module_imports(tree), {"f"})
-    found = {p for call in calls for _, params in call[2] + call[3] for p in params}
+    found = {p for call in calls for _, params, _ in call[2] + call[3] for p in params}
     assert found == passed
+
+
+def test_a_conversion_two_modules_down_is_reported_at_the_loop_and_follows_its_changes(tmp_path):
+    """step.py's loop calls model.record, which hands its argument to util.as_float, which
+    calls float() on it: the loop's call is reported, naming both places; editing the far
+    module (util.py) is seen by step.py's next lint, whose own text did not change."""
+    package = copy_chain(tmp_path)
+    [line] = lint(tmp_path, "chainpkg/step.py")
+    assert line.startswith("chainpkg/step.py:40:") and " JNP102 " in line
+    assert "record(), which calls float() in 'as_float' (chainpkg/util.py:34) on its argument " \
+           "(chainpkg/model.py:32)" in line
+    util = (package / "util.py").read_text()
+    (package / "util.py").write_text(util.replace("    return float(v)\n", "    return v\n"))
+    assert lint(tmp_path, "chainpkg/step.py") == []
+    (package / "util.py").write_text(util)
+    assert lint(tmp_path, "chainpkg/step.py") == [line]

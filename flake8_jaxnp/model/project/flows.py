@@ -14,24 +14,30 @@ import ast
 
 from ... import api
 from ..library import non_array_functions
-from ..syntax import imported_qualname, parameters, split_attributes
+from ..syntax import NESTED_SCOPES, imported_qualname, parameters, split_attributes
 
 # Modules whose functions give a tracer when any argument is one.
 ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 # Methods of an array or pytree that give a Python value (or fail under a trace).
 HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "__index__", "__int__", "__float__"})
+# Statements and expressions whose parts may not run on a given call.
+CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
+                                    ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
+NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are hot)
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 
 
 def parameter_calls(func, imports, local_functions):
-    """[[import binding or None, attribute path, [[position, parameters]], [[keyword,
-    parameters]], line]] for each call in ``func`` (nested functions included, as a
-    trace runs them) of an imported name or of a top-level function of the module
-    (binding None, path [its name]) that passes on some of ``func``'s parameters:
-    each argument with the parameters its value derives from. Calls into JAX, NumPy
-    and the frameworks are left out: they are never the project's."""
+    """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
+    parameters, bare]], line, always]] for each call in ``func`` (nested functions
+    included, as a trace runs them) of an imported name or of a top-level function of
+    the module (binding None, path [its name]) that passes on some of ``func``'s
+    parameters: each argument with the parameters its value derives from, and whether
+    it is one parameter as it was passed in (bare); always: whether the call runs on
+    every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
+    they are never the project's."""
     candidates = []
     for node in ast.walk(func):
         if type(node) is ast.Call and not any(type(a) is ast.Starred for a in node.args):
@@ -40,18 +46,36 @@ def parameter_calls(func, imports, local_functions):
                 candidates.append((node, target))
     if not candidates:
         return []
-    derived = _derivations(func, imports)
+    derived, unbound = _derivations(func, imports)
+    always = _run_on_every_call(func)
     found = []
     for node, target in candidates:
         if split_attributes(node.func)[0].id in derived:  # a local or a parameter shadows the module's name
             continue
         arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-        passed = [[where, sorted(params)] for where, params in
-                  ((where, _derived_from(value, derived, imports)) for where, value in arguments) if params]
+        passed = [[where, sorted(params), type(value) is ast.Name and value.id in unbound]
+                  for where, value, params in ((where, value, _derived_from(value, derived, imports))
+                                               for where, value in arguments) if params]
         positions = [entry for entry in passed if type(entry[0]) is int]
         keywords = [entry for entry in passed if type(entry[0]) is str]
         if positions or keywords:
-            found.append([target[0], target[1], positions, keywords, node.lineno])
+            found.append([target[0], target[1], positions, keywords, node.lineno, id(node) in always])
+    return found
+
+
+def _run_on_every_call(func):
+    """The ids of the calls in ``func`` outside any conditional statement or expression and
+    any nested scope: they run whenever ``func`` does."""
+    found = set()
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in CONDITIONAL_STATEMENTS or kind in NESTED_SCOPE_TYPES:
+            continue
+        if kind is ast.Call:
+            found.add(id(node))
+        stack.extend(ast.iter_child_nodes(node))
     return found
 
 
@@ -68,8 +92,8 @@ def _target(expr, imports, local_functions):
 
 
 def _derivations(func, imports):
-    """{name bound in ``func``: the parameters its value derives from} (an empty set for a
-    name bound to something the text cannot settle)."""
+    """({name bound in ``func``: the parameters its value derives from} (an empty set for a
+    name bound to something the text cannot settle), the parameters never bound again)."""
     own = {arg.arg for arg in parameters(func)}
     bindings = {name: [] for name in own}
     assigned = set()
@@ -110,7 +134,8 @@ def _derivations(func, imports):
     # A name with a binding derived from nothing may hold a Python value there: nothing.
     empty = {name for name, values in bindings.items() if name not in settled
              and any(not _derived_from(v, derived, imports) for v in values)}
-    return {name: set() if name in empty else found for name, found in derived.items()}
+    unbound = {name for name in own if not bindings[name]}
+    return {name: set() if name in empty else found for name, found in derived.items()}, unbound
 
 
 def _bound_by(node):

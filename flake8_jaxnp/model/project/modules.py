@@ -152,7 +152,37 @@ class Project:
             return None
         facts = dict(summary["functions"].get(name, {"returns": None, "converts": ()}),
                      jitted=name in summary["jitted"], result=summary["results"].get(name))
+        if name in summary["functions"]:
+            facts["converts"] = sorted(facts["converts"]) + self._converts_through(path, name, summary, {(path, name)})
         return path, facts
+
+    def _converts_through(self, path, name, summary, seen):
+        """[[parameter index, code, what, line]] for the parameters that the function
+        ``name`` of the module at ``path`` hands, on every call and as they came in, to
+        another project function (not jitted) that converts them, itself or further down
+        (``what`` names where: "float() in 'to_scalar' (pkg/util.py:5)"; ``line``: the
+        call's, in ``path``)."""
+        params = summary["functions"][name]["params"]
+        found = []
+        for binding, attributes, positions, keywords, line, always in summary["flows"].get(name, ()):
+            bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
+            if not (always and bare):
+                continue
+            target = self._flow_target(path, binding, attributes)
+            if target is None or target in seen:
+                continue
+            callee_summary = self.summary(target[0], defines=target[1])
+            callee = callee_summary["functions"].get(target[1]) if callee_summary else None
+            if callee is None or target[1] in callee_summary["jitted"]:
+                continue
+            further = self._converts_through(*target, callee_summary, seen | {target})
+            for index, code, what, far_line in callee["converts"] + further:
+                if index < len(callee["params"]):
+                    passed = bare.get(index, bare.get(callee["params"][index]))
+                    if passed is not None and passed in params:
+                        where = what if " in '" in what else f"{what} in '{target[1]}' ({shown(target[0])}:{far_line})"
+                        found.append([params.index(passed), code, where, line])
+        return sorted(found)
 
     def dtype_alias(self, binding, attributes=()):
         """[dtype, spelled as a Python type] for an imported project module's dtype constant."""
@@ -190,22 +220,17 @@ class Project:
                 start = (path, name, transform)
                 reached[start], starts[start] = set(params), None
                 queue.append(start)
-        calls, resolvers = {}, {}  # (callee path, name) -> {(transform, caller, path, line): [params, root]}
+        calls = {}  # (callee path, name) -> {(transform, caller, path, line): [params, root]}
         while queue:
             path, name, transform = caller = queue.popleft()
             root = starts[caller] or (name, str(path), self.summary(path)["roots"][name][2])
             traced = reached[caller]
-            for binding, attributes, positions, keywords, line in self.summary(path)["flows"].get(name, ()):
-                passed = [i for i, params in positions if traced.intersection(params)]
-                named = [k for k, params in keywords if traced.intersection(params)]
+            for binding, attributes, positions, keywords, line, _ in self.summary(path)["flows"].get(name, ()):
+                passed = [i for i, params, _ in positions if traced.intersection(params)]
+                named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named):
                     continue
-                if binding is None:
-                    target = path, attributes[0]
-                else:
-                    if path not in resolvers:
-                        resolvers[path] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
-                    target = resolvers[path].resolve(binding, attributes)
+                target = self._flow_target(path, binding, attributes)
                 callee_summary = self.summary(target[0]) if target is not None else None
                 facts = callee_summary["functions"].get(target[1]) if callee_summary else None
                 if facts is None:
@@ -225,6 +250,18 @@ class Project:
             index.setdefault(str(path), {})[name] = [
                 (sorted(params), *site, root) for site, (params, root) in sorted(sites.items())]
         return index
+
+    def _flow_target(self, path, binding, attributes):
+        """(module path, name) that a call recorded in the flows of the module at ``path``
+        names: a function of that module (binding None) or an import resolved from there."""
+        if binding is None:
+            return path, attributes[0]
+        if path == self.path:
+            return self.resolve(binding, attributes)
+        key = (path, os.getcwd())
+        if key not in MEMORY.resolvers:
+            MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
+        return MEMORY.resolvers[key].resolve(binding, attributes)
 
     def _roots(self, path, might_trace):
         """A module's traced functions (``summaries``' roots). A module in which no decorator
@@ -286,6 +323,15 @@ def _transform_pattern(transforms):
     from line to line instead of trying every byte (6x faster on the corpus)."""
     names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
     return re.compile(rb"\n(?:@[\w. \t(]*\b(?:" + names + rb")\b|\w+\s*=.*\b(?:" + names + rb")\b)")
+
+
+@lru_cache(maxsize=None)
+def shown(path):
+    """A path as messages show it: relative to the working directory when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _module_file(stem):

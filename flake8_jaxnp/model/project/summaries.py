@@ -18,12 +18,12 @@ from ...facts import FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..library import non_array_functions
 from ..names import child_fields
-from ..syntax import (NESTED_SCOPES, imported_qualname, module_imports, named_options, positional_names,
+from ..syntax import (imported_qualname, module_imports, named_options, positional_names,
                       static_parameters, transform_spec)
-from .flows import parameter_calls
+from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 
-SUMMARY_FORMAT = 4
+SUMMARY_FORMAT = 5
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -119,7 +119,9 @@ def function_summary(source, name, transforms, definitions=None):
     class (its result's shape may name one); None otherwise, and wherever the lines cut
     through a string or a bracket (they then fail to parse), so the caller summarises the
     whole module."""
-    found = (definitions if definitions is not None else top_level_definitions(source)).get(name, ())
+    if definitions is None:
+        definitions = top_level_definitions(source)
+    found = definitions.get(name, ())
     header_end = _TOP_LEVEL_DEFINITION.search(source)
     if len(found) != 1 or header_end is None or _IMPORT.search(source, header_end.start()):
         return None
@@ -133,19 +135,22 @@ def function_summary(source, name, transforms, definitions=None):
         return None
     if len(lines.body) != 1:
         return None
-    stmt, functions = lines.body[0], {}
+    stmt, functions, flows = lines.body[0], {}, {}
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
         specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
         if jitted and _TOP_LEVEL_CLASS.search(source):
             return None
         functions[name] = function_facts(stmt, imports)
+        local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
+        calls = parameter_calls(stmt, imports, local_functions)
+        flows = {name: calls} if calls else {}
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
         spec = _assigned_transform(stmt, imports, transforms)
         jitted = spec is not None and _stages(transforms[spec[0]])
     else:
         return None
-    return {"functions": functions, "jitted": [name] if jitted else [], "roots": {}, "flows": {}, "results": {},
+    return {"functions": functions, "jitted": [name] if jitted else [], "roots": {}, "flows": flows, "results": {},
             "dtypes": {}}
 
 
@@ -223,7 +228,7 @@ def function_facts(func, imports):
             if type(node.ctx) is not ast.Load:
                 rebound.add(node.id)
             continue
-        if kind in _NESTED_SCOPE_TYPES:
+        if kind in NESTED_SCOPE_TYPES:
             continue
         if kind is ast.Call and unconditional:
             conversion = _conversion(node, imports)
@@ -244,11 +249,6 @@ def function_facts(func, imports):
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
     return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts)}
-
-
-CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
-                                    ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
-_NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walk below is hot)
 
 
 def _conversion(node, imports):
