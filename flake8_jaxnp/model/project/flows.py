@@ -14,6 +14,7 @@ import ast
 
 from ... import api
 from ..library import non_array_functions
+from ..names import child_fields
 from ..syntax import NESTED_SCOPES, imported_qualname, parameters, split_attributes
 
 # Modules whose functions give a tracer when any argument is one.
@@ -24,6 +25,9 @@ HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "_
 CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
                                     ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
 NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are hot)
+_BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
+                                 ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
+                                 ast.MatchMapping})
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
@@ -38,45 +42,71 @@ def parameter_calls(func, imports, local_functions):
     it is one parameter as it was passed in (bare); always: whether the call runs on
     every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's."""
-    candidates = []
-    for node in ast.walk(func):
-        if type(node) is ast.Call and not any(type(a) is ast.Starred for a in node.args):
-            target = _target(node.func, imports, local_functions)
-            if target is not None:
-                candidates.append((node, target))
-    if not candidates:
+    own = {arg.arg for arg in parameters(func)}
+    calls, bindings = _calls_and_bindings(func, imports, local_functions, own)
+    calls = [(node, target, always) for node, target, always in calls
+             if split_attributes(node.func)[0].id not in bindings]  # a local or a parameter shadows the name
+    if not calls:
         return []
-    derived, unbound = _derivations(func, imports)
-    always = _run_on_every_call(func)
+    derived = _derivations([a for node, _, _ in calls for a in _arguments(node)], bindings, own, imports)
     found = []
-    for node, target in candidates:
-        if split_attributes(node.func)[0].id in derived:  # a local or a parameter shadows the module's name
-            continue
-        arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-        passed = [[where, sorted(params), type(value) is ast.Name and value.id in unbound]
+    for node, target, always in calls:
+        passed = [[where, sorted(params), type(value) is ast.Name and value.id in own and not bindings[value.id]]
                   for where, value, params in ((where, value, _derived_from(value, derived, imports))
-                                               for where, value in arguments) if params]
+                                               for where, value in _arguments(node)) if params]
         positions = [entry for entry in passed if type(entry[0]) is int]
         keywords = [entry for entry in passed if type(entry[0]) is str]
         if positions or keywords:
-            found.append([target[0], target[1], positions, keywords, node.lineno, id(node) in always])
+            found.append([target[0], target[1], positions, keywords, node.lineno, always])
     return found
 
 
-def _run_on_every_call(func):
-    """The ids of the calls in ``func`` outside any conditional statement or expression and
-    any nested scope: they run whenever ``func`` does."""
-    found = set()
-    stack = list(func.body)
+def _arguments(call):
+    """(position or keyword, value) for a call's arguments (``**options`` left out)."""
+    return [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
+
+
+def _calls_and_bindings(func, imports, local_functions, own):
+    """One walk of ``func``'s body: ([(call, target, whether it runs on every call of
+    ``func``)] for the calls of project names, {name: [the values bound to it, or
+    _OPAQUE]}; a parameter starts with no value bound)."""
+    calls, bindings, assigned = [], {name: [] for name in own}, set()
+    stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
-        node = stack.pop()
+        node, always = stack.pop()
         kind = type(node)
-        if kind in CONDITIONAL_STATEMENTS or kind in NESTED_SCOPE_TYPES:
-            continue
         if kind is ast.Call:
-            found.add(id(node))
-        stack.extend(ast.iter_child_nodes(node))
-    return found
+            if not any(type(a) is ast.Starred for a in node.args):
+                target = _target(node.func, imports, local_functions)
+                if target is not None:
+                    calls.append((node, target, always))
+        elif kind is ast.Name:
+            if type(node.ctx) is not ast.Load and id(node) not in assigned:
+                bindings.setdefault(node.id, []).append(_OPAQUE)
+            continue
+        elif kind is ast.Assign and all(type(t) is ast.Name for t in node.targets):
+            for target in node.targets:
+                bindings.setdefault(target.id, []).append(node.value)
+                assigned.add(id(target))
+        elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
+            value = node.value if kind is ast.AnnAssign else ast.copy_location(
+                ast.BinOp(node.target, node.op, node.value), node)
+            bindings.setdefault(node.target.id, []).append(value)
+            assigned.add(id(node.target))
+        elif kind is ast.arg:
+            if node.arg not in own:  # a nested function's: it holds whatever its caller passes
+                bindings.setdefault(node.arg, []).append(_OPAQUE)
+        elif kind in _BINDING_STATEMENTS:
+            for name in _bound_by(node):
+                bindings.setdefault(name, []).append(_OPAQUE)
+        inner = always and kind not in CONDITIONAL_STATEMENTS and kind not in NESTED_SCOPE_TYPES
+        for field in child_fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([(child, inner) for child in value if child is not None])
+            elif isinstance(value, ast.AST):
+                stack.append((value, inner))
+    return calls, bindings
 
 
 def _target(expr, imports, local_functions):
@@ -91,51 +121,33 @@ def _target(expr, imports, local_functions):
     return None
 
 
-def _derivations(func, imports):
-    """({name bound in ``func``: the parameters its value derives from} (an empty set for a
-    name bound to something the text cannot settle), the parameters never bound again)."""
-    own = {arg.arg for arg in parameters(func)}
-    bindings = {name: [] for name in own}
-    assigned = set()
-    for node in ast.walk(func):
-        kind = type(node)
-        if kind is ast.Assign and all(type(t) is ast.Name for t in node.targets):
-            for target in node.targets:
-                bindings.setdefault(target.id, []).append(node.value)
-                assigned.add(id(target))
-        elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
-            value = node.value if kind is ast.AnnAssign else ast.BinOp(node.target, node.op, node.value)
-            bindings.setdefault(node.target.id, []).append(value)
-            assigned.add(id(node.target))
-        elif kind is ast.Name and type(node.ctx) is not ast.Load and id(node) not in assigned:
-            bindings.setdefault(node.id, []).append(_OPAQUE)
-        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and node is not func:
-            bindings.setdefault(node.name, []).append(_OPAQUE)
-        elif kind is ast.arg and node.arg not in own:
-            bindings.setdefault(node.arg, []).append(_OPAQUE)
-        elif kind in (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler):
-            for name in _bound_by(node):
-                bindings.setdefault(name, []).append(_OPAQUE)
-    derived = {name: ({name} if name in own else set()) for name in bindings}
-    settled = {name for name, values in bindings.items() if _OPAQUE in values}
-    for name in settled:
-        derived[name] = set()
+def _derivations(arguments, bindings, own, imports):
+    """{name: the parameters its value derives from} for the names that ``arguments``
+    read, directly or through the values bound to them (an empty set for a name bound
+    to something the text cannot settle, or to a value derived from nothing)."""
+    relevant, pending = set(), [value for _, value in arguments]
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if type(node) is ast.Name and node.id not in relevant and node.id in bindings:
+                relevant.add(node.id)
+                pending.extend(v for v in bindings[node.id] if v is not _OPAQUE)
+    settled = {name for name in relevant if _OPAQUE in bindings[name]}
+    derived = {name: ({name} if name in own and name not in settled else set()) for name in relevant}
+    order = sorted(relevant - settled, key=lambda n: min((v.lineno, v.col_offset) for v in bindings[n])
+                   if bindings[n] else (0, 0))
     changed = True
-    while changed:  # grows monotonically: at most (names x parameters) rounds
+    while changed:  # grows monotonically; in source order most names settle in one round
         changed = False
-        for name, values in bindings.items():
-            if name in settled:
-                continue
+        for name in order:
             found = set(derived[name])
-            for value in values:
+            for value in bindings[name]:
                 found |= _derived_from(value, derived, imports)
             if found != derived[name]:
                 derived[name], changed = found, True
-    # A name with a binding derived from nothing may hold a Python value there: nothing.
-    empty = {name for name, values in bindings.items() if name not in settled
-             and any(not _derived_from(v, derived, imports) for v in values)}
-    unbound = {name for name in own if not bindings[name]}
-    return {name: set() if name in empty else found for name, found in derived.items()}, unbound
+    for name in order:  # a binding derived from nothing may hold a Python value there: nothing
+        if any(not _derived_from(v, derived, imports) for v in bindings[name]):
+            derived[name] = set()
+    return derived
 
 
 def _bound_by(node):
@@ -143,6 +155,10 @@ def _bound_by(node):
         return [node.name] if node.name else []
     if isinstance(node, (ast.Global, ast.Nonlocal)):
         return node.names
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
     return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
 
 
