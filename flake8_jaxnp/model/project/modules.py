@@ -175,13 +175,13 @@ class Project:
             callee = callee_summary["functions"].get(target[1]) if callee_summary else None
             if callee is None or target[1] in callee_summary["jitted"]:
                 continue
-            further = self._converts_through(*target, callee_summary, seen | {target})
-            for index, code, what, far_line in callee["converts"] + further:
-                if index < len(callee["params"]):
-                    passed = bare.get(index, bare.get(callee["params"][index]))
-                    if passed is not None and passed in params:
-                        where = what if " in '" in what else f"{what} in '{target[1]}' ({shown(target[0])}:{far_line})"
-                        found.append([params.index(passed), code, where, line])
+            own = [[index, code, f"{what} in '{target[1]}' ({shown(target[0])}:{far_line})"]
+                   for index, code, what, far_line in callee["converts"]]
+            further = [entry[:3] for entry in self._converts_through(*target, callee_summary, seen | {target})]
+            for index, code, what in own + further:
+                passed = bare.get(index, bare.get(callee["params"][index])) if index < len(callee["params"]) else None
+                if passed in params:
+                    found.append([params.index(passed), code, what, line])
         return sorted(found)
 
     def dtype_alias(self, binding, attributes=()):
