@@ -153,23 +153,30 @@ class Project:
         facts = dict(summary["functions"].get(name, {"returns": None, "converts": ()}),
                      jitted=name in summary["jitted"], result=summary["results"].get(name))
         if name in summary["functions"]:
-            facts["converts"] = sorted(facts["converts"]) + self._converts_through(path, name, summary, {(path, name)})
+            through, _ = self._converts_through(path, name, summary, {(path, name)})
+            facts["converts"] = sorted(facts["converts"]) + through
         return path, facts
 
     def _converts_through(self, path, name, summary, seen):
-        """[[parameter index, code, what, line]] for the parameters that the function
+        """([[parameter index, code, what, line]] for the parameters that the function
         ``name`` of the module at ``path`` hands, on every call and as they came in, to
         another project function (not jitted) that converts them, itself or further down
         (``what`` names where: "float() in 'to_scalar' (pkg/util.py:5)"; ``line``: the
-        call's, in ``path``)."""
+        call's, in ``path``), whether a call back into ``seen`` cut the search). Kept for
+        the process (as the reach is) unless cut: what a cut search finds depends on
+        where it started, and must not depend on which file asked first."""
+        key = (path, name, self.salt, os.getcwd())
+        if key in MEMORY.conversions:
+            return MEMORY.conversions[key], False
         params = summary["functions"][name]["params"]
-        found = []
+        found, cut = [], False
         for binding, attributes, positions, keywords, line, always in summary["flows"].get(name, ()):
             bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
             if not (always and bare):
                 continue
             target = self._flow_target(path, binding, attributes)
             if target is None or target in seen:
+                cut |= target is not None
                 continue
             callee_summary = self.summary(target[0], defines=target[1])
             callee = callee_summary["functions"].get(target[1]) if callee_summary else None
@@ -177,12 +184,16 @@ class Project:
                 continue
             own = [[index, code, f"{what} in '{target[1]}' ({shown(target[0])}:{far_line})"]
                    for index, code, what, far_line in callee["converts"]]
-            further = [entry[:3] for entry in self._converts_through(*target, callee_summary, seen | {target})]
-            for index, code, what in own + further:
+            further, further_cut = self._converts_through(*target, callee_summary, seen | {target})
+            cut |= further_cut
+            for index, code, what in own + [entry[:3] for entry in further]:
                 passed = bare.get(index, bare.get(callee["params"][index])) if index < len(callee["params"]) else None
                 if passed in params:
                     found.append([params.index(passed), code, what, line])
-        return sorted(found)
+        found.sort()
+        if not cut:
+            MEMORY.conversions[key] = found
+        return found, cut
 
     def dtype_alias(self, binding, attributes=()):
         """[dtype, spelled as a Python type] for an imported project module's dtype constant."""
