@@ -8,7 +8,11 @@ other modules (``Project.function``, ``dtype_alias`` and ``callers``). An entry 
 kept beside the module summaries under a key made of all but those answers, and
 records each question with its answer. It is reused only when every question,
 asked again now, gets the same answer: a module of the project that changed,
-appeared or went away changes an answer, and the file is analysed again.
+appeared or went away changes an answer, and the file is analysed again. An answer
+is drawn from every module it depends on, however far: who traces this file's
+functions is solved over the whole project's summaries, and what an imported
+function converts follows the helpers it hands its arguments to, so a module
+changed anywhere along a chain changes the answer (``tests/model/test_project_reach.py``).
 """
 import hashlib
 import json

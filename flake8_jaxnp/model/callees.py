@@ -3,10 +3,9 @@ module or a function of another project module, with its summary's facts (what i
 returns, which parameters it converts to the host, whether it is jitted) and the
 shape of a jitted function's result. Library calls are ``library``'s."""
 import ast
-from functools import lru_cache
-from pathlib import Path
 
 from .names import BindingKind
+from .project.modules import shown
 from .project.records import module_records, result_shape
 from .project.summaries import function_facts
 from .syntax import import_binding, module_imports, split_attributes
@@ -136,12 +135,3 @@ class Callees:
         if self._imports is None:
             self._imports = module_imports(self.names.tree)
         return self._imports
-
-
-@lru_cache(maxsize=None)
-def shown(path):
-    """A path as messages show it: relative to the working directory when below it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)

@@ -3,14 +3,14 @@ once tracing has spread from its roots (``traced.TraceRoots``) along calls that 
 tracers, and the forward pass (``values``) of every body it reached.
 
 Tracing spreads to a same-file function that traced code calls with traced
-arguments, and to a top-level function that another project module's traced
-function calls with tracers (from the project's callers index). A function reached
+arguments, and to a top-level function that the project's traces reach from another
+module, any number of calls and modules away (``project.Project.callers``). A function reached
 later is analysed again, at most a few times.
 """
 import ast
 
-from .callees import shown
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
+from .project.modules import shown
 from .syntax import FUNCTION_NODES, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform, uncached
 from .values import FunctionFlow, shaped
@@ -223,8 +223,9 @@ class Tracing:
         return self._nested.get(func, [])
 
     def _traced_from_other_modules(self, project):
-        """Top-level functions that traced functions in other project modules call with
-        tracers: traced here, by a transform named after that caller."""
+        """Top-level functions that the project's traces reach from other modules, with the
+        tracers they pass: traced here, by a transform named after the caller and, when
+        the caller is itself reached, the chain's root."""
         defs = {}
         for stmt in self.names.tree.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -233,13 +234,12 @@ class Tracing:
             if len(defs.get(name, ())) != 1:
                 continue
             func = defs[name][0]
-            positional_params = positional_names(func)
-            accepted = set(positional_params) | {a.arg for a in func.args.kwonlyargs}
-            for positions, keywords, transform, caller, path, line in sorted(calls, key=lambda c: (str(c[4]), c[5])):
+            accepted = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
+            for params, transform, caller, path, line, root in calls:
                 behaviour = self.roots.transforms.get(transform)
-                params = {positional_params[i] for i in positions if i < len(positional_params)} \
-                    | (set(keywords) & accepted)
+                params = set(params) & accepted
                 if behaviour is None or not params:
                     continue
-                where = f"{transform} (called from '{caller}' in {shown(path)}:{line})"
+                chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
+                where = f"{transform} (called from '{caller}' in {shown(path)}:{line}{chain})"
                 self.roots.mark(func, Transform(where, behaviour), params)

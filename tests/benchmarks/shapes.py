@@ -1,4 +1,5 @@
-"""Generated programs that stress the model: each shape takes a size and returns source.
+"""Generated programs that stress the model: each shape takes a size and returns source
+(a project shape returns its modules: {file name: source}).
 
 Used by ``growth.py`` (time at N and 2N) and by ``tests/robustness/test_scaling.py`` (no
 JNP900, findings still found).
@@ -83,6 +84,18 @@ def modern_syntax(copies):
     return HEADER + "".join(block.format(i=i) for i in range(copies))
 
 
+def module_chain(count):
+    """A package of ``count`` modules: m0 jits a step that calls m1.f with a tracer, each
+    m<i>.f computes on it, prints it and calls m<i+1>.f: a trace ``count`` modules long."""
+    link = "import jax.numpy as jnp\n\nfrom . import m{next}\n\n\ndef f(x, n):\n    y = jnp.tanh(x) * n\n" \
+           "    print(y)\n    return m{next}.f(y, n)\n"
+    modules = {"__init__.py": "", "m0.py": "from functools import partial\n\nimport jax\n\nfrom . import m1\n\n\n"
+               "@partial(jax.jit, static_argnums=1)\ndef step(x, n):\n    return m1.f(x, n)\n"}
+    modules.update((f"m{i}.py", link.format(next=i + 1)) for i in range(1, count - 1))
+    modules[f"m{count - 1}.py"] = "import jax.numpy as jnp\n\n\ndef f(x, n):\n    print(x)\n    return x\n"
+    return modules
+
+
 # name -> (generator, the size N that growth.py compares with 2N)
 SHAPES = {
     "nested loops": (nested_loops, 10),
@@ -91,4 +104,8 @@ SHAPES = {
     "branchy body": (branchy_body, 10000),
     "python 3.12 syntax": (modern_syntax, 500),
     "static print through branches": (static_print_through_branches, 100),
+}
+# name -> (generator of a project's modules, the number of modules N compared with 2N)
+PROJECT_SHAPES = {
+    "modules in a chain": (module_chain, 100),
 }

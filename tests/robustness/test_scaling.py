@@ -94,3 +94,27 @@ def test_a_print_of_a_name_bound_in_many_branches_costs_each_binding_once(monkey
         assert "JNP301" not in codes and "JNP900" not in codes
         calls[branches] = len(counted)
     assert calls[8] < 8 * calls[4], calls
+
+
+def test_a_trace_forty_modules_long_reaches_its_last_module(tmp_path, monkeypatch):
+    """The project's reach has no bound on hops: every module of the chain prints a tracer.
+    Each module's question about the next one's function follows the chain to its end
+    once per run, not once per module that asks (40 x 39 / 2 searches before)."""
+    from flake8_jaxnp.model.project import cache, modules as project_modules
+    from flake8_jaxnp.options import Options
+    package = tmp_path / "generated"
+    package.mkdir()
+    modules = shapes.module_chain(40)
+    for name, source in modules.items():
+        (package / name).write_text(source)
+    searches, search = [], project_modules.Project._converts_through
+    monkeypatch.setattr(project_modules.Project, "_converts_through",
+                        lambda *args: searches.append(args[1:3]) or search(*args))
+    monkeypatch.setattr(cache, "MEMORY", cache.Memory())
+    monkeypatch.setattr(project_modules, "MEMORY", cache.MEMORY)
+    reported = set()
+    for name, source in modules.items():
+        found = lint(ast.parse(source), source.splitlines(True), Options(cache_dir=""), str(package / name))
+        reported.update(name for finding in found if finding.code == "JNP301")
+    assert reported == set(modules) - {"__init__.py", "m0.py"}
+    assert len(searches) <= 2 * len(modules)

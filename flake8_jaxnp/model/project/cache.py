@@ -28,7 +28,9 @@ class Memory:
         self.project_modules = {}  # (import root, working directory, top-level name) -> whether the project has it
         self.resolved = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
-        self.callers = {}  # (package, salt) -> callers index
+        self.callers = {}  # (package, salt) -> the reach (see Project.callers)
+        self.conversions = {}  # (module path, function, salt, working directory) -> its conversions through helpers
+        self.resolvers = {}  # (module path, working directory) -> a Project around it, to resolve its imports
 
 
 MEMORY = Memory()

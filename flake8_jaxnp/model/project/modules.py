@@ -5,13 +5,14 @@ file needs from its neighbours is their summaries (``summaries``), read through 
 cache (``cache``). Imports resolve to source files under the linted file's import
 root (the folder above its top package, or its own folder) or the working
 directory, never into site-packages. A file not in a package sees the ``.py`` files
-next to it. The callers index says which functions of this file other modules'
-traced functions call with tracers.
+next to it. The reach says which functions of this file the project's traces reach
+from other modules, any number of calls away, with which parameters traced.
 """
 import hashlib
 import json
 import os
 import re
+from collections import deque
 from functools import lru_cache
 from pathlib import Path
 
@@ -151,7 +152,48 @@ class Project:
             return None
         facts = dict(summary["functions"].get(name, {"returns": None, "converts": ()}),
                      jitted=name in summary["jitted"], result=summary["results"].get(name))
+        if name in summary["functions"]:
+            through, _ = self._converts_through(path, name, summary, {(path, name)})
+            facts["converts"] = sorted(facts["converts"]) + through
         return path, facts
+
+    def _converts_through(self, path, name, summary, seen):
+        """([[parameter index, code, what, line]] for the parameters that the function
+        ``name`` of the module at ``path`` hands, on every call and as they came in, to
+        another project function (not jitted) that converts them, itself or further down
+        (``what`` names where: "float() in 'to_scalar' (pkg/util.py:5)"; ``line``: the
+        call's, in ``path``), whether a call back into ``seen`` cut the search). Kept for
+        the process (as the reach is) unless cut: what a cut search finds depends on
+        where it started, and must not depend on which file asked first."""
+        key = (path, name, self.salt, os.getcwd())
+        if key in MEMORY.conversions:
+            return MEMORY.conversions[key], False
+        params = summary["functions"][name]["params"]
+        found, cut = [], False
+        for binding, attributes, positions, keywords, line, always in summary["flows"].get(name, ()):
+            bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
+            if not (always and bare):
+                continue
+            target = self._flow_target(path, binding, attributes)
+            if target is None or target in seen:
+                cut |= target is not None
+                continue
+            callee_summary = self.summary(target[0], defines=target[1])
+            callee = callee_summary["functions"].get(target[1]) if callee_summary else None
+            if callee is None or target[1] in callee_summary["jitted"]:
+                continue
+            own = [[index, code, f"{what} in '{target[1]}' ({shown(target[0])}:{far_line})"]
+                   for index, code, what, far_line in callee["converts"]]
+            further, further_cut = self._converts_through(*target, callee_summary, seen | {target})
+            cut |= further_cut
+            for index, code, what in own + [entry[:3] for entry in further]:
+                passed = bare.get(index, bare.get(callee["params"][index])) if index < len(callee["params"]) else None
+                if passed in params:
+                    found.append([params.index(passed), code, what, line])
+        found.sort()
+        if not cut:
+            MEMORY.conversions[key] = found
+        return found, cut
 
     def dtype_alias(self, binding, attributes=()):
         """[dtype, spelled as a Python type] for an imported project module's dtype constant."""
@@ -162,46 +204,88 @@ class Project:
         return alias
 
     def callers(self):
-        """{function name in this file: [(positions, keywords, transform, caller, path, line)]}
-        from the project's other modules whose traced functions call it with tracers. The
-        index is built once per process (one flake8 run sees one state of the files)."""
+        """{function name in this file: [(parameters, transform, caller, caller's path, line,
+        root)]} for the calls from another module's function, reached by a trace, that pass
+        this file's function tracers; root: (function, path, line) of the traced function
+        the chain starts at, or None when the caller is that root. The reach is solved once
+        per process (one flake8 run sees one state of the files)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
-            MEMORY.callers[key] = self._callers_index(self._project_files())
-        found = {name: [c for c in calls if c[4] != self.path]
-                 for name, calls in MEMORY.callers[key].get(self.path, {}).items()}
+            MEMORY.callers[key] = self._reach(self._project_files())
+        found = {name: [entry for entry in calls if entry[3] != str(self.path)]
+                 for name, calls in MEMORY.callers[key].get(str(self.path), {}).items()}
+        found = {name: calls for name, calls in found.items() if calls}
         self.consulted.append(("callers", [], answer(found)))
         return found
 
-    def _callers_index(self, files):
-        """{module path: {function name: calls}} for every traced call between project modules."""
-        index = {}
+    def _reach(self, files):
+        """{module path: {function name: calls}} (see ``callers``): tracing spread from every
+        module's roots along the calls that pass tracers (``flows``), through any number of
+        functions and modules, to a fixpoint. Each module's summary is read once; a
+        function's traced parameters only grow, so each is visited at most once per
+        parameter."""
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
+        reached, starts, queue = {}, {}, deque()  # (path, function, transform) -> traced parameters
         for path in files:
-            traced_calls = self._traced_calls(path, might_trace)
-            if not traced_calls:
-                continue
-            caller = Project.__new__(Project)
-            caller.__dict__.update(self.__dict__, path=path)
-            for binding, attributes, positions, names, function, line, transform in traced_calls:
-                target = caller.resolve(binding, attributes)
-                if target is not None:
-                    calls = index.setdefault(target[0], {}).setdefault(target[1], [])
-                    calls.append((positions, names, transform, function, path, line))
+            for name, (transform, params, line) in sorted(self._roots(path, might_trace).items()):
+                start = (path, name, transform)
+                reached[start], starts[start] = set(params), None
+                queue.append(start)
+        calls = {}  # (callee path, name) -> {(transform, caller, path, line): [params, root]}
+        while queue:
+            path, name, transform = caller = queue.popleft()
+            root = starts[caller] or (name, str(path), self.summary(path)["roots"][name][2])
+            traced = reached[caller]
+            for binding, attributes, positions, keywords, line, _ in self.summary(path)["flows"].get(name, ()):
+                passed = [i for i, params, _ in positions if traced.intersection(params)]
+                named = [k for k, params, _ in keywords if traced.intersection(params)]
+                if not (passed or named):
+                    continue
+                target = self._flow_target(path, binding, attributes)
+                callee_summary = self.summary(target[0]) if target is not None else None
+                facts = callee_summary["functions"].get(target[1]) if callee_summary else None
+                if facts is None:
+                    continue
+                params = {facts["params"][i] for i in passed if i < len(facts["params"])} | set(named)
+                if target[0] != path:
+                    site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
+                                                                   [set(), starts[caller] and root])
+                    site[0] |= params
+                callee = (*target, transform)
+                if not params <= reached.get(callee, set()):
+                    reached.setdefault(callee, set()).update(params)
+                    starts.setdefault(callee, root)
+                    queue.append(callee)
+        index = {}
+        for (path, name), sites in calls.items():
+            index.setdefault(str(path), {})[name] = [
+                (sorted(params), *site, root) for site, (params, root) in sorted(sites.items())]
         return index
 
-    def _traced_calls(self, path, might_trace):
-        """A module's calls from traced functions into other modules. A module in which no
-        decorator or assignment names a transform has none: it is neither parsed nor looked
-        up in the cache."""
+    def _flow_target(self, path, binding, attributes):
+        """(module path, name) that a call recorded in the flows of the module at ``path``
+        names: a function of that module (binding None) or an import resolved from there."""
+        if binding is None:
+            return path, attributes[0]
+        if path == self.path:
+            return self.resolve(binding, attributes)
+        key = (path, os.getcwd())
+        if key not in MEMORY.resolvers:
+            MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
+        return MEMORY.resolvers[key].resolve(binding, attributes)
+
+    def _roots(self, path, might_trace):
+        """A module's traced functions (``summaries``' roots). A module in which no decorator
+        or assignment names a transform has none: it is neither parsed nor looked up in
+        the cache."""
         try:
             data = path.read_bytes()
         except OSError:
-            return []
+            return {}
         if not might_trace.search(b"\n" + data):  # the pattern starts at a newline
-            return []
+            return {}
         summary = self.summary(path)
-        return summary["traced_calls"] if summary else []
+        return summary["roots"] if summary else {}
 
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
@@ -250,6 +334,15 @@ def _transform_pattern(transforms):
     from line to line instead of trying every byte (6x faster on the corpus)."""
     names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
     return re.compile(rb"\n(?:@[\w. \t(]*\b(?:" + names + rb")\b|\w+\s*=.*\b(?:" + names + rb")\b)")
+
+
+@lru_cache(maxsize=None)
+def shown(path):
+    """A path as messages show it: relative to the working directory when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _module_file(stem):

@@ -2,8 +2,9 @@
 
 A summary says which top-level functions are jitted (a call gives device arrays),
 what each function returns, which parameters a function converts to the host
-unconditionally, which imported project functions its traced functions call with
-tracers, the shapes of its jitted results and its dtype constants. It depends on
+unconditionally, which functions it traces as roots (with their traced parameters),
+which project functions each function passes its parameters on to (``flows``), the
+shapes of its jitted results and its dtype constants. It depends on
 the module's text (and the transforms) alone, so it can be cached by content. A file
 that calls one function of a module gets that function's summary alone, from the
 module's header and the function's own lines (``function_summary``).
@@ -17,11 +18,12 @@ from ...facts import FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..library import non_array_functions
 from ..names import child_fields
-from ..syntax import (NESTED_SCOPES, imported_qualname, module_imports, named_options, positional_names,
-                      split_attributes, static_parameters, transform_spec)
+from ..syntax import (imported_qualname, module_imports, named_options, positional_names,
+                      static_parameters, transform_spec)
+from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 
-SUMMARY_FORMAT = 3
+SUMMARY_FORMAT = 5
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -31,7 +33,7 @@ def summarise(source, transforms, scalars_static=()):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"functions": {}, "jitted": [], "traced_calls": [], "results": {}, "dtypes": {}}
+        return {"functions": {}, "jitted": [], "roots": {}, "flows": {}, "results": {}, "dtypes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     functions, jitted, traced, results = {}, set(), {}, {}
@@ -55,12 +57,20 @@ def summarise(source, transforms, scalars_static=()):
                     jitted.add(stmt.targets[0].id)
                 if stmt.value.args[0].id in functions:
                     traced[stmt.value.args[0].id] = spec
-    calls = []
+    local_functions = set(functions)
+    roots, flows = {}, {}
     for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name in traced \
-                and transforms[traced[stmt.name][0]].abstract and traced[stmt.name][0] not in scalars_static:
-            calls.extend(_traced_calls(stmt, traced[stmt.name], imports))
-    return {"functions": functions, "jitted": sorted(jitted), "traced_calls": calls, "results": results,
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
+                == stmt.lineno:  # the name's last def: the one other modules call
+            calls = parameter_calls(stmt, imports, local_functions)
+            if calls:
+                flows[stmt.name] = calls
+            spec = traced.get(stmt.name)
+            if spec is not None and transforms[spec[0]].abstract and spec[0] not in scalars_static:
+                params = _traced_parameters(stmt, spec)
+                if params:
+                    roots[stmt.name] = [spec[0], params, stmt.lineno]
+    return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "flows": flows, "results": results,
             "dtypes": dtype_aliases(tree, imports)}
 
 
@@ -109,7 +119,9 @@ def function_summary(source, name, transforms, definitions=None):
     class (its result's shape may name one); None otherwise, and wherever the lines cut
     through a string or a bracket (they then fail to parse), so the caller summarises the
     whole module."""
-    found = (definitions if definitions is not None else top_level_definitions(source)).get(name, ())
+    if definitions is None:
+        definitions = top_level_definitions(source)
+    found = definitions.get(name, ())
     header_end = _TOP_LEVEL_DEFINITION.search(source)
     if len(found) != 1 or header_end is None or _IMPORT.search(source, header_end.start()):
         return None
@@ -123,19 +135,22 @@ def function_summary(source, name, transforms, definitions=None):
         return None
     if len(lines.body) != 1:
         return None
-    stmt, functions = lines.body[0], {}
+    stmt, functions, flows = lines.body[0], {}, {}
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
         specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
         if jitted and _TOP_LEVEL_CLASS.search(source):
             return None
         functions[name] = function_facts(stmt, imports)
+        local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
+        calls = parameter_calls(stmt, imports, local_functions)
+        flows = {name: calls} if calls else {}
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
         spec = _assigned_transform(stmt, imports, transforms)
         jitted = spec is not None and _stages(transforms[spec[0]])
     else:
         return None
-    return {"functions": functions, "jitted": [name] if jitted else [], "traced_calls": [], "results": {},
+    return {"functions": functions, "jitted": [name] if jitted else [], "roots": {}, "flows": flows, "results": {},
             "dtypes": {}}
 
 
@@ -213,7 +228,7 @@ def function_facts(func, imports):
             if type(node.ctx) is not ast.Load:
                 rebound.add(node.id)
             continue
-        if kind in _NESTED_SCOPE_TYPES:
+        if kind in NESTED_SCOPE_TYPES:
             continue
         if kind is ast.Call and unconditional:
             conversion = _conversion(node, imports)
@@ -234,11 +249,6 @@ def function_facts(func, imports):
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
     return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts)}
-
-
-CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
-                                    ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
-_NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walk below is hot)
 
 
 def _conversion(node, imports):
@@ -264,30 +274,14 @@ def _returned_kind(value, imports):
     return "jax" if array else None
 
 
-def _traced_calls(func, spec, imports):
-    """Calls from a traced function to imported functions with its traced parameters:
-    [import binding, attribute path, {callee position or keyword: True}, caller, line, transform]."""
-    transform, keywords = spec
+def _traced_parameters(func, spec):
+    """The parameters a transform traces (its static arguments left out), sorted; [] when
+    its static options cannot be read."""
     positional = positional_names(func)
-    static = static_parameters(named_options(keywords), positional)
+    static = static_parameters(named_options(spec[1]), positional)
     if static is None:
         return []
-    traced = set(positional) | {a.arg for a in func.args.kwonlyargs}
-    traced -= static
-    traced -= {n.id for n in ast.walk(func) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    found = []
-    for node in ast.walk(func):
-        if not isinstance(node, ast.Call):
-            continue
-        target = _imported_target(node.func, imports)
-        if target is None:
-            continue
-        positions = [i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in traced]
-        names = [k.arg for k in node.keywords if k.arg and isinstance(k.value, ast.Name) and k.value.id in traced]
-        if any(isinstance(a, ast.Starred) for a in node.args) or not (positions or names):
-            continue
-        found.append([target[0], target[1], positions, names, func.name, node.lineno, transform])
-    return found
+    return sorted((set(positional) | {a.arg for a in func.args.kwonlyargs}) - static)
 
 
 def dtype_aliases(tree, imports):
@@ -312,11 +306,3 @@ def dtype_aliases(tree, imports):
                 rebound.update((name, 2) for name in node.names)
         found = {name: alias for name, alias in found.items() if rebound.get(name) == 1}
     return found
-
-
-def _imported_target(expr, imports):
-    """(import binding, attribute path) for ``helper`` or ``model.helper`` bound by an import."""
-    name, parts = split_attributes(expr)
-    if name is None or name.id not in imports:
-        return None
-    return imports[name.id], parts

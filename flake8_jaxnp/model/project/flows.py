@@ -1,0 +1,195 @@
+"""Which of a function's parameters each of its calls passes on, from its text alone.
+
+The project's reach (``modules.Project.callers``) follows traces from module to
+module through these records: a call passes a parameter's values on when an
+argument is that parameter or is computed from it by array operations
+(``y = jnp.dot(p, x); log_stats(y)``: ``y`` derives from ``p`` and ``x``), so when
+the parameter is a tracer, so is the argument. Whatever the text cannot settle
+derives from nothing (precision first): a name bound by anything but an
+assignment of a derived value, a call of anything but an array function or a
+derived value's method, a static attribute (``x.shape``), a conditional
+expression.
+"""
+import ast
+
+from ... import api
+from ..library import non_array_functions
+from ..names import child_fields
+from ..syntax import NESTED_SCOPES, imported_qualname, parameters, split_attributes
+
+# Modules whose functions give a tracer when any argument is one.
+ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
+# Methods of an array or pytree that give a Python value (or fail under a trace).
+HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "__index__", "__int__", "__float__"})
+# Statements and expressions whose parts may not run on a given call.
+CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
+                                    ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
+NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are hot)
+_BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
+                                 ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
+                                 ast.MatchMapping})
+_OPAQUE = object()  # a binding whose value derives from nothing the text can name
+# Packages that are never the project's: calls into them pass nothing on to its functions.
+_LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
+
+
+def parameter_calls(func, imports, local_functions):
+    """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
+    parameters, bare]], line, always]] for each call in ``func`` (nested functions
+    included, as a trace runs them) of an imported name or of a top-level function of
+    the module (binding None, path [its name]) that passes on some of ``func``'s
+    parameters: each argument with the parameters its value derives from, and whether
+    it is one parameter as it was passed in (bare); always: whether the call runs on
+    every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
+    they are never the project's."""
+    own = {arg.arg for arg in parameters(func)}
+    calls, bindings = _calls_and_bindings(func, imports, local_functions, own)
+    calls = [(node, target, always) for node, target, always in calls
+             if split_attributes(node.func)[0].id not in bindings]  # a local or a parameter shadows the name
+    if not calls:
+        return []
+    derived = _derivations([a for node, _, _ in calls for a in _arguments(node)], bindings, own, imports)
+    found = []
+    for node, target, always in calls:
+        passed = [[where, sorted(params), type(value) is ast.Name and value.id in own and not bindings[value.id]]
+                  for where, value, params in ((where, value, _derived_from(value, derived, imports))
+                                               for where, value in _arguments(node)) if params]
+        positions = [entry for entry in passed if type(entry[0]) is int]
+        keywords = [entry for entry in passed if type(entry[0]) is str]
+        if positions or keywords:
+            found.append([target[0], target[1], positions, keywords, node.lineno, always])
+    return found
+
+
+def _arguments(call):
+    """(position or keyword, value) for a call's arguments (``**options`` left out)."""
+    return [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
+
+
+def _calls_and_bindings(func, imports, local_functions, own):
+    """One walk of ``func``'s body: ([(call, target, whether it runs on every call of
+    ``func``)] for the calls of project names, {name: [the values bound to it, or
+    _OPAQUE]}; a parameter starts with no value bound)."""
+    calls, bindings, assigned = [], {name: [] for name in own}, set()
+    stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
+    while stack:
+        node, always = stack.pop()
+        kind = type(node)
+        if kind is ast.Call:
+            if not any(type(a) is ast.Starred for a in node.args):
+                target = _target(node.func, imports, local_functions)
+                if target is not None:
+                    calls.append((node, target, always))
+        elif kind is ast.Name:
+            if type(node.ctx) is not ast.Load and id(node) not in assigned:
+                bindings.setdefault(node.id, []).append(_OPAQUE)
+            continue
+        elif kind is ast.Assign and all(type(t) is ast.Name for t in node.targets):
+            for target in node.targets:
+                bindings.setdefault(target.id, []).append(node.value)
+                assigned.add(id(target))
+        elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
+            value = node.value if kind is ast.AnnAssign else ast.copy_location(
+                ast.BinOp(node.target, node.op, node.value), node)
+            bindings.setdefault(node.target.id, []).append(value)
+            assigned.add(id(node.target))
+        elif kind is ast.arg:
+            if node.arg not in own:  # a nested function's: it holds whatever its caller passes
+                bindings.setdefault(node.arg, []).append(_OPAQUE)
+        elif kind in _BINDING_STATEMENTS:
+            for name in _bound_by(node):
+                bindings.setdefault(name, []).append(_OPAQUE)
+        inner = always and kind not in CONDITIONAL_STATEMENTS and kind not in NESTED_SCOPE_TYPES
+        for field in child_fields(kind):
+            value = getattr(node, field, None)
+            if type(value) is list:
+                stack.extend([(child, inner) for child in value if child is not None])
+            elif isinstance(value, ast.AST):
+                stack.append((value, inner))
+    return calls, bindings
+
+
+def _target(expr, imports, local_functions):
+    name, parts = split_attributes(expr)
+    if name is None:
+        return None
+    if name.id in imports:
+        binding = imports[name.id]
+        return None if binding[0].split(".")[0] in _LIBRARIES and not binding[1] else (binding, parts)
+    if name.id in local_functions and not parts:
+        return None, [name.id]
+    return None
+
+
+def _derivations(arguments, bindings, own, imports):
+    """{name: the parameters its value derives from} for the names that ``arguments``
+    read, directly or through the values bound to them (an empty set for a name bound
+    to something the text cannot settle, or to a value derived from nothing)."""
+    relevant, pending = set(), [value for _, value in arguments]
+    while pending:
+        for node in ast.walk(pending.pop()):
+            if type(node) is ast.Name and node.id not in relevant and node.id in bindings:
+                relevant.add(node.id)
+                pending.extend(v for v in bindings[node.id] if v is not _OPAQUE)
+    settled = {name for name in relevant if _OPAQUE in bindings[name]}
+    derived = {name: ({name} if name in own and name not in settled else set()) for name in relevant}
+    order = sorted(relevant - settled, key=lambda n: min((v.lineno, v.col_offset) for v in bindings[n])
+                   if bindings[n] else (0, 0))
+    changed = True
+    while changed:  # grows monotonically; in source order most names settle in one round
+        changed = False
+        for name in order:
+            found = set(derived[name])
+            for value in bindings[name]:
+                found |= _derived_from(value, derived, imports)
+            if found != derived[name]:
+                derived[name], changed = found, True
+    for name in order:  # a binding derived from nothing may hold a Python value there: nothing
+        if any(not _derived_from(v, derived, imports) for v in bindings[name]):
+            derived[name] = set()
+    return derived
+
+
+def _bound_by(node):
+    if isinstance(node, ast.ExceptHandler):
+        return [node.name] if node.name else []
+    if isinstance(node, (ast.Global, ast.Nonlocal)):
+        return node.names
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar)):
+        return [node.name] if node.name else []
+    if isinstance(node, ast.MatchMapping):
+        return [node.rest] if node.rest else []
+    return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+
+
+def _derived_from(expr, derived, imports):
+    """The parameters whose tracers would make ``expr`` a tracer (see the module's docstring)."""
+    kind = type(expr)
+    if kind is ast.Name:
+        return derived.get(expr.id, set())
+    if kind is ast.BinOp:
+        return _derived_from(expr.left, derived, imports) | _derived_from(expr.right, derived, imports)
+    if kind is ast.UnaryOp and type(expr.op) is not ast.Not:
+        return _derived_from(expr.operand, derived, imports)
+    if kind is ast.Compare and not any(type(op) in (ast.Is, ast.IsNot, ast.In, ast.NotIn) for op in expr.ops):
+        return set().union(*(_derived_from(e, derived, imports) for e in [expr.left, *expr.comparators]))
+    if kind is ast.Subscript:
+        return _derived_from(expr.value, derived, imports)
+    if kind is ast.Attribute:
+        static = expr.attr in api.static_attributes() and expr.attr != "at"  # x.at[i].set(v) is an array
+        return set() if static else _derived_from(expr.value, derived, imports)
+    if kind in (ast.Tuple, ast.List):
+        return set().union(*(_derived_from(e, derived, imports) for e in expr.elts))
+    if kind is ast.Call:
+        arguments = [*expr.args, *(k.value for k in expr.keywords)]
+        name = imported_qualname(expr.func, imports)
+        if name is not None:
+            array = name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
+        else:  # a method of a derived value: x.sum(), x.at[i].set(v)
+            array = type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
+                and bool(_derived_from(expr.func.value, derived, imports))
+        if not array or any(type(a) is ast.Starred for a in expr.args):
+            return set()
+        found = _derived_from(expr.func.value, derived, imports) if name is None else set()
+        return found.union(*(_derived_from(a, derived, imports) for a in arguments))
+    return set()

@@ -1,0 +1,131 @@
+"""Tracing reaches across any number of calls and modules of a project (the reach solved
+over the modules' summaries), names the chain's root, keeps static arguments static,
+and gives the same findings whatever the order, --jobs, file-by-file or stdin linting,
+and never a stale answer when a module along the chain changes."""
+import ast
+import shutil
+
+import pytest
+
+from conftest import FIXTURES
+from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
+from test_project import codes_at, lint
+
+CHAIN = FIXTURES / "chainpkg"
+
+
+def copy_chain(root):
+    shutil.copytree(CHAIN, root / "chainpkg", ignore=shutil.ignore_patterns("__pycache__"))
+    return root / "chainpkg"
+
+
+def test_a_trace_reaches_a_helper_three_modules_down_and_names_its_root():
+    found = flake8(["chainpkg/util.py"], FIXTURES)
+    assert codes_at(found) == [(7, "JNP301"), (12, "JNP201"), (24, "JNP202")]
+    [printed] = [line for line in found if " JNP301 " in line]
+    assert "jax.jit (called from 'forward' in chainpkg/model.py:11, traced from 'step' in chainpkg/step.py:13)" \
+        in printed
+
+
+def test_the_chain_agrees_across_orders_jobs_files_and_stdin():
+    paths = sorted(CHAIN.glob("*.py"))
+    serial, parallel = serial_and_parallel(FIXTURES, paths)
+    assert any("chainpkg/util.py" in line for line in serial)
+    assert parallel == serial
+    backwards = flake8(["--jobs", "1", *[str(p.relative_to(FIXTURES)) for p in reversed(paths)]], FIXTURES)
+    assert backwards == serial
+    for order in (paths, reversed(paths)):
+        one_by_one = sorted(line for path in order for line in flake8([str(path.relative_to(FIXTURES))], FIXTURES))
+        assert one_by_one == serial
+    assert stdin_mismatches(FIXTURES, paths, serial) == []
+
+
+@pytest.mark.parametrize("module, old, new", [
+    ("step.py", "@jax.jit\ndef step(", "def step("),  # the root is no longer jitted
+    ("step.py", "@jax.jit\ndef step(", "@partial(jax.jit, static_argnums=(0, 1))\ndef step("),  # static
+    ("model.py", "    log_stats(y)\n", "    log_stats(2.0)\n"),  # the middle stops passing tracers on
+])
+def test_a_change_anywhere_along_the_chain_is_seen_with_a_warm_cache(tmp_path, module, old, new):
+    package = copy_chain(tmp_path)
+    assert (7, "JNP301") in codes_at(lint(tmp_path, "chainpkg/util.py"))
+    assert (7, "JNP301") in codes_at(lint(tmp_path, "chainpkg/util.py"))  # reused, still there
+    text = (package / module).read_text()
+    assert old in text
+    (package / module).write_text(text.replace(old, new))
+    assert (7, "JNP301") not in codes_at(lint(tmp_path, "chainpkg/util.py"))
+    (package / module).write_text(text)  # and back: the kept findings of the other version are not used
+    assert (7, "JNP301") in codes_at(lint(tmp_path, "chainpkg/util.py"))
+
+
+def test_a_chain_through_a_same_module_helper_and_back(tmp_path):
+    """step (a.py) -> a.inner (same module) -> b.middle -> a.last (back in a.py) -> d.leaf;
+    e.leaf is never called with tracers."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text("import jax\nfrom . import b\nfrom .d import leaf\n\n\n@jax.jit\ndef step(x):\n"
+                                  "    return inner(x)\n\n\ndef inner(x):\n    return b.middle(x + 1)\n\n\n"
+                                  "def last(x):\n    return leaf(x)\n")
+    (package / "b.py").write_text("from .a import last\n\n\ndef middle(v):\n    return last(-v)\n")
+    (package / "d.py").write_text("import jax\n\n\ndef leaf(x):\n    print(x)\n")
+    (package / "e.py").write_text("import jax\n\n\ndef leaf(x):\n    print(x)\n")
+    found = lint(tmp_path, "pkg/b.py", "pkg/d.py", "pkg/e.py")
+    assert codes_at(found) == [(5, "JNP301")]
+    assert found[0].startswith("pkg/d.py:5:")
+    assert "(called from 'last' in pkg/a.py:16, traced from 'step' in pkg/a.py:7)" in found[0]
+
+
+@pytest.mark.parametrize("body, passed", [
+    ("y = jnp.dot(p, x)\n    return h(y)", {"p", "x"}),
+    ("return h(x.shape[0], len(x))", set()),
+    ("y = x\n    y = 3\n    return h(y)", set()),  # bound to a Python value once: may be one here
+    ("y = x * 2\n    y += p\n    return h(y)", {"p", "x"}),
+    ("y = x.at[0].set(p)\n    return h(y)", {"p", "x"}),
+    ("return h(float(x))", set()),
+    ("return h(x if p else 0)", set()),
+    ("for y in x:\n        h(y)", set()),
+    ("return h(other(x))", set()),  # what another function returns is not known here
+    ("return h((x, p), key=p.sum())", {"p", "x"}),
+])
+def test_which_parameters_an_argument_derives_from(body, passed):
+    from flake8_jaxnp.model.project.flows import parameter_calls
+    from flake8_jaxnp.model.syntax import module_imports
+    tree = ast.parse(f"import jax.numpy as jnp\nfrom .helpers import h\n\n\ndef f(p, x):\n    {body}\n")
+    calls = parameter_calls(tree.body[2], module_imports(tree), {"f"})
+    found = {p for call in calls for _, params, _ in call[2] + call[3] for p in params}
+    assert found == passed
+
+
+def test_a_conversion_two_modules_down_is_reported_at_the_loop_and_follows_its_changes(tmp_path):
+    """step.py's loop calls model.record, which hands its argument to util.as_float, which
+    calls float() on it: the loop's call is reported, naming both places; editing the far
+    module (util.py) is seen by step.py's next lint, whose own text did not change."""
+    package = copy_chain(tmp_path)
+    [line] = lint(tmp_path, "chainpkg/step.py")
+    assert line.startswith("chainpkg/step.py:40:") and " JNP102 " in line
+    assert "record(), which calls float() in 'as_float' (chainpkg/util.py:34) on its argument " \
+           "(chainpkg/model.py:32)" in line
+    util = (package / "util.py").read_text()
+    (package / "util.py").write_text(util.replace("    return float(v)\n", "    return v\n"))
+    assert lint(tmp_path, "chainpkg/step.py") == []
+    (package / "util.py").write_text(util)
+    assert lint(tmp_path, "chainpkg/step.py") == [line]
+
+
+@pytest.mark.parametrize("helper, expected", [
+    ("def record(x):\n    to_float(x)\n", [(8, "JNP102")]),
+    ("def record(x):\n    to_float(x * 2)\n", []),  # not the argument as it came in: left alone
+    ("def record(x, now):\n    if now:\n        to_float(x)\n", []),  # not on every call
+    ("def record(x):\n    jitted(x)\n", []),  # a jitted function's float() is a tracer error, not a sync
+    ("def record(x):\n    record(x)\n    other(x)\n", []),  # calls that come back end the search
+])
+def test_conversions_through_helpers_of_other_modules(tmp_path, helper, expected):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "far.py").write_text("import jax\nfrom .middle import record as other\n\n\ndef to_float(v):\n"
+                                    "    return float(v)\n\n\n@jax.jit\ndef jitted(v):\n    return float(v)\n")
+    (package / "middle.py").write_text(f"from .far import jitted, other, to_float\n\n\n{helper}")
+    (package / "loop.py").write_text("import jax.numpy as jnp\nfrom .middle import record\n\n\ndef run(n):\n"
+                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        record(x)\n")
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected
