@@ -41,7 +41,7 @@ def trace_only_side_effects(model):
         transform = traced.cached_by
         if transform is None:
             continue
-        base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform.name}
+        base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform.shown}
         scope = model.scope(func)
         stale_reported = set()
         for node in model.own_nodes(func):

@@ -113,7 +113,7 @@ def test_a_conversion_two_modules_down_is_reported_at_the_loop_and_follows_its_c
 
 
 @pytest.mark.parametrize("helper, expected", [
-    ("def record(x):\n    to_float(x)\n", [(8, "JNP102")]),
+    ("def record(x):\n    to_float(x)\n", [(9, "JNP102")]),
     ("def record(x):\n    to_float(x * 2)\n", []),  # not the argument as it came in: left alone
     ("def record(x, now):\n    if now:\n        to_float(x)\n", []),  # not on every call
     ("def record(x):\n    jitted(x)\n", []),  # a jitted function's float() is a tracer error, not a sync
@@ -127,5 +127,5 @@ def test_conversions_through_helpers_of_other_modules(tmp_path, helper, expected
                                     "    return float(v)\n\n\n@jax.jit\ndef jitted(v):\n    return float(v)\n")
     (package / "middle.py").write_text(f"from .far import jitted, other, to_float\n\n\n{helper}")
     (package / "loop.py").write_text("import jax.numpy as jnp\nfrom .middle import record\n\n\ndef run(n):\n"
-                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        record(x)\n")
+                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        x = x + 1\n        record(x)\n")
     assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected
