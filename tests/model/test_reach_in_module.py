@@ -116,8 +116,8 @@ def test_factories_of_jitted_steps(lint_source, body, expected):
      [(4, "JNP102")]),
     # of NumPy data, or a function that converts to NumPy: host data, no sync
     ("def f(p, n):\n    x = np.ones(3)\n    for _ in range(n):\n        print(np.sum(x).item())\n", []),
-    ("def f(p, n):\n    x = jnp.ones(3)\n    for _ in range(n):\n        y = np.linalg.norm(x)\n"
-     "        print(y.item())\n", [(4, "JNP101")]),
+    ("def f(p, n):\n    x = jnp.ones(3)\n    for _ in range(n):\n        x = x * 2\n        y = np.linalg.norm(x)\n"
+     "        print(y.item())\n", [(5, "JNP101")]),
     # of a pytree: NumPy converts it
     ("@jax.jit\ndef g(p):\n    return p\n\ndef f(p, n):\n    for _ in range(n):\n        print(np.sum(g(p)).item())\n",
      []),
