@@ -4,9 +4,6 @@ no longer has. Each release's options are read from its source, as ``release_his
 its names: the string given to the functions JAX defines options with (``bool_state``,
 ``define_bool_state``, ``flags.DEFINE_bool``, ...), parsed once and kept beside the archive."""
 import ast
-import hashlib
-import inspect
-import json
 import re
 from pathlib import Path
 
@@ -57,10 +54,5 @@ def removed_options(releases=release_history.RELEASES, cache=release_history.CAC
 
 
 def _options(version, cache):
-    parser = hashlib.sha256(inspect.getsource(options_defined).encode()).hexdigest()[:12]
-    kept = cache / f"jax-{version}.options-{parser}.json"
-    if kept.is_file():
-        return json.loads(kept.read_text(encoding="utf-8"))
-    options = sorted(options_defined(release_history.sources(release_history.archive(version, cache))))
-    kept.write_text(json.dumps(options), encoding="utf-8")
-    return options
+    return release_history.kept(version, cache, "options", (options_defined,), lambda: sorted(
+        options_defined(release_history.sources(release_history.archive(version, cache)))))

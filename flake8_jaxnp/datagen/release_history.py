@@ -309,23 +309,32 @@ def history(installed, releases=RELEASES, cache=CACHE):
 
 
 def _namespace(version, cache, directory):
-    """A release's names, deprecations and body warnings, parsed once and kept in the
-    cache next to the archive (keyed by the parser's source, so edits to it re-parse)."""
-    parser = hashlib.sha256("".join(map(inspect.getsource, _PARSER)).encode()).hexdigest()[:12]
-    kept = cache / f"jax-{version}.names-{parser}.json"
-    if kept.is_file():
-        return json.loads(kept.read_text(encoding="utf-8"))
-    namespace = Namespace(sources(directory or archive(version, cache)))
+    """A release's names, deprecations and body warnings (see ``kept``)."""
+    return kept(version, cache, "names", _PARSER,
+                lambda: _parsed(Namespace(sources(directory or archive(version, cache)))))
+
+
+def _parsed(namespace):
     messages = {q: m for q, (m, _) in namespace.deprecations.items() if m}
     for qualname in sorted(namespace.names - set(messages)):
         warning = namespace.warning_in_body(qualname) if "." in qualname else ""
         if warning:
             messages[qualname] = warning
-    parsed = {"names": sorted(namespace.names), "messages": messages, "array_members": namespace.array_members(),
-              "raises": sorted(q for q, (_, raises) in namespace.deprecations.items() if raises),
-              "working": sorted(q for q, (_, raises) in namespace.deprecations.items() if not raises)}
+    return {"names": sorted(namespace.names), "messages": messages, "array_members": namespace.array_members(),
+            "raises": sorted(q for q, (_, raises) in namespace.deprecations.items() if raises),
+            "working": sorted(q for q, (_, raises) in namespace.deprecations.items() if not raises)}
+
+
+def kept(version, cache, what, parsers, parse):
+    """``parse()`` of one release, parsed once and kept in the cache next to the archive as
+    ``what``, keyed by the source of the functions ``parsers`` (an edit to one re-parses)."""
+    parser = hashlib.sha256("".join(map(inspect.getsource, parsers)).encode()).hexdigest()[:12]
+    path = cache / f"jax-{version}.{what}-{parser}.json"
+    if path.is_file():
+        return json.loads(path.read_text(encoding="utf-8"))
+    parsed = parse()
     cache.mkdir(parents=True, exist_ok=True)
-    kept.write_text(json.dumps(parsed), encoding="utf-8")
+    path.write_text(json.dumps(parsed), encoding="utf-8")
     return parsed
 
 
@@ -368,4 +377,4 @@ def installed_status(qualname):
 
 
 _PARSER = (sources, _add_source, Namespace, _member_kind, _warning, _module_level, _absolute, _literal_strings,
-           _text, _namespace)
+           _text, _parsed)
