@@ -319,6 +319,27 @@ def test_a_helper_summarised_alone_follows_its_changes(tmp_path):
         assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
 
 
+@pytest.mark.parametrize("imports, body, expected", [
+    ("import jax", "return jax.device_get(x)", [(9, "JNP101")]),
+    ("import jax\nfrom flax.jax_utils import unreplicate", "return jax.device_get(unreplicate(x))", [(9, "JNP101")]),
+    ("from flax import jax_utils", "return float(jax_utils.unreplicate(x))", [(9, "JNP102")]),
+    ("", "return x.item()", [(9, "JNP102")]),
+    ("", "return x.tolist()", [(9, "JNP101")]),
+    ("from flax.jax_utils import unreplicate", "return unreplicate(x)", []),  # still on the device
+    ("import jax", "return jax.device_get(x + 1) if x.ndim else x", []),  # not every call, not the parameter
+    ("", "x = x[0]\n    return x.item()", []),  # rebound: no longer what the caller passed
+])
+def test_a_helper_that_fetches_its_argument_is_reported_at_the_loop(tmp_path, imports, body, expected):
+    """jax.device_get, .item() and .tolist() of a parameter, also through flax's unreplicate,
+    convert what the loop passes in on every call."""
+    package = write_project(tmp_path)
+    (package / "loop.py").write_text("import jax.numpy as jnp\nfrom .helpers import fetch\n\n\ndef run(n):\n"
+                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        x = x + 1.0\n"
+                                     "        fetch(x)\n")
+    (package / "helpers.py").write_text(f"{imports}\n\n\ndef fetch(x):\n    {body}\n")
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
+
+
 @pytest.mark.parametrize("decorator, expected", [
     ("@jax.pmap", [(5, "JNP202")]),
     ("@partial(jax.pmap, static_broadcasted_argnums=1)", []),  # n is static: a Python int in scale()

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from ... import api
-from ...facts import FORMATTERS, SCALAR_CONVERSIONS
+from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..library import non_array_functions
 from ..names import child_fields
@@ -23,7 +23,7 @@ from ..syntax import (imported_qualname, module_imports, named_options, position
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 
-SUMMARY_FORMAT = 5
+SUMMARY_FORMAT = 6
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -216,7 +216,7 @@ def _transform(expr, imports, transforms):
 def function_facts(func, imports):
     """Parameters, line, what it returns ("jax" when it ends in a return and every return
     gives a jax.numpy array, else None), and the parameters it converts to the host in its
-    unconditional statements (so on every call). One pass; nested defs are not entered."""
+    unconditional statements (``_conversion``) (so on every call). One pass; nested defs are not entered."""
     params = positional_names(func)
     rebound, found, returns = set(), [], set()
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
@@ -252,17 +252,35 @@ def function_facts(func, imports):
 
 
 def _conversion(node, imports):
-    """(parameter name, code, what) when ``node`` moves its Name argument to the host."""
-    if not isinstance(node, ast.Call) or not node.args or not isinstance(node.args[0], ast.Name):
+    """(parameter name, code, what) when ``node`` moves a parameter to the host: ``np.asarray(x)``,
+    ``jax.device_get(x)``, ``float(x)``, ``print(x)``, ``x.item()``, ``x.tolist()``; the parameter
+    may come wrapped in flax's ``unreplicate(x)``, which keeps device data on the device."""
+    func = node.func
+    if type(func) is ast.Attribute and func.attr in _HOST_METHOD_CODES and not node.args and not node.keywords:
+        name = _parameter_name(func.value, imports)
+        return None if name is None else (name, _HOST_METHOD_CODES[func.attr], f".{func.attr}()")
+    name = _parameter_name(node.args[0], imports) if node.args else None
+    if name is None:
         return None
-    name = _qualname(node.func, imports)
-    if name in api.data()["numpy_fails_on_tracer"]:
-        return node.args[0].id, "JNP101", f"{name.replace('numpy.', 'np.', 1)}()"
-    if name in SCALAR_CONVERSIONS:
-        return node.args[0].id, "JNP102", f"{name.split('.', 1)[1]}()"
-    if name in FORMATTERS:
-        return node.args[0].id, "JNP103", f"{name.split('.', 1)[1]}()"
+    qualname = _qualname(func, imports)
+    if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get":
+        return name, "JNP101", f"{qualname.replace('numpy.', 'np.', 1)}()"
+    if qualname in SCALAR_CONVERSIONS:
+        return name, "JNP102", f"{qualname.split('.', 1)[1]}()"
+    if qualname in FORMATTERS:
+        return name, "JNP103", f"{qualname.split('.', 1)[1]}()"
     return None
+
+
+_HOST_METHOD_CODES = {"item": "JNP102", "tolist": "JNP101"}
+
+
+def _parameter_name(expr, imports):
+    """The name ``x`` of ``x`` or ``unreplicate(x)`` (still the same device data), else None."""
+    if type(expr) is ast.Call and len(expr.args) == 1 and not expr.keywords \
+            and _qualname(expr.func, imports) in DEVICE_PRESERVING:
+        expr = expr.args[0]
+    return expr.id if type(expr) is ast.Name else None
 
 
 def _returned_kind(value, imports):
