@@ -14,10 +14,10 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
+from ..model.keys import SPLIT, argument_for, consumed_parameters, key_argument, returned_keys
 from ..model.syntax import COMPREHENSIONS, SCOPES, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
-SPLIT = "jax.random.split"
 SAME_BITS = "; the same key gives the same random bits, so the draws repeat"
 # Measured on JAX 0.10.2: bits(key, (n,))[i] == word0 ^ word1 of split(key, n)[i] (equal to the
 # subkeys themselves with jax_threefry_partitionable off, the default before JAX 0.5).
@@ -57,7 +57,8 @@ class _Consumers:
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
 
     def calls(self):
-        """{call: (key expression, "draw" or "split")} for every call that consumes a key."""
+        """{call: (key expression, "draw" or "split", positions of its result that hand the key
+        back)} for every call that consumes a key."""
         return {call: self.consumed[call] for call in self.model.nodes(ast.Call) if self.key_of(call) is not None}
 
     def key_of(self, call):
@@ -70,44 +71,43 @@ class _Consumers:
         return found and found[0]
 
     def _consumption(self, call):
+        """(key expression, how, the positions of the call's result that hand the consumed key
+        back) for a sampler, a used split, or a project function that consumes a parameter."""
         qualname = self.model.qualname(call.func)
         if qualname in self.samplers:
-            return _key_argument(call), "draw"
+            return key_argument(call), "draw", ()
         if qualname == SPLIT:
-            return None if self._split_unused(call) else (_key_argument(call), "split")
+            return None if self._split_unused(call) else (key_argument(call), "split", ())
         callee = self.model.callee(call.func)
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for param, how in self._consumed_parameters(callee).items():
-                argument = _argument_for(call, callee, param)
-                if argument is not None:
-                    return argument, how
+            names = positional_names(callee)
+            if isinstance(call.func, ast.Attribute) and names and names[0] in ("self", "cls"):
+                names = names[1:]
+            posonly = {a.arg for a in callee.args.posonlyargs}
+            consumed = self._consumed_parameters(callee)
+            return _passed_key(call, names, consumed, returned_keys(callee, consumed), posonly)
+        if callee is None and any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
+            # a plain function of another project module (inside a jitted one the runtime mode
+            # sees only tracers: it could not confirm the reuse)
+            found = self.model.helper_facts(call.func)
+            if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
+                facts = found[0]
+                return _passed_key(call, facts["params"], facts["keys"], facts["returned_keys"], ())
         return None
 
     def _consumed_parameters(self, func):
-        """{parameter: how} for the parameters a statement of ``func``'s body consumes on every
-        call: the statement is reached (no return or raise before it), the consuming call is not
-        conditional inside it, and the parameter is never rebound."""
+        """{parameter: how} for the parameters ``func`` consumes on every call (``consumed_parameters``)."""
         if func in self.consuming:
             return self.consuming[func] or {}
         self.consuming[func] = None  # a recursive helper consumes nothing known
         rebound = {name for name, bindings in self.model.scope(func).bindings.items()
                    if any(b.kind is not BindingKind.PARAM for b in bindings)}
         params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
-        found, passed = {}, []  # passed: the compound statements before, each may return
-        for stmt in func.body:
-            if not isinstance(stmt, _STRAIGHT):  # a branch, loop or try: its calls may not run
-                passed.append(stmt)
-                continue
-            for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
-                key = self.key_of(call) if isinstance(call, ast.Call) else None
-                if isinstance(key, ast.Name) and key.id in params and not _may_leave(passed):
-                    found.setdefault(key.id, self.consumed[call][1])
-            if isinstance(stmt, (ast.Return, ast.Raise)):
-                break
-        if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
-            found = {}  # calling a generator or coroutine runs none of its body
-        self.consuming[func] = found
+        found = self.consuming[func] = consumed_parameters(func, params, self._consumed)
         return found
+
+    def _consumed(self, call):
+        return self.consumed[call][:2] if self.key_of(call) is not None else None
 
     def _split_unused(self, call):
         """Whether none of the split's outputs is used: ``split(key)`` as a statement, handed
@@ -153,33 +153,14 @@ class _Consumers:
         return self.key_of(call) is not expr
 
 
-_STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass)
-
-
-def _may_leave(statements):
-    """Whether one of ``statements`` can return or raise (walked only once a consumption is found)."""
-    return any(isinstance(n, (ast.Return, ast.Raise)) for stmt in statements for n in _own_nodes(stmt))
-
-
-def _argument_for(call, func, param):
-    """The argument expression ``call`` passes for ``param`` of ``func``, when the call says it
-    plainly (no ``*args`` or ``**kwargs``)."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    names = positional_names(func)
-    if isinstance(call.func, ast.Attribute) and names and names[0] in ("self", "cls"):
-        names = names[1:]
-    if param in names and names.index(param) < len(call.args):
-        return call.args[names.index(param)]
-    if param in (a.arg for a in func.args.posonlyargs):
-        return None
-    return next((k.value for k in call.keywords if k.arg == param), None)
-
-
-def _key_argument(call):
-    if call.args and not isinstance(call.args[0], ast.Starred):
-        return call.args[0]
-    return next((k.value for k in call.keywords if k.arg == "key"), None)
+def _passed_key(call, names, consumed, returned, posonly):
+    """(argument, how, positions it is handed back at) for the first parameter of ``consumed``
+    ({parameter: how}) that ``call`` passes plainly; ``returned``: [[position, parameter]]."""
+    for param, how in consumed.items():
+        argument = argument_for(call, names, param, param not in posonly)
+        if argument is not None:
+            return argument, how, tuple(position for position, name in returned if name == param)
+    return None
 
 
 def _stored_names(node):
@@ -269,7 +250,24 @@ class _KeyFlow:
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr) and not _is_target(stmt, child):
                 self._expression(child, used)
-        return _forget(used, _stored_names(stmt)) if used else used
+        used = _forget(used, _stored_names(stmt)) if used else used
+        return self._handed_back(stmt, used)
+
+    def _handed_back(self, stmt, used):
+        """``key, x = step(key)`` where ``step`` returns the key it consumed: ``key`` holds a
+        consumed key."""
+        value = getattr(stmt, "value", None)
+        found = self.consumers.get(value) if type(stmt) is ast.Assign and len(stmt.targets) == 1 else None
+        if not found or not found[2] or not isinstance(found[0], ast.Name):
+            return used
+        target = stmt.targets[0]
+        names = {-1: target} if type(target) is ast.Name else dict(enumerate(target.elts)) \
+            if type(target) in (ast.Tuple, ast.List) and not any(type(e) is ast.Starred for e in target.elts) else {}
+        for position in found[2]:
+            name = names.get(position)
+            if type(name) is ast.Name and name.id not in self.outer:
+                used = {**used, name.id: (found[1], value)}
+        return used
 
     def _loop(self, loop, used):
         if isinstance(loop, ast.While):
@@ -298,7 +296,7 @@ class _KeyFlow:
                 if node in self.consumers and id(node) not in once:
                     per_item[node] = comprehension  # inner comprehensions come later and win
         for call in calls:
-            key, kind = self.consumers[call]
+            key, kind, _ = self.consumers[call]
             if not isinstance(key, ast.Name) or key.id in self.outer:
                 continue
             if call in per_item:

@@ -144,3 +144,30 @@ def test_helper_that_consumes(lint_body, body, line):
 ])
 def test_unknown_consumer_silent(lint_body, body):
     assert codes(lint_body, body) == []
+
+
+STEP = "def step(key, x):\n    x = x + random.normal(key)\n    return key, x\n"
+
+
+# A same-file function that returns the key it consumed hands back a consumed key.
+@pytest.mark.parametrize("body, line", [
+    (STEP + "def f(key, x):\n    key, x = step(key, x)\n    return random.split(key)\n", 6),
+    (STEP + "def f(key, x):\n    for _ in range(3):\n        key, x = step(key, x)\n    return x\n", 6),
+    ("def again(key):\n    random.normal(key)\n    return key\n"
+     "def f(key):\n    k = again(key)\n    return random.uniform(k)\n", 6),
+])
+def test_returned_consumed_key(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # the key handed back is a fresh one, or not the consumed parameter's position
+    "def step(key, x):\n    key, sub = random.split(key)\n    return key, x + random.normal(sub)\n"
+    "def f(key, x):\n    key, x = step(key, x)\n    return random.split(key)\n",
+    STEP + "def f(key, x):\n    x, key = step(key, x)\n    return random.split(key)\n",
+    # two returns: which one ran is not known
+    "def step(key, x, c):\n    x = x + random.normal(key)\n    if c:\n        return x, x\n    return key, x\n"
+    "def f(key, x):\n    key, x = step(key, x, False)\n    return random.split(key)\n",
+])
+def test_returned_fresh_key_silent(lint_body, body):
+    assert codes(lint_body, body) == []

@@ -84,3 +84,14 @@ def test_an_unwritable_cache_folder_is_said_once_and_the_run_goes_on(tmp_path):
         warnings = result.stderr.splitlines()
         assert len(warnings) == 1 and str(unwritable) in warnings[0] and "cannot write" in warnings[0], result.stderr
         assert codes_at(result.stdout.splitlines()) == expected
+
+
+def test_a_helper_that_stops_consuming_its_key_is_seen(tmp_path):
+    """What another module's helper does with its key parameter is part of the answer about it."""
+    package = write_project(tmp_path)
+    (package / "loop.py").write_text("from jax import random\nfrom .sampling import noise\n\n\ndef run(key):\n"
+                                     "    a = noise(key)\n    return a, random.normal(key)\n")
+    for body, expected in [("return random.normal(k)", [(7, "JNP601")]), ("return k", []),
+                           ("random.normal(k)\n    return k", [(7, "JNP601")])]:
+        (package / "sampling.py").write_text(f"from jax import random\n\n\ndef noise(k):\n    {body}\n")
+        assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body

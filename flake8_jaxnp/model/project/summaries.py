@@ -16,14 +16,15 @@ from functools import lru_cache
 from ... import api
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
+from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys
 from ..library import non_array_functions
 from ..names import child_fields
-from ..syntax import (imported_qualname, module_imports, named_options, positional_names,
-                      static_parameters, transform_spec)
+from ..syntax import (SCOPES, imported_qualname, module_imports, named_options, positional_names,
+                      static_parameters, transform_spec, walk_own)
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 
-SUMMARY_FORMAT = 6
+SUMMARY_FORMAT = 7
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -215,10 +216,12 @@ def _transform(expr, imports, transforms):
 
 def function_facts(func, imports):
     """Parameters, line, what it returns ("jax" when it ends in a return and every return
-    gives a jax.numpy array, else None), and the parameters it converts to the host in its
-    unconditional statements (``_conversion``) (so on every call). One pass; nested defs are not entered."""
+    gives a jax.numpy array, else None), the parameters it converts to the host in its
+    unconditional statements (``_conversion``), so on every call, and those it consumes as
+    PRNG keys on every call (``keys``: {parameter: how}), with the ones it hands back
+    (``returned_keys``, see ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
-    rebound, found, returns = set(), [], set()
+    rebound, found, returns, keyed = set(), [], set(), []
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
@@ -230,10 +233,14 @@ def function_facts(func, imports):
             continue
         if kind in NESTED_SCOPE_TYPES:
             continue
-        if kind is ast.Call and unconditional:
-            conversion = _conversion(node, imports)
-            if conversion is not None:
-                found.append((conversion, node.lineno))
+        if kind is ast.Call:
+            key = key_argument(node)
+            if type(key) is ast.Name:
+                keyed.append((node, key.id))
+            if unconditional:
+                conversion = _conversion(node, imports)
+                if conversion is not None:
+                    found.append((conversion, node.lineno))
         elif kind is ast.Return:
             returns.add(_returned_kind(node.value, imports))
         elif kind is ast.Yield or kind is ast.YieldFrom:
@@ -248,7 +255,47 @@ def function_facts(func, imports):
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
-    return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts)}
+    keys = _consumed_keys(func, params, rebound, keyed, imports)
+    return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts), "keys": keys,
+            "returned_keys": returned_keys(func, keys)}
+
+
+def _consumed_keys(func, params, rebound, keyed, imports):
+    """{parameter: how} for the parameters ``func`` consumes as keys on every call: ``keyed``
+    holds its calls with a name as their key argument; those of ``jax.random`` consume it
+    (a split only when its keys are read: returned, or drawn from or split again)."""
+    own = (set(params) | {a.arg for a in func.args.kwonlyargs}) - rebound
+    if not any(name in own for _, name in keyed):
+        return {}
+    random_calls = {}
+    for call, name in keyed:
+        qualname = _qualname(call.func, imports)
+        if qualname == SPLIT or qualname in api.random_samplers():
+            random_calls[call] = (call, name, "split" if qualname == SPLIT else "draw")
+    read = {name for _, name, _ in random_calls.values()}
+    for stmt in walk_own(func.body, SCOPES):
+        if type(stmt) is ast.Return and stmt.value is not None:
+            returned = stmt.value.elts if type(stmt.value) is ast.Tuple else [stmt.value]
+            read.update(n.id for n in returned if type(n) is ast.Name)
+
+    def key_of(call):
+        found = random_calls.get(call)
+        if found is None or (found[2] == "split" and not _split_read(func, call, read)):
+            return None
+        return key_argument(call), found[2]
+    return consumed_parameters(func, own, key_of)
+
+
+def _split_read(func, call, read):
+    """Whether the keys of the split ``call`` are read: it is returned, or assigned to a
+    name in ``read`` (returned as it is, or the key of a jax.random call)."""
+    for stmt in func.body:
+        if getattr(stmt, "value", None) is call:
+            if type(stmt) is ast.Return:
+                return True
+            return type(stmt) is ast.Assign and any(
+                type(n) is ast.Name and n.id in read for target in stmt.targets for n in ast.walk(target))
+    return False
 
 
 def _conversion(node, imports):

@@ -1,0 +1,73 @@
+"""Which parameters a function consumes as PRNG keys on every call, and which of them it
+hands back: one reading shared by JNP601's same-file pass (``checks/keys.py``) and the
+project summaries (``project/summaries.py``), which answer "does this call consume a key"
+each in their own way."""
+import ast
+
+from .syntax import COMPREHENSIONS, SCOPES, walk_own
+
+SPLIT = "jax.random.split"
+# Statements that run every call they hold (a branch, loop or try may not).
+STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass)
+
+
+def consumed_parameters(func, params, key_of):
+    """{parameter: how} for the ``params`` (never rebound in ``func``) that a statement of
+    ``func``'s body consumes on every call: the statement is reached (no return or raise
+    before it), the consuming call is not conditional inside it. ``key_of(call)``: (the key
+    expression the call consumes, "draw" or "split"), or None."""
+    found, passed = {}, []  # passed: the compound statements before, each may return
+    for stmt in func.body:
+        if not isinstance(stmt, STRAIGHT):
+            passed.append(stmt)
+            continue
+        for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
+            consumed = key_of(call) if isinstance(call, ast.Call) else None
+            if consumed and isinstance(consumed[0], ast.Name) and consumed[0].id in params \
+                    and not may_leave(passed):
+                found.setdefault(consumed[0].id, consumed[1])
+        if isinstance(stmt, (ast.Return, ast.Raise)):
+            break
+    if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
+        found = {}  # calling a generator or coroutine runs none of its body
+    return found
+
+
+def returned_keys(func, consumed):
+    """[[position, parameter]] for the consumed parameters that ``func``'s one return, its
+    last statement, hands back as they came in (``return key, x``: position 0; ``return
+    key``: position -1), so the caller's name for them holds a consumed key."""
+    last = func.body[-1] if consumed and func.body else None
+    if type(last) is not ast.Return or last.value is None \
+            or sum(type(n) is ast.Return for n in walk_own(func.body, SCOPES)) != 1:
+        return []
+    value = last.value
+    elements = list(enumerate(value.elts)) if type(value) is ast.Tuple else [(-1, value)]
+    return [[position, element.id] for position, element in elements
+            if type(element) is ast.Name and element.id in consumed]
+
+
+def may_leave(statements):
+    """Whether one of ``statements`` can return or raise (walked only once a consumption is found)."""
+    return any(isinstance(n, (ast.Return, ast.Raise)) for stmt in statements
+               for n in (stmt, *walk_own(ast.iter_child_nodes(stmt), SCOPES)))
+
+
+def key_argument(call):
+    """The key a ``jax.random`` function is given: its first argument or ``key=``."""
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "key"), None)
+
+
+def argument_for(call, names, param, by_keyword=True):
+    """The argument expression ``call`` passes for ``param`` of a function whose positional
+    parameters are ``names`` (``by_keyword``: whether it may come as ``param=``), when the
+    call says it plainly (no ``*args`` or ``**kwargs``)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    if param in names and names.index(param) < len(call.args):
+        return call.args[names.index(param)]
+    if not by_keyword:
+        return None
+    return next((k.value for k in call.keywords if k.arg == param), None)

@@ -1,0 +1,68 @@
+"""Facts that arrive through parameters from other project modules: keys that a helper of
+another module consumes or hands back (JNP601)."""
+import pytest
+
+from test_project import codes_at, lint, write_project
+
+SAMPLING = """\
+import jax
+from jax import random
+
+
+def noise(x, key):
+    return x + random.normal(key, x.shape)
+
+
+def mask(shape, *, key):
+    return random.bernoulli(key, 0.5, shape)
+
+
+def step(key, x):
+    x = x + random.normal(key, x.shape)
+    return key, x
+
+
+def fresh_step(key, x):
+    key, sub = random.split(key)
+    return key, x + random.normal(sub, x.shape)
+
+
+def noise_if(key, wanted):
+    if wanted:
+        return random.normal(key, (2,))
+    return None
+
+
+def unused_split(key, model):
+    keys = random.split(key)
+    return model(keys)
+
+
+@jax.jit
+def jitted_step(key, x):
+    return key, x + random.normal(key, x.shape)
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("x = noise(x, key)\n    return random.normal(key, (2,))", [(9, "JNP601")]),
+    ("x = sampling.noise(x, key=key)\n    return random.normal(key, (2,))", [(9, "JNP601")]),
+    ("m = mask((2,), key=key)\n    return mask((2,), key=key)", [(9, "JNP601")]),
+    ("key, x = step(key, x)\n    return random.split(key)", [(9, "JNP601")]),
+    ("for _ in range(3):\n        key, x = step(key, x)\n    return x", [(9, "JNP601")]),
+    # a fresh key handed back, a consumption on one path, split keys nobody is known to read
+    ("key, x = fresh_step(key, x)\n    return random.split(key)", []),
+    ("x = noise_if(key, False)\n    return random.normal(key, (2,))", []),
+    ("x = unused_split(key, print)\n    return random.normal(key, (2,))", []),
+    # inside a jitted function the runtime mode sees tracers alone: it could not confirm
+    ("key, x = jitted_step(key, x)\n    return random.split(key)", []),
+    # an unknown class's method
+    ("a = x.sample(seed=key)\n    return x.sample(seed=key)", []),
+])
+def test_a_helper_of_another_module_consumes_the_key_it_is_given(tmp_path, body, expected):
+    package = write_project(tmp_path)
+    (package / "sampling.py").write_text(SAMPLING)
+    (package / "loop.py").write_text("from jax import random\n\nfrom pkg import sampling\nfrom pkg.sampling import "
+                                     "fresh_step, jitted_step, mask, noise, noise_if, step, unused_split\n\n\n"
+                                     f"def run(key, x):\n    {body}\n")
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
