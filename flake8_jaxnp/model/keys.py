@@ -48,9 +48,9 @@ def returned_keys(func, consumed):
 
 
 def may_leave(statements):
-    """Whether one of ``statements`` can return or raise (walked only once a consumption is found)."""
-    return any(isinstance(n, (ast.Return, ast.Raise)) for stmt in statements
-               for n in (stmt, *walk_own(ast.iter_child_nodes(stmt), SCOPES)))
+    """Whether one of ``statements`` can return or raise (walked only once a consumption is
+    found); a nested def or class returns from itself, not from the function."""
+    return any(isinstance(n, (ast.Return, ast.Raise)) for n in walk_own(statements, SCOPES))
 
 
 def key_argument(call):

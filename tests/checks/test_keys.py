@@ -115,6 +115,9 @@ NOISE = "def noise(k, shape=(2,)):\n    return random.normal(k, shape)\n"
      "def f(key):\n    a = pair(key)\n    return a, random.uniform(key)\n", 6),
     ("class M:\n    def noise(self, k):\n        return random.normal(k)\n"
      "    def f(self, key):\n        return self.noise(key), random.normal(key)\n", 5),
+    # a nested def before the draw returns from itself, not from the helper
+    ("def noise(k):\n    def inner():\n        return 1\n    return random.normal(k, inner())\n"
+     "def f(key):\n    a = noise(key)\n    return a, random.normal(key)\n", 7),
 ])
 def test_helper_that_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
