@@ -205,7 +205,7 @@ def _defaulted_dtype(model, call, qualname):
     keeping = None if python_type or dtype not in NARROW else _call_keeping_default(model, func, expr.id)
     if keeping is None:
         return None, ""
-    return dtype, f" ('{expr.id}' defaults to {ast.unparse(default)}, which the call on line {keeping.lineno} keeps)"
+    return dtype, f" ('{expr.id}' defaults to {ast.unparse(default)}, which the call {keeping} keeps)"
 
 
 def _defaults(func):
@@ -218,7 +218,9 @@ def _defaults(func):
 
 
 def _call_keeping_default(model, func, param):
-    """The first call of ``func`` in this file that leaves ``param`` to its default, or None."""
+    """Where a call of ``func`` leaves ``param`` to its default: the first such call in this
+    file ("on line 12"), else, for a top-level function, one in another module of the
+    project ("in pkg/train.py:12"); None when there is none."""
     names = positional_names(func)
     for call in model.nodes(ast.Call):
         if model.callee(call.func) is not func or any(k.arg is None or k.arg == param for k in call.keywords) \
@@ -226,8 +228,11 @@ def _call_keeping_default(model, func, param):
             continue
         shown = names[1:] if isinstance(call.func, ast.Attribute) and names[:1] in (["self"], ["cls"]) else names
         if param not in shown or shown.index(param) >= len(call.args):
-            return call
-    return None
+            return f"on line {call.lineno}"
+    if model.project is None or model.parent(func) is not model.tree:
+        return None
+    elsewhere = model.project.kept_defaults(func.name, param, names.index(param) if param in names else None)
+    return f"in {elsewhere[0][0]}:{elsewhere[0][1]}" if elsewhere else None
 
 
 def _requested_dtype(model, call, qualname):

@@ -95,3 +95,16 @@ def test_a_helper_that_stops_consuming_its_key_is_seen(tmp_path):
                            ("random.normal(k)\n    return k", [(7, "JNP601")])]:
         (package / "sampling.py").write_text(f"from jax import random\n\n\ndef noise(k):\n    {body}\n")
         assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
+
+
+def test_a_caller_that_stops_keeping_a_default_is_seen(tmp_path):
+    """Whether another module's call keeps a 64-bit default is part of the helper's answers:
+    util.py did not change, its finding goes and comes back with train.py's calls."""
+    package = write_project(tmp_path)
+    (package / "util.py").write_text("import jax.numpy as jnp\nimport numpy as np\n\n\n"
+                                     "def make(n, dtype=np.float64):\n    return jnp.zeros(n, dtype)\n")
+    for call, expected in [("make(3)", [(6, "JNP402")]), ("make(3, 'float32')", []), ("make(n=3)", [(6, "JNP402")])]:
+        (package / "build.py").write_text(f"from .util import make\n\nx = {call}\n")
+        assert codes_at(lint(tmp_path, "pkg/util.py")) == expected, call
+    (package / "build.py").unlink()
+    assert lint(tmp_path, "pkg/util.py") == []

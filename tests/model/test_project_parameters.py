@@ -66,3 +66,27 @@ def test_a_helper_of_another_module_consumes_the_key_it_is_given(tmp_path, body,
                                      "fresh_step, jitted_step, mask, noise, noise_if, step, unused_split\n\n\n"
                                      f"def run(key, x):\n    {body}\n")
     assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
+
+
+UTIL = "import jax.numpy as jnp\nimport numpy as np\n\n\ndef make(n, dtype=np.float64):\n" \
+       "    return jnp.zeros(n, dtype)\n"
+
+
+@pytest.mark.parametrize("caller, expected", [
+    ("from pkg.util import make\n\nx = make(3)\n", [(6, "JNP402")]),
+    ("from pkg import util\n\n\ndef f():\n    return util.make(3)\n", [(6, "JNP402")]),
+    ("from .util import make as build\n\nx = build(3)\n", [(6, "JNP402")]),
+    # every caller passes a dtype, or the name is another function's
+    ("import jax.numpy as jnp\nfrom pkg.util import make\n\nx = make(3, jnp.float32)\n"
+     "y = make(3, dtype=jnp.float32)\n", []),
+    ("from pkg.other import make\n\nx = make(3)\n", []),
+    ("from pkg.util import make\n\nargs = (3, 'f4')\nx = make(*args)\n", []),
+])
+def test_a_default_kept_by_a_caller_in_another_module(tmp_path, caller, expected):
+    package = write_project(tmp_path)
+    (package / "util.py").write_text(UTIL)
+    (package / "other.py").write_text("def make(n):\n    return n\n")
+    (package / "caller.py").write_text(caller)
+    found = lint(tmp_path, "pkg/util.py")
+    assert codes_at(found) == expected, caller
+    assert all("which the call in pkg/caller.py:" in line for line in found)

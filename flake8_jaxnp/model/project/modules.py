@@ -19,13 +19,15 @@ from pathlib import Path
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
+from .defaults import calls_keeping_default
 from .summaries import function_summary, summarise, top_level_definitions
 
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
-QUESTIONS = ("function", "dtype_alias", "callers")  # what the model asks of other modules
+# What the model asks of other modules.
+QUESTIONS = ("function", "dtype_alias", "callers", "kept_defaults")
 
 
 class Project:
@@ -174,7 +176,7 @@ class Project:
             bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
             if not (always and bare):
                 continue
-            target = self._flow_target(path, binding, attributes)
+            target = self.target_of(path, binding, attributes)
             if target is None or target in seen:
                 cut |= target is not None
                 continue
@@ -211,11 +213,18 @@ class Project:
         per process (one flake8 run sees one state of the files)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
-            MEMORY.callers[key] = self._reach(self._project_files())
+            MEMORY.callers[key] = self._reach(self.files())
         found = {name: [entry for entry in calls if entry[3] != str(self.path)]
                  for name, calls in MEMORY.callers[key].get(str(self.path), {}).items()}
         found = {name: calls for name, calls in found.items() if calls}
         self.consulted.append(("callers", [], answer(found)))
+        return found
+
+    def kept_defaults(self, name, param, index):
+        """[[module path as messages show it, line]]: the calls in other project modules that
+        leave ``param`` of this file's function ``name`` to its default (``defaults``)."""
+        found = [[shown(path), line] for path, line in calls_keeping_default(self, name, param, index)]
+        self.consulted.append(("kept_defaults", [name, param, index], answer(found)))
         return found
 
     def _reach(self, files):
@@ -241,7 +250,7 @@ class Project:
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named):
                     continue
-                target = self._flow_target(path, binding, attributes)
+                target = self.target_of(path, binding, attributes)
                 callee_summary = self.summary(target[0]) if target is not None else None
                 facts = callee_summary["functions"].get(target[1]) if callee_summary else None
                 if facts is None:
@@ -262,7 +271,7 @@ class Project:
                 (sorted(params), *site, root) for site, (params, root) in sorted(sites.items())]
         return index
 
-    def _flow_target(self, path, binding, attributes):
+    def target_of(self, path, binding, attributes):
         """(module path, name) that a call recorded in the flows of the module at ``path``
         names: a function of that module (binding None) or an import resolved from there."""
         if binding is None:
@@ -290,7 +299,8 @@ class Project:
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
 
-    def _project_files(self):
+    def files(self):
+        """The project's ``.py`` files: below its top package, or beside a loose file."""
         key = (self.package, self.in_package)
         files = MEMORY.project_files.get(key)
         if files is None:

@@ -1,0 +1,72 @@
+"""Calls in other modules of the project that leave a parameter of a function to its default
+(``make(3)`` in train.py, for ``def make(n, dtype=np.float64)`` in util.py): JNP402 holds
+at the function's own line when any caller keeps a 64-bit default.
+
+Asked only for a function whose default is a 64-bit dtype that reaches JAX, so rarely;
+each module of the project is read once per process and parsed only when its text
+mentions the function's name.
+"""
+import ast
+import re
+
+from ..syntax import module_imports, split_attributes
+from .cache import MEMORY
+
+
+def calls_keeping_default(project, name, param, index):
+    """[[module path, line]] for the first call in each other module of ``project`` that
+    names this file's top-level function ``name`` through an import and leaves ``param``
+    (positional ``index``, None when keyword-only) to its default."""
+    word = re.compile(rb"\b" + re.escape(name.encode("utf-8")) + rb"\b")
+    found = []
+    for path in project.files():
+        if path == project.path:
+            continue
+        text = _text(path)
+        if text is None or not word.search(text):
+            continue
+        for binding, attributes, positional, keywords, line in _imported_calls(path, text, name):
+            keeps = param not in keywords and (index is None or positional <= index)
+            if keeps and project.target_of(path, binding, attributes) == (project.path, name):
+                found.append([path, line])
+                break
+    return found
+
+
+def _text(path):
+    """A module's bytes, read once per process while its size and modification time stay."""
+    try:
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+        kept = MEMORY.texts.get(path)
+        if kept is None or kept[0] != version:
+            kept = MEMORY.texts[path] = (version, path.read_bytes())
+    except OSError:
+        return None
+    return kept[1]
+
+
+def _imported_calls(path, text, name):
+    """[(import binding, attributes, positional arguments, keyword names, line)] for the
+    calls in a module of an imported function called ``name`` (``make(...)``,
+    ``util.make(...)``, ``build(...)`` after ``import make as build``); calls with ``*args``
+    or ``**kwargs`` are left out."""
+    kept = MEMORY.imported_calls.get((path, name))
+    if kept is None or kept[0] is not text:  # (``_text`` keeps one bytes object per version)
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = ast.Module(body=[], type_ignores=[])
+        imports = module_imports(tree)
+        found = []
+        for node in ast.walk(tree):
+            if type(node) is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
+                    or any(k.arg is None for k in node.keywords):
+                continue
+            root, attributes = split_attributes(node.func)
+            binding = imports.get(root.id) if root is not None else None
+            if binding is not None and (attributes[-1] if attributes else binding[2]) == name:
+                found.append((binding, attributes, len(node.args), {k.arg for k in node.keywords},
+                              node.lineno))
+        kept = MEMORY.imported_calls[(path, name)] = (text, found)
+    return kept[1]
