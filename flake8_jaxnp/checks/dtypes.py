@@ -10,9 +10,9 @@ import ast
 
 from .. import api
 from ..model import dtypes
-from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE
+from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE, UNKNOWN_VALUE
 from ..model.names import BindingKind
-from ..model.syntax import positional, positional_names
+from ..model.syntax import argument_for, positional, positional_names
 from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
 from ..findings import Finding
 from . import describe, rule
@@ -29,19 +29,21 @@ OPERATORS = {
 
 @rule("JNP401", "JNP402", "JNP403")
 def promotion_and_narrowing(model):
-    x64 = X64Updates(model)
+    x64, callers = X64Updates(model), CallerValues(model)
     for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
         kind = type(node)
         if kind is not ast.Call and (_literal(node.value if kind is ast.AugAssign else node.left)
                                      or _literal(node.right if kind is ast.BinOp else node.target)):
             continue  # a Python literal is weakly typed: it never promotes, and it is no NumPy data
-        if not model.may_hold_arrays(node):
-            continue  # every rule here needs an array
+        holds = model.may_hold_arrays(node)
+        if not holds and (kind is ast.Call or not callers.operand_parameter(node)):
+            continue  # every rule here needs an array (a parameter may get one from its calls)
         if kind is ast.BinOp:
-            yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node))
+            yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node),
+                                   callers, holds)
         elif kind is ast.AugAssign:
             yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=",
-                                   x64.on_at(node))
+                                   x64.on_at(node), callers, holds)
         elif kind is ast.Call:
             qualname = model.qualname(node.func)
             if qualname in api.promoting_arguments():
@@ -88,6 +90,70 @@ class X64Updates:
         return func in self.function_lines and self.function_lines[func] < node.lineno
 
 
+class CallerValues:
+    """What a parameter of a function of this module receives from its calls, when every
+    reference to the function is a plain call in this module (no other module of the
+    project names it) and every call passes that parameter a JAX array of one dtype:
+    ``def combine(a, b): return a + b`` called with float32 and int32 arrays promotes."""
+
+    def __init__(self, model):
+        self.model = model
+        self.loads = None  # name -> the Name nodes that read it, built on first need
+        self.received = {}  # def -> {parameter: (Value, call lines)}
+
+    def operand_parameter(self, node):
+        """Whether an operand of an arithmetic node is a parameter of the function around it."""
+        func = self.model.enclosing_function(node)
+        names = positional_names(func) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else ()
+        operands = (node.left, node.right) if type(node) is ast.BinOp else (node.target, node.value)
+        return any(type(e) is ast.Name and e.id in names for e in operands)
+
+    def value(self, expr):
+        """(Value, lines of the calls) for a parameter never rebound that its calls agree on, else None."""
+        model = self.model
+        if type(expr) is not ast.Name:
+            return None
+        func = model.enclosing_function(expr)
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or expr.id not in positional_names(func):
+            return None
+        found = model.resolve(expr)
+        if not found or found[0] is not model.scope(func) or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.PARAM:
+            return None
+        if func not in self.received:
+            self.received[func] = self._received(func)
+        return self.received[func].get(expr.id)
+
+    def _received(self, func):
+        model = self.model
+        if func.decorator_list or model.is_method(func):
+            return {}
+        if self.loads is None:
+            self.loads = {}
+            for name in model.nodes(ast.Name):
+                if type(name.ctx) is ast.Load:
+                    self.loads.setdefault(name.id, []).append(name)
+        calls = []
+        for name in self.loads.get(func.name, ()):
+            call = model.parent(name)
+            if model.callee(name) is not func:
+                continue
+            if type(call) is not ast.Call or call.func is not name:
+                return {}  # passed on as a value: its callers are not all known
+            calls.append(call)
+        if not calls or (model.parent(func) is model.tree and model.project is not None
+                         and model.project.named_elsewhere(func.name)):
+            return {}
+        names, received = positional_names(func), {}
+        for param in names:
+            values = [model.value(a) if a is not None else UNKNOWN_VALUE
+                      for a in (argument_for(call, names, param) for call in calls)]
+            if all(v.kind in (JAX, TRACER) and v.dtype is not None and not v.weak for v in values) \
+                    and len({dtypes.on_jax(v.dtype, model.x64) for v in values}) == 1:
+                received[param] = values[0], [call.lineno for call in calls]
+        return received
+
+
 def _literal(expr):
     """``2``, ``-0.5``, ``"s"``: a constant, possibly signed."""
     if type(expr) is ast.UnaryOp and type(expr.op) in (ast.USub, ast.UAdd):
@@ -102,20 +168,28 @@ def _outermost_function(model, node):
     return outer
 
 
-def _arithmetic(model, node, left, right, op, x64):
-    values = model.value(left), model.value(right)
-    if not any(v.kind in (JAX, TRACER) for v in values):
-        return
-    if not x64 and NARROWING not in model.options.silenced:
+def _arithmetic(model, node, left, right, op, x64, callers, holds):
+    values, lines = [model.value(e) if holds else UNKNOWN_VALUE for e in (left, right)], set()
+    if any(v.kind in (JAX, TRACER) for v in values) and not x64 and NARROWING not in model.options.silenced:
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
+    for side, expr in enumerate((left, right)):
+        found = callers.value(expr) if values[side].dtype is None else None
+        if found is not None:
+            values[side] = found[0]
+            lines.update(found[1])
+    if not any(v.kind in (JAX, TRACER) for v in values) \
+            or (lines and not all(v.kind in (JAX, TRACER) for v in values)):
+        return  # (a parameter's calls count against another JAX array only)
     if any(v.dtype is None for v in values) or not is_promotion((v.dtype, v.weak) for v in values):
         return  # unknown, a weakly typed Python scalar, or a mask: nothing to report
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)
     if a == b:
         return
-    yield _promotion(node, f"{describe(left)} ({a}) {op} {describe(right)} ({b})", [a, b], model.x64)
+    where = f", as called on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, sorted(lines)))}," \
+        if lines else ""
+    yield _promotion(node, f"{describe(left)} ({a}) {op} {describe(right)} ({b}){where}", [a, b], model.x64)
 
 
 def _promotion(node, what, jax_dtypes, x64):

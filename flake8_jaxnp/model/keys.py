@@ -58,16 +58,3 @@ def key_argument(call):
     if call.args and not isinstance(call.args[0], ast.Starred):
         return call.args[0]
     return next((k.value for k in call.keywords if k.arg == "key"), None)
-
-
-def argument_for(call, names, param, by_keyword=True):
-    """The argument expression ``call`` passes for ``param`` of a function whose positional
-    parameters are ``names`` (``by_keyword``: whether it may come as ``param=``), when the
-    call says it plainly (no ``*args`` or ``**kwargs``)."""
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-        return None
-    if param in names and names.index(param) < len(call.args):
-        return call.args[names.index(param)]
-    if not by_keyword:
-        return None
-    return next((k.value for k in call.keywords if k.arg == param), None)

@@ -30,6 +30,19 @@ def positional_names(func):
     return [a.arg for a in positional(func)]
 
 
+def argument_for(call, names, param, by_keyword=True):
+    """The argument expression ``call`` passes for ``param`` of a function whose positional
+    parameters are ``names`` (``by_keyword``: whether it may come as ``param=``), when the
+    call says it plainly (no ``*args`` or ``**kwargs``)."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    if param in names and names.index(param) < len(call.args):
+        return call.args[names.index(param)]
+    if not by_keyword:
+        return None
+    return next((k.value for k in call.keywords if k.arg == param), None)
+
+
 def parameters(func):
     """Every arg node of a def or lambda, ``*args`` and ``**kwargs`` included."""
     args = func.args

@@ -216,3 +216,32 @@ def test_promotion_inside_calls_needs_every_operand_dtype(lint_source):
 def test_dtype_parameter_default(lint_source, body, expected):
     text = "import jax.numpy as jnp\nimport numpy as np\n" + body
     assert [line - 2 for line, code in lint_source(text) if code == "JNP402"] == expected
+
+
+HELPER_HEADER = "import jax\nimport jax.numpy as jnp\n\n\ndef combine(a, b):\n    return a + b\n\n\n"
+F32, I32, BF16 = "jnp.ones(3, dtype=jnp.float32)", "jnp.arange(3, dtype=jnp.int32)", "jnp.ones(3, dtype=jnp.bfloat16)"
+
+
+@pytest.mark.parametrize("body, expected", [
+    (f"def run():\n    return combine({F32}, {I32})\n", [(6, "JNP401")]),
+    (f"def run():\n    x, y = {BF16}, {F32}\n    return combine(x, b=y), combine(x, y)\n", [(6, "JNP401")]),
+    # callers that agree on one dtype, that disagree, or that pass unknown or weak values
+    (f"def run():\n    return combine({F32}, {F32})\n", []),
+    (f"def run():\n    return combine({F32}, {I32}), combine({F32}, {F32})\n", []),
+    (f"def run(y):\n    return combine({F32}, y)\n", []),
+    (f"def run():\n    return combine({F32}, 2)\n", []),
+    (f"def run(args):\n    return combine({F32}, *args)\n", []),
+    # the function is also handed on as a value: its other callers are not known
+    (f"def run():\n    return combine({F32}, {I32}), jax.vmap(combine)\n", []),
+    # no call at all
+    ("def run():\n    return 1\n", []),
+])
+def test_promotion_of_parameters_that_every_call_agrees_on(lint_source, body, expected):
+    assert [f for f in lint_source(HELPER_HEADER + body) if f[1] == "JNP401"] == expected
+
+
+def test_promotion_of_parameters_names_the_calls():
+    one = messages(HELPER_HEADER + f"def run():\n    return combine({F32}, {I32}), combine({F32}, b={I32})\n")
+    two = messages(HELPER_HEADER + f"def run():\n    x = combine({F32}, {I32})\n    return combine({F32}, {I32})\n")
+    assert [m.split(" promotes")[0] for m in one + two] == [
+        "JNP401 a (float32) + b (int32), as called on line 10,", "JNP401 a (float32) + b (int32), as called on lines 10, 11,"]

@@ -108,3 +108,16 @@ def test_a_caller_that_stops_keeping_a_default_is_seen(tmp_path):
         assert codes_at(lint(tmp_path, "pkg/util.py")) == expected, call
     (package / "build.py").unlink()
     assert lint(tmp_path, "pkg/util.py") == []
+
+
+def test_a_module_that_starts_naming_a_helper_is_seen(tmp_path):
+    """The dtypes a helper's parameters receive are known only while every call is in its
+    file: another module that names it makes them unknown, without util.py changing."""
+    package = write_project(tmp_path)
+    (package / "util.py").write_text("import jax.numpy as jnp\n\n\ndef combine(a, b):\n    return a + b\n\n\n"
+                                     "x = combine(jnp.ones(3), jnp.arange(3, dtype=jnp.int32))\n")
+    assert codes_at(lint(tmp_path, "pkg/util.py")) == [(5, "JNP401")]
+    (package / "other.py").write_text("from .util import combine\n\ny = combine(1, 2)\n")
+    assert lint(tmp_path, "pkg/util.py") == []
+    (package / "other.py").unlink()
+    assert codes_at(lint(tmp_path, "pkg/util.py")) == [(5, "JNP401")]

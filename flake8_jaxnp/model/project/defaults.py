@@ -1,10 +1,11 @@
-"""Calls in other modules of the project that leave a parameter of a function to its default
-(``make(3)`` in train.py, for ``def make(n, dtype=np.float64)`` in util.py): JNP402 holds
-at the function's own line when any caller keeps a 64-bit default.
+"""Where other modules of the project name or call a function of this file: a call that
+leaves a parameter to its default (``make(3)`` in train.py, for ``def make(n,
+dtype=np.float64)`` in util.py: JNP402 holds at the function's own line when any caller
+keeps a 64-bit default), or any mention at all (then the function's callers are not all
+in its file, so what its parameters receive is not known there: JNP401).
 
-Asked only for a function whose default is a 64-bit dtype that reaches JAX, so rarely;
-each module of the project is read once per process and parsed only when its text
-mentions the function's name.
+Asked only where a finding depends on it, so rarely; each module of the project is read
+once per process and parsed only when its text mentions the function's name.
 """
 import ast
 import re
@@ -17,19 +18,25 @@ def calls_keeping_default(project, name, param, index):
     """[[module path, line]] for the first call in each other module of ``project`` that
     names this file's top-level function ``name`` through an import and leaves ``param``
     (positional ``index``, None when keyword-only) to its default."""
-    word = re.compile(rb"\b" + re.escape(name.encode("utf-8")) + rb"\b")
     found = []
-    for path in project.files():
-        if path == project.path:
-            continue
-        text = _text(path)
-        if text is None or not word.search(text):
-            continue
+    for path, text in modules_naming(project, name):
         for binding, attributes, positional, keywords, line in _imported_calls(path, text, name):
             keeps = param not in keywords and (index is None or positional <= index)
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
                 break
+    return found
+
+
+def modules_naming(project, name):
+    """[(path, bytes)] of the other modules of ``project`` whose text has the word ``name``
+    (in code, a string or a comment alike: only they can call the function of that name)."""
+    word = re.compile(rb"\b" + re.escape(name.encode("utf-8")) + rb"\b")
+    found = []
+    for path in project.files():
+        text = _text(path) if path != project.path else None
+        if text is not None and word.search(text):
+            found.append((path, text))
     return found
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import calls_keeping_default
+from .defaults import calls_keeping_default, modules_naming
 from .summaries import function_summary, summarise, top_level_definitions
 
 # The most project files read to learn who traces a module's functions.
@@ -27,7 +27,7 @@ MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 # What the model asks of other modules.
-QUESTIONS = ("function", "dtype_alias", "callers", "kept_defaults")
+QUESTIONS = ("function", "dtype_alias", "callers", "kept_defaults", "named_elsewhere")
 
 
 class Project:
@@ -225,6 +225,12 @@ class Project:
         leave ``param`` of this file's function ``name`` to its default (``defaults``)."""
         found = [[shown(path), line] for path, line in calls_keeping_default(self, name, param, index)]
         self.consulted.append(("kept_defaults", [name, param, index], answer(found)))
+        return found
+
+    def named_elsewhere(self, name):
+        """Whether another module of the project has the word ``name`` (``defaults``)."""
+        found = bool(modules_naming(self, name))
+        self.consulted.append(("named_elsewhere", [name], answer(found)))
         return found
 
     def _reach(self, files):
