@@ -99,7 +99,9 @@ class CallerValues:
     def __init__(self, model):
         self.model = model
         self.loads = None  # name -> the Name nodes that read it, built on first need
-        self.received = {}  # def -> {parameter: (Value, call lines)}
+        self.calls = {}  # def -> its calls, or [] when it is not only called in this module
+        self.received = {}  # (def, parameter) -> (Value, call lines) or None
+        self.alone = {}  # def -> whether no other module of the project names it
 
     def operand_parameter(self, node):
         """Whether an operand of an arithmetic node is a parameter of the function around it."""
@@ -108,50 +110,59 @@ class CallerValues:
         operands = (node.left, node.right) if type(node) is ast.BinOp else (node.target, node.value)
         return any(type(e) is ast.Name and e.id in names for e in operands)
 
-    def value(self, expr):
-        """(Value, lines of the calls) for a parameter never rebound that its calls agree on, else None."""
+    def parameter_of(self, expr):
+        """The def whose parameter, never rebound, ``expr`` reads; else None."""
         model = self.model
-        if type(expr) is not ast.Name:
-            return None
-        func = model.enclosing_function(expr)
+        func = model.enclosing_function(expr) if type(expr) is ast.Name else None
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or expr.id not in positional_names(func):
             return None
         found = model.resolve(expr)
-        if not found or found[0] is not model.scope(func) or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.PARAM:
-            return None
-        if func not in self.received:
-            self.received[func] = self._received(func)
-        return self.received[func].get(expr.id)
+        single = found and found[0] is model.scope(func) and len(found[1]) == 1
+        return func if single and found[1][0].kind is BindingKind.PARAM else None
 
-    def _received(self, func):
-        model = self.model
-        if func.decorator_list or model.is_method(func):
-            return {}
-        if self.loads is None:
-            self.loads = {}
-            for name in model.nodes(ast.Name):
-                if type(name.ctx) is ast.Load:
-                    self.loads.setdefault(name.id, []).append(name)
-        calls = []
-        for name in self.loads.get(func.name, ()):
-            call = model.parent(name)
-            if model.callee(name) is not func:
-                continue
-            if type(call) is not ast.Call or call.func is not name:
-                return {}  # passed on as a value: its callers are not all known
-            calls.append(call)
-        if not calls or (model.parent(func) is model.tree and model.project is not None
-                         and model.project.named_elsewhere(func.name)):
-            return {}
-        names, received = positional_names(func), {}
-        for param in names:
+    def value(self, func, param):
+        """(Value, lines of the calls) when every call of ``func`` passes ``param`` a JAX
+        array of one dtype, else None."""
+        key = (func, param)
+        if key not in self.received:
+            calls, model = self._calls(func), self.model
+            names = positional_names(func)
             values = [model.value(a) if a is not None else UNKNOWN_VALUE
                       for a in (argument_for(call, names, param) for call in calls)]
-            if all(v.kind in (JAX, TRACER) and v.dtype is not None and not v.weak for v in values) \
-                    and len({dtypes.on_jax(v.dtype, model.x64) for v in values}) == 1:
-                received[param] = values[0], [call.lineno for call in calls]
-        return received
+            agree = bool(values) and all(v.kind in (JAX, TRACER) and v.dtype is not None and not v.weak
+                                         for v in values) \
+                and len({dtypes.on_jax(v.dtype, model.x64) for v in values}) == 1
+            self.received[key] = (values[0], [call.lineno for call in calls]) if agree else None
+        return self.received[key]
+
+    def only_called_here(self, func):
+        """Whether no other module of the project names ``func`` (asked only before a finding)."""
+        model = self.model
+        if func not in self.alone:
+            self.alone[func] = model.parent(func) is not model.tree or model.project is None \
+                or not model.project.named_elsewhere(func.name)
+        return self.alone[func]
+
+    def _calls(self, func):
+        if func in self.calls:
+            return self.calls[func]
+        model, calls = self.model, []
+        if not func.decorator_list and not model.is_method(func):
+            if self.loads is None:
+                self.loads = {}
+                for name in model.nodes(ast.Name):
+                    if type(name.ctx) is ast.Load:
+                        self.loads.setdefault(name.id, []).append(name)
+            for name in self.loads.get(func.name, ()):
+                call = model.parent(name)
+                if model.callee(name) is not func:
+                    continue
+                if type(call) is not ast.Call or call.func is not name:
+                    calls = []  # passed on as a value: its callers are not all known
+                    break
+                calls.append(call)
+        self.calls[func] = calls
+        return calls
 
 
 def _literal(expr):
@@ -174,9 +185,12 @@ def _arithmetic(model, node, left, right, op, x64, callers, holds):
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
                 yield _narrowed(node, value.dtype)
-    for side, expr in enumerate((left, right)):
-        found = callers.value(expr) if values[side].dtype is None else None
-        if found is not None:
+    funcs = [callers.parameter_of(e) if v.dtype is None else None for v, e in zip(values, (left, right))]
+    if any(funcs) and all(f is not None or v.dtype is not None for f, v in zip(funcs, values)):
+        for side, (func, expr) in enumerate(zip(funcs, (left, right))):
+            found = callers.value(func, expr.id) if func is not None else None
+            if found is None:
+                return
             values[side] = found[0]
             lines.update(found[1])
     if not any(v.kind in (JAX, TRACER) for v in values) \
@@ -185,7 +199,7 @@ def _arithmetic(model, node, left, right, op, x64, callers, holds):
     if any(v.dtype is None for v in values) or not is_promotion((v.dtype, v.weak) for v in values):
         return  # unknown, a weakly typed Python scalar, or a mask: nothing to report
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)
-    if a == b:
+    if a == b or not all(callers.only_called_here(func) for func in funcs if func is not None):
         return
     where = f", as called on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, sorted(lines)))}," \
         if lines else ""

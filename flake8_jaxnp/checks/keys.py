@@ -86,7 +86,8 @@ class _Consumers:
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
             return _passed_key(call, names, consumed, returned_keys(callee, consumed), posonly)
-        if callee is None and any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
+        if callee is None and not (qualname or "").startswith(("jax.", "numpy.")) \
+                and any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
             # a plain function of another project module (inside a jitted one the runtime mode
             # sees only tracers: it could not confirm the reuse)
             found = self.model.helper_facts(call.func)

@@ -265,14 +265,12 @@ def _consumed_keys(func, params, rebound, keyed, imports):
     holds its calls with a name as their key argument; those of ``jax.random`` consume it
     (a split only when its keys are read: returned, or drawn from or split again)."""
     own = (set(params) | {a.arg for a in func.args.kwonlyargs}) - rebound
-    if not any(name in own for _, name in keyed):
+    random_calls = _random_calls([(call, name) for call, name in keyed if name in own], imports)
+    if not random_calls:
         return {}
-    random_calls = {}
-    for call, name in keyed:
-        qualname = _qualname(call.func, imports)
-        if qualname == SPLIT or qualname in api.random_samplers():
-            random_calls[call] = (call, name, "split" if qualname == SPLIT else "draw")
-    read = {name for _, name, _ in random_calls.values()}
+    if any(how == "split" for _, how in random_calls.values()):  # is what the split gives read?
+        random_calls.update(_random_calls([(call, name) for call, name in keyed if name not in own], imports))
+    read = {name for name, _ in random_calls.values()}
     for stmt in walk_own(func.body, SCOPES):
         if type(stmt) is ast.Return and stmt.value is not None:
             returned = stmt.value.elts if type(stmt.value) is ast.Tuple else [stmt.value]
@@ -280,10 +278,21 @@ def _consumed_keys(func, params, rebound, keyed, imports):
 
     def key_of(call):
         found = random_calls.get(call)
-        if found is None or (found[2] == "split" and not _split_read(func, call, read)):
+        if found is None or (found[1] == "split" and not _split_read(func, call, read)):
             return None
-        return key_argument(call), found[2]
+        return key_argument(call), found[1]
     return consumed_parameters(func, own, key_of)
+
+
+def _random_calls(keyed, imports):
+    """{call: (key name, "draw" or "split")} for the jax.random samplers and splits among
+    ``keyed``'s (call, key name) pairs."""
+    found = {}
+    for call, name in keyed:
+        qualname = _qualname(call.func, imports)
+        if qualname == SPLIT or qualname in api.random_samplers():
+            found[call] = (name, "split" if qualname == SPLIT else "draw")
+    return found
 
 
 def _split_read(func, call, read):
