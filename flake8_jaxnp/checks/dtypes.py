@@ -127,8 +127,9 @@ class CallerValues:
         if key not in self.received:
             calls, model = self._calls(func), self.model
             names = positional_names(func)
-            values = [model.value(a) if a is not None else UNKNOWN_VALUE
-                      for a in (argument_for(call, names, param) for call in calls)]
+            arguments = [argument_for(call, names, param) for call in calls]
+            values = [model.value(a) for a in arguments] \
+                if all(a is not None and model.may_hold_arrays(a) for a in arguments) else []
             agree = bool(values) and all(v.kind in (JAX, TRACER) and v.dtype is not None and not v.weak
                                          for v in values) \
                 and len({dtypes.on_jax(v.dtype, model.x64) for v in values}) == 1
