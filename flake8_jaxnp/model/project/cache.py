@@ -30,7 +30,7 @@ class Memory:
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
         self.callers = {}  # (package, salt) -> the reach (see Project.callers)
         self.conversions = {}  # (module path, function, salt, working directory) -> its conversions through helpers
-        self.texts = {}  # module path -> ((mtime, size), its bytes), read to find who calls a function
+        self.words = {}  # module path -> ((mtime, size), its bytes, its words), read to find who names a function
         self.imported_calls = {}  # (module path, function name) -> (its bytes, the calls naming it: defaults.py)
         self.resolvers = {}  # (module path, working directory) -> a Project around it, to resolve its imports
 

@@ -5,7 +5,7 @@ keeps a 64-bit default), or any mention at all (then the function's callers are 
 in its file, so what its parameters receive is not known there: JNP401).
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
-once per process and parsed only when its text mentions the function's name.
+once per process (its words kept as a set) and parsed only when it has the function's name.
 """
 import ast
 import re
@@ -29,28 +29,33 @@ def calls_keeping_default(project, name, param, index):
 
 
 def modules_naming(project, name):
-    """[(path, bytes)] of the other modules of ``project`` whose text has the word ``name``
-    (in code, a string or a comment alike: only they can call the function of that name)."""
-    word = re.compile(rb"\b" + re.escape(name.encode("utf-8")) + rb"\b")
+    """[(path, bytes)] of the other modules of ``project`` that have the word ``name`` (in
+    code, a string or a comment alike: only they can call the function of that name)."""
+    word = name.encode("utf-8")
     found = []
     for path in project.files():
-        text = _text(path) if path != project.path else None
-        if text is not None and word.search(text):
-            found.append((path, text))
+        kept = _words(path) if path != project.path else None
+        if kept is not None and (word in kept[1] or (not word.isascii() and word in kept[0])):  # (\w: ASCII)
+            found.append((path, kept[0]))
     return found
 
 
-def _text(path):
-    """A module's bytes, read once per process while its size and modification time stay."""
+_WORD = re.compile(rb"\w+")
+
+
+def _words(path):
+    """(a module's bytes, the set of its words), made once per process while the file's size
+    and modification time stay: each question then costs a set lookup per module."""
     try:
         stat = path.stat()
         version = (stat.st_mtime_ns, stat.st_size)
-        kept = MEMORY.texts.get(path)
+        kept = MEMORY.words.get(path)
         if kept is None or kept[0] != version:
-            kept = MEMORY.texts[path] = (version, path.read_bytes())
+            text = path.read_bytes()
+            kept = MEMORY.words[path] = (version, text, frozenset(_WORD.findall(text)))
     except OSError:
         return None
-    return kept[1]
+    return kept[1:]
 
 
 def _imported_calls(path, text, name):
@@ -59,7 +64,7 @@ def _imported_calls(path, text, name):
     ``util.make(...)``, ``build(...)`` after ``import make as build``); calls with ``*args``
     or ``**kwargs`` are left out."""
     kept = MEMORY.imported_calls.get((path, name))
-    if kept is None or kept[0] is not text:  # (``_text`` keeps one bytes object per version)
+    if kept is None or kept[0] is not text:  # (``_words`` keeps one bytes object per version)
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
