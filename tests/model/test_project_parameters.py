@@ -1,7 +1,10 @@
 """Facts that arrive through parameters from other project modules: keys that a helper of
-another module consumes or hands back (JNP601)."""
+another module consumes or hands back (JNP601), 64-bit dtype defaults that a call in
+another module keeps (JNP402)."""
 import pytest
 
+from conftest import FIXTURES
+from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 from test_project import codes_at, lint, write_project
 
 SAMPLING = """\
@@ -90,3 +93,15 @@ def test_a_default_kept_by_a_caller_in_another_module(tmp_path, caller, expected
     found = lint(tmp_path, "pkg/util.py")
     assert codes_at(found) == expected, caller
     assert all("which the call in pkg/caller.py:" in line for line in found)
+
+
+@pytest.mark.parametrize("package, reported", [("keypkg", "keypkg/train.py"), ("dtypepkg", "dtypepkg/util.py")])
+def test_the_parameter_fixtures_agree_across_jobs_files_and_stdin(package, reported):
+    paths = sorted((FIXTURES / package).glob("*.py"))
+    serial, parallel = serial_and_parallel(FIXTURES, paths)
+    assert any(reported in line for line in serial)
+    assert parallel == serial
+    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
+                                                                            FIXTURES))
+    assert one_by_one == serial
+    assert stdin_mismatches(FIXTURES, paths, serial) == []
