@@ -52,13 +52,18 @@ class _Consumers:
     def __init__(self, model):
         self.model = model
         self.samplers = api.random_samplers()
-        self.read = {}  # scope -> the names read anywhere inside it
+        self.read = None  # name -> every read of it in the module, built on the first question
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
 
     def calls(self):
-        """{call: (key expression, "draw" or "split")} for every call that consumes a key."""
-        return {call: self.consumed[call] for call in self.model.nodes(ast.Call) if self.key_of(call) is not None}
+        """{call: (key expression, "draw" or "split")} for every call that consumes a key; none
+        in a module without a sampler or split, as a same-file function consumes only through one."""
+        calls = self.model.nodes(ast.Call)
+        qualname, samplers = self.model.qualname, self.samplers
+        if not any(qualname(call.func) in samplers or qualname(call.func) == SPLIT for call in calls):
+            return {}
+        return {call: self.consumed[call] for call in calls if self.key_of(call) is not None}
 
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a
@@ -93,6 +98,9 @@ class _Consumers:
         rebound = {name for name, bindings in self.model.scope(func).bindings.items()
                    if any(b.kind is not BindingKind.PARAM for b in bindings)}
         params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
+        if not params:
+            self.consuming[func] = {}
+            return {}
         found, passed = {}, []  # passed: the compound statements before, each may return
         for stmt in func.body:
             if not isinstance(stmt, _STRAIGHT):  # a branch, loop or try: its calls may not run
@@ -128,17 +136,27 @@ class _Consumers:
             return False  # an attribute or item outlives the function
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
-        if scope not in self.read:
-            self.read[scope] = {}
-            for node in ast.walk(scope):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                    self.read[scope].setdefault(node.id, []).append(node)
         own = model.scope(scope)
         names = {n.id for n in targets if isinstance(n, ast.Name)}
         exported = set() if scope is not model.tree else {name for name in names if not name.startswith("_")}
         if names & (own.globals | own.nonlocals | exported):
             return False
-        return all(self._handed_to_unknown(read) for name in names for read in self.read[scope].get(name, ()))
+        return all(self._handed_to_unknown(read) for name in names for read in self._reads_within(scope, name))
+
+    def _reads_within(self, scope, name):
+        """The reads of ``name`` anywhere inside ``scope``, nested functions included."""
+        if self.read is None:
+            self.read = {}
+            for node in self.model.nodes(ast.Name):
+                if type(node.ctx) is ast.Load:
+                    self.read.setdefault(node.id, []).append(node)
+        reads = self.read.get(name, ())
+        return reads if scope is self.model.tree else [read for read in reads if self._inside(read, scope)]
+
+    def _inside(self, node, scope):
+        while node is not None and node is not scope:
+            node = self.model.parent(node)
+        return node is scope
 
     def _handed_to_unknown(self, expr):
         """Whether ``expr`` is an argument of a call that is neither a ``jax.random`` function nor
