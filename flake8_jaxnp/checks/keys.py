@@ -55,15 +55,36 @@ class _Consumers:
         self.read = None  # name -> every read of it in the module, built on the first question
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
+        self.may_consume = set()  # the functions whose parameters a call of them may consume
 
     def calls(self):
         """{call: (key expression, "draw" or "split")} for every call that consumes a key; none
         in a module without a sampler or split, as a same-file function consumes only through one."""
         calls = self.model.nodes(ast.Call)
         qualname, samplers = self.model.qualname, self.samplers
-        if not any(qualname(call.func) in samplers or qualname(call.func) == SPLIT for call in calls):
+        direct = [call for call in calls if qualname(call.func) in samplers or qualname(call.func) == SPLIT]
+        if not direct:
             return {}
+        self.may_consume = self._functions_reaching(direct, calls)
         return {call: self.consumed[call] for call in calls if self.key_of(call) is not None}
+
+    def _functions_reaching(self, direct, calls):
+        """The functions that hold one of the ``direct`` calls or call (through same-file calls)
+        one that does: only their parameters can be consumed."""
+        model = self.model
+        callers = {}  # same-file function -> the functions whose calls name it
+        for call in calls:
+            callee = model.callee(call.func)
+            if callee is not None:
+                callers.setdefault(callee, []).append(model.enclosing_function(call))
+        reaching = {model.enclosing_function(call) for call in direct}
+        pending = list(reaching)
+        while pending:
+            for caller in callers.get(pending.pop(), ()):
+                if caller not in reaching:
+                    reaching.add(caller)
+                    pending.append(caller)
+        return reaching
 
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a
@@ -81,7 +102,7 @@ class _Consumers:
         if qualname == SPLIT:
             return None if self._split_unused(call) else (_key_argument(call), "split")
         callee = self.model.callee(call.func)
-        if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)) and callee in self.may_consume:
             for param, how in self._consumed_parameters(callee).items():
                 argument = _argument_for(call, callee, param)
                 if argument is not None:
@@ -256,6 +277,8 @@ class _KeyFlow:
     def _stmt(self, stmt, used):
         """``used``: name -> (kind of consumption, the call) for keys consumed on every path
         (the latest consumption on the first path)."""
+        if not used and stmt not in self.holders:
+            return used  # nothing consumed yet, and nothing to consume in it
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in stmt.decorator_list:
                 self._expression(decorator, used)
