@@ -25,6 +25,7 @@ IN_PLACE_METHODS = {
     "setfield": "{x} = {x}.at[...].set(...)",
     "setflags": "{x} as it is; JAX arrays are always read-only",
 }
+DISPLAYS = (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)  # never arrays
 AUGMENTED_AT = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide", ast.Pow: "power"}
 # NumPy functions that write into their first argument -> how to write it in JAX.
 NUMPY_WRITERS = {
@@ -76,6 +77,8 @@ def numpy_only_apis(model):
 
 # ---- JNP501: in-place updates ---------------------------------------------------
 def _item_update(model, target):
+    if _bound_only_to_displays(model, target.value):
+        return  # a list, dict or set (``info["k"] = v``): known without a forward pass
     if model.array_value(target.value).kind not in JAX_ARRAY \
             and _dict_entry(model, target.value).kind not in JAX_ARRAY:
         return
@@ -97,6 +100,15 @@ def _item_update(model, target):
     if type(target.value) is ast.Attribute and fix.startswith(f"{array} = "):  # a field of a NamedTuple, x.T
         fix = f"{fix[len(array) + 3:]} and use the new array where {array} was used"
     yield Finding.at(target, "JNP501", dict(what=what, effect=effect, fix=fix))
+
+
+def _bound_only_to_displays(model, name):
+    """Whether ``name`` is a Name whose every binding assigns a list, dict or set display."""
+    if type(name) is not ast.Name:
+        return False
+    found = model.resolve(name)
+    return found is not None and all(b.kind is BindingKind.ASSIGN and isinstance(b.value, DISPLAYS)
+                                     for b in found[1])
 
 
 def _dict_entry(model, expr):

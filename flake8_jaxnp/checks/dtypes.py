@@ -252,7 +252,7 @@ def _call(model, call):
     module, _, name = (qualname or "").rpartition(".")
     jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in api.non_array_functions()
     given, requested, python_type = False, None, False
-    if jax_function or isinstance(call.func, ast.Attribute):
+    if jax_function or (qualname is None and isinstance(call.func, ast.Attribute)):  # x.astype(...), x.sum(dtype=...)
         given, requested, python_type = _requested_dtype(model, call, qualname)
         if given and not jax_function and not _is_jax_method(model, call, qualname):  # (last: it needs values)
             given, requested, python_type = False, None, False

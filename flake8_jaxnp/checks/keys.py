@@ -52,14 +52,59 @@ class _Consumers:
     def __init__(self, model):
         self.model = model
         self.samplers = api.random_samplers()
-        self.read = {}  # scope -> the names read anywhere inside it
+        self.read = None  # name -> every read of it in the module, built on the first question
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
+        self.may_consume = set()  # the functions whose parameters a call of them may consume
+        self.imported = {}  # call -> facts of the other module's function it runs that consumes a key, or None
 
     def calls(self):
         """{call: (key expression, "draw" or "split", positions of its result that hand the key
-        back)} for every call that consumes a key."""
-        return {call: self.consumed[call] for call in self.model.nodes(ast.Call) if self.key_of(call) is not None}
+        back)} for every call that consumes a key; none in a module without a sampler, a split
+        or a call of another module's function that consumes a key, as a same-file function
+        consumes only through one of those."""
+        calls = self.model.nodes(ast.Call)
+        qualname, samplers = self.model.qualname, self.samplers
+        direct = [call for call in calls if qualname(call.func) in samplers or qualname(call.func) == SPLIT
+                  or self._imported_consumer(call) is not None]
+        if not direct:
+            return {}
+        self.may_consume = self._functions_reaching(direct, calls)
+        return {call: self.consumed[call] for call in calls if self.key_of(call) is not None}
+
+    def _functions_reaching(self, direct, calls):
+        """The functions that hold one of the ``direct`` calls or call (through same-file calls)
+        one that does: only their parameters can be consumed."""
+        model = self.model
+        callers = {}  # same-file function -> the functions whose calls name it
+        for call in calls:
+            callee = model.callee(call.func)
+            if callee is not None:
+                callers.setdefault(callee, []).append(model.enclosing_function(call))
+        reaching = {model.enclosing_function(call) for call in direct}
+        pending = list(reaching)
+        while pending:
+            for caller in callers.get(pending.pop(), ()):
+                if caller not in reaching:
+                    reaching.add(caller)
+                    pending.append(caller)
+        return reaching
+
+    def _imported_consumer(self, call):
+        """The summary facts of a plain function of another project module that ``call`` runs
+        and that consumes a key parameter, or None (inside a jitted one the runtime mode sees
+        only tracers: it could not confirm the reuse)."""
+        if call in self.imported:
+            return self.imported[call]
+        facts = None
+        if self.model.callee(call.func) is None \
+                and not (self.model.qualname(call.func) or "").startswith(("jax.", "numpy.")) \
+                and any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
+            found = self.model.helper_facts(call.func)
+            if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
+                facts = found[0]
+        self.imported[call] = facts
+        return facts
 
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a
@@ -80,20 +125,17 @@ class _Consumers:
             return None if self._split_unused(call) else (key_argument(call), "split", ())
         callee = self.model.callee(call.func)
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if callee not in self.may_consume:
+                return None
             names = positional_names(callee)
             if isinstance(call.func, ast.Attribute) and names and names[0] in ("self", "cls"):
                 names = names[1:]
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
             return _passed_key(call, names, consumed, returned_keys(callee, consumed), posonly)
-        if callee is None and not (qualname or "").startswith(("jax.", "numpy.")) \
-                and any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
-            # a plain function of another project module (inside a jitted one the runtime mode
-            # sees only tracers: it could not confirm the reuse)
-            found = self.model.helper_facts(call.func)
-            if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
-                facts = found[0]
-                return _passed_key(call, facts["params"], facts["keys"], facts["returned_keys"], ())
+        facts = self._imported_consumer(call)
+        if facts is not None:
+            return _passed_key(call, facts["params"], facts["keys"], facts["returned_keys"], ())
         return None
 
     def _consumed_parameters(self, func):
@@ -104,7 +146,7 @@ class _Consumers:
         rebound = {name for name, bindings in self.model.scope(func).bindings.items()
                    if any(b.kind is not BindingKind.PARAM for b in bindings)}
         params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
-        found = self.consuming[func] = consumed_parameters(func, params, self._consumed)
+        found = self.consuming[func] = consumed_parameters(func, params, self._consumed) if params else {}
         return found
 
     def _consumed(self, call):
@@ -129,17 +171,27 @@ class _Consumers:
             return False  # an attribute or item outlives the function
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
-        if scope not in self.read:
-            self.read[scope] = {}
-            for node in ast.walk(scope):
-                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-                    self.read[scope].setdefault(node.id, []).append(node)
         own = model.scope(scope)
         names = {n.id for n in targets if isinstance(n, ast.Name)}
         exported = set() if scope is not model.tree else {name for name in names if not name.startswith("_")}
         if names & (own.globals | own.nonlocals | exported):
             return False
-        return all(self._handed_to_unknown(read) for name in names for read in self.read[scope].get(name, ()))
+        return all(self._handed_to_unknown(read) for name in names for read in self._reads_within(scope, name))
+
+    def _reads_within(self, scope, name):
+        """The reads of ``name`` anywhere inside ``scope``, nested functions included."""
+        if self.read is None:
+            self.read = {}
+            for node in self.model.nodes(ast.Name):
+                if type(node.ctx) is ast.Load:
+                    self.read.setdefault(node.id, []).append(node)
+        reads = self.read.get(name, ())
+        return reads if scope is self.model.tree else [read for read in reads if self._inside(read, scope)]
+
+    def _inside(self, node, scope):
+        while node is not None and node is not scope:
+            node = self.model.parent(node)
+        return node is scope
 
     def _handed_to_unknown(self, expr):
         """Whether ``expr`` is an argument of a call that is neither a ``jax.random`` function nor
@@ -220,6 +272,8 @@ class _KeyFlow:
     def _stmt(self, stmt, used):
         """``used``: name -> (kind of consumption, the call) for keys consumed on every path
         (the latest consumption on the first path)."""
+        if not used and stmt not in self.holders:
+            return used  # nothing consumed yet, and nothing to consume in it
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in stmt.decorator_list:
                 self._expression(decorator, used)

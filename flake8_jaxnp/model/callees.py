@@ -27,6 +27,8 @@ class Callees:
         self._records = None  # this module's pytree classes, on demand
         self._results = {}  # jitted def -> the shape of its result, on demand
         self._builders = {}  # def -> whether it returns a jitted function, on demand
+        self._returns = None  # def -> the values its return statements give, on demand
+        self._generators = set()  # defs that yield
 
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
@@ -100,9 +102,14 @@ class Callees:
         return self._builders[callee]
 
     def _returns_jitted(self, callee):
-        own = self.names.own_nodes(callee)
-        returns = [n.value for n in own if type(n) is ast.Return]
-        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in own):
+        if self._returns is None:  # one pass over the module's index, not a walk of each callee
+            enclosing, self._returns = self.names.enclosing_function, {}
+            for node in self.names.by_type.get(ast.Return, ()):
+                self._returns.setdefault(enclosing(node), []).append(node.value)
+            self._generators = {enclosing(node) for kind in (ast.Yield, ast.YieldFrom)
+                                for node in self.names.by_type.get(kind, ())}
+        returns = self._returns.get(callee)
+        if not returns or callee in self._generators:
             return False
         roots = self.roots
         for value in returns:

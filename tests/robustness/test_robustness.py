@@ -5,6 +5,7 @@ generator), broken files through flake8 itself, and very large or very deep
 files through the plugin class that flake8 calls.
 """
 import ast
+import gc
 import io
 import subprocess
 import sys
@@ -476,3 +477,19 @@ def test_extra_transform_module_alone_makes_a_file_relevant():
     options = Options(extra_transforms=("equinox.filter_jit",))
     codes = [finding.code for finding in lint(ast.parse(source), source.splitlines(True), options)]
     assert codes == ["JNP301"]
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_linting_leaves_the_garbage_collector_as_it_found_it(collecting, monkeypatch):
+    """lint() pauses the collector while it works; a check that fails must not leave it paused."""
+    def failing(model):
+        raise RuntimeError("a check fails")
+    monkeypatch.setattr("flake8_jaxnp.linter.CHECKS", (failing,))
+    source = IMPORTS + "x = jnp.ones(3)\n"
+    (gc.enable if collecting else gc.disable)()
+    try:
+        findings = lint(ast.parse(source), source.splitlines(True))
+        assert gc.isenabled() is collecting
+        assert any("a check fails" in finding.message for finding in findings)
+    finally:
+        gc.enable()
