@@ -59,7 +59,7 @@ def _recompiles(model, loop, stmt, walked):
         if isinstance(node, ast.Call):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
-            yield from _growing_argument(model, loop, node)
+            yield from _growing_argument(model, loop, node, walked)
 
 
 def _own_expression_nodes(stmt):
@@ -108,14 +108,14 @@ def _called_in(loop, name, walked):
 
 
 def _body_names(loop, walked):
-    """(names the loop's body binds, names it calls), from one walk of the body kept in
-    ``walked``: a loop with thousands of calls is not walked once per call."""
+    """({name the loop's body binds: the Name nodes that bind it}, names it calls), from one
+    walk of the body kept in ``walked``: a loop with thousands of calls is not walked once per call."""
     if loop not in walked:
-        bound, called = set(), set()
+        bound, called = {}, set()
         for stmt in loop.body:
             for node in ast.walk(stmt):
                 if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                    bound.add(node.id)
+                    bound.setdefault(node.id, []).append(node)
                 elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                     called.add(node.func.id)
         walked[loop] = bound, called
@@ -141,7 +141,7 @@ def _changing_static(model, loop, call, walked):
             return
 
 
-def _growing_argument(model, loop, call):
+def _growing_argument(model, loop, call, walked):
     """A jitted function called in the loop with a name the loop's body grows on every iteration
     (``x = jnp.concatenate([x, token], axis=1)``): each call sees a new shape, a new cache key."""
     names = [a.id for a in call.args if isinstance(a, ast.Name)] + \
@@ -149,7 +149,7 @@ def _growing_argument(model, loop, call):
     if not names or not is_jitted(model, call.func):
         return
     for name in names:
-        growth = _growth(model, loop, name)
+        growth = _growth(model, loop, name, walked)
         if growth is not None:
             yield Finding.at(call, "JNP602", {
                 "what": f"'{name}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
@@ -158,11 +158,10 @@ def _growing_argument(model, loop, call):
             return
 
 
-def _growth(model, loop, name):
+def _growth(model, loop, name, walked):
     """The one statement of the loop's body that binds ``name``, when it is ``name = concatenate([name,
     ...])`` (or append, hstack, ...) run on every iteration; else None."""
-    stores = [node for stmt in loop.body for node in ast.walk(stmt)
-              if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)]
+    stores = _body_names(loop, walked)[0].get(name, ())
     target = loop.target if isinstance(loop, ast.For) else ast.Pass()
     if len(stores) != 1 or any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(target)):
         return None
