@@ -240,6 +240,9 @@ class Tracing:
                 params = set(params) & accepted
                 if behaviour is None or not params:
                     continue
-                chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
-                where = f"{transform} (called from '{caller}' in {shown(path)}:{line}{chain})"
+                if caller is None:  # from .ops import loss; jax.jit(loss)
+                    where = f"{transform} (applied in {shown(path)}:{line})"
+                else:
+                    chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
+                    where = f"{transform} (called from '{caller}' in {shown(path)}:{line}{chain})"
                 self.roots.mark(func, Transform(where, behaviour), params)

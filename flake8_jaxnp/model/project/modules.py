@@ -16,6 +16,7 @@ from collections import deque
 from functools import lru_cache
 from pathlib import Path
 
+from ..syntax import is_test_file
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
@@ -206,8 +207,9 @@ class Project:
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,
         root)]} for the calls from another module's function, reached by a trace, that pass
-        this file's function tracers; root: (function, path, line) of the traced function
-        the chain starts at, or None when the caller is that root. The reach is solved once
+        this file's function tracers (caller None: another module applies a transform to
+        it, ``jax.jit(loss)``); root: (function, path, line) of the traced function the
+        chain starts at, or None when the caller is that root. The reach is solved once
         per process (one flake8 run sees one state of the files)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
@@ -225,16 +227,35 @@ class Project:
         function's traced parameters only grow, so each is visited at most once per
         parameter."""
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
-        reached, starts, queue = {}, {}, deque()  # (path, function, transform) -> traced parameters
+        # (path, function, transform) -> traced parameters; -> the chain's root (None for a
+        # root); a root's (function, path, line) of where the transform is applied
+        reached, starts, origins, queue = {}, {}, {}, deque()
+        # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
+        calls = {}
+
+        def start(root, params, origin):
+            if not params <= reached.get(root, set()):
+                reached.setdefault(root, set()).update(params)
+                starts[root] = None
+                origins.setdefault(root, origin)
+                queue.append(root)
+
         for path in files:
-            for name, (transform, params, line) in sorted(self._roots(path, might_trace).items()):
-                start = (path, name, transform)
-                reached[start], starts[start] = set(params), None
-                queue.append(start)
-        calls = {}  # (callee path, name) -> {(transform, caller, path, line): [params, root]}
+            summary = self._roots(path, might_trace)
+            for name, transform, params, line in summary["roots"] if summary else ():
+                start((path, name, transform), set(params), (name, str(path), line))
+            for binding, attributes, transform, *spec, line in summary["applied"] if summary else ():
+                target = self._flow_target(path, binding, attributes)  # from .ops import loss; jax.jit(loss)
+                target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
+                facts = target_summary["functions"].get(target[1]) if target_summary else None
+                params = _applied_parameters(facts, *spec) if facts else None
+                if params:
+                    calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[0] \
+                        |= params
+                    start((*target, transform), params, (target[1], str(path), line))
         while queue:
             path, name, transform = caller = queue.popleft()
-            root = starts[caller] or (name, str(path), self.summary(path)["roots"][name][2])
+            root = starts[caller] or origins[caller]
             traced = reached[caller]
             for binding, attributes, positions, keywords, line, _ in self.summary(path)["flows"].get(name, ()):
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
@@ -259,7 +280,7 @@ class Project:
         index = {}
         for (path, name), sites in calls.items():
             index.setdefault(str(path), {})[name] = [
-                (sorted(params), *site, root) for site, (params, root) in sorted(sites.items())]
+                (sorted(params), *site, root) for site, (params, root) in sorted(sites.items(), key=_site_order)]
         return index
 
     def _flow_target(self, path, binding, attributes):
@@ -275,17 +296,16 @@ class Project:
         return MEMORY.resolvers[key].resolve(binding, attributes)
 
     def _roots(self, path, might_trace):
-        """A module's traced functions (``summaries``' roots). A module in which no decorator
-        or assignment names a transform has none: it is neither parsed nor looked up in
-        the cache."""
+        """The summary of a module that may apply a transform (its ``roots`` and ``applied``),
+        or None: a test module (its traces are the tests' own), and a module that never
+        names a transform, which is neither parsed nor looked up in the cache."""
+        if is_test_module(path):
+            return None
         try:
             data = path.read_bytes()
         except OSError:
-            return {}
-        if not might_trace.search(b"\n" + data):  # the pattern starts at a newline
-            return {}
-        summary = self.summary(path)
-        return summary["roots"] if summary else {}
+            return None
+        return self.summary(path) if might_trace.search(data) else None
 
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
@@ -305,6 +325,26 @@ class Project:
                 files = sorted(self.package.glob("*.py"))
             files = MEMORY.project_files[key] = files[:MAX_PROJECT_FILES]  # below the resolved package folder
         return files
+
+
+def _applied_parameters(facts, bound, names, static_positions, static_names):
+    """The parameters of an imported function (its ``facts``) that a transform applied
+    elsewhere traces: those ``partial`` did not bind and static options did not name."""
+    positional = facts["params"][bound:]
+    count = len(positional)
+    static = {positional[i] for i in static_positions if -count <= i < count} | set(static_names)
+    return set(facts["traceable"]) - set(facts["params"][:bound]) - set(names) - static
+
+
+def _site_order(site):
+    """Sites sorted by their key, a transform applied (caller None) first."""
+    (transform, caller, path, line), _ = site
+    return transform, caller or "", path, line
+
+
+def is_test_module(path):
+    """pytest's test files and conftest.py: what they trace is the tests' own."""
+    return is_test_file(str(path)) or path.name == "conftest.py"
 
 
 def answer(found):
@@ -327,13 +367,10 @@ def project_around(filename, options):
 
 @lru_cache(maxsize=None)
 def _transform_pattern(transforms):
-    """Bytes that a module tracing a top-level function must contain (``summarise`` reads
-    only top-level statements): a transform's last name in a decorator at the start of a
-    line (``@jax.jit``, ``@partial(jax.jit``) or in a module-level assignment (``step =
-    jax.jit(_step)``). It starts with a newline rather than ``^``: the search then jumps
-    from line to line instead of trying every byte (6x faster on the corpus)."""
+    """Bytes that a module applying a transform must contain: a transform's last name
+    (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
     names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
-    return re.compile(rb"\n(?:@[\w. \t(]*\b(?:" + names + rb")\b|\w+\s*=.*\b(?:" + names + rb")\b)")
+    return re.compile(rb"\b(?:" + names + rb")\b")
 
 
 @lru_cache(maxsize=None)

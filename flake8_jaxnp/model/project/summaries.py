@@ -2,9 +2,10 @@
 
 A summary says which top-level functions are jitted (a call gives device arrays),
 what each function returns, which parameters a function converts to the host
-unconditionally, which functions it traces as roots (with their traced parameters),
-which project functions each function passes its parameters on to (``flows``), the
-shapes of its jitted results and its dtype constants. It depends on
+unconditionally, which of its functions it traces as roots wherever it applies a
+transform (with their traced parameters) and which imported functions it applies one
+to (``units``), which project functions each function passes its parameters on to
+(``flows``), the shapes of its jitted results and its dtype constants. It depends on
 the module's text (and the transforms) alone, so it can be cached by content. A file
 that calls one function of a module gets that function's summary alone, from the
 module's header and the function's own lines (``function_summary``).
@@ -18,12 +19,13 @@ from ...facts import FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..library import non_array_functions
 from ..names import child_fields
-from ..syntax import (imported_qualname, module_imports, named_options, positional_names,
-                      static_parameters, transform_spec)
+from ..syntax import imported_qualname, module_imports, positional_names, transform_spec
+from ..traced import applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
+from .units import applications
 
-SUMMARY_FORMAT = 5
+SUMMARY_FORMAT = 6
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -33,45 +35,41 @@ def summarise(source, transforms, scalars_static=()):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"functions": {}, "jitted": [], "roots": {}, "flows": {}, "results": {}, "dtypes": {}}
+        return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "results": {}, "dtypes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
-    functions, jitted, traced, results = {}, set(), {}, {}
+    functions, jitted, results = {}, set(), {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[stmt.name] = function_facts(stmt, imports)
-            for decorator in stmt.decorator_list:
-                spec = _transform(decorator, imports, transforms)
-                if spec is not None:
-                    traced[stmt.name] = spec
-                    if _stages(transforms[spec[0]]):
-                        jitted.add(stmt.name)
+            if any(spec is not None and _stages(transforms[spec[0]])
+                   for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)):
+                jitted.add(stmt.name)
             if records and stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
                 shape = result_shape(stmt, records)
                 if shape is not None:
                     results[stmt.name] = shape
         elif _assigns_call(stmt):
             spec = _assigned_transform(stmt, imports, transforms)
-            if spec is not None:
-                if _stages(transforms[spec[0]]):
-                    jitted.add(stmt.targets[0].id)
-                if stmt.value.args[0].id in functions:
-                    traced[stmt.value.args[0].id] = spec
+            if spec is not None and _stages(transforms[spec[0]]):
+                jitted.add(stmt.targets[0].id)
     local_functions = set(functions)
-    roots, flows = {}, {}
+    flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
             calls = parameter_calls(stmt, imports, local_functions)
             if calls:
                 flows[stmt.name] = calls
-            spec = traced.get(stmt.name)
-            if spec is not None and transforms[spec[0]].abstract and spec[0] not in scalars_static:
-                params = _traced_parameters(stmt, spec)
-                if params:
-                    roots[stmt.name] = [spec[0], params, stmt.lineno]
-    return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "flows": flows, "results": results,
-            "dtypes": dtype_aliases(tree, imports)}
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
+    roots, applied, units = applications(tree, imports, transforms, roots_by)
+    for unit, func in units.items():
+        if "." in unit:  # a method or a nested def: its own calls, for the reach to follow
+            calls = parameter_calls(func, imports, local_functions)
+            if calls:
+                flows[unit] = calls
+    return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
+            "results": results, "dtypes": dtype_aliases(tree, imports)}
 
 
 def _assigns_call(stmt):
@@ -150,8 +148,8 @@ def function_summary(source, name, transforms, definitions=None):
         jitted = spec is not None and _stages(transforms[spec[0]])
     else:
         return None
-    return {"functions": functions, "jitted": [name] if jitted else [], "roots": {}, "flows": flows, "results": {},
-            "dtypes": {}}
+    return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
+            "results": {}, "dtypes": {}}
 
 
 @lru_cache(maxsize=32)
@@ -214,9 +212,10 @@ def _transform(expr, imports, transforms):
 
 
 def function_facts(func, imports):
-    """Parameters, line, what it returns ("jax" when it ends in a return and every return
-    gives a jax.numpy array, else None), and the parameters it converts to the host in its
-    unconditional statements (so on every call). One pass; nested defs are not entered."""
+    """Parameters (and those a transform applied to it would trace: traceable), line, what
+    it returns ("jax" when it ends in a return and every return gives a jax.numpy array,
+    else None), and the parameters it converts to the host in its unconditional
+    statements (so on every call). One pass; nested defs are not entered."""
     params = positional_names(func)
     rebound, found, returns = set(), [], set()
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
@@ -248,7 +247,8 @@ def function_facts(func, imports):
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
-    return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts)}
+    return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
+            "returns": kind, "converts": sorted(converts)}
 
 
 def _conversion(node, imports):
@@ -272,16 +272,6 @@ def _returned_kind(value, imports):
     array = module == "jax.numpy" and function not in non_array_functions() \
         and function not in api.tuple_result_functions()
     return "jax" if array else None
-
-
-def _traced_parameters(func, spec):
-    """The parameters a transform traces (its static arguments left out), sorted; [] when
-    its static options cannot be read."""
-    positional = positional_names(func)
-    static = static_parameters(named_options(spec[1]), positional)
-    if static is None:
-        return []
-    return sorted((set(positional) | {a.arg for a in func.args.kwonlyargs}) - static)
 
 
 def dtype_aliases(tree, imports):

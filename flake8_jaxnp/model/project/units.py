@@ -1,0 +1,218 @@
+"""Where a module applies a transform, wherever it does: the roots of the project's reach.
+
+One walk of the module finds every application: decorators (of top-level defs, methods
+and nested defs), a transform called anywhere (``jax.jit(f)(x)``, ``fast =
+jax.jit(solve)`` in a function, ``self.step = jax.jit(self._step)`` in ``__init__``,
+``jax.jit(partial(f, model=m))``, ``jax.jit(jax.vmap(f))``) and ``partial(jax.jit,
+...)(f)``. Its target is a *unit* of the module, named by its qualified name
+(``Trainer._step``, ``outer.inner``), or an imported function, which the reach looks
+up in its own module. Names resolve as Python resolves them (the innermost def first,
+class bodies skipped); a name bound more than once, or by anything but a def or an
+import, names nothing known, and is left silent.
+"""
+import ast
+
+from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, imported_qualname, named_options, parameters,
+                      selected_arguments, split_attributes, transform_spec)
+from ..traced import applied_parameters, transform_options
+
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Decorators after which a method read from ``self`` binds no first parameter.
+_UNBOUND = frozenset({"staticmethod", "classmethod"})
+
+
+def applications(tree, imports, transforms, roots_by):
+    """(roots, applied, units) for the module ``tree``: roots [[unit, transform, traced
+    parameters, line]] for its own defs (line: the def's for a decorator, else the
+    application's); applied [[import binding, attributes, transform, positions bound,
+    names bound, static positions, static names, line]] for imported functions; units
+    {unit: def} of the roots. ``roots_by``: the transforms whose applications are roots."""
+    reader = _Reader(tree, imports, transforms, roots_by)
+    reader.walk(tree.body, (_Scope(tree, None),), "")
+    roots, units = reader.finish()
+    return roots, sorted(reader.applied, key=lambda entry: (entry[-1], entry[2])), units
+
+
+class _Scope:
+    """A def, a class body or the module: how many times each name is bound in it, and the
+    defs bound there (computed when a name is first resolved through it)."""
+
+    __slots__ = ("node", "owner", "_counts", "_defs")
+
+    def __init__(self, node, owner):
+        self.node = node
+        self.owner = owner  # the class a def is a method of; None otherwise
+        self._counts = None
+        self._defs = None
+
+    def lookup(self, name):
+        """(count of bindings, the def when bound once by a def) for ``name`` here."""
+        if self._counts is None:
+            self._counts, self._defs = _bindings(self.node)
+        return self._counts.get(name, 0), self._defs.get(name)
+
+
+def _bindings(node):
+    """({name: how many times bound}, {name: def}) for the scope ``node`` alone (nested
+    scopes' own names not counted; ``global``/``nonlocal`` count as bound elsewhere)."""
+    counts, defs = {}, {}
+
+    def bind(name, times=1):
+        counts[name] = counts.get(name, 0) + times
+
+    if isinstance(node, DEFS):
+        for arg in parameters(node):
+            bind(arg.arg)
+    stack = list(node.body)
+    while stack:
+        child = stack.pop()
+        kind = type(child)
+        if kind in DEFS or kind is ast.ClassDef:
+            bind(child.name)
+            if kind in DEFS:
+                defs[child.name] = child
+            continue
+        if kind is ast.Lambda:
+            continue
+        if kind is ast.Name:
+            if type(child.ctx) is not ast.Load:
+                bind(child.id)
+            continue
+        if kind in (ast.Import, ast.ImportFrom):
+            for alias in child.names:
+                bind((alias.asname or alias.name).split(".")[0])
+        elif kind in (ast.Global, ast.Nonlocal):
+            for name in child.names:
+                bind(name, 2)
+        elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and getattr(child, "name", None):
+            bind(child.name)
+        elif kind is ast.MatchMapping and child.rest:
+            bind(child.rest)
+        stack.extend(ast.iter_child_nodes(child))
+    return counts, {name: found for name, found in defs.items() if counts[name] == 1}
+
+
+class _Reader:
+    def __init__(self, tree, imports, transforms, roots_by):
+        self.imports = imports
+        self.transforms = transforms
+        self.roots_by = roots_by
+        self.applied = []
+        self._found = []  # (def, transform, traced parameters, line)
+        self._qualnames = {}  # def -> its unit name
+
+    def qualname(self, expr):
+        return imported_qualname(expr, self.imports)
+
+    def walk(self, statements, chain, prefix):
+        """Find the applications in ``statements`` of the innermost scope of ``chain``."""
+        stack = list(statements)
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if kind in DEFS or kind is ast.ClassDef:
+                unit = prefix + node.name
+                stack.extend(node.decorator_list)
+                if kind is ast.ClassDef:
+                    stack.extend(node.bases)
+                    self.walk(node.body, chain + (_Scope(node, None),), unit + ".")
+                    continue
+                stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
+                self._qualnames[node] = unit
+                for decorator in node.decorator_list:
+                    spec = transform_spec(decorator, self.qualname, self.transforms)
+                    if spec is not None and spec[0] in self.roots_by:
+                        self._add(node, 0, spec, 0, (), node.lineno)
+                owner = chain[-1].node if type(chain[-1].node) is ast.ClassDef else None
+                self.walk(node.body, chain + (_Scope(node, owner),), unit + ".")
+                continue
+            if kind is ast.Lambda:
+                stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
+                continue  # its body's names are its own: what it applies is not read
+            if kind is ast.Call and node.args:
+                self._call(node, chain)
+            stack.extend(ast.iter_child_nodes(node))
+
+    def _call(self, call, chain):
+        name = self.qualname(call.func)
+        if name in self.transforms:
+            spec = (name, transform_options(name, call))
+        elif type(call.func) is ast.Call:  # partial(jax.jit, static_argnums=1)(f), jax.jit(donate_argnums=0)(f)
+            spec = transform_spec(call.func, self.qualname, self.transforms)
+        else:
+            return
+        if spec is not None and spec[0] in self.roots_by:
+            self._target(call.args[0], spec, chain, 0, (), call.lineno)
+
+    def _target(self, expr, spec, chain, bound, names, line):
+        if type(expr) is ast.Call:
+            inner = self.qualname(expr.func)
+            if inner in self.transforms and expr.args:  # jax.jit(jax.vmap(f)): f under jit too
+                self._target(expr.args[0], spec, chain, bound, names, line)
+            elif inner in PARTIAL and expr.args and not any(type(a) is ast.Starred for a in expr.args) \
+                    and all(k.arg for k in expr.keywords):  # partial(f, cfg, model=m): bound, static
+                self._target(expr.args[0], spec, chain, bound + len(expr.args) - 1,
+                             names + tuple(k.arg for k in expr.keywords), line)
+            return
+        found = self._resolve(expr, chain)
+        if found is None:
+            return
+        if not isinstance(found[0], ast.AST):  # an imported function
+            options = named_options(spec[1])
+            static = selected_arguments(options, STATIC_NUMBERS, STATIC_NAMES)
+            if static is not None and not (spec[0] == "jax.vmap" and "in_axes" in options):
+                self.applied.append([*found, spec[0], bound, sorted(names), *static, line])
+            return
+        self._add(*found, spec, bound, names, line)
+
+    def _add(self, func, binds_self, spec, bound, names, line):
+        params = applied_parameters(func, spec[0], spec[1], bound + binds_self, names)
+        if params:
+            self._found.append((func, spec[0], params, line))
+
+    def finish(self):
+        """The roots by unit (known once the walk has named every def), and their defs."""
+        roots, units = {}, {}
+        for func, transform, params, line in self._found:
+            unit = self._qualnames[func]
+            known = roots.get((unit, transform))
+            roots[(unit, transform)] = (params | known[0], min(line, known[1])) if known else (params, line)
+            units[unit] = func
+        return [[unit, transform, sorted(params), line] for (unit, transform), (params, line)
+                in sorted(roots.items())], units
+
+    def _resolve(self, expr, chain):
+        """(def, whether it binds self) for a unit of the module, (import binding,
+        attributes) for an imported function, or None."""
+        if type(expr) is ast.Name:
+            return self._resolve_name(expr.id, chain, [])
+        root, attributes = split_attributes(expr)
+        if root is None:
+            return None
+        scope = chain[-1]
+        if len(attributes) == 1 and scope.owner is not None and isinstance(scope.node, DEFS):
+            params = [a.arg for a in scope.node.args.posonlyargs + scope.node.args.args]
+            if params and params[0] == root.id and scope.lookup(root.id)[0] == 1:  # self.m
+                count, method = _Scope(scope.owner, None).lookup(attributes[0])
+                if method is None or count != 1:
+                    return None
+                decorators = {d.id for d in method.decorator_list if type(d) is ast.Name}
+                return None if decorators & _UNBOUND else (method, 1)
+        found = self._resolve_name(root.id, chain, attributes)
+        return found if found is not None and not isinstance(found[0], ast.AST) else None
+
+    def _resolve_name(self, name, chain, attributes):
+        for depth, scope in enumerate(reversed(chain)):
+            if depth and type(scope.node) is ast.ClassDef:
+                continue  # a class body's names are not seen from its methods
+            count, func = scope.lookup(name)
+            if not count:
+                continue
+            if count != 1:
+                return None
+            if func is not None:
+                return (func, 0) if not attributes else None
+            if scope.node is chain[0].node and name in self.imports:
+                return list(self.imports[name]), list(attributes)
+            return None
+        return None
