@@ -121,5 +121,95 @@ def test_the_units_a_module_applies_a_transform_to():
                      ["outer.inner", "jax.jit", ["a", "b"], 26],  # through the vmap it is given
                      ["outer.inner", "jax.vmap", ["a", "b"], 25],  # a and b (line 26), a (partial, line 25)
                      ["top", "jax.jit", ["x"], 7]]  # a defaulted parameter is no tracer; shadowed: a parameter
-    assert applied == [[["ops", 1, "loss"], [], "jax.jit", 0, [], [], ["cfg"], 31],
-                       [["", 1, "ops"], ["loss"], "jax.jit", 0, [], [], [], 32]]
+    assert applied == [[["ops", 1, "loss"], [], False, "jax.jit", 0, [], [], ["cfg"], 31],
+                       [["", 1, "ops"], ["loss"], False, "jax.jit", 0, [], [], [], 32]]
+
+
+def test_what_a_factory_returns_is_the_root():
+    roots, applied = roots_of(
+        "import jax\nfrom .far import make\n\n"
+        "def make_train(cfg):\n    def train(p, x):\n        return p\n    return train\n\n"
+        "def make_either(flag):\n    def a(x):\n        return x\n    def b(x):\n        return x\n"
+        "    return a if flag else b\n\n"
+        "def make_twice():\n    def c(x):\n        return x\n    c = jax.vmap(c)\n    return c\n\n"
+        "train = jax.jit(make_train(1))\nother = jax.jit(make_either(True))\ntwice = jax.jit(make_twice())\n"
+        "far = jax.jit(make(2), static_argnums=0)\n")
+    assert roots == [["make_train.train", "jax.jit", ["p", "x"], 22]]  # either, twice: not one def
+    assert applied == [[["far", 1, "make"], [], True, "jax.jit", 0, [], [0], [], 25]]
+
+
+FACTORIES = """import functools
+import jax
+
+
+@functools.cache
+def cached(n):
+    return jax.jit(lambda x: x * n)
+
+
+def bound_once():
+    fast = jax.jit(step)
+    return fast
+
+
+def maybe(flag):
+    if flag:
+        return jax.jit(step)
+    return step
+
+
+def traced_graph():
+    return jax.make_jaxpr(step)
+
+
+@jax.jit
+def step(x):
+    return x
+"""
+
+
+def test_which_functions_build_a_jitted_step_for_other_modules():
+    from flake8_jaxnp.model.project.summaries import summarise
+    transforms, _, scalars_static, _ = transform_tables(())
+    functions = summarise(FACTORIES.encode(), transforms, scalars_static)["functions"]
+    assert {name for name, facts in functions.items() if facts.get("builds_jitted")} == {"cached", "bound_once"}
+
+
+@pytest.mark.parametrize("use, expected", [
+    ("step = make()\n    for _ in range(STEPS):\n        x = step(x)\n        print(float(x.sum()))", [(11, "JNP102")]),
+    ("for _ in range(STEPS):\n        x = make()(x)\n        print(float(x.sum()))", [(10, "JNP102")]),
+    ("step = plain()\n    for _ in range(STEPS):\n        x = step(x)\n        print(float(x.sum()))", []),
+])
+def test_a_jitted_step_built_in_another_module_gives_device_arrays(tmp_path, use, expected):
+    write_package(tmp_path, far="import jax\n\n\ndef make():\n    return jax.jit(lambda x: x + 1)\n\n\n"
+                                "def plain():\n    return lambda x: x + 1\n",
+                  near=f"import jax.numpy as jnp\nfrom .far import make, plain\n\nSTEPS = 10\n\n\ndef run(x):\n"
+                       f"    {use}\n")
+    assert codes_at(lint(tmp_path, "pkg/near.py")) == expected
+
+
+def test_the_factories_agree_across_orders_jobs_files_and_stdin():
+    paths = sorted((FIXTURES / "factorypkg").glob("*.py"))
+    serial, parallel = serial_and_parallel(FIXTURES, paths)
+    assert len(serial) == 3 and parallel == serial
+    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
+                                                                            FIXTURES))
+    assert one_by_one == serial
+    assert stdin_mismatches(FIXTURES, paths, serial) == []
+
+
+def test_a_reexport_through_packages_keeps_the_reach_going_and_follows_its_changes(tmp_path):
+    """pkg/__init__.py re-exports leaf from pkg/sub/__init__.py, which re-exports it from
+    pkg/sub/leaf.py; an import cycle between the two __init__ files ends, silent."""
+    package = write_package(tmp_path, step="import jax\n\nfrom pkg import leaf, loop\n\n\n@jax.jit\n"
+                                           "def step(x):\n    return leaf(x) + loop(x)\n")
+    (package / "__init__.py").write_text("from .sub import leaf, loop\n")
+    (package / "sub").mkdir()
+    (package / "sub" / "__init__.py").write_text("from .leaf import leaf\nfrom pkg import loop\n")
+    (package / "sub" / "leaf.py").write_text("import jax.numpy as jnp\n\n\ndef leaf(x):\n    print(x)\n"
+                                             "    return x\n")
+    found = lint(tmp_path, "pkg/sub/leaf.py", "pkg/step.py")
+    assert codes_at(found) == [(5, "JNP301")]
+    assert "(called from 'step' in pkg/step.py:8)" in found[0]
+    (package / "sub" / "__init__.py").write_text("from pkg import loop\n\n\ndef leaf(x):\n    return x\n")
+    assert lint(tmp_path, "pkg/sub/leaf.py", "pkg/step.py") == []

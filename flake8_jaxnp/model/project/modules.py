@@ -8,6 +8,7 @@ directory, never into site-packages. A file not in a package sees the ``.py`` fi
 next to it. The reach says which functions of this file the project's traces reach
 from other modules, any number of calls away, with which parameters traced.
 """
+import ast
 import hashlib
 import json
 import os
@@ -16,7 +17,7 @@ from collections import deque
 from functools import lru_cache
 from pathlib import Path
 
-from ..syntax import is_test_file
+from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
@@ -56,7 +57,25 @@ class Project:
             pass
         outside = not level and not self.is_project_module(module)  # jax, numpy, ...
         found = MEMORY.resolved[key] = None if outside else self._resolve(binding, attributes)
+        if found is not None and found[0].name == "__init__.py":  # (kept first: a cycle ends there)
+            found = MEMORY.resolved[key] = self._reexported(*found) or found
         return found
+
+    def _reexported(self, path, name):
+        """(module path, name) where the package ``__init__.py`` at ``path`` imports ``name``
+        from (``from .sub import leaf``), followed through further re-exports; None when it
+        defines ``name`` itself or does not import it."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if name in top_level_definitions(data) or name.encode() not in data:
+            return None
+        try:
+            binding = module_imports(ast.parse(data)).get(name)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        return self._resolver(path).resolve(binding) if binding is not None else None
 
     def is_project_module(self, dotted):
         """True when the top package of an absolute dotted name is a source file of the project."""
@@ -240,14 +259,22 @@ class Project:
                 origins.setdefault(root, origin)
                 queue.append(root)
 
+        def own_root(caller, path, root):
+            """The chain's root for a call from ``caller``: None when the caller is a root
+            of its own module (its message names where the caller is)."""
+            return root if starts[caller] or origins[caller][1] != str(path) else None
+
         for path in files:
             summary = self._roots(path, might_trace)
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
-            for binding, attributes, transform, *spec, line in summary["applied"] if summary else ():
+            for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
                 target = self._flow_target(path, binding, attributes)  # from .ops import loss; jax.jit(loss)
                 target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
                 facts = target_summary["functions"].get(target[1]) if target_summary else None
+                if facts and returned:  # jax.jit(make_train(cfg)): the def make_train returns
+                    facts = facts.get("gives")
+                    target = (target[0], f"{target[1]}.{facts['name']}") if facts else None
                 params = _applied_parameters(facts, *spec) if facts else None
                 if params:
                     calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[0] \
@@ -270,7 +297,7 @@ class Project:
                 params = {facts["params"][i] for i in passed if i < len(facts["params"])} | set(named)
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
-                                                                   [set(), starts[caller] and root])
+                                                                   [set(), own_root(caller, path, root)])
                     site[0] |= params
                 callee = (*target, transform)
                 if not params <= reached.get(callee, set()):
@@ -290,10 +317,14 @@ class Project:
             return path, attributes[0]
         if path == self.path:
             return self.resolve(binding, attributes)
+        return self._resolver(path).resolve(binding, attributes)
+
+    def _resolver(self, path):
+        """A Project around the module at ``path``, to resolve its imports."""
         key = (path, os.getcwd())
         if key not in MEMORY.resolvers:
             MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
-        return MEMORY.resolvers[key].resolve(binding, attributes)
+        return MEMORY.resolvers[key]
 
     def _roots(self, path, might_trace):
         """The summary of a module that may apply a transform (its ``roots`` and ``applied``),

@@ -23,9 +23,11 @@ from ..syntax import imported_qualname, module_imports, positional_names, transf
 from ..traced import applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
-from .units import applications
+from .units import applications, returned_def
 
-SUMMARY_FORMAT = 6
+SUMMARY_FORMAT = 7
+# Decorators that return what the function returns, computed once per arguments.
+CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -41,7 +43,7 @@ def summarise(source, transforms, scalars_static=()):
     functions, jitted, results = {}, set(), {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions[stmt.name] = function_facts(stmt, imports)
+            functions[stmt.name] = _top_level_facts(stmt, imports, transforms)
             if any(spec is not None and _stages(transforms[spec[0]])
                    for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)):
                 jitted.add(stmt.name)
@@ -58,9 +60,7 @@ def summarise(source, transforms, scalars_static=()):
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
-            calls = parameter_calls(stmt, imports, local_functions)
-            if calls:
-                flows[stmt.name] = calls
+            flows.update(_unit_flows(stmt, imports, local_functions))
     roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
     roots, applied, units = applications(tree, imports, transforms, roots_by)
     for unit, func in units.items():
@@ -139,10 +139,9 @@ def function_summary(source, name, transforms, definitions=None):
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
         if jitted and _TOP_LEVEL_CLASS.search(source):
             return None
-        functions[name] = function_facts(stmt, imports)
+        functions[name] = _top_level_facts(stmt, imports, transforms)
         local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
-        calls = parameter_calls(stmt, imports, local_functions)
-        flows = {name: calls} if calls else {}
+        flows = _unit_flows(stmt, imports, local_functions)
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
         spec = _assigned_transform(stmt, imports, transforms)
         jitted = spec is not None and _stages(transforms[spec[0]])
@@ -182,6 +181,68 @@ _TOP_LEVEL_CLASS = re.compile(rb"^class\b", re.M)
 # First bytes of a line that is not a top-level statement or decorator (blank, indented,
 # a comment, a closing bracket).
 _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
+
+
+def _top_level_facts(func, imports, transforms):
+    """``function_facts`` of a top-level def, with what other modules may call it for: the
+    def it returns (``gives``: its name and parameters, for ``jax.jit(make_train(cfg))``),
+    and whether it returns a jitted function (``builds_jitted``: ``return jax.jit(step)``)."""
+    facts = function_facts(func, imports)
+    inner = returned_def(func)
+    if inner is not None:
+        facts["gives"] = {"name": inner.name, "params": positional_names(inner),
+                          "traceable": sorted(applied_parameters(inner, None, ()))}
+    if _builds_jitted(func, imports, transforms):
+        facts["builds_jitted"] = True
+    return facts
+
+
+def _unit_flows(func, imports, local_functions):
+    """The flows of a top-level def, and of the def it returns (``make_train.train``)."""
+    flows = {}
+    inner = returned_def(func)
+    for unit, node in ((func.name, func), (f"{func.name}.{inner.name}" if inner else None, inner)):
+        calls = parameter_calls(node, imports, local_functions) if node is not None else None
+        if calls:
+            flows[unit] = calls
+    return flows
+
+
+def _builds_jitted(func, imports, transforms):
+    """Whether a def, undecorated or cached by functools, returns only a transformed
+    function whose calls give device arrays (``return jax.jit(step)``, or a name bound
+    once to that)."""
+    if any(_qualname(d.func if isinstance(d, ast.Call) else d, imports) not in CACHING_DECORATORS
+           for d in func.decorator_list):
+        return False
+    returns, assigned, stores = [], {}, {}
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Return:
+            returns.append(node.value)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            return False
+        elif kind is ast.Name and type(node.ctx) is not ast.Load:
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            assigned[node.targets[0].id] = node.value
+        if kind in NESTED_SCOPE_TYPES:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    for value in returns or [None]:
+        if type(value) is ast.Name:  # fast = jax.jit(step); return fast
+            value = assigned.get(value.id) if stores.get(value.id) == 1 else None
+        name = _qualname(value.func, imports) if type(value) is ast.Call and value.args else None
+        if name not in transforms or not _stages(transforms[name]) or not _gives_arrays(name):
+            return False
+    return True
+
+
+def _gives_arrays(transform):
+    """Whether calling what ``transform`` returns gives arrays (not ``jax.make_jaxpr``)."""
+    return api.transforms().get(transform, {"arrays": True})["arrays"]
 
 
 def _keeps_structure(func, imports, transforms, scalars_static):

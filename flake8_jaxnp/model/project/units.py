@@ -33,6 +33,34 @@ def applications(tree, imports, transforms, roots_by):
     return roots, sorted(reader.applied, key=lambda entry: (entry[-1], entry[2])), units
 
 
+def returned_def(factory):
+    """The def nested in ``factory`` (directly in its body, undecorated) that every return
+    of ``factory`` gives, or None: the function ``jax.jit(make_train(cfg))`` traces, with
+    the factory's parameters as Python closure values."""
+    inner = {stmt.name: stmt for stmt in factory.body if type(stmt) in DEFS and not stmt.decorator_list}
+    if not inner or isinstance(factory, ast.Lambda):
+        return None
+    returns, counts = set(), {}
+    stack = list(factory.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Return:
+            returns.add(node.value.id if type(node.value) is ast.Name else None)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            return None
+        elif kind is ast.Name and type(node.ctx) is not ast.Load:
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif kind in DEFS or kind is ast.ClassDef:
+            counts[node.name] = counts.get(node.name, 0) + 1
+            continue
+        elif kind is ast.Lambda:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    name = returns.pop() if len(returns) == 1 else None
+    return inner.get(name) if counts.get(name) == 1 else None
+
+
 class _Scope:
     """A def, a class body or the module: how many times each name is bound in it, and the
     defs bound there (computed when a name is first resolved through it)."""
@@ -144,7 +172,7 @@ class _Reader:
         if spec is not None and spec[0] in self.roots_by:
             self._target(call.args[0], spec, chain, 0, (), call.lineno)
 
-    def _target(self, expr, spec, chain, bound, names, line):
+    def _target(self, expr, spec, chain, bound, names, line, returned=False):
         if type(expr) is ast.Call:
             inner = self.qualname(expr.func)
             if inner in self.transforms and expr.args:  # jax.jit(jax.vmap(f)): f under jit too
@@ -153,17 +181,23 @@ class _Reader:
                     and all(k.arg for k in expr.keywords):  # partial(f, cfg, model=m): bound, static
                 self._target(expr.args[0], spec, chain, bound + len(expr.args) - 1,
                              names + tuple(k.arg for k in expr.keywords), line)
+            else:  # jax.jit(make_train(cfg)): the def the factory returns
+                self._target(expr.func, spec, chain, bound, names, line, returned=True)
             return
         found = self._resolve(expr, chain)
         if found is None:
             return
-        if not isinstance(found[0], ast.AST):  # an imported function
+        if not isinstance(found[0], ast.AST):  # an imported function (or what it returns)
             options = named_options(spec[1])
             static = selected_arguments(options, STATIC_NUMBERS, STATIC_NAMES)
             if static is not None and not (spec[0] == "jax.vmap" and "in_axes" in options):
-                self.applied.append([*found, spec[0], bound, sorted(names), *static, line])
+                self.applied.append([*found, returned, spec[0], bound, sorted(names), *static, line])
             return
-        self._add(*found, spec, bound, names, line)
+        func, binds_self = found
+        if returned:
+            func, binds_self = returned_def(func), 0
+        if func is not None:
+            self._add(func, binds_self, spec, bound, names, line)
 
     def _add(self, func, binds_self, spec, bound, names, line):
         params = applied_parameters(func, spec[0], spec[1], bound + binds_self, names)
