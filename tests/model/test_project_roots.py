@@ -213,3 +213,65 @@ def test_a_reexport_through_packages_keeps_the_reach_going_and_follows_its_chang
     assert "(called from 'step' in pkg/step.py:8)" in found[0]
     (package / "sub" / "__init__.py").write_text("from pkg import loop\n\n\ndef leaf(x):\n    return x\n")
     assert lint(tmp_path, "pkg/sub/leaf.py", "pkg/step.py") == []
+
+
+LAYERS = """import flax.linen as nn
+from flax import nnx
+
+
+class Plain:
+    def __init__(self, limit):
+        if limit > 0:
+            self.limit = limit
+
+    def __call__(self, x):
+        print(x)
+        return x
+
+
+class Linen(nn.Module):
+    def __call__(self, x):
+        print(x)
+        return x
+
+
+class Counting(nnx.Module):
+    def __init__(self, x):
+        self.seen = []
+
+    def __call__(self, x):
+        self.calls = x
+        if x.sum() > 0:
+            return x
+        return -x
+
+
+class Inherits(Plain):
+    pass
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("return Plain(x)", [(7, "JNP202")]),  # __init__ runs with the tracer
+    ("return Plain(2)", []),  # a Python int: nothing traced
+    ("m = Plain(2)\n    return m(x)", [(11, "JNP301")]),  # __call__ of a name bound once to Plain(...)
+    ("m = Plain(2)\n    m = other\n    return m(x)", []),  # bound twice: not known
+    ("m = Linen()\n    return m(x)", []),  # a linen Module runs through apply: not followed here
+    ("m = Counting(x)\n    return m(x)", [(27, "JNP202")]),  # NNX: assigning self.calls is its state
+    ("return Inherits(x)", []),  # an inherited __init__ is not known
+])
+def test_a_class_of_another_module_runs_its_init_and_call_under_the_trace(tmp_path, body, expected):
+    write_package(tmp_path, layers=LAYERS,
+                  model=f"import jax\n\nfrom .layers import Counting, Inherits, Linen, Plain\n\nother = None\n\n\n"
+                        f"@jax.jit\ndef step(x):\n    {body}\n")
+    assert codes_at(lint(tmp_path, "pkg/layers.py")) == expected
+
+
+def test_the_objects_agree_across_orders_jobs_files_and_stdin():
+    paths = sorted((FIXTURES / "objectpkg").glob("*.py"))
+    serial, parallel = serial_and_parallel(FIXTURES, paths)
+    assert len(serial) == 2 and parallel == serial
+    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
+                                                                            FIXTURES))
+    assert one_by_one == serial
+    assert stdin_mismatches(FIXTURES, paths, serial) == []

@@ -289,12 +289,11 @@ class Project:
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named):
                     continue
-                target = self._flow_target(path, binding, attributes)
-                callee_summary = self.summary(target[0]) if target is not None else None
-                facts = callee_summary["functions"].get(target[1]) if callee_summary else None
+                target, facts, skipped = self._callee(path, binding, attributes)
                 if facts is None:
                     continue
-                params = {facts["params"][i] for i in passed if i < len(facts["params"])} | set(named)
+                params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
+                    | set(named)
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
                                                                    [set(), own_root(caller, path, root)])
@@ -309,6 +308,21 @@ class Project:
             index.setdefault(str(path), {})[name] = [
                 (sorted(params), *site, root) for site, (params, root) in sorted(sites.items(), key=_site_order)]
         return index
+
+    def _callee(self, path, binding, attributes):
+        """(module path and unit, its facts, how many positions self takes) for what a call
+        recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
+        of a class (``Model(x)``) or its ``__call__`` (``model(x)``, path ``[..., "__call__"]``);
+        facts None when the project does not say."""
+        instance = bool(attributes) and attributes[-1] == "__call__"
+        target = self._flow_target(path, binding, attributes[:-1] if instance else attributes)
+        summary = self.summary(target[0]) if target is not None else None
+        if summary is None:
+            return None, None, 0
+        if not instance and target[1] in summary["functions"]:
+            return target, summary["functions"][target[1]], 0
+        unit = f"{target[1]}.{'__call__' if instance else '__init__'}"
+        return (target[0], unit), summary["methods"].get(unit), 1
 
     def _flow_target(self, path, binding, attributes):
         """(module path, name) that a call recorded in the flows of the module at ``path``

@@ -20,12 +20,12 @@ from .. import dtypes
 from ..library import non_array_functions
 from ..names import child_fields
 from ..syntax import imported_qualname, module_imports, positional_names, transform_spec
-from ..traced import applied_parameters
+from ..traced import LINEN_MODULES, applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 from .units import applications, returned_def
 
-SUMMARY_FORMAT = 7
+SUMMARY_FORMAT = 8
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -37,7 +37,8 @@ def summarise(source, transforms, scalars_static=()):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "results": {}, "dtypes": {}}
+        return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "results": {},
+                "dtypes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     functions, jitted, results = {}, set(), {}
@@ -63,13 +64,40 @@ def summarise(source, transforms, scalars_static=()):
             flows.update(_unit_flows(stmt, imports, local_functions))
     roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
     roots, applied, units = applications(tree, imports, transforms, roots_by)
-    for unit, func in units.items():
-        if "." in unit:  # a method or a nested def: its own calls, for the reach to follow
+    methods = run_methods(tree, imports)
+    for unit, func in [*units.items(), *methods.items()]:
+        if "." in unit and unit not in flows:  # a method or a nested def: its calls, for the reach to follow
             calls = parameter_calls(func, imports, local_functions)
             if calls:
                 flows[unit] = calls
+    methods = {unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
+               for unit, func in methods.items()}
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
-            "results": results, "dtypes": dtype_aliases(tree, imports)}
+            "methods": methods, "results": results, "dtypes": dtype_aliases(tree, imports)}
+
+
+def run_methods(tree, imports):
+    """{"Model.__init__": def} for the methods that calling a top-level class (``Model(x)``)
+    or its instance (``model(x)``) runs, defined once in the class body; none of a Flax
+    linen Module (its calls run through ``apply``), nor of a class defined twice."""
+    classes, found = {}, {}
+    for stmt in tree.body:
+        if type(stmt) is ast.ClassDef:
+            classes[stmt.name] = classes.get(stmt.name, 0) + 1
+    for stmt in tree.body:
+        if type(stmt) is not ast.ClassDef or classes[stmt.name] != 1 \
+                or any(_qualname(base, imports) in LINEN_MODULES for base in stmt.bases):
+            continue
+        defs = [s for s in stmt.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))]
+        for name in RUN_METHODS:
+            bound = [s for s in defs if getattr(s, "name", None) == name
+                     or type(s) is ast.Assign and any(getattr(t, "id", None) == name for t in s.targets)]
+            if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and not bound[0].decorator_list:
+                found[f"{stmt.name}.{name}"] = bound[0]
+    return found
+
+
+RUN_METHODS = ("__init__", "__call__")
 
 
 def _assigns_call(stmt):
@@ -148,7 +176,7 @@ def function_summary(source, name, transforms, definitions=None):
     else:
         return None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "results": {}, "dtypes": {}}
+            "methods": {}, "results": {}, "dtypes": {}}
 
 
 @lru_cache(maxsize=32)
