@@ -29,17 +29,6 @@ def test_roots_applied_at_call_sites_reach_helpers_in_other_modules_and_are_name
     assert "(called from 'make_runner.run' in rootpkg/train.py:22)" in first  # a nested def
 
 
-def test_the_roots_agree_across_orders_jobs_files_and_stdin():
-    paths = sorted(ROOTS.glob("*.py"))
-    serial, parallel = serial_and_parallel(FIXTURES, paths)
-    assert any("rootpkg/ops.py" in line for line in serial)
-    assert parallel == serial
-    for order in (paths, reversed(paths)):
-        one_by_one = sorted(line for path in order for line in flake8([str(path.relative_to(FIXTURES))], FIXTURES))
-        assert one_by_one == serial
-    assert stdin_mismatches(FIXTURES, paths, serial) == []
-
-
 @pytest.mark.parametrize("module, old, new, gone", [
     ("train.py", "step = jax.jit(loss)", "step = loss", 8),  # the root: no longer jitted
     ("train.py", "jax.jit(self._step)", "self._step", 19),
@@ -188,16 +177,6 @@ def test_a_jitted_step_built_in_another_module_gives_device_arrays(tmp_path, use
     assert codes_at(lint(tmp_path, "pkg/near.py")) == expected
 
 
-def test_the_factories_agree_across_orders_jobs_files_and_stdin():
-    paths = sorted((FIXTURES / "factorypkg").glob("*.py"))
-    serial, parallel = serial_and_parallel(FIXTURES, paths)
-    assert len(serial) == 3 and parallel == serial
-    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
-                                                                            FIXTURES))
-    assert one_by_one == serial
-    assert stdin_mismatches(FIXTURES, paths, serial) == []
-
-
 def test_a_reexport_through_packages_keeps_the_reach_going_and_follows_its_changes(tmp_path):
     """pkg/__init__.py re-exports leaf from pkg/sub/__init__.py, which re-exports it from
     pkg/sub/leaf.py; an import cycle between the two __init__ files ends, silent."""
@@ -267,11 +246,12 @@ def test_a_class_of_another_module_runs_its_init_and_call_under_the_trace(tmp_pa
     assert codes_at(lint(tmp_path, "pkg/layers.py")) == expected
 
 
-def test_the_objects_agree_across_orders_jobs_files_and_stdin():
-    paths = sorted((FIXTURES / "objectpkg").glob("*.py"))
+@pytest.mark.parametrize("package, count", [("rootpkg", 4), ("factorypkg", 3), ("objectpkg", 2), ("exportpkg", 2)])
+def test_the_packages_agree_across_orders_jobs_files_and_stdin(package, count):
+    paths = sorted((FIXTURES / package).rglob("*.py"))
     serial, parallel = serial_and_parallel(FIXTURES, paths)
-    assert len(serial) == 2 and parallel == serial
-    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
-                                                                            FIXTURES))
-    assert one_by_one == serial
+    assert len(serial) == count and parallel == serial
+    for order in (paths, reversed(paths)):
+        one_by_one = sorted(line for path in order for line in flake8([str(path.relative_to(FIXTURES))], FIXTURES))
+        assert one_by_one == serial
     assert stdin_mismatches(FIXTURES, paths, serial) == []
