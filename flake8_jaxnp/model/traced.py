@@ -397,8 +397,16 @@ class TraceRoots:
     def in_nnx_module(self, method):
         """Whether ``method`` is defined in a same-file class deriving from an NNX Module: its
         updates of ``self`` under nnx.jit are the framework's state, not a trace-only effect."""
+        return self._in_module_of(method, NNX_MODULES)
+
+    def in_linen_module(self, method):
+        """Whether ``method`` is defined in a class deriving from a linen Module: its body
+        also runs eagerly, under ``model.init``."""
+        return self._in_module_of(method, LINEN_MODULES)
+
+    def _in_module_of(self, method, bases):
         cls = self.names.parent.get(method)
-        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in NNX_MODULES for b in cls.bases)
+        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in bases for b in cls.bases)
 
     def applied_module(self, func_expr):
         """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is

@@ -254,8 +254,8 @@ class Tracing:
                 params = set(params) & accepted
                 if behaviour is None or not params:
                     continue
-                if self.roots.in_nnx_module(func):  # self.count += 1 under nnx.jit is the module's state
-                    behaviour = uncached(behaviour)
+                if self.roots.in_nnx_module(func) or self.roots.in_linen_module(func):
+                    behaviour = uncached(behaviour)  # NNX: self.count += 1 is state; linen: runs under init too
                 if caller is None:  # from .ops import loss; jax.jit(loss)
                     where = f"{transform} (applied in {shown(path)}:{line})"
                 else:

@@ -255,3 +255,34 @@ def test_the_packages_agree_across_orders_jobs_files_and_stdin(package, count):
         one_by_one = sorted(line for path in order for line in flake8([str(path.relative_to(FIXTURES))], FIXTURES))
         assert one_by_one == serial
     assert stdin_mismatches(FIXTURES, paths, serial) == []
+
+
+MODULES = """import flax.linen as nn
+
+
+class MLP(nn.Module):
+    def __call__(self, x):
+        print(x)
+        if x.sum() > 0:
+            return x
+        return -x
+
+
+class Plain:
+    def __call__(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+"""
+
+
+@pytest.mark.parametrize("applying, expected", [
+    ("model = MLP()\nforward = jax.jit(model.apply)", [(7, "JNP202")]),  # print: it runs under init too
+    ("model = MLP()\nforward = jax.jit(model.apply, static_argnums=1)", []),  # apply's positions: not read
+    ("model = Plain()\nforward = jax.jit(model.apply)", []),  # no linen Module: apply is not __call__
+    ("model = MLP()\nmodel = None\nforward = jax.jit(model.apply)", []),
+])
+def test_a_linen_module_of_another_module_is_traced_under_jit_of_its_apply(tmp_path, applying, expected):
+    """Framework-shaped input: linted without Flax installed."""
+    write_package(tmp_path, modules=MODULES, train=f"import jax\n\nfrom .modules import MLP, Plain\n\n{applying}\n")
+    assert codes_at(lint(tmp_path, "pkg/modules.py")) == expected

@@ -269,17 +269,22 @@ class Project:
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
-                target = self._flow_target(path, binding, attributes)  # from .ops import loss; jax.jit(loss)
+                applied_module = attributes[-1:] == ["__call__"]  # jax.jit(model.apply), Model imported
+                target = self._flow_target(path, binding, attributes[:-1] if applied_module else attributes)
                 target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
                 facts = target_summary["functions"].get(target[1]) if target_summary else None
-                if facts and returned:  # jax.jit(make_train(cfg)): the def make_train returns
+                if applied_module and target_summary:  # a linen Module's: traced there, followed no further
+                    target = (target[0], f"{target[1]}.__call__")  # (it also runs eagerly, under init)
+                    facts = target_summary["linen"].get(target[1])
+                elif facts and returned:  # jax.jit(make_train(cfg)): the def make_train returns
                     facts = facts.get("gives")
                     target = (target[0], f"{target[1]}.{facts['name']}") if facts else None
                 params = _applied_parameters(facts, *spec) if facts else None
                 if params:
                     calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[0] \
                         |= params
-                    start((*target, transform), params, (target[1], str(path), line))
+                    if not applied_module:
+                        start((*target, transform), params, (target[1], str(path), line))
         while queue:
             path, name, transform = caller = queue.popleft()
             root = starts[caller] or origins[caller]

@@ -25,7 +25,7 @@ from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 from .units import applications, returned_def
 
-SUMMARY_FORMAT = 8
+SUMMARY_FORMAT = 9
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -37,8 +37,8 @@ def summarise(source, transforms, scalars_static=()):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "results": {},
-                "dtypes": {}}
+        return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
+                "results": {}, "dtypes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     functions, jitted, results = {}, set(), {}
@@ -64,37 +64,38 @@ def summarise(source, transforms, scalars_static=()):
             flows.update(_unit_flows(stmt, imports, local_functions))
     roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
     roots, applied, units = applications(tree, imports, transforms, roots_by)
-    methods = run_methods(tree, imports)
+    methods, linen = run_methods(tree, imports)
     for unit, func in [*units.items(), *methods.items()]:
         if "." in unit and unit not in flows:  # a method or a nested def: its calls, for the reach to follow
             calls = parameter_calls(func, imports, local_functions)
             if calls:
                 flows[unit] = calls
-    methods = {unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
-               for unit, func in methods.items()}
+    methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
+                       for unit, func in found.items()} for found in (methods, linen))
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
-            "methods": methods, "results": results, "dtypes": dtype_aliases(tree, imports)}
+            "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports)}
 
 
 def run_methods(tree, imports):
-    """{"Model.__init__": def} for the methods that calling a top-level class (``Model(x)``)
-    or its instance (``model(x)``) runs, defined once in the class body; none of a Flax
-    linen Module (its calls run through ``apply``), nor of a class defined twice."""
-    classes, found = {}, {}
+    """({"Model.__init__": def}, {"Module.__call__": def}): the methods that calling a
+    top-level class (``Model(x)``) or its instance (``model(x)``) runs, defined once in the
+    class body, and apart the ``__call__`` of each Flax linen Module (its calls run through
+    ``apply``); none of a class defined twice."""
+    classes, found, linen = {}, {}, {}
     for stmt in tree.body:
         if type(stmt) is ast.ClassDef:
             classes[stmt.name] = classes.get(stmt.name, 0) + 1
     for stmt in tree.body:
-        if type(stmt) is not ast.ClassDef or classes[stmt.name] != 1 \
-                or any(_qualname(base, imports) in LINEN_MODULES for base in stmt.bases):
+        if type(stmt) is not ast.ClassDef or classes[stmt.name] != 1:
             continue
+        is_linen = any(_qualname(base, imports) in LINEN_MODULES for base in stmt.bases)
         defs = [s for s in stmt.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))]
-        for name in RUN_METHODS:
+        for name in ("__call__",) if is_linen else RUN_METHODS:
             bound = [s for s in defs if getattr(s, "name", None) == name
                      or type(s) is ast.Assign and any(getattr(t, "id", None) == name for t in s.targets)]
             if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and not bound[0].decorator_list:
-                found[f"{stmt.name}.{name}"] = bound[0]
-    return found
+                (linen if is_linen else found)[f"{stmt.name}.{name}"] = bound[0]
+    return found, linen
 
 
 RUN_METHODS = ("__init__", "__call__")
@@ -176,7 +177,7 @@ def function_summary(source, name, transforms, definitions=None):
     else:
         return None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "methods": {}, "results": {}, "dtypes": {}}
+            "methods": {}, "linen": {}, "results": {}, "dtypes": {}}
 
 
 @lru_cache(maxsize=32)

@@ -65,25 +65,28 @@ class _Scope:
     """A def, a class body or the module: how many times each name is bound in it, and the
     defs bound there (computed when a name is first resolved through it)."""
 
-    __slots__ = ("node", "owner", "_counts", "_defs")
+    __slots__ = ("node", "owner", "_counts", "_defs", "_values")
 
     def __init__(self, node, owner):
         self.node = node
         self.owner = owner  # the class a def is a method of; None otherwise
         self._counts = None
-        self._defs = None
 
     def lookup(self, name):
         """(count of bindings, the def when bound once by a def) for ``name`` here."""
         if self._counts is None:
-            self._counts, self._defs = _bindings(self.node)
+            self._counts, self._defs, self._values = _bindings(self.node)
         return self._counts.get(name, 0), self._defs.get(name)
+
+    def value(self, name):
+        """The value of ``name = value`` when that is its only binding here, else None."""
+        return self._values.get(name) if self.lookup(name)[0] == 1 else None
 
 
 def _bindings(node):
-    """({name: how many times bound}, {name: def}) for the scope ``node`` alone (nested
+    """({name: how many times bound}, {name: def}, {name: assigned value}) for the scope ``node`` alone (nested
     scopes' own names not counted; ``global``/``nonlocal`` count as bound elsewhere)."""
-    counts, defs = {}, {}
+    counts, defs, values = {}, {}, {}
 
     def bind(name, times=1):
         counts[name] = counts.get(name, 0) + times
@@ -106,6 +109,8 @@ def _bindings(node):
             if type(child.ctx) is not ast.Load:
                 bind(child.id)
             continue
+        if kind is ast.Assign and len(child.targets) == 1 and type(child.targets[0]) is ast.Name:
+            values[child.targets[0].id] = child.value
         if kind in (ast.Import, ast.ImportFrom):
             for alias in child.names:
                 bind((alias.asname or alias.name).split(".")[0])
@@ -117,7 +122,7 @@ def _bindings(node):
         elif kind is ast.MatchMapping and child.rest:
             bind(child.rest)
         stack.extend(ast.iter_child_nodes(child))
-    return counts, {name: found for name, found in defs.items() if counts[name] == 1}
+    return counts, {name: found for name, found in defs.items() if counts[name] == 1}, values
 
 
 class _Reader:
@@ -184,6 +189,8 @@ class _Reader:
             else:  # jax.jit(make_train(cfg)): the def the factory returns
                 self._target(expr.func, spec, chain, bound, names, line, returned=True)
             return
+        if type(expr) is ast.Attribute and expr.attr == "apply" and spec[1]:
+            return  # options of apply's positions (variables first): not read
         found = self._resolve(expr, chain)
         if found is None:
             return
@@ -232,8 +239,23 @@ class _Reader:
                     return None
                 decorators = {d.id for d in method.decorator_list if type(d) is ast.Name}
                 return None if decorators & _UNBOUND else (method, 1)
+        if attributes == ["apply"]:  # jax.jit(model.apply): a linen Module's __call__
+            return self._applied_module(root.id, chain)
         found = self._resolve_name(root.id, chain, attributes)
         return found if found is not None and not isinstance(found[0], ast.AST) else None
+
+    def _applied_module(self, name, chain):
+        """(import binding, attributes ``[..., "Model", "__call__"]``) for ``model.apply`` with
+        ``model`` bound once to ``Model(...)`` of an imported class (the reach accepts a
+        linen Module's only); a class of this module is this module's to trace."""
+        for depth, scope in enumerate(reversed(chain)):
+            if depth and type(scope.node) is ast.ClassDef or not scope.lookup(name)[0]:
+                continue
+            instance = scope.value(name)
+            root, attributes = split_attributes(instance.func) if type(instance) is ast.Call else (None, ())
+            found = self._resolve_name(root.id, chain, attributes) if root is not None else None
+            return (found[0], [*found[1], "__call__"]) if found and not isinstance(found[0], ast.AST) else None
+        return None
 
     def _resolve_name(self, name, chain, attributes):
         for depth, scope in enumerate(reversed(chain)):
