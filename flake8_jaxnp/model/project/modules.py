@@ -348,14 +348,26 @@ class Project:
     def _roots(self, path, might_trace):
         """The summary of a module that may apply a transform (its ``roots`` and ``applied``),
         or None: a test module (its traces are the tests' own), and a module that never
-        names a transform, which is neither parsed nor looked up in the cache."""
+        names a transform or imports no project module at its top level (nothing it traces
+        can reach another module then: its own traces are its own file's), which is
+        neither parsed nor looked up in the cache."""
         if is_test_module(path):
             return None
         try:
             data = path.read_bytes()
         except OSError:
             return None
-        return self.summary(path) if might_trace.search(data) else None
+        return self.summary(path) if might_trace.search(data) and self._imports_project(path, data) else None
+
+    def _imports_project(self, path, data):
+        """Whether a top-level import of the module at ``path`` (its text ``data``) names a
+        project module: a relative one, or one whose top package is the project's."""
+        resolver = self._resolver(path)
+        for relative, module, names in _TOP_LEVEL_IMPORT.findall(data):
+            modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
+            if relative or any(resolver.is_project_module(m.decode("utf-8", "replace")) for m in modules):
+                return True
+        return False
 
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
@@ -413,6 +425,10 @@ def project_around(filename, options):
         return None
     transforms, _, scalars_static, _ = transform_tables(tuple(options.extra_transforms))
     return Project(filename, cache.folder(options.cache_dir), transforms, scalars_static)
+
+
+# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``).
+_TOP_LEVEL_IMPORT = re.compile(rb"^(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))", re.M)
 
 
 @lru_cache(maxsize=None)

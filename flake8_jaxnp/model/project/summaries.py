@@ -23,7 +23,7 @@ from ..syntax import imported_qualname, module_imports, positional_names, transf
 from ..traced import LINEN_MODULES, applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
-from .units import applications, returned_def
+from .units import TransformLines, applications, returned_def
 
 SUMMARY_FORMAT = 9
 # Decorators that return what the function returns, computed once per arguments.
@@ -41,10 +41,11 @@ def summarise(source, transforms, scalars_static=()):
                 "results": {}, "dtypes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
+    lines = TransformLines(source, imports, transforms)
     functions, jitted, results = {}, set(), {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions[stmt.name] = _top_level_facts(stmt, imports, transforms)
+            functions[stmt.name] = _top_level_facts(stmt, imports, transforms, lines)
             if any(spec is not None and _stages(transforms[spec[0]])
                    for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)):
                 jitted.add(stmt.name)
@@ -63,7 +64,7 @@ def summarise(source, transforms, scalars_static=()):
                 == stmt.lineno:  # the name's last def: the one other modules call
             flows.update(_unit_flows(stmt, imports, local_functions))
     roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
-    roots, applied, units = applications(tree, imports, transforms, roots_by)
+    roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
     methods, linen = run_methods(tree, imports)
     for unit, func in [*units.items(), *methods.items()]:
         if "." in unit and unit not in flows:  # a method or a nested def: its calls, for the reach to follow
@@ -168,7 +169,7 @@ def function_summary(source, name, transforms, definitions=None):
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
         if jitted and _TOP_LEVEL_CLASS.search(source):
             return None
-        functions[name] = _top_level_facts(stmt, imports, transforms)
+        functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(source, imports, transforms))
         local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
         flows = _unit_flows(stmt, imports, local_functions)
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
@@ -212,7 +213,7 @@ _TOP_LEVEL_CLASS = re.compile(rb"^class\b", re.M)
 _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
 
 
-def _top_level_facts(func, imports, transforms):
+def _top_level_facts(func, imports, transforms, lines):
     """``function_facts`` of a top-level def, with what other modules may call it for: the
     def it returns (``gives``: its name and parameters, for ``jax.jit(make_train(cfg))``),
     and whether it returns a jitted function (``builds_jitted``: ``return jax.jit(step)``)."""
@@ -221,7 +222,7 @@ def _top_level_facts(func, imports, transforms):
     if inner is not None:
         facts["gives"] = {"name": inner.name, "params": positional_names(inner),
                           "traceable": sorted(applied_parameters(inner, None, ()))}
-    if _builds_jitted(func, imports, transforms):
+    if lines.touched(func) and _builds_jitted(func, imports, transforms):
         facts["builds_jitted"] = True
     return facts
 

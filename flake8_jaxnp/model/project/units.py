@@ -11,6 +11,8 @@ class bodies skipped); a name bound more than once, or by anything but a def or 
 import, names nothing known, and is left silent.
 """
 import ast
+import bisect
+import re
 
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, imported_qualname, named_options, parameters,
                       selected_arguments, split_attributes, transform_spec)
@@ -21,16 +23,40 @@ DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _UNBOUND = frozenset({"staticmethod", "classmethod"})
 
 
-def applications(tree, imports, transforms, roots_by):
+def applications(tree, imports, transforms, roots_by, lines=None):
     """(roots, applied, units) for the module ``tree``: roots [[unit, transform, traced
     parameters, line]] for its own defs (line: the def's for a decorator, else the
     application's); applied [[import binding, attributes, transform, positions bound,
     names bound, static positions, static names, line]] for imported functions; units
-    {unit: def} of the roots. ``roots_by``: the transforms whose applications are roots."""
-    reader = _Reader(tree, imports, transforms, roots_by)
-    reader.walk(tree.body, (_Scope(tree, None),), "")
+    {unit: def} of the roots. ``roots_by``: the transforms whose applications are roots;
+    ``lines`` (``TransformLines``): only statements on lines that name one are read."""
+    reader = _Reader(tree, imports, transforms, roots_by, lines)
+    reader.walk(tree.body, (_Scope(tree, None, ""),))
     roots, units = reader.finish()
     return roots, sorted(reader.applied, key=lambda entry: (entry[-1], entry[2])), units
+
+
+class TransformLines:
+    """The lines of a module's text that name a transform (its last name, ``jit`` of
+    ``jax.jit``, or a name an import binds to one): an application is on one of them, so
+    a statement that spans none applies nothing, and need not be walked."""
+
+    def __init__(self, source, imports, transforms):
+        names = {name.rsplit(".", 1)[1] for name in transforms} | {
+            local for local, binding in imports.items() if imported_qualname(ast.Name(local), imports) in transforms}
+        pattern = re.compile(rb"\b(?:" + b"|".join(sorted(re.escape(n.encode()) for n in names)) + rb")\b")
+        self.lines, line, offset = [], 1, 0
+        for match in pattern.finditer(source):
+            line += source.count(b"\n", offset, match.start())
+            offset = match.start()
+            if not self.lines or self.lines[-1] != line:
+                self.lines.append(line)
+
+    def touched(self, node):
+        """Whether a line of ``node`` (its decorators included) names a transform."""
+        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        index = bisect.bisect_left(self.lines, start)
+        return index < len(self.lines) and self.lines[index] <= node.end_lineno
 
 
 def returned_def(factory):
@@ -65,11 +91,12 @@ class _Scope:
     """A def, a class body or the module: how many times each name is bound in it, and the
     defs bound there (computed when a name is first resolved through it)."""
 
-    __slots__ = ("node", "owner", "_counts", "_defs", "_values")
+    __slots__ = ("node", "owner", "prefix", "_counts", "_defs", "_values")
 
-    def __init__(self, node, owner):
+    def __init__(self, node, owner, prefix):
         self.node = node
         self.owner = owner  # the class a def is a method of; None otherwise
+        self.prefix = prefix  # of the units defined in it: "", "Trainer.", "outer."
         self._counts = None
 
     def lookup(self, name):
@@ -126,38 +153,39 @@ def _bindings(node):
 
 
 class _Reader:
-    def __init__(self, tree, imports, transforms, roots_by):
+    def __init__(self, tree, imports, transforms, roots_by, lines):
         self.imports = imports
         self.transforms = transforms
         self.roots_by = roots_by
+        self.lines = lines
         self.applied = []
-        self._found = []  # (def, transform, traced parameters, line)
-        self._qualnames = {}  # def -> its unit name
+        self._found = []  # (unit, def, transform, traced parameters, line)
 
     def qualname(self, expr):
         return imported_qualname(expr, self.imports)
 
-    def walk(self, statements, chain, prefix):
+    def walk(self, statements, chain):
         """Find the applications in ``statements`` of the innermost scope of ``chain``."""
         stack = list(statements)
         while stack:
             node = stack.pop()
             kind = type(node)
+            if self.lines is not None and isinstance(node, ast.stmt) and not self.lines.touched(node):
+                continue
             if kind in DEFS or kind is ast.ClassDef:
-                unit = prefix + node.name
+                unit = chain[-1].prefix + node.name
                 stack.extend(node.decorator_list)
                 if kind is ast.ClassDef:
                     stack.extend(node.bases)
-                    self.walk(node.body, chain + (_Scope(node, None),), unit + ".")
+                    self.walk(node.body, chain + (_Scope(node, None, unit + "."),))
                     continue
                 stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
-                self._qualnames[node] = unit
                 for decorator in node.decorator_list:
                     spec = transform_spec(decorator, self.qualname, self.transforms)
                     if spec is not None and spec[0] in self.roots_by:
-                        self._add(node, 0, spec, 0, (), node.lineno)
+                        self._add(node, 0, unit, spec, 0, (), node.lineno)
                 owner = chain[-1].node if type(chain[-1].node) is ast.ClassDef else None
-                self.walk(node.body, chain + (_Scope(node, owner),), unit + ".")
+                self.walk(node.body, chain + (_Scope(node, owner, unit + "."),))
                 continue
             if kind is ast.Lambda:
                 stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
@@ -200,22 +228,22 @@ class _Reader:
             if static is not None and not (spec[0] == "jax.vmap" and "in_axes" in options):
                 self.applied.append([*found, returned, spec[0], bound, sorted(names), *static, line])
             return
-        func, binds_self = found
+        func, binds_self, unit = found
         if returned:
             func, binds_self = returned_def(func), 0
+            unit = f"{unit}.{func.name}" if func is not None else None
         if func is not None:
-            self._add(func, binds_self, spec, bound, names, line)
+            self._add(func, binds_self, unit, spec, bound, names, line)
 
-    def _add(self, func, binds_self, spec, bound, names, line):
+    def _add(self, func, binds_self, unit, spec, bound, names, line):
         params = applied_parameters(func, spec[0], spec[1], bound + binds_self, names)
         if params:
-            self._found.append((func, spec[0], params, line))
+            self._found.append((unit, func, spec[0], params, line))
 
     def finish(self):
-        """The roots by unit (known once the walk has named every def), and their defs."""
+        """The roots by unit, and their defs."""
         roots, units = {}, {}
-        for func, transform, params, line in self._found:
-            unit = self._qualnames[func]
+        for unit, func, transform, params, line in self._found:
             known = roots.get((unit, transform))
             roots[(unit, transform)] = (params | known[0], min(line, known[1])) if known else (params, line)
             units[unit] = func
@@ -234,11 +262,11 @@ class _Reader:
         if len(attributes) == 1 and scope.owner is not None and isinstance(scope.node, DEFS):
             params = [a.arg for a in scope.node.args.posonlyargs + scope.node.args.args]
             if params and params[0] == root.id and scope.lookup(root.id)[0] == 1:  # self.m
-                count, method = _Scope(scope.owner, None).lookup(attributes[0])
+                count, method = chain[-2].lookup(attributes[0])  # the class's scope
                 if method is None or count != 1:
                     return None
                 decorators = {d.id for d in method.decorator_list if type(d) is ast.Name}
-                return None if decorators & _UNBOUND else (method, 1)
+                return None if decorators & _UNBOUND else (method, 1, chain[-2].prefix + method.name)
         if attributes == ["apply"]:  # jax.jit(model.apply): a linen Module's __call__
             return self._applied_module(root.id, chain)
         found = self._resolve_name(root.id, chain, attributes)
@@ -267,7 +295,7 @@ class _Reader:
             if count != 1:
                 return None
             if func is not None:
-                return (func, 0) if not attributes else None
+                return (func, 0, scope.prefix + name) if not attributes else None
             if scope.node is chain[0].node and name in self.imports:
                 return list(self.imports[name]), list(attributes)
             return None
