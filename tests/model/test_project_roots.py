@@ -286,3 +286,17 @@ def test_a_linen_module_of_another_module_is_traced_under_jit_of_its_apply(tmp_p
     """Framework-shaped input: linted without Flax installed."""
     write_package(tmp_path, modules=MODULES, train=f"import jax\n\nfrom .modules import MLP, Plain\n\n{applying}\n")
     assert codes_at(lint(tmp_path, "pkg/modules.py")) == expected
+
+
+@pytest.mark.parametrize("applying, expected", [
+    ("fn = make(2)\nstep = jax.jit(fn)", [(6, "JNP301")]),  # what make returns, through a name
+    ("fn = partial(leaf, n=2)\nstep = jax.jit(fn)", [(12, "JNP301")]),
+    ("fn = make(2)\nfn = other\nstep = jax.jit(fn)", []),  # bound twice: not known
+])
+def test_a_name_bound_once_to_a_factory_call_or_a_partial_is_followed(tmp_path, applying, expected):
+    write_package(tmp_path, far="import jax.numpy as jnp\n\n\ndef make(n):\n    def inner(x):\n        print(x)\n"
+                                "        return x * n\n    return inner\n\n\ndef leaf(x, n):\n    print(x)\n"
+                                "    return [x] * int(n)\n",
+                  near=f"from functools import partial\n\nimport jax\n\nfrom .far import leaf, make\n\nother = None\n"
+                       f"{applying}\n")
+    assert codes_at(lint(tmp_path, "pkg/far.py")) == expected

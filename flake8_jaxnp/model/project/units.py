@@ -219,6 +219,11 @@ class _Reader:
             return
         if type(expr) is ast.Attribute and expr.attr == "apply" and spec[1]:
             return  # options of apply's positions (variables first): not read
+        if type(expr) is ast.Name and not returned:  # fn = make_train(cfg); jax.jit(fn)
+            value, scopes = self._assigned_call(expr.id, chain)
+            if value is not None:
+                self._target(value, spec, scopes, bound, names, line)
+                return
         found = self._resolve(expr, chain)
         if found is None:
             return
@@ -271,6 +276,19 @@ class _Reader:
             return self._applied_module(root.id, chain)
         found = self._resolve_name(root.id, chain, attributes)
         return found if found is not None and not isinstance(found[0], ast.AST) else None
+
+    def _assigned_call(self, name, chain):
+        """(the call, the scopes it was evaluated in) when ``name`` is bound once, to a call
+        that is not of a transform (``fn = make_train(cfg)``, ``f = partial(g, cfg)``);
+        (None, None) otherwise."""
+        for depth, scope in enumerate(reversed(chain)):
+            if depth and type(scope.node) is ast.ClassDef or not scope.lookup(name)[0]:
+                continue
+            value = scope.value(name)
+            if type(value) is not ast.Call or self.qualname(value.func) in self.transforms:
+                return None, None
+            return value, chain[:len(chain) - depth]
+        return None, None
 
     def _applied_module(self, name, chain):
         """(import binding, attributes ``[..., "Model", "__call__"]``) for ``model.apply`` with
