@@ -300,3 +300,23 @@ def test_a_name_bound_once_to_a_factory_call_or_a_partial_is_followed(tmp_path, 
                   near=f"from functools import partial\n\nimport jax\n\nfrom .far import leaf, make\n\nother = None\n"
                        f"{applying}\n")
     assert codes_at(lint(tmp_path, "pkg/far.py")) == expected
+
+
+def test_the_roots_part_of_a_module_equals_what_its_whole_summary_says():
+    """root_summary parses only the statements on lines naming a transform and the top-level
+    names they use (to any depth): what it says equals the whole summary, for every fixture;
+    where the cut cannot be made (an import after the first def) it says nothing."""
+    from flake8_jaxnp.model.project.summaries import root_summary, summarise
+    transforms, _, scalars_static, _ = transform_tables(())
+    compared = 0
+    for path in sorted(FIXTURES.rglob("*.py")):
+        source = path.read_bytes()
+        part, whole = root_summary(source, transforms, scalars_static), summarise(source, transforms, scalars_static)
+        if part is not None:
+            compared += 1
+            assert (part["roots"], part["applied"]) == (whole["roots"], whole["applied"]), path
+            assert {unit: calls for unit, calls in part["flows"].items() if calls} == \
+                {unit: whole["flows"][unit] for unit in part["flows"] if unit in whole["flows"]}, path
+    assert compared > 30
+    late = b"import jax\n\n\ndef f(x):\n    return x\n\n\nimport numpy\nstep = jax.jit(f)\n"
+    assert root_summary(late, transforms, scalars_static) is None

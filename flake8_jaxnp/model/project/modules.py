@@ -21,7 +21,7 @@ from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .summaries import function_summary, summarise, top_level_definitions
+from .summaries import function_summary, root_summary, summarise, top_level_definitions
 
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
@@ -251,6 +251,7 @@ class Project:
         reached, starts, origins, queue = {}, {}, {}, deque()
         # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
         calls = {}
+        parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
 
         def start(root, params, origin):
             if not params <= reached.get(root, set()):
@@ -265,7 +266,7 @@ class Project:
             return root if starts[caller] or origins[caller][1] != str(path) else None
 
         for path in files:
-            summary = self._roots(path, might_trace)
+            summary = parts[path] = self._roots(path, might_trace)
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
@@ -289,7 +290,9 @@ class Project:
             path, name, transform = caller = queue.popleft()
             root = starts[caller] or origins[caller]
             traced = reached[caller]
-            for binding, attributes, positions, keywords, line, _ in self.summary(path)["flows"].get(name, ()):
+            flows = parts.get(path) or {}
+            flows = flows["flows"] if name in flows.get("flows", ()) else self.summary(path)["flows"]
+            for binding, attributes, positions, keywords, line, _ in flows.get(name, ()):
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named):
@@ -346,7 +349,8 @@ class Project:
         return MEMORY.resolvers[key]
 
     def _roots(self, path, might_trace):
-        """The summary of a module that may apply a transform (its ``roots`` and ``applied``),
+        """What a module that may apply a transform says of it (``roots``, ``applied`` and the
+        ``flows`` of the roots: its summary, or the roots' part of it, ``root_summary``),
         or None: a test module (its traces are the tests' own), and a module that never
         names a transform or imports no project module at its top level (nothing it traces
         can reach another module then: its own traces are its own file's), which is
@@ -357,7 +361,16 @@ class Project:
             data = path.read_bytes()
         except OSError:
             return None
-        return self.summary(path) if might_trace.search(data) and self._imports_project(path, data) else None
+        if not (might_trace.search(data) and self._imports_project(path, data)):
+            return None
+        key = self._key(data)
+        found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-roots")
+        if found is None:  # its roots and their flows, from the lines that name a transform
+            found = root_summary(data, self.transforms, self.scalars_static)
+            if found is None:
+                return self.summary(path)
+            cache.write(self.cache_dir, f"{key}-roots", found)
+        return found
 
     def _imports_project(self, path, data):
         """Whether a top-level import of the module at ``path`` (its text ``data``) names a

@@ -11,6 +11,7 @@ that calls one function of a module gets that function's summary alone, from the
 module's header and the function's own lines (``function_summary``).
 """
 import ast
+import bisect
 import re
 from functools import lru_cache
 
@@ -25,7 +26,7 @@ from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 from .units import TransformLines, applications, returned_def
 
-SUMMARY_FORMAT = 9
+SUMMARY_FORMAT = 10
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -67,7 +68,7 @@ def summarise(source, transforms, scalars_static=()):
     roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
     methods, linen = run_methods(tree, imports)
     for unit, func in [*units.items(), *methods.items()]:
-        if "." in unit and unit not in flows:  # a method or a nested def: its calls, for the reach to follow
+        if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
             calls = parameter_calls(func, imports, local_functions)
             if calls:
                 flows[unit] = calls
@@ -179,6 +180,59 @@ def function_summary(source, name, transforms, definitions=None):
         return None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
             "methods": {}, "linen": {}, "results": {}, "dtypes": {}}
+
+
+def root_summary(source, transforms, scalars_static=()):
+    """What ``summarise`` says of where a module applies a transform (``roots``, ``applied``,
+    and ``flows`` of every root unit, empty ones included), from its header, the top-level
+    statements on lines that name a transform and the top-level defs those name, so that a
+    module is not parsed whole to learn its roots. None where the cut cannot be made (an
+    import after the header, a root named by two top-level definitions, a cut that fails
+    to parse): the caller then summarises the whole module."""
+    header_end = _TOP_LEVEL_DEFINITION.search(source)
+    if header_end is None or _IMPORT.search(source, header_end.start()):
+        return None
+    try:
+        imports = _header_imports(source[:header_end.start()])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    lines = TransformLines(source, imports, transforms)
+    starts = [m.start() for m in _TOP_LEVEL_STATEMENT.finditer(source, header_end.start())]
+    starts = [start for i, start in enumerate(starts)  # a decorator's statement goes on through its def
+              if i == 0 or source[starts[i - 1]:starts[i - 1] + 1] != b"@"]
+    ends = starts[1:] + [len(source)]
+    definitions = top_level_definitions(source)
+    chosen = {bisect.bisect_right(starts, offset) - 1 for offset in lines.offsets if offset >= starts[0]} \
+        if starts else set()
+    single = {n for n, places in definitions.items() if len(places) == 1 and places[0][0] >= starts[0]}
+    pending = list(chosen)
+    while pending:  # the top-level defs and assignments they name (fn = make(cfg)), and theirs
+        i = pending.pop()
+        for name in {word.decode() for word in _WORD.findall(source, starts[i], ends[i])} & single:
+            found = bisect.bisect_right(starts, definitions[name][0][0]) - 1
+            if found not in chosen:
+                chosen.add(found)
+                pending.append(found)
+    pieces, previous = [source[:starts[0]] if starts else source], starts[0] if starts else len(source)
+    for i in sorted(chosen):
+        pieces.append(b"\n" * source.count(b"\n", previous, starts[i]))
+        pieces.append(source[starts[i]:ends[i]])
+        previous = ends[i]
+    try:
+        tree = ast.parse(b"".join(pieces))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
+    counts = {name: len(places) for name, places in definitions.items()}
+    roots, applied, units = applications(tree, imports, transforms, roots_by, lines, counts)
+    if any(counts.get(unit.split(".")[0], 0) > 1 for unit in units):
+        return None
+    local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
+    return {"roots": roots, "applied": applied,
+            "flows": {unit: parameter_calls(func, imports, local_functions) for unit, func in units.items()}}
+
+
+_WORD = re.compile(rb"[A-Za-z_]\w*")
 
 
 @lru_cache(maxsize=32)

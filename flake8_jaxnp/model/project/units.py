@@ -23,15 +23,21 @@ DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _UNBOUND = frozenset({"staticmethod", "classmethod"})
 
 
-def applications(tree, imports, transforms, roots_by, lines=None):
+def applications(tree, imports, transforms, roots_by, lines=None, module_counts=None):
     """(roots, applied, units) for the module ``tree``: roots [[unit, transform, traced
     parameters, line]] for its own defs (line: the def's for a decorator, else the
     application's); applied [[import binding, attributes, transform, positions bound,
     names bound, static positions, static names, line]] for imported functions; units
     {unit: def} of the roots. ``roots_by``: the transforms whose applications are roots;
-    ``lines`` (``TransformLines``): only statements on lines that name one are read."""
+    ``lines`` (``TransformLines``): only statements on lines that name one are read;
+    ``module_counts``: how many times the whole module binds each name at its top level,
+    when ``tree`` holds only a part of it."""
     reader = _Reader(tree, imports, transforms, roots_by, lines)
-    reader.walk(tree.body, (_Scope(tree, None, ""),))
+    module = _Scope(tree, None, "")
+    if module_counts:
+        module.lookup("")
+        module.counts_at_least(module_counts)
+    reader.walk(tree.body, (module,))
     roots, units = reader.finish()
     return roots, sorted(reader.applied, key=lambda entry: (entry[-1], entry[2])), units
 
@@ -45,10 +51,11 @@ class TransformLines:
         names = {name.rsplit(".", 1)[1] for name in transforms} | {
             local for local, binding in imports.items() if imported_qualname(ast.Name(local), imports) in transforms}
         pattern = re.compile(rb"\b(?:" + b"|".join(sorted(re.escape(n.encode()) for n in names)) + rb")\b")
-        self.lines, line, offset = [], 1, 0
+        self.lines, self.offsets, line, offset = [], [], 1, 0
         for match in pattern.finditer(source):
             line += source.count(b"\n", offset, match.start())
             offset = match.start()
+            self.offsets.append(offset)
             if not self.lines or self.lines[-1] != line:
                 self.lines.append(line)
 
@@ -104,6 +111,14 @@ class _Scope:
         if self._counts is None:
             self._counts, self._defs, self._values = _bindings(self.node)
         return self._counts.get(name, 0), self._defs.get(name)
+
+    def counts_at_least(self, counts):
+        """Count each name at least as many times as ``counts`` says (the whole module's)."""
+        for name, count in counts.items():
+            if count > self._counts.get(name, 0):
+                self._counts[name] = count
+                if count > 1:
+                    self._defs.pop(name, None)
 
     def value(self, name):
         """The value of ``name = value`` when that is its only binding here, else None."""
