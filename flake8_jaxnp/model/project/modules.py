@@ -290,9 +290,7 @@ class Project:
             path, name, transform = caller = queue.popleft()
             root = starts[caller] or origins[caller]
             traced = reached[caller]
-            flows = parts.get(path) or {}
-            flows = flows["flows"] if name in flows.get("flows", ()) else self.summary(path)["flows"]
-            for binding, attributes, positions, keywords, line, _ in flows.get(name, ()):
+            for binding, attributes, positions, keywords, line, _ in self._flows(parts.get(path), path, name):
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named):
@@ -317,6 +315,16 @@ class Project:
                 (sorted(params), *site, root) for site, (params, root) in sorted(sites.items(), key=_site_order)]
         return index
 
+    def _flows(self, part, path, name):
+        """The flows of the unit ``name`` of the module at ``path``: from what the reach read
+        of the module's roots (``part``), else from the summary of that top-level def alone
+        when one can be had (``function_summary``), else from the module's whole summary."""
+        if part is not None and name in part["flows"]:
+            return part["flows"][name]
+        summary = self.summary(path, defines=name.split(".")[0]) if "." not in name else None
+        return (summary if summary is not None and name in summary["functions"] else self.summary(path))[
+            "flows"].get(name, ())
+
     def _callee(self, path, binding, attributes):
         """(module path and unit, its facts, how many positions self takes) for what a call
         recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
@@ -324,7 +332,12 @@ class Project:
         facts None when the project does not say."""
         instance = bool(attributes) and attributes[-1] == "__call__"
         target = self._flow_target(path, binding, attributes[:-1] if instance else attributes)
-        summary = self.summary(target[0]) if target is not None else None
+        if target is None:
+            return None, None, 0
+        summary = self.summary(target[0], defines=target[1]) if not instance else None
+        if summary is not None and target[1] in summary["functions"]:  # a def's own summary will do
+            return target, summary["functions"][target[1]], 0
+        summary = self.summary(target[0])
         if summary is None:
             return None, None, 0
         if not instance and target[1] in summary["functions"]:
