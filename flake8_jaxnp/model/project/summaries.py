@@ -159,7 +159,8 @@ def function_summary(source, name, transforms, definitions=None):
     ending = _TOP_LEVEL_STATEMENT.search(source, source.find(b"\n", offset) + 1 or len(source))
     try:
         imports = _header_imports(source[:header_end.start()])
-        lines = ast.parse(b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None])
+        piece = b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None]
+        lines = ast.parse(piece)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if len(lines.body) != 1:
@@ -170,7 +171,7 @@ def function_summary(source, name, transforms, definitions=None):
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
         if jitted and _TOP_LEVEL_CLASS.search(source):
             return None
-        functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(source, imports, transforms))
+        functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(piece, imports, transforms))
         local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
         flows = _unit_flows(stmt, imports, local_functions)
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
