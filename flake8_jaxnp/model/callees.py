@@ -7,12 +7,9 @@ import ast
 from .names import BindingKind
 from .project.modules import shown
 from .project.records import module_records, result_shape
-from .project.summaries import function_facts
+from .project.summaries import CACHING_DECORATORS, function_facts
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
-
-# Decorators that return what the function returns, computed once per arguments.
-CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
 
 class Callees:

@@ -261,7 +261,7 @@ class TraceRoots:
     def _from_call(self, call):
         qualname = self.names.qualname(call.func)
         if qualname in self.transforms and call.args:
-            self._trace_argument(call.args[0], qualname, _options(qualname, call))
+            self._trace_argument(call.args[0], qualname, transform_options(qualname, call))
         elif isinstance(call.func, ast.Call):
             spec = self.transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
@@ -282,7 +282,7 @@ class TraceRoots:
         if isinstance(arg, ast.Call):
             inner = self.names.qualname(arg.func)
             if inner in self.transforms and arg.args:  # jax.jit(jax.grad(f))
-                self._trace_argument(arg.args[0], inner, _options(inner, arg))
+                self._trace_argument(arg.args[0], inner, transform_options(inner, arg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax)
                 return
             if inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
@@ -323,21 +323,16 @@ class TraceRoots:
         behaviour = self.transforms[transform_name]
         if eager_too:
             behaviour = uncached(behaviour)
-        params = _parameters(func, bound_positional, bound_names)
-        positional = positional_names(func)[bound_positional:]
-        options = named_options(keywords)
-        static = static_parameters(options, positional)
-        if static is None:
+        params = applied_parameters(func, transform_name, keywords, bound_positional, bound_names)
+        if params is None:
             return  # static arguments we cannot read: stay silent
-        params -= static
         if behaviour is _DIFFERENTIATING:
+            options, positional = named_options(keywords), positional_names(func)[bound_positional:]
             argnums = literals(options["argnums"], int) if "argnums" in options else [0]
             if argnums is None:
                 return
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
             self.differentiated.setdefault(func, set()).update(params)
-        if transform_name == "jax.vmap" and "in_axes" in options:
-            params = _vmapped(params, positional, options["in_axes"])
         self.mark(func, Transform(transform_name, behaviour, root), params)
         if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda) \
                 and root is None:
@@ -402,8 +397,16 @@ class TraceRoots:
     def in_nnx_module(self, method):
         """Whether ``method`` is defined in a same-file class deriving from an NNX Module: its
         updates of ``self`` under nnx.jit are the framework's state, not a trace-only effect."""
+        return self._in_module_of(method, NNX_MODULES)
+
+    def in_linen_module(self, method):
+        """Whether ``method`` is defined in a class deriving from a linen Module: its body
+        also runs eagerly, under ``model.init``."""
+        return self._in_module_of(method, LINEN_MODULES)
+
+    def _in_module_of(self, method, bases):
         cls = self.names.parent.get(method)
-        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in NNX_MODULES for b in cls.bases)
+        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in bases for b in cls.bases)
 
     def applied_module(self, func_expr):
         """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is
@@ -464,7 +467,24 @@ def _framework_behaviour(measured):
     return _EAGER if measured["numpy_fails"] else None
 
 
-def _options(transform_name, call):
+def applied_parameters(func, transform_name, keywords, bound_positional=0, bound_names=()):
+    """The parameters of ``func`` that a transform applied with ``keywords`` gives tracers,
+    after ``partial`` bound ``bound_positional`` positions and ``bound_names``: not static,
+    not defaulted, not self, not unbatched by vmap (grad's argnums are left to the caller).
+    None when its static options cannot be read."""
+    params = _parameters(func, bound_positional, bound_names)
+    positional = positional_names(func)[bound_positional:]
+    options = named_options(keywords)
+    static = static_parameters(options, positional)
+    if static is None:
+        return None
+    params -= static
+    if transform_name == "jax.vmap" and "in_axes" in options:
+        params = _vmapped(params, positional, options["in_axes"])
+    return params
+
+
+def transform_options(transform_name, call):
     """The call's keywords, with positional options (``vmap(f, (0, None))``) named."""
     names = api.positional_options().get(transform_name, ())
     named = [ast.keyword(arg=name, value=value) for name, value in zip(names, call.args[1:])]

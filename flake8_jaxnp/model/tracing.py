@@ -222,15 +222,29 @@ class Tracing:
                 self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
         return self._nested.get(func, [])
 
+    def _unit_defs(self):
+        """{qualified name (``make_train.train``, ``Model.__call__``): [its defs]} for the
+        module's defs outside lambdas, as the project's summaries name them."""
+        found = {}
+        for func in self.names.functions:
+            parts, node = [], func
+            while node is not self.names.tree and parts is not None:
+                if isinstance(node, ast.Lambda):
+                    parts = None
+                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    parts.append(node.name)
+                node = self.names.parent[node]
+            if parts:
+                found.setdefault(".".join(reversed(parts)), []).append(func)
+        return found
+
     def _traced_from_other_modules(self, project):
         """Top-level functions that the project's traces reach from other modules, with the
         tracers they pass: traced here, by a transform named after the caller and, when
         the caller is itself reached, the chain's root."""
-        defs = {}
-        for stmt in self.names.tree.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                defs.setdefault(stmt.name, []).append(stmt)
-        for name, calls in sorted(project.callers().items()):
+        calls_by_unit = project.callers()
+        defs = self._unit_defs() if calls_by_unit else {}
+        for name, calls in sorted(calls_by_unit.items()):
             if len(defs.get(name, ())) != 1:
                 continue
             func = defs[name][0]
@@ -240,6 +254,11 @@ class Tracing:
                 params = set(params) & accepted
                 if behaviour is None or not params:
                     continue
-                chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
-                where = f"{transform} (called from '{caller}' in {shown(path)}:{line}{chain})"
+                if self.roots.in_nnx_module(func) or self.roots.in_linen_module(func):
+                    behaviour = uncached(behaviour)  # NNX: self.count += 1 is state; linen: runs under init too
+                if caller is None:  # from .ops import loss; jax.jit(loss)
+                    where = f"{transform} (applied in {shown(path)}:{line})"
+                else:
+                    chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
+                    where = f"{transform} (called from '{caller}' in {shown(path)}:{line}{chain})"
                 self.roots.mark(func, Transform(where, behaviour), params)

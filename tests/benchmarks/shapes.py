@@ -96,6 +96,21 @@ def module_chain(count):
     return modules
 
 
+def roots_chain(count):
+    """A package of ``count`` modules, each applying jax.jit at call sites to what the next
+    one gives (``jax.jit(m<i+1>.make())``: the def make returns, which prints its tracer
+    and calls m<i+2>.f) and to a method (``self.step = jax.jit(self._step)``)."""
+    link = "import jax\nimport jax.numpy as jnp\n\nfrom . import m{next}\n\n\ndef make():\n    def inner(x):\n" \
+           "        print(x)\n        return m{next}.f(x)\n    return inner\n\n\ndef f(x):\n    return jnp.tanh(x)\n\n\n" \
+           "class Runner:\n    def __init__(self):\n        self.step = jax.jit(self._step)\n\n" \
+           "    def _step(self, x):\n        return m{next}.f(x * 2)\n\n\nfast = jax.jit(m{next}.make())\n"
+    modules = {"__init__.py": ""}
+    modules.update((f"m{i}.py", link.format(next=i + 1)) for i in range(count - 1))
+    modules[f"m{count - 1}.py"] = "import jax.numpy as jnp\n\n\ndef make():\n    def inner(x):\n        print(x)\n" \
+                                  "        return x\n    return inner\n\n\ndef f(x):\n    return jnp.tanh(x)\n"
+    return modules
+
+
 # name -> (generator, the size N that growth.py compares with 2N)
 SHAPES = {
     "nested loops": (nested_loops, 10),
@@ -108,4 +123,5 @@ SHAPES = {
 # name -> (generator of a project's modules, the number of modules N compared with 2N)
 PROJECT_SHAPES = {
     "modules in a chain": (module_chain, 100),
+    "roots at call sites": (roots_chain, 100),
 }

@@ -118,3 +118,27 @@ def test_a_trace_forty_modules_long_reaches_its_last_module(tmp_path, monkeypatc
         reported.update(name for finding in found if finding.code == "JNP301")
     assert reported == set(modules) - {"__init__.py", "m0.py"}
     assert len(searches) <= 2 * len(modules)
+
+
+def test_roots_applied_at_call_sites_in_forty_modules_are_each_summarised_once(tmp_path, monkeypatch):
+    """Every module applies jax.jit to what the next one's factory returns and to a method:
+    each module's inner def is traced from the module before it (its print reported), and
+    each module is summarised once per run, whichever file asks."""
+    from flake8_jaxnp.model.project import cache, modules as project_modules
+    from flake8_jaxnp.options import Options
+    package = tmp_path / "generated"
+    package.mkdir()
+    modules = shapes.roots_chain(40)
+    for name, source in modules.items():
+        (package / name).write_text(source)
+    summarised, summarise = [], project_modules.summarise
+    monkeypatch.setattr(project_modules, "summarise", lambda data, *args: summarised.append(data) or
+                        summarise(data, *args))
+    monkeypatch.setattr(cache, "MEMORY", cache.Memory())
+    monkeypatch.setattr(project_modules, "MEMORY", cache.MEMORY)
+    reported = set()
+    for name, source in modules.items():
+        found = lint(ast.parse(source), source.splitlines(True), Options(cache_dir=""), str(package / name))
+        reported.update(name for finding in found if finding.code == "JNP301")
+    assert reported == set(modules) - {"__init__.py", "m0.py"}
+    assert len(summarised) <= len(modules)

@@ -44,8 +44,13 @@ def parameter_calls(func, imports, local_functions):
     they are never the project's."""
     own = {arg.arg for arg in parameters(func)}
     calls, bindings = _calls_and_bindings(func, imports, local_functions, own)
-    calls = [(node, target, always) for node, target, always in calls
-             if split_attributes(node.func)[0].id not in bindings]  # a local or a parameter shadows the name
+    kept = []
+    for node, target, always in calls:
+        if split_attributes(node.func)[0].id in bindings:  # a local or a parameter shadows the name
+            node, target, always = _instance_call(node, bindings, imports, always) or (node, None, always)
+        if target is not None:
+            kept.append((node, target, always))
+    calls = kept
     if not calls:
         return []
     derived = _derivations([a for node, _, _ in calls for a in _arguments(node)], bindings, own, imports)
@@ -59,6 +64,16 @@ def parameter_calls(func, imports, local_functions):
         if positions or keywords:
             found.append([target[0], target[1], positions, keywords, node.lineno, always])
     return found
+
+
+def _instance_call(node, bindings, imports, always):
+    """``model(x)`` with ``model`` bound once, to ``Model(...)`` of an imported class: a call
+    of ``Model.__call__`` (path ``[..., "Model", "__call__"]``); None for anything else."""
+    values = bindings.get(node.func.id) if type(node.func) is ast.Name else None
+    if not values or len(values) != 1 or type(values[0]) is not ast.Call:
+        return None
+    target = _target(values[0].func, imports, ())
+    return (node, (target[0], [*target[1], "__call__"]), always) if target is not None and target[0] else None
 
 
 def _arguments(call):
@@ -78,7 +93,7 @@ def _calls_and_bindings(func, imports, local_functions, own):
         if kind is ast.Call:
             if not any(type(a) is ast.Starred for a in node.args):
                 target = _target(node.func, imports, local_functions)
-                if target is not None:
+                if target is not None or type(node.func) is ast.Name:  # (model(x): an instance, maybe)
                     calls.append((node, target, always))
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:

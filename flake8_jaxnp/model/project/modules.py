@@ -8,6 +8,7 @@ directory, never into site-packages. A file not in a package sees the ``.py`` fi
 next to it. The reach says which functions of this file the project's traces reach
 from other modules, any number of calls away, with which parameters traced.
 """
+import ast
 import hashlib
 import json
 import os
@@ -16,11 +17,12 @@ from collections import deque
 from functools import lru_cache
 from pathlib import Path
 
+from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import calls_keeping_default, modules_naming
-from .summaries import function_summary, summarise, top_level_definitions
+from .summaries import function_summary, root_summary, summarise, top_level_definitions
 
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
@@ -57,7 +59,25 @@ class Project:
             pass
         outside = not level and not self.is_project_module(module)  # jax, numpy, ...
         found = MEMORY.resolved[key] = None if outside else self._resolve(binding, attributes)
+        if found is not None and found[0].name == "__init__.py":  # (kept first: a cycle ends there)
+            found = MEMORY.resolved[key] = self._reexported(*found) or found
         return found
+
+    def _reexported(self, path, name):
+        """(module path, name) where the package ``__init__.py`` at ``path`` imports ``name``
+        from (``from .sub import leaf``), followed through further re-exports; None when it
+        defines ``name`` itself or does not import it."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None
+        if name in top_level_definitions(data) or name.encode() not in data:
+            return None
+        try:
+            binding = module_imports(ast.parse(data)).get(name)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        return self._resolver(path).resolve(binding) if binding is not None else None
 
     def is_project_module(self, dotted):
         """True when the top package of an absolute dotted name is a source file of the project."""
@@ -208,8 +228,9 @@ class Project:
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,
         root)]} for the calls from another module's function, reached by a trace, that pass
-        this file's function tracers; root: (function, path, line) of the traced function
-        the chain starts at, or None when the caller is that root. The reach is solved once
+        this file's function tracers (caller None: another module applies a transform to
+        it, ``jax.jit(loss)``); root: (function, path, line) of the traced function the
+        chain starts at, or None when the caller is that root. The reach is solved once
         per process (one flake8 run sees one state of the files)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
@@ -240,31 +261,63 @@ class Project:
         function's traced parameters only grow, so each is visited at most once per
         parameter."""
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
-        reached, starts, queue = {}, {}, deque()  # (path, function, transform) -> traced parameters
+        # (path, function, transform) -> traced parameters; -> the chain's root (None for a
+        # root); a root's (function, path, line) of where the transform is applied
+        reached, starts, origins, queue = {}, {}, {}, deque()
+        # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
+        calls = {}
+        parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
+
+        def start(root, params, origin):
+            if not params <= reached.get(root, set()):
+                reached.setdefault(root, set()).update(params)
+                starts[root] = None
+                origins.setdefault(root, origin)
+                queue.append(root)
+
+        def own_root(caller, path, root):
+            """The chain's root for a call from ``caller``: None when the caller is a root
+            of its own module (its message names where the caller is)."""
+            return root if starts[caller] or origins[caller][1] != str(path) else None
+
         for path in files:
-            for name, (transform, params, line) in sorted(self._roots(path, might_trace).items()):
-                start = (path, name, transform)
-                reached[start], starts[start] = set(params), None
-                queue.append(start)
-        calls = {}  # (callee path, name) -> {(transform, caller, path, line): [params, root]}
+            summary = parts[path] = self._roots(path, might_trace)
+            for name, transform, params, line in summary["roots"] if summary else ():
+                start((path, name, transform), set(params), (name, str(path), line))
+            for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
+                applied_module = attributes[-1:] == ["__call__"]  # jax.jit(model.apply), Model imported
+                target = self.target_of(path, binding, attributes[:-1] if applied_module else attributes)
+                target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
+                facts = target_summary["functions"].get(target[1]) if target_summary else None
+                if applied_module and target_summary:  # a linen Module's: traced there, followed no further
+                    target = (target[0], f"{target[1]}.__call__")  # (it also runs eagerly, under init)
+                    facts = target_summary["linen"].get(target[1])
+                elif facts and returned:  # jax.jit(make_train(cfg)): the def make_train returns
+                    facts = facts.get("gives")
+                    target = (target[0], f"{target[1]}.{facts['name']}") if facts else None
+                params = _applied_parameters(facts, *spec) if facts else None
+                if params:
+                    calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[0] \
+                        |= params
+                    if not applied_module:
+                        start((*target, transform), params, (target[1], str(path), line))
         while queue:
             path, name, transform = caller = queue.popleft()
-            root = starts[caller] or (name, str(path), self.summary(path)["roots"][name][2])
+            root = starts[caller] or origins[caller]
             traced = reached[caller]
-            for binding, attributes, positions, keywords, line, _ in self.summary(path)["flows"].get(name, ()):
+            for binding, attributes, positions, keywords, line, _ in self._flows(parts.get(path), path, name):
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named):
                     continue
-                target = self.target_of(path, binding, attributes)
-                callee_summary = self.summary(target[0]) if target is not None else None
-                facts = callee_summary["functions"].get(target[1]) if callee_summary else None
+                target, facts, skipped = self._callee(path, binding, attributes)
                 if facts is None:
                     continue
-                params = {facts["params"][i] for i in passed if i < len(facts["params"])} | set(named)
+                params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
+                    | set(named)
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
-                                                                   [set(), starts[caller] and root])
+                                                                   [set(), own_root(caller, path, root)])
                     site[0] |= params
                 callee = (*target, transform)
                 if not params <= reached.get(callee, set()):
@@ -274,8 +327,38 @@ class Project:
         index = {}
         for (path, name), sites in calls.items():
             index.setdefault(str(path), {})[name] = [
-                (sorted(params), *site, root) for site, (params, root) in sorted(sites.items())]
+                (sorted(params), *site, root) for site, (params, root) in sorted(sites.items(), key=_site_order)]
         return index
+
+    def _flows(self, part, path, name):
+        """The flows of the unit ``name`` of the module at ``path``: from what the reach read
+        of the module's roots (``part``), else from the summary of that top-level def alone
+        when one can be had (``function_summary``), else from the module's whole summary."""
+        if part is not None and name in part["flows"]:
+            return part["flows"][name]
+        summary = self.summary(path, defines=name.split(".")[0]) if "." not in name else None
+        return (summary if summary is not None and name in summary["functions"] else self.summary(path))[
+            "flows"].get(name, ())
+
+    def _callee(self, path, binding, attributes):
+        """(module path and unit, its facts, how many positions self takes) for what a call
+        recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
+        of a class (``Model(x)``) or its ``__call__`` (``model(x)``, path ``[..., "__call__"]``);
+        facts None when the project does not say."""
+        instance = bool(attributes) and attributes[-1] == "__call__"
+        target = self.target_of(path, binding, attributes[:-1] if instance else attributes)
+        if target is None:
+            return None, None, 0
+        summary = self.summary(target[0], defines=target[1]) if not instance else None
+        if summary is not None and target[1] in summary["functions"]:  # a def's own summary will do
+            return target, summary["functions"][target[1]], 0
+        summary = self.summary(target[0])
+        if summary is None:
+            return None, None, 0
+        if not instance and target[1] in summary["functions"]:
+            return target, summary["functions"][target[1]], 0
+        unit = f"{target[1]}.{'__call__' if instance else '__init__'}"
+        return (target[0], unit), summary["methods"].get(unit), 1
 
     def target_of(self, path, binding, attributes):
         """(module path, name) that a call recorded in the flows of the module at ``path``
@@ -284,23 +367,48 @@ class Project:
             return path, attributes[0]
         if path == self.path:
             return self.resolve(binding, attributes)
+        return self._resolver(path).resolve(binding, attributes)
+
+    def _resolver(self, path):
+        """A Project around the module at ``path``, to resolve its imports."""
         key = (path, os.getcwd())
         if key not in MEMORY.resolvers:
             MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
-        return MEMORY.resolvers[key].resolve(binding, attributes)
+        return MEMORY.resolvers[key]
 
     def _roots(self, path, might_trace):
-        """A module's traced functions (``summaries``' roots). A module in which no decorator
-        or assignment names a transform has none: it is neither parsed nor looked up in
-        the cache."""
+        """What a module that may apply a transform says of it (``roots``, ``applied`` and the
+        ``flows`` of the roots: its summary, or the roots' part of it, ``root_summary``),
+        or None: a test module (its traces are the tests' own), and a module that never
+        names a transform or imports no project module at its top level (nothing it traces
+        can reach another module then: its own traces are its own file's), which is
+        neither parsed nor looked up in the cache."""
+        if is_test_module(path):
+            return None
         try:
             data = path.read_bytes()
         except OSError:
-            return {}
-        if not might_trace.search(b"\n" + data):  # the pattern starts at a newline
-            return {}
-        summary = self.summary(path)
-        return summary["roots"] if summary else {}
+            return None
+        if not (might_trace.search(data) and self._imports_project(path, data)):
+            return None
+        key = self._key(data)
+        found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-roots")
+        if found is None:  # its roots and their flows, from the lines that name a transform
+            found = root_summary(data, self.transforms, self.scalars_static)
+            if found is None:
+                return self.summary(path)
+            cache.write(self.cache_dir, f"{key}-roots", found)
+        return found
+
+    def _imports_project(self, path, data):
+        """Whether a top-level import of the module at ``path`` (its text ``data``) names a
+        project module: a relative one, or one whose top package is the project's."""
+        resolver = self._resolver(path)
+        for relative, module, names in _TOP_LEVEL_IMPORT.findall(data):
+            modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
+            if relative or any(resolver.is_project_module(m.decode("utf-8", "replace")) for m in modules):
+                return True
+        return False
 
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
@@ -323,6 +431,26 @@ class Project:
         return files
 
 
+def _applied_parameters(facts, bound, names, static_positions, static_names):
+    """The parameters of an imported function (its ``facts``) that a transform applied
+    elsewhere traces: those ``partial`` did not bind and static options did not name."""
+    positional = facts["params"][bound:]
+    count = len(positional)
+    static = {positional[i] for i in static_positions if -count <= i < count} | set(static_names)
+    return set(facts["traceable"]) - set(facts["params"][:bound]) - set(names) - static
+
+
+def _site_order(site):
+    """Sites sorted by their key, a transform applied (caller None) first."""
+    (transform, caller, path, line), _ = site
+    return transform, caller or "", path, line
+
+
+def is_test_module(path):
+    """pytest's test files and conftest.py: what they trace is the tests' own."""
+    return is_test_file(str(path)) or path.name == "conftest.py"
+
+
 def answer(found):
     """A question's result as text: equal texts mean the model sees the same thing."""
     return json.dumps(found, sort_keys=True, default=str)
@@ -341,15 +469,16 @@ def project_around(filename, options):
     return Project(filename, cache.folder(options.cache_dir), transforms, scalars_static)
 
 
+# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``).
+_TOP_LEVEL_IMPORT = re.compile(rb"^(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))", re.M)
+
+
 @lru_cache(maxsize=None)
 def _transform_pattern(transforms):
-    """Bytes that a module tracing a top-level function must contain (``summarise`` reads
-    only top-level statements): a transform's last name in a decorator at the start of a
-    line (``@jax.jit``, ``@partial(jax.jit``) or in a module-level assignment (``step =
-    jax.jit(_step)``). It starts with a newline rather than ``^``: the search then jumps
-    from line to line instead of trying every byte (6x faster on the corpus)."""
+    """Bytes that a module applying a transform must contain: a transform's last name
+    (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
     names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
-    return re.compile(rb"\n(?:@[\w. \t(]*\b(?:" + names + rb")\b|\w+\s*=.*\b(?:" + names + rb")\b)")
+    return re.compile(rb"\b(?:" + names + rb")\b")
 
 
 @lru_cache(maxsize=None)

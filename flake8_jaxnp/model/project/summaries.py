@@ -2,14 +2,16 @@
 
 A summary says which top-level functions are jitted (a call gives device arrays),
 what each function returns, which parameters a function converts to the host
-unconditionally, which functions it traces as roots (with their traced parameters),
-which project functions each function passes its parameters on to (``flows``), the
-shapes of its jitted results and its dtype constants. It depends on
+unconditionally, which of its functions it traces as roots wherever it applies a
+transform (with their traced parameters) and which imported functions it applies one
+to (``units``), which project functions each function passes its parameters on to
+(``flows``), the shapes of its jitted results and its dtype constants. It depends on
 the module's text (and the transforms) alone, so it can be cached by content. A file
 that calls one function of a module gets that function's summary alone, from the
 module's header and the function's own lines (``function_summary``).
 """
 import ast
+import bisect
 import re
 from functools import lru_cache
 
@@ -19,12 +21,15 @@ from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys
 from ..library import non_array_functions
 from ..names import child_fields
-from ..syntax import (SCOPES, imported_qualname, module_imports, named_options, positional_names,
-                      static_parameters, transform_spec, walk_own)
+from ..syntax import SCOPES, imported_qualname, module_imports, positional_names, transform_spec, walk_own
+from ..traced import LINEN_MODULES, applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
+from .units import TransformLines, applications, returned_def
 
-SUMMARY_FORMAT = 7
+SUMMARY_FORMAT = 11
+# Decorators that return what the function returns, computed once per arguments.
+CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -34,45 +39,69 @@ def summarise(source, transforms, scalars_static=()):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"functions": {}, "jitted": [], "roots": {}, "flows": {}, "results": {}, "dtypes": {}}
+        return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
+                "results": {}, "dtypes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
-    functions, jitted, traced, results = {}, set(), {}, {}
+    lines = TransformLines(source, imports, transforms)
+    functions, jitted, results = {}, set(), {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            functions[stmt.name] = function_facts(stmt, imports)
-            for decorator in stmt.decorator_list:
-                spec = _transform(decorator, imports, transforms)
-                if spec is not None:
-                    traced[stmt.name] = spec
-                    if _stages(transforms[spec[0]]):
-                        jitted.add(stmt.name)
+            functions[stmt.name] = _top_level_facts(stmt, imports, transforms, lines)
+            if any(spec is not None and _stages(transforms[spec[0]])
+                   for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)):
+                jitted.add(stmt.name)
             if records and stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
                 shape = result_shape(stmt, records)
                 if shape is not None:
                     results[stmt.name] = shape
         elif _assigns_call(stmt):
             spec = _assigned_transform(stmt, imports, transforms)
-            if spec is not None:
-                if _stages(transforms[spec[0]]):
-                    jitted.add(stmt.targets[0].id)
-                if stmt.value.args[0].id in functions:
-                    traced[stmt.value.args[0].id] = spec
+            if spec is not None and _stages(transforms[spec[0]]):
+                jitted.add(stmt.targets[0].id)
     local_functions = set(functions)
-    roots, flows = {}, {}
+    flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
-            calls = parameter_calls(stmt, imports, local_functions)
+            flows.update(_unit_flows(stmt, imports, local_functions))
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
+    roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
+    methods, linen = run_methods(tree, imports)
+    for unit, func in [*units.items(), *methods.items()]:
+        if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
+            calls = parameter_calls(func, imports, local_functions)
             if calls:
-                flows[stmt.name] = calls
-            spec = traced.get(stmt.name)
-            if spec is not None and transforms[spec[0]].abstract and spec[0] not in scalars_static:
-                params = _traced_parameters(stmt, spec)
-                if params:
-                    roots[stmt.name] = [spec[0], params, stmt.lineno]
-    return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "flows": flows, "results": results,
-            "dtypes": dtype_aliases(tree, imports)}
+                flows[unit] = calls
+    methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
+                       for unit, func in found.items()} for found in (methods, linen))
+    return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
+            "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports)}
+
+
+def run_methods(tree, imports):
+    """({"Model.__init__": def}, {"Module.__call__": def}): the methods that calling a
+    top-level class (``Model(x)``) or its instance (``model(x)``) runs, defined once in the
+    class body, and apart the ``__call__`` of each Flax linen Module (its calls run through
+    ``apply``); none of a class defined twice."""
+    classes, found, linen = {}, {}, {}
+    for stmt in tree.body:
+        if type(stmt) is ast.ClassDef:
+            classes[stmt.name] = classes.get(stmt.name, 0) + 1
+    for stmt in tree.body:
+        if type(stmt) is not ast.ClassDef or classes[stmt.name] != 1:
+            continue
+        is_linen = any(_qualname(base, imports) in LINEN_MODULES for base in stmt.bases)
+        defs = [s for s in stmt.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))]
+        for name in ("__call__",) if is_linen else RUN_METHODS:
+            bound = [s for s in defs if getattr(s, "name", None) == name
+                     or type(s) is ast.Assign and any(getattr(t, "id", None) == name for t in s.targets)]
+            if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and not bound[0].decorator_list:
+                (linen if is_linen else found)[f"{stmt.name}.{name}"] = bound[0]
+    return found, linen
+
+
+RUN_METHODS = ("__init__", "__call__")
 
 
 def _assigns_call(stmt):
@@ -131,7 +160,8 @@ def function_summary(source, name, transforms, definitions=None):
     ending = _TOP_LEVEL_STATEMENT.search(source, source.find(b"\n", offset) + 1 or len(source))
     try:
         imports = _header_imports(source[:header_end.start()])
-        lines = ast.parse(b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None])
+        piece = b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None]
+        lines = ast.parse(piece)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if len(lines.body) != 1:
@@ -142,17 +172,69 @@ def function_summary(source, name, transforms, definitions=None):
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
         if jitted and _TOP_LEVEL_CLASS.search(source):
             return None
-        functions[name] = function_facts(stmt, imports)
+        functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(piece, imports, transforms))
         local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
-        calls = parameter_calls(stmt, imports, local_functions)
-        flows = {name: calls} if calls else {}
+        flows = _unit_flows(stmt, imports, local_functions)
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
         spec = _assigned_transform(stmt, imports, transforms)
         jitted = spec is not None and _stages(transforms[spec[0]])
     else:
         return None
-    return {"functions": functions, "jitted": [name] if jitted else [], "roots": {}, "flows": flows, "results": {},
-            "dtypes": {}}
+    return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
+            "methods": {}, "linen": {}, "results": {}, "dtypes": {}}
+
+
+def root_summary(source, transforms, scalars_static=()):
+    """What ``summarise`` says of where a module applies a transform (``roots``, ``applied``,
+    and ``flows`` of every root unit, empty ones included), from its header, the top-level
+    statements on lines that name a transform and the top-level defs those name, so that a
+    module is not parsed whole to learn its roots. None where the cut cannot be made (an
+    import after the header, a root named by two top-level definitions, a cut that fails
+    to parse): the caller then summarises the whole module."""
+    header_end = _TOP_LEVEL_DEFINITION.search(source)
+    if header_end is None or _IMPORT.search(source, header_end.start()):
+        return None
+    try:
+        imports = _header_imports(source[:header_end.start()])
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    lines = TransformLines(source, imports, transforms)
+    starts = [m.start() for m in _TOP_LEVEL_STATEMENT.finditer(source, header_end.start())]
+    starts = [start for i, start in enumerate(starts)  # a decorator's statement goes on through its def
+              if i == 0 or source[starts[i - 1]:starts[i - 1] + 1] != b"@"]
+    ends = starts[1:] + [len(source)]
+    definitions = top_level_definitions(source)
+    chosen = {bisect.bisect_right(starts, offset) - 1 for offset in lines.offsets if offset >= starts[0]} \
+        if starts else set()
+    single = {n for n, places in definitions.items() if len(places) == 1 and places[0][0] >= starts[0]}
+    pending = list(chosen)
+    while pending:  # the top-level defs and assignments they name (fn = make(cfg)), and theirs
+        i = pending.pop()
+        for name in {word.decode() for word in _WORD.findall(source, starts[i], ends[i])} & single:
+            found = bisect.bisect_right(starts, definitions[name][0][0]) - 1
+            if found not in chosen:
+                chosen.add(found)
+                pending.append(found)
+    pieces, previous = [source[:starts[0]] if starts else source], starts[0] if starts else len(source)
+    for i in sorted(chosen):
+        pieces.append(b"\n" * source.count(b"\n", previous, starts[i]))
+        pieces.append(source[starts[i]:ends[i]])
+        previous = ends[i]
+    try:
+        tree = ast.parse(b"".join(pieces))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
+    counts = {name: len(places) for name, places in definitions.items()}
+    roots, applied, units = applications(tree, imports, transforms, roots_by, lines, counts)
+    if any(counts.get(unit.split(".")[0], 0) > 1 for unit in units):
+        return None
+    local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
+    return {"roots": roots, "applied": applied,
+            "flows": {unit: parameter_calls(func, imports, local_functions) for unit, func in units.items()}}
+
+
+_WORD = re.compile(rb"[A-Za-z_]\w*")
 
 
 @lru_cache(maxsize=32)
@@ -187,6 +269,68 @@ _TOP_LEVEL_CLASS = re.compile(rb"^class\b", re.M)
 _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
 
 
+def _top_level_facts(func, imports, transforms, lines):
+    """``function_facts`` of a top-level def, with what other modules may call it for: the
+    def it returns (``gives``: its name and parameters, for ``jax.jit(make_train(cfg))``),
+    and whether it returns a jitted function (``builds_jitted``: ``return jax.jit(step)``)."""
+    facts = function_facts(func, imports)
+    inner = returned_def(func)
+    if inner is not None:
+        facts["gives"] = {"name": inner.name, "params": positional_names(inner),
+                          "traceable": sorted(applied_parameters(inner, None, ()))}
+    if lines.touched(func) and _builds_jitted(func, imports, transforms):
+        facts["builds_jitted"] = True
+    return facts
+
+
+def _unit_flows(func, imports, local_functions):
+    """The flows of a top-level def, and of the def it returns (``make_train.train``)."""
+    flows = {}
+    inner = returned_def(func)
+    for unit, node in ((func.name, func), (f"{func.name}.{inner.name}" if inner else None, inner)):
+        calls = parameter_calls(node, imports, local_functions) if node is not None else None
+        if calls:
+            flows[unit] = calls
+    return flows
+
+
+def _builds_jitted(func, imports, transforms):
+    """Whether a def, undecorated or cached by functools, returns only a transformed
+    function whose calls give device arrays (``return jax.jit(step)``, or a name bound
+    once to that)."""
+    if any(_qualname(d.func if isinstance(d, ast.Call) else d, imports) not in CACHING_DECORATORS
+           for d in func.decorator_list):
+        return False
+    returns, assigned, stores = [], {}, {}
+    stack = list(func.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Return:
+            returns.append(node.value)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            return False
+        elif kind is ast.Name and type(node.ctx) is not ast.Load:
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            assigned[node.targets[0].id] = node.value
+        if kind in NESTED_SCOPE_TYPES:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    for value in returns or [None]:
+        if type(value) is ast.Name:  # fast = jax.jit(step); return fast
+            value = assigned.get(value.id) if stores.get(value.id) == 1 else None
+        name = _qualname(value.func, imports) if type(value) is ast.Call and value.args else None
+        if name not in transforms or not _stages(transforms[name]) or not _gives_arrays(name):
+            return False
+    return True
+
+
+def _gives_arrays(transform):
+    """Whether calling what ``transform`` returns gives arrays (not ``jax.make_jaxpr``)."""
+    return api.transforms().get(transform, {"arrays": True})["arrays"]
+
+
 def _keeps_structure(func, imports, transforms, scalars_static):
     """Every decorator is a jit-like transform that turns each leaf of the result into an
     array (not ``equinox.filter_jit``, which passes Python values through, nor grad)."""
@@ -215,11 +359,12 @@ def _transform(expr, imports, transforms):
 
 
 def function_facts(func, imports):
-    """Parameters, line, what it returns ("jax" when it ends in a return and every return
-    gives a jax.numpy array, else None), the parameters it converts to the host in its
-    unconditional statements (``_conversion``), so on every call, and those it consumes as
-    PRNG keys on every call (``keys``: {parameter: how}), with the ones it hands back
-    (``returned_keys``, see ``model.keys``). One pass; nested defs are not entered."""
+    """Parameters (and those a transform applied to it would trace: traceable), line, what
+    it returns ("jax" when it ends in a return and every return gives a jax.numpy array,
+    else None), the parameters it converts to the host in its unconditional statements
+    (``_conversion``), so on every call, and those it consumes as PRNG keys on every call
+    (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
+    ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
     rebound, found, returns, keyed = set(), [], set(), []
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
@@ -256,8 +401,8 @@ def function_facts(func, imports):
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, rebound, keyed, imports)
-    return {"params": params, "line": func.lineno, "returns": kind, "converts": sorted(converts), "keys": keys,
-            "returned_keys": returned_keys(func, keys)}
+    return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
+            "returns": kind, "converts": sorted(converts), "keys": keys, "returned_keys": returned_keys(func, keys)}
 
 
 def _consumed_keys(func, params, rebound, keyed, imports):
@@ -346,16 +491,6 @@ def _returned_kind(value, imports):
     array = module == "jax.numpy" and function not in non_array_functions() \
         and function not in api.tuple_result_functions()
     return "jax" if array else None
-
-
-def _traced_parameters(func, spec):
-    """The parameters a transform traces (its static arguments left out), sorted; [] when
-    its static options cannot be read."""
-    positional = positional_names(func)
-    static = static_parameters(named_options(spec[1]), positional)
-    if static is None:
-        return []
-    return sorted((set(positional) | {a.arg for a in func.args.kwonlyargs}) - static)
 
 
 def dtype_aliases(tree, imports):

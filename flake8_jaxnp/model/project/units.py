@@ -1,0 +1,335 @@
+"""Where a module applies a transform, wherever it does: the roots of the project's reach.
+
+One walk of the module finds every application: decorators (of top-level defs, methods
+and nested defs), a transform called anywhere (``jax.jit(f)(x)``, ``fast =
+jax.jit(solve)`` in a function, ``self.step = jax.jit(self._step)`` in ``__init__``,
+``jax.jit(partial(f, model=m))``, ``jax.jit(jax.vmap(f))``) and ``partial(jax.jit,
+...)(f)``. Its target is a *unit* of the module, named by its qualified name
+(``Trainer._step``, ``outer.inner``), or an imported function, which the reach looks
+up in its own module. Names resolve as Python resolves them (the innermost def first,
+class bodies skipped); a name bound more than once, or by anything but a def or an
+import, names nothing known, and is left silent.
+"""
+import ast
+import bisect
+import re
+
+from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, imported_qualname, named_options, parameters,
+                      selected_arguments, split_attributes, transform_spec)
+from ..traced import applied_parameters, transform_options
+
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+# Decorators after which a method read from ``self`` binds no first parameter.
+_UNBOUND = frozenset({"staticmethod", "classmethod"})
+
+
+def applications(tree, imports, transforms, roots_by, lines=None, module_counts=None):
+    """(roots, applied, units) for the module ``tree``: roots [[unit, transform, traced
+    parameters, line]] for its own defs (line: the def's for a decorator, else the
+    application's); applied [[import binding, attributes, transform, positions bound,
+    names bound, static positions, static names, line]] for imported functions; units
+    {unit: def} of the roots. ``roots_by``: the transforms whose applications are roots;
+    ``lines`` (``TransformLines``): only statements on lines that name one are read;
+    ``module_counts``: how many times the whole module binds each name at its top level,
+    when ``tree`` holds only a part of it."""
+    reader = _Reader(tree, imports, transforms, roots_by, lines)
+    module = _Scope(tree, None, "")
+    if module_counts:
+        module.lookup("")
+        module.counts_at_least(module_counts)
+    reader.walk(tree.body, (module,))
+    roots, units = reader.finish()
+    return roots, sorted(reader.applied, key=lambda entry: (entry[-1], entry[2])), units
+
+
+class TransformLines:
+    """The lines of a module's text that name a transform (its last name, ``jit`` of
+    ``jax.jit``, or a name an import binds to one): an application is on one of them, so
+    a statement that spans none applies nothing, and need not be walked."""
+
+    def __init__(self, source, imports, transforms):
+        names = {name.rsplit(".", 1)[1] for name in transforms} | {
+            local for local, binding in imports.items() if imported_qualname(ast.Name(local), imports) in transforms}
+        pattern = re.compile(rb"\b(?:" + b"|".join(sorted(re.escape(n.encode()) for n in names)) + rb")\b")
+        self.lines, self.offsets, line, offset = [], [], 1, 0
+        for match in pattern.finditer(source):
+            line += source.count(b"\n", offset, match.start())
+            offset = match.start()
+            self.offsets.append(offset)
+            if not self.lines or self.lines[-1] != line:
+                self.lines.append(line)
+
+    def touched(self, node):
+        """Whether a line of ``node`` (its decorators included) names a transform."""
+        start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        index = bisect.bisect_left(self.lines, start)
+        return index < len(self.lines) and self.lines[index] <= node.end_lineno
+
+
+def returned_def(factory):
+    """The def nested in ``factory`` (directly in its body, undecorated) that every return
+    of ``factory`` gives, or None: the function ``jax.jit(make_train(cfg))`` traces, with
+    the factory's parameters as Python closure values."""
+    inner = {stmt.name: stmt for stmt in factory.body if type(stmt) in DEFS and not stmt.decorator_list}
+    if not inner or isinstance(factory, ast.Lambda):
+        return None
+    returns, counts = set(), {}
+    stack = list(factory.body)
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Return:
+            returns.add(node.value.id if type(node.value) is ast.Name else None)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            return None
+        elif kind is ast.Name and type(node.ctx) is not ast.Load:
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif kind in DEFS or kind is ast.ClassDef:
+            counts[node.name] = counts.get(node.name, 0) + 1
+            continue
+        elif kind is ast.Lambda:
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    name = returns.pop() if len(returns) == 1 else None
+    return inner.get(name) if counts.get(name) == 1 else None
+
+
+class _Scope:
+    """A def, a class body or the module: how many times each name is bound in it, and the
+    defs bound there (computed when a name is first resolved through it)."""
+
+    __slots__ = ("node", "owner", "prefix", "_counts", "_defs", "_values")
+
+    def __init__(self, node, owner, prefix):
+        self.node = node
+        self.owner = owner  # the class a def is a method of; None otherwise
+        self.prefix = prefix  # of the units defined in it: "", "Trainer.", "outer."
+        self._counts = None
+
+    def lookup(self, name):
+        """(count of bindings, the def when bound once by a def) for ``name`` here."""
+        if self._counts is None:
+            self._counts, self._defs, self._values = _bindings(self.node)
+        return self._counts.get(name, 0), self._defs.get(name)
+
+    def counts_at_least(self, counts):
+        """Count each name at least as many times as ``counts`` says (the whole module's)."""
+        for name, count in counts.items():
+            if count > self._counts.get(name, 0):
+                self._counts[name] = count
+                if count > 1:
+                    self._defs.pop(name, None)
+
+    def value(self, name):
+        """The value of ``name = value`` when that is its only binding here, else None."""
+        return self._values.get(name) if self.lookup(name)[0] == 1 else None
+
+
+def _bindings(node):
+    """({name: how many times bound}, {name: def}, {name: assigned value}) for the scope ``node`` alone (nested
+    scopes' own names not counted; ``global``/``nonlocal`` count as bound elsewhere)."""
+    counts, defs, values = {}, {}, {}
+
+    def bind(name, times=1):
+        counts[name] = counts.get(name, 0) + times
+
+    if isinstance(node, DEFS):
+        for arg in parameters(node):
+            bind(arg.arg)
+    stack = list(node.body)
+    while stack:
+        child = stack.pop()
+        kind = type(child)
+        if kind in DEFS or kind is ast.ClassDef:
+            bind(child.name)
+            if kind in DEFS:
+                defs[child.name] = child
+            continue
+        if kind is ast.Lambda:
+            continue
+        if kind is ast.Name:
+            if type(child.ctx) is not ast.Load:
+                bind(child.id)
+            continue
+        if kind is ast.Assign and len(child.targets) == 1 and type(child.targets[0]) is ast.Name:
+            values[child.targets[0].id] = child.value
+        if kind in (ast.Import, ast.ImportFrom):
+            for alias in child.names:
+                bind((alias.asname or alias.name).split(".")[0])
+        elif kind in (ast.Global, ast.Nonlocal):
+            for name in child.names:
+                bind(name, 2)
+        elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and getattr(child, "name", None):
+            bind(child.name)
+        elif kind is ast.MatchMapping and child.rest:
+            bind(child.rest)
+        stack.extend(ast.iter_child_nodes(child))
+    return counts, {name: found for name, found in defs.items() if counts[name] == 1}, values
+
+
+class _Reader:
+    def __init__(self, tree, imports, transforms, roots_by, lines):
+        self.imports = imports
+        self.transforms = transforms
+        self.roots_by = roots_by
+        self.lines = lines
+        self.applied = []
+        self._found = []  # (unit, def, transform, traced parameters, line)
+
+    def qualname(self, expr):
+        return imported_qualname(expr, self.imports)
+
+    def walk(self, statements, chain):
+        """Find the applications in ``statements`` of the innermost scope of ``chain``."""
+        stack = list(statements)
+        while stack:
+            node = stack.pop()
+            kind = type(node)
+            if self.lines is not None and isinstance(node, ast.stmt) and not self.lines.touched(node):
+                continue
+            if kind in DEFS or kind is ast.ClassDef:
+                unit = chain[-1].prefix + node.name
+                stack.extend(node.decorator_list)
+                if kind is ast.ClassDef:
+                    stack.extend(node.bases)
+                    self.walk(node.body, chain + (_Scope(node, None, unit + "."),))
+                    continue
+                stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
+                for decorator in node.decorator_list:
+                    spec = transform_spec(decorator, self.qualname, self.transforms)
+                    if spec is not None and spec[0] in self.roots_by:
+                        self._add(node, 0, unit, spec, 0, (), node.lineno)
+                owner = chain[-1].node if type(chain[-1].node) is ast.ClassDef else None
+                self.walk(node.body, chain + (_Scope(node, owner, unit + "."),))
+                continue
+            if kind is ast.Lambda:
+                stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
+                continue  # its body's names are its own: what it applies is not read
+            if kind is ast.Call and node.args:
+                self._call(node, chain)
+            stack.extend(ast.iter_child_nodes(node))
+
+    def _call(self, call, chain):
+        name = self.qualname(call.func)
+        if name in self.transforms:
+            spec = (name, transform_options(name, call))
+        elif type(call.func) is ast.Call:  # partial(jax.jit, static_argnums=1)(f), jax.jit(donate_argnums=0)(f)
+            spec = transform_spec(call.func, self.qualname, self.transforms)
+        else:
+            return
+        if spec is not None and spec[0] in self.roots_by:
+            self._target(call.args[0], spec, chain, 0, (), call.lineno)
+
+    def _target(self, expr, spec, chain, bound, names, line, returned=False):
+        if type(expr) is ast.Call:
+            inner = self.qualname(expr.func)
+            if inner in self.transforms and expr.args:  # jax.jit(jax.vmap(f)): f under jit too
+                self._target(expr.args[0], spec, chain, bound, names, line)
+            elif inner in PARTIAL and expr.args and not any(type(a) is ast.Starred for a in expr.args) \
+                    and all(k.arg for k in expr.keywords):  # partial(f, cfg, model=m): bound, static
+                self._target(expr.args[0], spec, chain, bound + len(expr.args) - 1,
+                             names + tuple(k.arg for k in expr.keywords), line)
+            else:  # jax.jit(make_train(cfg)): the def the factory returns
+                self._target(expr.func, spec, chain, bound, names, line, returned=True)
+            return
+        if type(expr) is ast.Attribute and expr.attr == "apply" and spec[1]:
+            return  # options of apply's positions (variables first): not read
+        if type(expr) is ast.Name and not returned:  # fn = make_train(cfg); jax.jit(fn)
+            value, scopes = self._assigned_call(expr.id, chain)
+            if value is not None:
+                self._target(value, spec, scopes, bound, names, line)
+                return
+        found = self._resolve(expr, chain)
+        if found is None:
+            return
+        if not isinstance(found[0], ast.AST):  # an imported function (or what it returns)
+            options = named_options(spec[1])
+            static = selected_arguments(options, STATIC_NUMBERS, STATIC_NAMES)
+            if static is not None and not (spec[0] == "jax.vmap" and "in_axes" in options):
+                self.applied.append([*found, returned, spec[0], bound, sorted(names), *static, line])
+            return
+        func, binds_self, unit = found
+        if returned:
+            func, binds_self = returned_def(func), 0
+            unit = f"{unit}.{func.name}" if func is not None else None
+        if func is not None:
+            self._add(func, binds_self, unit, spec, bound, names, line)
+
+    def _add(self, func, binds_self, unit, spec, bound, names, line):
+        params = applied_parameters(func, spec[0], spec[1], bound + binds_self, names)
+        if params:
+            self._found.append((unit, func, spec[0], params, line))
+
+    def finish(self):
+        """The roots by unit, and their defs."""
+        roots, units = {}, {}
+        for unit, func, transform, params, line in self._found:
+            known = roots.get((unit, transform))
+            roots[(unit, transform)] = (params | known[0], min(line, known[1])) if known else (params, line)
+            units[unit] = func
+        return [[unit, transform, sorted(params), line] for (unit, transform), (params, line)
+                in sorted(roots.items())], units
+
+    def _resolve(self, expr, chain):
+        """(def, whether it binds self) for a unit of the module, (import binding,
+        attributes) for an imported function, or None."""
+        if type(expr) is ast.Name:
+            return self._resolve_name(expr.id, chain, [])
+        root, attributes = split_attributes(expr)
+        if root is None:
+            return None
+        scope = chain[-1]
+        if len(attributes) == 1 and scope.owner is not None and isinstance(scope.node, DEFS):
+            params = [a.arg for a in scope.node.args.posonlyargs + scope.node.args.args]
+            if params and params[0] == root.id and scope.lookup(root.id)[0] == 1:  # self.m
+                count, method = chain[-2].lookup(attributes[0])  # the class's scope
+                if method is None or count != 1:
+                    return None
+                decorators = {d.id for d in method.decorator_list if type(d) is ast.Name}
+                return None if decorators & _UNBOUND else (method, 1, chain[-2].prefix + method.name)
+        if attributes == ["apply"]:  # jax.jit(model.apply): a linen Module's __call__
+            return self._applied_module(root.id, chain)
+        found = self._resolve_name(root.id, chain, attributes)
+        return found if found is not None and not isinstance(found[0], ast.AST) else None
+
+    def _assigned_call(self, name, chain):
+        """(the call, the scopes it was evaluated in) when ``name`` is bound once, to a call
+        that is not of a transform (``fn = make_train(cfg)``, ``f = partial(g, cfg)``);
+        (None, None) otherwise."""
+        for depth, scope in enumerate(reversed(chain)):
+            if depth and type(scope.node) is ast.ClassDef or not scope.lookup(name)[0]:
+                continue
+            value = scope.value(name)
+            if type(value) is not ast.Call or self.qualname(value.func) in self.transforms:
+                return None, None
+            return value, chain[:len(chain) - depth]
+        return None, None
+
+    def _applied_module(self, name, chain):
+        """(import binding, attributes ``[..., "Model", "__call__"]``) for ``model.apply`` with
+        ``model`` bound once to ``Model(...)`` of an imported class (the reach accepts a
+        linen Module's only); a class of this module is this module's to trace."""
+        for depth, scope in enumerate(reversed(chain)):
+            if depth and type(scope.node) is ast.ClassDef or not scope.lookup(name)[0]:
+                continue
+            instance = scope.value(name)
+            root, attributes = split_attributes(instance.func) if type(instance) is ast.Call else (None, ())
+            found = self._resolve_name(root.id, chain, attributes) if root is not None else None
+            return (found[0], [*found[1], "__call__"]) if found and not isinstance(found[0], ast.AST) else None
+        return None
+
+    def _resolve_name(self, name, chain, attributes):
+        for depth, scope in enumerate(reversed(chain)):
+            if depth and type(scope.node) is ast.ClassDef:
+                continue  # a class body's names are not seen from its methods
+            count, func = scope.lookup(name)
+            if not count:
+                continue
+            if count != 1:
+                return None
+            if func is not None:
+                return (func, 0, scope.prefix + name) if not attributes else None
+            if scope.node is chain[0].node and name in self.imports:
+                return list(self.imports[name]), list(attributes)
+            return None
+        return None
