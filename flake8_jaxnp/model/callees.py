@@ -20,6 +20,7 @@ class Callees:
         self.roots = roots
         self.project = project  # the Project around the file, or None (a buffer with no path)
         self._facts = {}  # def node -> its facts (returns, conversions), on demand
+        self._helpers = {}  # a call's function expression -> helper_facts' answer (the forward pass asks again)
         self._imports = None  # module-level import bindings, on demand
         self._records = None  # this module's pytree classes, on demand
         self._results = {}  # jitted def -> the shape of its result, on demand
@@ -35,6 +36,11 @@ class Callees:
         """(facts, path shown in messages) for the function a call names: a top-level def
         of this module (path None) or a function of another project module. Facts: params,
         returns, converts, and for another module's function whether it is jitted."""
+        if func_expr not in self._helpers:
+            self._helpers[func_expr] = self._helper_facts(func_expr)
+        return self._helpers[func_expr]
+
+    def _helper_facts(self, func_expr):
         callee = self.callee(func_expr)
         if callee is not None:
             if isinstance(callee, ast.Lambda) or self.names.parent.get(callee) is not self.names.tree:
