@@ -101,7 +101,8 @@ def roots_chain(count):
     one gives (``jax.jit(m<i+1>.make())``: the def make returns, which prints its tracer
     and calls m<i+2>.f) and to a method (``self.step = jax.jit(self._step)``)."""
     link = "import jax\nimport jax.numpy as jnp\n\nfrom . import m{next}\n\n\ndef make():\n    def inner(x):\n" \
-           "        print(x)\n        return m{next}.f(x)\n    return inner\n\n\ndef f(x):\n    return jnp.tanh(x)\n\n\n" \
+           "        print(x)\n        return m{next}.f(x)\n    return inner\n\n\n" \
+           "def f(x):\n    return jnp.tanh(x)\n\n\n" \
            "class Runner:\n    def __init__(self):\n        self.step = jax.jit(self._step)\n\n" \
            "    def _step(self, x):\n        return m{next}.f(x * 2)\n\n\nfast = jax.jit(m{next}.make())\n"
     modules = {"__init__.py": ""}

@@ -244,4 +244,5 @@ def test_promotion_of_parameters_names_the_calls():
     one = messages(HELPER_HEADER + f"def run():\n    return combine({F32}, {I32}), combine({F32}, b={I32})\n")
     two = messages(HELPER_HEADER + f"def run():\n    x = combine({F32}, {I32})\n    return combine({F32}, {I32})\n")
     assert [m.split(" promotes")[0] for m in one + two] == [
-        "JNP401 a (float32) + b (int32), as called on line 10,", "JNP401 a (float32) + b (int32), as called on lines 10, 11,"]
+        "JNP401 a (float32) + b (int32), as called on line 10,",
+        "JNP401 a (float32) + b (int32), as called on lines 10, 11,"]

@@ -127,5 +127,6 @@ def test_conversions_through_helpers_of_other_modules(tmp_path, helper, expected
                                     "    return float(v)\n\n\n@jax.jit\ndef jitted(v):\n    return float(v)\n")
     (package / "middle.py").write_text(f"from .far import jitted, other, to_float\n\n\n{helper}")
     (package / "loop.py").write_text("import jax.numpy as jnp\nfrom .middle import record\n\n\ndef run(n):\n"
-                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n        x = x + 1\n        record(x)\n")
+                                     "    x = jnp.zeros(3)\n    for _ in range(n):\n"
+                                     "        x = x + 1\n        record(x)\n")
     assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected
