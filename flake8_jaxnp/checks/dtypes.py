@@ -98,7 +98,6 @@ class CallerValues:
 
     def __init__(self, model):
         self.model = model
-        self.loads = None  # name -> the Name nodes that read it, built on first need
         self.calls = {}  # def -> its calls, or [] when it is not only called in this module
         self.received = {}  # (def, parameter) -> (Value, call lines) or None
         self.alone = {}  # def -> whether no other module of the project names it
@@ -149,12 +148,7 @@ class CallerValues:
             return self.calls[func]
         model, calls = self.model, []
         if not func.decorator_list and not model.is_method(func):
-            if self.loads is None:
-                self.loads = {}
-                for name in model.nodes(ast.Name):
-                    if type(name.ctx) is ast.Load:
-                        self.loads.setdefault(name.id, []).append(name)
-            for name in self.loads.get(func.name, ()):
+            for name in model.reads(func.name):
                 call = model.parent(name)
                 if model.callee(name) is not func:
                     continue

@@ -52,7 +52,6 @@ class _Consumers:
     def __init__(self, model):
         self.model = model
         self.samplers = api.random_samplers()
-        self.read = None  # name -> every read of it in the module, built on the first question
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
@@ -180,12 +179,7 @@ class _Consumers:
 
     def _reads_within(self, scope, name):
         """The reads of ``name`` anywhere inside ``scope``, nested functions included."""
-        if self.read is None:
-            self.read = {}
-            for node in self.model.nodes(ast.Name):
-                if type(node.ctx) is ast.Load:
-                    self.read.setdefault(node.id, []).append(node)
-        reads = self.read.get(name, ())
+        reads = self.model.reads(name)
         return reads if scope is self.model.tree else [read for read in reads if self._inside(read, scope)]
 
     def _inside(self, node, scope):
