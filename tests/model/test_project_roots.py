@@ -3,6 +3,7 @@ or a nested def, to an imported function, through partial; static arguments stay
 test modules are no roots, and the findings agree across orders, jobs, files and stdin and
 follow every change under a warm cache."""
 import ast
+import os
 import shutil
 
 import pytest
@@ -47,6 +48,21 @@ def test_a_change_at_the_root_middle_or_far_module_is_seen_with_a_warm_cache(tmp
     assert gone not in [line for line, _ in codes_at(lint(tmp_path, "rootpkg/ops.py"))]
     (package / module).write_text(text)
     assert gone in [line for line, _ in codes_at(lint(tmp_path, "rootpkg/ops.py"))]
+
+
+def test_an_edit_that_keeps_the_size_and_puts_back_the_modification_time_is_seen(tmp_path):
+    """The reach keeps what each module says of its roots by file identity: a write moves the
+    change time even where a tool restores the modification time."""
+    package = tmp_path / "rootpkg"
+    shutil.copytree(ROOTS, package, ignore=shutil.ignore_patterns("__pycache__"))
+    train = package / "train.py"
+    assert 8 in [line for line, _ in codes_at(lint(tmp_path, "rootpkg/ops.py"))]
+    before = train.stat()
+    text = train.read_text()
+    train.write_text(text.replace("step = jax.jit(loss)", "step = loss  # nojit"))  # same size
+    os.utime(train, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert train.stat().st_size == before.st_size and train.stat().st_mtime_ns == before.st_mtime_ns
+    assert 8 not in [line for line, _ in codes_at(lint(tmp_path, "rootpkg/ops.py"))]
 
 
 def write_package(root, **modules):

@@ -280,8 +280,9 @@ class Project:
             of its own module (its message names where the caller is)."""
             return root if starts[caller] or origins[caller][1] != str(path) else None
 
+        index = _RootIndex(self.cache_dir, self._key(str(self.package).encode()))
         for path in files:
-            summary = parts[path] = self._roots(path, might_trace)
+            summary = parts[path] = self._roots(path, might_trace, index)
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
@@ -324,11 +325,12 @@ class Project:
                     reached.setdefault(callee, set()).update(params)
                     starts.setdefault(callee, root)
                     queue.append(callee)
-        index = {}
+        index.keep()
+        found = {}
         for (path, name), sites in calls.items():
-            index.setdefault(str(path), {})[name] = [
+            found.setdefault(str(path), {})[name] = [
                 (sorted(params), *site, root) for site, (params, root) in sorted(sites.items(), key=_site_order)]
-        return index
+        return found
 
     def _flows(self, part, path, name):
         """The flows of the unit ``name`` of the module at ``path``: from what the reach read
@@ -376,39 +378,47 @@ class Project:
             MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
         return MEMORY.resolvers[key]
 
-    def _roots(self, path, might_trace):
+    def _roots(self, path, might_trace, index):
         """What a module that may apply a transform says of it (``roots``, ``applied`` and the
         ``flows`` of the roots: its summary, or the roots' part of it, ``root_summary``),
         or None: a test module (its traces are the tests' own), and a module that never
         names a transform or imports no project module at its top level (nothing it traces
         can reach another module then: its own traces are its own file's), which is
-        neither parsed nor looked up in the cache."""
+        neither parsed nor looked up in the cache. What the module's bytes say of that
+        (``index``) is kept by file identity, so an unchanged module is not even read."""
         if is_test_module(path):
             return None
-        try:
-            data = path.read_bytes()
-        except OSError:
+        identity = _identity(path)  # (before reading: a later write moves it)
+        known = index.get(path, identity)
+        if known is None:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                return None
+            traces = might_trace.search(data) is not None
+            known = index.put(path, identity, self._key(data), traces, _top_level_imports(data) if traces else [])
+        key, traces, imports = known
+        if not (traces and self._imports_project(path, imports)):
             return None
-        if not (might_trace.search(data) and self._imports_project(path, data)):
-            return None
-        key = self._key(data)
         found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-roots")
         if found is None:  # its roots and their flows, from the lines that name a transform
+            try:
+                data = path.read_bytes()
+            except OSError:
+                return None
+            if self._key(data) != key:  # changed since it was looked at
+                return self.summary(path)
             found = root_summary(data, self.transforms, self.scalars_static)
             if found is None:
                 return self.summary(path)
             cache.write(self.cache_dir, f"{key}-roots", found)
         return found
 
-    def _imports_project(self, path, data):
-        """Whether a top-level import of the module at ``path`` (its text ``data``) names a
-        project module: a relative one, or one whose top package is the project's."""
+    def _imports_project(self, path, imports):
+        """Whether one of the top-level ``imports`` of the module at ``path`` (``_top_level_imports``)
+        names a project module: a relative one, or one whose top package is the project's."""
         resolver = self._resolver(path)
-        for relative, module, names in _TOP_LEVEL_IMPORT.findall(data):
-            modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
-            if relative or any(resolver.is_project_module(m.decode("utf-8", "replace")) for m in modules):
-                return True
-        return False
+        return any(relative or any(resolver.is_project_module(m) for m in modules) for relative, modules in imports)
 
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
@@ -471,6 +481,51 @@ def project_around(filename, options):
 
 # A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``).
 _TOP_LEVEL_IMPORT = re.compile(rb"^(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))", re.M)
+
+
+def _top_level_imports(data):
+    """[[relative, [module, ...]]] for each line of ``data`` that starts an import."""
+    found = []
+    for relative, module, names in _TOP_LEVEL_IMPORT.findall(data):
+        modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
+        found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
+    return found
+
+
+class _RootIndex:
+    """What each module of a package says of its roots, by file identity (inode, size and
+    modification and change times, which every write moves): the key of its bytes, whether
+    it names a transform, its top-level imports. Kept on disk, so that a run after edits
+    (an editor's) reads only the modules that changed. The resolution of the imports is
+    not kept: it depends on the other files."""
+
+    def __init__(self, cache_dir, key):
+        self.cache_dir, self.key = cache_dir, f"{key}-rootindex"
+        self.entries = cache.read(cache_dir, self.key) or {}
+        self.changed = False
+
+    def get(self, path, identity):
+        """(bytes key, names a transform, imports) when ``path`` is the file looked at before."""
+        entry = self.entries.get(str(path))
+        return tuple(entry[1:]) if identity is not None and entry is not None and entry[0] == identity else None
+
+    def put(self, path, identity, key, traces, imports):
+        if identity is not None:
+            self.entries[str(path)] = [identity, key, traces, imports]
+            self.changed = True
+        return key, traces, imports
+
+    def keep(self):
+        if self.changed:
+            cache.write(self.cache_dir, self.key, self.entries)
+
+
+def _identity(path):
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return [stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
 
 
 @lru_cache(maxsize=None)
