@@ -295,7 +295,7 @@ class _KeyFlow:
         if isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try), ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
-            return _forget(used, _stored_names(stmt))
+            return _forget(used, _stored_names(stmt)) if used else used
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr) and not _is_target(stmt, child):
                 self._expression(child, used)
@@ -329,8 +329,9 @@ class _KeyFlow:
         if _repeats(loop):
             second = after_first if isinstance(loop, ast.While) else _forget(after_first, _stored_names(loop.target))
             self._block(loop.body, {name: (kind, call, loop) for name, (kind, call, *_) in second.items()})
-        stored = _stored_names(ast.Module(body=loop.body, type_ignores=[]))
-        return self._block(loop.orelse, _meet(_forget(used, stored), after_first))
+        if used:  # what the body rebinds no longer holds the key consumed before the loop
+            used = _forget(used, _stored_names(ast.Module(body=loop.body, type_ignores=[])))
+        return self._block(loop.orelse, _meet(used, after_first))
 
     # ---- expressions -------------------------------------------------------------
     def _expression(self, expr, used):
