@@ -13,7 +13,7 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.names import BindingKind
+from ..model.names import BindingKind, child_fields
 from ..model.keys import SPLIT, consumed_parameters, key_argument, returned_keys
 from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
@@ -24,6 +24,7 @@ SAME_BITS = "; the same key gives the same random bits, so the draws repeat"
 SHARED_STREAM = ("; a draw from a key and the subkeys split() makes of it come from the same counter "
                  "stream (each 32-bit draw is the XOR of a subkey's two words), so they are not independent")
 _EXITS = (ast.Break, ast.Continue, ast.Return)
+_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
 @rule("JNP601")
@@ -216,16 +217,21 @@ def _stored_names(node):
     stack = [node]
     while stack:
         current = stack.pop()
-        if isinstance(current, ast.Name) and not isinstance(current.ctx, ast.Load):
-            names.add(current.id)
-        elif isinstance(current, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        kind = type(current)
+        if kind is ast.Name:
+            if type(current.ctx) is not ast.Load:
+                names.add(current.id)
+        elif kind in _DEFINITIONS:
             names.add(current.name)
-            continue
-        elif isinstance(current, ast.Lambda):
-            continue
-        elif isinstance(current, (ast.Import, ast.ImportFrom)):
+        elif kind is ast.Import or kind is ast.ImportFrom:
             names.update((a.asname or a.name).split(".")[0] for a in current.names)
-        stack.extend(ast.iter_child_nodes(current))
+        elif kind is not ast.Lambda and kind is not ast.Constant:
+            for field in child_fields(kind):
+                value = getattr(current, field, None)
+                if type(value) is list:
+                    stack.extend(child for child in value if child is not None)
+                elif value is not None:
+                    stack.append(value)
     return names
 
 
