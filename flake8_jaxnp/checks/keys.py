@@ -230,7 +230,7 @@ def _stored_names(node):
                 value = getattr(current, field, None)
                 if type(value) is list:
                     stack.extend(child for child in value if child is not None)
-                elif value is not None:
+                elif isinstance(value, ast.AST):
                     stack.append(value)
     return names
 

@@ -43,6 +43,9 @@ def test_silent(lint_body, body):
     ("def f(key):\n    k1, k2 = random.split(key)\n    return random.normal(k1) + random.normal(k1)\n", 3),
     ("key = random.key(0)\nx = random.normal(key)\ny = random.normal(key)\n", 3),
     ("def f(key, n):\n    return {i: random.normal(key) for i in range(n)}\n", 2),
+    # a match statement in the loop (its patterns hold constants, not nodes) rebinds nothing of the key
+    ("def f(key, xs):\n    for x in xs:\n        match x:\n            case True:\n                pass\n"
+     "        y = random.normal(key)\n", 6),
 ])
 def test_reported_at_second_use(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]

@@ -14,6 +14,7 @@ import ast
 import bisect
 import re
 
+from ..names import child_fields
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, imported_qualname, named_options, parameters,
                       selected_arguments, split_attributes, transform_spec)
 from ..traced import applied_parameters, transform_options
@@ -163,7 +164,14 @@ def _bindings(node):
             bind(child.name)
         elif kind is ast.MatchMapping and child.rest:
             bind(child.rest)
-        stack.extend(ast.iter_child_nodes(child))
+        elif kind is ast.Constant:
+            continue
+        for field in child_fields(kind):
+            value = getattr(child, field, None)
+            if type(value) is list:
+                stack.extend([item for item in value if item is not None])
+            elif isinstance(value, ast.AST):
+                stack.append(value)
     return counts, {name: found for name, found in defs.items() if counts[name] == 1}, values
 
 
