@@ -47,8 +47,10 @@ UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
     "ndarray", "frompyfunc", "obj2sctype", "sctype2char", "typename",
 })
 # Functions whose result stays where their argument is: on the device for device data
-# (flax 0.12.8's unreplicate takes each leaf's first replica; NumPy leaves stay NumPy).
-DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate"})
+# (flax 0.12.8's unreplicate takes each leaf's first replica, freeze and unfreeze copy the
+# dicts around the leaves; NumPy leaves stay NumPy).
+DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate", "flax.core.freeze", "flax.core.unfreeze",
+                               "flax.core.frozen_dict.freeze", "flax.core.frozen_dict.unfreeze"})
 # Namespaces, as dotted module names.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
 # Namespaces whose functions return JAX arrays (the model reads them by bare name).

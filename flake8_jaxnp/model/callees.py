@@ -12,6 +12,13 @@ from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
 
 
+# The facts of a call that gives a jitted function, and of one that gives an object whose
+# methods do (which the array reach counts as a source); the other facts: none known.
+INSTANCE_HANDS_OUT_JITTED = {"params": [], "traceable": [], "line": None, "returns": None, "converts": [], "keys": {},
+                             "returned_keys": [], "jitted": False, "builds_jitted": False, "hands_out_jitted": True}
+HANDS_OUT_JITTED = dict(INSTANCE_HANDS_OUT_JITTED, builds_jitted=True, hands_out_jitted=False)
+
+
 class Callees:
     """The functions a call names, and what they are known to return."""
 
@@ -27,6 +34,7 @@ class Callees:
         self._builders = {}  # def -> whether it returns a jitted function, on demand
         self._returns = None  # def -> the values its return statements give, on demand
         self._generators = set()  # defs that yield
+        self._classes = {}  # (import binding, attributes) -> what the project says of that class
 
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
@@ -52,9 +60,59 @@ class Callees:
         binding = self._project_import(func_expr)
         imported = self.project.function(*binding) if binding else None
         if imported is None:
-            return None
+            return self._handed_out(func_expr)
         path, facts = imported
         return facts, shown(path)
+
+    def _handed_out(self, func_expr):
+        """(facts of a function that returns a jitted one, path) for a call that gives a jitted
+        function through an object of a project class (``project.wrappers``): a method that
+        returns one, looked up on a name bound once to an instance (``partitioner.partition``),
+        or an instance of a forwarding class built from one (``Wrapped(jax.jit(f), mesh)``); else None."""
+        if type(func_expr) is ast.Attribute and type(func_expr.value) is ast.Name:
+            found = self.names.resolve_name(func_expr.value)
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN \
+                    or type(found[1][0].value) is not ast.Call:
+                return None
+            known = self._project_class(found[1][0].value.func)
+            if known is None or func_expr.attr not in known[0].get("builds_jitted", ()):
+                return None
+            return HANDS_OUT_JITTED, known[1]
+        call = self.names.parent.get(func_expr)
+        known = self._project_class(func_expr) if type(call) is ast.Call and call.func is func_expr else None
+        if known is None:
+            return None
+        if "forwards" not in known[0]:  # partitioner = Partitioner(): its methods hand out jitted functions
+            return INSTANCE_HANDS_OUT_JITTED, known[1]
+        index, parameter = known[0]["forwards"]
+        if any(type(a) is ast.Starred for a in call.args[:index + 1]):
+            return None
+        argument = call.args[index] if index < len(call.args) else next(
+            (k.value for k in call.keywords if k.arg == parameter), None)
+        return (HANDS_OUT_JITTED, known[1]) if argument is not None and self._jit_call(argument) else None
+
+    def _project_class(self, expr):
+        """(facts, path shown) for the imported project class ``expr`` names, when it hands out
+        jitted functions; else None."""
+        binding = self._project_import(expr)
+        if binding is None:
+            return None
+        key = (tuple(binding[0]), tuple(binding[1]))
+        if key not in self._classes:
+            found = self.project.project_class(*binding)
+            self._classes[key] = (found[1], shown(found[0])) if found else None
+        return self._classes[key]
+
+    def _jit_call(self, expr):
+        """``jax.jit(f)`` (a staging transform that gives arrays), or a name bound once to one
+        (``fast = jax.jit(step); return fast``)."""
+        if type(expr) is ast.Name:
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+                return False
+            expr = found[1][0].value
+        transform = self.names.qualname(expr.func) if type(expr) is ast.Call and expr.args else None
+        return transform in self.roots.array_results and self.roots.transforms[transform] is Behaviour.STAGING
 
     def imported_dtype(self, expr):
         """(dtype, spelled as a Python type) for a dtype constant bound in another project
@@ -114,17 +172,7 @@ class Callees:
         returns = self._returns.get(callee)
         if not returns or callee in self._generators:
             return False
-        roots = self.roots
-        for value in returns:
-            if isinstance(value, ast.Name):  # fast = jax.jit(step); return fast
-                found = self.names.resolve_name(value)
-                if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-                    return False
-                value = found[1][0].value
-            transform = self.names.qualname(value.func) if isinstance(value, ast.Call) and value.args else None
-            if transform not in roots.array_results or roots.transforms[transform] is not Behaviour.STAGING:
-                return False
-        return True
+        return all(self._jit_call(value) for value in returns)
 
     def _project_import(self, expr):
         """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level
