@@ -24,6 +24,8 @@ CLOCKS = frozenset({
     "time.monotonic_ns", "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
     "datetime.datetime.today", "datetime.date.today", "uuid.uuid1", "uuid.uuid4", "os.urandom",
 })
+# Clocks that time a region (not entropy sources such as uuid4).
+TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
 # The 64-bit dtypes and what JAX gives instead while jax_enable_x64 is off.
 NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 WIDE_DTYPES = frozenset(NARROW)
