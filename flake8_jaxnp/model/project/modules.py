@@ -231,8 +231,9 @@ class Project:
         found = self.resolve(binding, attributes)
         summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
         facts = summary["classes"].get(found[1]) if summary else None
-        self.consulted.append(("project_class", [list(binding), list(attributes)], answer(facts)))
-        return (found[0], facts) if facts else None
+        known = (found[0], facts) if facts else None
+        self.consulted.append(("project_class", [list(binding), list(attributes)], answer(known)))
+        return known
 
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,
