@@ -6,9 +6,9 @@ stored. Two facts of a top-level class say so: the methods that return a jitted
 function on every return (``builds_jitted``, inherited ones from a single base in the
 same module included), and the ``__init__`` parameter whose value calling an instance
 calls (``forwards``). A jitted function here is a staging transform applied to
-something (``jax.jit(fn)``), a call of a module function that returns one (bound to a
-local name in every branch, ``make = pjit if plain else pjit_on_cpu``), an instance of
-a forwarding class built from one, or a local name bound once to any of these. Where a
+something (``jax.jit(fn)``), a call of a module function that returns one (also through
+a local name bound to such a function in every branch of an ``if``), an instance of a
+forwarding class built from one, or a local name bound once to any of these. Where a
 step is unknown (another return, a decorated or rebound method, a base from elsewhere,
 the attribute stored again) the class says nothing.
 """
@@ -21,19 +21,20 @@ from .flows import NESTED_SCOPE_TYPES
 _MAX_DEPTH = 4
 
 
-def wrapper_classes(tree, is_jit_call, builders, touched=None):
+def wrapper_classes(tree, is_jit_call, builders, touched):
     """{class name: {"builds_jitted": [method names], "forwards": [index, parameter]}} for
     the module's top-level classes that have either (see the module's docstring).
     ``is_jit_call(call)``: whether a call applies a staging transform that gives arrays;
     ``builders``: the module functions that return a jitted function; ``touched(names)``:
-    a test of whether a def's lines name one of ``names`` or a transform (None: read every method)."""
+    a test of whether a def's lines name one of ``names`` or a transform (a method whose
+    lines name none cannot return a jitted function, and is not read)."""
     classes = _classes(tree)
     if not classes:
         return {}
     found = _Classes(tree, classes, is_jit_call, builders)
     forwards = {name: found.forwards(name) for name in classes}
     found.wrappers = {name: entry for name, entry in forwards.items() if entry is not None}
-    test = touched(set(builders) | set(found.wrappers)) if touched is not None else None
+    test = touched(set(builders) | set(found.wrappers))
     result = {}
     for name in classes:
         methods = sorted(m for m in found.method_names(name) if found.builds(name, m, test))
@@ -152,7 +153,7 @@ class _Classes:
 
     def builds(self, name, method, touched):
         func = self.lookup(name, method)
-        if func is None or method.startswith("__") or (touched is not None and not touched(func)):
+        if func is None or method.startswith("__") or not touched(func):
             return False
         if func not in self._verdicts:
             returns, stores = _returns_and_stores(func)
@@ -175,7 +176,7 @@ class _Classes:
         if type(expr.func) is not ast.Name:
             return False
         called = expr.func.id
-        if called in stores:  # make = pjit if ... else pjit_on_cpu: every binding a module builder
+        if called in stores:  # if cpu: make = pjit_on_cpu, else: make = pjit: every binding a module builder
             values = stores[called]
             return all(type(v) is ast.Name and v.id in self.builders and v.id not in stores for v in values)
         if called in self.builders:
