@@ -5,7 +5,8 @@ what each function returns, which parameters a function converts to the host
 unconditionally, which of its functions it traces as roots wherever it applies a
 transform (with their traced parameters) and which imported functions it applies one
 to (``units``), which project functions each function passes its parameters on to
-(``flows``), the shapes of its jitted results and its dtype constants. It depends on
+(``flows``), the shapes of its jitted results, its dtype constants and which of its
+classes hand out jitted functions (``wrappers``). It depends on
 the module's text (and the transforms) alone, so it can be cached by content. A file
 that calls one function of a module gets that function's summary alone, from the
 module's header and the function's own lines (``function_summary``).
