@@ -24,6 +24,8 @@ CLOCKS = frozenset({
     "time.monotonic_ns", "time.process_time", "datetime.datetime.now", "datetime.datetime.utcnow",
     "datetime.datetime.today", "datetime.date.today", "uuid.uuid1", "uuid.uuid4", "os.urandom",
 })
+# Clocks that time a region (not entropy sources such as uuid4).
+TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
 # The 64-bit dtypes and what JAX gives instead while jax_enable_x64 is off.
 NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 WIDE_DTYPES = frozenset(NARROW)
@@ -47,8 +49,10 @@ UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
     "ndarray", "frompyfunc", "obj2sctype", "sctype2char", "typename",
 })
 # Functions whose result stays where their argument is: on the device for device data
-# (flax 0.12.8's unreplicate takes each leaf's first replica; NumPy leaves stay NumPy).
-DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate"})
+# (flax 0.12.8's unreplicate takes each leaf's first replica, freeze and unfreeze copy the
+# dicts around the leaves; NumPy leaves stay NumPy).
+DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate", "flax.core.freeze", "flax.core.unfreeze",
+                               "flax.core.frozen_dict.freeze", "flax.core.frozen_dict.unfreeze"})
 # Namespaces, as dotted module names.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
 # Namespaces whose functions return JAX arrays (the model reads them by bare name).

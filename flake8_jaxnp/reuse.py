@@ -4,7 +4,7 @@ changed (as ruff and mypy keep theirs), so a warm run analyses only what changed
 A file's findings are a function of its text, its path and the working directory
 (messages show paths), the options, the plugin's own code and data, the Python
 version, and the answers of its project to the questions the model asks of other
-modules (``Project.function``, ``dtype_alias``, ``callers`` and ``kept_defaults``). An entry is
+modules (``Project.function``, ``dtype_alias``, ``project_class``, ``callers``, ``kept_defaults``). An entry is
 kept beside the module summaries under a key made of all but those answers, and
 records each question with its answer. It is reused only when every question,
 asked again now, gets the same answer: a module of the project that changed,

@@ -1,15 +1,13 @@
 """JNP602-JNP603: compilation repeated in a loop, and timing that does not wait for JAX."""
 import ast
 
-from ..facts import CLOCKS
+from ..facts import TIMERS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import PARTIAL, expression_children, walk_own
 from . import blocks, describe, is_jitted, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
-# Clocks that time a region (not entropy sources such as uuid4).
-TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
 # Calls that wait for the device: after one of them the clock reads a finished result.
 SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
 SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})

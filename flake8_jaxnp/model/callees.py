@@ -4,12 +4,24 @@ returns, which parameters it converts to the host, whether it is jitted) and the
 shape of a jitted function's result. Library calls are ``library``'s."""
 import ast
 
+from ..facts import TIMERS
 from .names import BindingKind
 from .project.modules import shown
 from .project.records import module_records, result_shape
 from .project.summaries import CACHING_DECORATORS, function_facts
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
+
+
+# The facts of a call that gives a jitted function, and of one that gives an object whose
+# methods do (which the array reach counts as a source); the other facts: none known.
+INSTANCE_HANDS_OUT_JITTED = {"params": [], "traceable": [], "line": None, "returns": None, "converts": [], "keys": {},
+                             "returned_keys": [], "jitted": False, "builds_jitted": False, "hands_out_jitted": True}
+HANDS_OUT_JITTED = dict(INSTANCE_HANDS_OUT_JITTED, builds_jitted=True, hands_out_jitted=False)
+
+
+_LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While})
+_SCOPE_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module})
 
 
 class Callees:
@@ -27,6 +39,8 @@ class Callees:
         self._builders = {}  # def -> whether it returns a jitted function, on demand
         self._returns = None  # def -> the values its return statements give, on demand
         self._generators = set()  # defs that yield
+        self._classes = {}  # (import binding, attributes) -> what the project says of that class
+        self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
 
     def callee(self, func_expr):
         """The same-file def that a call's function expression names."""
@@ -52,9 +66,102 @@ class Callees:
         binding = self._project_import(func_expr)
         imported = self.project.function(*binding) if binding else None
         if imported is None:
-            return None
+            return self._handed_out(func_expr, binding)
         path, facts = imported
         return facts, shown(path)
+
+    def _handed_out(self, func_expr, binding):
+        """(facts of a function that returns a jitted one, path) for a call that gives a jitted
+        function through an object of a project class (``project.wrappers``): a method that
+        returns one, looked up on a name bound once to an instance (``partitioner.partition``),
+        or an instance of a forwarding class built from one (``Wrapped(jax.jit(f), mesh)``); else None.
+        ``binding``: the import that ``func_expr`` names, if any."""
+        call = self.names.parent.get(func_expr)
+        bound = self._bound_name(call) if type(call) is ast.Call and call.func is func_expr else None
+        if bound is None:  # what is asked for is a name called in a loop or a timed scope: see _called_uses
+            return None
+        repeated, results = self._called_uses()
+        if binding is None and type(func_expr) is ast.Attribute and type(func_expr.value) is ast.Name:
+            found = self.names.resolve_name(func_expr.value) if bound in repeated else None
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN \
+                    or type(found[1][0].value) is not ast.Call:
+                return None
+            binding = self._project_import(found[1][0].value.func)  # partitioner = Partitioner(...)
+            known = self._project_class(binding) if binding else None
+            if known is None or func_expr.attr not in known[0].get("builds_jitted", ()):
+                return None
+            return HANDS_OUT_JITTED, known[1]
+        if binding is None or not (bound in repeated or not repeated.isdisjoint(results.get(bound, ()))):
+            return None
+        known = self._project_class(binding)
+        if known is None:
+            return None
+        if "forwards" not in known[0]:  # partitioner = Partitioner(): its methods hand out jitted functions
+            return INSTANCE_HANDS_OUT_JITTED, known[1]
+        index, parameter = known[0]["forwards"]
+        if any(type(a) is ast.Starred for a in call.args[:index + 1]):
+            return None
+        argument = call.args[index] if index < len(call.args) else next(
+            (k.value for k in call.keywords if k.arg == parameter), None)
+        if argument is None or not self._jit_call(argument) or bound not in repeated:
+            return None
+        return HANDS_OUT_JITTED, known[1]
+
+    def _bound_name(self, call):
+        stmt = self.names.parent.get(call)
+        return stmt.targets[0].id if type(stmt) is ast.Assign and stmt.value is call and len(stmt.targets) == 1 \
+            and type(stmt.targets[0]) is ast.Name else None
+
+    def _called_uses(self):
+        """(names called in a loop or in a scope that reads a clock, {name: the names bound
+        to calls of its methods}), from one pass over the module's calls: only there does a
+        jitted function handed out by an object matter to the checks (JNP603, JNP1xx), so only
+        a call whose value is bound to such a name (``step = partitioner.partition(f)``), or to
+        a name a method of which gives one (``partitioner = Partitioner()``), looks its class up."""
+        if self._uses is None:
+            names, calls = self.names, self.names.calls
+            timed = {names.enclosing_function(c) for c in calls if names.qualname(c.func) in TIMERS}
+            repeated, results = set(), {}
+            for call in calls:
+                func = call.func
+                if type(func) is ast.Name and (func.id in repeated or names.enclosing_function(call) in timed
+                                               or self._in_loop(call)):
+                    repeated.add(func.id)
+                elif type(func) is ast.Attribute and type(func.value) is ast.Name:
+                    bound = self._bound_name(call)
+                    if bound is not None:
+                        results.setdefault(func.value.id, set()).add(bound)
+            self._uses = repeated, results
+        return self._uses
+
+    def _in_loop(self, node):
+        """Whether ``node`` is in the body of a loop of its own scope."""
+        parent = self.names.parent.get(node)
+        while parent is not None and type(parent) not in _SCOPE_TYPES:
+            if type(parent) in _LOOP_TYPES:
+                return True
+            parent = self.names.parent.get(parent)
+        return False
+
+    def _project_class(self, binding):
+        """(facts, path shown) for the imported project class that ``binding`` (see
+        ``_project_import``) names, when it hands out jitted functions; else None."""
+        key = (tuple(binding[0]), tuple(binding[1]))
+        if key not in self._classes:
+            found = self.project.project_class(*binding)
+            self._classes[key] = (found[1], shown(found[0])) if found else None
+        return self._classes[key]
+
+    def _jit_call(self, expr):
+        """``jax.jit(f)`` (a staging transform that gives arrays), or a name bound once to one
+        (``fast = jax.jit(step); return fast``)."""
+        if type(expr) is ast.Name:
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+                return False
+            expr = found[1][0].value
+        transform = self.names.qualname(expr.func) if type(expr) is ast.Call and expr.args else None
+        return transform in self.roots.array_results and self.roots.transforms[transform] is Behaviour.STAGING
 
     def imported_dtype(self, expr):
         """(dtype, spelled as a Python type) for a dtype constant bound in another project
@@ -114,17 +221,7 @@ class Callees:
         returns = self._returns.get(callee)
         if not returns or callee in self._generators:
             return False
-        roots = self.roots
-        for value in returns:
-            if isinstance(value, ast.Name):  # fast = jax.jit(step); return fast
-                found = self.names.resolve_name(value)
-                if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-                    return False
-                value = found[1][0].value
-            transform = self.names.qualname(value.func) if isinstance(value, ast.Call) and value.args else None
-            if transform not in roots.array_results or roots.transforms[transform] is not Behaviour.STAGING:
-                return False
-        return True
+        return all(self._jit_call(value) for value in returns)
 
     def _project_import(self, expr):
         """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level

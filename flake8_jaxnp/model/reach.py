@@ -142,6 +142,7 @@ class ArraySources:
             else:
                 helper = self.tracing.helper_facts(expr)
                 verdict = helper is not None and bool(helper[0].get("jitted") or helper[0].get("builds_jitted")
+                                                      or helper[0].get("hands_out_jitted")
                                                       or helper[0]["returns"] == "jax")
                 callee = self.tracing.callee(expr) if not verdict else None
                 verdict = verdict or (callee is not None and self.tracing.builds_jitted(callee))

@@ -124,6 +124,9 @@ def test_timing_silent(lint_body, body):
     ("f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
      "        if i % 10 == 0:\n            dt = time.time() - t\n            print(x.item(), dt)\n"
      "            t = time.time()\n", 7),
+    # flax's freeze (and unfreeze) keeps device leaves on the device: the call still only queues work
+    ("from flax.core import freeze\nf = jax.jit(lambda p, b: p)\ndef g(p, bs):\n    p = f(p, 0.0)\n"
+     "    t = time.time()\n    for b in bs:\n        f(freeze(p), b)\n    return time.time() - t\n", 8),
 ])
 def test_timing_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP603") == [line]

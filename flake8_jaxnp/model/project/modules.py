@@ -29,7 +29,7 @@ MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 # What the model asks of other modules.
-QUESTIONS = ("function", "dtype_alias", "callers", "kept_defaults", "named_elsewhere")
+QUESTIONS = ("function", "dtype_alias", "project_class", "callers", "kept_defaults", "named_elsewhere")
 
 
 class Project:
@@ -224,6 +224,16 @@ class Project:
         alias = summary["dtypes"].get(found[1]) if summary else None
         self.consulted.append(("dtype_alias", [list(binding), list(attributes)], answer(alias)))
         return alias
+
+    def project_class(self, binding, attributes=()):
+        """(module path, facts) for an imported project class that hands out jitted functions
+        (``wrappers``: the methods that return one, the parameter its instances call), or None."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        facts = summary["classes"].get(found[1]) if summary else None
+        known = (found[0], facts) if facts else None
+        self.consulted.append(("project_class", [list(binding), list(attributes)], answer(known)))
+        return known
 
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,

@@ -5,7 +5,8 @@ what each function returns, which parameters a function converts to the host
 unconditionally, which of its functions it traces as roots wherever it applies a
 transform (with their traced parameters) and which imported functions it applies one
 to (``units``), which project functions each function passes its parameters on to
-(``flows``), the shapes of its jitted results and its dtype constants. It depends on
+(``flows``), the shapes of its jitted results, its dtype constants and which of its
+classes hand out jitted functions (``wrappers``). It depends on
 the module's text (and the transforms) alone, so it can be cached by content. A file
 that calls one function of a module gets that function's summary alone, from the
 module's header and the function's own lines (``function_summary``).
@@ -26,8 +27,9 @@ from ..traced import LINEN_MODULES, applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape
 from .units import TransformLines, applications, returned_def
+from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 11
+SUMMARY_FORMAT = 12
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -40,7 +42,7 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}}
+                "results": {}, "dtypes": {}, "classes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
@@ -75,8 +77,12 @@ def summarise(source, transforms, scalars_static=()):
                 flows[unit] = calls
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
+    builders = {name for name, facts in functions.items() if facts.get("builds_jitted")}
+    classes = wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
+                              lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
-            "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports)}
+            "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
+            "classes": classes}
 
 
 def run_methods(tree, imports):
@@ -181,7 +187,7 @@ def function_summary(source, name, transforms, definitions=None):
     else:
         return None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "methods": {}, "linen": {}, "results": {}, "dtypes": {}}
+            "methods": {}, "linen": {}, "results": {}, "dtypes": {}, "classes": {}}
 
 
 def root_summary(source, transforms, scalars_static=()):
@@ -320,10 +326,15 @@ def _builds_jitted(func, imports, transforms):
     for value in returns or [None]:
         if type(value) is ast.Name:  # fast = jax.jit(step); return fast
             value = assigned.get(value.id) if stores.get(value.id) == 1 else None
-        name = _qualname(value.func, imports) if type(value) is ast.Call and value.args else None
-        if name not in transforms or not _stages(transforms[name]) or not _gives_arrays(name):
+        if not _is_jit_call(value, imports, transforms):
             return False
     return True
+
+
+def _is_jit_call(value, imports, transforms):
+    """``jax.jit(f, ...)``: a staging transform applied, whose result gives arrays when called."""
+    name = _qualname(value.func, imports) if type(value) is ast.Call and value.args else None
+    return name in transforms and _stages(transforms[name]) and _gives_arrays(name)
 
 
 def _gives_arrays(transform):

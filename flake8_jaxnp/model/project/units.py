@@ -46,10 +46,11 @@ def applications(tree, imports, transforms, roots_by, lines=None, module_counts=
 class TransformLines:
     """The lines of a module's text that name a transform (its last name, ``jit`` of
     ``jax.jit``, or a name an import binds to one): an application is on one of them, so
-    a statement that spans none applies nothing, and need not be walked."""
+    a statement that spans none applies nothing, and need not be walked. ``also``: more
+    names whose lines count (the module's functions that return a jitted function)."""
 
-    def __init__(self, source, imports, transforms):
-        names = {name.rsplit(".", 1)[1] for name in transforms} | {
+    def __init__(self, source, imports, transforms, also=()):
+        names = {name.rsplit(".", 1)[1] for name in transforms} | set(also) | {
             local for local, binding in imports.items() if imported_qualname(ast.Name(local), imports) in transforms}
         pattern = re.compile(rb"\b(?:" + b"|".join(sorted(re.escape(n.encode()) for n in names)) + rb")\b")
         self.lines, self.offsets, line, offset = [], [], 1, 0

@@ -1,0 +1,232 @@
+"""Classes of a module that hand out jitted functions, from its text alone.
+
+Research code often reaches ``jax.jit`` through an object: ``partitioner.partition(fn)``
+returns ``PjittedFn(pjit(fn), mesh)``, whose ``__call__`` calls what its ``__init__``
+stored. Two facts of a top-level class say so: the methods that return a jitted
+function on every return (``builds_jitted``, inherited ones from a single base in the
+same module included), and the ``__init__`` parameter whose value calling an instance
+calls (``forwards``). A jitted function here is a staging transform applied to
+something (``jax.jit(fn)``), a call of a module function that returns one (also through
+a local name bound to such a function in every branch of an ``if``), an instance of a
+forwarding class built from one, or a local name bound once to any of these. Where a
+step is unknown (another return, a decorated or rebound method, a base from elsewhere,
+the attribute stored again) the class says nothing.
+"""
+import ast
+
+from ..syntax import positional_names, walk_own
+from .flows import NESTED_SCOPE_TYPES
+
+# How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
+_MAX_DEPTH = 4
+
+
+def wrapper_classes(tree, is_jit_call, builders, touched):
+    """{class name: {"builds_jitted": [method names], "forwards": [index, parameter]}} for
+    the module's top-level classes that have either (see the module's docstring).
+    ``is_jit_call(call)``: whether a call applies a staging transform that gives arrays;
+    ``builders``: the module functions that return a jitted function; ``touched(names)``:
+    a test of whether a def's lines name one of ``names`` or a transform (a method whose
+    lines name none cannot return a jitted function, and is not read)."""
+    classes = _classes(tree)
+    if not classes:
+        return {}
+    found = _Classes(tree, classes, is_jit_call, builders)
+    forwards = {name: found.forwards(name) for name in classes}
+    found.wrappers = {name: entry for name, entry in forwards.items() if entry is not None}
+    test = touched(set(builders) | set(found.wrappers))
+    result = {}
+    for name in classes:
+        methods = sorted(m for m in found.method_names(name) if found.builds(name, m, test))
+        entry = {"builds_jitted": methods} if methods else {}
+        if name in found.wrappers:
+            entry["forwards"] = found.wrappers[name]
+        if entry:
+            result[name] = entry
+    return result
+
+
+def _classes(tree):
+    """{name: ClassDef} for the undecorated top-level classes whose name the module binds once."""
+    counts, classes = {}, {}
+    for stmt in tree.body:
+        for name in _bound_names(stmt):
+            counts[name] = counts.get(name, 0) + 1
+        if type(stmt) is ast.ClassDef and not stmt.decorator_list:
+            classes[stmt.name] = stmt
+    return {name: cls for name, cls in classes.items() if counts[name] == 1}
+
+
+def _bound_names(stmt):
+    """The names a top-level statement binds that matter here: defs, classes, assignments."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [stmt.name]
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+        targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]
+        return [n.id for t in targets for n in ast.walk(t) if type(n) is ast.Name]
+    return []
+
+
+class _Classes:
+    """Method lookup along same-module single bases, and what each method returns."""
+
+    def __init__(self, tree, classes, is_jit_call, builders):
+        self.tree = tree
+        self.classes = classes
+        self.is_jit_call = is_jit_call
+        self.builders = builders
+        self.wrappers = {}  # forwarding class -> [index, parameter], once known
+        self._own = {}  # class name -> {method name: undecorated def, or None when bound otherwise}
+        self._verdicts = {}  # method def -> whether every return gives a jitted function
+        self._stored = None  # attribute name -> how many times the module stores it, on demand
+
+    def own(self, name):
+        if name not in self._own:
+            counts, defs = {}, {}
+            for stmt in self.classes[name].body:
+                for bound in _bound_names(stmt):
+                    counts[bound] = counts.get(bound, 0) + 1
+                if type(stmt) is ast.FunctionDef and not stmt.decorator_list:
+                    defs[stmt.name] = stmt
+            self._own[name] = {bound: defs.get(bound) if count == 1 else None for bound, count in counts.items()}
+        return self._own[name]
+
+    def chain(self, name):
+        """The class and its same-module single bases, nearest first; None ends it where a
+        base is unknown (several bases, one from elsewhere)."""
+        seen = []
+        while name is not None and name not in seen:
+            seen.append(name)
+            bases = self.classes[name].bases
+            if not bases:
+                return seen
+            base = bases[0]
+            if len(bases) != 1 or type(base) is not ast.Name or base.id not in self.classes:
+                return seen + [None]
+            name = base.id
+        return seen
+
+    def lookup(self, name, method):
+        """The def an instance of the class ``name`` runs for ``method``, or None."""
+        for cls in self.chain(name):
+            if cls is None:
+                return None
+            own = self.own(cls)
+            if method in own:
+                return own[method]
+        return None
+
+    def method_names(self, name):
+        return {m for cls in self.chain(name) if cls is not None for m in self.own(cls)}
+
+    def stored(self, attribute):
+        """How many times the module stores ``.attribute`` (``self._fn = fn``, ``obj._fn = g``)."""
+        if self._stored is None:
+            self._stored = {}
+            for node in ast.walk(self.tree):
+                if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
+                    self._stored[node.attr] = self._stored.get(node.attr, 0) + 1
+        return self._stored.get(attribute, 0)
+
+    def forwards(self, name):
+        """[index, parameter] of the ``__init__`` parameter stored in ``self.attr`` that
+        ``__call__`` returns the call of (``return self._fn(*args)``), or None."""
+        call, init = self.lookup(name, "__call__"), self.lookup(name, "__init__")
+        if call is None or init is None or not call.args.args or not init.args.args:
+            return None
+        returns, _ = _returns_and_stores(call)
+        me = call.args.args[0].arg
+        attributes = {r.func.attr if type(r) is ast.Call and type(r.func) is ast.Attribute
+                      and type(r.func.value) is ast.Name and r.func.value.id == me else None for r in returns}
+        attribute = attributes.pop() if len(attributes) == 1 else None
+        if attribute is None or self.stored(attribute) != 1:
+            return None
+        params = positional_names(init)
+        _, stores = _returns_and_stores(init)
+        for stmt in init.body:  # the one store, at the top of __init__: self._fn = fn
+            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
+                    and stmt.targets[0].attr == attribute and type(stmt.targets[0].value) is ast.Name \
+                    and stmt.targets[0].value.id == params[0] and type(stmt.value) is ast.Name \
+                    and stmt.value.id in params[1:] and len(stores[stmt.value.id]) == 1:
+                return [params.index(stmt.value.id) - 1, stmt.value.id]
+        return None
+
+    def builds(self, name, method, touched):
+        func = self.lookup(name, method)
+        if func is None or method.startswith("__") or not touched(func):
+            return False
+        if func not in self._verdicts:
+            returns, stores = _returns_and_stores(func)
+            self._verdicts[func] = bool(returns) and all(self._jitted(r, stores, 0) for r in returns)
+        return self._verdicts[func]
+
+    def _jitted(self, expr, stores, depth):
+        """Whether ``expr``, in a def whose local names are bound as ``stores`` says, gives a
+        jitted function."""
+        if depth > _MAX_DEPTH:
+            return False
+        if type(expr) is ast.Name:
+            values = stores.get(expr.id)
+            return values is not None and len(values) == 1 and values[0] is not None \
+                and self._jitted(values[0], stores, depth + 1)
+        if type(expr) is not ast.Call:
+            return False
+        if self.is_jit_call(expr):
+            return True
+        if type(expr.func) is not ast.Name:
+            return False
+        called = expr.func.id
+        if called in stores:  # if cpu: make = pjit_on_cpu, else: make = pjit: every binding a module builder
+            values = stores[called]
+            return all(type(v) is ast.Name and v.id in self.builders and v.id not in stores for v in values)
+        if called in self.builders:
+            return True
+        wrapped = self.wrappers.get(called)
+        if wrapped is None:
+            return False
+        index, parameter = wrapped
+        if any(type(a) is ast.Starred for a in expr.args[:index + 1]):
+            return False
+        argument = expr.args[index] if index < len(expr.args) else next(
+            (k.value for k in expr.keywords if k.arg == parameter), None)
+        return argument is not None and self._jitted(argument, stores, depth + 1)
+
+
+def _returns_and_stores(func):
+    """(the values its returns give, None for a bare return or for running off the end;
+    {local name: [the value of each binding, None for one other than ``name = value``]})
+    for a def's own body. A generator returns nothing; a parameter is a binding with no value."""
+    arguments = func.args
+    returns = [] if _ends_in_return(func.body) else [None]
+    stores = {arg.arg: [None] for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                          arguments.vararg, arguments.kwarg) if arg is not None}
+    assigned = {}
+    for node in walk_own(func.body, tuple(NESTED_SCOPE_TYPES)):
+        kind = type(node)
+        if kind is ast.Return:
+            returns.append(node.value)
+        elif kind in (ast.Yield, ast.YieldFrom):
+            return [], stores
+        elif kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            assigned[node.targets[0]] = node.value
+        elif kind is ast.Name and type(node.ctx) is not ast.Load:
+            stores.setdefault(node.id, []).append(assigned.get(node))
+        elif kind in NESTED_SCOPE_TYPES and hasattr(node, "name"):
+            stores.setdefault(node.name, []).append(None)
+        elif kind in (ast.Import, ast.ImportFrom):
+            for alias in node.names:
+                stores.setdefault((alias.asname or alias.name).split(".")[0], []).append(None)
+        elif kind in (ast.Global, ast.Nonlocal):
+            for name in node.names:
+                stores.setdefault(name, []).extend([None, None])
+    return returns, stores
+
+
+def _ends_in_return(body):
+    """Whether no path through ``body`` runs off its end (which would return None)."""
+    last = body[-1] if body else None
+    if type(last) is ast.Return:
+        return True
+    if type(last) is ast.If:
+        return _ends_in_return(last.body) and _ends_in_return(last.orelse)
+    return type(last) in (ast.With, ast.AsyncWith) and _ends_in_return(last.body)

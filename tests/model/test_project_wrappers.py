@@ -1,0 +1,174 @@
+"""Objects of project classes that hand out jitted functions (``model.project.wrappers``):
+which methods return one and which parameter an instance's call forwards to, read from
+the class's module; unknown steps keep the class silent; a timed loop of what they return
+is JAX work, and a change to the class's module is seen with a warm cache."""
+import ast
+
+import pytest
+
+from test_project import codes_at, lint
+from test_project_roots import write_package
+
+from flake8_jaxnp import linter
+from flake8_jaxnp.model.project.summaries import summarise
+from flake8_jaxnp.options import Options
+from flake8_jaxnp.model.traced import transform_tables
+
+PARTITIONER = '''import jax
+import numpy as np
+
+
+def jit_plain(fun):
+    return jax.jit(fun)
+
+
+def jit_on_cpu(fun):
+    if jax.devices()[0].platform == "cpu":
+        return jax.jit(fun)
+    return jax.jit(fun, donate_argnums=0)
+
+
+def plain(fun):
+    return fun
+
+
+class Wrapped:
+    def __init__(self, fn, mesh=None):
+        self._fn = fn
+        self._mesh = mesh
+
+    def __call__(self, *args):
+        {call}
+
+
+class Base:
+    def __init__(self, on_cpu=False):
+        self.on_cpu = on_cpu
+
+    def partition(self, fn):
+        {body}
+
+
+class Inherits(Base):
+    pass
+'''
+FORWARDS = "return self._fn(*args)"
+PARTITION = "jitted = jit_plain(fn)\n        return Wrapped(jitted)"
+
+
+def classes(call=FORWARDS, body=PARTITION, more=""):
+    transforms = transform_tables(())[0]
+    return summarise((PARTITIONER.format(call=call, body=body) + more).encode(), transforms)["classes"]
+
+
+def test_a_method_that_returns_a_forwarding_object_of_a_jitted_function_hands_one_out():
+    assert classes() == {"Wrapped": {"forwards": [0, "fn"]}, "Base": {"builds_jitted": ["partition"]},
+                         "Inherits": {"builds_jitted": ["partition"]}}  # inherited from a base of the module
+
+
+@pytest.mark.parametrize("body, hands_out", [
+    ("make = jit_on_cpu if self.on_cpu else jit_plain\n        return Wrapped(make(fn))", False),  # not a store each
+    ("if self.on_cpu:\n            make = jit_on_cpu\n        else:\n            make = jit_plain\n"
+     "        return Wrapped(make(fn), None)", True),  # a module builder in every branch
+    ("if self.on_cpu:\n            make = jit_on_cpu\n        else:\n            make = plain\n"
+     "        return Wrapped(make(fn))", False),  # one branch is no builder
+    ("return Wrapped(mesh=None, fn=jax.jit(fn))", True),  # by keyword
+    ("return jit_on_cpu(fn)", True),
+    ("return Wrapped(fn)", False),  # the plain function
+    ("if self.on_cpu:\n            return Wrapped(jit_plain(fn))\n        return fn", False),  # returns disagree
+    ("if self.on_cpu:\n            return Wrapped(jit_plain(fn))", False),  # may run off the end: None
+    ("jitted = jit_plain(fn)\n        jitted = fn\n        return Wrapped(jitted)", False),  # bound twice
+    ("yield Wrapped(jit_plain(fn))", False),
+])
+def test_every_return_must_hand_out_a_jitted_function(body, hands_out):
+    found = classes(body=body)
+    assert ("partition" in found.get("Base", {}).get("builds_jitted", ())) is hands_out
+    assert ("Inherits" in found) is hands_out
+
+
+@pytest.mark.parametrize("call, more", [
+    ("return jax.block_until_ready(self._fn(*args))", ""),  # waits
+    ("return np.asarray(self._fn(*args))", ""),  # a host value
+    ("out = self._fn(*args)\n        return out", ""),
+    (FORWARDS, "\n\ndef swap(wrapped, g):\n    wrapped._fn = g\n"),  # the attribute is stored again
+])
+def test_a_wrapper_whose_call_may_not_be_the_stored_functions_forwards_nothing(call, more):
+    assert classes(call=call, more=more) == {}
+
+
+def test_a_decorated_method_a_base_from_elsewhere_or_several_bases_say_nothing():
+    more = ("\n\nclass Props(Base):\n    @property\n    def partition(self):\n        return Wrapped(jit_plain(f))\n"
+            "\n\nclass Elsewhere(np.ndarray):\n    pass\n\n\nclass Two(Base, Wrapped):\n    pass\n")
+    assert set(classes(more=more)) == {"Wrapped", "Base", "Inherits"}
+
+
+BENCH = '''import time
+
+import jax
+import jax.numpy as jnp
+
+from .partitioner import Base, Inherits, Wrapped
+
+other = None
+
+
+def cube(a):
+    return a @ a
+
+
+def run(x, batches):
+    {setup}
+    start = time.perf_counter()
+    for batch in batches:
+        x = step(x * batch)
+    return x, time.perf_counter() - start
+'''
+
+
+@pytest.mark.parametrize("setup, expected", [
+    ("partitioner = Base()\n    step = partitioner.partition(cube)", [(20, "JNP603")]),
+    ("partitioner = Inherits()\n    step = partitioner.partition(cube)", [(20, "JNP603")]),
+    ("step = Wrapped(jax.jit(cube))", [(20, "JNP603")]),
+    ("fast = jax.jit(cube)\n    step = Wrapped(fast, None)", [(20, "JNP603")]),
+    ("step = Wrapped(cube)", []),  # a plain function: unknown
+    ("partitioner = Base()\n    partitioner = other\n    step = partitioner.partition(cube)", []),  # bound twice
+    ("partitioner = Base()\n    step = partitioner.lower(cube)", []),  # no such method known
+])
+def test_a_timed_loop_of_what_a_project_object_hands_out_is_jax_work(tmp_path, setup, expected):
+    write_package(tmp_path, partitioner=PARTITIONER.format(call=FORWARDS, body=PARTITION),
+                  bench=BENCH.format(setup=setup))
+    assert codes_at(lint(tmp_path, "pkg/bench.py")) == [(line + setup.count("\n"), code) for line, code in expected]
+
+
+def test_a_class_from_outside_the_project_is_not_followed(tmp_path):
+    bench = BENCH.format(setup="partitioner = Base()\n    step = partitioner.partition(cube)")
+    write_package(tmp_path, bench=bench.replace("from .partitioner import", "from partitioner_lib import"))
+    assert lint(tmp_path, "pkg/bench.py") == []
+
+
+@pytest.mark.parametrize("old, new", [
+    ("return Wrapped(jitted)", "return fn"),  # the method stops handing out a jitted function
+    ("return self._fn(*args)", "return np.asarray(self._fn(*args))"),  # the wrapper starts waiting
+])
+def test_a_change_to_the_class_module_is_seen_with_a_warm_cache(tmp_path, old, new):
+    package = write_package(tmp_path, partitioner=PARTITIONER.format(call=FORWARDS, body=PARTITION),
+                            bench=BENCH.format(setup="partitioner = Base()\n    step = partitioner.partition(cube)"))
+    assert codes_at(lint(tmp_path, "pkg/bench.py")) == [(21, "JNP603")]
+    path = package / "partitioner.py"
+    path.write_text(path.read_text().replace(old, new))
+    assert lint(tmp_path, "pkg/bench.py") == []
+
+
+def test_an_unchanged_file_that_asked_about_a_class_is_not_analysed_again(tmp_path, monkeypatch):
+    package = write_package(tmp_path, partitioner=PARTITIONER.format(call=FORWARDS, body=PARTITION),
+                            bench=BENCH.format(setup="partitioner = Base()\n    step = partitioner.partition(cube)"))
+    path = package / "bench.py"
+    source = path.read_text()
+    options = Options(cache_dir=str(tmp_path / "cache"))
+    first = linter.lint(ast.parse(source), source.splitlines(True), options, str(path))
+    assert [f.code for f in first] == ["JNP603"]
+
+    def no_analysis(*args):
+        raise AssertionError("analysed again")
+    monkeypatch.setattr(linter, "Model", no_analysis)
+    assert linter.lint(ast.parse(source), source.splitlines(True), options, str(path)) == first
