@@ -3,9 +3,9 @@ made by ``shared/research/extract.sh`` (one folder per repository, never committ
 
     python tests/benchmarks/research.py DIR [--select JNP] [--show] [--repeat N]
 
-Findings come from one flake8 run with the default selection (``--select`` changes it);
-the time is ``bench.measure`` over the whole folder, with and without the plugin, cold
-cache, alternated ``--repeat`` times.
+Findings come from flake8 with the default selection (``--select`` changes it), run in each
+repository's folder; the time is ``bench.measure`` over the whole folder, with and without
+the plugin, cold cache, alternated ``--repeat`` times.
 """
 import argparse
 import subprocess
@@ -18,15 +18,20 @@ import bench  # noqa: E402 - the sibling script, not an installed module
 import corpus  # noqa: E402
 
 
-def findings(root, select):
-    """flake8's finding lines over ``root`` (paths relative to it)."""
+def findings(root, repositories, select):
+    """flake8's finding lines over ``root`` (paths relative to it), each repository linted from
+    its own folder, as its users run flake8 (a script outside the package then finds the
+    package beside it, as an installed one would be)."""
     args = [sys.executable, "-m", "flake8", "--isolated", "--jaxnp-cache-dir", "", "--exit-zero", "--jobs", "2"]
     if select:
         args += ["--select", select]
-    result = subprocess.run([*args, "."], capture_output=True, text=True, cwd=root)
-    if result.returncode != 0:
-        raise SystemExit(f"flake8 failed with {result.returncode}: {result.stderr.strip()}")
-    return [line for line in result.stdout.splitlines() if " JNP" in line]
+    found = []
+    for repository in repositories:
+        result = subprocess.run([*args, "."], capture_output=True, text=True, cwd=root / repository)
+        if result.returncode != 0:
+            raise SystemExit(f"flake8 failed with {result.returncode} in {repository}: {result.stderr.strip()}")
+        found += [f"./{repository}/{line.removeprefix('./')}" for line in result.stdout.splitlines() if " JNP" in line]
+    return found
 
 
 def print_repository_table(found, repositories):
@@ -52,7 +57,7 @@ def main():
     repositories = sorted(path.name for path in options.root.iterdir() if path.is_dir())
     files = sorted(options.root.rglob("*.py"))
     lines = corpus.count_lines(files)
-    found = findings(options.root, options.select)
+    found = findings(options.root, repositories, options.select)
     if options.show:
         print("\n".join(sorted(found)))
     corpus.print_findings_table(found, files, lines)
