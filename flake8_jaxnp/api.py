@@ -3,12 +3,14 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+from . import datafiles
+
 DATA_FILE = Path(__file__).with_name("jax_api.json")
 
 
 @lru_cache(maxsize=1)
 def data():
-    return json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    return datafiles.load(DATA_FILE, json.loads)
 
 
 def _entry(key, frozen=False):

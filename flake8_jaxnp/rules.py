@@ -3,10 +3,10 @@
 Messages, the README rule table, the rule pages and the completeness tests all
 read from ``RULES``, so a rule exists exactly when it has an entry there.
 """
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import datafiles
 from . import evidence as ev
 
 CATALOGUE_FILE = Path(__file__).with_name("catalogue.toml")
@@ -39,13 +39,19 @@ class Rule:
 
 def _load():
     rules = []
-    for entry in tomllib.loads(CATALOGUE_FILE.read_text(encoding="utf-8"))["rule"]:
+    for entry in datafiles.load(CATALOGUE_FILE, _parse_toml)["rule"]:
         entry["evidence"] = tuple(entry.get("evidence", ()))
         for part in ("example", "instead"):  # a literal block's text starts after its first newline
             if part in entry:
                 entry[part] = entry[part].removeprefix("\n")
         rules.append(Rule(**entry))
     return rules
+
+
+def _parse_toml(text):
+    import tomllib  # (only when the kept parse is stale)
+
+    return tomllib.loads(text.decode("utf-8"))
 
 
 _RULES = _load()

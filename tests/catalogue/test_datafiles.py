@@ -1,0 +1,61 @@
+"""The data files' parse is kept beside the bytecode and used only for the same text."""
+import json
+import sys
+
+import pytest
+
+from flake8_jaxnp import datafiles
+
+
+@pytest.fixture
+def writes_bytecode(monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+
+
+def counting(parse):
+    calls = []
+
+    def counted(text):
+        calls.append(text)
+        return parse(text)
+    return counted, calls
+
+
+def test_the_kept_parse_serves_the_same_text_and_a_change_is_parsed_again(tmp_path, writes_bytecode):
+    data = tmp_path / "facts.json"
+    data.write_text('{"a": [1, 2]}')
+    parse, calls = counting(json.loads)
+    assert datafiles.load(data, parse) == {"a": [1, 2]}
+    assert datafiles.load(data, parse) == {"a": [1, 2]}
+    assert len(calls) == 1 and list((tmp_path / "__pycache__").iterdir())
+    data.write_text('{"a": [1, 3]}')  # the same size: the text itself is compared
+    assert datafiles.load(data, parse) == {"a": [1, 3]}
+    assert len(calls) == 2
+
+
+def test_a_damaged_kept_parse_is_parsed_again(tmp_path, writes_bytecode):
+    data = tmp_path / "facts.json"
+    data.write_text('{"a": 1}')
+    datafiles.load(data, json.loads)
+    [kept] = (tmp_path / "__pycache__").iterdir()
+    kept.write_bytes(b"\x00damaged")
+    parse, calls = counting(json.loads)
+    assert datafiles.load(data, parse) == {"a": 1} and len(calls) == 1
+
+
+def test_nothing_is_kept_where_python_keeps_no_bytecode(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    data = tmp_path / "facts.json"
+    data.write_text('{"a": 1}')
+    assert datafiles.load(data, json.loads) == {"a": 1}
+    assert not (tmp_path / "__pycache__").exists()
+
+
+def test_an_unwritable_folder_only_means_parsing_again(tmp_path, writes_bytecode):
+    data = tmp_path / "facts.json"
+    data.write_text('{"a": 1}')
+    (tmp_path / "__pycache__").write_text("a file where the folder would be")
+    parse, calls = counting(json.loads)
+    assert datafiles.load(data, parse) == {"a": 1}
+    assert datafiles.load(data, parse) == {"a": 1} and len(calls) == 2
