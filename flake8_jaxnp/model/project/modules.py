@@ -81,10 +81,7 @@ class Project:
 
     def is_project_module(self, dotted):
         """True when the top package of an absolute dotted name is a source file of the project."""
-        key = (*self._place[:2], dotted.split(".")[0])
-        if key not in MEMORY.project_modules:
-            MEMORY.project_modules[key] = any(_module_file(os.path.join(root, key[-1])) for root in self._place[:2])
-        return MEMORY.project_modules[key]
+        return _is_project_module(*self._place[:2], dotted)
 
     def _resolve(self, binding, attributes):
         module, level, attribute = binding
@@ -427,8 +424,9 @@ class Project:
     def _imports_project(self, path, imports):
         """Whether one of the top-level ``imports`` of the module at ``path`` (``_top_level_imports``)
         names a project module: a relative one, or one whose top package is the project's."""
-        resolver = self._resolver(path)
-        return any(relative or any(resolver.is_project_module(m) for m in modules) for relative, modules in imports)
+        package, in_package = _top_package(path.parent)  # (the project's files are real paths)
+        root, here = str(package.parent if in_package else package), os.getcwd()
+        return any(relative or any(_is_project_module(root, here, m) for m in modules) for relative, modules in imports)
 
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
@@ -553,6 +551,15 @@ def shown(path):
         return str(Path(path).resolve().relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def _is_project_module(root, here, dotted):
+    """Whether the top package of ``dotted`` is a source file under the import ``root`` or the
+    working directory ``here``."""
+    key = (root, here, dotted.split(".")[0])
+    if key not in MEMORY.project_modules:
+        MEMORY.project_modules[key] = any(_module_file(os.path.join(folder, key[-1])) for folder in key[:2])
+    return MEMORY.project_modules[key]
 
 
 def _module_file(stem):
