@@ -175,20 +175,19 @@ class Names:
         return None
 
     def _bind_target(self, name_node, scope):
-        stmt = self.statement_of(name_node)
-        sole = isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _is_sole_target(stmt, name_node)
-        value = stmt.value if sole else None
+        parent = self.parent[name_node]
+        if type(parent) is ast.Assign or type(parent) is ast.AnnAssign:  # a whole target: x = ..., x: T = ...
+            stmt, value = parent, parent.value
+        else:  # a part of a target (a, b = ...), a loop variable, a with or walrus target, del x
+            stmt, value = self.statement_of(parent), None
         kind = BindingKind.ASSIGN if value is not None else BindingKind.OTHER
-        if isinstance(name_node.ctx, ast.Del):
-            kind = BindingKind.OTHER
         if name_node.id in scope.globals and scope.is_function:
             self.module_scope.bind(name_node.id, Binding(BindingKind.GLOBAL, name_node, value=value, stmt=stmt))
             self.global_rebinds.setdefault(name_node.id, []).append(stmt)
             return
         if name_node.id in scope.nonlocals:
             return
-        if isinstance(scope.node, COMPREHENSIONS) and not isinstance(self.parent.get(name_node), ast.comprehension) \
-                and isinstance(self.parent.get(name_node), ast.NamedExpr):
+        if type(parent) is ast.NamedExpr and isinstance(scope.node, COMPREHENSIONS):
             scope = self._function_or_module(scope)  # walrus binds in the enclosing scope
         scope.bind(name_node.id, Binding(kind, name_node, value=value, stmt=stmt))
 
@@ -321,9 +320,3 @@ def _function_bound_to(expr, scope_of, module_scope):
 # The node types that open a scope or bind names (Names._enter), tested by type in the build loop.
 _ENTER_TYPES = frozenset(NESTED_SCOPES + (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
                                           ast.MatchAs, ast.MatchStar, ast.MatchMapping))
-
-
-def _is_sole_target(stmt, name_node):
-    if isinstance(stmt, ast.AnnAssign):
-        return stmt.target is name_node
-    return any(target is name_node for target in stmt.targets)

@@ -163,7 +163,9 @@ class FunctionFlow:
     def _assign(self, stmt, env):
         value = self.eval(stmt.value, env)
         for target in stmt.targets:
-            if _pairwise(target, stmt.value):  # a, b = x, y
+            if type(target) is ast.Name:
+                self._set(target.id, value, env)
+            elif _pairwise(target, stmt.value):  # a, b = x, y
                 for element, part in zip(target.elts, stmt.value.elts):
                     self._bind(element, self.values.get(part, UNKNOWN_VALUE), env)
             else:
@@ -303,9 +305,9 @@ class FunctionFlow:
             self.eval(target, env)
 
     def _set(self, name, value, env):
-        env[name] = value
+        env.changes[name] = value
         previous = self.assigned.get(name)
-        self.assigned[name] = value if previous is None else join(previous, value)
+        self.assigned[name] = value if previous is None or previous is value else join(previous, value)
 
     # ---- expressions ----------------------------------------------------------
     def eval(self, expr, env):
@@ -412,8 +414,8 @@ class FunctionFlow:
 
     def _call(self, call, env):
         func_value = self.eval(call.func, env)
-        args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args]
-        keywords = {k.arg: self.eval(k.value, env) for k in call.keywords}
+        args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args] if call.args else []
+        keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
         traced_input = False
         for value in args:
             traced_input = traced_input or value.kind in TRACED
