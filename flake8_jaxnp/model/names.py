@@ -7,6 +7,7 @@ as text, so a local variable called ``np`` is not NumPy.
 import ast
 import builtins
 import enum
+from functools import partial
 
 from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, import_bindings,
                      parameters, walk_evaluated)
@@ -80,9 +81,9 @@ class Names:
         self._own = {}  # def or lambda -> its own_nodes
         self._build(tree)
         # The dotted name an expression refers to (``jax.numpy.exp``), or None.
-        self.qualname = _Kept(_qualname, self.scope_of, self.module_scope).__getitem__
+        self.qualname = _Kept(partial(_qualname, self.scope_of, self.module_scope, {})).__getitem__
         # The def or lambda that a name or ``self.method`` refers to, if unique, or None.
-        self.function_bound_to = _Kept(_function_bound_to, self.scope_of, self.module_scope).__getitem__
+        self.function_bound_to = _Kept(partial(_function_bound_to, self.scope_of, self.module_scope)).__getitem__
 
     @property
     def calls(self):
@@ -94,23 +95,26 @@ class Names:
         parent, scope_of, by_type = self.parent, self.scope_of, self.by_type
         enter_types, Name, Constant, Load = _ENTER_TYPES, ast.Name, ast.Constant, ast.Load
         fields_of = {}  # node type -> its child_fields, without a call per node
+        names, constants = [], []  # the two commonest leaves, collected without a by_type lookup each
         stack = [(tree, self.module_scope)]
         pop, push = stack.pop, stack.append
         while stack:
             node, scope = pop()
             scope_of[node] = scope
             kind = type(node)
+            if kind is Name:
+                names.append(node)
+                if type(node.ctx) is not Load:
+                    self._bind_target(node, scope)
+                continue
+            if kind is Constant:
+                constants.append(node)
+                continue
             of_kind = by_type.get(kind)
             if of_kind is None:
                 by_type[kind] = [node]
             else:
                 of_kind.append(node)
-            if kind is Name:
-                if type(node.ctx) is not Load:
-                    self._bind_target(node, scope)
-                continue
-            if kind is Constant:  # the commonest leaf
-                continue
             inner = self._enter(node, scope) if kind in enter_types else None
             # Fields and items are pushed last-first so that they pop in source order
             # (`global x` is seen before `x = ...`).
@@ -130,6 +134,9 @@ class Names:
                 elif isinstance(value, ast.AST):
                     parent[value] = node
                     push((value, child_scope))
+        for kind, found in ((Name, names), (Constant, constants)):
+            if found:
+                by_type[kind] = found
 
     def _scope_for_child(self, node, field, outer, inner):
         """Decorators, defaults and annotations live outside the new scope."""
@@ -233,19 +240,19 @@ class Names:
 
 class _Kept(dict):
     """Answers kept per node, for questions whose answer never changes once the names are
-    built: ``kept[node]`` asks ``answer(node, scope_of, module_scope)`` the first time only, and
-    a repeated question is a dict lookup in C with no Python call (the checks and forward
-    passes ask ``qualname`` about 600,000 times on the research corpus). It holds the name
-    tables, not the Names, so no reference cycle keeps a module's model alive."""
+    built: ``kept[node]`` asks ``answer(node)`` the first time only, and a repeated question
+    is a dict lookup in C with no Python call (the checks and forward passes ask ``qualname``
+    about 600,000 times on the research corpus). ``answer`` holds the name tables, not the
+    Names, so no reference cycle keeps a module's model alive."""
 
-    __slots__ = ("answer", "scope_of", "module_scope")
+    __slots__ = ("answer",)
 
-    def __init__(self, answer, scope_of, module_scope):
+    def __init__(self, answer):
         super().__init__()
-        self.answer, self.scope_of, self.module_scope = answer, scope_of, module_scope
+        self.answer = answer
 
     def __missing__(self, node):
-        found = self[node] = self.answer(node, self.scope_of, self.module_scope)
+        found = self[node] = self.answer(node)
         return found
 
 
@@ -263,15 +270,22 @@ def _lookup(name, scope, module_scope):
     return None
 
 
-def _qualname(expr, scope_of, module_scope, depth=0):
-    """The dotted name ``expr`` refers to through imports and plain aliases, or None."""
+def _qualname(scope_of, module_scope, roots, expr, depth=0):
+    """The dotted name ``expr`` refers to through imports and plain aliases, or None. ``roots``
+    keeps the answer for a name read from a scope: every read of ``jnp`` or ``self`` there is alike."""
     attributes = []
     while type(expr) is ast.Attribute:  # a loop, not recursion: chains can be thousands long
         attributes.append(expr.attr)
         expr = expr.value
     if type(expr) is not ast.Name:
         return None
-    base = _name_qualname(expr, scope_of, module_scope, depth)
+    if depth:  # an alias's value (xp = jnp): rare, not kept
+        base = _name_qualname(expr, scope_of, module_scope, depth)
+    else:
+        root = (scope_of[expr], expr.id)
+        base = roots.get(root, roots)
+        if base is roots:
+            base = roots[root] = _name_qualname(expr, scope_of, module_scope, 0)
     if base is None or not attributes:
         return base
     return ".".join([base, *reversed(attributes)])
@@ -290,13 +304,13 @@ def _name_qualname(expr, scope_of, module_scope, depth):
             qualnames.add(binding.qualname)
         elif binding.kind is BindingKind.ASSIGN and not scope.is_class \
                 and isinstance(binding.value, (ast.Name, ast.Attribute)):
-            qualnames.add(_qualname(binding.value, scope_of, module_scope, depth + 1))
+            qualnames.add(_qualname(scope_of, module_scope, None, binding.value, depth + 1))
         else:
             return None
     return qualnames.pop() if len(qualnames) == 1 else None
 
 
-def _function_bound_to(expr, scope_of, module_scope):
+def _function_bound_to(scope_of, module_scope, expr):
     """The def/lambda node that a name or ``self.method`` refers to, if unique."""
     kind = type(expr)
     if kind is ast.Lambda:
