@@ -7,9 +7,10 @@ as text, so a local variable called ``np`` is not NumPy.
 import ast
 import builtins
 import enum
+from functools import partial
 
-from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, import_bindings, parameters,
-                     walk_evaluated)
+from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, import_bindings,
+                     parameters, walk_evaluated)
 
 BUILTINS = frozenset(dir(builtins))
 # How deep an alias chain (``jit = jax.jit``) is followed.
@@ -77,10 +78,12 @@ class Names:
         self.global_rebinds = {}  # name -> statements in functions that rebind a module global
         self.functions = []  # every def and lambda, in source order
         self.by_type = {}  # node type -> every node of that type, in walk order
-        self._qualnames = {}  # expression node -> its qualname, filled on first question
-        self._functions_bound = {}  # expression node -> the def it names (function_bound_to)
         self._own = {}  # def or lambda -> its own_nodes
         self._build(tree)
+        # The dotted name an expression refers to (``jax.numpy.exp``), or None.
+        self.qualname = _Kept(partial(_qualname, self.scope_of, self.module_scope, {})).__getitem__
+        # The def or lambda that a name or ``self.method`` refers to, if unique, or None.
+        self.function_bound_to = _Kept(partial(_function_bound_to, self.scope_of, self.module_scope)).__getitem__
 
     @property
     def calls(self):
@@ -90,28 +93,35 @@ class Names:
     # ---- building -------------------------------------------------------
     def _build(self, tree):
         parent, scope_of, by_type = self.parent, self.scope_of, self.by_type
-        enter_types, fields_cache, Name, Constant, Load = _ENTER_TYPES, _FIELDS, ast.Name, ast.Constant, ast.Load
+        enter_types, Name, Constant, Load = _ENTER_TYPES, ast.Name, ast.Constant, ast.Load
+        fields_of = {}  # node type -> its child_fields, without a call per node
+        names, constants = [], []  # the two commonest leaves, collected without a by_type lookup each
         stack = [(tree, self.module_scope)]
         pop, push = stack.pop, stack.append
         while stack:
             node, scope = pop()
             scope_of[node] = scope
             kind = type(node)
+            if kind is Name:
+                names.append(node)
+                if type(node.ctx) is not Load:
+                    self._bind_target(node, scope)
+                continue
+            if kind is Constant:
+                constants.append(node)
+                continue
             of_kind = by_type.get(kind)
             if of_kind is None:
                 by_type[kind] = [node]
             else:
                 of_kind.append(node)
-            if kind is Name:
-                if type(node.ctx) is not Load:
-                    self._bind_target(node, scope)
-                continue
-            if kind is Constant:  # the commonest leaf
-                continue
             inner = self._enter(node, scope) if kind in enter_types else None
             # Fields and items are pushed last-first so that they pop in source order
             # (`global x` is seen before `x = ...`).
-            for field in fields_cache.get(kind) or child_fields(kind):
+            fields = fields_of.get(kind)
+            if fields is None:
+                fields = fields_of[kind] = child_fields(kind)
+            for field in fields:
                 value = getattr(node, field, None)
                 if value is None:
                     continue
@@ -124,6 +134,9 @@ class Names:
                 elif isinstance(value, ast.AST):
                     parent[value] = node
                     push((value, child_scope))
+        for kind, found in ((Name, names), (Constant, constants)):
+            if found:
+                by_type[kind] = found
 
     def _scope_for_child(self, node, field, outer, inner):
         """Decorators, defaults and annotations live outside the new scope."""
@@ -169,20 +182,19 @@ class Names:
         return None
 
     def _bind_target(self, name_node, scope):
-        stmt = self.statement_of(name_node)
-        sole = isinstance(stmt, (ast.Assign, ast.AnnAssign)) and _is_sole_target(stmt, name_node)
-        value = stmt.value if sole else None
+        parent = self.parent[name_node]
+        if type(parent) is ast.Assign or type(parent) is ast.AnnAssign:  # a whole target: x = ..., x: T = ...
+            stmt, value = parent, parent.value
+        else:  # a part of a target (a, b = ...), a loop variable, a with or walrus target, del x
+            stmt, value = self.statement_of(parent), None
         kind = BindingKind.ASSIGN if value is not None else BindingKind.OTHER
-        if isinstance(name_node.ctx, ast.Del):
-            kind = BindingKind.OTHER
         if name_node.id in scope.globals and scope.is_function:
             self.module_scope.bind(name_node.id, Binding(BindingKind.GLOBAL, name_node, value=value, stmt=stmt))
             self.global_rebinds.setdefault(name_node.id, []).append(stmt)
             return
         if name_node.id in scope.nonlocals:
             return
-        if isinstance(scope.node, COMPREHENSIONS) and not isinstance(self.parent.get(name_node), ast.comprehension) \
-                and isinstance(self.parent.get(name_node), ast.NamedExpr):
+        if type(parent) is ast.NamedExpr and isinstance(scope.node, COMPREHENSIONS):
             scope = self._function_or_module(scope)  # walrus binds in the enclosing scope
         scope.bind(name_node.id, Binding(kind, name_node, value=value, stmt=stmt))
 
@@ -203,13 +215,6 @@ class Names:
         scope = self.scope_of.get(node)
         return scope.function if scope is not None else None
 
-    def _enclosing(self, node, kind):
-        """The node of the innermost scope around ``node`` with ``kind`` set (is_function, is_class)."""
-        scope = self.scope_of.get(node)
-        while scope is not None and not getattr(scope, kind):
-            scope = scope.parent
-        return scope.node if scope is not None else None
-
     def own_nodes(self, func):
         """Nodes that run when ``func``'s body runs: not nested defs' bodies, not annotations.
         Kept per function: the model and several checks walk the same traced functions."""
@@ -226,111 +231,106 @@ class Names:
 
     def lookup(self, name, scope):
         """(scope, bindings) that ``name`` refers to from ``scope``; None for builtins/unknown."""
-        if scope.is_function or isinstance(scope.node, COMPREHENSIONS):
-            if name in scope.globals:
-                return self._in_scope(self.module_scope, name)
-        start = scope
-        while scope is not None:
-            skip = scope.is_class and scope is not start
-            if not skip and name in scope.bindings and name not in scope.nonlocals:
-                return scope, scope.bindings[name]
-            scope = scope.parent
-        return None
-
-    def _in_scope(self, scope, name):
-        bindings = scope.bindings.get(name)
-        return (scope, bindings) if bindings else None
+        return _lookup(name, scope, self.module_scope)
 
     def resolve_name(self, node):
         """(scope, bindings) for a Name node."""
-        return self.lookup(node.id, self.scope_of[node])
+        return _lookup(node.id, self.scope_of[node], self.module_scope)
 
-    def qualname(self, expr, depth=0):
-        """The dotted name ``expr`` refers to (``jax.numpy.exp``), or None."""
-        if depth == 0:  # bindings never change after building, so each answer is kept
-            try:
-                return self._qualnames[expr]
-            except KeyError:
-                answer = self._qualnames[expr] = self._dotted(expr, depth)
-                return answer
-        return self._dotted(expr, depth)
 
-    def _dotted(self, expr, depth):
-        attributes = []
-        while isinstance(expr, ast.Attribute):  # a loop, not recursion: chains can be thousands long
-            attributes.append(expr.attr)
-            expr = expr.value
-        if not isinstance(expr, ast.Name):
-            return None
-        base = self._name_qualname(expr, depth)
-        if base is None or not attributes:
-            return base
-        return ".".join([base, *reversed(attributes)])
+class _Kept(dict):
+    """Answers kept per node, for questions whose answer never changes once the names are
+    built: ``kept[node]`` asks ``answer(node)`` the first time only, and a repeated question
+    is a dict lookup in C with no Python call (the checks and forward passes ask ``qualname``
+    about 600,000 times on the research corpus). ``answer`` holds the name tables, not the
+    Names, so no reference cycle keeps a module's model alive."""
 
-    def _name_qualname(self, expr, depth):
-        if depth > _MAX_ALIAS_DEPTH:
-            return None
-        found = self.resolve_name(expr)
-        if found is None:
-            return f"builtins.{expr.id}" if expr.id in BUILTINS else None
-        scope, bindings = found
-        qualnames = set()
-        for binding in bindings:
-            if binding.kind is BindingKind.IMPORT and binding.qualname:
-                qualnames.add(binding.qualname)
-            elif binding.kind is BindingKind.ASSIGN and not scope.is_class \
-                    and isinstance(binding.value, (ast.Name, ast.Attribute)):
-                qualnames.add(self.qualname(binding.value, depth + 1))
-            else:
-                return None
-        return qualnames.pop() if len(qualnames) == 1 else None
+    __slots__ = ("answer",)
 
-    def function_bound_to(self, expr):
-        """The def/lambda node that a name or ``self.method`` refers to, if unique."""
-        try:
-            return self._functions_bound[expr]
-        except KeyError:
-            found = self._functions_bound[expr] = self._function_bound_to(expr)
-            return found
+    def __init__(self, answer):
+        super().__init__()
+        self.answer = answer
 
-    def _function_bound_to(self, expr):
-        if isinstance(expr, ast.Lambda):
-            return expr
-        if isinstance(expr, ast.Name):
-            found = self.resolve_name(expr)
-            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.DEF:
-                return found[1][0].node
-            return None
-        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id in ("self", "cls"):
-            cls = self._enclosing(expr, "is_class")
-            if cls is not None:
-                methods = [s for s in cls.body
-                           if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
-                return methods[0] if len(methods) == 1 else None
+    def __missing__(self, node):
+        found = self[node] = self.answer(node)
+        return found
+
+
+def _lookup(name, scope, module_scope):
+    """(scope, bindings) that ``name`` refers to from ``scope``, as Python resolves it."""
+    if name in scope.globals and (scope.is_function or isinstance(scope.node, COMPREHENSIONS)):
+        bindings = module_scope.bindings.get(name)
+        return (module_scope, bindings) if bindings else None
+    start = scope
+    while scope is not None:
+        bindings = scope.bindings.get(name)
+        if bindings is not None and (scope is start or not scope.is_class) and name not in scope.nonlocals:
+            return scope, bindings
+        scope = scope.parent
+    return None
+
+
+def _qualname(scope_of, module_scope, roots, expr, depth=0):
+    """The dotted name ``expr`` refers to through imports and plain aliases, or None. ``roots``
+    keeps the answer for a name read from a scope: every read of ``jnp`` or ``self`` there is alike."""
+    attributes = []
+    while type(expr) is ast.Attribute:  # a loop, not recursion: chains can be thousands long
+        attributes.append(expr.attr)
+        expr = expr.value
+    if type(expr) is not ast.Name:
         return None
+    if depth:  # an alias's value (xp = jnp): rare, not kept
+        base = _name_qualname(expr, scope_of, module_scope, depth)
+    else:
+        root = (scope_of[expr], expr.id)
+        base = roots.get(root, roots)
+        if base is roots:
+            base = roots[root] = _name_qualname(expr, scope_of, module_scope, 0)
+    if base is None or not attributes:
+        return base
+    return ".".join([base, *reversed(attributes)])
 
 
-_FIELDS = {}
-# Node fields that never hold child nodes worth visiting.
-_SCALAR_FIELDS = frozenset({"ctx", "id", "attr", "arg", "name", "names", "module", "level", "kind",
-                            "type_comment", "is_async", "conversion", "n", "s", "op", "ops", "kwd_attrs"})
+def _name_qualname(expr, scope_of, module_scope, depth):
+    if depth > _MAX_ALIAS_DEPTH:
+        return None
+    found = _lookup(expr.id, scope_of[expr], module_scope)
+    if found is None:
+        return f"builtins.{expr.id}" if expr.id in BUILTINS else None
+    scope, bindings = found
+    qualnames = set()
+    for binding in bindings:
+        if binding.kind is BindingKind.IMPORT and binding.qualname:
+            qualnames.add(binding.qualname)
+        elif binding.kind is BindingKind.ASSIGN and not scope.is_class \
+                and isinstance(binding.value, (ast.Name, ast.Attribute)):
+            qualnames.add(_qualname(scope_of, module_scope, None, binding.value, depth + 1))
+        else:
+            return None
+    return qualnames.pop() if len(qualnames) == 1 else None
 
 
-def child_fields(kind):
-    """The fields of a node type that can hold child nodes, last first (cached per type)."""
-    fields = _FIELDS.get(kind)
-    if fields is None:
-        scalar = _SCALAR_FIELDS - {"name"} if kind.__name__ == "TypeAlias" else _SCALAR_FIELDS  # type X = ...
-        fields = _FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in scalar]))
-    return fields
+def _function_bound_to(scope_of, module_scope, expr):
+    """The def/lambda node that a name or ``self.method`` refers to, if unique."""
+    kind = type(expr)
+    if kind is ast.Lambda:
+        return expr
+    if kind is ast.Name:
+        found = _lookup(expr.id, scope_of[expr], module_scope)
+        if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.DEF:
+            return found[1][0].node
+        return None
+    if kind is ast.Attribute and type(expr.value) is ast.Name and expr.value.id in ("self", "cls"):
+        scope = scope_of.get(expr)
+        while scope is not None and not scope.is_class:
+            scope = scope.parent
+        if scope is not None:
+            methods = [s for s in scope.node.body
+                       if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
+            return methods[0] if len(methods) == 1 else None
+    return None
 
 
 # The node types that open a scope or bind names (Names._enter), tested by type in the build loop.
 _ENTER_TYPES = frozenset(NESTED_SCOPES + (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
                                           ast.MatchAs, ast.MatchStar, ast.MatchMapping))
-
-
-def _is_sole_target(stmt, name_node):
-    if isinstance(stmt, ast.AnnAssign):
-        return stmt.target is name_node
-    return any(target is name_node for target in stmt.targets)

@@ -21,6 +21,7 @@ from typing import Callable, Optional, Protocol
 
 from . import dtypes, library
 from .names import DEFINITIONS, Names
+from .syntax import child_nodes
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
                     UNKNOWN_VALUE, Shaped, Value, join)
 
@@ -155,14 +156,16 @@ class FunctionFlow:
             if handler is not None:
                 handler(self, stmt, env)
             else:
-                for child in ast.iter_child_nodes(stmt):
+                for child in child_nodes(stmt):
                     if isinstance(child, ast.expr):
                         self.eval(child, env)
 
     def _assign(self, stmt, env):
         value = self.eval(stmt.value, env)
         for target in stmt.targets:
-            if _pairwise(target, stmt.value):  # a, b = x, y
+            if type(target) is ast.Name:
+                self._set(target.id, value, env)
+            elif _pairwise(target, stmt.value):  # a, b = x, y
                 for element, part in zip(target.elts, stmt.value.elts):
                     self._bind(element, self.values.get(part, UNKNOWN_VALUE), env)
             else:
@@ -302,9 +305,9 @@ class FunctionFlow:
             self.eval(target, env)
 
     def _set(self, name, value, env):
-        env[name] = value
+        env.changes[name] = value
         previous = self.assigned.get(name)
-        self.assigned[name] = value if previous is None else join(previous, value)
+        self.assigned[name] = value if previous is None or previous is value else join(previous, value)
 
     # ---- expressions ----------------------------------------------------------
     def eval(self, expr, env):
@@ -317,15 +320,13 @@ class FunctionFlow:
         return value
 
     def _other(self, expr, env):
-        for child in ast.iter_child_nodes(expr):
+        for child in child_nodes(expr):
             if isinstance(child, ast.expr):
                 self.eval(child, env)
         return PYTHON_VALUE if isinstance(expr, (ast.List, ast.Tuple, ast.Dict, ast.Set)) else UNKNOWN_VALUE
 
     def _constant(self, expr, env):
-        if type(expr.value) in (int, float, complex, bool):
-            return Value(PYTHON, dtypes.literal_dtype(expr), weak=True)
-        return PYTHON_VALUE
+        return _NUMBER_LITERALS.get(type(expr.value), PYTHON_VALUE)
 
     def _name(self, expr, env):
         value = env.get(expr.id)
@@ -338,9 +339,10 @@ class FunctionFlow:
         if found is None:
             return PYTHON_VALUE if expr.id in ("True", "False", "None") else UNKNOWN_VALUE
         scope, bindings = found
-        if all(b.kind in DEFINITIONS for b in bindings):
-            return PYTHON_VALUE
-        return self.context.outer_value(scope.node, expr.id)
+        for binding in bindings:
+            if binding.kind not in DEFINITIONS:
+                return self.context.outer_value(scope.node, expr.id)
+        return PYTHON_VALUE  # a module, function or class
 
     def _attribute(self, expr, env):
         return library.attribute(self, expr, self.eval(expr.value, env))
@@ -412,8 +414,8 @@ class FunctionFlow:
 
     def _call(self, call, env):
         func_value = self.eval(call.func, env)
-        args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args]
-        keywords = {k.arg: self.eval(k.value, env) for k in call.keywords}
+        args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args] if call.args else []
+        keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
         traced_input = False
         for value in args:
             traced_input = traced_input or value.kind in TRACED
@@ -436,7 +438,7 @@ class FunctionFlow:
             dict_method = call.func.attr in ("get", "items", "keys", "values")
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
                 return library.method(self, call, base, traced_input)
-        jitted_result = Value(TRACER_TREE if traced_input else JAX_TREE)
+        jitted_result = _TRANSFORMED_RESULT[traced_input]
         callee = self.context.callee(call.func)
         if callee is not None:
             if self._exact:
@@ -468,6 +470,13 @@ class FunctionFlow:
         if helper[0]["returns"] == "jax":
             return Value(TRACER if traced_input else JAX)
         return UNKNOWN_VALUE
+
+
+# A literal number's Value, by its Python type: a weakly typed Python scalar.
+_NUMBER_LITERALS = {kind: Value(PYTHON, dtypes.literal_dtype(ast.Constant(kind())), weak=True)
+                    for kind in (int, float, complex, bool)}
+# What calling a transformed function gives: tracers in traced code, device arrays outside it.
+_TRANSFORMED_RESULT = {True: Value(TRACER_TREE), False: Value(JAX_TREE)}
 
 
 def _pairwise(target, value):
