@@ -13,9 +13,9 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.names import BindingKind, child_fields
+from ..model.names import BindingKind
 from ..model.keys import SPLIT, consumed_parameters, key_argument, returned_keys
-from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, positional, positional_names, walk_own
+from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
 SAME_BITS = "; the same key gives the same random bits, so the draws repeat"

@@ -14,8 +14,7 @@ import ast
 
 from ... import api
 from ..library import non_array_functions
-from ..names import child_fields
-from ..syntax import NESTED_SCOPES, imported_qualname, parameters, split_attributes
+from ..syntax import NESTED_SCOPES, child_fields, imported_qualname, parameters, split_attributes
 
 # Modules whose functions give a tracer when any argument is one.
 ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")

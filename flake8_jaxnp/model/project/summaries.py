@@ -21,8 +21,7 @@ from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys
 from ..library import non_array_functions
-from ..names import child_fields
-from ..syntax import SCOPES, imported_qualname, module_imports, positional_names, transform_spec, walk_own
+from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..traced import LINEN_MODULES, applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
 from .records import module_records, result_shape

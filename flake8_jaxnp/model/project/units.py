@@ -14,8 +14,7 @@ import ast
 import bisect
 import re
 
-from ..names import child_fields
-from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, imported_qualname, named_options, parameters,
+from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, named_options, parameters,
                       selected_arguments, split_attributes, transform_spec)
 from ..traced import applied_parameters, transform_options
 
