@@ -26,6 +26,9 @@ CLOCKS = frozenset({
 })
 # Clocks that time a region (not entropy sources such as uuid4).
 TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
+# Methods of a probability distribution that draw from the key they get as ``seed=``
+# (``dist.sample(seed=key)``: the convention of distrax and TensorFlow Probability).
+SEEDED_SAMPLERS = frozenset({"sample", "sample_and_log_prob"})
 # The 64-bit dtypes and what JAX gives instead while jax_enable_x64 is off.
 NARROW = {"float64": "float32", "int64": "int32", "uint64": "uint32", "complex128": "complex64"}
 WIDE_DTYPES = frozenset(NARROW)

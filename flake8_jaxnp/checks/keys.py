@@ -14,7 +14,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.keys import SPLIT, consumed_parameters, key_argument, returned_keys
+from ..model.keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
@@ -66,7 +66,7 @@ class _Consumers:
         calls = self.model.nodes(ast.Call)
         qualname, samplers = self.model.qualname, self.samplers
         direct = [call for call in calls if qualname(call.func) in samplers or qualname(call.func) == SPLIT
-                  or self._imported_consumer(call) is not None]
+                  or seeded_sample(call) is not None or self._imported_consumer(call) is not None]
         if not direct:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
@@ -121,6 +121,9 @@ class _Consumers:
         qualname = self.model.qualname(call.func)
         if qualname in self.samplers:
             return key_argument(call), "draw", ()
+        seed = seeded_sample(call)
+        if seed is not None:
+            return seed, "draw", ()
         if qualname == SPLIT:
             return None if self._split_unused(call) else (key_argument(call), "split", ())
         callee = self.model.callee(call.func)

@@ -4,6 +4,7 @@ project summaries (``project/summaries.py``), which answer "does this call consu
 each in their own way."""
 import ast
 
+from ..facts import SEEDED_SAMPLERS
 from .syntax import COMPREHENSIONS, SCOPES, walk_own
 
 SPLIT = "jax.random.split"
@@ -58,3 +59,11 @@ def key_argument(call):
     if call.args and not isinstance(call.args[0], ast.Starred):
         return call.args[0]
     return next((k.value for k in call.keywords if k.arg == "key"), None)
+
+
+def seeded_sample(call):
+    """The key a distribution's sampler method draws from (``dist.sample(seed=key)``), or None."""
+    func = call.func
+    if type(func) is ast.Attribute and func.attr in SEEDED_SAMPLERS:
+        return next((k.value for k in call.keywords if k.arg == "seed"), None)
+    return None

@@ -25,6 +25,11 @@ def codes(lint_body, body):
     "def f(self):\n    a = random.normal(self.key)\n    return random.normal(self.key)\n",
     # each item binds its own key
     "def f(keys):\n    return [random.normal(k) for k in keys]\n",
+    # a seeded sampler given a fresh subkey each time; another method's seed; a sampler given no seed keyword
+    "def f(dist, key):\n    key, sub = random.split(key)\n    a = dist.sample(seed=sub)\n"
+    "    return dist.sample(seed=key)\n",
+    "def f(dist, key):\n    a = dist.log_prob(1.0, seed=key)\n    return dist.sample(seed=key)\n",
+    "def f(dist, key):\n    a = dist.sample(key)\n    return dist.sample(key)\n",
     # rebound inside try: forgotten
     "def f(key):\n    a = random.normal(key)\n    try:\n        key = random.split(key)[0]\n"
     "    except ValueError:\n        pass\n    return random.normal(key)\n",
@@ -43,6 +48,11 @@ def test_silent(lint_body, body):
     ("def f(key):\n    k1, k2 = random.split(key)\n    return random.normal(k1) + random.normal(k1)\n", 3),
     ("key = random.key(0)\nx = random.normal(key)\ny = random.normal(key)\n", 3),
     ("def f(key, n):\n    return {i: random.normal(key) for i in range(n)}\n", 2),
+    # a distribution's sampler draws from its seed, as a jax.random sampler draws from its key
+    ("def f(dist, key):\n    a = dist.sample(seed=key)\n    return random.normal(key)\n", 3),
+    ("def f(dist, key):\n    k1, k2 = random.split(key)\n    a = random.normal(k1)\n"
+     "    return dist.sample(seed=key)\n", 4),
+    ("def f(dist, key):\n    a, logp = dist.sample_and_log_prob(seed=key)\n    return dist.sample(seed=key)\n", 3),
     # a match statement in the loop (its patterns hold constants, not nodes) rebinds nothing of the key
     ("def f(key, xs):\n    for x in xs:\n        match x:\n            case True:\n                pass\n"
      "        y = random.normal(key)\n", 6),

@@ -36,6 +36,10 @@ def noise_if(key, wanted):
     return None
 
 
+def act(policy, key):
+    return policy.sample(seed=key)
+
+
 def unused_split(key, model):
     keys = random.split(key)
     return model(keys)
@@ -59,14 +63,17 @@ def jitted_step(key, x):
     ("x = unused_split(key, print)\n    return random.normal(key, (2,))", []),
     # inside a jitted function the runtime mode sees tracers alone: it could not confirm
     ("key, x = jitted_step(key, x)\n    return random.split(key)", []),
-    # an unknown class's method
-    ("a = x.sample(seed=key)\n    return x.sample(seed=key)", []),
+    # a distribution's sampler draws from its seed (distrax, TensorFlow Probability), here or in a helper
+    ("a = x.sample(seed=key)\n    return x.sample(seed=key)", [(9, "JNP601")]),
+    ("a = act(x, key)\n    return random.normal(key, (2,))", [(9, "JNP601")]),
+    # an unknown class's method given the key without a seed keyword
+    ("a = x.sample(key)\n    return x.sample(key)", []),
 ])
 def test_a_helper_of_another_module_consumes_the_key_it_is_given(tmp_path, body, expected):
     package = write_project(tmp_path)
     (package / "sampling.py").write_text(SAMPLING)
     (package / "loop.py").write_text("from jax import random\n\nfrom pkg import sampling\nfrom pkg.sampling import "
-                                     "fresh_step, jitted_step, mask, noise, noise_if, step, unused_split\n\n\n"
+                                     "act, fresh_step, jitted_step, mask, noise, noise_if, step, unused_split\n\n\n"
                                      f"def run(key, x):\n    {body}\n")
     assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected, body
 

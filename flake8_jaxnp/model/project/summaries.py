@@ -19,7 +19,7 @@ from functools import lru_cache
 from ... import api
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
-from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys
+from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..library import non_array_functions
 from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..traced import LINEN_MODULES, applied_parameters
@@ -28,7 +28,7 @@ from .records import module_records, result_shape
 from .units import TransformLines, applications, returned_def
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 12
+SUMMARY_FORMAT = 13
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -389,7 +389,7 @@ def function_facts(func, imports):
         if kind in NESTED_SCOPE_TYPES:
             continue
         if kind is ast.Call:
-            key = key_argument(node)
+            key = seeded_sample(node) or key_argument(node)
             if type(key) is ast.Name:
                 keyed.append((node, key.id))
             if unconditional:
@@ -435,17 +435,17 @@ def _consumed_keys(func, params, rebound, keyed, imports):
         found = random_calls.get(call)
         if found is None or (found[1] == "split" and not _split_read(func, call, read)):
             return None
-        return key_argument(call), found[1]
+        return seeded_sample(call) or key_argument(call), found[1]
     return consumed_parameters(func, own, key_of)
 
 
 def _random_calls(keyed, imports):
-    """{call: (key name, "draw" or "split")} for the jax.random samplers and splits among
-    ``keyed``'s (call, key name) pairs."""
+    """{call: (key name, "draw" or "split")} for the jax.random samplers and splits, and the
+    distributions' seeded samplers, among ``keyed``'s (call, key name) pairs."""
     found = {}
     for call, name in keyed:
         qualname = _qualname(call.func, imports)
-        if qualname == SPLIT or qualname in api.random_samplers():
+        if qualname == SPLIT or qualname in api.random_samplers() or seeded_sample(call) is not None:
             found[call] = (name, "split" if qualname == SPLIT else "draw")
     return found
 
