@@ -119,11 +119,8 @@ class _Consumers:
         """(key expression, how, the positions of the call's result that hand the consumed key
         back) for a sampler, a used split, or a project function that consumes a parameter."""
         qualname = self.model.qualname(call.func)
-        if qualname in self.samplers:
+        if qualname in self.samplers or seeded_sample(call) is not None:
             return key_argument(call), "draw", ()
-        seed = seeded_sample(call)
-        if seed is not None:
-            return seed, "draw", ()
         if qualname == SPLIT:
             return None if self._split_unused(call) else (key_argument(call), "split", ())
         callee = self.model.callee(call.func)

@@ -55,7 +55,11 @@ def may_leave(statements):
 
 
 def key_argument(call):
-    """The key a ``jax.random`` function is given: its first argument or ``key=``."""
+    """The key a random call is given: a distribution's sampler its ``seed=``
+    (``seeded_sample``), a ``jax.random`` function its first argument or ``key=``."""
+    seed = seeded_sample(call)
+    if seed is not None:
+        return seed
     if call.args and not isinstance(call.args[0], ast.Starred):
         return call.args[0]
     return next((k.value for k in call.keywords if k.arg == "key"), None)

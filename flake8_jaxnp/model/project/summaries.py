@@ -389,7 +389,7 @@ def function_facts(func, imports):
         if kind in NESTED_SCOPE_TYPES:
             continue
         if kind is ast.Call:
-            key = seeded_sample(node) or key_argument(node)
+            key = key_argument(node)
             if type(key) is ast.Name:
                 keyed.append((node, key.id))
             if unconditional:
@@ -435,7 +435,7 @@ def _consumed_keys(func, params, rebound, keyed, imports):
         found = random_calls.get(call)
         if found is None or (found[1] == "split" and not _split_read(func, call, read)):
             return None
-        return seeded_sample(call) or key_argument(call), found[1]
+        return key_argument(call), found[1]
     return consumed_parameters(func, own, key_of)
 
 
