@@ -14,19 +14,25 @@ LOOP = "import jax.numpy as jnp\nfrom .helpers import to_host\n\n\ndef run(n):\n
        "    for _ in range(n):\n        x = x + 1.0\n        to_host(x)\n"
 
 
-def test_an_unchanged_file_is_not_analysed_again(tmp_path, monkeypatch):
-    package = write_project(tmp_path)
-    path = package / "train.py"
+def reused_when_unchanged(path, options, monkeypatch):
+    """The findings of the file at ``path``, once a second lint of its unchanged text has given
+    the same ones without analysing it (the model is then replaced by one that fails)."""
     source = path.read_text()
-    options = Options(cache_dir=str(tmp_path / "cache"))
     first = linter.lint(ast.parse(source), source.splitlines(True), options, str(path))
-    assert [f.code for f in first] == ["JNP102"]
 
     def no_analysis(*args):
         raise AssertionError("analysed again")
     monkeypatch.setattr(linter, "Model", no_analysis)
     assert linter.lint(ast.parse(source), source.splitlines(True), options, str(path)) == first
-    changed = source + "\n"
+    return first
+
+
+def test_an_unchanged_file_is_not_analysed_again(tmp_path, monkeypatch):
+    package = write_project(tmp_path)
+    path = package / "train.py"
+    options = Options(cache_dir=str(tmp_path / "cache"))
+    assert [f.code for f in reused_when_unchanged(path, options, monkeypatch)] == ["JNP102"]
+    changed = path.read_text() + "\n"
     assert [f.code for f in linter.lint(ast.parse(changed), changed.splitlines(True), options, str(path))] \
         == ["JNP900"]  # the changed text is analysed (here by the stand-in that fails)
 

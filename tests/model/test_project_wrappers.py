@@ -2,14 +2,13 @@
 which methods return one and which parameter an instance's call forwards to, read from
 the class's module; unknown steps keep the class silent; a timed loop of what they return
 is JAX work, and a change to the class's module is seen with a warm cache."""
-import ast
 
 import pytest
 
+from test_findings_reuse import reused_when_unchanged
 from test_project import codes_at, lint
 from test_project_roots import write_package
 
-from flake8_jaxnp import linter
 from flake8_jaxnp.model.project.summaries import summarise
 from flake8_jaxnp.options import Options
 from flake8_jaxnp.model.traced import transform_tables
@@ -162,13 +161,5 @@ def test_a_change_to_the_class_module_is_seen_with_a_warm_cache(tmp_path, old, n
 def test_an_unchanged_file_that_asked_about_a_class_is_not_analysed_again(tmp_path, monkeypatch):
     package = write_package(tmp_path, partitioner=PARTITIONER.format(call=FORWARDS, body=PARTITION),
                             bench=BENCH.format(setup="partitioner = Base()\n    step = partitioner.partition(cube)"))
-    path = package / "bench.py"
-    source = path.read_text()
     options = Options(cache_dir=str(tmp_path / "cache"))
-    first = linter.lint(ast.parse(source), source.splitlines(True), options, str(path))
-    assert [f.code for f in first] == ["JNP603"]
-
-    def no_analysis(*args):
-        raise AssertionError("analysed again")
-    monkeypatch.setattr(linter, "Model", no_analysis)
-    assert linter.lint(ast.parse(source), source.splitlines(True), options, str(path)) == first
+    assert [f.code for f in reused_when_unchanged(package / "bench.py", options, monkeypatch)] == ["JNP603"]
