@@ -7,7 +7,7 @@ import ast
 from ..facts import TIMERS
 from .names import BindingKind
 from .project.modules import shown
-from .project.records import module_records, result_shape
+from .project.records import jitted_result_shape, module_records
 from .project.summaries import CACHING_DECORATORS, function_facts
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
@@ -181,8 +181,10 @@ class Callees:
                 or any(roots.transform_spec(d) is None for d in callee.decorator_list):
             return None
         if callee not in self._results:
-            records = self._module_records()
-            self._results[callee] = result_shape(callee, records) if records else None
+            facts = self._facts.get(callee)
+            if facts is None:
+                facts = self._facts[callee] = function_facts(callee, self._module_imports())
+            self._results[callee] = jitted_result_shape(callee, self._module_records(), facts["returns"])
         return self._results[callee]
 
     def annotated_record(self, annotation):

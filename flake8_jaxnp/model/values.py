@@ -34,11 +34,13 @@ def element_kind(value):
 
 
 def shaped(shape, kind):
-    """The Value of a jitted result of ``kind`` whose shape (project.records.result_shape) is known:
+    """The Value of a jitted result of ``kind`` whose shape (project.records.jitted_result_shape) is known:
     a record's fields are device data (arrays where annotated so), its comparing methods
     give a device bool."""
     if shape is None:
         return Value(kind)
+    if "array" in shape:  # one array: iterating or reducing it gives arrays too
+        return Value(TRACER if kind is TRACER_TREE else JAX)
     if "record" in shape:
         scalar = TRACER if kind is TRACER_TREE else JAX
         arrays = shape["record"]["arrays"]

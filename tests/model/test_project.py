@@ -194,6 +194,22 @@ def test_fields_of_a_jitted_result_from_another_module(tmp_path, pytree_node, de
     assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected
 
 
+@pytest.mark.parametrize("returned, expected", [
+    ("jnp.tanh(params) * 2.0", [(9, "JNP102"), (10, "JNP102")]),  # one array: its rows and np.sum are arrays
+    ("(params, jnp.sum(params))", []),  # a tuple: its rows are not known to be arrays
+    ("helper(params)", []),  # what a helper returns is not read
+])
+def test_an_array_returned_by_a_jitted_function_of_another_module(tmp_path, returned, expected):
+    package = write_project(tmp_path)
+    (package / "steps.py").write_text(f"import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\n"
+                                      f"def score(params):\n    return {returned}\n")
+    (package / "loop.py").write_text("import numpy as np\n\nfrom pkg.steps import score\n\n\n"
+                                     "def train(params, steps):\n    for _ in range(steps):\n"
+                                     "        out = score(params)\n        print(np.sum(out).item())\n"
+                                     "        print([float(row) for row in out])\n")
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected
+
+
 def test_fields_of_a_class_that_is_not_known_are_silent(tmp_path):
     package = write_project(tmp_path)
     unknown = RECORDS.format(pytree_node="True", decorator="@jax.jit").replace("@flax.struct.dataclass\n", "")
@@ -282,6 +298,7 @@ def test_one_definition_is_summarised_as_the_whole_module_would_be(name):
         assert alone["functions"] == {n: facts for n, facts in whole["functions"].items() if n == name}
         assert alone["jitted"] == ([name] if name in ("jitted", "step") else [])
         assert alone["jitted"] == [n for n in whole["jitted"] if n == name]
+        assert alone["results"] == {n: shape for n, shape in whole["results"].items() if n == name}
         assert alone["flows"] == {n: calls for n, calls in whole["flows"].items() if n.split(".")[0] == name}
 
 

@@ -140,7 +140,7 @@ class Project:
                 MEMORY.definitions[path] = (version, definitions)
                 if defines not in definitions:
                     return None
-                part = function_summary(data, defines, self.transforms, definitions)
+                part = function_summary(data, defines, self.transforms, self.scalars_static, definitions)
                 if part is not None:  # kept in memory and on disk beside the module's key
                     cache.write(self.cache_dir, f"{key}-{defines}", part)
                     MEMORY.parts[(path, self.salt, defines)] = (version, part)
@@ -154,7 +154,7 @@ class Project:
     def function(self, binding, attributes=()):
         """(module path, facts) for an imported project function, or None. Facts: params,
         line, returns, converts (see ``function_facts``), whether it is jitted, and the
-        shape of its result (``result_shape``) when known."""
+        shape of its result (``jitted_result_shape``) when known."""
         key = (*binding, *attributes)
         if key not in self._functions:
             found = self._functions[key] = self._function(binding, attributes)

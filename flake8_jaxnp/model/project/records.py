@@ -117,6 +117,17 @@ def _dotted_or_constant(expr):
     return isinstance(expr, ast.Constant) or name is not None
 
 
+def jitted_result_shape(func, records, returns):
+    """The shape of what a jitted function's calls give: a pytree class of its module
+    (``result_shape``), else one array when every return is a jax.numpy array (``returns``
+    from ``summaries.function_facts``: a jit gives an array for an array), else None."""
+    shape = result_shape(func, records) if records else None
+    return shape if shape is not None or returns != "jax" else ARRAY_RESULT
+
+
+ARRAY_RESULT = {"array": True}
+
+
 def result_shape(func, records):
     """What a jitted function returns when every ``return`` agrees and a pytree class of
     this module is part of it: {"record": facts} or {"tuple": [shape or None, ...]}."""

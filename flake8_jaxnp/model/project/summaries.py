@@ -24,11 +24,11 @@ from ..library import non_array_functions
 from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..traced import LINEN_MODULES, applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
-from .records import module_records, result_shape
+from .records import jitted_result_shape, module_records
 from .units import TransformLines, applications, returned_def
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 13
+SUMMARY_FORMAT = 14
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -52,8 +52,8 @@ def summarise(source, transforms, scalars_static=()):
             if any(spec is not None and _stages(transforms[spec[0]])
                    for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)):
                 jitted.add(stmt.name)
-            if records and stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
-                shape = result_shape(stmt, records)
+            if stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
+                shape = jitted_result_shape(stmt, records, functions[stmt.name]["returns"])
                 if shape is not None:
                     results[stmt.name] = shape
         elif _assigns_call(stmt):
@@ -144,7 +144,7 @@ def top_level_definitions(source):
 _DEFINITION = re.compile(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
 
 
-def function_summary(source, name, transforms, definitions=None):
+def function_summary(source, name, transforms, scalars_static=(), definitions=None):
     """What ``summarise`` says of the top-level name ``name``, from the module's header and
     the lines that define it alone, so a module that a file calls one function of is not
     parsed whole: parsing is most of a summary's cost. For a def (its decorators
@@ -171,7 +171,7 @@ def function_summary(source, name, transforms, definitions=None):
         return None
     if len(lines.body) != 1:
         return None
-    stmt, functions, flows = lines.body[0], {}, {}
+    stmt, functions, flows, results = lines.body[0], {}, {}, {}
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
         specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
@@ -180,13 +180,16 @@ def function_summary(source, name, transforms, definitions=None):
         functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(piece, imports, transforms))
         local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
         flows = _unit_flows(stmt, imports, local_functions)
+        if jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
+            shape = jitted_result_shape(stmt, {}, functions[name]["returns"])  # (no class: no record)
+            results = {name: shape} if shape is not None else {}
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
         spec = _assigned_transform(stmt, imports, transforms)
         jitted = spec is not None and _stages(transforms[spec[0]])
     else:
         return None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "methods": {}, "linen": {}, "results": {}, "dtypes": {}, "classes": {}}
+            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {}}
 
 
 def root_summary(source, transforms, scalars_static=()):
@@ -495,7 +498,15 @@ def _parameter_name(expr, imports):
 
 
 def _returned_kind(value, imports):
-    """"jax" for a call into jax.numpy that returns one array, else None."""
+    """"jax" for a call into jax.numpy that returns one array, or arithmetic on one
+    (``jnp.tanh(x) * 2``: an array's operator gives an array), else None."""
+    while type(value) is ast.BinOp or type(value) is ast.UnaryOp:
+        if type(value) is ast.UnaryOp:
+            value = value.operand
+        elif _returned_kind(value.left, imports) == "jax":
+            return "jax"
+        else:
+            value = value.right
     name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
     module, _, function = (name or "").rpartition(".")
     array = module == "jax.numpy" and function not in non_array_functions() \
