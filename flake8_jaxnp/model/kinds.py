@@ -77,4 +77,6 @@ def join(a, b):
         return Value(a.kind)
     if a.kind in ON_DEVICE and b.kind in ON_DEVICE:
         return Value(JAX_TREE)  # on the device either way
+    if a.kind in TRACED and b.kind in TRACED:
+        return Value(TRACER_TREE)  # traced either way (a loop's ``a = a @ a`` on a traced parameter)
     return UNKNOWN_VALUE
