@@ -56,6 +56,9 @@ UNPROBED_NON_ARRAY_FUNCTIONS = frozenset({
 # dicts around the leaves; NumPy leaves stay NumPy).
 DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate", "flax.core.freeze", "flax.core.unfreeze",
                                "flax.core.frozen_dict.freeze", "flax.core.frozen_dict.unfreeze"})
+# Flax NNX transforms that write the state of the objects they are given back into them
+# (flax 0.12.8: a Module's or Optimizer's Variables hold the step's device arrays after the call).
+NNX_STATE_UPDATING = frozenset({"flax.nnx.jit", "flax.nnx.pmap", "flax.nnx.shard_map"})
 # Namespaces, as dotted module names.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
 # Namespaces whose functions return JAX arrays (the model reads them by bare name).

@@ -14,9 +14,12 @@ class Kind(enum.Enum):
     PYTHON = "python"  # a concrete Python value: a number, a shape, a string, a function
     UNKNOWN = "unknown"
     GENERATOR = "numpy-generator"  # np.random.default_rng(): its methods give NumPy data
+    # A Flax NNX object that an nnx.jit step was given: the step wrote its Variables back, so
+    # their ``.value`` (and ``[...]``) now hold device arrays.
+    NNX_GRAPH = "nnx-graph"
 
 
-TRACER, TRACER_TREE, JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN, GENERATOR = Kind
+TRACER, TRACER_TREE, JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN, GENERATOR, NNX_GRAPH = Kind
 ARRAYS = (TRACER, JAX, NUMPY)  # one array (not a pytree)
 TRACED = (TRACER, TRACER_TREE)
 ON_DEVICE = (JAX, JAX_TREE)  # concrete JAX arrays, outside traced code

@@ -11,8 +11,8 @@ from functools import lru_cache
 from .. import api
 from ..facts import DEVICE_PRESERVING, JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
-from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
-                    UNKNOWN, UNKNOWN_VALUE, Value)
+from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE,
+                    TREES, UNKNOWN, UNKNOWN_VALUE, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
@@ -88,6 +88,8 @@ def non_array_functions():
 
 def attribute(flow, expr, base):
     """The Value of ``base_expr.attr`` given the base's Value."""
+    if base.kind is NNX_GRAPH:  # model.count.value after an nnx.jit step: a device array
+        return Value(JAX) if expr.attr == "value" else base
     if base.members and base.member(("attr", expr.attr)) is not None:
         return base.member(("attr", expr.attr))  # state.loss of a jitted result
     if base.kind in ARRAYS or base.kind in TREES:

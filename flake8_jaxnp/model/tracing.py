@@ -9,6 +9,7 @@ later is analysed again, at most a few times.
 """
 import ast
 
+from ..facts import NNX_STATE_UPDATING
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, positional, positional_names
@@ -99,6 +100,10 @@ class Tracing:
                 reached.extend(self.roots.rules_reached(callee, call, node, traced))
         flow.calls = []
         return reached
+
+    def updates_state(self, callee):
+        traced = self.traced.get(callee)
+        return traced is not None and any(t.name in NNX_STATE_UPDATING for t in traced.transforms)
 
     def outer_value(self, scope_node, name):
         """What a closure or global read of ``name`` sees."""

@@ -22,8 +22,8 @@ from typing import Callable, Optional, Protocol
 from . import dtypes, library
 from .names import DEFINITIONS, Names
 from .syntax import child_nodes
-from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE, TREES,
-                    UNKNOWN_VALUE, Shaped, Value, join)
+from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE,
+                    TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join)
 
 
 def element_kind(value):
@@ -112,6 +112,9 @@ class Surroundings(Protocol):
 
     def jitted_result(self, callee):
         """The shape of what a same-file jitted def returns, or None."""
+
+    def updates_state(self, callee):
+        """Whether a same-file jitted def writes its arguments' state back (``nnx.jit``)."""
 
     def builds_jitted(self, callee):
         """Whether a same-file def returns a jitted function."""
@@ -358,6 +361,8 @@ class FunctionFlow:
                 return part
         if base.kind in ARRAYS:
             return Value(base.kind, base.dtype)
+        if base.kind is NNX_GRAPH and type(expr.slice) is ast.Constant and expr.slice.value is Ellipsis:
+            return Value(JAX)  # model.count[...]: a Variable's value
         if base.kind in TREES:
             return Value(base.kind)
         return UNKNOWN_VALUE
@@ -446,6 +451,8 @@ class FunctionFlow:
             if self._exact:
                 self.calls.append((callee, call, args, keywords))
             if callee in self.context.jitted_callables:
+                if self.context.updates_state(callee):
+                    self._updated_objects(call, args, env)
                 return shaped(self.context.jitted_result(callee), jitted_result.kind)
             if self.context.builds_jitted(callee):
                 return Value(JAX_TREE)  # step = get_step(n): calling step gives device arrays
@@ -458,6 +465,14 @@ class FunctionFlow:
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
         return self._helper_result(call, traced_input)
+
+    def _updated_objects(self, call, args, env):
+        """After ``train_step(model, optimizer, x)`` under nnx.jit, the objects named as
+        arguments hold the step's device arrays in their Variables. Not a rebinding: only
+        what this path knows of the objects (arrays passed keep what they are)."""
+        for expr, value in zip(call.args, args):
+            if type(expr) is ast.Name and value.kind is UNKNOWN:
+                env.changes[expr.id] = _UPDATED_OBJECT
 
     def _helper_result(self, call, traced_input):
         """What a top-level function of this module or of another project module returns:
@@ -477,6 +492,7 @@ class FunctionFlow:
 # A literal number's Value, by its Python type: a weakly typed Python scalar.
 _NUMBER_LITERALS = {kind: Value(PYTHON, dtypes.literal_dtype(ast.Constant(kind())), weak=True)
                     for kind in (int, float, complex, bool)}
+_UPDATED_OBJECT = Value(NNX_GRAPH)
 # What calling a transformed function gives: tracers in traced code, device arrays outside it.
 _TRANSFORMED_RESULT = {True: Value(TRACER_TREE), False: Value(JAX_TREE)}
 

@@ -12,7 +12,7 @@ from conftest import ROOT
 from expectations import expected_findings
 from flake8_jaxnp import api
 
-INPUT = ROOT / "tests" / "model" / "framework_inputs" / "frameworks.py"
+INPUTS = sorted((ROOT / "tests" / "model" / "framework_inputs").glob("*.py"))
 
 
 def flake8(*args, cwd=ROOT):
@@ -20,19 +20,24 @@ def flake8(*args, cwd=ROOT):
                            "--format", "%(row)d\t%(code)s", *args], capture_output=True, text=True, cwd=cwd)
 
 
-def test_framework_transforms_draw_exactly_the_marks():
-    result = flake8(str(INPUT))
+@pytest.mark.parametrize("path", INPUTS, ids=lambda path: path.name)
+def test_framework_transforms_draw_exactly_the_marks(path):
+    result = flake8(str(path))
     found = {(int(row), code) for row, code in (line.split("\t") for line in result.stdout.splitlines())}
-    assert found == expected_findings(INPUT)
+    assert found == expected_findings(path)
 
 
 @pytest.mark.skipif(not all(importlib.util.find_spec(m) for m in ("equinox", "flax")),
                     reason="needs equinox and flax: pip install '.[frameworks]'")
-def test_framework_findings_are_confirmed_at_runtime():
-    result = subprocess.run([sys.executable, "-m", "flake8_jaxnp.confirm", "--format", "json", str(INPUT)],
+@pytest.mark.parametrize("path", INPUTS, ids=lambda path: path.name)
+def test_framework_findings_are_confirmed_at_runtime(path):
+    result = subprocess.run([sys.executable, "-m", "flake8_jaxnp.confirm", "--format", "json", str(path)],
                             capture_output=True, text=True, cwd=ROOT)
     report = json.loads(result.stdout)
+    assert {(row["line"], row["codes"][0]) for row in report["results"]} == expected_findings(path)
     assert [row for row in report["results"] if row["verdict"] != "confirmed"] == []
+    quiet = [case["case"] for case in report["cases"] if case["case"].startswith("case_ok") and case["events"]]
+    assert quiet == []
     assert result.returncode == 0, result.stderr
 
 
