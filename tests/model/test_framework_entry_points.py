@@ -1,0 +1,94 @@
+"""Framework entry points: ``state.apply_fn(variables, x)`` in traced code runs the function
+the file gives as ``apply_fn=`` (``TrainState.create(apply_fn=model.apply, ...)``), when every
+such keyword names the same one; and a def nested in a jitted step that the step calls through
+a transform (``jax.value_and_grad(loss_fn)(state.params)``) runs under the step's trace.
+Linen-shaped input, linted without Flax installed; each shape with look-alikes that stay silent."""
+import ast
+
+import pytest
+
+from test_values_through_helpers import HEADER, findings
+
+from flake8_jaxnp.linter import lint
+from flake8_jaxnp.options import DEFAULT
+
+LINEN = """\
+import flax.linen as nn
+from flax.training.train_state import TrainState
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x, depth=1):
+        if x.sum() > 0:
+            x = -x
+        for _ in range(depth):
+            x = nn.Dense(3)(x)
+        return x
+
+def forward(params, x):
+    return np.sin(x) * params
+
+model = MLP()
+"""
+
+STEP = """
+@jax.jit
+def train_step(state, batch):
+    def loss_fn(params):
+        return jnp.mean(state.apply_fn({{"params": params}}, {arguments}) ** 2)
+    loss, grads = jax.value_and_grad(loss_fn)(state.params)
+    return state.apply_gradients(grads=grads), loss
+"""
+
+
+def step(created, arguments="batch"):
+    return LINEN + created + STEP.format(arguments=arguments)
+
+
+CREATED = "state = TrainState.create(apply_fn=model.apply, params={}, tx=None)\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # model.apply given as apply_fn=: MLP.__call__ runs under the step's jit, after the variables
+    (step(CREATED), [(7, "JNP202")]),
+    (step(CREATED, "batch, depth=2"), [(7, "JNP202")]),  # a Python int stays static
+    (step(CREATED + "other = TrainState.create(apply_fn=model.apply, params={}, tx=None)\n"), [(7, "JNP202")]),
+    (step(CREATED.replace("TrainState.create", "TrainState")), [(7, "JNP202")]),  # any callee
+    # a plain function given as apply_fn=: it runs with every argument
+    (step("state = TrainState.create(apply_fn=forward, params={}, tx=None)\n"), [(14, "JNP201")]),
+    # two different apply_fn= in the file, a model bound twice, an argument that is no tracer,
+    # an F of unknown origin, or apply_fn called outside traced code: unknown, silent
+    (step(CREATED + "other = TrainState.create(apply_fn=forward, params={}, tx=None)\n"), []),
+    (step(CREATED + "model = MLP()\n"), []),
+    (step(CREATED, "1.0"), []),
+    (step("state = TrainState.create(apply_fn=make_apply(), params={}, tx=None)\n"), []),
+    (LINEN + CREATED + "def evaluate(state, batch):\n    return state.apply_fn({'params': state.params}, batch)\n",
+     []),
+    (step(""), []),  # no apply_fn= at all
+])
+def test_apply_fn_runs_the_function_given_as_apply_fn(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+def test_the_message_names_the_call_through_apply_fn():
+    source = HEADER + step(CREATED)
+    found = [f.message for f in lint(ast.parse(source), source.splitlines(True), DEFAULT)]
+    line = source.splitlines().index("        return jnp.mean(state.apply_fn({\"params\": params}, batch) ** 2)") + 1
+    assert len(found) == 1
+    assert f"'__call__' is traced by jax.jit (called through state.apply_fn from 'loss_fn' at line {line});" in found[0]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a def nested in a jitted step, called through grad: under the step's jit its truth tests fail
+    ("@jax.jit\ndef step(p, x):\n    def loss(p):\n        if p.sum() > 0:\n            return 1.0\n"
+     "        return (p * x).sum()\n    return jax.grad(loss)(p)\n", [(4, "JNP202")]),
+    ("@jax.jit\ndef step(p, x):\n    def loss(q):\n        if x.sum() > 0:\n            return q\n        return -q\n"
+     "    return jax.grad(loss)(1.0)\n", [(4, "JNP202")]),  # it reads the step's tracer x
+    # under grad alone comparisons work; a top-level def given no tracer is not under the step's trace
+    ("def step(p, x):\n    def loss(p):\n        if p.sum() > 0:\n            return 1.0\n"
+     "        return (p * x).sum()\n    return jax.grad(loss)(p)\n", []),
+    ("def loss(q):\n    if q > 0:\n        return q\n    return -q\n\n"
+     "@jax.jit\ndef step(x):\n    return x * jax.grad(loss)(1.0)\n", []),
+])
+def test_a_nested_def_called_through_a_transform_runs_under_the_callers_trace(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
