@@ -7,9 +7,11 @@ import ast
 
 import pytest
 
+from test_project import codes_at, lint
+from test_project_roots import write_package
 from test_values_through_helpers import HEADER, findings
 
-from flake8_jaxnp.linter import lint
+from flake8_jaxnp import linter
 from flake8_jaxnp.options import DEFAULT
 
 LINEN = """\
@@ -72,7 +74,7 @@ def test_apply_fn_runs_the_function_given_as_apply_fn(lint_source, body, expecte
 
 def test_the_message_names_the_call_through_apply_fn():
     source = HEADER + step(CREATED)
-    found = [f.message for f in lint(ast.parse(source), source.splitlines(True), DEFAULT)]
+    found = [f.message for f in linter.lint(ast.parse(source), source.splitlines(True), DEFAULT)]
     line = source.splitlines().index("        return jnp.mean(state.apply_fn({\"params\": params}, batch) ** 2)") + 1
     assert len(found) == 1
     assert f"'__call__' is traced by jax.jit (called through state.apply_fn from 'loss_fn' at line {line});" in found[0]
@@ -92,3 +94,62 @@ def test_the_message_names_the_call_through_apply_fn():
 ])
 def test_a_nested_def_called_through_a_transform_runs_under_the_callers_trace(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+NETS = """\
+import flax.linen as nn
+
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x, depth=1):
+        if x.sum() > 0:
+            x = -x
+        for _ in range(depth):
+            x = nn.Dense(2)(x)
+        return x
+
+
+def forward(params, x):
+    if x.sum() > 0:
+        return x
+    return -x
+"""
+
+TRAIN = """\
+import jax
+import jax.numpy as jnp
+from flax.training.train_state import TrainState
+
+from .nets import Net, forward
+
+net = Net()
+{created}
+
+
+@jax.jit
+def train_step(state, batch):
+    def loss_fn(params):
+        return jnp.mean(state.apply_fn({{"params": params}}, {arguments}) ** 2)
+    loss, grads = jax.value_and_grad(loss_fn)(state.params)
+    return state.apply_gradients(grads=grads), loss
+"""
+
+
+@pytest.mark.parametrize("created, arguments, expected", [
+    # another module's linen Module (its @nn.compact __call__), after the variables; a plain function
+    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)", "batch", [(7, "JNP202")]),
+    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)", "batch, depth=2", [(7, "JNP202")]),
+    ("state = TrainState.create(apply_fn=forward, params={}, tx=None)", "batch", [(15, "JNP202")]),
+    # no tracer passed, two different apply_fn=, a model bound twice: silent
+    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)", "1.0", []),
+    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)\n"
+     "other = TrainState.create(apply_fn=forward, params={}, tx=None)", "batch", []),
+    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)\nnet = None", "batch", []),
+])
+def test_apply_fn_runs_a_function_of_another_module(tmp_path, created, arguments, expected):
+    write_package(tmp_path, nets=NETS, train=TRAIN.format(created=created, arguments=arguments))
+    found = lint(tmp_path, "pkg/nets.py")
+    assert codes_at(found) == expected
+    if expected:
+        assert "is traced by jax.jit (called from 'train_step' in pkg/train.py:14)" in found[0]
