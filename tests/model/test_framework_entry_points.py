@@ -14,9 +14,10 @@ from test_values_through_helpers import HEADER, findings
 from flake8_jaxnp import linter
 from flake8_jaxnp.options import DEFAULT
 
-LINEN = """\
+MODELS = """\
 import flax.linen as nn
-from flax.training.train_state import TrainState
+import numpy as np
+
 
 class MLP(nn.Module):
     @nn.compact
@@ -27,13 +28,14 @@ class MLP(nn.Module):
             x = nn.Dense(3)(x)
         return x
 
+
 def forward(params, x):
     return np.sin(x) * params
-
-model = MLP()
 """
+LINEN = MODELS + "\n\nfrom flax.training.train_state import TrainState\n\nmodel = MLP()\n"
 
 STEP = """
+
 @jax.jit
 def train_step(state, batch):
     def loss_fn(params):
@@ -52,12 +54,12 @@ CREATED = "state = TrainState.create(apply_fn=model.apply, params={}, tx=None)\n
 
 @pytest.mark.parametrize("body, expected", [
     # model.apply given as apply_fn=: MLP.__call__ runs under the step's jit, after the variables
-    (step(CREATED), [(7, "JNP202")]),
-    (step(CREATED, "batch, depth=2"), [(7, "JNP202")]),  # a Python int stays static
-    (step(CREATED + "other = TrainState.create(apply_fn=model.apply, params={}, tx=None)\n"), [(7, "JNP202")]),
-    (step(CREATED.replace("TrainState.create", "TrainState")), [(7, "JNP202")]),  # any callee
+    (step(CREATED), [(8, "JNP202")]),
+    (step(CREATED, "batch, depth=2"), [(8, "JNP202")]),  # a Python int stays static
+    (step(CREATED + "other = TrainState.create(apply_fn=model.apply, params={}, tx=None)\n"), [(8, "JNP202")]),
+    (step(CREATED.replace("TrainState.create", "TrainState")), [(8, "JNP202")]),  # any callee
     # a plain function given as apply_fn=: it runs with every argument
-    (step("state = TrainState.create(apply_fn=forward, params={}, tx=None)\n"), [(14, "JNP201")]),
+    (step("state = TrainState.create(apply_fn=forward, params={}, tx=None)\n"), [(16, "JNP201")]),
     # two different apply_fn= in the file, a model bound twice, an argument that is no tracer,
     # an F of unknown origin, or apply_fn called outside traced code: unknown, silent
     (step(CREATED + "other = TrainState.create(apply_fn=forward, params={}, tx=None)\n"), []),
@@ -96,60 +98,23 @@ def test_a_nested_def_called_through_a_transform_runs_under_the_callers_trace(li
     assert findings(lint_source, body) == expected
 
 
-NETS = """\
-import flax.linen as nn
-
-
-class Net(nn.Module):
-    @nn.compact
-    def __call__(self, x, depth=1):
-        if x.sum() > 0:
-            x = -x
-        for _ in range(depth):
-            x = nn.Dense(2)(x)
-        return x
-
-
-def forward(params, x):
-    if x.sum() > 0:
-        return x
-    return -x
-"""
-
-TRAIN = """\
-import jax
-import jax.numpy as jnp
-from flax.training.train_state import TrainState
-
-from .nets import Net, forward
-
-net = Net()
-{created}
-
-
-@jax.jit
-def train_step(state, batch):
-    def loss_fn(params):
-        return jnp.mean(state.apply_fn({{"params": params}}, {arguments}) ** 2)
-    loss, grads = jax.value_and_grad(loss_fn)(state.params)
-    return state.apply_gradients(grads=grads), loss
-"""
+TRAIN = "import jax\nimport jax.numpy as jnp\nfrom flax.training.train_state import TrainState\n\n" \
+    "from .models import MLP, forward\n\nmodel = MLP()\n{created}\n" + STEP
 
 
 @pytest.mark.parametrize("created, arguments, expected", [
     # another module's linen Module (its @nn.compact __call__), after the variables; a plain function
-    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)", "batch", [(7, "JNP202")]),
-    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)", "batch, depth=2", [(7, "JNP202")]),
-    ("state = TrainState.create(apply_fn=forward, params={}, tx=None)", "batch", [(15, "JNP202")]),
+    (CREATED, "batch", [(8, "JNP202")]),
+    (CREATED, "batch, depth=2", [(8, "JNP202")]),
+    (CREATED.replace("model.apply", "forward"), "batch", [(16, "JNP201")]),
     # no tracer passed, two different apply_fn=, a model bound twice: silent
-    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)", "1.0", []),
-    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)\n"
-     "other = TrainState.create(apply_fn=forward, params={}, tx=None)", "batch", []),
-    ("state = TrainState.create(apply_fn=net.apply, params={}, tx=None)\nnet = None", "batch", []),
+    (CREATED, "1.0", []),
+    (CREATED + "other = TrainState.create(apply_fn=forward, params={}, tx=None)\n", "batch", []),
+    (CREATED + "model = None\n", "batch", []),
 ])
 def test_apply_fn_runs_a_function_of_another_module(tmp_path, created, arguments, expected):
-    write_package(tmp_path, nets=NETS, train=TRAIN.format(created=created, arguments=arguments))
-    found = lint(tmp_path, "pkg/nets.py")
+    write_package(tmp_path, models=MODELS, train=TRAIN.format(created=created, arguments=arguments))
+    found = lint(tmp_path, "pkg/models.py")
     assert codes_at(found) == expected
     if expected:
-        assert "is traced by jax.jit (called from 'train_step' in pkg/train.py:14)" in found[0]
+        assert "jax.jit (called from 'train_step' in pkg/train.py:15)" in found[0]
