@@ -182,10 +182,11 @@ class Tracing:
             positional_params = positional_params[1:]
         options, transforms = (), caller.transforms
         fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
+        run = self.roots.apply_fn_run(call.func)
+        through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
-        elif self.roots.applied_module(call.func) is callee \
-                or self.roots.apply_fn_run(call.func) == (callee, True):  # model.apply(variables, x): x is __call__'s
+        elif self.roots.applied_module(call.func) is callee or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
         arrays = set()
@@ -203,10 +204,9 @@ class Tracing:
                     arrays.add(name)
         if self.roots.in_nnx_module(callee):  # self.count += 1 under nnx.jit is the module's state
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]
-        through = self.roots.apply_fn_run(call.func) is not None
         if (through or getattr(callee, "name", None) in CALL_RUN_METHODS) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
-            if through:  # state.apply_fn(...): which function it is comes from an apply_fn= keyword
+            if through:  # which function it is comes from an apply_fn= keyword
                 where = f"called through {ast.unparse(call.func)} from '{caller.node.name}' at line {call.lineno}"
             transforms = [Transform(t.name, t.behaviour, t.root or where) for t in transforms]
         changed = False

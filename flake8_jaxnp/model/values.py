@@ -430,7 +430,8 @@ class FunctionFlow:
             if result is not None:
                 return result
         if isinstance(call.func, ast.Attribute):
-            if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input:
+            if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
+                    and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
                 run = self.context.apply_fn_run(call.func)
                 if run is not None:  # state.apply_fn(variables, x): the function given as apply_fn= runs traced
                     self.calls.append((run[0], call, args, keywords))

@@ -69,6 +69,10 @@ CREATED = "state = TrainState.create(apply_fn=model.apply, params={}, tx=None)\n
     (LINEN + CREATED + "def evaluate(state, batch):\n    return state.apply_fn({'params': state.params}, batch)\n",
      []),
     (step(""), []),  # no apply_fn= at all
+    (LINEN + CREATED + "class Agent:\n    def apply_fn(self, params, x):\n        return x\n\n"
+     "    @partial(jax.jit, static_argnums=0)\n    def step(self, params, x):\n"
+     "        return self.apply_fn(params, x)\n",
+     []),  # self.apply_fn: the class's own method
 ])
 def test_apply_fn_runs_the_function_given_as_apply_fn(lint_source, body, expected):
     assert findings(lint_source, body) == expected
