@@ -4,9 +4,11 @@ such keyword names the same one; and a def nested in a jitted step that the step
 a transform (``jax.value_and_grad(loss_fn)(state.params)``) runs under the step's trace.
 Linen-shaped input, linted without Flax installed; each shape with look-alikes that stay silent."""
 import ast
+import shutil
 
 import pytest
 
+from conftest import FIXTURES
 from test_project import codes_at, lint
 from test_project_roots import write_package
 from test_values_through_helpers import HEADER, findings
@@ -122,3 +124,20 @@ def test_apply_fn_runs_a_function_of_another_module(tmp_path, created, arguments
     assert codes_at(found) == expected
     if expected:
         assert "jax.jit (called from 'train_step' in pkg/train.py:15)" in found[0]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("apply_fn=forward", "apply_fn=None"),  # the keyword no longer names nets.forward
+    ("state.apply_fn(params, batch)", "state.apply_fn(params, 1.0)"),  # no tracer passed
+])
+def test_a_change_of_what_apply_fn_runs_is_seen_with_a_warm_cache(tmp_path, old, new):
+    package = tmp_path / "applypkg"
+    shutil.copytree(FIXTURES / "applypkg", package, ignore=shutil.ignore_patterns("__pycache__"))
+    train = package / "train.py"
+    text = train.read_text()
+    assert codes_at(lint(tmp_path, "applypkg/nets.py")) == [(6, "JNP202")]
+    assert old in text
+    train.write_text(text.replace(old, new))
+    assert codes_at(lint(tmp_path, "applypkg/nets.py")) == []
+    train.write_text(text)
+    assert codes_at(lint(tmp_path, "applypkg/nets.py")) == [(6, "JNP202")]
