@@ -79,6 +79,7 @@ NNX_MODULES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
 APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates"})
 
+_UNREAD = object()  # a question not asked yet
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 _EAGER = Behaviour.EAGER
 
@@ -135,7 +136,8 @@ class TracedFunction:
 
     @property
     def transform(self):
-        return (self.cached_by or self.transforms[0]).shown
+        """The transform messages name: the one that caches the trace, else the first abstract one."""
+        return (self.cached_by or next((t for t in self.transforms if t.abstract), self.transforms[0])).shown
 
     def add(self, transform, params, arrays=frozenset()):
         """Record one more trace; ``arrays``: the ``params`` it passes a single traced array."""
@@ -170,6 +172,7 @@ class TraceRoots:
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
+        self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
@@ -425,6 +428,33 @@ class TraceRoots:
                 or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
             return None
         return self._method(instance.func, "__call__")
+
+    def apply_fn_run(self, func_expr):
+        """(def, whether the variables come first) that ``S.apply_fn(...)`` runs: the function
+        the file gives as ``apply_fn=F`` (``TrainState.create(apply_fn=model.apply, ...)``),
+        when every such keyword names the same F, which is a same-file linen Module's
+        ``model.apply`` (its ``__call__``, after the variables), a method of a same-file
+        class's instance bound once (``model.apply``) or a same-file function; else None
+        (precision first: two models in one file, an F of another module)."""
+        if type(func_expr) is not ast.Attribute or func_expr.attr != "apply_fn":
+            return None
+        if self._given_apply_fn is _UNREAD:
+            runs = {self._run_by(k.value) for call in self.names.calls for k in call.keywords if k.arg == "apply_fn"}
+            self._given_apply_fn = runs.pop() if len(runs) == 1 else None
+        return self._given_apply_fn
+
+    def _run_by(self, given):
+        """(def, whether the variables come first) that calling ``given`` runs, or None."""
+        module = self.applied_module(given)
+        if module is not None:
+            return module, True
+        func = self.names.function_bound_to(given)
+        if func is None and type(given) is ast.Attribute and type(given.value) is ast.Name:
+            found = self.names.resolve_name(given.value)  # model.apply, model = Model(...)
+            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN \
+                    and type(found[1][0].value) is ast.Call and type(found[1][0].value.func) is ast.Name:
+                func = self._method(found[1][0].value.func, given.attr)
+        return (func, False) if func is not None else None
 
     def _call_method_of_instance(self, expr):
         """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,

@@ -49,6 +49,7 @@ class Tracing:
         self.jitted_result = callees.jitted_result
         self.builds_jitted = callees.builds_jitted
         self.method_called = roots.method_called
+        self.apply_fn_run = roots.apply_fn_run
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
@@ -186,9 +187,11 @@ class Tracing:
             positional_params = positional_params[1:]
         options, transforms = (), caller.transforms
         fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
+        run = self.roots.apply_fn_run(call.func)
+        through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
-        elif self.roots.applied_module(call.func) is callee:  # model.apply(variables, x): x is __call__'s
+        elif self.roots.applied_module(call.func) is callee or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
         arrays = set()
@@ -206,8 +209,10 @@ class Tracing:
                     arrays.add(name)
         if self.roots.in_nnx_module(callee):  # self.count += 1 under nnx.jit is the module's state
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]
-        if getattr(callee, "name", None) in CALL_RUN_METHODS and hasattr(caller.node, "name"):
+        if (through or getattr(callee, "name", None) in CALL_RUN_METHODS) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
+            if through:  # which function it is comes from an apply_fn= keyword
+                where = f"called through {ast.unparse(call.func)} from '{caller.node.name}' at line {call.lineno}"
             transforms = [Transform(t.name, t.behaviour, t.root or where) for t in transforms]
         changed = False
         if fields is not None and params:  # __post_init__(self): self holds the traced fields
@@ -215,10 +220,16 @@ class Tracing:
             changed = not params <= known
             known |= params
             params, arrays = {"self"}, set()
-        if params:
+        if params or self._closure_under_transform(callee, call, caller):
             for transform in transforms:
                 changed |= self.roots.mark(callee, transform, params, arrays)
         return changed
+
+    def _closure_under_transform(self, callee, call, caller):
+        """Whether ``call`` runs ``callee``, a def nested in the traced ``caller``, through a
+        transform (``jax.grad(loss)(state.params)``): it then runs inside the caller's trace,
+        its reads of the caller's tracers are tracers there, whatever its arguments are."""
+        return type(call.func) is ast.Call and self.names.enclosing_function(callee) is caller.node
 
     def _nested_in(self, func):
         if self._nested is None:

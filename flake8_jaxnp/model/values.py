@@ -122,6 +122,9 @@ class Surroundings(Protocol):
     def method_called(self, call):
         """The same-file ``__init__`` or ``__call__`` that ``call`` runs, or None."""
 
+    def apply_fn_run(self, func_expr):
+        """(the same-file def that ``state.apply_fn(...)`` runs, whether the variables come first), or None."""
+
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
 
@@ -434,6 +437,11 @@ class FunctionFlow:
             if result is not None:
                 return result
         if isinstance(call.func, ast.Attribute):
+            if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
+                    and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
+                run = self.context.apply_fn_run(call.func)
+                if run is not None:  # state.apply_fn(variables, x): the function given as apply_fn= runs traced
+                    self.calls.append((run[0], call, args, keywords))
             updated = library.at_update(self, call.func, traced_input)
             if updated is not None:
                 return updated
@@ -457,6 +465,11 @@ class FunctionFlow:
             if self.context.builds_jitted(callee):
                 return Value(JAX_TREE)  # step = get_step(n): calling step gives device arrays
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
+            inner = call.func.args[0] if call.func.args else None
+            if type(inner) is ast.Name and self._exact and self.traced is not None:
+                transformed = self.context.callee(inner)
+                if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
+                    self.calls.append((transformed, call, args, keywords))
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
         elif self._exact and self.traced is not None and traced_input:
             method = self.context.method_called(call)

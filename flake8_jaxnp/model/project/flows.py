@@ -15,6 +15,7 @@ import ast
 from ... import api
 from ..library import non_array_functions
 from ..syntax import NESTED_SCOPES, child_fields, imported_qualname, parameters, split_attributes
+from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
 ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
@@ -32,7 +33,7 @@ _OPAQUE = object()  # a binding whose value derives from nothing the text can na
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 
 
-def parameter_calls(func, imports, local_functions):
+def parameter_calls(func, imports, local_functions, apply_fn=None):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
@@ -40,24 +41,26 @@ def parameter_calls(func, imports, local_functions):
     parameters: each argument with the parameters its value derives from, and whether
     it is one parameter as it was passed in (bare); always: whether the call runs on
     every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
-    they are never the project's."""
+    they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
+    module (``given_apply_fn``), or None."""
     own = {arg.arg for arg in parameters(func)}
-    calls, bindings = _calls_and_bindings(func, imports, local_functions, own)
+    calls, bindings = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
     kept = []
     for node, target, always in calls:
-        if split_attributes(node.func)[0].id in bindings:  # a local or a parameter shadows the name
+        if not (apply_fn and _calls_apply_fn(node)) and split_attributes(node.func)[0].id in bindings:  # shadowed
             node, target, always = _instance_call(node, bindings, imports, always) or (node, None, always)
         if target is not None:
             kept.append((node, target, always))
     calls = kept
     if not calls:
         return []
-    derived = _derivations([a for node, _, _ in calls for a in _arguments(node)], bindings, own, imports)
+    skipped = 1 if apply_fn is not None and apply_fn[1] else 0  # the variables of model.apply
+    derived = _derivations([a for node, _, _ in calls for a in _arguments(node, skipped)], bindings, own, imports)
     found = []
     for node, target, always in calls:
         passed = [[where, sorted(params), type(value) is ast.Name and value.id in own and not bindings[value.id]]
                   for where, value, params in ((where, value, _derived_from(value, derived, imports))
-                                               for where, value in _arguments(node)) if params]
+                                               for where, value in _arguments(node, skipped)) if params]
         positions = [entry for entry in passed if type(entry[0]) is int]
         keywords = [entry for entry in passed if type(entry[0]) is str]
         if positions or keywords:
@@ -75,22 +78,70 @@ def _instance_call(node, bindings, imports, always):
     return (node, (target[0], [*target[1], "__call__"]), always) if target is not None and target[0] else None
 
 
-def _arguments(call):
-    """(position or keyword, value) for a call's arguments (``**options`` left out)."""
+def _arguments(call, skipped=0):
+    """(position or keyword, value) for a call's arguments (``**options`` left out); for a
+    call of ``state.apply_fn`` that runs ``model.apply`` (``skipped``: 1), those after the
+    variables, as ``__call__`` gets them, without apply's own options."""
+    if skipped and _calls_apply_fn(call):
+        return [*enumerate(call.args[skipped:]),
+                *((k.arg, k.value) for k in call.keywords if k.arg and k.arg not in APPLY_OPTIONS)]
     return [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
 
 
-def _calls_and_bindings(func, imports, local_functions, own):
+def _calls_apply_fn(call):
+    return type(call.func) is ast.Attribute and call.func.attr == "apply_fn"
+
+
+def given_apply_fn(tree, imports, local_functions):
+    """((import binding or None, attribute path), whether the variables come first) for what
+    ``state.apply_fn(...)`` calls in the module ``tree``: the function that every
+    ``apply_fn=`` keyword of the module names (``TrainState.create(apply_fn=forward, ...)``),
+    an imported function or a top-level one, or ``model.apply`` with ``model`` bound to an
+    imported class's ``Model(...)`` (its ``__call__``, path ``[..., "Model", "__call__"]``, which
+    the reach follows for a linen Module); None when the keywords name different things, or
+    a name bound more than once anywhere in the module (precision first)."""
+    given, counts, assigned = set(), {}, {}
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.keyword and node.arg == "apply_fn":
+            given.add(ast.dump(node.value))
+            value = node.value
+        elif kind is ast.Name and type(node.ctx) is not ast.Load:
+            counts[node.id] = counts.get(node.id, 0) + 1
+        elif kind is ast.arg:
+            counts[node.arg] = counts.get(node.arg, 0) + 1
+        elif kind in _BINDING_STATEMENTS:
+            for name in _bound_by(node):
+                counts[name] = counts.get(name, 0) + 1
+        if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            assigned[node.targets[0].id] = node.value
+    if len(given) != 1:
+        return None
+    root, parts = split_attributes(value)
+    if root is None or counts.get(root.id) != 1:
+        return None
+    if parts == ["apply"] and type(assigned.get(root.id)) is ast.Call:  # model = Model(); apply_fn=model.apply
+        target = _target(assigned[root.id].func, imports, ())
+        return ((target[0], [*target[1], "__call__"]), True) if target is not None and target[0] else None
+    target = _target(value, imports, local_functions)
+    return (target, False) if target is not None else None
+
+
+def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     """One walk of ``func``'s body: ([(call, target, whether it runs on every call of
-    ``func``)] for the calls of project names, {name: [the values bound to it, or
-    _OPAQUE]}; a parameter starts with no value bound)."""
+    ``func``)] for the calls of project names (and of ``state.apply_fn``, given what it
+    calls), {name: [the values bound to it, or _OPAQUE]}; a parameter starts with no value
+    bound)."""
     calls, bindings, assigned = [], {name: [] for name in own}, set()
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
         node, always = stack.pop()
         kind = type(node)
         if kind is ast.Call:
-            if not any(type(a) is ast.Starred for a in node.args):
+            if apply_fn is not None and _calls_apply_fn(node):
+                if not any(type(a) is ast.Starred for a in node.args):
+                    calls.append((node, apply_fn[0], always))
+            elif not any(type(a) is ast.Starred for a in node.args):
                 target = _target(node.func, imports, local_functions)
                 if target is not None or type(node.func) is ast.Name:  # (model(x): an instance, maybe)
                     calls.append((node, target, always))

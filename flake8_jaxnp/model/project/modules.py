@@ -367,7 +367,8 @@ class Project:
         if not instance and target[1] in summary["functions"]:
             return target, summary["functions"][target[1]], 0
         unit = f"{target[1]}.{'__call__' if instance else '__init__'}"
-        return (target[0], unit), summary["methods"].get(unit), 1
+        facts = summary["methods"].get(unit) or summary["linen"].get(unit)  # linen: state.apply_fn of model.apply
+        return (target[0], unit), facts, 1
 
     def target_of(self, path, binding, attributes):
         """(module path, name) that a call recorded in the flows of the module at ``path``

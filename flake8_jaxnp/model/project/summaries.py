@@ -23,12 +23,14 @@ from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seed
 from ..library import non_array_functions
 from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..traced import LINEN_MODULES, applied_parameters
-from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, parameter_calls
+from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, given_apply_fn, parameter_calls
 from .records import jitted_result_shape, module_records
 from .units import TransformLines, applications, returned_def
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 14
+SUMMARY_FORMAT = 15
+# A module that says this may give its traced code a function to call as state.apply_fn.
+_APPLY_FN = b"apply_fn"
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -61,17 +63,18 @@ def summarise(source, transforms, scalars_static=()):
             if spec is not None and _stages(transforms[spec[0]]):
                 jitted.add(stmt.targets[0].id)
     local_functions = set(functions)
+    apply_fn = given_apply_fn(tree, imports, local_functions) if _APPLY_FN in source else None
     flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
-            flows.update(_unit_flows(stmt, imports, local_functions))
+            flows.update(_unit_flows(stmt, imports, local_functions, apply_fn))
     roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
     roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
     methods, linen = run_methods(tree, imports)
     for unit, func in [*units.items(), *methods.items()]:
         if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
-            calls = parameter_calls(func, imports, local_functions)
+            calls = parameter_calls(func, imports, local_functions, apply_fn)
             if calls:
                 flows[unit] = calls
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
@@ -87,8 +90,8 @@ def summarise(source, transforms, scalars_static=()):
 def run_methods(tree, imports):
     """({"Model.__init__": def}, {"Module.__call__": def}): the methods that calling a
     top-level class (``Model(x)``) or its instance (``model(x)``) runs, defined once in the
-    class body, and apart the ``__call__`` of each Flax linen Module (its calls run through
-    ``apply``); none of a class defined twice."""
+    class body, undecorated, and apart the ``__call__`` of each Flax linen Module (its calls
+    run through ``apply``; ``@nn.compact`` allowed); none of a class defined twice."""
     classes, found, linen = {}, {}, {}
     for stmt in tree.body:
         if type(stmt) is ast.ClassDef:
@@ -101,12 +104,15 @@ def run_methods(tree, imports):
         for name in ("__call__",) if is_linen else RUN_METHODS:
             bound = [s for s in defs if getattr(s, "name", None) == name
                      or type(s) is ast.Assign and any(getattr(t, "id", None) == name for t in s.targets)]
-            if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and not bound[0].decorator_list:
+            if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and all(
+                    is_linen and _qualname(d, imports) in LINEN_COMPACT for d in bound[0].decorator_list):
                 (linen if is_linen else found)[f"{stmt.name}.{name}"] = bound[0]
     return found, linen
 
 
 RUN_METHODS = ("__init__", "__call__")
+# Linen's decorator for a __call__ that defines its submodules inline: it keeps the arguments.
+LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 
 
 def _assigns_call(stmt):
@@ -154,6 +160,8 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
     class (its result's shape may name one); None otherwise, and wherever the lines cut
     through a string or a bracket (they then fail to parse), so the caller summarises the
     whole module."""
+    if _APPLY_FN in source:  # what state.apply_fn calls is the whole module's to say
+        return None
     if definitions is None:
         definitions = top_level_definitions(source)
     found = definitions.get(name, ())
@@ -200,7 +208,7 @@ def root_summary(source, transforms, scalars_static=()):
     import after the header, a root named by two top-level definitions, a cut that fails
     to parse): the caller then summarises the whole module."""
     header_end = _TOP_LEVEL_DEFINITION.search(source)
-    if header_end is None or _IMPORT.search(source, header_end.start()):
+    if header_end is None or _IMPORT.search(source, header_end.start()) or _APPLY_FN in source:
         return None
     try:
         imports = _header_imports(source[:header_end.start()])
@@ -291,12 +299,12 @@ def _top_level_facts(func, imports, transforms, lines):
     return facts
 
 
-def _unit_flows(func, imports, local_functions):
+def _unit_flows(func, imports, local_functions, apply_fn=None):
     """The flows of a top-level def, and of the def it returns (``make_train.train``)."""
     flows = {}
     inner = returned_def(func)
     for unit, node in ((func.name, func), (f"{func.name}.{inner.name}" if inner else None, inner)):
-        calls = parameter_calls(node, imports, local_functions) if node is not None else None
+        calls = parameter_calls(node, imports, local_functions, apply_fn) if node is not None else None
         if calls:
             flows[unit] = calls
     return flows
