@@ -201,7 +201,8 @@ class Tracing:
                     arrays.add(name)
         if self.roots.in_nnx_module(callee):  # self.count += 1 under nnx.jit is the module's state
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]
-        if getattr(callee, "name", None) in CALL_RUN_METHODS and hasattr(caller.node, "name"):
+        through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or self.roots.instance_method(call.func)
+        if through_object and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             transforms = [Transform(t.name, t.behaviour, t.root or where) for t in transforms]
         changed = False

@@ -1,0 +1,219 @@
+"""The same-file class of the object a name holds, so that traced code reached through an
+object (``step(model, x)`` running ``model(x)``) reaches the class's ``__call__`` and methods.
+
+A name holds an instance of class ``C`` when each of its bindings says so: an assignment of
+``C(...)``, a parameter annotated ``C``, or a parameter that every call of its function in
+the file passes such a name (``step(m, x)`` with ``m = M(...)``; ``jax.grad(loss_fn)(model)``
+with ``model`` a parameter known so). A rebinding to a call's result counts as the same class
+when the called function returns that very argument, or a pytree with its structure
+(``eqx.apply_updates(model, updates)``): ``m, opt = step(m, opt, x)``, the loop-carried
+update of every Equinox or NNX training loop. A transform returns what the function
+returns, as the same pytree (the class is its node type), so a jitted step keeps it too.
+Anything else (a function referenced other than by calls, a call that passes something
+else, two classes) knows no class: the checks stay silent. The calls are this file's: a
+function another module imports and calls is taken at this file's word.
+"""
+import ast
+
+from .names import BindingKind
+from .syntax import argument_for, positional_names
+
+# Calls that return a pytree with the structure of one argument (its position): the same class.
+STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
+                     "jax.tree.map": 1}
+
+
+class Instances:
+    """Which same-file class the object a name holds is an instance of, as far as the file says."""
+
+    def __init__(self, names, transform_spec):
+        self.names = names
+        self.transform_spec = transform_spec  # expression -> (transform, keywords) or None
+        self._references = None  # name -> its Name loads, built on demand
+        self._classes = {}  # parameter arg node -> its class, or None
+
+    def class_of(self, name, seen=frozenset()):
+        """The ClassDef whose instance every binding of the Name ``name`` holds, or None."""
+        found = self.names.resolve_name(name)
+        if not found:
+            return None
+        scope, bindings = found
+        classes = set()
+        for binding in bindings:
+            if binding.kind is BindingKind.PARAM:
+                found_class = self._parameter_class(scope.node, binding.node, seen)
+            elif self._carried(binding, name.id):
+                continue
+            elif binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
+                found_class = self.class_named(binding.value.func)
+            else:
+                return None
+            if found_class is None:
+                return None
+            classes.add(found_class)
+        return classes.pop() if len(classes) == 1 else None
+
+    def class_named(self, expr):
+        """The ClassDef a Name refers to, bound once by a class statement, or None."""
+        if type(expr) is not ast.Name:
+            return None
+        found = self.names.resolve_name(expr)
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
+            return None
+        return found[1][0].node
+
+    def _parameter_class(self, func, arg, seen):
+        """The class a parameter is annotated with, or that every call of its function passes."""
+        if arg.annotation is not None:
+            return self.class_named(arg.annotation)
+        if arg not in self._classes:
+            if func in seen:  # a recursive chain of calls: what it passes is not settled here
+                return None
+            self._classes[arg] = self._passed_class(func, arg.arg, seen | {func})
+        return self._classes[arg]
+
+    def _passed_class(self, func, param, seen):
+        positional = positional_names(func)
+        if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg \
+                or (positional and param == positional[0] and param in ("self", "cls")):
+            return None
+        calls = self._calls_of(func)
+        classes = set()
+        for call in calls or ():
+            argument = argument_for(call, positional, param)
+            found_class = self.class_of(argument, seen) if type(argument) is ast.Name else None
+            if found_class is None:
+                return None
+            classes.add(found_class)
+        return classes.pop() if len(classes) == 1 else None
+
+    def _calls_of(self, func):
+        """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with
+        ``fast = jax.jit(f)``), or None when it is referenced otherwise: passed on, kept, or
+        wrapped by a decorator that is not a transform."""
+        if isinstance(func, ast.Lambda):
+            references = [func]
+        elif any(self.transform_spec(d) is None for d in func.decorator_list):
+            return None
+        else:
+            references = self._references_to(func.name, func)
+        calls = []
+        for reference in references:
+            found = self._calls_through(reference)
+            if found is None:
+                return None
+            calls.extend(found)
+        return calls
+
+    def _calls_through(self, reference, depth=0):
+        """The calls that run what ``reference`` gives, or None if it escapes."""
+        parent = self.names.parent.get(reference)
+        if type(parent) is not ast.Call:
+            return None
+        if parent.func is reference:
+            return [parent]
+        if depth or not parent.args or parent.args[0] is not reference or self.transform_spec(parent.func) is None:
+            return None
+        outer = self.names.parent.get(parent)
+        if type(outer) is ast.Call and outer.func is parent:  # jax.grad(f)(x)
+            return [outer]
+        if type(outer) is ast.Assign and len(outer.targets) == 1 and type(outer.targets[0]) is ast.Name:
+            fast = outer.targets[0]  # fast = jax.jit(f): the calls of fast
+            found = self.names.resolve_name(fast)
+            if found is None or len(found[1]) != 1:
+                return None
+            calls = []
+            for use in self._references_to(fast.id, None, found[0]):
+                through = self._calls_through(use, depth + 1)
+                if through is None:
+                    return None
+                calls.extend(through)
+            return calls
+        return None
+
+    def _references_to(self, name, node, scope=None):
+        """The Name loads that resolve to the def ``node`` (or to the single binding in ``scope``)."""
+        if self._references is None:
+            self._references = {}
+            for load in self.names.by_type.get(ast.Name, ()):
+                if type(load.ctx) is ast.Load:
+                    self._references.setdefault(load.id, []).append(load)
+        found = []
+        for load in self._references.get(name, ()):
+            resolved = self.names.resolve_name(load)
+            if resolved and len(resolved[1]) == 1 and (resolved[1][0].node is node if node is not None
+                                                       else resolved[0] is scope):
+                found.append(load)
+        return found
+
+    def _carried(self, binding, name):
+        """Whether ``binding`` rebinds ``name`` to what a call returns for it: ``m = step(m, x)``
+        or ``m, opt = step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s
+        structure in that place."""
+        stmt = binding.stmt
+        if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
+            return False
+        target, call = stmt.targets[0], stmt.value
+        if type(target) is ast.Name:
+            place = None
+        elif type(target) is ast.Tuple and [type(e) for e in target.elts].count(ast.Name) == len(target.elts) \
+                and [e.id for e in target.elts].count(name) == 1:
+            place = [e.id for e in target.elts].index(name)
+        else:
+            return False
+        func = self._called_function(call)
+        if func is None or isinstance(func, ast.Lambda):
+            return False
+        positional = positional_names(func)
+        arguments = {p: argument_for(call, positional, p) for p in positional + [a.arg for a in func.args.kwonlyargs]}
+        passed = [p for p, argument in arguments.items() if type(argument) is ast.Name and argument.id == name]
+        if len(passed) != 1:
+            return False
+        returns = [n for n in self.names.own_nodes(func) if type(n) is ast.Return]
+        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in self.names.own_nodes(func)):
+            return False
+        for ret in returns:
+            value = ret.value
+            if place is not None:
+                if type(value) is not ast.Tuple or len(value.elts) != len(target.elts):
+                    return False
+                value = value.elts[place]
+            if not self._keeps_structure(value, func, passed[0], set()):
+                return False
+        return True
+
+    def _called_function(self, call):
+        """The same-file def or lambda that ``call`` runs: ``f(x)``, ``jax.jit(f)(x)``, ``fast(x)``
+        with ``fast = jax.jit(f)`` bound once."""
+        func = self.names.function_bound_to(call.func)
+        if func is not None:
+            return func
+        expr = call.func
+        if type(expr) is ast.Name:
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+                return None
+            expr = found[1][0].value
+        if type(expr) is ast.Call and expr.args and self.transform_spec(expr.func) is not None:
+            return self.names.function_bound_to(expr.args[0])
+        return None
+
+    def _keeps_structure(self, value, func, param, seen):
+        """Whether ``value``, in ``func``, is the parameter ``param`` or a pytree of its structure."""
+        if type(value) is ast.Call:
+            position = STRUCTURE_KEEPING.get(self.names.qualname(value.func))
+            return position is not None and position < len(value.args) \
+                and self._keeps_structure(value.args[position], func, param, seen)
+        if type(value) is not ast.Name or value.id in seen:
+            return False
+        found = self.names.resolve_name(value)
+        if not found or found[0].node is not func:
+            return False
+        for binding in found[1]:
+            if binding.kind is BindingKind.PARAM:
+                if binding.node.arg != param:
+                    return False
+            elif binding.kind is not BindingKind.ASSIGN \
+                    or not self._keeps_structure(binding.value, func, param, seen | {value.id}):
+                return False
+        return True
