@@ -147,13 +147,15 @@ class Instances:
         return found
 
     def _carried(self, binding, name):
-        """Whether ``binding`` rebinds ``name`` to what a call returns for it: ``m = step(m, x)``
-        or ``m, opt = step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s
-        structure in that place."""
+        """Whether ``binding`` rebinds ``name`` to a pytree of its own structure: a call that
+        keeps it (``m = eqx.apply_updates(m, updates)``), or ``m = step(m, x)``, ``m, opt =
+        step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s structure there."""
         stmt = binding.stmt
         if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
             return False
         target, call = stmt.targets[0], stmt.value
+        if self._updates(call, name):  # model = eqx.apply_updates(model, updates)
+            return type(target) is ast.Name
         if type(target) is ast.Name:
             place = None
         elif type(target) is ast.Tuple and [type(e) for e in target.elts].count(ast.Name) == len(target.elts) \
@@ -181,6 +183,12 @@ class Instances:
             if not self._keeps_structure(value, func, passed[0], set()):
                 return False
         return True
+
+    def _updates(self, call, name):
+        """Whether ``call`` keeps the structure of the Name ``name`` it is given (``STRUCTURE_KEEPING``)."""
+        position = STRUCTURE_KEEPING.get(self.names.qualname(call.func))
+        return position is not None and position < len(call.args) and type(call.args[position]) is ast.Name \
+            and call.args[position].id == name
 
     def _called_function(self, call):
         """The same-file def or lambda that ``call`` runs: ``f(x)``, ``jax.jit(f)(x)``, ``fast(x)``
@@ -213,7 +221,8 @@ class Instances:
             if binding.kind is BindingKind.PARAM:
                 if binding.node.arg != param:
                     return False
-            elif binding.kind is not BindingKind.ASSIGN \
-                    or not self._keeps_structure(binding.value, func, param, seen | {value.id}):
+            elif binding.kind is not BindingKind.ASSIGN or not (
+                    type(binding.value) is ast.Call and self._updates(binding.value, value.id)
+                    or self._keeps_structure(binding.value, func, param, seen | {value.id})):
                 return False
         return True
