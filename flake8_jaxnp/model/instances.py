@@ -24,16 +24,19 @@ STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.
 
 
 class Instances:
-    """Which same-file class the object a name holds is an instance of, as far as the file says."""
+    """Which class the object a name holds is an instance of, as far as the file says: a
+    same-file ClassDef, or whatever ``class_named`` makes of the expression naming the class
+    (the project's summaries: an imported class)."""
 
-    def __init__(self, names, transform_spec):
+    def __init__(self, names, transform_spec, class_named=None):
         self.names = names
         self.transform_spec = transform_spec  # expression -> (transform, keywords) or None
+        self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
         self._references = None  # name -> its Name loads, built on demand
         self._classes = {}  # parameter arg node -> its class, or None
 
     def class_of(self, name, seen=frozenset()):
-        """The ClassDef whose instance every binding of the Name ``name`` holds, or None."""
+        """The class whose instance every binding of the Name ``name`` holds, or None."""
         found = self.names.resolve_name(name)
         if not found:
             return None
@@ -41,17 +44,20 @@ class Instances:
         classes = set()
         for binding in bindings:
             if binding.kind is BindingKind.PARAM:
-                found_class = self._parameter_class(scope.node, binding.node, seen)
+                found_class = self.parameter_class(scope.node, binding.node, seen)
             elif self._carried(binding, name.id):
                 continue
             elif binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
-                found_class = self.class_named(binding.value.func)
+                found_class = self._named(binding.value.func)
             else:
                 return None
             if found_class is None:
                 return None
             classes.add(found_class)
         return classes.pop() if len(classes) == 1 else None
+
+    def _named(self, expr):
+        return self._resolver(expr) if self._resolver is not None else self.class_named(expr)
 
     def class_named(self, expr):
         """The ClassDef a Name refers to, bound once by a class statement, or None."""
@@ -62,10 +68,10 @@ class Instances:
             return None
         return found[1][0].node
 
-    def _parameter_class(self, func, arg, seen):
+    def parameter_class(self, func, arg, seen=frozenset()):
         """The class a parameter is annotated with, or that every call of its function passes."""
         if arg.annotation is not None:
-            return self.class_named(arg.annotation)
+            return self._named(arg.annotation)
         if arg not in self._classes:
             if func in seen:  # a recursive chain of calls: what it passes is not settled here
                 return None

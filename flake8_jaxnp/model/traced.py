@@ -9,7 +9,7 @@ carry tracers.
 import ast
 import enum
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
@@ -171,7 +171,8 @@ class TraceRoots:
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
-        self.instances = Instances(names, self.transform_spec)  # the class of the object a name holds
+        # The class of the object a name holds (the table is no method of self: no reference cycle).
+        self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)

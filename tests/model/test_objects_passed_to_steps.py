@@ -6,8 +6,10 @@ import ast
 
 import pytest
 
-from flake8_jaxnp.linter import lint
+from flake8_jaxnp import linter
 from flake8_jaxnp.options import DEFAULT
+from test_project import codes_at, lint
+from test_project_roots import write_package
 from test_values_through_helpers import HEADER, findings
 
 MODEL = """\
@@ -84,5 +86,37 @@ def test_the_object_is_not_known_or_its_methods_see_no_tracer(lint_source, body)
 def test_the_message_names_the_step_the_object_was_called_from():
     step = "@jax.jit\ndef step(m, x):\n    return m.loss(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n"
     source = HEADER + MODEL + step
-    [finding] = lint(ast.parse(source), source.splitlines(True), DEFAULT)
+    [finding] = linter.lint(ast.parse(source), source.splitlines(True), DEFAULT)
     assert "traced by jax.jit (called from 'step' at line 23)" in finding.message
+
+
+LAYERS = """\
+import jax.numpy as jnp
+
+
+class Block:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        print(x)
+        return self.w * x
+"""
+
+
+@pytest.mark.parametrize("calls, expected", [
+    ("b = Block(1.0)\nstep(b, jnp.ones(3))\n", [(9, "JNP301")]),
+    ("b = layers.Block(1.0)\nfor _ in range(3):\n    b, y = step(b, jnp.ones(3))\n", [(9, "JNP301")]),
+    # another class, or something else, in one of the calls; no call at all
+    ("b = Block(1.0)\nstep(b, jnp.ones(3))\nstep(jnp.tanh, jnp.ones(3))\n", []),
+    ("", []),
+])
+def test_a_step_runs_the_call_of_an_imported_class_every_call_passes(tmp_path, calls, expected):
+    write_package(tmp_path, layers=LAYERS,
+                  train="import jax\nimport jax.numpy as jnp\n\nfrom . import layers\nfrom .layers import Block\n\n\n"
+                        "@jax.jit\ndef step(block, x):\n    return block, block(x)\n\n\n" + calls)
+    for _ in range(2):  # a cold cache, then a warm one
+        found = lint(tmp_path, "pkg/layers.py")
+        assert codes_at(found) == expected
+    if expected:
+        assert "jax.jit (called from 'step' in pkg/train.py:10)" in found[0]

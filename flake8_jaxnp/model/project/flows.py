@@ -32,7 +32,7 @@ _OPAQUE = object()  # a binding whose value derives from nothing the text can na
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 
 
-def parameter_calls(func, imports, local_functions):
+def parameter_calls(func, imports, local_functions, instances=None):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
@@ -40,12 +40,17 @@ def parameter_calls(func, imports, local_functions):
     parameters: each argument with the parameters its value derives from, and whether
     it is one parameter as it was passed in (bare); always: whether the call runs on
     every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
-    they are never the project's."""
+    they are never the project's. ``instances``: {parameter: (import binding, attribute
+    path) of the imported class it holds an instance of}: calling it runs that ``__call__``."""
     own = {arg.arg for arg in parameters(func)}
     calls, bindings = _calls_and_bindings(func, imports, local_functions, own)
     kept = []
     for node, target, always in calls:
-        if split_attributes(node.func)[0].id in bindings:  # a local or a parameter shadows the name
+        called = split_attributes(node.func)[0].id
+        if instances and called in instances and type(node.func) is ast.Name:  # step(model, x): model(x)
+            binding, path = instances[called]
+            target = (list(binding), [*path, "__call__"])
+        elif called in bindings:  # a local or a parameter shadows the name
             node, target, always = _instance_call(node, bindings, imports, always) or (node, None, always)
         if target is not None:
             kept.append((node, target, always))
@@ -71,7 +76,7 @@ def _instance_call(node, bindings, imports, always):
     values = bindings.get(node.func.id) if type(node.func) is ast.Name else None
     if not values or len(values) != 1 or type(values[0]) is not ast.Call:
         return None
-    target = _target(values[0].func, imports, ())
+    target = call_target(values[0].func, imports, ())
     return (node, (target[0], [*target[1], "__call__"]), always) if target is not None and target[0] else None
 
 
@@ -91,7 +96,7 @@ def _calls_and_bindings(func, imports, local_functions, own):
         kind = type(node)
         if kind is ast.Call:
             if not any(type(a) is ast.Starred for a in node.args):
-                target = _target(node.func, imports, local_functions)
+                target = call_target(node.func, imports, local_functions)
                 if target is not None or type(node.func) is ast.Name:  # (model(x): an instance, maybe)
                     calls.append((node, target, always))
         elif kind is ast.Name:
@@ -123,7 +128,9 @@ def _calls_and_bindings(func, imports, local_functions, own):
     return calls, bindings
 
 
-def _target(expr, imports, local_functions):
+def call_target(expr, imports, local_functions):
+    """(import binding, attribute path) for a project name that ``expr`` names through a
+    module-level import, (None, [name]) for one of ``local_functions``, else None."""
     name, parts = split_attributes(expr)
     if name is None:
         return None
