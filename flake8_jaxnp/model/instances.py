@@ -21,6 +21,8 @@ from .syntax import argument_for, positional_names
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
                      "jax.tree.map": 1}
+# How many rebindings deep a value's structure is followed (m = train(m) running m = step(m), ...).
+_MAX_DEPTH = 6
 
 
 class Instances:
@@ -152,10 +154,11 @@ class Instances:
                 found.append(load)
         return found
 
-    def _carried(self, binding, name):
+    def _carried(self, binding, name, depth=0):
         """Whether ``binding`` rebinds ``name`` to a pytree of its own structure: a call that
         keeps it (``m = eqx.apply_updates(m, updates)``), or ``m = step(m, x)``, ``m, opt =
-        step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s structure there."""
+        step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s structure there
+        (``depth``: how many rebindings the question has gone through)."""
         stmt = binding.stmt
         if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
             return False
@@ -173,7 +176,8 @@ class Instances:
         if func is None or isinstance(func, ast.Lambda):
             return False
         positional = positional_names(func)
-        arguments = {p: argument_for(call, positional, p) for p in positional + [a.arg for a in func.args.kwonlyargs]}
+        parameter_names = positional + [a.arg for a in func.args.kwonlyargs]
+        arguments = {p: argument_for(call, positional, p) for p in parameter_names}
         passed = [p for p, argument in arguments.items() if type(argument) is ast.Name and argument.id == name]
         if len(passed) != 1:
             return False
@@ -186,7 +190,7 @@ class Instances:
                 if type(value) is not ast.Tuple or len(value.elts) != len(target.elts):
                     return False
                 value = value.elts[place]
-            if not self._keeps_structure(value, func, passed[0], set()):
+            if not self._keeps_structure(value, func, passed[0], depth):
                 return False
         return True
 
@@ -212,23 +216,22 @@ class Instances:
             return self.names.function_bound_to(expr.args[0])
         return None
 
-    def _keeps_structure(self, value, func, param, seen):
+    def _keeps_structure(self, value, func, param, depth):
         """Whether ``value``, in ``func``, is the parameter ``param`` or a pytree of its structure."""
         if type(value) is ast.Call:
             position = STRUCTURE_KEEPING.get(self.names.qualname(value.func))
             return position is not None and position < len(value.args) \
-                and self._keeps_structure(value.args[position], func, param, seen)
-        if type(value) is not ast.Name or value.id in seen:
+                and self._keeps_structure(value.args[position], func, param, depth)
+        if type(value) is not ast.Name or depth > _MAX_DEPTH:
             return False
         found = self.names.resolve_name(value)
         if not found or found[0].node is not func:
             return False
-        for binding in found[1]:
+        for binding in found[1]:  # the parameter itself, else rebound to its own structure
             if binding.kind is BindingKind.PARAM:
                 if binding.node.arg != param:
                     return False
-            elif binding.kind is not BindingKind.ASSIGN or not (
-                    type(binding.value) is ast.Call and self._updates(binding.value, value.id)
-                    or self._keeps_structure(binding.value, func, param, seen | {value.id})):
+            elif not (self._carried(binding, value.id, depth + 1) or binding.kind is BindingKind.ASSIGN
+                      and self._keeps_structure(binding.value, func, param, depth + 1)):
                 return False
         return True

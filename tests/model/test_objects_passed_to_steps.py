@@ -56,6 +56,10 @@ PRINT, BRANCH, HOST = (6, "JNP301"), (10, "JNP202"), (15, "JNP201")
      "    m, y = step(m, jnp.ones(3))\n", [PRINT]),
     ("@jax.jit\ndef step(m, x):\n    y = m(x)\n    m = jax.tree.map(lambda w: w - y.sum(), m)\n    return m\n\n"
      "m = Model(1.0)\nfor _ in range(3):\n    m = step(m, jnp.ones(3))\n", [PRINT]),
+    # through a training function that returns the model its loop carries
+    ("@jax.jit\ndef step(m, x):\n    new = jax.tree.map(lambda w: w * 0.9, m)\n    return m(x), new\n\n"
+     "def train(m, n):\n    for _ in range(n):\n        loss, m = step(m, jnp.ones(3))\n    return m\n\n"
+     "m = Model(1.0)\nm = train(m, 3)\n", [PRINT]),
 ])
 def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, body, expected):
     assert findings(lint_source, MODEL + body) == expected
@@ -74,6 +78,8 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
     "@jax.jit\ndef step(m, x):\n    return m(x), m\n\nm = Model(1.0)\nfor _ in range(3):\n"
     "    m, y = step(m, jnp.ones(3))\n",
     "@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\nm = Other()\n",
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\ndef swap(a, b):\n    return b, a\n\nm = Model(1.0)\no = Other()\n"
+    "m, o = swap(m, o)\nstep(m, jnp.ones(3))\n",
     # the object's methods called outside traced code
     "def run(m, x):\n    return m(x) + m.loss(x)\n\nm = Model(1.0)\nrun(m, jnp.ones(3))\n",
     # a Python value, not a tracer, reaches the method
