@@ -85,7 +85,7 @@ class Instances:
         if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg \
                 or (positional and param == positional[0] and param in ("self", "cls")):
             return None
-        calls = self._calls_of(func)
+        calls = self.calls_of(func)
         classes = set()
         for call in calls or ():
             argument = argument_for(call, positional, param)
@@ -95,7 +95,7 @@ class Instances:
             classes.add(found_class)
         return classes.pop() if len(classes) == 1 else None
 
-    def _calls_of(self, func):
+    def calls_of(self, func):
         """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with
         ``fast = jax.jit(f)``), or None when it is referenced otherwise: passed on, kept, or
         wrapped by a decorator that is not a transform."""
@@ -114,30 +114,30 @@ class Instances:
         return calls
 
     def _calls_through(self, reference, depth=0):
-        """The calls that run what ``reference`` gives, or None if it escapes."""
+        """The calls that run what ``reference`` gives, or None if it escapes: a call of it, of
+        a transform of it, of a name bound to either (``loss = lambda m: ...``, ``fast = jax.jit(f)``)."""
         parent = self.names.parent.get(reference)
-        if type(parent) is not ast.Call:
+        if depth > _MAX_DEPTH:
             return None
-        if parent.func is reference:
-            return [parent]
-        if depth or not parent.args or parent.args[0] is not reference or self.transform_spec(parent.func) is None:
-            return None
-        outer = self.names.parent.get(parent)
-        if type(outer) is ast.Call and outer.func is parent:  # jax.grad(f)(x)
-            return [outer]
-        if type(outer) is ast.Assign and len(outer.targets) == 1 and type(outer.targets[0]) is ast.Name:
-            fast = outer.targets[0]  # fast = jax.jit(f): the calls of fast
-            found = self.names.resolve_name(fast)
+        if type(parent) is ast.Assign and parent.value is reference and len(parent.targets) == 1 \
+                and type(parent.targets[0]) is ast.Name:
+            found = self.names.resolve_name(parent.targets[0])
             if found is None or len(found[1]) != 1:
                 return None
             calls = []
-            for use in self._references_to(fast.id, None, found[0]):
+            for use in self._references_to(parent.targets[0].id, None, found[0]):
                 through = self._calls_through(use, depth + 1)
                 if through is None:
                     return None
                 calls.extend(through)
             return calls
-        return None
+        if type(parent) is not ast.Call:
+            return None
+        if parent.func is reference:
+            return [parent]
+        if not parent.args or parent.args[0] is not reference or self.transform_spec(parent.func) is None:
+            return None
+        return self._calls_through(parent, depth + 1)  # jax.grad(f)(x): the transformed function's calls
 
     def _references_to(self, name, node, scope=None):
         """The Name loads that resolve to the def ``node`` (or to the single binding in ``scope``)."""

@@ -48,6 +48,9 @@ PRINT, BRANCH, HOST = (6, "JNP301"), (10, "JNP202"), (15, "JNP201")
     ("@jax.jit\ndef step(x, *, model):\n    return model(x)\n\nm = Model(1.0)\nstep(jnp.ones(3), model=m)\n", [PRINT]),
     ("def step(m, x):\n    return m(x)\n\nfast = jax.jit(step)\nm = Model(1.0)\nfast(m, jnp.ones(3))\n", [PRINT]),
     ("def run(x):\n    m = Model(1.0)\n    return jax.jit(lambda model, v: model.loss(v))(m, x)\n", [BRANCH]),
+    ("fast = jax.jit(lambda model, v: model(v))\nm = Model(1.0)\nfast(m, jnp.ones(3))\n", [PRINT]),
+    ("def loss(model, v):\n    return model.loss(v).sum()\n\nm = Model(1.0)\n"
+     "jax.jit(jax.grad(loss, 1))(m, jnp.ones(3))\n", [BRANCH]),
     # a closure given the parameter: jax.grad(loss_fn)(model)
     ("@jax.jit\ndef step(model, x):\n    def loss_fn(mod):\n        return mod.to_host(x).sum()\n"
      "    return jax.grad(loss_fn)(model)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n", [HOST]),
@@ -126,3 +129,42 @@ def test_a_step_runs_the_call_of_an_imported_class_every_call_passes(tmp_path, c
         assert codes_at(found) == expected
     if expected:
         assert "jax.jit (called from 'step' in pkg/train.py:10)" in found[0]
+
+
+EQX_MODEL = """\
+import equinox as eqx
+from flax import nnx
+
+
+class Model(eqx.Module):
+    w: jax.Array
+
+    def __call__(self, x):
+        print(x)
+        return self.w @ x
+
+    def to_host(self, x):
+        return np.asarray(x)
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # filter_jit traces the arrays: those every call passes an array for
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nfor _ in range(3):\n"
+     "    y = step(m, jnp.ones(3))\n", [(9, "JNP301")]),
+    ("@eqx.filter_jit\ndef step(m, x):\n    def loss(model):\n        return model.to_host(x).sum()\n"
+     "    return eqx.filter_grad(loss)(m)\n\nm = Model(jnp.ones((3, 3)))\n"
+     "m = eqx.apply_updates(m, step(m, jnp.ones(3)))\n", [(13, "JNP201")]),
+    # a Python scalar stays static under filter_jit; one call passes one, or the call is not seen
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nstep(m, 3.0)\n", []),
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nstep(m, jnp.ones(3))\n"
+     "step(m, 3.0)\n", []),
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nstep(m, *[jnp.ones(3)])\n", []),
+    # NNX: a closure given the model through nnx.value_and_grad
+    ("@nnx.jit\ndef train_step(model, x):\n    def loss_fn(model):\n        return model.to_host(x).sum()\n"
+     "    loss, grads = nnx.value_and_grad(loss_fn)(model)\n    return loss\n\nmodel = Model(jnp.ones((3, 3)))\n"
+     "for _ in range(3):\n    train_step(model, jnp.ones(3))\n", [(13, "JNP201")]),
+])
+def test_equinox_and_nnx_steps(lint_source, body, expected):
+    assert findings(lint_source, EQX_MODEL + body) == expected
