@@ -59,6 +59,8 @@ PRINT, BRANCH, HOST = (6, "JNP301"), (10, "JNP202"), (15, "JNP201")
      "    m, y = step(m, jnp.ones(3))\n", [PRINT]),
     ("@jax.jit\ndef step(m, x):\n    y = m(x)\n    m = jax.tree.map(lambda w: w - y.sum(), m)\n    return m\n\n"
      "m = Model(1.0)\nfor _ in range(3):\n    m = step(m, jnp.ones(3))\n", [PRINT]),
+    # a local object's method, as its __call__ already was
+    ("@jax.jit\ndef step(x):\n    m = Model(1.0)\n    return m.loss(x)\n", [BRANCH]),
     # through a training function that returns the model its loop carries
     ("@jax.jit\ndef step(m, x):\n    new = jax.tree.map(lambda w: w * 0.9, m)\n    return m(x), new\n\n"
      "def train(m, n):\n    for _ in range(n):\n        loss, m = step(m, jnp.ones(3))\n    return m\n\n"
@@ -85,6 +87,10 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
     "m, o = swap(m, o)\nstep(m, jnp.ones(3))\n",
     # the object's methods called outside traced code
     "def run(m, x):\n    return m(x) + m.loss(x)\n\nm = Model(1.0)\nrun(m, jnp.ones(3))\n",
+    # a static method binds no self: what its positions get is not read
+    "class Tool:\n    @staticmethod\n    def check(x):\n        if x.sum() > 0:\n            return x\n"
+    "        return -x\n\n"
+    "@jax.jit\ndef step(t, x):\n    return t.check(x)\n\nt = Tool()\nstep(t, jnp.ones(3))\n",
     # a Python value, not a tracer, reaches the method
     "@jax.jit\ndef step(m, x):\n    return m.loss(3)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n",
 ])
