@@ -21,7 +21,8 @@ from .syntax import argument_for, positional_names
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
                      "jax.tree.map": 1}
-# How many rebindings deep a value's structure is followed (m = train(m) running m = step(m), ...).
+# How many rebindings deep a value's structure is followed (m = train(m) running m = step(m), ...),
+# and how many functions deep the calls that pass an object are.
 _MAX_DEPTH = 6
 
 
@@ -75,7 +76,7 @@ class Instances:
         if arg.annotation is not None:
             return self._named(arg.annotation)
         if arg not in self._classes:
-            if func in seen:  # a recursive chain of calls: what it passes is not settled here
+            if func in seen or len(seen) > _MAX_DEPTH:  # a recursive or a long chain of calls: not settled here
                 return None
             self._classes[arg] = self._passed_class(func, arg.arg, seen | {func})
         return self._classes[arg]
