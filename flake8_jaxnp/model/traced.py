@@ -9,10 +9,11 @@ carry tracers.
 import ast
 import enum
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
+from .instances import Instances
 from .names import BindingKind
 from .syntax import PARTIAL, literals, named_options, positional, positional_names, static_parameters, transform_spec
 
@@ -173,6 +174,8 @@ class TraceRoots:
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
+        # The class of the object a name holds (the table is no method of self: no reference cycle).
+        self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
@@ -376,8 +379,19 @@ class TraceRoots:
                 post_init = self._method(func_expr, "__post_init__") if init is None else None
                 return init or (post_init if self.dataclass_fields(post_init) is not None else None)
         if isinstance(func_expr, ast.Attribute):
-            return self.applied_module(func_expr) if not any(k.arg == "method" for k in call.keywords) else None
+            if any(k.arg == "method" for k in call.keywords):
+                return None
+            return self.applied_module(func_expr) or self.instance_method(func_expr)
         return self._call_method_of_instance(func_expr)
+
+    def instance_method(self, func_expr):
+        """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file
+        class that is not a linen Module (whose methods run only through ``apply``), or None."""
+        if not isinstance(func_expr, ast.Attribute) or not isinstance(func_expr.value, ast.Name):
+            return None
+        method = _method_in(self.instances.class_of(func_expr.value), func_expr.attr)
+        return method if method is not None and not method.decorator_list \
+            and not self.in_linen_module(method) else None
 
     def dataclass_fields(self, post_init):
         """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
@@ -458,28 +472,25 @@ class TraceRoots:
 
     def _call_method_of_instance(self, expr):
         """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
-        a name bound once to ``Model(...)``, or a parameter annotated ``model: Model``)."""
+        or a name that holds one, ``instances.Instances``: bound to ``Model(...)``, a parameter
+        annotated ``model: Model`` or passed one by every call)."""
         if isinstance(expr, ast.Name):
-            found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1:
-                return None
-            binding = found[1][0]
-            if binding.kind is BindingKind.PARAM and isinstance(binding.node.annotation, ast.Name):
-                return self._method(binding.node.annotation, "__call__")
-            if binding.kind is not BindingKind.ASSIGN:
-                return None
-            expr = binding.value
+            return _method_in(self.instances.class_of(expr), "__call__")
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
         return self._method(expr.func, "__call__")
 
     def _method(self, class_name, method):
         """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
-        found = self.names.resolve_name(class_name)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
-            return None
-        methods = [s for s in found[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == method]
-        return methods[0] if len(methods) == 1 else None
+        return _method_in(self.instances.class_named(class_name), method)
+
+
+def _method_in(cls, method):
+    """The def of ``method`` in the body of the ClassDef ``cls`` (None: no class), if unique."""
+    if cls is None:
+        return None
+    methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
+    return methods[0] if len(methods) == 1 else None
 
 
 def uncached(behaviour):

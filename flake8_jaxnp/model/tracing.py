@@ -12,13 +12,15 @@ import ast
 from ..facts import NNX_STATE_UPDATING
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .project.modules import shown
-from .syntax import FUNCTION_NODES, positional, positional_names
+from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform, uncached
 from .values import FunctionFlow, shaped
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
 DEVICE_ARRAY = Value(JAX)
+# What a call passes that is one array: a device array, or a tracer from a traced caller.
+PASSED_ARRAYS = (JAX, TRACER)
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
@@ -130,6 +132,7 @@ class Tracing:
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
         arrays |= traced.arrays & candidates  # every traced caller passes an array
         if all(t.name in self.roots.scalars_static for t in traced.transforms):
+            arrays |= self._passed_arrays(func, candidates - arrays)
             return {name: TRACED_ARRAY for name in arrays}
         params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
         if not any(t.name in self.roots.scalars_static for t in traced.transforms):
@@ -137,6 +140,23 @@ class Tracing:
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
         return params
+
+    def _passed_arrays(self, func, names):
+        """The parameters among ``names`` that every call of ``func`` in the file passes an
+        array (``step(model, jnp.ones(3))``): a transform that leaves only Python scalars
+        static (``equinox.filter_jit``) traces them."""
+        calls = self.roots.instances.calls_of(func) if names else None
+        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
+            return set()
+        positional, flows = positional_names(func), [self.flow_of(self.names.enclosing_function(call) or
+                                                                  self.names.tree) for call in calls]
+        found = set()
+        for name in names:
+            arguments = [argument_for(call, positional, name) for call in calls]
+            if all(flow is not None and argument is not None and flow.values.get(argument, UNKNOWN_VALUE).kind in
+                   PASSED_ARRAYS for flow, argument in zip(flows, arguments)):
+                found.add(name)
+        return found
 
     def _constructed(self, post_init):
         """What ``self`` holds in a dataclass's ``__post_init__`` that a traced constructor call
@@ -209,7 +229,8 @@ class Tracing:
                     arrays.add(name)
         if self.roots.in_nnx_module(callee):  # self.count += 1 under nnx.jit is the module's state
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]
-        if (through or getattr(callee, "name", None) in CALL_RUN_METHODS) and hasattr(caller.node, "name"):
+        through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or self.roots.instance_method(call.func)
+        if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             if through:  # which function it is comes from an apply_fn= keyword
                 where = f"called through {ast.unparse(call.func)} from '{caller.node.name}' at line {call.lineno}"

@@ -451,6 +451,9 @@ class FunctionFlow:
             if base.members and base.member(("call", call.func.attr)) is not None:
                 return base.member(("call", call.func.attr))  # timestep.last()
             dict_method = call.func.attr in ("get", "items", "keys", "values")
+            if base.kind in TREES and not dict_method and self.traced is not None and self._ran_method(
+                    call, args, keywords, traced_input):
+                return UNKNOWN_VALUE  # model.loss(x), model a traced object of a same-file class
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
                 return library.method(self, call, base, traced_input)
         jitted_result = _TRANSFORMED_RESULT[traced_input]
@@ -471,10 +474,8 @@ class FunctionFlow:
                 if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
                     self.calls.append((transformed, call, args, keywords))
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
-        elif self._exact and self.traced is not None and traced_input:
-            method = self.context.method_called(call)
-            if method is not None:  # Model(x), model(x), model.apply(v, x): __init__ or __call__ runs traced
-                self.calls.append((method, call, args, keywords))
+        elif self.traced is not None:  # Model(x), model(x), model.apply(v, x): __init__ or __call__ runs traced
+            self._ran_method(call, args, keywords, traced_input)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
         return self._helper_result(call, traced_input)
@@ -486,6 +487,14 @@ class FunctionFlow:
         for expr, value in zip(call.args, args):
             if type(expr) is ast.Name and value.kind is UNKNOWN:
                 env.changes[expr.id] = _UPDATED_OBJECT
+
+    def _ran_method(self, call, args, keywords, traced_input):
+        """Whether ``call``, in traced code, runs a same-file method (``method_called``); one
+        that it passes tracers is recorded for tracing to spread to."""
+        method = self.context.method_called(call)
+        if method is not None and self._exact and traced_input:
+            self.calls.append((method, call, args, keywords))
+        return method is not None
 
     def _helper_result(self, call, traced_input):
         """What a top-level function of this module or of another project module returns:

@@ -33,7 +33,7 @@ _OPAQUE = object()  # a binding whose value derives from nothing the text can na
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 
 
-def parameter_calls(func, imports, local_functions, apply_fn=None):
+def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
@@ -42,12 +42,19 @@ def parameter_calls(func, imports, local_functions, apply_fn=None):
     it is one parameter as it was passed in (bare); always: whether the call runs on
     every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
-    module (``given_apply_fn``), or None."""
+    module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
+    path) of the imported class it holds an instance of}: calling it runs that ``__call__``."""
     own = {arg.arg for arg in parameters(func)}
     calls, bindings = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
     kept = []
     for node, target, always in calls:
-        if not (apply_fn and _calls_apply_fn(node)) and split_attributes(node.func)[0].id in bindings:  # shadowed
+        called = split_attributes(node.func)[0].id
+        if apply_fn and _calls_apply_fn(node):
+            pass  # state.apply_fn(...): what the module's apply_fn= keywords give
+        elif instances and called in instances and type(node.func) is ast.Name:  # step(model, x): model(x)
+            binding, path = instances[called]
+            target = (list(binding), [*path, "__call__"])
+        elif called in bindings:  # a local or a parameter shadows the name
             node, target, always = _instance_call(node, bindings, imports, always) or (node, None, always)
         if target is not None:
             kept.append((node, target, always))
@@ -74,7 +81,7 @@ def _instance_call(node, bindings, imports, always):
     values = bindings.get(node.func.id) if type(node.func) is ast.Name else None
     if not values or len(values) != 1 or type(values[0]) is not ast.Call:
         return None
-    target = _target(values[0].func, imports, ())
+    target = call_target(values[0].func, imports, ())
     return (node, (target[0], [*target[1], "__call__"]), always) if target is not None and target[0] else None
 
 
@@ -121,9 +128,9 @@ def given_apply_fn(tree, imports, local_functions):
     if root is None or counts.get(root.id) != 1:
         return None
     if parts == ["apply"] and type(assigned.get(root.id)) is ast.Call:  # model = Model(); apply_fn=model.apply
-        target = _target(assigned[root.id].func, imports, ())
+        target = call_target(assigned[root.id].func, imports, ())
         return ((target[0], [*target[1], "__call__"]), True) if target is not None and target[0] else None
-    target = _target(value, imports, local_functions)
+    target = call_target(value, imports, local_functions)
     return (target, False) if target is not None else None
 
 
@@ -142,7 +149,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 if not any(type(a) is ast.Starred for a in node.args):
                     calls.append((node, apply_fn[0], always))
             elif not any(type(a) is ast.Starred for a in node.args):
-                target = _target(node.func, imports, local_functions)
+                target = call_target(node.func, imports, local_functions)
                 if target is not None or type(node.func) is ast.Name:  # (model(x): an instance, maybe)
                     calls.append((node, target, always))
         elif kind is ast.Name:
@@ -174,7 +181,9 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     return calls, bindings
 
 
-def _target(expr, imports, local_functions):
+def call_target(expr, imports, local_functions):
+    """(import binding, attribute path) for a project name that ``expr`` names through a
+    module-level import, (None, [name]) for one of ``local_functions``, else None."""
     name, parts = split_attributes(expr)
     if name is None:
         return None

@@ -1,0 +1,238 @@
+"""The same-file class of the object a name holds, so that traced code reached through an
+object (``step(model, x)`` running ``model(x)``) reaches the class's ``__call__`` and methods.
+
+A name holds an instance of class ``C`` when each of its bindings says so: an assignment of
+``C(...)``, a parameter annotated ``C``, or a parameter that every call of its function in
+the file passes such a name (``step(m, x)`` with ``m = M(...)``; ``jax.grad(loss_fn)(model)``
+with ``model`` a parameter known so). A rebinding to a call's result counts as the same class
+when the called function returns that very argument, or a pytree with its structure
+(``eqx.apply_updates(model, updates)``): ``m, opt = step(m, opt, x)``, the loop-carried
+update of every Equinox or NNX training loop. A transform returns what the function
+returns, as the same pytree (the class is its node type), so a jitted step keeps it too.
+Anything else (a function referenced other than by calls, a call that passes something
+else, two classes) knows no class: the checks stay silent. The calls are this file's: a
+function another module imports and calls is taken at this file's word.
+"""
+import ast
+
+from .names import BindingKind
+from .syntax import argument_for, positional_names
+
+# Calls that return a pytree with the structure of one argument (its position): the same class.
+STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
+                     "jax.tree.map": 1}
+# How many rebindings deep a value's structure is followed (m = train(m) running m = step(m), ...),
+# and how many functions deep the calls that pass an object are.
+_MAX_DEPTH = 6
+
+
+class Instances:
+    """Which class the object a name holds is an instance of, as far as the file says: a
+    same-file ClassDef, or whatever ``class_named`` makes of the expression naming the class
+    (the project's summaries: an imported class)."""
+
+    def __init__(self, names, transform_spec, class_named=None):
+        self.names = names
+        self.transform_spec = transform_spec  # expression -> (transform, keywords) or None
+        self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
+        self._references = None  # name -> its Name loads, built on demand
+        self._classes = {}  # parameter arg node -> its class, or None
+
+    def class_of(self, name, seen=frozenset()):
+        """The class whose instance every binding of the Name ``name`` holds, or None."""
+        found = self.names.resolve_name(name)
+        if not found:
+            return None
+        scope, bindings = found
+        classes = set()
+        for binding in bindings:
+            if binding.kind is BindingKind.PARAM:
+                found_class = self.parameter_class(scope.node, binding.node, seen)
+            elif self._carried(binding, name.id):
+                continue
+            elif binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
+                found_class = self._named(binding.value.func)
+            else:
+                return None
+            if found_class is None:
+                return None
+            classes.add(found_class)
+        return classes.pop() if len(classes) == 1 else None
+
+    def _named(self, expr):
+        return self._resolver(expr) if self._resolver is not None else self.class_named(expr)
+
+    def class_named(self, expr):
+        """The ClassDef a Name refers to, bound once by a class statement, or None."""
+        if type(expr) is not ast.Name:
+            return None
+        found = self.names.resolve_name(expr)
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
+            return None
+        return found[1][0].node
+
+    def parameter_class(self, func, arg, seen=frozenset()):
+        """The class a parameter is annotated with, or that every call of its function passes."""
+        if arg.annotation is not None:
+            return self._named(arg.annotation)
+        if arg not in self._classes:
+            if func in seen or len(seen) > _MAX_DEPTH:  # a recursive or a long chain of calls: not settled here
+                return None
+            self._classes[arg] = self._passed_class(func, arg.arg, seen | {func})
+        return self._classes[arg]
+
+    def _passed_class(self, func, param, seen):
+        positional = positional_names(func)
+        if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg \
+                or (positional and param == positional[0] and param in ("self", "cls")):
+            return None
+        calls = self.calls_of(func)
+        classes = set()
+        for call in calls or ():
+            argument = argument_for(call, positional, param)
+            found_class = self.class_of(argument, seen) if type(argument) is ast.Name else None
+            if found_class is None:
+                return None
+            classes.add(found_class)
+        return classes.pop() if len(classes) == 1 else None
+
+    def calls_of(self, func):
+        """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with
+        ``fast = jax.jit(f)``), or None when it is referenced otherwise: passed on, kept, or
+        wrapped by a decorator that is not a transform."""
+        if isinstance(func, ast.Lambda):
+            references = [func]
+        elif any(self.transform_spec(d) is None for d in func.decorator_list):
+            return None
+        else:
+            references = self._references_to(func.name, func)
+        calls = []
+        for reference in references:
+            found = self._calls_through(reference)
+            if found is None:
+                return None
+            calls.extend(found)
+        return calls
+
+    def _calls_through(self, reference, depth=0):
+        """The calls that run what ``reference`` gives, or None if it escapes: a call of it, of
+        a transform of it, of a name bound to either (``loss = lambda m: ...``, ``fast = jax.jit(f)``)."""
+        parent = self.names.parent.get(reference)
+        if depth > _MAX_DEPTH:
+            return None
+        if type(parent) is ast.Assign and parent.value is reference and len(parent.targets) == 1 \
+                and type(parent.targets[0]) is ast.Name:
+            found = self.names.resolve_name(parent.targets[0])
+            if found is None or len(found[1]) != 1:
+                return None
+            calls = []
+            for use in self._references_to(parent.targets[0].id, None, found[0]):
+                through = self._calls_through(use, depth + 1)
+                if through is None:
+                    return None
+                calls.extend(through)
+            return calls
+        if type(parent) is not ast.Call:
+            return None
+        if parent.func is reference:
+            return [parent]
+        if not parent.args or parent.args[0] is not reference or self.transform_spec(parent.func) is None:
+            return None
+        return self._calls_through(parent, depth + 1)  # jax.grad(f)(x): the transformed function's calls
+
+    def _references_to(self, name, node, scope=None):
+        """The Name loads that resolve to the def ``node`` (or to the single binding in ``scope``)."""
+        if self._references is None:
+            self._references = {}
+            for load in self.names.by_type.get(ast.Name, ()):
+                if type(load.ctx) is ast.Load:
+                    self._references.setdefault(load.id, []).append(load)
+        found = []
+        for load in self._references.get(name, ()):
+            resolved = self.names.resolve_name(load)
+            if resolved and len(resolved[1]) == 1 and (resolved[1][0].node is node if node is not None
+                                                       else resolved[0] is scope):
+                found.append(load)
+        return found
+
+    def _carried(self, binding, name, depth=0):
+        """Whether ``binding`` rebinds ``name`` to a pytree of its own structure: a call that
+        keeps it (``m = eqx.apply_updates(m, updates)``), or ``m = step(m, x)``, ``m, opt =
+        step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s structure there
+        (``depth``: how many rebindings the question has gone through)."""
+        stmt = binding.stmt
+        if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
+            return False
+        target, call = stmt.targets[0], stmt.value
+        if self._updates(call, name):  # model = eqx.apply_updates(model, updates)
+            return type(target) is ast.Name
+        if type(target) is ast.Name:
+            place = None
+        elif type(target) is ast.Tuple and [type(e) for e in target.elts].count(ast.Name) == len(target.elts) \
+                and [e.id for e in target.elts].count(name) == 1:
+            place = [e.id for e in target.elts].index(name)
+        else:
+            return False
+        func = self._called_function(call)
+        if func is None or isinstance(func, ast.Lambda):
+            return False
+        positional = positional_names(func)
+        parameter_names = positional + [a.arg for a in func.args.kwonlyargs]
+        arguments = {p: argument_for(call, positional, p) for p in parameter_names}
+        passed = [p for p, argument in arguments.items() if type(argument) is ast.Name and argument.id == name]
+        if len(passed) != 1:
+            return False
+        returns = [n for n in self.names.own_nodes(func) if type(n) is ast.Return]
+        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in self.names.own_nodes(func)):
+            return False
+        for ret in returns:
+            value = ret.value
+            if place is not None:
+                if type(value) is not ast.Tuple or len(value.elts) != len(target.elts):
+                    return False
+                value = value.elts[place]
+            if not self._keeps_structure(value, func, passed[0], depth):
+                return False
+        return True
+
+    def _updates(self, call, name):
+        """Whether ``call`` keeps the structure of the Name ``name`` it is given (``STRUCTURE_KEEPING``)."""
+        position = STRUCTURE_KEEPING.get(self.names.qualname(call.func))
+        return position is not None and position < len(call.args) and type(call.args[position]) is ast.Name \
+            and call.args[position].id == name
+
+    def _called_function(self, call):
+        """The same-file def or lambda that ``call`` runs: ``f(x)``, ``jax.jit(f)(x)``, ``fast(x)``
+        with ``fast = jax.jit(f)`` bound once."""
+        func = self.names.function_bound_to(call.func)
+        if func is not None:
+            return func
+        expr = call.func
+        if type(expr) is ast.Name:
+            found = self.names.resolve_name(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+                return None
+            expr = found[1][0].value
+        if type(expr) is ast.Call and expr.args and self.transform_spec(expr.func) is not None:
+            return self.names.function_bound_to(expr.args[0])
+        return None
+
+    def _keeps_structure(self, value, func, param, depth):
+        """Whether ``value``, in ``func``, is the parameter ``param`` or a pytree of its structure."""
+        if type(value) is ast.Call:
+            position = STRUCTURE_KEEPING.get(self.names.qualname(value.func))
+            return position is not None and position < len(value.args) \
+                and self._keeps_structure(value.args[position], func, param, depth)
+        if type(value) is not ast.Name or depth > _MAX_DEPTH:
+            return False
+        found = self.names.resolve_name(value)
+        if not found or found[0].node is not func:
+            return False
+        for binding in found[1]:  # the parameter itself, else rebound to its own structure
+            if binding.kind is BindingKind.PARAM:
+                if binding.node.arg != param:
+                    return False
+            elif not (self._carried(binding, value.id, depth + 1) or binding.kind is BindingKind.ASSIGN
+                      and self._keeps_structure(binding.value, func, param, depth + 1)):
+                return False
+        return True

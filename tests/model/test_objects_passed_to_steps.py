@@ -1,0 +1,176 @@
+"""Traced code reached through an object: a step's parameter that every call of the step in
+the file passes an instance of one same-file class runs that class's __call__ and methods
+under the trace (the Equinox, NNX and pytree-module training loop), with look-alikes that
+must stay silent."""
+import ast
+
+import pytest
+
+from flake8_jaxnp import linter
+from flake8_jaxnp.options import DEFAULT
+from test_project import codes_at, lint
+from test_project_roots import write_package
+from test_values_through_helpers import HEADER, findings
+
+MODEL = """\
+class Model:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        print(x)
+        return self.w @ x
+
+    def loss(self, x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    def to_host(self, x):
+        return np.asarray(x)
+
+"""
+OTHER = """\
+class Other:
+    def __call__(self, x):
+        print(x)
+        return x
+
+"""
+PRINT, BRANCH, HOST = (6, "JNP301"), (10, "JNP202"), (15, "JNP201")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the step's every call passes a Model: model(x) runs __call__, model.loss(x) runs loss
+    ("@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nfor _ in range(5):\n"
+     "    y = step(m, jnp.ones(3))\n", [PRINT]),
+    ("@jax.jit\ndef step(m, x):\n    return m.loss(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n", [BRANCH]),
+    ("@jax.jit\ndef step(x, *, model):\n    return model(x)\n\nm = Model(1.0)\nstep(jnp.ones(3), model=m)\n", [PRINT]),
+    ("def step(m, x):\n    return m(x)\n\nfast = jax.jit(step)\nm = Model(1.0)\nfast(m, jnp.ones(3))\n", [PRINT]),
+    ("def run(x):\n    m = Model(1.0)\n    return jax.jit(lambda model, v: model.loss(v))(m, x)\n", [BRANCH]),
+    ("fast = jax.jit(lambda model, v: model(v))\nm = Model(1.0)\nfast(m, jnp.ones(3))\n", [PRINT]),
+    ("def loss(model, v):\n    return model.loss(v).sum()\n\nm = Model(1.0)\n"
+     "jax.jit(jax.grad(loss, 1))(m, jnp.ones(3))\n", [BRANCH]),
+    # a closure given the parameter: jax.grad(loss_fn)(model)
+    ("@jax.jit\ndef step(model, x):\n    def loss_fn(mod):\n        return mod.to_host(x).sum()\n"
+     "    return jax.grad(loss_fn)(model)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n", [HOST]),
+    # the loop-carried update returns the object's own structure: the same class
+    ("@jax.jit\ndef step(m, x):\n    y = m(x)\n    return m, y\n\nm = Model(1.0)\nfor _ in range(3):\n"
+     "    m, y = step(m, jnp.ones(3))\n", [PRINT]),
+    ("@jax.jit\ndef step(m, x):\n    y = m(x)\n    m = jax.tree.map(lambda w: w - y.sum(), m)\n    return m\n\n"
+     "m = Model(1.0)\nfor _ in range(3):\n    m = step(m, jnp.ones(3))\n", [PRINT]),
+    # a local object's method, as its __call__ already was
+    ("@jax.jit\ndef step(x):\n    m = Model(1.0)\n    return m.loss(x)\n", [BRANCH]),
+    # through a training function that returns the model its loop carries
+    ("@jax.jit\ndef step(m, x):\n    new = jax.tree.map(lambda w: w * 0.9, m)\n    return m(x), new\n\n"
+     "def train(m, n):\n    for _ in range(n):\n        loss, m = step(m, jnp.ones(3))\n    return m\n\n"
+     "m = Model(1.0)\nm = train(m, 3)\n", [PRINT]),
+])
+def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, body, expected):
+    assert findings(lint_source, MODEL + body) == expected
+
+
+@pytest.mark.parametrize("body", [
+    # the callers disagree, or one passes something else
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\nstep(Model(1.0), jnp.ones(3))\n",
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\na, b = Model(1.0), Other()\nstep(a, jnp.ones(3))\n"
+    "step(b, jnp.ones(3))\n",
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\nstep(jnp.tanh, jnp.ones(3))\n",
+    # the step escapes (passed on, so other calls may pass anything), or is never called
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\nregistry = [step]\n",
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n",
+    # a rebinding to a result that is not the object's structure, or to another class
+    "@jax.jit\ndef step(m, x):\n    return m(x), m\n\nm = Model(1.0)\nfor _ in range(3):\n"
+    "    m, y = step(m, jnp.ones(3))\n",
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\nm = Other()\n",
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\ndef swap(a, b):\n    return b, a\n\nm = Model(1.0)\no = Other()\n"
+    "m, o = swap(m, o)\nstep(m, jnp.ones(3))\n",
+    # the object's methods called outside traced code
+    "def run(m, x):\n    return m(x) + m.loss(x)\n\nm = Model(1.0)\nrun(m, jnp.ones(3))\n",
+    # a static method binds no self: what its positions get is not read
+    "class Tool:\n    @staticmethod\n    def check(x):\n        if x.sum() > 0:\n            return x\n"
+    "        return -x\n\n"
+    "@jax.jit\ndef step(t, x):\n    return t.check(x)\n\nt = Tool()\nstep(t, jnp.ones(3))\n",
+    # a Python value, not a tracer, reaches the method
+    "@jax.jit\ndef step(m, x):\n    return m.loss(3)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n",
+])
+def test_the_object_is_not_known_or_its_methods_see_no_tracer(lint_source, body):
+    assert findings(lint_source, MODEL + OTHER + body) == []
+
+
+def test_the_message_names_the_step_the_object_was_called_from():
+    step = "@jax.jit\ndef step(m, x):\n    return m.loss(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n"
+    source = HEADER + MODEL + step
+    [finding] = linter.lint(ast.parse(source), source.splitlines(True), DEFAULT)
+    assert "traced by jax.jit (called from 'step' at line 23)" in finding.message
+
+
+LAYERS = """\
+import jax.numpy as jnp
+
+
+class Block:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        print(x)
+        return self.w * x
+"""
+
+
+@pytest.mark.parametrize("calls, expected", [
+    ("b = Block(1.0)\nstep(b, jnp.ones(3))\n", [(9, "JNP301")]),
+    ("b = layers.Block(1.0)\nfor _ in range(3):\n    b, y = step(b, jnp.ones(3))\n", [(9, "JNP301")]),
+    # another class, or something else, in one of the calls; no call at all
+    ("b = Block(1.0)\nstep(b, jnp.ones(3))\nstep(jnp.tanh, jnp.ones(3))\n", []),
+    ("", []),
+])
+def test_a_step_runs_the_call_of_an_imported_class_every_call_passes(tmp_path, calls, expected):
+    write_package(tmp_path, layers=LAYERS,
+                  train="import jax\nimport jax.numpy as jnp\n\nfrom . import layers\nfrom .layers import Block\n\n\n"
+                        "@jax.jit\ndef step(block, x):\n    return block, block(x)\n\n\n" + calls)
+    for _ in range(2):  # a cold cache, then a warm one
+        found = lint(tmp_path, "pkg/layers.py")
+        assert codes_at(found) == expected
+    if expected:
+        assert "jax.jit (called from 'step' in pkg/train.py:10)" in found[0]
+
+
+EQX_MODEL = """\
+import equinox as eqx
+from flax import nnx
+
+
+class Model(eqx.Module):
+    w: jax.Array
+
+    def __call__(self, x):
+        print(x)
+        return self.w @ x
+
+    def to_host(self, x):
+        return np.asarray(x)
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # filter_jit traces the arrays: those every call passes an array for
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nfor _ in range(3):\n"
+     "    y = step(m, jnp.ones(3))\n", [(9, "JNP301")]),
+    ("@eqx.filter_jit\ndef step(m, x):\n    def loss(model):\n        return model.to_host(x).sum()\n"
+     "    return eqx.filter_grad(loss)(m)\n\nm = Model(jnp.ones((3, 3)))\n"
+     "m = eqx.apply_updates(m, step(m, jnp.ones(3)))\n", [(13, "JNP201")]),
+    # a Python scalar stays static under filter_jit; one call passes one, or the call is not seen
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nstep(m, 3.0)\n", []),
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nstep(m, jnp.ones(3))\n"
+     "step(m, 3.0)\n", []),
+    ("@eqx.filter_jit\ndef step(m, x):\n    return m(x)\n\nm = Model(jnp.ones((3, 3)))\nstep(m, *[jnp.ones(3)])\n", []),
+    # NNX: a closure given the model through nnx.value_and_grad
+    ("@nnx.jit\ndef train_step(model, x):\n    def loss_fn(model):\n        return model.to_host(x).sum()\n"
+     "    loss, grads = nnx.value_and_grad(loss_fn)(model)\n    return loss\n\nmodel = Model(jnp.ones((3, 3)))\n"
+     "for _ in range(3):\n    train_step(model, jnp.ones(3))\n", [(13, "JNP201")]),
+])
+def test_equinox_and_nnx_steps(lint_source, body, expected):
+    assert findings(lint_source, EQX_MODEL + body) == expected
