@@ -39,7 +39,6 @@ class Model:
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self._sources = ArraySources(self.names, tracing)
         self._array_bodies = None  # functions whose forward pass may see an array, built on demand
-        self._reads = None  # name -> the nodes that read it, built on demand
 
     def may_hold_arrays(self, node):
         """False when no value in the body around ``node`` can be an array: checks that only
@@ -76,14 +75,8 @@ class Model:
         return [node for kind in types for node in by_type.get(kind, ())]
 
     def reads(self, name):
-        """Every node that reads the name ``name`` in the module, from one index built on the
-        first question (the key and dtype checks both ask)."""
-        if self._reads is None:
-            self._reads = {}
-            for node in self.nodes(ast.Name):
-                if type(node.ctx) is ast.Load:
-                    self._reads.setdefault(node.id, []).append(node)
-        return self._reads.get(name, ())
+        """Every node that reads the name ``name`` in the module."""
+        return self.names.reads(name)
 
     def statement_of(self, node):
         """The innermost statement containing ``node``."""

@@ -35,7 +35,6 @@ class Instances:
         self.names = names
         self.transform_spec = transform_spec  # expression -> (transform, keywords) or None
         self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
-        self._references = None  # name -> its Name loads, built on demand
         self._classes = {}  # parameter arg node -> its class, or None
 
     def class_of(self, name, seen=frozenset()):
@@ -142,13 +141,8 @@ class Instances:
 
     def _references_to(self, name, node, scope=None):
         """The Name loads that resolve to the def ``node`` (or to the single binding in ``scope``)."""
-        if self._references is None:
-            self._references = {}
-            for load in self.names.by_type.get(ast.Name, ()):
-                if type(load.ctx) is ast.Load:
-                    self._references.setdefault(load.id, []).append(load)
         found = []
-        for load in self._references.get(name, ()):
+        for load in self.names.reads(name):
             resolved = self.names.resolve_name(load)
             if resolved and len(resolved[1]) == 1 and (resolved[1][0].node is node if node is not None
                                                        else resolved[0] is scope):

@@ -79,6 +79,7 @@ class Names:
         self.functions = []  # every def and lambda, in source order
         self.by_type = {}  # node type -> every node of that type, in walk order
         self._own = {}  # def or lambda -> its own_nodes
+        self._reads = None  # name -> the Name nodes that read it, built on the first question
         self._build(tree)
         # The dotted name an expression refers to (``jax.numpy.exp``), or None.
         self.qualname = _Kept(partial(_qualname, self.scope_of, self.module_scope, {})).__getitem__
@@ -223,6 +224,16 @@ class Names:
         except KeyError:
             found = self._own[func] = tuple(walk_evaluated(func.body if isinstance(func.body, list) else [func.body]))
             return found
+
+    def reads(self, name):
+        """Every Name node that reads ``name`` in the module, from one index built on the first
+        question (the key and dtype checks and the instances of traced objects all ask)."""
+        if self._reads is None:
+            self._reads = {}
+            for node in self.by_type.get(ast.Name, ()):
+                if type(node.ctx) is ast.Load:
+                    self._reads.setdefault(node.id, []).append(node)
+        return self._reads.get(name, ())
 
     def is_local(self, name, func):
         """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
