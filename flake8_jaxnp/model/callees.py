@@ -59,16 +59,20 @@ class Callees:
         if callee is not None:
             if isinstance(callee, ast.Lambda) or self.names.parent.get(callee) is not self.names.tree:
                 return None
-            facts = self._facts.get(callee)
-            if facts is None:
-                facts = self._facts[callee] = function_facts(callee, self._module_imports())
-            return facts, None
+            return self._own_facts(callee), None
         binding = self._project_import(func_expr)
         imported = self.project.function(*binding) if binding else None
         if imported is None:
             return self._handed_out(func_expr, binding)
         path, facts = imported
         return facts, shown(path)
+
+    def _own_facts(self, callee):
+        """``function_facts`` of a top-level def of this module, computed once."""
+        facts = self._facts.get(callee)
+        if facts is None:
+            facts = self._facts[callee] = function_facts(callee, self._module_imports())
+        return facts
 
     def _handed_out(self, func_expr, binding):
         """(facts of a function that returns a jitted one, path) for a call that gives a jitted
@@ -181,10 +185,8 @@ class Callees:
                 or any(roots.transform_spec(d) is None for d in callee.decorator_list):
             return None
         if callee not in self._results:
-            facts = self._facts.get(callee)
-            if facts is None:
-                facts = self._facts[callee] = function_facts(callee, self._module_imports())
-            self._results[callee] = jitted_result_shape(callee, self._module_records(), facts["returns"])
+            returns = self._own_facts(callee)["returns"]
+            self._results[callee] = jitted_result_shape(callee, self._module_records(), returns)
         return self._results[callee]
 
     def annotated_record(self, annotation):
