@@ -474,8 +474,8 @@ class FunctionFlow:
                 if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
                     self.calls.append((transformed, call, args, keywords))
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
-        elif self.traced is not None:  # Model(x), model(x), model.apply(v, x): __init__ or __call__ runs traced
-            self._ran_method(call, args, keywords, traced_input)
+        elif self._exact and self.traced is not None and traced_input:  # Model(x), model(x), model.apply(v, x)
+            self._ran_method(call, args, keywords, traced_input)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
         return self._helper_result(call, traced_input)
