@@ -34,6 +34,11 @@ from .wrappers import wrapper_classes
 SUMMARY_FORMAT = 16
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
+# Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
+# two tokens Python allows blanks, continuations and, inside brackets, newlines and comments:
+# a comment (``#``) counts as maybe. (Each run of blanks is scanned once: linear on any text.)
+_APPLY_FN_KEYWORD = re.compile(rb"\bapply_fn[ \t\f\r\n\\]*(?:=(?!=)|#)")
+_APPLY_FN_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply_fn\b|#)")
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -66,7 +71,7 @@ def summarise(source, transforms, scalars_static=()):
             if spec is not None and _stages(transforms[spec[0]]):
                 jitted.add(stmt.targets[0].id)
     local_functions = set(functions)
-    apply_fn = given_apply_fn(tree, imports, local_functions) if _APPLY_FN in source else None
+    apply_fn = given_apply_fn(tree, imports, local_functions) if _gives_apply_fn(source) else None
     flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
@@ -90,6 +95,16 @@ def summarise(source, transforms, scalars_static=()):
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
             "classes": classes}
+
+
+def _gives_apply_fn(source):
+    """Whether the module may both give ``apply_fn=`` and call ``state.apply_fn(...)``: only
+    then does what it calls (``given_apply_fn``, the whole module's to say) change a flow.
+    Python reads a name in NFKC form (``ａpply_fn`` is ``apply_fn``): a text that is not
+    ASCII is taken at its bytes alone."""
+    if _APPLY_FN not in source:
+        return False
+    return not source.isascii() or bool(_APPLY_FN_KEYWORD.search(source) and _APPLY_FN_ATTRIBUTE.search(source))
 
 
 def object_parameters(tree, imports, transforms, units):
@@ -204,7 +219,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
     class (its result's shape may name one); None otherwise, and wherever the lines cut
     through a string or a bracket (they then fail to parse), so the caller summarises the
     whole module."""
-    if _APPLY_FN in source:  # what state.apply_fn calls is the whole module's to say
+    if _gives_apply_fn(source):  # what state.apply_fn calls is the whole module's to say
         return None
     if definitions is None:
         definitions = top_level_definitions(source)
@@ -252,7 +267,7 @@ def root_summary(source, transforms, scalars_static=()):
     import after the header, a root named by two top-level definitions, a cut that fails
     to parse): the caller then summarises the whole module."""
     header_end = _TOP_LEVEL_DEFINITION.search(source)
-    if header_end is None or _IMPORT.search(source, header_end.start()) or _APPLY_FN in source:
+    if header_end is None or _IMPORT.search(source, header_end.start()) or _gives_apply_fn(source):
         return None
     try:
         imports = _header_imports(source[:header_end.start()])
