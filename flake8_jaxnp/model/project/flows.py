@@ -14,7 +14,7 @@ import ast
 
 from ... import api
 from ..library import non_array_functions
-from ..syntax import NESTED_SCOPES, child_fields, imported_qualname, parameters, split_attributes
+from ..syntax import NESTED_SCOPES, child_fields, imported_qualname, parameters, split_attributes, walk_own
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
@@ -108,7 +108,7 @@ def given_apply_fn(tree, imports, local_functions):
     the reach follows for a linen Module); None when the keywords name different things, or
     a name bound more than once anywhere in the module (precision first)."""
     given, counts, assigned = set(), {}, {}
-    for node in ast.walk(tree):
+    for node in walk_own([tree], ()):
         kind = type(node)
         if kind is ast.keyword and node.arg == "apply_fn":
             given.add(ast.dump(node.value))
@@ -201,7 +201,7 @@ def _derivations(arguments, bindings, own, imports):
     to something the text cannot settle, or to a value derived from nothing)."""
     relevant, pending = set(), [value for _, value in arguments]
     while pending:
-        for node in ast.walk(pending.pop()):
+        for node in walk_own([pending.pop()], ()):
             if type(node) is ast.Name and node.id not in relevant and node.id in bindings:
                 relevant.add(node.id)
                 pending.extend(v for v in bindings[node.id] if v is not _OPAQUE)

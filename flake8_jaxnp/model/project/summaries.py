@@ -131,7 +131,7 @@ def _calls_a_parameter(func):
     """Whether ``func``'s body (nested functions included) calls one of its parameters."""
     own = {arg.arg for arg in parameters(func)}
     return any(type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in own
-               for node in ast.walk(func) if node is not func)
+               for node in walk_own([func], ()))
 
 
 def _imported_class(names, imports, expr):
