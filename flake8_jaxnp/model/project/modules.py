@@ -23,6 +23,7 @@ from . import cache
 from .cache import MEMORY
 from .defaults import calls_keeping_default, modules_naming
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
+from .units import word_pattern
 
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
@@ -537,12 +538,10 @@ def _identity(path):
     return [stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
 
 
-@lru_cache(maxsize=None)
 def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
-    names = b"|".join(sorted({re.escape(name.rsplit(".", 1)[1]).encode() for name in transforms}))
-    return re.compile(rb"\b(?:" + names + rb")\b")
+    return word_pattern(tuple(sorted({name.rsplit(".", 1)[1] for name in transforms})))
 
 
 @lru_cache(maxsize=None)
