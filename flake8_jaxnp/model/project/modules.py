@@ -398,7 +398,7 @@ class Project:
         if is_test_module(path):
             return None
         identity = _identity(path)  # (before reading: a later write moves it)
-        known = index.get(path, identity)
+        known, data = index.get(path, identity), None
         if known is None:
             try:
                 data = path.read_bytes()
@@ -411,12 +411,13 @@ class Project:
             return None
         found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-roots")
         if found is None:  # its roots and their flows, from the lines that name a transform
-            try:
-                data = path.read_bytes()
-            except OSError:
-                return None
-            if self._key(data) != key:  # changed since it was looked at
-                return self.summary(path)
+            if data is None:  # (not read yet in this call)
+                try:
+                    data = path.read_bytes()
+                except OSError:
+                    return None
+                if self._key(data) != key:  # changed since it was looked at
+                    return self.summary(path)
             found = root_summary(data, self.transforms, self.scalars_static)
             if found is None:
                 return self.summary(path)
@@ -489,14 +490,15 @@ def project_around(filename, options):
     return Project(filename, cache.folder(options.cache_dir), transforms, scalars_static)
 
 
-# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``).
-_TOP_LEVEL_IMPORT = re.compile(rb"^(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))", re.M)
+# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``),
+# after the newline before it (searched in b"\n" + data: the search jumps from line to line).
+_TOP_LEVEL_IMPORT = re.compile(rb"\n(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))")
 
 
 def _top_level_imports(data):
     """[[relative, [module, ...]]] for each line of ``data`` that starts an import."""
     found = []
-    for relative, module, names in _TOP_LEVEL_IMPORT.findall(data):
+    for relative, module, names in _TOP_LEVEL_IMPORT.findall(b"\n" + data):
         modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
         found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
     return found

@@ -223,13 +223,13 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         return None
     if definitions is None:
         definitions = top_level_definitions(source)
-    found = definitions.get(name, ())
-    header_end = _TOP_LEVEL_DEFINITION.search(source)
-    if len(found) != 1 or header_end is None or _IMPORT.search(source, header_end.start()):
+    found, lined = definitions.get(name, ()), b"\n" + source
+    header_end = _TOP_LEVEL_DEFINITION.search(lined)
+    if len(found) != 1 or header_end is None or _IMPORT.search(lined, header_end.start()):
         return None
     offset, is_def = found[0]
     start = _first_decorator(source, offset) if is_def else offset
-    ending = _TOP_LEVEL_STATEMENT.search(source, source.find(b"\n", offset) + 1 or len(source))
+    ending = _TOP_LEVEL_STATEMENT.search(lined, source.find(b"\n", offset) + 1 or len(source))
     try:
         imports = _header_imports(source[:header_end.start()])
         piece = b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None]
@@ -242,7 +242,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
         specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
         jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
-        if jitted and _TOP_LEVEL_CLASS.search(source):
+        if jitted and _TOP_LEVEL_CLASS.search(lined):
             return None
         functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(piece, imports, transforms))
         local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
@@ -266,15 +266,16 @@ def root_summary(source, transforms, scalars_static=()):
     module is not parsed whole to learn its roots. None where the cut cannot be made (an
     import after the header, a root named by two top-level definitions, a cut that fails
     to parse): the caller then summarises the whole module."""
-    header_end = _TOP_LEVEL_DEFINITION.search(source)
-    if header_end is None or _IMPORT.search(source, header_end.start()) or _gives_apply_fn(source):
+    lined = b"\n" + source
+    header_end = _TOP_LEVEL_DEFINITION.search(lined)
+    if header_end is None or _IMPORT.search(lined, header_end.start()) or _gives_apply_fn(source):
         return None
     try:
         imports = _header_imports(source[:header_end.start()])
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     lines = TransformLines(source, imports, transforms)
-    starts = [m.start() for m in _TOP_LEVEL_STATEMENT.finditer(source, header_end.start())]
+    starts = [m.start() for m in _TOP_LEVEL_STATEMENT.finditer(lined, header_end.start())]
     starts = [start for i, start in enumerate(starts)  # a decorator's statement goes on through its def
               if i == 0 or source[starts[i - 1]:starts[i - 1] + 1] != b"@"]
     ends = starts[1:] + [len(source)]
@@ -337,10 +338,12 @@ def _first_decorator(source, start):
 
 # A top-level def, class or decorator: where a module's header (docstring, imports,
 # constants) ends. Lines starting in the first column: statements, decorators, comments.
-_TOP_LEVEL_DEFINITION = re.compile(rb"^(?:@|(?:async[ \t]+)?def\b|class\b)", re.M)
-_IMPORT = re.compile(rb"^(?:import|from)[ \t]", re.M)
-_TOP_LEVEL_STATEMENT = re.compile(rb"^[A-Za-z_@]", re.M)
-_TOP_LEVEL_CLASS = re.compile(rb"^class\b", re.M)
+# Each pattern starts with the newline before the line, as _DEFINITION does, and is searched
+# in b"\n" + source, where a match's start is the line's offset in ``source``.
+_TOP_LEVEL_DEFINITION = re.compile(rb"\n(?:@|(?:async[ \t]+)?def\b|class\b)")
+_IMPORT = re.compile(rb"\n(?:import|from)[ \t]")
+_TOP_LEVEL_STATEMENT = re.compile(rb"\n[A-Za-z_@]")
+_TOP_LEVEL_CLASS = re.compile(rb"\nclass\b")
 # First bytes of a line that is not a top-level statement or decorator (blank, indented,
 # a comment, a closing bracket).
 _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
