@@ -282,12 +282,13 @@ def root_summary(source, transforms, scalars_static=()):
     definitions = top_level_definitions(source)
     chosen = {bisect.bisect_right(starts, offset) - 1 for offset in lines.offsets if offset >= starts[0]} \
         if starts else set()
-    single = {n for n, places in definitions.items() if len(places) == 1 and places[0][0] >= starts[0]}
+    single = {n.encode(): places[0][0] for n, places in definitions.items()  # (words are ASCII)
+              if len(places) == 1 and places[0][0] >= starts[0]}
     pending = list(chosen)
     while pending:  # the top-level defs and assignments they name (fn = make(cfg)), and theirs
         i = pending.pop()
-        for name in {word.decode() for word in _WORD.findall(source, starts[i], ends[i])} & single:
-            found = bisect.bisect_right(starts, definitions[name][0][0]) - 1
+        for word in single.keys() & _WORD.findall(source, starts[i], ends[i]):
+            found = bisect.bisect_right(starts, single[word]) - 1
             if found not in chosen:
                 chosen.add(found)
                 pending.append(found)
