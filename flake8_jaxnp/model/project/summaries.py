@@ -71,7 +71,7 @@ def summarise(source, transforms, scalars_static=()):
             if spec is not None and _stages(transforms[spec[0]]):
                 jitted.add(stmt.targets[0].id)
     local_functions = set(functions)
-    apply_fn = given_apply_fn(tree, imports, local_functions) if _gives_apply_fn(source) else None
+    apply_fn = given_apply_fn(tree, imports, local_functions) if _may_call_given_apply_fn(source) else None
     flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
@@ -97,11 +97,11 @@ def summarise(source, transforms, scalars_static=()):
             "classes": classes}
 
 
-def _gives_apply_fn(source):
+def _may_call_given_apply_fn(source):
     """Whether the module may both give ``apply_fn=`` and call ``state.apply_fn(...)``: only
-    then does what it calls (``given_apply_fn``, the whole module's to say) change a flow.
-    Python reads a name in NFKC form (``ａpply_fn`` is ``apply_fn``): a text that is not
-    ASCII is taken at its bytes alone."""
+    then does what it calls (``given_apply_fn``, the whole module's to say) change a flow,
+    so only then is the module summarised whole. A text that is not ASCII may spell the
+    name otherwise (Python reads ``ａpply_fn`` as ``apply_fn``): there the word alone counts."""
     if _APPLY_FN not in source:
         return False
     return not source.isascii() or bool(_APPLY_FN_KEYWORD.search(source) and _APPLY_FN_ATTRIBUTE.search(source))
@@ -219,7 +219,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
     class (its result's shape may name one); None otherwise, and wherever the lines cut
     through a string or a bracket (they then fail to parse), so the caller summarises the
     whole module."""
-    if _gives_apply_fn(source):  # what state.apply_fn calls is the whole module's to say
+    if _may_call_given_apply_fn(source):  # what state.apply_fn calls is the whole module's to say
         return None
     if definitions is None:
         definitions = top_level_definitions(source)
@@ -268,7 +268,7 @@ def root_summary(source, transforms, scalars_static=()):
     to parse): the caller then summarises the whole module."""
     lined = b"\n" + source
     header_end = _TOP_LEVEL_DEFINITION.search(lined)
-    if header_end is None or _IMPORT.search(lined, header_end.start()) or _gives_apply_fn(source):
+    if header_end is None or _IMPORT.search(lined, header_end.start()) or _may_call_given_apply_fn(source):
         return None
     try:
         imports = _header_imports(source[:header_end.start()])
