@@ -337,3 +337,27 @@ def test_the_roots_part_of_a_module_equals_what_its_whole_summary_says():
     assert compared > 30
     late = b"import jax\n\n\ndef f(x):\n    return x\n\n\nimport numpy\nstep = jax.jit(f)\n"
     assert root_summary(late, transforms, scalars_static) is None
+
+
+APPLY_FN_MODULE = ("import jax\n\nfrom .nets import forward\n\n\ndef _step(state, x):\n    return {reads}\n\n\n"
+                   "step = jax.jit(_step)\nstate = make_state({gives})\n")
+
+
+@pytest.mark.parametrize("gives, reads, whole", [
+    ("apply_fn=forward", "state.apply_fn(state.params, x)", True),  # both: what apply_fn runs changes a flow
+    ("apply_fn = forward", "state.apply_fn \\\n        (state.params, x)", True),  # spaces, a continuation
+    ("apply_fn=forward", "state.params", False),  # given, never read
+    ("forward", "state.apply_fn(state.params, x)", False),  # read, never given here
+    ("fn=forward  # apply_fn=", "state.apply_fn(state.params, x)", True),  # a comment may hide either: kept whole
+])
+def test_a_module_is_summarised_whole_for_apply_fn_only_when_it_both_gives_and_reads_it(gives, reads, whole):
+    """Only a module that gives ``apply_fn=`` and reads ``.apply_fn`` needs its whole summary to say
+    what ``state.apply_fn`` runs; elsewhere the roots' cut is made, and says what the whole does."""
+    from flake8_jaxnp.model.project.summaries import root_summary, summarise
+    transforms, _, scalars_static, _ = transform_tables(())
+    source = APPLY_FN_MODULE.format(gives=gives, reads=reads).encode()
+    part, full = root_summary(source, transforms, scalars_static), summarise(source, transforms, scalars_static)
+    assert (part is None) is whole
+    if part is not None:
+        assert (part["roots"], part["applied"], part["flows"].get("_step") or []) == \
+            (full["roots"], full["applied"], full["flows"].get("_step") or [])
