@@ -70,7 +70,10 @@ class _Consumers:
         if not direct:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
-        return {call: self.consumed[call] for call in calls if self.key_of(call) is not None}
+        # any other call consumes only by running a same-file function that may consume
+        direct, callee, functions = set(direct), self.model.callee, self.may_consume - {None}
+        return {call: self.consumed[call] for call in calls
+                if (call in direct or callee(call.func) in functions) and self.key_of(call) is not None}
 
     def _functions_reaching(self, direct, calls):
         """The functions that hold one of the ``direct`` calls or call (through same-file calls)
