@@ -31,19 +31,18 @@ OPERATORS = {
 def promotion_and_narrowing(model):
     x64, callers = X64Updates(model), CallerValues(model)
     promoting = api.promoting_arguments()
-    for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func)
+        if qualname is not None and not _jax_call(model, call, qualname):
+            continue  # another library's or an imported function: it neither takes a dtype nor narrows
+        if not model.may_hold_arrays(call):
+            continue  # every rule here needs an array
+        if qualname in promoting:
+            yield from _call_promotion(model, call, qualname)
+        if not x64.on_at(call):
+            yield from _call(model, call, qualname)
+    for node in model.nodes(ast.BinOp, ast.AugAssign):
         kind = type(node)
-        if kind is ast.Call:
-            qualname = model.qualname(node.func)
-            if qualname is not None and not _jax_call(model, node, qualname):
-                continue  # another library's or an imported function: it neither takes a dtype nor narrows
-            if not model.may_hold_arrays(node):
-                continue  # every rule here needs an array
-            if qualname in promoting:
-                yield from _call_promotion(model, node, qualname)
-            if not x64.on_at(node):
-                yield from _call(model, node, qualname)
-            continue
         if _literal(node.value if kind is ast.AugAssign else node.left) \
                 or _literal(node.right if kind is ast.BinOp else node.target):
             continue  # a Python literal is weakly typed: it never promotes, and it is no NumPy data
