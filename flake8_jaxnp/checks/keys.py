@@ -351,10 +351,11 @@ class _KeyFlow:
     def _expression(self, expr, used):
         if expr not in self.holders:
             return
-        calls = sorted((n for n in _own_nodes(expr) if n in self.consumers),
+        nodes = tuple(_own_nodes(expr))  # one walk for the calls and the comprehensions
+        calls = sorted((n for n in nodes if n in self.consumers),
                        key=lambda n: (n.end_lineno, n.end_col_offset))  # inner calls run first
         per_item = {}  # call -> the comprehension that runs it once per item
-        for comprehension in (n for n in _own_nodes(expr) if isinstance(n, COMPREHENSIONS)):
+        for comprehension in (n for n in nodes if isinstance(n, COMPREHENSIONS)):
             once = set(map(id, _own_nodes(comprehension.generators[0].iter)))
             for node in _own_nodes(comprehension):
                 if node in self.consumers and id(node) not in once:
