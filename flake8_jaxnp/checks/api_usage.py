@@ -5,6 +5,7 @@ arguments, removed aliases) comes from the generated API data; whether an
 expression is a JAX array comes from the model, and unknown values stay silent.
 """
 import ast
+from functools import lru_cache
 
 from .. import api
 from ..facts import AT_UPDATES
@@ -57,22 +58,45 @@ GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError"
 
 @rule("JNP501", "JNP502", "JNP503", "JNP504")
 def numpy_only_apis(model):
+    """One pass over each kind of node; the cheap tests that rule most nodes out come first."""
     deprecated = api.removed_names()
-    for node in model.nodes(ast.Attribute, ast.Call, ast.Subscript, ast.Expr, ast.Import, ast.ImportFrom):
-        kind = type(node)
-        if kind is ast.Attribute:
-            yield from _attribute(model, node, deprecated)
-        elif kind is ast.Call:
-            yield from _call(model, node)
-            yield from _config_option(model, node, deprecated)
-        elif kind is ast.Subscript:
-            if type(node.ctx) is not ast.Load:
-                yield from _item_update(model, node)
-        elif kind is ast.Expr:
-            if type(node.value) is ast.Call:
-                yield from _discarded_update(model, node.value)
-        elif kind is ast.Import or kind is ast.ImportFrom:
-            yield from _import(model, node, deprecated)
+    modules, members = _named_modules(), _named_array_members()
+    qualname = model.qualname
+    for node in model.nodes(ast.Attribute):
+        if type(node.ctx) is ast.Load:
+            base = qualname(node.value)
+            if base in modules if base is not None else node.attr in members:
+                yield from _attribute(model, node, base, deprecated)
+    inplace = api.jnp_inplace_functions()
+    for call in model.nodes(ast.Call):
+        called = qualname(call.func)
+        if called in CONFIG_ACCESS:
+            yield from _config_option(model, call, deprecated)
+        if called in NUMPY_WRITERS:
+            yield from _numpy_writer(model, call, called)
+        elif call.keywords or called in inplace:  # (JAX refuses only keyword arguments)
+            yield from _call(model, call, called)
+    for node in model.nodes(ast.Subscript):
+        if type(node.ctx) is not ast.Load:
+            yield from _item_update(model, node)
+    for node in model.nodes(ast.Expr):
+        if type(node.value) is ast.Call:
+            yield from _discarded_update(model, node.value)
+    for node in model.nodes(ast.Import, ast.ImportFrom):
+        yield from _import(model, node, deprecated)
+
+
+@lru_cache(maxsize=1)
+def _named_modules():
+    """The modules whose attributes (``jax.core.call``, ``jnp.foo``) a finding may name: those of
+    removed names, and jax.numpy's."""
+    return frozenset(name.rpartition(".")[0] for name in api.removed_names()) | api.jnp_modules()
+
+
+@lru_cache(maxsize=1)
+def _named_array_members():
+    """The attributes of a JAX array that a finding may name: changed, or missing from NumPy's."""
+    return frozenset(api.array_member_changes()) | api.missing_array_attributes()
 
 
 # ---- JNP501: in-place updates ---------------------------------------------------
@@ -181,10 +205,8 @@ def _jnp_inplace(call, qualname):
 
 
 # ---- JNP502 / JNP504: names JAX does not have -------------------------------------
-def _attribute(model, node, deprecated):
-    if not isinstance(node.ctx, ast.Load):
-        return
-    base = model.qualname(node.value)
+def _attribute(model, node, base, deprecated):
+    """A loaded attribute of a module (``base``, its qualified name) or of a value (``base`` None)."""
     if base is None:
         change = api.array_member_changes().get(node.attr)
         if change is not None and model.array_value(node.value).kind in JAX_ARRAY:
@@ -320,11 +342,7 @@ def _is_feature_test(test):
 
 
 # ---- JNP503 and call-site JNP501 ---------------------------------------------------------
-def _call(model, call):
-    qualname = model.qualname(call.func)
-    if qualname in NUMPY_WRITERS:
-        yield from _numpy_writer(model, call, qualname)
-        return
+def _call(model, call, qualname):
     if qualname in api.jnp_inplace_functions():
         yield from _jnp_inplace(call, qualname)
     for keyword, error, by_value in _refused_arguments(model, call, qualname):

@@ -30,26 +30,39 @@ OPERATORS = {
 @rule("JNP401", "JNP402", "JNP403")
 def promotion_and_narrowing(model):
     x64, callers = X64Updates(model), CallerValues(model)
-    for node in model.nodes(ast.BinOp, ast.AugAssign, ast.Call):
+    promoting = api.promoting_arguments()
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func)
+        if qualname is not None and not _jax_call(model, call, qualname):
+            continue  # another library's or an imported function: it neither takes a dtype nor narrows
+        if not model.may_hold_arrays(call):
+            continue  # every rule here needs an array
+        if qualname in promoting:
+            yield from _call_promotion(model, call, qualname)
+        if not x64.on_at(call):
+            yield from _call(model, call, qualname)
+    for node in model.nodes(ast.BinOp, ast.AugAssign):
         kind = type(node)
-        if kind is not ast.Call and (_literal(node.value if kind is ast.AugAssign else node.left)
-                                     or _literal(node.right if kind is ast.BinOp else node.target)):
+        if _literal(node.value if kind is ast.AugAssign else node.left) \
+                or _literal(node.right if kind is ast.BinOp else node.target):
             continue  # a Python literal is weakly typed: it never promotes, and it is no NumPy data
         holds = model.may_hold_arrays(node)
-        if not holds and (kind is ast.Call or not callers.operand_parameter(node)):
+        if not holds and not callers.operand_parameter(node):
             continue  # every rule here needs an array (a parameter may get one from its calls)
         if kind is ast.BinOp:
             yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node),
                                    callers, holds)
-        elif kind is ast.AugAssign:
+        else:
             yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=",
                                    x64.on_at(node), callers, holds)
-        elif kind is ast.Call:
-            qualname = model.qualname(node.func)
-            if qualname in api.promoting_arguments():
-                yield from _call_promotion(model, node, qualname)
-            if not x64.on_at(node):
-                yield from _call(model, node)
+
+
+def _jax_call(model, call, qualname):
+    """Whether a call of a function with a qualified name (a library's, or an imported one) may
+    take a dtype or be handed JAX data: a function of JAX's array modules, ``jax.device_put``,
+    or a jitted def of this file (``_is_jitted_call``)."""
+    return qualname.startswith(JAX_DTYPE_MODULES) or qualname == "jax.device_put" \
+        or model.callee(call.func) in model.jitted_callables
 
 
 class X64Updates:
@@ -240,16 +253,15 @@ def _narrowed(node, dtype):
     return Finding.at(node, NARROWING, {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
 
 
-def _call(model, call):
+def _call(model, call, qualname):
     """JNP402 for 64-bit dtypes requested from JAX, JNP403 for NumPy 64-bit data handed to it."""
-    qualname = model.qualname(call.func)
     module, _, name = (qualname or "").rpartition(".")
     jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in api.non_array_functions()
     given, requested, python_type = False, None, False
-    if jax_function or (qualname is None and isinstance(call.func, ast.Attribute)):  # x.astype(...), x.sum(dtype=...)
+    # x.astype(...), x.sum(dtype=...): a method's dtype counts on a JAX array only (asked first, as
+    # the forward pass it may need is asked for the data anyway, and most methods are not an array's)
+    if jax_function or ((call.args or call.keywords) and _is_jax_method(model, call, qualname)):
         given, requested, python_type = _requested_dtype(model, call, qualname)
-        if given and not jax_function and not _is_jax_method(model, call, qualname):  # (last: it needs values)
-            given, requested, python_type = False, None, False
     if python_type:
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
     constructed = dtypes.dtype_constructor(qualname) if module == "jax.numpy" else None  # jnp.float64(x)
@@ -263,7 +275,7 @@ def _call(model, call):
     if given or not (call.args or call.keywords) or NARROWING in model.options.silenced:
         return  # the dtype argument decides the result, whatever the data
     if (jax_function and module.startswith("jax.numpy")) or qualname == "jax.device_put" \
-            or _is_jitted_call(model, call):
+            or _is_jitted_call(model, call, qualname):
         wide = next((v.dtype for v in map(model.value, _data_arguments(call))
                      if v.kind is NUMPY and v.dtype in NARROW), None)
         if wide:
@@ -332,9 +344,13 @@ def _is_jax_method(model, call, qualname):
         and model.value(call.func.value).kind in JAX_ARRAY_KINDS
 
 
-def _is_jitted_call(model, call):
+def _is_jitted_call(model, call, qualname):
+    """A call of a jitted def of this file, or of a name bound to ``jax.jit(f)``: a function with a
+    qualified name never holds that (the forward pass gives a name an import binds a Python
+    value), so its value, which may need a forward pass, is not asked."""
     callee = model.callee(call.func)
-    return (callee is not None and callee in model.jitted_callables) or model.value(call.func).kind is JAX_TREE
+    return (callee is not None and callee in model.jitted_callables) \
+        or (qualname is None and model.value(call.func).kind is JAX_TREE)
 
 
 def _data_arguments(call):

@@ -56,7 +56,10 @@ class _Consumers:
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
-        self.imported = {}  # call -> facts of the other module's function it runs that consumes a key, or None
+        # The names that can reach another module's function (helper_facts): those a module-level import binds once.
+        self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
+                        if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT} \
+            if model.project is not None else set()
 
     def calls(self):
         """{call: (key expression, "draw" or "split", positions of its result that hand the key
@@ -64,13 +67,16 @@ class _Consumers:
         or a call of another module's function that consumes a key, as a same-file function
         consumes only through one of those."""
         calls = self.model.nodes(ast.Call)
-        qualname, samplers = self.model.qualname, self.samplers
-        direct = [call for call in calls if qualname(call.func) in samplers or qualname(call.func) == SPLIT
+        qualname, consuming = self.model.qualname, self.samplers | {SPLIT}
+        direct = [call for call in calls if qualname(call.func) in consuming
                   or seeded_sample(call) is not None or self._imported_consumer(call) is not None]
         if not direct:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
-        return {call: self.consumed[call] for call in calls if self.key_of(call) is not None}
+        # any other call consumes only by running a same-file function that may consume
+        direct, callee, functions = set(direct), self.model.callee, self.may_consume - {None}
+        return {call: self.consumed[call] for call in calls
+                if (call in direct or callee(call.func) in functions) and self.key_of(call) is not None}
 
     def _functions_reaching(self, direct, calls):
         """The functions that hold one of the ``direct`` calls or call (through same-file calls)
@@ -94,17 +100,19 @@ class _Consumers:
         """The summary facts of a plain function of another project module that ``call`` runs
         and that consumes a key parameter, or None (inside a jitted one the runtime mode sees
         only tracers: it could not confirm the reuse)."""
-        if call in self.imported:
-            return self.imported[call]
-        facts = None
-        if self.model.callee(call.func) is None \
-                and not (self.model.qualname(call.func) or "").startswith(("jax.", "numpy.")) \
-                and any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
-            found = self.model.helper_facts(call.func)
-            if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
-                facts = found[0]
-        self.imported[call] = facts
-        return facts
+        root = call.func
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is not ast.Name or root.id not in self.imports:
+            return None  # (asked of every call: the cheap test first)
+        if self.model.callee(call.func) is not None \
+                or (self.model.qualname(call.func) or "").startswith(("jax.", "numpy.")) \
+                or not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
+            return None
+        found = self.model.helper_facts(call.func)
+        if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
+            return found[0]
+        return None
 
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a
@@ -343,10 +351,11 @@ class _KeyFlow:
     def _expression(self, expr, used):
         if expr not in self.holders:
             return
-        calls = sorted((n for n in _own_nodes(expr) if n in self.consumers),
+        nodes = tuple(_own_nodes(expr))  # one walk for the calls and the comprehensions
+        calls = sorted((n for n in nodes if n in self.consumers),
                        key=lambda n: (n.end_lineno, n.end_col_offset))  # inner calls run first
         per_item = {}  # call -> the comprehension that runs it once per item
-        for comprehension in (n for n in _own_nodes(expr) if isinstance(n, COMPREHENSIONS)):
+        for comprehension in (n for n in nodes if isinstance(n, COMPREHENSIONS)):
             once = set(map(id, _own_nodes(comprehension.generators[0].iter)))
             for node in _own_nodes(comprehension):
                 if node in self.consumers and id(node) not in once:

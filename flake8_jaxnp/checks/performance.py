@@ -20,6 +20,7 @@ GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for 
 def recompiles_and_timing(model):
     calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
     timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
+    clocked = {model.statement_of(call) for call in calls}  # the statements that read one (_clock_read)
     looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
     walked = {}  # loop -> what its body binds and calls: one walk of it, however many statements ask
     for scope in timed | looping:
@@ -31,9 +32,9 @@ def recompiles_and_timing(model):
                 for stmt in stmts:
                     yield from _recompiles(model, loop, stmt, walked)
             if scope in timed:
-                yield from _unsynchronised(model, stmts)
+                yield from _unsynchronised(model, stmts, clocked)
                 if loop is not None and stmts is loop.body:
-                    yield from _every_n_clock(model, loop)
+                    yield from _every_n_clock(model, loop, clocked)
 
 
 def _compiles(model):
@@ -110,12 +111,12 @@ def _body_names(loop, walked):
     walk of the body kept in ``walked``: a loop with thousands of calls is not walked once per call."""
     if loop not in walked:
         bound, called = {}, set()
-        for stmt in loop.body:
-            for node in ast.walk(stmt):
-                if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                    bound.setdefault(node.id, []).append(node)
-                elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                    called.add(node.func.id)
+        for node in walk_own(loop.body, ()):  # nested defs and lambdas too
+            kind = type(node)
+            if kind is ast.Name and type(node.ctx) is not ast.Load:
+                bound.setdefault(node.id, []).append(node)
+            elif kind is ast.Call and type(node.func) is ast.Name:
+                called.add(node.func.id)
         walked[loop] = bound, called
     return walked[loop]
 
@@ -189,12 +190,12 @@ def _counter(loop, walked):
 
 
 # ---- JNP603 ---------------------------------------------------------------------------------
-def _unsynchronised(model, block):
+def _unsynchronised(model, block, clocked):
     """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes.
     The JAX calls may be a loop of them (``for b in batches: state = update(state, b)``)."""
     start, work = None, []
     for stmt in block:
-        clock = _clock_read(model, stmt)
+        clock = _clock_read(model, stmt, clocked)
         if clock is not None and start is not None and work and _reads_clock_first(stmt, clock):
             yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": start.lineno,
                                                "work": describe(work[-1])})
@@ -202,13 +203,13 @@ def _unsynchronised(model, block):
             start, work = stmt, []
         elif start is not None and _dispatches(model, stmt):
             work.append(stmt.value)
-        elif start is not None and (last := _dispatching_loop(model, stmt)) is not None:
+        elif start is not None and (last := _dispatching_loop(model, stmt, clocked)) is not None:
             work.append(last)
         else:
             start, work = None, []
 
 
-def _every_n_clock(model, loop):
+def _every_n_clock(model, loop, clocked):
     """``for ...: state = step(state); if step % N == 0: dt = clock() - t0; float(loss); t0 = clock()``:
     the loop only queues JAX work, and its every-N block reads the clock before anything in it
     waits and restarts it after the wait, so ``dt`` measures dispatch, never the steps'
@@ -225,7 +226,7 @@ def _every_n_clock(model, loop):
         elif stmt is not guard and not _host_only(model, stmt):
             return
     for index, stmt in enumerate(guard.body if last is not None else ()):
-        clock = _clock_read(model, stmt)
+        clock = _clock_read(model, stmt, clocked)
         if clock is not None:
             start = _clock_start(model, clock)
             if start is not None and _reads_clock_first(stmt, clock) \
@@ -270,10 +271,10 @@ def _host_only(model, stmt):
     return isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr)) and not _touches_device(model, stmt)
 
 
-def _dispatching_loop(model, stmt):
+def _dispatching_loop(model, stmt, clocked):
     """The last JAX call of a loop whose body only queues JAX work and does host work that
     touches no device value (``x = shard(batch)``), so nothing in it waits; else None."""
-    if not isinstance(stmt, (ast.For, ast.While)) or stmt.orelse or _clock_read(model, stmt) is not None:
+    if not isinstance(stmt, (ast.For, ast.While)) or stmt.orelse or _clock_read(model, stmt, clocked) is not None:
         return None
     if _touches_device(model, stmt.test if isinstance(stmt, ast.While) else stmt.iter):
         return None  # a device truth test waits; so may iterating over a device array
@@ -298,9 +299,12 @@ def _touches_device(model, node, clocks=True):
     return False
 
 
-def _clock_read(model, stmt):
+def _clock_read(model, stmt, clocked):
+    """The first clock read among the statement's own expressions, or None; only a statement in
+    ``clocked`` (those that hold one) is walked."""
     return next((node for node in _own_expression_nodes(stmt)
-                 if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS), None)
+                 if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS), None) \
+        if stmt in clocked else None
 
 
 def _reads_clock_first(stmt, clock):

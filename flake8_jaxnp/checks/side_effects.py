@@ -36,30 +36,34 @@ NUMPY_RANDOM_SETUP = frozenset({
 
 @rule("JNP301", "JNP302", "JNP303", "JNP304", "JNP305")
 def trace_only_side_effects(model):
-    rebound = model.rebound_globals()
+    rebound = None  # the module's rebound globals, once a cached trace asks
     for func, traced in model.traced.items():
         transform = traced.cached_by
         if transform is None:
             continue
+        rebound = model.rebound_globals() if rebound is None else rebound
         base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform.shown}
         scope = model.scope(func)
+        outer = scope.globals | scope.nonlocals
         stale_reported = set()
         for node in model.own_nodes(func):
-            if isinstance(node, ast.Call):
+            kind = type(node)
+            if kind is ast.Call:
                 yield from _call(model, func, node, base)
-            elif isinstance(node, ast.Name):
-                if isinstance(node.ctx, ast.Store) and node.id in scope.globals | scope.nonlocals:
+            elif kind is ast.Name:
+                if type(node.ctx) is ast.Store and node.id in outer:
                     statement = "global" if node.id in scope.globals else "nonlocal"
                     yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
-                elif isinstance(node.ctx, ast.Load) and node.id in rebound and node.id not in stale_reported \
+                elif type(node.ctx) is ast.Load and node.id in rebound and node.id not in stale_reported \
                         and node.id not in scope.globals and model.is_module_name(node) \
                         and not model.bound_only_before(node.id, func):
                     stale_reported.add(node.id)
                     yield Finding.at(node, "JNP304", dict(base, name=node.id))
-            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                for target in targets:
+            elif kind is ast.Assign:
+                for target in node.targets:
                     yield from _store(model, func, target, base)
+            elif kind is ast.AugAssign or kind is ast.AnnAssign:
+                yield from _store(model, func, node.target, base)
 
 
 def _call(model, func, call, base):

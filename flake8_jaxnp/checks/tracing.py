@@ -13,6 +13,7 @@ DATA_DEPENDENT_SHAPES = {"jax.numpy.repeat"}
 # lax slicers -> positions of their slice sizes, which must be static like shapes.
 SLICE_SIZES = {"jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2,)}
 ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+TRUTH_TESTED = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert})  # nodes with a ``test``
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
 
 
@@ -23,16 +24,19 @@ def concrete_data_from_tracers(model):
         base = {"scope": scope, "transform": traced.transform}
         abstract = traced.abstract
         for node in model.own_nodes(func):
-            if isinstance(node, ast.Call):
-                yield from _call(model, node, traced, base)
-            elif abstract and isinstance(node, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            kind = type(node)
+            if kind is ast.Call:
+                yield from _call(model, node, abstract, base)
+            elif not abstract:
+                continue  # what follows fails on abstract tracers only
+            elif kind in TRUTH_TESTED:
                 yield from _truth_test(model, node.test, base)
-            elif abstract and isinstance(node, ast.BoolOp):
+            elif kind is ast.BoolOp:
                 for operand in node.values[:-1]:
                     yield from _truth_value(model, operand, base)
-            elif abstract and isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            elif kind is ast.UnaryOp and type(node.op) is ast.Not:
                 yield from _truth_value(model, node.operand, base)
-            elif abstract and isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+            elif kind is ast.Subscript and type(node.ctx) is ast.Load:
                 yield from _subscript(model, node, base)
 
 
@@ -59,10 +63,10 @@ def _traced(model, expr):
     return model.value(expr).traced
 
 
-def _call(model, call, traced, base):
+def _call(model, call, abstract, base):
     qualname = model.qualname(call.func)
-    arguments = list(call.args) + [k.value for k in call.keywords]
-    if qualname in api.data()["numpy_fails_on_tracer"] and any(_traced(model, a) for a in arguments):
+    if qualname in api.data()["numpy_fails_on_tracer"] \
+            and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
         module, _, name = qualname.rpartition(".")
         jax_name = f"jax.numpy{module[len('numpy'):]}.{name}"
         fix = f"{NUMPY_NAMESPACES[module]}.{name}" if jax_name in api.jnp_names() else "a jax.numpy function"
@@ -73,7 +77,7 @@ def _call(model, call, traced, base):
         yield Finding.at(call, "JNP202", dict(base, what=f"{describe(call)}",
                                               fix="keep it as an array (or mark the argument static)"))
         return
-    if not traced.abstract:
+    if not abstract:
         return
     if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))

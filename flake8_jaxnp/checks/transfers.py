@@ -23,7 +23,6 @@ splits``, nothing in the loop rebinding ``loss``) waits only the first time: it 
 once per run of that loop, so under an every-N ``if`` it is exempt like one in the block.
 """
 import ast
-import bisect
 
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
@@ -54,10 +53,10 @@ CANDIDATES = frozenset({ast.Call, ast.JoinedStr, ast.BinOp, ast.If, ast.While, a
 @rule("JNP101", "JNP102", "JNP103", "JNP104")
 def host_transfers_in_loops(model):
     loops = _Loops(model)
-    for node in model.nodes(*CANDIDATES):
-        # Only what a loop holds can repeat: nothing else is asked about values, so a
-        # function nothing traces and that loops nowhere near a candidate is never analysed.
-        if not loops.on_loop_line(node) or not model.may_hold_arrays(node):
+    # Only what a loop holds can repeat: nothing else is asked about values, so a
+    # function nothing traces and that loops nowhere near a candidate is never analysed.
+    for node in loops.on_loop_lines(model.nodes(*CANDIDATES)):
+        if not model.may_hold_arrays(node):
             continue
         found = _transfer(model, node)
         if found is None:
@@ -87,24 +86,21 @@ class _Loops:
         self._first_continue = {}  # id(block) -> index of its first statement that may `continue`
         self._positions = {}  # id(block) -> {id(statement): index}
         self._names = {}  # loop -> (names it rebinds, {name: its Load nodes})
-        self._spans = None  # sorted (first line, last line) of every loop, on demand
 
-    def on_loop_line(self, node):
-        """False when no loop's (or comprehension's) lines include ``node``'s first line, so
-        no loop holds it: a cheap filter before asking the model about values."""
-        if self._spans is None:
-            spans = sorted((loop.lineno, loop.end_lineno) for loop in self.model.nodes(*LOOPS, *COMPREHENSIONS))
-            self._spans, last = [], 0
-            for start, end in spans:  # merged, so that a bisect finds the one that could hold a line
-                if self._spans and start <= last:
-                    last = max(last, end)
-                    self._spans[-1] = (self._spans[-1][0], last)
-                else:
-                    self._spans.append((start, end))
-                    last = end
-        line = node.target.lineno if type(node) is ast.comprehension else node.lineno  # (it has no position)
-        index = bisect.bisect_right(self._spans, (line, float("inf"))) - 1
-        return index >= 0 and self._spans[index][1] >= line
+    def on_loop_lines(self, nodes):
+        """The ``nodes`` whose first line some loop's (or comprehension's) lines include: no loop
+        holds the others. A cheap filter (one index per node) before asking the model about values."""
+        spans = sorted((loop.lineno, loop.end_lineno) for loop in self.model.nodes(*LOOPS, *COMPREHENSIONS))
+        looped, last = bytearray(spans[-1][1] + 1 if spans else 0), 0  # line number -> 1 in a loop
+        for start, end in spans:  # each line marked once, however deep the loops nest
+            start = max(start, last + 1)
+            if start <= end:
+                looped[start:end + 1] = bytes([1]) * (end + 1 - start)
+                last = end
+        lines = len(looped)
+        return [node for node in nodes  # (a comprehension has no position: its target's line)
+                if (line := node.target.lineno if type(node) is ast.comprehension else node.lineno) < lines
+                and looped[line]]
 
     def around_inner_loop(self, loop, node):
         """True when ``loop``'s body runs another loop that does not contain ``node``."""
