@@ -1,6 +1,6 @@
 """JNP501-JNP504: NumPy APIs and idioms that JAX does not implement.
 
-One walk over the module. What JAX has (names, array attributes, refused
+One pass over each kind of node the rules look at. What JAX has (names, array attributes, refused
 arguments, removed aliases) comes from the generated API data; whether an
 expression is a JAX array comes from the model, and unknown values stay silent.
 """
