@@ -41,22 +41,28 @@ class ArraySources:
         kinds = {}  # (id(scope), name) -> how its bindings can give arrays
         verdicts = {}  # (id(scope), name, attributes) -> whether calling it gives arrays
         worth_resolving = self._names_from_outside_functions()
-        homes = {}  # (id(scope), name) -> (function, binding key, kind), or None: every use in a scope resolves alike
+        homes = {}  # (id(scope), name) -> (binding key, kind), or None: every use in a scope resolves alike
         callables = []  # reads of helpers and other imports, asked about once the cheaper sources are known
+        functions_of = {}  # id(scope) -> the function its code runs in, or None
         for name in names.by_type.get(ast.Name, ()):
             if name.id not in worth_resolving or type(name.ctx) is not ast.Load:
                 continue
             scope = names.scope_of[name]
+            function = functions_of.get(id(scope), False)
+            if function is False:
+                function = functions_of[id(scope)] = _function_of(scope)
+            if function is None or function in found:  # a found function needs no more sources
+                continue
             use = (id(scope), name.id)
             home = homes.get(use, False)
             if home is False:
-                home = homes[use] = self._array_source_home(scope, name.id, enclosing, kinds, packages)
+                home = homes[use] = self._array_source_home(function, scope, name.id, enclosing, kinds, packages)
             if home is None:
                 continue
-            function, key, kind = home
+            key, kind = home
             if kind is _CALLABLE:
                 callables.append((name, function, key))
-            elif function not in found and (kind is _ARRAY or self._gives_array(name, kind, key, verdicts)):
+            elif kind is _ARRAY or self._gives_array(name, kind, key, verdicts):
                 found.add(function)
         for name, function, key in callables:  # last: learning what a helper returns costs most
             if function not in found and self._gives_array(name, _CALLABLE, key, verdicts):
@@ -66,13 +72,10 @@ class ArraySources:
                 found.add(function)
         return found
 
-    def _array_source_home(self, scope, name, enclosing, kinds, packages):
-        """(function, binding key, kind) for a read of ``name`` in ``scope`` that may bring an
-        array into a function; None for a builtin, a name no array comes from, or a local of
+    def _array_source_home(self, function, scope, name, enclosing, kinds, packages):
+        """(binding key, kind) for a read of ``name`` in ``scope``, part of ``function``, that may
+        bring an array into it; None for a builtin, a name no array comes from, or a local of
         an enclosing function (recorded in ``enclosing`` instead)."""
-        function = _function_of(scope)
-        if function is None:
-            return None
         home = self.names.lookup(name, scope)
         if home is None:
             return None  # a builtin: Python values
@@ -85,7 +88,7 @@ class ArraySources:
         kind = kinds.get(key)
         if kind is None:
             kind = kinds[key] = self._source_kind(home_scope, name, bindings, packages)
-        return None if kind is _NONE else (function, key, kind)
+        return None if kind is _NONE else (key, kind)
 
     def _names_from_outside_functions(self):
         """Names a function can read from elsewhere: module names, imports (anywhere), and
