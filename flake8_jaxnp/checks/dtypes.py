@@ -62,7 +62,7 @@ def _jax_call(model, call, qualname):
     take a dtype or be handed JAX data: a function of JAX's array modules, ``jax.device_put``,
     or a jitted def of this file (``_is_jitted_call``)."""
     return qualname.startswith(JAX_DTYPE_MODULES) or qualname == "jax.device_put" \
-        or model.callee(call.func) in model.jitted_callables
+        or _is_jitted_call(model, call, qualname)
 
 
 class X64Updates:
