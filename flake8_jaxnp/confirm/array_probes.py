@@ -9,6 +9,7 @@ functions, its classes' jitted methods) and, installed once per process by
 ``process_probes``, the probes on jax.Array's conversions, operators and
 copying methods and on jax.device_get/put.
 """
+import contextlib
 import dis
 import functools
 import hashlib
@@ -117,20 +118,28 @@ def _call_guarded(direction, call):
     Returns (result, moved): moved is None on the CPU backend (no guard fires
     there), else whether the guard saw a transfer.
     """
-    global BUSY
-    BUSY = True
-    try:
+    with probes_off():
         if BACKEND == "cpu":
             return call(), None
         try:
-            with _transfer_guard(direction)("disallow"):
+            # "disallow" stops implicit transfers only; jax.device_get/device_put are explicit
+            with _transfer_guard(direction)("disallow_explicit"):
                 return call(), False
         except Exception as exc:  # noqa: BLE001 - the guard's error type differs between versions
             if "Disallowed" not in str(exc):
                 raise
             return call(), True
+
+
+@contextlib.contextmanager
+def probes_off():
+    """The probes' own conversions (a guarded call, hashing key data) are not the user's."""
+    global BUSY
+    before, BUSY = BUSY, True
+    try:
+        yield
     finally:
-        BUSY = False
+        BUSY = before
 
 
 def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False, arrays=()):

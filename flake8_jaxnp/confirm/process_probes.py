@@ -96,7 +96,8 @@ def _key_fingerprint(key, rec):
         rec.traced_keys.append(key)
         return f"tracer@{id(key)}"
     data = jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
-    return fingerprint(np.asarray(data))
+    with array_probes.probes_off():  # on an accelerator np.asarray calls the probed __array__
+        return fingerprint(np.asarray(data))
 
 
 def _trace_listener(event, duration, **kwargs):
