@@ -329,9 +329,6 @@ def test_readme_option_table_lists_every_plugin_option():
         def __init__(self):
             self.added = []
 
-        def extend_default_ignore(self, codes):
-            pass
-
         def add_option(self, flag, **settings):
             self.added.append((flag, settings))
 
