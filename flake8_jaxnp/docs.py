@@ -25,13 +25,14 @@ def page(code):
     rule = RULES[code]
     version = api.data()["jax_version"]
     default = "On by default." if rule.on_by_default else (
-        f"Off by default: turn it on with `--extend-select {code}` (or `--select JNP`).")
+        f"Off by default: only a `--select` or `--extend-select` that names `{code}` itself turns it on "
+        f"(`--extend-select {code}`; `--select JNP` does not).")
     parts = [f"# {code} {rule.name}", "", default, "", "## Why it is a problem", "", rule.why]
     if rule.example:
         parts += ["", (f"On JAX {version} the example below raises `{rule.raises}`." if rule.raises else
                        f"On JAX {version} the example below runs without an error: the pitfall is silent."),
                   "", "## What it flags", "", f"For example, in `{EXAMPLE_NAME}`:", "", _code(rule.example),
-                  "", f"`flake8 --select JNP {EXAMPLE_NAME}` reports:", "",
+                  "", f"`flake8 --select {selection(code)} {EXAMPLE_NAME}` reports:", "",
                   _code("\n".join(_report(rule.example)), "text")]
     parts += ["", "## Fix", "", rule.fix]
     if rule.instead:
@@ -58,6 +59,11 @@ def page(code):
 
 def _code(text, language="python"):
     return f"```{language}\n{text.rstrip()}\n```"
+
+
+def selection(code):
+    """The --select that reports ``code``: a rule off by default is named itself."""
+    return "JNP" if RULES[code].on_by_default else f"JNP,{code}"
 
 
 def _report(source):

@@ -69,7 +69,7 @@ def _lint(tree, lines, options, filename):
             results.update(check(model))
         except Exception as exc:  # noqa: BLE001
             results.add(_internal_error(exc))
-    findings = sorted(results)
+    findings = sorted(finding for finding in results if finding.code not in options.silenced)
     if where is not None and model.project is not None:
         reuse.keep(where, findings, model.project.consulted)
     return findings

@@ -22,7 +22,6 @@ DEFAULT = Options()
 
 def register(option_manager):
     """Add the plugin's options to flake8 (command line and config files)."""
-    option_manager.extend_default_ignore(OFF_BY_DEFAULT)  # --select JNP or --extend-select turns them on
     option_manager.add_option(
         "--jaxnp-extra-transforms", default="", parse_from_config=True,
         comma_separated_list=True,
@@ -122,13 +121,18 @@ def _transform_names(values, strict):
 
 def _silenced(options):
     """The codes flake8's --select/--ignore (and their extend- forms) leave out everywhere,
-    as flake8 itself decides (per-file ignores and noqa only ever leave out more)."""
+    as flake8 itself decides (per-file ignores and noqa only ever leave out more), and the
+    rules off by default that no --select or --extend-select names in full: ``--select JNP``
+    means the plugin's rules, not the ones it keeps off (flake8's own default ignore list
+    would give way to it, and to any --ignore)."""
+    named = {code.strip() for code in (*(options.select or ()), *(options.extend_select or ()))}
+    off = {code for code in OFF_BY_DEFAULT if code not in named}
     try:
         from flake8.style_guide import Decision, DecisionEngine
         engine = DecisionEngine(options)
-        return frozenset(code for code in RULES if engine.decision_for(code) is Decision.Ignored)
-    except Exception:  # noqa: BLE001 - another flake8: do every check, flake8 still filters
-        return frozenset()
+        return frozenset(off | {code for code in RULES if engine.decision_for(code) is Decision.Ignored})
+    except Exception:  # noqa: BLE001 - another flake8: do every other check, flake8 still filters
+        return frozenset(off)
 
 
 def transform_name_problem(name, consequence="it is ignored"):

@@ -58,6 +58,8 @@ _RULES = _load()
 
 RULES = {rule.code: rule for rule in _RULES}
 OFF_BY_DEFAULT = [rule.code for rule in _RULES if not rule.on_by_default]
+# flake8's --select for every rule: JNP alone leaves the ones off by default off (options._silenced).
+SELECT_EVERY_RULE = ",".join(["JNP", *OFF_BY_DEFAULT])
 
 
 def confirmed_by(kind):

@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import corpus
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
@@ -27,6 +29,19 @@ def _is_local(host):
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return host == "localhost"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_caches(tmp_path_factory):
+    """Every cache the suite fills (the project summaries and kept findings, the runtime mode's
+    XLA cache: both under XDG_CACHE_HOME) is in the session's temporary folder, for subprocesses
+    too, never in the user's ~/.cache. The slow group still reads the downloaded corpus where it is."""
+    folder = tmp_path_factory.getbasetemp() / "cache"
+    folder.mkdir(exist_ok=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("FLAKE8_JAXNP_CORPUS", str(corpus.cache_dir()))  # (read before XDG_CACHE_HOME moves)
+        patch.setenv("XDG_CACHE_HOME", str(folder))
+        yield folder
 
 
 @pytest.fixture(autouse=True)

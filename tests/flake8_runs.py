@@ -4,13 +4,15 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from flake8_jaxnp.rules import SELECT_EVERY_RULE
+
 FORMAT = "%(path)s:%(row)d:%(col)d: %(code)s %(text)s"
 
 
 def flake8(args, cwd, stdin=None):
-    """flake8's output lines for ``args`` (JNP findings only)."""
+    """flake8's output lines for ``args`` (JNP findings only, every rule)."""
     result = subprocess.run(
-        [sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--format", FORMAT, *args],
+        [sys.executable, "-m", "flake8", "--isolated", "--select", SELECT_EVERY_RULE, "--format", FORMAT, *args],
         capture_output=True, cwd=cwd, input=stdin,
     )
     errors = result.stderr.decode(errors="replace")

@@ -2,9 +2,7 @@
 
 What to fix is what flake8 reports: flake8's own application reads the configuration
 and the command line (select, ignore, per-file-ignores, noqa, the --jaxnp-* options) and
-runs on the paths; the JNP findings it reports are fixed. Exit 0 when nothing is left
-to fix, 1 when findings remain (with --check or --diff: also when a fix is available),
-2 for a usage error.
+runs on the paths; the JNP findings it reports are fixed. The exit statuses are EXIT_STATUSES.
 """
 import argparse
 import ast
@@ -19,7 +17,11 @@ import tokenize
 from .engine import FixResult, fix_source
 
 PROG = "flake8-jaxnp-fix"
-USAGE_ERROR = 2
+FINDINGS_LEFT, USAGE_ERROR, NOT_FIXED = 1, 2, 3
+EXIT_STATUSES = (f"0 nothing is left to fix; {FINDINGS_LEFT} findings remain (with --check or --diff: also when a "
+                 f"fix is available); {USAGE_ERROR} a usage error; {NOT_FIXED} an input was left as it was because "
+                 "it does not parse, cannot be read or cannot be written (stdin that does not parse is written "
+                 "back unchanged)")
 
 
 def parser(prog):
@@ -28,7 +30,8 @@ def parser(prog):
         usage=f"{prog} [--diff] [--check] [--unsafe-fixes] [flake8 options] [PATH ...]",
         description="Apply the fixes of the flake8-jaxnp findings flake8 reports (its configuration and "
                     "selection decide which). Other options and the paths go to flake8; - reads stdin and "
-                    "writes the fixed text to stdout.")
+                    "writes the fixed text to stdout.",
+        epilog=f"Exit status: {EXIT_STATUSES}.")
     cli.add_argument("--diff", action="store_true", help="print a unified diff of the fixes; write nothing")
     cli.add_argument("--check", action="store_true", help="write nothing; exit 1 when a fix is available")
     cli.add_argument("--unsafe-fixes", action="store_true",
@@ -48,35 +51,40 @@ def main(argv=None, prog=PROG):
         return USAGE_ERROR
     status = fixed_files = applied = 0
     for path in flake8.filenames:
+        name = flake8.display_name(path)
         try:
             text, encoding = _read(path)
-            ast.parse(text)
         except OSError as exc:
-            print(f"{prog}: {path}: not fixed: it cannot be read ({exc.strerror or exc})", file=sys.stderr)
-            status = 1
+            print(f"{prog}: {name}: not fixed: it cannot be read ({exc.strerror or exc})", file=sys.stderr)
+            status = NOT_FIXED
             continue
+        try:
+            ast.parse(text)
         except (SyntaxError, ValueError) as exc:
             where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-            print(f"{prog}: {path}: not fixed: it does not parse ({type(exc).__name__}: "
+            print(f"{prog}: {name}: not fixed: it does not parse ({type(exc).__name__}: "
                   f"{getattr(exc, 'msg', exc)}{where})", file=sys.stderr)
-            status = 1
+            if path == "-" and not (args.diff or args.check):
+                sys.stdout.write(text)  # an editor replaces its buffer with what it gets: never a blank one
+            status = NOT_FIXED
             continue
-        result = fix_until_stable(flake8, text, flake8.display_name(path), args.unsafe_fixes)
+        result = fix_until_stable(flake8, text, name, args.unsafe_fixes)
         status = max(status, _status(args, result))
         if path == "-" and not (args.diff or args.check):
             sys.stdout.write(result.text)
         if result.text == text:
             continue
-        applied += len(result.applied)
-        fixed_files += 1
         if args.diff:
-            sys.stdout.write(_diff(flake8.display_name(path), text, result.text))
+            sys.stdout.write(_diff(name, text, result.text))
         elif not args.check and path != "-":
             try:
                 _write_atomically(path, result.text, encoding)
             except OSError as exc:
-                print(f"{prog}: {path}: cannot write the fixes ({exc.strerror or exc})", file=sys.stderr)
-                status = 1
+                print(f"{prog}: {name}: cannot write the fixes ({exc.strerror or exc})", file=sys.stderr)
+                status = NOT_FIXED
+                continue
+        applied += len(result.applied)
+        fixed_files += 1
     verb = "would fix" if args.diff or args.check else "fixed"
     print(f"{prog}: {verb} {applied} finding{'s' * (applied != 1)} in {fixed_files} "
           f"file{'s' * (fixed_files != 1)}", file=sys.stderr)
@@ -146,8 +154,8 @@ class Flake8:
 
 
 def _status(args, result):
-    """1 when findings remain unfixed, or (--check, --diff) when fixes were found."""
-    return 1 if result.unfixed or ((args.check or args.diff) and result.applied) else 0
+    """FINDINGS_LEFT when findings remain unfixed, or (--check, --diff) when fixes were found."""
+    return FINDINGS_LEFT if result.unfixed or ((args.check or args.diff) and result.applied) else 0
 
 
 def _read(path):

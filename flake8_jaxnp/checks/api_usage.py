@@ -5,6 +5,7 @@ arguments, removed aliases) comes from the generated API data; whether an
 expression is a JAX array comes from the model, and unknown values stay silent.
 """
 import ast
+import re
 from functools import lru_cache
 
 from .. import api
@@ -279,10 +280,19 @@ def _removed(node, qualname, entry, error):
     else:
         status = "is deprecated (a DeprecationWarning; it will be removed)"
     history = f"last in JAX {entry['last']}" if entry["last"] else "JAX lists it as removed"
-    advice = f'JAX says: "{entry["message"]}"' if entry["message"] else \
-        "JAX named no replacement; see the JAX changelog"
+    replacement = api.removed_name_replacements().get(qualname)  # what JNP504's fix writes
+    said = f'JAX says: "{entry["message"]}"' if entry["message"] else ""
+    if replacement is not None and not _names(said, replacement):
+        advice = f"use {replacement}" + (f"; {said}" if said else "")  # row_stack: NumPy's words named it
+    else:
+        advice = said or "JAX named no replacement; see the JAX changelog"
     return Finding.at(node, "JNP504", dict(name=qualname, status=status, version=_version(),
                                            history=history, advice=advice))
+
+
+def _names(text, qualname):
+    """Whether ``text`` names ``qualname`` itself (not ``jax.numpy.round_`` for ``jax.numpy.round``)."""
+    return re.search(rf"(?<![\w.]){re.escape(qualname)}(?!\w)", text) is not None
 
 
 def _deprecated_prefix(qualname, deprecated):

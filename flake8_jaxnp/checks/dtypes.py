@@ -31,6 +31,7 @@ OPERATORS = {
 def promotion_and_narrowing(model):
     x64, callers = X64Updates(model), CallerValues(model)
     promoting = api.promoting_arguments()
+    narrowed = {}  # node -> its JNP403 finding; only the outermost of nested ones is reported
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
         if qualname is not None and not _jax_call(model, call, qualname):
@@ -40,7 +41,7 @@ def promotion_and_narrowing(model):
         if qualname in promoting:
             yield from _call_promotion(model, call, qualname)
         if not x64.on_at(call):
-            yield from _call(model, call, qualname)
+            yield from _call(model, call, qualname, narrowed)
     for node in model.nodes(ast.BinOp, ast.AugAssign):
         kind = type(node)
         if _literal(node.value if kind is ast.AugAssign else node.left) \
@@ -51,10 +52,11 @@ def promotion_and_narrowing(model):
             continue  # every rule here needs an array (a parameter may get one from its calls)
         if kind is ast.BinOp:
             yield from _arithmetic(model, node, node.left, node.right, OPERATORS[type(node.op)], x64.on_at(node),
-                                   callers, holds)
+                                   callers, holds, narrowed)
         else:
             yield from _arithmetic(model, node, node.target, node.value, OPERATORS[type(node.op)] + "=",
-                                   x64.on_at(node), callers, holds)
+                                   x64.on_at(node), callers, holds, narrowed)
+    yield from _outermost(model, narrowed)
 
 
 def _jax_call(model, call, qualname):
@@ -187,12 +189,12 @@ def _outermost_function(model, node):
     return outer
 
 
-def _arithmetic(model, node, left, right, op, x64, callers, holds):
+def _arithmetic(model, node, left, right, op, x64, callers, holds, narrowed):
     values, lines = [model.value(e) if holds else UNKNOWN_VALUE for e in (left, right)], set()
     if any(v.kind in (JAX, TRACER) for v in values) and not x64 and NARROWING not in model.options.silenced:
         for value in values:
             if value.kind is NUMPY and value.dtype in NARROW:
-                yield _narrowed(node, value.dtype)
+                _narrowed(narrowed, node, value.dtype)
     funcs = [callers.parameter_of(e) if v.dtype is None else None for v, e in zip(values, (left, right))]
     if any(funcs) and all(f is not None or v.dtype is not None for f, v in zip(funcs, values)):
         for side, (func, expr) in enumerate(zip(funcs, (left, right))):
@@ -249,12 +251,23 @@ def _call_promotion(model, call, qualname):
     yield _promotion(call, f"{describe(call.func)}() of {mixed}", seen, model.x64)
 
 
-def _narrowed(node, dtype):
-    return Finding.at(node, NARROWING, {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
+def _narrowed(narrowed, node, dtype):
+    narrowed[node] = Finding.at(node, NARROWING, {"what": describe(node), "dtype": dtype, "narrow": NARROW[dtype]})
 
 
-def _call(model, call, qualname):
-    """JNP402 for 64-bit dtypes requested from JAX, JNP403 for NumPy 64-bit data handed to it."""
+def _outermost(model, narrowed):
+    """The JNP403 findings that no enclosing part of their statement has too: one report of
+    ``0.8 * jnp.sin(X) + np.random.normal(...)``, not a second one of ``jnp.sin(X)`` inside it."""
+    for node, finding in narrowed.items():
+        parent = model.parent(node)
+        while isinstance(parent, ast.expr) and parent not in narrowed:
+            parent = model.parent(parent)
+        if parent not in narrowed:
+            yield finding
+
+
+def _call(model, call, qualname, narrowed):
+    """JNP402 for 64-bit dtypes requested from JAX; JNP403 (into ``narrowed``) for NumPy 64-bit data handed to it."""
     module, _, name = (qualname or "").rpartition(".")
     jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in api.non_array_functions()
     given, requested, python_type = False, None, False
@@ -279,7 +292,7 @@ def _call(model, call, qualname):
         wide = next((v.dtype for v in map(model.value, _data_arguments(call))
                      if v.kind is NUMPY and v.dtype in NARROW), None)
         if wide:
-            yield _narrowed(call, wide)
+            _narrowed(narrowed, call, wide)
 
 
 def _defaulted_dtype(model, call, qualname):

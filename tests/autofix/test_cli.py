@@ -3,6 +3,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,7 @@ SAFE = textwrap.dedent("""\
     y = jax.tree_map(lambda v: v + 1, [1, 2])
 """)
 SAFE_FIXED = SAFE.replace("x[0] = 1.0", "x = x.at[0].set(1.0)").replace("jax.tree_map", "jax.tree.map")
+ROOT = Path(__file__).resolve().parents[2]
 UNFIXABLE = "import jax\n\nkeys = jax.random.shuffle(jax.random.PRNGKey(0), jax.numpy.arange(3))\n"
 UNSAFE = textwrap.dedent("""\
     import jax
@@ -100,6 +102,25 @@ def test_stdin_is_fixed_to_stdout(tmp_path):
     assert (unchanged.returncode, unchanged.stdout) == (1, UNFIXABLE)
 
 
+def test_stdin_that_does_not_parse_is_written_back_unchanged_with_its_own_status(tmp_path):
+    broken = "import jax\nx = jax.tree_map(\n"
+    result = subprocess.run([sys.executable, "-m", "flake8_jaxnp", "fix", "--isolated", "--jaxnp-cache-dir", "",
+                             "--stdin-display-name", "src/edited.py", "-"], capture_output=True, cwd=tmp_path,
+                            input=broken.encode(), timeout=120)
+    assert (result.returncode, result.stdout) == (cli.NOT_FIXED, broken.encode())
+    assert result.stderr.decode().splitlines()[0].startswith(
+        "python -m flake8_jaxnp fix: src/edited.py: not fixed: it does not parse (SyntaxError: ")
+    assert fix("--diff", "-", cwd=tmp_path, stdin=broken).stdout == ""  # a diff of nothing
+
+
+def test_the_exit_statuses_are_in_the_help_and_the_documentation(tmp_path):
+    documented = (ROOT / "docs" / "fixes.md").read_text(encoding="utf-8")
+    for status in (0, cli.FINDINGS_LEFT, cli.USAGE_ERROR, cli.NOT_FIXED):
+        assert f"\n| {status} | " in documented
+    assert " ".join(fix("--help", cwd=tmp_path).stdout.split()).endswith(
+        " ".join(f"Exit status: {cli.EXIT_STATUSES}.".split()))
+
+
 @pytest.mark.parametrize("args, message", [
     (["--no-such-option"], "unrecognized arguments: --no-such-option"),
     (["-", "a.py"], "- (stdin) cannot be combined with paths"),
@@ -117,7 +138,7 @@ def test_a_file_that_does_not_parse_is_reported_and_left_alone(tmp_path):
     (tmp_path / "a.py").write_text(SAFE)
     (tmp_path / "broken.py").write_text("import jax\nx = jax.tree_map(\n")
     result = fix(".", cwd=tmp_path)
-    assert result.returncode == 1
+    assert result.returncode == cli.NOT_FIXED
     assert (tmp_path / "broken.py").read_text() == "import jax\nx = jax.tree_map(\n"
     assert (tmp_path / "a.py").read_text() == SAFE_FIXED
     assert result.stderr.splitlines()[0].startswith(
@@ -137,13 +158,29 @@ def test_a_file_that_cannot_be_written_is_reported_and_the_others_are_fixed(tmp_
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(os, "replace", refuse_a)
-    assert cli.main(["--isolated", "--jaxnp-cache-dir", "", "a.py", "b.py"]) == 1
+    assert cli.main(["--isolated", "--jaxnp-cache-dir", "", "a.py", "b.py"]) == cli.NOT_FIXED
     assert (tmp_path / "a.py").read_text() == SAFE
     assert (tmp_path / "b.py").read_text() == SAFE_FIXED
     assert oct(os.stat(tmp_path / "b.py").st_mode & 0o777) == oct(0o640)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.py", "b.py"]  # no temporary file left
-    assert capsys.readouterr().err.splitlines()[0] == \
-        "flake8-jaxnp-fix: a.py: cannot write the fixes (Read-only file system)"
+    assert capsys.readouterr().err.splitlines() == [
+        "flake8-jaxnp-fix: a.py: cannot write the fixes (Read-only file system)",
+        "flake8-jaxnp-fix: fixed 2 findings in 1 file"]  # b.py's two: a.py's were not written
+
+
+def test_a_read_only_file_is_not_counted_as_fixed(tmp_path, monkeypatch, capsys):
+    """chmod a-w; as root, who may write it anyway, os.access answers as it does for anyone else."""
+    (tmp_path / "a.py").write_text(SAFE)
+    os.chmod(tmp_path / "a.py", 0o444)
+    if os.geteuid() == 0:
+        access = os.access
+        monkeypatch.setattr(os, "access", lambda path, mode: mode != os.W_OK and access(path, mode))
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["--isolated", "--jaxnp-cache-dir", "", "a.py"]) == cli.NOT_FIXED
+    assert (tmp_path / "a.py").read_text() == SAFE
+    assert capsys.readouterr().err.splitlines() == [
+        "flake8-jaxnp-fix: a.py: cannot write the fixes (Permission denied)",
+        "flake8-jaxnp-fix: fixed 0 findings in 0 files"]
 
 
 def test_it_fixes_exactly_what_flake8_reports(tmp_path):

@@ -1,9 +1,11 @@
 """fix_source: the API the command and the editor use."""
 import ast
+import re
 import textwrap
 
 import pytest
 
+from flake8_jaxnp import api
 from flake8_jaxnp.autofix import FIXERS, FixResult, fix_source
 from flake8_jaxnp.autofix.engine import Edit
 from flake8_jaxnp.findings import Finding
@@ -90,3 +92,14 @@ def test_unsafe_fixes_apply_only_when_asked_for():
     safe = fix_source(source, findings(source))
     assert [f.code for f in safe.applied] == ["JNP301"] and [f.code for f in safe.unfixed] == ["JNP201"]
     assert sorted(f.code for f in fix_source(source, findings(source), unsafe=True).applied) == ["JNP201", "JNP301"]
+
+
+@pytest.mark.parametrize("removed, replacement", sorted(api.removed_name_replacements().items()))
+def test_a_removed_name_s_message_names_what_its_fix_writes(removed, replacement):
+    """One table (removed_name_replacements) for both: the message never says there is no replacement
+    while the fix writes one (jnp.row_stack, whose replacement only NumPy's deprecation names)."""
+    module = removed.rpartition(".")[0]
+    source = f"import {module}\n\nf = {removed}\n"
+    (finding,) = [finding for finding in findings(source) if finding.code == "JNP504"]
+    assert re.search(rf"(?<![\w.]){re.escape(replacement)}(?!\w)", finding.message), finding.message
+    assert fixed(source) in (source, source.replace(removed, replacement))

@@ -4,7 +4,7 @@
 ``pip download --no-deps`` into a cache folder outside the repository
 (``$FLAKE8_JAXNP_CORPUS``, default ``~/.cache/flake8-jaxnp/corpus``), unpacks
 their ``.py`` files and prints the folder with its size; ``--findings`` also
-lints it with ``--select JNP`` and counts findings per rule. Versions are pinned
+lints it with every rule selected (``--select JNP,JNP403``) and counts findings per rule. Versions are pinned
 so that the figures in the README can be reproduced.
 """
 import argparse
@@ -17,7 +17,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
-from flake8_jaxnp.rules import RULES
+from flake8_jaxnp.rules import RULES, SELECT_EVERY_RULE
 
 PACKAGES = {
     "optax": "0.2.8",
@@ -117,8 +117,9 @@ def _distribution(wheel):
 
 
 def sweep(root):
-    """flake8 ``--select JNP`` over the corpus: (finding lines, stderr)."""
-    result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "."],
+    """flake8 over the corpus with every rule selected (``--select JNP`` and the rules off by default,
+    which it leaves off): (finding lines, stderr)."""
+    result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", SELECT_EVERY_RULE, "."],
                             capture_output=True, text=True, cwd=root)
     return result.stdout.splitlines(), result.stderr
 

@@ -5,11 +5,11 @@ findings it fixes gone, and what does it cost.
 
 Each DIR (the library corpus, the research corpus) is copied to a temporary folder, where
 ``python -m flake8_jaxnp fix --diff .`` runs, safe fixes only and then with
-``--unsafe-fixes``, with the pre-commit hook's selection (``--select JNP
---extend-ignore=JNP403``), ``--isolated`` and a cold cache, as the findings figures are
-made. The diff is applied to a fresh copy with ``patch -p1`` (after ``patch --dry-run`` and
-``git apply --check``); then every changed file must parse and compile, flake8's JNP
-findings before and after give the fixes per rule, no JNP504 finding whose removed name
+``--unsafe-fixes``, with the pre-commit hook's selection (``--select JNP``), ``--isolated``
+and a cold cache, as the findings figures are made. The diff is applied to a fresh copy with
+``patch -p1`` (after ``patch --dry-run`` and ``git apply --check``); then every changed file
+must parse and compile, flake8's JNP findings before and after give the fixes per rule, no
+JNP504 finding whose removed name
 has a known replacement may be left, no finding may be new, and a second ``fix --diff``
 must print nothing. The time is the median of ``--repeat`` runs of ``fix --diff``. Exit 1
 when a check fails.
@@ -26,7 +26,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-SELECTION = ["--isolated", "--jaxnp-cache-dir=", "--select", "JNP", "--extend-ignore=JNP403", "--jobs", "2"]
+SELECTION = ["--isolated", "--jaxnp-cache-dir=", "--select", "JNP", "--jobs", "2"]
 FINDING = re.compile(r"^\./(?P<path>.+?):\d+:\d+: (?P<code>JNP\d+) (?P<message>.*)$")
 CHANGED_FILE = re.compile(r"^\+\+\+ b/(?:\./)?(.+)$", re.M)
 

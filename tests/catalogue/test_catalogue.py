@@ -7,13 +7,16 @@ import subprocess
 import sys
 from dataclasses import fields
 
+import pytest
+
 from conftest import ROOT
-from expectations import expected_findings
 from flake8_jaxnp import evidence, linter
 from flake8_jaxnp.model import Model
 from flake8_jaxnp.options import DEFAULT
 from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES
 from flake8_jaxnp.scaffold import STUB
+
+ON_BY_DEFAULT = "JNP504"  # a rule on by default whose example draws it
 
 
 def test_codes_are_unique_and_well_formed():
@@ -44,17 +47,28 @@ def test_file_without_jax_or_numpy_draws_nothing(lint_source):
     assert lint_source("def f(x):\n    print(x)\n    return float(x)\n") == []
 
 
-def test_rules_off_by_default_need_explicit_selection():
-    """What the catalogue turns off is reported only when selected; every other rule is reported as is."""
-    def codes(*flags):
-        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *flags, str(ROOT / "fixtures")],
-                                capture_output=True, text=True)
-        return {line.split()[1] for line in result.stdout.splitlines() if " JNP" in line}
-
-    marked = {code for path in (ROOT / "fixtures").rglob("*.py") for _, code in expected_findings(path)}
-    assert codes() == marked - set(OFF_BY_DEFAULT)
-    assert codes("--select", "JNP") == marked
-    assert codes("--extend-select", ",".join(OFF_BY_DEFAULT)) == marked
+@pytest.mark.parametrize("flags, configuration, named", [
+    ((), "", False),
+    (("--select", "JNP"), "", False),
+    (("--ignore", "E501"), "", False),
+    (("--select", "JNP,{off}"), "", True),
+    (("--extend-select", "{off}"), "", True),
+    ((), "select = JNP\n", False),
+    ((), "select = JNP\nextend-select = {off}\n", True),
+    (("--select", "JNP"), "extend-select = {off}\n", True),
+])
+def test_rules_off_by_default_are_reported_only_where_a_selection_names_them(tmp_path, flags, configuration, named):
+    """What the catalogue turns off is reported only when --select or --extend-select (or the
+    configuration's select/extend-select) names it in full; a rule on by default is reported as is."""
+    off = ",".join(OFF_BY_DEFAULT)
+    (tmp_path / "setup.cfg").write_text("[flake8]\n" + configuration.format(off=off), encoding="utf-8")
+    for code in (*OFF_BY_DEFAULT, ON_BY_DEFAULT):
+        (tmp_path / f"{code.lower()}.py").write_text(RULES[code].example, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "flake8", "--jaxnp-cache-dir", "",
+                             *(flag.format(off=off) for flag in flags), "."], capture_output=True, text=True,
+                            cwd=tmp_path)
+    found = {line.split()[1] for line in result.stdout.splitlines() if " JNP" in line}
+    assert found == ({ON_BY_DEFAULT, *OFF_BY_DEFAULT} if named else {ON_BY_DEFAULT}), result.stderr
 
 
 def test_each_code_is_declared_by_exactly_one_check():

@@ -14,7 +14,8 @@ from conftest import ROOT
 from flake8_jaxnp.scaffold import STUB
 
 CODE, NAME, FAMILY = "JNP699", "toy-pitfall", "keys"
-TESTS = ("conftest.py", "expectations.py", "catalogue/test_catalogue.py", "checks/test_fixtures.py")
+TESTS = ("conftest.py", "benchmarks/corpus.py",  # (conftest asks it where the corpus is)
+         "expectations.py", "catalogue/test_catalogue.py", "checks/test_fixtures.py")
 FILLED = {  # the catalogue's stub fields, written
     "message": "{what} is a toy pitfall",
     "why": "A toy rule, to show what new-rule leaves to write.",

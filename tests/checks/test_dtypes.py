@@ -27,7 +27,7 @@ def test_flake8_option_jaxnp_x64_reaches_the_checks(tmp_path):
     module.write_text(source(X64_SOURCE))
 
     def flake8(*extra):
-        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "JNP4",
+        result = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "JNP4,JNP403",
                                  "--format", "%(code)s", *extra, str(module)], capture_output=True, text=True)
         assert result.returncode in (0, 1), result.stderr
         return sorted(result.stdout.split())
@@ -246,3 +246,15 @@ def test_promotion_of_parameters_names_the_calls():
     assert [m.split(" promotes")[0] for m in one + two] == [
         "JNP401 a (float32) + b (int32), as called on line 10,",
         "JNP401 a (float32) + b (int32), as called on lines 10, 11,"]
+
+
+def test_narrowing_inside_narrowing_is_reported_once_for_the_outermost_expression():
+    """The research corpus's ``Y = 0.8 * jnp.sin(X) + 0.1 + np.random.normal(...)``: one report, not one
+    for it and another for ``jnp.sin(X)`` in it; a second statement is still reported on its own."""
+    found = [message for message in messages(source("""
+        X = np.linspace(0.0, 1.0, 5)
+        Y = 0.8 * jnp.sin(X) + 0.1 + np.random.normal(size=5)
+        Z = jnp.sin(X)
+    """)) if message.startswith("JNP403")]
+    assert [message.split(" hands ")[0] for message in found] == [
+        "JNP403 0.8 * jnp.sin(X) + 0.1 + np.random.normal(...)", "JNP403 jnp.sin(X)"]

@@ -9,7 +9,7 @@ import pytest
 from conftest import FIXTURES, ROOT
 from expectations import expected_findings
 from flake8_jaxnp import linter
-from flake8_jaxnp.rules import RULES
+from flake8_jaxnp.rules import RULES, SELECT_EVERY_RULE
 from flake8_jaxnp.scaffold import STUB
 
 # One file per rule, plus a small package whose modules see each other (fixtures/mypkg).
@@ -18,9 +18,10 @@ FIXTURE_FILES = sorted(FIXTURES.rglob("*.py"))
 
 @pytest.fixture(scope="module")
 def flake8_findings():
-    """{fixture path: {(line, code)}} from one flake8 run over fixtures/."""
+    """{fixture path: {(line, code)}} from one flake8 run over fixtures/ (every rule: the ones off by
+    default are named)."""
     result = subprocess.run(
-        [sys.executable, "-m", "flake8", "--isolated", "--select", "JNP",
+        [sys.executable, "-m", "flake8", "--isolated", "--select", SELECT_EVERY_RULE,
          "--format", "%(path)s\t%(row)d\t%(code)s", str(FIXTURES)],
         capture_output=True, text=True, cwd=ROOT,
     )

@@ -266,13 +266,16 @@ def _hook(hook_id="flake8-jaxnp"):
 
 @pytest.mark.parametrize("hook_id, program, selection", [("flake8-jaxnp", "flake8", {"JNP", "E9"}),
                                                          ("flake8-jaxnp-fix", "flake8-jaxnp-fix", {"JNP"})])
-def test_pre_commit_hook_keeps_every_default_off_rule_off(hook_id, program, selection):
-    """Both hooks: the fix hook fixes what the check hook reports."""
+def test_pre_commit_hook_keeps_every_default_off_rule_off(hook_id, program, selection, monkeypatch):
+    """Both hooks: the fix hook fixes what the check hook reports, and neither turns on a default-off rule."""
+    from flake8.main.application import Application
+    from flake8_jaxnp.plugin import JaxNumpyChecker
     hook = _hook(hook_id)
     found_program, option, selected = shlex.split(hook["entry"])
     assert (found_program, option) == (program, "--select") and set(selected.split(",")) == selection
-    (ignored,) = [arg.partition("=")[2] for arg in hook["args"] if arg.startswith("--extend-ignore=")]
-    assert ignored.split(",") == OFF_BY_DEFAULT
+    monkeypatch.setattr(JaxNumpyChecker, "_options", JaxNumpyChecker._options)  # restored afterwards
+    Application().initialize(["--isolated", option, selected, *hook.get("args", ())])
+    assert set(OFF_BY_DEFAULT) <= JaxNumpyChecker._options.silenced
 
 
 def test_pre_commit_fix_hook_applies_the_safe_fixes(tmp_path):
@@ -285,11 +288,11 @@ def test_pre_commit_fix_hook_applies_the_safe_fixes(tmp_path):
     unfixable = RULES["JNP601"].example
     (tmp_path / "unfixable.py").write_text(unfixable, encoding="utf-8")
     expected = fix_source(REMOVED_NAMES, _lint(REMOVED_NAMES)[:2]).text
-    first = run(*shlex.split(hook["entry"]), *hook["args"], "fixable.py", "unfixable.py", cwd=tmp_path)
+    first = run(*shlex.split(hook["entry"]), *hook.get("args", ()), "fixable.py", "unfixable.py", cwd=tmp_path)
     assert first.returncode == 1, first.stdout + first.stderr
     assert (tmp_path / "fixable.py").read_text(encoding="utf-8") == expected != REMOVED_NAMES
     assert (tmp_path / "unfixable.py").read_text(encoding="utf-8") == unfixable
-    again = run(*shlex.split(hook["entry"]), *hook["args"], "fixable.py", cwd=tmp_path)
+    again = run(*shlex.split(hook["entry"]), *hook.get("args", ()), "fixable.py", cwd=tmp_path)
     assert again.returncode == 0, again.stdout + again.stderr
     assert (tmp_path / "fixable.py").read_text(encoding="utf-8") == expected
 
@@ -304,7 +307,7 @@ def test_pre_commit_hook_fails_on_a_file_flake8_cannot_check(tmp_path, name, con
     hook = _hook()
     if content is not None:
         (tmp_path / name).write_bytes(content)
-    result = run(*shlex.split(hook["entry"]), *hook["args"], name, cwd=tmp_path)
+    result = run(*shlex.split(hook["entry"]), *hook.get("args", ()), name, cwd=tmp_path)
     assert result.returncode == 1, result.stdout + result.stderr
     (line,) = result.stdout.splitlines()
     match = FLAKE8_LINE.match(line)
@@ -325,9 +328,6 @@ def test_readme_option_table_lists_every_plugin_option():
     class Recorder:
         def __init__(self):
             self.added = []
-
-        def extend_default_ignore(self, codes):
-            pass
 
         def add_option(self, flag, **settings):
             self.added.append((flag, settings))
@@ -417,7 +417,9 @@ def test_ci_stops_before_the_tests_when_the_installed_stack_is_not_the_recorded_
 
 @pytest.mark.parametrize("argv, silenced", [
     ([], set(OFF_BY_DEFAULT)),
-    (["--select", "JNP"], set()),
+    (["--select", "JNP"], set(OFF_BY_DEFAULT)),
+    (["--ignore", "E501"], set(OFF_BY_DEFAULT)),  # flake8's default ignore list gives way to --ignore
+    (["--select", "JNP,JNP403"], set()),
     (["--extend-select", "JNP403", "--extend-ignore", "JNP101"], {"JNP101"}),
     (["--select", "E,W"], set(RULES)),
 ])
