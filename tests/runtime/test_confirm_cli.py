@@ -22,7 +22,8 @@ from conftest import FIXTURES, ROOT
 from expectations import expected_findings
 from flake8_jaxnp.rules import RULES
 
-INPUT_FILES = [INPUTS / name for name in ("confirmed_and_unexercised.py", "contained.py", "wrong_and_missed.py")]
+INPUT_FILES = [INPUTS / name for name in (
+    "confirmed_and_unexercised.py", "contained.py", "raises_later.py", "wrong_and_missed.py")]
 FIXTURE_FILES = sorted(FIXTURES.glob("*.py"))
 
 
@@ -111,6 +112,20 @@ def test_pitfall_without_finding_is_missed(inputs_run):
     missed = [row for row in rows_of(report, "wrong_and_missed.py") if row["verdict"] == "missed"]
     assert [(row["line"], row["codes"], row["mechanism"]) for row in missed] == [(18, ["JNP201"], "exception")]
     assert "TracerArrayConversionError" in missed[0]["evidence"]
+
+
+def test_evidence_gathered_before_a_later_exception_is_kept(inputs_run):
+    """The print ran once under jit and 50 times without it before both runs raised at the removed
+    name; a case whose runs end differently (a tracer error the run without jit goes past) is not
+    compared, so its loop's rebinding (once against five times) is no event."""
+    _, report = inputs_run
+    rows = {row["codes"][0]: row for row in rows_of(report, "raises_later.py")}
+    assert {code: row["verdict"] for code, row in rows.items()} == {
+        "JNP301": "confirmed", "JNP202": "confirmed", "JNP504": "confirmed"}
+    assert rows["JNP301"]["case"] == "case_print_then_removed_api"
+    assert rows["JNP301"]["evidence"] == "print() ran 1x under jit, 50x without it"
+    not_compared = case_of(report, "raises_later.py", "case_tracer_error_is_not_compared")
+    assert [event["kind"] for event in not_compared["events"]] == ["tracer-to-python"]
 
 
 def test_case_output_stays_out_of_the_report(inputs_run):

@@ -1,0 +1,34 @@
+"""Runtime-confirmation inputs: cases that raise after the evidence of an earlier line was gathered."""
+import jax
+import jax.numpy as jnp
+
+calls = 0
+
+
+@jax.jit
+def step(x):
+    print("CASE-OUTPUT x =", x)  # JNP301: prints while jax.jit traces, once
+    return x * 2
+
+
+@jax.jit
+def positive(x):
+    if x > 0:  # a tracer's truth value: raises under jit, runs without it
+        return x
+    return -x
+
+
+def case_print_then_removed_api():
+    for _ in range(50):
+        step(jnp.ones(2))
+    return jax.tree_map(lambda v: v + 1, [1, 2])  # removed from JAX: both runs raise here
+
+
+def case_tracer_error_is_not_compared():
+    """Under jit the first iteration raises; without jit all five run. The rebinding below ran
+    once against five times, which says nothing about tracing: no event may come of it."""
+    global calls
+    for i in range(5):
+        calls += 1
+        step(jnp.ones(2))
+        positive(jnp.float32(i + 1))
