@@ -29,7 +29,8 @@ from . import processes
 from .observe import one_line
 from .worker import BOOT
 
-PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}  # --platform -> jax_platforms
+PLATFORMS = {"cpu": "cpu", "gpu": "cuda", "tpu": "tpu"}  # --platform -> jax_platforms (auto: what JAX picks)
+ACCELERATORS = ("gpu", "tpu")  # jax.default_backend() names
 STARTUP_TIMEOUT = 120.0  # seconds a new worker may take to import JAX and start its backend
 MESSAGE_LIMIT = 64 << 20  # bytes; a longer "line" from a worker is not a message
 
@@ -268,6 +269,17 @@ class Pool:
             if self.idle:
                 return self.idle.pop()
         return Worker(self.settings)
+
+    def backend(self):
+        """(backend, device kind) as JAX picked them in a worker, before any file runs: the first
+        worker answers and stays, idle, for the first file. The runner never imports JAX, so it never
+        holds the accelerator the workers need. ("unavailable", why) when no worker starts."""
+        try:
+            worker = self.take()
+        except WorkerLost as exc:
+            return "unavailable", str(exc)
+        self.give(worker)
+        return worker.backend
 
     def give(self, worker):
         with self.lock:
