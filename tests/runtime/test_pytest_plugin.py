@@ -88,10 +88,12 @@ def test_warning_and_caught_exception_confirm_their_findings(example_run):
     assert report["exit_code"] == example_run[0].returncode == 0
 
 
-@pytest.mark.parametrize("where, args, shown", [
-    ("", (), ""), ("", ("tests",), ""), ("", (str(PROJECT),), ""), ("..", ("pytest_project/tests",), "pytest_project/"),
+@pytest.mark.parametrize("where, args, shown, package_added", [
+    ("", (), "", True), ("", ("tests",), "", True), ("", (str(PROJECT),), "", False),
+    ("..", ("pytest_project/tests",), "pytest_project/", True),
 ], ids=["no path", "the tests only", "absolute path", "from the folder above"])
-def test_paths_are_relative_to_where_pytest_started_and_the_package_is_watched(tmp_path, where, args, shown):
+def test_paths_are_relative_to_where_pytest_started_and_the_package_is_watched(
+        tmp_path, where, args, shown, package_added):
     """Given no path, only the tests, or an absolute path, the report holds the same rows as with
     ``.``, relative to the folder pytest was started in; where the given paths leave out the
     package under test (``trainer/``, pytest.ini's folder being the rootdir), it is watched anyway
@@ -104,7 +106,7 @@ def test_paths_are_relative_to_where_pytest_started_and_the_package_is_watched(t
     found = {(row["path"], row["line"], row["codes"][0], row["verdict"]) for row in report["results"]}
     assert found == {(shown + path, line, code, "confirmed") for path, line, code in expected(PROJECT)}
     added = f"flake8-jaxnp: also watched the project's packages: {shown}trainer/"
-    assert (added in result.stdout.splitlines()) == (not args or "tests" in args[0])
+    assert (added in result.stdout.splitlines()) == package_added
 
 
 def test_project_packages_are_the_rootdirs_except_tests_and_this_plugin(tmp_path):
