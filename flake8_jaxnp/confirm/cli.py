@@ -45,7 +45,9 @@ def parser():
                      help="fail unless the cases run on a GPU or TPU")
     cli.add_argument("--require-gpu", dest="require", action="store_const", const="--require-gpu",
                      help="fail unless the cases run on a GPU")
-    cli.add_argument("--jobs", type=count, default=os.cpu_count() or 1, help="files run in parallel")
+    cli.add_argument("--jobs", type=count,
+                     help="files run in parallel (default: the number of CPUs; one on a TPU, which admits one "
+                          "process at a time)")
     cli.add_argument("--memory-limit", type=gibibytes, default=default_memory_limit(), metavar="GIB",
                      help="memory each worker may allocate on the CPU backend before a case gets "
                           "MemoryError (default %(default)g GiB, half the machine; 0 turns it off)")
@@ -167,14 +169,16 @@ def _run_all(results, args):
     return []
 
 
-def _jobs(jobs, backend):
-    """How many workers may run at once: one on a TPU, where a second process opening the chip fails
-    (libtpu's lockfile), and the user is told."""
-    if backend == "tpu" and jobs > 1:
-        print(f"flake8-jaxnp-confirm: --jobs {jobs} lowered to 1: one process at a time can hold a TPU",
+def _jobs(asked, backend):
+    """How many workers may run at once: ``asked`` (--jobs, None: the number of CPUs), but one on a
+    TPU, where a second process opening the chip fails (libtpu's lockfile); a --jobs given above
+    that is lowered, and the user told."""
+    if backend != "tpu":
+        return asked or os.cpu_count() or 1
+    if asked and asked > 1:
+        print(f"flake8-jaxnp-confirm: --jobs {asked} lowered to 1: one process at a time can hold a TPU",
               file=sys.stderr)
-        return 1
-    return jobs
+    return 1
 
 
 def physical_memory():

@@ -293,7 +293,7 @@ class Pool:
 
 
 def settings(platform=None, cache_dir="", memory_limit=0, x64=False):
-    """What every worker is started with: ``platform`` a --platform choice, ``cache_dir`` a folder for
+    """What every worker is started with: ``platform`` a --platform choice (auto: JAX picks), ``cache_dir`` a folder for
     JAX's compilation cache ("" for none), ``memory_limit`` bytes a worker may add on the CPU backend
     (0: no limit), ``x64`` whether to enable jax_enable_x64."""
     return {"platform": PLATFORMS.get(platform), "cache_dir": cache_dir, "memory_limit": memory_limit, "x64": x64}

@@ -8,10 +8,7 @@ from conftest import ROOT
 
 INPUTS = Path(__file__).resolve().parent / "confirm_inputs"
 PLATFORM = os.environ.get("JAXNP_CONFIRM_PLATFORM", "cpu")
-# On an accelerator the run must really use it; on a TPU one worker at a time (named here, so the
-# runner has nothing to say about lowering --jobs).
-ON_PLATFORM = (["--platform", PLATFORM] + (["--require-accelerator"] if PLATFORM in ("gpu", "tpu") else [])
-               + (["--jobs", "1"] if PLATFORM == "tpu" else []))
+ON_PLATFORM = ["--platform", PLATFORM] + (["--require-accelerator"] if PLATFORM in ("gpu", "tpu") else [])
 COMMAND = [sys.executable, "-m", "flake8_jaxnp.confirm"]
 
 

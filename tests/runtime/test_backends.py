@@ -42,8 +42,8 @@ sys.exit(code)
 
 
 def on_fake_tpu(*args):
-    return subprocess.run([sys.executable, "-c", FAKE_TPU, *map(str, args)], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600)
+    return subprocess.run([sys.executable, "-c", FAKE_TPU, "--platform", "cpu", *map(str, args)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
 
 
 def test_a_tpu_lowers_jobs_to_one_and_says_so():
@@ -56,15 +56,17 @@ def test_a_tpu_lowers_jobs_to_one_and_says_so():
                                                     "missed": 0}
 
 
-def test_one_job_on_a_tpu_needs_no_word():
-    result = on_fake_tpu("--jobs", "1", "--format", "json", FILES[0])
+@pytest.mark.parametrize("jobs", [(), ("--jobs", "1")], ids=["default", "one"])
+def test_a_tpu_runs_one_worker_without_a_word_when_no_more_were_asked_for(jobs):
+    result = on_fake_tpu(*jobs, "--format", "json", *FILES)
     assert result.stderr.splitlines() == ["workers started: 1"]
+    assert result.returncode == 0
 
 
 def test_other_backends_keep_their_jobs():
     """The control of the TPU tests: on the CPU two files take two workers."""
     result = subprocess.run([sys.executable, "-c", FAKE_TPU.replace("runner.Pool.backend =", "_ ="),
-                             "--jobs", "2", "--format", "json", *map(str, FILES)],
+                             "--platform", "cpu", "--jobs", "2", "--format", "json", *map(str, FILES)],
                             capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert result.stderr.splitlines() == ["workers started: 2"]
 
