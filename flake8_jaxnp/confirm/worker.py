@@ -245,10 +245,13 @@ def run_case(file, case, watched, rerun, send, baseline):
         promotion = jitted.exception
         send({"type": "run", "case": case})
         jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline)
-    # Only a case that traced the code of a file with such a finding needs the rerun without jit; one
-    # that raised gets it too, so what ran before the exception still counts (see observe.analyse).
+    # Only a case that traced the code of a file with such a finding needs the rerun without jit. One
+    # that raised gets it too, so what ran before the exception still counts (see observe.analyse),
+    # unless the error is JAX's own about a tracer: without jit the case would run on past it (maybe
+    # for long), and the two runs could not be compared.
     eager = None
-    if any(path in rerun for path, _ in jitted.rec.traced_lines):
+    tracer_error = isinstance(jitted.exception, (jax.errors.JAXTypeError, jax.errors.JAXIndexError))
+    if not tracer_error and any(path in rerun for path, _ in jitted.rec.traced_lines):
         send({"type": "run", "case": case})
         eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline)
     return analyse(jitted, eager, promotion)
