@@ -3,18 +3,18 @@ import argparse
 import math
 import os
 import signal
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from ..options import OptionError, from_configuration
 from . import processes, report
-from .runner import PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
+from .runner import ACCELERATORS, PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
 from .verdicts import exit_code, judge
 
 DEFAULT_TIMEOUT = 60.0
 MAX_TIMEOUT = 7 * 24 * 3600.0  # select() and the clock stay exact well beyond a week
 MAX_MEMORY_GIB = float(1 << 20)  # where the machine's memory is unknown
+REQUIRED = {"--require-accelerator": ACCELERATORS, "--require-gpu": ("gpu",)}  # flag -> backends it accepts
 
 
 class OneLineErrors(argparse.ArgumentParser):
@@ -31,16 +31,23 @@ def parser():
                     "against what JAX really does. Exit status: 0 every finding confirmed or not "
                     "exercised and nothing missed; 1 a finding not reproduced, a missed pitfall, "
                     "or a case that hung, crashed or exited; 2 usage, configuration, path, import or "
-                    "linter errors; 130 interrupted; 143 terminated. The --jaxnp-* options are read "
-                    "from the flake8 configuration as flake8 reads them; given here, they win.")
+                    "linter errors, or no accelerator where one is required; 130 interrupted; "
+                    "143 terminated. The --jaxnp-* options are read from the flake8 configuration "
+                    "as flake8 reads them; given here, they win.")
     cli.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders")
     cli.add_argument("--format", choices=("table", "json"), default="table")
     cli.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
                      help="seconds one run of a case (jitted, or the rerun without jit) may take before "
                           f"it counts as hung (default {DEFAULT_TIMEOUT:g})")
-    cli.add_argument("--platform", choices=sorted(PLATFORMS), help="JAX backend for the cases (JAX_PLATFORMS)")
-    cli.add_argument("--require-gpu", action="store_true", help="fail unless the cases run on a GPU")
-    cli.add_argument("--jobs", type=count, default=os.cpu_count() or 1, help="files run in parallel")
+    cli.add_argument("--platform", choices=[*sorted(PLATFORMS), "auto"], default="auto",
+                     help="JAX backend for the cases (jax_platforms; default auto: the one JAX picks)")
+    cli.add_argument("--require-accelerator", dest="require", action="store_const", const="--require-accelerator",
+                     help="fail unless the cases run on a GPU or TPU")
+    cli.add_argument("--require-gpu", dest="require", action="store_const", const="--require-gpu",
+                     help="fail unless the cases run on a GPU")
+    cli.add_argument("--jobs", type=count,
+                     help="files run in parallel (default: the number of CPUs; one on a TPU, which admits one "
+                          "process at a time)")
     cli.add_argument("--memory-limit", type=gibibytes, default=default_memory_limit(), metavar="GIB",
                      help="memory each worker may allocate on the CPU backend before a case gets "
                           "MemoryError (default %(default)g GiB, half the machine; 0 turns it off)")
@@ -120,18 +127,13 @@ def _main(args):
         except PathError as exc:
             errors.append(str(exc))
     files = list(dict.fromkeys(files))  # a file named twice (or inside a folder also named) runs once
-    if args.require_gpu:
-        backend = _backend(args.platform)
-        if backend != "gpu":
-            errors.append(f"--require-gpu: JAX's backend is {backend}, not gpu")
-            return _finish(args, [], [], errors)
     results = []
     for path in files:
         try:
             results.append(prepare(path, args.options))
         except PathError as exc:
             errors.append(str(exc))
-    _run_all(results, args)
+    errors += _run_all(results, args)
     errors += [message for result in results for message in (result.lint_error, result.error) if message]
     if results and not errors and not any(result.case_names for result in results):
         errors.append("no case_* function to run in the given paths "
@@ -140,14 +142,18 @@ def _main(args):
 
 
 def _run_all(results, args):
-    """Run every file that mentions a case in a pool of reused workers."""
+    """Run every file that mentions a case in a pool of reused workers; the errors that stopped it."""
     processes.become_subreaper()  # a stray that escaped a killed worker's process group comes back here
     runnable = [result for result in results if result.has_cases]
     watched = scope(results)
     progress = Progress(len(runnable), enabled=args.format == "table" and sys.stderr.isatty())
     workers = Pool(settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.options.x64))
     try:
-        with ThreadPoolExecutor(args.jobs) as threads:
+        backend, device = workers.backend() if runnable or args.require else ("", "")
+        if args.require and backend not in REQUIRED[args.require]:
+            reason = f" ({device})" if backend == "unavailable" else ""
+            return [f"{args.require}: JAX's backend is {backend}{reason}, not {' or '.join(REQUIRED[args.require])}"]
+        with ThreadPoolExecutor(_jobs(args.jobs, backend)) as threads:
             try:  # (an interrupt while submitting must stop the workers too, or leaving waits for them)
                 futures = {threads.submit(run_file, result, workers, args.timeout, watched): result
                            for result in runnable}
@@ -160,6 +166,19 @@ def _run_all(results, args):
     finally:
         workers.close()
     progress.clear()
+    return []
+
+
+def _jobs(asked, backend):
+    """How many workers may run at once: ``asked`` (--jobs, None: the number of CPUs), but one on a
+    TPU, where a second process opening the chip fails (libtpu's lockfile); a --jobs given above
+    that is lowered, and the user told."""
+    if backend != "tpu":
+        return asked or os.cpu_count() or 1
+    if asked and asked > 1:
+        print(f"flake8-jaxnp-confirm: --jobs {asked} lowered to 1: one process at a time can hold a TPU",
+              file=sys.stderr)
+    return 1
 
 
 def physical_memory():
@@ -188,16 +207,6 @@ def _finish(args, rows, results, errors):
         return code
     print(report.as_json(rows, results, errors, code) if args.format == "json" else report.table(rows, results))
     return code
-
-
-def _backend(platform):
-    """The backend JAX picks in a fresh interpreter with the requested platform."""
-    env = dict(os.environ)
-    if platform:
-        env["JAX_PLATFORMS"] = PLATFORMS[platform]
-    probe = subprocess.run([sys.executable, "-c", "import jax; print(jax.default_backend())"],
-                           capture_output=True, text=True, env=env)
-    return probe.stdout.strip() if probe.returncode == 0 else "unavailable"
 
 
 class Progress:

@@ -45,11 +45,23 @@ def analyse(jitted, eager=None, promotion=None):
         error = one_line(jitted.exception)
         add_exception(found, jitted.exception, jitted.rec.watched)
     recorded(found, jitted.rec)
-    if eager is not None and eager.exception is None:
+    if eager is not None and _ended_alike(jitted, eager):
         _trace_only_lines(found, jitted, eager)
     lines = set(jitted.rec.lines) | set(eager.rec.lines if eager else ())
     return {"status": status, "error": error, "events": found.events, "observations": found.observations,
             "lines": sorted(lines)}
+
+
+def _ended_alike(jitted, eager):
+    """Whether the rerun without jit ended as the jitted run did: both finished, or both raised the
+    same type of exception at the same watched line, so their line counts cover the same stretch of
+    the case (a tracer error under jit that the rerun runs past leaves nothing to compare)."""
+    first, second = jitted.exception, eager.exception
+    if first is None or second is None:
+        return first is second
+    watched = jitted.rec.watched
+    return (type(first) is type(second)
+            and exception_place(first.__traceback__, watched)[0] == exception_place(second.__traceback__, watched)[0])
 
 
 def add_exception(found, exc, watched):

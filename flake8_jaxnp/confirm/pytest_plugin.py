@@ -16,6 +16,8 @@ import os
 
 import pytest
 
+TEST_FOLDERS = ("test", "tests", "testing")  # never taken for the package under test
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("jaxnp", "flake8-jaxnp runtime confirmation")
@@ -60,13 +62,18 @@ class Confirmation:
 
         self.config, self.errors, self.results, self.rows = config, [], [], None
         paths = [arg.split("::")[0] for arg in config.args] or [str(config.rootpath)]
+        self.packages = [package for package in project_packages(config.rootpath)
+                         if not any(_inside(package, path) for path in paths)]
         files = []
-        for path in paths:
+        for path in paths + self.packages:
             try:
                 files += python_files([path])
             except PathError as exc:
                 self.errors.append(str(exc))
-        for path in dict.fromkeys(os.path.normpath(file) for file in files):
+        chosen = {}  # real path -> the path shown: a file reached twice (a symbolic link) is watched once
+        for file in files:
+            chosen.setdefault(os.path.realpath(file), _relative(file, config.invocation_params.dir))
+        for path in chosen.values():
             try:
                 self.results.append(prepare(path, options))
             except PathError as exc:
@@ -146,7 +153,42 @@ class Confirmation:
         terminalreporter.section("flake8-jaxnp runtime confirmation")
         for error in self.errors:
             terminalreporter.write_line(f"flake8-jaxnp: {error}")
+        if self.packages:
+            here = self.config.invocation_params.dir
+            names = ", ".join(_relative(package, here) + os.sep for package in self.packages)
+            terminalreporter.write_line(f"flake8-jaxnp: also watched the project's packages: {names}")
         terminalreporter.write_line(table(self.rows, self.results))
+
+
+def project_packages(rootdir):
+    """The packages of the project under test, watched besides the given paths so that
+    ``pytest --jaxnp-confirm tests`` judges the code the tests exercise: the rootdir's folders
+    (and ``src/``'s) with an ``__init__.py``, except test folders and this plugin's own package."""
+    own = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    found = []
+    for parent in (rootdir, rootdir / "src"):
+        try:
+            folders = sorted(parent.iterdir())
+        except OSError:
+            continue
+        found += [str(folder) for folder in folders if folder.name.isidentifier() and folder.name not in TEST_FOLDERS
+                  and (folder / "__init__.py").is_file() and os.path.realpath(folder) != own]
+    return found
+
+
+def _inside(folder, path):
+    """Whether ``folder`` is ``path`` or lies under it."""
+    folder, path = os.path.realpath(folder), os.path.realpath(path)
+    return folder == path or folder.startswith(path.rstrip(os.sep) + os.sep)
+
+
+def _relative(path, start):
+    """``path`` as the report shows it: relative to the folder pytest was started in, as pytest's
+    own tracebacks show paths, whether it was given as ``.``, absolute, or not at all."""
+    try:
+        return os.path.relpath(os.path.abspath(path), start)
+    except ValueError:  # another drive (Windows)
+        return os.path.abspath(path)
 
 
 def _fill(case, rec, exception):

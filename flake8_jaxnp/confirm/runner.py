@@ -29,7 +29,8 @@ from . import processes
 from .observe import one_line
 from .worker import BOOT
 
-PLATFORMS = {"cpu": "cpu", "gpu": "cuda"}  # --platform -> jax_platforms
+PLATFORMS = {"cpu": "cpu", "gpu": "cuda", "tpu": "tpu"}  # --platform -> jax_platforms (auto: what JAX picks)
+ACCELERATORS = ("gpu", "tpu")  # jax.default_backend() names
 STARTUP_TIMEOUT = 120.0  # seconds a new worker may take to import JAX and start its backend
 MESSAGE_LIMIT = 64 << 20  # bytes; a longer "line" from a worker is not a message
 
@@ -269,6 +270,17 @@ class Pool:
                 return self.idle.pop()
         return Worker(self.settings)
 
+    def backend(self):
+        """(backend, device kind) as JAX picked them in a worker, before any file runs: the first
+        worker answers and stays, idle, for the first file. The runner never imports JAX, so it never
+        holds the accelerator the workers need. ("unavailable", why) when no worker starts."""
+        try:
+            worker = self.take()
+        except WorkerLost as exc:
+            return "unavailable", str(exc)
+        self.give(worker)
+        return worker.backend
+
     def give(self, worker):
         with self.lock:
             self.idle.append(worker)
@@ -281,7 +293,7 @@ class Pool:
 
 
 def settings(platform=None, cache_dir="", memory_limit=0, x64=False):
-    """What every worker is started with: ``platform`` a --platform choice, ``cache_dir`` a folder for
+    """What every worker is started with: ``platform`` a --platform choice (auto: JAX picks), ``cache_dir`` a folder for
     JAX's compilation cache ("" for none), ``memory_limit`` bytes a worker may add on the CPU backend
     (0: no limit), ``x64`` whether to enable jax_enable_x64."""
     return {"platform": PLATFORMS.get(platform), "cache_dir": cache_dir, "memory_limit": memory_limit, "x64": x64}

@@ -12,8 +12,8 @@ the working directory and the environment as they were before the first case.
 After each run every process the case started is ended (see ``processes``).
 A case runs under strict dtype promotion (again without it when a promotion
 error stopped it), and, when a finding of the file needs it and the case traced
-watched code, once more under ``jax.disable_jit()``: comparing the two runs shows
-which lines ran only while JAX traced.
+watched code, once more under ``jax.disable_jit()`` (also after an exception):
+comparing the two runs shows which lines ran only while JAX traced.
 """
 import io
 import json
@@ -245,9 +245,13 @@ def run_case(file, case, watched, rerun, send, baseline):
         promotion = jitted.exception
         send({"type": "run", "case": case})
         jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline)
-    # Only a case that traced the code of a file with such a finding needs the rerun without jit.
+    # Only a case that traced the code of a file with such a finding needs the rerun without jit. One
+    # that raised gets it too, so what ran before the exception still counts (see observe.analyse),
+    # unless the error is JAX's own about a tracer: without jit the case would run on past it (maybe
+    # for long), and the two runs could not be compared.
     eager = None
-    if jitted.exception is None and any(path in rerun for path, _ in jitted.rec.traced_lines):
+    tracer_error = isinstance(jitted.exception, (jax.errors.JAXTypeError, jax.errors.JAXIndexError))
+    if not tracer_error and any(path in rerun for path, _ in jitted.rec.traced_lines):
         send({"type": "run", "case": case})
         eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline)
     return analyse(jitted, eager, promotion)

@@ -8,7 +8,7 @@ from conftest import ROOT
 
 INPUTS = Path(__file__).resolve().parent / "confirm_inputs"
 PLATFORM = os.environ.get("JAXNP_CONFIRM_PLATFORM", "cpu")
-ON_PLATFORM = ["--platform", PLATFORM] + (["--require-gpu"] if PLATFORM == "gpu" else [])
+ON_PLATFORM = ["--platform", PLATFORM] + (["--require-accelerator"] if PLATFORM in ("gpu", "tpu") else [])
 COMMAND = [sys.executable, "-m", "flake8_jaxnp.confirm"]
 
 

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import FIXTURES
+from conftest import FIXTURES, ROOT
 from expectations import expected_findings
 
 PROJECT = FIXTURES / "pytest_project"
@@ -86,6 +86,38 @@ def test_warning_and_caught_exception_confirm_their_findings(example_run):
     assert (by_code["JNP402"]["mechanism"], by_code["JNP402"]["path"]) == ("dtype warning", "trainer/model.py")
     assert by_code["JNP201"]["mechanism"] == "exception"  # raised inside pytest.raises, which caught it
     assert report["exit_code"] == example_run[0].returncode == 0
+
+
+@pytest.mark.parametrize("where, args, shown, package_added", [
+    ("", (), "", True), ("", ("tests",), "", True), ("", (str(PROJECT),), "", False),
+    ("..", ("pytest_project/tests",), "pytest_project/", True),
+], ids=["no path", "the tests only", "absolute path", "from the folder above"])
+def test_paths_are_relative_to_where_pytest_started_and_the_package_is_watched(
+        tmp_path, where, args, shown, package_added):
+    """Given no path, only the tests, or an absolute path, the report holds the same rows as with
+    ``.``, relative to the folder pytest was started in; where the given paths leave out the
+    package under test (``trainer/``, pytest.ini's folder being the rootdir), it is watched anyway
+    and the summary says so."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
+                             f"--jaxnp-report={tmp_path / 'report.json'}", *args],
+                            capture_output=True, text=True, cwd=PROJECT / where, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    found = {(row["path"], row["line"], row["codes"][0], row["verdict"]) for row in report["results"]}
+    assert found == {(shown + path, line, code, "confirmed") for path, line, code in expected(PROJECT)}
+    added = f"flake8-jaxnp: also watched the project's packages: {shown}trainer/"
+    assert (added in result.stdout.splitlines()) == package_added
+
+
+def test_project_packages_are_the_rootdirs_except_tests_and_this_plugin(tmp_path):
+    from flake8_jaxnp.confirm.pytest_plugin import project_packages
+
+    for folder in ("model", "src/data", "tests", "testing", "notes", "src/.hidden"):
+        (tmp_path / folder).mkdir(parents=True)
+        if folder != "notes":
+            (tmp_path / folder / "__init__.py").write_text("")
+    assert project_packages(tmp_path) == [str(tmp_path / "model"), str(tmp_path / "src" / "data")]
+    assert project_packages(ROOT) == []  # flake8_jaxnp is this plugin's own package
 
 
 def test_plugin_off_imports_nothing_heavy(tmp_path):
