@@ -5,7 +5,7 @@ from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
-from . import blocks, describe, jitted_parameters, repeats, rule
+from . import TREE_MAPS, blocks, describe, jitted_parameters, repeats, rule
 
 
 DONATING = ("donate_argnums", "donate_argnames")
@@ -14,7 +14,6 @@ DONATING = ("donate_argnums", "donate_argnames")
 METADATA = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "sharding"})
 METADATA_FUNCTIONS = frozenset({"numpy.shape", "numpy.ndim", "numpy.size", "jax.numpy.shape", "jax.numpy.ndim",
                                 "jax.numpy.size"})
-TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map"})
 # Functions that, mapped over a pytree, give host NumPy data.
 TO_HOST = frozenset({"numpy.asarray", "numpy.array"})
 

@@ -59,7 +59,8 @@ def test_metadata_of_a_donated_array_survives_its_buffer():
     import jax
     import jax.numpy as jnp
 
-    from flake8_jaxnp.checks.donation import METADATA, METADATA_FUNCTIONS, TREE_MAPS
+    from flake8_jaxnp.checks import TREE_MAPS
+    from flake8_jaxnp.checks.donation import METADATA, METADATA_FUNCTIONS
 
     x = jnp.ones(3)
     jax.jit(lambda v: v + 1, donate_argnums=0)(x)
