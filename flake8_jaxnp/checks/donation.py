@@ -5,12 +5,17 @@ from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
-from . import blocks, describe, jitted_parameters, repeats, rule
+from . import TREE_MAPS, blocks, describe, jitted_parameters, repeats, rule
 
 
 DONATING = ("donate_argnums", "donate_argnames")
-# What a deleted (donated) jax.Array still answers: its metadata outlives its buffer.
+# What a deleted (donated) jax.Array still answers: its metadata outlives its buffer (measured on
+# JAX 0.10.2, as is ``jax.tree.map(np.shape, deleted)``).
 METADATA = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "sharding"})
+METADATA_FUNCTIONS = frozenset({"numpy.shape", "numpy.ndim", "numpy.size", "jax.numpy.shape", "jax.numpy.ndim",
+                                "jax.numpy.size"})
+# Functions that, mapped over a pytree, give host NumPy data.
+TO_HOST = frozenset({"numpy.asarray", "numpy.array"})
 
 
 @rule("JNP605")
@@ -34,7 +39,8 @@ def _block(model, stmts, loop):
             if use is not None:
                 yield Finding.at(use, "JNP605", {"name": name.id, "func": describe(call.func),
                                                  "line": call.lineno, "when": "read again"})
-            elif loop is not None and name.id not in set().union(*(stored_names(s) for s in loop.body)):
+            elif loop is not None and name.id not in set().union(*(stored_names(s) for s in loop.body)) \
+                    and name.id not in _loop_targets(loop):
                 yield Finding.at(name, "JNP605", {"name": name.id, "func": describe(call.func),
                                                   "line": call.lineno, "when": "passed again on the next iteration"})
 
@@ -57,15 +63,39 @@ def _donations(model, stmt):
             yield call, arg
 
 
+def _loop_targets(loop):
+    """The names a for loop binds afresh on each iteration."""
+    target = getattr(loop, "target", None)
+    return {node.id for node in ast.walk(target) if isinstance(node, ast.Name)} if target is not None else set()
+
+
 def _host_data(model, name):
-    """NumPy and Python values, and what ``jax.device_get`` gave (NumPy data, or a pytree of it):
-    JAX copies them to the device and donates the copy, so they stay usable."""
+    """NumPy and Python values, what ``jax.device_get`` or ``jax.tree.map(np.asarray, ...)`` gave
+    (NumPy data, or a pytree of it), and the batches of a NumPy input pipeline (``for batch in
+    tfds.as_numpy(ds)``, ``ds.as_numpy_iterator()``): JAX copies them to the device and donates
+    the copy, so they stay usable."""
     if model.value(name).kind in (NUMPY, PYTHON):
         return True
     found = model.resolve(name)
-    return found is not None and bool(found[1]) and all(
-        binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call
-        and model.qualname(binding.value.func) == "jax.device_get" for binding in found[1])
+    return found is not None and bool(found[1]) and all(_host_binding(model, binding) for binding in found[1])
+
+
+def _host_binding(model, binding):
+    if binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
+        call = binding.value
+        qualname = model.qualname(call.func)
+        return qualname == "jax.device_get" or (qualname in TREE_MAPS and bool(call.args)
+                                                and model.qualname(call.args[0]) in TO_HOST)
+    loop = binding.stmt
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return False
+    batches, target = loop.iter, loop.target
+    if type(batches) is ast.Call and model.qualname(batches.func) == "builtins.enumerate" and len(batches.args) == 1 \
+            and type(target) is ast.Tuple and len(target.elts) == 2:
+        batches, target = batches.args[0], target.elts[1]  # for step, batch in enumerate(pipeline)
+    return target is binding.node and type(batches) is ast.Call and (
+        model.qualname(batches.func) == "tensorflow_datasets.as_numpy"
+        or type(batches.func) is ast.Attribute and batches.func.attr == "as_numpy_iterator" and not batches.args)
 
 
 def _first_read(model, stmts, name):
@@ -94,7 +124,19 @@ def _metadata_only(model, name):
         node, parent = parent, model.parent(parent)
     if type(parent) is ast.Attribute:
         return parent.attr in METADATA or (parent.attr == "keys" and type(model.parent(parent)) is ast.Call)
+    if type(parent) is ast.Call and node in parent.args[1:] and model.qualname(parent.func) in TREE_MAPS:
+        return _reads_metadata(model, parent.args[0])  # jax.tree.map(lambda a: a.shape, batch)
     if type(parent) is ast.Compare:
         return node in parent.comparators and all(type(op) in (ast.In, ast.NotIn) for op in parent.ops) \
             and type(parent.left) is ast.Constant and isinstance(parent.left.value, str)
     return type(parent) is ast.Call and parent.args == [node] and model.qualname(parent.func) == "builtins.len"
+
+
+def _reads_metadata(model, func):
+    """``np.shape``, or a lambda that returns its argument's shape (``lambda a: a.shape``)."""
+    if type(func) is ast.Lambda:
+        params = func.args.args
+        body = func.body
+        return len(params) == 1 and type(body) is ast.Attribute and body.attr in METADATA \
+            and type(body.value) is ast.Name and body.value.id == params[0].arg
+    return model.qualname(func) in METADATA_FUNCTIONS

@@ -6,7 +6,7 @@ from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import positional_names
 from ..model.traced import Behaviour
-from . import describe, rule
+from . import TREE_MAPS, describe, rule
 
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
@@ -15,7 +15,6 @@ GUARDS = frozenset({"jax.numpy.where", "jax.numpy.clip", "jax.numpy.maximum", "j
                     "jax.numpy.abs", "jax.numpy.nan_to_num", "jax.lax.stop_gradient"})
 CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 SUMS = frozenset({"jax.numpy.sum"})
-TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map"})
 
 
 @rule("JNP604")

@@ -1,7 +1,9 @@
 """JNP301-JNP305: Python side effects that run only while JAX traces.
 
 Only functions whose trace is cached (jit, pmap, lax bodies, and what they call)
-are checked: under grad or vmap alone the Python body runs on every call.
+are checked: under grad or vmap alone the Python body runs on every call. An
+``if PARAM is None:`` block that every traced call in the file skips, by passing
+PARAM, runs only for eager callers, so its effects are not reported.
 """
 import ast
 
@@ -10,7 +12,7 @@ from ..facts import CLOCKS, CONSTRUCTORS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
 from ..model.kinds import PYTHON
 from ..model.names import DEFINITIONS, BindingKind
-from ..model.syntax import positional
+from ..model.syntax import argument_for, parameters, positional, positional_names
 from . import describe, rule
 
 CONTAINER_TYPES = frozenset({
@@ -37,33 +39,102 @@ NUMPY_RANDOM_SETUP = frozenset({
 @rule("JNP301", "JNP302", "JNP303", "JNP304", "JNP305")
 def trace_only_side_effects(model):
     rebound = None  # the module's rebound globals, once a cached trace asks
+    none_tests = None  # function -> its `if PARAM is None:` statements, once a cached trace asks
     for func, traced in model.traced.items():
         transform = traced.cached_by
         if transform is None:
             continue
         rebound = model.rebound_globals() if rebound is None else rebound
-        base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform.shown}
-        scope = model.scope(func)
-        outer = scope.globals | scope.nonlocals
-        stale_reported = set()
-        for node in model.own_nodes(func):
-            kind = type(node)
-            if kind is ast.Call:
-                yield from _call(model, func, node, base)
-            elif kind is ast.Name:
-                if type(node.ctx) is ast.Store and node.id in outer:
-                    statement = "global" if node.id in scope.globals else "nonlocal"
-                    yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
-                elif type(node.ctx) is ast.Load and node.id in rebound and node.id not in stale_reported \
-                        and node.id not in scope.globals and model.is_module_name(node) \
-                        and not model.bound_only_before(node.id, func):
-                    stale_reported.add(node.id)
-                    yield Finding.at(node, "JNP304", dict(base, name=node.id))
-            elif kind is ast.Assign:
-                for target in node.targets:
-                    yield from _store(model, func, target, base)
-            elif kind is ast.AugAssign or kind is ast.AnnAssign:
-                yield from _store(model, func, node.target, base)
+        none_tests = _none_tests(model) if none_tests is None else none_tests
+        untaken = _untaken_lines(model, func, none_tests.get(func, ()))
+        found = _side_effects(model, func, {"scope": getattr(func, "name", "<lambda>"), "transform": transform.shown},
+                              rebound)
+        yield from (f for f in found if f.line not in untaken) if untaken else found
+
+
+def _side_effects(model, func, base, rebound):
+    scope = model.scope(func)
+    outer = scope.globals | scope.nonlocals
+    stale_reported = set()
+    for node in model.own_nodes(func):
+        kind = type(node)
+        if kind is ast.Call:
+            yield from _call(model, func, node, base)
+        elif kind is ast.Name:
+            if type(node.ctx) is ast.Store and node.id in outer:
+                statement = "global" if node.id in scope.globals else "nonlocal"
+                yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
+            elif type(node.ctx) is ast.Load and node.id in rebound and node.id not in stale_reported \
+                    and node.id not in scope.globals and model.is_module_name(node) \
+                    and not model.bound_only_before(node.id, func):
+                stale_reported.add(node.id)
+                yield Finding.at(node, "JNP304", dict(base, name=node.id))
+        elif kind is ast.Assign:
+            for target in node.targets:
+                yield from _store(model, func, target, base)
+        elif kind is ast.AugAssign or kind is ast.AnnAssign:
+            yield from _store(model, func, node.target, base)
+
+
+def _none_tests(model):
+    """function -> its ``if NAME is None:`` statements (a cheap syntactic pass over the module)."""
+    found = {}
+    for node in model.nodes(ast.If):
+        test = node.test
+        if type(test) is ast.Compare and type(test.left) is ast.Name and len(test.ops) == 1 \
+                and type(test.ops[0]) is ast.Is and type(test.comparators[0]) is ast.Constant \
+                and test.comparators[0].value is None:
+            found.setdefault(model.enclosing_function(node), []).append(node)
+    return found
+
+
+def _untaken_lines(model, func, none_tests):
+    """The lines of ``if PARAM is None:`` blocks of ``func`` that no traced call of it runs: every
+    call of it from traced code in the file passes PARAM, and not as None (``self.generate(params,
+    rng=rng)`` in a jitted wrapper, where ``if rng is None: self.rng, rng = split(self.rng)`` only
+    fills in a missing key for eager callers). Unknown callers (none in the file, a reference other
+    than a call) leave the block taken."""
+    lines = set()
+    for block in none_tests:
+        param = block.test.left.id
+        if param in {a.arg for a in parameters(func)} and _always_passed(model, func, param):
+            lines.update(range(block.body[0].lineno, block.body[-1].end_lineno + 1))
+    return lines
+
+
+def _always_passed(model, func, param):
+    """True when every reference to ``func`` in the module is a call that passes ``param``, not as
+    None, and one at least traces it: ``f(x, p)`` for a function, ``obj.f(x, p=p)`` for a method
+    (any attribute of that name counts as a reference to it). A call from code nothing traces runs
+    an undecorated ``func`` eagerly, so what it passes does not matter."""
+    if isinstance(func, ast.Lambda):
+        return False
+    names = positional_names(func)
+    if model.is_method(func):
+        names = names[1:]  # self, bound by the attribute
+        references = [node for node in model.nodes(ast.Attribute) if node.attr == func.name]
+        if model.reads(func.name):
+            return False  # the method named in its class body (jax.jit(generate)): calls unknown
+    else:
+        references = []
+        for node in model.reads(func.name):
+            bindings = (model.resolve(node) or (None, ()))[1]
+            if any(binding.node is func for binding in bindings):
+                if len(bindings) != 1:
+                    return False  # a name that may hold something else
+                references.append(node)
+    tracing = 0
+    for reference in references:
+        call = model.parent(reference)
+        if type(call) is not ast.Call or call.func is not reference:
+            return False
+        if not func.decorator_list and model.traced_function(call) is None:
+            continue  # runs func eagerly
+        argument = argument_for(call, names, param)
+        if argument is None or type(argument) is ast.Constant and argument.value is None:
+            return False
+        tracing += 1
+    return tracing > 0
 
 
 def _call(model, func, call, base):

@@ -21,6 +21,9 @@ data passed to a jitted function is uploaded on every call, like ``jnp.asarray``
 A conversion of the same array on every iteration (``float(loss)`` in ``for split in
 splits``, nothing in the loop rebinding ``loss``) waits only the first time: it counts
 once per run of that loop, so under an every-N ``if`` it is exempt like one in the block.
+A loop inside an every-N block (``if step % N == 0:``) of a loop that does its steps outside
+the block is an evaluation that runs once per N steps: its conversions are exempt too, unless
+it advances what the steps carry (then it is the training loop itself).
 """
 import ast
 
@@ -68,7 +71,7 @@ def host_transfers_in_loops(model):
         if loop is None or model.traced_function(reported) is not None:
             continue
         if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
-                                 or _checked_by_assertion(model, reported)):
+                                 or _checked_by_assertion(model, reported) or _in_every_n_block(model, loops, loop)):
             continue
         if code == "JNP104" and not (_same_upload(model, loops, node, loop) if reported is node
                                      else _same_data(model, loops, reported, loop)):
@@ -417,6 +420,55 @@ def _in_test_function(model, node):
             return True
         function = model.enclosing_function(model.parent(function))
     return False
+
+
+def _in_every_n_block(model, loops, inner):
+    """True when the loop ``inner`` runs inside an every-N block of an enclosing loop that does its
+    own work outside the block (``for step ...: params = train(params); if step % N == 0: for split,
+    ds in eval_sets: np.asarray(accuracy(params, next(ds)))``): the evaluation runs once per N steps,
+    so its syncs do not stall the steps, as a conversion in the block itself does not. An inner loop
+    that rebinds what the outer loop's steps rebind (``if epoch % 2 == 0: for ...: p = step(p)``) is
+    the training loop itself and stays hot."""
+    child, parent, blocks = inner, model.parent(inner), []
+    while parent is not None and not isinstance(parent, SCOPES):
+        if isinstance(parent, ast.If) and child is not parent.test:
+            blocks.append(parent)
+        elif isinstance(parent, LOOPS) and loops.position(parent.body, child) is not None:
+            if any(_every_n_test(block.test, loops.names(parent)[0]) for block in blocks) \
+                    and _works_outside(loops, parent, child, inner):
+                return True
+            blocks = []
+        child, parent = parent, model.parent(parent)
+    return False
+
+
+def _every_n_test(test, rebound):
+    """``step % N == 0``, ``not (step + 1) % N``, ``step % N == 0 and step > 0``: a remainder of a
+    counter the loop rebinds."""
+    return any(
+        isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and not is_string(node.left)
+        and any(isinstance(name, ast.Name) and name.id in rebound for name in ast.walk(node.left))
+        for node in ast.walk(test))
+
+
+def _works_outside(loops, outer, block_statement, inner):
+    """True when ``outer``'s body calls something outside ``block_statement`` (its steps) and
+    ``inner`` rebinds no name those statements carry from one iteration to the next (it does not
+    advance their state); a name bound afresh each iteration (the loop's target, ``batch =
+    next(it)`` before any read) may be reused (``for batch in eval_ds``)."""
+    others = [stmt for stmt in outer.body if stmt is not block_statement]
+    fresh = {node.id for node in ast.walk(outer.target) if isinstance(node, ast.Name)} \
+        if isinstance(outer, (ast.For, ast.AsyncFor)) else set()
+    carried = set()
+    for stmt in others:
+        read = {node.id for node in ast.walk(stmt.value if isinstance(stmt, ast.Assign) else stmt)
+                if isinstance(node, ast.Name)}
+        if isinstance(stmt, ast.Assign):
+            fresh |= {node.id for target in stmt.targets for node in ast.walk(target)
+                      if isinstance(node, ast.Name)} - read - carried
+        carried |= read - fresh
+    return any(isinstance(node, ast.Call) for stmt in others for node in ast.walk(stmt)) \
+        and not carried & loops.names(inner)[0]
 
 
 def _in_inner_loop_header(model, node, loop):

@@ -107,9 +107,10 @@ def _transfers(found, rec):
         if count < 2:
             return
         path, line = place
-        head = loop_heads(path).get(line)
+        head, gates = loop_heads(path).get(line, (None, ()))
         iterations = rec.lines[(path, head)] if head else None
-        if iterations and count >= iterations:
+        # a loop in a block that some iterations of an outer loop skip (every N steps) is not hot
+        if iterations and count >= iterations and not _skipped(rec.lines, path, gates):
             each = f"on each of {iterations} loop iterations" if iterations > 1 else "in the loop's only iteration"
             found.add(found.events, place, kind, mechanism, f"{detail} {count}x, {each}")
         else:
@@ -333,29 +334,60 @@ def exception_place(tb, watched):
 
 @functools.lru_cache(maxsize=None)
 def loop_heads(path):
-    """line -> the line whose run count is the iteration count of the innermost loop around it
-    in the same function: the first line of the loop body, or a while loop's test. Iterative,
-    so deeply nested code (long elif chains) cannot exhaust the stack."""
+    """line -> (head, gates): the head is the line whose run count is the iteration count of the
+    innermost loop around it in the same function (the first line of the loop body, or a while
+    loop's test); the gates are (test line, branch's first line) of each ``if`` that holds that
+    loop inside an outer loop of the function (``if step % N == 0: for split in splits:``), as
+    ``_entry_lines`` gives them.
+    Iterative, so deeply nested code (long elif chains) cannot exhaust the stack."""
     try:
         with open(path, "rb") as handle:
             tree = ast.parse(handle.read())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
-    scopes, stack = [], [(tree, 0)]
+    scopes, stack = [], [(tree, 0, None)]  # None: outside any loop of the function, else its gates
     while stack:
-        node, depth = stack.pop()
+        node, depth, gates = stack.pop()
         if isinstance(node, ast.While):  # the test runs once per iteration too
-            scopes.append((depth, node.lineno, node.test.end_lineno, node.lineno))
+            scopes.append((depth, node.lineno, node.test.end_lineno, (node.lineno, gates or ())))
         if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            scopes.append((depth, node.body[0].lineno, node.body[-1].end_lineno, node.body[0].lineno))
+            scopes.append((depth, node.body[0].lineno, node.body[-1].end_lineno, (node.body[0].lineno, gates or ())))
+            inside = gates or ()
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             scopes.append((depth, node.lineno, node.end_lineno, None))
-        stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+            inside = None
+        else:
+            inside = gates
+        if isinstance(node, ast.If) and gates is not None:
+            for branch in (node.body, node.orelse):
+                gated = (*gates, (node.lineno, *_entry_lines(branch[0]))) if branch else gates
+                stack.extend((child, depth + 1, gated) for child in branch)
+            stack.append((node.test, depth + 1, gates))
+        else:
+            stack.extend((child, depth + 1, inside) for child in ast.iter_child_nodes(node))
     heads = {}
     for _, first, last, head in sorted(scopes, key=lambda scope: scope[0]):  # inner scopes win
         for line in range(first, last + 1):
             heads[line] = head
     return {line: head for line, head in heads.items() if head is not None}
+
+
+def _entry_lines(statement):
+    """(its line, the first line of its body when it is a loop, else None): a loop's line runs once
+    more than its body on each entry (the last ``next`` or test), so the difference counts entries."""
+    is_loop = isinstance(statement, (ast.For, ast.AsyncFor, ast.While))
+    return statement.lineno, statement.body[0].lineno if is_loop else None
+
+
+def _skipped(counts, path, gates):
+    """True when a gate's branch ran fewer times than its ``if`` was tested: some iterations of
+    the outer loop skip the block (every N steps)."""
+    for test, first, loop_body in gates:
+        if first != test != loop_body:
+            entries = counts[(path, first)] - (counts[(path, loop_body)] if loop_body else 0)
+            if entries < counts[(path, test)]:
+                return True
+    return False
 
 
 def one_line(exc):

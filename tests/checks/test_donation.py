@@ -1,4 +1,6 @@
 """JNP605 edge cases: only donated positions, only reads before a rebinding, only repeating loops."""
+import importlib
+
 import pytest
 
 HEADER = "from functools import partial\nimport jax\nimport jax.numpy as jnp\n" \
@@ -23,6 +25,13 @@ def found(lint_body, body):
     "def f(p, g):\n    q = step(p, g)\n    print(list(p.keys()), 'w' in p, p['w'].shape)\n    return q\n",
     "import numpy as np\ndef f(g):\n    p = np.ones(3)\n    q = step(p, g)\n    return p + q\n",
     "def f(x, g):\n    p = jax.device_get(x)\n    q = step(p, g)\n    return p, q\n",  # host data
+    "import numpy as np\ndef f(x, g):\n    p = jax.tree.map(np.asarray, x)\n    q = step(p, g)\n    return p, q\n",
+    "import tensorflow_datasets as tfds\ndef f(ds, g):\n    for i, p in enumerate(tfds.as_numpy(ds)):\n"
+    "        q = step(p, g)\n        print(p)\n",
+    "def f(ds, g):\n    for p in ds.as_numpy_iterator():\n        q = step(p, g)\n        print(p)\n",
+    "def f(ps, g):\n    for p in ps:\n        q = step(p, g)\n",  # a new p on each iteration
+    "def f(p, g):\n    q = step(p, g)\n"
+    "    print(jax.tree.map(lambda a: a.shape, p), jax.tree_util.tree_map(jnp.ndim, p))\n    return q\n",
 ])
 def test_silent(lint_body, body):
     assert found(lint_body, body) == []
@@ -38,6 +47,8 @@ def test_silent(lint_body, body):
     ("def f(p, g):\n    q = step(p, g)\n    print(p[0].shape)\n    return q\n", 3),
     ("def f(p, g):\n    q = step(p, g)\n    print('w' in p.values())\n    return q\n", 3),
     ("def f(x, g):\n    p = jax.device_put(x)\n    q = step(p, g)\n    return p, q\n", 4),
+    ("def f(p, g):\n    q = step(p, g)\n    print(jax.tree.map(lambda a: a.sum(), p))\n    return q\n", 3),
+    ("def f(ps, g):\n    for p in ps:\n        q = step(p, g)\n        print(p)\n", 4),
 ])
 def test_reported(lint_body, body, line):
     assert found(lint_body, body) == [line]
@@ -48,12 +59,17 @@ def test_metadata_of_a_donated_array_survives_its_buffer():
     import jax
     import jax.numpy as jnp
 
-    from flake8_jaxnp.checks.donation import METADATA
+    from flake8_jaxnp.checks import TREE_MAPS
+    from flake8_jaxnp.checks.donation import METADATA, METADATA_FUNCTIONS
 
     x = jnp.ones(3)
     jax.jit(lambda v: v + 1, donate_argnums=0)(x)
     assert x.is_deleted()
     for name in METADATA:
         getattr(x, name)
+    for qualname in sorted(METADATA_FUNCTIONS) + sorted(TREE_MAPS):
+        module, _, name = qualname.rpartition(".")
+        function = getattr(importlib.import_module(module), name)
+        function(len, {"w": x}) if qualname in TREE_MAPS else function(x)
     with pytest.raises(RuntimeError):
         x.sum()

@@ -162,3 +162,18 @@ def test_transfer_on_every_iteration_is_worded_for_the_count(tmp_path, iteration
     _transfers(found, rec)
     [event] = found.events
     assert event["detail"] == f"float() copied device-to-host {2 * iterations}x, {wording}"
+
+
+@pytest.mark.parametrize("blocks, is_event", [(4, True), (2, False)])
+def test_transfer_in_a_loop_of_an_every_n_block_is_an_event_only_when_no_step_skips_it(tmp_path, blocks, is_event):
+    source = tmp_path / "loop.py"
+    source.write_text("for step in steps:\n    if step % 2 == 0:\n        for split in splits:\n"
+                      "            total = float(x)\n")
+    place, steps, splits = (str(source), 4), 4, 3
+    # the inner for line runs once more than its body on each entry (the last next())
+    lines = {(str(source), 2): steps, (str(source), 3): blocks * (splits + 1), place: blocks * splits}
+    rec = types.SimpleNamespace(guarded=False, d2h={place: {"to-scalar": blocks * splits}},
+                                d2h_what={(place, "to-scalar"): "float()"}, d2h_via={}, uploads={}, lines=lines)
+    found = Evidence()
+    _transfers(found, rec)
+    assert (len(found.events), len(found.observations)) == ((1, 0) if is_event else (0, 1))
