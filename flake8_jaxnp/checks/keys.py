@@ -24,6 +24,7 @@ SAME_BITS = "; the same key gives the same random bits, so the draws repeat"
 SHARED_STREAM = ("; a draw from a key and the subkeys split() makes of it come from the same counter "
                  "stream (each 32-bit draw is the XOR of a subkey's two words), so they are not independent")
 _EXITS = (ast.Break, ast.Continue, ast.Return)
+_TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
@@ -163,8 +164,9 @@ class _Consumers:
     def _split_unused(self, call):
         """Whether none of the split's outputs is used: ``split(key)`` as a statement, handed
         straight to a callee not known to consume a key, or assigned only to names that nothing
-        in the function reads but such callees (``_, _ = split(key)``). Such a split draws bits
-        nobody is known to see, so the key's next use repeats nothing. A module's public names
+        in the function reads but such callees (``_, _ = split(key)``), or that are bound again
+        before anything reads them. Such a split draws bits nobody is known to see, so the
+        key's next use repeats nothing. A module's public names
         may be read by importers, so there only ``_``-prefixed ones count as unread."""
         model = self.model
         statement = model.parent(call)
@@ -181,10 +183,48 @@ class _Consumers:
         scope = model.tree if scope is None else scope
         own = model.scope(scope)
         names = {n.id for n in targets if isinstance(n, ast.Name)}
-        exported = set() if scope is not model.tree else {name for name in names if not name.startswith("_")}
-        if names & (own.globals | own.nonlocals | exported):
+        if names & (own.globals | own.nonlocals):
             return False
+        if self._overwritten(statement, names, scope):
+            return True
+        if scope is model.tree and any(not name.startswith("_") for name in names):
+            return False  # importers may read them
         return all(self._handed_to_unknown(read) for name in names for read in self._reads_within(scope, name))
+
+    def _overwritten(self, statement, names, scope):
+        """Whether each of ``names`` (what ``statement`` binds) is bound again by a plain
+        assignment before anything reads it: later in the same block, or after an ``if`` or
+        ``with`` that the block falls out of. A read by a nested function, a ``try`` around the
+        statement (a handler may read them) or a ``break``/``continue`` before the rebinding
+        (the value may reach a read elsewhere) leaves the split used."""
+        model = self.model
+        if any(model.enclosing_function(read) is not (None if scope is model.tree else scope)
+               for name in names for read in self._reads_within(scope, name)) \
+                or any(isinstance(node, _TRIES) for node in self._ancestors(statement, scope)):
+            return False
+        pending, node = set(names), statement
+        while True:
+            parent = model.parent(node)
+            block = next(getattr(parent, field) for field in ("body", "orelse") if node in getattr(parent, field, ()))
+            for stmt in block[block.index(node) + 1:]:
+                if any(type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in pending
+                       or type(n) in (ast.Break, ast.Continue) for n in ast.walk(stmt)):
+                    return False
+                if type(stmt) in (ast.Assign, ast.AnnAssign) and stmt.value is not None:
+                    targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]
+                    pending -= {n.id for target in targets for n in ast.walk(target) if type(n) is ast.Name}
+                if not pending:
+                    return True
+            if parent is scope or not isinstance(parent, (ast.If, ast.With, ast.AsyncWith)):
+                return False
+            node = parent
+
+    def _ancestors(self, node, scope):
+        """The nodes between ``node`` and ``scope``."""
+        node = self.model.parent(node)
+        while node is not None and node is not scope:
+            yield node
+            node = self.model.parent(node)
 
     def _reads_within(self, scope, name):
         """The reads of ``name`` anywhere inside ``scope``, nested functions included."""
@@ -306,7 +346,7 @@ class _KeyFlow:
                 if item.optional_vars is not None:
                     used = _forget(used, _stored_names(item.optional_vars))
             return self._block(stmt.body, used)
-        if isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try), ast.Match)):
+        if isinstance(stmt, (*_TRIES, ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
             return _forget(used, _stored_names(stmt)) if used else used

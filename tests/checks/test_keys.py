@@ -82,6 +82,41 @@ def test_unused_split_consumes_nothing(lint_body, body):
     assert codes(lint_body, body) == []
 
 
+# A split whose outputs are all bound again before anything reads them is dead: it consumes nothing.
+@pytest.mark.parametrize("body", [
+    "def f(key, other):\n    a, b = random.split(key)\n    a, b = random.split(other)\n"
+    "    return a, b, random.normal(key)\n",
+    "def f(key, other):\n    a, b = random.split(key)\n    a = random.normal(other)\n    b: int = 0\n"
+    "    return a, b, random.normal(key)\n",
+    "def f(key, other, c):\n    if c:\n        a, b = random.split(key)\n        x = random.normal(key)\n"
+    "    a, b = random.split(other)\n    return a, b\n",
+    "def f(key, other):\n    for i in range(3):\n        a, b = random.split(key)\n"
+    "        a, b = random.split(random.fold_in(other, i))\n    return a, b\n",
+    "A, B = random.split(KEY)\nA, B = random.split(OTHER)\nC = random.split(KEY)\n",
+    "def f(key, other, lock):\n    with lock:\n        a, b = random.split(key)\n        x = random.normal(key)\n"
+    "    a, b = random.split(other)\n    return a, b\n",
+])
+def test_overwritten_split_consumes_nothing(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+@pytest.mark.parametrize("body, line", [
+    # read before the rebinding, by the rebinding itself, or by a nested function
+    ("def f(key, other):\n    a, b = random.split(key)\n    x = random.normal(a)\n    a, b = random.split(other)\n"
+     "    return x, a, b, random.normal(key)\n", 5),
+    ("def f(key):\n    a, b = random.split(key)\n    a, b = random.split(a)\n    return a, b, random.normal(key)\n", 4),
+    ("def f(key, other):\n    a, b = random.split(key)\n    g = lambda: a\n    a, b = random.split(other)\n"
+     "    return g, b, random.normal(key)\n", 5),
+    # only one of the outputs is bound again, or only on one path
+    ("def f(key, other):\n    a, b = random.split(key)\n    a = random.normal(other)\n"
+     "    return a, b, random.normal(key)\n", 4),
+    ("def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n"
+     "    return a, b, random.normal(key)\n", 5),
+])
+def test_split_read_before_rebinding_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
 @pytest.mark.parametrize("body, line", [
     ("def f(key):\n    a, b = random.split(key)\n    c, d = random.split(key)\n    return a, d\n", 3),
     ("def f(key):\n    a, b = random.split(key)\n    def g():\n        return a\n"
