@@ -1,4 +1,5 @@
-"""JNP601: a PRNG key consumed twice gives the same random bits twice.
+"""JNP601: a PRNG key consumed twice the same way (two draws, two splits) gives the same
+random bits twice; JNP606: a draw and a split of one key share bits.
 
 A forward pass per function tracks which local names hold a key that a
 sampler, ``split`` or a same-file function that always consumes its parameter
@@ -18,17 +19,21 @@ from ..model.keys import SPLIT, consumed_parameters, key_argument, returned_keys
 from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
-SAME_BITS = "; the same key gives the same random bits, so the draws repeat"
-# Measured on JAX 0.10.2: bits(key, (n,))[i] == word0 ^ word1 of split(key, n)[i] (equal to the
-# subkeys themselves with jax_threefry_partitionable off, the default before JAX 0.5).
-SHARED_STREAM = ("; a draw from a key and the subkeys split() makes of it come from the same counter "
-                 "stream (each 32-bit draw is the XOR of a subkey's two words), so they are not independent")
+# What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
+# one sampler called the same way on one key returns the same numbers; two samplers on one key read
+# the same bits (normal and uniform: r = 0.977, bernoulli(key, p) is uniform(key) < p); and
+# split(key, n) is the first n subkeys of split(key, m) for m > n. A draw and a split of one key
+# (JNP606) share bits only: its catalogue entry says what was measured.
+SAME_NUMBERS = "; the same sampler called the same way on the same key gives the same numbers again"
+SAME_BITS = "; both draw from the same random bits, so their numbers are not independent"
+SAME_SUBKEYS = "; split() of the same key gives the same subkeys again (split(key, n) is the first n of split(key, m))"
+_VERBS = {"draw": "drawn from", "split": "split"}  # how JNP606 says the key was consumed before
 _EXITS = (ast.Break, ast.Continue, ast.Return)
 _TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
-@rule("JNP601")
+@rule("JNP601", "JNP606")
 def prng_key_reuse(model):
     consumers = _Consumers(model).calls()  # call -> (key expression, how it consumes it)
     scopes = {}  # scope -> nodes that hold one of its consumer calls
@@ -306,6 +311,7 @@ class _KeyFlow:
         self.outer = own_scope.globals | own_scope.nonlocals  # names other code can rebind
         self.body = scope.body
         self.findings = {}
+        self.samplers = api.random_samplers()
 
     def run(self):
         self._block(self.body, {})
@@ -336,7 +342,7 @@ class _KeyFlow:
                     break
                 stmt = stmt.orelse[0]
             after = [self._block(branch, dict(used)) for branch in branches]
-            return {name: state for name, state in after[0].items()
+            return {name: _join([state] + [other[name] for other in after[1:]]) for name, state in after[0].items()
                     if all(name in other for other in after[1:])}
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return self._loop(stmt, used)
@@ -369,7 +375,7 @@ class _KeyFlow:
         for position in found[2]:
             name = names.get(position)
             if type(name) is ast.Name and name.id not in self.outer:
-                used = {**used, name.id: (found[1], value)}
+                used = {**used, name.id: ((found[1], value, None),)}
         return used
 
     def _loop(self, loop, used):
@@ -382,7 +388,8 @@ class _KeyFlow:
         after_first = self._block(loop.body, dict(head))
         if _repeats(loop):
             second = after_first if isinstance(loop, ast.While) else _forget(after_first, _stored_names(loop.target))
-            self._block(loop.body, {name: (kind, call, loop) for name, (kind, call, *_) in second.items()})
+            self._block(loop.body, {name: tuple((kind, call, loop) for kind, call, _ in consumptions)
+                                    for name, consumptions in second.items()})
         if used:  # what the body rebinds no longer holds the key consumed before the loop
             used = _forget(used, _stored_names(ast.Module(body=loop.body, type_ignores=[])))
         return self._block(loop.orelse, _meet(used, after_first))
@@ -407,11 +414,11 @@ class _KeyFlow:
             if call in per_item:
                 self._per_item(per_item[call], call, key, kind)
                 continue
-            previous = used.get(key.id)
-            if previous is not None:
-                self._report(key, previous, kind)
-            else:
-                used[key.id] = (kind, call)
+            previous = used.get(key.id, ())
+            if previous:
+                self._report(key, previous, kind, call)
+            if all(kind != earlier for earlier, *_ in previous):
+                used[key.id] = (*previous, (kind, call, None))
 
     def _per_item(self, comprehension, call, key, kind):
         """A key consumed inside a comprehension that does not bind it is consumed once per item."""
@@ -422,16 +429,33 @@ class _KeyFlow:
         first = comprehension.generators[0]
         if key.id not in bound and len(comprehension.generators) == 1 and not first.ifs \
                 and iterates_twice(first.iter):
-            self._report(key, (kind, call, comprehension), kind)
+            self._report(key, ((kind, call, comprehension),), kind, call)
 
-    def _report(self, key, previous, kind):
-        first_kind, call, loop = (*previous, None)[:3]
+    def _report(self, key, previous, kind, call):
+        """JNP601 when ``previous`` (the key's consumptions: (kind, call, the loop or comprehension
+        that repeats it, or None)) holds one of the same kind as ``call``'s, else JNP606 (a draw
+        and a split of one key)."""
+        same = next((entry for entry in previous if entry[0] == kind), None)
+        _, earlier, loop = same or previous[0]
         if loop is not None:
             how = f"is consumed again on every iteration of the loop on line {loop.lineno} without a new split"
         else:
-            how = f"was already consumed by {describe(call.func)}() on line {call.lineno}"
-        how += SAME_BITS if kind == first_kind else SHARED_STREAM
-        self.findings.setdefault((key.lineno, key.col_offset), Finding.at(key, "JNP601", {"name": key.id, "how": how}))
+            how = f"was already {_VERBS.get(previous[0][0], 'consumed') if same is None else 'consumed'} by " \
+                  f"{describe(earlier.func)}() on line {earlier.lineno}"
+        if same is None:
+            code = "JNP606"
+        else:
+            code = "JNP601"
+            how += SAME_SUBKEYS if kind == "split" else SAME_NUMBERS if self._same_draw(earlier, call) else SAME_BITS
+        place = (key.lineno, key.col_offset)
+        if self.findings.get(place, Finding(0, 0, "JNP606")).code == "JNP606":
+            self.findings[place] = Finding.at(key, code, {"name": key.id, "how": how})
+
+    def _same_draw(self, first, second):
+        """Whether two draws are one ``jax.random`` sampler called the same way (the same call
+        repeated, or two with the same source text)."""
+        return self.model.qualname(first.func) in self.samplers and (
+            first is second or ast.dump(first) == ast.dump(second))
 
 
 def _blocks(stmt):
@@ -448,6 +472,14 @@ def _is_target(stmt, child):
 
 def _forget(used, names):
     return {name: state for name, state in used.items() if name not in names}
+
+
+def _join(states):
+    """The consumptions of a key that every path made, by kind; a key that every path consumed, but
+    not in one same way, is consumed in an unknown way (a later use shares bits with it, at least)."""
+    first, *others = states
+    kept = tuple(entry for entry in first if all(any(kind == entry[0] for kind, *_ in other) for other in others))
+    return kept or (("unknown", *first[0][1:]),)
 
 
 def _meet(a, b):
