@@ -27,6 +27,9 @@ from . import describe, iterates_twice, repeats, rule
 SAME_NUMBERS = "; the same sampler called the same way on the same key gives the same numbers again"
 SAME_BITS = "; both draw from the same random bits, so their numbers are not independent"
 SAME_SUBKEYS = "; split() of the same key gives the same subkeys again (split(key, n) is the first n of split(key, m))"
+# A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
+# split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
+UNSEEN = "unseen split"
 _VERBS = {"draw": "drawn from", "split": "split"}  # how JNP606 says the key was consumed before
 _EXITS = (ast.Break, ast.Continue, ast.Return)
 _TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
@@ -80,7 +83,7 @@ class _Consumers:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
         # any other call consumes only by running a same-file function that may consume
-        direct, callee, functions = set(direct), self.model.callee, self.may_consume - {None}
+        direct, callee, functions = set(direct), self.callee, self.may_consume - {None}
         return {call: self.consumed[call] for call in calls
                 if (call in direct or callee(call.func) in functions) and self.key_of(call) is not None}
 
@@ -90,7 +93,7 @@ class _Consumers:
         model = self.model
         callers = {}  # same-file function -> the functions whose calls name it
         for call in calls:
-            callee = model.callee(call.func)
+            callee = self.callee(call.func)
             if callee is not None:
                 callers.setdefault(callee, []).append(model.enclosing_function(call))
         reaching = {model.enclosing_function(call) for call in direct}
@@ -101,6 +104,18 @@ class _Consumers:
                     reaching.add(caller)
                     pending.append(caller)
         return reaching
+
+    def callee(self, func):
+        """The same-file def a call runs: the one its function expression names, or the own
+        ``__init__`` of the class that a name bound once by a class statement refers to."""
+        found = self.model.callee(func)
+        if found is not None or type(func) is not ast.Name:
+            return found
+        binding = self.model.resolve(func)
+        if not binding or len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
+            return None
+        inits = [s for s in binding[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
+        return inits[0] if len(inits) == 1 else None
 
     def _imported_consumer(self, call):
         """The summary facts of a plain function of another project module that ``call`` runs
@@ -136,13 +151,15 @@ class _Consumers:
         if qualname in self.samplers or seeded_sample(call) is not None:
             return key_argument(call), "draw", ()
         if qualname == SPLIT:
-            return None if self._split_unused(call) else (key_argument(call), "split", ())
-        callee = self.model.callee(call.func)
+            outputs = self._split_outputs(call)
+            return None if outputs == "unread" else (key_argument(call), "split" if outputs == "read" else UNSEEN, ())
+        callee = self.callee(call.func)
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if callee not in self.may_consume:
                 return None
             names = positional_names(callee)
-            if isinstance(call.func, ast.Attribute) and names and names[0] in ("self", "cls"):
+            if (isinstance(call.func, ast.Attribute) or callee.name == "__init__") and names \
+                    and names[0] in ("self", "cls"):
                 names = names[1:]
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
@@ -164,37 +181,38 @@ class _Consumers:
         return found
 
     def _consumed(self, call):
-        return self.consumed[call][:2] if self.key_of(call) is not None else None
+        found = self.consumed[call][:2] if self.key_of(call) is not None else None
+        return found if found is None or found[1] != UNSEEN else None
 
-    def _split_unused(self, call):
-        """Whether none of the split's outputs is used: ``split(key)`` as a statement, handed
-        straight to a callee not known to consume a key, or assigned only to names that nothing
-        in the function reads but such callees (``_, _ = split(key)``), or that are bound again
-        before anything reads them. Such a split draws bits nobody is known to see, so the
-        key's next use repeats nothing. A module's public names
-        may be read by importers, so there only ``_``-prefixed ones count as unread."""
+    def _split_outputs(self, call):
+        """Who reads the split's outputs: "unread" (``split(key)`` as a statement, names nothing
+        reads, ``_, _ = split(key)``, or names bound again before anything reads them), "unseen"
+        (only callees not known to consume a key, such as a model whose dropout may be off, read
+        them), or "read". A module's public names may be read by importers, so there only
+        ``_``-prefixed ones count as unread."""
         model = self.model
         statement = model.parent(call)
         if isinstance(statement, ast.Expr):
-            return True
+            return "unread"
         if self._handed_to_unknown(call):
-            return True
+            return "unseen"
         if not isinstance(statement, ast.Assign) or statement.value is not call:
-            return False
+            return "read"
         targets = [n for target in statement.targets for n in ast.walk(target) if not isinstance(n, ast.expr_context)]
         if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in targets):
-            return False  # an attribute or item outlives the function
+            return "read"  # an attribute or item outlives the function
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
         own = model.scope(scope)
         names = {n.id for n in targets if isinstance(n, ast.Name)}
         if names & (own.globals | own.nonlocals):
-            return False
+            return "read"
         if self._overwritten(statement, names, scope):
-            return True
+            return "unread"
         if scope is model.tree and any(not name.startswith("_") for name in names):
-            return False  # importers may read them
-        return all(self._handed_to_unknown(read) for name in names for read in self._reads_within(scope, name))
+            return "read"  # importers may read them
+        reads = [read for name in names for read in self._reads_within(scope, name)]
+        return "read" if not all(self._handed_to_unknown(read) for read in reads) else "unseen" if reads else "unread"
 
     def _overwritten(self, statement, names, scope):
         """Whether each of ``names`` (what ``statement`` binds) is bound again by a plain
@@ -342,8 +360,9 @@ class _KeyFlow:
                     break
                 stmt = stmt.orelse[0]
             after = [self._block(branch, dict(used)) for branch in branches]
-            return {name: _join([state] + [other[name] for other in after[1:]]) for name, state in after[0].items()
-                    if all(name in other for other in after[1:])}
+            joined = {name: _join([state] + [other[name] for other in after[1:]]) for name, state in after[0].items()
+                      if all(name in other for other in after[1:])}
+            return {name: state for name, state in joined.items() if state}
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return self._loop(stmt, used)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -411,8 +430,9 @@ class _KeyFlow:
             key, kind, _ = self.consumers[call]
             if not isinstance(key, ast.Name) or key.id in self.outer:
                 continue
-            if call in per_item:
-                self._per_item(per_item[call], call, key, kind)
+            if call in per_item:  # it may run for no item: what it consumes is not kept
+                if self._per_item(per_item[call], call, key, kind) and used.get(key.id):
+                    self._report(key, used[key.id], kind, call)
                 continue
             previous = used.get(key.id, ())
             if previous:
@@ -421,7 +441,8 @@ class _KeyFlow:
                 used[key.id] = (*previous, (kind, call, None))
 
     def _per_item(self, comprehension, call, key, kind):
-        """A key consumed inside a comprehension that does not bind it is consumed once per item."""
+        """A key consumed inside a comprehension that does not bind it is consumed once per item;
+        whether it is the function's own key (no comprehension around the call binds it)."""
         bound = set()
         for generator in comprehension.generators:
             bound |= _stored_names(generator.target)
@@ -430,23 +451,33 @@ class _KeyFlow:
         if key.id not in bound and len(comprehension.generators) == 1 and not first.ifs \
                 and iterates_twice(first.iter):
             self._report(key, ((kind, call, comprehension),), kind, call)
+        outer = self.model.parent(comprehension)
+        while isinstance(outer, (ast.expr, ast.comprehension)) and key.id not in bound:
+            if isinstance(outer, COMPREHENSIONS):
+                bound |= {name for generator in outer.generators for name in _stored_names(generator.target)}
+            outer = self.model.parent(outer)
+        return key.id not in bound
 
     def _report(self, key, previous, kind, call):
         """JNP601 when ``previous`` (the key's consumptions: (kind, call, the loop or comprehension
         that repeats it, or None)) holds one of the same kind as ``call``'s, else JNP606 (a draw
         and a split of one key)."""
-        same = next((entry for entry in previous if entry[0] == kind), None)
-        _, earlier, loop = same or previous[0]
+        same = next((entry for entry in previous if entry[0] == kind and kind != UNSEEN
+                     or {entry[0], kind} == {"split", UNSEEN}), None)
+        other = same or next((entry for entry in previous if UNSEEN not in (entry[0], kind)), None)
+        if other is None:
+            return  # an unseen split and a draw, or two unseen splits: nothing shows the keys were drawn from
+        _, earlier, loop = other
         if loop is not None:
             how = f"is consumed again on every iteration of the loop on line {loop.lineno} without a new split"
         else:
-            how = f"was already {_VERBS.get(previous[0][0], 'consumed') if same is None else 'consumed'} by " \
+            how = f"was already {_VERBS.get(other[0], 'consumed') if same is None else 'consumed'} by " \
                   f"{describe(earlier.func)}() on line {earlier.lineno}"
         if same is None:
             code = "JNP606"
         else:
             code = "JNP601"
-            how += SAME_SUBKEYS if kind == "split" else SAME_NUMBERS if self._same_draw(earlier, call) else SAME_BITS
+            how += SAME_SUBKEYS if kind != "draw" else SAME_NUMBERS if self._same_draw(earlier, call) else SAME_BITS
         place = (key.lineno, key.col_offset)
         if self.findings.get(place, Finding(0, 0, "JNP606")).code == "JNP606":
             self.findings[place] = Finding.at(key, code, {"name": key.id, "how": how})
@@ -479,7 +510,9 @@ def _join(states):
     not in one same way, is consumed in an unknown way (a later use shares bits with it, at least)."""
     first, *others = states
     kept = tuple(entry for entry in first if all(any(kind == entry[0] for kind, *_ in other) for other in others))
-    return kept or (("unknown", *first[0][1:]),)
+    if kept or any(all(kind == UNSEEN for kind, *_ in state) for state in states):
+        return kept
+    return (("unknown", *first[0][1:]),)
 
 
 def _meet(a, b):

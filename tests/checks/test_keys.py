@@ -256,3 +256,59 @@ def test_returned_consumed_key(lint_body, body, line):
 ])
 def test_returned_fresh_key_silent(lint_body, body):
     assert codes(lint_body, body) == []
+
+
+INIT = "class Layer:\n    def __init__(self, key):\n        w_key, b_key = random.split(key)\n" \
+    "        self.w, self.b = random.normal(w_key), random.normal(b_key)\n"
+
+
+# A same-file class's own __init__ runs when the class is called: it consumes what __init__ consumes.
+@pytest.mark.parametrize("body, line", [
+    (INIT + "def f(key):\n    layer = Layer(key)\n    return layer, random.split(key)\n", 7),
+    (INIT + "def f(key):\n    return [Layer(key) for _ in range(3)]\n", 6),
+    (INIT + "def f(key):\n    a = random.split(key)\n    return a, Layer(key=key)\n", 7),
+])
+def test_constructor_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # no own __init__ (inherited, or a dataclass's), or a class bound twice
+    "class Base:\n    def __init__(self, key):\n        self.w = random.normal(key)\nclass Layer(Base):\n    pass\n"
+    "def f(key):\n    return Layer(key), random.normal(key)\n",
+    "class Layer:\n    key: int\ndef f(key):\n    return Layer(key), random.normal(key)\n",
+    INIT + "if c:\n    class Layer:\n        pass\ndef f(key):\n    return Layer(key), random.split(key)\n",
+])
+def test_constructor_not_seen_consuming_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+# A split whose subkeys go only to callees not known to draw (a model with dropout off) consumes
+# nothing another such split or a draw could repeat, but it gives a split's subkeys again.
+@pytest.mark.parametrize("body, line", [
+    ("def f(model, key, x):\n    k1, k2 = random.split(key)\n    a = random.normal(k1)\n"
+     "    return a, model(x, key=random.split(key, 8))\n", 4),
+    ("def f(model, key, x):\n    a = model(x, key=random.split(key, 8))\n    k1, k2 = random.split(key)\n"
+     "    return a, random.normal(k1)\n", 3),
+    ("def f(model, key, xs):\n    keys = random.split(key, 3)\n    w = [random.normal(k) for k in keys]\n"
+     "    return w, [model(x, key=random.split(key, 8)) for x in xs]\n", 4),
+])
+def test_unseen_split_repeats_subkeys(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+    assert "same subkeys again" in " ".join(messages(HEADER + body))
+
+
+@pytest.mark.parametrize("body", [
+    "def f(model, key, x):\n    a = random.normal(key)\n    return a, model(x, key=random.split(key, 8))\n",
+    "def f(model, key, x):\n    a = model(x, key=random.split(key, 8))\n    return a, random.normal(key)\n",
+    "def f(model, key, x, c):\n    if c:\n        a = model(x, key=random.split(key, 8))\n    else:\n"
+    "        a = random.normal(key)\n    return a, random.uniform(key)\n",
+])
+def test_unseen_split_and_draw_silent(lint_body, body):
+    assert lint_body(HEADER, body, "JNP601", "JNP606") == []
+
+
+def test_key_bound_by_an_outer_comprehension_is_its_own(lint_body):
+    body = "def f(k, keys):\n    a = random.normal(k)\n" \
+        "    return a, [[random.uniform(k) for _ in (1,)] for k in keys]\n"
+    assert codes(lint_body, body) == []
