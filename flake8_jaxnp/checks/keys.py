@@ -15,7 +15,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
+from ..model.keys import SPLIT, consumed_parameters, every_call_consumers, key_argument, returned_keys, seeded_sample
 from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
@@ -39,8 +39,9 @@ _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 @rule("JNP601", "JNP606")
 def prng_key_reuse(model):
     consumers = _Consumers(model).calls()  # call -> (key expression, how it consumes it)
-    scopes = {}  # scope -> nodes that hold one of its consumer calls
-    for call in consumers:
+    branches = _branch_calls(model, consumers) if consumers else {}
+    scopes = {}  # scope -> nodes that hold one of its consumer calls (or lax.cond calls whose branches do)
+    for call in (*consumers, *branches):
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
         holders = scopes.setdefault(scope, set())
@@ -48,9 +49,39 @@ def prng_key_reuse(model):
         while node is not None and node is not scope and node not in holders:
             holders.add(node)
             node = model.parent(node)
+    findings = {}  # a branch's consumption is seen by the branch's own pass and by its caller's
     for scope, holders in scopes.items():
         if not isinstance(scope, ast.Lambda):
-            yield from _KeyFlow(model, scope, consumers, holders).run()
+            for finding in _KeyFlow(model, scope, consumers, holders, branches).run():
+                if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
+                    findings[(finding.line, finding.col)] = finding
+    yield from findings.values()
+
+
+def _branch_calls(model, consumers):
+    """{lax.cond or lax.switch call: ([(branch function, the consumer calls it makes on every call)],
+    its operands)} for the calls one of whose branches, a lambda or a def of the same scope, consumes a key."""
+    found = {}
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func)
+        if qualname == "jax.lax.switch" and len(call.args) >= 2 and isinstance(call.args[1], (ast.List, ast.Tuple)):
+            functions, operands = call.args[1].elts, call.args[2:]
+        elif qualname == "jax.lax.cond" and len(call.args) >= 3:
+            functions, operands = (call.args[1:3], call.args[3:]) if len(call.args) != 5 else \
+                ((call.args[2], call.args[4]), None)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
+        else:
+            continue
+        scope = model.enclosing_function(call)
+        branches = []
+        for expr in functions:
+            function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
+            if function is None or model.enclosing_function(function) is not scope:
+                break
+            branches.append((function, every_call_consumers(function, consumers)))
+        else:
+            if operands is not None and any(calls for _, calls in branches):
+                found[call] = (branches, operands)
+    return found
 
 
 class _Consumers:
@@ -321,9 +352,10 @@ def _repeats(loop):
 class _KeyFlow:
     """The forward pass over one function (or the module) body."""
 
-    def __init__(self, model, scope, consumers, holders):
+    def __init__(self, model, scope, consumers, holders, branches):
         self.model = model
         self.consumers = consumers
+        self.branches = branches  # lax.cond/switch call -> (its branches and their consumer calls, its operands)
         self.holders = holders  # expressions and statements that contain a consumer call
         own_scope = model.scope(scope)
         self.outer = own_scope.globals | own_scope.nonlocals  # names other code can rebind
@@ -359,10 +391,7 @@ class _KeyFlow:
                     branches.append(stmt.orelse)
                     break
                 stmt = stmt.orelse[0]
-            after = [self._block(branch, dict(used)) for branch in branches]
-            joined = {name: _join([state] + [other[name] for other in after[1:]]) for name, state in after[0].items()
-                      if all(name in other for other in after[1:])}
-            return {name: state for name, state in joined.items() if state}
+            return _joined([self._block(branch, dict(used)) for branch in branches])
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return self._loop(stmt, used)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -418,7 +447,7 @@ class _KeyFlow:
         if expr not in self.holders:
             return
         nodes = tuple(_own_nodes(expr))  # one walk for the calls and the comprehensions
-        calls = sorted((n for n in nodes if n in self.consumers),
+        calls = sorted((n for n in nodes if n in self.consumers or n in self.branches),
                        key=lambda n: (n.end_lineno, n.end_col_offset))  # inner calls run first
         per_item = {}  # call -> the comprehension that runs it once per item
         for comprehension in (n for n in nodes if isinstance(n, COMPREHENSIONS)):
@@ -427,6 +456,11 @@ class _KeyFlow:
                 if node in self.consumers and id(node) not in once:
                     per_item[node] = comprehension  # inner comprehensions come later and win
         for call in calls:
+            if call in self.branches:
+                joined = self._branches(*self.branches[call], used)
+                used.clear()
+                used.update(joined)
+                continue
             key, kind, _ = self.consumers[call]
             if not isinstance(key, ast.Name) or key.id in self.outer:
                 continue
@@ -434,11 +468,42 @@ class _KeyFlow:
                 if self._per_item(per_item[call], call, key, kind) and used.get(key.id):
                     self._report(key, used[key.id], kind, call)
                 continue
-            previous = used.get(key.id, ())
-            if previous:
-                self._report(key, previous, kind, call)
-            if all(kind != earlier for earlier, *_ in previous):
-                used[key.id] = (*previous, (kind, call, None))
+            self._consume(used, key.id, key, kind, call)
+
+    def _consume(self, used, name, key, kind, call):
+        """``call`` consumes ``key`` (held by ``name``): reported against what ``used`` says
+        ``name`` held consumed, and kept there when of a new kind."""
+        previous = used.get(name, ())
+        if previous:
+            self._report(key, previous, kind, call)
+        if all(kind != earlier for earlier, *_ in previous):
+            used[name] = (*previous, (kind, call, None))
+
+    def _branches(self, branches, operands, used):
+        """What a lax.cond or lax.switch consumes: each branch, as a branch of an ``if``, from what
+        was consumed before the call; a branch's parameter stands for the operand passed there.
+        Returns what every branch left consumed."""
+        after = []
+        for function, calls in branches:
+            params = [a.arg for a in positional(function)]
+            state = dict(used)
+            for call in calls:
+                key, kind, _ = self.consumers[call]
+                if not isinstance(key, ast.Name):
+                    continue
+                name = key.id
+                if name in params:
+                    position = params.index(name)
+                    operand = operands[position] if position < len(operands) else None
+                    if type(operand) is not ast.Name:
+                        continue
+                    name = operand.id
+                elif name in self.model.scope(function).bindings:
+                    continue  # the branch's own local
+                if name not in self.outer:
+                    self._consume(state, name, key, kind, call)
+            after.append(state)
+        return _joined(after)
 
     def _per_item(self, comprehension, call, key, kind):
         """A key consumed inside a comprehension that does not bind it is consumed once per item;
@@ -503,6 +568,13 @@ def _is_target(stmt, child):
 
 def _forget(used, names):
     return {name: state for name, state in used.items() if name not in names}
+
+
+def _joined(after):
+    """What every path consumed: ``after`` holds each path's state."""
+    joined = {name: _join([state] + [other[name] for other in after[1:]]) for name, state in after[0].items()
+              if all(name in other for other in after[1:])}
+    return {name: state for name, state in joined.items() if state}
 
 
 def _join(states):

@@ -3,6 +3,7 @@ hands back: one reading shared by JNP601's same-file pass (``checks/keys.py``) a
 project summaries (``project/summaries.py``), which answer "does this call consume a key"
 each in their own way."""
 import ast
+import itertools
 
 from ..facts import SEEDED_SAMPLERS
 from .syntax import COMPREHENSIONS, SCOPES, walk_own
@@ -32,6 +33,16 @@ def consumed_parameters(func, params, key_of):
     if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
         found = {}  # calling a generator or coroutine runs none of its body
     return found
+
+
+def every_call_consumers(function, consumers):
+    """The calls of ``consumers`` that a lambda's expression, or the statements of a def before
+    its first compound statement, make on every call (not under a conditional expression or
+    ``and``/``or``), in the order they run."""
+    roots = [function.body] if isinstance(function, ast.Lambda) else \
+        list(itertools.takewhile(lambda stmt: isinstance(stmt, STRAIGHT), function.body))
+    found = [n for n in walk_own(roots, SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)) if n in consumers]
+    return sorted(found, key=lambda n: (n.end_lineno, n.end_col_offset))
 
 
 def returned_keys(func, consumed):

@@ -312,3 +312,36 @@ def test_key_bound_by_an_outer_comprehension_is_its_own(lint_body):
     body = "def f(k, keys):\n    a = random.normal(k)\n" \
         "    return a, [[random.uniform(k) for _ in (1,)] for k in keys]\n"
     assert codes(lint_body, body) == []
+
+
+# A lax.cond or lax.switch runs one of its branches: each branch is read like a branch of an if,
+# from what was consumed before the call; what every branch consumes is consumed after it.
+@pytest.mark.parametrize("body, line", [
+    ("def f(key, c, x):\n    a = random.normal(key)\n"
+     "    return a, jax.lax.cond(c, lambda v: v + random.normal(key), lambda v: v, x)\n", 3),
+    ("def f(key, c, x):\n    a = random.normal(key)\n"
+     "    return a, jax.lax.cond(c, lambda k: random.normal(k), lambda k: k, key)\n", 3),
+    ("def f(key, c):\n    a = jax.lax.cond(c, lambda: random.normal(key), lambda: random.uniform(key))\n"
+     "    return a, random.normal(key)\n", 3),
+    ("def f(key, i):\n    a = random.normal(key)\n    def first():\n        return random.uniform(key)\n"
+     "    def second():\n        return a\n    return jax.lax.switch(i, [first, second])\n", 4),
+])
+def test_lax_cond_branch_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # consumed by one branch only, then used after the call
+    "def f(key, c):\n    a = jax.lax.cond(c, lambda: random.normal(key), lambda: 0.0)\n"
+    "    return a, random.normal(key)\n",
+    # a fresh subkey for the branch; the branch's own key
+    "def f(key, c):\n    key, sub = random.split(key)\n"
+    "    a = jax.lax.cond(c, lambda: random.normal(sub), lambda: 0.0)\n    return a, random.normal(key)\n",
+    "def f(key, c):\n    a = random.normal(key)\n    def first():\n        key = random.key(1)\n"
+    "        return random.normal(key)\n    return a, jax.lax.cond(c, first, lambda: a)\n",
+    # a module-level branch reads the global key, not the function's
+    "def first():\n    return random.normal(key)\ndef f(key, c):\n    a = random.normal(key)\n"
+    "    return a, jax.lax.cond(c, first, lambda: a)\n",
+])
+def test_lax_cond_branch_silent(lint_body, body):
+    assert codes(lint_body, body) == []
