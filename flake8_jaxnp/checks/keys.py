@@ -15,7 +15,8 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.keys import SPLIT, consumed_parameters, every_call_consumers, key_argument, returned_keys, seeded_sample
+from ..model.keys import (SPLIT, consumed_parameters, every_call_consumers, key_argument, returned_keys,
+                          seeded_sample, unbound_after)
 from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
@@ -247,10 +248,9 @@ class _Consumers:
 
     def _overwritten(self, statement, names, scope):
         """Whether each of ``names`` (what ``statement`` binds) is bound again by a plain
-        assignment before anything reads it: later in the same block, or after an ``if`` or
-        ``with`` that the block falls out of. A read by a nested function, a ``try`` around the
-        statement (a handler may read them) or a ``break``/``continue`` before the rebinding
-        (the value may reach a read elsewhere) leaves the split used."""
+        assignment before anything reads it (``unbound_after``): later in the same block, or
+        after an ``if`` or ``with`` that the block falls out of. A read by a nested function or
+        a ``try`` around the statement (a handler may read them) leaves the split used."""
         model = self.model
         if any(model.enclosing_function(read) is not (None if scope is model.tree else scope)
                for name in names for read in self._reads_within(scope, name)) \
@@ -260,16 +260,10 @@ class _Consumers:
         while True:
             parent = model.parent(node)
             block = next(getattr(parent, field) for field in ("body", "orelse") if node in getattr(parent, field, ()))
-            for stmt in block[block.index(node) + 1:]:
-                if any(type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in pending
-                       or type(n) in (ast.Break, ast.Continue) for n in ast.walk(stmt)):
-                    return False
-                if type(stmt) in (ast.Assign, ast.AnnAssign) and stmt.value is not None:
-                    targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]
-                    pending -= {n.id for target in targets for n in ast.walk(target) if type(n) is ast.Name}
-                if not pending:
-                    return True
-            if parent is scope or not isinstance(parent, (ast.If, ast.With, ast.AsyncWith)):
+            pending = unbound_after(block[block.index(node) + 1:], pending)
+            if pending is not None and not pending:
+                return True
+            if pending is None or parent is scope or not isinstance(parent, (ast.If, ast.With, ast.AsyncWith)):
                 return False
             node = parent
 

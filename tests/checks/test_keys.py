@@ -94,6 +94,11 @@ def test_unused_split_consumes_nothing(lint_body, body):
     "A, B = random.split(KEY)\nA, B = random.split(OTHER)\nC = random.split(KEY)\n",
     "def f(key, other, lock):\n    with lock:\n        a, b = random.split(key)\n        x = random.split(key)\n"
     "    a, b = random.split(other)\n    return a, b\n",
+    # bound again in both branches of an if, or in a with
+    "def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n    else:\n"
+    "        a = b = random.normal(other)\n    return a, b, random.split(key)\n",
+    "def f(key, other, lock):\n    a, b = random.split(key)\n    with lock:\n        a, b = random.split(other)\n"
+    "    return a, b, random.split(key)\n",
 ])
 def test_overwritten_split_consumes_nothing(lint_body, body):
     assert codes(lint_body, body) == []
@@ -111,6 +116,8 @@ def test_overwritten_split_consumes_nothing(lint_body, body):
      "    return a, b, random.split(key)\n", 4),
     ("def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n"
      "    return a, b, random.split(key)\n", 5),
+    ("def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n    else:\n"
+     "        x = a\n        a, b = random.split(other)\n    return x, a, b, random.split(key)\n", 8),
 ])
 def test_split_read_before_rebinding_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
