@@ -1,4 +1,5 @@
-"""JNP601: a PRNG key consumed twice gives the same random bits twice.
+"""JNP601: a PRNG key consumed twice the same way (two draws, two splits) gives the same
+random bits twice; JNP606: a draw and a split of one key share bits.
 
 A forward pass per function tracks which local names hold a key that a
 sampler, ``split`` or a same-file function that always consumes its parameter
@@ -14,24 +15,34 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
+from ..model.keys import (SPLIT, consumed_parameters, every_call_consumers, key_argument, returned_keys,
+                          seeded_sample, unbound_after)
 from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 
-SAME_BITS = "; the same key gives the same random bits, so the draws repeat"
-# Measured on JAX 0.10.2: bits(key, (n,))[i] == word0 ^ word1 of split(key, n)[i] (equal to the
-# subkeys themselves with jax_threefry_partitionable off, the default before JAX 0.5).
-SHARED_STREAM = ("; a draw from a key and the subkeys split() makes of it come from the same counter "
-                 "stream (each 32-bit draw is the XOR of a subkey's two words), so they are not independent")
+# What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
+# one sampler called the same way on one key returns the same numbers; two samplers on one key read
+# the same bits (normal and uniform: r = 0.977, bernoulli(key, p) is uniform(key) < p); and
+# split(key, n) is the first n subkeys of split(key, m) for m > n. A draw and a split of one key
+# (JNP606) share bits only: its catalogue entry says what was measured.
+SAME_NUMBERS = "; the same sampler called the same way on the same key gives the same numbers again"
+SAME_BITS = "; both draw from the same random bits, so their numbers are not independent"
+SAME_SUBKEYS = "; split() of the same key gives the same subkeys again (split(key, n) is the first n of split(key, m))"
+# A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
+# split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
+UNSEEN = "unseen split"
+_VERBS = {"draw": "drawn from", "split": "split"}  # how JNP606 says the key was consumed before
 _EXITS = (ast.Break, ast.Continue, ast.Return)
+_TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
-@rule("JNP601")
+@rule("JNP601", "JNP606")
 def prng_key_reuse(model):
     consumers = _Consumers(model).calls()  # call -> (key expression, how it consumes it)
-    scopes = {}  # scope -> nodes that hold one of its consumer calls
-    for call in consumers:
+    branches = _branch_calls(model, consumers) if consumers else {}
+    scopes = {}  # scope -> nodes that hold one of its consumer calls (or lax.cond calls whose branches do)
+    for call in (*consumers, *branches):
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
         holders = scopes.setdefault(scope, set())
@@ -39,9 +50,39 @@ def prng_key_reuse(model):
         while node is not None and node is not scope and node not in holders:
             holders.add(node)
             node = model.parent(node)
+    findings = {}  # a branch's consumption is seen by the branch's own pass and by its caller's
     for scope, holders in scopes.items():
         if not isinstance(scope, ast.Lambda):
-            yield from _KeyFlow(model, scope, consumers, holders).run()
+            for finding in _KeyFlow(model, scope, consumers, holders, branches).run():
+                if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
+                    findings[(finding.line, finding.col)] = finding
+    yield from findings.values()
+
+
+def _branch_calls(model, consumers):
+    """{lax.cond or lax.switch call: ([(branch function, the consumer calls it makes on every call)],
+    its operands)} for the calls one of whose branches, a lambda or a def of the same scope, consumes a key."""
+    found = {}
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func)
+        if qualname == "jax.lax.switch" and len(call.args) >= 2 and isinstance(call.args[1], (ast.List, ast.Tuple)):
+            functions, operands = call.args[1].elts, call.args[2:]
+        elif qualname == "jax.lax.cond" and len(call.args) >= 3:
+            functions, operands = (call.args[1:3], call.args[3:]) if len(call.args) != 5 else \
+                ((call.args[2], call.args[4]), None)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
+        else:
+            continue
+        scope = model.enclosing_function(call)
+        branches = []
+        for expr in functions:
+            function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
+            if function is None or model.enclosing_function(function) is not scope:
+                break
+            branches.append((function, every_call_consumers(function, consumers)))
+        else:
+            if operands is not None and any(calls for _, calls in branches):
+                found[call] = (branches, operands)
+    return found
 
 
 class _Consumers:
@@ -74,7 +115,7 @@ class _Consumers:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
         # any other call consumes only by running a same-file function that may consume
-        direct, callee, functions = set(direct), self.model.callee, self.may_consume - {None}
+        direct, callee, functions = set(direct), self.callee, self.may_consume - {None}
         return {call: self.consumed[call] for call in calls
                 if (call in direct or callee(call.func) in functions) and self.key_of(call) is not None}
 
@@ -84,7 +125,7 @@ class _Consumers:
         model = self.model
         callers = {}  # same-file function -> the functions whose calls name it
         for call in calls:
-            callee = model.callee(call.func)
+            callee = self.callee(call.func)
             if callee is not None:
                 callers.setdefault(callee, []).append(model.enclosing_function(call))
         reaching = {model.enclosing_function(call) for call in direct}
@@ -95,6 +136,18 @@ class _Consumers:
                     reaching.add(caller)
                     pending.append(caller)
         return reaching
+
+    def callee(self, func):
+        """The same-file def a call runs: the one its function expression names, or the own
+        ``__init__`` of the class that a name bound once by a class statement refers to."""
+        found = self.model.callee(func)
+        if found is not None or type(func) is not ast.Name:
+            return found
+        binding = self.model.resolve(func)
+        if not binding or len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
+            return None
+        inits = [s for s in binding[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
+        return inits[0] if len(inits) == 1 else None
 
     def _imported_consumer(self, call):
         """The summary facts of a plain function of another project module that ``call`` runs
@@ -130,13 +183,15 @@ class _Consumers:
         if qualname in self.samplers or seeded_sample(call) is not None:
             return key_argument(call), "draw", ()
         if qualname == SPLIT:
-            return None if self._split_unused(call) else (key_argument(call), "split", ())
-        callee = self.model.callee(call.func)
+            outputs = self._split_outputs(call)
+            return None if outputs == "unread" else (key_argument(call), "split" if outputs == "read" else UNSEEN, ())
+        callee = self.callee(call.func)
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if callee not in self.may_consume:
                 return None
             names = positional_names(callee)
-            if isinstance(call.func, ast.Attribute) and names and names[0] in ("self", "cls"):
+            if (isinstance(call.func, ast.Attribute) or callee.name == "__init__") and names \
+                    and names[0] in ("self", "cls"):
                 names = names[1:]
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
@@ -158,33 +213,66 @@ class _Consumers:
         return found
 
     def _consumed(self, call):
-        return self.consumed[call][:2] if self.key_of(call) is not None else None
+        found = self.consumed[call][:2] if self.key_of(call) is not None else None
+        return found if found is None or found[1] != UNSEEN else None
 
-    def _split_unused(self, call):
-        """Whether none of the split's outputs is used: ``split(key)`` as a statement, handed
-        straight to a callee not known to consume a key, or assigned only to names that nothing
-        in the function reads but such callees (``_, _ = split(key)``). Such a split draws bits
-        nobody is known to see, so the key's next use repeats nothing. A module's public names
-        may be read by importers, so there only ``_``-prefixed ones count as unread."""
+    def _split_outputs(self, call):
+        """Who reads the split's outputs: "unread" (``split(key)`` as a statement, names nothing
+        reads, ``_, _ = split(key)``, or names bound again before anything reads them), "unseen"
+        (only callees not known to consume a key, such as a model whose dropout may be off, read
+        them), or "read". A module's public names may be read by importers, so there only
+        ``_``-prefixed ones count as unread."""
         model = self.model
         statement = model.parent(call)
         if isinstance(statement, ast.Expr):
-            return True
+            return "unread"
         if self._handed_to_unknown(call):
-            return True
+            return "unseen"
         if not isinstance(statement, ast.Assign) or statement.value is not call:
-            return False
+            return "read"
         targets = [n for target in statement.targets for n in ast.walk(target) if not isinstance(n, ast.expr_context)]
         if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in targets):
-            return False  # an attribute or item outlives the function
+            return "read"  # an attribute or item outlives the function
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
         own = model.scope(scope)
         names = {n.id for n in targets if isinstance(n, ast.Name)}
-        exported = set() if scope is not model.tree else {name for name in names if not name.startswith("_")}
-        if names & (own.globals | own.nonlocals | exported):
+        if names & (own.globals | own.nonlocals):
+            return "read"
+        if self._overwritten(statement, names, scope):
+            return "unread"
+        if scope is model.tree and any(not name.startswith("_") for name in names):
+            return "read"  # importers may read them
+        reads = [read for name in names for read in self._reads_within(scope, name)]
+        return "read" if not all(self._handed_to_unknown(read) for read in reads) else "unseen" if reads else "unread"
+
+    def _overwritten(self, statement, names, scope):
+        """Whether each of ``names`` (what ``statement`` binds) is bound again by a plain
+        assignment before anything reads it (``unbound_after``): later in the same block, or
+        after an ``if`` or ``with`` that the block falls out of. A read by a nested function or
+        a ``try`` around the statement (a handler may read them) leaves the split used."""
+        model = self.model
+        if any(model.enclosing_function(read) is not (None if scope is model.tree else scope)
+               for name in names for read in self._reads_within(scope, name)) \
+                or any(isinstance(node, _TRIES) for node in self._ancestors(statement, scope)):
             return False
-        return all(self._handed_to_unknown(read) for name in names for read in self._reads_within(scope, name))
+        pending, node = set(names), statement
+        while True:
+            parent = model.parent(node)
+            block = next(getattr(parent, field) for field in ("body", "orelse") if node in getattr(parent, field, ()))
+            pending = unbound_after(block[block.index(node) + 1:], pending)
+            if pending is not None and not pending:
+                return True
+            if pending is None or parent is scope or not isinstance(parent, (ast.If, ast.With, ast.AsyncWith)):
+                return False
+            node = parent
+
+    def _ancestors(self, node, scope):
+        """The nodes between ``node`` and ``scope``."""
+        node = self.model.parent(node)
+        while node is not None and node is not scope:
+            yield node
+            node = self.model.parent(node)
 
     def _reads_within(self, scope, name):
         """The reads of ``name`` anywhere inside ``scope``, nested functions included."""
@@ -258,14 +346,16 @@ def _repeats(loop):
 class _KeyFlow:
     """The forward pass over one function (or the module) body."""
 
-    def __init__(self, model, scope, consumers, holders):
+    def __init__(self, model, scope, consumers, holders, branches):
         self.model = model
         self.consumers = consumers
+        self.branches = branches  # lax.cond/switch call -> (its branches and their consumer calls, its operands)
         self.holders = holders  # expressions and statements that contain a consumer call
         own_scope = model.scope(scope)
         self.outer = own_scope.globals | own_scope.nonlocals  # names other code can rebind
         self.body = scope.body
         self.findings = {}
+        self.samplers = api.random_samplers()
 
     def run(self):
         self._block(self.body, {})
@@ -295,9 +385,7 @@ class _KeyFlow:
                     branches.append(stmt.orelse)
                     break
                 stmt = stmt.orelse[0]
-            after = [self._block(branch, dict(used)) for branch in branches]
-            return {name: state for name, state in after[0].items()
-                    if all(name in other for other in after[1:])}
+            return _joined([self._block(branch, dict(used)) for branch in branches])
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return self._loop(stmt, used)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
@@ -306,7 +394,7 @@ class _KeyFlow:
                 if item.optional_vars is not None:
                     used = _forget(used, _stored_names(item.optional_vars))
             return self._block(stmt.body, used)
-        if isinstance(stmt, (ast.Try, getattr(ast, "TryStar", ast.Try), ast.Match)):
+        if isinstance(stmt, (*_TRIES, ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
             return _forget(used, _stored_names(stmt)) if used else used
@@ -329,7 +417,7 @@ class _KeyFlow:
         for position in found[2]:
             name = names.get(position)
             if type(name) is ast.Name and name.id not in self.outer:
-                used = {**used, name.id: (found[1], value)}
+                used = {**used, name.id: ((found[1], value, None),)}
         return used
 
     def _loop(self, loop, used):
@@ -342,7 +430,8 @@ class _KeyFlow:
         after_first = self._block(loop.body, dict(head))
         if _repeats(loop):
             second = after_first if isinstance(loop, ast.While) else _forget(after_first, _stored_names(loop.target))
-            self._block(loop.body, {name: (kind, call, loop) for name, (kind, call, *_) in second.items()})
+            self._block(loop.body, {name: tuple((kind, call, loop) for kind, call, _ in consumptions)
+                                    for name, consumptions in second.items()})
         if used:  # what the body rebinds no longer holds the key consumed before the loop
             used = _forget(used, _stored_names(ast.Module(body=loop.body, type_ignores=[])))
         return self._block(loop.orelse, _meet(used, after_first))
@@ -352,7 +441,7 @@ class _KeyFlow:
         if expr not in self.holders:
             return
         nodes = tuple(_own_nodes(expr))  # one walk for the calls and the comprehensions
-        calls = sorted((n for n in nodes if n in self.consumers),
+        calls = sorted((n for n in nodes if n in self.consumers or n in self.branches),
                        key=lambda n: (n.end_lineno, n.end_col_offset))  # inner calls run first
         per_item = {}  # call -> the comprehension that runs it once per item
         for comprehension in (n for n in nodes if isinstance(n, COMPREHENSIONS)):
@@ -361,20 +450,58 @@ class _KeyFlow:
                 if node in self.consumers and id(node) not in once:
                     per_item[node] = comprehension  # inner comprehensions come later and win
         for call in calls:
+            if call in self.branches:
+                joined = self._branches(*self.branches[call], used)
+                used.clear()
+                used.update(joined)
+                continue
             key, kind, _ = self.consumers[call]
             if not isinstance(key, ast.Name) or key.id in self.outer:
                 continue
-            if call in per_item:
-                self._per_item(per_item[call], call, key, kind)
+            if call in per_item:  # it may run for no item: what it consumes is not kept
+                if self._per_item(per_item[call], call, key, kind) and used.get(key.id):
+                    self._report(key, used[key.id], kind, call)
                 continue
-            previous = used.get(key.id)
-            if previous is not None:
-                self._report(key, previous, kind)
-            else:
-                used[key.id] = (kind, call)
+            self._consume(used, key.id, key, kind, call)
+
+    def _consume(self, used, name, key, kind, call):
+        """``call`` consumes ``key`` (held by ``name``): reported against what ``used`` says
+        ``name`` held consumed, and kept there when of a new kind."""
+        previous = used.get(name, ())
+        if previous:
+            self._report(key, previous, kind, call)
+        if all(kind != earlier for earlier, *_ in previous):
+            used[name] = (*previous, (kind, call, None))
+
+    def _branches(self, branches, operands, used):
+        """What a lax.cond or lax.switch consumes: each branch, as a branch of an ``if``, from what
+        was consumed before the call; a branch's parameter stands for the operand passed there.
+        Returns what every branch left consumed."""
+        after = []
+        for function, calls in branches:
+            params = [a.arg for a in positional(function)]
+            state = dict(used)
+            for call in calls:
+                key, kind, _ = self.consumers[call]
+                if not isinstance(key, ast.Name):
+                    continue
+                name = key.id
+                if name in params:
+                    position = params.index(name)
+                    operand = operands[position] if position < len(operands) else None
+                    if type(operand) is not ast.Name:
+                        continue
+                    name = operand.id
+                elif name in self.model.scope(function).bindings:
+                    continue  # the branch's own local
+                if name not in self.outer:
+                    self._consume(state, name, key, kind, call)
+            after.append(state)
+        return _joined(after)
 
     def _per_item(self, comprehension, call, key, kind):
-        """A key consumed inside a comprehension that does not bind it is consumed once per item."""
+        """A key consumed inside a comprehension that does not bind it is consumed once per item;
+        whether it is the function's own key (no comprehension around the call binds it)."""
         bound = set()
         for generator in comprehension.generators:
             bound |= _stored_names(generator.target)
@@ -382,16 +509,43 @@ class _KeyFlow:
         first = comprehension.generators[0]
         if key.id not in bound and len(comprehension.generators) == 1 and not first.ifs \
                 and iterates_twice(first.iter):
-            self._report(key, (kind, call, comprehension), kind)
+            self._report(key, ((kind, call, comprehension),), kind, call)
+        outer = self.model.parent(comprehension)
+        while isinstance(outer, (ast.expr, ast.comprehension)) and key.id not in bound:
+            if isinstance(outer, COMPREHENSIONS):
+                bound |= {name for generator in outer.generators for name in _stored_names(generator.target)}
+            outer = self.model.parent(outer)
+        return key.id not in bound
 
-    def _report(self, key, previous, kind):
-        first_kind, call, loop = (*previous, None)[:3]
+    def _report(self, key, previous, kind, call):
+        """JNP601 when ``previous`` (the key's consumptions: (kind, call, the loop or comprehension
+        that repeats it, or None)) holds one of the same kind as ``call``'s, else JNP606 (a draw
+        and a split of one key)."""
+        same = next((entry for entry in previous if entry[0] == kind and kind != UNSEEN
+                     or {entry[0], kind} == {"split", UNSEEN}), None)
+        other = same or next((entry for entry in previous if UNSEEN not in (entry[0], kind)), None)
+        if other is None:
+            return  # an unseen split and a draw, or two unseen splits: nothing shows the keys were drawn from
+        _, earlier, loop = other
         if loop is not None:
             how = f"is consumed again on every iteration of the loop on line {loop.lineno} without a new split"
         else:
-            how = f"was already consumed by {describe(call.func)}() on line {call.lineno}"
-        how += SAME_BITS if kind == first_kind else SHARED_STREAM
-        self.findings.setdefault((key.lineno, key.col_offset), Finding.at(key, "JNP601", {"name": key.id, "how": how}))
+            how = f"was already {_VERBS.get(other[0], 'consumed') if same is None else 'consumed'} by " \
+                  f"{describe(earlier.func)}() on line {earlier.lineno}"
+        if same is None:
+            code = "JNP606"
+        else:
+            code = "JNP601"
+            how += SAME_SUBKEYS if kind != "draw" else SAME_NUMBERS if self._same_draw(earlier, call) else SAME_BITS
+        place = (key.lineno, key.col_offset)
+        if self.findings.get(place, Finding(0, 0, "JNP606")).code == "JNP606":
+            self.findings[place] = Finding.at(key, code, {"name": key.id, "how": how})
+
+    def _same_draw(self, first, second):
+        """Whether two draws are one ``jax.random`` sampler called the same way (the same call
+        repeated, or two with the same source text)."""
+        return self.model.qualname(first.func) in self.samplers and (
+            first is second or ast.dump(first) == ast.dump(second))
 
 
 def _blocks(stmt):
@@ -408,6 +562,23 @@ def _is_target(stmt, child):
 
 def _forget(used, names):
     return {name: state for name, state in used.items() if name not in names}
+
+
+def _joined(after):
+    """What every path consumed: ``after`` holds each path's state."""
+    joined = {name: _join([state] + [other[name] for other in after[1:]]) for name, state in after[0].items()
+              if all(name in other for other in after[1:])}
+    return {name: state for name, state in joined.items() if state}
+
+
+def _join(states):
+    """The consumptions of a key that every path made, by kind; a key that every path consumed, but
+    not in one same way, is consumed in an unknown way (a later use shares bits with it, at least)."""
+    first, *others = states
+    kept = tuple(entry for entry in first if all(any(kind == entry[0] for kind, *_ in other) for other in others))
+    if kept or any(all(kind == UNSEEN for kind, *_ in state) for state in states):
+        return kept
+    return (("unknown", *first[0][1:]),)
 
 
 def _meet(a, b):

@@ -91,11 +91,13 @@ def _key_consumer_probe(name, func):
 
 
 def _key_fingerprint(key, rec):
-    """The key's data; for a traced key its identity (the same tracer is the same key)."""
+    """The key's data; for a traced key its identity (the same tracer is the same key). A concrete
+    key closed over by a lax.cond branch is read at compile time: key_data would be staged there."""
     if isinstance(key, jax.core.Tracer):
         rec.traced_keys.append(key)
         return f"tracer@{id(key)}"
-    data = jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
+    with jax.ensure_compile_time_eval():  # a concrete key closed over by a traced branch
+        data = jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
     with array_probes.probes_off():  # on an accelerator np.asarray calls the probed __array__
         return fingerprint(np.asarray(data))
 

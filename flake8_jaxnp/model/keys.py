@@ -1,8 +1,10 @@
 """Which parameters a function consumes as PRNG keys on every call, and which of them it
 hands back: one reading shared by JNP601's same-file pass (``checks/keys.py``) and the
 project summaries (``project/summaries.py``), which answer "does this call consume a key"
-each in their own way."""
+each in their own way; and which names a block binds again before reading them (a split whose
+outputs are all bound again is dead)."""
 import ast
+import itertools
 
 from ..facts import SEEDED_SAMPLERS
 from .syntax import COMPREHENSIONS, SCOPES, walk_own
@@ -32,6 +34,16 @@ def consumed_parameters(func, params, key_of):
     if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
         found = {}  # calling a generator or coroutine runs none of its body
     return found
+
+
+def every_call_consumers(function, consumers):
+    """The calls of ``consumers`` that a lambda's expression, or the statements of a def before
+    its first compound statement, make on every call (not under a conditional expression or
+    ``and``/``or``), in the order they run."""
+    roots = [function.body] if isinstance(function, ast.Lambda) else \
+        list(itertools.takewhile(lambda stmt: isinstance(stmt, STRAIGHT), function.body))
+    found = [n for n in walk_own(roots, SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)) if n in consumers]
+    return sorted(found, key=lambda n: (n.end_lineno, n.end_col_offset))
 
 
 def returned_keys(func, consumed):
@@ -71,3 +83,33 @@ def seeded_sample(call):
     if type(func) is ast.Attribute and func.attr in SEEDED_SAMPLERS:
         return next((k.value for k in call.keywords if k.arg == "seed"), None)
     return None
+
+
+def unbound_after(statements, names):
+    """The ``names`` that ``statements`` leave unbound when they run, each bound only by a plain
+    assignment (in both branches of an ``if``, or in a ``with``) before anything reads it; None
+    when one of them may be read first, or a ``break``/``continue`` may carry its value elsewhere."""
+    pending = set(names)
+    for stmt in statements:
+        if not pending:
+            break
+        kind = type(stmt)
+        if kind is ast.If or kind in (ast.With, ast.AsyncWith):
+            heads = [stmt.test] if kind is ast.If else stmt.items
+            blocks = [stmt.body, stmt.orelse] if kind is ast.If else [stmt.body]
+            after = [None if _reads(heads, pending) else unbound_after(block, pending) for block in blocks]
+            if None in after:
+                return None
+            pending = set().union(*after)
+        elif _reads([stmt], pending):
+            return None
+        elif kind in (ast.Assign, ast.AnnAssign) and stmt.value is not None:
+            targets = stmt.targets if kind is ast.Assign else [stmt.target]
+            pending -= {n.id for target in targets for n in ast.walk(target) if type(n) is ast.Name}
+    return pending
+
+
+def _reads(nodes, names):
+    """Whether ``nodes`` read one of ``names`` (nested functions included) or hold a break or continue."""
+    return any(type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in names or type(n) in (ast.Break, ast.Continue)
+               for node in nodes for n in ast.walk(node))

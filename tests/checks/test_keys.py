@@ -50,8 +50,7 @@ def test_silent(lint_body, body):
     ("def f(key, n):\n    return {i: random.normal(key) for i in range(n)}\n", 2),
     # a distribution's sampler draws from its seed, as a jax.random sampler draws from its key
     ("def f(dist, key):\n    a = dist.sample(seed=key)\n    return random.normal(key)\n", 3),
-    ("def f(dist, key):\n    k1, k2 = random.split(key)\n    a = random.normal(k1)\n"
-     "    return dist.sample(seed=key)\n", 4),
+    ("def f(dist, key):\n    a = random.normal(key)\n    return dist.sample(seed=key)\n", 3),
     ("def f(dist, key):\n    a, logp = dist.sample_and_log_prob(seed=key)\n    return dist.sample(seed=key)\n", 3),
     # a match statement in the loop (its patterns hold constants, not nodes) rebinds nothing of the key
     ("def f(key, xs):\n    for x in xs:\n        match x:\n            case True:\n                pass\n"
@@ -82,6 +81,48 @@ def test_unused_split_consumes_nothing(lint_body, body):
     assert codes(lint_body, body) == []
 
 
+# A split whose outputs are all bound again before anything reads them is dead: it consumes nothing.
+@pytest.mark.parametrize("body", [
+    "def f(key, other):\n    a, b = random.split(key)\n    a, b = random.split(other)\n"
+    "    return a, b, random.split(key)\n",
+    "def f(key, other):\n    a, b = random.split(key)\n    a = random.normal(other)\n    b: int = 0\n"
+    "    return a, b, random.split(key)\n",
+    "def f(key, other, c):\n    if c:\n        a, b = random.split(key)\n        x = random.split(key)\n"
+    "    a, b = random.split(other)\n    return a, b\n",
+    "def f(key, other):\n    for i in range(3):\n        a, b = random.split(key)\n"
+    "        a, b = random.split(random.fold_in(other, i))\n    return a, b\n",
+    "A, B = random.split(KEY)\nA, B = random.split(OTHER)\nC = random.split(KEY)\n",
+    "def f(key, other, lock):\n    with lock:\n        a, b = random.split(key)\n        x = random.split(key)\n"
+    "    a, b = random.split(other)\n    return a, b\n",
+    # bound again in both branches of an if, or in a with
+    "def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n    else:\n"
+    "        a = b = random.normal(other)\n    return a, b, random.split(key)\n",
+    "def f(key, other, lock):\n    a, b = random.split(key)\n    with lock:\n        a, b = random.split(other)\n"
+    "    return a, b, random.split(key)\n",
+])
+def test_overwritten_split_consumes_nothing(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+@pytest.mark.parametrize("body, line", [
+    # read before the rebinding, by the rebinding itself, or by a nested function
+    ("def f(key, other):\n    a, b = random.split(key)\n    x = random.normal(a)\n    a, b = random.split(other)\n"
+     "    return x, a, b, random.split(key)\n", 5),
+    ("def f(key):\n    a, b = random.split(key)\n    a, b = random.split(a)\n    return a, b, random.split(key)\n", 4),
+    ("def f(key, other):\n    a, b = random.split(key)\n    g = lambda: a\n    a, b = random.split(other)\n"
+     "    return g, b, random.split(key)\n", 5),
+    # only one of the outputs is bound again, or only on one path
+    ("def f(key, other):\n    a, b = random.split(key)\n    a = random.normal(other)\n"
+     "    return a, b, random.split(key)\n", 4),
+    ("def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n"
+     "    return a, b, random.split(key)\n", 5),
+    ("def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n    else:\n"
+     "        x = a\n        a, b = random.split(other)\n    return x, a, b, random.split(key)\n", 8),
+])
+def test_split_read_before_rebinding_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
 @pytest.mark.parametrize("body, line", [
     ("def f(key):\n    a, b = random.split(key)\n    c, d = random.split(key)\n    return a, d\n", 3),
     ("def f(key):\n    a, b = random.split(key)\n    def g():\n        return a\n"
@@ -94,26 +135,61 @@ def test_used_split_still_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
 
 
-# A draw from a key and a split of it share the key's counter stream (measured: each 32-bit
-# draw is the XOR of a subkey's two words), in either order.
+# A draw from a key and a split of it share bits (measured: each 32-bit draw is the XOR of a
+# subkey's two words), in either order: JNP606, not JNP601.
 @pytest.mark.parametrize("body, line", [
     ("def f(key):\n    a = random.normal(key)\n    return random.split(key)\n", 3),
     ("def f(key):\n    a = random.normal(key)\n    key, sub = random.split(key)\n"
      "    return a, random.normal(sub)\n", 3),
     ("def f(key):\n    k1, k2 = random.split(key)\n    x = random.normal(key)\n    return x, k1, k2\n", 3),
     ("def f(key, c):\n    if c:\n        a = random.normal(key)\n    else:\n        a = random.split(key)\n"
-     "    return a, random.uniform(key)\n", 6),
+     "    return a, random.uniform(key)\n", 6),  # a draw on one path, a split on the other: shared bits on both
+    ("def f(dist, key):\n    k1, k2 = random.split(key)\n    a = random.normal(k1)\n"
+     "    return dist.sample(seed=key)\n", 4),
 ])
 def test_draw_and_split_of_one_key(lint_body, body, line):
-    assert codes(lint_body, body) == [(line, "JNP601")]
+    assert lint_body(HEADER, body, "JNP601", "JNP606") == [(line, "JNP606")]
 
 
-def test_draw_and_split_message_says_not_independent():
-    text = HEADER + "def f(key):\n    a = random.normal(key)\n    return a, random.split(key)\n"
-    assert [m for m in messages(text) if "JNP601" in m] == [
-        "JNP601 'key' was already consumed by random.normal() on line 4; a draw from a key and the subkeys "
-        "split() makes of it come from the same counter stream (each 32-bit draw is the XOR of a subkey's "
-        "two words), so they are not independent: split it and use a fresh subkey"]
+# Each use is judged against an earlier one of its own kind: a draw after a split and a draw is JNP601.
+@pytest.mark.parametrize("body, found", [
+    ("def f(key):\n    k1, k2 = random.split(key)\n    x = random.normal(key)\n    return k1, x, random.uniform(key)\n",
+     [(3, "JNP606"), (4, "JNP601")]),
+    ("def f(key):\n    x = random.normal(key)\n    k = random.split(key)\n    return k, random.split(key, 3)\n",
+     [(3, "JNP606"), (4, "JNP601")]),
+    # the split on every iteration repeats the subkeys: JNP601 wins over the first pass's JNP606
+    ("def f(key):\n    while True:\n        x = random.normal(key)\n        k = random.split(key)\n"
+     "        y = random.normal(k)\n",
+     [(3, "JNP601"), (4, "JNP601")]),
+])
+def test_each_use_against_its_own_kind(lint_body, body, found):
+    assert lint_body(HEADER, body, "JNP601", "JNP606") == found
+
+
+def text_of(body):
+    return [m for m in messages(HEADER + body) if "JNP60" in m]
+
+
+def test_draw_and_split_message_says_what_is_shared():
+    assert text_of("def f(key):\n    a = random.normal(key)\n    return a, random.split(key)\n") == [
+        "JNP606 'key' was already drawn from by random.normal() on line 4; a draw from a key and the subkeys "
+        "split() makes of it share bits (each 32-bit draw is the XOR of a subkey's two words), though no "
+        "correlation between their numbers was measured: split first and draw from a subkey"]
+
+
+# JNP601 says what the second use gives: the same numbers (one sampler called the same way), numbers
+# from the same bits (another sampler, other arguments, a helper), or the same subkeys (split again).
+@pytest.mark.parametrize("body, says", [
+    ("def f(key):\n    a = random.normal(key, (3,))\n    return a, random.normal(key, (3,))\n", "same numbers again"),
+    ("def f(key):\n    return [random.normal(key, (3,)) for _ in range(4)]\n", "same numbers again"),
+    ("def f(key):\n    a = random.normal(key, (3,))\n    return a, random.uniform(key, (3,))\n", "same random bits"),
+    ("def f(key):\n    a = random.normal(key, (3,))\n    return a, random.normal(key, (4,))\n", "same random bits"),
+    ("def f(dist, key):\n    a = dist.sample(seed=key)\n    return a, dist.sample(seed=key)\n", "same random bits"),
+    ("def f(key):\n    a = random.split(key, 5)\n    return a, random.split(key, 64)\n", "same subkeys again"),
+])
+def test_reuse_message_says_what_repeats(body, says):
+    found = text_of(body)
+    assert len(found) == 1 and found[0].startswith("JNP601") and says in found[0]
 
 
 NOISE = "def noise(k, shape=(2,)):\n    return random.normal(k, shape)\n"
@@ -125,7 +201,7 @@ NOISE = "def noise(k, shape=(2,)):\n    return random.normal(k, shape)\n"
     (NOISE + "def f(key):\n    a = random.normal(key)\n    return a, noise(key)\n", 5),
     (NOISE + "def f(key):\n    return noise(k=key), noise(key, (3,))\n", 4),
     ("def pair(key):\n    k1, k2 = random.split(key)\n    return k1, k2\n"
-     "def f(key):\n    a = pair(key)\n    return a, random.uniform(key)\n", 6),
+     "def f(key):\n    a = pair(key)\n    return a, random.split(key)\n", 6),
     ("class M:\n    def noise(self, k):\n        return random.normal(k)\n"
      "    def f(self, key):\n        return self.noise(key), random.normal(key)\n", 5),
     # a nested def before the draw returns from itself, not from the helper
@@ -167,7 +243,7 @@ STEP = "def step(key, x):\n    x = x + random.normal(key)\n    return key, x\n"
 
 # A same-file function that returns the key it consumed hands back a consumed key.
 @pytest.mark.parametrize("body, line", [
-    (STEP + "def f(key, x):\n    key, x = step(key, x)\n    return random.split(key)\n", 6),
+    (STEP + "def f(key, x):\n    key, x = step(key, x)\n    return random.uniform(key)\n", 6),
     (STEP + "def f(key, x):\n    for _ in range(3):\n        key, x = step(key, x)\n    return x\n", 6),
     ("def again(key):\n    random.normal(key)\n    return key\n"
      "def f(key):\n    k = again(key)\n    return random.uniform(k)\n", 6),
@@ -186,4 +262,93 @@ def test_returned_consumed_key(lint_body, body, line):
     "def f(key, x):\n    key, x = step(key, x, False)\n    return random.split(key)\n",
 ])
 def test_returned_fresh_key_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+INIT = "class Layer:\n    def __init__(self, key):\n        w_key, b_key = random.split(key)\n" \
+    "        self.w, self.b = random.normal(w_key), random.normal(b_key)\n"
+
+
+# A same-file class's own __init__ runs when the class is called: it consumes what __init__ consumes.
+@pytest.mark.parametrize("body, line", [
+    (INIT + "def f(key):\n    layer = Layer(key)\n    return layer, random.split(key)\n", 7),
+    (INIT + "def f(key):\n    return [Layer(key) for _ in range(3)]\n", 6),
+    (INIT + "def f(key):\n    a = random.split(key)\n    return a, Layer(key=key)\n", 7),
+])
+def test_constructor_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # no own __init__ (inherited, or a dataclass's), or a class bound twice
+    "class Base:\n    def __init__(self, key):\n        self.w = random.normal(key)\nclass Layer(Base):\n    pass\n"
+    "def f(key):\n    return Layer(key), random.normal(key)\n",
+    "class Layer:\n    key: int\ndef f(key):\n    return Layer(key), random.normal(key)\n",
+    INIT + "if c:\n    class Layer:\n        pass\ndef f(key):\n    return Layer(key), random.split(key)\n",
+])
+def test_constructor_not_seen_consuming_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+# A split whose subkeys go only to callees not known to draw (a model with dropout off) consumes
+# nothing another such split or a draw could repeat, but it gives a split's subkeys again.
+@pytest.mark.parametrize("body, line", [
+    ("def f(model, key, x):\n    k1, k2 = random.split(key)\n    a = random.normal(k1)\n"
+     "    return a, model(x, key=random.split(key, 8))\n", 4),
+    ("def f(model, key, x):\n    a = model(x, key=random.split(key, 8))\n    k1, k2 = random.split(key)\n"
+     "    return a, random.normal(k1)\n", 3),
+    ("def f(model, key, xs):\n    keys = random.split(key, 3)\n    w = [random.normal(k) for k in keys]\n"
+     "    return w, [model(x, key=random.split(key, 8)) for x in xs]\n", 4),
+])
+def test_unseen_split_repeats_subkeys(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+    assert "same subkeys again" in " ".join(messages(HEADER + body))
+
+
+@pytest.mark.parametrize("body", [
+    "def f(model, key, x):\n    a = random.normal(key)\n    return a, model(x, key=random.split(key, 8))\n",
+    "def f(model, key, x):\n    a = model(x, key=random.split(key, 8))\n    return a, random.normal(key)\n",
+    "def f(model, key, x, c):\n    if c:\n        a = model(x, key=random.split(key, 8))\n    else:\n"
+    "        a = random.normal(key)\n    return a, random.uniform(key)\n",
+])
+def test_unseen_split_and_draw_silent(lint_body, body):
+    assert lint_body(HEADER, body, "JNP601", "JNP606") == []
+
+
+def test_key_bound_by_an_outer_comprehension_is_its_own(lint_body):
+    body = "def f(k, keys):\n    a = random.normal(k)\n" \
+        "    return a, [[random.uniform(k) for _ in (1,)] for k in keys]\n"
+    assert codes(lint_body, body) == []
+
+
+# A lax.cond or lax.switch runs one of its branches: each branch is read like a branch of an if,
+# from what was consumed before the call; what every branch consumes is consumed after it.
+@pytest.mark.parametrize("body, line", [
+    ("def f(key, c, x):\n    a = random.normal(key)\n"
+     "    return a, jax.lax.cond(c, lambda v: v + random.normal(key), lambda v: v, x)\n", 3),
+    ("def f(key, c, x):\n    a = random.normal(key)\n"
+     "    return a, jax.lax.cond(c, lambda k: random.normal(k), lambda k: k, key)\n", 3),
+    ("def f(key, c):\n    a = jax.lax.cond(c, lambda: random.normal(key), lambda: random.uniform(key))\n"
+     "    return a, random.normal(key)\n", 3),
+    ("def f(key, i):\n    a = random.normal(key)\n    def first():\n        return random.uniform(key)\n"
+     "    def second():\n        return a\n    return jax.lax.switch(i, [first, second])\n", 4),
+])
+def test_lax_cond_branch_consumes(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # consumed by one branch only, then used after the call
+    "def f(key, c):\n    a = jax.lax.cond(c, lambda: random.normal(key), lambda: 0.0)\n"
+    "    return a, random.normal(key)\n",
+    # a fresh subkey for the branch; the branch's own key
+    "def f(key, c):\n    key, sub = random.split(key)\n"
+    "    a = jax.lax.cond(c, lambda: random.normal(sub), lambda: 0.0)\n    return a, random.normal(key)\n",
+    "def f(key, c):\n    a = random.normal(key)\n    def first():\n        key = random.key(1)\n"
+    "        return random.normal(key)\n    return a, jax.lax.cond(c, first, lambda: a)\n",
+    # a module-level branch reads the global key, not the function's
+    "def first():\n    return random.normal(key)\ndef f(key, c):\n    a = random.normal(key)\n"
+    "    return a, jax.lax.cond(c, first, lambda: a)\n",
+])
+def test_lax_cond_branch_silent(lint_body, body):
     assert codes(lint_body, body) == []

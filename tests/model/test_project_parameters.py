@@ -55,7 +55,8 @@ def jitted_step(key, x):
     ("x = noise(x, key)\n    return random.normal(key, (2,))", [(9, "JNP601")]),
     ("x = sampling.noise(x, key=key)\n    return random.normal(key, (2,))", [(9, "JNP601")]),
     ("m = mask((2,), key=key)\n    return mask((2,), key=key)", [(9, "JNP601")]),
-    ("key, x = step(key, x)\n    return random.split(key)", [(9, "JNP601")]),
+    ("key, x = step(key, x)\n    return random.normal(key, (2,))", [(9, "JNP601")]),
+    ("key, x = step(key, x)\n    return random.split(key)", [(9, "JNP606")]),  # drawn, then split
     ("for _ in range(3):\n        key, x = step(key, x)\n    return x", [(9, "JNP601")]),
     # a fresh key handed back, a consumption on one path, split keys nobody is known to read
     ("key, x = fresh_step(key, x)\n    return random.split(key)", []),
