@@ -2,6 +2,7 @@
 import ast
 
 from .. import api
+from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import positional_names
@@ -15,7 +16,6 @@ GUARDS = frozenset({"jax.numpy.where", "jax.numpy.clip", "jax.numpy.maximum", "j
                     "jax.numpy.abs", "jax.numpy.nan_to_num", "jax.lax.stop_gradient"})
 CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 SUMS = frozenset({"jax.numpy.sum"})
-TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map"})
 
 
 @rule("JNP604")

@@ -9,7 +9,7 @@ later is analysed again, at most a few times.
 """
 import ast
 
-from ..facts import NNX_STATE_UPDATING
+from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
@@ -205,6 +205,10 @@ class Tracing:
         bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS
         if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
+        mapped = self._mapped(callee, call)
+        if mapped:  # jax.tree.map(f, tree, *rest): f gets one leaf of each tree
+            positional_params, keywords = [None] + positional_params, {}
+            args = [self._leaf(call, value) for value in args]
         options, transforms = (), caller.transforms
         fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
         run = self.roots.apply_fn_run(call.func)
@@ -248,9 +252,24 @@ class Tracing:
 
     def _closure_under_transform(self, callee, call, caller):
         """Whether ``call`` runs ``callee``, a def nested in the traced ``caller``, through a
-        transform (``jax.grad(loss)(state.params)``): it then runs inside the caller's trace,
-        its reads of the caller's tracers are tracers there, whatever its arguments are."""
-        return type(call.func) is ast.Call and self.names.enclosing_function(callee) is caller.node
+        transform (``jax.grad(loss)(state.params)``) or on a tree's leaves (``jax.tree.map``):
+        it then runs inside the caller's trace, its reads of the caller's tracers are tracers
+        there, whatever its arguments are."""
+        return (type(call.func) is ast.Call or self._mapped(callee, call)) \
+            and self.names.enclosing_function(callee) is caller.node
+
+    def _mapped(self, callee, call):
+        """Whether ``call`` maps ``callee`` over trees (``jax.tree.map(callee, params)``)."""
+        return self.names.qualname(call.func) in TREE_MAPS and self.callee(call.args[0]) is callee
+
+    @staticmethod
+    def _leaf(call, tree):
+        """What a function mapped over ``tree`` by ``call`` gets: a leaf of a traced tree is a
+        traced array, unless ``is_leaf=`` stops at subtrees."""
+        if not tree.traced:
+            return UNKNOWN_VALUE
+        subtrees = tree.kind is TRACER_TREE and any(k.arg == "is_leaf" for k in call.keywords)
+        return TRACED_PARAMETER if subtrees else TRACED_ARRAY
 
     def _nested_in(self, func):
         if self._nested is None:

@@ -19,6 +19,7 @@ Cost stays linear in the body's size:
 import ast
 from typing import Callable, Optional, Protocol
 
+from ..facts import TREE_MAPS
 from . import dtypes, library
 from .names import DEFINITIONS, Names
 from .syntax import child_nodes
@@ -436,6 +437,10 @@ class FunctionFlow:
             result = library.call(self, call, qualname, args, traced_input)
             if result is not None:
                 return result
+            if qualname in TREE_MAPS and call.args and self._exact and self.traced is not None:
+                mapped = self.context.callee(call.args[0])  # jax.tree.map(f, params): f runs in this trace
+                if mapped is not None:
+                    self.calls.append((mapped, call, args, keywords))
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
@@ -469,7 +474,7 @@ class FunctionFlow:
                 return Value(JAX_TREE)  # step = get_step(n): calling step gives device arrays
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             inner = call.func.args[0] if call.func.args else None
-            if type(inner) is ast.Name and self._exact and self.traced is not None:
+            if type(inner) in (ast.Name, ast.Lambda) and self._exact and self.traced is not None:
                 transformed = self.context.callee(inner)
                 if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
                     self.calls.append((transformed, call, args, keywords))

@@ -1,4 +1,5 @@
 """Finer points of the traced-code rules (JNP2xx, JNP3xx) beyond the fixtures."""
+import pytest
 
 
 def codes(found):
@@ -150,3 +151,29 @@ def test_self_attribute_written_at_trace_time_is_reported_only_for_trace_state(l
         "    def run(self, params):\n        return jax.jit(self.generate)(params)\n"
     )
     assert lint_source(source) == [(6, "JNP303"), (7, "JNP303"), (8, "JNP303"), (9, "JNP303")]
+
+
+TREE_MAP_HEADER = "import jax\nimport numpy as np\nseen = []\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a function mapped over a traced tree's leaves runs in the caller's trace, on tracers
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: np.tanh(q), p)\n", [(6, "JNP201")]),
+    ("@jax.jit\ndef f(p, g):\n    return jax.tree_util.tree_map(lambda a, b: a - np.tanh(b), p, g)\n",
+     [(6, "JNP201")]),
+    ("def h(q):\n    return np.tanh(q)\n@jax.jit\ndef f(p):\n    return jax.tree.map(h, p)\n", [(5, "JNP201")]),
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: seen.append(q), p)\n", [(6, "JNP303")]),
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: print(q), p)\n", [(6, "JNP301")]),
+    # a lambda vmapped inside a jitted function runs in the jit's trace: its print runs once
+    ("@jax.jit\ndef f(x):\n    return jax.vmap(lambda r: print(r))(x)\n", [(6, "JNP301")]),
+    # closures over the caller's tracers are tracers, whatever the mapped tree holds
+    ("@jax.jit\ndef f(x, cfg):\n    return jax.tree.map(lambda c: np.tanh(x), cfg)\n", [(6, "JNP201")]),
+    # not traced: the same map eagerly, or a vmapped print alone (it runs on every call)
+    ("def f(p):\n    return jax.tree.map(lambda q: np.tanh(q), p)\n", []),
+    ("def f(x):\n    return jax.vmap(lambda r: print(r))(x)\n", []),
+    # a leaf is an array, so a truth test of it fails; is_leaf= may stop at subtrees (tuples)
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: 0 if q else 1, p)\n", [(6, "JNP202")]),
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: 0 if q else 1, p, is_leaf=callable)\n", []),
+])
+def test_functions_mapped_over_trees_run_in_the_trace(lint_source, body, expected):
+    assert lint_source(TREE_MAP_HEADER + body) == expected
