@@ -29,6 +29,8 @@ CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
+# How many helper calls deep ``Tracing.returned`` follows what a call gives.
+_MAX_HELPER_DEPTH = 8
 
 
 class Tracing:
@@ -55,6 +57,8 @@ class Tracing:
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
+        self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
+        self._evaluating = []  # the defs whose ``returned`` is being worked out, outermost first
         if callees.project is not None:
             self._traced_from_other_modules(callees.project)
         self._analyse()
@@ -103,6 +107,45 @@ class Tracing:
                 reached.extend(self.roots.rules_reached(callee, call, node, traced))
         flow.calls = []
         return reached
+
+    def returned(self, call, args, keywords):
+        """What a call of a same-file def gives when, with its parameters bound to the call's
+        arguments, every ``return`` of it gives one JAX array: ``return x @ w`` called with a
+        tracer gives a tracer, through any number of helpers (``return forward(p, x) + 1``);
+        else None. Each def is evaluated once per kinds of arguments; recursion, and helpers
+        more than ``_MAX_HELPER_DEPTH`` calls down, are not followed."""
+        if not any(value.traced or value.on_device for value in (*args, *keywords.values())):
+            return None  # no array goes in: what comes out is the summary's to say (``helper_facts``)
+        callee = self.callee(call.func)
+        if callee is None or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
+                or any(type(a) is ast.Starred for a in call.args) or None in keywords:
+            return None
+        names = positional_names(callee)
+        if names and names[0] in ("self", "cls") and type(call.func) is ast.Attribute:
+            names = names[1:]  # a bound method: self is not known here
+        if len(args) > len(names) or not set(keywords) <= set(names) | {a.arg for a in callee.args.kwonlyargs}:
+            return None
+        params = {name: Value(value.kind) for name, value in zip(names, args)}
+        params.update((name, Value(value.kind)) for name, value in keywords.items())
+        key = (callee, tuple(sorted((name, value.kind.value) for name, value in params.items())))
+        if key not in self._returned:
+            self._evaluating.append(callee)
+            self._returned[key] = self._returned_array(callee, params)
+            self._evaluating.pop()
+        return self._returned[key]
+
+    def _returned_array(self, callee, params):
+        """The one array every ``return`` of ``callee`` gives with ``params``, or None."""
+        expression = isinstance(callee, ast.Lambda)
+        returns = [callee.body] if expression else self.callees.returned_values(callee)
+        if not returns or None in returns or not expression and type(callee.body[-1]) is not ast.Return:
+            return None  # a bare return, or a def that may end without one, gives None
+        try:
+            flow = FunctionFlow(self, callee, params, None)
+        except RecursionError:
+            return None
+        kinds = {flow.values.get(value, UNKNOWN_VALUE).kind for value in returns}
+        return Value(kinds.pop()) if len(kinds) == 1 and kinds <= {TRACER, JAX} else None
 
     def updates_state(self, callee):
         traced = self.traced.get(callee)

@@ -129,6 +129,9 @@ class Surroundings(Protocol):
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
 
+    def returned(self, call, args, keywords):
+        """The one array a call of a same-file def gives with these arguments, or None."""
+
     def outer_value(self, scope_node, name):
         """The Value that a read of ``name`` from an enclosing scope sees."""
 
@@ -483,7 +486,7 @@ class FunctionFlow:
             self._ran_method(call, args, keywords, traced_input)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
-        return self._helper_result(call, traced_input)
+        return self.context.returned(call, args, keywords) or self._helper_result(call, traced_input)
 
     def _updated_objects(self, call, args, env):
         """After ``train_step(model, optimizer, x)`` under nnx.jit, the objects named as
