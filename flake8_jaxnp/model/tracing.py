@@ -112,13 +112,17 @@ class Tracing:
         """What a call of a same-file def gives when, with its parameters bound to the call's
         arguments, every ``return`` of it gives one JAX array: ``return x @ w`` called with a
         tracer gives a tracer, through any number of helpers (``return forward(p, x) + 1``);
-        else None. Each def is evaluated once per kinds of arguments; recursion, and helpers
-        more than ``_MAX_HELPER_DEPTH`` calls down, are not followed."""
+        for a function of another module, what its summary says (``_imported_result``); else
+        None. Each def is evaluated once per kinds of arguments; recursion, and helpers more
+        than ``_MAX_HELPER_DEPTH`` calls down, are not followed."""
         if not any(value.traced or value.on_device for value in (*args, *keywords.values())):
             return None  # no array goes in: what comes out is the summary's to say (``helper_facts``)
+        if any(type(a) is ast.Starred for a in call.args) or None in keywords:
+            return None
         callee = self.callee(call.func)
-        if callee is None or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
-                or any(type(a) is ast.Starred for a in call.args) or None in keywords:
+        if callee is None:
+            return self._imported_result(call, args, keywords)
+        if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
             return None
         names = positional_names(callee)
         if names and names[0] in ("self", "cls") and type(call.func) is ast.Attribute:
@@ -133,6 +137,17 @@ class Tracing:
             self._returned[key] = self._returned_array(callee, params)
             self._evaluating.pop()
         return self._returned[key]
+
+    def _imported_result(self, call, args, keywords):
+        """A tracer for a call of another module's function that passes one to a parameter its
+        summary says every return follows (``return x @ w``: ``follows``), else None."""
+        helper = self.helper_facts(call.func)
+        if helper is None or helper[1] is None or not helper[0].get("follows"):
+            return None
+        params = helper[0]["params"]
+        given = dict(zip(params, args), **keywords)
+        traced = any(given.get(params[i], UNKNOWN_VALUE).traced for i in helper[0]["follows"])
+        return TRACED_ARRAY if traced else None
 
     def _returned_array(self, callee, params):
         """The one array every ``return`` of ``callee`` gives with ``params``, or None."""

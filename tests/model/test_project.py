@@ -370,3 +370,18 @@ def test_static_arguments_stay_static_in_the_helpers_of_other_modules(tmp_path, 
     (package / "helpers.py").write_text("import jax.numpy as jnp\n\n\ndef scale(x, n):\n    if n > 0:\n"
                                         "        return jnp.tanh(x) * n\n    return x\n")
     assert codes_at(lint(tmp_path, "pkg/helpers.py")) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("h = jnp.tanh(x)\n    return h @ w", [(9, "JNP201")]),  # every return follows x and w
+    ("return -(x * w)", [(9, "JNP201")]),
+    ("return w", []),  # the parameter itself: a pytree, maybe
+    ("if w is None:\n        return x * 2\n    return w * 2", []),  # no parameter that every return follows
+    ("return x.shape[0] * 2", []),  # a shape is static
+])
+def test_a_helper_of_another_module_returns_what_its_parameters_make(tmp_path, body, expected):
+    package = write_project(tmp_path)
+    (package / "ops.py").write_text(f"import jax\nimport jax.numpy as jnp\n\n\ndef forward(w, x):\n    {body}\n")
+    (package / "predict.py").write_text("import jax\nimport numpy as np\n\nfrom pkg.ops import forward\n\n\n"
+                                        "@jax.jit\ndef predict(w, x):\n    return np.asarray(forward(w, x))\n")
+    assert codes_at(lint(tmp_path, "pkg/predict.py")) == expected

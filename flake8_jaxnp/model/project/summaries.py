@@ -26,12 +26,13 @@ from ..names import BindingKind, Names
 from ..syntax import (SCOPES, child_fields, imported_qualname, module_imports, parameters, positional_names,
                       split_attributes, transform_spec, walk_own)
 from ..traced import LINEN_MODULES, applied_parameters
-from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, given_apply_fn, parameter_calls
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, followed_parameters, given_apply_fn,
+                    parameter_calls)
 from .records import jitted_result_shape, module_records
 from .units import TransformLines, applications, returned_def
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 16
+SUMMARY_FORMAT = 17
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
@@ -447,12 +448,13 @@ def _transform(expr, imports, transforms):
 def function_facts(func, imports):
     """Parameters (and those a transform applied to it would trace: traceable), line, what
     it returns ("jax" when it ends in a return and every return gives a jax.numpy array,
-    else None), the parameters it converts to the host in its unconditional statements
+    else None; ``follows``: the parameters a tracer of which makes it a tracer,
+    ``flows.followed_parameters``), the parameters it converts to the host in its unconditional statements
     (``_conversion``), so on every call, and those it consumes as PRNG keys on every call
     (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
     ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
-    rebound, found, returns, keyed = set(), [], set(), []
+    rebound, found, returns, keyed, returned = set(), [], set(), [], []
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
@@ -474,6 +476,7 @@ def function_facts(func, imports):
                     found.append((conversion, node.lineno))
         elif kind is ast.Return:
             returns.add(_returned_kind(node.value, imports))
+            returned.append(node.value)
         elif kind is ast.Yield or kind is ast.YieldFrom:
             ends_in_return = False
         inner = unconditional and kind not in CONDITIONAL_STATEMENTS
@@ -487,8 +490,10 @@ def function_facts(func, imports):
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, rebound, keyed, imports)
+    follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None else []
     return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
-            "returns": kind, "converts": sorted(converts), "keys": keys, "returned_keys": returned_keys(func, keys)}
+            "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
+            "returned_keys": returned_keys(func, keys)}
 
 
 def _consumed_keys(func, params, rebound, keyed, imports):
