@@ -177,3 +177,22 @@ TREE_MAP_HEADER = "import jax\nimport numpy as np\nseen = []\n"
 ])
 def test_functions_mapped_over_trees_run_in_the_trace(lint_source, body, expected):
     assert lint_source(TREE_MAP_HEADER + body) == expected
+
+
+COUNTER = ("import jax\nimport numpy as np\nfrom jax import lax\n\n"
+           "class Counter:\n    def __init__(self):\n        self.n = 0\n\n"
+           "    def count(self, x):\n        print(x)\n        self.n += 1\n        return np.tanh(x)\n\n")
+
+
+@pytest.mark.parametrize("use, expected", [
+    # a method of an object of a same-file class, given to a transform, runs under its trace
+    ("counter = Counter()\nfast = jax.jit(counter.count)\n", [(10, "JNP301"), (11, "JNP303"), (12, "JNP201")]),
+    ("def run(xs):\n    counter = Counter()\n    return lax.map(counter.count, xs)\n",
+     [(10, "JNP301"), (11, "JNP303"), (12, "JNP201")]),
+    # called eagerly; an object that may be of either of two classes
+    ("counter = Counter()\ncounter.count(1.0)\n", []),
+    ("class Other:\n    def count(self, x):\n        return x\n\n"
+     "def run(flag):\n    counter = Counter() if flag else Other()\n    return jax.jit(counter.count)\n", []),
+])
+def test_a_bound_method_of_an_object_given_to_a_transform_is_traced(lint_source, use, expected):
+    assert lint_source(COUNTER + use) == expected
