@@ -25,14 +25,14 @@ from ..instances import Instances
 from ..names import BindingKind, Names
 from ..syntax import (SCOPES, child_fields, imported_qualname, module_imports, parameters, positional_names,
                       split_attributes, transform_spec, walk_own)
-from ..traced import LINEN_MODULES, applied_parameters
+from ..traced import applied_parameters
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, followed_parameters, given_apply_fn,
                     parameter_calls)
 from .records import jitted_result_shape, module_records
-from .units import TransformLines, applications, returned_def
+from .units import TransformLines, applications, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 17
+SUMMARY_FORMAT = 18
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
@@ -88,6 +88,7 @@ def summarise(source, transforms, scalars_static=()):
             calls = parameter_calls(func, imports, local_functions, apply_fn)
             if calls:
                 flows[unit] = calls
+    methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
     builders = {name for name, facts in functions.items() if facts.get("builds_jitted")}
@@ -145,34 +146,6 @@ def _imported_class(names, imports, expr):
         return None
     target = call_target(expr, imports, ())
     return (tuple(target[0]), tuple(target[1])) if target is not None else None
-
-
-def run_methods(tree, imports):
-    """({"Model.__init__": def}, {"Module.__call__": def}): the methods that calling a
-    top-level class (``Model(x)``) or its instance (``model(x)``) runs, defined once in the
-    class body, undecorated, and apart the ``__call__`` of each Flax linen Module (its calls
-    run through ``apply``; ``@nn.compact`` allowed); none of a class defined twice."""
-    classes, found, linen = {}, {}, {}
-    for stmt in tree.body:
-        if type(stmt) is ast.ClassDef:
-            classes[stmt.name] = classes.get(stmt.name, 0) + 1
-    for stmt in tree.body:
-        if type(stmt) is not ast.ClassDef or classes[stmt.name] != 1:
-            continue
-        is_linen = any(_qualname(base, imports) in LINEN_MODULES for base in stmt.bases)
-        defs = [s for s in stmt.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))]
-        for name in ("__call__",) if is_linen else RUN_METHODS:
-            bound = [s for s in defs if getattr(s, "name", None) == name
-                     or type(s) is ast.Assign and any(getattr(t, "id", None) == name for t in s.targets)]
-            if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and all(
-                    is_linen and _qualname(d, imports) in LINEN_COMPACT for d in bound[0].decorator_list):
-                (linen if is_linen else found)[f"{stmt.name}.{name}"] = bound[0]
-    return found, linen
-
-
-RUN_METHODS = ("__init__", "__call__")
-# Linen's decorator for a __call__ that defines its submodules inline: it keeps the arguments.
-LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 
 
 def _assigns_call(stmt):
