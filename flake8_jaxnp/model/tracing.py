@@ -122,7 +122,8 @@ class Tracing:
         callee = self.callee(call.func)
         if callee is None:
             return self._imported_result(call, args, keywords)
-        if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
+        if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
+                or getattr(callee, "decorator_list", None):  # a decorator may return anything
             return None
         names = positional_names(callee)
         if names and names[0] in ("self", "cls") and type(call.func) is ast.Attribute:

@@ -78,6 +78,9 @@ HELPERS = "def forward(w, x):\n    return x @ w\n\ndef deep(w, x):\n    y = forw
     ("def pick(w, x):\n    if x is None:\n        return w\n    return x @ w\n\n"
      "@jax.jit\ndef f(w, x):\n    return np.array(pick(w, x))\n", []),
     ("def r(x):\n    return r(x)\n\n@jax.jit\ndef f(x):\n    return np.array(r(x))\n", []),
+    # a decorated helper may return anything its decorator makes
+    ("def unknown(f):\n    return f\n\n@unknown\ndef g(x):\n    return x * 2\n\n"
+     "@jax.jit\ndef f(x):\n    return np.array(g(x))\n", []),
 ])
 def test_helper_results_follow_their_arguments(lint_source, body, expected):
     assert findings(lint_source, HELPERS + body) == expected

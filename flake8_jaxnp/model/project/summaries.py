@@ -463,7 +463,8 @@ def function_facts(func, imports):
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, rebound, keyed, imports)
-    follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None else []
+    follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
+        and not func.decorator_list else []  # (a decorator may return anything)
     return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
             "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
             "returned_keys": returned_keys(func, keys)}
