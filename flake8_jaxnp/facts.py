@@ -59,6 +59,8 @@ DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate", "flax.core.freeze",
 # Flax NNX transforms that write the state of the objects they are given back into them
 # (flax 0.12.8: a Module's or Optimizer's Variables hold the step's device arrays after the call).
 NNX_STATE_UPDATING = frozenset({"flax.nnx.jit", "flax.nnx.pmap", "flax.nnx.shard_map"})
+# Functions that call their first argument on the leaves of the trees that follow it.
+TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
 # Namespaces, as dotted module names.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
 # Namespaces whose functions return JAX arrays (the model reads them by bare name).

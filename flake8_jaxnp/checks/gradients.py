@@ -2,6 +2,7 @@
 import ast
 
 from .. import api
+from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import positional_names

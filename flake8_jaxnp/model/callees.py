@@ -216,16 +216,19 @@ class Callees:
         return self._builders[callee]
 
     def _returns_jitted(self, callee):
+        returns = self.returned_values(callee)
+        return bool(returns) and all(self._jit_call(value) for value in returns)
+
+    def returned_values(self, callee):
+        """The expressions the ``return`` statements of a def give (None for a bare ``return``);
+        empty for a generator or a def without one."""
         if self._returns is None:  # one pass over the module's index, not a walk of each callee
             enclosing, self._returns = self.names.enclosing_function, {}
             for node in self.names.by_type.get(ast.Return, ()):
                 self._returns.setdefault(enclosing(node), []).append(node.value)
             self._generators = {enclosing(node) for kind in (ast.Yield, ast.YieldFrom)
                                 for node in self.names.by_type.get(kind, ())}
-        returns = self._returns.get(callee)
-        if not returns or callee in self._generators:
-            return False
-        return all(self._jit_call(value) for value in returns)
+        return [] if callee in self._generators else self._returns.get(callee, [])
 
     def _project_import(self, expr):
         """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level

@@ -310,7 +310,10 @@ class TraceRoots:
         if func is not None and root is None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
-            func = self._call_method_of_instance(arg)
+            func = self.instance_method(arg)
+            if func is not None:  # jax.jit(counter.count): the method's body, self bound to the object
+                root = f"applied at line {arg.lineno} to {arg.value.id}.{arg.attr}"
+            func = func or self._call_method_of_instance(arg)
             if func is not None:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):

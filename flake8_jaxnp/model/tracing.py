@@ -9,7 +9,7 @@ later is analysed again, at most a few times.
 """
 import ast
 
-from ..facts import NNX_STATE_UPDATING
+from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
@@ -29,6 +29,8 @@ CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
+# How many helper calls deep ``Tracing.returned`` follows what a call gives.
+_MAX_HELPER_DEPTH = 8
 
 
 class Tracing:
@@ -55,6 +57,8 @@ class Tracing:
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
+        self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
+        self._evaluating = []  # the defs whose ``returned`` is being worked out, outermost first
         if callees.project is not None:
             self._traced_from_other_modules(callees.project)
         self._analyse()
@@ -103,6 +107,61 @@ class Tracing:
                 reached.extend(self.roots.rules_reached(callee, call, node, traced))
         flow.calls = []
         return reached
+
+    def returned(self, call, args, keywords):
+        """What a call of a same-file def gives when, with its parameters bound to the call's
+        arguments, every ``return`` of it gives one JAX array: ``return x @ w`` called with a
+        tracer gives a tracer, through any number of helpers (``return forward(p, x) + 1``);
+        for a function of another module, what its summary says (``_imported_result``); else
+        None. Each def is evaluated once per kinds of arguments; recursion, and helpers more
+        than ``_MAX_HELPER_DEPTH`` calls down, are not followed."""
+        if not any(value.traced or value.on_device for value in (*args, *keywords.values())):
+            return None  # no array goes in: what comes out is the summary's to say (``helper_facts``)
+        if any(type(a) is ast.Starred for a in call.args) or None in keywords:
+            return None
+        callee = self.callee(call.func)
+        if callee is None:
+            return self._imported_result(call, args, keywords)
+        if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
+                or getattr(callee, "decorator_list", None):  # a decorator may return anything
+            return None
+        names = positional_names(callee)
+        if names and names[0] in ("self", "cls") and type(call.func) is ast.Attribute:
+            names = names[1:]  # a bound method: self is not known here
+        if len(args) > len(names) or not set(keywords) <= set(names) | {a.arg for a in callee.args.kwonlyargs}:
+            return None
+        params = {name: Value(value.kind) for name, value in zip(names, args)}
+        params.update((name, Value(value.kind)) for name, value in keywords.items())
+        key = (callee, tuple(sorted((name, value.kind.value) for name, value in params.items())))
+        if key not in self._returned:
+            self._evaluating.append(callee)
+            self._returned[key] = self._returned_array(callee, params)
+            self._evaluating.pop()
+        return self._returned[key]
+
+    def _imported_result(self, call, args, keywords):
+        """A tracer for a call of another module's function that passes one to a parameter its
+        summary says every return follows (``return x @ w``: ``follows``), else None."""
+        helper = self.helper_facts(call.func)
+        if helper is None or helper[1] is None or not helper[0].get("follows"):
+            return None
+        params = helper[0]["params"]
+        given = dict(zip(params, args), **keywords)
+        traced = any(given.get(params[i], UNKNOWN_VALUE).traced for i in helper[0]["follows"])
+        return TRACED_ARRAY if traced else None
+
+    def _returned_array(self, callee, params):
+        """The one array every ``return`` of ``callee`` gives with ``params``, or None."""
+        expression = isinstance(callee, ast.Lambda)
+        returns = [callee.body] if expression else self.callees.returned_values(callee)
+        if not returns or None in returns or not expression and type(callee.body[-1]) is not ast.Return:
+            return None  # a bare return, or a def that may end without one, gives None
+        try:
+            flow = FunctionFlow(self, callee, params, None)
+        except RecursionError:
+            return None
+        kinds = {flow.values.get(value, UNKNOWN_VALUE).kind for value in returns}
+        return Value(kinds.pop()) if len(kinds) == 1 and kinds <= {TRACER, JAX} else None
 
     def updates_state(self, callee):
         traced = self.traced.get(callee)
@@ -205,6 +264,10 @@ class Tracing:
         bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS
         if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
+        mapped = self._mapped(callee, call)
+        if mapped:  # jax.tree.map(f, tree, *rest): f gets one leaf of each tree
+            positional_params, keywords = [None] + positional_params, {}
+            args = [self._leaf(call, value) for value in args]
         options, transforms = (), caller.transforms
         fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
         run = self.roots.apply_fn_run(call.func)
@@ -248,9 +311,24 @@ class Tracing:
 
     def _closure_under_transform(self, callee, call, caller):
         """Whether ``call`` runs ``callee``, a def nested in the traced ``caller``, through a
-        transform (``jax.grad(loss)(state.params)``): it then runs inside the caller's trace,
-        its reads of the caller's tracers are tracers there, whatever its arguments are."""
-        return type(call.func) is ast.Call and self.names.enclosing_function(callee) is caller.node
+        transform (``jax.grad(loss)(state.params)``) or on a tree's leaves (``jax.tree.map``):
+        it then runs inside the caller's trace, its reads of the caller's tracers are tracers
+        there, whatever its arguments are."""
+        return (type(call.func) is ast.Call or self._mapped(callee, call)) \
+            and self.names.enclosing_function(callee) is caller.node
+
+    def _mapped(self, callee, call):
+        """Whether ``call`` maps ``callee`` over trees (``jax.tree.map(callee, params)``)."""
+        return self.names.qualname(call.func) in TREE_MAPS and self.callee(call.args[0]) is callee
+
+    @staticmethod
+    def _leaf(call, tree):
+        """What a function mapped over ``tree`` by ``call`` gets: a leaf of a traced tree is a
+        traced array, unless ``is_leaf=`` stops at subtrees."""
+        if not tree.traced:
+            return UNKNOWN_VALUE
+        subtrees = tree.kind is TRACER_TREE and any(k.arg == "is_leaf" for k in call.keywords)
+        return TRACED_PARAMETER if subtrees else TRACED_ARRAY
 
     def _nested_in(self, func):
         if self._nested is None:

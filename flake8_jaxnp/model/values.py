@@ -19,6 +19,7 @@ Cost stays linear in the body's size:
 import ast
 from typing import Callable, Optional, Protocol
 
+from ..facts import TREE_MAPS
 from . import dtypes, library
 from .names import DEFINITIONS, Names
 from .syntax import child_nodes
@@ -127,6 +128,9 @@ class Surroundings(Protocol):
 
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
+
+    def returned(self, call, args, keywords):
+        """The one array a call of a same-file def gives with these arguments, or None."""
 
     def outer_value(self, scope_node, name):
         """The Value that a read of ``name`` from an enclosing scope sees."""
@@ -436,6 +440,10 @@ class FunctionFlow:
             result = library.call(self, call, qualname, args, traced_input)
             if result is not None:
                 return result
+            if qualname in TREE_MAPS and call.args and self._exact and self.traced is not None:
+                mapped = self.context.callee(call.args[0])  # jax.tree.map(f, params): f runs in this trace
+                if mapped is not None:
+                    self.calls.append((mapped, call, args, keywords))
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
@@ -469,7 +477,7 @@ class FunctionFlow:
                 return Value(JAX_TREE)  # step = get_step(n): calling step gives device arrays
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             inner = call.func.args[0] if call.func.args else None
-            if type(inner) is ast.Name and self._exact and self.traced is not None:
+            if type(inner) in (ast.Name, ast.Lambda) and self._exact and self.traced is not None:
                 transformed = self.context.callee(inner)
                 if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
                     self.calls.append((transformed, call, args, keywords))
@@ -478,7 +486,7 @@ class FunctionFlow:
             self._ran_method(call, args, keywords, traced_input)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
-        return self._helper_result(call, traced_input)
+        return self.context.returned(call, args, keywords) or self._helper_result(call, traced_input)
 
     def _updated_objects(self, call, args, env):
         """After ``train_step(model, optimizer, x)`` under nnx.jit, the objects named as

@@ -1,6 +1,8 @@
 """Finer points of the traced-code rules (JNP2xx, JNP3xx) beyond the fixtures."""
 import textwrap
 
+import pytest
+
 
 def codes(found):
     return sorted(code for _, code in found)
@@ -207,3 +209,48 @@ def test_mutation_under_a_none_test_of_a_jitted_method_called_without_it_is_repo
                 return self.sample(x, key), self.sample(x)
     """)
     assert lint_source(source) == [(8, "JNP303")]
+
+
+TREE_MAP_HEADER = "import jax\nimport numpy as np\nseen = []\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a function mapped over a traced tree's leaves runs in the caller's trace, on tracers
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: np.tanh(q), p)\n", [(6, "JNP201")]),
+    ("@jax.jit\ndef f(p, g):\n    return jax.tree_util.tree_map(lambda a, b: a - np.tanh(b), p, g)\n",
+     [(6, "JNP201")]),
+    ("def h(q):\n    return np.tanh(q)\n@jax.jit\ndef f(p):\n    return jax.tree.map(h, p)\n", [(5, "JNP201")]),
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: seen.append(q), p)\n", [(6, "JNP303")]),
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: print(q), p)\n", [(6, "JNP301")]),
+    # a lambda vmapped inside a jitted function runs in the jit's trace: its print runs once
+    ("@jax.jit\ndef f(x):\n    return jax.vmap(lambda r: print(r))(x)\n", [(6, "JNP301")]),
+    # closures over the caller's tracers are tracers, whatever the mapped tree holds
+    ("@jax.jit\ndef f(x, cfg):\n    return jax.tree.map(lambda c: np.tanh(x), cfg)\n", [(6, "JNP201")]),
+    # not traced: the same map eagerly, or a vmapped print alone (it runs on every call)
+    ("def f(p):\n    return jax.tree.map(lambda q: np.tanh(q), p)\n", []),
+    ("def f(x):\n    return jax.vmap(lambda r: print(r))(x)\n", []),
+    # a leaf is an array, so a truth test of it fails; is_leaf= may stop at subtrees (tuples)
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: 0 if q else 1, p)\n", [(6, "JNP202")]),
+    ("@jax.jit\ndef f(p):\n    return jax.tree.map(lambda q: 0 if q else 1, p, is_leaf=callable)\n", []),
+])
+def test_functions_mapped_over_trees_run_in_the_trace(lint_source, body, expected):
+    assert lint_source(TREE_MAP_HEADER + body) == expected
+
+
+COUNTER = ("import jax\nimport numpy as np\nfrom jax import lax\n\n"
+           "class Counter:\n    def __init__(self):\n        self.n = 0\n\n"
+           "    def count(self, x):\n        print(x)\n        self.n += 1\n        return np.tanh(x)\n\n")
+
+
+@pytest.mark.parametrize("use, expected", [
+    # a method of an object of a same-file class, given to a transform, runs under its trace
+    ("counter = Counter()\nfast = jax.jit(counter.count)\n", [(10, "JNP301"), (11, "JNP303"), (12, "JNP201")]),
+    ("def run(xs):\n    counter = Counter()\n    return lax.map(counter.count, xs)\n",
+     [(10, "JNP301"), (11, "JNP303"), (12, "JNP201")]),
+    # called eagerly; an object that may be of either of two classes
+    ("counter = Counter()\ncounter.count(1.0)\n", []),
+    ("class Other:\n    def count(self, x):\n        return x\n\n"
+     "def run(flag):\n    counter = Counter() if flag else Other()\n    return jax.jit(counter.count)\n", []),
+])
+def test_a_bound_method_of_an_object_given_to_a_transform_is_traced(lint_source, use, expected):
+    assert lint_source(COUNTER + use) == expected

@@ -370,3 +370,20 @@ def test_static_arguments_stay_static_in_the_helpers_of_other_modules(tmp_path, 
     (package / "helpers.py").write_text("import jax.numpy as jnp\n\n\ndef scale(x, n):\n    if n > 0:\n"
                                         "        return jnp.tanh(x) * n\n    return x\n")
     assert codes_at(lint(tmp_path, "pkg/helpers.py")) == expected
+
+
+@pytest.mark.parametrize("decorator, body, expected", [
+    ("", "h = jnp.tanh(x)\n    return h @ w", [(9, "JNP201")]),  # every return follows x and w
+    ("", "return -(x * w)", [(9, "JNP201")]),
+    ("", "return w", []),  # the parameter itself: a pytree, maybe
+    ("", "if w is None:\n        return x * 2\n    return w * 2", []),  # no parameter that every return follows
+    ("", "return x.shape[0] * 2", []),  # a shape is static
+    ("@registered\n", "return x * w", []),  # a decorator may return anything
+])
+def test_a_helper_of_another_module_returns_what_its_parameters_make(tmp_path, decorator, body, expected):
+    package = write_project(tmp_path)
+    (package / "ops.py").write_text(f"import jax\nimport jax.numpy as jnp\n\n\ndef registered(f):\n    return f\n\n\n"
+                                    f"{decorator}def forward(w, x):\n    {body}\n")
+    (package / "predict.py").write_text("import jax\nimport numpy as np\n\nfrom pkg.ops import forward\n\n\n"
+                                        "@jax.jit\ndef predict(w, x):\n    return np.asarray(forward(w, x))\n")
+    assert codes_at(lint(tmp_path, "pkg/predict.py")) == expected

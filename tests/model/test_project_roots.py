@@ -262,7 +262,7 @@ def test_a_class_of_another_module_runs_its_init_and_call_under_the_trace(tmp_pa
     assert codes_at(lint(tmp_path, "pkg/layers.py")) == expected
 
 
-@pytest.mark.parametrize("package, count", [("rootpkg", 4), ("factorypkg", 3), ("objectpkg", 2), ("exportpkg", 2),
+@pytest.mark.parametrize("package, count", [("rootpkg", 4), ("factorypkg", 3), ("objectpkg", 3), ("exportpkg", 2),
                                             ("wrappkg", 4), ("applypkg", 2), ("modulepkg", 3)])
 def test_the_packages_agree_across_orders_jobs_files_and_stdin(package, count):
     paths = sorted((FIXTURES / package).rglob("*.py"))
@@ -361,3 +361,37 @@ def test_a_module_is_summarised_whole_for_apply_fn_only_when_it_both_gives_and_r
     if part is not None:
         assert (part["roots"], part["applied"], part["flows"].get("_step") or []) == \
             (full["roots"], full["applied"], full["flows"].get("_step") or [])
+
+
+METHODS = """import flax.linen as nn
+
+
+class Plain:
+    def show(self, x):
+        print(x)
+        return x
+
+    @staticmethod
+    def static(x):
+        print(x)
+        return x
+
+
+class Linen(nn.Module):
+    def show(self, x):
+        print(x)
+        return x
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("m = Plain()\nfast = jax.jit(m.show)\n", [(6, "JNP301")]),  # self bound to the object
+    ("def run(x):\n    m = Plain()\n    return jax.jit(m.show)(x)\n", [(6, "JNP301")]),
+    ("fast = jax.jit(Plain().show)\n", []),  # no name holds the object: not read
+    ("m = Plain()\nfast = jax.jit(m.static)\n", []),  # decorated: not followed
+    ("m = Linen()\nfast = jax.jit(m.show)\n", []),  # a linen Module's methods run through apply
+    ("m = Plain()\nm = None\nfast = jax.jit(m.show)\n", []),  # bound twice: not known
+])
+def test_a_method_of_an_object_of_another_module_given_to_a_transform(tmp_path, body, expected):
+    write_package(tmp_path, layers=METHODS, model=f"import jax\n\nfrom .layers import Linen, Plain\n\n{body}")
+    assert codes_at(lint(tmp_path, "pkg/layers.py")) == expected

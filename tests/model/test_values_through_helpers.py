@@ -57,3 +57,30 @@ def findings(lint_source, body):
 ])
 def test_values_reach(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+HELPERS = "def forward(w, x):\n    return x @ w\n\ndef deep(w, x):\n    y = forward(w, x)\n    return y * 2\n\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # what a helper computes from its parameters follows the call's arguments, helpers down
+    ("@jax.jit\ndef f(w, x):\n    pred = forward(w, x)\n    return np.array(pred)\n", [(11, "JNP201")]),
+    ("@jax.jit\ndef f(w, x):\n    return np.array(deep(w, x=x))\n", [(10, "JNP201")]),
+    ("def f(n):\n    w, x = jnp.ones((3, 2)), jnp.ones(3)\n    for _ in range(n):\n        print(float(deep(w, x)))\n",
+     [(11, "JNP102")]),
+    ("class M:\n    def __init__(self, w):\n        self.w = w\n\n    def apply(self, x):\n"
+     "        return x @ self.w\n\n    @partial(jax.jit, static_argnums=0)\n    def step(self, x):\n"
+     "        return np.array(self.apply(x))\n", [(17, "JNP201")]),
+    # NumPy or Python values in: not a JAX array out
+    ("@jax.jit\ndef f(x):\n    return x * np.array(deep(np.ones((3, 2)), np.ones(3)))\n", []),
+    ("def f(n):\n    for _ in range(n):\n        print(float(deep(np.ones((3, 2)), np.ones(3))))\n", []),
+    # a return that may give the parameter itself, a pytree; recursion is not followed
+    ("def pick(w, x):\n    if x is None:\n        return w\n    return x @ w\n\n"
+     "@jax.jit\ndef f(w, x):\n    return np.array(pick(w, x))\n", []),
+    ("def r(x):\n    return r(x)\n\n@jax.jit\ndef f(x):\n    return np.array(r(x))\n", []),
+    # a decorated helper may return anything its decorator makes
+    ("def unknown(f):\n    return f\n\n@unknown\ndef g(x):\n    return x * 2\n\n"
+     "@jax.jit\ndef f(x):\n    return np.array(g(x))\n", []),
+])
+def test_helper_results_follow_their_arguments(lint_source, body, expected):
+    assert findings(lint_source, HELPERS + body) == expected

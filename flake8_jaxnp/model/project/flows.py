@@ -14,7 +14,8 @@ import ast
 
 from ... import api
 from ..library import non_array_functions
-from ..syntax import NESTED_SCOPES, child_fields, imported_qualname, parameters, split_attributes, walk_own
+from ..syntax import (NESTED_SCOPES, child_fields, imported_qualname, parameters, positional_names, split_attributes,
+                      walk_own)
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
@@ -73,6 +74,21 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         if positions or keywords:
             found.append([target[0], target[1], positions, keywords, node.lineno, always])
     return found
+
+
+def followed_parameters(func, returned, imports):
+    """The positions of the parameters a tracer of which makes each of ``returned`` (the values
+    of ``func``'s returns) one traced array: an operator (``x @ w``, ``-h``) on values computed
+    from it by array operations (``h = jnp.tanh(x); return h * w``); [] when a return is
+    anything else (a name or a call may give a pytree)."""
+    if not returned or not all(type(v) is ast.BinOp or type(v) is ast.UnaryOp and type(v.op) is not ast.Not
+                               for v in returned):
+        return []
+    names = positional_names(func)
+    bindings = _calls_and_bindings(func, imports, (), set(names))[1]
+    derived = _derivations([(None, value) for value in returned], bindings, set(names), imports)
+    common = set.intersection(*(_derived_from(value, derived, imports) for value in returned))
+    return sorted(names.index(name) for name in common)
 
 
 def _instance_call(node, bindings, imports, always):

@@ -298,7 +298,12 @@ class Project:
                 target = self.target_of(path, binding, attributes[:-1] if applied_module else attributes)
                 target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
                 facts = target_summary["functions"].get(target[1]) if target_summary else None
-                if applied_module and target_summary:  # a linen Module's: traced there, followed no further
+                if target is None and attributes and not returned:  # jax.jit(counter.count): a method
+                    target = self.target_of(path, binding, attributes[:-1])
+                    target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
+                    target = (target[0], f"{target[1]}.{attributes[-1]}") if target_summary else None
+                    facts = target_summary["methods"].get(target[1]) if target_summary else None
+                elif applied_module and target_summary:  # a linen Module's: traced there, followed no further
                     target = (target[0], f"{target[1]}.__call__")  # (it also runs eagerly, under init)
                     facts = target_summary["linen"].get(target[1])
                 elif facts and returned:  # jax.jit(make_train(cfg)): the def make_train returns

@@ -25,13 +25,14 @@ from ..instances import Instances
 from ..names import BindingKind, Names
 from ..syntax import (SCOPES, child_fields, imported_qualname, module_imports, parameters, positional_names,
                       split_attributes, transform_spec, walk_own)
-from ..traced import LINEN_MODULES, applied_parameters
-from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, given_apply_fn, parameter_calls
+from ..traced import applied_parameters
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, followed_parameters, given_apply_fn,
+                    parameter_calls)
 from .records import jitted_result_shape, module_records
-from .units import TransformLines, applications, returned_def
+from .units import TransformLines, applications, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 16
+SUMMARY_FORMAT = 18
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
@@ -87,6 +88,7 @@ def summarise(source, transforms, scalars_static=()):
             calls = parameter_calls(func, imports, local_functions, apply_fn)
             if calls:
                 flows[unit] = calls
+    methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
     builders = {name for name, facts in functions.items() if facts.get("builds_jitted")}
@@ -144,34 +146,6 @@ def _imported_class(names, imports, expr):
         return None
     target = call_target(expr, imports, ())
     return (tuple(target[0]), tuple(target[1])) if target is not None else None
-
-
-def run_methods(tree, imports):
-    """({"Model.__init__": def}, {"Module.__call__": def}): the methods that calling a
-    top-level class (``Model(x)``) or its instance (``model(x)``) runs, defined once in the
-    class body, undecorated, and apart the ``__call__`` of each Flax linen Module (its calls
-    run through ``apply``; ``@nn.compact`` allowed); none of a class defined twice."""
-    classes, found, linen = {}, {}, {}
-    for stmt in tree.body:
-        if type(stmt) is ast.ClassDef:
-            classes[stmt.name] = classes.get(stmt.name, 0) + 1
-    for stmt in tree.body:
-        if type(stmt) is not ast.ClassDef or classes[stmt.name] != 1:
-            continue
-        is_linen = any(_qualname(base, imports) in LINEN_MODULES for base in stmt.bases)
-        defs = [s for s in stmt.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))]
-        for name in ("__call__",) if is_linen else RUN_METHODS:
-            bound = [s for s in defs if getattr(s, "name", None) == name
-                     or type(s) is ast.Assign and any(getattr(t, "id", None) == name for t in s.targets)]
-            if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and all(
-                    is_linen and _qualname(d, imports) in LINEN_COMPACT for d in bound[0].decorator_list):
-                (linen if is_linen else found)[f"{stmt.name}.{name}"] = bound[0]
-    return found, linen
-
-
-RUN_METHODS = ("__init__", "__call__")
-# Linen's decorator for a __call__ that defines its submodules inline: it keeps the arguments.
-LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 
 
 def _assigns_call(stmt):
@@ -447,12 +421,13 @@ def _transform(expr, imports, transforms):
 def function_facts(func, imports):
     """Parameters (and those a transform applied to it would trace: traceable), line, what
     it returns ("jax" when it ends in a return and every return gives a jax.numpy array,
-    else None), the parameters it converts to the host in its unconditional statements
+    else None; ``follows``: the parameters a tracer of which makes it a tracer,
+    ``flows.followed_parameters``), the parameters it converts to the host in its unconditional statements
     (``_conversion``), so on every call, and those it consumes as PRNG keys on every call
     (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
     ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
-    rebound, found, returns, keyed = set(), [], set(), []
+    rebound, found, returns, keyed, returned = set(), [], set(), [], []
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
@@ -474,6 +449,7 @@ def function_facts(func, imports):
                     found.append((conversion, node.lineno))
         elif kind is ast.Return:
             returns.add(_returned_kind(node.value, imports))
+            returned.append(node.value)
         elif kind is ast.Yield or kind is ast.YieldFrom:
             ends_in_return = False
         inner = unconditional and kind not in CONDITIONAL_STATEMENTS
@@ -487,8 +463,11 @@ def function_facts(func, imports):
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, rebound, keyed, imports)
+    follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
+        and not func.decorator_list else []  # (a decorator may return anything)
     return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
-            "returns": kind, "converts": sorted(converts), "keys": keys, "returned_keys": returned_keys(func, keys)}
+            "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
+            "returned_keys": returned_keys(func, keys)}
 
 
 def _consumed_keys(func, params, rebound, keyed, imports):

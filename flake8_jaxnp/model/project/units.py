@@ -5,8 +5,10 @@ and nested defs), a transform called anywhere (``jax.jit(f)(x)``, ``fast =
 jax.jit(solve)`` in a function, ``self.step = jax.jit(self._step)`` in ``__init__``,
 ``jax.jit(partial(f, model=m))``, ``jax.jit(jax.vmap(f))``) and ``partial(jax.jit,
 ...)(f)``. Its target is a *unit* of the module, named by its qualified name
-(``Trainer._step``, ``outer.inner``), or an imported function, which the reach looks
-up in its own module. Names resolve as Python resolves them (the innermost def first,
+(``Trainer._step``, ``outer.inner``), or an imported function (or the method of an
+object of an imported class, ``jax.jit(counter.count)``), which the reach looks up in
+its own module: among the methods of its classes (``run_methods``, ``plain_methods``)
+for a method. Names resolve as Python resolves them (the innermost def first,
 class bodies skipped); a name bound more than once, or by anything but a def or an
 import, names nothing known, and is left silent.
 """
@@ -17,11 +19,15 @@ from functools import lru_cache
 
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, named_options, parameters,
                       selected_arguments, split_attributes, transform_spec)
-from ..traced import applied_parameters, transform_options
+from ..traced import LINEN_MODULES, applied_parameters, transform_options
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Decorators after which a method read from ``self`` binds no first parameter.
 _UNBOUND = frozenset({"staticmethod", "classmethod"})
+# The methods that calling a class (``Model(x)``) or its instance (``model(x)``) runs.
+RUN_METHODS = ("__init__", "__call__")
+# Linen's decorator for a __call__ that defines its submodules inline: it keeps the arguments.
+LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 
 
 def applications(tree, imports, transforms, roots_by, lines=None, module_counts=None):
@@ -41,6 +47,46 @@ def applications(tree, imports, transforms, roots_by, lines=None, module_counts=
     reader.walk(tree.body, (module,))
     roots, units = reader.finish()
     return roots, sorted(reader.applied, key=lambda entry: (entry[-1], entry[2])), units
+
+
+def run_methods(tree, imports):
+    """({"Model.__init__": def}, {"Module.__call__": def}): the methods that calling a
+    top-level class (``Model(x)``) or its instance (``model(x)``) runs, defined once in the
+    class body, undecorated, and apart the ``__call__`` of each Flax linen Module (its calls
+    run through ``apply``; ``@nn.compact`` allowed); none of a class defined twice."""
+    classes, found, linen = {}, {}, {}
+    for stmt in tree.body:
+        if type(stmt) is ast.ClassDef:
+            classes[stmt.name] = classes.get(stmt.name, 0) + 1
+    for stmt in tree.body:
+        if type(stmt) is not ast.ClassDef or classes[stmt.name] != 1:
+            continue
+        is_linen = any(imported_qualname(base, imports) in LINEN_MODULES for base in stmt.bases)
+        defs = [s for s in stmt.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign))]
+        for name in ("__call__",) if is_linen else RUN_METHODS:
+            bound = [s for s in defs if getattr(s, "name", None) == name
+                     or type(s) is ast.Assign and any(getattr(t, "id", None) == name for t in s.targets)]
+            if len(bound) == 1 and type(bound[0]) is ast.FunctionDef and all(
+                    is_linen and imported_qualname(d, imports) in LINEN_COMPACT for d in bound[0].decorator_list):
+                (linen if is_linen else found)[f"{stmt.name}.{name}"] = bound[0]
+    return found, linen
+
+
+def plain_methods(tree, imports):
+    """{"Counter.count": def} for the undecorated methods, each defined once, of the top-level
+    classes defined once that are no linen Module (whose methods run through ``apply``): what
+    ``jax.jit(counter.count)`` in another module traces, ``counter`` holding a ``Counter``."""
+    classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
+    names = [cls.name for cls in classes]
+    found = {}
+    for cls in classes:
+        if names.count(cls.name) != 1 or any(imported_qualname(b, imports) in LINEN_MODULES for b in cls.bases):
+            continue
+        defs = [stmt.name for stmt in cls.body if type(stmt) in DEFS]
+        for stmt in cls.body:
+            if type(stmt) is ast.FunctionDef and not stmt.decorator_list and defs.count(stmt.name) == 1:
+                found[f"{cls.name}.{stmt.name}"] = stmt
+    return found
 
 
 class TransformLines:
@@ -259,6 +305,9 @@ class _Reader:
                 self._target(value, spec, scopes, bound, names, line)
                 return
         found = self._resolve(expr, chain)
+        if found is None and type(expr) is ast.Attribute and type(expr.value) is ast.Name and not returned:
+            found = self._applied_module(expr.value.id, chain, expr.attr)  # jax.jit(counter.count)
+            bound += found is not None  # (its self is the object)
         if found is None:
             return
         if not isinstance(found[0], ast.AST):  # an imported function (or what it returns)
@@ -324,17 +373,18 @@ class _Reader:
             return value, chain[:len(chain) - depth]
         return None, None
 
-    def _applied_module(self, name, chain):
-        """(import binding, attributes ``[..., "Model", "__call__"]``) for ``model.apply`` with
-        ``model`` bound once to ``Model(...)`` of an imported class (the reach accepts a
-        linen Module's only); a class of this module is this module's to trace."""
+    def _applied_module(self, name, chain, method="__call__"):
+        """(import binding, attributes ``[..., "Model", method]``) for ``model.apply`` (method
+        ``__call__``) or ``model.method`` with ``model`` bound once to ``Model(...)`` of an
+        imported class (the reach accepts a linen Module's ``__call__`` and another class's
+        plain method only); a class of this module is this module's to trace."""
         for depth, scope in enumerate(reversed(chain)):
             if depth and type(scope.node) is ast.ClassDef or not scope.lookup(name)[0]:
                 continue
             instance = scope.value(name)
             root, attributes = split_attributes(instance.func) if type(instance) is ast.Call else (None, ())
             found = self._resolve_name(root.id, chain, attributes) if root is not None else None
-            return (found[0], [*found[1], "__call__"]) if found and not isinstance(found[0], ast.AST) else None
+            return (found[0], [*found[1], method]) if found and not isinstance(found[0], ast.AST) else None
         return None
 
     def _resolve_name(self, name, chain, attributes):
