@@ -1,0 +1,92 @@
+"""flake8-jaxnp-confirm --measure-cost: each confirmed finding of a rule whose harm is time gets a
+cost measured against the case with the finding's fix, or the reason it has none. No test here
+asserts a timing value: only that the numbers are the medians of samples that were taken."""
+import json
+import statistics
+from collections import namedtuple
+
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from confirm_helpers import INPUTS, ON_PLATFORM, PLATFORM, confirm
+from flake8_jaxnp.confirm.cost import HEADER
+from flake8_jaxnp.confirm.worker import MIN_RUNS, same_results
+from flake8_jaxnp.rules import RULES
+
+TIMED_LOOP = INPUTS / "cost_timed_loop.py"
+CHANGED_RESULT = INPUTS / "cost_changed_result.py"
+
+
+@pytest.fixture(scope="module")
+def measured():
+    result = confirm("--format", "json", "--measure-cost", "--jobs", "1", *ON_PLATFORM, TIMED_LOOP, CHANGED_RESULT)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    return {(cost["path"].rpartition("/")[2], cost["code"]): cost for cost in report["costs"]}
+
+
+def test_a_fixed_clock_read_gets_a_cost_from_its_samples(measured):
+    cost = measured["cost_timed_loop.py", "JNP603"]
+    assert (cost["reason"], cost["case"], cost["backend"]) == ("", "case_train_twice", PLATFORM)
+    assert cost["runs"] >= MIN_RUNS
+    assert len(cost["original_ms"]) == len(cost["fixed_ms"]) == cost["runs"]
+    assert all(sample > 0 for sample in cost["original_ms"] + cost["fixed_ms"])
+    assert cost["median_original_ms"] == statistics.median(cost["original_ms"])
+    assert cost["median_fixed_ms"] == statistics.median(cost["fixed_ms"])
+    assert cost["cost_ms_per_call"] == cost["median_original_ms"] - cost["median_fixed_ms"]
+    assert cost["line_runs"] == 2  # the case calls train twice; the count comes from running it
+    assert cost["cost_ms_per_line_run"] == cost["cost_ms_per_call"] / 2
+    assert cost["share_of_call"] == cost["cost_ms_per_call"] / cost["median_original_ms"]
+
+
+def test_a_rule_without_a_fix_says_so(measured):
+    cost = measured["cost_timed_loop.py", "JNP102"]
+    assert cost["reason"] == "JNP102 has no mechanical fix"
+    assert (cost["original_ms"], cost["fixed_ms"], "runs" in cost) == ([], [], False)
+
+
+def test_a_changed_result_is_not_measured(measured):
+    cost = measured["cost_changed_result.py", "JNP603"]
+    assert cost["reason"] == "the fixed case returns a different result"
+    assert (cost["original_ms"], cost["fixed_ms"], "cost_ms_per_call" in cost) == ([], [], False)
+
+
+def test_the_table_adds_a_section_and_nothing_else():
+    plain = confirm(*ON_PLATFORM, CHANGED_RESULT)
+    with_cost = confirm("--measure-cost", *ON_PLATFORM, CHANGED_RESULT)
+    assert plain.returncode == with_cost.returncode == 0
+    lines = with_cost.stdout.splitlines()
+    section = lines.index(HEADER)
+    reason = "not measured: the fixed case returns a different result"
+    assert lines[section + 1] == f"  {CHANGED_RESULT}:18:15  JNP603  {reason}"
+    assert lines[:section] + lines[section + 2:] == plain.stdout.splitlines()
+    assert HEADER not in plain.stdout
+
+
+def test_json_has_costs_only_when_asked():
+    report = json.loads(confirm("--format", "json", *ON_PLATFORM, CHANGED_RESULT).stdout)
+    assert "costs" not in report
+
+
+def test_rules_whose_harm_is_time_are_confirmable():
+    """A cost is measured on the case that confirmed the finding."""
+    assert [code for code, rule in RULES.items() if rule.costs_time and not rule.evidence] == []
+
+
+Pair = namedtuple("Pair", "left right")
+OtherPair = namedtuple("Pair", "left right")  # a second run of a module defines its classes again
+
+
+@pytest.mark.parametrize("first, second, same", [
+    ((jnp.ones(3), 2.0), (jnp.ones(3), 2.0), True),
+    (Pair(jnp.arange(2), [np.nan]), OtherPair(jnp.arange(2), [np.nan]), True),
+    (jnp.array([np.nan]), jnp.array([np.nan]), True),
+    (jnp.ones(3), jnp.ones(3, dtype=jnp.int32), False),
+    (jnp.ones(3), jnp.ones((3, 1)), False),
+    ((jnp.ones(3),), [jnp.ones(3)], False),
+    ({"a": 1.0}, {"a": 1.5}, False),
+    (jnp.ones(2), 1.0, False),
+])
+def test_results_are_compared_by_structure_dtype_shape_and_values(first, second, same):
+    assert same_results(first, second) is same
