@@ -55,7 +55,7 @@ class Cost:
         written, fixed = statistics.median(self.original_ms), statistics.median(self.fixed_ms)
         per_line = (f"{self.per_call / self.line_runs:+.3g} ms per run of the line ({self.line_runs} a call), "
                     if self.line_runs else "")
-        return (f"{where}{per_line}{self.per_call:+.3g} ms per call, {self.per_call / written:+.0%} of the call "
+        return (f"{where}{per_line}{self.per_call:+.3g} ms per call, {self.per_call / written:+.1%} of the call "
                 f"({written:.3g} ms as written, {fixed:.3g} ms fixed; {len(self.original_ms)} timed calls of each) "
                 f"on {self.backend}, {self.case}")
 

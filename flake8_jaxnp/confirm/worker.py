@@ -274,9 +274,11 @@ def timings(request, send, baseline):
     """Call ``request["case"]`` from the file as written and from ``request["fixed"]`` (the file
     with one finding's fix): one warm-up call of each (it compiles; the two results must be equal,
     and it counts how often the finding's statement, ``request["lines"]``, runs per call), then
-    timed calls in alternation, each ended by ``jax.block_until_ready`` on what the case returned,
-    so work JAX dispatched asynchronously is in the time. Sends "run" before every call (the
-    runner's timeout applies to each) and one "cost" message: the samples in seconds, or why none."""
+    timed calls in alternation, each ended by ``jax.block_until_ready`` on what the case returned and
+    on a tiny computation queued after it on every local device (each runs its work in order), so
+    work JAX dispatched asynchronously is in the time, even where the case drops its result. Returns
+    the "cost" message (the samples in seconds, or why none); sends "run" before every call, so the
+    runner's timeout applies to each."""
     import time
 
     import jax
@@ -289,13 +291,15 @@ def timings(request, send, baseline):
         stack.enter_context(redirect_stderr(io.StringIO()))
         stack.enter_context(warnings.catch_warnings())
         jax.config.update("jax_enable_compilation_cache", False)  # a compile in the loop costs what it costs
+        fence = Fence()
         try:
             for version, source in (("original", None), ("fixed", request["fixed"])):
                 send({"type": "run", "case": case})
                 calls[version] = getattr(UserFile(request["path"], source).execute(), case)
                 with LineRuns(request["path"], request["lines"]) as runs:
-                    results[version] = jax.block_until_ready(calls[version]())
-                reply["line_runs"] = reply["line_runs"] or runs.count
+                    results[version] = fence.wait(calls[version]())
+                if version == "original":
+                    reply["line_runs"] = runs.count
             if not same_results(results["original"], results["fixed"]):
                 reply["reason"] = "the fixed case returns a different result"
                 return reply
@@ -304,11 +308,27 @@ def timings(request, send, baseline):
                 for version in ("original", "fixed"):
                     send({"type": "run", "case": case})
                     start = time.perf_counter()
-                    jax.block_until_ready(calls[version]())
+                    fence.wait(calls[version]())
                     reply[version].append(time.perf_counter() - start)
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a reason, not a crash
             reply.update(reason=f"the {version} case raised {one_line(exc)}", original=[], fixed=[])
     return reply
+
+
+class Fence:
+    """Waits for a result and for everything queued before it on each local device."""
+
+    def __init__(self):
+        import jax
+
+        self.step = jax.jit(lambda mark: mark + 1)
+        self.marks = [jax.device_put(0, device) for device in jax.local_devices()]
+        self.wait(None)  # compiles the step outside the timed calls
+
+    def wait(self, result):
+        import jax
+
+        return jax.block_until_ready((result, [self.step(mark) for mark in self.marks]))[0]
 
 
 class LineRuns:
