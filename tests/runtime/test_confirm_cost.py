@@ -15,19 +15,20 @@ from flake8_jaxnp.confirm.worker import MIN_RUNS, same_results
 from flake8_jaxnp.rules import RULES
 
 TIMED_LOOP = INPUTS / "cost_timed_loop.py"
-CHANGED_RESULT = INPUTS / "cost_changed_result.py"
+UNMEASURABLE = INPUTS / "cost_unmeasurable.py"
 
 
 @pytest.fixture(scope="module")
 def measured():
-    result = confirm("--format", "json", "--measure-cost", "--jobs", "1", *ON_PLATFORM, TIMED_LOOP, CHANGED_RESULT)
+    result = confirm("--format", "json", "--measure-cost", "--jobs", "1", "--timeout", "10", *ON_PLATFORM,
+                     TIMED_LOOP, UNMEASURABLE)
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
-    return {(cost["path"].rpartition("/")[2], cost["code"]): cost for cost in report["costs"]}
+    return {(cost["path"].rpartition("/")[2], cost["line"]): cost for cost in report["costs"]}
 
 
 def test_a_fixed_clock_read_gets_a_cost_from_its_samples(measured):
-    cost = measured["cost_timed_loop.py", "JNP603"]
+    cost = measured["cost_timed_loop.py", 23]
     assert (cost["reason"], cost["case"], cost["backend"]) == ("", "case_train_twice", PLATFORM)
     assert cost["runs"] >= MIN_RUNS
     assert len(cost["original_ms"]) == len(cost["fixed_ms"]) == cost["runs"]
@@ -41,31 +42,37 @@ def test_a_fixed_clock_read_gets_a_cost_from_its_samples(measured):
 
 
 def test_a_rule_without_a_fix_says_so(measured):
-    cost = measured["cost_timed_loop.py", "JNP102"]
-    assert cost["reason"] == "JNP102 has no mechanical fix"
+    cost = measured["cost_timed_loop.py", 20]
+    assert (cost["code"], cost["reason"]) == ("JNP102", "JNP102 has no mechanical fix")
     assert (cost["original_ms"], cost["fixed_ms"], "runs" in cost) == ([], [], False)
 
 
-def test_a_changed_result_is_not_measured(measured):
-    cost = measured["cost_changed_result.py", "JNP603"]
-    assert cost["reason"] == "the fixed case returns a different result"
+@pytest.mark.parametrize("line, reason", [
+    (21, "the fixed case returns a different result"),
+    (28, "the original case raised RuntimeError: called again"),
+    (42, "one call gave no result within 10s"),
+])
+def test_a_changed_result_a_raise_or_a_hang_is_not_measured(measured, line, reason):
+    cost = measured["cost_unmeasurable.py", line]
+    assert (cost["code"], cost["reason"]) == ("JNP603", reason)
     assert (cost["original_ms"], cost["fixed_ms"], "cost_ms_per_call" in cost) == ([], [], False)
 
 
 def test_the_table_adds_a_section_and_nothing_else():
-    plain = confirm(*ON_PLATFORM, CHANGED_RESULT)
-    with_cost = confirm("--measure-cost", *ON_PLATFORM, CHANGED_RESULT)
+    plain = confirm(*ON_PLATFORM, TIMED_LOOP)
+    with_cost = confirm("--measure-cost", *ON_PLATFORM, TIMED_LOOP)
     assert plain.returncode == with_cost.returncode == 0
     lines = with_cost.stdout.splitlines()
     section = lines.index(HEADER)
-    reason = "not measured: the fixed case returns a different result"
-    assert lines[section + 1] == f"  {CHANGED_RESULT}:18:15  JNP603  {reason}"
-    assert lines[:section] + lines[section + 2:] == plain.stdout.splitlines()
+    assert lines[section + 1] == f"  {TIMED_LOOP}:20:18  JNP102  not measured: JNP102 has no mechanical fix"
+    assert lines[section + 2].startswith(f"  {TIMED_LOOP}:23:15  JNP603  ")
+    assert " ms per call, " in lines[section + 2] and lines[section + 2].endswith(f"on {PLATFORM}, case_train_twice")
+    assert lines[:section] + lines[section + 3:] == plain.stdout.splitlines()
     assert HEADER not in plain.stdout
 
 
 def test_json_has_costs_only_when_asked():
-    report = json.loads(confirm("--format", "json", *ON_PLATFORM, CHANGED_RESULT).stdout)
+    report = json.loads(confirm("--format", "json", *ON_PLATFORM, TIMED_LOOP).stdout)
     assert "costs" not in report
 
 
