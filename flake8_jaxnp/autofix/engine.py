@@ -251,7 +251,7 @@ def rebinding_is_local(context, node, name):
         return False
     if any(param.name.value == name for param in _parameters(scope.params)):
         return True
-    return any(_binds(child, name) for child in _own_nodes(scope.body))
+    return any(binds(child, name) for child in own_nodes(scope.body))
 
 
 def _parameters(params):
@@ -260,15 +260,15 @@ def _parameters(params):
     return found
 
 
-def _own_nodes(node):
+def own_nodes(node):
     """The nodes of a function body, not those of the functions, classes and lambdas in it."""
     for child in node.children:
         yield child
         if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            yield from _own_nodes(child)
+            yield from own_nodes(child)
 
 
-def _binds(node, name):
+def binds(node, name):
     if isinstance(node, (cst.Global, cst.Nonlocal)):
         return any(item.name.value == name for item in node.names)
     targets = {cst.AssignTarget: "target", cst.AugAssign: "target", cst.AnnAssign: "target", cst.For: "target",
