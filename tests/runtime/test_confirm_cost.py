@@ -2,14 +2,16 @@
 cost measured against the case with the finding's fix, or the reason it has none. No test here
 asserts a timing value: only that the numbers are the medians of samples that were taken."""
 import json
+import os
 import statistics
+import time
 from collections import namedtuple
 
 import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from confirm_helpers import INPUTS, ON_PLATFORM, PLATFORM, confirm
+from confirm_helpers import INPUTS, ON_PLATFORM, PLATFORM, alive, confirm
 from flake8_jaxnp.confirm.cost import HEADER
 from flake8_jaxnp.confirm.worker import MIN_RUNS, same_results
 from flake8_jaxnp.rules import RULES
@@ -19,9 +21,14 @@ UNMEASURABLE = INPUTS / "cost_unmeasurable.py"
 
 
 @pytest.fixture(scope="module")
-def measured():
+def pid_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("pids")
+
+
+@pytest.fixture(scope="module")
+def measured(pid_folder):
     result = confirm("--format", "json", "--measure-cost", "--jobs", "1", "--timeout", "10", *ON_PLATFORM,
-                     TIMED_LOOP, UNMEASURABLE)
+                     TIMED_LOOP, UNMEASURABLE, env=dict(os.environ, JAXNP_COST_PIDS=str(pid_folder)))
     assert result.returncode == 0, result.stderr
     report = json.loads(result.stdout)
     return {(cost["path"].rpartition("/")[2], cost["line"]): cost for cost in report["costs"]}
@@ -52,14 +59,24 @@ def test_a_rule_without_a_fix_says_so(measured):
 
 
 @pytest.mark.parametrize("line, reason", [
-    (21, "the fixed case returns a different result"),
-    (28, "the original case raised RuntimeError: called again"),
-    (42, "one call gave no result within 10s"),
+    (23, "the fixed case returns a different result"),
+    (30, "the original case raised RuntimeError: called again"),
+    (44, "one call gave no result within 10s"),
 ])
 def test_a_changed_result_a_raise_or_a_hang_is_not_measured(measured, line, reason):
     cost = measured["cost_unmeasurable.py", line]
     assert (cost["code"], cost["reason"]) == ("JNP603", reason)
     assert (cost["original_ms"], cost["fixed_ms"], "cost_ms_per_call" in cost) == ([], [], False)
+
+
+def test_a_hung_timing_run_leaves_nothing_behind(measured, pid_folder):
+    """The hung case's worker and the process it started end with the run."""
+    pids = [int(path.stem) for path in pid_folder.glob("*.pid")]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert [pid for pid in pids if alive(pid)] == []
 
 
 def test_the_table_adds_a_section_and_nothing_else():

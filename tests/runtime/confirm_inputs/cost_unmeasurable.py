@@ -1,6 +1,8 @@
 """--measure-cost: JNP603 findings whose cost cannot be measured. The first case returns its clock
 reading, which the fix (as every run) changes; the others raise or hang from their second call on
 (the runtime mode's own run calls each once; each version of the file counts its own calls)."""
+import os
+import subprocess
 import time
 
 import jax
@@ -44,7 +46,12 @@ def timed_steps(x):
 
 
 def case_hangs_when_called_again():
+    """Hangs, with a child of its own, from its second call on; the pids go where the test says."""
     CALLS.append(None)
     if len(CALLS) > 1:
+        child = subprocess.Popen(["sleep", "600"])
+        for pid in (os.getpid(), child.pid):
+            with open(os.path.join(os.environ.get("JAXNP_COST_PIDS", "."), f"{pid}.pid"), "w"):
+                pass
         time.sleep(600)
     return timed_steps(jnp.ones((1000, 1000)))[0]
