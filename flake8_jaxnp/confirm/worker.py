@@ -13,7 +13,8 @@ After each run every process the case started is ended (see ``processes``).
 A case runs under strict dtype promotion (again without it when a promotion
 error stopped it), and, when a finding of the file needs it and the case traced
 watched code, once more under ``jax.disable_jit()``: comparing the two runs shows
-which lines ran only while JAX traced.
+which lines ran only while JAX traced. A worker started with ``timing`` (``--measure-cost``,
+``cost.py``) installs no probe and times cases instead (``timings``).
 """
 import io
 import json
@@ -267,6 +268,7 @@ TIMING_BUDGET = 2.0  # seconds of timed calls after which no more are started (p
 
 
 def time_case(request, send, baseline):
+    """A timing worker's request: one case, as written and fixed."""
     send(timings(request, send, baseline))
 
 
