@@ -32,6 +32,9 @@ class Rule:
     # pitfall), "unsafe" (applied only with --unsafe-fixes), "" (none); the note says why.
     fix_safety: str = ""
     fix_safety_note: str = ""
+    # The harm is time (a sync, an upload, a compile): ``flake8-jaxnp-confirm --measure-cost`` times
+    # the case as written against the same case with the fix applied (confirm/cost.py).
+    costs_time: bool = False
 
     def format(self, **fields):
         return f"{self.code} {self.message.format(**fields)}"

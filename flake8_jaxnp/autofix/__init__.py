@@ -4,7 +4,8 @@ Above the checks, beside the other entry points: lint mode never imports it (nor
 The catalogue says which rules have a fix and whether it is safe (``fix_safety``); each
 fix shape lives in the module of its rule family (as in checks/), declared with ``@fixer(code)``.
 """
-from . import api_usage, dtypes, performance, side_effects, tracing  # noqa: F401 - the fix shapes register themselves
+# the fix shapes register themselves
+from . import api_usage, dtypes, performance, side_effects, tracing, transfers  # noqa: F401
 from .engine import FIXERS, FixResult, fix_safety, fix_source
 
 __all__ = ["FIXERS", "FixResult", "fix_safety", "fix_source"]

@@ -251,7 +251,7 @@ def rebinding_is_local(context, node, name):
         return False
     if any(param.name.value == name for param in _parameters(scope.params)):
         return True
-    return any(_binds(child, name) for child in _own_nodes(scope.body))
+    return any(binds(child, name) for child in own_nodes(scope.body))
 
 
 def _parameters(params):
@@ -260,15 +260,15 @@ def _parameters(params):
     return found
 
 
-def _own_nodes(node):
+def own_nodes(node):
     """The nodes of a function body, not those of the functions, classes and lambdas in it."""
     for child in node.children:
         yield child
         if not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            yield from _own_nodes(child)
+            yield from own_nodes(child)
 
 
-def _binds(node, name):
+def binds(node, name):
     if isinstance(node, (cst.Global, cst.Nonlocal)):
         return any(item.name.value == name for item in node.names)
     targets = {cst.AssignTarget: "target", cst.AugAssign: "target", cst.AnnAssign: "target", cst.For: "target",
@@ -284,3 +284,67 @@ def _target_names(target):
     if isinstance(target, (cst.Tuple, cst.List)):
         return set().union(*(_target_names(element.value) for element in target.elements))
     return set()
+
+
+# -- out of a loop (JNP104, JNP602) ---------------------------------------------------------
+
+def loop_around(context, node):
+    """The ``for``/``while`` statement whose every iteration runs ``node``, or None (a
+    comprehension, a function, a lambda or a class in between, or a statement run once: a
+    ``for``'s iterable, an ``else`` clause)."""
+    child, parent = node, context.parents.get(node)
+    while parent is not None:
+        if isinstance(parent, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.FunctionDef,
+                               cst.Lambda, cst.ClassDef, cst.Module)):
+            return None
+        if isinstance(parent, cst.For) and child is parent.body or \
+                isinstance(parent, cst.While) and child in (parent.body, parent.test):
+            return parent
+        if isinstance(parent, (cst.For, cst.While)):
+            return None
+        child, parent = parent, context.parents.get(parent)
+    return None
+
+
+def hoisted(loop, name, value, replaced, imports=()):
+    """The Edit that binds ``name = value`` just before ``loop`` and puts ``name`` where
+    ``replaced`` (``value`` or a node in it) stands in the loop."""
+    target = cst.Name(name)
+
+    def rewrite(updated_loop):
+        if not updated_loop.deep_equals(loop):  # another fix changed the loop: the command's next round does this
+            return updated_loop
+        line = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(target)], value)])
+        return cst.FlattenSentinel([line, loop.visit(_Replace(replaced, target))])
+    return Edit(loop, rewrite, imports)
+
+
+def moved_above(context, value, loop, name=None):
+    """The Edit that moves ``target = value``, a one-statement line of ``loop``'s body, above
+    ``loop``, when nothing else in the loop binds ``target`` (and it is ``name``, if given)."""
+    assign = context.parents.get(value)
+    line = context.parents.get(assign)
+    if not (isinstance(assign, cst.Assign) and isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1
+            and len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name)
+            and assign.targets[0].target.value == (name or assign.targets[0].target.value)
+            and any(line is statement for statement in loop.body.body)
+            and sum(binds(node, assign.targets[0].target.value) for node in (loop, *own_nodes(loop))) == 1):
+        return None
+
+    def rewrite(updated_loop):
+        if not updated_loop.deep_equals(loop):
+            return updated_loop
+        return cst.FlattenSentinel([line, loop.visit(_Replace(line, cst.RemovalSentinel.REMOVE))])
+    return Edit(loop, rewrite)
+
+
+class _Replace(cst.CSTTransformer):
+    """Puts ``replacement`` where ``node`` is (a node of the tree it visits: the transformer's
+    nodes are new objects, so the visit is of the original loop)."""
+
+    def __init__(self, node, replacement):
+        super().__init__()
+        self.node, self.replacement = node, replacement
+
+    def on_leave(self, original_node, updated_node):
+        return self.replacement if original_node is self.node else updated_node

@@ -7,7 +7,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from ..options import OptionError, from_configuration
-from . import processes, report
+from . import cost, processes, report
 from .runner import ACCELERATORS, PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
 from .verdicts import exit_code, judge
 
@@ -56,6 +56,9 @@ def parser():
     cli.add_argument("--jaxnp-x64", action="store_true",
                      help="as for flake8: the project enables jax_enable_x64 (the cases run with it too)")
     cli.add_argument("--jaxnp-cache-dir", metavar="DIR", help="as for flake8: the linter's summaries and findings")
+    cli.add_argument("--measure-cost", action="store_true",
+                     help="time the case of each confirmed finding whose harm is time as written and with the "
+                          "finding's fix, and report the difference (slower: many timed runs, one at a time)")
     cli.add_argument("--cache-dir", default=default_cache_dir(),
                      help="folder for JAX's compilation cache, shared by the workers and later runs "
                           "(default %(default)s; '' turns it off)")
@@ -133,12 +136,16 @@ def _main(args):
             results.append(prepare(path, args.options))
         except PathError as exc:
             errors.append(str(exc))
-    errors += _run_all(results, args)
+    stopped = _run_all(results, args)  # a backend --require-* refuses: nothing ran, nothing to time
+    errors += stopped
     errors += [message for result in results for message in (result.lint_error, result.error) if message]
     if results and not errors and not any(result.case_names for result in results):
         errors.append("no case_* function to run in the given paths "
                       "(a module-level callable that takes no arguments)")
-    return _finish(args, judge(results), results, errors)
+    rows = judge(results)
+    timed = args.measure_cost and not stopped
+    costs = cost.measure(rows, results, args.timeout, _settings(args)) if timed else None
+    return _finish(args, rows, results, errors, costs)
 
 
 def _run_all(results, args):
@@ -147,7 +154,7 @@ def _run_all(results, args):
     runnable = [result for result in results if result.has_cases]
     watched = scope(results)
     progress = Progress(len(runnable), enabled=args.format == "table" and sys.stderr.isatty())
-    workers = Pool(settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.options.x64))
+    workers = Pool(_settings(args))
     try:
         backend, device = workers.backend() if runnable or args.require else ("", "")
         if args.require and backend not in REQUIRED[args.require]:
@@ -181,6 +188,11 @@ def _jobs(asked, backend):
     return 1
 
 
+def _settings(args):
+    """What every worker is started with."""
+    return settings(args.platform, args.cache_dir, int(args.memory_limit * (1 << 30)), args.options.x64)
+
+
 def physical_memory():
     """Bytes of RAM, or 0 where the platform does not say."""
     try:
@@ -198,14 +210,15 @@ def default_cache_dir():
     return os.path.join(base, "flake8-jaxnp", "confirm-xla")
 
 
-def _finish(args, rows, results, errors):
+def _finish(args, rows, results, errors, costs=None):
     """Errors on stderr; the report on stdout, unless errors stopped the run before any case ran."""
     code = exit_code(rows, results, errors)
     for error in errors:
         print(f"flake8-jaxnp-confirm: {error}", file=sys.stderr)
     if errors and not any(result.cases for result in results):
         return code
-    print(report.as_json(rows, results, errors, code) if args.format == "json" else report.table(rows, results))
+    print(report.as_json(rows, results, errors, code, costs) if args.format == "json"
+          else report.table(rows, results, costs))
     return code
 
 

@@ -5,6 +5,7 @@ from importlib import metadata
 
 from .. import api
 from ..rules import RULES
+from .cost import table_lines
 from .verdicts import CASE_PROBLEMS, NOT_EXERCISED, NOT_REPRODUCED, summary
 
 EXPLANATIONS = {NOT_REPRODUCED: "the line ran; no probe saw the pitfall",
@@ -52,7 +53,8 @@ def jax_versions():
     return installed, api.data()["jax_version"]
 
 
-def table(rows, results):
+def table(rows, results, costs=None):
+    """``costs``: the findings' measured costs (--measure-cost), None when not asked for."""
     ran_on, described = jax_versions()
     version = f"jax {ran_on}" + ("" if ran_on == described else f" (the linter's API data describes jax {described})")
     lines = [f"backend: {backend} (device: {device}), {version}" for backend, device in backends(results)]
@@ -67,6 +69,8 @@ def table(rows, results):
     if remarks:
         lines.append("notes:")
         lines += [f"  {remark}" for remark in remarks]
+    if costs is not None:
+        lines += table_lines(costs)
     lines.append(summary_line(rows))
     return "\n".join(lines)
 
@@ -82,8 +86,9 @@ def _evidence(row):
     return EXPLANATIONS.get(row.verdict, "")
 
 
-def as_json(rows, results, errors, exit_code):
+def as_json(rows, results, errors, exit_code, costs=None):
     ran_on, described = jax_versions()
+    measured = {} if costs is None else {"costs": [cost.as_dict() for cost in costs]}
     return json.dumps({
         "backends": [{"backend": backend, "device": device} for backend, device in backends(results)],
         "jax_version": ran_on,
@@ -93,6 +98,7 @@ def as_json(rows, results, errors, exit_code):
                    "events": case.events} for result in results for case in result.cases],
         "errors": errors,
         "notes": notes(results),
+        **measured,
         "summary": summary(rows),
         "exit_code": exit_code,
     }, indent=2)

@@ -13,7 +13,9 @@ After each run every process the case started is ended (see ``processes``).
 A case runs under strict dtype promotion (again without it when a promotion
 error stopped it), and, when a finding of the file needs it and the case traced
 watched code, once more under ``jax.disable_jit()`` (also after an exception):
-comparing the two runs shows which lines ran only while JAX traced.
+comparing the two runs shows which lines ran only while JAX traced. A worker started
+with ``timing`` (``--measure-cost``, ``cost.py``) installs no probe and times cases
+instead (``timings``).
 """
 import io
 import json
@@ -59,13 +61,15 @@ def main():
     # Workers share the accelerator: allocate on demand instead of grabbing most of its memory.
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
     send({"type": "ready", "backend": jax.default_backend(), "device": jax.devices()[0].device_kind})
-    process_probes.install_process_probes()
+    timing = settings.get("timing", False)  # --measure-cost: no probe may slow the timed runs
+    if not timing:
+        process_probes.install_process_probes()
     limit = settings["memory_limit"] if jax.default_backend() == "cpu" else 0  # drivers reserve vast address space
     baseline = ProcessState()
     for request in requests:
         if limit:
             _limit_memory(limit)
-        run_file(json.loads(request), send, baseline)
+        (time_case if timing else run_file)(json.loads(request), send, baseline)
         send({"type": "file done"})
     os._exit(0)  # threads a case left behind must not keep the worker alive
 
@@ -125,14 +129,18 @@ class ProcessState:
 class UserFile:
     """The file whose cases run: compiled once, executed afresh for every run."""
 
-    def __init__(self, path):
-        with open(path, "rb") as handle:
-            self.code = compile(handle.read(), path, "exec", dont_inherit=True)
+    def __init__(self, path, source=None):
+        """``source``: text to run in place of the file's (the file with a fix applied)."""
+        if source is None:
+            with open(path, "rb") as handle:
+                source = handle.read()
+        self.code = compile(source, path, "exec", dont_inherit=True)
         self.path = path
         self.name, self.root = module_name(path)
 
-    def execute(self, watched):
-        """A new module object from the file, so no jit cache or state carries between runs."""
+    def execute(self, watched=None):
+        """A new module object from the file, so no jit cache or state carries between runs;
+        with the probes of the ``watched`` files, if given."""
         from . import array_probes
         sys.path.insert(0, self.root)
         module = types.ModuleType(self.name)
@@ -141,8 +149,9 @@ class UserFile:
         sys.modules[self.name] = module
         with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
             exec(self.code, module.__dict__)  # noqa: S102 - running the user's cases is the point
-        array_probes.install_watched_module_probes(watched)
-        array_probes.install_module_probes(module.__dict__)
+        if watched is not None:
+            array_probes.install_watched_module_probes(watched)
+            array_probes.install_module_probes(module.__dict__)
         return module
 
 
@@ -255,3 +264,130 @@ def run_case(file, case, watched, rerun, send, baseline):
         send({"type": "run", "case": case})
         eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline)
     return analyse(jitted, eager, promotion)
+
+
+# -- --measure-cost: the case as written against the case with one finding's fix --------------
+
+MIN_RUNS, MAX_RUNS = 5, 51  # timed calls of each version: at least, at most
+TIMING_BUDGET = 2.0  # seconds of timed calls after which no more are started (past MIN_RUNS)
+
+
+def time_case(request, send, baseline):
+    """A timing worker's request: one case, as written and fixed."""
+    send(timings(request, send, baseline))
+
+
+def timings(request, send, baseline):
+    """Call ``request["case"]`` from the file as written and from ``request["fixed"]`` (the file
+    with one finding's fix): one warm-up call of each (it compiles; the two results must be equal,
+    and it counts how often the finding's statement, ``request["lines"]``, runs per call), then
+    timed calls in alternation, each ended by ``jax.block_until_ready`` on what the case returned and
+    on a tiny computation queued after it on every local device (each runs its work in order), so
+    work JAX dispatched asynchronously is in the time, even where the case drops its result. Returns
+    the "cost" message (the samples in seconds, or why none); sends "run" before every call, so the
+    runner's timeout applies to each."""
+    import time
+
+    import jax
+
+    case, reply = request["case"], {"type": "cost", "reason": "", "original": [], "fixed": [], "line_runs": 0}
+    calls, results, version = {}, {}, "original"
+    with ExitStack() as stack:
+        stack.callback(_settle, baseline)
+        stack.enter_context(redirect_stdout(io.StringIO()))
+        stack.enter_context(redirect_stderr(io.StringIO()))
+        stack.enter_context(warnings.catch_warnings())
+        jax.config.update("jax_enable_compilation_cache", False)  # a compile in the loop costs what it costs
+        fence = Fence()
+        try:
+            for version, source in (("original", None), ("fixed", request["fixed"])):
+                send({"type": "run", "case": case})
+                calls[version] = getattr(UserFile(request["path"], source).execute(), case)
+                with LineRuns(request["path"], request["lines"]) as runs:
+                    results[version] = fence.wait(calls[version]())
+                if version == "original":
+                    reply["line_runs"] = runs.count
+            if not same_results(results["original"], results["fixed"]):
+                reply["reason"] = "the fixed case returns a different result"
+                return reply
+            stop = time.perf_counter() + TIMING_BUDGET
+            while len(reply["fixed"]) < MIN_RUNS or (len(reply["fixed"]) < MAX_RUNS and time.perf_counter() < stop):
+                for version in ("original", "fixed"):
+                    send({"type": "run", "case": case})
+                    start = time.perf_counter()
+                    fence.wait(calls[version]())
+                    reply[version].append(time.perf_counter() - start)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a reason, not a crash
+            reply.update(reason=f"the {version} case raised {one_line(exc)}", original=[], fixed=[])
+    return reply
+
+
+class Fence:
+    """Waits for a result and for everything queued before it on each local device."""
+
+    def __init__(self):
+        import jax
+
+        self.step = jax.jit(lambda mark: mark + 1)
+        self.marks = [jax.device_put(0, device) for device in jax.local_devices()]
+        self.wait(None)  # compiles the step outside the timed calls
+
+    def wait(self, result):
+        import jax
+
+        return jax.block_until_ready((result, [self.step(mark) for mark in self.marks]))[0]
+
+
+class LineRuns:
+    """While active, counts the entries into one statement (its ``lines``) of the file at ``path``."""
+
+    def __init__(self, path, lines):
+        self.path, self.lines, self.count = path, frozenset(lines), 0
+
+    def __enter__(self):
+        self.previous = sys.gettrace()
+        sys.settrace(self._frame)
+        return self
+
+    def __exit__(self, *exc_info):
+        sys.settrace(self.previous)
+
+    def _frame(self, frame, event, arg):
+        if frame.f_code.co_filename != self.path:
+            return None
+        inside = False
+
+        def line(frame, event, arg):
+            nonlocal inside
+            if event == "line":
+                now = frame.f_lineno in self.lines
+                self.count += now and not inside
+                inside = now
+            return line
+        return line
+
+
+def same_results(first, second):
+    """Whether two results of a case are equal: the same pytree structure (by its text: each run
+    defines its own classes), arrays and numbers of the same dtype, shape and values (nan equal
+    to nan), other leaves ``==``."""
+    import jax
+    import numpy as np
+
+    leaves, structure = jax.tree.flatten(first)
+    others, other_structure = jax.tree.flatten(second)
+    if str(structure) != str(other_structure):
+        return False
+    for leaf, other in zip(leaves, others):
+        if isinstance(leaf, (jax.Array, np.ndarray, np.generic, int, float, complex)):
+            leaf, other = np.asarray(leaf), np.asarray(other)
+            if (leaf.dtype, leaf.shape) != (other.dtype, other.shape) or not np.array_equal(
+                    leaf, other, equal_nan=leaf.dtype.kind in "fc"):
+                return False
+        else:
+            try:
+                if not bool(leaf == other):
+                    return False
+            except Exception:  # noqa: BLE001 - leaves that cannot be compared are not the same
+                return False
+    return True

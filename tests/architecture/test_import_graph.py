@@ -121,7 +121,8 @@ def test_the_fixer_is_an_entry_point_above_the_checks_and_below_the_runtime_mode
     assert "flake8_jaxnp.checks.api_usage" in below and "flake8_jaxnp.linter" in below
     assert sorted(name for name in below if name.startswith(("flake8_jaxnp.confirm", GENERATOR))) == []
     importers = sorted(name for name in graph if name not in fixer and graph[name] & fixer)
-    assert importers == ["flake8_jaxnp.__main__", "flake8_jaxnp.lsp"]  # the fix command and the pylsp plugin
+    # the fix command, the runtime mode's --measure-cost (it times the fixed case) and the pylsp plugin
+    assert importers == ["flake8_jaxnp.__main__", "flake8_jaxnp.confirm.cost", "flake8_jaxnp.lsp"]
 
 
 @pytest.mark.parametrize("entry_point", ENTRY_POINTS)

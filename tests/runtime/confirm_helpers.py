@@ -26,3 +26,12 @@ def case_of(report, name, case):
     found = [c for c in report["cases"] if Path(c["path"]).name == name and c["case"] == case]
     assert len(found) == 1, (name, case)
     return found[0]
+
+
+def alive(pid):
+    """Whether ``pid`` still runs (a zombie waiting for init to reap it does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return False

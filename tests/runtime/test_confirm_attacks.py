@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from confirm_helpers import COMMAND, INPUTS, ON_PLATFORM, case_of, confirm, rows_of
+from confirm_helpers import COMMAND, INPUTS, ON_PLATFORM, alive, case_of, confirm, rows_of
 from conftest import ROOT
 
 ATTACKS = INPUTS / "attacks"
@@ -32,15 +32,6 @@ def attacks(pid_folder):
 
 def verdicts(report, name):
     return [(row["line"], row["codes"], row["verdict"]) for row in rows_of(report, name)]
-
-
-def alive(pid):
-    """Whether ``pid`` still runs (a zombie waiting for init to reap it does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rpartition(")")[2].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def test_not_implemented_refusal_confirms_a_numpy_only_argument(attacks):
