@@ -146,7 +146,7 @@ def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False,
     """Run a conversion; count it when a guard saw a transfer, or (CPU) when ``moved_if(result)``,
     unless ``arrays``, the device arrays it converts, were all fetched at this place before.
     One made inside unwatched code counts only for the watched call that reached it (``d2h_via``)."""
-    if _fetched_before(place, arrays):
+    if _on_host_already(arrays) or _fetched_before(place, arrays):
         return call()
     result, moved = _call_guarded("d2h", call)
     guarded = moved is True
@@ -161,6 +161,13 @@ def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False,
             RECORDER.d2h_via[caller][kind] += 1
             RECORDER.d2h_what.setdefault((caller, kind), f"{what} (in a function called here)")
     return result
+
+
+def _on_host_already(arrays):
+    """True when every one of ``arrays`` holds the host copy an earlier conversion made, anywhere
+    (JAX keeps it in ``_npy_value``): converting again copies nothing and waits for nothing. A
+    TPU's transfer guard showed it: ``f"{loss}"`` right after ``float(loss)`` transfers nothing."""
+    return bool(arrays) and all(getattr(array, "_npy_value", None) is not None for array in arrays)
 
 
 def _fetched_before(place, arrays):
@@ -347,7 +354,8 @@ def _upload(place, name, func, args, kwargs):
 
 
 def _device_get_call(place, func, name, args, kwargs):
-    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs))
+    return _record_d2h(place, ev.TO_NUMPY, f"{name}()", lambda: func(*args, **kwargs),
+                       arrays=[leaf for leaf in jax.tree.leaves((args, kwargs)) if is_device_array(leaf)])
 
 
 NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
