@@ -8,7 +8,6 @@ from ..model.names import BindingKind
 from ..model.syntax import named_options, positional_names, selected_arguments
 
 DESCRIBED_LENGTH = 40  # characters of source text a message quotes before it elides arguments
-TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map"})  # map a function over a pytree's leaves
 
 
 def rule(*codes):

@@ -1,11 +1,12 @@
 """JNP605: a buffer donated to a jitted call and used again afterwards."""
 import ast
 
+from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
-from . import TREE_MAPS, blocks, describe, jitted_parameters, repeats, rule
+from . import blocks, describe, jitted_parameters, repeats, rule
 
 
 DONATING = ("donate_argnums", "donate_argnames")

@@ -7,7 +7,7 @@ from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import positional_names
 from ..model.traced import Behaviour
-from . import TREE_MAPS, describe, rule
+from . import describe, rule
 
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
