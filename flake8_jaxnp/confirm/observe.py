@@ -258,7 +258,7 @@ def exception_kinds(exc, tb):
         return {ev.TRACER_TO_PYTHON}
     if isinstance(exc, IndexError) and "must be static" in message:
         return {ev.TRACED_SLICE}
-    if isinstance(exc, (RuntimeError, ValueError)) and "has been deleted" in message:
+    if isinstance(exc, (RuntimeError, ValueError)) and any(text in message for text in DELETED_BUFFER_ERRORS):
         return {ev.DELETED_BUFFER}  # eagerly, or passed to a jitted call
     if isinstance(exc, AttributeError):
         if message in ("__setitem__", "__delitem__"):
@@ -273,6 +273,9 @@ def exception_kinds(exc, tb):
 
 
 # How jax.numpy words the refusal of a NumPy argument value it does not implement.
+# A donated buffer used again: "Array has been deleted" (eagerly; a jitted call on the CPU says
+# "Buffer has been deleted or donated"), "Donation requested for invalid buffer" (a jitted call on a TPU)
+DELETED_BUFFER_ERRORS = ("has been deleted", "Donation requested for invalid buffer")
 REFUSED_VALUE_MESSAGES = ("is not supported", "Only implemented for", "does not support")
 
 

@@ -104,3 +104,50 @@ def test_report_header_names_the_backend_and_its_device_kind():
     assert header.startswith(f"backend: tpu (device: TPU v5 lite), jax {metadata.version('jax')}")
     assert json.loads(report.as_json([], [result], [], 0))["backends"] == [{"backend": "tpu",
                                                                            "device": "TPU v5 lite"}]
+
+
+# What a TPU showed (docs/runtime.md, "What the TPU showed"), checked here on the CPU.
+
+def test_the_guard_sees_explicit_transfers_too(monkeypatch):
+    """jax.device_put/device_get are explicit transfers, which the guard's "disallow" lets through;
+    on an accelerator the probes must see them (the CPU's guard fires for an explicit upload)."""
+    import jax
+    import numpy as np
+
+    from flake8_jaxnp.confirm import array_probes
+
+    monkeypatch.setattr(array_probes, "BACKEND", "tpu")
+    result, moved = array_probes._call_guarded("h2d", lambda: jax.device_put(np.ones(3, np.float32)))
+    assert moved is True and result.shape == (3,)
+
+
+def test_an_array_holding_its_host_copy_is_not_transferred_again():
+    """After a first conversion an accelerator keeps the host copy in _npy_value: converting the
+    same array again copies nothing."""
+    import numpy as np
+
+    from flake8_jaxnp.confirm.array_probes import _on_host_already
+
+    class Converted:
+        _npy_value = np.ones(3)
+
+    class OnDevice:
+        _npy_value = None
+
+    assert _on_host_already([Converted(), Converted()])
+    assert not _on_host_already([Converted(), OnDevice()])
+    assert not _on_host_already([])
+
+
+@pytest.mark.parametrize("message", [
+    "Array has been deleted with shape=float32[3].",
+    "INVALID_ARGUMENT: Invalid buffer passed to Execute() as argument 0 to replica 0: "
+    "INVALID_ARGUMENT: Buffer has been deleted or donated.",  # a jitted call on the CPU
+    "INVALID_ARGUMENT: Invalid buffer passed to Execute() as argument 0 to replica 0: "
+    "INVALID_ARGUMENT: Donation requested for invalid buffer",  # the same call on a TPU
+])
+def test_a_donated_buffer_used_again_is_evidence_on_each_backend(message):
+    from flake8_jaxnp import evidence as ev
+    from flake8_jaxnp.confirm.observe import exception_kinds
+
+    assert exception_kinds(ValueError(message), None) == {ev.DELETED_BUFFER}
