@@ -22,13 +22,14 @@ def guarded(what, call, level="disallow", guard=jax.transfer_guard_device_to_hos
 
 def main():
     print(jax.__version__, jax.default_backend(), jax.devices()[0].device_kind)
-    pair, fetched, shown, raw = (jax.random.split(jax.random.PRNGKey(0)), jnp.arange(3.0) * 2,
-                                 jnp.arange(3.0) * 3, jax.random.key_data(jax.random.key(1)))
-    host = np.ones(3, np.float32)
-    jax.block_until_ready((pair, fetched, shown, raw))
+    pair, shown, raw = (jax.random.split(jax.random.PRNGKey(0)), jnp.arange(3.0) * 3,
+                        jax.random.key_data(jax.random.key(1)))
+    fetched = {level: jnp.arange(3.0) * 2 for level in ("disallow", "disallow_explicit")}  # one each:
+    host = np.ones(3, np.float32)  # a fetched array keeps its host copy and is not fetched again
+    jax.block_until_ready((pair, shown, raw, fetched))
     guarded("unpacking split(key)", lambda: tuple(pair))
     for level in ("disallow", "disallow_explicit"):
-        guarded("jax.device_get", lambda: jax.device_get(fetched), level)
+        guarded("jax.device_get", lambda: jax.device_get(fetched[level]), level)
         guarded("jax.device_put of NumPy data", lambda: jax.device_put(host), level,
                 jax.transfer_guard_host_to_device)
     guarded("np.asarray of a key's data", lambda: np.asarray(raw))
