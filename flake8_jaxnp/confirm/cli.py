@@ -140,8 +140,9 @@ def _main(args):
     errors += stopped
     errors += [message for result in results for message in (result.lint_error, result.error) if message]
     if results and not errors and not any(result.case_names for result in results):
-        errors.append("no case_* function to run in the given paths "
-                      "(a module-level callable that takes no arguments)")
+        skipped = [report.not_run(result) for result in results if result.missing_package]
+        errors += skipped or ["no case_* function to run in the given paths "
+                              "(a module-level callable that takes no arguments)"]
     rows = judge(results)
     timed = args.measure_cost and not stopped
     costs = cost.measure(rows, results, args.timeout, _settings(args)) if timed else None

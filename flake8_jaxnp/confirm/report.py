@@ -31,13 +31,20 @@ def notes(results):
     """Files with no case to run, and findings no runtime evidence can confirm: listed, never dropped."""
     found = []
     for result in results:
-        if not result.error and (not result.has_cases or result.case_names == []):
+        if result.missing_package:
+            found.append(not_run(result))
+        elif not result.error and (not result.has_cases or result.case_names == []):
             found.append(f"{result.path}: no case_* function to run "
                          "(its lines count when another file's case reaches them)")
         found += [f"{result.path}:{finding.line}:{finding.col + 1}: {finding.message} "
                   f"(not confirmable at runtime: {RULES[finding.code].unconfirmable})"
                   for finding in result.unconfirmable]
     return found
+
+
+def not_run(result):
+    return (f"{result.path}: not run: it imports {result.missing_package}, which is not installed here "
+            "(its findings stay not exercised)")
 
 
 def summary_line(rows):

@@ -70,6 +70,7 @@ class FileResult:
     lint_error: str = ""  # a check of the linter failed (INTERNAL_ERROR): its findings here may be incomplete
     assertions: frozenset = frozenset()  # first lines of the statements that check a value in a test
     backend: tuple = ()  # (backend, device kind) as the worker saw it
+    missing_package: str = ""  # the file imports a package that is not installed: none of its cases ran
 
     @property
     def realpath(self):
@@ -339,6 +340,8 @@ def _run_on(worker, result, cases, timeout, watched):
                 running = message["case"]
             elif kind == "import error":
                 result.error = f"{result.path}: import failed: {message['error']}"
+            elif kind == "missing package":
+                result.missing_package = message["package"]
             elif kind == "cases":
                 cases = message["cases"]
                 if result.case_names is None:

@@ -195,13 +195,28 @@ def run_file(request, send, baseline):
         if cases is None:
             cases = case_names(file.execute(watched))
     except BaseException as exc:  # noqa: BLE001 - any import failure is reported, not raised
-        send({"type": "import error", "error": one_line(exc)})
+        package = _not_installed(exc)
+        send({"type": "missing package", "package": package} if package
+             else {"type": "import error", "error": one_line(exc)})
         return
     finally:
         _settle(baseline)
     send({"type": "cases", "cases": cases})
     for case in cases:
         send(dict(run_case(file, case, watched, frozenset(request["rerun"]), send, baseline), type="case", case=case))
+
+
+def _not_installed(exc):
+    """The top-level package an import failed for when no such package is installed (a framework
+    the user's environment lacks), else None: the file cannot run here, which is not its fault."""
+    if not isinstance(exc, ModuleNotFoundError) or not exc.name:
+        return None
+    import importlib.util
+    package = exc.name.partition(".")[0]
+    try:
+        return package if importlib.util.find_spec(package) is None else None
+    except (ImportError, ValueError):
+        return None
 
 
 def _settle(baseline):

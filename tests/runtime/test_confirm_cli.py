@@ -241,3 +241,29 @@ def test_file_in_a_package_keeps_its_relative_imports(tmp_path):
 def test_command_line_side_does_not_import_jax():
     code = "import sys, flake8_jaxnp.confirm; assert not any(m.split('.')[0] in ('jax', 'numpy') for m in sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_a_file_whose_framework_is_not_installed_is_not_run_and_says_why(tmp_path):
+    """Framework fixtures (fixtures/frameworks/) run where the frameworks extra is installed; elsewhere
+    their findings stay not exercised, with a note naming the package, and the other files still run.
+    A missing module of an installed package is still an import failure."""
+    cases = "\n\ndef case_step():\n    for _ in range(3):\n        step(jnp.ones(2))\n"
+    jitted = "import jax\nimport jax.numpy as jnp\n{}\n\n@jax.jit\ndef step(x):\n    print(x)\n    return x\n"
+    (tmp_path / "needs_framework.py").write_text(jitted.format("import jaxnp_absent_framework.nn as nn") + cases)
+    (tmp_path / "runs.py").write_text(jitted.format("") + cases)
+    result = confirm("--format", "json", *ON_PLATFORM, tmp_path / "needs_framework.py", tmp_path / "runs.py")
+    assert result.stderr == "" and result.returncode == 0
+    report = json.loads(result.stdout)
+    verdicts = {(Path(row["path"]).name, row["verdict"]) for row in report["results"]}
+    assert verdicts == {("needs_framework.py", "not exercised"), ("runs.py", "confirmed")}
+    assert [note for note in report["notes"] if "needs_framework.py" in note] == [
+        f"{tmp_path / 'needs_framework.py'}: not run: it imports jaxnp_absent_framework, which is not "
+        "installed here (its findings stay not exercised)"]
+
+    alone = confirm(tmp_path / "needs_framework.py")
+    assert alone.returncode == 2 and alone.stdout == ""
+    assert alone.stderr.splitlines() == [f"flake8-jaxnp-confirm: {report['notes'][0]}"]
+
+    (tmp_path / "missing_submodule.py").write_text("import json.no_such_part\n" + cases)
+    broken = confirm(tmp_path / "missing_submodule.py")
+    assert broken.returncode == 2 and "import failed: ModuleNotFoundError" in broken.stderr
