@@ -312,7 +312,7 @@ def _repeating_loop(model, loops, node):
             return None
         if isinstance(parent, LOOPS) and (loops.position(parent.body, child) is not None
                                           or child is getattr(parent, "test", None)):
-            count = _handful(model, parent)
+            count = handful_steps(parent, lambda func: model.qualname(func) == "builtins.range")
             if count is None:
                 return parent
             handful_loop, steps = handful_loop or parent, steps * count
@@ -482,16 +482,17 @@ def _in_inner_loop_header(model, node, loop):
     return False
 
 
-def _handful(model, loop):
+def handful_steps(loop, is_range):
     """How many steps ``for flag in (False, True)`` (at most HANDFUL values written out)
     or ``for _ in range(3)`` (at most DEMO_RANGE) takes: a few syncs, not one per step.
-    None for any other loop."""
+    None for any other loop. ``is_range``: whether a called expression is the builtin range
+    (the runtime mode asks the same of the loops its events ran in)."""
     items = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
     count, limit = None, HANDFUL
     if isinstance(items, (ast.Tuple, ast.List, ast.Set)):
         if not any(isinstance(e, ast.Starred) for e in items.elts):
             count = len(items.elts)
-    elif isinstance(items, ast.Call) and model.qualname(items.func) == "builtins.range" \
+    elif isinstance(items, ast.Call) and is_range(items.func) \
             and not items.keywords and 1 <= len(items.args) <= 3 \
             and all(type(a) is ast.Constant and type(a.value) is int for a in items.args):
         bounds = [a.value for a in items.args]

@@ -20,6 +20,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from ..checks.transfers import HANDFUL, LOOPS, handful_steps
 from ..findings import INTERNAL_ERROR
 from ..linter import lint
 from ..model.syntax import TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file
@@ -69,6 +70,7 @@ class FileResult:
     error: str = ""
     lint_error: str = ""  # a check of the linter failed (INTERNAL_ERROR): its findings here may be incomplete
     assertions: frozenset = frozenset()  # first lines of the statements that check a value in a test
+    demo_lines: frozenset = frozenset()  # lines that only a handful of loop steps repeat (for _ in range(3))
     backend: tuple = ()  # (backend, device kind) as the worker saw it
     missing_package: str = ""  # the file imports a package that is not installed: none of its cases ran
 
@@ -125,6 +127,7 @@ def prepare(path, options=DEFAULT):
                       statement_lines(tree),
                       unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],
                       has_cases=b"case_" in data, assertions=assertion_lines(tree, path),
+                      demo_lines=demo_loop_lines(tree),
                       lint_error=f"{path}: linter error, its findings here may be incomplete and no pitfall "
                                  f"here counts as missed: {failure.message}" if failure else "")
 
@@ -138,6 +141,37 @@ def statement_lines(tree):
         for line in range(node.lineno, node.end_lineno + 1):
             owner[line] = node.lineno
     return owner
+
+
+def demo_loop_lines(tree):
+    """The lines that loops of a handful of steps repeat and no other loop of their function does
+    (``for _ in range(3)``, at most HANDFUL steps in all): the linter reports no per-iteration
+    transfer there (checks.transfers), so none counts as missed."""
+    lines = set()
+
+    def visit(node, steps):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                visit(child, 1)
+            elif isinstance(child, LOOPS):
+                count = handful_steps(child, _names_range)
+                inner = None if count is None or steps is None or steps * count > HANDFUL else steps * count
+                for field in ("target", "iter", "test"):
+                    if getattr(child, field, None) is not None:
+                        visit(getattr(child, field), steps)
+                for statement in child.body + child.orelse:
+                    if inner is not None:
+                        lines.update(range(statement.lineno, statement.end_lineno + 1))
+                    visit(statement, inner)
+            else:
+                visit(child, steps)
+
+    visit(tree, 1)
+    return frozenset(lines)
+
+
+def _names_range(func):
+    return isinstance(func, ast.Name) and func.id == "range"
 
 
 def assertion_lines(tree, path):

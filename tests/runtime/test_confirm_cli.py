@@ -267,3 +267,17 @@ def test_a_file_whose_framework_is_not_installed_is_not_run_and_says_why(tmp_pat
     (tmp_path / "missing_submodule.py").write_text("import json.no_such_part\n" + cases)
     broken = confirm(tmp_path / "missing_submodule.py")
     assert broken.returncode == 2 and "import failed: ModuleNotFoundError" in broken.stderr
+
+
+def test_a_transfer_in_a_loop_of_a_handful_of_steps_is_not_missed(tmp_path):
+    """The linter calls `for _ in range(3)` a demo, not a hot loop (checks.transfers.handful_steps):
+    its per-iteration copies are no missed pitfall. The same loop inside a hot loop still is one."""
+    (tmp_path / "demo.py").write_text(
+        "import jax.numpy as jnp\n\nSTEPS = 20\n\n\n"
+        "def case_demo():\n    x = jnp.ones(3)\n    for i in range(3):\n        print(float(x.sum()))\n\n\n"
+        "def case_nested():\n    x = jnp.ones(3)\n    for epoch in range(STEPS):\n        for i in range(3):\n"
+        "            print(float((x * i).sum()))\n")
+    result = confirm("--format", "json", *ON_PLATFORM, tmp_path / "demo.py")
+    rows = [(row["line"], row["codes"], row["verdict"]) for row in json.loads(result.stdout)["results"]]
+    assert rows == [(16, ["JNP102"], "confirmed")]
+    assert result.returncode == 0, result.stderr
