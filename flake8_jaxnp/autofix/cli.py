@@ -14,7 +14,7 @@ import sys
 import tempfile
 import tokenize
 
-from .engine import FixResult, fix_source
+from .engine import FIXERS, FixResult, fix_safety, fix_source
 
 PROG = "flake8-jaxnp-fix"
 FINDINGS_LEFT, USAGE_ERROR, NOT_FIXED = 1, 2, 3
@@ -49,7 +49,7 @@ def main(argv=None, prog=PROG):
     except UsageError as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return USAGE_ERROR
-    status = fixed_files = applied = 0
+    status = fixed_files = applied = hidden = 0
     for path in flake8.filenames:
         name = flake8.display_name(path)
         try:
@@ -70,6 +70,8 @@ def main(argv=None, prog=PROG):
             continue
         result = fix_until_stable(flake8, text, name, args.unsafe_fixes)
         status = max(status, _status(args, result))
+        if not args.unsafe_fixes:
+            hidden += _unsafe_fixes_left(result)
         if path == "-" and not (args.diff or args.check):
             sys.stdout.write(result.text)
         if result.text == text:
@@ -86,9 +88,19 @@ def main(argv=None, prog=PROG):
         applied += len(result.applied)
         fixed_files += 1
     verb = "would fix" if args.diff or args.check else "fixed"
+    more = (f"; {hidden} more with --unsafe-fixes (they may change behaviour beyond the pitfall: "
+            "read the diff)") if hidden else ""
     print(f"{prog}: {verb} {applied} finding{'s' * (applied != 1)} in {fixed_files} "
-          f"file{'s' * (fixed_files != 1)}", file=sys.stderr)
+          f"file{'s' * (fixed_files != 1)}{more}", file=sys.stderr)
     return status
+
+
+def _unsafe_fixes_left(result):
+    """How many of the findings left would be fixed with --unsafe-fixes (their first round: a fix
+    that uncovers another finding is not counted), so that a user learns they exist."""
+    if not any(finding.code in FIXERS and fix_safety(finding.code) == "unsafe" for finding in result.unfixed):
+        return 0
+    return len(fix_source(result.text, result.unfixed, unsafe=True).applied)
 
 
 def fix_until_stable(flake8, text, filename, unsafe):

@@ -91,8 +91,13 @@ def test_unsafe_fixes_only_when_asked_for(tmp_path):
     assert safe_only.returncode == 1  # np.tanh is left: its fix is unsafe
     assert "y = y.at[0].set(1.0)" in (tmp_path / "f.py").read_text()
     assert "np.tanh(x)" in (tmp_path / "f.py").read_text()
-    assert fix("--unsafe-fixes", "f.py", cwd=tmp_path).returncode == 0
+    assert safe_only.stderr.splitlines()[-1] == (
+        "python -m flake8_jaxnp fix: fixed 1 finding in 1 file; 1 more with --unsafe-fixes "
+        "(they may change behaviour beyond the pitfall: read the diff)")
+    unsafe = fix("--unsafe-fixes", "f.py", cwd=tmp_path)
+    assert unsafe.returncode == 0
     assert "jnp.tanh(x)" in (tmp_path / "f.py").read_text()
+    assert unsafe.stderr.splitlines()[-1] == "python -m flake8_jaxnp fix: fixed 1 finding in 1 file"
 
 
 def test_stdin_is_fixed_to_stdout(tmp_path):
