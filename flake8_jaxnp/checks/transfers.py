@@ -30,10 +30,10 @@ import ast
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.kinds import JAX, NUMPY
+from ..model.kinds import JAX, NUMPY, UNKNOWN
 from ..model.names import BindingKind
-from ..model.syntax import (COMPREHENSIONS, SCOPES, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file,
-                            statement_children, walk_own)
+from ..model.syntax import (COMPREHENSIONS, LOOPS, SCOPES, TEST_FUNCTION_PREFIX, has_continue, is_assertion_call,
+                            is_test_file, statement_children, walk_own)
 from ..model.values import is_string
 from ..findings import Finding
 from . import describe, is_jitted, rule
@@ -41,7 +41,6 @@ from . import describe, is_jitted, rule
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
 UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # A for loop over at most this many values written out in the source is not a hot loop.
 HANDFUL = 10
 # A for loop over a literal range of at most this many steps is a demo, not a hot loop.
@@ -146,7 +145,7 @@ class _Loops:
         if first is None:
             first = self._first_continue[id(block)] = next(
                 (i for i, s in enumerate(block) if isinstance(s, (ast.If, ast.Try, ast.With, ast.Match))
-                 and _has_continue(s)), len(block))
+                 and has_continue(s)), len(block))
         return first
 
     def names(self, loop):
@@ -169,8 +168,15 @@ def _inner_loops(loop):
     return {node for node in walk_own(loop.body, SCOPES, statement_children) if isinstance(node, LOOPS)}
 
 
+def _value(model, expr):
+    """What ``expr`` holds on every iteration: in a while test that the first run and the later
+    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later."""
+    value = model.value(expr)
+    return (model.value_on_repeat(expr) or value) if value.kind is UNKNOWN else value
+
+
 def _on_device(model, expr):
-    return model.value(expr).on_device
+    return _value(model, expr).on_device
 
 
 def _any_on_device(model, exprs):
@@ -197,8 +203,9 @@ def _transfer(model, node):
         if _any_on_device(model, [node.right]):
             return node, "JNP103", "%-formatting"
     for test in _truth_tested(model, node):
-        if model.value(test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
-            return test, "JNP102", f"the truth value of {describe(test)}"
+        if _value(model, test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
+            later = "" if model.value(test).kind is JAX else " (a JAX array from the loop's second test on)"
+            return test, "JNP102", f"the truth value of {describe(test)}{later}"
     return None
 
 
@@ -498,11 +505,6 @@ def _handful(model, loop):
         if not (len(bounds) == 3 and bounds[2] == 0 or any(abs(b) >= 2 ** 62 for b in bounds)):
             count, limit = len(range(*bounds)), DEMO_RANGE  # (else range() would raise or overflow len())
     return max(count, 1) if count is not None and count <= limit else None
-
-
-def _has_continue(stmt):
-    """A ``continue`` of this loop (a nested loop's continue stays inside it)."""
-    return any(isinstance(node, ast.Continue) for node in walk_own(ast.iter_child_nodes(stmt), SCOPES + LOOPS))
 
 
 def _same_upload(model, loops, call, loop):

@@ -52,9 +52,18 @@ class Model:
 
     def value(self, expr):
         """The Value of an expression, as the forward pass saw it."""
-        function = self.names.enclosing_function(expr)
-        flow = self._tracing.flow_of(function if function is not None else self.tree)
+        flow = self._flow_around(expr)
         return flow.values.get(expr, UNKNOWN_VALUE) if flow else UNKNOWN_VALUE
+
+    def value_on_repeat(self, expr):
+        """The Value of an expression of a while loop's test (one with no ``continue``) when the
+        test runs again after an iteration, or None: elsewhere every run sees ``value``."""
+        flow = self._flow_around(expr)
+        return flow.repeated.get(expr) if flow else None
+
+    def _flow_around(self, expr):
+        function = self.names.enclosing_function(expr)
+        return self._tracing.flow_of(function if function is not None else self.tree)
 
     def array_value(self, expr):
         """The Value of an expression for a question about arrays: unknown, without a

@@ -59,6 +59,35 @@ def test_values_reach(lint_source, body, expected):
     assert findings(lint_source, body) == expected
 
 
+JITTED = "@jax.jit\ndef step(p):\n    return p, {'loss': jnp.sum(p)}\n\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # every leaf of a jitted result is a device array: mapped by a lambda that keeps it one, or listed
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(lambda v: v.mean(), m)\n        print(f\"{m['loss']}\")\n", [(9, "JNP103")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree_util.tree_map(lambda a, b: a + b, m, m)\n        print(m)\n", [(9, "JNP103")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        for leaf in jax.tree_util.tree_leaves(m):\n            float(leaf)\n", [(9, "JNP102")]),
+    # a lambda that fetches each leaf, is_leaf= (a leaf may be a subtree), a def, host trees: unknown
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(lambda v: np.asarray(v), m)\n        print(m)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(lambda v: v.mean(), m, is_leaf=callable)\n        print(m)\n", []),
+    ("def mean(v):\n    return v.mean()\n\ndef f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(mean, m)\n        print(m)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        m = jax.tree.map(lambda v: v.mean(), {'a': np.ones(3)})\n"
+     "        print(m)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        for leaf in jax.tree.leaves({'a': np.ones(3)}):\n"
+     "            float(leaf)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        for leaf in jax.tree.leaves(m, is_leaf=callable):\n            float(leaf)\n", []),
+])
+def test_trees_of_device_arrays(lint_source, body, expected):
+    assert findings(lint_source, JITTED + body) == expected
+
+
 HELPERS = "def forward(w, x):\n    return x @ w\n\ndef deep(w, x):\n    y = forward(w, x)\n    return y * 2\n\n"
 
 
