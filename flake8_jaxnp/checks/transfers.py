@@ -224,7 +224,7 @@ def _call(model, call):
         if _any_on_device(model, args):
             return call, "JNP103", f"{qualname[len('builtins.'):]}()"
     elif qualname in UPLOADS:
-        if args and model.value(args[0]).kind is NUMPY:
+        if args and _numpy_data(model, args[0]):
             return call, "JNP104", describe(call)
     elif _is_log_call(model, call, qualname):
         if _any_on_device(model, every):
@@ -242,10 +242,24 @@ def _call(model, call):
 def _jitted_upload(model, call):
     """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
     copies it to the device again."""
-    data = next((a for a in call.args if type(a) is ast.Name and model.value(a).kind is NUMPY), None)
-    if data is None or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
+    if not call.args or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
         return None
-    return data, "JNP104", f"passing {data.id} to the jitted {describe(call.func)}()"
+    data = next((a for a in call.args if type(a) in (ast.Name, ast.Attribute) and _numpy_data(model, a)), None)
+    if data is None:
+        return None
+    return data, "JNP104", f"passing {describe(data)} to the jitted {describe(call.func)}()"
+
+
+def _numpy_data(model, expr):
+    return model.value(expr).kind is NUMPY or _numpy_attribute(model, expr)
+
+
+def _numpy_attribute(model, data):
+    """``self.table`` set to NumPy data once, by its class's ``__init__``, and elsewhere only read
+    (``_read_only_use``): the same NumPy data on every call."""
+    found = model.set_once_in_init(data) if type(data) is ast.Attribute else None
+    return found is not None and model.value(found[0].value).kind is NUMPY \
+        and all(_read_only_use(model, node) for node in found[1])
 
 
 def _helper_transfer(model, call):
@@ -522,9 +536,9 @@ def _same_upload(model, loops, call, loop):
 
 def _same_data(model, loops, data, loop):
     """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
-    the loop's scope or a module constant."""
+    the loop's scope or a module constant, or an attribute set once (``_numpy_attribute``)."""
     if not isinstance(data, ast.Name):
-        return False
+        return _numpy_attribute(model, data)
     rebound, loads = loops.names(loop)
     if data.id in rebound or any(node is not data and not _read_only_use(model, node)
                                  for node in loads.get(data.id, ())):

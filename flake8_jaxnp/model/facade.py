@@ -39,6 +39,7 @@ class Model:
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self._sources = ArraySources(self.names, tracing)
         self._array_bodies = None  # functions whose forward pass may see an array, built on demand
+        self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
 
     def may_hold_arrays(self, node):
         """False when no value in the body around ``node`` can be an array: checks that only
@@ -127,6 +128,35 @@ class Model:
         """True for a def directly in a class body."""
         scope = self.names.scope_of.get(func)
         return scope is not None and scope.is_class
+
+    def set_once_in_init(self, attribute):
+        """For ``self.table`` read in a method: (the module's one store to ``.table``, when it is
+        ``self.table = ...`` in the same class's own ``__init__``; every other ``.table`` of the
+        module), else None. Methods here are undecorated defs, ``self`` their first parameter."""
+        method = self.names.enclosing_function(attribute)
+        if type(attribute.value) is not ast.Name or method is None or not self._is_self(method, attribute.value):
+            return None
+        if self._attributes is None:
+            self._attributes = {}
+            for node in self.nodes(ast.Attribute):
+                self._attributes.setdefault(node.attr, []).append(node)
+        uses = self._attributes[attribute.attr]
+        stores = [node for node in uses if not isinstance(node.ctx, ast.Load)]
+        if len(stores) != 1 or type(stores[0].value) is not ast.Name:
+            return None
+        assign, init = self.parent(stores[0]), self.names.enclosing_function(stores[0])
+        if type(assign) is not ast.Assign or assign.targets != stores or init is None or init.name != "__init__" \
+                or self.parent(assign) is not init or self.parent(init) is not self.parent(method) \
+                or not self._is_self(init, stores[0].value):
+            return None
+        return assign, [node for node in uses if node is not stores[0]]
+
+    def _is_self(self, method, name):
+        """True when ``name`` is the first parameter of ``method``, an undecorated def of a class body."""
+        params = method.args.posonlyargs + method.args.args
+        found = self.resolve(name)
+        return self.is_method(method) and not method.decorator_list and bool(params) and params[0].arg == name.id \
+            and found is not None and found[0].node is method and all(b.kind is BindingKind.PARAM for b in found[1])
 
     def rebound_globals(self):
         """Module names bound more than once in straight-line module code or via ``global``."""

@@ -88,6 +88,26 @@ def test_trees_of_device_arrays(lint_source, body, expected):
     assert findings(lint_source, JITTED + body) == expected
 
 
+TRAINER = ("class T:\n    def __init__(self):\n        self.table = np.ones(3)\n\n"
+           "    def fit(self, p, n):\n        for _ in range(n):\n            p, _ = step(self.table)\n"
+           "            p = p + jnp.asarray(self.table)\n        return p\n")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # NumPy data set once by __init__ and only read: the same upload on every call
+    (TRAINER, [(11, "JNP104"), (12, "JNP104")]),
+    # set again elsewhere (by any object), changed in place, or handed to an unknown call: not the same data
+    (TRAINER + "\n    def reset(self):\n        self.table = np.zeros(3)\n", []),
+    (TRAINER + "\nt = T()\nt.table = np.zeros(3)\n", []),
+    (TRAINER + "\n    def bump(self):\n        self.table[0] += 1\n", []),
+    (TRAINER + "\n    def shuffle(self, rng):\n        rng.shuffle(self.table)\n", []),
+    (TRAINER.replace("np.ones(3)", "jnp.ones(3)"), []),
+    (TRAINER.replace("    def fit(self", "    @staticmethod\n    def fit(self"), []),
+])
+def test_attributes_set_once_in_init(lint_source, body, expected):
+    assert findings(lint_source, JITTED + body) == expected
+
+
 HELPERS = "def forward(w, x):\n    return x @ w\n\ndef deep(w, x):\n    y = forward(w, x)\n    return y * 2\n\n"
 
 
