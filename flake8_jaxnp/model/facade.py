@@ -129,6 +129,26 @@ class Model:
         scope = self.names.scope_of.get(func)
         return scope is not None and scope.is_class
 
+    def dict_entry(self, expr):
+        """The Value of ``state["w"]`` where ``state`` is a local bound once to a dict literal and
+        only ever read by constant keys, so nothing can have replaced the entry; else unknown."""
+        if not (type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Constant):
+            return UNKNOWN_VALUE
+        found = self.resolve(expr.value)
+        if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not ast.Dict:
+            return UNKNOWN_VALUE
+        binding = found[1][0]
+        for node in self.nodes(ast.Name):
+            if node.id == binding.node.id and node is not binding.node and self.resolve(node) == found:
+                parent = self.parent(node)
+                if not (type(parent) is ast.Subscript and parent.value is node and type(parent.ctx) is ast.Load
+                        and type(parent.slice) is ast.Constant):
+                    return UNKNOWN_VALUE  # passed on, rebound by item, or a method called: it may have changed
+        entries = [value for key, value in zip(binding.value.keys, binding.value.values)
+                   if key is not None and type(key) is ast.Constant and key.value == expr.slice.value]
+        return self.array_value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
+
     def set_once_in_init(self, attribute):
         """For ``self.table`` read in a method: (the module's one store to ``.table``, when it is
         ``self.table = ...`` in the same class's own ``__init__``; every other ``.table`` of the

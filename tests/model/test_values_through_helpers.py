@@ -83,6 +83,13 @@ JITTED = "@jax.jit\ndef step(p):\n    return p, {'loss': jnp.sum(p)}\n\n"
      "            float(leaf)\n", []),
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
      "        for leaf in jax.tree.leaves(m, is_leaf=callable):\n            float(leaf)\n", []),
+    # an entry of a dict literal keeps its value while nothing can change the dict
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        s = {'m': m, 'n': n}\n"
+     "        float(s['m'])\n        float(s['n'])\n", [(9, "JNP102")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        s = {'m': m}\n"
+     "        s['m'] = n\n        float(s['m'])\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        s = {'m': m}\n"
+     "        reset(s)\n        float(s['m'])\n", []),
 ])
 def test_trees_of_device_arrays(lint_source, body, expected):
     assert findings(lint_source, JITTED + body) == expected
