@@ -12,6 +12,7 @@ from .callees import Callees
 from .kinds import UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
+from .project.records import NAMED_TUPLES
 from .reach import ArraySources
 from .traced import TraceRoots
 from .tracing import Tracing
@@ -148,6 +149,26 @@ class Model:
         entries = [value for key, value in zip(binding.value.keys, binding.value.values)
                    if key is not None and type(key) is ast.Constant and key.value == expr.slice.value]
         return self.array_value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
+
+    def record_field(self, expr):
+        """The Value of ``m.loss`` where ``m`` is a local bound once to ``Metrics(...)`` of a
+        NamedTuple class of this module (its fields cannot be replaced): what the call gives
+        the field, by keyword or by position; else unknown."""
+        found = self.resolve(expr.value) if type(expr) is ast.Attribute and type(expr.value) is ast.Name else None
+        if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not ast.Call:
+            return UNKNOWN_VALUE
+        call = found[1][0].value
+        found = self.resolve(call.func) if type(call.func) is ast.Name else None
+        if found is None or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS \
+                or any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+            return UNKNOWN_VALUE
+        cls = found[1][0].stmt
+        if not any(self.qualname(base) in NAMED_TUPLES for base in cls.bases):
+            return UNKNOWN_VALUE
+        fields = [stmt.target.id for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name]
+        given = dict(zip(fields, call.args), **{k.arg: k.value for k in call.keywords})
+        return self.array_value(given[expr.attr]) if expr.attr in given else UNKNOWN_VALUE
 
     def set_once_in_init(self, attribute):
         """For ``self.table`` read in a method: (the module's one store to ``.table``, when it is

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom functools import partial\n"
+HEADER = "import typing\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom functools import partial\n"
 
 
 def findings(lint_source, body):
@@ -90,6 +90,11 @@ JITTED = "@jax.jit\ndef step(p):\n    return p, {'loss': jnp.sum(p)}\n\n"
      "        s['m'] = n\n        float(s['m'])\n", []),
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        s = {'m': m}\n"
      "        reset(s)\n        float(s['m'])\n", []),
+    # a field of a NamedTuple of the module, given by position or keyword; not another class's
+    ("class R(typing.NamedTuple):\n    m: jax.Array\n    n: int\n\ndef f(p, n):\n    for _ in range(n):\n"
+     "        p, m = step(p)\n        r = R(m, n=n)\n        float(r.m)\n        float(r.n)\n", [(13, "JNP102")]),
+    ("class R:\n    def __init__(self, m, n):\n        self.m = 0\n\ndef f(p, n):\n    for _ in range(n):\n"
+     "        p, m = step(p)\n        r = R(m, n=n)\n        float(r.m)\n", []),
 ])
 def test_trees_of_device_arrays(lint_source, body, expected):
     assert findings(lint_source, JITTED + body) == expected
