@@ -133,11 +133,8 @@ class Model:
     def dict_entry(self, expr):
         """The Value of ``state["w"]`` where ``state`` is a local bound once to a dict literal and
         only ever read by constant keys, so nothing can have replaced the entry; else unknown."""
-        if not (type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Constant):
-            return UNKNOWN_VALUE
-        found = self.resolve(expr.value)
-        if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not ast.Dict:
+        found = self._assigned_once(expr.value, ast.Dict) if type(expr) is ast.Subscript else None
+        if found is None or type(expr.slice) is not ast.Constant:
             return UNKNOWN_VALUE
         binding = found[1][0]
         for node in self.nodes(ast.Name):
@@ -154,9 +151,8 @@ class Model:
         """The Value of ``m.loss`` where ``m`` is a local bound once to ``Metrics(...)`` of a
         NamedTuple class of this module (its fields cannot be replaced): what the call gives
         the field, by keyword or by position; else unknown."""
-        found = self.resolve(expr.value) if type(expr) is ast.Attribute and type(expr.value) is ast.Name else None
-        if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not ast.Call:
+        found = self._assigned_once(expr.value, ast.Call) if type(expr) is ast.Attribute else None
+        if found is None:
             return UNKNOWN_VALUE
         call = found[1][0].value
         found = self.resolve(call.func) if type(call.func) is ast.Name else None
@@ -169,6 +165,15 @@ class Model:
         fields = [stmt.target.id for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name]
         given = dict(zip(fields, call.args), **{k.arg: k.value for k in call.keywords})
         return self.array_value(given[expr.attr]) if expr.attr in given else UNKNOWN_VALUE
+
+    def _assigned_once(self, name, value_type):
+        """(scope, bindings) of a local ``name`` bound by one plain assignment of a ``value_type``
+        node (``state = {...}``, ``m = Metrics(...)``), else None."""
+        found = self.resolve(name) if type(name) is ast.Name else None
+        if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not value_type:
+            return None
+        return found
 
     def set_once_in_init(self, attribute):
         """For ``self.table`` read in a method: (the module's one store to ``.table``, when it is
