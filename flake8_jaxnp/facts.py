@@ -61,6 +61,8 @@ DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate", "flax.core.freeze",
 NNX_STATE_UPDATING = frozenset({"flax.nnx.jit", "flax.nnx.pmap", "flax.nnx.shard_map"})
 # Functions that call their first argument on the leaves of the trees that follow it.
 TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
+# Functions that return the list of the leaves of the tree they are given.
+TREE_LEAVES = frozenset({"jax.tree.leaves", "jax.tree_util.tree_leaves", "jax.tree_leaves"})
 # Namespaces, as dotted module names.
 NUMPY_MODULES = ("numpy", "numpy.linalg", "numpy.fft")  # NumPy functions that jax.numpy mirrors
 # Namespaces whose functions return JAX arrays (the model reads them by bare name).

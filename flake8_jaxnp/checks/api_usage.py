@@ -12,7 +12,7 @@ from .. import api
 from ..facts import AT_UPDATES
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE, UNKNOWN_VALUE
+from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE
 from . import describe, rule
 
 JAX_ARRAY = (JAX, TRACER)
@@ -105,7 +105,7 @@ def _item_update(model, target):
     if _bound_only_to_displays(model, target.value):
         return  # a list, dict or set (``info["k"] = v``): known without a forward pass
     if model.array_value(target.value).kind not in JAX_ARRAY \
-            and _dict_entry(model, target.value).kind not in JAX_ARRAY:
+            and model.dict_entry(target.value).kind not in JAX_ARRAY:
         return
     array, index = describe(target.value), describe(target.slice)
     statement = model.parent(target)
@@ -134,27 +134,6 @@ def _bound_only_to_displays(model, name):
     found = model.resolve(name)
     return found is not None and all(b.kind is BindingKind.ASSIGN and isinstance(b.value, DISPLAYS)
                                      for b in found[1])
-
-
-def _dict_entry(model, expr):
-    """The Value of ``state["w"]`` where ``state`` is a local bound once to a dict literal and
-    only ever read by constant keys, so nothing can have replaced the entry; else unknown."""
-    if not (type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Constant):
-        return UNKNOWN_VALUE
-    found = model.resolve(expr.value)
-    if found is None or model.is_module_scope(found[0]) or len(found[1]) != 1 \
-            or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not ast.Dict:
-        return UNKNOWN_VALUE
-    binding = found[1][0]
-    for node in model.nodes(ast.Name):
-        if node.id == binding.node.id and node is not binding.node and model.resolve(node) == found:
-            parent = model.parent(node)
-            if not (type(parent) is ast.Subscript and parent.value is node and type(parent.ctx) is ast.Load
-                    and type(parent.slice) is ast.Constant):
-                return UNKNOWN_VALUE  # passed on, rebound by item, or a method called: it may have changed
-    entries = [value for key, value in zip(binding.value.keys, binding.value.values)
-               if key is not None and type(key) is ast.Constant and key.value == expr.slice.value]
-    return model.array_value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
 
 
 def _discarded_update(model, call):

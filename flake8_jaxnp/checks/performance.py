@@ -35,6 +35,7 @@ def recompiles_and_timing(model):
                 yield from _unsynchronised(model, stmts, clocked)
                 if loop is not None and stmts is loop.body:
                     yield from _every_n_clock(model, loop, clocked)
+                    yield from _timed_from_before_the_loop(model, loop, clocked)
 
 
 def _compiles(model):
@@ -236,6 +237,30 @@ def _every_n_clock(model, loop, clocked):
             return
         if not _host_only(model, stmt):
             return
+
+
+def _timed_from_before_the_loop(model, loop, clocked):
+    """``t0 = clock(); for ...: state = step(state); log(clock() - t0)``: a loop that queues JAX work
+    and never waits, reading the clock of a region that started before it (every binding of ``t0`` is
+    a clock read outside the loop): the time measures dispatch alone. (A wait anywhere in the loop
+    makes the cumulative time hold every step but the last, as in ``_every_n_clock``'s silent case.)"""
+    if _touches_device(model, loop.test if isinstance(loop, ast.While) else loop.iter):
+        return
+    work, clocks = None, []
+    for stmt in loop.body:
+        clock = _clock_read(model, stmt, clocked)
+        if clock is not None and not _touches_device(model, stmt, clocks=False):
+            clocks.append(clock)
+        elif _dispatches(model, stmt):
+            work = stmt.value
+        elif not _host_only(model, stmt):
+            return
+    for clock in clocks if work is not None else ():
+        start = _clock_start(model, clock)
+        if start is not None and not any(loop.lineno <= binding.stmt.lineno <= loop.end_lineno
+                                         for binding in model.resolve(start)[1]):
+            yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": _first_binding(model, start),
+                                               "work": describe(work)})
 
 
 def _restarted_after_a_wait(model, stmts, start):

@@ -30,10 +30,10 @@ import ast
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.kinds import JAX, NUMPY
+from ..model.kinds import JAX, NUMPY, UNKNOWN
 from ..model.names import BindingKind
-from ..model.syntax import (COMPREHENSIONS, SCOPES, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file,
-                            statement_children, walk_own)
+from ..model.syntax import (COMPREHENSIONS, LOOPS, SCOPES, TEST_FUNCTION_PREFIX, has_continue, is_assertion_call,
+                            is_test_file, statement_children, walk_own)
 from ..model.values import is_string
 from ..findings import Finding
 from . import describe, is_jitted, rule
@@ -41,7 +41,6 @@ from . import describe, is_jitted, rule
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
 UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
-LOOPS = (ast.For, ast.AsyncFor, ast.While)
 # A for loop over at most this many values written out in the source is not a hot loop.
 HANDFUL = 10
 # A for loop over a literal range of at most this many steps is a demo, not a hot loop.
@@ -146,7 +145,7 @@ class _Loops:
         if first is None:
             first = self._first_continue[id(block)] = next(
                 (i for i, s in enumerate(block) if isinstance(s, (ast.If, ast.Try, ast.With, ast.Match))
-                 and _has_continue(s)), len(block))
+                 and has_continue(s)), len(block))
         return first
 
     def names(self, loop):
@@ -169,8 +168,20 @@ def _inner_loops(loop):
     return {node for node in walk_own(loop.body, SCOPES, statement_children) if isinstance(node, LOOPS)}
 
 
+def _value(model, expr):
+    """What ``expr`` holds on every iteration: in a while test that the first run and the later
+    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later;
+    an entry of a dict literal that nothing changes (``state = {"loss": loss}``) and a field of a
+    NamedTuple (``m = Metrics(loss)``) hold their values."""
+    value = model.value(expr)
+    if value.kind is not UNKNOWN:
+        return value
+    return model.value_on_repeat(expr) or (model.dict_entry(expr) if type(expr) is ast.Subscript
+                                           else model.record_field(expr))
+
+
 def _on_device(model, expr):
-    return model.value(expr).on_device
+    return _value(model, expr).on_device
 
 
 def _any_on_device(model, exprs):
@@ -197,8 +208,9 @@ def _transfer(model, node):
         if _any_on_device(model, [node.right]):
             return node, "JNP103", "%-formatting"
     for test in _truth_tested(model, node):
-        if model.value(test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
-            return test, "JNP102", f"the truth value of {describe(test)}"
+        if _value(model, test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
+            later = "" if model.value(test).kind is JAX else " (a JAX array from the loop's second test on)"
+            return test, "JNP102", f"the truth value of {describe(test)}{later}"
     return None
 
 
@@ -217,7 +229,7 @@ def _call(model, call):
         if _any_on_device(model, args):
             return call, "JNP103", f"{qualname[len('builtins.'):]}()"
     elif qualname in UPLOADS:
-        if args and model.value(args[0]).kind is NUMPY:
+        if args and _numpy_data(model, args[0]):
             return call, "JNP104", describe(call)
     elif _is_log_call(model, call, qualname):
         if _any_on_device(model, every):
@@ -235,10 +247,24 @@ def _call(model, call):
 def _jitted_upload(model, call):
     """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
     copies it to the device again."""
-    data = next((a for a in call.args if type(a) is ast.Name and model.value(a).kind is NUMPY), None)
-    if data is None or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
+    if not call.args or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
         return None
-    return data, "JNP104", f"passing {data.id} to the jitted {describe(call.func)}()"
+    data = next((a for a in call.args if type(a) in (ast.Name, ast.Attribute) and _numpy_data(model, a)), None)
+    if data is None:
+        return None
+    return data, "JNP104", f"passing {describe(data)} to the jitted {describe(call.func)}()"
+
+
+def _numpy_data(model, expr):
+    return model.value(expr).kind is NUMPY or _numpy_attribute(model, expr)
+
+
+def _numpy_attribute(model, data):
+    """``self.table`` set to NumPy data once, by its class's ``__init__``, and elsewhere only read
+    (``_read_only_use``): the same NumPy data on every call."""
+    found = model.set_once_in_init(data) if type(data) is ast.Attribute else None
+    return found is not None and model.value(found[0].value).kind is NUMPY \
+        and all(_read_only_use(model, node) for node in found[1])
 
 
 def _helper_transfer(model, call):
@@ -501,11 +527,6 @@ def handful_steps(loop, is_range):
     return max(count, 1) if count is not None and count <= limit else None
 
 
-def _has_continue(stmt):
-    """A ``continue`` of this loop (a nested loop's continue stays inside it)."""
-    return any(isinstance(node, ast.Continue) for node in walk_own(ast.iter_child_nodes(stmt), SCOPES + LOOPS))
-
-
 def _same_upload(model, loops, call, loop):
     """True when every iteration uploads the same data to the same place: the data is a
     name the loop neither rebinds nor touches otherwise, and the other arguments (a
@@ -521,9 +542,9 @@ def _same_upload(model, loops, call, loop):
 
 def _same_data(model, loops, data, loop):
     """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
-    the loop's scope or a module constant."""
+    the loop's scope or a module constant, or an attribute set once (``_numpy_attribute``)."""
     if not isinstance(data, ast.Name):
-        return False
+        return _numpy_attribute(model, data)
     rebound, loads = loops.names(loop)
     if data.id in rebound or any(node is not data and not _read_only_use(model, node)
                                  for node in loads.get(data.id, ())):

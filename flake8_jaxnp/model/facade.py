@@ -12,6 +12,7 @@ from .callees import Callees
 from .kinds import UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
+from .project.records import NAMED_TUPLES
 from .reach import ArraySources
 from .traced import TraceRoots
 from .tracing import Tracing
@@ -39,6 +40,7 @@ class Model:
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self._sources = ArraySources(self.names, tracing)
         self._array_bodies = None  # functions whose forward pass may see an array, built on demand
+        self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
 
     def may_hold_arrays(self, node):
         """False when no value in the body around ``node`` can be an array: checks that only
@@ -52,9 +54,18 @@ class Model:
 
     def value(self, expr):
         """The Value of an expression, as the forward pass saw it."""
-        function = self.names.enclosing_function(expr)
-        flow = self._tracing.flow_of(function if function is not None else self.tree)
+        flow = self._flow_around(expr)
         return flow.values.get(expr, UNKNOWN_VALUE) if flow else UNKNOWN_VALUE
+
+    def value_on_repeat(self, expr):
+        """The Value of an expression of a while loop's test (one with no ``continue``) when the
+        test runs again after an iteration, or None: elsewhere every run sees ``value``."""
+        flow = self._flow_around(expr)
+        return flow.repeated.get(expr) if flow else None
+
+    def _flow_around(self, expr):
+        function = self.names.enclosing_function(expr)
+        return self._tracing.flow_of(function if function is not None else self.tree)
 
     def array_value(self, expr):
         """The Value of an expression for a question about arrays: unknown, without a
@@ -118,6 +129,80 @@ class Model:
         """True for a def directly in a class body."""
         scope = self.names.scope_of.get(func)
         return scope is not None and scope.is_class
+
+    def dict_entry(self, expr):
+        """The Value of ``state["w"]`` where ``state`` is a local bound once to a dict literal and
+        only ever read by constant keys, so nothing can have replaced the entry; else unknown."""
+        found = self._assigned_once(expr.value, ast.Dict) if type(expr) is ast.Subscript else None
+        if found is None or type(expr.slice) is not ast.Constant:
+            return UNKNOWN_VALUE
+        binding = found[1][0]
+        for node in self.nodes(ast.Name):
+            if node.id == binding.node.id and node is not binding.node and self.resolve(node) == found:
+                parent = self.parent(node)
+                if not (type(parent) is ast.Subscript and parent.value is node and type(parent.ctx) is ast.Load
+                        and type(parent.slice) is ast.Constant):
+                    return UNKNOWN_VALUE  # passed on, rebound by item, or a method called: it may have changed
+        entries = [value for key, value in zip(binding.value.keys, binding.value.values)
+                   if key is not None and type(key) is ast.Constant and key.value == expr.slice.value]
+        return self.array_value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
+
+    def record_field(self, expr):
+        """The Value of ``m.loss`` where ``m`` is a local bound once to ``Metrics(...)`` of a
+        NamedTuple class of this module (its fields cannot be replaced): what the call gives
+        the field, by keyword or by position; else unknown."""
+        found = self._assigned_once(expr.value, ast.Call) if type(expr) is ast.Attribute else None
+        if found is None:
+            return UNKNOWN_VALUE
+        call = found[1][0].value
+        found = self.resolve(call.func) if type(call.func) is ast.Name else None
+        if found is None or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS \
+                or any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+            return UNKNOWN_VALUE
+        cls = found[1][0].stmt
+        if not any(self.qualname(base) in NAMED_TUPLES for base in cls.bases):
+            return UNKNOWN_VALUE
+        fields = [stmt.target.id for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name]
+        given = dict(zip(fields, call.args), **{k.arg: k.value for k in call.keywords})
+        return self.array_value(given[expr.attr]) if expr.attr in given else UNKNOWN_VALUE
+
+    def _assigned_once(self, name, value_type):
+        """(scope, bindings) of a local ``name`` bound by one plain assignment of a ``value_type``
+        node (``state = {...}``, ``m = Metrics(...)``), else None."""
+        found = self.resolve(name) if type(name) is ast.Name else None
+        if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not value_type:
+            return None
+        return found
+
+    def set_once_in_init(self, attribute):
+        """For ``self.table`` read in a method: (the module's one store to ``.table``, when it is
+        ``self.table = ...`` in the same class's own ``__init__``; every other ``.table`` of the
+        module), else None. Methods here are undecorated defs, ``self`` their first parameter."""
+        method = self.names.enclosing_function(attribute)
+        if type(attribute.value) is not ast.Name or method is None or not self._is_self(method, attribute.value):
+            return None
+        if self._attributes is None:
+            self._attributes = {}
+            for node in self.nodes(ast.Attribute):
+                self._attributes.setdefault(node.attr, []).append(node)
+        uses = self._attributes[attribute.attr]
+        stores = [node for node in uses if not isinstance(node.ctx, ast.Load)]
+        if len(stores) != 1 or type(stores[0].value) is not ast.Name:
+            return None
+        assign, init = self.parent(stores[0]), self.names.enclosing_function(stores[0])
+        if type(assign) is not ast.Assign or assign.targets != stores or init is None or init.name != "__init__" \
+                or self.parent(assign) is not init or self.parent(init) is not self.parent(method) \
+                or not self._is_self(init, stores[0].value):
+            return None
+        return assign, [node for node in uses if node is not stores[0]]
+
+    def _is_self(self, method, name):
+        """True when ``name`` is the first parameter of ``method``, an undecorated def of a class body."""
+        params = method.args.posonlyargs + method.args.args
+        found = self.resolve(name)
+        return self.is_method(method) and not method.decorator_list and bool(params) and params[0].arg == name.id \
+            and found is not None and found[0].node is method and all(b.kind is BindingKind.PARAM for b in found[1])
 
     def rebound_globals(self):
         """Module names bound more than once in straight-line module code or via ``global``."""

@@ -59,13 +59,15 @@ class Value:
 
 @dataclass(frozen=True)
 class Shaped(Value):
-    """A jitted result whose pytree class is known: what its parts hold, as
-    ((("attr", name) | ("item", index) | ("call", method), Value), ...). A subclass, so
+    """A jitted result whose pytree class is known, or a list of a tree's leaves: what its
+    parts hold, as ((("attr", name) | ("item", index) | ("call", method) | EACH, Value), ...). A subclass, so
     that plain Values stay as small and cheap as before; a join keeps only the kind."""
 
     members: tuple = ()
 
 
+# The member of a Shaped list whose every element holds the same kind (``jax.tree.leaves(state)``).
+EACH = ("each", None)
 UNKNOWN_VALUE = Value(UNKNOWN)
 PYTHON_VALUE = Value(PYTHON)
 

@@ -9,10 +9,10 @@ import ast
 from functools import lru_cache
 
 from .. import api
-from ..facts import DEVICE_PRESERVING, JAX_ARRAY_MODULES, UNPROBED_NON_ARRAY_FUNCTIONS
+from ..facts import DEVICE_PRESERVING, JAX_ARRAY_MODULES, TREE_LEAVES, TREE_MAPS, UNPROBED_NON_ARRAY_FUNCTIONS
 from . import dtypes
-from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE,
-                    TREES, UNKNOWN, UNKNOWN_VALUE, Value)
+from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, ON_DEVICE, PYTHON, PYTHON_VALUE,
+                    TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
@@ -24,6 +24,7 @@ PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "r
 SHAPE_PRESERVING_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "swapaxes",
                                       "block_until_ready", "clip", "round", "conj", "repeat", "take", "sort",
                                       "max", "min"})
+TREE_FUNCTIONS = TREE_MAPS | TREE_LEAVES  # see tree_call
 DTYPE_CHANGING_METHODS = frozenset({"sum", "prod", "cumsum", "cumprod", "mean", "std", "var", "dot", "any",
                                     "all", "argmax", "argmin", "argsort", "nonzero"})
 
@@ -84,6 +85,31 @@ def gives_array(qualname):
 @lru_cache(maxsize=1)
 def non_array_functions():
     return api.non_array_functions() | UNPROBED_NON_ARRAY_FUNCTIONS
+
+
+def tree_call(flow, call_node, qualname, args, env):
+    """``jax.tree.leaves(state)`` and ``jax.tree.map(lambda v: v.mean(), metrics)`` of device data
+    (a jitted result, whose every leaf is a JAX array): a list of device arrays, and a tree of
+    device arrays where the lambda gives one for a device leaf. Unknown otherwise (``is_leaf=``,
+    a mapped def, a tree that is not on the device)."""
+    if call_node.keywords or any(type(a) is ast.Starred for a in call_node.args):
+        return UNKNOWN_VALUE
+    if qualname in TREE_LEAVES:
+        on_device = len(args) == 1 and args[0].kind in ON_DEVICE
+        return Shaped(JAX_TREE, members=((EACH, Value(JAX)),)) if on_device else UNKNOWN_VALUE
+    mapped, trees = call_node.args[0] if args else None, args[1:]
+    if type(mapped) is not ast.Lambda or not trees or trees[0].kind not in ON_DEVICE:
+        return UNKNOWN_VALUE
+    params = mapped.args
+    if params.vararg or params.kwarg or params.kwonlyargs or params.defaults \
+            or len(params.posonlyargs) + len(params.args) != len(trees):
+        return UNKNOWN_VALUE
+    leaves = env.branch()
+    for param, tree in zip(params.posonlyargs + params.args, trees):
+        leaves[param.arg] = Value(JAX) if tree.kind in ON_DEVICE else UNKNOWN_VALUE
+    if flow.eval(mapped.body, leaves).kind is not JAX:
+        return UNKNOWN_VALUE
+    return Value(trees[0].kind)  # the first tree's structure: one array for an array
 
 
 def attribute(flow, expr, base):

@@ -12,6 +12,7 @@ from operator import attrgetter
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # Nodes whose bodies run later, if ever: defs, lambdas and classes.
 SCOPES = FUNCTION_NODES + (ast.ClassDef,)
+LOOPS = (ast.For, ast.AsyncFor, ast.While)
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Nodes whose bodies do not run when the code around them runs (comprehensions' own scopes included).
 NESTED_SCOPES = SCOPES + COMPREHENSIONS
@@ -162,6 +163,22 @@ def walk_own(roots, stop=FUNCTION_NODES, children=child_nodes):
 def expression_children(node):
     """The child nodes of ``node`` that are expressions (for ``walk_own``'s ``children``)."""
     return [child for child in child_nodes(node) if isinstance(child, ast.expr)]
+
+
+def captured_names(pattern):
+    """Names a match pattern binds: ``case x``, ``case [x, *rest]``, ``case {**rest}``."""
+    names = []
+    for node in ast.walk(pattern):
+        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            names.append(node.name)
+        elif isinstance(node, ast.MatchMapping) and node.rest:
+            names.append(node.rest)
+    return names
+
+
+def has_continue(stmt):
+    """A ``continue`` of this loop (a nested loop's continue stays inside it)."""
+    return any(isinstance(node, ast.Continue) for node in walk_own(ast.iter_child_nodes(stmt), SCOPES + LOOPS))
 
 
 def statement_children(node):

@@ -22,16 +22,16 @@ from typing import Callable, Optional, Protocol
 from ..facts import TREE_MAPS
 from . import dtypes, library
 from .names import DEFINITIONS, Names
-from .syntax import child_nodes
-from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER, TRACER_TREE,
-                    TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join)
+from .syntax import captured_names, child_nodes, has_continue
+from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
+                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join)
 
 
 def element_kind(value):
     """What iterating over ``value`` yields."""
     if value.kind in ARRAYS:
         return Value(value.kind, value.dtype)
-    return UNKNOWN_VALUE
+    return value.member(EACH) or UNKNOWN_VALUE
 
 
 def shaped(shape, kind):
@@ -154,6 +154,7 @@ class FunctionFlow:
         self.values = {}  # expression node -> Value
         self.assigned = dict(params)  # local name -> join of everything it was bound to
         self.calls = []  # (callee def, call node, argument Values, keyword Values)
+        self.repeated = {}  # expression of a while test -> its Value when the test runs again (_test_again)
         self._exact = True  # False during a loop's first pass, whose values are provisional
         body = node.body if isinstance(node.body, list) else [ast.Return(node.body)]
         try:
@@ -264,7 +265,7 @@ class FunctionFlow:
         cases = []
         for case in stmt.cases:
             arm = env.branch()
-            for name in _captured_names(case.pattern):
+            for name in captured_names(case.pattern):
                 arm[name] = UNKNOWN_VALUE
             if case.guard is not None:
                 self.eval(case.guard, arm)
@@ -295,10 +296,22 @@ class FunctionFlow:
             second.meet(first, env.branch())
             enter(second)
             self._block(stmt.body, second)
+            if type(stmt) is ast.While and not has_continue(stmt):
+                self._test_again(stmt.test, second)
             env.meet(second, env.branch())
         else:
             env.meet(first, env.branch())
         self._block(stmt.orelse, env)
+
+    def _test_again(self, test, env):
+        """The values of a while test as it runs after an iteration (``i`` a Python int before the
+        loop, a device array after ``i, x = step(i, x)``), kept apart: the first test sees less."""
+        values, exact, self.values, self._exact = self.values, self._exact, {}, False
+        try:
+            self.eval(test, env)
+            self.repeated.update(self.values)
+        finally:
+            self.values, self._exact = values, exact
 
     def _bind(self, target, value, env):
         if isinstance(target, ast.Name):
@@ -444,6 +457,8 @@ class FunctionFlow:
                 mapped = self.context.callee(call.args[0])  # jax.tree.map(f, params): f runs in this trace
                 if mapped is not None:
                     self.calls.append((mapped, call, args, keywords))
+            if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
+                return library.tree_call(self, call, qualname, args, env)
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
@@ -532,17 +547,6 @@ def _pairwise(target, value):
     sequences = (ast.Tuple, ast.List)
     return isinstance(target, sequences) and isinstance(value, sequences) and len(target.elts) == len(value.elts) \
         and not any(isinstance(e, ast.Starred) for e in target.elts + value.elts)
-
-
-def _captured_names(pattern):
-    """Names a match pattern binds: ``case x``, ``case [x, *rest]``, ``case {**rest}``."""
-    names = []
-    for node in ast.walk(pattern):
-        if isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            names.append(node.name)
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            names.append(node.rest)
-    return names
 
 
 _STATEMENTS = {

@@ -109,6 +109,12 @@ def test_growing_argument_reported(lint_body, body, line):
     # cumulative time, never restarted
     "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
     "        if i % 10 == 0:\n            print(time.time() - t, x.item())\n",
+    # a region started before a loop that waits somewhere in its body: the time holds the steps so far
+    "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+    "        print(time.time() - t)\n        print(x.item())\n",
+    # restarted in the loop: the per-step region is the block's own (_unsynchronised)
+    "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+    "        x.block_until_ready()\n        print(time.time() - t)\n        t = time.time()\n",
 ])
 def test_timing_silent(lint_body, body):
     assert found(lint_body, body, "JNP603") == []
@@ -127,6 +133,9 @@ def test_timing_silent(lint_body, body):
     # flax's freeze (and unfreeze) keeps device leaves on the device: the call still only queues work
     ("from flax.core import freeze\nf = jax.jit(lambda p, b: p)\ndef g(p, bs):\n    p = f(p, 0.0)\n"
      "    t = time.time()\n    for b in bs:\n        f(freeze(p), b)\n    return time.time() - t\n", 8),
+    # a region started before a loop that only queues JAX work: each read in the loop measures dispatch
+    ("f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
+     "        print(i, time.time() - t)\n", 6),
 ])
 def test_timing_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP603") == [line]

@@ -210,3 +210,36 @@ def test_upload_of_a_global_that_functions_rebind_is_silent(lint_source):
             return p
     """))
     assert codes(found) == []
+
+
+def test_a_while_test_syncs_once_the_step_has_made_its_operand_a_device_array(lint_source):
+    found = lint_source(source("""
+        @jax.jit
+        def count(i, p):
+            return i + 1, p * 2
+
+        def counts(p):
+            i = 0
+            while i < 10:
+                i, p = count(i, p)
+
+        def converges(p):
+            loss = float("inf")
+            while loss > 1e-3:
+                p, loss = step(p)
+
+        def python_counter(p):
+            i = 0
+            while i < 10:
+                _, p = count(i, p)
+                i += 1
+
+        def skips(p):
+            i = 0
+            while i < 10:
+                if p is None:
+                    i = 0
+                    continue
+                i, p = count(i, p)
+    """))
+    assert found == [(15, "JNP102"), (20, "JNP102")]

@@ -2,7 +2,7 @@
 import ast
 
 from flake8_jaxnp.model import Model
-from flake8_jaxnp.model.kinds import TRACER
+from flake8_jaxnp.model.kinds import JAX, JAX_TREE, TRACER, UNKNOWN, Value
 from flake8_jaxnp.options import DEFAULT, Options
 
 
@@ -139,3 +139,17 @@ def test_positional_transform_options():
     traced = traced_names(model)
     assert traced["pool"].traced_params == {"x"}
     assert traced["loss"].traced_params == {"b"}
+
+
+def test_a_while_test_runs_again_with_what_the_body_leaves():
+    model = model_of(
+        "import jax\n\n@jax.jit\ndef count(i, x):\n    return i + 1, x * 2\n\n"
+        "def loop(x):\n    i = 0\n    while i < 10:\n        i, x = count(i, x)\n    return x\n\n"
+        "def skipping(x):\n    i = 0\n    while i < 10:\n        if x is None:\n            continue\n"
+        "        i, x = count(i, x)\n    return x\n")
+    counted, skipping = [node.test for node in model.nodes(ast.While)]
+    assert model.value(counted).kind is UNKNOWN  # a Python int on the first test, a JAX array later
+    assert model.value_on_repeat(counted).kind is JAX
+    assert model.value_on_repeat(skipping) is None  # a continue goes back with what it had
+    assert model.value_on_repeat(counted.left) == Value(JAX_TREE)
+    assert model.value_on_repeat(model.nodes(ast.Return)[0]) is None  # not in a while test

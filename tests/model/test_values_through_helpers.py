@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom functools import partial\n"
+HEADER = "import typing\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom functools import partial\n"
 
 
 def findings(lint_source, body):
@@ -57,6 +57,67 @@ def findings(lint_source, body):
 ])
 def test_values_reach(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+JITTED = "@jax.jit\ndef step(p):\n    return p, {'loss': jnp.sum(p)}\n\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # every leaf of a jitted result is a device array: mapped by a lambda that keeps it one, or listed
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(lambda v: v.mean(), m)\n        print(f\"{m['loss']}\")\n", [(9, "JNP103")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree_util.tree_map(lambda a, b: a + b, m, m)\n        print(m)\n", [(9, "JNP103")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        for leaf in jax.tree_util.tree_leaves(m):\n            float(leaf)\n", [(9, "JNP102")]),
+    # a lambda that fetches each leaf, is_leaf= (a leaf may be a subtree), a def, host trees: unknown
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(lambda v: np.asarray(v), m)\n        print(m)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(lambda v: v.mean(), m, is_leaf=callable)\n        print(m)\n", []),
+    ("def mean(v):\n    return v.mean()\n\ndef f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        m = jax.tree.map(mean, m)\n        print(m)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        m = jax.tree.map(lambda v: v.mean(), {'a': np.ones(3)})\n"
+     "        print(m)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        for leaf in jax.tree.leaves({'a': np.ones(3)}):\n"
+     "            float(leaf)\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
+     "        for leaf in jax.tree.leaves(m, is_leaf=callable):\n            float(leaf)\n", []),
+    # an entry of a dict literal keeps its value while nothing can change the dict
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        s = {'m': m, 'n': n}\n"
+     "        float(s['m'])\n        float(s['n'])\n", [(9, "JNP102")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        s = {'m': m}\n"
+     "        s['m'] = n\n        float(s['m'])\n", []),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        s = {'m': m}\n"
+     "        reset(s)\n        float(s['m'])\n", []),
+    # a field of a NamedTuple of the module, given by position or keyword; not another class's
+    ("class R(typing.NamedTuple):\n    m: jax.Array\n    n: int\n\ndef f(p, n):\n    for _ in range(n):\n"
+     "        p, m = step(p)\n        r = R(m, n=n)\n        float(r.m)\n        float(r.n)\n", [(13, "JNP102")]),
+    ("class R:\n    def __init__(self, m, n):\n        self.m = 0\n\ndef f(p, n):\n    for _ in range(n):\n"
+     "        p, m = step(p)\n        r = R(m, n=n)\n        float(r.m)\n", []),
+])
+def test_trees_of_device_arrays(lint_source, body, expected):
+    assert findings(lint_source, JITTED + body) == expected
+
+
+TRAINER = ("class T:\n    def __init__(self):\n        self.table = np.ones(3)\n\n"
+           "    def fit(self, p, n):\n        for _ in range(n):\n            p, _ = step(self.table)\n"
+           "            p = p + jnp.asarray(self.table)\n        return p\n")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # NumPy data set once by __init__ and only read: the same upload on every call
+    (TRAINER, [(11, "JNP104"), (12, "JNP104")]),
+    # set again elsewhere (by any object), changed in place, or handed to an unknown call: not the same data
+    (TRAINER + "\n    def reset(self):\n        self.table = np.zeros(3)\n", []),
+    (TRAINER + "\nt = T()\nt.table = np.zeros(3)\n", []),
+    (TRAINER + "\n    def bump(self):\n        self.table[0] += 1\n", []),
+    (TRAINER + "\n    def shuffle(self, rng):\n        rng.shuffle(self.table)\n", []),
+    (TRAINER.replace("np.ones(3)", "jnp.ones(3)"), []),
+    (TRAINER.replace("    def fit(self", "    @staticmethod\n    def fit(self"), []),
+])
+def test_attributes_set_once_in_init(lint_source, body, expected):
+    assert findings(lint_source, JITTED + body) == expected
 
 
 HELPERS = "def forward(w, x):\n    return x @ w\n\ndef deep(w, x):\n    y = forward(w, x)\n    return y * 2\n\n"
