@@ -119,6 +119,11 @@ class Model:
         scope = self.names.scope_of.get(func)
         return scope is not None and scope.is_class
 
+    def keeps_module_state(self, func):
+        """True for a method of an NNX Module: its updates of ``self`` under nnx.jit are the
+        framework's state, written back after every call, not a trace-only effect."""
+        return self._tracing.roots.in_nnx_module(func)
+
     def rebound_globals(self):
         """Module names bound more than once in straight-line module code or via ``global``."""
         rebound = set()
