@@ -174,6 +174,7 @@ class TraceRoots:
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
+        self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         for func in names.functions:
@@ -384,7 +385,8 @@ class TraceRoots:
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
                 return None
-            return self.applied_module(func_expr) or self.instance_method(func_expr)
+            return self.applied_module(func_expr) or self.instance_method(func_expr) \
+                or self._submodule_call(func_expr)
         return self._call_method_of_instance(func_expr)
 
     def instance_method(self, func_expr):
@@ -395,6 +397,38 @@ class TraceRoots:
         method = _method_in(self.instances.class_of(func_expr.value), func_expr.attr)
         return method if method is not None and not method.decorator_list \
             and not self.in_linen_module(method) else None
+
+    def _submodule_call(self, func_expr):
+        """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
+        (an NNX or Equinox module's submodule): every assignment of ``self.block`` in the class
+        is ``self.block = Block(...)``, and is made in its ``__init__``; else None."""
+        if type(func_expr.value) is not ast.Name or func_expr.value.id != "self":
+            return None
+        method = self.names.enclosing_function(func_expr)
+        cls = self.names.parent.get(method)
+        if type(cls) is not ast.ClassDef or isinstance(method, ast.Lambda) or positional_names(method)[:1] != ["self"]:
+            return None
+        key = (cls, func_expr.attr)
+        if key not in self._submodules:
+            self._submodules[key] = _method_in(self._assigned_class(cls, func_expr.attr), "__call__")
+        return self._submodules[key]
+
+    def _assigned_class(self, cls, attr):
+        """The same-file class whose call every assignment of ``self.<attr>`` in ``cls`` stores,
+        all of them in its ``__init__``, or None."""
+        classes = set()
+        for node in ast.walk(cls):
+            targets = node.targets if type(node) is ast.Assign else [node.target] \
+                if type(node) in (ast.AugAssign, ast.AnnAssign) else []
+            for target in targets:
+                if type(target) is ast.Attribute and target.attr == attr and type(target.value) is ast.Name \
+                        and target.value.id == "self":
+                    init = self.names.enclosing_function(node)
+                    if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
+                            or getattr(init, "name", None) != "__init__" or self.names.parent.get(init) is not cls:
+                        return None
+                    classes.add(self.instances.class_named(node.value.func))
+        return classes.pop() if len(classes) == 1 else None
 
     def dataclass_fields(self, post_init):
         """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
