@@ -13,7 +13,7 @@ from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
-from .instances import Instances
+from .instances import Instances, method_in
 from .names import BindingKind
 from .syntax import PARTIAL, literals, named_options, positional, positional_names, static_parameters, transform_spec
 
@@ -394,7 +394,7 @@ class TraceRoots:
         class that is not a linen Module (whose methods run only through ``apply``), or None."""
         if not isinstance(func_expr, ast.Attribute) or not isinstance(func_expr.value, ast.Name):
             return None
-        method = _method_in(self.instances.class_of(func_expr.value), func_expr.attr)
+        method = self.instances.method(self.instances.class_of(func_expr.value), func_expr.attr)
         return method if method is not None and not method.decorator_list \
             and not self.in_linen_module(method) else None
 
@@ -410,25 +410,9 @@ class TraceRoots:
             return None
         key = (cls, func_expr.attr)
         if key not in self._submodules:
-            self._submodules[key] = _method_in(self._assigned_class(cls, func_expr.attr), "__call__")
+            held = self.instances.attribute_class(cls, func_expr.attr)
+            self._submodules[key] = self.instances.method(held, "__call__")
         return self._submodules[key]
-
-    def _assigned_class(self, cls, attr):
-        """The same-file class whose call every assignment of ``self.<attr>`` in ``cls`` stores,
-        all of them in its ``__init__``, or None."""
-        classes = set()
-        for node in ast.walk(cls):
-            targets = node.targets if type(node) is ast.Assign else [node.target] \
-                if type(node) in (ast.AugAssign, ast.AnnAssign) else []
-            for target in targets:
-                if type(target) is ast.Attribute and target.attr == attr and type(target.value) is ast.Name \
-                        and target.value.id == "self":
-                    init = self.names.enclosing_function(node)
-                    if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
-                            or getattr(init, "name", None) != "__init__" or self.names.parent.get(init) is not cls:
-                        return None
-                    classes.add(self.instances.class_named(node.value.func))
-        return classes.pop() if len(classes) == 1 else None
 
     def dataclass_fields(self, post_init):
         """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
@@ -512,22 +496,14 @@ class TraceRoots:
         or a name that holds one, ``instances.Instances``: bound to ``Model(...)``, a parameter
         annotated ``model: Model`` or passed one by every call)."""
         if isinstance(expr, ast.Name):
-            return _method_in(self.instances.class_of(expr), "__call__")
+            return self.instances.method(self.instances.class_of(expr), "__call__")
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
         return self._method(expr.func, "__call__")
 
     def _method(self, class_name, method):
         """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
-        return _method_in(self.instances.class_named(class_name), method)
-
-
-def _method_in(cls, method):
-    """The def of ``method`` in the body of the ClassDef ``cls`` (None: no class), if unique."""
-    if cls is None:
-        return None
-    methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
-    return methods[0] if len(methods) == 1 else None
+        return method_in(self.instances.class_named(class_name), method)
 
 
 def uncached(behaviour):

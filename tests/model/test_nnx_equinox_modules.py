@@ -156,7 +156,42 @@ def test_a_submodule_assigned_outside_init_is_not_followed(lint_source):
     assert findings(lint_source, source) == []
 
 
-@pytest.mark.parametrize("package, reported", [("nnxpkg", 3), ("eqxpkg", 3)])
+INHERITING = """\
+import numpy as np
+from flax import nnx
+
+
+class Base(nnx.Module):
+    def __call__(self, x):
+        print(x)
+        return x
+
+    def score(self, x):
+        return np.asarray(x)
+
+
+class Net(Base):
+    {body}
+"""
+
+
+@pytest.mark.parametrize("body, calls, expected", [
+    ("pass", "model(x)", [(7, "JNP301")]),  # Net runs Base.__call__, and Base.score
+    ("pass", "model.score(x)", [(11, "JNP201")]),
+    ("def __call__(self, x):\n        return x", "model(x)", []),  # its own __call__
+    ("__call__ = None", "model(x)", []),  # bound in its body: not Base's
+])
+def test_an_inherited_call_runs_the_base_class_method(tmp_path, lint_source, body, calls, expected):
+    step = f"@nnx.jit\ndef step(model, x):\n    return {calls}\n\n\nm = Net()\nfor _ in range(3):\n" \
+           "    step(m, jnp.ones(3))\n"
+    models = INHERITING.format(body=body)
+    assert findings(lint_source, models + step) == expected
+    train = f"import jax.numpy as jnp\nfrom flax import nnx\n\nfrom .models import Net\n\n\n{step}"
+    write_package(tmp_path, models=models, train=train)
+    assert codes_at(lint(tmp_path, "pkg/models.py")) == expected
+
+
+@pytest.mark.parametrize("package, reported", [("nnxpkg", 4), ("eqxpkg", 3)])
 def test_the_framework_fixtures_agree_across_jobs_files_and_stdin(package, reported):
     paths = sorted((FIXTURES / "frameworks" / package).glob("*.py"))
     serial, parallel = serial_and_parallel(FIXTURES, paths)

@@ -306,6 +306,7 @@ class Project:
                     target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
                     target = (target[0], f"{target[1]}.{attributes[-1]}") if target_summary else None
                     facts = target_summary["methods"].get(target[1]) if target_summary else None
+                    target = (target[0], facts.get("unit", target[1])) if facts else target  # (inherited)
                 elif applied_module and target_summary:  # a linen Module's: traced there, followed no further
                     target = (target[0], f"{target[1]}.__call__")  # (it also runs eagerly, under init)
                     facts = target_summary["linen"].get(target[1])
@@ -402,7 +403,7 @@ class Project:
             return target, summary["functions"][target[1]], 0
         unit = f"{target[1]}.{method or ('__call__' if instance else '__init__')}"
         facts = summary["methods"].get(unit) or summary["linen"].get(unit)  # linen: state.apply_fn of model.apply
-        return (target[0], unit), facts, 1
+        return (target[0], facts.get("unit", unit) if facts else unit), facts, 1  # (inherited: where it is defined)
 
     def target_of(self, path, binding, attributes):
         """(module path, name) that a call recorded in the flows of the module at ``path``

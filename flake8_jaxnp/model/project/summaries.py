@@ -26,7 +26,7 @@ from ..traced import applied_parameters
 from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn, parameter_calls
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import jitted_result_shape, module_records
-from .units import TransformLines, applications, plain_methods, returned_def, run_methods
+from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
 SUMMARY_FORMAT = 19
@@ -89,6 +89,8 @@ def summarise(source, transforms, scalars_static=()):
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
+    for unit, defined in inherited_methods(tree, methods).items():  # Net(Base) runs Base.__call__
+        methods[unit] = {**methods[defined], "unit": defined}
     builders = {name for name, facts in functions.items() if facts.get("builds_jitted")}
     classes = wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
                               lambda names: TransformLines(source, imports, transforms, names).touched)
