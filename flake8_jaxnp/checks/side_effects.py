@@ -150,7 +150,8 @@ def _call(model, func, call, base):
     elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
         stored = call.args + [k.value for k in call.keywords]
         owner = _outer_container(model, func, call.func.value, stored)
-        if owner is None and _self_container(model, func, call.func.value) and any(_escapes(model, v) for v in stored):
+        if owner is None and not model.keeps_module_state(func) and _self_container(model, func, call.func.value) \
+                and any(_escapes(model, v) for v in stored):
             owner = describe(call.func.value)  # self.losses.append(loss): the tracer outlives the trace
         if owner is not None:
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
@@ -233,7 +234,7 @@ def _store(model, func, target, base, stored=None):
         if owner is not None and not model.value(target.value).is_array:
             yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
     elif isinstance(target, ast.Attribute) and _is_self(model, func, target.value) \
-            and _keeps_trace_state(model, target, stored):
+            and not model.keeps_module_state(func) and _keeps_trace_state(model, target, stored):
         yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=target.value.id))
 
 

@@ -204,6 +204,11 @@ class Model:
         return self.is_method(method) and not method.decorator_list and bool(params) and params[0].arg == name.id \
             and found is not None and found[0].node is method and all(b.kind is BindingKind.PARAM for b in found[1])
 
+    def keeps_module_state(self, func):
+        """True for a method of an NNX Module: its updates of ``self`` under nnx.jit are the
+        framework's state, written back after every call, not a trace-only effect."""
+        return self._tracing.roots.in_nnx_module(func)
+
     def rebound_globals(self):
         """Module names bound more than once in straight-line module code or via ``global``."""
         rebound = set()

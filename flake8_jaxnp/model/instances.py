@@ -16,7 +16,7 @@ function another module imports and calls is taken at this file's word.
 import ast
 
 from .names import BindingKind
-from .syntax import argument_for, positional_names
+from .syntax import argument_for, class_body_names, positional_names
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
@@ -93,6 +93,35 @@ class Instances:
             if found_class is None:
                 return None
             classes.add(found_class)
+        return classes.pop() if len(classes) == 1 else None
+
+    def method(self, cls, name):
+        """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no
+        such name, in its single base, a same-file class (and so on up), or None. Not for
+        ``__init__``: a subclass's generated one (a dataclass's) may take its place."""
+        seen = set()
+        while cls is not None and cls not in seen:
+            if name == "__init__" or len(cls.bases) != 1 or name in class_body_names(cls):
+                return method_in(cls, name)
+            seen.add(cls)
+            cls = self.class_named(cls.bases[0])
+        return None
+
+    def attribute_class(self, cls, attr):
+        """The same-file class whose call every assignment of ``self.<attr>`` in the ClassDef
+        ``cls`` stores, all of them in its ``__init__`` (a module's submodule), or None."""
+        classes = set()
+        for node in ast.walk(cls):
+            targets = node.targets if type(node) is ast.Assign else [node.target] \
+                if type(node) in (ast.AugAssign, ast.AnnAssign) else []
+            for target in targets:
+                if type(target) is ast.Attribute and target.attr == attr and type(target.value) is ast.Name \
+                        and target.value.id == "self":
+                    init = self.names.enclosing_function(node)
+                    if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
+                            or getattr(init, "name", None) != "__init__" or self.names.parent.get(init) is not cls:
+                        return None
+                    classes.add(self.class_named(node.value.func))
         return classes.pop() if len(classes) == 1 else None
 
     def calls_of(self, func):
@@ -230,3 +259,11 @@ class Instances:
                       and self._keeps_structure(binding.value, func, param, depth + 1)):
                 return False
         return True
+
+
+def method_in(cls, method):
+    """The def of ``method`` in the body of the ClassDef ``cls`` (None: no class), if unique."""
+    if cls is None:
+        return None
+    methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
+    return methods[0] if len(methods) == 1 else None

@@ -13,7 +13,7 @@ from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
-from .instances import Instances
+from .instances import Instances, method_in
 from .names import BindingKind
 from .syntax import PARTIAL, literals, named_options, positional, positional_names, static_parameters, transform_spec
 
@@ -174,6 +174,7 @@ class TraceRoots:
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
+        self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         for func in names.functions:
@@ -384,7 +385,8 @@ class TraceRoots:
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
                 return None
-            return self.applied_module(func_expr) or self.instance_method(func_expr)
+            return self.applied_module(func_expr) or self.instance_method(func_expr) \
+                or self._submodule_call(func_expr)
         return self._call_method_of_instance(func_expr)
 
     def instance_method(self, func_expr):
@@ -392,9 +394,25 @@ class TraceRoots:
         class that is not a linen Module (whose methods run only through ``apply``), or None."""
         if not isinstance(func_expr, ast.Attribute) or not isinstance(func_expr.value, ast.Name):
             return None
-        method = _method_in(self.instances.class_of(func_expr.value), func_expr.attr)
+        method = self.instances.method(self.instances.class_of(func_expr.value), func_expr.attr)
         return method if method is not None and not method.decorator_list \
             and not self.in_linen_module(method) else None
+
+    def _submodule_call(self, func_expr):
+        """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
+        (an NNX or Equinox module's submodule): every assignment of ``self.block`` in the class
+        is ``self.block = Block(...)``, and is made in its ``__init__``; else None."""
+        if type(func_expr.value) is not ast.Name or func_expr.value.id != "self":
+            return None
+        method = self.names.enclosing_function(func_expr)
+        cls = self.names.parent.get(method)
+        if type(cls) is not ast.ClassDef or isinstance(method, ast.Lambda) or positional_names(method)[:1] != ["self"]:
+            return None
+        key = (cls, func_expr.attr)
+        if key not in self._submodules:
+            held = self.instances.attribute_class(cls, func_expr.attr)
+            self._submodules[key] = self.instances.method(held, "__call__")
+        return self._submodules[key]
 
     def dataclass_fields(self, post_init):
         """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
@@ -478,22 +496,14 @@ class TraceRoots:
         or a name that holds one, ``instances.Instances``: bound to ``Model(...)``, a parameter
         annotated ``model: Model`` or passed one by every call)."""
         if isinstance(expr, ast.Name):
-            return _method_in(self.instances.class_of(expr), "__call__")
+            return self.instances.method(self.instances.class_of(expr), "__call__")
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
             return None
         return self._method(expr.func, "__call__")
 
     def _method(self, class_name, method):
         """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
-        return _method_in(self.instances.class_named(class_name), method)
-
-
-def _method_in(cls, method):
-    """The def of ``method`` in the body of the ClassDef ``cls`` (None: no class), if unique."""
-    if cls is None:
-        return None
-    methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
-    return methods[0] if len(methods) == 1 else None
+        return method_in(self.instances.class_named(class_name), method)
 
 
 def uncached(behaviour):

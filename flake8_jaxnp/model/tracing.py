@@ -290,8 +290,6 @@ class Tracing:
                 params.add(name)
                 if value.kind is TRACER:
                     arrays.add(name)
-        if self.roots.in_nnx_module(callee):  # self.count += 1 under nnx.jit is the module's state
-            transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]
         through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or self.roots.instance_method(call.func)
         if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
@@ -369,8 +367,8 @@ class Tracing:
                 params = set(params) & accepted
                 if behaviour is None or not params:
                     continue
-                if self.roots.in_nnx_module(func) or self.roots.in_linen_module(func):
-                    behaviour = uncached(behaviour)  # NNX: self.count += 1 is state; linen: runs under init too
+                if self.roots.in_linen_module(func):
+                    behaviour = uncached(behaviour)  # it runs eagerly under model.init too
                 if caller is None:  # from .ops import loss; jax.jit(loss)
                     where = f"{transform} (applied in {shown(path)}:{line})"
                 else:

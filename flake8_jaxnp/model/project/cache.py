@@ -100,3 +100,40 @@ def salt(transforms, scalars_static):
         salted = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
         known = MEMORY.salts[(id(transforms), id(scalars_static))] = (transforms, scalars_static, salted)
     return known[2]
+
+
+class RootIndex:
+    """What each module of a package says of its roots, by file identity (inode, size and
+    modification and change times, which every write moves): the key of its bytes, whether
+    it names a transform, its top-level imports. Kept on disk, so that a run after edits
+    (an editor's) reads only the modules that changed. The resolution of the imports is
+    not kept: it depends on the other files."""
+
+    def __init__(self, cache_dir, key):
+        self.cache_dir, self.key = cache_dir, f"{key}-rootindex"
+        self.entries = read(cache_dir, self.key) or {}
+        self.changed = False
+
+    def get(self, path, identity):
+        """(bytes key, names a transform, imports) when ``path`` is the file looked at before."""
+        entry = self.entries.get(str(path))
+        return tuple(entry[1:]) if identity is not None and entry is not None and entry[0] == identity else None
+
+    def put(self, path, identity, key, traces, imports):
+        if identity is not None:
+            self.entries[str(path)] = [identity, key, traces, imports]
+            self.changed = True
+        return key, traces, imports
+
+    def keep(self):
+        if self.changed:
+            write(self.cache_dir, self.key, self.entries)
+
+
+def identity(path):
+    """A file's identity: inode, size, modification and change times (every write moves one)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return [stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]

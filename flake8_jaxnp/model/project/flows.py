@@ -30,6 +30,12 @@ _BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Non
                                  ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
                                  ast.MatchMapping})
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
+# A call's attribute path ``[PARAMETER_METHOD, parameter, method]`` (binding None): the call runs a
+# method of what a parameter holds (``model.loss(x)``), which the reach asks of the module's calls
+# only when tracers reach it (``summaries.parameter_classes``); ``[..., "Model", INSTANCE_METHOD,
+# "loss"]``: that method of an instance of the class, its first parameter bound. (No attribute can
+# be spelled so: a class's ``Model.loss(x)`` stays a call of the function it names.)
+PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 
@@ -44,7 +50,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
-    path) of the imported class it holds an instance of}: calling it runs that ``__call__``."""
+    path) of the imported class it holds an instance of}: calling it runs that ``__call__``.
+    A method of a parameter that the function never rebinds (``model.loss(x)``) is recorded
+    as ``[PARAMETER_METHOD, "model", "loss"]``."""
     own = {arg.arg for arg in parameters(func)}
     calls, bindings = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
     kept = []
@@ -55,6 +63,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         elif instances and called in instances and type(node.func) is ast.Name:  # step(model, x): model(x)
             binding, path = instances[called]
             target = (list(binding), [*path, "__call__"])
+        elif called in own and not bindings[called] and type(node.func) is ast.Attribute \
+                and type(node.func.value) is ast.Name:  # model.loss(x): asked of the calls when reached
+            target = (None, [PARAMETER_METHOD, called, node.func.attr])
         elif called in bindings:  # a local or a parameter shadows the name
             node, target, always = _instance_call(node, bindings, imports, always) or (node, None, always)
         if target is not None:
@@ -89,6 +100,11 @@ def followed_parameters(func, returned, imports):
     derived = _derivations([(None, value) for value in returned], bindings, set(names), imports)
     common = set.intersection(*(_derived_from(value, derived, imports) for value in returned))
     return sorted(names.index(name) for name in common)
+
+
+def _runs_instance(func):
+    """``model`` or ``model.loss``: what calling an object, or a method of it, runs."""
+    return type(func) is ast.Name or type(func) is ast.Attribute and type(func.value) is ast.Name
 
 
 def _instance_call(node, bindings, imports, always):
@@ -166,7 +182,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                     calls.append((node, apply_fn[0], always))
             elif not any(type(a) is ast.Starred for a in node.args):
                 target = call_target(node.func, imports, local_functions)
-                if target is not None or type(node.func) is ast.Name:  # (model(x): an instance, maybe)
+                if target is not None or _runs_instance(node.func):  # model(x), model.loss(x): an instance?
                     calls.append((node, target, always))
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:

@@ -22,6 +22,8 @@ from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import calls_keeping_default, modules_naming
+from .flows import INSTANCE_METHOD, PARAMETER_METHOD
+from .objects import parameter_classes
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
@@ -275,6 +277,7 @@ class Project:
         # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
         calls = {}
         parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
+        classes = {}  # (module path, unit) -> the classes of its parameters whose methods it calls
 
         def start(root, params, origin):
             if not params <= reached.get(root, set()):
@@ -288,7 +291,7 @@ class Project:
             of its own module (its message names where the caller is)."""
             return root if starts[caller] or origins[caller][1] != str(path) else None
 
-        index = _RootIndex(self.cache_dir, self._key(str(self.package).encode()))
+        index = cache.RootIndex(self.cache_dir, self._key(str(self.package).encode()))
         for path in files:
             summary = parts[path] = self._roots(path, might_trace, index)
             for name, transform, params, line in summary["roots"] if summary else ():
@@ -303,6 +306,7 @@ class Project:
                     target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
                     target = (target[0], f"{target[1]}.{attributes[-1]}") if target_summary else None
                     facts = target_summary["methods"].get(target[1]) if target_summary else None
+                    target = (target[0], facts.get("unit", target[1])) if facts else target  # (inherited)
                 elif applied_module and target_summary:  # a linen Module's: traced there, followed no further
                     target = (target[0], f"{target[1]}.__call__")  # (it also runs eagerly, under init)
                     facts = target_summary["linen"].get(target[1])
@@ -324,6 +328,13 @@ class Project:
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named):
                     continue
+                if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
+                    if (path, name) not in classes:
+                        classes[(path, name)] = self._parameter_classes(path, name)
+                    held = classes[(path, name)].get(attributes[1])
+                    if held is None:
+                        continue
+                    binding, attributes = held[0], [*held[1], INSTANCE_METHOD, attributes[2]]
                 target, facts, skipped = self._callee(path, binding, attributes)
                 if facts is None:
                     continue
@@ -355,12 +366,30 @@ class Project:
         return (summary if summary is not None and name in summary["functions"] else self.summary(path))[
             "flows"].get(name, ())
 
+    def _parameter_classes(self, path, unit):
+        """``parameter_classes`` of the unit ``unit`` of the module at ``path``, kept on disk
+        beside the module's key."""
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return {}
+        key = f"{self._key(data)}-classes-{unit}"
+        found = cache.read(self.cache_dir, key)
+        if found is None:
+            found = parameter_classes(data, unit, self.transforms)
+            cache.write(self.cache_dir, key, found)
+        return found
+
     def _callee(self, path, binding, attributes):
         """(module path and unit, its facts, how many positions self takes) for what a call
         recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
-        of a class (``Model(x)``) or its ``__call__`` (``model(x)``, path ``[..., "__call__"]``);
+        of a class (``Model(x)``), its ``__call__`` (``model(x)``, path ``[..., "__call__"]``) or
+        another method of an instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
         facts None when the project does not say."""
-        instance = bool(attributes) and attributes[-1] == "__call__"
+        method = attributes[-1] if attributes[-2:-1] == [INSTANCE_METHOD] else None
+        if method is not None:
+            attributes = attributes[:-1]
+        instance = bool(attributes) and attributes[-1] in ("__call__", INSTANCE_METHOD)
         target = self.target_of(path, binding, attributes[:-1] if instance else attributes)
         if target is None:
             return None, None, 0
@@ -372,9 +401,9 @@ class Project:
             return None, None, 0
         if not instance and target[1] in summary["functions"]:
             return target, summary["functions"][target[1]], 0
-        unit = f"{target[1]}.{'__call__' if instance else '__init__'}"
+        unit = f"{target[1]}.{method or ('__call__' if instance else '__init__')}"
         facts = summary["methods"].get(unit) or summary["linen"].get(unit)  # linen: state.apply_fn of model.apply
-        return (target[0], unit), facts, 1
+        return (target[0], facts.get("unit", unit) if facts else unit), facts, 1  # (inherited: where it is defined)
 
     def target_of(self, path, binding, attributes):
         """(module path, name) that a call recorded in the flows of the module at ``path``
@@ -402,7 +431,7 @@ class Project:
         (``index``) is kept by file identity, so an unchanged module is not even read."""
         if is_test_module(path):
             return None
-        identity = _identity(path)  # (before reading: a later write moves it)
+        identity = cache.identity(path)  # (before reading: a later write moves it)
         known, data = index.get(path, identity), None
         if known is None:
             try:
@@ -507,42 +536,6 @@ def _top_level_imports(data):
         modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
         found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
     return found
-
-
-class _RootIndex:
-    """What each module of a package says of its roots, by file identity (inode, size and
-    modification and change times, which every write moves): the key of its bytes, whether
-    it names a transform, its top-level imports. Kept on disk, so that a run after edits
-    (an editor's) reads only the modules that changed. The resolution of the imports is
-    not kept: it depends on the other files."""
-
-    def __init__(self, cache_dir, key):
-        self.cache_dir, self.key = cache_dir, f"{key}-rootindex"
-        self.entries = cache.read(cache_dir, self.key) or {}
-        self.changed = False
-
-    def get(self, path, identity):
-        """(bytes key, names a transform, imports) when ``path`` is the file looked at before."""
-        entry = self.entries.get(str(path))
-        return tuple(entry[1:]) if identity is not None and entry is not None and entry[0] == identity else None
-
-    def put(self, path, identity, key, traces, imports):
-        if identity is not None:
-            self.entries[str(path)] = [identity, key, traces, imports]
-            self.changed = True
-        return key, traces, imports
-
-    def keep(self):
-        if self.changed:
-            cache.write(self.cache_dir, self.key, self.entries)
-
-
-def _identity(path):
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return [stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]
 
 
 def _transform_pattern(transforms):

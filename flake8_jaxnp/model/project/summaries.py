@@ -14,25 +14,22 @@ module's header and the function's own lines (``function_summary``).
 import ast
 import bisect
 import re
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from ... import api
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..library import non_array_functions
-from ..instances import Instances
-from ..names import BindingKind, Names
-from ..syntax import (SCOPES, child_fields, imported_qualname, module_imports, parameters, positional_names,
-                      split_attributes, transform_spec, walk_own)
+from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..traced import applied_parameters
-from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, followed_parameters, given_apply_fn,
-                    parameter_calls)
+from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn, parameter_calls
+from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import jitted_result_shape, module_records
-from .units import TransformLines, applications, plain_methods, returned_def, run_methods
+from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 18
+SUMMARY_FORMAT = 19
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
@@ -78,8 +75,9 @@ def summarise(source, transforms, scalars_static=()):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
             flows.update(_unit_flows(stmt, imports, local_functions, apply_fn))
-    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
     roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
+    roots, applied, units = static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units)
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances)
     methods, linen = run_methods(tree, imports)
@@ -91,6 +89,8 @@ def summarise(source, transforms, scalars_static=()):
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
+    for unit, defined in inherited_methods(tree, methods).items():  # Net(Base) runs Base.__call__
+        methods[unit] = {**methods[defined], "unit": defined}
     builders = {name for name, facts in functions.items() if facts.get("builds_jitted")}
     classes = wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
                               lambda names: TransformLines(source, imports, transforms, names).touched)
@@ -107,45 +107,6 @@ def _may_call_given_apply_fn(source):
     if _APPLY_FN not in source:
         return False
     return not source.isascii() or bool(_APPLY_FN_KEYWORD.search(source) and _APPLY_FN_ATTRIBUTE.search(source))
-
-
-def object_parameters(tree, imports, transforms, units):
-    """{root unit: {parameter: (import binding, attribute path)}} for the parameters of the
-    root units that call them, when every call in the module passes them an instance of one
-    imported class (``instances.Instances``: ``step(model, x)`` with ``model = Model(...)``,
-    ``Model`` imported): the module's own model reaches a same-file class, this the others."""
-    calling = {unit: func for unit, func in units.items() if _calls_a_parameter(func)}
-    if not calling:
-        return {}
-    names = Names(tree)
-    instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=transforms),
-                          partial(_imported_class, names, imports))
-    found = {}
-    for unit, func in calling.items():
-        classes = {arg.arg: instances.parameter_class(func, arg) for arg in parameters(func)}
-        classes = {name: known for name, known in classes.items() if known is not None}
-        if classes:
-            found[unit] = classes
-    return found
-
-
-def _calls_a_parameter(func):
-    """Whether ``func``'s body (nested functions included) calls one of its parameters."""
-    own = {arg.arg for arg in parameters(func)}
-    return any(type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in own
-               for node in walk_own([func], ()))
-
-
-def _imported_class(names, imports, expr):
-    """(import binding, attribute path) for a module-level import that ``expr`` names
-    (``Model``, ``layers.Model``) from outside JAX, NumPy and the frameworks, else None."""
-    name = split_attributes(expr)[0]
-    found = names.resolve_name(name) if name is not None else None
-    if not found or found[0] is not names.module_scope or len(found[1]) != 1 \
-            or found[1][0].kind is not BindingKind.IMPORT:
-        return None
-    target = call_target(expr, imports, ())
-    return (tuple(target[0]), tuple(target[1])) if target is not None else None
 
 
 def _assigns_call(stmt):
@@ -275,12 +236,15 @@ def root_summary(source, transforms, scalars_static=()):
         tree = ast.parse(b"".join(pieces))
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract and name not in scalars_static}
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
     counts = {name: len(places) for name, places in definitions.items()}
     roots, applied, units = applications(tree, imports, transforms, roots_by, lines, counts)
     if any(counts.get(unit.split(".")[0], 0) > 1 for unit in units):
         return None
-    if any(_calls_a_parameter(func) for func in units.values()):
+    if any(transform in scalars_static for _, transform, _, _ in roots):
+        return None  # which arrays it is given is for the module's calls to say: all of them
+    roots, applied, units = static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units)
+    if any(calls_a_parameter(func) for func in units.values()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
     return {"roots": roots, "applied": applied,

@@ -17,8 +17,8 @@ import bisect
 import re
 from functools import lru_cache
 
-from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, named_options, parameters,
-                      selected_arguments, split_attributes, transform_spec)
+from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, class_body_names, imported_qualname,
+                      named_options, parameters, selected_arguments, split_attributes, transform_spec)
 from ..traced import LINEN_MODULES, applied_parameters, transform_options
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -86,6 +86,33 @@ def plain_methods(tree, imports):
         for stmt in cls.body:
             if type(stmt) is ast.FunctionDef and not stmt.decorator_list and defs.count(stmt.name) == 1:
                 found[f"{cls.name}.{stmt.name}"] = stmt
+    return found
+
+
+def inherited_methods(tree, methods):
+    """{"Net.__call__": "Base.__call__"} for the ``methods`` (by unit) of the module's top-level
+    classes that a top-level subclass inherits: its single base is such a class (or one that
+    inherits it, and so on up) and its body binds no such name. Not ``__init__``: a subclass's
+    generated one (a dataclass's) may take its place."""
+    classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
+    names = [cls.name for cls in classes]
+    bases = {cls.name: cls.bases[0].id for cls in classes if names.count(cls.name) == 1 and len(cls.bases) == 1
+             and type(cls.bases[0]) is ast.Name and names.count(cls.bases[0].id) == 1}
+    bound = {cls.name: class_body_names(cls) for cls in classes if cls.name in bases}
+    found = {}
+    for name in bases:
+        base, seen, shadowed = bases[name], {name}, bound[name]
+        while base not in seen:
+            for unit in methods:
+                method = unit[len(base) + 1:]
+                if unit.startswith(base + ".") and method != "__init__" and method not in shadowed \
+                        and f"{name}.{method}" not in found:
+                    found[f"{name}.{method}"] = unit
+            seen.add(base)
+            if base not in bases:
+                break
+            shadowed = shadowed | bound[base]  # (a name the class between binds is its own)
+            base = bases[base]
     return found
 
 
