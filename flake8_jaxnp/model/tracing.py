@@ -276,7 +276,6 @@ class Tracing:
             positional_params = [field.id for field in fields]
         elif self.roots.applied_module(call.func) is callee or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
-            transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
         arrays = set()
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
@@ -369,11 +368,11 @@ class Tracing:
                 params = set(params) & accepted
                 if behaviour is None or not params:
                     continue
-                if self.roots.in_nnx_module(func) or self.roots.in_linen_module(func):
-                    behaviour = uncached(behaviour)  # NNX: self.count += 1 is state; linen: runs under init too
+                if self.roots.in_nnx_module(func):
+                    behaviour = uncached(behaviour)  # NNX: self.count += 1 is the module's state
                 if caller is None:  # from .ops import loss; jax.jit(loss)
-                    where = f"{transform} (applied in {shown(path)}:{line})"
+                    where = f"applied in {shown(path)}:{line}"
                 else:
                     chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
-                    where = f"{transform} (called from '{caller}' in {shown(path)}:{line}{chain})"
-                self.roots.mark(func, Transform(where, behaviour), params)
+                    where = f"called from '{caller}' in {shown(path)}:{line}{chain}"
+                self.roots.mark(func, Transform(transform, behaviour, where), params)

@@ -294,7 +294,7 @@ class Plain:
 
 
 @pytest.mark.parametrize("applying, expected", [
-    ("model = MLP()\nforward = jax.jit(model.apply)", [(7, "JNP202")]),  # print: it runs under init too
+    ("model = MLP()\nforward = jax.jit(model.apply)", [(6, "JNP301"), (7, "JNP202")]),
     ("model = MLP()\nforward = jax.jit(model.apply, static_argnums=1)", []),  # apply's positions: not read
     ("model = Plain()\nforward = jax.jit(model.apply)", []),  # no linen Module: apply is not __call__
     ("model = MLP()\nmodel = None\nforward = jax.jit(model.apply)", []),

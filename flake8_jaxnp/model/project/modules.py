@@ -22,6 +22,7 @@ from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import calls_keeping_default, modules_naming
+from .flows import LINEN_APPLY
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
@@ -358,9 +359,11 @@ class Project:
     def _callee(self, path, binding, attributes):
         """(module path and unit, its facts, how many positions self takes) for what a call
         recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
-        of a class (``Model(x)``) or its ``__call__`` (``model(x)``, path ``[..., "__call__"]``);
+        of a class (``Model(x)``) or its ``__call__`` (``model(x)``, path ``[..., "__call__"]``;
+        a linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``);
         facts None when the project does not say."""
-        instance = bool(attributes) and attributes[-1] == "__call__"
+        applied = attributes[-1:] == [LINEN_APPLY]
+        instance = applied or attributes[-1:] == ["__call__"]
         target = self.target_of(path, binding, attributes[:-1] if instance else attributes)
         if target is None:
             return None, None, 0
@@ -373,7 +376,7 @@ class Project:
         if not instance and target[1] in summary["functions"]:
             return target, summary["functions"][target[1]], 0
         unit = f"{target[1]}.{'__call__' if instance else '__init__'}"
-        facts = summary["methods"].get(unit) or summary["linen"].get(unit)  # linen: state.apply_fn of model.apply
+        facts = (summary["linen"] if applied else summary["methods"]).get(unit)
         return (target[0], unit), facts, 1
 
     def target_of(self, path, binding, attributes):
