@@ -75,10 +75,12 @@ class Transform:
 
 # Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
 LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# Linen's decorator for a method that defines its submodules inline: it keeps the arguments.
+LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 # Flax NNX's Module: nnx.jit and friends carry updates of its attributes out of the trace.
 NNX_MODULES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
-APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates"})
+APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates", "method"})
 
 _UNREAD = object()  # a question not asked yet
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
@@ -381,7 +383,7 @@ class TraceRoots:
                 return init or (post_init if self.dataclass_fields(post_init) is not None else None)
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
-                return None
+                return self.applied_method(call)
             return self.applied_module(func_expr) or self.instance_method(func_expr) or self.submodule(func_expr)
         return self._call_method_of_instance(func_expr)
 
@@ -475,6 +477,25 @@ class TraceRoots:
                 or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
             return None
         return self._method(instance.func, "__call__")
+
+    def applied_method(self, call):
+        """The def that ``model.apply(variables, ...)`` runs: ``__call__`` of the same-file linen
+        Module (``applied_module``), or with ``method=MLP.encode`` (or ``method="encode"``) that
+        method of the same class; None otherwise."""
+        module = self.applied_module(call.func)
+        methods = [k.value for k in call.keywords if k.arg == "method"]
+        if module is None or not methods:
+            return module
+        cls, given = self.names.parent.get(module), methods[0]
+        if type(given) is ast.Constant and type(given.value) is str:
+            name = given.value
+        elif type(given) is ast.Attribute and self.instances.class_named(given.value) is cls:
+            name = given.attr
+        else:
+            return None
+        method = _method_in(cls, name)
+        return method if method is not None and all(
+            self.names.qualname(d) in LINEN_COMPACT for d in method.decorator_list) else None
 
     def apply_fn_run(self, func_expr):
         """(def, whether the variables come first) that ``S.apply_fn(...)`` runs: the function

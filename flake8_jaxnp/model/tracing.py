@@ -272,9 +272,10 @@ class Tracing:
         fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
         run = self.roots.apply_fn_run(call.func)
         through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
+        applied = self.roots.applied_method(call) is callee
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
-        elif self.roots.applied_module(call.func) is callee or through and run[1]:  # model.apply(variables, x)
+        elif applied or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
         arrays = set()
         for index, (node, value) in enumerate(zip(call.args, args)):
@@ -291,7 +292,8 @@ class Tracing:
                     arrays.add(name)
         if self.roots.in_nnx_module(callee):  # self.count += 1 under nnx.jit is the module's state
             transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]
-        through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or self.roots.instance_method(call.func)
+        through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or applied \
+            or self.roots.instance_method(call.func)
         if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             if through:  # which function it is comes from an apply_fn= keyword

@@ -12,11 +12,12 @@ expression.
 """
 import ast
 import re
+from functools import lru_cache
 
 from ... import api
 from ..library import non_array_functions
-from ..syntax import (NESTED_SCOPES, child_fields, imported_qualname, parameters, positional_names, split_attributes,
-                      walk_own)
+from ..syntax import (NESTED_SCOPES, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, parameters,
+                      positional_names, split_attributes, walk_own)
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
@@ -65,7 +66,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     calls, bindings = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
     kept = []
     for node, target, always in calls:
-        called = split_attributes(node.func)[0].id
+        called = getattr(split_attributes(node.func)[0], "id", None)  # (None: jax.grad(f)(x))
         if apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
         elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
@@ -238,7 +239,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 if not any(type(a) is ast.Starred for a in node.args):
                     calls.append((node, apply_fn, always))
             elif not any(type(a) is ast.Starred for a in node.args):
-                target = call_target(node.func, imports, local_functions)
+                target = call_target(node.func, imports, local_functions) \
+                    or _transformed_target(node, imports, local_functions)
                 if target is not None or type(node.func) is ast.Name or _applies_an_instance(node):
                     calls.append((node, target, always))  # (model(x), model.apply(v, x): an instance, maybe)
         elif kind is ast.Name:
@@ -268,6 +270,24 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             elif isinstance(value, ast.AST):
                 stack.append((value, inner))
     return calls, bindings
+
+
+def _transformed_target(call, imports, local_functions):
+    """What ``call_target`` says of ``f`` in ``jax.grad(f)(x)``: a transform of the API data
+    given ``f`` alone, without static arguments, runs ``f`` with the call's arguments (their
+    tracers stay tracers in ``f``); None for any other call."""
+    inner = call.func
+    if type(inner) is not ast.Call or len(inner.args) != 1 or type(inner.args[0]) is ast.Starred \
+            or imported_qualname(inner.func, imports) not in _function_transforms() \
+            or any(k.arg is None or k.arg in (*STATIC_NUMBERS, STATIC_NAMES) for k in inner.keywords):
+        return None
+    return call_target(inner.args[0], imports, local_functions)
+
+
+@lru_cache(maxsize=1)
+def _function_transforms():
+    """The transforms that take the function first, JAX's and the frameworks' (generated)."""
+    return frozenset(api.transforms()) | frozenset(api.framework_transforms())
 
 
 def call_target(expr, imports, local_functions):
