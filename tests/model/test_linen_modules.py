@@ -152,3 +152,16 @@ def step(variables, x):
 ])
 def test_apply_with_method_in_the_same_file(lint_source, arguments, expected):
     assert findings(lint_source, METHODS.format(arguments=arguments)) == expected
+
+
+@pytest.mark.parametrize("step, expected", [
+    # grad traces nothing by itself: under the jit, the function gets the call's tracers
+    ("return jax.grad(helper)(x)", [(5, "JNP201")]),
+    ("return jax.value_and_grad(helper, has_aux=True)(x)", [(5, "JNP201")]),
+    ("return jax.grad(helper)(1.0)", []),
+    ("return jax.jit(helper, static_argnums=0)(x)", []),  # a static argument is no tracer
+])
+def test_a_transformed_function_of_another_module_gets_the_calls_tracers(tmp_path, step, expected):
+    write_package(tmp_path, helpers="import numpy as np\n\n\ndef helper(x):\n    return np.tanh(x)\n",
+                  train=f"import jax\n\nfrom .helpers import helper\n\n\n@jax.jit\ndef step(x):\n    {step}\n")
+    assert codes_at(lint(tmp_path, "pkg/helpers.py")) == expected

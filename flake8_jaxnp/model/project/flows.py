@@ -286,8 +286,10 @@ def _transformed_target(call, imports, local_functions):
 
 @lru_cache(maxsize=1)
 def _function_transforms():
-    """The transforms that take the function first, JAX's and the frameworks' (generated)."""
-    return frozenset(api.transforms()) | frozenset(api.framework_transforms())
+    """The transforms that take the function first, JAX's and the frameworks' (generated), but
+    those that lift a class (``nn.scan(Cell, ...)(...)`` makes a Module: its arguments are fields)."""
+    return frozenset(api.transforms()) | frozenset(
+        name for name, measured in api.framework_transforms().items() if not measured["lifts_class"])
 
 
 def call_target(expr, imports, local_functions):
