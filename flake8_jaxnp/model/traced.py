@@ -75,10 +75,12 @@ class Transform:
 
 # Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
 LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# Linen's decorator for a method that defines its submodules inline: it keeps the arguments.
+LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 # Flax NNX's Module: nnx.jit and friends carry updates of its attributes out of the trace.
 NNX_MODULES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
-APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates"})
+APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates", "method"})
 
 _UNREAD = object()  # a question not asked yet
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
@@ -175,6 +177,7 @@ class TraceRoots:
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
+        self._stored = {}  # class -> {attribute: the nodes that assign self.attribute in it}, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         for func in names.functions:
@@ -306,7 +309,7 @@ class TraceRoots:
             func = self.applied_module(arg)
             if func is not None:  # jax.jit(model.apply): the linen module's __call__, after self
                 root = f"applied at line {arg.lineno} to {arg.value.id}.apply"
-                self._trace(func, transform_name, keywords, bound_positional + 1, bound_names, root, eager_too=True)
+                self._trace(func, transform_name, keywords, bound_positional + 1, bound_names, root)
                 return
         if func is not None and root is None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
@@ -327,12 +330,9 @@ class TraceRoots:
         else:
             self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
 
-    def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None, eager_too=False):
-        """Mark ``func`` as traced by the transform; ``eager_too``: the body also runs outside it
-        (a linen ``__call__`` runs under ``model.init``), so side effects are not trace-only."""
+    def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None):
+        """Mark ``func`` as traced by the transform."""
         behaviour = self.transforms[transform_name]
-        if eager_too:
-            behaviour = uncached(behaviour)
         params = applied_parameters(func, transform_name, keywords, bound_positional, bound_names)
         if params is None:
             return  # static arguments we cannot read: stay silent
@@ -384,10 +384,42 @@ class TraceRoots:
                 return init or (post_init if self.dataclass_fields(post_init) is not None else None)
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
-                return None
-            return self.applied_module(func_expr) or self.instance_method(func_expr) \
+                return self.applied_method(call)
+            return self.applied_module(func_expr) or self.instance_method(func_expr) or self.submodule(func_expr) \
                 or self._submodule_call(func_expr)
         return self._call_method_of_instance(func_expr)
+
+    def submodule(self, func_expr):
+        """``__call__`` of the same-file linen Module that ``self.block`` holds in a method of a
+        linen Module whose ``setup`` assigns ``self.block = Block(...)``, the class's only
+        assignment of that attribute (``self.block(x)`` then runs ``Block.__call__``), or None."""
+        if type(func_expr) is not ast.Attribute or type(func_expr.value) is not ast.Name:
+            return None
+        method = self.names.enclosing_function(func_expr)
+        cls = self.names.parent.get(method)
+        found = self.names.resolve_name(func_expr.value)
+        if not isinstance(method, ast.FunctionDef) or not self.in_linen_module(method) or not found \
+                or found[0].node is not method or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
+                or positional_names(method)[:1] != [func_expr.value.id]:
+            return None
+        if cls not in self._stored:
+            self._stored[cls] = {}
+            for node in ast.walk(cls):
+                if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
+                    self._stored[cls].setdefault(node.attr, []).append(node)
+        assigned = self._stored[cls].get(func_expr.attr, ())
+        setup = _method_in(cls, "setup")
+        if len(assigned) != 1 or setup is None or self.names.enclosing_function(assigned[0]) is not setup:
+            return None
+        statement = self.names.statement_of(assigned[0])
+        if type(statement) is not ast.Assign or statement.targets != [assigned[0]] \
+                or type(statement.value) is not ast.Call or type(assigned[0].value) is not ast.Name \
+                or positional_names(setup)[:1] != [assigned[0].value.id]:
+            return None
+        block = self.instances.class_named(statement.value.func)
+        if block is None or not any(self.names.qualname(base) in LINEN_MODULES for base in block.bases):
+            return None
+        return _method_in(block, "__call__")
 
     def instance_method(self, func_expr):
         """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file
@@ -438,8 +470,8 @@ class TraceRoots:
         return self._in_module_of(method, NNX_MODULES)
 
     def in_linen_module(self, method):
-        """Whether ``method`` is defined in a class deriving from a linen Module: its body
-        also runs eagerly, under ``model.init``."""
+        """Whether ``method`` is defined in a class deriving from a linen Module: its methods
+        run through ``apply``, not when called on an instance."""
         return self._in_module_of(method, LINEN_MODULES)
 
     def _in_module_of(self, method, bases):
@@ -463,6 +495,25 @@ class TraceRoots:
                 or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
             return None
         return self._method(instance.func, "__call__")
+
+    def applied_method(self, call):
+        """The def that ``model.apply(variables, ...)`` runs: ``__call__`` of the same-file linen
+        Module (``applied_module``), or with ``method=MLP.encode`` (or ``method="encode"``) that
+        method of the same class; None otherwise."""
+        module = self.applied_module(call.func)
+        methods = [k.value for k in call.keywords if k.arg == "method"]
+        if module is None or not methods:
+            return module
+        cls, given = self.names.parent.get(module), methods[0]
+        if type(given) is ast.Constant and type(given.value) is str:
+            name = given.value
+        elif type(given) is ast.Attribute and self.instances.class_named(given.value) is cls:
+            name = given.attr
+        else:
+            return None
+        method = _method_in(cls, name)
+        return method if method is not None and all(
+            self.names.qualname(d) in LINEN_COMPACT for d in method.decorator_list) else None
 
     def apply_fn_run(self, func_expr):
         """(def, whether the variables come first) that ``S.apply_fn(...)`` runs: the function

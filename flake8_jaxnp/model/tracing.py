@@ -272,11 +272,11 @@ class Tracing:
         fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
         run = self.roots.apply_fn_run(call.func)
         through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
+        applied = self.roots.applied_method(call) is callee
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
-        elif self.roots.applied_module(call.func) is callee or through and run[1]:  # model.apply(variables, x)
+        elif applied or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
-            transforms = [Transform(t.name, uncached(t.behaviour), t.root) for t in transforms]  # runs in init too
         arrays = set()
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
@@ -290,7 +290,8 @@ class Tracing:
                 params.add(name)
                 if value.kind is TRACER:
                     arrays.add(name)
-        through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or self.roots.instance_method(call.func)
+        through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or applied \
+            or self.roots.instance_method(call.func)
         if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             if through:  # which function it is comes from an apply_fn= keyword
@@ -367,11 +368,9 @@ class Tracing:
                 params = set(params) & accepted
                 if behaviour is None or not params:
                     continue
-                if self.roots.in_linen_module(func):
-                    behaviour = uncached(behaviour)  # it runs eagerly under model.init too
                 if caller is None:  # from .ops import loss; jax.jit(loss)
-                    where = f"{transform} (applied in {shown(path)}:{line})"
+                    where = f"applied in {shown(path)}:{line}"
                 else:
                     chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
-                    where = f"{transform} (called from '{caller}' in {shown(path)}:{line}{chain})"
-                self.roots.mark(func, Transform(where, behaviour), params)
+                    where = f"called from '{caller}' in {shown(path)}:{line}{chain}"
+                self.roots.mark(func, Transform(transform, behaviour, where), params)

@@ -263,7 +263,8 @@ def test_a_class_of_another_module_runs_its_init_and_call_under_the_trace(tmp_pa
 
 
 @pytest.mark.parametrize("package, count", [("rootpkg", 4), ("factorypkg", 3), ("objectpkg", 3), ("exportpkg", 2),
-                                            ("wrappkg", 4), ("applypkg", 2), ("modulepkg", 3)])
+                                            ("wrappkg", 4), ("applypkg", 2), ("modulepkg", 3),
+                                            ("frameworks/linenpkg", 5)])
 def test_the_packages_agree_across_orders_jobs_files_and_stdin(package, count):
     paths = sorted((FIXTURES / package).rglob("*.py"))
     serial, parallel = serial_and_parallel(FIXTURES, paths)
@@ -294,7 +295,7 @@ class Plain:
 
 
 @pytest.mark.parametrize("applying, expected", [
-    ("model = MLP()\nforward = jax.jit(model.apply)", [(7, "JNP202")]),  # print: it runs under init too
+    ("model = MLP()\nforward = jax.jit(model.apply)", [(6, "JNP301"), (7, "JNP202")]),
     ("model = MLP()\nforward = jax.jit(model.apply, static_argnums=1)", []),  # apply's positions: not read
     ("model = Plain()\nforward = jax.jit(model.apply)", []),  # no linen Module: apply is not __call__
     ("model = MLP()\nmodel = None\nforward = jax.jit(model.apply)", []),

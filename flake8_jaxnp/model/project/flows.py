@@ -11,11 +11,13 @@ derived value's method, a static attribute (``x.shape``), a conditional
 expression.
 """
 import ast
+import re
+from functools import lru_cache
 
 from ... import api
 from ..library import non_array_functions
-from ..syntax import (NESTED_SCOPES, child_fields, imported_qualname, parameters, positional_names, split_attributes,
-                      walk_own)
+from ..syntax import (NESTED_SCOPES, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, parameters,
+                      positional_names, split_attributes, walk_own)
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
@@ -38,9 +40,22 @@ _OPAQUE = object()  # a binding whose value derives from nothing the text can na
 PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
+# A module that says this may give its traced code a function to call as state.apply_fn.
+_APPLY_FN = b"apply_fn"
+# Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
+# two tokens Python allows blanks, continuations and, inside brackets, newlines and comments:
+# a comment (``#``) counts as maybe. (Each run of blanks is scanned once: linear on any text.)
+_APPLY_FN_KEYWORD = re.compile(rb"\bapply_fn[ \t\f\r\n\\]*(?:=(?!=)|#)")
+_APPLY_FN_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply_fn\b|#)")
+# Text that ``model.apply(variables, x)`` cannot do without (read as the two above).
+_APPLY_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply\b|#)")
+# The last part of the path of a call ``model.apply(variables, x)``: it runs the ``__call__``
+# of ``model``'s class after the variables when that class is a linen Module (no attribute is
+# spelled so, so no function of the project is named by it).
+LINEN_APPLY = "apply()"
 
 
-def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None):
+def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
@@ -52,14 +67,18 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
     path) of the imported class it holds an instance of}: calling it runs that ``__call__``.
     A method of a parameter that the function never rebinds (``model.loss(x)``) is recorded
-    as ``[PARAMETER_METHOD, "model", "loss"]``."""
+    as ``[PARAMETER_METHOD, "model", "loss"]``.
+    ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
+    ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``)."""
     own = {arg.arg for arg in parameters(func)}
     calls, bindings = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
     kept = []
     for node, target, always in calls:
-        called = split_attributes(node.func)[0].id
+        called = getattr(split_attributes(node.func)[0], "id", None)  # (None: jax.grad(f)(x))
         if apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
+        elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
+            target = _applied_class(called, bindings, module_instances or {}, imports)
         elif instances and called in instances and type(node.func) is ast.Name:  # step(model, x): model(x)
             binding, path = instances[called]
             target = (list(binding), [*path, "__call__"])
@@ -73,13 +92,12 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     calls = kept
     if not calls:
         return []
-    skipped = 1 if apply_fn is not None and apply_fn[1] else 0  # the variables of model.apply
-    derived = _derivations([a for node, _, _ in calls for a in _arguments(node, skipped)], bindings, own, imports)
+    derived = _derivations([a for node, target, _ in calls for a in _arguments(node, target)], bindings, own, imports)
     found = []
     for node, target, always in calls:
         passed = [[where, sorted(params), type(value) is ast.Name and value.id in own and not bindings[value.id]]
                   for where, value, params in ((where, value, _derived_from(value, derived, imports))
-                                               for where, value in _arguments(node, skipped)) if params]
+                                               for where, value in _arguments(node, target)) if params]
         positions = [entry for entry in passed if type(entry[0]) is int]
         keywords = [entry for entry in passed if type(entry[0]) is str]
         if positions or keywords:
@@ -107,6 +125,23 @@ def _runs_instance(func):
     return type(func) is ast.Name or type(func) is ast.Attribute and type(func.value) is ast.Name
 
 
+def may_apply_an_instance(source):
+    """Whether ``source`` (a module, or the part of it a summary reads) may call
+    ``model.apply(...)``: what that runs is for the whole module to say (which class the
+    name holds), so only then are the module's bindings read, and the module read whole."""
+    return b"apply" in source and (not source.isascii() or bool(_APPLY_ATTRIBUTE.search(source)))
+
+
+def may_call_given_apply_fn(source):
+    """Whether the module may both give ``apply_fn=`` and call ``state.apply_fn(...)``: only
+    then does what it calls (``given_apply_fn``, the whole module's to say) change a flow,
+    so only then is the module summarised whole. A text that is not ASCII may spell the
+    name otherwise (Python reads ``ａpply_fn`` as ``apply_fn``): there the word alone counts."""
+    if _APPLY_FN not in source:
+        return False
+    return not source.isascii() or bool(_APPLY_FN_KEYWORD.search(source) and _APPLY_FN_ATTRIBUTE.search(source))
+
+
 def _instance_call(node, bindings, imports, always):
     """``model(x)`` with ``model`` bound once, to ``Model(...)`` of an imported class: a call
     of ``Model.__call__`` (path ``[..., "Model", "__call__"]``); None for anything else."""
@@ -117,14 +152,34 @@ def _instance_call(node, bindings, imports, always):
     return (node, (target[0], [*target[1], "__call__"]), always) if target is not None and target[0] else None
 
 
-def _arguments(call, skipped=0):
+def _arguments(call, target):
     """(position or keyword, value) for a call's arguments (``**options`` left out); for a
-    call of ``state.apply_fn`` that runs ``model.apply`` (``skipped``: 1), those after the
-    variables, as ``__call__`` gets them, without apply's own options."""
-    if skipped and _calls_apply_fn(call):
-        return [*enumerate(call.args[skipped:]),
+    call that runs ``model.apply`` (``target``'s path ends with ``LINEN_APPLY``: also
+    ``state.apply_fn``), those after the variables, as ``__call__`` gets them, without
+    apply's own options."""
+    if target[1][-1:] == [LINEN_APPLY]:
+        return [*enumerate(call.args[1:]),
                 *((k.arg, k.value) for k in call.keywords if k.arg and k.arg not in APPLY_OPTIONS)]
     return [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
+
+
+def _applies_an_instance(call):
+    """``name.apply(variables, ...)``, without ``method=`` (another method than ``__call__``)."""
+    return type(call.func) is ast.Attribute and call.func.attr == "apply" and type(call.func.value) is ast.Name \
+        and bool(call.args) and not any(k.arg == "method" for k in call.keywords)
+
+
+def _applied_class(name, bindings, module_instances, imports):
+    """(import binding, ``[..., "Model", LINEN_APPLY]``) for ``name.apply(...)`` with ``name`` bound
+    once, in the function or else in the module, to ``Model(...)`` of an imported class; else None."""
+    if name in bindings:
+        values = bindings[name]
+        target = call_target(values[0].func, imports, ()) \
+            if len(values) == 1 and type(values[0]) is ast.Call else None
+        found = (target[0], target[1]) if target is not None and target[0] else None
+    else:
+        found = module_instances.get(name)
+    return (list(found[0]), [*found[1], LINEN_APPLY]) if found is not None else None
 
 
 def _calls_apply_fn(call):
@@ -132,20 +187,48 @@ def _calls_apply_fn(call):
 
 
 def given_apply_fn(tree, imports, local_functions):
-    """((import binding or None, attribute path), whether the variables come first) for what
-    ``state.apply_fn(...)`` calls in the module ``tree``: the function that every
-    ``apply_fn=`` keyword of the module names (``TrainState.create(apply_fn=forward, ...)``),
-    an imported function or a top-level one, or ``model.apply`` with ``model`` bound to an
-    imported class's ``Model(...)`` (its ``__call__``, path ``[..., "Model", "__call__"]``, which
-    the reach follows for a linen Module); None when the keywords name different things, or
-    a name bound more than once anywhere in the module (precision first)."""
-    given, counts, assigned = set(), {}, {}
+    """(import binding or None, attribute path) for what ``state.apply_fn(...)`` calls in the
+    module ``tree``: the function that every ``apply_fn=`` keyword of the module names
+    (``TrainState.create(apply_fn=forward, ...)``), an imported function or a top-level one, or
+    ``model.apply`` with ``model`` bound to an imported class's ``Model(...)`` (path ``[...,
+    "Model", LINEN_APPLY]``, which the reach follows for a linen Module); None when the
+    keywords name different things, or a name bound more than once anywhere in the module
+    (precision first)."""
+    given = {ast.dump(node.value): node.value for node in walk_own([tree], ())
+             if type(node) is ast.keyword and node.arg == "apply_fn"}
+    if len(given) != 1:
+        return None
+    value = given.popitem()[1]
+    root, parts = split_attributes(value)
+    if root is None:
+        return None
+    found = instances_of_imported_classes(tree, imports).get(root.id) if parts == ["apply"] else None
+    if found is not None:  # model = Model(); apply_fn=model.apply
+        return list(found[0]), [*found[1], LINEN_APPLY]
+    target = call_target(value, imports, local_functions)
+    return target if target is not None and _bound_once(tree)[0].get(root.id) == 1 else None
+
+
+def instances_of_imported_classes(tree, imports):
+    """{name: (import binding, attribute path)} for the names that the module ``tree`` binds
+    once in all (nested functions included), to a call of an imported class (``model =
+    MLP()``), or so it seems: what ``name.apply(...)`` runs is then that class's to say."""
+    counts, assigned = _bound_once(tree)
+    found = {}
+    for name, value in assigned.items():
+        target = call_target(value.func, imports, ()) if counts[name] == 1 and type(value) is ast.Call else None
+        if target is not None and target[0]:
+            found[name] = (tuple(target[0]), tuple(target[1]))
+    return found
+
+
+def _bound_once(tree):
+    """({name: how many times the module ``tree`` binds it, anywhere}, {name: the value of
+    its last plain assignment ``name = value``})."""
+    counts, assigned = {}, {}
     for node in walk_own([tree], ()):
         kind = type(node)
-        if kind is ast.keyword and node.arg == "apply_fn":
-            given.add(ast.dump(node.value))
-            value = node.value
-        elif kind is ast.Name and type(node.ctx) is not ast.Load:
+        if kind is ast.Name and type(node.ctx) is not ast.Load:
             counts[node.id] = counts.get(node.id, 0) + 1
         elif kind is ast.arg:
             counts[node.arg] = counts.get(node.arg, 0) + 1
@@ -154,16 +237,7 @@ def given_apply_fn(tree, imports, local_functions):
                 counts[name] = counts.get(name, 0) + 1
         if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             assigned[node.targets[0].id] = node.value
-    if len(given) != 1:
-        return None
-    root, parts = split_attributes(value)
-    if root is None or counts.get(root.id) != 1:
-        return None
-    if parts == ["apply"] and type(assigned.get(root.id)) is ast.Call:  # model = Model(); apply_fn=model.apply
-        target = call_target(assigned[root.id].func, imports, ())
-        return ((target[0], [*target[1], "__call__"]), True) if target is not None and target[0] else None
-    target = call_target(value, imports, local_functions)
-    return (target, False) if target is not None else None
+    return counts, assigned
 
 
 def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
@@ -179,11 +253,12 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
         if kind is ast.Call:
             if apply_fn is not None and _calls_apply_fn(node):
                 if not any(type(a) is ast.Starred for a in node.args):
-                    calls.append((node, apply_fn[0], always))
+                    calls.append((node, apply_fn, always))
             elif not any(type(a) is ast.Starred for a in node.args):
-                target = call_target(node.func, imports, local_functions)
-                if target is not None or _runs_instance(node.func):  # model(x), model.loss(x): an instance?
-                    calls.append((node, target, always))
+                target = call_target(node.func, imports, local_functions) \
+                    or _transformed_target(node, imports, local_functions)
+                if target is not None or _runs_instance(node.func) or _applies_an_instance(node):
+                    calls.append((node, target, always))  # model(x), model.loss(x), model.apply(v, x): an instance?
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:
                 bindings.setdefault(node.id, []).append(_OPAQUE)
@@ -211,6 +286,26 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             elif isinstance(value, ast.AST):
                 stack.append((value, inner))
     return calls, bindings
+
+
+def _transformed_target(call, imports, local_functions):
+    """What ``call_target`` says of ``f`` in ``jax.grad(f)(x)``: a transform of the API data
+    given ``f`` alone, without static arguments, runs ``f`` with the call's arguments (their
+    tracers stay tracers in ``f``); None for any other call."""
+    inner = call.func
+    if type(inner) is not ast.Call or len(inner.args) != 1 or type(inner.args[0]) is ast.Starred \
+            or imported_qualname(inner.func, imports) not in _function_transforms() \
+            or any(k.arg is None or k.arg in (*STATIC_NUMBERS, STATIC_NAMES) for k in inner.keywords):
+        return None
+    return call_target(inner.args[0], imports, local_functions)
+
+
+@lru_cache(maxsize=1)
+def _function_transforms():
+    """The transforms that take the function first, JAX's and the frameworks' (generated), but
+    those that lift a class (``nn.scan(Cell, ...)(...)`` makes a Module: its arguments are fields)."""
+    return frozenset(api.transforms()) | frozenset(
+        name for name, measured in api.framework_transforms().items() if not measured["lifts_class"])
 
 
 def call_target(expr, imports, local_functions):

@@ -22,7 +22,7 @@ from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import calls_keeping_default, modules_naming
-from .flows import INSTANCE_METHOD, PARAMETER_METHOD
+from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD
 from .objects import parameter_classes
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
@@ -383,13 +383,15 @@ class Project:
     def _callee(self, path, binding, attributes):
         """(module path and unit, its facts, how many positions self takes) for what a call
         recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
-        of a class (``Model(x)``), its ``__call__`` (``model(x)``, path ``[..., "__call__"]``) or
-        another method of an instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
+        of a class (``Model(x)``), its ``__call__`` (``model(x)``, path ``[..., "__call__"]``; a
+        linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``) or another
+        method of an instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
         facts None when the project does not say."""
         method = attributes[-1] if attributes[-2:-1] == [INSTANCE_METHOD] else None
         if method is not None:
             attributes = attributes[:-1]
-        instance = bool(attributes) and attributes[-1] in ("__call__", INSTANCE_METHOD)
+        applied = attributes[-1:] == [LINEN_APPLY]
+        instance = applied or (bool(attributes) and attributes[-1] in ("__call__", INSTANCE_METHOD))
         target = self.target_of(path, binding, attributes[:-1] if instance else attributes)
         if target is None:
             return None, None, 0
@@ -402,7 +404,7 @@ class Project:
         if not instance and target[1] in summary["functions"]:
             return target, summary["functions"][target[1]], 0
         unit = f"{target[1]}.{method or ('__call__' if instance else '__init__')}"
-        facts = summary["methods"].get(unit) or summary["linen"].get(unit)  # linen: state.apply_fn of model.apply
+        facts = (summary["linen"] if applied else summary["methods"]).get(unit)
         return (target[0], facts.get("unit", unit) if facts else unit), facts, 1  # (inherited: where it is defined)
 
     def target_of(self, path, binding, attributes):

@@ -23,20 +23,14 @@ from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seed
 from ..library import non_array_functions
 from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..traced import applied_parameters
-from .flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn, parameter_calls
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn,
+                    instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import jitted_result_shape, module_records
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 19
-# A module that says this may give its traced code a function to call as state.apply_fn.
-_APPLY_FN = b"apply_fn"
-# Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
-# two tokens Python allows blanks, continuations and, inside brackets, newlines and comments:
-# a comment (``#``) counts as maybe. (Each run of blanks is scanned once: linear on any text.)
-_APPLY_FN_KEYWORD = re.compile(rb"\bapply_fn[ \t\f\r\n\\]*(?:=(?!=)|#)")
-_APPLY_FN_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply_fn\b|#)")
+SUMMARY_FORMAT = 20
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -69,21 +63,22 @@ def summarise(source, transforms, scalars_static=()):
             if spec is not None and _stages(transforms[spec[0]]):
                 jitted.add(stmt.targets[0].id)
     local_functions = set(functions)
-    apply_fn = given_apply_fn(tree, imports, local_functions) if _may_call_given_apply_fn(source) else None
+    apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
+    applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) else None
     flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
-            flows.update(_unit_flows(stmt, imports, local_functions, apply_fn))
+            flows.update(_unit_flows(stmt, imports, local_functions, apply_fn, applied_instances))
     roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
     roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
     roots, applied, units = static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units)
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
-        flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances)
+        flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
     methods, linen = run_methods(tree, imports)
     for unit, func in [*units.items(), *methods.items()]:
         if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
-            calls = parameter_calls(func, imports, local_functions, apply_fn)
+            calls = parameter_calls(func, imports, local_functions, apply_fn, None, applied_instances)
             if calls:
                 flows[unit] = calls
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
@@ -99,14 +94,6 @@ def summarise(source, transforms, scalars_static=()):
             "classes": classes}
 
 
-def _may_call_given_apply_fn(source):
-    """Whether the module may both give ``apply_fn=`` and call ``state.apply_fn(...)``: only
-    then does what it calls (``given_apply_fn``, the whole module's to say) change a flow,
-    so only then is the module summarised whole. A text that is not ASCII may spell the
-    name otherwise (Python reads ``ａpply_fn`` as ``apply_fn``): there the word alone counts."""
-    if _APPLY_FN not in source:
-        return False
-    return not source.isascii() or bool(_APPLY_FN_KEYWORD.search(source) and _APPLY_FN_ATTRIBUTE.search(source))
 
 
 def _assigns_call(stmt):
@@ -154,7 +141,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
     class (its result's shape may name one); None otherwise, and wherever the lines cut
     through a string or a bracket (they then fail to parse), so the caller summarises the
     whole module."""
-    if _may_call_given_apply_fn(source):  # what state.apply_fn calls is the whole module's to say
+    if may_call_given_apply_fn(source):  # what state.apply_fn calls is the whole module's to say
         return None
     if definitions is None:
         definitions = top_level_definitions(source)
@@ -165,9 +152,11 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
     offset, is_def = found[0]
     start = _first_decorator(source, offset) if is_def else offset
     ending = _TOP_LEVEL_STATEMENT.search(lined, source.find(b"\n", offset) + 1 or len(source))
+    piece = b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None]
+    if may_apply_an_instance(piece):
+        return None
     try:
         imports = _header_imports(source[:header_end.start()])
-        piece = b"\n" * source.count(b"\n", 0, start) + source[start:ending.start() if ending else None]
         lines = ast.parse(piece)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
@@ -203,7 +192,7 @@ def root_summary(source, transforms, scalars_static=()):
     to parse): the caller then summarises the whole module."""
     lined = b"\n" + source
     header_end = _TOP_LEVEL_DEFINITION.search(lined)
-    if header_end is None or _IMPORT.search(lined, header_end.start()) or _may_call_given_apply_fn(source):
+    if header_end is None or _IMPORT.search(lined, header_end.start()) or may_call_given_apply_fn(source):
         return None
     try:
         imports = _header_imports(source[:header_end.start()])
@@ -232,8 +221,11 @@ def root_summary(source, transforms, scalars_static=()):
         pieces.append(b"\n" * source.count(b"\n", previous, starts[i]))
         pieces.append(source[starts[i]:ends[i]])
         previous = ends[i]
+    text = b"".join(pieces)
+    if may_apply_an_instance(text):
+        return None
     try:
-        tree = ast.parse(b"".join(pieces))
+        tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
@@ -302,12 +294,13 @@ def _top_level_facts(func, imports, transforms, lines):
     return facts
 
 
-def _unit_flows(func, imports, local_functions, apply_fn=None):
+def _unit_flows(func, imports, local_functions, apply_fn=None, applied_instances=None):
     """The flows of a top-level def, and of the def it returns (``make_train.train``)."""
     flows = {}
     inner = returned_def(func)
     for unit, node in ((func.name, func), (f"{func.name}.{inner.name}" if inner else None, inner)):
-        calls = parameter_calls(node, imports, local_functions, apply_fn) if node is not None else None
+        calls = parameter_calls(node, imports, local_functions, apply_fn, None, applied_instances) \
+            if node is not None else None
         if calls:
             flows[unit] = calls
     return flows

@@ -19,15 +19,13 @@ from functools import lru_cache
 
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, class_body_names, imported_qualname,
                       named_options, parameters, selected_arguments, split_attributes, transform_spec)
-from ..traced import LINEN_MODULES, applied_parameters, transform_options
+from ..traced import LINEN_COMPACT, LINEN_MODULES, applied_parameters, transform_options
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Decorators after which a method read from ``self`` binds no first parameter.
 _UNBOUND = frozenset({"staticmethod", "classmethod"})
 # The methods that calling a class (``Model(x)``) or its instance (``model(x)``) runs.
 RUN_METHODS = ("__init__", "__call__")
-# Linen's decorator for a __call__ that defines its submodules inline: it keeps the arguments.
-LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 
 
 def applications(tree, imports, transforms, roots_by, lines=None, module_counts=None):
