@@ -58,6 +58,7 @@ class Transform:
     name: str
     behaviour: Behaviour
     root: str = None
+    chosen: bool = False  # another module's reach chose the traced parameters (across modules)
 
     @property
     def shown(self):
@@ -408,7 +409,7 @@ class TraceRoots:
                 if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
                     self._stored[cls].setdefault(node.attr, []).append(node)
         assigned = self._stored[cls].get(func_expr.attr, ())
-        setup = _method_in(cls, "setup")
+        setup = method_in(cls, "setup")
         if len(assigned) != 1 or setup is None or self.names.enclosing_function(assigned[0]) is not setup:
             return None
         statement = self.names.statement_of(assigned[0])
@@ -419,7 +420,7 @@ class TraceRoots:
         block = self.instances.class_named(statement.value.func)
         if block is None or not any(self.names.qualname(base) in LINEN_MODULES for base in block.bases):
             return None
-        return _method_in(block, "__call__")
+        return method_in(block, "__call__")
 
     def instance_method(self, func_expr):
         """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file
@@ -511,7 +512,7 @@ class TraceRoots:
             name = given.attr
         else:
             return None
-        method = _method_in(cls, name)
+        method = method_in(cls, name)
         return method if method is not None and all(
             self.names.qualname(d) in LINEN_COMPACT for d in method.decorator_list) else None
 

@@ -13,7 +13,7 @@ from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
-from .traced import APPLY_OPTIONS, Behaviour, Transform, uncached
+from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import FunctionFlow, shaped
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
@@ -190,11 +190,11 @@ class Tracing:
                     arrays.add(node.value.id)
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
         arrays |= traced.arrays & candidates  # every traced caller passes an array
-        if all(t.name in self.roots.scalars_static for t in traced.transforms):
+        if all(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
             arrays |= self._passed_arrays(func, candidates - arrays)
             return {name: TRACED_ARRAY for name in arrays}
         params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
-        if not any(t.name in self.roots.scalars_static for t in traced.transforms):
+        if not any(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
             params.update(self._annotated_records(func, candidates))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
@@ -296,7 +296,7 @@ class Tracing:
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             if through:  # which function it is comes from an apply_fn= keyword
                 where = f"called through {ast.unparse(call.func)} from '{caller.node.name}' at line {call.lineno}"
-            transforms = [Transform(t.name, t.behaviour, t.root or where) for t in transforms]
+            transforms = [Transform(t.name, t.behaviour, t.root or where, t.chosen) for t in transforms]
         changed = False
         if fields is not None and params:  # __post_init__(self): self holds the traced fields
             known = self.roots.traced_fields.setdefault(callee, set())
@@ -373,4 +373,6 @@ class Tracing:
                 else:
                     chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
                     where = f"called from '{caller}' in {shown(path)}:{line}{chain}"
-                self.roots.mark(func, Transform(transform, behaviour, where), params)
+                # The reach chose the parameters this transform traces: a filter transform's
+                # static scalars are not among them, so its name here asks for no second choice.
+                self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)

@@ -102,7 +102,7 @@ def test_the_message_names_the_step_the_object_was_called_from():
     step = "@jax.jit\ndef step(m, x):\n    return m.loss(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n"
     source = HEADER + MODEL + step
     [finding] = linter.lint(ast.parse(source), source.splitlines(True), DEFAULT)
-    assert "traced by jax.jit (called from 'step' at line 23)" in finding.message
+    assert "traced by jax.jit (called from 'step' at line 24)" in finding.message  # the line of m.loss(x)
 
 
 LAYERS = """\
