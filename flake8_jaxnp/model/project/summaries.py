@@ -32,7 +32,7 @@ from .records import jitted_result_shape, module_records
 from .units import TransformLines, applications, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 18
+SUMMARY_FORMAT = 19
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
