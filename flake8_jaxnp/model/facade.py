@@ -33,6 +33,7 @@ class Model:
         callees = Callees(self.names, roots, self.project)
         self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
         self.traced = tracing.traced  # function node -> TracedFunction
+        self.trace_time = tracing.trace_time  # def called from cached traced code with no tracer -> Transform
         self.jitted_callables = tracing.jitted_callables
         self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
         self.callee = callees.callee  # the same-file def a call's function expression names

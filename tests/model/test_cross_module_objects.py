@@ -1,11 +1,15 @@
 """Helpers, constants and objects of other modules that a jitted step reaches
 (fixtures/crosspkg): the reach follows them as it follows a same-file helper, and the
-results agree across orders, --jobs, file-by-file and stdin linting."""
+results agree across orders, --jobs, file-by-file and stdin linting (test_project_reach)."""
+import pytest
+
 from conftest import FIXTURES
-from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
+from flake8_runs import flake8
 from test_project import codes_at
+from test_values_through_helpers import findings
 
 CROSS = FIXTURES / "crosspkg"
+NOISE = "def noise(n):\n    return np.random.normal(size=n)\n\n\n"
 
 
 def line_of(module, text):
@@ -34,14 +38,65 @@ def test_a_rebinding_before_the_call_still_hides_the_parameter(tmp_path):
     assert flake8(["--jaxnp-cache-dir", "", "pkg/helpers.py"], tmp_path) == []
 
 
-def test_the_package_agrees_across_orders_jobs_files_and_stdin():
-    paths = sorted(CROSS.glob("*.py"))
-    serial, parallel = serial_and_parallel(FIXTURES, paths)
-    assert any("crosspkg/helpers.py" in line for line in serial)
-    assert parallel == serial
-    backwards = flake8(["--jobs", "1", *[str(p.relative_to(FIXTURES)) for p in reversed(paths)]], FIXTURES)
-    assert backwards == serial
-    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
-                                                                            FIXTURES))
-    assert one_by_one == serial
-    assert stdin_mismatches(FIXTURES, paths, serial) == []
+def test_a_helper_given_no_tracer_runs_at_trace_time_and_names_its_caller():
+    found = flake8(["crosspkg/helpers.py"], FIXTURES)
+    drawn = line_of("helpers.py", "    return np.random.rand(*shape) > 0.5  # expect: JNP305")
+    counted = line_of("helpers.py", "    traces += 1  # expect: JNP302")
+    assert (drawn, "JNP305") in codes_at(found) and (counted, "JNP302") in codes_at(found)
+    call = line_of("train.py", "    m = dropout_mask(x.shape)")
+    assert any(f"jax.jit (called from 'dropout_step' in crosspkg/train.py:{call})" in line for line in found)
+    counting = line_of("helpers.py", "    count_trace()")
+    assert any(f"jax.jit (called from 'dropout_mask' at line {counting})" in line for line in found)
+    host_draw = line_of("helpers.py", "    return np.random.rand(*shape) > 0.5")
+    assert (host_draw, "JNP305") not in codes_at(found)
+
+
+STEP = """\
+import jax
+import numpy as np
+
+from pkg.helpers import noise
+
+
+{step}
+"""
+
+
+@pytest.mark.parametrize("step, expected", [
+    ("@jax.jit\ndef step(x):\n    return x + noise(3)\n", [(2, "JNP305")]),
+    ("@jax.jit\ndef step(x):\n    y = x + 1\n    return y + noise(x.shape)\n", [(2, "JNP305")]),
+    # a call that may not run (under an if, in a loop), or runs on the host (a callback), is not followed
+    ("@jax.jit\ndef step(x, flag=False):\n    if flag:\n        x = x + noise(3)\n    return x\n", []),
+    ("@jax.jit\ndef step(x):\n    for _ in range(2):\n        x = x + noise(3)\n    return x\n", []),
+    ("@jax.jit\ndef step(x):\n    def log(v):\n        noise(3)\n    jax.debug.callback(log, x)\n    return x\n",
+     []),
+    # under grad alone the body runs on every call: a new draw each time
+    ("def loss(x):\n    return (x * noise(3)).sum()\n\n\ngrad = jax.grad(loss)\n", []),
+])
+def test_another_modules_helper_given_no_tracer(tmp_path, step, expected):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("import numpy as np\n\n\n" + NOISE)
+    (package / "train.py").write_text(STEP.format(step=step))
+    found = codes_at(flake8(["--jaxnp-cache-dir", "", "pkg/helpers.py"], tmp_path))
+    assert [(line - 3, code) for line, code in found] == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    (NOISE + "@jax.jit\ndef step(x):\n    return x + noise(x.shape)\n", [(2, "JNP305")]),
+    (NOISE + "def middle():\n    return noise(3)\n\n\n@jax.jit\ndef step(x):\n    return x + middle()\n",
+     [(2, "JNP305")]),
+    # a print shows tracers only for an array made there: a parameter may hold a Python value
+    ("def show(n):\n    print(jnp.ones(n))\n\n\n@jax.jit\ndef step(x):\n    show(3)\n    return x\n",
+     [(2, "JNP301")]),
+    ("def show(n):\n    print(n)\n\n\n@jax.jit\ndef step(x):\n    show(3)\n    return x\n", []),
+    # eager callers only, a call under an if, a helper under grad alone, a decorated helper: silent
+    (NOISE + "def step(x):\n    return x + noise(x.shape)\n", []),
+    (NOISE + "@jax.jit\ndef step(x, n=0):\n    if n:\n        x = x + noise(3)\n    return x\n", []),
+    (NOISE + "@jax.grad\ndef step(x):\n    return (x * noise(3)).sum()\n", []),
+    ("@partial(jax.jit, static_argnums=0)\ndef noise(n):\n    return np.random.normal(size=n)\n\n\n"
+     "@jax.jit\ndef step(x):\n    return x + noise(3)\n", [(3, "JNP305")]),
+])
+def test_a_same_file_helper_given_no_tracer(lint_source, body, expected):
+    assert findings(lint_source, body) == expected

@@ -39,9 +39,10 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
     the module (binding None, path [its name]) that passes on some of ``func``'s
-    parameters: each argument with the parameters its value derives from, and whether
-    it is one parameter as it was passed in (bare); always: whether the call runs on
-    every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
+    parameters, or that runs on every call of ``func`` (always: the callee then runs
+    under whatever trace runs ``func``, whatever it is given): each argument with the
+    parameters its value derives from, and whether it is one parameter as it was passed
+    in (bare). Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
     path) of the imported class it holds an instance of}: calling it runs that ``__call__``."""
@@ -75,7 +76,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
                                                for where, value in _arguments(node, skipped)) if params]
         positions = [entry for entry in passed if type(entry[0]) is int]
         keywords = [entry for entry in passed if type(entry[0]) is str]
-        if positions or keywords:
+        if positions or keywords or always:
             found.append([target[0], target[1], positions, keywords, node.lineno, always])
     return found
 

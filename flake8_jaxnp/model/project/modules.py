@@ -236,8 +236,9 @@ class Project:
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,
         root)]} for the calls from another module's function, reached by a trace, that pass
-        this file's function tracers (caller None: another module applies a transform to
-        it, ``jax.jit(loss)``); root: (function, path, line) of the traced function the
+        this file's function tracers, or none (parameters []) on every call under a trace that
+        is cached (the function then runs at trace time only; caller None: another module
+        applies a transform to it, ``jax.jit(loss)``); root: (function, path, line) of the traced function the
         chain starts at, or None when the caller is that root. The reach is solved once
         per process (one flake8 run sees one state of the files)."""
         key = (self.package, self.salt)
@@ -319,22 +320,25 @@ class Project:
             path, name, transform = caller = queue.popleft()
             root = starts[caller] or origins[caller]
             traced = reached[caller]
-            for binding, attributes, positions, keywords, line, _ in self._flows(parts.get(path), path, name):
+            caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
+            for binding, attributes, positions, keywords, line, always in self._flows(parts.get(path), path, name):
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
-                if not (passed or named):
+                if not (passed or named or always and caches):
                     continue
                 target, facts, skipped = self._callee(path, binding, attributes)
                 if facts is None:
                     continue
                 params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                     | set(named)
+                if not (params or always and caches):
+                    continue
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
                                                                    [set(), own_root(caller, path, root)])
                     site[0] |= params
                 callee = (*target, transform)
-                if not params <= reached.get(callee, set()):
+                if callee not in reached or not params <= reached[callee]:
                     reached.setdefault(callee, set()).update(params)
                     starts.setdefault(callee, root)
                     queue.append(callee)
