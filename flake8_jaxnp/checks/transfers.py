@@ -217,7 +217,7 @@ def _call(model, call):
         if _any_on_device(model, args):
             return call, "JNP103", f"{qualname[len('builtins.'):]}()"
     elif qualname in UPLOADS:
-        if args and model.value(args[0]).kind is NUMPY:
+        if args and _numpy_data(model, args[0]):
             return call, "JNP104", describe(call)
     elif _is_log_call(model, call, qualname):
         if _any_on_device(model, every):
@@ -235,10 +235,16 @@ def _call(model, call):
 def _jitted_upload(model, call):
     """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
     copies it to the device again."""
-    data = next((a for a in call.args if type(a) is ast.Name and model.value(a).kind is NUMPY), None)
+    data = next((a for a in call.args if type(a) in (ast.Name, ast.Attribute) and _numpy_data(model, a)), None)
     if data is None or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
         return None
-    return data, "JNP104", f"passing {data.id} to the jitted {describe(call.func)}()"
+    return data, "JNP104", f"passing {describe(data)} to the jitted {describe(call.func)}()"
+
+
+def _numpy_data(model, expr):
+    """NumPy data: a value the model knows to be a NumPy array, or another project module's
+    NumPy constant (``MASK`` of ``from .config import MASK``, ``config.MASK``)."""
+    return model.value(expr).kind is NUMPY or model.imported_numpy(expr)
 
 
 def _helper_transfer(model, call):
@@ -520,14 +526,32 @@ def _same_upload(model, loops, call, loop):
 
 def _same_data(model, loops, data, loop):
     """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
-    the loop's scope or a module constant."""
-    if not isinstance(data, ast.Name):
+    the loop's scope or a module constant, or another module's NumPy constant (``MASK``,
+    ``config.MASK``) that the loop only reads."""
+    attribute = type(data) is ast.Attribute
+    name = data.value if attribute else data
+    if type(name) is not ast.Name:
         return False
     rebound, loads = loops.names(loop)
-    if data.id in rebound or any(node is not data and not _read_only_use(model, node)
-                                 for node in loads.get(data.id, ())):
+    uses = [model.parent(node) if attribute else node for node in loads.get(name.id, ())]
+    if name.id in rebound or any(use is not data and not _read_only_use(model, use)
+                                 for use in uses if not attribute or _same_attribute(use, data)):
         return False
-    return _same_scope(model, data, loop)
+    return not attribute and _same_scope(model, data, loop) or _imported_constant(model, data)
+
+
+def _same_attribute(node, data):
+    """Whether ``node`` reads the same attribute of the same name as ``data`` (``config.MASK``)."""
+    return type(node) is ast.Attribute and node.attr == data.attr
+
+
+def _imported_constant(model, data):
+    """Another module's NumPy constant, through an import bound once here and never rebound."""
+    name = data.value if type(data) is ast.Attribute else data
+    found = model.resolve(name)
+    return found is not None and model.is_module_scope(found[0]) and len(found[1]) == 1 \
+        and found[1][0].kind is BindingKind.IMPORT and not model.rebound_by_functions(name.id) \
+        and model.imported_numpy(data)
 
 
 def _read_only_use(model, name):

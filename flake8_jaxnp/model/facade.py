@@ -38,6 +38,7 @@ class Model:
         self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
         self.callee = callees.callee  # the same-file def a call's function expression names
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
+        self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
         self._sources = ArraySources(self.names, tracing)
         self._array_bodies = None  # functions whose forward pass may see an array, built on demand
 

@@ -100,3 +100,61 @@ def test_another_modules_helper_given_no_tracer(tmp_path, step, expected):
 ])
 def test_a_same_file_helper_given_no_tracer(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+def test_another_modules_numpy_constant_passed_in_a_loop_is_an_upload():
+    found = flake8(["crosspkg/train.py"], FIXTURES)
+    imported = line_of("train.py", "        w = masked(w, MASK)  # expect: JNP104")
+    attribute = line_of("train.py", "        w = masked(w, config.WEIGHTS)  # expect: JNP104")
+    assert [line for line, code in codes_at(found) if code == "JNP104"] == [imported, attribute]
+    assert any("passing config.WEIGHTS to the jitted masked()" in line for line in found)
+
+
+LOOP = """\
+import jax
+import jax.numpy as jnp
+
+from pkg import config
+from pkg.config import MASK
+
+
+@jax.jit
+def masked(w, m):
+    return w * m
+
+
+def train(w, steps):
+    for _ in range(steps):
+        w = masked(w, {argument})
+    return w
+"""
+
+
+@pytest.mark.parametrize("constant, argument, expected", [
+    ("MASK = np.ones(3)\n", "MASK", [(15, "JNP104")]),
+    ("MASK = np.zeros((2, 3), dtype=np.float32)\n", "config.MASK", [(15, "JNP104")]),
+    # not known to be the same NumPy data: rebound, made from a name, a JAX array, another attribute
+    ("MASK = np.ones(3)\nMASK = MASK * 2\n", "MASK", []),
+    ("N = 3\nMASK = np.ones(N)\n", "MASK", []),
+    ("MASK = jnp.ones(3)\n", "config.MASK", []),
+    ("MASK = np.ones(3)\n", "config.MASK.T", []),
+])
+def test_an_imported_numpy_constant(tmp_path, constant, argument, expected):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("import jax.numpy as jnp\nimport numpy as np\n\n" + constant)
+    (package / "train.py").write_text(LOOP.format(argument=argument))
+    assert codes_at(flake8(["--jaxnp-cache-dir", "", "pkg/train.py"], tmp_path)) == expected
+
+
+def test_a_changed_constant_is_seen_with_a_warm_cache(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("import numpy as np\n\nMASK = np.ones(3)\n")
+    (package / "train.py").write_text(LOOP.format(argument="MASK"))
+    args = ["--jaxnp-cache-dir", str(tmp_path / "cache"), "pkg/train.py"]
+    assert codes_at(flake8(args, tmp_path)) == [(15, "JNP104")]
+    (package / "config.py").write_text("import jax.numpy as jnp\n\nMASK = jnp.ones(3)\n")
+    assert flake8(args, tmp_path) == []

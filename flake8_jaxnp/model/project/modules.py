@@ -30,7 +30,7 @@ MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 # What the model asks of other modules.
-QUESTIONS = ("function", "dtype_alias", "project_class", "callers", "kept_defaults", "named_elsewhere")
+QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere")
 
 
 class Project:
@@ -223,6 +223,14 @@ class Project:
         self.consulted.append(("dtype_alias", [list(binding), list(attributes)], answer(alias)))
         return alias
 
+    def numpy_data(self, binding, attributes=()):
+        """Whether an imported name is a project module's NumPy array constant (``constants``)."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        known = bool(summary) and found[1] in summary["numpy"]
+        self.consulted.append(("numpy_data", [list(binding), list(attributes)], answer(known)))
+        return known
+
     def project_class(self, binding, attributes=()):
         """(module path, facts) for an imported project class that hands out jitted functions
         (``wrappers``: the methods that return one, the parameter its instances call), or None."""
@@ -236,11 +244,10 @@ class Project:
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,
         root)]} for the calls from another module's function, reached by a trace, that pass
-        this file's function tracers, or none (parameters []) on every call under a trace that
-        is cached (the function then runs at trace time only; caller None: another module
-        applies a transform to it, ``jax.jit(loss)``); root: (function, path, line) of the traced function the
-        chain starts at, or None when the caller is that root. The reach is solved once
-        per process (one flake8 run sees one state of the files)."""
+        this file's function tracers, or none ([]: it runs at trace time, the trace cached;
+        caller None: another module applies a transform to it, ``jax.jit(loss)``); root: (function,
+        path, line) of the traced function the chain starts at, or None when the caller is that
+        root. The reach is solved once per process (one flake8 run sees one state of the files)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
             MEMORY.callers[key] = self._reach(self.files())
@@ -327,11 +334,9 @@ class Project:
                 if not (passed or named or always and caches):
                     continue
                 target, facts, skipped = self._callee(path, binding, attributes)
-                if facts is None:
-                    continue
                 params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
-                    | set(named)
-                if not (params or always and caches):
+                    | set(named) if facts else set()
+                if facts is None or not (params or always and caches):
                     continue
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),

@@ -26,13 +26,14 @@ from ..names import BindingKind, Names
 from ..syntax import (SCOPES, child_fields, imported_qualname, module_imports, parameters, positional_names,
                       split_attributes, transform_spec, walk_own)
 from ..traced import applied_parameters
+from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, followed_parameters, given_apply_fn,
                     parameter_calls)
 from .records import jitted_result_shape, module_records
 from .units import TransformLines, applications, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 19
+SUMMARY_FORMAT = 20
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
@@ -52,7 +53,7 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}, "classes": {}}
+                "results": {}, "dtypes": {}, "numpy": [], "classes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
@@ -96,7 +97,7 @@ def summarise(source, transforms, scalars_static=()):
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "classes": classes}
+            "numpy": numpy_constants(tree, imports), "classes": classes}
 
 
 def _may_call_given_apply_fn(source):
@@ -579,12 +580,4 @@ def dtype_aliases(tree, imports):
                 dtype, python_type = dtypes.dtype_of_qualname(_qualname(value, imports))
             if dtype is not None:
                 found[stmt.targets[0].id] = [dtype, python_type]
-    if found:  # only then: is any of them rebound anywhere?
-        rebound = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                rebound[node.id] = rebound.get(node.id, 0) + 1
-            elif isinstance(node, ast.Global):
-                rebound.update((name, 2) for name in node.names)
-        found = {name: alias for name, alias in found.items() if rebound.get(name) == 1}
-    return found
+    return bound_once(tree, found)
