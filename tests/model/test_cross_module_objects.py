@@ -1,9 +1,13 @@
 """Helpers, constants and objects of other modules that a jitted step reaches
 (fixtures/crosspkg): the reach follows them as it follows a same-file helper, and the
 results agree across orders, --jobs, file-by-file and stdin linting (test_project_reach)."""
+import ast
+
 import pytest
 
 from conftest import FIXTURES
+from flake8_jaxnp.model.project.units import inherited_run_methods, run_methods
+from flake8_jaxnp.model.syntax import module_imports
 from flake8_runs import flake8
 from test_project import codes_at
 from test_values_through_helpers import findings
@@ -158,3 +162,69 @@ def test_a_changed_constant_is_seen_with_a_warm_cache(tmp_path):
     assert codes_at(flake8(args, tmp_path)) == [(15, "JNP104")]
     (package / "config.py").write_text("import jax.numpy as jnp\n\nMASK = jnp.ones(3)\n")
     assert flake8(args, tmp_path) == []
+
+
+def test_inherited_methods_of_another_modules_class_run_under_the_trace():
+    found = flake8(["crosspkg/layers.py"], FIXTURES)
+    built = line_of("layers.py", '        print("built with", scale)  # expect: JNP301')
+    called = line_of("layers.py", '        print("called with", x)  # expect: JNP301')
+    assert codes_at(found) == [(built, "JNP301"), (called, "JNP301")]
+    call = line_of("model.py", "    return layer(x)")
+    assert any(f"jax.jit (called from 'scaled_by_two' in crosspkg/model.py:{call})" in line for line in found)
+
+
+LAYERS = """\
+import jax.numpy as jnp
+
+from pkg import other
+
+
+class Base:
+    def __call__(self, x):
+        print(x)
+        return jnp.sin(x)
+
+
+{child}
+"""
+CALLER = """\
+import jax
+
+from pkg.layers import Child
+
+
+@jax.jit
+def step(x):
+    layer = Child()
+    return layer(x)
+"""
+
+
+@pytest.mark.parametrize("child, expected", [
+    ("class Child(Base):\n    pass\n", [(8, "JNP301")]),
+    ("class Middle(Base):\n    pass\n\n\nclass Child(Middle):\n    pass\n", [(8, "JNP301")]),
+    # its own __call__ (a def or another binding), another base too, a base of another module: not Base's
+    ("class Child(Base):\n    def __call__(self, x):\n        return x\n", []),
+    ("class Child(Base, other.Mixin):\n    pass\n", []),
+    ("class Child(other.Base):\n    pass\n", []),
+    ("class Child(Base):\n    __call__ = None\n", []),
+])
+def test_an_inherited_call_of_another_modules_class(tmp_path, child, expected):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "other.py").write_text("class Base:\n    pass\n\n\nclass Mixin:\n    pass\n")
+    (package / "layers.py").write_text(LAYERS.format(child=child))
+    (package / "train.py").write_text(CALLER)
+    assert codes_at(flake8(["--jaxnp-cache-dir", "", "pkg/layers.py"], tmp_path)) == expected
+
+
+def test_a_dataclass_writes_its_own_init_and_a_cycle_ends():
+    tree = ast.parse(
+        "class Base:\n    def __init__(self, x):\n        self.x = x\n\n"
+        "    def __call__(self, y):\n        return y\n\n\n"
+        "@dataclasses.dataclass\nclass Record(Base):\n    pass\n\n\nclass Plain(Base):\n    pass\n\n\n"
+        "class A(B):\n    pass\n\n\nclass B(A):\n    pass\n")
+    found, _ = run_methods(tree, module_imports(tree))
+    expected = {"Plain.__init__": "Base.__init__", "Plain.__call__": "Base.__call__"}
+    assert inherited_run_methods(tree, found) == expected

@@ -383,7 +383,7 @@ class Project:
             return target, summary["functions"][target[1]], 0
         unit = f"{target[1]}.{'__call__' if instance else '__init__'}"
         facts = summary["methods"].get(unit) or summary["linen"].get(unit)  # linen: state.apply_fn of model.apply
-        return (target[0], unit), facts, 1
+        return (target[0], facts.get("unit", unit) if facts else unit), facts, 1  # (inherited: the base's)
 
     def target_of(self, path, binding, attributes):
         """(module path, name) that a call recorded in the flows of the module at ``path``

@@ -30,10 +30,10 @@ from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, call_target, followed_parameters, given_apply_fn,
                     parameter_calls)
 from .records import jitted_result_shape, module_records
-from .units import TransformLines, applications, plain_methods, returned_def, run_methods
+from .units import TransformLines, applications, inherited_run_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 20
+SUMMARY_FORMAT = 21
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
@@ -89,9 +89,11 @@ def summarise(source, transforms, scalars_static=()):
             calls = parameter_calls(func, imports, local_functions, apply_fn)
             if calls:
                 flows[unit] = calls
+    inherited = inherited_run_methods(tree, methods)
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
+    methods.update({unit: dict(methods[base], unit=base) for unit, base in inherited.items()})  # Child(x): Base's
     builders = {name for name, facts in functions.items() if facts.get("builds_jitted")}
     classes = wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
                               lambda names: TransformLines(source, imports, transforms, names).touched)

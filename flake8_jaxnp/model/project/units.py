@@ -72,6 +72,38 @@ def run_methods(tree, imports):
     return found, linen
 
 
+def inherited_run_methods(tree, found):
+    """{"Child.__call__": "Base.__call__"}: the method of ``found`` (``run_methods``) that
+    calling a top-level class that does not bind it runs, inherited along single bases of
+    the module (``class Child(Base)``), each class defined once and, below the one that
+    defines the method, undecorated (a dataclass writes its own ``__init__``)."""
+    classes = {}
+    for stmt in tree.body:
+        if type(stmt) is ast.ClassDef:
+            classes.setdefault(stmt.name, []).append(stmt)
+    inherited = {}
+    for name, defs in classes.items():
+        for method in RUN_METHODS if len(defs) == 1 else ():
+            cls, seen = defs[0], set()
+            while cls.name not in seen and not cls.decorator_list and len(cls.bases) == 1 and not cls.keywords \
+                    and not _binds(cls, method) and len(classes.get(getattr(cls.bases[0], "id", None), ())) == 1:
+                seen.add(cls.name)
+                cls = classes[cls.bases[0].id][0]
+                if f"{cls.name}.{method}" in found:
+                    inherited[f"{name}.{method}"] = f"{cls.name}.{method}"
+                    break
+    return inherited
+
+
+def _binds(cls, name):
+    """Whether the body of the class ``cls`` binds ``name`` (a def, an assignment, anything)."""
+    for stmt in cls.body:
+        targets = [*getattr(stmt, "targets", ()), getattr(stmt, "target", None)]
+        if getattr(stmt, "name", None) == name or any(getattr(t, "id", None) == name for t in targets):
+            return True
+    return False
+
+
 def plain_methods(tree, imports):
     """{"Counter.count": def} for the undecorated methods, each defined once, of the top-level
     classes defined once that are no linen Module (whose methods run through ``apply``): what
