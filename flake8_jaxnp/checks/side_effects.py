@@ -50,16 +50,23 @@ def trace_only_side_effects(model):
         found = _side_effects(model, func, {"scope": getattr(func, "name", "<lambda>"), "transform": transform.shown},
                               rebound)
         yield from (f for f in found if f.line not in untaken) if untaken else found
+    for func, transform in model.trace_time.items():  # called under the trace with no tracer
+        rebound = model.rebound_globals() if rebound is None else rebound
+        yield from _side_effects(model, func, {"scope": func.name, "transform": transform.shown}, rebound,
+                                 given_tracers=False)
 
 
-def _side_effects(model, func, base, rebound):
+def _side_effects(model, func, base, rebound, given_tracers=True):
+    """The trace-time effects in ``func``. Without ``given_tracers`` (a helper that traced
+    code calls with no tracer), its parameters hold what its callers pass, maybe plain
+    Python values: a print shows tracers only when it prints an array made there."""
     scope = model.scope(func)
     outer = scope.globals | scope.nonlocals
     stale_reported = set()
     for node in model.own_nodes(func):
         kind = type(node)
         if kind is ast.Call:
-            yield from _call(model, func, node, base)
+            yield from _call(model, func, node, base, given_tracers)
         elif kind is ast.Name:
             if type(node.ctx) is ast.Store and node.id in outer:
                 statement = "global" if node.id in scope.globals else "nonlocal"
@@ -137,11 +144,12 @@ def _always_passed(model, func, param):
     return tracing > 0
 
 
-def _call(model, func, call, base):
+def _call(model, func, call, base, given_tracers):
     qualname = model.qualname(call.func)
     if qualname == "builtins.print":
         known = {}
-        if not all(_is_static(model, arg, 0, known) for arg in call.args):  # sep=, end=, file= print no value
+        if given_tracers and not all(_is_static(model, arg, 0, known) for arg in call.args) \
+                or not given_tracers and any(model.value(arg).is_array for arg in call.args):  # (not sep=, end=)
             yield Finding.at(call, "JNP301", base)
     elif qualname and _is_stateful(qualname):
         fix = ("pass the time in as an argument" if qualname in CLOCKS

@@ -256,7 +256,10 @@ def _jitted_upload(model, call):
 
 
 def _numpy_data(model, expr):
-    return model.value(expr).kind is NUMPY or _numpy_attribute(model, expr)
+    """NumPy data: a value the model knows to be a NumPy array, ``self.table`` set to NumPy data
+    once (``_numpy_attribute``), or another project module's NumPy constant (``MASK`` of
+    ``from .config import MASK``, ``config.MASK``)."""
+    return model.value(expr).kind is NUMPY or _numpy_attribute(model, expr) or model.imported_numpy(expr)
 
 
 def _numpy_attribute(model, data):
@@ -542,14 +545,34 @@ def _same_upload(model, loops, call, loop):
 
 def _same_data(model, loops, data, loop):
     """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
-    the loop's scope or a module constant, or an attribute set once (``_numpy_attribute``)."""
-    if not isinstance(data, ast.Name):
-        return _numpy_attribute(model, data)
-    rebound, loads = loops.names(loop)
-    if data.id in rebound or any(node is not data and not _read_only_use(model, node)
-                                 for node in loads.get(data.id, ())):
+    the loop's scope or a module constant, an attribute set once (``_numpy_attribute``), or
+    another module's NumPy constant (``MASK``, ``config.MASK``) that the loop only reads."""
+    if _numpy_attribute(model, data):
+        return True
+    attribute = type(data) is ast.Attribute
+    name = data.value if attribute else data
+    if type(name) is not ast.Name:
         return False
-    return _same_scope(model, data, loop)
+    rebound, loads = loops.names(loop)
+    uses = [model.parent(node) if attribute else node for node in loads.get(name.id, ())]
+    if name.id in rebound or any(use is not data and not _read_only_use(model, use)
+                                 for use in uses if not attribute or _same_attribute(use, data)):
+        return False
+    return not attribute and _same_scope(model, data, loop) or _imported_constant(model, data)
+
+
+def _same_attribute(node, data):
+    """Whether ``node`` reads the same attribute of the same name as ``data`` (``config.MASK``)."""
+    return type(node) is ast.Attribute and node.attr == data.attr
+
+
+def _imported_constant(model, data):
+    """Another module's NumPy constant, through an import bound once here and never rebound."""
+    name = data.value if type(data) is ast.Attribute else data
+    found = model.resolve(name)
+    return found is not None and model.is_module_scope(found[0]) and len(found[1]) == 1 \
+        and found[1][0].kind is BindingKind.IMPORT and not model.rebound_by_functions(name.id) \
+        and model.imported_numpy(data)
 
 
 def _read_only_use(model, name):

@@ -174,6 +174,12 @@ class Callees:
         alias = self.project.dtype_alias(*binding) if binding else None
         return tuple(alias) if alias else None
 
+    def imported_numpy(self, expr):
+        """Whether ``expr`` (``MASK`` of ``from .config import MASK``, or ``config.MASK``) names
+        a NumPy array constant of another project module."""
+        binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
+        return bool(binding) and self.project.numpy_data(*binding)
+
     def jitted_result(self, callee):
         """The shape of what a same-file jitted function returns (see project.records.result_shape),
         when its transforms turn every leaf into an array; else None."""

@@ -34,10 +34,12 @@ class Model:
         callees = Callees(self.names, roots, self.project)
         self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
         self.traced = tracing.traced  # function node -> TracedFunction
+        self.trace_time = tracing.trace_time  # def called from cached traced code with no tracer -> Transform
         self.jitted_callables = tracing.jitted_callables
         self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
         self.callee = callees.callee  # the same-file def a call's function expression names
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
+        self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
         self._sources = ArraySources(self.names, tracing)
         self._array_bodies = None  # functions whose forward pass may see an array, built on demand
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)

@@ -11,6 +11,7 @@ import ast
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
+from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
@@ -59,9 +60,13 @@ class Tracing:
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
         self._evaluating = []  # the defs whose ``returned`` is being worked out, outermost first
+        # def -> the cached transform it runs under, called from traced code with no tracer:
+        # the rules that need no tracer argument (print, host RNG, outer mutation) apply there
+        self.trace_time = {}
         if callees.project is not None:
             self._traced_from_other_modules(callees.project)
         self._analyse()
+        self._spread_trace_time()
 
     def _analyse(self):
         """Run the forward pass over the module and the traced functions; a function that
@@ -81,6 +86,39 @@ class Tracing:
                 for node in [callee] + self._nested_in(callee):  # closures read the re-analysed values
                     if node not in queue:
                         queue.append(node)
+
+    def _spread_trace_time(self):
+        """Extend ``trace_time`` with the same-file defs (undecorated, not traced) that a traced
+        function whose trace is cached, or a def already in it, calls on every call (not under
+        an ``if``, a loop, a ``try`` or a nested def): they run once per trace, named after the
+        caller, as the project's reach does across modules (``flows``)."""
+        queue = [(func, traced.cached_by) for func, traced in self.traced.items() if traced.cached_by is not None]
+        queue += sorted(self.trace_time.items(), key=lambda entry: (entry[0].lineno, entry[0].col_offset))
+        while queue:
+            func, transform = queue.pop(0)
+            for call in self._unconditional_calls(func):
+                callee = self.callee(call.func)
+                if isinstance(callee, ast.Lambda) or callee is None or callee.decorator_list \
+                        or callee in self.traced or callee in self.trace_time:
+                    continue
+                where = f"called from '{getattr(func, 'name', '<lambda>')}' at line {call.lineno}"
+                self.trace_time[callee] = Transform(transform.name, transform.behaviour, where)
+                queue.append((callee, self.trace_time[callee]))
+        self.trace_time = {func: transform for func, transform in self.trace_time.items() if func not in self.traced}
+
+    def _unconditional_calls(self, func):
+        """The calls that every run of ``func``'s body makes (outside branches, loops, ``try``,
+        ``with`` and nested scopes)."""
+        found = []
+        for node in self.names.own_nodes(func):
+            if type(node) is ast.Call:
+                parent = self.names.parent[node]
+                while parent is not func and type(parent) not in CONDITIONAL_STATEMENTS \
+                        and type(parent) not in NESTED_SCOPE_TYPES:
+                    parent = self.names.parent[parent]
+                if parent is func:
+                    found.append(node)
+        return found
 
     def flow_of(self, node):
         """The forward pass of a def, lambda or the module; None if it was too deep, and for
@@ -363,16 +401,19 @@ class Tracing:
                 continue
             func = defs[name][0]
             accepted = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
-            for params, transform, caller, path, line, root in calls:
+            for given, transform, caller, path, line, root in calls:
                 behaviour = self.roots.transforms.get(transform)
-                params = set(params) & accepted
-                if behaviour is None or not params:
+                params = set(given) & accepted
+                if behaviour is None or not params and (given or caller is None):
                     continue
                 if caller is None:  # from .ops import loss; jax.jit(loss)
                     where = f"applied in {shown(path)}:{line}"
                 else:
                     chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
                     where = f"called from '{caller}' in {shown(path)}:{line}{chain}"
-                # The reach chose the parameters this transform traces: a filter transform's
-                # static scalars are not among them, so its name here asks for no second choice.
-                self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)
+                if params:
+                    # The reach chose the parameters this transform traces: a filter transform's
+                    # static scalars are not among them, so its name here asks for no second choice.
+                    self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)
+                elif behaviour.cached:  # given no tracer: it runs at trace time, once per trace
+                    self.trace_time.setdefault(func, Transform(transform, behaviour, where))

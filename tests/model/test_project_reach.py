@@ -27,10 +27,11 @@ def test_a_trace_reaches_a_helper_three_modules_down_and_names_its_root():
         in printed
 
 
-def test_the_chain_agrees_across_orders_jobs_files_and_stdin():
-    paths = sorted(CHAIN.glob("*.py"))
+@pytest.mark.parametrize("package, reached", [("chainpkg", "util.py"), ("crosspkg", "helpers.py")])
+def test_the_chain_agrees_across_orders_jobs_files_and_stdin(package, reached):
+    paths = sorted((FIXTURES / package).glob("*.py"))
     serial, parallel = serial_and_parallel(FIXTURES, paths)
-    assert any("chainpkg/util.py" in line for line in serial)
+    assert any(f"{package}/{reached}" in line for line in serial)
     assert parallel == serial
     backwards = flake8(["--jobs", "1", *[str(p.relative_to(FIXTURES)) for p in reversed(paths)]], FIXTURES)
     assert backwards == serial

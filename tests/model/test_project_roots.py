@@ -253,7 +253,7 @@ class Inherits(Plain):
     ("m = Plain(2)\n    m = other\n    return m(x)", []),  # bound twice: not known
     ("m = Linen()\n    return m(x)", []),  # a linen Module runs through apply: not followed here
     ("m = Counting(x)\n    return m(x)", [(27, "JNP202")]),  # NNX: assigning self.calls is its state
-    ("return Inherits(x)", []),  # an inherited __init__ is not known
+    ("return Inherits(x)", [(7, "JNP202")]),  # Plain's __init__, inherited, runs with the tracer
 ])
 def test_a_class_of_another_module_runs_its_init_and_call_under_the_trace(tmp_path, body, expected):
     write_package(tmp_path, layers=LAYERS,

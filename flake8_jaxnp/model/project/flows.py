@@ -60,9 +60,10 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
     the module (binding None, path [its name]) that passes on some of ``func``'s
-    parameters: each argument with the parameters its value derives from, and whether
-    it is one parameter as it was passed in (bare); always: whether the call runs on
-    every call of ``func``. Calls into JAX, NumPy and the frameworks are left out:
+    parameters, or that runs on every call of ``func`` (always: the callee then runs
+    under whatever trace runs ``func``, whatever it is given): each argument with the
+    parameters its value derives from, and whether it is one parameter as it was passed
+    in (bare). Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
     path) of the imported class it holds an instance of}: calling it runs that ``__call__``.
@@ -71,7 +72,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
     ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``)."""
     own = {arg.arg for arg in parameters(func)}
-    calls, bindings = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
+    calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
     kept = []
     for node, target, always in calls:
         called = getattr(split_attributes(node.func)[0], "id", None)  # (None: jax.grad(f)(x))
@@ -95,12 +96,16 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     derived = _derivations([a for node, target, _ in calls for a in _arguments(node, target)], bindings, own, imports)
     found = []
     for node, target, always in calls:
-        passed = [[where, sorted(params), type(value) is ast.Name and value.id in own and not bindings[value.id]]
-                  for where, value, params in ((where, value, _derived_from(value, derived, imports))
+        # x = check(x): a call that runs once, before any rebinding of a parameter, gets the parameter
+        unbound = {name for name in own if always and (node.lineno, node.col_offset) < rebound_at.get(name, (0, 0))}
+        seen = {**derived, **{name: {name} for name in unbound}} if unbound else derived
+        passed = [[where, sorted(params), type(value) is ast.Name and value.id in own
+                   and (not bindings[value.id] or value.id in unbound)]
+                  for where, value, params in ((where, value, _derived_from(value, seen, imports))
                                                for where, value in _arguments(node, target)) if params]
         positions = [entry for entry in passed if type(entry[0]) is int]
         keywords = [entry for entry in passed if type(entry[0]) is str]
-        if positions or keywords:
+        if positions or keywords or always:
             found.append([target[0], target[1], positions, keywords, node.lineno, always])
     return found
 
@@ -244,8 +249,13 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     """One walk of ``func``'s body: ([(call, target, whether it runs on every call of
     ``func``)] for the calls of project names (and of ``state.apply_fn``, given what it
     calls), {name: [the values bound to it, or _OPAQUE]}; a parameter starts with no value
-    bound)."""
-    calls, bindings, assigned = [], {name: [] for name in own}, set()
+    bound), {name: the earliest (line, column) where a binding of it may take effect}: an
+    assignment's end (its value is read first), any other binding's start."""
+    calls, bindings, assigned, rebound_at = [], {name: [] for name in own}, set(), {}
+
+    def rebind(name, node, end=False):
+        at = (node.end_lineno, node.end_col_offset) if end else (node.lineno, node.col_offset)
+        rebound_at[name] = min(rebound_at.get(name, at), at)
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
         node, always = stack.pop()
@@ -262,22 +272,27 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:
                 bindings.setdefault(node.id, []).append(_OPAQUE)
+                rebind(node.id, node)
             continue
         elif kind is ast.Assign and all(type(t) is ast.Name for t in node.targets):
             for target in node.targets:
                 bindings.setdefault(target.id, []).append(node.value)
                 assigned.add(id(target))
+                rebind(target.id, node, end=True)
         elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
             value = node.value if kind is ast.AnnAssign else ast.copy_location(
                 ast.BinOp(node.target, node.op, node.value), node)
             bindings.setdefault(node.target.id, []).append(value)
             assigned.add(id(node.target))
+            rebind(node.target.id, node, end=True)
         elif kind is ast.arg:
             if node.arg not in own:  # a nested function's: it holds whatever its caller passes
                 bindings.setdefault(node.arg, []).append(_OPAQUE)
+                rebind(node.arg, node)
         elif kind in _BINDING_STATEMENTS:
             for name in _bound_by(node):
                 bindings.setdefault(name, []).append(_OPAQUE)
+                rebind(name, node)
         inner = always and kind not in CONDITIONAL_STATEMENTS and kind not in NESTED_SCOPE_TYPES
         for field in child_fields(kind):
             value = getattr(node, field, None)
@@ -285,7 +300,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 stack.extend([(child, inner) for child in value if child is not None])
             elif isinstance(value, ast.AST):
                 stack.append((value, inner))
-    return calls, bindings
+    return calls, bindings, rebound_at
 
 
 def _transformed_target(call, imports, local_functions):

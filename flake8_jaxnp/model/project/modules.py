@@ -32,7 +32,7 @@ MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 # What the model asks of other modules.
-QUESTIONS = ("function", "dtype_alias", "project_class", "callers", "kept_defaults", "named_elsewhere")
+QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere")
 
 
 class Project:
@@ -225,6 +225,14 @@ class Project:
         self.consulted.append(("dtype_alias", [list(binding), list(attributes)], answer(alias)))
         return alias
 
+    def numpy_data(self, binding, attributes=()):
+        """Whether an imported name is a project module's NumPy array constant (``constants``)."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        known = bool(summary) and found[1] in summary["numpy"]
+        self.consulted.append(("numpy_data", [list(binding), list(attributes)], answer(known)))
+        return known
+
     def project_class(self, binding, attributes=()):
         """(module path, facts) for an imported project class that hands out jitted functions
         (``wrappers``: the methods that return one, the parameter its instances call), or None."""
@@ -238,10 +246,10 @@ class Project:
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,
         root)]} for the calls from another module's function, reached by a trace, that pass
-        this file's function tracers (caller None: another module applies a transform to
-        it, ``jax.jit(loss)``); root: (function, path, line) of the traced function the
-        chain starts at, or None when the caller is that root. The reach is solved once
-        per process (one flake8 run sees one state of the files)."""
+        this file's function tracers, or none ([]: it runs at trace time, the trace cached;
+        caller None: another module applies a transform to it, ``jax.jit(loss)``); root: (function,
+        path, line) of the traced function the chain starts at, or None when the caller is that
+        root. The reach is solved once per process (one flake8 run sees one state of the files)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
             MEMORY.callers[key] = self._reach(self.files())
@@ -323,10 +331,11 @@ class Project:
             path, name, transform = caller = queue.popleft()
             root = starts[caller] or origins[caller]
             traced = reached[caller]
-            for binding, attributes, positions, keywords, line, _ in self._flows(parts.get(path), path, name):
+            caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
+            for binding, attributes, positions, keywords, line, always in self._flows(parts.get(path), path, name):
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
-                if not (passed or named):
+                if not (passed or named or always and caches):
                     continue
                 if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
                     if (path, name) not in classes:
@@ -336,16 +345,16 @@ class Project:
                         continue
                     binding, attributes = held[0], [*held[1], INSTANCE_METHOD, attributes[2]]
                 target, facts, skipped = self._callee(path, binding, attributes)
-                if facts is None:
-                    continue
                 params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
-                    | set(named)
+                    | set(named) if facts else set()
+                if facts is None or not (params or always and caches):
+                    continue
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
                                                                    [set(), own_root(caller, path, root)])
                     site[0] |= params
                 callee = (*target, transform)
-                if not params <= reached.get(callee, set()):
+                if callee not in reached or not params <= reached[callee]:
                     reached.setdefault(callee, set()).update(params)
                     starts.setdefault(callee, root)
                     queue.append(callee)

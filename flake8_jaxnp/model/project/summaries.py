@@ -23,6 +23,7 @@ from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seed
 from ..library import non_array_functions
 from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..traced import applied_parameters
+from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn,
                     instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
@@ -30,7 +31,7 @@ from .records import jitted_result_shape, module_records
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 20
+SUMMARY_FORMAT = 22
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -43,7 +44,7 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}, "classes": {}}
+                "results": {}, "dtypes": {}, "numpy": [], "classes": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
@@ -91,7 +92,7 @@ def summarise(source, transforms, scalars_static=()):
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "classes": classes}
+            "numpy": numpy_constants(tree, imports), "classes": classes}
 
 
 
@@ -536,12 +537,4 @@ def dtype_aliases(tree, imports):
                 dtype, python_type = dtypes.dtype_of_qualname(_qualname(value, imports))
             if dtype is not None:
                 found[stmt.targets[0].id] = [dtype, python_type]
-    if found:  # only then: is any of them rebound anywhere?
-        rebound = {}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                rebound[node.id] = rebound.get(node.id, 0) + 1
-            elif isinstance(node, ast.Global):
-                rebound.update((name, 2) for name in node.names)
-        found = {name: alias for name, alias in found.items() if rebound.get(name) == 1}
-    return found
+    return bound_once(tree, found)

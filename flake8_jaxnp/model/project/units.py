@@ -90,26 +90,28 @@ def plain_methods(tree, imports):
 def inherited_methods(tree, methods):
     """{"Net.__call__": "Base.__call__"} for the ``methods`` (by unit) of the module's top-level
     classes that a top-level subclass inherits: its single base is such a class (or one that
-    inherits it, and so on up) and its body binds no such name. Not ``__init__``: a subclass's
-    generated one (a dataclass's) may take its place."""
+    inherits it, and so on up) and its body binds no such name. ``__init__`` only through
+    undecorated classes below the one that defines it: a dataclass writes its own."""
     classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
     names = [cls.name for cls in classes]
     bases = {cls.name: cls.bases[0].id for cls in classes if names.count(cls.name) == 1 and len(cls.bases) == 1
              and type(cls.bases[0]) is ast.Name and names.count(cls.bases[0].id) == 1}
     bound = {cls.name: class_body_names(cls) for cls in classes if cls.name in bases}
+    plain = {cls.name: not cls.decorator_list and not cls.keywords for cls in classes}
     found = {}
     for name in bases:
-        base, seen, shadowed = bases[name], {name}, bound[name]
+        base, seen, shadowed, undecorated = bases[name], {name}, bound[name], plain[name]
         while base not in seen:
             for unit in methods:
                 method = unit[len(base) + 1:]
-                if unit.startswith(base + ".") and method != "__init__" and method not in shadowed \
-                        and f"{name}.{method}" not in found:
+                if unit.startswith(base + ".") and (method != "__init__" or undecorated) \
+                        and method not in shadowed and f"{name}.{method}" not in found:
                     found[f"{name}.{method}"] = unit
             seen.add(base)
             if base not in bases:
                 break
             shadowed = shadowed | bound[base]  # (a name the class between binds is its own)
+            undecorated = undecorated and plain[base]
             base = bases[base]
     return found
 

@@ -1,0 +1,53 @@
+"""What other modules may read of a module's top-level constants, from its text alone."""
+import ast
+
+from .. import dtypes
+from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
+from ..syntax import imported_qualname
+
+
+def numpy_constants(tree, imports):
+    """The module constants bound once, at the top level, to a NumPy array made from literals
+    (``MASK = np.ones(3)``, ``W = np.linspace(0, 1, 3, dtype=np.float32)``): host data that
+    another module passing it to a jitted function uploads on every call."""
+    found = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and isinstance(stmt.value, ast.Call) and _makes_numpy_array(stmt.value, imports):
+            found[stmt.targets[0].id] = True
+    return sorted(bound_once(tree, found))
+
+
+def _makes_numpy_array(call, imports):
+    """Whether ``call`` makes a NumPy array (a function of NumPy's array modules that gives
+    one, as the model reads it: ``library.call``) from literals and dtypes alone."""
+    qualname = imported_qualname(call.func, imports) or ""
+    module, _, name = qualname.rpartition(".")
+    if module not in NUMPY_ARRAY_MODULES or name in non_array_functions() or qualname in GENERATOR_CONSTRUCTORS:
+        return False
+    return all(_literal(value, imports) for value in [*call.args, *(k.value for k in call.keywords if k.arg)]) \
+        and all(k.arg for k in call.keywords)
+
+
+def _literal(expr, imports):
+    """A number, string, tuple or list of them, or a dtype (``np.float32``)."""
+    if isinstance(expr, ast.UnaryOp):
+        expr = expr.operand
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_literal(e, imports) for e in expr.elts)
+    return dtypes.dtype_of_qualname(imported_qualname(expr, imports))[0] is not None
+
+
+def bound_once(tree, found):
+    """``found`` ({name: ...}) without the names bound more than once anywhere in the module."""
+    if not found:
+        return found
+    rebound = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            rebound[node.id] = rebound.get(node.id, 0) + 1
+        elif isinstance(node, ast.Global):
+            rebound.update((name, 2) for name in node.names)
+    return {name: value for name, value in found.items() if rebound.get(name) == 1}
