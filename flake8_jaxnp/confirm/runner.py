@@ -20,10 +20,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from ..checks.transfers import HANDFUL, LOOPS, handful_steps
+from ..checks.transfers import HANDFUL, handful_steps
 from ..findings import INTERNAL_ERROR
 from ..linter import lint
-from ..model.syntax import TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file
+from ..model.syntax import LOOPS, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file
 from ..options import DEFAULT
 from ..rules import RULES, needs_eager_run
 from . import processes
@@ -156,9 +156,9 @@ def demo_loop_lines(tree):
             elif isinstance(child, LOOPS):
                 count = handful_steps(child, _names_range)
                 inner = None if count is None or steps is None or steps * count > HANDFUL else steps * count
-                for field in ("target", "iter", "test"):
-                    if getattr(child, field, None) is not None:
-                        visit(getattr(child, field), steps)
+                for header in ("target", "iter", "test"):
+                    if getattr(child, header, None) is not None:
+                        visit(getattr(child, header), steps)
                 for statement in child.body + child.orelse:
                     if inner is not None:
                         lines.update(range(statement.lineno, statement.end_lineno + 1))
