@@ -146,27 +146,24 @@ def statement_lines(tree):
 def demo_loop_lines(tree):
     """The lines that loops of a handful of steps repeat and no other loop of their function does
     (``for _ in range(3)``, at most HANDFUL steps in all): the linter reports no per-iteration
-    transfer there (checks.transfers), so none counts as missed."""
-    lines = set()
-
-    def visit(node, steps):
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                visit(child, 1)
-            elif isinstance(child, LOOPS):
-                count = handful_steps(child, _names_range)
-                inner = None if count is None or steps is None or steps * count > HANDFUL else steps * count
-                for header in ("target", "iter", "test"):
-                    if getattr(child, header, None) is not None:
-                        visit(getattr(child, header), steps)
-                for statement in child.body + child.orelse:
-                    if inner is not None:
-                        lines.update(range(statement.lineno, statement.end_lineno + 1))
-                    visit(statement, inner)
-            else:
-                visit(child, steps)
-
-    visit(tree, 1)
+    transfer there (checks.transfers), so none counts as missed. (A stack, not recursion: a
+    deep ``elif`` chain must not exhaust Python's.)"""
+    lines, stack = set(), [(tree, 1)]  # (node, the steps its enclosing loops take; None: a hot loop)
+    while stack:
+        node, steps = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            steps = 1
+        if not isinstance(node, LOOPS):
+            stack += [(child, steps) for child in ast.iter_child_nodes(node)]
+            continue
+        count = handful_steps(node, _names_range)
+        inner = None if count is None or steps is None or steps * count > HANDFUL else steps * count
+        stack += [(getattr(node, header), steps) for header in ("target", "iter", "test")
+                  if getattr(node, header, None) is not None]
+        for statement in node.body + node.orelse:
+            if inner is not None and not isinstance(statement, LOOPS):  # a nested loop counts its own
+                lines.update(range(statement.lineno, statement.end_lineno + 1))
+            stack.append((statement, inner))
     return frozenset(lines)
 
 
