@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from ..checks.transfers import HANDFUL, handful_steps
 from ..findings import INTERNAL_ERROR
 from ..linter import lint
-from ..model.syntax import LOOPS, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file
+from ..model.syntax import LOOPS, SCOPES, TEST_FUNCTION_PREFIX, is_assertion_call, is_test_file
 from ..options import DEFAULT
 from ..rules import RULES, needs_eager_run
 from . import processes
@@ -151,7 +151,7 @@ def demo_loop_lines(tree):
     lines, stack = set(), [(tree, 1)]  # (node, the steps its enclosing loops take; None: a hot loop)
     while stack:
         node, steps = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+        if isinstance(node, SCOPES):
             steps = 1
         if not isinstance(node, LOOPS):
             stack += [(child, steps) for child in ast.iter_child_nodes(node)]
