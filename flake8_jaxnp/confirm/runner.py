@@ -279,8 +279,15 @@ class Worker:
             what = f"interpreter exited with status {returncode}"
         self.stderr.seek(0)
         text = self.stderr.read().decode("utf-8", "replace")
-        last = next((line.strip() for line in reversed(text.splitlines()) if line.strip()), "")
-        return f"{what}: {last[:160]}" if last else what
+        return f"{what}: {_telling_line(text)[:160]}" if text.strip() else what
+
+
+def _telling_line(stderr):
+    """The line of a dead worker's stderr that says why: a runtime's failed check or Python's fatal error
+    (the lines after them list modules and frames), else the last line."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    return next((line for line in lines if "Check failed" in line or line.startswith("Fatal Python error")),
+                lines[-1])
 
 
 def _signal_name(number):

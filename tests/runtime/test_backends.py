@@ -13,7 +13,7 @@ import pytest
 
 from confirm_helpers import COMMAND, INPUTS, confirm
 from conftest import ROOT
-from flake8_jaxnp.confirm import report
+from flake8_jaxnp.confirm import report, runner
 from flake8_jaxnp.confirm.runner import CaseResult, FileResult
 
 FILES = [INPUTS / "confirmed_and_unexercised.py", INPUTS / "raises_later.py"]
@@ -151,3 +151,14 @@ def test_a_donated_buffer_used_again_is_evidence_on_each_backend(message):
     from flake8_jaxnp.confirm.observe import exception_kinds
 
     assert exception_kinds(ValueError(message), None) == {ev.DELETED_BUFFER}
+
+
+def test_a_dead_worker_is_explained_by_the_runtime_check_that_failed_not_by_the_module_list():
+    """A TPU runtime's abort ends its stderr with Python's list of extension modules; the failed check
+    above it says why."""
+    stderr = ("UserWarning: Transparent hugepages are not enabled.\n"
+              "F1205 20:03:08.576208 5698 host_command_heap_buffer_util.cc:30] Check failed: size <= inputs.size()\n"
+              "*** Check failure stack trace: ***\n    @ 0x7edf1669bc54 absl::log_internal::LogMessage::SendToLog()\n"
+              "Fatal Python error: Aborted\n\nExtension modules: jaxlib.cpu_feature_guard, numpy._core\n")
+    assert "Check failed: size <= inputs.size()" in runner._telling_line(stderr)
+    assert runner._telling_line("Traceback (most recent call last):\nValueError: bad\n") == "ValueError: bad"
