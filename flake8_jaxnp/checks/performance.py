@@ -68,8 +68,8 @@ def _own_expression_nodes(stmt):
 
 
 def _fresh_transform(model, loop, stmt, call, walked):
-    """``jax.jit(lambda ...)``, ``jax.jit(partial(f, ...))`` or ``jax.jit(h)`` of a def made in the loop,
-    called in the same loop."""
+    """``jax.jit(lambda ...)``, ``jax.jit(partial(f, ...))``, ``jax.jit(jax.grad(f))`` or ``jax.jit(h)`` of a
+    def made in the loop, called in the same loop."""
     if model.qualname(call.func) not in model.staging_transforms or not call.args:
         return
     fresh = _fresh_function(model, loop, call.args[0])
@@ -90,6 +90,8 @@ def _fresh_function(model, loop, expr):
         return "a new lambda"
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in PARTIAL:
         return "a new functools.partial"
+    if isinstance(expr, ast.Call) and model.qualname(expr.func) in model.transform_names - model.staging_transforms:
+        return f"the new function that {describe(expr.func)}() returns"  # jax.grad(f) is a new object on each call
     func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
         return f"the function '{expr.id}' defined in the loop"

@@ -72,8 +72,13 @@ def host_transfers_in_loops(model):
         if code != "JNP104" and (loops.around_inner_loop(loop, reported) or _in_inner_loop_header(model, reported, loop)
                                  or _checked_by_assertion(model, reported) or _in_every_n_block(model, loops, loop)):
             continue
-        if code == "JNP104" and not (_same_upload(model, loops, node, loop) if reported is node
-                                     else _same_data(model, loops, reported, loop)):
+        if code == "JNP104" and reported is not node:  # a jitted call: the first NumPy argument the loop repeats
+            reported = next((data for data in _numpy_arguments(model, node) if _same_data(model, loops, data, loop)),
+                            None)
+            if reported is None:
+                continue
+            what = _jitted_upload_what(reported, node)
+        elif code == "JNP104" and not _same_upload(model, loops, node, loop):
             continue
         yield Finding.at(reported, code, {"what": what})
 
@@ -245,14 +250,20 @@ def _call(model, call):
 
 
 def _jitted_upload(model, call):
-    """(the argument, JNP104, what) for NumPy data passed to a jitted function: each call
-    copies it to the device again."""
+    """(its first NumPy argument, JNP104, what) for NumPy data passed to a jitted function: each call
+    copies it to the device again (the loop's check then looks for an argument it repeats)."""
     if not call.args or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
         return None
-    data = next((a for a in call.args if type(a) in (ast.Name, ast.Attribute) and _numpy_data(model, a)), None)
-    if data is None:
-        return None
-    return data, "JNP104", f"passing {describe(data)} to the jitted {describe(call.func)}()"
+    data = next(_numpy_arguments(model, call), None)
+    return None if data is None else (data, "JNP104", _jitted_upload_what(data, call))
+
+
+def _numpy_arguments(model, call):
+    return (a for a in call.args if type(a) in (ast.Name, ast.Attribute) and _numpy_data(model, a))
+
+
+def _jitted_upload_what(data, call):
+    return f"passing {describe(data)} to the jitted {describe(call.func)}()"
 
 
 def _numpy_data(model, expr):

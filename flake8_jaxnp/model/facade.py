@@ -37,6 +37,7 @@ class Model:
         self.trace_time = tracing.trace_time  # def called from cached traced code with no tracer -> Transform
         self.jitted_callables = tracing.jitted_callables
         self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
+        self.transform_names = tracing.transform_names
         self.callee = callees.callee  # the same-file def a call's function expression names
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
