@@ -92,17 +92,23 @@ def _key_consumer_probe(name, func):
 
 
 def _key_maker_probe(name, func):
-    """Under a trace a key made from a concrete seed is a new tracer each time; remember the maker
-    and seed, so that the same seed made again counts as the same key data (``_key_fingerprint``)."""
+    """Under a trace a key is a new tracer each time it is made; remember the maker and the seed (a
+    Python integer, or a traced seed by identity), so that the same seed made again counts as the same
+    key data (``_key_fingerprint``)."""
     @functools.wraps(func)
     def probe(*args, **kwargs):
         key = func(*args, **kwargs)
         rec = array_probes.RECORDER
         if rec is not None and not array_probes.BUSY and isinstance(key, jax.core.Tracer):
             seed = args[0] if args else kwargs.get("seed")
-            if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-                rec.traced_keys.append(key)
-                rec.seeded_keys[id(key)] = f"{name}({int(seed)}) {args[1:]} {sorted(kwargs.items())}"
+            if isinstance(seed, jax.core.Tracer):
+                rec.traced_keys.append(seed)
+                seed = f"tracer@{id(seed)}"
+            elif not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+                return key
+            rec.traced_keys.append(key)
+            options = sorted((option, value) for option, value in kwargs.items() if option != "seed")
+            rec.seeded_keys[id(key)] = f"{name}({seed}) {args[1:]} {options}"
         return key
     return probe
 
