@@ -12,6 +12,7 @@ import ast
 from collections import deque
 
 from ..findings import Finding
+from ..model.keys import SPLIT
 from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, child_nodes, stored_names, walk_own
 from . import describe, repeats
 from .transfers import handful_steps
@@ -38,10 +39,14 @@ def remade_key_findings(model, consumers):
         maker = key if _is_maker(model, key) else _made_by(model, key, memo) if named else None
         if maker is not None:
             uses.setdefault(maker, []).append((call, key, how))
+    drawn = {}  # statement -> the names that the keys of its draws read
+    for call, (key, how, *_) in consumers.items() if uses else ():
+        if _draws(model, call, how):
+            drawn.setdefault(model.statement_of(call), set()).update(n.id for n in ast.walk(key) if type(n) is ast.Name)
     for maker, consumptions in uses.items():
         loop = _loop_around(model, maker)
         if loop is None or not _same_seed(model, maker, loop) \
-                or not _feeds_carried(model, loop, [call for call, *_ in consumptions]):
+                or not _draws_into_carried(model, loop, consumptions, drawn):
             continue
         call, key, how = min(consumptions, key=lambda use: (use[0].lineno, use[0].col_offset))
         repeated = f"from the same seed on every iteration of the loop on line {loop.lineno}, so " \
@@ -143,21 +148,36 @@ def _assigned_attribute(model, attr):
     return any(n.attr == attr and type(n.ctx) is not ast.Load for n in model.nodes(ast.Attribute))
 
 
-def _feeds_carried(model, loop, calls):
-    """Whether what ``calls`` give reaches, through the loop body's assignments in source order, a
-    name the loop carries to its next iteration."""
+def _draws(model, call, how):
+    """Whether a consumption draws: a sampler, or a helper (whose splits feed its own draws); a split
+    itself only hands on subkeys, which may reach nothing that draws (a model with dropout off)."""
+    return how == "draw" or model.qualname(call.func) != SPLIT
+
+
+def _draws_into_carried(model, loop, consumptions, drawn):
+    """Whether the key's consumptions, or what they give, are drawn from in the loop body, and what
+    they give reaches a name the loop carries to its next iteration, following the body's assignments
+    in source order. ``drawn``: statement -> the names its draws' keys read."""
     carried = _carried(loop)
     if not carried:
         return False
-    sources = {model.statement_of(call) for call in calls}
-    tainted = set()
+    sources = {}  # statement -> (it draws, the key names its consumptions read)
+    for call, key, how in consumptions:
+        draws, names = sources.get(model.statement_of(call), (False, set()))
+        sources[model.statement_of(call)] = (draws or _draws(model, call, how),
+                                             names | ({key.id} if type(key) is ast.Name else set()))
+    tainted, drew = set(), False
     statements = sorted((n for n in walk_own(loop.body, SCOPES, _statements) if isinstance(n, ast.stmt)),
                         key=lambda n: (n.lineno, n.col_offset))
     for stmt in statements:
         reads, stores = _header_names(stmt)
-        if stmt in sources or reads & tainted:
+        source = sources.get(stmt)
+        if source is not None or reads & tainted:
+            if source is not None:
+                drew, tainted = drew or source[0], tainted | source[1]
+            drew = drew or bool(drawn.get(stmt, set()) & tainted)
             tainted |= stores
-    return bool(tainted & carried)
+    return drew and bool(tainted & carried)
 
 
 def _statements(node):

@@ -374,6 +374,9 @@ def _loop(head, maker, tail="    return x\n"):
      "    return x\n", 5),
     # a same-file helper that draws from its key parameter
     (NOISE + "def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        x = x + noise(key)\n", 6),
+    # subkeys read by index are drawn from
+    ("def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        subs = random.split(key, 3)\n"
+     "        x = x + random.normal(subs[0])\n", 4),
     # only the first consumption: a second one is the ordinary reuse
     ("def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        a = random.normal(key)\n"
      "        x = x + a + random.uniform(key)\n", 4),
@@ -408,7 +411,9 @@ def test_key_made_again_in_loop(lint_body, body, line):
     "def f(rates, n):\n    results = []\n    for lr in rates:\n        key = random.PRNGKey(0)\n"
     "        x = random.normal(key)\n        for _ in range(n):\n            x = x - lr * x\n"
     "        results.append(x)\n    return results\n",
-    # a callee not known to draw
+    # a callee not known to draw, given the key or the subkeys of its split
+    "def f(x, n, step_fn):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n"
+    "        key, sub = random.split(key)\n        x = step_fn(x, sub)\n",
     "def f(x, n, step_fn):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        x = step_fn(x, key)\n",
 ])
 def test_key_made_again_in_loop_silent(lint_body, body):
