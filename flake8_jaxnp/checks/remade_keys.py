@@ -5,8 +5,9 @@ it is made, where the runtime mode sees the same key data consumed again on the 
 
 A fixed key is often deliberate: one seed per configuration of a sweep, one evaluation key per
 epoch, a demo showing that a key gives the same numbers. So the loop must not be a handful of
-literal steps (``handful_steps``), and what the consumption gives must reach a name the loop
-carries to its next iteration (``params = update(params, noise)``: the same noise trains every step).
+literal steps (``handful_steps``), something in the loop must draw from the key or its subkeys,
+and what the consumption gives must reach a name the loop carries to its next iteration
+(``params = update(params, noise)``: the same noise trains every step).
 """
 import ast
 from collections import deque
