@@ -8,7 +8,8 @@ whose outputs is read, or whose outputs only reach callees the model cannot
 see consuming them, consumes nothing it can assert. Branches
 keep what both paths consumed, loops are followed into their second iteration
 when nothing can leave them early, and anything the pass cannot follow (try,
-match, nested functions) forgets what it knew.
+match, nested functions) forgets what it knew. A key made again from the same seed on every
+iteration of a loop is the loop form (``remade_keys``).
 """
 import ast
 
@@ -19,6 +20,7 @@ from ..model.keys import (SPLIT, consumed_parameters, every_call_consumers, key_
                           seeded_sample, unbound_after)
 from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
+from .remade_keys import remade_key_findings
 
 # What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
 # one sampler called the same way on one key returns the same numbers; two samplers on one key read
@@ -56,6 +58,8 @@ def prng_key_reuse(model):
             for finding in _KeyFlow(model, scope, consumers, holders, branches).run():
                 if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
                     findings[(finding.line, finding.col)] = finding
+    for finding in remade_key_findings(model, consumers):
+        findings.setdefault((finding.line, finding.col), finding)
     yield from findings.values()
 
 

@@ -68,6 +68,7 @@ class Recorder:
         self.observed = {}  # (place, kind) -> (mechanism, detail): evidence that is never "missed"
         self.keys_consumed = {}  # key fingerprint -> (place, sampler) of its first consumption
         self.traced_keys = []  # traced keys seen, kept alive so that their ids stay unique
+        self.seeded_keys = {}  # id of a traced key made from a concrete seed -> what made it (maker, seed)
         self.traces = Counter()  # place -> functions JAX traced for a call there
         self.jit_wraps = defaultdict(dict)  # place -> {id of a function jax.jit wrapped there: (it, jitted)}
         self.differentiating = []  # per jax.grad call in progress: the places of the jnp.where calls it ran

@@ -22,6 +22,7 @@ import numpy as np
 from .. import evidence as ev
 from ..api import random_samplers
 from ..checks.keys import SPLIT
+from ..checks.remade_keys import MAKERS
 from ..facts import CLOCKS, STDLIB_RANDOM
 from . import array_probes
 from .array_probes import fingerprint, install_array_probes, is_device_array, user_frame
@@ -90,12 +91,35 @@ def _key_consumer_probe(name, func):
     return probe
 
 
+def _key_maker_probe(name, func):
+    """Under a trace a key is a new tracer each time it is made; remember the maker and the seed (a
+    Python integer, or a traced seed by identity), so that the same seed made again counts as the same
+    key data (``_key_fingerprint``)."""
+    @functools.wraps(func)
+    def probe(*args, **kwargs):
+        key = func(*args, **kwargs)
+        rec = array_probes.RECORDER
+        if rec is not None and not array_probes.BUSY and isinstance(key, jax.core.Tracer):
+            seed = args[0] if args else kwargs.get("seed")
+            if isinstance(seed, jax.core.Tracer):
+                rec.traced_keys.append(seed)
+                seed = f"tracer@{id(seed)}"
+            elif not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
+                return key
+            rec.traced_keys.append(key)
+            options = sorted((option, value) for option, value in kwargs.items() if option != "seed")
+            rec.seeded_keys[id(key)] = f"{name}({seed}) {args[1:]} {options}"
+        return key
+    return probe
+
+
 def _key_fingerprint(key, rec):
-    """The key's data; for a traced key its identity (the same tracer is the same key). A concrete
-    key closed over by a lax.cond branch is read at compile time: key_data would be staged there."""
+    """The key's data; for a traced key the concrete seed it was made from (``_key_maker_probe``), else
+    its identity (the same tracer is the same key). A concrete key closed over by a lax.cond branch is
+    read at compile time: key_data would be staged there."""
     if isinstance(key, jax.core.Tracer):
         rec.traced_keys.append(key)
-        return f"tracer@{id(key)}"
+        return rec.seeded_keys.get(id(key), f"tracer@{id(key)}")
     with jax.ensure_compile_time_eval():  # a concrete key closed over by a traced branch
         data = jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
     with array_probes.probes_off():  # on an accelerator np.asarray calls the probed __array__
@@ -199,6 +223,9 @@ def install_process_probes():
     for qualname in sorted(random_samplers() | {SPLIT}):
         name = qualname.rpartition(".")[2]
         setattr(jax.random, name, _key_consumer_probe(name, getattr(jax.random, name)))
+    for qualname in sorted(MAKERS):
+        name = qualname.rpartition(".")[2]
+        setattr(jax.random, name, _key_maker_probe(name, getattr(jax.random, name)))
     _patch_host_calls("random", CLOCKS)
     _patch_host_calls("random", {f"random.{name}" for name in STDLIB_RANDOM})
     global_state = np.random.mtrand._rand

@@ -352,3 +352,76 @@ def test_lax_cond_branch_consumes(lint_body, body, line):
 ])
 def test_lax_cond_branch_silent(lint_body, body):
     assert codes(lint_body, body) == []
+
+
+def _loop(head, maker, tail="    return x\n"):
+    """A function whose loop ``head`` makes ``maker`` each iteration and adds a draw from it to the carried x."""
+    return f"def f(x, n, seed, base, cfg, step_fn):\n    {head}:\n        {maker}\n" \
+           f"        x = x + random.normal(key)\n{tail}"
+
+
+# A key made again from the same seed on every iteration draws the same numbers each time: reported at
+# the first consumption after it is made, when what it gives reaches a name the loop carries.
+@pytest.mark.parametrize("body, line", [
+    (_loop("for step in range(n)", "key = random.PRNGKey(0)"), 4),
+    (_loop("for batch in cfg.batches", "key = random.key(seed)"), 4),
+    (_loop("while x < n", "key = jax.random.PRNGKey(seed * 2 + 1)"), 4),
+    (_loop("for step in range(n)", "key: jax.Array = random.PRNGKey(cfg.seed)"), 4),
+    ("def f(x, n):\n    for _ in range(n):\n        x = x * random.uniform(random.PRNGKey(1))\n    return x\n", 3),
+    # seeded each epoch, split batch by batch: every epoch splits the same keys
+    ("def f(x, n, batches):\n    for epoch in range(n):\n        key = random.PRNGKey(0)\n"
+     "        for b in batches:\n            key, sub = random.split(key)\n            x = x + b * random.normal(sub)\n"
+     "    return x\n", 5),
+    # a same-file helper that draws from its key parameter
+    (NOISE + "def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        x = x + noise(key)\n", 6),
+    # subkeys read by index are drawn from
+    ("def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        subs = random.split(key, 3)\n"
+     "        x = x + random.normal(subs[0])\n", 4),
+    # only the first consumption: a second one is the ordinary reuse
+    ("def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        a = random.normal(key)\n"
+     "        x = x + a + random.uniform(key)\n", 4),
+])
+def test_key_made_again_in_loop(lint_body, body, line):
+    found = codes(lint_body, body)
+    assert found[0] == (line, "JNP601") and all(code == "JNP601" for _, code in found)
+
+
+@pytest.mark.parametrize("body", [
+    # the seed changes with the loop
+    _loop("for step in range(n)", "key = random.PRNGKey(step)"),
+    _loop("for i in range(n)", "key = random.PRNGKey(seed + i)"),
+    _loop("for step in range(n)", "key = random.fold_in(base, step)"),
+    _loop("for step in range(n)", "key = random.PRNGKey(seed)", "        seed += 1\n"),
+    _loop("for step in range(n)", "key = random.PRNGKey(next(cfg.seeds))"),
+    _loop("for step in range(n)", "key = random.PRNGKey(cfg['seed'])"),
+    _loop("for step in range(n)", "key = random.PRNGKey(cfg.seed)", "def g(cfg):\n    cfg.seed += 1\n"),
+    "SEED = 0\ndef g():\n    global SEED\n    SEED += 1\n"
+    + _loop("for step in range(n)", "key = random.PRNGKey(SEED)"),
+    # made on some iterations only; rebound before the draw; a loop target
+    _loop("for step in range(n)", "if step == 0:\n            key = random.PRNGKey(0)"),
+    _loop("for step in range(n)", "key = random.PRNGKey(0)\n        key = random.fold_in(key, step)"),
+    "def f(x, keys):\n    key = random.PRNGKey(0)\n    for key in keys:\n        x = x + random.normal(key)\n",
+    # a demo of a handful of literal steps, a loop that runs once
+    _loop("for _ in range(3)", "key = random.PRNGKey(0)"),
+    _loop("for lr in (0.1, 0.2)", "key = random.PRNGKey(0)"),
+    _loop("for _ in range(1)", "key = random.PRNGKey(0)"),
+    # what is drawn reaches nothing the loop carries: an evaluation key, a sweep's seed
+    "def f(x, n):\n    for epoch in range(n):\n        x = x * 0.9\n        key = random.PRNGKey(0)\n"
+    "        print(x + random.normal(key))\n",
+    "def f(rates, n):\n    results = []\n    for lr in rates:\n        key = random.PRNGKey(0)\n"
+    "        x = random.normal(key)\n        for _ in range(n):\n            x = x - lr * x\n"
+    "        results.append(x)\n    return results\n",
+    # a callee not known to draw, given the key or the subkeys of its split
+    "def f(x, n, step_fn):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n"
+    "        key, sub = random.split(key)\n        x = step_fn(x, sub)\n",
+    "def f(x, n, step_fn):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        x = step_fn(x, key)\n",
+])
+def test_key_made_again_in_loop_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+def test_key_made_again_message_says_where_and_what_repeats():
+    found = text_of(_loop("for step in range(n)", "key = random.PRNGKey(0)"))
+    assert found == ["JNP601 'key' is made again by random.PRNGKey(0) on line 5 from the same seed on every "
+                     "iteration of the loop on line 4, so random.normal() draws the same numbers each time; "
+                     "make it once before the loop: split it and use a fresh subkey"]

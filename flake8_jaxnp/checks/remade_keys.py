@@ -1,0 +1,233 @@
+"""JNP601's loop form: a key made anew from the same seed on every iteration of a loop
+(``for step in ...: key = jax.random.PRNGKey(0)``) is the same key every iteration, so whatever
+the loop draws from it, or splits from it, repeats. Reported at the key's first consumption after
+it is made, where the runtime mode sees the same key data consumed again on the next iteration.
+
+A fixed key is often deliberate: one seed per configuration of a sweep, one evaluation key per
+epoch, a demo showing that a key gives the same numbers. So the loop must not be a handful of
+literal steps (``handful_steps``), something in the loop must draw from the key or its subkeys,
+and what the consumption gives must reach a name the loop carries to its next iteration
+(``params = update(params, noise)``: the same noise trains every step).
+"""
+import ast
+from collections import deque
+
+from ..findings import Finding
+from ..model.keys import SPLIT
+from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, child_nodes, stored_names, walk_own
+from . import describe, repeats
+from .transfers import handful_steps
+
+MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+# What a loop-invariant seed may be written with: names, attributes, constants and arithmetic.
+_SEED_NODES = (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
+               ast.expr_context)
+_MADE_AGAIN = {"draw": "draws the same numbers", "split": "gives the same subkeys"}
+
+
+def remade_key_findings(model, consumers):
+    """JNP601 Findings for the first consumption of each key a repeating loop makes again from the
+    same seed; ``consumers``: call -> (key expression, how it consumes it, ...), as ``prng_key_reuse`` has."""
+    made = [call for call in model.nodes(ast.Call) if _is_maker(model, call)] if consumers else []
+    # the names a maker's value is assigned to: only their reads are traced back (the rest cost nothing)
+    names = {name for call in made if type(model.parent(call)) in (ast.Assign, ast.AnnAssign)
+             for name in stored_names(model.parent(call))}
+    uses, memo = {}, {}  # maker call -> [(consumer call, key expression, how)]; _made_by's memo
+    for call, (key, how, *_) in consumers.items() if made else ():
+        if how not in _MADE_AGAIN:
+            continue  # an unseen split: nothing shows a draw from its subkeys
+        named = type(key) is ast.Name and key.id in names
+        maker = key if _is_maker(model, key) else _made_by(model, key, memo) if named else None
+        if maker is not None:
+            uses.setdefault(maker, []).append((call, key, how))
+    drawn = {}  # statement -> the names that the keys of its draws read
+    for call, (key, how, *_) in consumers.items() if uses else ():
+        if _draws(model, call, how):
+            drawn.setdefault(model.statement_of(call), set()).update(n.id for n in ast.walk(key) if type(n) is ast.Name)
+    for maker, consumptions in uses.items():
+        loop = _loop_around(model, maker)
+        if loop is None or not _same_seed(model, maker, loop) \
+                or not _draws_into_carried(model, loop, consumptions, drawn):
+            continue
+        call, key, how = min(consumptions, key=lambda use: (use[0].lineno, use[0].col_offset))
+        repeated = f"from the same seed on every iteration of the loop on line {loop.lineno}, so " \
+            f"{describe(call.func)}() {_MADE_AGAIN[how]} each time"
+        if key is maker:
+            name, text = describe(maker), f"makes the same key {repeated}; make the key once before the loop"
+        else:
+            name = key.id
+            text = f"is made again by {describe(maker)} on line {maker.lineno} {repeated}; make it once before the loop"
+        yield Finding.at(key, "JNP601", {"name": name, "how": text})
+
+
+def _is_maker(model, expr):
+    return type(expr) is ast.Call and model.qualname(expr.func) in MAKERS and bool(expr.args or expr.keywords)
+
+
+def _made_by(model, name, memo):
+    """The maker call of the plain assignment ``name = jax.random.PRNGKey(...)`` whose value the
+    read ``name`` gets: the nearest earlier statement binding the name, in its block or the blocks
+    around it (a loop around the read passes on what came before it); None when that statement is
+    anything else. ``memo``: (statement, name) -> the answer for a read in that statement, and each
+    block's positions, so the reads of one long block cost one walk back in all."""
+    node, visited, found = model.statement_of(name), [], None
+    while (node, name.id) not in memo:
+        visited.append(node)
+        parent = model.parent(node)
+        place = _position(memo, parent, node) if parent is not None else None
+        if place is None:
+            break
+        block, index = place
+        if index:
+            node = block[index - 1]
+            if name.id in stored_names(node):
+                found = _assigned_maker(model, node)
+                break
+        elif isinstance(parent, (*SCOPES, ast.Module)) \
+                or isinstance(parent, (ast.For, ast.AsyncFor)) and name.id in stored_names(parent.target):
+            break  # a parameter, a name of the enclosing function, or the loop's own
+        else:
+            node = parent
+    else:
+        found = memo[(node, name.id)]
+    for stmt in visited:
+        memo[(stmt, name.id)] = found
+    return found
+
+
+def _position(memo, parent, node):
+    """(the statement list of ``parent`` that holds ``node``, its index there), or None."""
+    for block in _blocks(parent):
+        positions = memo.get(id(block))
+        if positions is None:
+            positions = memo[id(block)] = {stmt: index for index, stmt in enumerate(block)}
+        if node in positions:
+            return block, positions[node]
+    return None
+
+
+def _assigned_maker(model, stmt):
+    """The maker call ``stmt`` assigns to a plain name alone, or None."""
+    targets = stmt.targets if type(stmt) is ast.Assign else [getattr(stmt, "target", None)]
+    plain = type(stmt) in (ast.Assign, ast.AnnAssign) and len(targets) == 1 and type(targets[0]) is ast.Name
+    return stmt.value if plain and _is_maker(model, stmt.value) else None
+
+
+def _blocks(stmt):
+    """The statement lists a statement (a handler, a case) holds directly."""
+    return [getattr(stmt, field) for field in ("body", "orelse", "finalbody")
+            if type(getattr(stmt, field, None)) is list]
+
+
+def _loop_around(model, maker):
+    """The loop whose every iteration runs the maker's statement (only ``with`` statements between),
+    when it certainly repeats and is not a demo of a handful of literal steps; else None."""
+    node = model.statement_of(maker)
+    parent = model.parent(node)
+    while isinstance(parent, (ast.With, ast.AsyncWith)):
+        node, parent = parent, model.parent(parent)
+    if not isinstance(parent, LOOPS) or node not in parent.body or not repeats(parent) \
+            or handful_steps(parent, lambda func: model.qualname(func) == "builtins.range") is not None:
+        return None
+    return parent
+
+
+def _same_seed(model, maker, loop):
+    """Whether the maker's arguments are the same on every iteration: names the loop does not bind
+    (nor a ``global`` or ``nonlocal`` elsewhere), attributes nothing in the module assigns, constants."""
+    rebound = {n.id for n in walk_own([loop], SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    rebound |= {name for n in model.nodes(ast.Global, ast.Nonlocal) for name in n.names}
+    for argument in (*maker.args, *(k.value for k in maker.keywords)):
+        for node in ast.walk(argument):
+            if not isinstance(node, _SEED_NODES) or type(node) is ast.Name and node.id in rebound \
+                    or type(node) is ast.Attribute and _assigned_attribute(model, node.attr):
+                return False
+    return True
+
+
+def _assigned_attribute(model, attr):
+    return any(n.attr == attr and type(n.ctx) is not ast.Load for n in model.nodes(ast.Attribute))
+
+
+def _draws(model, call, how):
+    """Whether a consumption draws: a sampler, or a helper (whose splits feed its own draws); a split
+    itself only hands on subkeys, which may reach nothing that draws (a model with dropout off)."""
+    return how == "draw" or model.qualname(call.func) != SPLIT
+
+
+def _draws_into_carried(model, loop, consumptions, drawn):
+    """Whether the key's consumptions, or what they give, are drawn from in the loop body, and what
+    they give reaches a name the loop carries to its next iteration, following the body's assignments
+    in source order. ``drawn``: statement -> the names its draws' keys read."""
+    carried = _carried(loop)
+    if not carried:
+        return False
+    sources = {}  # statement -> (it draws, the key names its consumptions read)
+    for call, key, how in consumptions:
+        draws, names = sources.get(model.statement_of(call), (False, set()))
+        sources[model.statement_of(call)] = (draws or _draws(model, call, how),
+                                             names | ({key.id} if type(key) is ast.Name else set()))
+    tainted, drew = set(), False
+    statements = sorted((n for n in walk_own(loop.body, SCOPES, _statements) if isinstance(n, ast.stmt)),
+                        key=lambda n: (n.lineno, n.col_offset))
+    for stmt in statements:
+        reads, stores = _header_names(stmt)
+        source = sources.get(stmt)
+        if source is not None or reads & tainted:
+            if source is not None:
+                drew, tainted = drew or source[0], tainted | source[1]
+            drew = drew or bool(drawn.get(stmt, set()) & tainted)
+            tainted |= stores
+    return drew and bool(tainted & carried)
+
+
+def _statements(node):
+    return [child for child in child_nodes(node) if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case))]
+
+
+def _header_names(stmt):
+    """(names read, names bound) by ``stmt`` itself: a simple statement whole, a compound one's
+    header (a loop's iterable and target, a ``with``'s items, a test)."""
+    parts = [child for child in child_nodes(stmt)
+             if not isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case))]
+    nodes = [n for part in parts for n in walk_own([part], SCOPES)]
+    own = {name for n in nodes if isinstance(n, COMPREHENSIONS)
+           for generator in n.generators for name in stored_names(generator.target)}
+    names = [n for n in nodes if type(n) is ast.Name and n.id not in own]  # not a comprehension's own variables
+    return {n.id for n in names if type(n.ctx) is ast.Load}, {n.id for n in names if type(n.ctx) is not ast.Load}
+
+
+def _carried(loop):
+    """The names the loop body binds and reads before binding them in the same iteration: their
+    value comes from the iteration before (a ``while`` test reads them all so)."""
+    read_first = _header_names(loop)[0] if isinstance(loop, ast.While) else set()
+    pending = [(loop.body, frozenset(_header_names(loop)[1]))]
+    while pending:  # a stack, not recursion: an elif chain nests as deep as it is long
+        block, bound = pending.pop()
+        bound, queue = set(bound), deque(block)
+        while queue:
+            stmt = queue.popleft()
+            if isinstance(stmt, SCOPES):
+                bound.add(stmt.name)
+                continue
+            reads, stores = _header_names(stmt)
+            read_first |= reads - bound
+            inner = [child for child in child_nodes(stmt) if isinstance(child, ast.stmt)]
+            if isinstance(stmt, (ast.With, ast.AsyncWith)):
+                bound |= stores
+                queue.extendleft(reversed(stmt.body))  # the body runs on, as part of this block
+            elif inner or isinstance(stmt, ast.Match):
+                snapshot = frozenset(bound | stores)
+                pending.extend((part, snapshot) for part in _parts(stmt))
+            else:
+                bound |= stores
+    written = {n.id for n in walk_own(loop.body, SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    return read_first & written
+
+
+def _parts(stmt):
+    """The statement lists of a compound statement, handlers and cases included."""
+    found = _blocks(stmt)
+    found += [handler.body for handler in getattr(stmt, "handlers", ())]
+    found += [case.body for case in getattr(stmt, "cases", ())]
+    return found
