@@ -7,7 +7,7 @@ import ast
 from ..facts import TIMERS
 from .names import BindingKind
 from .project.modules import shown
-from .project.records import jitted_result_shape, module_records
+from .project.records import built_jitted, jitted_result_shape, module_records
 from .project.summaries import CACHING_DECORATORS, function_facts
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
@@ -157,11 +157,15 @@ class Callees:
         return self._classes[key]
 
     def _jit_call(self, expr):
-        """``jax.jit(f)`` (a staging transform that gives arrays), or a name bound once to one
-        (``fast = jax.jit(step); return fast``)."""
+        """``jax.jit(f)`` (a staging transform that gives arrays), a name bound once to one
+        (``fast = jax.jit(step); return fast``), or a def decorated with one (``@jax.jit def step``)."""
         if type(expr) is ast.Name:
             found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+            if not found or len(found[1]) != 1:
+                return False
+            if found[1][0].kind is BindingKind.DEF:
+                return found[1][0].node in self.roots.jitted_callables
+            if found[1][0].kind is not BindingKind.ASSIGN:
                 return False
             expr = found[1][0].value
         transform = self.names.qualname(expr.func) if type(expr) is ast.Call and expr.args else None
@@ -213,17 +217,14 @@ class Callees:
         return self._records
 
     def builds_jitted(self, callee):
-        """Whether a same-file def, undecorated or cached by functools, returns only a
-        transformed function whose calls give device arrays (``return jax.jit(step)``)."""
+        """``records.built_jitted`` of a same-file def, undecorated or cached by functools: True when
+        it returns a transformed function whose calls give device arrays (``return jax.jit(step)``),
+        the positions of the tuple it returns that hold one (``return step, tx``), else None."""
         if callee not in self._builders:
-            self._builders[callee] = not isinstance(callee, ast.Lambda) and all(
+            self._builders[callee] = None if isinstance(callee, ast.Lambda) or not all(
                 self.names.qualname(d.func if isinstance(d, ast.Call) else d) in CACHING_DECORATORS
-                for d in callee.decorator_list) and self._returns_jitted(callee)
+                for d in callee.decorator_list) else built_jitted(self.returned_values(callee), self._jit_call)
         return self._builders[callee]
-
-    def _returns_jitted(self, callee):
-        returns = self.returned_values(callee)
-        return bool(returns) and all(self._jit_call(value) for value in returns)
 
     def returned_values(self, callee):
         """The expressions the ``return`` statements of a def give (None for a bare ``return``);

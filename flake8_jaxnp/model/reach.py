@@ -148,7 +148,7 @@ class ArraySources:
                                                       or helper[0].get("hands_out_jitted")
                                                       or helper[0]["returns"] == "jax")
                 callee = self.tracing.callee(expr) if not verdict else None
-                verdict = verdict or (callee is not None and self.tracing.builds_jitted(callee))
+                verdict = verdict or (callee is not None and bool(self.tracing.builds_jitted(callee)))
             verdicts[called] = verdict
         return verdict
 

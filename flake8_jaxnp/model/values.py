@@ -488,8 +488,9 @@ class FunctionFlow:
                 if self.context.updates_state(callee):
                     self._updated_objects(call, args, env)
                 return shaped(self.context.jitted_result(callee), jitted_result.kind)
-            if self.context.builds_jitted(callee):
-                return Value(JAX_TREE)  # step = get_step(n): calling step gives device arrays
+            built = self.context.builds_jitted(callee)
+            if built:
+                return _builder_result(built)
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             inner = call.func.args[0] if call.func.args else None
             if type(inner) in (ast.Name, ast.Lambda) and self._exact and self.traced is not None:
@@ -528,10 +529,19 @@ class FunctionFlow:
         if helper[0].get("jitted"):
             return shaped(helper[0].get("result"), TRACER_TREE if traced_input else JAX_TREE)
         if helper[0].get("builds_jitted"):
-            return Value(JAX_TREE)  # step = make_step(): calling step gives device arrays
+            return _builder_result(helper[0]["builds_jitted"])
         if helper[0]["returns"] == "jax":
             return Value(TRACER if traced_input else JAX)
         return UNKNOWN_VALUE
+
+
+def _builder_result(built):
+    """What calling a builder gives (``records.built_jitted``): ``step = make_step()``, or ``step, tx =
+    make(lr)``; calling the jitted step gives device arrays (a JAX_TREE Value stands for it)."""
+    if built is True:
+        return Value(JAX_TREE)
+    return Shaped(UNKNOWN, members=tuple((("item", i), Value(JAX_TREE) if jitted else UNKNOWN_VALUE)
+                                         for i, jitted in enumerate(built)))
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.

@@ -157,3 +157,18 @@ def _shape(expr, records, constructed, stored):
     if isinstance(expr, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in expr.elts):
         return {"tuple": [_shape(e, records, constructed, stored) for e in expr.elts]}
     return None
+
+
+def built_jitted(returns, is_jitted):
+    """What calling a builder gives, from its ``return`` expressions: True when each returns a jitted
+    function (``return jax.jit(step)``); a list, True at each position of a tuple that every return
+    fills with one (``return step, tx``, so that ``step, tx = make(lr)`` unpacks a jitted step); else None."""
+    if not returns or None in returns:
+        return None
+    if all(is_jitted(value) for value in returns):
+        return True
+    if any(type(value) is not ast.Tuple or any(type(e) is ast.Starred for e in value.elts) for value in returns) \
+            or len({len(value.elts) for value in returns}) != 1:
+        return None
+    positions = [all(is_jitted(value.elts[i]) for value in returns) for i in range(len(returns[0].elts))]
+    return positions if any(positions) else None

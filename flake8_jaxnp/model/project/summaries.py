@@ -27,11 +27,11 @@ from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn,
                     instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
-from .records import jitted_result_shape, module_records
+from .records import built_jitted, jitted_result_shape, module_records
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 22
+SUMMARY_FORMAT = 23
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -87,7 +87,7 @@ def summarise(source, transforms, scalars_static=()):
                        for unit, func in found.items()} for found in (methods, linen))
     for unit, defined in inherited_methods(tree, methods).items():  # Net(Base) runs Base.__call__
         methods[unit] = {**methods[defined], "unit": defined}
-    builders = {name for name, facts in functions.items() if facts.get("builds_jitted")}
+    builders = {name for name, facts in functions.items() if facts.get("builds_jitted") is True}
     classes = wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
@@ -284,14 +284,16 @@ _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#",
 def _top_level_facts(func, imports, transforms, lines):
     """``function_facts`` of a top-level def, with what other modules may call it for: the
     def it returns (``gives``: its name and parameters, for ``jax.jit(make_train(cfg))``),
-    and whether it returns a jitted function (``builds_jitted``: ``return jax.jit(step)``)."""
+    and whether it returns a jitted function (``builds_jitted``: ``return jax.jit(step)``, or which
+    positions of the tuple it returns hold one: ``return step, tx``)."""
     facts = function_facts(func, imports)
     inner = returned_def(func)
     if inner is not None:
         facts["gives"] = {"name": inner.name, "params": positional_names(inner),
                           "traceable": sorted(applied_parameters(inner, None, ()))}
-    if lines.touched(func) and _builds_jitted(func, imports, transforms):
-        facts["builds_jitted"] = True
+    built = _builds_jitted(func, imports, transforms) if lines.touched(func) else None
+    if built is not None:
+        facts["builds_jitted"] = built
     return facts
 
 
@@ -308,13 +310,13 @@ def _unit_flows(func, imports, local_functions, apply_fn=None, applied_instances
 
 
 def _builds_jitted(func, imports, transforms):
-    """Whether a def, undecorated or cached by functools, returns only a transformed
-    function whose calls give device arrays (``return jax.jit(step)``, or a name bound
-    once to that)."""
+    """``built_jitted`` of a def, undecorated or cached by functools, whose returns give transformed
+    functions whose calls give device arrays: ``jax.jit(step)``, a name bound once to that, or a
+    nested def decorated with such a transform (``@jax.jit def step``)."""
     if any(_qualname(d.func if isinstance(d, ast.Call) else d, imports) not in CACHING_DECORATORS
            for d in func.decorator_list):
-        return False
-    returns, assigned, stores = [], {}, {}
+        return None
+    returns, assigned, stores, jitted_defs = [], {}, {}, {}
     stack = list(func.body)
     while stack:
         node = stack.pop()
@@ -322,20 +324,29 @@ def _builds_jitted(func, imports, transforms):
         if kind is ast.Return:
             returns.append(node.value)
         elif kind in (ast.Yield, ast.YieldFrom):
-            return False
+            return None
         elif kind is ast.Name and type(node.ctx) is not ast.Load:
             stores[node.id] = stores.get(node.id, 0) + 1
         elif kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             assigned[node.targets[0].id] = node.value
+        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef):
+            stores[node.name] = stores.get(node.name, 0) + 1
+            jitted_defs[node.name] = any(spec is not None and _stages(transforms[spec[0]]) and _gives_arrays(spec[0])
+                                         for spec in (_transform(d, imports, transforms) for d in node.decorator_list))
         if kind in NESTED_SCOPE_TYPES:
             continue
         stack.extend(ast.iter_child_nodes(node))
-    for value in returns or [None]:
-        if type(value) is ast.Name:  # fast = jax.jit(step); return fast
-            value = assigned.get(value.id) if stores.get(value.id) == 1 else None
-        if not _is_jit_call(value, imports, transforms):
-            return False
-    return True
+
+    def is_jitted(value):
+        if type(value) is ast.Name:  # fast = jax.jit(step); return fast / @jax.jit def step: return step
+            if stores.get(value.id) != 1:
+                return False
+            if jitted_defs.get(value.id):
+                return True
+            value = assigned.get(value.id)
+        return _is_jit_call(value, imports, transforms)
+
+    return built_jitted(returns, is_jitted)
 
 
 def _is_jit_call(value, imports, transforms):
