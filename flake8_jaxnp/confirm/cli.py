@@ -35,6 +35,9 @@ def parser():
                     "143 terminated. The --jaxnp-* options are read from the flake8 configuration "
                     "as flake8 reads them; given here, they win.")
     cli.add_argument("paths", nargs="+", metavar="PATH", help="Python files or folders")
+    cli.add_argument("--case", action="append", default=[], metavar="NAME", type=function_name,
+                     help="also run each file's module-level function NAME (taking no arguments) as a case: "
+                          "--case main runs a script's entry point; repeatable")
     cli.add_argument("--format", choices=("table", "json"), default="table")
     cli.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
                      help="seconds one run of a case (jitted, or the rerun without jit) may take before "
@@ -63,6 +66,12 @@ def parser():
                      help="folder for JAX's compilation cache, shared by the workers and later runs "
                           "(default %(default)s; '' turns it off)")
     return cli
+
+
+def function_name(text):
+    if not text.isidentifier():
+        raise argparse.ArgumentTypeError(f"{text}: not a function name")
+    return text
 
 
 def seconds(text):
@@ -133,7 +142,7 @@ def _main(args):
     results = []
     for path in files:
         try:
-            results.append(prepare(path, args.options))
+            results.append(prepare(path, args.options, args.case))
         except PathError as exc:
             errors.append(str(exc))
     stopped = _run_all(results, args)  # a backend --require-* refuses: nothing ran, nothing to time
@@ -141,8 +150,8 @@ def _main(args):
     errors += [message for result in results for message in (result.lint_error, result.error) if message]
     if results and not errors and not any(result.case_names for result in results):
         skipped = [report.not_run(result) for result in results if result.missing_package]
-        errors += skipped or ["no case_* function to run in the given paths "
-                              "(a module-level callable that takes no arguments)"]
+        errors += skipped or ["no case_* function to run in the given paths (a module-level callable that takes "
+                              "no arguments); --case NAME runs another one, e.g. --case main for a script"]
     rows = judge(results)
     timed = args.measure_cost and not stopped
     costs = cost.measure(rows, results, args.timeout, _settings(args)) if timed else None
@@ -153,7 +162,7 @@ def _run_all(results, args):
     """Run every file that mentions a case in a pool of reused workers; the errors that stopped it."""
     processes.become_subreaper()  # a stray that escaped a killed worker's process group comes back here
     runnable = [result for result in results if result.has_cases]
-    watched = scope(results)
+    watched = dict(scope(results), named_cases=args.case)
     progress = Progress(len(runnable), enabled=args.format == "table" and sys.stderr.isatty())
     workers = Pool(_settings(args))
     try:

@@ -64,7 +64,7 @@ class FileResult:
     findings: list  # findings some runtime evidence can confirm
     statements: dict  # line -> first line of the innermost statement holding it
     unconfirmable: list = field(default_factory=list)  # findings of rules no runtime evidence confirms
-    has_cases: bool = True  # the source mentions case_ (else no worker runs it); pytest: the tests are
+    has_cases: bool = True  # the source mentions case_ or a --case name (else no worker runs it); pytest: the tests are
     case_names: list = None  # the cases the worker found; None until it ran the file
     cases: list = field(default_factory=list)
     error: str = ""
@@ -107,8 +107,9 @@ def python_files(paths):
     return files
 
 
-def prepare(path, options=DEFAULT):
-    """Lint ``path`` (read as Python reads it: BOM, coding cookie); PathError when it is not valid Python."""
+def prepare(path, options=DEFAULT, named_cases=()):
+    """Lint ``path`` (read as Python reads it: BOM, coding cookie); PathError when it is not valid Python.
+    ``named_cases``: functions to run as cases besides ``case_*`` (``--case main``)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -126,7 +127,8 @@ def prepare(path, options=DEFAULT):
     return FileResult(path, [finding for finding in findings if RULES[finding.code].evidence],
                       statement_lines(tree),
                       unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],
-                      has_cases=b"case_" in data, assertions=assertion_lines(tree, path),
+                      has_cases=any(name.encode() in data for name in ("case_", *named_cases)),
+                      assertions=assertion_lines(tree, path),
                       demo_lines=demo_loop_lines(tree),
                       lint_error=f"{path}: linter error, its findings here may be incomplete and no pitfall "
                                  f"here counts as missed: {failure.message}" if failure else "")

@@ -167,13 +167,14 @@ def module_name(path):
     return (name if name not in sys.modules else f"_jaxnp_confirm_{name}"), folder
 
 
-def case_names(module):
-    """Module-level case_* callables that take no arguments (defaults allowed), in definition order."""
+def case_names(module, named=()):
+    """Module-level case_* callables, and those ``named`` (``--case main``), that take no arguments
+    (defaults allowed), in definition order."""
     import inspect
 
     names = []
     for name, value in vars(module).items():
-        if not name.startswith("case_") or not callable(value):
+        if not (name.startswith("case_") or name in named) or not callable(value):
             continue
         try:
             inspect.signature(value).bind()
@@ -193,7 +194,7 @@ def run_file(request, send, baseline):
         file = UserFile(request["path"])
         cases = request["cases"]
         if cases is None:
-            cases = case_names(file.execute(watched))
+            cases = case_names(file.execute(watched), request.get("named_cases", ()))
     except BaseException as exc:  # noqa: BLE001 - any import failure is reported, not raised
         package = _not_installed(exc)
         send({"type": "missing package", "package": package} if package

@@ -62,7 +62,8 @@ def test_run_without_any_case_is_a_usage_error(tmp_path):
     result = confirm(tmp_path)
     assert result.returncode == 2
     assert result.stderr.splitlines() == ["flake8-jaxnp-confirm: no case_* function to run in the given paths "
-                                          "(a module-level callable that takes no arguments)"]
+                                          "(a module-level callable that takes no arguments); --case NAME runs "
+                                          "another one, e.g. --case main for a script"]
     assert result.stdout == ""  # nothing ran: no report, no summary line
 
 

@@ -177,3 +177,43 @@ def test_transfer_in_a_loop_of_an_every_n_block_is_an_event_only_when_no_step_sk
     found = Evidence()
     _transfers(found, rec)
     assert (len(found.events), len(found.observations)) == ((1, 0) if is_event else (0, 1))
+
+
+SCRIPT = textwrap.dedent("""\
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.jit
+    def step(params):
+        return params * 0.5, jnp.sum(params)
+
+
+    def main():
+        params = jnp.ones(3)
+        for _ in range(10):
+            params, loss = step(params)
+            print(float(loss))  # expect: JNP102
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+
+def test_a_script_without_cases_runs_its_entry_point_when_named(tmp_path):
+    """A new user's script has main(), not case_*: the error says how to run it, and --case main does."""
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    refused = confirm(*ON_PLATFORM, script)
+    assert refused.returncode == 2 and "--case main" in refused.stderr
+    assert len(refused.stderr.strip().splitlines()) == 1
+    ran = confirm("--format", "json", "--case", "main", *ON_PLATFORM, script)
+    assert ran.returncode == 0, ran.stderr
+    [row] = json.loads(ran.stdout)["results"]
+    assert (row["line"], row["codes"], row["verdict"], row["case"]) == (14, ["JNP102"], "confirmed", "main")
+
+
+def test_a_case_name_that_is_no_identifier_is_a_usage_error(tmp_path):
+    result = confirm("--case", "main()", tmp_path)
+    assert result.returncode == 2 and "main(): not a function name" in result.stderr
