@@ -23,8 +23,9 @@ def parameter_classes(source, unit, transforms):
     """{parameter: (import binding, attribute path)} for the parameters of the def ``unit``
     (a qualified name, ``Trainer.step``) of a module whose methods it calls, where every
     call in the module passes them an instance of one imported class (``object_parameters``):
-    what ``model.loss(x)`` runs. The reach asks it only when tracers reach such a call, so
-    a module is parsed whole for it only then."""
+    what ``model.loss(x)`` runs, and what a parameter it passes on holds (``loss(model,
+    x)``). The reach asks it only when tracers reach such a call, so a module is parsed
+    whole for it only then."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -32,8 +33,7 @@ def parameter_classes(source, unit, transforms):
     func = _unit_def(tree, unit)
     if func is None:
         return {}
-    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, _calls_a_parameter_method).get(
-        unit, {})
+    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, _any_function).get(unit, {})
 
 
 def _unit_def(tree, unit):
@@ -150,20 +150,25 @@ def _gives_array(names, expr):
     return name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
 
 
-def _calls_a_parameter_method(func):
-    """Whether ``func``'s body (nested functions included) calls a method of one of its own
-    parameters (``model.loss(x)``)."""
-    own = {arg.arg for arg in parameters(func)}
-    return any(type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
-               and node.func.value.id in own for node in walk_own([func], ()))
+def _any_function(func):
+    """Every unit asked of: the reach asks only of those that call a method of a parameter
+    or pass it on."""
+    return True
 
 
 def calls_a_parameter(func):
     """Whether ``func``'s body (nested functions included) calls one of its parameters or of
-    the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``)."""
+    the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``), also
+    through a call that is given it alone (``jax.vmap(model)(xs)``)."""
     own = {arg.arg for node in walk_own([func], ()) if type(node) in FUNCTION_NODES for arg in parameters(node)}
-    return any(type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in own
-               for node in walk_own([func], ()))
+    return any(type(node) is ast.Call and _called_name(node.func) in own for node in walk_own([func], ()))
+
+
+def _called_name(func):
+    """``model`` for ``model(...)`` and ``vmap(model)(...)``; None for anything else."""
+    if type(func) is ast.Call and len(func.args) == 1:
+        func = func.args[0]
+    return func.id if type(func) is ast.Name else None
 
 
 def _imported_class(names, imports, expr):
