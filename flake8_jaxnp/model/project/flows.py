@@ -85,7 +85,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         if apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
         elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
-            target = _applied_class(called, bindings, module_instances or {}, imports)
+            target = _applied_method(node, _applied_class(called, bindings, module_instances or {}, imports),
+                                     imports)
         elif instances and called in instances and type(runs) is ast.Name:  # step(model, x): model(x)
             binding, path = instances[called]
             target = (list(binding), [*path, "__call__"])
@@ -185,16 +186,32 @@ def _arguments(call, target):
     call that runs ``model.apply`` (``target``'s path ends with ``LINEN_APPLY``: also
     ``state.apply_fn``), those after the variables, as ``__call__`` gets them, without
     apply's own options."""
-    if target[1][-1:] == [LINEN_APPLY]:
+    if LINEN_APPLY in target[1][-2:]:  # (also with a method: [..., LINEN_APPLY, "encode"])
         return [*enumerate(call.args[1:]),
                 *((k.arg, k.value) for k in call.keywords if k.arg and k.arg not in APPLY_OPTIONS)]
     return [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
 
 
 def _applies_an_instance(call):
-    """``name.apply(variables, ...)``, without ``method=`` (another method than ``__call__``)."""
+    """``name.apply(variables, ...)``."""
     return type(call.func) is ast.Attribute and call.func.attr == "apply" and type(call.func.value) is ast.Name \
-        and bool(call.args) and not any(k.arg == "method" for k in call.keywords)
+        and bool(call.args)
+
+
+def _applied_method(call, target, imports):
+    """The target of ``model.apply(variables, ...)`` whose ``__call__`` is ``target``, given
+    its ``method=``: ``target`` itself without one, path ``[..., "Model", LINEN_APPLY, "encode"]``
+    for ``method="encode"`` or ``method=Model.encode`` (the instance's class), None for any
+    other (a function, another class's method)."""
+    given = [k.value for k in call.keywords if k.arg == "method"]
+    if target is None or not given:
+        return target
+    if type(given[0]) is ast.Constant and type(given[0].value) is str:
+        return target[0], [*target[1], given[0].value]
+    named = call_target(given[0], imports, ())
+    if named is None or list(named[0]) != list(target[0]) or list(named[1][:-1]) != list(target[1][:-1]):
+        return None
+    return target[0], [*target[1], named[1][-1]]
 
 
 def _applied_class(name, bindings, module_instances, imports):

@@ -396,7 +396,7 @@ class Project:
                 if facts is None or not (params or always and caches):
                     continue
                 pass_on(caller, target, facts["params"][skipped:], positions, keywords)
-                if skipped and holder is not None and passed_in(caller, holder):  # its array fields: tracers
+                if params and skipped and holder is not None and passed_in(caller, holder):  # array fields: tracers
                     params.add(facts["params"][0])
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
@@ -442,10 +442,11 @@ class Project:
         """(module path and unit, its facts, how many positions self takes) for what a call
         recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
         of a class (``Model(x)``), its ``__call__`` (``model(x)``, path ``[..., "__call__"]``; a
-        linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``) or another
+        linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``; its method ``encode``
+        for ``method=Model.encode``, path ``[..., LINEN_APPLY, "encode"]``) or another
         method of an instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
         facts None when the project does not say."""
-        method = attributes[-1] if attributes[-2:-1] == [INSTANCE_METHOD] else None
+        method = attributes[-1] if attributes[-2:-1] in ([INSTANCE_METHOD], [LINEN_APPLY]) else None
         if method is not None:
             attributes = attributes[:-1]
         applied = attributes[-1:] == [LINEN_APPLY]
