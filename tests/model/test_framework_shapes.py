@@ -167,3 +167,42 @@ def test_a_changed_step_is_seen_with_a_warm_cache(tmp_path):
     (package / "train.py").write_text(STEP.format(body="losses.loss(model, x)").replace(
         "from .models", "from . import losses\nfrom .models"))
     assert codes_at(lint(tmp_path, "pkg/models.py")) == []  # the loss no longer passes the step's tracer
+
+
+def test_the_equinox_training_loop_of_the_docs_across_modules(tmp_path):
+    """Equinox's own example, its model in another module: a filter_value_and_grad loss that
+    vmaps the model, called by the filter_jit step, the model carried through apply_updates."""
+    models = "import equinox as eqx\nimport jax\nimport numpy as np\n\n\nclass MLP(eqx.Module):\n" \
+             "    w: jax.Array\n\n    def __call__(self, x):\n        print(x)\n" \
+             "        return self.w @ np.asarray(x)\n"
+    train = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+import optax
+
+from .models import MLP
+
+
+@eqx.filter_value_and_grad
+def compute_loss(model, x, y):
+    return jnp.mean((y - jax.vmap(model)(x)) ** 2)
+
+
+@eqx.filter_jit
+def make_step(model, x, y, opt_state):
+    loss, grads = compute_loss(model, x, y)
+    updates, opt_state = optim.update(grads, opt_state)
+    return loss, eqx.apply_updates(model, updates), opt_state
+
+
+optim = optax.sgd(0.1)
+model = MLP(jnp.eye(3))
+opt_state = optim.init(model)
+for _ in range(3):
+    loss, model, opt_state = make_step(model, jnp.ones((4, 3)), jnp.zeros((4, 3)), opt_state)
+"""
+    write_package(tmp_path, models=models, train=train)
+    found = lint(tmp_path, "pkg/models.py")
+    assert codes_at(found) == [(10, "JNP301"), (11, "JNP201")]
+    assert "(called from 'compute_loss' in pkg/train.py:11, traced from 'make_step' in pkg/train.py:15)" in found[0]
