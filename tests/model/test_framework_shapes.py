@@ -67,6 +67,20 @@ def test_an_object_given_to_a_transform_runs_its_call(tmp_path, body, expected):
     assert codes_at(lint(tmp_path, "pkg/models.py")) == expected
 
 
+@pytest.mark.parametrize("applied, expected", [
+    ("jax.jit(model)", [PRINT]),  # a module-level object given to a transform: its __call__, self bound
+    ("jax.jit(Model(jnp.eye(3)))", [PRINT]),
+    ("jax.vmap(model)", []),  # traced, but vmap runs the print on every call
+    ("jax.jit(model, static_argnums=0)", []),  # its one argument static: no tracer
+    ("jax.jit(other)", []),  # Other's __call__ does nothing to report
+])
+def test_a_module_level_object_given_to_a_transform(tmp_path, applied, expected):
+    train = f"import jax\nimport jax.numpy as jnp\n\nfrom .models import Model, Other\n\nmodel = Model(jnp.eye(3))\n" \
+            f"other = Other()\nfast = {applied}\n"
+    write_package(tmp_path, models=EQX_MODELS, train=train)
+    assert codes_at(lint(tmp_path, "pkg/models.py")) == expected
+
+
 LOSSES = """\
 import jax
 

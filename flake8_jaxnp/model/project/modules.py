@@ -365,6 +365,9 @@ class Project:
                 elif facts and returned:  # jax.jit(make_train(cfg)): the def make_train returns
                     facts = facts.get("gives")
                     target = (target[0], f"{target[1]}.{facts['name']}") if facts else None
+                elif returned and target_summary and f"{target[1]}.__call__" in target_summary["methods"]:
+                    facts = target_summary["methods"][f"{target[1]}.__call__"]  # jax.jit(model), model = Model(...)
+                    target, spec = (target[0], facts.get("unit", f"{target[1]}.__call__")), [spec[0] + 1, *spec[1:]]
                 params = _applied_parameters(facts, *spec) if facts else None
                 if params:
                     calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[0] \
