@@ -8,12 +8,12 @@ module, any number of calls and modules away (``project.Project.callers``). A fu
 later is analysed again, at most a few times.
 """
 import ast
+from collections import Counter
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
 from .instances import method_in
-from .library import non_array_functions
-from .project.flows import ARRAY_MODULES, CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
+from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
@@ -257,18 +257,14 @@ class Tracing:
                   and self.array_annotation(stmt.annotation) and stmt.value is None}
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
                   and type(node.value) is ast.Name and node.value.id == "self"]
-        init = method_in(cls, "__init__")
+        counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
         for node in stores:
             stmt = self.names.parent.get(node)
-            if [n.attr for n in stores].count(node.attr) == 1 and type(stmt) is ast.Assign and stmt.targets == [node] \
-                    and self.names.enclosing_function(stmt) is init and self._makes_array(stmt.value):
+            if counts[node.attr] == 1 and init is not None and type(stmt) is ast.Assign and stmt.targets == [node] \
+                    and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
+                    and array_function(self.names.qualname(stmt.value.func) or ""):
                 arrays.add(node.attr)
         return Shaped(PYTHON, members=tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
-
-    def _makes_array(self, expr):
-        """Whether ``expr`` calls a JAX function that gives an array (``jax.random.normal(key, (3,))``)."""
-        name = self.names.qualname(expr.func) if type(expr) is ast.Call else None
-        return bool(name) and name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
 
     def _passed_arrays(self, func, names):
         """The parameters among ``names`` that every call of ``func`` in the file passes an

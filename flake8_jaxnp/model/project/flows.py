@@ -412,6 +412,11 @@ def _derivations(arguments, bindings, own, imports):
     return derived
 
 
+def array_function(name):
+    """Whether the function of that dotted name gives a JAX array (``jnp.ones``, ``jax.random.normal``)."""
+    return name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
+
+
 def _bound_by(node):
     if isinstance(node, ast.ExceptHandler):
         return [node.name] if node.name else []
@@ -446,7 +451,7 @@ def _derived_from(expr, derived, imports):
         arguments = [*expr.args, *(k.value for k in expr.keywords)]
         name = imported_qualname(expr.func, imports)
         if name is not None:
-            array = name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
+            array = array_function(name)
         else:  # a method of a derived value: x.sum(), x.at[i].set(v)
             array = type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
                 and bool(_derived_from(expr.func.value, derived, imports))

@@ -10,11 +10,10 @@ from functools import partial
 
 from ..instances import Instances
 from ..kinds import ARRAY_ANNOTATIONS
-from ..library import non_array_functions
 from ..names import BindingKind, Names
 from ..syntax import FUNCTION_NODES, argument_for, module_imports, parameters, positional_names, split_attributes, \
     transform_spec, walk_own
-from .flows import ARRAY_MODULES, call_target
+from .flows import array_function, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -33,7 +32,7 @@ def parameter_classes(source, unit, transforms):
     func = _unit_def(tree, unit)
     if func is None:
         return {}
-    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, _any_function).get(unit, {})
+    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, every_unit=True).get(unit, {})
 
 
 def _unit_def(tree, unit):
@@ -49,15 +48,15 @@ def _unit_def(tree, unit):
     return node if type(node) is not ast.ClassDef else None
 
 
-def object_parameters(tree, imports, transforms, units, calling=None):
+def object_parameters(tree, imports, transforms, units, every_unit=False):
     """{unit: {parameter: (import binding, attribute path)}} for the parameters of the units
-    that ``calling`` says use them (by default: call them), when every call in the module
+    that call them (``every_unit``: of every unit), when every call in the module
     passes them an instance of one imported class (``instances.Instances``: ``step(model, x)``
     with ``model = Model(...)``, ``Model`` imported), and for those of the defs nested in them
     that every call passes such a parameter (``nnx.value_and_grad(loss_fn)(model)``), where
     the unit binds that name nowhere else: the module's own model reaches a same-file class,
     this the others."""
-    calling = {unit: func for unit, func in units.items() if (calling or calls_a_parameter)(func)}
+    calling = {unit: func for unit, func in units.items() if every_unit or calls_a_parameter(func)}
     if not calling:
         return {}
     names = Names(tree)
@@ -146,14 +145,7 @@ def _gives_array(names, expr):
         expr = found[1][0].value
     if type(expr) is not ast.Call:
         return False
-    name = names.qualname(expr.func) or ""
-    return name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
-
-
-def _any_function(func):
-    """Every unit asked of: the reach asks only of those that call a method of a parameter
-    or pass it on."""
-    return True
+    return array_function(names.qualname(expr.func) or "")
 
 
 def calls_a_parameter(func):
