@@ -122,6 +122,11 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     return found
 
 
+def called_object(keywords):
+    """(the parameter whose object the call runs, or None; the keyword entries without it)."""
+    return next((given[0] for k, given, _ in keywords if k == OBJECT), None), [e for e in keywords if e[0] != OBJECT]
+
+
 def followed_parameters(func, returned, imports):
     """The positions of the parameters a tracer of which makes each of ``returned`` (the values
     of ``func``'s returns) one traced array: an operator (``x @ w``, ``-h``) on values computed

@@ -22,8 +22,8 @@ from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import calls_keeping_default, modules_naming
-from .flows import INSTANCE_METHOD, LINEN_APPLY, OBJECT, PARAMETER_METHOD
-from .objects import parameter_classes
+from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, called_object
+from .objects import PassedObjects, parameter_classes
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
@@ -285,8 +285,7 @@ class Project:
         # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
         calls = {}
         parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
-        classes = {}  # (module path, unit) -> the classes of its parameters whose methods it calls
-        passers = {}  # (module path, unit) -> {parameter: {(path, unit, parameter) of a call passing it as it came}}
+        objects = PassedObjects(self._parameter_classes, self.target_of, self.scalars_static, starts)
 
         def start(root, params, origin):
             if not params <= reached.get(root, set()):
@@ -299,49 +298,6 @@ class Project:
             """The chain's root for a call from ``caller``: None when the caller is a root
             of its own module (its message names where the caller is)."""
             return root if starts[caller] or origins[caller][1] != str(path) else None
-
-        def held_class(path, unit, param, ask_module=True, seen=frozenset()):
-            """(module path, import binding, attribute path there) of the class whose object the
-            parameter holds: as the calls of its unit's module say (asked for a method's call,
-            ``model.loss(x)``: a root's ``model(x)`` is in its flows already), else as every
-            call the reach followed that passes it on as it came (``loss(model, x)`` in a
-            root), when they agree; None otherwise."""
-            if ask_module:
-                if (path, unit) not in classes:
-                    classes[(path, unit)] = self._parameter_classes(path, unit)
-                held = classes[(path, unit)].get(param)
-                if held is not None:
-                    return path, held[0], held[1], param
-            found = {}
-            for site in sorted(passers.get((path, unit), {}).get(param, ())):
-                held = held_class(*site, seen=seen | {site}) if site not in seen else None
-                named = self.target_of(*held[:3]) if held is not None else None
-                if named is None:
-                    return None
-                found[named] = held
-            return (*found.popitem()[1][:3], param) if len(found) == 1 else None
-
-        def passed_in(caller, param, seen=frozenset()):
-            """Whether the parameter ``param`` of ``caller`` holds an object given to a transform
-            that keeps Python scalars static (``eqx.filter_jit``), whose array leaves it traces:
-            a parameter of such a root, or one that every call the reach followed passes one."""
-            path, name, transform = caller
-            if transform not in self.scalars_static:
-                return False
-            if starts.get(caller, False) is None:
-                return True
-            sites = passers.get((path, name), {}).get(param)
-            return bool(sites) and not sites & seen \
-                and all(passed_in((site[0], site[1], transform), site[2], seen | sites) for site in sites)
-
-        def pass_on(caller, target, params, positions, keywords):
-            """Record the parameters that a call from ``caller`` passes on as they came to the
-            parameters ``params`` of ``target``'s unit, so that its calls of them know their class."""
-            path, name, _ = caller
-            for where, given, bare in positions + keywords:
-                param = params[where] if type(where) is int and where < len(params) else where
-                if bare and param in params:
-                    passers.setdefault(target, {}).setdefault(param, set()).add((path, name, given[0]))
 
         index = cache.RootIndex(self.cache_dir, self._key(str(self.package).encode()))
         for path in files:
@@ -380,27 +336,23 @@ class Project:
             traced = reached[caller]
             caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
             for binding, attributes, positions, keywords, line, always in self._flows(parts.get(path), path, name):
-                holder = next((given[0] for k, given, _ in keywords if k == OBJECT), None)  # model(x): model
-                keywords = [entry for entry in keywords if entry[0] != OBJECT]
+                (holder, keywords), origin = called_object(keywords), path  # (origin: where imports name the callee)
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named or always and caches):
                     continue
-                origin = path  # (the module whose imports name the callee)
                 if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
-                    held = held_class(path, name, attributes[1], attributes[2] != "__call__")
-                    if held is None:
+                    holder, found = attributes[1], objects.method_run(path, name, *attributes[1:])
+                    if found is None:
                         continue
-                    origin, binding, attributes = held[0], held[1], [*held[2], INSTANCE_METHOD, attributes[2]]
-                    holder = held[3]
+                    origin, binding, attributes = found
                 target, facts, skipped = self._callee(origin, binding, attributes)
                 params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                     | set(named) if facts else set()
                 if facts is None or not (params or always and caches):
                     continue
-                pass_on(caller, target, facts["params"][skipped:], positions, keywords)
-                if params and skipped and holder is not None and passed_in(caller, holder):  # array fields: tracers
-                    params.add(facts["params"][0])
+                objects.record(caller, target, facts["params"][skipped:], positions, keywords)
+                params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
                                                                    [set(), own_root(caller, path, root)])
@@ -445,9 +397,9 @@ class Project:
         """(module path and unit, its facts, how many positions self takes) for what a call
         recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
         of a class (``Model(x)``), its ``__call__`` (``model(x)``, path ``[..., "__call__"]``; a
-        linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``; its method ``encode``
-        for ``method=Model.encode``, path ``[..., LINEN_APPLY, "encode"]``) or another
-        method of an instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
+        linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``, or ``[...,
+        LINEN_APPLY, "encode"]`` with ``method=Model.encode``) or another method of an
+        instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
         facts None when the project does not say."""
         method = attributes[-1] if attributes[-2:-1] in ([INSTANCE_METHOD], [LINEN_APPLY]) else None
         if method is not None:

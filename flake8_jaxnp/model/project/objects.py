@@ -13,7 +13,7 @@ from ..kinds import ARRAY_ANNOTATIONS
 from ..names import BindingKind, Names
 from ..syntax import FUNCTION_NODES, argument_for, module_imports, parameters, positional_names, split_attributes, \
     transform_spec, walk_own
-from .flows import array_function, call_target
+from .flows import INSTANCE_METHOD, array_function, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -173,3 +173,71 @@ def _imported_class(names, imports, expr):
         return None
     target = call_target(expr, imports, ())
     return (tuple(target[0]), tuple(target[1])) if target is not None else None
+
+
+class PassedObjects:
+    """What the project's reach learns of the objects its calls pass on as they came in
+    (``losses.loss(model, x)`` in a root): the class a helper's parameter holds, so that
+    ``model(x)`` there runs its ``__call__``, and whether that object is what a transform
+    that keeps Python scalars static was given, whose array fields it traces."""
+
+    def __init__(self, module_classes, named, scalars_static, starts):
+        self._module_classes = module_classes  # (module path, unit) -> parameter_classes of it
+        self._named = named  # (module path, import binding, attributes) -> (module path, name) or None
+        self._scalars_static = scalars_static
+        self._starts = starts  # (module path, unit, transform) reached -> None for a root
+        self._classes = {}  # (module path, unit) -> module_classes of it
+        self._passers = {}  # (module path, unit) -> {parameter: {(path, unit, parameter) passing it as it came}}
+
+    def record(self, caller, target, params, positions, keywords):
+        """Record the parameters that a call from ``caller`` (path, unit, transform) passes on
+        as they came to the parameters ``params`` of ``target`` (path, unit)."""
+        path, name, _ = caller
+        for where, given, bare in positions + keywords:
+            param = params[where] if type(where) is int and where < len(params) else where
+            if bare and param in params:
+                self._passers.setdefault(target, {}).setdefault(param, set()).add((path, name, given[0]))
+
+    def method_run(self, path, unit, param, method):
+        """(module path, import binding, attribute path there ``[..., "Model", INSTANCE_METHOD,
+        method]``) for ``param.method(...)`` (``model(x)``: ``__call__``) in the unit, or None."""
+        held = self._held_class(path, unit, param, method != "__call__")
+        return (held[0], held[1], [*held[2], INSTANCE_METHOD, method]) if held is not None else None
+
+    def traced_self(self, caller, param, bound):
+        """``bound`` (the ``self`` of the method a call runs, as a set) when the parameter
+        ``param`` of ``caller`` whose method it is holds what ``passed_in`` says; else none."""
+        return set(bound) if param is not None and self.passed_in(caller, param) else set()
+
+    def _held_class(self, path, unit, param, ask_module=True, seen=frozenset()):
+        """(module path, import binding, attribute path there) of the class whose object the
+        parameter holds: as the calls of its unit's module say (asked for a method's call,
+        ``model.loss(x)``: a root's ``model(x)`` is in its flows already), else as every call
+        the reach followed that passes it on as it came, when they agree."""
+        if ask_module:
+            if (path, unit) not in self._classes:
+                self._classes[(path, unit)] = self._module_classes(path, unit)
+            held = self._classes[(path, unit)].get(param)
+            if held is not None:
+                return path, held[0], held[1]
+        found = {}
+        for site in sorted(self._passers.get((path, unit), {}).get(param, ())):
+            held = self._held_class(*site, seen=seen | {site}) if site not in seen else None
+            named = self._named(*held) if held is not None else None
+            if named is None:
+                return None
+            found[named] = held
+        return found.popitem()[1] if len(found) == 1 else None
+
+    def passed_in(self, caller, param, seen=frozenset()):
+        """Whether the parameter ``param`` of ``caller`` holds an object given to a transform
+        that keeps Python scalars static (``eqx.filter_jit``), whose array leaves it traces:
+        a parameter of such a root, or one that every call the reach followed passes one."""
+        path, name, transform = caller
+        if transform not in self._scalars_static:
+            return False
+        if self._starts.get(caller, False) is None:
+            return True
+        sites = self._passers.get((path, name), {}).get(param)
+        return bool(sites) and not sites & seen \
+            and all(self.passed_in((site[0], site[1], transform), site[2], seen | sites) for site in sites)
