@@ -8,10 +8,12 @@ module, any number of calls and modules away (``project.Project.callers``). A fu
 later is analysed again, at most a few times.
 """
 import ast
+from collections import Counter
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
-from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
+from .instances import method_in
+from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
@@ -19,6 +21,8 @@ from .values import FunctionFlow, shaped
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
+# Equinox's Module: a transform that keeps Python scalars static traces its array fields.
+EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
 DEVICE_ARRAY = Value(JAX)
 # What a call passes that is one array: a device array, or a tracer from a traced caller.
 PASSED_ARRAYS = (JAX, TRACER)
@@ -236,7 +240,31 @@ class Tracing:
             params.update(self._annotated_records(func, candidates))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
+        elif "self" in params and positional_names(func)[:1] == ["self"]:  # the reach: a filter transform's object
+            params["self"] = self._module_fields(func)
         return params
+
+    def _module_fields(self, method):
+        """What ``self`` holds in a method of an Equinox Module whose object a transform that
+        keeps Python scalars static was given (the reach puts ``self`` among the traced
+        parameters): its array fields, annotated so (``w: jax.Array``) or set by ``__init__``
+        alone from a JAX call, are tracers; nothing is known of the others (an ``int`` field
+        stays static, a ``field(static=True)`` too), nor of the ``self`` of any other class."""
+        cls = self.names.parent.get(method)
+        if type(cls) is not ast.ClassDef or not any(self.names.qualname(b) in EQUINOX_MODULES for b in cls.bases):
+            return UNKNOWN_VALUE
+        arrays = {stmt.target.id for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name
+                  and self.array_annotation(stmt.annotation) and stmt.value is None}
+        stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
+                  and type(node.value) is ast.Name and node.value.id == "self"]
+        counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
+        for node in stores:
+            stmt = self.names.parent.get(node)
+            if counts[node.attr] == 1 and init is not None and type(stmt) is ast.Assign and stmt.targets == [node] \
+                    and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
+                    and array_function(self.names.qualname(stmt.value.func) or ""):
+                arrays.add(node.attr)
+        return Shaped(PYTHON, members=tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
 
     def _passed_arrays(self, func, names):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
@@ -283,17 +311,16 @@ class Tracing:
         ``jnp.ndarray``, jaxtyping's ``Float[Array, "n"]``)."""
         if isinstance(func, ast.Lambda):
             return {}
+        return {arg.arg: value for arg in positional(func) + func.args.kwonlyargs  # not *args, **kwargs
+                if self.array_annotation(arg.annotation)}
+
+    def array_annotation(self, annotation):
+        """Whether ``annotation`` names a JAX array type (jaxtyping's ``Float[Array, "n"]`` too)."""
         qualname = self.names.qualname
-        found = {}
-        for arg in positional(func) + func.args.kwonlyargs:  # not *args, **kwargs: they hold several
-            annotation = arg.annotation
-            if isinstance(annotation, ast.Subscript) \
-                    and (qualname(annotation.value) or "").startswith("jaxtyping.") \
-                    and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
-                annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
-            if annotation is not None and qualname(annotation) in ARRAY_ANNOTATIONS:
-                found[arg.arg] = value
-        return found
+        if isinstance(annotation, ast.Subscript) and (qualname(annotation.value) or "").startswith("jaxtyping.") \
+                and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
+            annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
+        return annotation is not None and qualname(annotation) in ARRAY_ANNOTATIONS
 
     def _spread(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""

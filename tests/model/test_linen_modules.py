@@ -16,16 +16,21 @@ LINEN = FIXTURES / "frameworks" / "linenpkg"
 
 def test_the_fixture_names_where_each_module_is_applied():
     found = flake8([str(path.relative_to(FIXTURES)) for path in sorted(LINEN.glob("*.py"))], FIXTURES)
+    found.sort(key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
     assert [(line.split(":")[0], int(line.split(":")[1]), line.split(": ")[1][:6]) for line in found] == [
         ("frameworks/linenpkg/local.py", 19, "JNP301"), ("frameworks/linenpkg/models.py", 14, "JNP301"),
         ("frameworks/linenpkg/models.py", 32, "JNP201"), ("frameworks/linenpkg/models.py", 58, "JNP202"),
-        ("frameworks/linenpkg/models.py", 78, "JNP201")]
-    encode, printed, scored, sign, root = found
+        ("frameworks/linenpkg/models.py", 78, "JNP201"), ("frameworks/linenpkg/models.py", 106, "JNP301"),
+        ("frameworks/linenpkg/models.py", 110, "JNP201"), ("frameworks/linenpkg/models.py", 123, "JNP202")]
+    encode, printed, scored, sign, root, encoded, decoded, objective = found
     assert "jax.jit (called from 'encode_step' at line 28)" in encode  # method=AutoEncoder.encode
     assert "jax.jit (applied in frameworks/linenpkg/train.py:13)" in printed  # jax.jit(logger.apply)
     assert "jax.jit (called from 'score_step' in frameworks/linenpkg/train.py:37)" in scored
     assert "(called from 'loss_fn' in frameworks/linenpkg/train.py:64, traced from 'train_step'" in sign
     assert "(called from 'stack_step' in frameworks/linenpkg/train.py:83)" in root  # state.apply_fn
+    assert "jax.jit (called from 'encode_step' in frameworks/linenpkg/train.py:107)" in encoded  # method=Codec.encode
+    assert "jax.jit (called from 'decode_step' in frameworks/linenpkg/train.py:112)" in decoded  # method="decode"
+    assert "jax.jit (applied in frameworks/linenpkg/train.py:128)" in objective  # jax.jit(objective.loss)
 
 
 MODELS = """import flax.linen as nn
@@ -66,12 +71,14 @@ class Plain:
     ("model = MLP()\n\ndef loss(v, x):\n    return model.apply(v, x, x).sum()\n\n"
      "@jax.jit\ndef step(v, x):\n    return jax.value_and_grad(loss, has_aux=False)(v, x)\n",
      [(7, "JNP301"), (8, "JNP202")]),
-    # a Python value passed on stays one; untraced, a static argument, another method: silent
+    # a Python value passed on stays one; untraced, a static argument: silent
     ("model = MLP()\n\n@jax.jit\ndef step(v, x):\n    return model.apply(v, 1.0)\n", []),
     ("model = MLP()\n\ndef step(v, x):\n    return model.apply(v, x, x)\n", []),
     ("model = MLP()\n\ndef loss(v, x):\n    return model.apply(v, x, x).sum()\n\n"
      "@jax.jit\ndef step(v, x):\n    return jax.jit(loss, static_argnums=1)(v, x)\n", []),
-    ("model = MLP()\n\n@jax.jit\ndef step(v, x):\n    return model.apply(v, x, method=MLP.encode)\n", []),
+    # method=MLP.encode: that method gets what follows the variables
+    ("model = MLP()\n\n@jax.jit\ndef step(v, x):\n    return model.apply(v, x, method=MLP.encode)\n",
+     [(13, "JNP201")]),
     # no linen Module, a name bound twice: not known
     ("model = Plain()\n\n@jax.jit\ndef step(v, x):\n    return model.apply(v, x, x)\n", []),
     ("model = MLP()\nmodel = None\n\n@jax.jit\ndef step(v, x):\n    return model.apply(v, x, x)\n", []),

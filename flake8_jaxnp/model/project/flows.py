@@ -38,6 +38,10 @@ _OPAQUE = object()  # a binding whose value derives from nothing the text can na
 # "loss"]``: that method of an instance of the class, its first parameter bound. (No attribute can
 # be spelled so: a class's ``Model.loss(x)`` stays a call of the function it names.)
 PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
+# A keyword entry ``[OBJECT, [parameter], True]`` of a call of ``model(x)`` (``model`` a parameter
+# holding an instance of an imported class): the object is what the parameter holds, so that
+# the reach knows the ``self`` of ``__call__`` came in through the transform (no keyword is spelled so).
+OBJECT = "<object>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 # A module that says this may give its traced code a function to call as state.apply_fn.
@@ -68,26 +72,33 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
     path) of the imported class it holds an instance of}: calling it runs that ``__call__``.
     A method of a parameter that the function never rebinds (``model.loss(x)``) is recorded
-    as ``[PARAMETER_METHOD, "model", "loss"]``.
+    as ``[PARAMETER_METHOD, "model", "loss"]``, and a call of it (``model(x)``,
+    ``jax.vmap(model)(xs)``) as ``[PARAMETER_METHOD, "model", "__call__"]``.
     ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
     ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``)."""
     own = {arg.arg for arg in parameters(func)}
     calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
-    kept = []
+    kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
-        called = getattr(split_attributes(node.func)[0], "id", None)  # (None: jax.grad(f)(x))
+        runs = transformed_instance(node, imports) or node.func  # jax.vmap(model)(xs) runs model(xs)
+        called = getattr(split_attributes(runs)[0], "id", None)  # (None: jax.grad(f)(x))
         if apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
         elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
-            target = _applied_class(called, bindings, module_instances or {}, imports)
-        elif instances and called in instances and type(node.func) is ast.Name:  # step(model, x): model(x)
+            target = _applied_method(node, _applied_class(called, bindings, module_instances or {}, imports),
+                                     imports)
+        elif instances and called in instances and type(runs) is ast.Name:  # step(model, x): model(x)
             binding, path = instances[called]
             target = (list(binding), [*path, "__call__"])
+            if called in own:
+                objects[id(node)] = called
         elif called in own and not bindings[called] and type(node.func) is ast.Attribute \
                 and type(node.func.value) is ast.Name:  # model.loss(x): asked of the calls when reached
             target = (None, [PARAMETER_METHOD, called, node.func.attr])
+        elif called in own and not bindings[called] and type(runs) is ast.Name:  # model(x): as its callers say
+            target = (None, [PARAMETER_METHOD, called, "__call__"])
         elif called in bindings:  # a local or a parameter shadows the name
-            node, target, always = _instance_call(node, bindings, imports, always) or (node, None, always)
+            target = _instance_call(runs, bindings, imports)
         if target is not None:
             kept.append((node, target, always))
     calls = kept
@@ -104,10 +115,16 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
                   for where, value, params in ((where, value, _derived_from(value, seen, imports))
                                                for where, value in _arguments(node, target)) if params]
         positions = [entry for entry in passed if type(entry[0]) is int]
-        keywords = [entry for entry in passed if type(entry[0]) is str]
+        keywords = [entry for entry in passed if type(entry[0]) is str] \
+            + ([[OBJECT, [objects[id(node)]], True]] if id(node) in objects else [])
         if positions or keywords or always:
             found.append([target[0], target[1], positions, keywords, node.lineno, always])
     return found
+
+
+def called_object(keywords):
+    """(the parameter whose object the call runs, or None; the keyword entries without it)."""
+    return next((given[0] for k, given, _ in keywords if k == OBJECT), None), [e for e in keywords if e[0] != OBJECT]
 
 
 def followed_parameters(func, returned, imports):
@@ -147,14 +164,26 @@ def may_call_given_apply_fn(source):
     return not source.isascii() or bool(_APPLY_FN_KEYWORD.search(source) and _APPLY_FN_ATTRIBUTE.search(source))
 
 
-def _instance_call(node, bindings, imports, always):
-    """``model(x)`` with ``model`` bound once, to ``Model(...)`` of an imported class: a call
-    of ``Model.__call__`` (path ``[..., "Model", "__call__"]``); None for anything else."""
-    values = bindings.get(node.func.id) if type(node.func) is ast.Name else None
+def _instance_call(func, bindings, imports):
+    """The call target of ``model(x)`` (``func``: what the call runs) with ``model`` bound
+    once, to ``Model(...)`` of an imported class: ``Model.__call__`` (path ``[..., "Model",
+    "__call__"]``); None for anything else."""
+    values = bindings.get(func.id) if type(func) is ast.Name else None
     if not values or len(values) != 1 or type(values[0]) is not ast.Call:
         return None
     target = call_target(values[0].func, imports, ())
-    return (node, (target[0], [*target[1], "__call__"]), always) if target is not None and target[0] else None
+    return (target[0], [*target[1], "__call__"]) if target is not None and target[0] else None
+
+
+def transformed_instance(call, imports):
+    """The Name ``model`` of ``jax.vmap(model)(xs)`` (a transform of the API data given one
+    name, without static arguments), whose ``__call__`` runs with the call's arguments when
+    it holds an object (Equinox's batching); else None."""
+    inner = call.func
+    if type(inner) is not ast.Call or len(inner.args) != 1 or type(inner.args[0]) is not ast.Name:
+        return None
+    return inner.args[0] if _transformed_target(call, imports, ()) is None \
+        and _plainly_transformed(inner, imports) else None
 
 
 def _arguments(call, target):
@@ -162,16 +191,32 @@ def _arguments(call, target):
     call that runs ``model.apply`` (``target``'s path ends with ``LINEN_APPLY``: also
     ``state.apply_fn``), those after the variables, as ``__call__`` gets them, without
     apply's own options."""
-    if target[1][-1:] == [LINEN_APPLY]:
+    if LINEN_APPLY in target[1][-2:]:  # (also with a method: [..., LINEN_APPLY, "encode"])
         return [*enumerate(call.args[1:]),
                 *((k.arg, k.value) for k in call.keywords if k.arg and k.arg not in APPLY_OPTIONS)]
     return [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
 
 
 def _applies_an_instance(call):
-    """``name.apply(variables, ...)``, without ``method=`` (another method than ``__call__``)."""
+    """``name.apply(variables, ...)``."""
     return type(call.func) is ast.Attribute and call.func.attr == "apply" and type(call.func.value) is ast.Name \
-        and bool(call.args) and not any(k.arg == "method" for k in call.keywords)
+        and bool(call.args)
+
+
+def _applied_method(call, target, imports):
+    """The target of ``model.apply(variables, ...)`` whose ``__call__`` is ``target``, given
+    its ``method=``: ``target`` itself without one, path ``[..., "Model", LINEN_APPLY, "encode"]``
+    for ``method="encode"`` or ``method=Model.encode`` (the instance's class), None for any
+    other (a function, another class's method)."""
+    given = [k.value for k in call.keywords if k.arg == "method"]
+    if target is None or not given:
+        return target
+    if type(given[0]) is ast.Constant and type(given[0].value) is str:
+        return target[0], [*target[1], given[0].value]
+    named = call_target(given[0], imports, ())
+    if named is None or list(named[0]) != list(target[0]) or list(named[1][:-1]) != list(target[1][:-1]):
+        return None
+    return target[0], [*target[1], named[1][-1]]
 
 
 def _applied_class(name, bindings, module_instances, imports):
@@ -267,7 +312,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             elif not any(type(a) is ast.Starred for a in node.args):
                 target = call_target(node.func, imports, local_functions) \
                     or _transformed_target(node, imports, local_functions)
-                if target is not None or _runs_instance(node.func) or _applies_an_instance(node):
+                if target is not None or _runs_instance(node.func) or _applies_an_instance(node) \
+                        or transformed_instance(node, imports) is not None:
                     calls.append((node, target, always))  # model(x), model.loss(x), model.apply(v, x): an instance?
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:
@@ -309,10 +355,15 @@ def _transformed_target(call, imports, local_functions):
     tracers stay tracers in ``f``); None for any other call."""
     inner = call.func
     if type(inner) is not ast.Call or len(inner.args) != 1 or type(inner.args[0]) is ast.Starred \
-            or imported_qualname(inner.func, imports) not in _function_transforms() \
-            or any(k.arg is None or k.arg in (*STATIC_NUMBERS, STATIC_NAMES) for k in inner.keywords):
+            or not _plainly_transformed(inner, imports):
         return None
     return call_target(inner.args[0], imports, local_functions)
+
+
+def _plainly_transformed(inner, imports):
+    """Whether the call ``inner`` applies a function transform without static arguments."""
+    return imported_qualname(inner.func, imports) in _function_transforms() \
+        and not any(k.arg is None or k.arg in (*STATIC_NUMBERS, STATIC_NAMES) for k in inner.keywords)
 
 
 @lru_cache(maxsize=1)
@@ -366,6 +417,11 @@ def _derivations(arguments, bindings, own, imports):
     return derived
 
 
+def array_function(name):
+    """Whether the function of that dotted name gives a JAX array (``jnp.ones``, ``jax.random.normal``)."""
+    return name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
+
+
 def _bound_by(node):
     if isinstance(node, ast.ExceptHandler):
         return [node.name] if node.name else []
@@ -400,7 +456,7 @@ def _derived_from(expr, derived, imports):
         arguments = [*expr.args, *(k.value for k in expr.keywords)]
         name = imported_qualname(expr.func, imports)
         if name is not None:
-            array = name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
+            array = array_function(name)
         else:  # a method of a derived value: x.sum(), x.at[i].set(v)
             array = type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
                 and bool(_derived_from(expr.func.value, derived, imports))

@@ -22,8 +22,8 @@ from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import calls_keeping_default, modules_naming
-from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD
-from .objects import parameter_classes
+from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, called_object
+from .objects import PassedObjects, parameter_classes
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
@@ -285,7 +285,7 @@ class Project:
         # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
         calls = {}
         parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
-        classes = {}  # (module path, unit) -> the classes of its parameters whose methods it calls
+        objects = PassedObjects(self._parameter_classes, self.target_of, self.scalars_static, starts)
 
         def start(root, params, origin):
             if not params <= reached.get(root, set()):
@@ -321,6 +321,9 @@ class Project:
                 elif facts and returned:  # jax.jit(make_train(cfg)): the def make_train returns
                     facts = facts.get("gives")
                     target = (target[0], f"{target[1]}.{facts['name']}") if facts else None
+                elif returned and target_summary and f"{target[1]}.__call__" in target_summary["methods"]:
+                    facts = target_summary["methods"][f"{target[1]}.__call__"]  # jax.jit(model), model = Model(...)
+                    target, spec = (target[0], facts.get("unit", f"{target[1]}.__call__")), [spec[0] + 1, *spec[1:]]
                 params = _applied_parameters(facts, *spec) if facts else None
                 if params:
                     calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[0] \
@@ -333,22 +336,23 @@ class Project:
             traced = reached[caller]
             caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
             for binding, attributes, positions, keywords, line, always in self._flows(parts.get(path), path, name):
+                (holder, keywords), origin = called_object(keywords), path  # (origin: where imports name the callee)
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
                 if not (passed or named or always and caches):
                     continue
                 if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
-                    if (path, name) not in classes:
-                        classes[(path, name)] = self._parameter_classes(path, name)
-                    held = classes[(path, name)].get(attributes[1])
-                    if held is None:
+                    holder, found = attributes[1], objects.method_run(path, name, *attributes[1:])
+                    if found is None:
                         continue
-                    binding, attributes = held[0], [*held[1], INSTANCE_METHOD, attributes[2]]
-                target, facts, skipped = self._callee(path, binding, attributes)
+                    origin, binding, attributes = found
+                target, facts, skipped = self._callee(origin, binding, attributes)
                 params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                     | set(named) if facts else set()
                 if facts is None or not (params or always and caches):
                     continue
+                objects.record(caller, target, facts["params"][skipped:], positions, keywords)
+                params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
                 if target[0] != path:
                     site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
                                                                    [set(), own_root(caller, path, root)])
@@ -393,10 +397,11 @@ class Project:
         """(module path and unit, its facts, how many positions self takes) for what a call
         recorded in the flows of the module at ``path`` runs: a function, the ``__init__``
         of a class (``Model(x)``), its ``__call__`` (``model(x)``, path ``[..., "__call__"]``; a
-        linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``) or another
-        method of an instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
+        linen Module's for ``model.apply(variables, x)``, path ``[..., LINEN_APPLY]``, or ``[...,
+        LINEN_APPLY, "encode"]`` with ``method=Model.encode``) or another method of an
+        instance (``model.loss(x)``, path ``[..., INSTANCE_METHOD, "loss"]``);
         facts None when the project does not say."""
-        method = attributes[-1] if attributes[-2:-1] == [INSTANCE_METHOD] else None
+        method = attributes[-1] if attributes[-2:-1] in ([INSTANCE_METHOD], [LINEN_APPLY]) else None
         if method is not None:
             attributes = attributes[:-1]
         applied = attributes[-1:] == [LINEN_APPLY]

@@ -10,11 +10,10 @@ from functools import partial
 
 from ..instances import Instances
 from ..kinds import ARRAY_ANNOTATIONS
-from ..library import non_array_functions
 from ..names import BindingKind, Names
 from ..syntax import FUNCTION_NODES, argument_for, module_imports, parameters, positional_names, split_attributes, \
     transform_spec, walk_own
-from .flows import ARRAY_MODULES, call_target
+from .flows import INSTANCE_METHOD, array_function, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -23,8 +22,9 @@ def parameter_classes(source, unit, transforms):
     """{parameter: (import binding, attribute path)} for the parameters of the def ``unit``
     (a qualified name, ``Trainer.step``) of a module whose methods it calls, where every
     call in the module passes them an instance of one imported class (``object_parameters``):
-    what ``model.loss(x)`` runs. The reach asks it only when tracers reach such a call, so
-    a module is parsed whole for it only then."""
+    what ``model.loss(x)`` runs, and what a parameter it passes on holds (``loss(model,
+    x)``). The reach asks it only when tracers reach such a call, so a module is parsed
+    whole for it only then."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -32,8 +32,7 @@ def parameter_classes(source, unit, transforms):
     func = _unit_def(tree, unit)
     if func is None:
         return {}
-    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, _calls_a_parameter_method).get(
-        unit, {})
+    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, every_unit=True).get(unit, {})
 
 
 def _unit_def(tree, unit):
@@ -49,15 +48,15 @@ def _unit_def(tree, unit):
     return node if type(node) is not ast.ClassDef else None
 
 
-def object_parameters(tree, imports, transforms, units, calling=None):
+def object_parameters(tree, imports, transforms, units, every_unit=False):
     """{unit: {parameter: (import binding, attribute path)}} for the parameters of the units
-    that ``calling`` says use them (by default: call them), when every call in the module
+    that call them (``every_unit``: of every unit), when every call in the module
     passes them an instance of one imported class (``instances.Instances``: ``step(model, x)``
     with ``model = Model(...)``, ``Model`` imported), and for those of the defs nested in them
     that every call passes such a parameter (``nnx.value_and_grad(loss_fn)(model)``), where
     the unit binds that name nowhere else: the module's own model reaches a same-file class,
     this the others."""
-    calling = {unit: func for unit, func in units.items() if (calling or calls_a_parameter)(func)}
+    calling = {unit: func for unit, func in units.items() if every_unit or calls_a_parameter(func)}
     if not calling:
         return {}
     names = Names(tree)
@@ -146,24 +145,22 @@ def _gives_array(names, expr):
         expr = found[1][0].value
     if type(expr) is not ast.Call:
         return False
-    name = names.qualname(expr.func) or ""
-    return name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
-
-
-def _calls_a_parameter_method(func):
-    """Whether ``func``'s body (nested functions included) calls a method of one of its own
-    parameters (``model.loss(x)``)."""
-    own = {arg.arg for arg in parameters(func)}
-    return any(type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
-               and node.func.value.id in own for node in walk_own([func], ()))
+    return array_function(names.qualname(expr.func) or "")
 
 
 def calls_a_parameter(func):
     """Whether ``func``'s body (nested functions included) calls one of its parameters or of
-    the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``)."""
+    the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``), also
+    through a call that is given it alone (``jax.vmap(model)(xs)``)."""
     own = {arg.arg for node in walk_own([func], ()) if type(node) in FUNCTION_NODES for arg in parameters(node)}
-    return any(type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in own
-               for node in walk_own([func], ()))
+    return any(type(node) is ast.Call and _called_name(node.func) in own for node in walk_own([func], ()))
+
+
+def _called_name(func):
+    """``model`` for ``model(...)`` and ``vmap(model)(...)``; None for anything else."""
+    if type(func) is ast.Call and len(func.args) == 1:
+        func = func.args[0]
+    return func.id if type(func) is ast.Name else None
 
 
 def _imported_class(names, imports, expr):
@@ -176,3 +173,71 @@ def _imported_class(names, imports, expr):
         return None
     target = call_target(expr, imports, ())
     return (tuple(target[0]), tuple(target[1])) if target is not None else None
+
+
+class PassedObjects:
+    """What the project's reach learns of the objects its calls pass on as they came in
+    (``losses.loss(model, x)`` in a root): the class a helper's parameter holds, so that
+    ``model(x)`` there runs its ``__call__``, and whether that object is what a transform
+    that keeps Python scalars static was given, whose array fields it traces."""
+
+    def __init__(self, module_classes, named, scalars_static, starts):
+        self._module_classes = module_classes  # (module path, unit) -> parameter_classes of it
+        self._named = named  # (module path, import binding, attributes) -> (module path, name) or None
+        self._scalars_static = scalars_static
+        self._starts = starts  # (module path, unit, transform) reached -> None for a root
+        self._classes = {}  # (module path, unit) -> module_classes of it
+        self._passers = {}  # (module path, unit) -> {parameter: {(path, unit, parameter) passing it as it came}}
+
+    def record(self, caller, target, params, positions, keywords):
+        """Record the parameters that a call from ``caller`` (path, unit, transform) passes on
+        as they came to the parameters ``params`` of ``target`` (path, unit)."""
+        path, name, _ = caller
+        for where, given, bare in positions + keywords:
+            param = params[where] if type(where) is int and where < len(params) else where
+            if bare and param in params:
+                self._passers.setdefault(target, {}).setdefault(param, set()).add((path, name, given[0]))
+
+    def method_run(self, path, unit, param, method):
+        """(module path, import binding, attribute path there ``[..., "Model", INSTANCE_METHOD,
+        method]``) for ``param.method(...)`` (``model(x)``: ``__call__``) in the unit, or None."""
+        held = self._held_class(path, unit, param, method != "__call__")
+        return (held[0], held[1], [*held[2], INSTANCE_METHOD, method]) if held is not None else None
+
+    def traced_self(self, caller, param, bound):
+        """``bound`` (the ``self`` of the method a call runs, as a set) when the parameter
+        ``param`` of ``caller`` whose method it is holds what ``passed_in`` says; else none."""
+        return set(bound) if param is not None and self.passed_in(caller, param) else set()
+
+    def _held_class(self, path, unit, param, ask_module=True, seen=frozenset()):
+        """(module path, import binding, attribute path there) of the class whose object the
+        parameter holds: as the calls of its unit's module say (asked for a method's call,
+        ``model.loss(x)``: a root's ``model(x)`` is in its flows already), else as every call
+        the reach followed that passes it on as it came, when they agree."""
+        if ask_module:
+            if (path, unit) not in self._classes:
+                self._classes[(path, unit)] = self._module_classes(path, unit)
+            held = self._classes[(path, unit)].get(param)
+            if held is not None:
+                return path, held[0], held[1]
+        found = {}
+        for site in sorted(self._passers.get((path, unit), {}).get(param, ())):
+            held = self._held_class(*site, seen=seen | {site}) if site not in seen else None
+            named = self._named(*held) if held is not None else None
+            if named is None:
+                return None
+            found[named] = held
+        return found.popitem()[1] if len(found) == 1 else None
+
+    def passed_in(self, caller, param, seen=frozenset()):
+        """Whether the parameter ``param`` of ``caller`` holds an object given to a transform
+        that keeps Python scalars static (``eqx.filter_jit``), whose array leaves it traces:
+        a parameter of such a root, or one that every call the reach followed passes one."""
+        path, name, transform = caller
+        if transform not in self._scalars_static:
+            return False
+        if self._starts.get(caller, False) is None:
+            return True
+        sites = self._passers.get((path, name), {}).get(param)
+        return bool(sites) and not sites & seen \
+            and all(self.passed_in((site[0], site[1], transform), site[2], seen | sites) for site in sites)

@@ -83,6 +83,7 @@ def summarise(source, transforms, scalars_static=()):
             if calls:
                 flows[unit] = calls
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
+    linen = {**plain_methods(tree, imports, of_linen=True), **linen}  # model.apply(v, x, method=Model.encode)
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
     for unit, defined in inherited_methods(tree, methods).items():  # Net(Base) runs Base.__call__

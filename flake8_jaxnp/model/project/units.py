@@ -70,15 +70,18 @@ def run_methods(tree, imports):
     return found, linen
 
 
-def plain_methods(tree, imports):
+def plain_methods(tree, imports, of_linen=False):
     """{"Counter.count": def} for the undecorated methods, each defined once, of the top-level
     classes defined once that are no linen Module (whose methods run through ``apply``): what
-    ``jax.jit(counter.count)`` in another module traces, ``counter`` holding a ``Counter``."""
+    ``jax.jit(counter.count)`` in another module traces, ``counter`` holding a ``Counter``.
+    ``of_linen``: those of the linen Modules instead, what ``model.apply(variables, x,
+    method=Model.encode)`` runs."""
     classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
     names = [cls.name for cls in classes]
     found = {}
     for cls in classes:
-        if names.count(cls.name) != 1 or any(imported_qualname(b, imports) in LINEN_MODULES for b in cls.bases):
+        if names.count(cls.name) != 1 \
+                or any(imported_qualname(b, imports) in LINEN_MODULES for b in cls.bases) is not of_linen:
             continue
         defs = [stmt.name for stmt in cls.body if type(stmt) in DEFS]
         for stmt in cls.body:
