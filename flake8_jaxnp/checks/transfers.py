@@ -30,17 +30,17 @@ import ast
 from .. import api
 from ..facts import FORMATTERS, SCALAR_CONVERSIONS
 from ..model import dtypes
-from ..model.kinds import JAX, NUMPY, UNKNOWN
+from ..model.kinds import JAX, UNKNOWN
 from ..model.names import BindingKind
 from ..model.syntax import (COMPREHENSIONS, LOOPS, SCOPES, TEST_FUNCTION_PREFIX, has_continue, is_assertion_call,
                             is_test_file, statement_children, walk_own)
 from ..model.values import is_string
 from ..findings import Finding
-from . import describe, is_jitted, rule
+from . import describe, rule
+from .uploads import UPLOADS, jitted_upload, jitted_upload_what, numpy_arguments, numpy_data, same_data, same_upload
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
 LOG_MODULES = ("logging.", "absl.logging.")
-UPLOADS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "jax.device_put"})
 # A for loop over at most this many values written out in the source is not a hot loop.
 HANDFUL = 10
 # A for loop over a literal range of at most this many steps is a demo, not a hot loop.
@@ -73,12 +73,12 @@ def host_transfers_in_loops(model):
                                  or _checked_by_assertion(model, reported) or _in_every_n_block(model, loops, loop)):
             continue
         if code == "JNP104" and reported is not node:  # a jitted call: the first NumPy argument the loop repeats
-            reported = next((data for data in _numpy_arguments(model, node) if _same_data(model, loops, data, loop)),
+            reported = next((data for data in numpy_arguments(model, node) if same_data(model, loops, data, loop)),
                             None)
             if reported is None:
                 continue
-            what = _jitted_upload_what(reported, node)
-        elif code == "JNP104" and not _same_upload(model, loops, node, loop):
+            what = jitted_upload_what(reported, node)
+        elif code == "JNP104" and not same_upload(model, loops, node, loop):
             continue
         yield Finding.at(reported, code, {"what": what})
 
@@ -234,7 +234,7 @@ def _call(model, call):
         if _any_on_device(model, args):
             return call, "JNP103", f"{qualname[len('builtins.'):]}()"
     elif qualname in UPLOADS:
-        if args and _numpy_data(model, args[0]):
+        if args and numpy_data(model, args[0]):
             return call, "JNP104", describe(call)
     elif _is_log_call(model, call, qualname):
         if _any_on_device(model, every):
@@ -246,39 +246,7 @@ def _call(model, call):
         if method == "format" and is_string(owner) and _any_on_device(model, every):
             return call, "JNP103", "str.format()"
     found = _helper_transfer(model, call) if _any_on_device(model, args) else None
-    return found or _jitted_upload(model, call)
-
-
-def _jitted_upload(model, call):
-    """(its first NumPy argument, JNP104, what) for NumPy data passed to a jitted function: each call
-    copies it to the device again (the loop's check then looks for an argument it repeats)."""
-    if not call.args or any(type(a) is ast.Starred for a in call.args) or not is_jitted(model, call.func):
-        return None
-    data = next(_numpy_arguments(model, call), None)
-    return None if data is None else (data, "JNP104", _jitted_upload_what(data, call))
-
-
-def _numpy_arguments(model, call):
-    return (a for a in call.args if type(a) in (ast.Name, ast.Attribute) and _numpy_data(model, a))
-
-
-def _jitted_upload_what(data, call):
-    return f"passing {describe(data)} to the jitted {describe(call.func)}()"
-
-
-def _numpy_data(model, expr):
-    """NumPy data: a value the model knows to be a NumPy array, ``self.table`` set to NumPy data
-    once (``_numpy_attribute``), or another project module's NumPy constant (``MASK`` of
-    ``from .config import MASK``, ``config.MASK``)."""
-    return model.value(expr).kind is NUMPY or _numpy_attribute(model, expr) or model.imported_numpy(expr)
-
-
-def _numpy_attribute(model, data):
-    """``self.table`` set to NumPy data once, by its class's ``__init__``, and elsewhere only read
-    (``_read_only_use``): the same NumPy data on every call."""
-    found = model.set_once_in_init(data) if type(data) is ast.Attribute else None
-    return found is not None and model.value(found[0].value).kind is NUMPY \
-        and all(_read_only_use(model, node) for node in found[1])
+    return found or jitted_upload(model, call)
 
 
 def _helper_transfer(model, call):
@@ -539,86 +507,3 @@ def handful_steps(loop, is_range):
         if not (len(bounds) == 3 and bounds[2] == 0 or any(abs(b) >= 2 ** 62 for b in bounds)):
             count, limit = len(range(*bounds)), DEMO_RANGE  # (else range() would raise or overflow len())
     return max(count, 1) if count is not None and count <= limit else None
-
-
-def _same_upload(model, loops, call, loop):
-    """True when every iteration uploads the same data to the same place: the data is a
-    name the loop neither rebinds nor touches otherwise, and the other arguments (a
-    device, a dtype) are names and constants the loop does not rebind."""
-    rebound, _ = loops.names(loop)
-    for other in call.args[1:] + [k.value for k in call.keywords]:
-        for node in ast.walk(other):
-            if not isinstance(node, (ast.Name, ast.Attribute, ast.Constant, ast.expr_context)) \
-                    or (isinstance(node, ast.Name) and node.id in rebound):
-                return False  # e.g. device_put(x, d) for d in devices: a new place each time
-    return _same_data(model, loops, call.args[0], loop)
-
-
-def _same_data(model, loops, data, loop):
-    """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
-    the loop's scope or a module constant, an attribute set once (``_numpy_attribute``), or
-    another module's NumPy constant (``MASK``, ``config.MASK``) that the loop only reads."""
-    if _numpy_attribute(model, data):
-        return True
-    attribute = type(data) is ast.Attribute
-    name = data.value if attribute else data
-    if type(name) is not ast.Name:
-        return False
-    rebound, loads = loops.names(loop)
-    uses = [model.parent(node) if attribute else node for node in loads.get(name.id, ())]
-    if name.id in rebound or any(use is not data and not _read_only_use(model, use)
-                                 for use in uses if not attribute or _same_attribute(use, data)):
-        return False
-    return not attribute and _same_scope(model, data, loop) or _imported_constant(model, data)
-
-
-def _same_attribute(node, data):
-    """Whether ``node`` reads the same attribute of the same name as ``data`` (``config.MASK``)."""
-    return type(node) is ast.Attribute and node.attr == data.attr
-
-
-def _imported_constant(model, data):
-    """Another module's NumPy constant, through an import bound once here and never rebound."""
-    name = data.value if type(data) is ast.Attribute else data
-    found = model.resolve(name)
-    return found is not None and model.is_module_scope(found[0]) and len(found[1]) == 1 \
-        and found[1][0].kind is BindingKind.IMPORT and not model.rebound_by_functions(name.id) \
-        and model.imported_numpy(data)
-
-
-def _read_only_use(model, name):
-    """Another upload of the same data (a jitted call's argument too), arithmetic, indexing or
-    an attribute read: none changes it (a call it is passed to, or a method called on it, might)."""
-    parent = model.parent(name)
-    if isinstance(parent, ast.Call) and name in parent.args:
-        return model.qualname(parent.func) in UPLOADS or is_jitted(model, parent.func)
-    if isinstance(parent, (ast.Subscript, ast.Attribute)):
-        grandparent = model.parent(parent)
-        is_method = isinstance(grandparent, ast.Call) and grandparent.func is parent
-        return parent.value is name and isinstance(parent.ctx, ast.Load) and not is_method
-    return isinstance(parent, (ast.BinOp, ast.Compare, ast.UnaryOp))
-
-
-def _same_scope(model, data, loop):
-    """Data bound in the scope the loop runs in and never rebound through ``global``, or a
-    module constant; other data from an outer scope may be changed by what the loop calls."""
-    found = model.resolve(data)
-    if found is None or model.rebound_by_functions(data.id):
-        return False
-    home = model.enclosing_function(loop)
-    return found[0].node is (home if home is not None else model.tree) or _module_constant(model, found)
-
-
-def _module_constant(model, found):
-    """A module-level name bound once, at the top level, and only ever read (indexed,
-    sliced, uploaded, used in arithmetic) anywhere in the module."""
-    scope, bindings = found
-    if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind is not BindingKind.ASSIGN \
-            or model.parent(bindings[0].stmt) is not model.tree:
-        return False
-    name = bindings[0].node.id
-    for node in model.nodes(ast.Name):
-        if node.id == name and node is not bindings[0].node and isinstance(node.ctx, ast.Load) \
-                and model.resolve(node) == found and not _read_only_use(model, node):
-            return False
-    return True

@@ -85,3 +85,29 @@ def join(a, b):
     if a.kind in TRACED and b.kind in TRACED:
         return Value(TRACER_TREE)  # traced either way (a loop's ``a = a @ a`` on a traced parameter)
     return UNKNOWN_VALUE
+
+
+def shaped(shape, kind):
+    """The Value of a jitted result of ``kind`` whose shape (project.records.jitted_result_shape) is known:
+    a record's fields are device data (arrays where annotated so), its comparing methods
+    give a device bool."""
+    if shape is None:
+        return Value(kind)
+    if "array" in shape:  # one array: iterating or reducing it gives arrays too
+        return Value(TRACER if kind is TRACER_TREE else JAX)
+    if "record" in shape:
+        scalar = TRACER if kind is TRACER_TREE else JAX
+        arrays = shape["record"]["arrays"]
+        members = [(("attr", name), Value(scalar if name in arrays else kind)) for name in shape["record"]["fields"]]
+        members += [(("call", name), Value(scalar, "bool")) for name in shape["record"]["methods"]]
+        return Shaped(kind, members=tuple(members))
+    return Shaped(kind, members=tuple((("item", i), shaped(part, kind)) for i, part in enumerate(shape["tuple"])))
+
+
+def builder_result(built):
+    """What calling a builder gives (``records.built_jitted``): ``step = make_step()``, or ``step, tx =
+    make(lr)``; calling the jitted step gives device arrays (a JAX_TREE Value stands for it)."""
+    if built is True:
+        return Value(JAX_TREE)
+    return Shaped(UNKNOWN, members=tuple((("item", i), Value(JAX_TREE) if jitted else UNKNOWN_VALUE)
+                                         for i, jitted in enumerate(built)))

@@ -15,7 +15,8 @@ from types import MappingProxyType
 from .. import api
 from .instances import Instances, method_in
 from .names import BindingKind
-from .syntax import PARTIAL, literals, named_options, positional, positional_names, static_parameters, transform_spec
+from .parameters import applied_parameters, traced_parameters, transform_options
+from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
 
 
 class Behaviour(enum.Enum):
@@ -327,7 +328,7 @@ class TraceRoots:
             return
         if lax:
             self.mark(func, Transform(transform_name, _STAGING, root),
-                      _parameters(func, bound_positional, bound_names))
+                      traced_parameters(func, bound_positional, bound_names))
         else:
             self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
 
@@ -573,45 +574,6 @@ def _framework_behaviour(measured):
     return _EAGER if measured["numpy_fails"] else None
 
 
-def applied_parameters(func, transform_name, keywords, bound_positional=0, bound_names=()):
-    """The parameters of ``func`` that a transform applied with ``keywords`` gives tracers,
-    after ``partial`` bound ``bound_positional`` positions and ``bound_names``: not static,
-    not defaulted, not self, not unbatched by vmap (grad's argnums are left to the caller).
-    None when its static options cannot be read."""
-    params = _parameters(func, bound_positional, bound_names)
-    positional = positional_names(func)[bound_positional:]
-    options = named_options(keywords)
-    static = static_parameters(options, positional)
-    if static is None:
-        return None
-    params -= static
-    if transform_name == "jax.vmap" and "in_axes" in options:
-        params = _vmapped(params, positional, options["in_axes"])
-    return params
-
-
-def transform_options(transform_name, call):
-    """The call's keywords, with positional options (``vmap(f, (0, None))``) named."""
-    names = api.positional_options().get(transform_name, ())
-    named = [ast.keyword(arg=name, value=value) for name, value in zip(names, call.args[1:])]
-    return named + list(call.keywords)
-
-
-def _parameters(func, bound_positional=0, bound_names=()):
-    """Parameters that receive tracers: not bound by partial, not defaulted, not self/cls."""
-    args = func.args
-    params = positional(func)
-    defaulted = {a.arg for a in params[len(params) - len(args.defaults):]} if args.defaults else set()
-    defaulted |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
-    names = [a.arg for a in params[bound_positional:]] + [a.arg for a in args.kwonlyargs]
-    if args.vararg:
-        names.append(args.vararg.arg)
-    if params and bound_positional == 0 and params[0].arg in ("self", "cls") \
-            and not isinstance(func, ast.Lambda):
-        names = names[1:]
-    return set(names) - defaulted - set(bound_names)
-
-
 def _binds_first_parameter(expr, func):
     """Whether ``self.m`` / ``cls.m`` is a bound method: a staticmethod binds nothing, and a
     plain function read from ``cls`` is not bound either."""
@@ -619,14 +581,3 @@ def _binds_first_parameter(expr, func):
         return False
     decorators = {d.id for d in func.decorator_list if isinstance(d, ast.Name)}
     return "staticmethod" not in decorators and (expr.value.id == "self" or "classmethod" in decorators)
-
-
-def _vmapped(params, positional, in_axes):
-    """Parameters vmap batches; unknown in_axes leaves none traced."""
-    if isinstance(in_axes, ast.Constant) and isinstance(in_axes.value, int):
-        return params
-    if isinstance(in_axes, (ast.Tuple, ast.List)):
-        unbatched = {positional[i] for i, axis in enumerate(in_axes.elts)
-                     if i < len(positional) and isinstance(axis, ast.Constant) and axis.value is None}
-        return params - unbatched
-    return set()

@@ -11,13 +11,13 @@ import ast
 from collections import Counter
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
-from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value
+from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value, shaped
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
-from .values import FunctionFlow, shaped
+from .values import FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)

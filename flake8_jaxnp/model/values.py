@@ -24,7 +24,7 @@ from . import dtypes, library
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
 from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
-                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join)
+                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Value, builder_result, join, shaped)
 
 
 def element_kind(value):
@@ -32,23 +32,6 @@ def element_kind(value):
     if value.kind in ARRAYS:
         return Value(value.kind, value.dtype)
     return value.member(EACH) or UNKNOWN_VALUE
-
-
-def shaped(shape, kind):
-    """The Value of a jitted result of ``kind`` whose shape (project.records.jitted_result_shape) is known:
-    a record's fields are device data (arrays where annotated so), its comparing methods
-    give a device bool."""
-    if shape is None:
-        return Value(kind)
-    if "array" in shape:  # one array: iterating or reducing it gives arrays too
-        return Value(TRACER if kind is TRACER_TREE else JAX)
-    if "record" in shape:
-        scalar = TRACER if kind is TRACER_TREE else JAX
-        arrays = shape["record"]["arrays"]
-        members = [(("attr", name), Value(scalar if name in arrays else kind)) for name in shape["record"]["fields"]]
-        members += [(("call", name), Value(scalar, "bool")) for name in shape["record"]["methods"]]
-        return Shaped(kind, members=tuple(members))
-    return Shaped(kind, members=tuple((("item", i), shaped(part, kind)) for i, part in enumerate(shape["tuple"])))
 
 
 def is_string(expr):
@@ -490,7 +473,7 @@ class FunctionFlow:
                 return shaped(self.context.jitted_result(callee), jitted_result.kind)
             built = self.context.builds_jitted(callee)
             if built:
-                return _builder_result(built)
+                return builder_result(built)
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             inner = call.func.args[0] if call.func.args else None
             if type(inner) in (ast.Name, ast.Lambda) and self._exact and self.traced is not None:
@@ -529,19 +512,10 @@ class FunctionFlow:
         if helper[0].get("jitted"):
             return shaped(helper[0].get("result"), TRACER_TREE if traced_input else JAX_TREE)
         if helper[0].get("builds_jitted"):
-            return _builder_result(helper[0]["builds_jitted"])
+            return builder_result(helper[0]["builds_jitted"])
         if helper[0]["returns"] == "jax":
             return Value(TRACER if traced_input else JAX)
         return UNKNOWN_VALUE
-
-
-def _builder_result(built):
-    """What calling a builder gives (``records.built_jitted``): ``step = make_step()``, or ``step, tx =
-    make(lr)``; calling the jitted step gives device arrays (a JAX_TREE Value stands for it)."""
-    if built is True:
-        return Value(JAX_TREE)
-    return Shaped(UNKNOWN, members=tuple((("item", i), Value(JAX_TREE) if jitted else UNKNOWN_VALUE)
-                                         for i, jitted in enumerate(built)))
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.

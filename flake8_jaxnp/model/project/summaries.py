@@ -22,7 +22,7 @@ from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..library import non_array_functions
 from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
-from ..traced import applied_parameters
+from ..parameters import applied_parameters
 from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn,
                     instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
@@ -94,8 +94,6 @@ def summarise(source, transforms, scalars_static=()):
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
             "numpy": numpy_constants(tree, imports), "classes": classes}
-
-
 
 
 def _assigns_call(stmt):

@@ -19,7 +19,8 @@ from functools import lru_cache
 
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, class_body_names, imported_qualname,
                       named_options, parameters, selected_arguments, split_attributes, transform_spec)
-from ..traced import LINEN_COMPACT, LINEN_MODULES, applied_parameters, transform_options
+from ..parameters import applied_parameters, transform_options
+from ..traced import LINEN_COMPACT, LINEN_MODULES
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Decorators after which a method read from ``self`` binds no first parameter.

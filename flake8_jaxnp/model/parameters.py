@@ -1,0 +1,57 @@
+"""Which parameters of a def a transform gives tracers: not static, not defaulted, not bound by
+``partial``, not ``self``, not unbatched by ``vmap``'s ``in_axes``. Shared by the file's trace roots
+(``traced``) and the project's summaries, which read other modules without their roots."""
+import ast
+
+from .. import api
+from .syntax import named_options, positional, positional_names, static_parameters
+
+
+def applied_parameters(func, transform_name, keywords, bound_positional=0, bound_names=()):
+    """The parameters of ``func`` that a transform applied with ``keywords`` gives tracers,
+    after ``partial`` bound ``bound_positional`` positions and ``bound_names``: not static,
+    not defaulted, not self, not unbatched by vmap (grad's argnums are left to the caller).
+    None when its static options cannot be read."""
+    params = traced_parameters(func, bound_positional, bound_names)
+    positional = positional_names(func)[bound_positional:]
+    options = named_options(keywords)
+    static = static_parameters(options, positional)
+    if static is None:
+        return None
+    params -= static
+    if transform_name == "jax.vmap" and "in_axes" in options:
+        params = _vmapped(params, positional, options["in_axes"])
+    return params
+
+
+def transform_options(transform_name, call):
+    """The call's keywords, with positional options (``vmap(f, (0, None))``) named."""
+    names = api.positional_options().get(transform_name, ())
+    named = [ast.keyword(arg=name, value=value) for name, value in zip(names, call.args[1:])]
+    return named + list(call.keywords)
+
+
+def traced_parameters(func, bound_positional=0, bound_names=()):
+    """Parameters that receive tracers: not bound by partial, not defaulted, not self/cls."""
+    args = func.args
+    params = positional(func)
+    defaulted = {a.arg for a in params[len(params) - len(args.defaults):]} if args.defaults else set()
+    defaulted |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    names = [a.arg for a in params[bound_positional:]] + [a.arg for a in args.kwonlyargs]
+    if args.vararg:
+        names.append(args.vararg.arg)
+    if params and bound_positional == 0 and params[0].arg in ("self", "cls") \
+            and not isinstance(func, ast.Lambda):
+        names = names[1:]
+    return set(names) - defaulted - set(bound_names)
+
+
+def _vmapped(params, positional, in_axes):
+    """Parameters vmap batches; unknown in_axes leaves none traced."""
+    if isinstance(in_axes, ast.Constant) and isinstance(in_axes.value, int):
+        return params
+    if isinstance(in_axes, (ast.Tuple, ast.List)):
+        unbatched = {positional[i] for i, axis in enumerate(in_axes.elts)
+                     if i < len(positional) and isinstance(axis, ast.Constant) and axis.value is None}
+        return params - unbatched
+    return set()
