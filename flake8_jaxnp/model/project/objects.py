@@ -6,7 +6,7 @@ which parameters a transform that keeps Python scalars static (``equinox.filter_
 traces: those known to hold arrays.
 """
 import ast
-from functools import partial
+from functools import lru_cache, partial
 
 from ..instances import Instances
 from ..kinds import ARRAY_ANNOTATIONS
@@ -25,15 +25,23 @@ def parameter_classes(source, unit, transforms):
     call in the module passes them an instance of one imported class (``object_parameters``):
     what ``model.loss(x)`` runs. The reach asks it only when tracers reach such a call, so
     a module is parsed whole for it only then."""
+    indexed = _indexed(source)
+    func = _unit_def(indexed[0], unit) if indexed is not None else None
+    if func is None:
+        return {}
+    tree, imports, names = indexed
+    return object_parameters(tree, imports, transforms, {unit: func}, _calls_a_parameter_method, names).get(unit, {})
+
+
+@lru_cache(maxsize=4)
+def _indexed(source):
+    """(tree, imports, Names) of a module's source, or None when it does not parse: kept for
+    the module's next units, which the reach asks one by one (read only)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}
-    func = _unit_def(tree, unit)
-    if func is None:
-        return {}
-    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, _calls_a_parameter_method).get(
-        unit, {})
+        return None
+    return tree, module_imports(tree), Names(tree)
 
 
 def _unit_def(tree, unit):
@@ -49,18 +57,18 @@ def _unit_def(tree, unit):
     return node if type(node) is not ast.ClassDef else None
 
 
-def object_parameters(tree, imports, transforms, units, calling=None):
+def object_parameters(tree, imports, transforms, units, calling=None, names=None):
     """{unit: {parameter: (import binding, attribute path)}} for the parameters of the units
     that ``calling`` says use them (by default: call them), when every call in the module
     passes them an instance of one imported class (``instances.Instances``: ``step(model, x)``
     with ``model = Model(...)``, ``Model`` imported), and for those of the defs nested in them
     that every call passes such a parameter (``nnx.value_and_grad(loss_fn)(model)``), where
     the unit binds that name nowhere else: the module's own model reaches a same-file class,
-    this the others."""
+    this the others. ``names``: the module's Names, when already built."""
     calling = {unit: func for unit, func in units.items() if (calling or calls_a_parameter)(func)}
     if not calling:
         return {}
-    names = Names(tree)
+    names = names or Names(tree)
     instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=transforms),
                           partial(_imported_class, names, imports))
     found = {}
