@@ -168,10 +168,16 @@ def _calls_a_parameter_method(func):
 
 def calls_a_parameter(func):
     """Whether ``func``'s body (nested functions included) calls one of its parameters or of
-    the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``)."""
-    own = {arg.arg for node in walk_own([func], ()) if type(node) in FUNCTION_NODES for arg in parameters(node)}
-    return any(type(node) is ast.Call and type(node.func) is ast.Name and node.func.id in own
-               for node in walk_own([func], ()))
+    the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``). One walk."""
+    own, called = set(), set()
+    for node in walk_own([func], ()):
+        kind = type(node)
+        if kind is ast.Call:
+            if type(node.func) is ast.Name:
+                called.add(node.func.id)
+        elif kind in FUNCTION_NODES:
+            own.update(arg.arg for arg in parameters(node))
+    return not own.isdisjoint(called)
 
 
 def _imported_class(names, imports, expr):
