@@ -286,6 +286,7 @@ class Project:
         calls = {}
         parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
         classes = {}  # (module path, unit) -> the classes of its parameters whose methods it calls
+        indexes = {}  # the last module's bytes -> its tree, imports and Names, for the classes of its units
 
         def start(root, params, origin):
             if not params <= reached.get(root, set()):
@@ -339,7 +340,7 @@ class Project:
                     continue
                 if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
                     if (path, name) not in classes:
-                        classes[(path, name)] = self._parameter_classes(path, name)
+                        classes[(path, name)] = self._parameter_classes(path, name, indexes)
                     held = classes[(path, name)].get(attributes[1])
                     if held is None:
                         continue
@@ -375,9 +376,9 @@ class Project:
         return (summary if summary is not None and name in summary["functions"] else self.summary(path))[
             "flows"].get(name, ())
 
-    def _parameter_classes(self, path, unit):
+    def _parameter_classes(self, path, unit, indexes):
         """``parameter_classes`` of the unit ``unit`` of the module at ``path``, kept on disk
-        beside the module's key."""
+        beside the module's key (``indexes``: the module the reach parsed for it last)."""
         try:
             data = path.read_bytes()
         except OSError:
@@ -385,7 +386,7 @@ class Project:
         key = f"{self._key(data)}-classes-{unit}"
         found = cache.read(self.cache_dir, key)
         if found is None:
-            found = parameter_classes(data, unit, self.transforms)
+            found = parameter_classes(data, unit, self.transforms, indexes)
             cache.write(self.cache_dir, key, found)
         return found
 

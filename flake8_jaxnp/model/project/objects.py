@@ -6,7 +6,7 @@ which parameters a transform that keeps Python scalars static (``equinox.filter_
 traces: those known to hold arrays.
 """
 import ast
-from functools import lru_cache, partial
+from functools import partial
 
 from ..instances import Instances
 from ..kinds import ARRAY_ANNOTATIONS
@@ -19,29 +19,27 @@ from .flows import ARRAY_MODULES, call_target
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def parameter_classes(source, unit, transforms):
+def parameter_classes(source, unit, transforms, indexes):
     """{parameter: (import binding, attribute path)} for the parameters of the def ``unit``
     (a qualified name, ``Trainer.step``) of a module whose methods it calls, where every
     call in the module passes them an instance of one imported class (``object_parameters``):
     what ``model.loss(x)`` runs. The reach asks it only when tracers reach such a call, so
-    a module is parsed whole for it only then."""
-    indexed = _indexed(source)
+    a module is parsed whole for it only then, and once for the units it asks in a row:
+    ``indexes`` keeps the last module's tree, imports and Names by its bytes (None: it does
+    not parse)."""
+    if source not in indexes:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+        indexes.clear()
+        indexes[source] = (tree, module_imports(tree), Names(tree)) if tree is not None else None
+    indexed = indexes[source]
     func = _unit_def(indexed[0], unit) if indexed is not None else None
     if func is None:
         return {}
     tree, imports, names = indexed
     return object_parameters(tree, imports, transforms, {unit: func}, _calls_a_parameter_method, names).get(unit, {})
-
-
-@lru_cache(maxsize=4)
-def _indexed(source):
-    """(tree, imports, Names) of a module's source, or None when it does not parse: kept for
-    the module's next units, which the reach asks one by one (read only)."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return tree, module_imports(tree), Names(tree)
 
 
 def _unit_def(tree, unit):
