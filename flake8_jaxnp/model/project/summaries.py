@@ -21,7 +21,8 @@ from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..library import non_array_functions
-from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
+from ..syntax import (SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
+                      transform_spec, walk_own)
 from ..traced import applied_parameters
 from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
@@ -331,7 +332,7 @@ def _builds_jitted(func, imports, transforms):
             assigned[node.targets[0].id] = node.value
         if kind in NESTED_SCOPE_TYPES:
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     for value in returns or [None]:
         if type(value) is ast.Name:  # fast = jax.jit(step); return fast
             value = assigned.get(value.id) if stores.get(value.id) == 1 else None

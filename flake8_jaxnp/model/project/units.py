@@ -17,8 +17,9 @@ import bisect
 import re
 from functools import lru_cache
 
-from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, class_body_names, imported_qualname,
-                      named_options, parameters, selected_arguments, split_attributes, transform_spec)
+from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child_nodes, class_body_names,
+                      imported_qualname, named_options, parameters, selected_arguments, split_attributes,
+                      transform_spec)
 from ..traced import LINEN_COMPACT, LINEN_MODULES, applied_parameters, transform_options
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -174,7 +175,7 @@ def returned_def(factory):
             continue
         elif kind is ast.Lambda:
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     name = returns.pop() if len(returns) == 1 else None
     return inner.get(name) if counts.get(name) == 1 else None
 
@@ -299,7 +300,7 @@ class _Reader:
                 continue  # its body's names are its own: what it applies is not read
             if kind is ast.Call and node.args:
                 self._call(node, chain)
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
     def _call(self, call, chain):
         name = self.qualname(call.func)
