@@ -16,7 +16,7 @@ function another module imports and calls is taken at this file's word.
 import ast
 
 from .names import BindingKind
-from .syntax import argument_for, class_body_names, positional_names
+from .syntax import argument_for, class_body_names, positional_names, walk_own
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
@@ -36,6 +36,7 @@ class Instances:
         self.transform_spec = transform_spec  # expression -> (transform, keywords) or None
         self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
         self._classes = {}  # parameter arg node -> its class, or None
+        self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
 
     def class_of(self, name, seen=frozenset()):
         """The class whose instance every binding of the Name ``name`` holds, or None."""
@@ -111,18 +112,28 @@ class Instances:
         """The same-file class whose call every assignment of ``self.<attr>`` in the ClassDef
         ``cls`` stores, all of them in its ``__init__`` (a module's submodule), or None."""
         classes = set()
-        for node in ast.walk(cls):
-            targets = node.targets if type(node) is ast.Assign else [node.target] \
-                if type(node) in (ast.AugAssign, ast.AnnAssign) else []
-            for target in targets:
-                if type(target) is ast.Attribute and target.attr == attr and type(target.value) is ast.Name \
-                        and target.value.id == "self":
-                    init = self.names.enclosing_function(node)
-                    if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
-                            or getattr(init, "name", None) != "__init__" or self.names.parent.get(init) is not cls:
-                        return None
-                    classes.add(self.class_named(node.value.func))
+        for node, targets in self._self_assignments(cls).get(attr, ()):
+            init = self.names.enclosing_function(node)
+            if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
+                    or getattr(init, "name", None) != "__init__" or self.names.parent.get(init) is not cls:
+                return None
+            classes.add(self.class_named(node.value.func))
         return classes.pop() if len(classes) == 1 else None
+
+    def _self_assignments(self, cls):
+        """{attribute: [(statement, its targets)] for each target ``self.<attribute>``} of the
+        assignments in the ClassDef ``cls``, found in one walk of it for all its attributes."""
+        found = self._assignments.get(cls)
+        if found is None:
+            found = self._assignments[cls] = {}
+            for node in walk_own([cls], ()):
+                kind = type(node)
+                targets = node.targets if kind is ast.Assign else [node.target] \
+                    if kind is ast.AugAssign or kind is ast.AnnAssign else ()
+                for target in targets:
+                    if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == "self":
+                        found.setdefault(target.attr, []).append((node, targets))
+        return found
 
     def calls_of(self, func):
         """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with

@@ -364,6 +364,29 @@ def test_a_module_is_summarised_whole_for_apply_fn_only_when_it_both_gives_and_r
             (full["roots"], full["applied"], full["flows"].get("_step") or [])
 
 
+APPLY_MODULE = "import jax\n\nfrom .nets import MLP\n\n{binding}\n\n\n@jax.jit\ndef step({params}):\n{body}"
+
+
+@pytest.mark.parametrize("binding, params, body, whole", [
+    ("model = MLP()", "v, x", "    return model.apply(v, x)\n", True),  # the module's name: which class it holds
+    ("", "model, v, x", "    return model.apply(v, x)\n", False),  # the function's own parameter
+    ("", "v, x", "    model = MLP()\n    return model.apply(v, x)\n", False),  # bound in the function
+    ("model = MLP()", "v, x", "    def inner(y):\n        return model.apply(v, y)\n    return inner(x)\n", True),
+])
+def test_a_module_is_summarised_whole_for_apply_only_when_a_root_applies_a_name_it_does_not_bind(
+        binding, params, body, whole):
+    """``model.apply(variables, x)`` runs what the module binds ``model`` to, which only the
+    whole module says; where the root binds the name itself, the roots' cut says what the whole does."""
+    from flake8_jaxnp.model.project.summaries import root_summary, summarise
+    transforms, _, scalars_static, _ = transform_tables(())
+    source = APPLY_MODULE.format(binding=binding, params=params, body=body).encode()
+    part, full = root_summary(source, transforms, scalars_static), summarise(source, transforms, scalars_static)
+    assert (part is None) is whole
+    if part is not None:
+        assert (part["roots"], part["applied"], part["flows"].get("step") or []) == \
+            (full["roots"], full["applied"], full["flows"].get("step") or [])
+
+
 METHODS = """import flax.linen as nn
 
 

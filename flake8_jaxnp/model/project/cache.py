@@ -65,8 +65,12 @@ def write(where, key, data):
     where = str(where)
     partial = os.path.join(where, f"{key}.{os.getpid()}.tmp")  # then renamed: readers never see half
     try:
-        os.makedirs(where, exist_ok=True)
-        with open(partial, "w", encoding="utf-8") as out:
+        try:
+            out = open(partial, "w", encoding="utf-8")
+        except FileNotFoundError:  # the folder is made by the first write that needs it
+            os.makedirs(where, exist_ok=True)
+            out = open(partial, "w", encoding="utf-8")
+        with out:
             out.write(json.dumps(data))
         os.replace(partial, os.path.join(where, f"{key}.json"))
     except (OSError, TypeError, ValueError):

@@ -85,8 +85,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         if apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
         elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
-            target = _applied_method(node, _applied_class(called, bindings, module_instances or {}, imports),
-                                     imports)
+            known = {} if module_instances is None else module_instances
+            target = _applied_method(node, _applied_class(called, bindings, known, imports), imports)
         elif instances and called in instances and type(runs) is ast.Name:  # step(model, x): model(x)
             binding, path = instances[called]
             target = (list(binding), [*path, "__call__"])
@@ -150,7 +150,9 @@ def _runs_instance(func):
 def may_apply_an_instance(source):
     """Whether ``source`` (a module, or the part of it a summary reads) may call
     ``model.apply(...)``: what that runs is for the whole module to say (which class the
-    name holds), so only then are the module's bindings read, and the module read whole."""
+    name holds), so only then are the module's bindings read (``UnreadInstances``: the roots'
+    part of a module asks for them, and is read whole, only where a root applies a name it
+    does not bind)."""
     return b"apply" in source and (not source.isascii() or bool(_APPLY_ATTRIBUTE.search(source)))
 
 
@@ -270,6 +272,18 @@ def instances_of_imported_classes(tree, imports):
         if target is not None and target[0]:
             found[name] = (tuple(target[0]), tuple(target[1]))
     return found
+
+
+class UnreadInstances:
+    """What ``instances_of_imported_classes`` says, for a module read in part: no name known
+    yet. Notes whether a flow asks for a name (``model.apply(...)``, ``model`` not bound in the
+    function): the module is then read whole to say which class they hold."""
+
+    def __init__(self):
+        self.asked = False
+
+    def get(self, name):  # (no name is known yet)
+        self.asked = True
 
 
 def _bound_once(tree):

@@ -14,7 +14,7 @@ import json
 import os
 import re
 from collections import deque
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from ..syntax import is_test_file, module_imports
@@ -285,7 +285,8 @@ class Project:
         # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
         calls = {}
         parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
-        objects = PassedObjects(self._parameter_classes, self.target_of, self.scalars_static, starts)
+        classes = partial(self._parameter_classes, indexes={})  # (the last module parsed for its units' classes)
+        objects = PassedObjects(classes, self.target_of, self.scalars_static, starts)
 
         def start(root, params, origin):
             if not params <= reached.get(root, set()):
@@ -379,9 +380,8 @@ class Project:
         return (summary if summary is not None and name in summary["functions"] else self.summary(path))[
             "flows"].get(name, ())
 
-    def _parameter_classes(self, path, unit):
-        """``parameter_classes`` of the unit ``unit`` of the module at ``path``, kept on disk
-        beside the module's key."""
+    def _parameter_classes(self, path, unit, indexes):
+        """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""
         try:
             data = path.read_bytes()
         except OSError:
@@ -389,7 +389,7 @@ class Project:
         key = f"{self._key(data)}-classes-{unit}"
         found = cache.read(self.cache_dir, key)
         if found is None:
-            found = parameter_classes(data, unit, self.transforms)
+            found = parameter_classes(data, unit, self.transforms, indexes)
             cache.write(self.cache_dir, key, found)
         return found
 

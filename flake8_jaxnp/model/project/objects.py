@@ -18,21 +18,27 @@ from .flows import INSTANCE_METHOD, array_function, call_target
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
-def parameter_classes(source, unit, transforms):
+def parameter_classes(source, unit, transforms, indexes):
     """{parameter: (import binding, attribute path)} for the parameters of the def ``unit``
     (a qualified name, ``Trainer.step``) of a module whose methods it calls, where every
     call in the module passes them an instance of one imported class (``object_parameters``):
     what ``model.loss(x)`` runs, and what a parameter it passes on holds (``loss(model,
     x)``). The reach asks it only when tracers reach such a call, so a module is parsed
-    whole for it only then."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}
-    func = _unit_def(tree, unit)
+    whole for it only then, and once for the units it asks in a row: ``indexes`` keeps the
+    last module's tree, imports and Names by its bytes (None: it does not parse)."""
+    if source not in indexes:
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+        indexes.clear()
+        indexes[source] = (tree, module_imports(tree), Names(tree)) if tree is not None else None
+    indexed = indexes[source]
+    func = _unit_def(indexed[0], unit) if indexed is not None else None
     if func is None:
         return {}
-    return object_parameters(tree, module_imports(tree), transforms, {unit: func}, every_unit=True).get(unit, {})
+    tree, imports, names = indexed
+    return object_parameters(tree, imports, transforms, {unit: func}, every_unit=True, names=names).get(unit, {})
 
 
 def _unit_def(tree, unit):
@@ -48,18 +54,18 @@ def _unit_def(tree, unit):
     return node if type(node) is not ast.ClassDef else None
 
 
-def object_parameters(tree, imports, transforms, units, every_unit=False):
+def object_parameters(tree, imports, transforms, units, every_unit=False, names=None):
     """{unit: {parameter: (import binding, attribute path)}} for the parameters of the units
     that call them (``every_unit``: of every unit), when every call in the module
     passes them an instance of one imported class (``instances.Instances``: ``step(model, x)``
     with ``model = Model(...)``, ``Model`` imported), and for those of the defs nested in them
     that every call passes such a parameter (``nnx.value_and_grad(loss_fn)(model)``), where
     the unit binds that name nowhere else: the module's own model reaches a same-file class,
-    this the others."""
+    this the others. ``names``: the module's Names, when already built."""
     calling = {unit: func for unit, func in units.items() if every_unit or calls_a_parameter(func)}
     if not calling:
         return {}
-    names = Names(tree)
+    names = names or Names(tree)
     instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=transforms),
                           partial(_imported_class, names, imports))
     found = {}
@@ -151,9 +157,15 @@ def _gives_array(names, expr):
 def calls_a_parameter(func):
     """Whether ``func``'s body (nested functions included) calls one of its parameters or of
     the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``), also
-    through a call that is given it alone (``jax.vmap(model)(xs)``)."""
-    own = {arg.arg for node in walk_own([func], ()) if type(node) in FUNCTION_NODES for arg in parameters(node)}
-    return any(type(node) is ast.Call and _called_name(node.func) in own for node in walk_own([func], ()))
+    through a call that is given it alone (``jax.vmap(model)(xs)``). One walk."""
+    own, called = set(), set()
+    for node in walk_own([func], ()):
+        kind = type(node)
+        if kind is ast.Call:
+            called.add(_called_name(node.func))
+        elif kind in FUNCTION_NODES:
+            own.update(arg.arg for arg in parameters(node))
+    return not own.isdisjoint(called)
 
 
 def _called_name(func):

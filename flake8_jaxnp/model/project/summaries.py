@@ -21,11 +21,13 @@ from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..library import non_array_functions
-from ..syntax import SCOPES, child_fields, imported_qualname, module_imports, positional_names, transform_spec, walk_own
 from ..parameters import applied_parameters
+from ..syntax import (SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
+                      transform_spec, walk_own)
 from .constants import bound_once, numpy_constants
-from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, followed_parameters, given_apply_fn,
-                    instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
+                    given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
+                    parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import built_jitted, jitted_result_shape, module_records
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
@@ -189,7 +191,8 @@ def root_summary(source, transforms, scalars_static=()):
     statements on lines that name a transform and the top-level defs those name, so that a
     module is not parsed whole to learn its roots. None where the cut cannot be made (an
     import after the header, a root named by two top-level definitions, a cut that fails
-    to parse): the caller then summarises the whole module."""
+    to parse, a root that applies a name it does not bind, ``model.apply(...)``): the
+    caller then summarises the whole module."""
     lined = b"\n" + source
     header_end = _TOP_LEVEL_DEFINITION.search(lined)
     if header_end is None or _IMPORT.search(lined, header_end.start()) or may_call_given_apply_fn(source):
@@ -222,8 +225,6 @@ def root_summary(source, transforms, scalars_static=()):
         pieces.append(source[starts[i]:ends[i]])
         previous = ends[i]
     text = b"".join(pieces)
-    if may_apply_an_instance(text):
-        return None
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -239,8 +240,12 @@ def root_summary(source, transforms, scalars_static=()):
     if any(calls_a_parameter(func) for func in units.values()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
-    return {"roots": roots, "applied": applied,
-            "flows": {unit: parameter_calls(func, imports, local_functions) for unit, func in units.items()}}
+    instances = UnreadInstances() if may_apply_an_instance(text) else None
+    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances)
+             for unit, func in units.items()}
+    if instances is not None and instances.asked:
+        return None  # which class a name of the module holds is for the whole module to say
+    return {"roots": roots, "applied": applied, "flows": flows}
 
 
 _WORD = re.compile(rb"[A-Za-z_]\w*")
@@ -334,7 +339,7 @@ def _builds_jitted(func, imports, transforms):
                                          for spec in (_transform(d, imports, transforms) for d in node.decorator_list))
         if kind in NESTED_SCOPE_TYPES:
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
 
     def is_jitted(value):
         if type(value) is ast.Name:  # fast = jax.jit(step); return fast / @jax.jit def step: return step

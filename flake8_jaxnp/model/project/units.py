@@ -17,9 +17,10 @@ import bisect
 import re
 from functools import lru_cache
 
-from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, class_body_names, imported_qualname,
-                      named_options, parameters, selected_arguments, split_attributes, transform_spec)
 from ..parameters import applied_parameters, transform_options
+from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child_nodes, class_body_names,
+                      imported_qualname, named_options, parameters, selected_arguments, split_attributes,
+                      transform_spec)
 from ..traced import LINEN_COMPACT, LINEN_MODULES
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -178,7 +179,7 @@ def returned_def(factory):
             continue
         elif kind is ast.Lambda:
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(child_nodes(node))
     name = returns.pop() if len(returns) == 1 else None
     return inner.get(name) if counts.get(name) == 1 else None
 
@@ -303,7 +304,7 @@ class _Reader:
                 continue  # its body's names are its own: what it applies is not read
             if kind is ast.Call and node.args:
                 self._call(node, chain)
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(child_nodes(node))
 
     def _call(self, call, chain):
         name = self.qualname(call.func)
