@@ -16,7 +16,7 @@ from ..findings import Finding
 from ..model.keys import SPLIT
 from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, child_nodes, stored_names, walk_own
 from . import describe, repeats
-from .transfers import handful_steps
+from .transfers import model_handful_steps
 
 MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
 # What a loop-invariant seed may be written with: names, attributes, constants and arithmetic.
@@ -127,7 +127,7 @@ def _loop_around(model, maker):
     while isinstance(parent, (ast.With, ast.AsyncWith)):
         node, parent = parent, model.parent(parent)
     if not isinstance(parent, LOOPS) or node not in parent.body or not repeats(parent) \
-            or handful_steps(parent, lambda func: model.qualname(func) == "builtins.range") is not None:
+            or model_handful_steps(model, parent) is not None:
         return None
     return parent
 

@@ -320,7 +320,7 @@ def _repeating_loop(model, loops, node):
             return None
         if isinstance(parent, LOOPS) and (loops.position(parent.body, child) is not None
                                           or child is getattr(parent, "test", None)):
-            count = handful_steps(parent, lambda func: model.qualname(func) == "builtins.range")
+            count = model_handful_steps(model, parent)
             if count is None:
                 return parent
             handful_loop, steps = handful_loop or parent, steps * count
@@ -488,6 +488,11 @@ def _in_inner_loop_header(model, node, loop):
             return True
         child, parent = parent, model.parent(parent)
     return False
+
+
+def model_handful_steps(model, loop):
+    """``handful_steps`` of a loop of the linted file: its model says which name is the builtin range."""
+    return handful_steps(loop, lambda func: model.qualname(func) == "builtins.range")
 
 
 def handful_steps(loop, is_range):

@@ -170,11 +170,15 @@ def _instance_call(func, bindings, imports):
     """The call target of ``model(x)`` (``func``: what the call runs) with ``model`` bound
     once, to ``Model(...)`` of an imported class: ``Model.__call__`` (path ``[..., "Model",
     "__call__"]``); None for anything else."""
-    values = bindings.get(func.id) if type(func) is ast.Name else None
-    if not values or len(values) != 1 or type(values[0]) is not ast.Call:
-        return None
-    target = call_target(values[0].func, imports, ())
-    return (target[0], [*target[1], "__call__"]) if target is not None and target[0] else None
+    found = _constructed_class(bindings.get(func.id, ()), imports) if type(func) is ast.Name else None
+    return (found[0], [*found[1], "__call__"]) if found is not None else None
+
+
+def _constructed_class(values, imports):
+    """(import binding, attribute path) of the imported class whose call is the one value a
+    name is bound to (``model = Model(...)``), else None."""
+    target = call_target(values[0].func, imports, ()) if len(values) == 1 and type(values[0]) is ast.Call else None
+    return (target[0], target[1]) if target is not None and target[0] else None
 
 
 def transformed_instance(call, imports):
@@ -224,13 +228,7 @@ def _applied_method(call, target, imports):
 def _applied_class(name, bindings, module_instances, imports):
     """(import binding, ``[..., "Model", LINEN_APPLY]``) for ``name.apply(...)`` with ``name`` bound
     once, in the function or else in the module, to ``Model(...)`` of an imported class; else None."""
-    if name in bindings:
-        values = bindings[name]
-        target = call_target(values[0].func, imports, ()) \
-            if len(values) == 1 and type(values[0]) is ast.Call else None
-        found = (target[0], target[1]) if target is not None and target[0] else None
-    else:
-        found = module_instances.get(name)
+    found = _constructed_class(bindings[name], imports) if name in bindings else module_instances.get(name)
     return (list(found[0]), [*found[1], LINEN_APPLY]) if found is not None else None
 
 
@@ -268,8 +266,8 @@ def instances_of_imported_classes(tree, imports):
     counts, assigned = _bound_once(tree)
     found = {}
     for name, value in assigned.items():
-        target = call_target(value.func, imports, ()) if counts[name] == 1 and type(value) is ast.Call else None
-        if target is not None and target[0]:
+        target = _constructed_class([value], imports) if counts[name] == 1 else None
+        if target is not None:
             found[name] = (tuple(target[0]), tuple(target[1]))
     return found
 
