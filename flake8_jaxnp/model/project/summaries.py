@@ -335,7 +335,7 @@ def _builds_jitted(func, imports, transforms):
             assigned[node.targets[0].id] = node.value
         elif kind in (ast.FunctionDef, ast.AsyncFunctionDef):
             stores[node.name] = stores.get(node.name, 0) + 1
-            jitted_defs[node.name] = any(spec is not None and _stages(transforms[spec[0]]) and _gives_arrays(spec[0])
+            jitted_defs[node.name] = any(spec is not None and _jits(spec[0], transforms)
                                          for spec in (_transform(d, imports, transforms) for d in node.decorator_list))
         if kind in NESTED_SCOPE_TYPES:
             continue
@@ -356,7 +356,12 @@ def _builds_jitted(func, imports, transforms):
 def _is_jit_call(value, imports, transforms):
     """``jax.jit(f, ...)``: a staging transform applied, whose result gives arrays when called."""
     name = _qualname(value.func, imports) if type(value) is ast.Call and value.args else None
-    return name in transforms and _stages(transforms[name]) and _gives_arrays(name)
+    return _jits(name, transforms)
+
+
+def _jits(transform, transforms):
+    """Whether ``transform`` stages what it is given and the staged function's calls give arrays."""
+    return transform in transforms and _stages(transforms[transform]) and _gives_arrays(transform)
 
 
 def _gives_arrays(transform):
