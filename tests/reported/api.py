@@ -2,6 +2,7 @@
 import jax
 import jax.numpy as jnp
 
+
 # https://github.com/jax-ml/jax/pull/24315
 def case_item_assignment():
     x = jnp.arange(4)

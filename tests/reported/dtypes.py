@@ -3,6 +3,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+
 # https://github.com/jax-ml/jax/issues/1333
 def case_ones_float64():
     return jnp.ones((2, 2), dtype=np.float64)  # reported: JNP402

@@ -2,6 +2,7 @@
 import jax
 import jax.numpy as jnp
 
+
 # https://github.com/jax-ml/jax/issues/347
 def _norm_floor(x):
     x = jnp.sqrt(jnp.sum(x ** 2, axis=1))

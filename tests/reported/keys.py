@@ -3,6 +3,7 @@ import jax
 import jax.numpy as jnp
 from jax import random
 
+
 # https://github.com/jax-ml/jax/issues/2009
 # Two draws from one key give the same numbers.
 def case_same_key_two_uniforms():

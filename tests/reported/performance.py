@@ -6,6 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+
 # https://github.com/jax-ml/jax/issues/196
 # print inside a jitted update prints a tracer, once.
 @jax.jit
@@ -98,33 +99,6 @@ def case_ok_matrices_converted_once():
         y = _project(x, ainv, z)
         x = x - 0.01 * y.sum()
     return x
-
-
-# https://github.com/markean/aimz/issues/267
-# A host-backed posterior (NumPy, from a helper) given to the jitted predictor for every batch.
-def _load_posterior():
-    return np.linspace(0.0, 1.0, 32, dtype=np.float32)
-
-
-@jax.jit
-def _predict(posterior, batch):
-    return batch[:, None] * posterior[None, :]
-
-
-def case_host_posterior_uploaded_every_batch():
-    posterior = _load_posterior()
-    outputs = []
-    for i in range(50):
-        outputs.append(_predict(posterior, jnp.full(4, float(i))))  # reported: JNP104
-    return outputs
-
-
-def case_ok_posterior_placed_once():
-    posterior = jax.device_put(_load_posterior())
-    outputs = []
-    for i in range(50):
-        outputs.append(_predict(posterior, jnp.full(4, float(i))))
-    return outputs
 
 
 # https://github.com/jax-ml/jax/issues/28418
