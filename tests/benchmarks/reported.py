@@ -10,7 +10,16 @@ selection names it) and ``# reported: none`` (no rule covers the pitfall) are
 listed apart and left out of recall. Precision: findings on a line marked with
 their rule / all findings; every other finding (in a ``case_ok_*`` look-alike,
 or another rule on a marked line) is a false alarm and is listed.
+
+    python tests/benchmarks/reported.py --runtime plain.json --runtime frameworks.json
+
+also reads the JSON reports of the runtime mode run over the set
+(``python -m flake8_jaxnp.confirm --format json --cache-dir '' tests/reported/...``;
+the files under frameworks/ need Flax and Equinox) and says, for every mark, whether
+a case recorded on its line an event of a kind that confirms the marked rule (the
+catalogue's evidence), whatever the linter found there.
 """
+import json
 import argparse
 import subprocess
 import sys
@@ -21,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 import reported_marks  # noqa: E402 - tests/reported_marks.py, beside the suites
 
-from flake8_jaxnp.rules import OFF_BY_DEFAULT  # noqa: E402
+from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES  # noqa: E402
 
 
 def findings(root):
@@ -55,10 +64,50 @@ def measure(root):
     return marked, found, counted, hits, set_aside, false_alarms
 
 
+def _relative(path):
+    path = Path(path)
+    return str((path if path.is_absolute() else ROOT / path).resolve().relative_to(ROOT))
+
+
+def runtime_evidence(reports):
+    """{(path relative to ROOT, line): {codes the runtime mode confirmed or saw missed there, and the
+    kinds of the events its cases recorded there}} from its JSON reports."""
+    seen = {}
+    for report in reports:
+        data = json.loads(Path(report).read_text(encoding="utf-8"))
+        for row in data["results"]:
+            if row["verdict"] in ("confirmed", "missed"):
+                seen.setdefault((_relative(row["path"]), row["line"]), set()).update(row["codes"])
+        for case in data["cases"]:
+            for event in case.get("events", []):
+                seen.setdefault((_relative(event["path"]), event["line"]), set()).add(event["kind"])
+    return seen
+
+
+def print_runtime(marked, seen):
+    """A row per mark: what the runtime mode saw on its line, and whether that confirms the rule
+    (a confirmed or missed row of the rule, or an event of a kind the catalogue says confirms it)."""
+    print("\n| mark | runtime mode on the line | confirms the rule |")
+    print("| --- | --- | --- |")
+    tally = Counter()
+    for path, line, code in sorted(marked):
+        here = seen.get((path, line), set())
+        if code == reported_marks.NO_RULE:
+            verdict = "pitfall seen" if here else "not observed"
+        else:
+            verdict = "yes" if code in here or here & set(RULES[code].evidence) else (
+                "other" if here else "not observed")
+        tally[verdict] += 1
+        print(f"| {path}:{line} {code} | {', '.join(sorted(here)) or '-'} | {verdict} |")
+    print("\nruntime: " + ", ".join(f"{n} {verdict}" for verdict, n in sorted(tally.items())))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=reported_marks.REPORTED)
     parser.add_argument("--show", action="store_true", help="print every finding")
+    parser.add_argument("--runtime", type=Path, action="append", default=[],
+                        help="a JSON report of the runtime mode over the set (repeatable)")
     options = parser.parse_args()
     marked, found, counted, hits, set_aside, false_alarms = measure(options.root.resolve())
     per_rule, per_rule_hit = Counter(k[2] for k in counted), Counter(k[2] for k in hits)
@@ -78,6 +127,8 @@ def main():
         why = "no rule" if key[2] == reported_marks.NO_RULE else "off by default"
         state = "found" if key in found else "not found"
         print(f"left out of recall ({why}, {state}): {key[0]}:{key[1]}: {key[2]}")
+    if options.runtime:
+        print_runtime(marked, runtime_evidence(options.runtime))
     if options.show:
         for key in sorted(found):
             print(f"finding: {key[0]}:{key[1]}: {key[2]} {found[key]}")

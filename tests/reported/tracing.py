@@ -8,7 +8,7 @@ from jax import lax
 
 # https://github.com/jax-ml/jax/issues/7545
 # A dict of NumPy parameters indexed by a traced index inside a jitted gradient.
-SOURCES = {"radec": np.linspace(0.0, 1.0, 8), "stokes": np.ones(8)}
+SOURCES = {"radec": np.linspace(0.0, 1.0, 8, dtype=np.float32), "stokes": np.ones(8, np.float32)}
 
 
 def _flux(scale, index):
@@ -208,7 +208,8 @@ def case_boolean_mask_mean():
 
 @jax.jit
 def _centroids_fixed(points, labels):
-    rows = [jnp.where((labels == j)[:, None], points, 0).sum(0) / (labels == j).sum() for j in range(2)]
+    rows = [jnp.where((labels == j)[:, None], points, 0).sum(0) / (labels == j).sum().astype(points.dtype)
+            for j in range(2)]
     return jnp.stack(rows)
 
 

@@ -74,14 +74,16 @@ def case_ok_one_key_per_example():
 
 
 # https://github.com/patrick-kidger/equinox/pull/239
-# jax.jit, not filter_jit, given a model whose pytree holds functions: no rule covers it.
+# jax.jit, not filter_jit, given a model whose pytree holds functions (its activations): JAX cannot
+# trace them. JNP205 reports this mechanism for a jitted method's self; here it is an argument. The
+# runtime mode places its TypeError on the jitted function (def _loss), not on this call.
 def _loss(model, x, y):
     return jnp.mean((jax.vmap(model)(x) - y) ** 2)
 
 
 def case_jax_jit_of_module_with_functions():
     model = eqx.nn.MLP(2, 1, 4, 1, key=jax.random.PRNGKey(0))
-    return jax.jit(_loss)(model, jnp.ones((3, 2)), jnp.ones((3, 1)))  # reported: none
+    return jax.jit(_loss)(model, jnp.ones((3, 2)), jnp.ones((3, 1)))  # reported: JNP205
 
 
 def case_ok_filter_jit_of_module_with_functions():
