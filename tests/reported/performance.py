@@ -305,3 +305,62 @@ def case_jnp_array_of_long_list():
 
 def case_ok_numpy_first():
     return jnp.array(np.array([0] * 20000, dtype=np.int32))
+
+
+# https://github.com/poets-ai/elegy/issues/141
+# A progress-bar callback that prints the step's logs after every batch: each print waits for the step.
+# The runtime mode counts a transfer as a loop's only when the loop is in the transferring frame, so it
+# does not see this one, made in a method the loop calls.
+class Progbar:
+    def update(self, step, logs):
+        print(f"step {step}: loss {logs['loss']:.4f}")  # reported: JNP103
+
+
+class QuietProgbar:
+    def __init__(self, interval):
+        self.interval = interval
+
+    def update(self, step, logs):
+        if step % self.interval == 0:
+            print(f"step {step}: loss {float(logs['loss']):.4f}")
+
+
+def case_progress_bar_prints_every_batch():
+    w, bar = jnp.ones(4), Progbar()
+    for step in range(30):
+        w, loss = _train_step(w, jnp.ones((8, 4)))
+        bar.update(step, {"loss": loss})
+    return w
+
+
+def case_ok_progress_bar_prints_every_tenth_batch():
+    w, bar = jnp.ones(4), QuietProgbar(10)
+    for step in range(30):
+        w, loss = _train_step(w, jnp.ones((8, 4)))
+        bar.update(step, {"loss": loss})
+    return w
+
+
+# https://github.com/jax-ml/jax/pull/14503
+# An f-string given to jax.debug.print inside jit is formatted once, at trace time: it prints the
+# tracer on every call. The runtime mode counts calls, which do not change, so it cannot see this.
+@jax.jit
+def _scaled(x):
+    jax.debug.print(f"x = {x}")  # reported: JNP301
+    return 2 * x
+
+
+def case_fstring_in_debug_print():
+    for _ in range(3):
+        _scaled(jnp.arange(3.0))
+
+
+@jax.jit
+def _scaled_fixed(x):
+    jax.debug.print("x = {x}", x=x)
+    return 2 * x
+
+
+def case_ok_debug_print_placeholders():
+    for _ in range(3):
+        _scaled_fixed(jnp.arange(3.0))
