@@ -125,3 +125,28 @@ def case_asanyarray_missing():
 
 def case_ok_asarray():
     return jnp.asarray([1.0, 2.0])
+
+
+# https://github.com/StanfordASL/RiskAverseTrajOpt/issues/2
+# The array method to_py(), removed from JAX arrays.
+def case_to_py_removed():
+    p = jnp.arange(3.0)
+    return p.to_py()  # reported: JNP504
+
+
+def case_ok_numpy_asarray():
+    import numpy as np
+    p = jnp.arange(3.0)
+    return np.asarray(p)
+
+
+# https://github.com/google/jax-cfd/issues/226
+# An isinstance check against jnp.DeviceArray, removed in favour of jax.Array.
+def case_device_array_removed():
+    x = jnp.ones(2)
+    return isinstance(x, jnp.DeviceArray)  # reported: JNP504
+
+
+def case_ok_jax_array_type():
+    x = jnp.ones(2)
+    return isinstance(x, jax.Array)

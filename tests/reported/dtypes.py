@@ -73,3 +73,17 @@ def case_ok_same_dtype_sum():
     a = jnp.array([2 ** 32 - 1], dtype=jnp.uint32)
     b = jnp.array([1], dtype=jnp.uint32)
     return a + b
+
+
+# https://github.com/pytorch/pytorch/issues/43049 (the RFC quotes JAX: float16 + bfloat16 gives float32)
+# Mixed half-precision activations: the sum silently doubles in width.
+def case_float16_plus_bfloat16():
+    a = jnp.ones(4, dtype=jnp.float16)
+    b = jnp.ones(4, dtype=jnp.bfloat16)
+    return a + b  # reported: JNP401
+
+
+def case_ok_one_half_precision_dtype():
+    a = jnp.ones(4, dtype=jnp.bfloat16)
+    b = jnp.ones(4, dtype=jnp.bfloat16)
+    return a + b
