@@ -253,8 +253,9 @@ class _Consumers:
     def _overwritten(self, statement, names, scope):
         """Whether each of ``names`` (what ``statement`` binds) is bound again by a plain
         assignment before anything reads it (``unbound_after``): later in the same block, or
-        after an ``if`` or ``with`` that the block falls out of. A read by a nested function or
-        a ``try`` around the statement (a handler may read them) leaves the split used."""
+        after an ``if`` or ``with`` that the block falls out of, or not read before the function
+        ends. A read by a nested function or a ``try`` around the statement (a handler may read
+        them) leaves the split used."""
         model = self.model
         if any(model.enclosing_function(read) is not (None if scope is model.tree else scope)
                for name in names for read in self._reads_within(scope, name)) \
@@ -267,6 +268,8 @@ class _Consumers:
             pending = unbound_after(block[block.index(node) + 1:], pending)
             if pending is not None and not pending:
                 return True
+            if pending is not None and parent is scope and scope is not model.tree:
+                return True  # the function returns without reading them
             if pending is None or parent is scope or not isinstance(parent, (ast.If, ast.With, ast.AsyncWith)):
                 return False
             node = parent

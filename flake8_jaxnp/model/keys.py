@@ -7,7 +7,7 @@ import ast
 import itertools
 
 from ..facts import SEEDED_SAMPLERS
-from .syntax import COMPREHENSIONS, SCOPES, walk_own
+from .syntax import COMPREHENSIONS, LOOPS, SCOPES, walk_own
 
 SPLIT = "jax.random.split"
 # Statements that run every call they hold (a branch, loop or try may not).
@@ -88,13 +88,19 @@ def seeded_sample(call):
 def unbound_after(statements, names):
     """The ``names`` that ``statements`` leave unbound when they run, each bound only by a plain
     assignment (in both branches of an ``if``, or in a ``with``) before anything reads it; None
-    when one of them may be read first, or a ``break``/``continue`` may carry its value elsewhere."""
+    when one of them may be read first, or a ``break``/``continue`` may carry its value elsewhere.
+    A loop whose first iteration binds them before reading them never reads their value (later
+    iterations see its own); it may run no iteration, so they stay pending after it."""
     pending = set(names)
     for stmt in statements:
         if not pending:
             break
         kind = type(stmt)
-        if kind is ast.If or kind in (ast.With, ast.AsyncWith):
+        if kind in LOOPS:
+            head = [stmt.test] if kind is ast.While else [stmt.iter, stmt.target]
+            if _reads([*head, *stmt.orelse], pending) or unbound_after(stmt.body, pending) is None:
+                return None
+        elif kind is ast.If or kind in (ast.With, ast.AsyncWith):
             heads = [stmt.test] if kind is ast.If else stmt.items
             blocks = [stmt.body, stmt.orelse] if kind is ast.If else [stmt.body]
             after = [None if _reads(heads, pending) else unbound_after(block, pending) for block in blocks]

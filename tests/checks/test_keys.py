@@ -99,6 +99,11 @@ def test_unused_split_consumes_nothing(lint_body, body):
     "        a = b = random.normal(other)\n    return a, b, random.split(key)\n",
     "def f(key, other, lock):\n    a, b = random.split(key)\n    with lock:\n        a, b = random.split(other)\n"
     "    return a, b, random.split(key)\n",
+    # bound again by the first iteration of a loop that follows, before anything reads them
+    "def f(key, n, steps):\n    subs = random.split(key, n)\n    for _ in range(steps):\n"
+    "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n    return key\n",
+    "def f(key, n, done):\n    subs = random.split(key, n)\n    while not done():\n"
+    "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n",
 ])
 def test_overwritten_split_consumes_nothing(lint_body, body):
     assert codes(lint_body, body) == []
@@ -118,6 +123,15 @@ def test_overwritten_split_consumes_nothing(lint_body, body):
      "    return a, b, random.split(key)\n", 5),
     ("def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n    else:\n"
      "        x = a\n        a, b = random.split(other)\n    return x, a, b, random.split(key)\n", 8),
+    # a loop that reads them before its own split, may leave before it, or tests them; a read after the loop
+    ("def f(key, n, steps):\n    subs = random.split(key, n)\n    for _ in range(steps):\n"
+     "        random.normal(subs[0])\n        key, *subs = random.split(key, n + 1)\n", 5),
+    ("def f(key, n, steps):\n    subs = random.split(key, n)\n    for s in steps:\n        if s:\n"
+     "            break\n        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n", 6),
+    ("def f(key, n):\n    subs = random.split(key, n)\n    while subs is not None:\n"
+     "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n", 4),
+    ("def f(key, n, steps):\n    subs = random.split(key, n)\n    for _ in range(steps):\n"
+     "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n    return subs\n", 4),
 ])
 def test_split_read_before_rebinding_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
