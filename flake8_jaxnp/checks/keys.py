@@ -18,7 +18,8 @@ from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.keys import (SPLIT, consumed_parameters, every_call_consumers, key_argument, returned_keys,
                           seeded_sample, unbound_after)
-from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
+from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, argument_for, child_fields, positional, positional_names,
+                            walk_own)
 from . import describe, iterates_twice, repeats, rule
 from .remade_keys import remade_key_findings
 
@@ -35,7 +36,6 @@ SAME_SUBKEYS = "; split() of the same key gives the same subkeys again (split(ke
 UNSEEN = "unseen split"
 _VERBS = {"draw": "drawn from", "split": "split"}  # how JNP606 says the key was consumed before
 _EXITS = (ast.Break, ast.Continue, ast.Return)
-_TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
@@ -259,7 +259,7 @@ class _Consumers:
         model = self.model
         if any(model.enclosing_function(read) is not (None if scope is model.tree else scope)
                for name in names for read in self._reads_within(scope, name)) \
-                or any(isinstance(node, _TRIES) for node in self._ancestors(statement, scope)):
+                or any(isinstance(node, TRIES) for node in self._ancestors(statement, scope)):
             return False
         pending, node = set(names), statement
         while True:
@@ -401,7 +401,7 @@ class _KeyFlow:
                 if item.optional_vars is not None:
                     used = _forget(used, _stored_names(item.optional_vars))
             return self._block(stmt.body, used)
-        if isinstance(stmt, (*_TRIES, ast.Match)):
+        if isinstance(stmt, (*TRIES, ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
             return _forget(used, _stored_names(stmt)) if used else used

@@ -394,6 +394,11 @@ def _loop(head, maker, tail="    return x\n"):
     # only the first consumption: a second one is the ordinary reuse
     ("def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        a = random.normal(key)\n"
      "        x = x + a + random.uniform(key)\n", 4),
+    # a name bound on some paths only is carried: a handler that goes on, an if with no else
+    ("def f(sizes, bench):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+     "        try:\n            t = bench(a)\n        except ValueError:\n            pass\n        print(t)\n", 3),
+    ("def f(sizes, bench, c):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+     "        if c:\n            t = bench(a)\n        print(t)\n", 3),
 ])
 def test_key_made_again_in_loop(lint_body, body, line):
     found = codes(lint_body, body)
@@ -425,6 +430,15 @@ def test_key_made_again_in_loop(lint_body, body, line):
     "def f(rates, n):\n    results = []\n    for lr in rates:\n        key = random.PRNGKey(0)\n"
     "        x = random.normal(key)\n        for _ in range(n):\n            x = x - lr * x\n"
     "        results.append(x)\n    return results\n",
+    # what is drawn reaches a name each iteration binds before reading it, on every path that goes on:
+    # a benchmark sweep's timing in a try whose handler continues, an inner tuning loop's running best
+    "def f(sizes, tiles, bench):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+    "        best = 0.0\n        for tile in tiles:\n            try:\n                t = bench(a, tile)\n"
+    "            except ValueError:\n                continue\n            util = 1 / t\n"
+    "            if util > best:\n                best = util\n        print(best)\n",
+    "def f(sizes, bench, c):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+    "        if c:\n            t = bench(a)\n        elif m:\n            t = 2 * bench(a)\n        else:\n"
+    "            raise ValueError\n        print(t)\n",
     # a callee not known to draw, given the key or the subkeys of its split
     "def f(x, n, step_fn):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n"
     "        key, sub = random.split(key)\n        x = step_fn(x, sub)\n",
