@@ -11,6 +11,7 @@ from ..model.syntax import TRIES, argument_for, positional, positional_names
 # A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
 # split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
 UNSEEN = "unseen split"
+_MAX_WRAPS = 8  # transforms around transforms followed (jax.jit(jax.grad(f)))
 
 
 class Consumers:
@@ -25,6 +26,10 @@ class Consumers:
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
+        self.run = {}  # call -> (the function expression it runs, whether a transform wraps it)
+        # Transforms whose transformed function computes nothing from its arguments (make_jaxpr): no draw.
+        self.computing_nothing = {name for name, facts in api.transforms().items()
+                                  if facts["abstract"] and not facts["arrays"]}
         # The names that can reach another module's function (helper_facts): those a module-level import binds once.
         self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
                         if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT} \
@@ -45,7 +50,7 @@ class Consumers:
         # any other call consumes only by running a same-file function that may consume
         direct, callee, functions = set(direct), self.callee, self.may_consume - {None}
         return {call: self.consumed[call] for call in calls
-                if (call in direct or callee(call.func) in functions) and self.key_of(call) is not None}
+                if (call in direct or callee(self.runs(call)[0]) in functions) and self.key_of(call) is not None}
 
     def _functions_reaching(self, direct, calls):
         """The functions that hold one of the ``direct`` calls or call (through same-file calls)
@@ -53,7 +58,7 @@ class Consumers:
         model = self.model
         callers = {}  # same-file function -> the functions whose calls name it
         for call in calls:
-            callee = self.callee(call.func)
+            callee = self.callee(self.runs(call)[0])
             if callee is not None:
                 callers.setdefault(callee, []).append(model.enclosing_function(call))
         reaching = {model.enclosing_function(call) for call in direct}
@@ -64,6 +69,34 @@ class Consumers:
                     reaching.add(caller)
                     pending.append(caller)
         return reaching
+
+    def runs(self, call):
+        """(the expression of the function ``call`` runs on its arguments, whether a transform wraps
+        it): ``f`` of ``f(x)``, and of ``jax.grad(f)(x)``, ``jax.value_and_grad(f)(x)``, ``jax.jit(f)``,
+        ``jax.vmap(f)``, ``eqx.filter_jit(f)`` and ``fast(x)`` with ``fast = jax.jit(f)`` bound once: a
+        transformed function takes the function's arguments and draws from the same keys."""
+        found = self.run.get(call)
+        if found is None:
+            expr, wrapped = call.func, False
+            for _ in range(_MAX_WRAPS):
+                function = self._transformed(expr)
+                if function is None:
+                    break
+                expr, wrapped = function, True
+            found = self.run[call] = (expr, wrapped)
+        return found
+
+    def _transformed(self, expr):
+        """The function that the transform call ``expr`` (or a name bound once to one) wraps, or None."""
+        if type(expr) is ast.Name:
+            found = self.model.resolve(expr)
+            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+                return None
+            expr = found[1][0].value
+        if type(expr) is not ast.Call or not expr.args or type(expr.args[0]) is ast.Starred:
+            return None
+        spec = self.model.transform_spec(expr.func)
+        return expr.args[0] if spec is not None and spec[0] not in self.computing_nothing else None
 
     def callee(self, func):
         """The same-file def a call runs: the one its function expression names, or the own
@@ -81,16 +114,17 @@ class Consumers:
         """The summary facts of a plain function of another project module that ``call`` runs
         and that consumes a key parameter, or None (inside a jitted one the runtime mode sees
         only tracers: it could not confirm the reuse)."""
-        root = call.func
+        if not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
+            return None  # (asked of every call: the cheap test first)
+        func = self.runs(call)[0]
+        root = func
         while type(root) is ast.Attribute:
             root = root.value
         if type(root) is not ast.Name or root.id not in self.imports:
-            return None  # (asked of every call: the cheap test first)
-        if self.model.callee(call.func) is not None \
-                or (self.model.qualname(call.func) or "").startswith(("jax.", "numpy.")) \
-                or not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
             return None
-        found = self.model.helper_facts(call.func)
+        if self.model.callee(func) is not None or (self.model.qualname(func) or "").startswith(("jax.", "numpy.")):
+            return None
+        found = self.model.helper_facts(func)
         if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
             return found[0]
         return None
@@ -113,20 +147,22 @@ class Consumers:
         if qualname == SPLIT:
             outputs = self._split_outputs(call)
             return None if outputs == "unread" else (key_argument(call), "split" if outputs == "read" else UNSEEN, ())
-        callee = self.callee(call.func)
+        func, wrapped = self.runs(call)
+        callee = self.callee(func)
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if callee not in self.may_consume:
                 return None
             names = positional_names(callee)
-            if (isinstance(call.func, ast.Attribute) or callee.name == "__init__") and names \
+            if (isinstance(func, ast.Attribute) or callee.name == "__init__") and names \
                     and names[0] in ("self", "cls"):
                 names = names[1:]
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
-            return _passed_key(call, names, consumed, returned_keys(callee, consumed), posonly)
+            returned = returned_keys(callee, consumed) if not wrapped else []  # grad gives no key back
+            return _passed_key(call, names, consumed, returned, posonly)
         facts = self._imported_consumer(call)
         if facts is not None:
-            return _passed_key(call, facts["params"], facts["keys"], facts["returned_keys"], ())
+            return _passed_key(call, facts["params"], facts["keys"], facts["returned_keys"] if not wrapped else [], ())
         return None
 
     def _consumed_parameters(self, func):

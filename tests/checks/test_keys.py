@@ -221,6 +221,17 @@ NOISE = "def noise(k, shape=(2,)):\n    return random.normal(k, shape)\n"
     # a nested def before the draw returns from itself, not from the helper
     ("def noise(k):\n    def inner():\n        return 1\n    return random.normal(k, inner())\n"
      "def f(key):\n    a = noise(key)\n    return a, random.normal(key)\n", 7),
+    # through a transform: the transformed function takes the helper's arguments and draws from its keys
+    (NOISE + "def f(key):\n    g = jax.grad(noise)(key)\n    return g, random.normal(key)\n", 5),
+    (NOISE + "def f(key):\n    v, g = jax.value_and_grad(noise, has_aux=True)(key)\n"
+     "    return random.normal(key)\n", 5),
+    (NOISE + "def f(key):\n    a = jax.jit(jax.grad(noise))(key)\n    return a, random.normal(key)\n", 5),
+    (NOISE + "fast = jax.jit(noise)\ndef f(key):\n    a = fast(key)\n    return a, random.normal(key)\n", 6),
+    (NOISE + "def f(keys):\n    a = jax.vmap(noise)(keys)\n    return a, jax.vmap(noise)(keys)\n", 5),
+    ("import equinox as eqx\n" + NOISE + "def f(key):\n    a = eqx.filter_value_and_grad(noise)(key)\n"
+     "    return a, random.normal(key)\n", 6),
+    ("import functools\n" + NOISE + "def f(key):\n    a = functools.partial(jax.jit, static_argnums=1)(noise)(key)\n"
+     "    return a, random.normal(key)\n", 6),
 ])
 def test_helper_that_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
@@ -247,6 +258,12 @@ def test_helper_that_consumes(lint_body, body, line):
     "def f(model, key, x):\n    keys = random.split(key, 8)\n    a = model(x, key=keys)\n"
     "    return a, model(x, key=random.split(key, 8))\n",
     "def f(model, key, x):\n    k1, k2 = random.split(key)\n    a = model(x, k1)\n    return a, random.normal(key)\n",
+    # a transform that computes nothing from the arguments draws nothing; a transform of an unknown callee
+    NOISE + "def f(key):\n    jax.make_jaxpr(noise)(key)\n    return random.normal(key)\n",
+    "def f(model, key):\n    return jax.grad(model)(key), random.normal(key)\n",
+    # the transformed function is given a fresh subkey
+    NOISE + "def f(key):\n    key, sub = random.split(key)\n    g = jax.grad(noise)(sub)\n"
+    "    return g, random.normal(key)\n",
 ])
 def test_unknown_consumer_silent(lint_body, body):
     assert codes(lint_body, body) == []
