@@ -15,7 +15,7 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.keys import every_call_consumers
+from ..model.keys import every_call_consumers, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, walk_own
 from . import describe, iterates_twice, repeats, rule
 from .key_consumers import UNSEEN, Consumers
@@ -23,12 +23,15 @@ from .remade_keys import remade_key_findings
 
 # What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
 # one sampler called the same way on one key returns the same numbers; two samplers on one key read
-# the same bits (normal and uniform: r = 0.977, bernoulli(key, p) is uniform(key) < p); and
-# split(key, n) is the first n subkeys of split(key, m) for m > n. A draw and a split of one key
-# (JNP606) share bits only: its catalogue entry says what was measured.
+# the same bits (normal and uniform: r = 0.977, bernoulli(key, p) is uniform(key) < p); split() called
+# the same way gives the same subkeys; and split(key, n) is the first n subkeys of split(key, m) for
+# m > n only with jax_threefry_partitionable on (with it off, measured too, no prefix is kept). A draw
+# and a split of one key (JNP606) share bits only: its catalogue entry says what was measured.
 SAME_NUMBERS = "; the same sampler called the same way on the same key gives the same numbers again"
 SAME_BITS = "; both draw from the same random bits, so their numbers are not independent"
-SAME_SUBKEYS = "; split() of the same key gives the same subkeys again (split(key, n) is the first n of split(key, m))"
+SAME_SUBKEYS = "; split() of the same key gives the same subkeys again"
+FIRST_SUBKEYS = "; split() of the same key gives the same first subkeys again (with jax_threefry_partitionable " \
+    "on, the default since JAX 0.5, split(key, n) is the first n of split(key, m))"
 _VERBS = {"draw": "drawn from", "split": "split"}  # how JNP606 says the key was consumed before
 _EXITS = (ast.Break, ast.Continue, ast.Return)
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
@@ -313,16 +316,22 @@ class _KeyFlow:
             code = "JNP606"
         else:
             code = "JNP601"
-            how += SAME_SUBKEYS if kind != "draw" else SAME_NUMBERS if self._same_draw(earlier, call) else SAME_BITS
+            alike = self._called_alike(earlier, call, key, loop)
+            if kind != "draw":
+                how += SAME_SUBKEYS if alike else FIRST_SUBKEYS
+            else:
+                how += SAME_NUMBERS if alike and self.model.qualname(call.func) in self.samplers else SAME_BITS
         place = (key.lineno, key.col_offset)
         if self.findings.get(place, Finding(0, 0, "JNP606")).code == "JNP606":
             self.findings[place] = Finding.at(key, code, {"name": key.id, "how": how})
 
-    def _same_draw(self, first, second):
-        """Whether two draws are one ``jax.random`` sampler called the same way (the same call
-        repeated, or two with the same source text)."""
-        return self.model.qualname(first.func) in self.samplers and (
-            first is second or ast.dump(first) == ast.dump(second))
+    @staticmethod
+    def _called_alike(first, second, key, loop):
+        """Whether two consumptions are one call made the same way: the same call repeated, or two
+        with the same source text, reading nothing beside the key that the loop or comprehension
+        repeating them (``loop``) binds (``for m in sizes: normal(key, (m,))`` draws other shapes)."""
+        return (first is second or ast.dump(first) == ast.dump(second)) \
+            and not (loop is not None and reads_besides_key(second, key, _stored_names(loop)))
 
 
 def _blocks(stmt):

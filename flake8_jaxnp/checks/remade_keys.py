@@ -12,7 +12,7 @@ and what the consumption gives must reach a name the loop carries to its next it
 import ast
 
 from ..findings import Finding
-from ..model.keys import SPLIT
+from ..model.keys import SPLIT, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, child_nodes, stored_names, walk_own
 from . import describe, repeats
 from .transfers import model_handful_steps
@@ -22,6 +22,11 @@ MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
 _SEED_NODES = (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
                ast.expr_context)
 _MADE_AGAIN = {"draw": "draws the same numbers", "split": "gives the same subkeys"}
+# ... when its shape or count changes with the loop (``for m, k in problems: uniform(key(0), (m, k))``):
+# split(key, n) is the first n of split(key, m) only with jax_threefry_partitionable on.
+_MADE_AGAIN_OTHER_SHAPE = {"draw": "draws from the same random bits",
+                           "split": "gives the same first subkeys (with jax_threefry_partitionable on, the default "
+                                    "since JAX 0.5, split(key, n) is the first n of split(key, m))"}
 
 
 def remade_key_findings(model, consumers):
@@ -49,8 +54,9 @@ def remade_key_findings(model, consumers):
                 or not _draws_into_carried(model, loop, consumptions, drawn):
             continue
         call, key, how = min(consumptions, key=lambda use: (use[0].lineno, use[0].col_offset))
+        again = _MADE_AGAIN_OTHER_SHAPE if reads_besides_key(call, key, _bound_in(loop)) else _MADE_AGAIN
         repeated = f"from the same seed on every iteration of the loop on line {loop.lineno}, so " \
-            f"{describe(call.func)}() {_MADE_AGAIN[how]} each time"
+            f"{describe(call.func)}() {again[how]} each time"
         if key is maker:
             name, text = describe(maker), f"makes the same key {repeated}; make the key once before the loop"
         else:
@@ -134,14 +140,18 @@ def _loop_around(model, maker):
 def _same_seed(model, maker, loop):
     """Whether the maker's arguments are the same on every iteration: names the loop does not bind
     (nor a ``global`` or ``nonlocal`` elsewhere), attributes nothing in the module assigns, constants."""
-    rebound = {n.id for n in walk_own([loop], SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
-    rebound |= {name for n in model.nodes(ast.Global, ast.Nonlocal) for name in n.names}
+    rebound = _bound_in(loop) | {name for n in model.nodes(ast.Global, ast.Nonlocal) for name in n.names}
     for argument in (*maker.args, *(k.value for k in maker.keywords)):
         for node in ast.walk(argument):
             if not isinstance(node, _SEED_NODES) or type(node) is ast.Name and node.id in rebound \
                     or type(node) is ast.Attribute and _assigned_attribute(model, node.attr):
                 return False
     return True
+
+
+def _bound_in(loop):
+    """The names the loop (its target and body) binds."""
+    return {n.id for n in walk_own([loop], SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
 
 
 def _assigned_attribute(model, attr):

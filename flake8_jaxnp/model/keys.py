@@ -10,6 +10,8 @@ from ..facts import SEEDED_SAMPLERS
 from .syntax import COMPREHENSIONS, LOOPS, SCOPES, walk_own
 
 SPLIT = "jax.random.split"
+# What an array keeps when a loop computes it anew from itself (``params = params - lr * grads``).
+CARRIED_METADATA = frozenset({"shape", "dtype", "ndim", "size"})
 # Statements that run every call they hold (a branch, loop or try may not).
 STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass)
 
@@ -58,6 +60,20 @@ def returned_keys(func, consumed):
     elements = list(enumerate(value.elts)) if type(value) is ast.Tuple else [(-1, value)]
     return [[position, element.id] for position, element in elements
             if type(element) is ast.Name and element.id in consumed]
+
+
+def reads_besides_key(call, key, names):
+    """Whether ``call`` reads one of ``names`` (what a loop around it binds) beside its key
+    expression ``key``: its shape or count may then differ on each run of it. The metadata of an
+    array the loop carries (``normal(key, params.shape)``) stays what it was."""
+    pending = [part for part in (call.func, *call.args, *call.keywords) if part is not key]
+    while pending:
+        node = pending.pop()
+        if type(node) is ast.Name and node.id in names and type(node.ctx) is ast.Load:
+            return True
+        if not (type(node) is ast.Attribute and node.attr in CARRIED_METADATA and type(node.value) is ast.Name):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
 
 
 def may_leave(statements):

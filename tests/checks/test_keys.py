@@ -199,7 +199,16 @@ def test_draw_and_split_message_says_what_is_shared():
     ("def f(key):\n    a = random.normal(key, (3,))\n    return a, random.uniform(key, (3,))\n", "same random bits"),
     ("def f(key):\n    a = random.normal(key, (3,))\n    return a, random.normal(key, (4,))\n", "same random bits"),
     ("def f(dist, key):\n    a = dist.sample(seed=key)\n    return a, dist.sample(seed=key)\n", "same random bits"),
-    ("def f(key):\n    a = random.split(key, 5)\n    return a, random.split(key, 64)\n", "same subkeys again"),
+    # split(key, n) is the first n of split(key, m) only with jax_threefry_partitionable on (JAX 0.5 and later)
+    ("def f(key):\n    a = random.split(key, 5)\n    return a, random.split(key, 64)\n",
+     "same first subkeys again (with jax_threefry_partitionable on, the default since JAX 0.5"),
+    ("def f(key):\n    a = random.split(key, 5)\n    return a, random.split(key, 5)\n", "gives the same subkeys again"),
+    # one call repeated by a loop whose shapes, or counts, change with it
+    ("def f(key, sizes):\n    return [random.normal(key, (m,)) for m in sizes]\n", "same random bits"),
+    ("def f(key, sizes):\n    for m in sizes:\n        x = random.normal(key, (m,))\n", "same random bits"),
+    ("def f(key, sizes):\n    for m in sizes:\n        x = random.normal(key, (4,))\n", "same numbers again"),
+    ("def f(key, sizes):\n    for m in sizes:\n        ks = random.split(key, m)\n        y = random.normal(ks[0])\n",
+     "same first subkeys again"),
 ])
 def test_reuse_message_says_what_repeats(body, says):
     found = text_of(body)
@@ -333,7 +342,7 @@ def test_constructor_not_seen_consuming_silent(lint_body, body):
 ])
 def test_unseen_split_repeats_subkeys(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
-    assert "same subkeys again" in " ".join(messages(HEADER + body))
+    assert "same first subkeys again" in " ".join(messages(HEADER + body))
 
 
 @pytest.mark.parametrize("body", [
@@ -470,3 +479,15 @@ def test_key_made_again_message_says_where_and_what_repeats():
     assert found == ["JNP601 'key' is made again by random.PRNGKey(0) on line 5 from the same seed on every "
                      "iteration of the loop on line 4, so random.normal() draws the same numbers each time; "
                      "make it once before the loop: split it and use a fresh subkey"]
+
+
+@pytest.mark.parametrize("body, says", [
+    ("def f(x, sizes):\n    for m in sizes:\n        a = random.uniform(random.PRNGKey(0), (m,))\n        x = x + a\n",
+     "random.uniform() draws from the same random bits each time"),
+    ("def f(x, sizes):\n    for m in sizes:\n        key = random.PRNGKey(0)\n        ks = random.split(key, m)\n"
+     "        x = x + random.normal(ks[0])\n",
+     "random.split() gives the same first subkeys (with jax_threefry_partitionable on, the default since JAX 0.5"),
+])
+def test_key_made_again_message_says_when_the_shape_changes(body, says):
+    found = text_of(body)
+    assert len(found) == 1 and says in found[0]
