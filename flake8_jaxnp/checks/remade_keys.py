@@ -239,7 +239,7 @@ def _read_first(block, bound, read_first):
         else:
             reads, stores = _header_names(stmt)
             read_first |= reads - bound
-            ends = _ends(stmt, bound | stores, read_first)
+            ends = _ends(stmt, bound, stores, read_first)
         going_on = [end for end in ends if end is not None]
         if not going_on:
             return None
@@ -247,11 +247,12 @@ def _read_first(block, bound, read_first):
     return bound
 
 
-def _ends(stmt, bound, read_first):
+def _ends(stmt, before, stores, read_first):
     """The names bound at the end of each way ``stmt`` (all but an ``if``) goes on, None for a way
-    that leaves the block; ``bound``: the names bound once its header ran."""
+    that leaves the block; ``before``: the names bound before it, ``stores``: those its header binds."""
     if isinstance(stmt, (ast.Break, ast.Continue, ast.Return, ast.Raise)):
         return [None]
+    bound = before | stores
     if isinstance(stmt, (ast.With, ast.AsyncWith)):
         return [_read_first(stmt.body, bound, read_first)]
     if isinstance(stmt, TRIES):
@@ -265,7 +266,7 @@ def _ends(stmt, bound, read_first):
         return [after] if going_on else [None]
     for part in _parts(stmt):  # a loop, which may run no iteration, or a match, which may match no case
         _read_first(part, bound, read_first)
-    return [bound]
+    return [before if isinstance(stmt, (ast.For, ast.AsyncFor)) else bound]  # no iteration binds no target
 
 
 def _parts(stmt):

@@ -425,6 +425,9 @@ def _loop(head, maker, tail="    return x\n"):
      "        try:\n            t = bench(a)\n        except ValueError:\n            pass\n        print(t)\n", 3),
     ("def f(sizes, bench, c):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
      "        if c:\n            t = bench(a)\n        print(t)\n", 3),
+    # an inner loop's target, which an inner loop that runs no iteration leaves as it was
+    ("def f(sizes):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+     "        for t in a:\n            pass\n        print(t)\n", 3),
 ])
 def test_key_made_again_in_loop(lint_body, body, line):
     found = codes(lint_body, body)
@@ -491,3 +494,11 @@ def test_key_made_again_message_says_where_and_what_repeats():
 def test_key_made_again_message_says_when_the_shape_changes(body, says):
     found = text_of(body)
     assert len(found) == 1 and says in found[0]
+
+
+def test_key_made_again_before_a_long_elif_chain(lint_body):
+    """The carried names are found without recursing along an elif chain, however long."""
+    arms = "".join(f"        elif c == {i}:\n            x = x + a\n" for i in range(1, 2000))
+    body = "def f(x, n, c):\n    for _ in range(n):\n        a = random.normal(random.PRNGKey(0))\n" \
+        f"        if c == 0:\n            x = x + a\n{arms}"
+    assert codes(lint_body, body) == [(3, "JNP601")]
