@@ -187,8 +187,9 @@ def text_of(body):
 def test_draw_and_split_message_says_what_is_shared():
     assert text_of("def f(key):\n    a = random.normal(key)\n    return a, random.split(key)\n") == [
         "JNP606 'key' was already drawn from by random.normal() on line 4; a draw from a key and the subkeys "
-        "split() makes of it share bits (each 32-bit draw is the XOR of a subkey's two words), though no "
-        "correlation between their numbers was measured: split first and draw from a subkey"]
+        "split() makes of it share bits (with jax_threefry_partitionable on, the default since JAX 0.5, each "
+        "32-bit draw is the XOR of a subkey's two words), though no correlation between their numbers was "
+        "measured: split first and draw from a subkey"]
 
 
 # JNP601 says what the second use gives: the same numbers (one sampler called the same way), numbers
