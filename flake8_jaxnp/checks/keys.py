@@ -15,33 +15,31 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.names import BindingKind
-from ..model.keys import (SPLIT, consumed_parameters, every_call_consumers, key_argument, returned_keys,
-                          seeded_sample, unbound_after)
-from ..model.syntax import COMPREHENSIONS, SCOPES, argument_for, child_fields, positional, positional_names, walk_own
+from ..model.keys import every_call_consumers, reads_besides_key
+from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, walk_own
 from . import describe, iterates_twice, repeats, rule
+from .key_consumers import UNSEEN, Consumers
 from .remade_keys import remade_key_findings
 
 # What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
 # one sampler called the same way on one key returns the same numbers; two samplers on one key read
-# the same bits (normal and uniform: r = 0.977, bernoulli(key, p) is uniform(key) < p); and
-# split(key, n) is the first n subkeys of split(key, m) for m > n. A draw and a split of one key
-# (JNP606) share bits only: its catalogue entry says what was measured.
+# the same bits (normal and uniform: r = 0.977, bernoulli(key, p) is uniform(key) < p); split() called
+# the same way gives the same subkeys; and split(key, n) is the first n subkeys of split(key, m) for
+# m > n only with jax_threefry_partitionable on (with it off, measured too, no prefix is kept). A draw
+# and a split of one key (JNP606) share bits only: its catalogue entry says what was measured.
 SAME_NUMBERS = "; the same sampler called the same way on the same key gives the same numbers again"
 SAME_BITS = "; both draw from the same random bits, so their numbers are not independent"
-SAME_SUBKEYS = "; split() of the same key gives the same subkeys again (split(key, n) is the first n of split(key, m))"
-# A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
-# split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
-UNSEEN = "unseen split"
+SAME_SUBKEYS = "; split() of the same key gives the same subkeys again"
+FIRST_SUBKEYS = "; split() of the same key gives the same first subkeys again (with jax_threefry_partitionable " \
+    "on, the default since JAX 0.5, split(key, n) is the first n of split(key, m))"
 _VERBS = {"draw": "drawn from", "split": "split"}  # how JNP606 says the key was consumed before
 _EXITS = (ast.Break, ast.Continue, ast.Return)
-_TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
 @rule("JNP601", "JNP606")
 def prng_key_reuse(model):
-    consumers = _Consumers(model).calls()  # call -> (key expression, how it consumes it)
+    consumers = Consumers(model).calls()  # call -> (key expression, how it consumes it)
     branches = _branch_calls(model, consumers) if consumers else {}
     scopes = {}  # scope -> nodes that hold one of its consumer calls (or lax.cond calls whose branches do)
     for call in (*consumers, *branches):
@@ -87,228 +85,6 @@ def _branch_calls(model, consumers):
             if operands is not None and any(calls for _, calls in branches):
                 found[call] = (branches, operands)
     return found
-
-
-class _Consumers:
-    """The module's calls that consume a key, each with the expression of the key it consumes:
-    samplers, splits whose outputs are used, and same-file functions that consume a parameter
-    on every call. A key handed to any other callee is not a consumption the model can assert
-    (a model called with ``enable_dropout=False`` never draws from it)."""
-
-    def __init__(self, model):
-        self.model = model
-        self.samplers = api.random_samplers()
-        self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
-        self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
-        self.may_consume = set()  # the functions whose parameters a call of them may consume
-        # The names that can reach another module's function (helper_facts): those a module-level import binds once.
-        self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
-                        if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT} \
-            if model.project is not None else set()
-
-    def calls(self):
-        """{call: (key expression, "draw" or "split", positions of its result that hand the key
-        back)} for every call that consumes a key; none in a module without a sampler, a split
-        or a call of another module's function that consumes a key, as a same-file function
-        consumes only through one of those."""
-        calls = self.model.nodes(ast.Call)
-        qualname, consuming = self.model.qualname, self.samplers | {SPLIT}
-        direct = [call for call in calls if qualname(call.func) in consuming
-                  or seeded_sample(call) is not None or self._imported_consumer(call) is not None]
-        if not direct:
-            return {}
-        self.may_consume = self._functions_reaching(direct, calls)
-        # any other call consumes only by running a same-file function that may consume
-        direct, callee, functions = set(direct), self.callee, self.may_consume - {None}
-        return {call: self.consumed[call] for call in calls
-                if (call in direct or callee(call.func) in functions) and self.key_of(call) is not None}
-
-    def _functions_reaching(self, direct, calls):
-        """The functions that hold one of the ``direct`` calls or call (through same-file calls)
-        one that does: only their parameters can be consumed."""
-        model = self.model
-        callers = {}  # same-file function -> the functions whose calls name it
-        for call in calls:
-            callee = self.callee(call.func)
-            if callee is not None:
-                callers.setdefault(callee, []).append(model.enclosing_function(call))
-        reaching = {model.enclosing_function(call) for call in direct}
-        pending = list(reaching)
-        while pending:
-            for caller in callers.get(pending.pop(), ()):
-                if caller not in reaching:
-                    reaching.add(caller)
-                    pending.append(caller)
-        return reaching
-
-    def callee(self, func):
-        """The same-file def a call runs: the one its function expression names, or the own
-        ``__init__`` of the class that a name bound once by a class statement refers to."""
-        found = self.model.callee(func)
-        if found is not None or type(func) is not ast.Name:
-            return found
-        binding = self.model.resolve(func)
-        if not binding or len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
-            return None
-        inits = [s for s in binding[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
-        return inits[0] if len(inits) == 1 else None
-
-    def _imported_consumer(self, call):
-        """The summary facts of a plain function of another project module that ``call`` runs
-        and that consumes a key parameter, or None (inside a jitted one the runtime mode sees
-        only tracers: it could not confirm the reuse)."""
-        root = call.func
-        while type(root) is ast.Attribute:
-            root = root.value
-        if type(root) is not ast.Name or root.id not in self.imports:
-            return None  # (asked of every call: the cheap test first)
-        if self.model.callee(call.func) is not None \
-                or (self.model.qualname(call.func) or "").startswith(("jax.", "numpy.")) \
-                or not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
-            return None
-        found = self.model.helper_facts(call.func)
-        if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
-            return found[0]
-        return None
-
-    def key_of(self, call):
-        """The expression of the key ``call`` consumes, or None (also while it is being found: a
-        split whose outputs feed it again, as ``key, sub = split(key)`` in a loop does)."""
-        if call not in self.consumed:
-            self.consumed[call] = None
-            self.consumed[call] = self._consumption(call)
-        found = self.consumed[call]
-        return found and found[0]
-
-    def _consumption(self, call):
-        """(key expression, how, the positions of the call's result that hand the consumed key
-        back) for a sampler, a used split, or a project function that consumes a parameter."""
-        qualname = self.model.qualname(call.func)
-        if qualname in self.samplers or seeded_sample(call) is not None:
-            return key_argument(call), "draw", ()
-        if qualname == SPLIT:
-            outputs = self._split_outputs(call)
-            return None if outputs == "unread" else (key_argument(call), "split" if outputs == "read" else UNSEEN, ())
-        callee = self.callee(call.func)
-        if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if callee not in self.may_consume:
-                return None
-            names = positional_names(callee)
-            if (isinstance(call.func, ast.Attribute) or callee.name == "__init__") and names \
-                    and names[0] in ("self", "cls"):
-                names = names[1:]
-            posonly = {a.arg for a in callee.args.posonlyargs}
-            consumed = self._consumed_parameters(callee)
-            return _passed_key(call, names, consumed, returned_keys(callee, consumed), posonly)
-        facts = self._imported_consumer(call)
-        if facts is not None:
-            return _passed_key(call, facts["params"], facts["keys"], facts["returned_keys"], ())
-        return None
-
-    def _consumed_parameters(self, func):
-        """{parameter: how} for the parameters ``func`` consumes on every call (``consumed_parameters``)."""
-        if func in self.consuming:
-            return self.consuming[func] or {}
-        self.consuming[func] = None  # a recursive helper consumes nothing known
-        rebound = {name for name, bindings in self.model.scope(func).bindings.items()
-                   if any(b.kind is not BindingKind.PARAM for b in bindings)}
-        params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
-        found = self.consuming[func] = consumed_parameters(func, params, self._consumed) if params else {}
-        return found
-
-    def _consumed(self, call):
-        found = self.consumed[call][:2] if self.key_of(call) is not None else None
-        return found if found is None or found[1] != UNSEEN else None
-
-    def _split_outputs(self, call):
-        """Who reads the split's outputs: "unread" (``split(key)`` as a statement, names nothing
-        reads, ``_, _ = split(key)``, or names bound again before anything reads them), "unseen"
-        (only callees not known to consume a key, such as a model whose dropout may be off, read
-        them), or "read". A module's public names may be read by importers, so there only
-        ``_``-prefixed ones count as unread."""
-        model = self.model
-        statement = model.parent(call)
-        if isinstance(statement, ast.Expr):
-            return "unread"
-        if self._handed_to_unknown(call):
-            return "unseen"
-        if not isinstance(statement, ast.Assign) or statement.value is not call:
-            return "read"
-        targets = [n for target in statement.targets for n in ast.walk(target) if not isinstance(n, ast.expr_context)]
-        if not all(isinstance(n, (ast.Name, ast.Tuple, ast.List, ast.Starred)) for n in targets):
-            return "read"  # an attribute or item outlives the function
-        scope = model.enclosing_function(call)
-        scope = model.tree if scope is None else scope
-        own = model.scope(scope)
-        names = {n.id for n in targets if isinstance(n, ast.Name)}
-        if names & (own.globals | own.nonlocals):
-            return "read"
-        if self._overwritten(statement, names, scope):
-            return "unread"
-        if scope is model.tree and any(not name.startswith("_") for name in names):
-            return "read"  # importers may read them
-        reads = [read for name in names for read in self._reads_within(scope, name)]
-        return "read" if not all(self._handed_to_unknown(read) for read in reads) else "unseen" if reads else "unread"
-
-    def _overwritten(self, statement, names, scope):
-        """Whether each of ``names`` (what ``statement`` binds) is bound again by a plain
-        assignment before anything reads it (``unbound_after``): later in the same block, or
-        after an ``if`` or ``with`` that the block falls out of. A read by a nested function or
-        a ``try`` around the statement (a handler may read them) leaves the split used."""
-        model = self.model
-        if any(model.enclosing_function(read) is not (None if scope is model.tree else scope)
-               for name in names for read in self._reads_within(scope, name)) \
-                or any(isinstance(node, _TRIES) for node in self._ancestors(statement, scope)):
-            return False
-        pending, node = set(names), statement
-        while True:
-            parent = model.parent(node)
-            block = next(getattr(parent, field) for field in ("body", "orelse") if node in getattr(parent, field, ()))
-            pending = unbound_after(block[block.index(node) + 1:], pending)
-            if pending is not None and not pending:
-                return True
-            if pending is None or parent is scope or not isinstance(parent, (ast.If, ast.With, ast.AsyncWith)):
-                return False
-            node = parent
-
-    def _ancestors(self, node, scope):
-        """The nodes between ``node`` and ``scope``."""
-        node = self.model.parent(node)
-        while node is not None and node is not scope:
-            yield node
-            node = self.model.parent(node)
-
-    def _reads_within(self, scope, name):
-        """The reads of ``name`` anywhere inside ``scope``, nested functions included."""
-        reads = self.model.reads(name)
-        return reads if scope is self.model.tree else [read for read in reads if self._inside(read, scope)]
-
-    def _inside(self, node, scope):
-        while node is not None and node is not scope:
-            node = self.model.parent(node)
-        return node is scope
-
-    def _handed_to_unknown(self, expr):
-        """Whether ``expr`` is an argument of a call that is neither a ``jax.random`` function nor
-        a same-file function consuming that argument."""
-        call = self.model.parent(expr)
-        if isinstance(call, ast.keyword):
-            call = self.model.parent(call)
-        if not isinstance(call, ast.Call) or expr is call.func:
-            return False
-        if (self.model.qualname(call.func) or "").startswith("jax.random."):
-            return False
-        return self.key_of(call) is not expr
-
-
-def _passed_key(call, names, consumed, returned, posonly):
-    """(argument, how, positions it is handed back at) for the first parameter of ``consumed``
-    ({parameter: how}) that ``call`` passes plainly; ``returned``: [[position, parameter]]."""
-    for param, how in consumed.items():
-        argument = argument_for(call, names, param, param not in posonly)
-        if argument is not None:
-            return argument, how, tuple(position for position, name in returned if name == param)
-    return None
 
 
 def _stored_names(node):
@@ -398,7 +174,7 @@ class _KeyFlow:
                 if item.optional_vars is not None:
                     used = _forget(used, _stored_names(item.optional_vars))
             return self._block(stmt.body, used)
-        if isinstance(stmt, (*_TRIES, ast.Match)):
+        if isinstance(stmt, (*TRIES, ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
             return _forget(used, _stored_names(stmt)) if used else used
@@ -540,16 +316,22 @@ class _KeyFlow:
             code = "JNP606"
         else:
             code = "JNP601"
-            how += SAME_SUBKEYS if kind != "draw" else SAME_NUMBERS if self._same_draw(earlier, call) else SAME_BITS
+            alike = self._called_alike(earlier, call, key, loop)
+            if kind != "draw":
+                how += SAME_SUBKEYS if alike else FIRST_SUBKEYS
+            else:
+                how += SAME_NUMBERS if alike and self.model.qualname(call.func) in self.samplers else SAME_BITS
         place = (key.lineno, key.col_offset)
         if self.findings.get(place, Finding(0, 0, "JNP606")).code == "JNP606":
             self.findings[place] = Finding.at(key, code, {"name": key.id, "how": how})
 
-    def _same_draw(self, first, second):
-        """Whether two draws are one ``jax.random`` sampler called the same way (the same call
-        repeated, or two with the same source text)."""
-        return self.model.qualname(first.func) in self.samplers and (
-            first is second or ast.dump(first) == ast.dump(second))
+    @staticmethod
+    def _called_alike(first, second, key, loop):
+        """Whether two consumptions are one call made the same way: the same call repeated, or two
+        with the same source text, reading nothing beside the key that the loop or comprehension
+        repeating them (``loop``) binds (``for m in sizes: normal(key, (m,))`` draws other shapes)."""
+        return (first is second or ast.dump(first) == ast.dump(second)) \
+            and not (loop is not None and reads_besides_key(second, key, _stored_names(loop)))
 
 
 def _blocks(stmt):

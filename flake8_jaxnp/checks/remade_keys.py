@@ -10,11 +10,10 @@ and what the consumption gives must reach a name the loop carries to its next it
 (``params = update(params, noise)``: the same noise trains every step).
 """
 import ast
-from collections import deque
 
 from ..findings import Finding
-from ..model.keys import SPLIT
-from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, child_nodes, stored_names, walk_own
+from ..model.keys import SPLIT, reads_besides_key
+from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, child_nodes, stored_names, walk_own
 from . import describe, repeats
 from .transfers import model_handful_steps
 
@@ -23,6 +22,11 @@ MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
 _SEED_NODES = (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
                ast.expr_context)
 _MADE_AGAIN = {"draw": "draws the same numbers", "split": "gives the same subkeys"}
+# ... when its shape or count changes with the loop (``for m, k in problems: uniform(key(0), (m, k))``):
+# split(key, n) is the first n of split(key, m) only with jax_threefry_partitionable on.
+_MADE_AGAIN_OTHER_SHAPE = {"draw": "draws from the same random bits",
+                           "split": "gives the same first subkeys (with jax_threefry_partitionable on, the default "
+                                    "since JAX 0.5, split(key, n) is the first n of split(key, m))"}
 
 
 def remade_key_findings(model, consumers):
@@ -50,8 +54,9 @@ def remade_key_findings(model, consumers):
                 or not _draws_into_carried(model, loop, consumptions, drawn):
             continue
         call, key, how = min(consumptions, key=lambda use: (use[0].lineno, use[0].col_offset))
+        again = _MADE_AGAIN_OTHER_SHAPE if reads_besides_key(call, key, _bound_in(loop)) else _MADE_AGAIN
         repeated = f"from the same seed on every iteration of the loop on line {loop.lineno}, so " \
-            f"{describe(call.func)}() {_MADE_AGAIN[how]} each time"
+            f"{describe(call.func)}() {again[how]} each time"
         if key is maker:
             name, text = describe(maker), f"makes the same key {repeated}; make the key once before the loop"
         else:
@@ -135,14 +140,18 @@ def _loop_around(model, maker):
 def _same_seed(model, maker, loop):
     """Whether the maker's arguments are the same on every iteration: names the loop does not bind
     (nor a ``global`` or ``nonlocal`` elsewhere), attributes nothing in the module assigns, constants."""
-    rebound = {n.id for n in walk_own([loop], SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
-    rebound |= {name for n in model.nodes(ast.Global, ast.Nonlocal) for name in n.names}
+    rebound = _bound_in(loop) | {name for n in model.nodes(ast.Global, ast.Nonlocal) for name in n.names}
     for argument in (*maker.args, *(k.value for k in maker.keywords)):
         for node in ast.walk(argument):
             if not isinstance(node, _SEED_NODES) or type(node) is ast.Name and node.id in rebound \
                     or type(node) is ast.Attribute and _assigned_attribute(model, node.attr):
                 return False
     return True
+
+
+def _bound_in(loop):
+    """The names the loop (its target and body) binds."""
+    return {n.id for n in walk_own([loop], SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
 
 
 def _assigned_attribute(model, attr):
@@ -199,30 +208,65 @@ def _header_names(stmt):
 
 def _carried(loop):
     """The names the loop body binds and reads before binding them in the same iteration: their
-    value comes from the iteration before (a ``while`` test reads them all so)."""
+    value comes from the iteration before (a ``while`` test reads them all so). A name the body
+    binds on every path that goes on (a ``try`` whose handlers ``continue`` or raise, both arms of an
+    ``if``) before reading it is reset by each iteration, not carried (a tuning loop's running best)."""
     read_first = _header_names(loop)[0] if isinstance(loop, ast.While) else set()
-    pending = [(loop.body, frozenset(_header_names(loop)[1]))]
-    while pending:  # a stack, not recursion: an elif chain nests as deep as it is long
-        block, bound = pending.pop()
-        bound, queue = set(bound), deque(block)
-        while queue:
-            stmt = queue.popleft()
-            if isinstance(stmt, SCOPES):
-                bound.add(stmt.name)
-                continue
-            reads, stores = _header_names(stmt)
-            read_first |= reads - bound
-            inner = [child for child in child_nodes(stmt) if isinstance(child, ast.stmt)]
-            if isinstance(stmt, (ast.With, ast.AsyncWith)):
-                bound |= stores
-                queue.extendleft(reversed(stmt.body))  # the body runs on, as part of this block
-            elif inner or isinstance(stmt, ast.Match):
-                snapshot = frozenset(bound | stores)
-                pending.extend((part, snapshot) for part in _parts(stmt))
-            else:
-                bound |= stores
+    _read_first(loop.body, _header_names(loop)[1], read_first)
     written = {n.id for n in walk_own(loop.body, SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
     return read_first & written
+
+
+def _read_first(block, bound, read_first):
+    """Adds to ``read_first`` the names ``block`` reads before binding them, given the names
+    ``bound`` before it; returns the names bound when the block goes on past its end, or None when
+    no path does (it ends in ``continue``, ``break``, ``return`` or ``raise``)."""
+    bound = set(bound)
+    for stmt in block:
+        if isinstance(stmt, SCOPES):
+            bound.add(stmt.name)
+            continue
+        if type(stmt) is ast.If:  # an elif chain as one list of arms: it may be thousands long
+            arms = []
+            while True:
+                read_first |= _header_names(stmt)[0] - bound
+                arms.append(stmt.body)
+                if len(stmt.orelse) != 1 or type(stmt.orelse[0]) is not ast.If:
+                    arms.append(stmt.orelse)
+                    break
+                stmt = stmt.orelse[0]
+            ends = [_read_first(arm, bound, read_first) for arm in arms]
+        else:
+            reads, stores = _header_names(stmt)
+            read_first |= reads - bound
+            ends = _ends(stmt, bound, stores, read_first)
+        going_on = [end for end in ends if end is not None]
+        if not going_on:
+            return None
+        bound = set.intersection(*going_on)
+    return bound
+
+
+def _ends(stmt, before, stores, read_first):
+    """The names bound at the end of each way ``stmt`` (all but an ``if``) goes on, None for a way
+    that leaves the block; ``before``: the names bound before it, ``stores``: those its header binds."""
+    if isinstance(stmt, (ast.Break, ast.Continue, ast.Return, ast.Raise)):
+        return [None]
+    bound = before | stores
+    if isinstance(stmt, (ast.With, ast.AsyncWith)):
+        return [_read_first(stmt.body, bound, read_first)]
+    if isinstance(stmt, TRIES):
+        body = _read_first(stmt.body, bound, read_first)
+        ends = [None if body is None else _read_first(stmt.orelse, body, read_first)]
+        ends += [_read_first(handler.body, bound, read_first) for handler in stmt.handlers]
+        if not stmt.finalbody:
+            return ends
+        going_on = [end for end in ends if end is not None]
+        after = _read_first(stmt.finalbody, set.intersection(*going_on) if going_on else bound, read_first)
+        return [after] if going_on else [None]
+    for part in _parts(stmt):  # a loop, which may run no iteration, or a match, which may match no case
+        _read_first(part, bound, read_first)
+    return [before if isinstance(stmt, (ast.For, ast.AsyncFor)) else bound]  # no iteration binds no target
 
 
 def _parts(stmt):

@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import evidence as ev
 from ..api import random_samplers
-from ..checks.keys import SPLIT
+from ..model.keys import SPLIT
 from ..checks.remade_keys import MAKERS
 from ..facts import CLOCKS, STDLIB_RANDOM
 from . import array_probes

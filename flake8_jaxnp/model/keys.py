@@ -7,9 +7,11 @@ import ast
 import itertools
 
 from ..facts import SEEDED_SAMPLERS
-from .syntax import COMPREHENSIONS, SCOPES, walk_own
+from .syntax import COMPREHENSIONS, LOOPS, SCOPES, walk_own
 
 SPLIT = "jax.random.split"
+# What an array keeps when a loop computes it anew from itself (``params = params - lr * grads``).
+CARRIED_METADATA = frozenset({"shape", "dtype", "ndim", "size"})
 # Statements that run every call they hold (a branch, loop or try may not).
 STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass)
 
@@ -60,6 +62,20 @@ def returned_keys(func, consumed):
             if type(element) is ast.Name and element.id in consumed]
 
 
+def reads_besides_key(call, key, names):
+    """Whether ``call`` reads one of ``names`` (what a loop around it binds) beside its key
+    expression ``key``: its shape or count may then differ on each run of it. The metadata of an
+    array the loop carries (``normal(key, params.shape)``) stays what it was."""
+    pending = [part for part in (call.func, *call.args, *call.keywords) if part is not key]
+    while pending:
+        node = pending.pop()
+        if type(node) is ast.Name and node.id in names and type(node.ctx) is ast.Load:
+            return True
+        if not (type(node) is ast.Attribute and node.attr in CARRIED_METADATA and type(node.value) is ast.Name):
+            pending.extend(ast.iter_child_nodes(node))
+    return False
+
+
 def may_leave(statements):
     """Whether one of ``statements`` can return or raise (walked only once a consumption is
     found); a nested def or class returns from itself, not from the function."""
@@ -88,13 +104,19 @@ def seeded_sample(call):
 def unbound_after(statements, names):
     """The ``names`` that ``statements`` leave unbound when they run, each bound only by a plain
     assignment (in both branches of an ``if``, or in a ``with``) before anything reads it; None
-    when one of them may be read first, or a ``break``/``continue`` may carry its value elsewhere."""
+    when one of them may be read first, or a ``break``/``continue`` may carry its value elsewhere.
+    A loop whose first iteration binds them before reading them never reads their value (later
+    iterations see its own); it may run no iteration, so they stay pending after it."""
     pending = set(names)
     for stmt in statements:
         if not pending:
             break
         kind = type(stmt)
-        if kind is ast.If or kind in (ast.With, ast.AsyncWith):
+        if kind in LOOPS:
+            head = [stmt.test] if kind is ast.While else [stmt.iter, stmt.target]
+            if _reads([*head, *stmt.orelse], pending) or unbound_after(stmt.body, pending) is None:
+                return None
+        elif kind is ast.If or kind in (ast.With, ast.AsyncWith):
             heads = [stmt.test] if kind is ast.If else stmt.items
             blocks = [stmt.body, stmt.orelse] if kind is ast.If else [stmt.body]
             after = [None if _reads(heads, pending) else unbound_after(block, pending) for block in blocks]

@@ -13,6 +13,7 @@ FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 # Nodes whose bodies run later, if ever: defs, lambdas and classes.
 SCOPES = FUNCTION_NODES + (ast.ClassDef,)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
+TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 # Nodes whose bodies do not run when the code around them runs (comprehensions' own scopes included).
 NESTED_SCOPES = SCOPES + COMPREHENSIONS

@@ -99,6 +99,11 @@ def test_unused_split_consumes_nothing(lint_body, body):
     "        a = b = random.normal(other)\n    return a, b, random.split(key)\n",
     "def f(key, other, lock):\n    a, b = random.split(key)\n    with lock:\n        a, b = random.split(other)\n"
     "    return a, b, random.split(key)\n",
+    # bound again by the first iteration of a loop that follows, before anything reads them
+    "def f(key, n, steps):\n    subs = random.split(key, n)\n    for _ in range(steps):\n"
+    "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n    return key\n",
+    "def f(key, n, done):\n    subs = random.split(key, n)\n    while not done():\n"
+    "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n",
 ])
 def test_overwritten_split_consumes_nothing(lint_body, body):
     assert codes(lint_body, body) == []
@@ -118,6 +123,15 @@ def test_overwritten_split_consumes_nothing(lint_body, body):
      "    return a, b, random.split(key)\n", 5),
     ("def f(key, other, c):\n    a, b = random.split(key)\n    if c:\n        a, b = random.split(other)\n    else:\n"
      "        x = a\n        a, b = random.split(other)\n    return x, a, b, random.split(key)\n", 8),
+    # a loop that reads them before its own split, may leave before it, or tests them; a read after the loop
+    ("def f(key, n, steps):\n    subs = random.split(key, n)\n    for _ in range(steps):\n"
+     "        random.normal(subs[0])\n        key, *subs = random.split(key, n + 1)\n", 5),
+    ("def f(key, n, steps):\n    subs = random.split(key, n)\n    for s in steps:\n        if s:\n"
+     "            break\n        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n", 6),
+    ("def f(key, n):\n    subs = random.split(key, n)\n    while subs is not None:\n"
+     "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n", 4),
+    ("def f(key, n, steps):\n    subs = random.split(key, n)\n    for _ in range(steps):\n"
+     "        key, *subs = random.split(key, n + 1)\n        random.normal(subs[0])\n    return subs\n", 4),
 ])
 def test_split_read_before_rebinding_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
@@ -173,8 +187,9 @@ def text_of(body):
 def test_draw_and_split_message_says_what_is_shared():
     assert text_of("def f(key):\n    a = random.normal(key)\n    return a, random.split(key)\n") == [
         "JNP606 'key' was already drawn from by random.normal() on line 4; a draw from a key and the subkeys "
-        "split() makes of it share bits (each 32-bit draw is the XOR of a subkey's two words), though no "
-        "correlation between their numbers was measured: split first and draw from a subkey"]
+        "split() makes of it share bits (with jax_threefry_partitionable on, the default since JAX 0.5, each "
+        "32-bit draw is the XOR of a subkey's two words), though no correlation between their numbers was "
+        "measured: split first and draw from a subkey"]
 
 
 # JNP601 says what the second use gives: the same numbers (one sampler called the same way), numbers
@@ -185,7 +200,16 @@ def test_draw_and_split_message_says_what_is_shared():
     ("def f(key):\n    a = random.normal(key, (3,))\n    return a, random.uniform(key, (3,))\n", "same random bits"),
     ("def f(key):\n    a = random.normal(key, (3,))\n    return a, random.normal(key, (4,))\n", "same random bits"),
     ("def f(dist, key):\n    a = dist.sample(seed=key)\n    return a, dist.sample(seed=key)\n", "same random bits"),
-    ("def f(key):\n    a = random.split(key, 5)\n    return a, random.split(key, 64)\n", "same subkeys again"),
+    # split(key, n) is the first n of split(key, m) only with jax_threefry_partitionable on (JAX 0.5 and later)
+    ("def f(key):\n    a = random.split(key, 5)\n    return a, random.split(key, 64)\n",
+     "same first subkeys again (with jax_threefry_partitionable on, the default since JAX 0.5"),
+    ("def f(key):\n    a = random.split(key, 5)\n    return a, random.split(key, 5)\n", "gives the same subkeys again"),
+    # one call repeated by a loop whose shapes, or counts, change with it
+    ("def f(key, sizes):\n    return [random.normal(key, (m,)) for m in sizes]\n", "same random bits"),
+    ("def f(key, sizes):\n    for m in sizes:\n        x = random.normal(key, (m,))\n", "same random bits"),
+    ("def f(key, sizes):\n    for m in sizes:\n        x = random.normal(key, (4,))\n", "same numbers again"),
+    ("def f(key, sizes):\n    for m in sizes:\n        ks = random.split(key, m)\n        y = random.normal(ks[0])\n",
+     "same first subkeys again"),
 ])
 def test_reuse_message_says_what_repeats(body, says):
     found = text_of(body)
@@ -207,6 +231,17 @@ NOISE = "def noise(k, shape=(2,)):\n    return random.normal(k, shape)\n"
     # a nested def before the draw returns from itself, not from the helper
     ("def noise(k):\n    def inner():\n        return 1\n    return random.normal(k, inner())\n"
      "def f(key):\n    a = noise(key)\n    return a, random.normal(key)\n", 7),
+    # through a transform: the transformed function takes the helper's arguments and draws from its keys
+    (NOISE + "def f(key):\n    g = jax.grad(noise)(key)\n    return g, random.normal(key)\n", 5),
+    (NOISE + "def f(key):\n    v, g = jax.value_and_grad(noise, has_aux=True)(key)\n"
+     "    return random.normal(key)\n", 5),
+    (NOISE + "def f(key):\n    a = jax.jit(jax.grad(noise))(key)\n    return a, random.normal(key)\n", 5),
+    (NOISE + "fast = jax.jit(noise)\ndef f(key):\n    a = fast(key)\n    return a, random.normal(key)\n", 6),
+    (NOISE + "def f(keys):\n    a = jax.vmap(noise)(keys)\n    return a, jax.vmap(noise)(keys)\n", 5),
+    ("import equinox as eqx\n" + NOISE + "def f(key):\n    a = eqx.filter_value_and_grad(noise)(key)\n"
+     "    return a, random.normal(key)\n", 6),
+    ("import functools\n" + NOISE + "def f(key):\n    a = functools.partial(jax.jit, static_argnums=1)(noise)(key)\n"
+     "    return a, random.normal(key)\n", 6),
 ])
 def test_helper_that_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
@@ -233,6 +268,12 @@ def test_helper_that_consumes(lint_body, body, line):
     "def f(model, key, x):\n    keys = random.split(key, 8)\n    a = model(x, key=keys)\n"
     "    return a, model(x, key=random.split(key, 8))\n",
     "def f(model, key, x):\n    k1, k2 = random.split(key)\n    a = model(x, k1)\n    return a, random.normal(key)\n",
+    # a transform that computes nothing from the arguments draws nothing; a transform of an unknown callee
+    NOISE + "def f(key):\n    jax.make_jaxpr(noise)(key)\n    return random.normal(key)\n",
+    "def f(model, key):\n    return jax.grad(model)(key), random.normal(key)\n",
+    # the transformed function is given a fresh subkey
+    NOISE + "def f(key):\n    key, sub = random.split(key)\n    g = jax.grad(noise)(sub)\n"
+    "    return g, random.normal(key)\n",
 ])
 def test_unknown_consumer_silent(lint_body, body):
     assert codes(lint_body, body) == []
@@ -302,7 +343,7 @@ def test_constructor_not_seen_consuming_silent(lint_body, body):
 ])
 def test_unseen_split_repeats_subkeys(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
-    assert "same subkeys again" in " ".join(messages(HEADER + body))
+    assert "same first subkeys again" in " ".join(messages(HEADER + body))
 
 
 @pytest.mark.parametrize("body", [
@@ -380,6 +421,14 @@ def _loop(head, maker, tail="    return x\n"):
     # only the first consumption: a second one is the ordinary reuse
     ("def f(x, n):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n        a = random.normal(key)\n"
      "        x = x + a + random.uniform(key)\n", 4),
+    # a name bound on some paths only is carried: a handler that goes on, an if with no else
+    ("def f(sizes, bench):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+     "        try:\n            t = bench(a)\n        except ValueError:\n            pass\n        print(t)\n", 3),
+    ("def f(sizes, bench, c):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+     "        if c:\n            t = bench(a)\n        print(t)\n", 3),
+    # an inner loop's target, which an inner loop that runs no iteration leaves as it was
+    ("def f(sizes):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+     "        for t in a:\n            pass\n        print(t)\n", 3),
 ])
 def test_key_made_again_in_loop(lint_body, body, line):
     found = codes(lint_body, body)
@@ -411,6 +460,15 @@ def test_key_made_again_in_loop(lint_body, body, line):
     "def f(rates, n):\n    results = []\n    for lr in rates:\n        key = random.PRNGKey(0)\n"
     "        x = random.normal(key)\n        for _ in range(n):\n            x = x - lr * x\n"
     "        results.append(x)\n    return results\n",
+    # what is drawn reaches a name each iteration binds before reading it, on every path that goes on:
+    # a benchmark sweep's timing in a try whose handler continues, an inner tuning loop's running best
+    "def f(sizes, tiles, bench):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+    "        best = 0.0\n        for tile in tiles:\n            try:\n                t = bench(a, tile)\n"
+    "            except ValueError:\n                continue\n            util = 1 / t\n"
+    "            if util > best:\n                best = util\n        print(best)\n",
+    "def f(sizes, bench, c):\n    for m in sizes:\n        a = random.uniform(random.key(0), (m,))\n"
+    "        if c:\n            t = bench(a)\n        elif m:\n            t = 2 * bench(a)\n        else:\n"
+    "            raise ValueError\n        print(t)\n",
     # a callee not known to draw, given the key or the subkeys of its split
     "def f(x, n, step_fn):\n    for _ in range(n):\n        key = random.PRNGKey(0)\n"
     "        key, sub = random.split(key)\n        x = step_fn(x, sub)\n",
@@ -425,3 +483,23 @@ def test_key_made_again_message_says_where_and_what_repeats():
     assert found == ["JNP601 'key' is made again by random.PRNGKey(0) on line 5 from the same seed on every "
                      "iteration of the loop on line 4, so random.normal() draws the same numbers each time; "
                      "make it once before the loop: split it and use a fresh subkey"]
+
+
+@pytest.mark.parametrize("body, says", [
+    ("def f(x, sizes):\n    for m in sizes:\n        a = random.uniform(random.PRNGKey(0), (m,))\n        x = x + a\n",
+     "random.uniform() draws from the same random bits each time"),
+    ("def f(x, sizes):\n    for m in sizes:\n        key = random.PRNGKey(0)\n        ks = random.split(key, m)\n"
+     "        x = x + random.normal(ks[0])\n",
+     "random.split() gives the same first subkeys (with jax_threefry_partitionable on, the default since JAX 0.5"),
+])
+def test_key_made_again_message_says_when_the_shape_changes(body, says):
+    found = text_of(body)
+    assert len(found) == 1 and says in found[0]
+
+
+def test_key_made_again_before_a_long_elif_chain(lint_body):
+    """The carried names are found without recursing along an elif chain, however long."""
+    arms = "".join(f"        elif c == {i}:\n            x = x + a\n" for i in range(1, 2000))
+    body = "def f(x, n, c):\n    for _ in range(n):\n        a = random.normal(random.PRNGKey(0))\n" \
+        f"        if c == 0:\n            x = x + a\n{arms}"
+    assert codes(lint_body, body) == [(3, "JNP601")]

@@ -64,6 +64,9 @@ def jitted_step(key, x):
     ("x = unused_split(key, print)\n    return random.normal(key, (2,))", []),
     # inside a jitted function the runtime mode sees tracers alone: it could not confirm
     ("key, x = jitted_step(key, x)\n    return random.split(key)", []),
+    # through a transform applied here: it takes the helper's arguments and draws from its keys
+    ("import jax\n    g = jax.grad(sampling.noise)(x, key)\n    return random.normal(key, (2,))", [(10, "JNP601")]),
+    ("import jax\n    g = jax.vmap(noise)(x, key)\n    return jax.vmap(noise)(x, key)", [(10, "JNP601")]),
     # a distribution's sampler draws from its seed (distrax, TensorFlow Probability), here or in a helper
     ("a = x.sample(seed=key)\n    return x.sample(seed=key)", [(9, "JNP601")]),
     ("a = act(x, key)\n    return random.normal(key, (2,))", [(9, "JNP601")]),
