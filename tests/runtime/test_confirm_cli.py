@@ -281,3 +281,17 @@ def test_a_transfer_in_a_loop_of_a_handful_of_steps_is_not_missed(tmp_path):
     rows = [(row["line"], row["codes"], row["verdict"]) for row in json.loads(result.stdout)["results"]]
     assert rows == [(16, ["JNP102"], "confirmed")]
     assert result.returncode == 0, result.stderr
+
+
+def test_a_nan_gradient_under_vmap_or_jacrev_is_confirmed(tmp_path):
+    """Under jax.vmap(jax.grad(f)) the gradient is a tracer when the probe sees it, and jax.jacrev
+    differentiates in reverse mode as grad does: both nan gradients confirm the where's finding."""
+    (tmp_path / "batched.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\n\n"
+        "def safe_log(x):\n    return jnp.where(x > 0, jnp.log(x), 0.0)\n\n\n"
+        "def safe_root(x):\n    return jnp.where(x > 0, jnp.sqrt(x), 0.0)\n\n\n"
+        "def case_batched():\n    print(jax.vmap(jax.grad(safe_log))(jnp.array([1.0, 0.0])))\n\n\n"
+        "def case_jacobian():\n    print(jax.jacrev(safe_root)(jnp.array([1.0, 0.0])))\n")
+    result = confirm("--format", "json", *ON_PLATFORM, tmp_path / "batched.py")
+    rows = [(row["line"], row["codes"], row["verdict"]) for row in json.loads(result.stdout)["results"]]
+    assert rows == [(6, ["JNP604"], "confirmed"), (10, ["JNP604"], "confirmed")]
