@@ -50,3 +50,60 @@ def unsafe_jointly(public, already_unsafe):
             if bool(jnp.isnan(jnp.stack(gradients)).any()):
                 jointly[qualname] = [0, 1]
     return jointly
+
+
+# How large an argument the overflow probe passes: exp overflows float32 from 88.7 on, and a
+# time difference over a time constant, or a logit, reaches that.
+OVERFLOW_PROBE = 1000.0
+
+
+def overflowing(public, already_unsafe):
+    """jax.numpy unary ufuncs (NumPy's namesakes) -> the directions (+1, -1) in which a large argument
+    (``OVERFLOW_PROBE``) gives a nan gradient when ``jnp.where`` discards the value, finite near zero."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    found = {}
+    with jax.disable_jit():
+        for name in public(jnp):
+            ufunc = getattr(np, name, None)
+            qualname = f"jax.numpy.{name}"
+            if not isinstance(ufunc, np.ufunc) or ufunc.nin != 1 or ufunc.nout != 1 or qualname in already_unsafe:
+                continue
+            func = getattr(jnp, name)
+
+            def discarded(x, func=func):
+                return jnp.where(jnp.abs(x) < 1.0, func(x), 0.0)
+            try:
+                points = jnp.array([-OVERFLOW_PROBE, OVERFLOW_PROBE, 0.5], jnp.float32)
+                gradients = jax.vmap(jax.grad(discarded))(points)
+            except Exception:  # noqa: BLE001 - not differentiable on floats: not this rule's concern
+                continue
+            directions = [d for d, g in ((-1, gradients[0]), (1, gradients[1])) if bool(jnp.isnan(g))]
+            if directions and not bool(jnp.isnan(gradients[2])):
+                found[qualname] = directions
+    return found
+
+
+def forward_transforms(transforms, resolve):
+    """The differentiating transforms (neither abstract nor cached) under which the nan slope of a
+    branch ``jnp.where`` discards does not reach the result: forward mode (``jacfwd``) selects the
+    tangents as it selects the values, where reverse mode multiplies a zero cotangent by inf."""
+    import jax
+    import jax.numpy as jnp
+
+    def discarded(x):
+        return jnp.where(x > 0.0, jnp.log(x), 0.0)
+
+    found = []
+    for name, measured in transforms.items():
+        if measured["abstract"] or measured["cached"]:
+            continue
+        try:
+            result = resolve(name)(discarded)(jnp.float32(0.0))
+        except Exception:  # noqa: BLE001 - not a transform of this shape
+            continue
+        if not any(bool(jnp.isnan(leaf).any()) for leaf in jax.tree.leaves(result)):
+            found.append(name)
+    return sorted(found)
