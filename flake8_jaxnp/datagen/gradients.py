@@ -24,23 +24,29 @@ def unsafe_at_zero_vector(resolve):
     return unsafe
 
 
+def _ufuncs(public, inputs, already_unsafe):
+    """(qualname, function) for the jax.numpy namesakes of NumPy's ufuncs of ``inputs`` arguments and
+    one result, leaving out those ``already_unsafe``."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    for name in public(jnp):
+        ufunc = getattr(np, name, None)
+        qualname = f"jax.numpy.{name}"
+        if isinstance(ufunc, np.ufunc) and ufunc.nin == inputs and ufunc.nout == 1 and qualname not in already_unsafe:
+            yield qualname, getattr(jnp, name)
+
+
 def unsafe_jointly(public, already_unsafe):
     """jax.numpy binary ufuncs (NumPy's namesakes) -> [0, 1] when the gradient is nan only where
     both arguments are zero (``arctan2``), not where one is: only a condition that tests both
     inputs discards that point."""
     import jax
     import jax.numpy as jnp
-    import numpy as np
 
     jointly = {}
     with jax.disable_jit():
-        for name in public(jnp):
-            ufunc = getattr(np, name, None)
-            qualname = f"jax.numpy.{name}"
-            if not isinstance(ufunc, np.ufunc) or ufunc.nin != 2 or ufunc.nout != 1 or qualname in already_unsafe:
-                continue
-            func = getattr(jnp, name)
-
+        for qualname, func in _ufuncs(public, 2, already_unsafe):
             def discarded(x, y, func=func):
                 return jnp.where((x == 0) & (y == 0), 0.0, func(x, y))
             try:
@@ -62,17 +68,10 @@ def overflowing(public, already_unsafe):
     (``OVERFLOW_PROBE``) gives a nan gradient when ``jnp.where`` discards the value, finite near zero."""
     import jax
     import jax.numpy as jnp
-    import numpy as np
 
     found = {}
     with jax.disable_jit():
-        for name in public(jnp):
-            ufunc = getattr(np, name, None)
-            qualname = f"jax.numpy.{name}"
-            if not isinstance(ufunc, np.ufunc) or ufunc.nin != 1 or ufunc.nout != 1 or qualname in already_unsafe:
-                continue
-            func = getattr(jnp, name)
-
+        for qualname, func in _ufuncs(public, 1, already_unsafe):
             def discarded(x, func=func):
                 return jnp.where(jnp.abs(x) < 1.0, func(x), 0.0)
             try:
