@@ -322,8 +322,10 @@ def _guarded(model, func, name):
 
 def _tested_names(model, func, condition):
     """The names the condition tests, and those the values of tested names are computed from
-    (``r = jnp.sqrt(jnp.sum(x**2)); jnp.where(r > 0.5, ...)`` tests ``x`` too)."""
-    return {n.id for n in _through_values(model, func, condition) if isinstance(n, ast.Name)}
+    (``r = jnp.sqrt(jnp.sum(x**2)); jnp.where(r > 0.5, ...)`` tests ``x`` too); ``x.shape`` tests no value of ``x``."""
+    static = api.static_attributes()
+    return {n.id for n in _through_values(model, func, condition) if isinstance(n, ast.Name)
+            and not (isinstance(model.parent(n), ast.Attribute) and model.parent(n).attr in static)}
 
 
 def _through_values(model, func, expr):

@@ -117,6 +117,8 @@ def test_reported_issue_shapes(lint_body, body, line):
     "g = jax.grad(f)\n",
     "def f(x, flag):\n    r = jnp.sqrt(x)\n    if flag:\n        r = x\n"
     "    return jnp.where(r > 0.5, r, 1.0)\ng = jax.grad(f)\n",
+    # a name computed from the input's shape tests no value of it
+    "def f(x):\n    n = x.shape[0]\n    return jnp.where(n > 1, 1.0 / x, 0.0)\ng = jax.grad(f)\n",
     # the mask is not the diagonal, or the pairwise distance is guarded first
     "def f(pos, mask):\n    d = jnp.abs(pos[:, None] - pos[None, :])\n    return jnp.where(mask, 1.0 / d, 0.0).sum()\n"
     "g = jax.grad(f)\n",
