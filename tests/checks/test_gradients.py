@@ -104,6 +104,9 @@ def test_where_in_lambdas(lint_body, body, expected):
     ("def f(dt, tau):\n    return jnp.where(dt > 0, jnp.exp(-dt / tau), 0.0).sum()\ng = jax.grad(f, argnums=1)\n", 2),
     ("def f(t):\n    return jnp.where(t < 0, jnp.exp(t * 2.0), 1.0).sum()\ng = jax.grad(f)\n", 2),
     ("def f(t):\n    return jnp.where(0 > t, 1.0, jnp.cosh(t)).sum()\ng = jax.grad(f)\n", 2),
+    # an ELU and a thresholded softplus: exp(x) past 88.7 on the side the where drops (jax.nn.elu guards it)
+    ("def f(x):\n    return jnp.where(x > 0, x, jnp.exp(x) - 1.0).sum()\ng = jax.grad(f)\n", 2),
+    ("def f(x):\n    return jnp.where(x > 20.0, x, jnp.log1p(jnp.exp(x))).sum()\ng = jax.grad(f)\n", 2),
 ])
 def test_reported_issue_shapes(lint_body, body, line):
     assert found(lint_body, body) == [line]
