@@ -79,9 +79,9 @@ def overflowing(public, already_unsafe):
                 gradients = jax.vmap(jax.grad(discarded))(points)
             except Exception:  # noqa: BLE001 - not differentiable on floats: not this rule's concern
                 continue
-            directions = [d for d, g in ((-1, gradients[0]), (1, gradients[1])) if bool(jnp.isnan(g))]
-            if directions and not bool(jnp.isnan(gradients[2])):
-                found[qualname] = directions
+            below, above, near_zero = jnp.isnan(gradients).tolist()
+            if (below or above) and not near_zero:
+                found[qualname] = [-1] * below + [1] * above
     return found
 
 
@@ -103,6 +103,6 @@ def forward_transforms(transforms, resolve):
             result = resolve(name)(discarded)(jnp.float32(0.0))
         except Exception:  # noqa: BLE001 - not a transform of this shape
             continue
-        if not any(bool(jnp.isnan(leaf).any()) for leaf in jax.tree.leaves(result)):
+        if not bool(jnp.isnan(jnp.stack(jax.tree.leaves(result))).any()):
             found.append(name)
     return sorted(found)
