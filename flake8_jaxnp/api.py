@@ -120,6 +120,13 @@ where_unsafe_functions = _entry("jnp_where_unsafe")
 # jax.numpy function -> argument positions whose gradient is nan only where all of them are zero (arctan2).
 where_unsafe_jointly = _entry("jnp_where_unsafe_jointly")
 
+# jax.numpy function -> the directions (+1, -1) of a large argument where its value and slope
+# overflow to inf, so that the gradient is nan where jnp.where discards it (exp: [1]).
+where_overflowing = _entry("jnp_where_overflowing")
+
+# Differentiating transforms under which jnp.where's discarded nan slope does not reach the result (jacfwd).
+where_forward_transforms = _entry("jnp_where_forward_transforms", frozen=True)
+
 # jax.numpy function -> positional parameters that refuse a Python list or tuple.
 sequence_refusals = _entry("jnp_sequence_refusals")
 

@@ -30,7 +30,7 @@ STALE_STATIC_SELF = "stale-static-self"  # an attribute assigned on an object a 
 KEY_REUSE = "key-reuse"  # a jax.random sampler or split consumed key data consumed before
 RETRACE = "retrace"  # JAX traced more than once for one line, or jax.jit there wrapped new functions
 UNFINISHED_AT_CLOCK = "unfinished-at-clock"  # a clock read while a local jax.Array was not ready
-NAN_GRADIENT = "nan-gradient"  # jax.grad gave nan where the function's value is finite
+NAN_GRADIENT = "nan-gradient"  # jax.grad & co. gave nan where the function's value is finite
 # Lines that ran fewer times under jit than under jax.disable_jit, with the effect in the line.
 TRACE_ONLY_PRINT = "trace-only-print"
 TRACE_ONLY_REBIND = "trace-only-rebind"
@@ -94,6 +94,7 @@ DESCRIPTIONS = {
     RETRACE: "JAX traces and compiles more than once for the line, or `jax.jit` there wraps several new "
              "functions that JAX each compiles",
     UNFINISHED_AT_CLOCK: "the clock is read at the line while a local `jax.Array` is still being computed",
-    NAN_GRADIENT: "`jax.grad` returns nan while the function's value is finite, and the `jnp.where` at the "
+    NAN_GRADIENT: "`jax.grad` (or `value_and_grad`, `jacrev`, `jacfwd`, `hessian`, also under `jax.vmap` or "
+                  "`jax.jit`) returns nan while the function's value is finite, and the `jnp.where` at the "
                   "line ran inside that call",
 }

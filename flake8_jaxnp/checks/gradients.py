@@ -16,12 +16,17 @@ GUARDS = frozenset({"jax.numpy.where", "jax.numpy.clip", "jax.numpy.maximum", "j
                     "jax.numpy.abs", "jax.numpy.nan_to_num", "jax.lax.stop_gradient"})
 CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 SUMS = frozenset({"jax.numpy.sum"})
+# Calls zero where their first argument is (a pairwise difference stays zero on the diagonal through them).
+ZERO_KEEPING = SUMS | {"jax.numpy.abs", "jax.numpy.linalg.norm", "jax.numpy.linalg.vector_norm", "jax.numpy.sqrt"}
+# Calls whose result in a condition selects by the diagonal.
+DIAGONALS = frozenset({"jax.numpy.eye", "jax.numpy.identity"})
 
 
 @rule("JNP604")
 def where_nan_gradient(model):
     for func, traced in model.traced.items():
-        transform = next((t.name for t in traced.transforms if t.behaviour is Behaviour.DIFFERENTIATING), None)
+        transform = next((t.name for t in traced.transforms if t.behaviour is Behaviour.DIFFERENTIATING
+                          and t.name not in api.where_forward_transforms()), None)
         if transform is None or _custom_derivative(model, func):
             continue
         bodies = [(func, frozenset())] + _mapped_lambdas(model, func)
@@ -63,37 +68,85 @@ def _custom_derivative(model, func):
 
 def _unsafe_branch(model, func, where, leaves=frozenset()):
     """(operation, input name) of an operation in a branch whose gradient is nan where the
-    condition excludes it: its input is tested by the condition and not guarded first. The
-    branch is followed into the values of names assigned once before the ``where`` and into
-    same-file functions that return one expression of their parameters."""
-    tested = {n.id for n in ast.walk(where.args[0]) if isinstance(n, ast.Name)}
-    unsafe, jointly = api.where_unsafe_functions(), api.where_unsafe_jointly()
+    condition excludes it: its input is zero (or, for an overflowing function, unbounded) there
+    and not guarded first. The branch is followed into the values that names hold at the
+    ``where`` and into same-file functions that return one expression of their parameters."""
+    condition = where.args[0]
+    tested = _tested_names(model, func, condition)
+    diagonal = any(isinstance(n, ast.Call) and model.qualname(n.func) in DIAGONALS
+                   for n in _through_values(model, func, condition))
+    unsafe, jointly, overflowing = api.where_unsafe_functions(), api.where_unsafe_jointly(), api.where_overflowing()
     followed = set()
-    stack = [(branch, None) for branch in where.args[1:]]  # (expression, the helper's arguments by parameter)
+    # (expression, the helper's arguments by parameter, the branch: 1 discarded where the condition is false)
+    stack = [(branch, None, position) for position, branch in reversed(list(enumerate(where.args[1:], 1)))]
     while stack:
-        node, arguments = stack.pop()
+        node, arguments, position = stack.pop()
         if isinstance(node, ast.Lambda):
             continue
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and arguments is None:
-            value = _assigned_once_before(model, func, node, where)
-            if value is not None and node.id not in followed:
-                followed.add(node.id)
-                stack.append((value, None))
+            value = _reaching_value(model, func, node)
+            if value is not None and value not in followed:
+                followed.add(value)
+                stack.append((value, None, position))
             continue
         if isinstance(node, ast.Call) and model.qualname(node.func) in GUARDS:
             continue  # a nested where guards what it holds
-        operation, inputs, every = _unsafe_operation(model, node, unsafe, jointly)
-        names = [_caller_name(_zero_at(model, expr), arguments) for expr in inputs]
-        hits = [name for name in names if name is not None and name.id in tested and not _guarded(model, func, name.id)]
-        differentiated = [name for name in hits if name.id in leaves or model.value(name).traced]
-        if differentiated and (not every or len(hits) == len(inputs)):  # arctan2: nan only where both are 0
-            return operation, differentiated[0].id
+        found = _singular(model, func, node, unsafe, jointly, tested, diagonal, arguments, leaves) \
+            or _overflow(model, func, node, overflowing, condition, position, arguments, leaves)
+        if found is not None:
+            return found
         if isinstance(node, ast.Call) and arguments is None:
             returned = _returned_expression(model, node)
             if returned is not None:
-                stack.append(returned)
-        stack.extend((child, arguments) for child in ast.iter_child_nodes(node))
+                stack.append((*returned, position))
+        stack.extend((child, arguments, position) for child in ast.iter_child_nodes(node))
     return None
+
+
+def _singular(model, func, node, unsafe, jointly, tested, diagonal, arguments, leaves):
+    """(operation, input name) when ``node`` has an infinite slope where an input is zero and the
+    condition excludes that point: it tests the name the input is zero with, or masks the
+    diagonal (``jnp.eye``) where a pairwise difference is zero."""
+    operation, inputs, every = _unsafe_operation(model, node, unsafe, jointly)
+    hits = []
+    for expr in inputs:
+        zero = _zero_at(model, func, expr)
+        if zero is None:
+            continue
+        name, on_diagonal = zero
+        name = _caller_name(name, arguments)
+        if name is not None and (diagonal if on_diagonal else name.id in tested) \
+                and not _guarded(model, func, name):
+            hits.append((expr if on_diagonal and isinstance(expr, ast.Name) else name, name))
+    differentiated = [shown for shown, name in hits if _differentiated(model, name, leaves)]
+    if differentiated and (not every or len(hits) == len(inputs)):  # arctan2: nan only where both are 0
+        return operation, differentiated[0].id
+    return None
+
+
+def _overflow(model, func, node, overflowing, condition, position, arguments, leaves):
+    """(operation, input name) for ``jnp.exp(-t / tau)`` kept where ``t > 0``: on the discarded side
+    ``t`` is unbounded below, the argument above, and exp's value and slope overflow to inf, which
+    makes nan the gradient of whatever the argument is computed from (``t`` or ``tau``)."""
+    if not isinstance(node, ast.Call) or len(node.args) != 1 or model.qualname(node.func) not in overflowing:
+        return None
+    compared = _compared(condition)
+    if compared is None:
+        return None
+    name, true_side = compared
+    sign = _sign_in(node.args[0], name.id)
+    discarded_side = -true_side if position == 1 else true_side
+    if sign is None or sign * discarded_side not in overflowing[model.qualname(node.func)]:
+        return None
+    if arguments is not None or _guarded(model, func, name):
+        return None  # inside a helper the condition's names are not its parameters
+    if not any(isinstance(n, ast.Name) and _differentiated(model, n, leaves) for n in ast.walk(node.args[0])):
+        return None  # the inf slope reaches every input of the argument: tau's gradient too
+    return describe(node.func) + "()", name.id
+
+
+def _differentiated(model, name, leaves):
+    return name.id in leaves or model.value(name).traced
 
 
 def _unsafe_operation(model, node, unsafe, jointly):
@@ -114,20 +167,71 @@ def _positional(args, positions):
     return [args[i] for i in positions if i < len(args) and not isinstance(args[i], ast.Starred)]
 
 
-def _zero_at(model, expr):
-    """The name an input is zero with: the name itself, or ``x`` in the squared norm
-    ``jnp.sum(x**2)`` / ``jnp.sum(x * x)`` / ``jnp.sum(jnp.square(x))`` (so ``sqrt`` of it is a norm)."""
-    if isinstance(expr, ast.Call) and model.qualname(expr.func) in SUMS and len(expr.args) == 1:
-        square = expr.args[0]
-        if isinstance(square, ast.BinOp) and isinstance(square.left, ast.Name) and (
-                isinstance(square.op, ast.Pow) and isinstance(square.right, ast.Constant) and square.right.value == 2
-                or isinstance(square.op, ast.Mult) and isinstance(square.right, ast.Name)
-                and square.right.id == square.left.id):
-            return square.left
-        if isinstance(square, ast.Call) and model.qualname(square.func) == "jax.numpy.square" \
-                and len(square.args) == 1 and isinstance(square.args[0], ast.Name):
-            return square.args[0]
-    return expr if isinstance(expr, ast.Name) else None
+def _zero_at(model, func, expr):
+    """(name, on_diagonal): the name an input is zero with, or the array whose pairwise difference
+    it is (zero on the diagonal). The name itself, its negation, the squared norm ``jnp.sum(x**2)``
+    (so ``sqrt`` of it is a norm), and ``x[:, None] - x[None, :]`` with its norm or absolute value,
+    also held by a name."""
+    pairwise = _pairwise_base(model, func, expr)
+    if pairwise is not None:
+        return pairwise, True
+    if isinstance(expr, ast.Name):
+        return expr, False
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Name):
+        return expr.operand, False
+    squared = _squared_sum(model, expr)
+    return (squared, False) if squared is not None else None
+
+
+def _squared_sum(model, expr):
+    """``x`` in ``jnp.sum(x**2)`` / ``jnp.sum(x * x)`` / ``jnp.sum(jnp.square(x))`` (an axis allowed)."""
+    if not (isinstance(expr, ast.Call) and model.qualname(expr.func) in SUMS and len(expr.args) == 1):
+        return None
+    square = expr.args[0]
+    if isinstance(square, ast.BinOp) and isinstance(square.left, ast.Name) and (
+            isinstance(square.op, ast.Pow) and isinstance(square.right, ast.Constant) and square.right.value == 2
+            or isinstance(square.op, ast.Mult) and isinstance(square.right, ast.Name)
+            and square.right.id == square.left.id):
+        return square.left
+    if isinstance(square, ast.Call) and model.qualname(square.func) == "jax.numpy.square" \
+            and len(square.args) == 1 and isinstance(square.args[0], ast.Name):
+        return square.args[0]
+    return None
+
+
+def _pairwise_base(model, func, expr):
+    """The array ``x`` when ``expr`` is zero on the diagonal of its pairs: ``x[:, None] - x[None, :]``
+    (or of ``jnp.expand_dims``, also through names), its absolute value, norm or squared sum."""
+    if isinstance(expr, ast.Name):
+        value = _reaching_value(model, func, expr)
+        return None if value is None or isinstance(value, ast.Name) else _pairwise_base(model, func, value)
+    if isinstance(expr, ast.Call) and expr.args and model.qualname(expr.func) in ZERO_KEEPING:
+        squared = _squared_sum(model, expr)
+        return _pairwise_base(model, func, squared if squared is not None else expr.args[0])
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Sub):
+        left, right = (_expanded(model, func, side) for side in (expr.left, expr.right))
+        if left and right and left[0] == right[0] and left[1] != right[1]:
+            return left[2]
+    return None
+
+
+def _expanded(model, func, expr):
+    """(array name, axis given a new length-1 axis, the Name node) for ``x[:, None]``, ``x[None]``,
+    ``x[None, :]`` and ``jnp.expand_dims(x, axis)``, also through a name bound to one."""
+    if isinstance(expr, ast.Name):
+        value = _reaching_value(model, func, expr)
+        return None if value is None or isinstance(value, ast.Name) else _expanded(model, func, value)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
+        items = expr.slice.elts if isinstance(expr.slice, ast.Tuple) else [expr.slice]
+        new = [i for i, item in enumerate(items) if isinstance(item, ast.Constant) and item.value is None]
+        if len(new) == 1 and all(isinstance(item, ast.Slice) and item.lower is item.upper is item.step is None
+                                 or i == new[0] for i, item in enumerate(items)):
+            return expr.value.id, new[0], expr.value
+    if isinstance(expr, ast.Call) and model.qualname(expr.func) == "jax.numpy.expand_dims" and len(expr.args) == 2 \
+            and isinstance(expr.args[0], ast.Name) and isinstance(expr.args[1], ast.Constant) \
+            and type(expr.args[1].value) is int:
+        return expr.args[0].id, expr.args[1].value, expr.args[0]
+    return None
 
 
 def _caller_name(name, arguments):
@@ -138,18 +242,56 @@ def _caller_name(name, arguments):
     return argument if isinstance(argument, ast.Name) else None
 
 
-def _assigned_once_before(model, func, name, where):
-    """The value of ``name = <value>``, when that is the one binding of ``name`` in ``func`` and it
-    comes before the ``where`` (an earlier line computes the unsafe operation)."""
-    if not model.is_local(name.id, func):
-        return None
+def _reaching_value(model, func, name):
+    """The value the local ``name`` (a Name node read in ``func``) holds there: that of its one
+    plain assignment before it, or of the last assignment of the function's straight-line body
+    before the statement that reads it (the name bound by no compound statement in between)."""
+    binding = _reaching_binding(model, func, name)
+    return binding.value if binding is not None and binding.kind is BindingKind.ASSIGN else None
+
+
+def _reaching_binding(model, func, name):
+    """The binding of local ``name`` that its read reaches, or None when the body does not say."""
+    if not model.is_local(name.id, func) or model.enclosing_function(name) is not func:
+        return None  # a closure's name, or one read in a helper the branch was followed into
     bindings = model.scope(func).bindings.get(name.id, ())
-    if len(bindings) != 1 or bindings[0].kind is not BindingKind.ASSIGN or bindings[0].value is None:
+    reader = _body_statement(model, func, name)
+    if len(bindings) == 1:
+        binding = bindings[0]
+        if binding.kind is BindingKind.PARAM:
+            return binding
+        statement = binding.stmt
+        if binding.kind is BindingKind.ASSIGN and statement is not None \
+                and model.enclosing_function(statement) is func and statement.end_lineno < name.lineno:
+            return binding
         return None
-    statement = bindings[0].stmt
-    if model.enclosing_function(statement) is not func or statement.end_lineno >= where.lineno:
+    if reader is None:
         return None
-    return bindings[0].value
+    index = func.body.index(reader)
+    placed = {}  # binding -> the index of the body statement that holds it
+    for binding in bindings:
+        if binding.kind is BindingKind.PARAM:
+            continue
+        statement = _body_statement(model, func, binding.node)
+        if statement is None or statement is reader and binding.stmt is not reader:
+            return None  # bound where the body does not order it, or again inside the reading statement
+        placed[binding] = func.body.index(statement)
+    earlier = [binding for binding, at in placed.items() if at < index]
+    if not earlier:
+        params = [b for b in bindings if b.kind is BindingKind.PARAM]
+        return params[0] if params else None
+    last = max(earlier, key=placed.get)
+    return last if last.stmt in func.body else None  # nested in an if or a loop: it may not have run
+
+
+def _body_statement(model, func, node):
+    """The statement of ``func``'s own body that holds ``node`` (None for a lambda's)."""
+    if isinstance(func, ast.Lambda):
+        return None
+    statement = model.statement_of(node)
+    while statement is not None and model.parent(statement) is not func:
+        statement = model.statement_of(model.parent(statement))
+    return statement if statement in func.body else None
 
 
 def _returned_expression(model, call):
@@ -167,10 +309,72 @@ def _returned_expression(model, call):
 
 
 def _guarded(model, func, name):
-    """Whether ``name`` is ever assigned a guarded value in ``func`` (then the check cannot tell)."""
-    for binding in model.scope(func).bindings.get(name, ()):
-        if binding.kind is not BindingKind.PARAM:
-            value = binding.value
-            if value is None or isinstance(value, ast.Call) and model.qualname(value.func) in GUARDS:
-                return True
-    return False
+    """Whether the value ``name`` (a Name node) holds may be guarded: a guard's result, or a local
+    whose reaching value the body does not say."""
+    if not model.is_local(name.id, func):
+        return False
+    binding = _reaching_binding(model, func, name)
+    if binding is None:
+        return True
+    return binding.kind is not BindingKind.PARAM and (
+        binding.value is None or isinstance(binding.value, ast.Call) and model.qualname(binding.value.func) in GUARDS)
+
+
+def _tested_names(model, func, condition):
+    """The names the condition tests, and those the values of tested names are computed from
+    (``r = jnp.sqrt(jnp.sum(x**2)); jnp.where(r > 0.5, ...)`` tests ``x`` too); ``x.shape`` tests no value of ``x``."""
+    static = api.static_attributes()
+    return {n.id for n in _through_values(model, func, condition) if isinstance(n, ast.Name)
+            and not (isinstance(model.parent(n), ast.Attribute) and model.parent(n).attr in static)}
+
+
+def _through_values(model, func, expr):
+    """The nodes of ``expr`` and of the values its names hold, transitively."""
+    nodes, stack, seen = [], [expr], set()
+    while stack:
+        node = stack.pop()
+        for child in ast.walk(node):
+            nodes.append(child)
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load) and child not in seen:
+                seen.add(child)
+                value = _reaching_value(model, func, child)
+                if value is not None:
+                    stack.append(value)
+    return nodes
+
+
+def _compared(condition):
+    """(name, +1 or -1) for ``t > c`` / ``c < t`` (+1: the condition holds where ``t`` is large) and
+    ``t < c`` (-1), with ``c`` free of ``t``."""
+    if not (isinstance(condition, ast.Compare) and len(condition.ops) == 1):
+        return None
+    left, right, op = condition.left, condition.comparators[0], condition.ops[0]
+    direction = 1 if isinstance(op, (ast.Gt, ast.GtE)) else -1 if isinstance(op, (ast.Lt, ast.LtE)) else None
+    if direction is None:
+        return None
+    for name, other, side in ((left, right, direction), (right, left, -direction)):
+        if isinstance(name, ast.Name) and not any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(other)):
+            return name, side
+    return None
+
+
+def _sign_in(expr, name):
+    """+1 or -1: how ``expr`` grows with ``name`` when it is ``name`` negated, scaled (by a factor
+    free of ``name``, taken positive: a scale or a time constant) or shifted; None otherwise."""
+    if isinstance(expr, ast.Name):
+        return 1 if expr.id == name else None
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        sign = _sign_in(expr.operand, name)
+        return None if sign is None else -sign
+    if not isinstance(expr, ast.BinOp) or not isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        return None
+    left, right = (any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(side))
+                   for side in (expr.left, expr.right))
+    if left == right:
+        return None
+    if left:
+        return _sign_in(expr.left, name)
+    if isinstance(expr.op, ast.Div):
+        return None  # c / t: not monotonic through zero
+    sign = _sign_in(expr.right, name)
+    return None if sign is None else -sign if isinstance(expr.op, ast.Sub) else sign

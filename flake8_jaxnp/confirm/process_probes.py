@@ -154,8 +154,10 @@ def _jit_probe(jit):
 
 
 def _gradient_probe(transform, name):
-    """Nan gradients: a gradient with nan where the function's value is finite, and the jnp.where lines
-    of the file that ran while computing it."""
+    """Nan gradients: a gradient (or Jacobian) with nan where the function's value is finite, and the
+    jnp.where lines of the file that ran while computing it. Under an outer transform
+    (``jax.vmap(jax.grad(f))``, ``jax.jit``) the gradient is a tracer: a debug callback looks at its
+    values, and the function's, when they are computed."""
     @functools.wraps(transform)
     def probe(fun, *args, **kwargs):
         differentiated = transform(fun, *args, **kwargs)
@@ -171,20 +173,38 @@ def _gradient_probe(transform, name):
                 result = differentiated(*call_args, **call_kwargs)
             finally:
                 wheres = rec.differentiating.pop()
+            if not wheres:
+                return result
             gradient = result[1] if name == "value_and_grad" else result[0] if has_aux else result
-            if wheres and _has_nan(gradient):
-                array_probes.RECORDER = None  # the value is computed for the verdict, not watched
-                try:
-                    value = fun(*call_args, **call_kwargs)
-                finally:
-                    array_probes.RECORDER = rec
-                if not _has_nan(value[0] if has_aux else value):
-                    for place in wheres:
-                        rec.observe(place, ev.NAN_GRADIENT, "nan gradient",
-                                    f"jax.{name}() gave a nan gradient where the function's value is finite")
+
+            def observe(gradient, value):
+                with array_probes.probes_off():  # reading the values is the probe's, not the user's
+                    if _has_nan(gradient) and not _has_nan(value):
+                        for place in wheres:
+                            rec.observe(place, ev.NAN_GRADIENT, "nan gradient",
+                                        f"jax.{name}() gave a nan gradient where the function's value is finite")
+            arrays = _arrays(gradient)
+            if any(isinstance(a, jax.core.Tracer) for a in arrays):
+                jax.debug.callback(observe, arrays, _arrays(_value(rec, fun, has_aux, call_args, call_kwargs)))
+            elif _has_nan(arrays):
+                observe(arrays, _value(rec, fun, has_aux, call_args, call_kwargs))
             return result
         return run
     return probe
+
+
+def _value(rec, fun, has_aux, args, kwargs):
+    """The differentiated function's value, computed for the verdict with the probes off."""
+    array_probes.RECORDER = None
+    try:
+        value = fun(*args, **kwargs)
+    finally:
+        array_probes.RECORDER = rec
+    return value[0] if has_aux else value
+
+
+def _arrays(tree):
+    return [leaf for leaf in jax.tree.leaves(tree) if isinstance(leaf, (jax.Array, jax.core.Tracer))]
 
 
 def _has_nan(tree):
@@ -218,8 +238,8 @@ def install_process_probes():
         setattr(time, name, _clock_probe(name, getattr(time, name)))
     jax.monitoring.register_event_duration_secs_listener(_trace_listener)
     jax.jit = _jit_probe(jax.jit)
-    jax.grad = _gradient_probe(jax.grad, "grad")
-    jax.value_and_grad = _gradient_probe(jax.value_and_grad, "value_and_grad")
+    for name in ("grad", "value_and_grad", "jacrev", "jacfwd", "jacobian", "hessian"):
+        setattr(jax, name, _gradient_probe(getattr(jax, name), name))
     for qualname in sorted(random_samplers() | {SPLIT}):
         name = qualname.rpartition(".")[2]
         setattr(jax.random, name, _key_consumer_probe(name, getattr(jax.random, name)))

@@ -546,6 +546,8 @@ def _build():
         "jax_random_samplers": _random_samplers(),
         "jnp_where_unsafe": where_unsafe,
         "jnp_where_unsafe_jointly": gradients.unsafe_jointly(_public, where_unsafe),
+        "jnp_where_overflowing": gradients.overflowing(_public, where_unsafe),
+        "jnp_where_forward_transforms": gradients.forward_transforms(transforms, _resolve),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
         frameworks.KEY: framework_transforms,
     }

@@ -24,23 +24,29 @@ def unsafe_at_zero_vector(resolve):
     return unsafe
 
 
+def _ufuncs(public, inputs, already_unsafe):
+    """(qualname, function) for the jax.numpy namesakes of NumPy's ufuncs of ``inputs`` arguments and
+    one result, leaving out those ``already_unsafe``."""
+    import jax.numpy as jnp
+    import numpy as np
+
+    for name in public(jnp):
+        ufunc = getattr(np, name, None)
+        qualname = f"jax.numpy.{name}"
+        if isinstance(ufunc, np.ufunc) and ufunc.nin == inputs and ufunc.nout == 1 and qualname not in already_unsafe:
+            yield qualname, getattr(jnp, name)
+
+
 def unsafe_jointly(public, already_unsafe):
     """jax.numpy binary ufuncs (NumPy's namesakes) -> [0, 1] when the gradient is nan only where
     both arguments are zero (``arctan2``), not where one is: only a condition that tests both
     inputs discards that point."""
     import jax
     import jax.numpy as jnp
-    import numpy as np
 
     jointly = {}
     with jax.disable_jit():
-        for name in public(jnp):
-            ufunc = getattr(np, name, None)
-            qualname = f"jax.numpy.{name}"
-            if not isinstance(ufunc, np.ufunc) or ufunc.nin != 2 or ufunc.nout != 1 or qualname in already_unsafe:
-                continue
-            func = getattr(jnp, name)
-
+        for qualname, func in _ufuncs(public, 2, already_unsafe):
             def discarded(x, y, func=func):
                 return jnp.where((x == 0) & (y == 0), 0.0, func(x, y))
             try:
@@ -50,3 +56,53 @@ def unsafe_jointly(public, already_unsafe):
             if bool(jnp.isnan(jnp.stack(gradients)).any()):
                 jointly[qualname] = [0, 1]
     return jointly
+
+
+# How large an argument the overflow probe passes: exp overflows float32 from 88.7 on, and a
+# time difference over a time constant, or a logit, reaches that.
+OVERFLOW_PROBE = 1000.0
+
+
+def overflowing(public, already_unsafe):
+    """jax.numpy unary ufuncs (NumPy's namesakes) -> the directions (+1, -1) in which a large argument
+    (``OVERFLOW_PROBE``) gives a nan gradient when ``jnp.where`` discards the value, finite near zero."""
+    import jax
+    import jax.numpy as jnp
+
+    found = {}
+    with jax.disable_jit():
+        for qualname, func in _ufuncs(public, 1, already_unsafe):
+            def discarded(x, func=func):
+                return jnp.where(jnp.abs(x) < 1.0, func(x), 0.0)
+            try:
+                points = jnp.array([-OVERFLOW_PROBE, OVERFLOW_PROBE, 0.5], jnp.float32)
+                gradients = jax.vmap(jax.grad(discarded))(points)
+            except Exception:  # noqa: BLE001 - not differentiable on floats: not this rule's concern
+                continue
+            below, above, near_zero = jnp.isnan(gradients).tolist()
+            if (below or above) and not near_zero:
+                found[qualname] = [-1] * below + [1] * above
+    return found
+
+
+def forward_transforms(transforms, resolve):
+    """The differentiating transforms (neither abstract nor cached) under which the nan slope of a
+    branch ``jnp.where`` discards does not reach the result: forward mode (``jacfwd``) selects the
+    tangents as it selects the values, where reverse mode multiplies a zero cotangent by inf."""
+    import jax
+    import jax.numpy as jnp
+
+    def discarded(x):
+        return jnp.where(x > 0.0, jnp.log(x), 0.0)
+
+    found = []
+    for name, measured in transforms.items():
+        if measured["abstract"] or measured["cached"]:
+            continue
+        try:
+            result = resolve(name)(discarded)(jnp.float32(0.0))
+        except Exception:  # noqa: BLE001 - not a transform of this shape
+            continue
+        if not bool(jnp.isnan(jnp.stack(jax.tree.leaves(result))).any()):
+            found.append(name)
+    return sorted(found)

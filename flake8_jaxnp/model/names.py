@@ -322,15 +322,19 @@ def _name_qualname(expr, scope_of, module_scope, depth):
 
 
 def _function_bound_to(scope_of, module_scope, expr):
-    """The def/lambda node that a name or ``self.method`` refers to, if unique."""
+    """The def/lambda node that a name (bound once, by a def or to a lambda) or ``self.method`` refers to."""
     kind = type(expr)
     if kind is ast.Lambda:
         return expr
     if kind is ast.Name:
         found = _lookup(expr.id, scope_of[expr], module_scope)
-        if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.DEF:
-            return found[1][0].node
-        return None
+        if not found or len(found[1]) != 1:
+            return None
+        binding = found[1][0]
+        if binding.kind is BindingKind.DEF:
+            return binding.node
+        # f = lambda x: ...: the name is the lambda's, as a def's name is the def's
+        return binding.value if binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Lambda else None
     if kind is ast.Attribute and type(expr.value) is ast.Name and expr.value.id in ("self", "cls"):
         scope = scope_of.get(expr)
         while scope is not None and not scope.is_class:

@@ -84,3 +84,55 @@ def test_silent_shapes(lint_body, body):
 ])
 def test_where_in_lambdas(lint_body, body, expected):
     assert found(lint_body, body) == expected
+
+
+# Issue 46: a lambda bound to a name, the unsafe value computed into the name the condition tests
+# (also rebinding the input, as jax#347 does), a pairwise division whose zero diagonal a jnp.eye mask
+# drops, and an exp that overflows on the dropped side.
+@pytest.mark.parametrize("body, line", [
+    ("f = lambda x: jnp.where(x < 1.0, x, jnp.sqrt(x))\ndf = jax.grad(f)\n", 1),
+    ("def f(x):\n    r = jnp.sqrt(jnp.sum(x ** 2, axis=1))\n    return jnp.where(r > 0.5, r, 1.0).sum()\n"
+     "g = jax.grad(f)\n", 3),
+    ("def f(x):\n    x = jnp.sqrt(jnp.sum(x ** 2, axis=1))\n    x = jnp.where(x > 0.5, x, 1.0)\n    return x.sum()\n"
+     "g = jax.grad(f)\n", 3),
+    ("def f(x):\n    positive = x > 0\n    return jnp.where(positive, jnp.log(x), 0.0)\ng = jax.grad(f)\n", 3),
+    ("def f(q, pos):\n    d = jnp.abs(pos[:, None] - pos[None, :])\n    mask = ~jnp.eye(pos.shape[0], dtype=bool)\n"
+     "    return jnp.where(mask, q / d, 0.0).sum()\ng = jax.jacrev(f, argnums=1)\n", 4),
+    ("def f(pos):\n    d = jnp.linalg.norm(jnp.expand_dims(pos, 0) - jnp.expand_dims(pos, 1), axis=-1)\n"
+     "    return jnp.where(jnp.eye(pos.shape[0]) == 0, 1.0 / d, 0.0).sum()\ng = jax.hessian(f)\n", 3),
+    ("def f(dt, tau):\n    return jnp.where(dt > 0, jnp.exp(-dt / tau), 0.0).sum()\ng = jax.grad(f)\n", 2),
+    ("def f(dt, tau):\n    return jnp.where(dt > 0, jnp.exp(-dt / tau), 0.0).sum()\ng = jax.grad(f, argnums=1)\n", 2),
+    ("def f(t):\n    return jnp.where(t < 0, jnp.exp(t * 2.0), 1.0).sum()\ng = jax.grad(f)\n", 2),
+    ("def f(t):\n    return jnp.where(0 > t, 1.0, jnp.cosh(t)).sum()\ng = jax.grad(f)\n", 2),
+    # an ELU and a thresholded softplus: exp(x) past 88.7 on the side the where drops (jax.nn.elu guards it)
+    ("def f(x):\n    return jnp.where(x > 0, x, jnp.exp(x) - 1.0).sum()\ng = jax.grad(f)\n", 2),
+    ("def f(x):\n    return jnp.where(x > 20.0, x, jnp.log1p(jnp.exp(x))).sum()\ng = jax.grad(f)\n", 2),
+])
+def test_reported_issue_shapes(lint_body, body, line):
+    assert found(lint_body, body) == [line]
+
+
+@pytest.mark.parametrize("body", [
+    # forward mode selects the tangents: no nan under jax.jacfwd
+    "def f(x):\n    return jnp.where(x > 0, jnp.log(x), 0.0)\ng = jax.jacfwd(f)\n",
+    # the rebound input guarded before the sqrt; the tested name bound again under an if
+    "def f(x):\n    x = jnp.sum(x ** 2, axis=1)\n    x = jnp.sqrt(jnp.where(x > 0.5, x, 1.0))\n    return x.sum()\n"
+    "g = jax.grad(f)\n",
+    "def f(x, flag):\n    r = jnp.sqrt(x)\n    if flag:\n        r = x\n"
+    "    return jnp.where(r > 0.5, r, 1.0)\ng = jax.grad(f)\n",
+    # a name computed from the input's shape tests no value of it
+    "def f(x):\n    n = x.shape[0]\n    return jnp.where(n > 1, 1.0 / x, 0.0)\ng = jax.grad(f)\n",
+    # the mask is not the diagonal, or the pairwise distance is guarded first
+    "def f(pos, mask):\n    d = jnp.abs(pos[:, None] - pos[None, :])\n    return jnp.where(mask, 1.0 / d, 0.0).sum()\n"
+    "g = jax.grad(f)\n",
+    "def f(pos):\n    mask = jnp.eye(pos.shape[0]) == 0\n"
+    "    d = jnp.where(mask, jnp.abs(pos[:, None] - pos[None, :]), 1.0)\n"
+    "    return jnp.where(mask, 1.0 / d, 0.0).sum()\ng = jax.grad(f)\n",
+    # an exp that shrinks on the dropped side, is bounded there, or whose argument the condition does not test
+    "def f(dt, tau):\n    return jnp.where(dt > 0, jnp.exp(dt / tau), 0.0).sum()\ng = jax.grad(f)\n",
+    "def f(dt, tau):\n    return jnp.where(dt < 0, jnp.exp(-dt / tau), 0.0).sum()\ng = jax.grad(f)\n",
+    "def f(dt):\n    return jnp.where(dt > 0, jnp.exp(-(dt ** 2)), 0.0).sum()\ng = jax.grad(f)\n",
+    "def f(dt, t):\n    return jnp.where(t > 0, jnp.exp(-dt), 0.0).sum()\ng = jax.grad(f)\n",
+])
+def test_silent_issue_shapes(lint_body, body):
+    assert found(lint_body, body) == []

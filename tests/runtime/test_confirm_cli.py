@@ -272,12 +272,31 @@ def test_a_file_whose_framework_is_not_installed_is_not_run_and_says_why(tmp_pat
 def test_a_transfer_in_a_loop_of_a_handful_of_steps_is_not_missed(tmp_path):
     """The linter calls `for _ in range(3)` a demo, not a hot loop (checks.transfers.handful_steps):
     its per-iteration copies are no missed pitfall. The same loop inside a hot loop still is one."""
-    (tmp_path / "demo.py").write_text(
+    result, rows = _confirmed_rows(
+        tmp_path / "demo.py",
         "import jax.numpy as jnp\n\nSTEPS = 20\n\n\n"
         "def case_demo():\n    x = jnp.ones(3)\n    for i in range(3):\n        print(float(x.sum()))\n\n\n"
         "def case_nested():\n    x = jnp.ones(3)\n    for epoch in range(STEPS):\n        for i in range(3):\n"
         "            print(float((x * i).sum()))\n")
-    result = confirm("--format", "json", *ON_PLATFORM, tmp_path / "demo.py")
-    rows = [(row["line"], row["codes"], row["verdict"]) for row in json.loads(result.stdout)["results"]]
     assert rows == [(16, ["JNP102"], "confirmed")]
     assert result.returncode == 0, result.stderr
+
+
+def test_a_nan_gradient_under_vmap_or_jacrev_is_confirmed(tmp_path):
+    """Under jax.vmap(jax.grad(f)) the gradient is a tracer when the probe sees it, and jax.jacrev
+    differentiates in reverse mode as grad does: both nan gradients confirm the where's finding."""
+    _, rows = _confirmed_rows(
+        tmp_path / "batched.py",
+        "import jax\nimport jax.numpy as jnp\n\n\n"
+        "def safe_log(x):\n    return jnp.where(x > 0, jnp.log(x), 0.0)\n\n\n"
+        "def safe_root(x):\n    return jnp.where(x > 0, jnp.sqrt(x), 0.0)\n\n\n"
+        "def case_batched():\n    print(jax.vmap(jax.grad(safe_log))(jnp.array([1.0, 0.0])))\n\n\n"
+        "def case_jacobian():\n    print(jax.jacrev(safe_root)(jnp.array([1.0, 0.0])))\n")
+    assert rows == [(6, ["JNP604"], "confirmed"), (10, ["JNP604"], "confirmed")]
+
+
+def _confirmed_rows(path, text):
+    """(the run, its (line, codes, verdict) rows) for a file of ``text`` run at ``path``."""
+    path.write_text(text)
+    result = confirm("--format", "json", *ON_PLATFORM, path)
+    return result, [(row["line"], row["codes"], row["verdict"]) for row in json.loads(result.stdout)["results"]]
