@@ -147,7 +147,8 @@ def _compile_listener(event, duration, **kwargs):
 
 def _jit_places(rec):
     """Where the function JAX compiles now was given to jax.jit in a watched file (a jitted lambda
-    bound in a loop and called on the next line): JAX's frame for a cache miss holds the function."""
+    bound in a loop and called on the next line): JAX's frame for a cache miss holds the function
+    (private: none found, the compile counts only where it was called)."""
     frame = sys._getframe(2)
     while frame is not None:
         if frame.f_code.co_name == "cache_miss" and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
