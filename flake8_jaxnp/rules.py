@@ -33,7 +33,7 @@ class Rule:
     fix_safety: str = ""
     fix_safety_note: str = ""
     # The harm is time (a sync, an upload, a compile): ``flake8-jaxnp-confirm --measure-cost`` times
-    # the case as written against the same case with the fix applied (confirm/cost.py).
+    # it where it happens, and a fixable one also against the same case fixed (confirm/cost.py).
     costs_time: bool = False
 
     def format(self, **fields):

@@ -73,6 +73,7 @@ class Recorder:
         self.jit_wraps = defaultdict(dict)  # place -> {id of a function jax.jit wrapped there: (it, jitted)}
         self.differentiating = []  # per jax.grad call in progress: the places of the jnp.where calls it ran
         self.static_selves = {}  # id of an object a jitted method ran on -> (object, method, names it reads)
+        self.timer = None  # a --measure-cost run's Timer (timer.py): the probes time what they see, unguarded
 
     def event(self, place, kind, mechanism, detail):
         self.events.setdefault((place, kind), (mechanism, detail))
@@ -149,7 +150,13 @@ def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False,
     One made inside unwatched code counts only for the watched call that reached it (``d2h_via``)."""
     if _on_host_already(arrays) or _fetched_before(place, arrays):
         return call()
-    result, moved = _call_guarded("d2h", call)
+    timer = RECORDER.timer
+    if timer is None:
+        result, moved = _call_guarded("d2h", call)
+    else:  # no guard: only the wait and the copy are in the time
+        with probes_off():
+            result, sample = timer.conversion(arrays, call)
+        moved = None
     guarded = moved is True
     if moved is None and moved_if is not None:
         moved = moved_if(result)
@@ -158,9 +165,12 @@ def _record_d2h(place, kind, what, call, moved_if=None, inside_other_code=False,
         counts[place][kind] += 1
         RECORDER.d2h_what.setdefault((place, kind), f"{what} (in code called here)" if inside_other_code else what)
         RECORDER.guarded |= guarded
-        for caller in _watched_callers(place):
+        callers = _watched_callers(place)
+        for caller in callers:
             RECORDER.d2h_via[caller][kind] += 1
             RECORDER.d2h_what.setdefault((caller, kind), f"{what} (in a function called here)")
+        if timer is not None:
+            timer.add([place, *callers], kind, sample)
     return result
 
 
@@ -310,6 +320,8 @@ def _jitted_call(place, func, name, args, kwargs):
     for data in _arguments(args, kwargs):
         if isinstance(data, np.ndarray):  # jit copies NumPy arguments to the device on every call
             rec.uploads[place][fingerprint(data)] += 1
+    if rec.timer is not None:
+        args, kwargs = _uploaded_ahead(place, args, kwargs)
     rec.jit_stack.append(name)
     try:
         result = func(*args, **kwargs)
@@ -347,11 +359,32 @@ def _upload(place, name, func, args, kwargs):
     data = args[0] if args else None
     if not isinstance(data, np.ndarray):
         return func(*args, **kwargs)
+    if RECORDER.timer is not None:
+        return _timed_upload(place, data, lambda: func(*args, **kwargs))
     result, moved = _call_guarded("h2d", lambda: func(*args, **kwargs))
     if moved is not False:
         RECORDER.uploads[place][fingerprint(data)] += 1
         RECORDER.guarded |= moved is True
     return result
+
+
+def _timed_upload(place, data, put):
+    """A timing run's upload of host ``data``, timed until it is on the device."""
+    with probes_off():
+        result, sample = RECORDER.timer.upload(data, put)
+    RECORDER.timer.add([place], ev.SAME_UPLOAD, dict(sample, data=fingerprint(data)))
+    return result
+
+
+def _uploaded_ahead(place, args, kwargs):
+    """A timing run's jitted call: (args, kwargs) with the NumPy arrays ``_arguments`` finds uploaded
+    one by one and timed, as jit would upload them inside the call."""
+    def put(value):
+        return _timed_upload(place, value, lambda: jax.device_put(value)) if isinstance(value, np.ndarray) else value
+
+    def put_items(value):
+        return type(value)(map(put, value)) if type(value) in (list, tuple) else put(value)
+    return [put_items(value) for value in args], {key: put_items(value) for key, value in kwargs.items()}
 
 
 def _device_get_call(place, func, name, args, kwargs):

@@ -32,6 +32,9 @@ from .observe import exception_evidence, one_line
 # A tracer formatted into a string before print() sees it (f"{x}"): JitTracer(float32[2]), Traced<...>.
 TRACER_TEXT = re.compile(r"Tracer\(|Traced<")
 TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"  # JAX's monitoring event for one trace
+# JAX's monitoring events for the stages of one compile, which a timing run (timer.py) adds up.
+COMPILE_STAGES = {TRACE_EVENT: "trace", "/jax/core/compile/jaxpr_to_mlir_module_duration": "lowering",
+                  "/jax/core/compile/backend_compile_duration": "backend compile"}
 
 
 def _watching(func, record):
@@ -126,17 +129,33 @@ def _key_fingerprint(key, rec):
         return fingerprint(np.asarray(data))
 
 
-def _trace_listener(event, duration, **kwargs):
-    """Retracing: count each trace JAX makes at the innermost line of the file that caused it."""
+def _compile_listener(event, duration, **kwargs):
+    """Retracing: count each trace JAX makes at the innermost line of the file that caused it; in a
+    timing run, time each stage of each compile there."""
     rec = array_probes.RECORDER
-    if rec is None or event != TRACE_EVENT:
+    if rec is None or event not in COMPILE_STAGES:
         return
     place = next(_watched_places(rec.watched), None)
-    if place is not None:
+    if place is not None and rec.timer is not None:
+        rec.timer.compile_stage([place, *_jit_places(rec)], COMPILE_STAGES[event], duration)
+    if place is not None and event == TRACE_EVENT:
         rec.traces[place] += 1
         if rec.traces[place] > 1:
             rec.observed[(place, ev.RETRACE)] = ("trace count", f"JAX traced and compiled {rec.traces[place]}x for "
                                                  f"this line")
+
+
+def _jit_places(rec):
+    """Where the function JAX compiles now was given to jax.jit in a watched file (a jitted lambda
+    bound in a loop and called on the next line): JAX's frame for a cache miss holds the function
+    (private: none found, the compile counts only where it was called)."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_name == "cache_miss" and frame.f_code.co_filename.startswith(LIBRARY_DIRS):
+            function = frame.f_locals.get("fun")
+            return [place for place, wraps in rec.jit_wraps.items() if id(function) in wraps]
+        frame = frame.f_back
+    return []
 
 
 def _jit_probe(jit):
@@ -218,11 +237,13 @@ def _clock_probe(name, func):
         while frame is not None and frame.f_code.co_filename == __file__:
             frame = frame.f_back
         if frame is not None and frame.f_code.co_filename in rec.watched:
-            pending = sorted(local for local, value in frame.f_locals.items()
-                             if is_device_array(value) and not value.is_ready())
+            arrays = {local: value for local, value in frame.f_locals.items() if is_device_array(value)}
+            pending = sorted(local for local, value in arrays.items() if not value.is_ready())
             if pending:
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
                             f"{name}() read the clock while {', '.join(pending)} was still being computed")
+            if rec.timer is not None:
+                rec.timer.clock_read([place_of(frame)], list(arrays.values()))
     return _watching(func, record)
 
 
@@ -236,7 +257,7 @@ def install_process_probes():
     for qualname in sorted(name for name in CLOCKS if name.startswith("time.")):
         name = qualname[len("time."):]
         setattr(time, name, _clock_probe(name, getattr(time, name)))
-    jax.monitoring.register_event_duration_secs_listener(_trace_listener)
+    jax.monitoring.register_event_duration_secs_listener(_compile_listener)
     jax.jit = _jit_probe(jax.jit)
     for name in ("grad", "value_and_grad", "jacrev", "jacfwd", "jacobian", "hessian"):
         setattr(jax, name, _gradient_probe(getattr(jax, name), name))

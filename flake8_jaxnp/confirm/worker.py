@@ -23,7 +23,7 @@ import os
 import sys
 import types
 import warnings
-from contextlib import ExitStack, redirect_stderr, redirect_stdout
+from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 
 from . import processes
 from .observe import analyse, one_line
@@ -289,8 +289,43 @@ TIMING_BUDGET = 2.0  # seconds of timed calls after which no more are started (p
 
 
 def time_case(request, send, baseline):
-    """A timing worker's request: one case, as written and fixed."""
-    send(timings(request, send, baseline))
+    """A timing worker's request: one case timed where its pitfalls happen, or as written and fixed."""
+    send((event_timings if request.get("at_event") else timings)(request, send, baseline))
+
+
+def event_timings(request, send, baseline):
+    """Call ``request["case"]`` with the probes on and a Timer on each call's recorder (timer.py), no
+    line counted: a first call (it compiles), then at least MIN_RUNS more until TIMING_BUDGET has
+    passed, each ended by the Fence as in ``timings``. Returns the "event costs" message: the seconds
+    of each call and the probes' samples by line, or why none; sends "run" before every call."""
+    from . import array_probes, process_probes
+    from .linefacts import Watched
+    from .timer import CLOCK, Timer
+
+    process_probes.install_process_probes()  # once a worker: later requests run with them inert
+    case, timer, watched, stop = request["case"], Timer(), Watched([request["path"]]), None
+    reply = {"type": "event costs", "reason": "", "calls": [], "lines": []}
+    with _timed_runs(baseline) as fence:
+        try:
+            send({"type": "run", "case": case})
+            call = getattr(UserFile(request["path"]).execute(watched), case)
+            while timer.call <= MIN_RUNS or (timer.call <= MAX_RUNS and CLOCK() < stop):
+                send({"type": "run", "case": case})
+                array_probes.RECORDER = array_probes.Recorder(watched)
+                array_probes.RECORDER.timer = timer
+                start = CLOCK()
+                try:
+                    fence.wait(call())
+                finally:
+                    array_probes.RECORDER = None
+                reply["calls"].append(CLOCK() - start)
+                timer.call += 1
+                stop = stop or CLOCK() + TIMING_BUDGET
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a reason, not a crash
+            reply.update(reason=f"the case raised {one_line(exc)}", calls=[])
+            return reply
+    reply["lines"] = timer.by_line()
+    return reply
 
 
 def timings(request, send, baseline):
@@ -304,17 +339,9 @@ def timings(request, send, baseline):
     runner's timeout applies to each."""
     import time
 
-    import jax
-
     case, reply = request["case"], {"type": "cost", "reason": "", "original": [], "fixed": [], "line_runs": 0}
     calls, results, version = {}, {}, "original"
-    with ExitStack() as stack:
-        stack.callback(_settle, baseline)
-        stack.enter_context(redirect_stdout(io.StringIO()))
-        stack.enter_context(redirect_stderr(io.StringIO()))
-        stack.enter_context(warnings.catch_warnings())
-        jax.config.update("jax_enable_compilation_cache", False)  # a compile in the loop costs what it costs
-        fence = Fence()
+    with _timed_runs(baseline) as fence:
         try:
             for version, source in (("original", None), ("fixed", request["fixed"])):
                 send({"type": "run", "case": case})
@@ -336,6 +363,21 @@ def timings(request, send, baseline):
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a reason, not a crash
             reply.update(reason=f"the {version} case raised {one_line(exc)}", original=[], fixed=[])
     return reply
+
+
+@contextmanager
+def _timed_runs(baseline):
+    """Around a timing request: the case's output dropped, its warning filters its own, no compilation
+    cache (a compile in the loop costs what it costs), the process state restored after; gives the Fence."""
+    import jax
+
+    with ExitStack() as stack:
+        stack.callback(_settle, baseline)
+        stack.enter_context(redirect_stdout(io.StringIO()))
+        stack.enter_context(redirect_stderr(io.StringIO()))
+        stack.enter_context(warnings.catch_warnings())
+        jax.config.update("jax_enable_compilation_cache", False)
+        yield Fence()
 
 
 class Fence:

@@ -1,6 +1,8 @@
 """--measure-cost: a training loop with float(x) on every step (JNP102, no mechanical fix), the
-same NumPy data uploaded on every step (JNP104, whose fix uploads it once before the loop) and a
-clock read that nothing waited for (JNP603, whose fix waits): JNP104 and JNP603 get a cost."""
+same NumPy data uploaded on every step (JNP104, whose fix uploads it once before the loop), a
+lambda jitted on every step (JNP602, whose fix jits it once) and a clock read that nothing waited
+for (JNP603, whose fix waits): each gets a figure where it happens, JNP104 and JNP602 one against
+their fix too."""
 import time
 
 import jax
@@ -20,6 +22,7 @@ def train(x):
     for _ in range(STEPS):
         x = step(x + jnp.asarray(bias))  # expect: JNP104
         total += float(x[0, 0])  # expect: JNP102
+        x = jax.jit(lambda v: v * 0.5)(x)  # expect: JNP602
     start = time.perf_counter()
     y = step(x)
     elapsed = time.perf_counter() - start  # expect: JNP603

@@ -1,14 +1,17 @@
-"""--measure-cost: JNP603 findings whose cost cannot be measured. The first case returns its clock
-reading, which the fix (as every run) changes; the others raise or hang from their second call on
-(the runtime mode's own run calls each once; each version of the file counts its own calls)."""
+"""--measure-cost: findings whose cost cannot be measured. The first case returns a new random draw
+on every call, so the JNP104 fix cannot be shown to keep its result; the others raise or hang from
+their second call on (the runtime mode's own run calls each once; each version of the file counts
+its own calls)."""
 import os
 import subprocess
 import time
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 CALLS = []
+STEPS = 3
 
 
 @jax.jit
@@ -16,11 +19,11 @@ def step(x):
     return jnp.tanh(x @ x) / 10.0
 
 
-def case_returns_the_clock():
-    x = jnp.ones((1000, 1000))
-    start = time.perf_counter()
-    y = step(x)
-    return y, time.perf_counter() - start  # expect: JNP603
+def case_returns_a_new_draw():
+    table, total = np.ones(3, dtype=np.float32), jnp.zeros(3)
+    for _ in range(STEPS):
+        total = total + jnp.asarray(table)  # expect: JNP104
+    return total, np.random.default_rng().random()
 
 
 def timed_step(x):
