@@ -148,6 +148,10 @@ def _main(args):
     stopped = _run_all(results, args)  # a backend --require-* refuses: nothing ran, nothing to time
     errors += stopped
     errors += [message for result in results for message in (result.lint_error, result.error) if message]
+    for name in args.case:
+        if results and not any(name in result.named_cases for result in results):
+            where = results[0].path if len(results) == 1 else "any of the given files"
+            errors.append(f"--case {name}: there is no module-level function {name} in {where}")
     if results and not errors and not any(result.case_names for result in results):
         skipped = [report.not_run(result) for result in results if result.missing_package]
         errors += skipped or ["no case_* function to run in the given paths (a module-level callable that takes "

@@ -73,6 +73,7 @@ class FileResult:
     demo_lines: frozenset = frozenset()  # lines that only a handful of loop steps repeat (for _ in range(3))
     backend: tuple = ()  # (backend, device kind) as the worker saw it
     missing_package: str = ""  # the file imports a package that is not installed: none of its cases ran
+    named_cases: tuple = ()  # the --case names the file defines at module level
 
     @property
     def realpath(self):
@@ -124,14 +125,30 @@ def prepare(path, options=DEFAULT, named_cases=()):
     findings = lint(tree, source.splitlines(True), options, path)
     failure = next((finding for finding in findings if finding.code == INTERNAL_ERROR), None)
     findings = [finding for finding in findings if finding is not failure]
+    defined = module_level_names(tree)
+    named = tuple(name for name in named_cases if name in defined)
     return FileResult(path, [finding for finding in findings if RULES[finding.code].evidence],
                       statement_lines(tree),
                       unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],
-                      has_cases=any(name.encode() in data for name in ("case_", *named_cases)),
+                      has_cases=b"case_" in data or bool(named), named_cases=named,
                       assertions=assertion_lines(tree, path),
                       demo_lines=demo_loop_lines(tree),
                       lint_error=f"{path}: linter error, its findings here may be incomplete and no pitfall "
                                  f"here counts as missed: {failure.message}" if failure else "")
+
+
+def module_level_names(tree):
+    """The names a module binds at its top level (definitions, assignments, imports)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name))
+    return names
 
 
 def statement_lines(tree):

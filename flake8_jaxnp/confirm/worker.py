@@ -105,6 +105,7 @@ class ProcessState:
         self.modules = dict(sys.modules)
         self.config = dict(sys.modules["jax"].config.values)
         self.path = list(sys.path)
+        self.argv = list(sys.argv)
         self.cwd = os.getcwd()
         self.environ = dict(os.environ)
 
@@ -120,6 +121,7 @@ class ProcessState:
             if now.get(name, value) is not value:
                 config.update(name, value)
         sys.path[:] = self.path
+        sys.argv[:] = self.argv
         os.chdir(self.cwd)
         if dict(os.environ) != self.environ:
             os.environ.clear()
@@ -143,6 +145,7 @@ class UserFile:
         with the probes of the ``watched`` files, if given."""
         from . import array_probes
         sys.path.insert(0, self.root)
+        sys.argv[:] = [self.path]  # as `python file.py` would: a script's argparse sees no arguments
         module = types.ModuleType(self.name)
         module.__file__ = self.path
         module.__package__ = self.name.rpartition(".")[0]

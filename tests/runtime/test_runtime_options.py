@@ -214,6 +214,32 @@ def test_a_script_without_cases_runs_its_entry_point_when_named(tmp_path):
     assert (row["line"], row["codes"], row["verdict"], row["case"]) == (14, ["JNP102"], "confirmed", "main")
 
 
+def test_a_script_with_argparse_runs_as_if_started_with_no_arguments(tmp_path):
+    """--case main sees the script's own argv ([path]), not the worker's, so argparse does not exit."""
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT.replace("def main():\n", textwrap.dedent("""\
+        def main():
+            import argparse
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--steps", type=int, default=10)
+            assert parser.parse_args().steps == 10
+        """)))
+    ran = confirm("--format", "json", "--case", "main", *ON_PLATFORM, script)
+    assert ran.returncode == 0, ran.stderr
+    report = json.loads(ran.stdout)
+    assert [case["status"] for case in report["cases"]] == ["ok"]
+    assert [row["verdict"] for row in report["results"]] == ["confirmed"]
+
+
+def test_a_named_case_no_file_defines_is_named_in_the_error(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    result = confirm("--case", "nosuch", *ON_PLATFORM, script)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"flake8-jaxnp-confirm: --case nosuch: there is no module-level function nosuch in {script}"]
+
+
 def test_a_case_name_that_is_no_identifier_is_a_usage_error(tmp_path):
     result = confirm("--case", "main()", tmp_path)
     assert result.returncode == 2 and "main(): not a function name" in result.stderr
