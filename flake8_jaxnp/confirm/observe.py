@@ -52,15 +52,30 @@ def analyse(jitted, eager=None, promotion=None):
             "lines": sorted(lines)}
 
 
+class Stopped(BaseException):
+    """Raised by the line counter into the rerun without jit where the jitted run raised (the same
+    line, run as often), so the two runs cover the same stretch of the case. A BaseException: the
+    case's own ``except Exception`` must not swallow it."""
+
+
+def stop_place(run):
+    """(place, runs): where a rerun without jit stops for the two runs to be compared, the innermost
+    watched line of the jitted run's exception and how often it ran; None when it raised none there."""
+    if run.exception is None:
+        return None
+    place = exception_place(run.exception.__traceback__, run.rec.watched)[0]
+    return (place, run.rec.lines[place]) if place in run.rec.lines else None
+
+
 def _ended_alike(jitted, eager):
     """Whether the rerun without jit ended as the jitted run did: both finished, or both raised the
-    same type of exception at the same watched line, so their line counts cover the same stretch of
-    the case (a tracer error under jit that the rerun runs past leaves nothing to compare)."""
+    same type of exception at the same watched line (or the rerun was stopped there), so their line
+    counts cover the same stretch of the case."""
     first, second = jitted.exception, eager.exception
     if first is None or second is None:
         return first is second
     watched = jitted.rec.watched
-    return (type(first) is type(second)
+    return ((type(first) is type(second) or isinstance(second, Stopped))
             and exception_place(first.__traceback__, watched)[0] == exception_place(second.__traceback__, watched)[0])
 
 

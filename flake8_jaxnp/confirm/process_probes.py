@@ -27,7 +27,7 @@ from ..facts import CLOCKS, STDLIB_RANDOM
 from . import array_probes
 from .array_probes import fingerprint, install_array_probes, is_device_array, user_frame
 from .frames import LIBRARY_DIRS, OWN_DIR, place_of
-from .observe import exception_evidence, one_line
+from .observe import Stopped, exception_evidence, one_line
 
 # A tracer formatted into a string before print() sees it (f"{x}"): JitTracer(float32[2]), Traced<...>.
 TRACER_TEXT = re.compile(r"Tracer\(|Traced<")
@@ -239,10 +239,11 @@ def install_process_probes():
 # -- line counting ---------------------------------------------------------------------------
 
 @contextmanager
-def tracing(rec):
+def tracing(rec, stop=None):
     """Make ``rec`` the recorder every probe reports to, and count each line of the watched files
     (and, if asked, the globals each line reads); a line of a frame that started while JAX traced
-    also counts as traced."""
+    also counts as traced. ``stop``: (place, runs), raise ``Stopped`` when that line starts its
+    run number ``runs``."""
     watched = rec.watched
 
     def lines(traced):
@@ -255,6 +256,8 @@ def tracing(rec):
             if event == "line":
                 path, line = place = frame.f_code.co_filename, frame.f_lineno
                 rec.lines[place] += 1
+                if stop is not None and stop == (place, rec.lines[place]):
+                    raise Stopped
                 if traced:
                     rec.traced_lines[place] += 1
                     if rec.jit_stack:

@@ -12,8 +12,8 @@ the working directory and the environment as they were before the first case.
 After each run every process the case started is ended (see ``processes``).
 A case runs under strict dtype promotion (again without it when a promotion
 error stopped it), and, when a finding of the file needs it and the case traced
-watched code, once more under ``jax.disable_jit()`` (also after an exception):
-comparing the two runs shows which lines ran only while JAX traced. A worker started
+watched code, once more under ``jax.disable_jit()`` (after an exception, stopped where
+the jitted run raised): comparing the two runs shows which lines ran only while JAX traced. A worker started
 with ``timing`` (``--measure-cost``, ``cost.py``) installs no probe and times cases
 instead (``timings``).
 """
@@ -26,7 +26,7 @@ import warnings
 from contextlib import ExitStack, redirect_stderr, redirect_stdout
 
 from . import processes
-from .observe import analyse, one_line
+from .observe import Stopped, analyse, one_line, stop_place
 
 BOOT = "import sys; del sys.path[0]; from flake8_jaxnp.confirm.worker import main; main()"
 
@@ -236,7 +236,8 @@ class Run:
         self.rec, self.exception, self.module = recorder, exception, module
 
 
-def execute_case(file, case, watched, eager, strict, baseline):
+def execute_case(file, case, watched, eager, strict, baseline, stop=None):
+    """One run of ``case``; ``stop``: where the run is stopped (``observe.stop_place``)."""
     import jax
 
     from . import array_probes, process_probes
@@ -254,9 +255,9 @@ def execute_case(file, case, watched, eager, strict, baseline):
                     modes.enter_context(jax.disable_jit())
                 if strict:
                     modes.enter_context(jax.numpy_dtype_promotion("strict"))
-                with process_probes.tracing(rec):
+                with process_probes.tracing(rec, stop):
                     getattr(module, case)()
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a result
+        except (Exception, SystemExit, Stopped) as exc:  # noqa: BLE001 - a raising case is a result
             exception = exc
     return Run(rec, exception, module)
 
@@ -274,14 +275,13 @@ def run_case(file, case, watched, rerun, send, baseline):
         send({"type": "run", "case": case})
         jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline)
     # Only a case that traced the code of a file with such a finding needs the rerun without jit. One
-    # that raised gets it too, so what ran before the exception still counts (see observe.analyse),
-    # unless the error is JAX's own about a tracer: without jit the case would run on past it (maybe
-    # for long), and the two runs could not be compared.
+    # that raised gets it too, stopped where the jitted run raised (without jit a tracer error would not
+    # stop it), so what ran before the exception still counts (see observe.analyse).
     eager = None
-    tracer_error = isinstance(jitted.exception, (jax.errors.JAXTypeError, jax.errors.JAXIndexError))
-    if not tracer_error and any(path in rerun for path, _ in jitted.rec.traced_lines):
+    if any(path in rerun for path, _ in jitted.rec.traced_lines):
         send({"type": "run", "case": case})
-        eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline)
+        eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline,
+                             stop=stop_place(jitted))
     return analyse(jitted, eager, promotion)
 
 

@@ -116,15 +116,17 @@ def test_pitfall_without_finding_is_missed(inputs_run):
 
 def test_evidence_gathered_before_a_later_exception_is_kept(inputs_run):
     """The print ran once under jit and 50 times without it before both runs raised at the removed
-    name; a case whose runs end differently (a traced slice the run without jit goes past) is not
-    compared, so its loop's rebinding (once against five times) is no event; past JAX's own tracer
-    error no rerun is tried (it would have waited past --timeout)."""
+    name; the rerun without jit stops where the jitted run raised (a traced slice, a tracer's truth
+    value), so a loop's rebinding (once in both) is no event, the rerun never reaches the sleep past
+    the tracer error (it would have waited past --timeout), and a print that ran once under jit and
+    three times without it before a tracer error is confirmed."""
     _, report = inputs_run
     rows = [(row["line"], row["codes"][0], row["verdict"], row["case"]) for row in rows_of(report, "raises_later.py")]
     assert rows == [(12, "JNP301", "confirmed", "case_print_then_removed_api"),
                     (18, "JNP202", "confirmed", "case_runs_that_end_differently_are_not_compared"),
                     (23, "JNP202", "confirmed", "case_tracer_error_spares_the_rerun"),
-                    (31, "JNP504", "confirmed", "case_print_then_removed_api")]
+                    (31, "JNP504", "confirmed", "case_print_then_removed_api"),
+                    (53, "JNP301", "confirmed", "case_print_then_tracer_error")]
     assert rows_of(report, "raises_later.py")[0]["evidence"] == "print() ran 1x under jit, 50x without it"
     events = {case: [(event["kind"], event["line"]) for event in case_of(report, "raises_later.py", case)["events"]]
               for case in ("case_runs_that_end_differently_are_not_compared", "case_tracer_error_spares_the_rerun")}
