@@ -6,6 +6,7 @@ import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+from ..model.project.cache import unwritable, unwritable_warning
 from ..options import OptionError, from_configuration
 from . import cost, processes, report
 from .runner import ACCELERATORS, PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
@@ -132,6 +133,8 @@ def main(argv=None):
 
 def _main(args):
     errors = []
+    for warning in cache_warnings(args):
+        print(warning, file=sys.stderr)
     files = []
     for path in args.paths:
         try:
@@ -160,6 +163,15 @@ def _main(args):
     timed = args.measure_cost and not stopped
     costs = cost.measure(rows, results, args.timeout, _settings(args)) if timed else None
     return _finish(args, rows, results, errors, costs)
+
+
+def cache_warnings(args):
+    """A line for each cache folder the options name that cannot be written: the run goes on without it."""
+    warning = unwritable_warning(args.options.cache_dir)
+    reason = unwritable(args.cache_dir) if args.cache_dir else None
+    xla = (f"flake8-jaxnp-confirm: --cache-dir {args.cache_dir}: cannot write there ({reason}); "
+           "JAX's compilation cache is off in this run") if reason else None
+    return [line for line in (warning, xla) if line]
 
 
 def _run_all(results, args):

@@ -60,7 +60,10 @@ class Confirmation:
         from .linefacts import Watched
         from .runner import PathError, prepare, python_files
 
+        from ..model.project.cache import unwritable_warning
+
         self.config, self.errors, self.results, self.rows = config, [], [], None
+        self.notes = [line for line in (unwritable_warning(options.cache_dir),) if line]  # shown, not failing
         paths = [arg.split("::")[0] for arg in config.args] or [str(config.rootpath)]
         self.packages = [package for package in project_packages(config.rootpath)
                          if not any(_inside(package, path) for path in paths)]
@@ -151,6 +154,8 @@ class Confirmation:
         if self.rows is None:
             return
         terminalreporter.section("flake8-jaxnp runtime confirmation")
+        for line in self.notes:
+            terminalreporter.write_line(line)
         for error in self.errors:
             terminalreporter.write_line(f"flake8-jaxnp: {error}")
         if self.packages:

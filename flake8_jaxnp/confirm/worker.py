@@ -25,6 +25,7 @@ import types
 import warnings
 from contextlib import ExitStack, redirect_stderr, redirect_stdout
 
+from ..model.project.cache import unwritable
 from . import processes
 from .observe import Stopped, analyse, one_line, stop_place
 
@@ -53,7 +54,7 @@ def main():
         jax.config.update("jax_platforms", settings["platform"])
     if settings["x64"]:
         jax.config.update("jax_enable_x64", True)
-    if settings["cache_dir"] and _writable_folder(settings["cache_dir"]):
+    if settings["cache_dir"] and not unwritable(settings["cache_dir"]):  # the runner said why not
         # Workers compile the same small programs again and again: share them on disk.
         jax.config.update("jax_compilation_cache_dir", settings["cache_dir"])
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
@@ -88,14 +89,6 @@ def _limit_memory(limit):
     hard = resource.getrlimit(resource.RLIMIT_AS)[1]
     soft = in_use + limit if hard == resource.RLIM_INFINITY else min(in_use + limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-def _writable_folder(path):
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(path, os.W_OK)
 
 
 class ProcessState:

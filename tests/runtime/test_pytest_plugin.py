@@ -301,3 +301,13 @@ def test_fixture_setup_is_watched_and_a_skip_is_no_exception(tmp_path):
         ("conftest.py", 11, ["JNP102"], "confirmed", "test_history.py::test_history")]
     assert {case["case"]: case["status"] for case in report["cases"]} == {
         "test_history.py::test_history": "ok", "test_history.py::test_skipped": "ok"}
+
+
+def test_a_linter_cache_folder_that_cannot_be_written_is_named(tmp_path):
+    shutil.copytree(PROJECT, tmp_path / "project")
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    result = run_pytest(tmp_path / "project", "--jaxnp-confirm", f"--jaxnp-cache-dir={blocked}")
+    assert result.returncode == 0, result.stdout[-2000:]
+    lines = result.stdout[result.stdout.index(SUMMARY_START):].splitlines()
+    assert sum(line.startswith(f"flake8-jaxnp: --jaxnp-cache-dir {blocked}: cannot write there") for line in lines) == 1

@@ -243,3 +243,18 @@ def test_a_named_case_no_file_defines_is_named_in_the_error(tmp_path):
 def test_a_case_name_that_is_no_identifier_is_a_usage_error(tmp_path):
     result = confirm("--case", "main()", tmp_path)
     assert result.returncode == 2 and "main(): not a function name" in result.stderr
+
+
+def test_cache_folders_that_cannot_be_written_are_named_in_one_line_each(tmp_path):
+    """The run goes on without them, but says so: a file where a folder should be cannot be written."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    result = confirm("--case", "main", f"--cache-dir={blocked}", f"--jaxnp-cache-dir={blocked}", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"flake8-jaxnp: --jaxnp-cache-dir {blocked}: cannot write there")
+    assert lines[1].startswith(f"flake8-jaxnp-confirm: --cache-dir {blocked}: cannot write there")
+    assert lines[1].endswith("JAX's compilation cache is off in this run")
