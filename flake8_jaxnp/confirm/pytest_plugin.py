@@ -17,6 +17,7 @@ import os
 import pytest
 
 TEST_FOLDERS = ("test", "tests", "testing")  # never taken for the package under test
+NOT_PROJECT_CODE = ("conftest", "setup", "noxfile")  # modules at the rootdir that are not the code under test
 
 
 def pytest_addoption(parser):
@@ -65,10 +66,10 @@ class Confirmation:
         self.config, self.errors, self.results, self.rows = config, [], [], None
         self.notes = [line for line in (unwritable_warning(options.cache_dir),) if line]  # shown, not failing
         paths = [arg.split("::")[0] for arg in config.args] or [str(config.rootpath)]
-        self.packages = [package for package in project_packages(config.rootpath)
-                         if not any(_inside(package, path) for path in paths)]
+        self.code = project_code(config.rootpath)
+        self.added = [code for code in self.code if not any(_inside(code, path) for path in paths)]
         files = []
-        for path in paths + self.packages:
+        for path in paths + self.added:
             try:
                 files += python_files([path])
             except PathError as exc:
@@ -134,6 +135,10 @@ class Confirmation:
             self.errors.append(f"internal error, no verdicts: {one_line(exc)}")
             self.rows = []
         self.recorders.clear()
+        here = self.config.invocation_params.dir
+        self.notes += [f"flake8-jaxnp: {_relative(path, here)} was not judged: the tests imported it from "
+                       f"{_relative(file, here)} (an installed copy? pip install -e . runs the watched one)"
+                       for path, file in imported_elsewhere(self.code)]
         failing = [row for row in self.rows if row.verdict in (NOT_REPRODUCED, MISSED)] + self.errors
         if self.config.getoption("jaxnp_strict") and failing and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -158,26 +163,46 @@ class Confirmation:
             terminalreporter.write_line(line)
         for error in self.errors:
             terminalreporter.write_line(f"flake8-jaxnp: {error}")
-        if self.packages:
+        if self.added:
             here = self.config.invocation_params.dir
-            names = ", ".join(_relative(package, here) + os.sep for package in self.packages)
-            terminalreporter.write_line(f"flake8-jaxnp: also watched the project's packages: {names}")
+            names = ", ".join(_relative(code, here) + (os.sep if os.path.isdir(code) else "") for code in self.added)
+            terminalreporter.write_line(f"flake8-jaxnp: also watched the project's code: {names}")
         terminalreporter.write_line(table(self.rows, self.results))
 
 
-def project_packages(rootdir):
-    """The packages of the project under test, watched besides the given paths so that
-    ``pytest --jaxnp-confirm tests`` judges the code the tests exercise: the rootdir's folders
-    (and ``src/``'s) with an ``__init__.py``, except test folders and this plugin's own package."""
+def project_code(rootdir):
+    """The code of the project under test, watched besides the given paths so that ``pytest
+    --jaxnp-confirm tests`` judges the code the tests exercise: the rootdir's (and ``src/``'s)
+    packages (folders with an ``__init__.py``) and plain modules, except test folders and files,
+    conftest.py, setup.py, noxfile.py and this plugin's own package."""
+    from ..model.syntax import is_test_file
+
     own = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     found = []
     for parent in (rootdir, rootdir / "src"):
         try:
-            folders = sorted(parent.iterdir())
+            entries = sorted(parent.iterdir())
         except OSError:
             continue
-        found += [str(folder) for folder in folders if folder.name.isidentifier() and folder.name not in TEST_FOLDERS
-                  and (folder / "__init__.py").is_file() and os.path.realpath(folder) != own]
+        found += [str(entry) for entry in entries if entry.name.isidentifier() and entry.name not in TEST_FOLDERS
+                  and (entry / "__init__.py").is_file() and os.path.realpath(entry) != own]
+        found += [str(entry) for entry in entries if entry.suffix == ".py" and entry.stem.isidentifier()
+                  and entry.stem not in NOT_PROJECT_CODE and not is_test_file(entry.name) and entry.is_file()]
+    return found
+
+
+def imported_elsewhere(code):
+    """(package or module path, the file the tests imported it from) for each of ``code`` whose
+    import name the tests imported from another place (an installed copy: ``pip install .`` of a
+    ``src/`` layout): its lines never ran where they are watched."""
+    import sys
+
+    found = []
+    for path in code:
+        name = os.path.splitext(os.path.basename(path))[0]
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(file, str) and not _inside(file, path):
+            found.append((path, file))
     return found
 
 

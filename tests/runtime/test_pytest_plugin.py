@@ -3,6 +3,7 @@
 Each run is a fresh pytest in a subprocess, as a user would start it.
 """
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -14,12 +15,22 @@ from conftest import FIXTURES, ROOT
 from expectations import expected_findings
 
 PROJECT = FIXTURES / "pytest_project"
+SRC_PROJECT = FIXTURES / "src_project"
 SUMMARY_START = "=== flake8-jaxnp runtime confirmation"
 
 
 def run_pytest(folder, *args):
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *map(str, args), "."],
                           capture_output=True, text=True, cwd=folder, timeout=600)
+
+
+def confirm_tests(folder, report, *args):
+    """``pytest --jaxnp-confirm`` in ``folder`` over exactly ``args``: the run, once it passed, and its JSON report."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
+                             f"--jaxnp-report={report}", *args],
+                            capture_output=True, text=True, cwd=folder, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:]
+    return result, json.loads(report.read_text())
 
 
 def expected(folder):
@@ -105,19 +116,59 @@ def test_paths_are_relative_to_where_pytest_started_and_the_package_is_watched(
     report = json.loads((tmp_path / "report.json").read_text())
     found = {(row["path"], row["line"], row["codes"][0], row["verdict"]) for row in report["results"]}
     assert found == {(shown + path, line, code, "confirmed") for path, line, code in expected(PROJECT)}
-    added = f"flake8-jaxnp: also watched the project's packages: {shown}trainer/"
+    added = f"flake8-jaxnp: also watched the project's code: {shown}trainer/"
     assert (added in result.stdout.splitlines()) == package_added
 
 
-def test_project_packages_are_the_rootdirs_except_tests_and_this_plugin(tmp_path):
-    from flake8_jaxnp.confirm.pytest_plugin import project_packages
+def test_project_code_is_the_rootdirs_packages_and_modules_except_tests_and_this_plugin(tmp_path):
+    from flake8_jaxnp.confirm.pytest_plugin import project_code
 
     for folder in ("model", "src/data", "tests", "testing", "notes", "src/.hidden"):
         (tmp_path / folder).mkdir(parents=True)
         if folder != "notes":
             (tmp_path / folder / "__init__.py").write_text("")
-    assert project_packages(tmp_path) == [str(tmp_path / "model"), str(tmp_path / "src" / "data")]
-    assert project_packages(ROOT) == []  # flake8_jaxnp is this plugin's own package
+    for module in ("conftest.py", "setup.py", "test_it.py", "train.py", "src/layers.py", "notes.txt"):
+        (tmp_path / module).write_text("")
+    assert project_code(tmp_path) == [str(tmp_path / "model"), str(tmp_path / "train.py"),
+                                      str(tmp_path / "src" / "data"), str(tmp_path / "src" / "layers.py")]
+    assert project_code(ROOT) == []  # flake8_jaxnp is this plugin's own package
+
+
+def test_src_layout_project_confirms_every_expected_finding(tmp_path):
+    """The second example: the package under src/, a jax.debug.print in a jitted function, only the tests given."""
+    result, report = confirm_tests(SRC_PROJECT, tmp_path / "report.json", "tests")
+    found = {(row["path"], row["line"], row["codes"][0], row["verdict"]) for row in report["results"]}
+    assert found == {(path, line, code, "confirmed") for path, line, code in expected(SRC_PROJECT)}
+    assert "flake8-jaxnp: also watched the project's code: src/scorer/" in result.stdout.splitlines()
+
+
+def test_a_plain_module_beside_the_tests_is_judged(tmp_path):
+    """``model.py`` next to ``tests/``, no package: ``pytest --jaxnp-confirm tests`` judges it too."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    (tmp_path / "model.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef step(x):\n    print(x)\n    return x + 1\n")
+    (tmp_path / "tests" / "test_model.py").write_text(
+        "import jax.numpy as jnp\n\nimport model\n\n\ndef test_step():\n"
+        "    for _ in range(3):\n        model.step(jnp.ones(2))\n")
+    result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
+    assert [(row["path"], row["line"], row["verdict"]) for row in report["results"]] == [("model.py", 6, "confirmed")]
+
+
+def test_a_package_the_tests_import_from_an_installed_copy_is_named(tmp_path):
+    """Installed without -e, the tests run the copy in site-packages, never the watched src/: one line says so."""
+    project = tmp_path / "project"
+    shutil.copytree(SRC_PROJECT, project)
+    (project / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
+    shutil.copytree(SRC_PROJECT / "src", tmp_path / "site")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm", "tests"],
+                            capture_output=True, text=True, cwd=project, timeout=600,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "site"), str(ROOT)])))
+    assert result.returncode == 0, result.stdout[-2000:]
+    notes = [line for line in result.stdout.splitlines() if "was not judged" in line]
+    assert notes == [f"flake8-jaxnp: src{os.sep}scorer was not judged: the tests imported it from "
+                     f"{os.path.relpath(tmp_path / 'site' / 'scorer' / '__init__.py', project)} "
+                     "(an installed copy? pip install -e . runs the watched one)"]
 
 
 def test_plugin_off_imports_nothing_heavy(tmp_path):
@@ -239,11 +290,7 @@ def test_caught_exceptions_count_and_unwatched_code_and_assertions_are_not_misse
     (tmp_path / "tests" / "test_checks.py").write_text(CAUGHT_AND_ASSERTED)
     (tmp_path / "tests" / "conftest.py").write_text(
         "import sys\nfrom pathlib import Path\n\nsys.path.insert(0, str(Path(__file__).parents[1] / 'lib'))\n")
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
-                             f"--jaxnp-report={tmp_path / 'report.json'}", "tests"],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
-    assert result.returncode == 0, result.stdout[-2000:]
-    report = json.loads((tmp_path / "report.json").read_text())
+    result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
     rows = [(row["path"], row["line"], row["codes"], row["verdict"]) for row in report["results"]]
     assert rows == [("tests/test_checks.py", 13, ["JNP201"], "confirmed")]
     helper_calls = [event for case in report["cases"] for event in case["events"]
