@@ -87,9 +87,10 @@ class Confirmation:
         self.watched = Watched(self.by_path)
         self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
         self.exceptions = {}  # nodeid -> the first exception of the test running now, or None
-        process_probes.install_process_probes()
         import jax
 
+        self.notes += _keep_the_cpu(jax)
+        process_probes.install_process_probes()
         backend = (jax.default_backend(), jax.devices()[0].device_kind)
         for result in self.results:
             result.backend, result.has_cases = backend, True  # the tests are the cases
@@ -103,10 +104,12 @@ class Confirmation:
         array_probes.install_watched_module_probes(self.watched)
         rec = array_probes.Recorder(self.watched, operand_dtypes=True)
         self.exceptions[item.nodeid] = None
-        with process_probes.tracing(rec):
+        with process_probes.tracing(rec, rerun_uncounted=False) as counting:  # a test runs once, as it is
             yield
         exception = self.exceptions.pop(item.nodeid)
-        case = CaseResult(item.nodeid, "ok" if exception is None else "raised")
+        stopped = counting.stopped_for
+        case = CaseResult(item.nodeid, "ok" if exception is None else "raised",
+                          uncounted=process_probes.uncounted_reason(stopped) if stopped else "")
         owner = self.by_path.get(os.path.abspath(item.path), self.results[0] if self.results else None)
         if owner is not None:
             owner.cases.append(case)
@@ -168,6 +171,24 @@ class Confirmation:
             names = ", ".join(_relative(code, here) + (os.sep if os.path.isdir(code) else "") for code in self.added)
             terminalreporter.write_line(f"flake8-jaxnp: also watched the project's code: {names}")
         terminalreporter.write_line(table(self.rows, self.results))
+
+
+def _keep_the_cpu(jax):
+    """Where JAX_PLATFORMS (jax_platforms) names platforms without the CPU, add it after them, so that
+    jax.debug.print and the other host callbacks, which place their inputs on the CPU, work as they
+    would on the CPU, and no error ends the session at exit. The first platform stays the default.
+    Returns the line that says so (or why it could not), or nothing."""
+    from jax._src import xla_bridge
+
+    platforms = jax.config.jax_platforms
+    if not platforms or "cpu" in platforms.split(","):
+        return []
+    if xla_bridge.backends_are_initialized():
+        return [f"flake8-jaxnp: jax_platforms={platforms} leaves out cpu and JAX started before the plugin could add "
+                f"it: jax.debug.print fails there; run with JAX_PLATFORMS={platforms},cpu"]
+    jax.config.update("jax_platforms", f"{platforms},cpu")
+    return [f"flake8-jaxnp: jax_platforms={platforms} leaves out cpu, which jax.debug.print needs: "
+            f"ran with {platforms},cpu"]
 
 
 def project_code(rootdir):

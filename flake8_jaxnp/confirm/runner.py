@@ -30,7 +30,9 @@ from . import processes
 from .observe import one_line
 from .worker import BOOT
 
-PLATFORMS = {"cpu": "cpu", "gpu": "cuda", "tpu": "tpu"}  # --platform -> jax_platforms (auto: what JAX picks)
+# --platform -> jax_platforms (auto: what JAX picks); an accelerator keeps the CPU beside it, which
+# jax.debug.print and the other host callbacks place their inputs on
+PLATFORMS = {"cpu": "cpu", "gpu": "cuda,cpu", "tpu": "tpu,cpu"}
 ACCELERATORS = ("gpu", "tpu")  # jax.default_backend() names
 STARTUP_TIMEOUT = 120.0  # seconds a new worker may take to import JAX and start its backend
 MESSAGE_LIMIT = 64 << 20  # bytes; a longer "line" from a worker is not a message
@@ -56,6 +58,7 @@ class CaseResult:
     events: list = field(default_factory=list)
     observations: list = field(default_factory=list)
     lines: list = field(default_factory=list)  # [path, line] pairs that ran
+    uncounted: str = ""  # why no line was counted (then ``lines`` is empty), or ""
 
 
 @dataclass
@@ -405,7 +408,8 @@ def _run_on(worker, result, cases, timeout, watched):
                     result.case_names = list(cases)
             elif kind == "case":
                 result.cases.append(CaseResult(message["case"], message["status"], message["error"] or "",
-                                               message["events"], message["observations"], message["lines"]))
+                                               message["events"], message["observations"], message["lines"],
+                                               message["uncounted"]))
                 done.add(message["case"])
                 running = None
             elif kind == "file done":

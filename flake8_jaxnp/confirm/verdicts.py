@@ -15,6 +15,7 @@ TRANSFERS = frozenset({ev.TO_NUMPY, ev.TO_SCALAR, ev.FORMATTING})  # what a test
 
 CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED = "confirmed", "not reproduced", "not exercised", "missed"
 VERDICTS = (CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED)
+NOT_OBSERVABLE = "not observable"  # the probes could not establish it either way (counted only when it occurs)
 CASE_PROBLEMS = ("timed out", "crashed", "exited")  # exited: the case raised SystemExit
 
 
@@ -58,6 +59,8 @@ def judge(results):
                         key = (statement, code)
                         if key not in evidence or evidence[key][0] > order:
                             evidence[key] = (order, label, item)
+    uncounted = [(case.name if "::" in case.name else f"{result.path}::{case.name}", case.uncounted)
+                 for result in results for case in result.cases if case.uncounted]
     rows, explained = [], set()
     for result in results:
         for finding in result.findings:
@@ -69,6 +72,10 @@ def judge(results):
                 row.verdict, row.mechanism, row.evidence, row.case = CONFIRMED, item["mechanism"], item["detail"], case
             elif statement in ran:
                 row.verdict = NOT_REPRODUCED
+            elif uncounted:  # a case that counted no line may have reached it
+                case, why = uncounted[0]
+                row.verdict, row.case = NOT_OBSERVABLE, case
+                row.evidence = f"not observable here: line counting was off in {case} ({why})"
             rows.append(row)
     seen, unjudged = set(), {result.path for result in results if result.lint_error}
     # the linter reports no transfer where a test checks a value, nor in a loop of a handful of steps
@@ -89,7 +96,7 @@ def judge(results):
 def summary(rows):
     counts = dict.fromkeys(VERDICTS, 0)
     for row in rows:
-        counts[row.verdict] += 1
+        counts[row.verdict] = counts.get(row.verdict, 0) + 1
     return counts
 
 

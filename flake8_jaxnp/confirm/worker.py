@@ -229,11 +229,12 @@ class Run:
         self.rec, self.exception, self.module = recorder, exception, module
 
 
-def execute_case(file, case, watched, eager, strict, baseline, stop=None):
+def execute_case(file, case, watched, eager, strict, baseline, stop=None, count_lines=True):
     """One run of ``case``; ``stop``: where the run is stopped (``observe.stop_place``)."""
     import jax
 
     from . import array_probes, process_probes
+    from .process_probes import HostCallbackStaged
     rec = array_probes.Recorder(watched, track_globals=eager)
     exception, module = None, None
     with ExitStack() as stack:
@@ -248,9 +249,9 @@ def execute_case(file, case, watched, eager, strict, baseline, stop=None):
                     modes.enter_context(jax.disable_jit())
                 if strict:
                     modes.enter_context(jax.numpy_dtype_promotion("strict"))
-                with process_probes.tracing(rec, stop):
+                with process_probes.tracing(rec, stop, count_lines):
                     getattr(module, case)()
-        except (Exception, SystemExit, Stopped) as exc:  # noqa: BLE001 - a raising case is a result
+        except (Exception, SystemExit, Stopped, HostCallbackStaged) as exc:  # noqa: BLE001 - a result
             exception = exc
     return Run(rec, exception, module)
 
@@ -260,22 +261,30 @@ def run_case(file, case, watched, rerun, send, baseline):
     events, observations and lines run."""
     import jax
 
+    from .process_probes import HostCallbackStaged, uncounted_reason
+
     send({"type": "run", "case": case})
     jitted = execute_case(file, case, watched, eager=False, strict=True, baseline=baseline)
+    uncounted = ""
+    if isinstance(jitted.exception, HostCallbackStaged):  # see process_probes.counts_lines_through_host_callbacks
+        uncounted = uncounted_reason(jitted.exception)
+        send({"type": "run", "case": case})
+        jitted = execute_case(file, case, watched, eager=False, strict=True, baseline=baseline, count_lines=False)
     promotion = None
     if isinstance(jitted.exception, jax.dtypes.TypePromotionError):
         promotion = jitted.exception
         send({"type": "run", "case": case})
-        jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline)
+        jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline,
+                              count_lines=not uncounted)
     # Only a case that traced the code of a file with such a finding needs the rerun without jit. One
     # that raised gets it too, stopped where the jitted run raised (without jit a tracer error would not
     # stop it), so what ran before the exception still counts (see observe.analyse).
     eager = None
-    if any(path in rerun for path, _ in jitted.rec.traced_lines):
+    if not uncounted and any(path in rerun for path, _ in jitted.rec.traced_lines):
         send({"type": "run", "case": case})
         eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline,
                              stop=stop_place(jitted))
-    return analyse(jitted, eager, promotion)
+    return dict(analyse(jitted, eager, promotion), uncounted=uncounted)
 
 
 # -- --measure-cost: the case as written against the case with one finding's fix --------------

@@ -358,3 +358,22 @@ def test_a_linter_cache_folder_that_cannot_be_written_is_named(tmp_path):
     assert result.returncode == 0, result.stdout[-2000:]
     lines = result.stdout[result.stdout.index(SUMMARY_START):].splitlines()
     assert sum(line.startswith(f"flake8-jaxnp: --jaxnp-cache-dir {blocked}: cannot write there") for line in lines) == 1
+
+
+def test_a_test_that_calls_jax_debug_print_stops_line_counting_where_that_is_unsafe(tmp_path):
+    """The probes act as on a TPU (JAX runs on the CPU): the test that stages jax.debug.print counts
+    no line from there on, and keeps no count; what only it reached is not observable, and why is
+    said; the other tests count lines as before."""
+    project = tmp_path / "project"
+    shutil.copytree(SRC_PROJECT, project)
+    (project / "conftest.py").write_text(
+        "import pytest\n\n\n@pytest.hookimpl(trylast=True)\ndef pytest_configure(config):\n"
+        "    from flake8_jaxnp.confirm import array_probes\n    array_probes.BACKEND = 'tpu'\n")
+    _, report = confirm_tests(project, tmp_path / "report.json", "tests")
+    verdicts = {(row["path"], row["codes"][0]): (row["verdict"], row["case"]) for row in report["results"]}
+    counted = "tests/test_scores.py::test_normalised_rows_sum_to_one"
+    assert verdicts[("src/scorer/ops.py", "JNP301")] == ("confirmed", counted)
+    counted_none = "tests/test_scores.py::test_mean_scores_of_normalised_batches_is_one"
+    assert verdicts[("src/scorer/report.py", "JNP102")] == ("not observable", counted_none)
+    [case] = [case for case in report["cases"] if case["case"] == counted_none]
+    assert case["uncounted"].startswith("it calls jax.debug.print, and on tpu host callbacks under line counting")
