@@ -60,6 +60,8 @@ def parser():
     cli.add_argument("--jaxnp-x64", action="store_true",
                      help="as for flake8: the project enables jax_enable_x64 (the cases run with it too)")
     cli.add_argument("--jaxnp-cache-dir", metavar="DIR", help="as for flake8: the linter's summaries and findings")
+    cli.add_argument("--extend-select", metavar="CODES",
+                     help="as for flake8: also judge these rules that are off by default (e.g. JNP403,JNP606)")
     cli.add_argument("--measure-cost", action="store_true",
                      help="time the case of each confirmed finding whose harm is time as written and with the "
                           "finding's fix, and report the difference (slower: many timed runs, one at a time)")
@@ -110,7 +112,8 @@ def main(argv=None):
     cli = parser()
     args = cli.parse_args(argv)
     try:
-        args.options = from_configuration(args.jaxnp_extra_transforms, args.jaxnp_x64, args.jaxnp_cache_dir)
+        args.options = from_configuration(args.jaxnp_extra_transforms, args.jaxnp_x64, args.jaxnp_cache_dir,
+                                          extend_select=args.extend_select)
     except OptionError as exc:
         cli.error(str(exc))
     previous = signal.signal(signal.SIGTERM, _terminate)
@@ -159,7 +162,7 @@ def _main(args):
         skipped = [report.not_run(result) for result in results if result.missing_package]
         errors += skipped or ["no case_* function to run in the given paths (a module-level callable that takes "
                               "no arguments); --case NAME runs another one, e.g. --case main for a script"]
-    rows = judge(results)
+    rows = judge(results, args.options.silenced)
     timed = args.measure_cost and not stopped
     costs = cost.measure(rows, results, args.timeout, _settings(args)) if timed else None
     return _finish(args, rows, results, errors, costs)

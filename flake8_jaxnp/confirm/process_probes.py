@@ -447,13 +447,18 @@ def _is_importlib_frame(frame):
     return "importlib" in filename and "_bootstrap" in filename
 
 
+# What a deprecation warning says: a FutureWarning about something else (JAX's "scatter inputs have
+# incompatible types ... will result in an error") is no deprecated or removed name.
+DEPRECATION = re.compile(r"deprecat|removed|no longer", re.IGNORECASE)
+
+
 def _record_warning(rec, message, category, issuer, place, inside_other_code):
     """JAX's dtype-truncation and deprecation warnings; ``issuer``: the file that called warn."""
     text = str(message).split(". ")[0].splitlines()[0][:160] if str(message) else category.__name__
     if issubclass(category, UserWarning) and "not available" in text:
         rec.event_or_observation(inside_other_code, place, ev.X64_TRUNCATION, "dtype warning",
                                  f"{category.__name__}: {text}")
-    elif issubclass(category, (DeprecationWarning, FutureWarning)) and (
+    elif issubclass(category, (DeprecationWarning, FutureWarning)) and DEPRECATION.search(str(message)) and (
             issuer.startswith(LIBRARY_DIRS) or "jax" in text):
         rec.event_or_observation(inside_other_code, place, ev.JAX_DEPRECATION, "deprecation warning",
                                  f"{category.__name__}: {text}")

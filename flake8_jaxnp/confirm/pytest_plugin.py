@@ -64,6 +64,7 @@ class Confirmation:
         from ..model.project.cache import unwritable_warning
 
         self.config, self.errors, self.results, self.rows = config, [], [], None
+        self.silenced = options.silenced  # rules off by default that the configuration does not select
         self.notes = [line for line in (unwritable_warning(options.cache_dir),) if line]  # shown, not failing
         paths = [arg.split("::")[0] for arg in config.args] or [str(config.rootpath)]
         self.code = project_code(config.rootpath)
@@ -133,7 +134,7 @@ class Confirmation:
         try:
             for rec, case, exception in self.recorders.values():
                 _fill(case, rec, exception)
-            self.rows = judge(self.results)
+            self.rows = judge(self.results, self.silenced)
         except Exception as exc:  # noqa: BLE001 - the plugin must not break the user's session
             self.errors.append(f"internal error, no verdicts: {one_line(exc)}")
             self.rows = []

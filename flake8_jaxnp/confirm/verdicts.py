@@ -32,9 +32,10 @@ class Row:
     case: str = ""
 
 
-def judge(results):
+def judge(results, silenced=frozenset()):
     """Rows for prepared FileResults: one per finding, then one per missed event. Events and
-    lines count in whichever of the files they happened, whichever file's case reached them."""
+    lines count in whichever of the files they happened, whichever file's case reached them.
+    ``silenced``: rules not judged (off by default and not selected): none of their pitfalls is missed."""
     by_path = {path: result for result in results for path in result.own_paths}
 
     def place(item_path, line):
@@ -81,7 +82,7 @@ def judge(results):
     # the linter reports no transfer where a test checks a value, nor in a loop of a handful of steps
     unreported = {(result.path, line) for result in results for line in result.assertions | result.demo_lines}
     for statement, case, event in events:
-        codes = confirmed_by(event["kind"])
+        codes = [code for code in confirmed_by(event["kind"]) if code not in silenced]
         key = (statement, tuple(codes))
         if (not codes or key in seen or statement[0] in unjudged
                 or (event["kind"] in TRANSFERS and statement in unreported)

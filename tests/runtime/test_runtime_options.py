@@ -1,6 +1,7 @@
 """One source of options: the runtime mode reads flake8's configuration, validates it as one, and
 reports its own failures (bad values, a linter error, a case that exits) as such."""
 import json
+import shutil
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import types
 import pytest
 
 from confirm_helpers import COMMAND, ON_PLATFORM, confirm
+from conftest import FIXTURES
 from flake8_jaxnp.confirm.observe import Evidence, _transfers
 
 WIDE = "import jax.numpy as jnp\n\n\ndef case_wide():\n    return jnp.zeros(3, dtype=jnp.float64)\n"
@@ -258,3 +260,30 @@ def test_cache_folders_that_cannot_be_written_are_named_in_one_line_each(tmp_pat
     assert lines[0].startswith(f"flake8-jaxnp: --jaxnp-cache-dir {blocked}: cannot write there")
     assert lines[1].startswith(f"flake8-jaxnp-confirm: --cache-dir {blocked}: cannot write there")
     assert lines[1].endswith("JAX's compilation cache is off in this run")
+
+
+def test_rules_off_by_default_are_judged_only_where_selected(tmp_path):
+    """JNP403 reports nothing unless selected: unselected, its findings get no row and its pitfalls are
+    not missed; selected on the command line or in the flake8 configuration, it is judged."""
+    shutil.copy(FIXTURES / "jnp403.py", tmp_path / "jnp403.py")
+
+    def rows(*args):
+        result = confirm("--format", "json", *args, *ON_PLATFORM, "jnp403.py", cwd=tmp_path)
+        assert result.returncode in (0, 1), result.stderr
+        return {(row["codes"][0], row["verdict"]) for row in json.loads(result.stdout)["results"]}
+
+    assert rows() == set()
+    assert rows("--extend-select", "JNP403") == {("JNP403", "confirmed")}
+    (tmp_path / "setup.cfg").write_text("[flake8]\nextend-select = JNP403\n")
+    assert rows() == {("JNP403", "confirmed")}
+
+
+def test_a_future_warning_about_something_else_is_no_deprecated_name(tmp_path):
+    """JAX's FutureWarning for a float scattered into an int array says it will be an error, not that a
+    name is deprecated or removed: no missed JNP504."""
+    script = tmp_path / "scatter.py"
+    script.write_text("import jax.numpy as jnp\n\n\ndef case_float_into_int():\n"
+                      "    return jnp.zeros(3, dtype=jnp.int32).at[0].set(1.5)\n")
+    result = confirm("--format", "json", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["results"] == []
