@@ -195,13 +195,18 @@ def _names_range(func):
 
 def assertion_lines(tree, path):
     """First lines of the statements that check a value in a test: a call of an ``assert*`` method
-    or function (``self.assertTrue(jnp.all(x))``, ``np.testing.assert_allclose``), or an ``assert``
-    in a test file or ``test*`` function. A test has to bring what it checks to the host: the linter
-    reports no transfer there (checks.transfers), and none counts as missed."""
+    or function (``self.assertTrue(jnp.all(x))``, ``np.testing.assert_allclose``), an ``assert``
+    in a test file or ``test*`` function, and every statement of an assertion helper (a function
+    named ``assert*``: ``assert_trees_all_close`` looping over leaves). A test has to bring what it
+    checks to the host: the linter reports no transfer there (checks.transfers), and none counts as
+    missed."""
     lines, stack = set(), [(tree, is_test_file(path))]
     while stack:
         node, in_test = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name.lstrip("_").startswith("assert"):
+                lines.update(statement.lineno for statement in ast.walk(node) if isinstance(statement, ast.stmt))
+                continue
             in_test = in_test or node.name.startswith(TEST_FUNCTION_PREFIX)
         if isinstance(node, ast.Assert) and in_test:
             lines.add(node.lineno)

@@ -287,3 +287,29 @@ def test_a_future_warning_about_something_else_is_no_deprecated_name(tmp_path):
     result = confirm("--format", "json", *ON_PLATFORM, script)
     assert result.returncode == 0, result.stdout
     assert json.loads(result.stdout)["results"] == []
+
+
+def test_host_conversions_in_an_assertion_helper_are_not_missed(tmp_path):
+    """A package's own ``assert_trees_all_close`` brings every leaf to the host in its loop: that is
+    what checking values takes, not a pitfall."""
+    script = tmp_path / "checks.py"
+    script.write_text(textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+
+        def assert_trees_all_close(first, second):
+            for a, b in zip(jax.tree.leaves(first), jax.tree.leaves(second)):
+                a, b = np.asarray(a), np.asarray(b)
+                if not np.allclose(a, b):
+                    raise AssertionError(f"{a} != {b}")
+
+
+        def case_compare_trees():
+            tree = {"w": jnp.ones(2), "b": jnp.zeros(2), "s": jnp.ones(())}
+            assert_trees_all_close(tree, jax.tree.map(lambda leaf: leaf + 0, tree))
+        """))
+    result = confirm("--format", "json", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["results"] == []
