@@ -306,8 +306,9 @@ def tracing(rec, stop=None, count_lines=True, rerun_uncounted=True):
             if event == "exception":
                 _record_exception(rec, arg[1], arg[2])
             if rec.pending_leaks and frame in rec.pending_leaks and event in ("line", "return"):
-                place, names = rec.pending_leaks.pop(frame)
-                rec.leaks.update((place, name) for name in names if _holds_tracer(frame.f_locals.get(name)))
+                place, held = rec.pending_leaks.pop(frame)
+                rec.leaks.update((place, name) for name, before in held.items()
+                                 if _tracers(frame.f_locals.get(name)) - before)
             if event == "line":
                 path, line = place = frame.f_code.co_filename, frame.f_lineno
                 rec.lines[place] += 1
@@ -321,7 +322,9 @@ def tracing(rec, stop=None, count_lines=True, rerun_uncounted=True):
                 if facts is None:
                     return local
                 if line in facts.leak_watch:
-                    rec.pending_leaks[frame] = (place, facts.leak_watch[line])
+                    # a tracer held before the line is none it stored: a pytree's leaves while a transform traces it
+                    rec.pending_leaks[frame] = (place, {name: _tracers(frame.f_locals.get(name))
+                                                        for name in facts.leak_watch[line]})
                 if rec.track_globals:
                     for name in facts.global_loads.get(line, ()):
                         if name in frame.f_globals:
@@ -383,11 +386,15 @@ def _trace_state_clean():
     return check() if check is not None else False
 
 
-def _holds_tracer(value, depth=2):
-    """A container (or object) of the user's that now holds a tracer, two levels deep
+def _holds_tracer(value):
+    return bool(_tracers(value))
+
+
+def _tracers(value, depth=2):
+    """The ids of the tracers a container (or object) of the user's holds now, two levels deep
     (``self.rng``, ``self.losses[0]``, ``seen[0]``)."""
     if isinstance(value, jax.core.Tracer):
-        return True
+        return {id(value)}
     if isinstance(value, dict):
         items = value.values()
     elif isinstance(value, (list, tuple, set, frozenset)):
@@ -395,8 +402,8 @@ def _holds_tracer(value, depth=2):
     elif hasattr(value, "__dict__") and not isinstance(value, (type, types.ModuleType)):
         items = vars(value).values()
     else:
-        return False
-    return depth > 0 and any(_holds_tracer(item, depth - 1) for item in items)
+        return set()
+    return set().union(*(_tracers(item, depth - 1) for item in items)) if depth > 0 else set()
 
 
 def _value_fingerprint(value):

@@ -313,3 +313,51 @@ def test_host_conversions_in_an_assertion_helper_are_not_missed(tmp_path):
     result = confirm("--format", "json", *ON_PLATFORM, script)
     assert result.returncode == 0, result.stdout
     assert json.loads(result.stdout)["results"] == []
+
+
+PYTREE_SELF = """\
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def update(self, x):
+        return x * 2
+
+
+@jax.tree_util.register_pytree_node_class
+class Model:
+    def __init__(self, w, scaler):
+        self.w, self.scaler = w, scaler
+
+    def tree_flatten(self):
+        return (self.w,), self.scaler
+
+    @classmethod
+    def tree_unflatten(cls, scaler, leaves):
+        return cls(leaves[0], scaler)
+
+    def apply(self, x):
+        return self.scaler.update(x) * self.w
+
+
+@jax.jit
+def step(model, x):
+    return model.apply(x)
+
+
+def case_step():
+    model = Model(jnp.ones(2), Scaler())
+    for _ in range(3):
+        step(model, jnp.ones(2))
+"""
+
+
+def test_a_pytree_self_whose_leaves_a_transform_traced_is_no_leak(tmp_path):
+    """Inside jit a pytree's leaves are tracers by design (an eqx.Module through filter_jit): a
+    method calling ``self.scaler.update(x)`` stores no tracer in self, so no JNP303 is missed."""
+    script = tmp_path / "model.py"
+    script.write_text(PYTREE_SELF)
+    result = confirm("--format", "json", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["results"] == []
