@@ -189,13 +189,22 @@ def trace_only_effects(found, place, counts, host_calls, run):
     return rebound
 
 
+NO_RERUN = "stale globals need the rerun under jax.disable_jit, which the pytest mode does not do"
+UNCOUNTED_TRANSFORM = ("the line ran only while JAX traced, under a transform whose calls the pytest mode does "
+                       "not count (it counts those of the watched files' module-level jitted functions)")
+
+
 def trace_only_without_rerun(found, run):
     """Trace counting with no second run: a watched line that ran only while JAX traced, inside
     a call of a jitted function of a watched module, and fewer times than that function was
-    called, ran only at trace time (later calls reused the compiled code)."""
-    rec = run.rec
+    called, ran only at trace time (later calls reused the compiled code). Returns the places
+    where such evidence cannot be established, as [path, line, evidence kinds, why]."""
+    rec, blind = run.rec, []
     for place, runs in sorted(rec.traced_lines.items()):
+        blind.append([*place, [ev.STALE_GLOBAL], NO_RERUN])
         jitted = rec.line_jit.get(place)
+        if runs == rec.lines[place] and jitted is None:
+            blind.append([*place, sorted(ev.NEEDS_EAGER_RUN), UNCOUNTED_TRANSFORM])
         calls = rec.jit_calls[jitted] if jitted else 0
         if runs != rec.lines[place] or not runs < calls:
             continue
@@ -203,6 +212,7 @@ def trace_only_without_rerun(found, run):
         host_calls = {kind: (rec.host_calls[kind][place], rec.host_calls[kind][place] * calls // runs)
                       for kind in ("print", "random")}
         trace_only_effects(found, place, counts, host_calls, run)
+    return blind
 
 
 def is_promotion_error(exc):

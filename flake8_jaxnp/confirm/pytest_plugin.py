@@ -253,6 +253,6 @@ def _fill(case, rec, exception):
         case.detail = one_line(exception)
         add_exception(found, exception, rec.watched)
     recorded(found, rec)
-    trace_only_without_rerun(found, Run(rec, None, None))
+    case.blind = trace_only_without_rerun(found, Run(rec, None, None))
     case.events, case.observations = found.events, found.observations
     case.lines = sorted(rec.lines)

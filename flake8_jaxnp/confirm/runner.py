@@ -59,6 +59,7 @@ class CaseResult:
     observations: list = field(default_factory=list)
     lines: list = field(default_factory=list)  # [path, line] pairs that ran
     uncounted: str = ""  # why no line was counted (then ``lines`` is empty), or ""
+    blind: list = field(default_factory=list)  # [path, line, evidence kinds, why] the probes could not establish
 
 
 @dataclass

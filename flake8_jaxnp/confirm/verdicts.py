@@ -9,7 +9,7 @@ reported as missed.
 from dataclasses import dataclass
 
 from .. import evidence as ev
-from ..rules import confirmed_by
+from ..rules import RULES, confirmed_by
 
 TRANSFERS = frozenset({ev.TO_NUMPY, ev.TO_SCALAR, ev.FORMATTING})  # what a test's assertion has to do
 
@@ -43,17 +43,19 @@ def judge(results, silenced=frozenset()):
         return None if result is None else (result.path, result.statements.get(line, line))
 
     ran, evidence, events = set(), {}, []  # evidence: (statement, code) -> (kind order, case, item)
+    blind = {}  # (statement, evidence kind) -> (case, why the probes could not establish it there)
     for result in results:
         for case in result.cases:
             ran.update(place(path, line) for path, line in case.lines)
+            for path, line, kinds, why in case.blind:
+                for kind in kinds:
+                    blind.setdefault((place(path, line), kind), (_label(result, case, place(path, line)), why))
             for order, items in enumerate((case.events, case.observations)):
                 for item in items:
                     statement = place(item["path"], item["line"])
                     if statement is None:
                         continue
-                    # A case reaching another file is named with its own; a pytest node id names it already.
-                    same_file = statement[0] == result.path or "::" in case.name
-                    label = case.name if same_file else f"{result.path}::{case.name}"
+                    label = _label(result, case, statement)
                     if order == 0:
                         events.append((statement, label, item))
                     for code in confirmed_by(item["kind"]):
@@ -73,6 +75,10 @@ def judge(results, silenced=frozenset()):
                 row.verdict, row.mechanism, row.evidence, row.case = CONFIRMED, item["mechanism"], item["detail"], case
             elif statement in ran:
                 row.verdict = NOT_REPRODUCED
+                unseen = [blind[statement, kind] for kind in RULES[finding.code].evidence if (statement, kind) in blind]
+                if unseen:
+                    row.verdict, (row.case, why) = NOT_OBSERVABLE, unseen[0]
+                    row.evidence = f"not observable here: {why}"
             elif uncounted:  # a case that counted no line may have reached it
                 case, why = uncounted[0]
                 row.verdict, row.case = NOT_OBSERVABLE, case
@@ -92,6 +98,11 @@ def judge(results, silenced=frozenset()):
         rows.append(Row(statement[0], event["line"], None, codes, MISSED, "",
                         event["mechanism"], event["detail"], case))
     return sorted(rows, key=lambda row: (row.path, row.line, row.col or 0, row.codes))
+
+
+def _label(result, case, statement):
+    """A case reaching another file is named with its own; a pytest node id names it already."""
+    return case.name if statement[0] == result.path or "::" in case.name else f"{result.path}::{case.name}"
 
 
 def summary(rows):

@@ -377,3 +377,29 @@ def test_a_test_that_calls_jax_debug_print_stops_line_counting_where_that_is_uns
     assert verdicts[("src/scorer/report.py", "JNP102")] == ("not observable", counted_none)
     [case] = [case for case in report["cases"] if case["case"] == counted_none]
     assert case["uncounted"].startswith("it calls jax.debug.print, and on tpu host callbacks under line counting")
+
+
+def test_a_trace_count_the_pytest_mode_cannot_take_is_not_observable(tmp_path):
+    """A print in a function jitted inside another (a nested filter_jit, a factory) ran only while JAX
+    traced, but the pytest mode counts calls of module-level jitted functions only: whether it ran at
+    trace time only is unknown, and the row says so instead of 'not reproduced'."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    (tmp_path / "model.py").write_text(textwrap.dedent("""\
+        import jax
+
+
+        def make_step(scale):
+            def step(x):
+                print("tracing", x)
+                return x * scale
+            return jax.jit(step)
+        """))
+    (tmp_path / "tests" / "test_model.py").write_text(
+        "import jax.numpy as jnp\n\nimport model\n\n\ndef test_step():\n    step = model.make_step(2.0)\n"
+        "    for _ in range(3):\n        step(jnp.ones(2))\n")
+    result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
+    [row] = report["results"]
+    assert (row["path"], row["line"], row["codes"], row["verdict"]) == ("model.py", 6, ["JNP301"], "not observable")
+    assert row["evidence"].startswith("not observable here: the line ran only while JAX traced, under a transform")
+    assert "0 confirmed, 0 not reproduced, 0 not exercised, 0 missed, 1 not observable" in result.stdout
