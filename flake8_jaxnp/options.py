@@ -56,14 +56,16 @@ def from_flake8(options):
                    x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir, silenced=_silenced(options))
 
 
-def from_configuration(extra_transforms=None, x64=False, cache_dir=None, directory=None):
+def from_configuration(extra_transforms=None, x64=False, cache_dir=None, directory=None, extend_select=None):
     """The runtime mode's Options, read as ``flake8`` run in the working directory (or ``directory``:
     the editor plugin's project root) reads them: its configuration file (setup.cfg, tox.ini or
     .flake8, found from there upwards; pyproject.toml where the flake8-pyproject plugin is
     installed and the directory is the working one), with the given command-line values on top.
     Unlike flake8, which goes on without it, a name that cannot be a transform raises OptionError.
-    Every rule is checked: flake8's selection only decides what flake8 prints."""
+    Every rule on by default is checked: flake8's selection only decides what flake8 prints; a rule
+    off by default only where --select or --extend-select (``extend_select``, or the file's) names it."""
     argv = [f"--jaxnp-extra-transforms={extra_transforms}"] if extra_transforms is not None else []
+    argv += [f"--extend-select={extend_select}"] if extend_select is not None else []
     argv += ["--jaxnp-x64"] if x64 else []
     argv += [f"--jaxnp-cache-dir={cache_dir}"] if cache_dir is not None else []
     try:
@@ -75,7 +77,7 @@ def from_configuration(extra_transforms=None, x64=False, cache_dir=None, directo
         raise OptionError(f"the flake8 configuration could not be read: {detail[0] if detail else type(exc).__name__}"
                           ) from None
     return Options(extra_transforms=_transform_names(options.jaxnp_extra_transforms, strict=True),
-                   x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir)
+                   x64=bool(options.jaxnp_x64), cache_dir=options.jaxnp_cache_dir, silenced=_off_unnamed(options))
 
 
 def _flake8_options(argv, directory=None):
@@ -125,14 +127,19 @@ def _silenced(options):
     rules off by default that no --select or --extend-select names in full: ``--select JNP``
     means the plugin's rules, not the ones it keeps off (flake8's own default ignore list
     would give way to it, and to any --ignore)."""
-    named = {code.strip() for code in (*(options.select or ()), *(options.extend_select or ()))}
-    off = {code for code in OFF_BY_DEFAULT if code not in named}
+    off = _off_unnamed(options)
     try:
         from flake8.style_guide import Decision, DecisionEngine
         engine = DecisionEngine(options)
         return frozenset(off | {code for code in RULES if engine.decision_for(code) is Decision.Ignored})
     except Exception:  # noqa: BLE001 - another flake8: do every other check, flake8 still filters
         return frozenset(off)
+
+
+def _off_unnamed(options):
+    """The rules off by default that no --select or --extend-select names in full."""
+    named = {code.strip() for code in (*(options.select or ()), *(options.extend_select or ()))}
+    return frozenset(code for code in OFF_BY_DEFAULT if code not in named)
 
 
 def transform_name_problem(name, consequence="it is ignored"):

@@ -48,7 +48,7 @@ class Recorder:
         self.watched = watched  # Watched: the files whose frames count
         self.track_globals = track_globals  # fingerprint the globals each line reads (eager runs)
         self.operand_dtypes = operand_dtypes  # compare operator dtypes (where strict promotion is not used)
-        self.pending_leaks = {}  # frame -> (place, closure/self names it mutated), checked at its next line
+        self.pending_leaks = {}  # frame -> (place, {closure/self name mutated: ids of tracers held before})
         self.leaks = set()  # (place, name): a closure container or self that held a tracer after the line
         self.lines = Counter()  # place -> times it ran
         self.traced_lines = Counter()  # place -> times it ran while JAX traced

@@ -6,6 +6,7 @@ import signal
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
 
+from ..model.project.cache import unwritable, unwritable_warning
 from ..options import OptionError, from_configuration
 from . import cost, processes, report
 from .runner import ACCELERATORS, PLATFORMS, PathError, Pool, prepare, python_files, run_file, scope, settings, stop
@@ -59,6 +60,8 @@ def parser():
     cli.add_argument("--jaxnp-x64", action="store_true",
                      help="as for flake8: the project enables jax_enable_x64 (the cases run with it too)")
     cli.add_argument("--jaxnp-cache-dir", metavar="DIR", help="as for flake8: the linter's summaries and findings")
+    cli.add_argument("--extend-select", metavar="CODES",
+                     help="as for flake8: also judge these rules that are off by default (e.g. JNP403,JNP606)")
     cli.add_argument("--measure-cost", action="store_true",
                      help="time the case of each confirmed finding whose harm is time as written and with the "
                           "finding's fix, and report the difference (slower: many timed runs, one at a time)")
@@ -109,7 +112,8 @@ def main(argv=None):
     cli = parser()
     args = cli.parse_args(argv)
     try:
-        args.options = from_configuration(args.jaxnp_extra_transforms, args.jaxnp_x64, args.jaxnp_cache_dir)
+        args.options = from_configuration(args.jaxnp_extra_transforms, args.jaxnp_x64, args.jaxnp_cache_dir,
+                                          extend_select=args.extend_select)
     except OptionError as exc:
         cli.error(str(exc))
     previous = signal.signal(signal.SIGTERM, _terminate)
@@ -132,6 +136,8 @@ def main(argv=None):
 
 def _main(args):
     errors = []
+    for warning in cache_warnings(args):
+        print(warning, file=sys.stderr)
     files = []
     for path in args.paths:
         try:
@@ -148,14 +154,27 @@ def _main(args):
     stopped = _run_all(results, args)  # a backend --require-* refuses: nothing ran, nothing to time
     errors += stopped
     errors += [message for result in results for message in (result.lint_error, result.error) if message]
+    for name in args.case:
+        if results and not any(name in result.named_cases for result in results):
+            where = results[0].path if len(results) == 1 else "any of the given files"
+            errors.append(f"--case {name}: there is no module-level function {name} in {where}")
     if results and not errors and not any(result.case_names for result in results):
         skipped = [report.not_run(result) for result in results if result.missing_package]
         errors += skipped or ["no case_* function to run in the given paths (a module-level callable that takes "
                               "no arguments); --case NAME runs another one, e.g. --case main for a script"]
-    rows = judge(results)
+    rows = judge(results, args.options.silenced)
     timed = args.measure_cost and not stopped
     costs = cost.measure(rows, results, args.timeout, _settings(args)) if timed else None
     return _finish(args, rows, results, errors, costs)
+
+
+def cache_warnings(args):
+    """A line for each cache folder the options name that cannot be written: the run goes on without it."""
+    warning = unwritable_warning(args.options.cache_dir)
+    reason = unwritable(args.cache_dir) if args.cache_dir else None
+    xla = (f"flake8-jaxnp-confirm: --cache-dir {args.cache_dir}: cannot write there ({reason}); "
+           "JAX's compilation cache is off in this run") if reason else None
+    return [line for line in (warning, xla) if line]
 
 
 def _run_all(results, args):

@@ -52,15 +52,30 @@ def analyse(jitted, eager=None, promotion=None):
             "lines": sorted(lines)}
 
 
+class Stopped(BaseException):
+    """Raised by the line counter into the rerun without jit where the jitted run raised (the same
+    line, run as often), so the two runs cover the same stretch of the case. A BaseException: the
+    case's own ``except Exception`` must not swallow it."""
+
+
+def stop_place(run):
+    """(place, runs): where a rerun without jit stops for the two runs to be compared, the innermost
+    watched line of the jitted run's exception and how often it ran; None when it raised none there."""
+    if run.exception is None:
+        return None
+    place = exception_place(run.exception.__traceback__, run.rec.watched)[0]
+    return (place, run.rec.lines[place]) if place in run.rec.lines else None
+
+
 def _ended_alike(jitted, eager):
     """Whether the rerun without jit ended as the jitted run did: both finished, or both raised the
-    same type of exception at the same watched line, so their line counts cover the same stretch of
-    the case (a tracer error under jit that the rerun runs past leaves nothing to compare)."""
+    same type of exception at the same watched line (or the rerun was stopped there), so their line
+    counts cover the same stretch of the case."""
     first, second = jitted.exception, eager.exception
     if first is None or second is None:
         return first is second
     watched = jitted.rec.watched
-    return (type(first) is type(second)
+    return ((type(first) is type(second) or isinstance(second, Stopped))
             and exception_place(first.__traceback__, watched)[0] == exception_place(second.__traceback__, watched)[0])
 
 
@@ -174,13 +189,22 @@ def trace_only_effects(found, place, counts, host_calls, run):
     return rebound
 
 
+NO_RERUN = "stale globals need the rerun under jax.disable_jit, which the pytest mode does not do"
+UNCOUNTED_TRANSFORM = ("the line ran only while JAX traced, under a transform whose calls the pytest mode does "
+                       "not count (it counts those of the watched files' module-level jitted functions)")
+
+
 def trace_only_without_rerun(found, run):
     """Trace counting with no second run: a watched line that ran only while JAX traced, inside
     a call of a jitted function of a watched module, and fewer times than that function was
-    called, ran only at trace time (later calls reused the compiled code)."""
-    rec = run.rec
+    called, ran only at trace time (later calls reused the compiled code). Returns the places
+    where such evidence cannot be established, as [path, line, evidence kinds, why]."""
+    rec, blind = run.rec, []
     for place, runs in sorted(rec.traced_lines.items()):
+        blind.append([*place, [ev.STALE_GLOBAL], NO_RERUN])
         jitted = rec.line_jit.get(place)
+        if runs == rec.lines[place] and jitted is None:
+            blind.append([*place, sorted(ev.NEEDS_EAGER_RUN), UNCOUNTED_TRANSFORM])
         calls = rec.jit_calls[jitted] if jitted else 0
         if runs != rec.lines[place] or not runs < calls:
             continue
@@ -188,6 +212,7 @@ def trace_only_without_rerun(found, run):
         host_calls = {kind: (rec.host_calls[kind][place], rec.host_calls[kind][place] * calls // runs)
                       for kind in ("print", "random")}
         trace_only_effects(found, place, counts, host_calls, run)
+    return blind
 
 
 def is_promotion_error(exc):

@@ -17,6 +17,7 @@ import os
 import pytest
 
 TEST_FOLDERS = ("test", "tests", "testing")  # never taken for the package under test
+NOT_PROJECT_CODE = ("conftest", "setup", "noxfile")  # modules at the rootdir that are not the code under test
 
 
 def pytest_addoption(parser):
@@ -60,12 +61,16 @@ class Confirmation:
         from .linefacts import Watched
         from .runner import PathError, prepare, python_files
 
+        from ..model.project.cache import unwritable_warning
+
         self.config, self.errors, self.results, self.rows = config, [], [], None
+        self.silenced = options.silenced  # rules off by default that the configuration does not select
+        self.notes = [line for line in (unwritable_warning(options.cache_dir),) if line]  # shown, not failing
         paths = [arg.split("::")[0] for arg in config.args] or [str(config.rootpath)]
-        self.packages = [package for package in project_packages(config.rootpath)
-                         if not any(_inside(package, path) for path in paths)]
+        self.code = project_code(config.rootpath)
+        self.added = [code for code in self.code if not any(_inside(code, path) for path in paths)]
         files = []
-        for path in paths + self.packages:
+        for path in paths + self.added:
             try:
                 files += python_files([path])
             except PathError as exc:
@@ -83,9 +88,10 @@ class Confirmation:
         self.watched = Watched(self.by_path)
         self.recorders = {}  # nodeid -> (Recorder, CaseResult, exception) of the tests run so far
         self.exceptions = {}  # nodeid -> the first exception of the test running now, or None
-        process_probes.install_process_probes()
         import jax
 
+        self.notes += _keep_the_cpu(jax)
+        process_probes.install_process_probes()
         backend = (jax.default_backend(), jax.devices()[0].device_kind)
         for result in self.results:
             result.backend, result.has_cases = backend, True  # the tests are the cases
@@ -99,10 +105,12 @@ class Confirmation:
         array_probes.install_watched_module_probes(self.watched)
         rec = array_probes.Recorder(self.watched, operand_dtypes=True)
         self.exceptions[item.nodeid] = None
-        with process_probes.tracing(rec):
+        with process_probes.tracing(rec, rerun_uncounted=False) as counting:  # a test runs once, as it is
             yield
         exception = self.exceptions.pop(item.nodeid)
-        case = CaseResult(item.nodeid, "ok" if exception is None else "raised")
+        stopped = counting.stopped_for
+        case = CaseResult(item.nodeid, "ok" if exception is None else "raised",
+                          uncounted=process_probes.uncounted_reason(stopped) if stopped else "")
         owner = self.by_path.get(os.path.abspath(item.path), self.results[0] if self.results else None)
         if owner is not None:
             owner.cases.append(case)
@@ -126,11 +134,15 @@ class Confirmation:
         try:
             for rec, case, exception in self.recorders.values():
                 _fill(case, rec, exception)
-            self.rows = judge(self.results)
+            self.rows = judge(self.results, self.silenced)
         except Exception as exc:  # noqa: BLE001 - the plugin must not break the user's session
             self.errors.append(f"internal error, no verdicts: {one_line(exc)}")
             self.rows = []
         self.recorders.clear()
+        here = self.config.invocation_params.dir
+        self.notes += [f"flake8-jaxnp: {_relative(path, here)} was not judged: the tests imported it from "
+                       f"{_relative(file, here)} (an installed copy? pip install -e . runs the watched one)"
+                       for path, file in imported_elsewhere(self.code)]
         failing = [row for row in self.rows if row.verdict in (NOT_REPRODUCED, MISSED)] + self.errors
         if self.config.getoption("jaxnp_strict") and failing and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -151,28 +163,68 @@ class Confirmation:
         if self.rows is None:
             return
         terminalreporter.section("flake8-jaxnp runtime confirmation")
+        for line in self.notes:
+            terminalreporter.write_line(line)
         for error in self.errors:
             terminalreporter.write_line(f"flake8-jaxnp: {error}")
-        if self.packages:
+        if self.added:
             here = self.config.invocation_params.dir
-            names = ", ".join(_relative(package, here) + os.sep for package in self.packages)
-            terminalreporter.write_line(f"flake8-jaxnp: also watched the project's packages: {names}")
+            names = ", ".join(_relative(code, here) + (os.sep if os.path.isdir(code) else "") for code in self.added)
+            terminalreporter.write_line(f"flake8-jaxnp: also watched the project's code: {names}")
         terminalreporter.write_line(table(self.rows, self.results))
 
 
-def project_packages(rootdir):
-    """The packages of the project under test, watched besides the given paths so that
-    ``pytest --jaxnp-confirm tests`` judges the code the tests exercise: the rootdir's folders
-    (and ``src/``'s) with an ``__init__.py``, except test folders and this plugin's own package."""
+def _keep_the_cpu(jax):
+    """Where JAX_PLATFORMS (jax_platforms) names platforms without the CPU, add it after them, so that
+    jax.debug.print and the other host callbacks, which place their inputs on the CPU, work as they
+    would on the CPU, and no error ends the session at exit. The first platform stays the default.
+    Returns the line that says so (or why it could not), or nothing."""
+    from jax._src import xla_bridge
+
+    platforms = jax.config.jax_platforms
+    if not platforms or "cpu" in platforms.split(","):
+        return []
+    if xla_bridge.backends_are_initialized():
+        return [f"flake8-jaxnp: jax_platforms={platforms} leaves out cpu and JAX started before the plugin could add "
+                f"it: jax.debug.print fails there; run with JAX_PLATFORMS={platforms},cpu"]
+    jax.config.update("jax_platforms", f"{platforms},cpu")
+    return [f"flake8-jaxnp: jax_platforms={platforms} leaves out cpu, which jax.debug.print needs: "
+            f"ran with {platforms},cpu"]
+
+
+def project_code(rootdir):
+    """The code of the project under test, watched besides the given paths so that ``pytest
+    --jaxnp-confirm tests`` judges the code the tests exercise: the rootdir's (and ``src/``'s)
+    packages (folders with an ``__init__.py``) and plain modules, except test folders and files,
+    conftest.py, setup.py, noxfile.py and this plugin's own package."""
+    from ..model.syntax import is_test_file
+
     own = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
     found = []
     for parent in (rootdir, rootdir / "src"):
         try:
-            folders = sorted(parent.iterdir())
+            entries = sorted(parent.iterdir())
         except OSError:
             continue
-        found += [str(folder) for folder in folders if folder.name.isidentifier() and folder.name not in TEST_FOLDERS
-                  and (folder / "__init__.py").is_file() and os.path.realpath(folder) != own]
+        found += [str(entry) for entry in entries if entry.name.isidentifier() and entry.name not in TEST_FOLDERS
+                  and (entry / "__init__.py").is_file() and os.path.realpath(entry) != own]
+        found += [str(entry) for entry in entries if entry.suffix == ".py" and entry.stem.isidentifier()
+                  and entry.stem not in NOT_PROJECT_CODE and not is_test_file(entry.name) and entry.is_file()]
+    return found
+
+
+def imported_elsewhere(code):
+    """(package or module path, the file the tests imported it from) for each of ``code`` whose
+    import name the tests imported from another place (an installed copy: ``pip install .`` of a
+    ``src/`` layout): its lines never ran where they are watched."""
+    import sys
+
+    found = []
+    for path in code:
+        name = os.path.splitext(os.path.basename(path))[0]
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if isinstance(file, str) and not _inside(file, path):
+            found.append((path, file))
     return found
 
 
@@ -201,6 +253,6 @@ def _fill(case, rec, exception):
         case.detail = one_line(exception)
         add_exception(found, exception, rec.watched)
     recorded(found, rec)
-    trace_only_without_rerun(found, Run(rec, None, None))
+    case.blind = trace_only_without_rerun(found, Run(rec, None, None))
     case.events, case.observations = found.events, found.observations
     case.lines = sorted(rec.lines)

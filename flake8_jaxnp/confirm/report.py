@@ -90,7 +90,7 @@ def _location(row):
 def _evidence(row):
     if row.mechanism:
         return f"{row.mechanism} in {row.case}: {row.evidence}"
-    return EXPLANATIONS.get(row.verdict, "")
+    return row.evidence or EXPLANATIONS.get(row.verdict, "")
 
 
 def as_json(rows, results, errors, exit_code, costs=None):
@@ -102,7 +102,7 @@ def as_json(rows, results, errors, exit_code, costs=None):
         "api_data_jax_version": described,
         "results": [asdict(row) for row in rows],
         "cases": [{"path": result.path, "case": case.name, "status": case.status, "detail": case.detail,
-                   "events": case.events} for result in results for case in result.cases],
+                   "uncounted": case.uncounted, "events": case.events} for result in results for case in result.cases],
         "errors": errors,
         "notes": notes(results),
         **measured,

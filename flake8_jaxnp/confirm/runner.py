@@ -30,7 +30,9 @@ from . import processes
 from .observe import one_line
 from .worker import BOOT
 
-PLATFORMS = {"cpu": "cpu", "gpu": "cuda", "tpu": "tpu"}  # --platform -> jax_platforms (auto: what JAX picks)
+# --platform -> jax_platforms (auto: what JAX picks); an accelerator keeps the CPU beside it, which
+# jax.debug.print and the other host callbacks place their inputs on
+PLATFORMS = {"cpu": "cpu", "gpu": "cuda,cpu", "tpu": "tpu,cpu"}
 ACCELERATORS = ("gpu", "tpu")  # jax.default_backend() names
 STARTUP_TIMEOUT = 120.0  # seconds a new worker may take to import JAX and start its backend
 MESSAGE_LIMIT = 64 << 20  # bytes; a longer "line" from a worker is not a message
@@ -56,6 +58,8 @@ class CaseResult:
     events: list = field(default_factory=list)
     observations: list = field(default_factory=list)
     lines: list = field(default_factory=list)  # [path, line] pairs that ran
+    uncounted: str = ""  # why no line was counted (then ``lines`` is empty), or ""
+    blind: list = field(default_factory=list)  # [path, line, evidence kinds, why] the probes could not establish
 
 
 @dataclass
@@ -73,6 +77,7 @@ class FileResult:
     demo_lines: frozenset = frozenset()  # lines that only a handful of loop steps repeat (for _ in range(3))
     backend: tuple = ()  # (backend, device kind) as the worker saw it
     missing_package: str = ""  # the file imports a package that is not installed: none of its cases ran
+    named_cases: tuple = ()  # the --case names the file defines at module level
 
     @property
     def realpath(self):
@@ -124,14 +129,30 @@ def prepare(path, options=DEFAULT, named_cases=()):
     findings = lint(tree, source.splitlines(True), options, path)
     failure = next((finding for finding in findings if finding.code == INTERNAL_ERROR), None)
     findings = [finding for finding in findings if finding is not failure]
+    defined = module_level_names(tree)
+    named = tuple(name for name in named_cases if name in defined)
     return FileResult(path, [finding for finding in findings if RULES[finding.code].evidence],
                       statement_lines(tree),
                       unconfirmable=[finding for finding in findings if not RULES[finding.code].evidence],
-                      has_cases=any(name.encode() in data for name in ("case_", *named_cases)),
+                      has_cases=b"case_" in data or bool(named), named_cases=named,
                       assertions=assertion_lines(tree, path),
                       demo_lines=demo_loop_lines(tree),
                       lint_error=f"{path}: linter error, its findings here may be incomplete and no pitfall "
                                  f"here counts as missed: {failure.message}" if failure else "")
+
+
+def module_level_names(tree):
+    """The names a module binds at its top level (definitions, assignments, imports)."""
+    names = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).partition(".")[0] for alias in node.names)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(name.id for target in targets for name in ast.walk(target) if isinstance(name, ast.Name))
+    return names
 
 
 def statement_lines(tree):
@@ -175,13 +196,18 @@ def _names_range(func):
 
 def assertion_lines(tree, path):
     """First lines of the statements that check a value in a test: a call of an ``assert*`` method
-    or function (``self.assertTrue(jnp.all(x))``, ``np.testing.assert_allclose``), or an ``assert``
-    in a test file or ``test*`` function. A test has to bring what it checks to the host: the linter
-    reports no transfer there (checks.transfers), and none counts as missed."""
+    or function (``self.assertTrue(jnp.all(x))``, ``np.testing.assert_allclose``), an ``assert``
+    in a test file or ``test*`` function, and every statement of an assertion helper (a function
+    named ``assert*``: ``assert_trees_all_close`` looping over leaves). A test has to bring what it
+    checks to the host: the linter reports no transfer there (checks.transfers), and none counts as
+    missed."""
     lines, stack = set(), [(tree, is_test_file(path))]
     while stack:
         node, in_test = stack.pop()
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name.lstrip("_").startswith("assert"):
+                lines.update(statement.lineno for statement in ast.walk(node) if isinstance(statement, ast.stmt))
+                continue
             in_test = in_test or node.name.startswith(TEST_FUNCTION_PREFIX)
         if isinstance(node, ast.Assert) and in_test:
             lines.add(node.lineno)
@@ -388,7 +414,8 @@ def _run_on(worker, result, cases, timeout, watched):
                     result.case_names = list(cases)
             elif kind == "case":
                 result.cases.append(CaseResult(message["case"], message["status"], message["error"] or "",
-                                               message["events"], message["observations"], message["lines"]))
+                                               message["events"], message["observations"], message["lines"],
+                                               message["uncounted"]))
                 done.add(message["case"])
                 running = None
             elif kind == "file done":

@@ -9,12 +9,13 @@ reported as missed.
 from dataclasses import dataclass
 
 from .. import evidence as ev
-from ..rules import confirmed_by
+from ..rules import RULES, confirmed_by
 
 TRANSFERS = frozenset({ev.TO_NUMPY, ev.TO_SCALAR, ev.FORMATTING})  # what a test's assertion has to do
 
 CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED = "confirmed", "not reproduced", "not exercised", "missed"
 VERDICTS = (CONFIRMED, NOT_REPRODUCED, NOT_EXERCISED, MISSED)
+NOT_OBSERVABLE = "not observable"  # the probes could not establish it either way (counted only when it occurs)
 CASE_PROBLEMS = ("timed out", "crashed", "exited")  # exited: the case raised SystemExit
 
 
@@ -31,9 +32,10 @@ class Row:
     case: str = ""
 
 
-def judge(results):
+def judge(results, silenced=frozenset()):
     """Rows for prepared FileResults: one per finding, then one per missed event. Events and
-    lines count in whichever of the files they happened, whichever file's case reached them."""
+    lines count in whichever of the files they happened, whichever file's case reached them.
+    ``silenced``: rules not judged (off by default and not selected): none of their pitfalls is missed."""
     by_path = {path: result for result in results for path in result.own_paths}
 
     def place(item_path, line):
@@ -41,23 +43,27 @@ def judge(results):
         return None if result is None else (result.path, result.statements.get(line, line))
 
     ran, evidence, events = set(), {}, []  # evidence: (statement, code) -> (kind order, case, item)
+    blind = {}  # (statement, evidence kind) -> (case, why the probes could not establish it there)
     for result in results:
         for case in result.cases:
             ran.update(place(path, line) for path, line in case.lines)
+            for path, line, kinds, why in case.blind:
+                for kind in kinds:
+                    blind.setdefault((place(path, line), kind), (_label(result, case, place(path, line)), why))
             for order, items in enumerate((case.events, case.observations)):
                 for item in items:
                     statement = place(item["path"], item["line"])
                     if statement is None:
                         continue
-                    # A case reaching another file is named with its own; a pytest node id names it already.
-                    same_file = statement[0] == result.path or "::" in case.name
-                    label = case.name if same_file else f"{result.path}::{case.name}"
+                    label = _label(result, case, statement)
                     if order == 0:
                         events.append((statement, label, item))
                     for code in confirmed_by(item["kind"]):
                         key = (statement, code)
                         if key not in evidence or evidence[key][0] > order:
                             evidence[key] = (order, label, item)
+    uncounted = [(case.name if "::" in case.name else f"{result.path}::{case.name}", case.uncounted)
+                 for result in results for case in result.cases if case.uncounted]
     rows, explained = [], set()
     for result in results:
         for finding in result.findings:
@@ -69,12 +75,20 @@ def judge(results):
                 row.verdict, row.mechanism, row.evidence, row.case = CONFIRMED, item["mechanism"], item["detail"], case
             elif statement in ran:
                 row.verdict = NOT_REPRODUCED
+                unseen = [blind[statement, kind] for kind in RULES[finding.code].evidence if (statement, kind) in blind]
+                if unseen:
+                    row.verdict, (row.case, why) = NOT_OBSERVABLE, unseen[0]
+                    row.evidence = f"not observable here: {why}"
+            elif uncounted:  # a case that counted no line may have reached it
+                case, why = uncounted[0]
+                row.verdict, row.case = NOT_OBSERVABLE, case
+                row.evidence = f"not observable here: line counting was off in {case} ({why})"
             rows.append(row)
     seen, unjudged = set(), {result.path for result in results if result.lint_error}
     # the linter reports no transfer where a test checks a value, nor in a loop of a handful of steps
     unreported = {(result.path, line) for result in results for line in result.assertions | result.demo_lines}
     for statement, case, event in events:
-        codes = confirmed_by(event["kind"])
+        codes = [code for code in confirmed_by(event["kind"]) if code not in silenced]
         key = (statement, tuple(codes))
         if (not codes or key in seen or statement[0] in unjudged
                 or (event["kind"] in TRANSFERS and statement in unreported)
@@ -86,10 +100,15 @@ def judge(results):
     return sorted(rows, key=lambda row: (row.path, row.line, row.col or 0, row.codes))
 
 
+def _label(result, case, statement):
+    """A case reaching another file is named with its own; a pytest node id names it already."""
+    return case.name if statement[0] == result.path or "::" in case.name else f"{result.path}::{case.name}"
+
+
 def summary(rows):
     counts = dict.fromkeys(VERDICTS, 0)
     for row in rows:
-        counts[row.verdict] += 1
+        counts[row.verdict] = counts.get(row.verdict, 0) + 1
     return counts
 
 

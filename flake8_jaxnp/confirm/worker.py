@@ -12,8 +12,8 @@ the working directory and the environment as they were before the first case.
 After each run every process the case started is ended (see ``processes``).
 A case runs under strict dtype promotion (again without it when a promotion
 error stopped it), and, when a finding of the file needs it and the case traced
-watched code, once more under ``jax.disable_jit()`` (also after an exception):
-comparing the two runs shows which lines ran only while JAX traced. A worker started
+watched code, once more under ``jax.disable_jit()`` (after an exception, stopped where
+the jitted run raised): comparing the two runs shows which lines ran only while JAX traced. A worker started
 with ``timing`` (``--measure-cost``, ``cost.py``) installs no probe and times cases
 instead (``timings``).
 """
@@ -25,8 +25,9 @@ import types
 import warnings
 from contextlib import ExitStack, contextmanager, redirect_stderr, redirect_stdout
 
+from ..model.project.cache import unwritable
 from . import processes
-from .observe import analyse, one_line
+from .observe import Stopped, analyse, one_line, stop_place
 
 BOOT = "import sys; del sys.path[0]; from flake8_jaxnp.confirm.worker import main; main()"
 
@@ -53,7 +54,7 @@ def main():
         jax.config.update("jax_platforms", settings["platform"])
     if settings["x64"]:
         jax.config.update("jax_enable_x64", True)
-    if settings["cache_dir"] and _writable_folder(settings["cache_dir"]):
+    if settings["cache_dir"] and not unwritable(settings["cache_dir"]):  # the runner said why not
         # Workers compile the same small programs again and again: share them on disk.
         jax.config.update("jax_compilation_cache_dir", settings["cache_dir"])
         jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
@@ -90,14 +91,6 @@ def _limit_memory(limit):
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def _writable_folder(path):
-    try:
-        os.makedirs(path, exist_ok=True)
-    except OSError:
-        return False
-    return os.access(path, os.W_OK)
-
-
 class ProcessState:
     """What a case may change and the next case must not see."""
 
@@ -105,6 +98,7 @@ class ProcessState:
         self.modules = dict(sys.modules)
         self.config = dict(sys.modules["jax"].config.values)
         self.path = list(sys.path)
+        self.argv = list(sys.argv)
         self.cwd = os.getcwd()
         self.environ = dict(os.environ)
 
@@ -120,6 +114,7 @@ class ProcessState:
             if now.get(name, value) is not value:
                 config.update(name, value)
         sys.path[:] = self.path
+        sys.argv[:] = self.argv
         os.chdir(self.cwd)
         if dict(os.environ) != self.environ:
             os.environ.clear()
@@ -143,6 +138,7 @@ class UserFile:
         with the probes of the ``watched`` files, if given."""
         from . import array_probes
         sys.path.insert(0, self.root)
+        sys.argv[:] = [self.path]  # as `python file.py` would: a script's argparse sees no arguments
         module = types.ModuleType(self.name)
         module.__file__ = self.path
         module.__package__ = self.name.rpartition(".")[0]
@@ -233,10 +229,12 @@ class Run:
         self.rec, self.exception, self.module = recorder, exception, module
 
 
-def execute_case(file, case, watched, eager, strict, baseline):
+def execute_case(file, case, watched, eager, strict, baseline, stop=None, count_lines=True):
+    """One run of ``case``; ``stop``: where the run is stopped (``observe.stop_place``)."""
     import jax
 
     from . import array_probes, process_probes
+    from .process_probes import HostCallbackStaged
     rec = array_probes.Recorder(watched, track_globals=eager)
     exception, module = None, None
     with ExitStack() as stack:
@@ -251,9 +249,9 @@ def execute_case(file, case, watched, eager, strict, baseline):
                     modes.enter_context(jax.disable_jit())
                 if strict:
                     modes.enter_context(jax.numpy_dtype_promotion("strict"))
-                with process_probes.tracing(rec):
+                with process_probes.tracing(rec, stop, count_lines):
                     getattr(module, case)()
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a raising case is a result
+        except (Exception, SystemExit, Stopped, HostCallbackStaged) as exc:  # noqa: BLE001 - a result
             exception = exc
     return Run(rec, exception, module)
 
@@ -263,23 +261,30 @@ def run_case(file, case, watched, rerun, send, baseline):
     events, observations and lines run."""
     import jax
 
+    from .process_probes import HostCallbackStaged, uncounted_reason
+
     send({"type": "run", "case": case})
     jitted = execute_case(file, case, watched, eager=False, strict=True, baseline=baseline)
+    uncounted = ""
+    if isinstance(jitted.exception, HostCallbackStaged):  # see process_probes.counts_lines_through_host_callbacks
+        uncounted = uncounted_reason(jitted.exception)
+        send({"type": "run", "case": case})
+        jitted = execute_case(file, case, watched, eager=False, strict=True, baseline=baseline, count_lines=False)
     promotion = None
     if isinstance(jitted.exception, jax.dtypes.TypePromotionError):
         promotion = jitted.exception
         send({"type": "run", "case": case})
-        jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline)
+        jitted = execute_case(file, case, watched, eager=False, strict=False, baseline=baseline,
+                              count_lines=not uncounted)
     # Only a case that traced the code of a file with such a finding needs the rerun without jit. One
-    # that raised gets it too, so what ran before the exception still counts (see observe.analyse),
-    # unless the error is JAX's own about a tracer: without jit the case would run on past it (maybe
-    # for long), and the two runs could not be compared.
+    # that raised gets it too, stopped where the jitted run raised (without jit a tracer error would not
+    # stop it), so what ran before the exception still counts (see observe.analyse).
     eager = None
-    tracer_error = isinstance(jitted.exception, (jax.errors.JAXTypeError, jax.errors.JAXIndexError))
-    if not tracer_error and any(path in rerun for path, _ in jitted.rec.traced_lines):
+    if not uncounted and any(path in rerun for path, _ in jitted.rec.traced_lines):
         send({"type": "run", "case": case})
-        eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline)
-    return analyse(jitted, eager, promotion)
+        eager = execute_case(file, case, watched, eager=True, strict=False, baseline=baseline,
+                             stop=stop_place(jitted))
+    return dict(analyse(jitted, eager, promotion), uncounted=uncounted)
 
 
 # -- --measure-cost: the case as written against the case with one finding's fix --------------

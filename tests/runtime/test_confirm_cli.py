@@ -20,7 +20,7 @@ import pytest
 from confirm_helpers import INPUTS, ON_PLATFORM, PLATFORM, case_of, confirm, rows_of
 from conftest import FIXTURES, ROOT
 from expectations import expected_findings
-from flake8_jaxnp.rules import RULES
+from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES
 
 INPUT_FILES = [INPUTS / name for name in (
     "confirmed_and_unexercised.py", "contained.py", "raises_later.py", "wrong_and_missed.py")]
@@ -29,7 +29,7 @@ FIXTURE_FILES = sorted(FIXTURES.glob("*.py"))
 
 @pytest.fixture(scope="module")
 def fixtures_report():
-    result = confirm("--format", "json", *ON_PLATFORM, FIXTURES)
+    result = confirm("--format", "json", "--extend-select", ",".join(OFF_BY_DEFAULT), *ON_PLATFORM, FIXTURES)
     assert result.returncode in (0, 1), result.stderr
     return json.loads(result.stdout)
 
@@ -116,15 +116,17 @@ def test_pitfall_without_finding_is_missed(inputs_run):
 
 def test_evidence_gathered_before_a_later_exception_is_kept(inputs_run):
     """The print ran once under jit and 50 times without it before both runs raised at the removed
-    name; a case whose runs end differently (a traced slice the run without jit goes past) is not
-    compared, so its loop's rebinding (once against five times) is no event; past JAX's own tracer
-    error no rerun is tried (it would have waited past --timeout)."""
+    name; the rerun without jit stops where the jitted run raised (a traced slice, a tracer's truth
+    value), so a loop's rebinding (once in both) is no event, the rerun never reaches the sleep past
+    the tracer error (it would have waited past --timeout), and a print that ran once under jit and
+    three times without it before a tracer error is confirmed."""
     _, report = inputs_run
     rows = [(row["line"], row["codes"][0], row["verdict"], row["case"]) for row in rows_of(report, "raises_later.py")]
     assert rows == [(12, "JNP301", "confirmed", "case_print_then_removed_api"),
                     (18, "JNP202", "confirmed", "case_runs_that_end_differently_are_not_compared"),
                     (23, "JNP202", "confirmed", "case_tracer_error_spares_the_rerun"),
-                    (31, "JNP504", "confirmed", "case_print_then_removed_api")]
+                    (31, "JNP504", "confirmed", "case_print_then_removed_api"),
+                    (55, "JNP301", "confirmed", "case_print_then_tracer_error")]
     assert rows_of(report, "raises_later.py")[0]["evidence"] == "print() ran 1x under jit, 50x without it"
     events = {case: [(event["kind"], event["line"]) for event in case_of(report, "raises_later.py", case)["events"]]
               for case in ("case_runs_that_end_differently_are_not_compared", "case_tracer_error_spares_the_rerun")}

@@ -3,6 +3,7 @@
 Each run is a fresh pytest in a subprocess, as a user would start it.
 """
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -14,12 +15,22 @@ from conftest import FIXTURES, ROOT
 from expectations import expected_findings
 
 PROJECT = FIXTURES / "pytest_project"
+SRC_PROJECT = FIXTURES / "src_project"
 SUMMARY_START = "=== flake8-jaxnp runtime confirmation"
 
 
 def run_pytest(folder, *args):
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *map(str, args), "."],
                           capture_output=True, text=True, cwd=folder, timeout=600)
+
+
+def confirm_tests(folder, report, *args):
+    """``pytest --jaxnp-confirm`` in ``folder`` over exactly ``args``: the run, once it passed, and its JSON report."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
+                             f"--jaxnp-report={report}", *args],
+                            capture_output=True, text=True, cwd=folder, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:]
+    return result, json.loads(report.read_text())
 
 
 def expected(folder):
@@ -105,19 +116,59 @@ def test_paths_are_relative_to_where_pytest_started_and_the_package_is_watched(
     report = json.loads((tmp_path / "report.json").read_text())
     found = {(row["path"], row["line"], row["codes"][0], row["verdict"]) for row in report["results"]}
     assert found == {(shown + path, line, code, "confirmed") for path, line, code in expected(PROJECT)}
-    added = f"flake8-jaxnp: also watched the project's packages: {shown}trainer/"
+    added = f"flake8-jaxnp: also watched the project's code: {shown}trainer/"
     assert (added in result.stdout.splitlines()) == package_added
 
 
-def test_project_packages_are_the_rootdirs_except_tests_and_this_plugin(tmp_path):
-    from flake8_jaxnp.confirm.pytest_plugin import project_packages
+def test_project_code_is_the_rootdirs_packages_and_modules_except_tests_and_this_plugin(tmp_path):
+    from flake8_jaxnp.confirm.pytest_plugin import project_code
 
     for folder in ("model", "src/data", "tests", "testing", "notes", "src/.hidden"):
         (tmp_path / folder).mkdir(parents=True)
         if folder != "notes":
             (tmp_path / folder / "__init__.py").write_text("")
-    assert project_packages(tmp_path) == [str(tmp_path / "model"), str(tmp_path / "src" / "data")]
-    assert project_packages(ROOT) == []  # flake8_jaxnp is this plugin's own package
+    for module in ("conftest.py", "setup.py", "test_it.py", "train.py", "src/layers.py", "notes.txt"):
+        (tmp_path / module).write_text("")
+    assert project_code(tmp_path) == [str(tmp_path / "model"), str(tmp_path / "train.py"),
+                                      str(tmp_path / "src" / "data"), str(tmp_path / "src" / "layers.py")]
+    assert project_code(ROOT) == []  # flake8_jaxnp is this plugin's own package
+
+
+def test_src_layout_project_confirms_every_expected_finding(tmp_path):
+    """The second example: the package under src/, a jax.debug.print in a jitted function, only the tests given."""
+    result, report = confirm_tests(SRC_PROJECT, tmp_path / "report.json", "tests")
+    found = {(row["path"], row["line"], row["codes"][0], row["verdict"]) for row in report["results"]}
+    assert found == {(path, line, code, "confirmed") for path, line, code in expected(SRC_PROJECT)}
+    assert "flake8-jaxnp: also watched the project's code: src/scorer/" in result.stdout.splitlines()
+
+
+def test_a_plain_module_beside_the_tests_is_judged(tmp_path):
+    """``model.py`` next to ``tests/``, no package: ``pytest --jaxnp-confirm tests`` judges it too."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    (tmp_path / "model.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef step(x):\n    print(x)\n    return x + 1\n")
+    (tmp_path / "tests" / "test_model.py").write_text(
+        "import jax.numpy as jnp\n\nimport model\n\n\ndef test_step():\n"
+        "    for _ in range(3):\n        model.step(jnp.ones(2))\n")
+    result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
+    assert [(row["path"], row["line"], row["verdict"]) for row in report["results"]] == [("model.py", 6, "confirmed")]
+
+
+def test_a_package_the_tests_import_from_an_installed_copy_is_named(tmp_path):
+    """Installed without -e, the tests run the copy in site-packages, never the watched src/: one line says so."""
+    project = tmp_path / "project"
+    shutil.copytree(SRC_PROJECT, project)
+    (project / "pytest.ini").write_text("[pytest]\ntestpaths = tests\n")
+    shutil.copytree(SRC_PROJECT / "src", tmp_path / "site")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm", "tests"],
+                            capture_output=True, text=True, cwd=project, timeout=600,
+                            env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path / "site"), str(ROOT)])))
+    assert result.returncode == 0, result.stdout[-2000:]
+    notes = [line for line in result.stdout.splitlines() if "was not judged" in line]
+    assert notes == [f"flake8-jaxnp: src{os.sep}scorer was not judged: the tests imported it from "
+                     f"{os.path.relpath(tmp_path / 'site' / 'scorer' / '__init__.py', project)} "
+                     "(an installed copy? pip install -e . runs the watched one)"]
 
 
 def test_plugin_off_imports_nothing_heavy(tmp_path):
@@ -239,11 +290,7 @@ def test_caught_exceptions_count_and_unwatched_code_and_assertions_are_not_misse
     (tmp_path / "tests" / "test_checks.py").write_text(CAUGHT_AND_ASSERTED)
     (tmp_path / "tests" / "conftest.py").write_text(
         "import sys\nfrom pathlib import Path\n\nsys.path.insert(0, str(Path(__file__).parents[1] / 'lib'))\n")
-    result = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--jaxnp-confirm",
-                             f"--jaxnp-report={tmp_path / 'report.json'}", "tests"],
-                            capture_output=True, text=True, cwd=tmp_path, timeout=600)
-    assert result.returncode == 0, result.stdout[-2000:]
-    report = json.loads((tmp_path / "report.json").read_text())
+    result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
     rows = [(row["path"], row["line"], row["codes"], row["verdict"]) for row in report["results"]]
     assert rows == [("tests/test_checks.py", 13, ["JNP201"], "confirmed")]
     helper_calls = [event for case in report["cases"] for event in case["events"]
@@ -301,3 +348,58 @@ def test_fixture_setup_is_watched_and_a_skip_is_no_exception(tmp_path):
         ("conftest.py", 11, ["JNP102"], "confirmed", "test_history.py::test_history")]
     assert {case["case"]: case["status"] for case in report["cases"]} == {
         "test_history.py::test_history": "ok", "test_history.py::test_skipped": "ok"}
+
+
+def test_a_linter_cache_folder_that_cannot_be_written_is_named(tmp_path):
+    shutil.copytree(PROJECT, tmp_path / "project")
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    result = run_pytest(tmp_path / "project", "--jaxnp-confirm", f"--jaxnp-cache-dir={blocked}")
+    assert result.returncode == 0, result.stdout[-2000:]
+    lines = result.stdout[result.stdout.index(SUMMARY_START):].splitlines()
+    assert sum(line.startswith(f"flake8-jaxnp: --jaxnp-cache-dir {blocked}: cannot write there") for line in lines) == 1
+
+
+def test_a_test_that_calls_jax_debug_print_stops_line_counting_where_that_is_unsafe(tmp_path):
+    """The probes act as on a TPU (JAX runs on the CPU): the test that stages jax.debug.print counts
+    no line from there on, and keeps no count; what only it reached is not observable, and why is
+    said; the other tests count lines as before."""
+    project = tmp_path / "project"
+    shutil.copytree(SRC_PROJECT, project)
+    (project / "conftest.py").write_text(
+        "import pytest\n\n\n@pytest.hookimpl(trylast=True)\ndef pytest_configure(config):\n"
+        "    from flake8_jaxnp.confirm import array_probes\n    array_probes.BACKEND = 'tpu'\n")
+    _, report = confirm_tests(project, tmp_path / "report.json", "tests")
+    verdicts = {(row["path"], row["codes"][0]): (row["verdict"], row["case"]) for row in report["results"]}
+    counted = "tests/test_scores.py::test_normalised_rows_sum_to_one"
+    assert verdicts[("src/scorer/ops.py", "JNP301")] == ("confirmed", counted)
+    counted_none = "tests/test_scores.py::test_mean_scores_of_normalised_batches_is_one"
+    assert verdicts[("src/scorer/report.py", "JNP102")] == ("not observable", counted_none)
+    [case] = [case for case in report["cases"] if case["case"] == counted_none]
+    assert case["uncounted"].startswith("it calls jax.debug.print, and on tpu host callbacks under line counting")
+
+
+def test_a_trace_count_the_pytest_mode_cannot_take_is_not_observable(tmp_path):
+    """A print in a function jitted inside another (a nested filter_jit, a factory) ran only while JAX
+    traced, but the pytest mode counts calls of module-level jitted functions only: whether it ran at
+    trace time only is unknown, and the row says so instead of 'not reproduced'."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    (tmp_path / "model.py").write_text(textwrap.dedent("""\
+        import jax
+
+
+        def make_step(scale):
+            def step(x):
+                print("tracing", x)
+                return x * scale
+            return jax.jit(step)
+        """))
+    (tmp_path / "tests" / "test_model.py").write_text(
+        "import jax.numpy as jnp\n\nimport model\n\n\ndef test_step():\n    step = model.make_step(2.0)\n"
+        "    for _ in range(3):\n        step(jnp.ones(2))\n")
+    result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
+    [row] = report["results"]
+    assert (row["path"], row["line"], row["codes"], row["verdict"]) == ("model.py", 6, ["JNP301"], "not observable")
+    assert row["evidence"].startswith("not observable here: the line ran only while JAX traced, under a transform")
+    assert "0 confirmed, 0 not reproduced, 0 not exercised, 0 missed, 1 not observable" in result.stdout

@@ -1,6 +1,7 @@
 """One source of options: the runtime mode reads flake8's configuration, validates it as one, and
 reports its own failures (bad values, a linter error, a case that exits) as such."""
 import json
+import shutil
 import re
 import subprocess
 import sys
@@ -10,6 +11,7 @@ import types
 import pytest
 
 from confirm_helpers import COMMAND, ON_PLATFORM, confirm
+from conftest import FIXTURES
 from flake8_jaxnp.confirm.observe import Evidence, _transfers
 
 WIDE = "import jax.numpy as jnp\n\n\ndef case_wide():\n    return jnp.zeros(3, dtype=jnp.float64)\n"
@@ -214,6 +216,148 @@ def test_a_script_without_cases_runs_its_entry_point_when_named(tmp_path):
     assert (row["line"], row["codes"], row["verdict"], row["case"]) == (14, ["JNP102"], "confirmed", "main")
 
 
+def test_a_script_with_argparse_runs_as_if_started_with_no_arguments(tmp_path):
+    """--case main sees the script's own argv ([path]), not the worker's, so argparse does not exit."""
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT.replace("def main():\n", textwrap.dedent("""\
+        def main():
+            import argparse
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--steps", type=int, default=10)
+            assert parser.parse_args().steps == 10
+        """)))
+    ran = confirm("--format", "json", "--case", "main", *ON_PLATFORM, script)
+    assert ran.returncode == 0, ran.stderr
+    report = json.loads(ran.stdout)
+    assert [case["status"] for case in report["cases"]] == ["ok"]
+    assert [row["verdict"] for row in report["results"]] == ["confirmed"]
+
+
+def test_a_named_case_no_file_defines_is_named_in_the_error(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    result = confirm("--case", "nosuch", *ON_PLATFORM, script)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"flake8-jaxnp-confirm: --case nosuch: there is no module-level function nosuch in {script}"]
+
+
 def test_a_case_name_that_is_no_identifier_is_a_usage_error(tmp_path):
     result = confirm("--case", "main()", tmp_path)
     assert result.returncode == 2 and "main(): not a function name" in result.stderr
+
+
+def test_cache_folders_that_cannot_be_written_are_named_in_one_line_each(tmp_path):
+    """The run goes on without them, but says so: a file where a folder should be cannot be written."""
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT)
+    result = confirm("--case", "main", f"--cache-dir={blocked}", f"--jaxnp-cache-dir={blocked}", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"flake8-jaxnp: --jaxnp-cache-dir {blocked}: cannot write there")
+    assert lines[1].startswith(f"flake8-jaxnp-confirm: --cache-dir {blocked}: cannot write there")
+    assert lines[1].endswith("JAX's compilation cache is off in this run")
+
+
+def test_rules_off_by_default_are_judged_only_where_selected(tmp_path):
+    """JNP403 reports nothing unless selected: unselected, its findings get no row and its pitfalls are
+    not missed; selected on the command line or in the flake8 configuration, it is judged."""
+    shutil.copy(FIXTURES / "jnp403.py", tmp_path / "jnp403.py")
+
+    def rows(*args):
+        result = confirm("--format", "json", *args, *ON_PLATFORM, "jnp403.py", cwd=tmp_path)
+        assert result.returncode in (0, 1), result.stderr
+        return {(row["codes"][0], row["verdict"]) for row in json.loads(result.stdout)["results"]}
+
+    assert rows() == set()
+    assert rows("--extend-select", "JNP403") == {("JNP403", "confirmed")}
+    (tmp_path / "setup.cfg").write_text("[flake8]\nextend-select = JNP403\n")
+    assert rows() == {("JNP403", "confirmed")}
+
+
+def test_a_future_warning_about_something_else_is_no_deprecated_name(tmp_path):
+    """JAX's FutureWarning for a float scattered into an int array says it will be an error, not that a
+    name is deprecated or removed: no missed JNP504."""
+    script = tmp_path / "scatter.py"
+    script.write_text("import jax.numpy as jnp\n\n\ndef case_float_into_int():\n"
+                      "    return jnp.zeros(3, dtype=jnp.int32).at[0].set(1.5)\n")
+    result = confirm("--format", "json", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["results"] == []
+
+
+def test_host_conversions_in_an_assertion_helper_are_not_missed(tmp_path):
+    """A package's own ``assert_trees_all_close`` brings every leaf to the host in its loop: that is
+    what checking values takes, not a pitfall."""
+    script = tmp_path / "checks.py"
+    script.write_text(textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+        import numpy as np
+
+
+        def assert_trees_all_close(first, second):
+            for a, b in zip(jax.tree.leaves(first), jax.tree.leaves(second)):
+                a, b = np.asarray(a), np.asarray(b)
+                if not np.allclose(a, b):
+                    raise AssertionError(f"{a} != {b}")
+
+
+        def case_compare_trees():
+            tree = {"w": jnp.ones(2), "b": jnp.zeros(2), "s": jnp.ones(())}
+            assert_trees_all_close(tree, jax.tree.map(lambda leaf: leaf + 0, tree))
+        """))
+    result = confirm("--format", "json", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["results"] == []
+
+
+PYTREE_SELF = """\
+import jax
+import jax.numpy as jnp
+
+
+class Scaler:
+    def update(self, x):
+        return x * 2
+
+
+@jax.tree_util.register_pytree_node_class
+class Model:
+    def __init__(self, w, scaler):
+        self.w, self.scaler = w, scaler
+
+    def tree_flatten(self):
+        return (self.w,), self.scaler
+
+    @classmethod
+    def tree_unflatten(cls, scaler, leaves):
+        return cls(leaves[0], scaler)
+
+    def apply(self, x):
+        return self.scaler.update(x) * self.w
+
+
+@jax.jit
+def step(model, x):
+    return model.apply(x)
+
+
+def case_step():
+    model = Model(jnp.ones(2), Scaler())
+    for _ in range(3):
+        step(model, jnp.ones(2))
+"""
+
+
+def test_a_pytree_self_whose_leaves_a_transform_traced_is_no_leak(tmp_path):
+    """Inside jit a pytree's leaves are tracers by design (an eqx.Module through filter_jit): a
+    method calling ``self.scaler.update(x)`` stores no tracer in self, so no JNP303 is missed."""
+    script = tmp_path / "model.py"
+    script.write_text(PYTREE_SELF)
+    result = confirm("--format", "json", *ON_PLATFORM, script)
+    assert result.returncode == 0, result.stdout
+    assert json.loads(result.stdout)["results"] == []

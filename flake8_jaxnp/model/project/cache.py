@@ -81,9 +81,21 @@ def warn_if_unwritable(cache_dir):
     """One line on stderr when the cache folder cannot be written (the run goes on, but
     every module is parsed again and no findings are kept). Called once, where flake8
     reads the options, before it starts any worker."""
+    warning = unwritable_warning(cache_dir)
+    if warning:
+        print(warning, file=sys.stderr)
+
+
+def unwritable_warning(cache_dir):
+    """The line that says the cache folder cannot be written, or None when it can (or is off)."""
     where = folder(cache_dir)
-    if not where:
-        return
+    reason = unwritable(where) if where else None
+    return (f"flake8-jaxnp: --jaxnp-cache-dir {where}: cannot write there ({reason}); nothing is cached in this run"
+            if reason else None)
+
+
+def unwritable(where):
+    """Why nothing can be written in the folder ``where`` (made if missing), or None when it can."""
     probe = os.path.join(str(where), f".probe.{os.getpid()}.tmp")
     try:
         os.makedirs(where, exist_ok=True)
@@ -91,8 +103,8 @@ def warn_if_unwritable(cache_dir):
             pass
         os.remove(probe)
     except OSError as exc:
-        print(f"flake8-jaxnp: --jaxnp-cache-dir {where}: cannot write there ({exc.strerror or exc}); "
-              "nothing is cached in this run", file=sys.stderr)
+        return exc.strerror or str(exc)
+    return None
 
 
 def salt(transforms, scalars_static):

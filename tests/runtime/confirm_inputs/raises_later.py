@@ -32,8 +32,9 @@ def case_print_then_removed_api():
 
 
 def case_runs_that_end_differently_are_not_compared():
-    """Under jit the first iteration raises; without jit all five run. The rebinding below ran
-    once against five times, which says nothing about tracing: no event may come of it."""
+    """Under jit the first iteration raises; without jit all five would run. Compared past that, the
+    rebinding below would run once against five times, which says nothing about tracing: the rerun
+    stops where the jitted run raised, and no event may come of it."""
     global calls
     for i in range(5):
         calls += 1
@@ -42,7 +43,20 @@ def case_runs_that_end_differently_are_not_compared():
 
 
 def case_tracer_error_spares_the_rerun():
-    """Past JAX's tracer error a run without jit would wait longer than the inputs' --timeout."""
+    """Past JAX's tracer error a run without jit would wait longer than the inputs' --timeout: the
+    rerun stops where the jitted run raised."""
     step(jnp.ones(2))
     positive(jnp.float32(1.0))
     time.sleep(60)
+
+
+@jax.jit
+def scaled(x):
+    print("CASE-OUTPUT scaled", x)  # JNP301: confirmed though the case ends in a tracer error
+    return x * 3
+
+
+def case_print_then_tracer_error():
+    for _ in range(3):
+        scaled(jnp.ones(2))
+    positive(jnp.float32(1.0))
