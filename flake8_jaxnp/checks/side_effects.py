@@ -150,7 +150,14 @@ def _call(model, func, call, base, given_tracers):
         known = {}
         if given_tracers and not all(_is_static(model, arg, 0, known) for arg in call.args) \
                 or not given_tracers and any(model.value(arg).is_array for arg in call.args):  # (not sep=, end=)
-            yield Finding.at(call, "JNP301", base)
+            yield Finding.at(call, "JNP301", dict(base, what="print()", fix="use jax.debug.print"))
+    elif qualname == "jax.debug.print":
+        for formatting, values in (_formatting(model, arg) for arg in [*call.args, *(k.value for k in call.keywords)]):
+            if any(_escapes(model, value) for value in values):  # text made from a tracer, once per trace
+                what = f"the {formatting} given to {describe(call.func)}"
+                fix = 'pass the values as its arguments: jax.debug.print("x = {}", x)'
+                yield Finding.at(call, "JNP301", dict(base, what=what, fix=fix))
+                break
     elif qualname and _is_stateful(qualname):
         fix = ("pass the time in as an argument" if qualname in CLOCKS
                else "use jax.random with a key passed in as an argument")
@@ -163,6 +170,25 @@ def _call(model, func, call, base, given_tracers):
             owner = describe(call.func.value)  # self.losses.append(loss): the tracer outlives the trace
         if owner is not None:
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
+
+
+def _formatting(model, expr):
+    """(what formats text from values as ``expr`` runs, those values): an f-string, ``str()``,
+    ``repr()``, a string's ``.format()`` or ``%``; (None, ()) for anything else."""
+    if isinstance(expr, ast.JoinedStr):
+        return "f-string", [part.value for part in expr.values if isinstance(part, ast.FormattedValue)]
+    if isinstance(expr, ast.Call) and model.qualname(expr.func) in ("builtins.str", "builtins.repr"):
+        return describe(expr.func) + "()", expr.args
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "format" \
+            and _is_text(expr.func.value):
+        return ".format()", expr.args + [k.value for k in expr.keywords]
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod) and _is_text(expr.left):
+        return "%-formatting", [expr.right]
+    return None, ()
+
+
+def _is_text(expr):
+    return isinstance(expr, ast.JoinedStr) or isinstance(expr, ast.Constant) and isinstance(expr.value, str)
 
 
 def _is_static(model, expr, depth, known):

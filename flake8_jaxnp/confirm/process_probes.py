@@ -48,16 +48,31 @@ def _watching(func, record):
     return probe
 
 
-def _host_call_probe(kind, func):
-    """A host call counted per place; a print() also as "print-tracer" when what it shows holds
-    a tracer (a print of shapes or constant strings at trace time shows real values, as intended)."""
+def _host_call_probe(kind, func, shows_tracer=None):
+    """A host call counted per place; a print also as "print-tracer" when ``shows_tracer`` of its
+    arguments (a print of shapes or constant strings at trace time shows real values, as intended)."""
     def record(rec, frame, args):
         if frame.f_code.co_filename in rec.watched:
             place = place_of(frame)
             rec.host_calls[kind][place] += 1
-            if kind == "print" and any(_holds_tracer(a) or isinstance(a, str) and TRACER_TEXT.search(a) for a in args):
+            if shows_tracer is not None and shows_tracer(args):
                 rec.host_calls["print-tracer"][place] += 1
     return _watching(func, record)
+
+
+def _print_shows_tracer(args):
+    """print(x) shows a tracer it is given, or one formatted into its text."""
+    return any(_holds_tracer(a) or _tracer_text(a) for a in args)
+
+
+def _debug_print_shows_tracer(args):
+    """jax.debug.print formats the tracers it is given into values on every call; only text
+    formatted while tracing (``jax.debug.print(f"{x}")``) shows one."""
+    return any(_tracer_text(a) for a in args)
+
+
+def _tracer_text(value):
+    return isinstance(value, str) and TRACER_TEXT.search(value) is not None
 
 
 def _patch_host_calls(kind, qualnames):
@@ -248,11 +263,13 @@ def _clock_probe(name, func):
 
 
 def install_process_probes():
-    """Patch print, warnings.warn, host RNGs and clocks, jax.Array conversions and jax.device_get/put."""
+    """Patch print, jax.debug.print, warnings.warn, host RNGs and clocks, jax.Array conversions
+    and jax.device_get/put."""
     if getattr(builtins.print, "__wrapped__", None) is not None:
         return  # installed already
     array_probes.BACKEND = jax.default_backend()
-    builtins.print = _host_call_probe("print", builtins.print)
+    builtins.print = _host_call_probe("print", builtins.print, _print_shows_tracer)
+    jax.debug.print = _host_call_probe("print", jax.debug.print, _debug_print_shows_tracer)
     warnings.warn = _warn_probe(warnings.warn)
     for qualname in sorted(name for name in CLOCKS if name.startswith("time.")):
         name = qualname[len("time."):]

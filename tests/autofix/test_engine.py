@@ -26,9 +26,9 @@ TRACED_TANH = "\n\n@jax.jit\ndef f(x):\n    return np.tanh(x)\n"
 
 
 @pytest.mark.parametrize("imports, body, expected", [
-    ("import jax\n", TRACED_PRINT, "    jax.debug.print(\"{}\", x)\n"),
-    ("import jax as jx\n", TRACED_PRINT.replace("jax.jit", "jx.jit"), "    jx.debug.print(\"{}\", x)\n"),
-    ("from jax import debug, jit\n", TRACED_PRINT.replace("jax.jit", "jit"), "    debug.print(\"{}\", x)\n"),
+    ("import jax\n", TRACED_PRINT, "    jax.debug.print(\"{!s}\", x)\n"),
+    ("import jax as jx\n", TRACED_PRINT.replace("jax.jit", "jx.jit"), "    jx.debug.print(\"{!s}\", x)\n"),
+    ("from jax import debug, jit\n", TRACED_PRINT.replace("jax.jit", "jit"), "    debug.print(\"{!s}\", x)\n"),
     ("import numpy as np\nimport jax\nimport jax.numpy as xp\n", TRACED_TANH, "    return xp.tanh(x)\n"),
     ("import numpy as np\nimport jax\nfrom jax import numpy as J\n", TRACED_TANH, "    return J.tanh(x)\n"),
     ("import numpy as np\nimport jax\n", TRACED_TANH, "    return jax.numpy.tanh(x)\n"),

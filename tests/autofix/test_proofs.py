@@ -4,6 +4,7 @@ what the catalogue's ``instead`` leaves (what it prints, and every array it bind
 import ast
 import subprocess
 import sys
+import textwrap
 
 import pytest
 
@@ -62,3 +63,43 @@ def test_fixed_examples_run_and_leave_what_instead_leaves(fixed, tmp_path):
     before, after = outcome["JNP301-example"]["printed"], outcome["JNP301-fixed"]["printed"]
     assert len(before.splitlines()) == 1 and "Tracer" in before
     assert after.splitlines() == ["x = [1. 1.]"] * 2
+
+
+# The shapes of print the JNP301 fix takes, in a jitted function of (x, v, i) with ``i`` static.
+PRINT_SHAPES = [
+    'print("x =", x)',
+    'print("x", x, v, i, sep=": ", end="\\n")',
+    'print(f"loss {x:.3f}, v={v!r} {x} {{set}}")',
+    'print("braces {x}", x)',
+    'print("}{", x, "{}")',
+    'print("{}".format(x))',
+    'print("v {0} {name!r:>30} {{0}}".format(v, name=x))',
+    'print("value %s, %.2f, %-10.3e|%+08.2f|%5s 100%%" % (v, x, x, x, i))',
+    'print("a", str(x), repr(v), 7, sep="")',
+    'print(f"{str(x)} {f\'{v}\'!s}")',
+    'jax.debug.print(f"x = {x}")',
+    'jax.debug.print("v = %s" % (v,))',
+]
+
+
+def test_each_print_shape_prints_under_jit_what_it_printed_given_the_values(tmp_path):
+    """The fixed print prints, on every call under jit, exactly what the print printed given
+    the values (under jax.disable_jit): str() of a 0-d array is not its format(), and JAX prints
+    a format string whose text has a brace before the first field as written."""
+    pytest.importorskip("jax")
+    original = "import functools\n\nimport jax\nimport jax.numpy as jnp\n" + "".join(
+        f"\n\n@functools.partial(jax.jit, static_argnums=2)\ndef show_{n}(x, v, i):\n    {shape}\n"
+        for n, shape in enumerate(PRINT_SHAPES))
+    fixed, status = fix_with_the_tool(original)
+    assert status == 0 and codes(fixed) == []
+    values = "\nx, v = jnp.float32(1.23456), jnp.arange(3.0) / 3\n"
+    snippets = {}
+    for n in range(len(PRINT_SHAPES)):
+        twice = f"show_{n}(x, v, 3)\nshow_{n}(x, v, 3)\n"
+        snippets[f"{n} given values"] = original + values + "with jax.disable_jit():\n" + textwrap.indent(twice, "    ")
+        snippets[f"{n} fixed"] = fixed + values + twice + "jax.effects_barrier()\n"
+    outcome = run_snippets(snippets, tmp_path)
+    printed = {label: result["printed"] or result["raised"] for label, result in outcome.items()}
+    assert [printed[f"{n} fixed"] for n in range(len(PRINT_SHAPES))] == \
+        [printed[f"{n} given values"] for n in range(len(PRINT_SHAPES))]
+    assert all(len(text.splitlines()) == 2 and "Tracer" not in text for text in printed.values())

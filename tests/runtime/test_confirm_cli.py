@@ -240,6 +240,22 @@ def test_file_in_a_package_keeps_its_relative_imports(tmp_path):
     assert (row["line"], row["codes"], row["verdict"]) == (9, ["JNP301"], "confirmed")
 
 
+def test_text_formatted_while_tracing_for_jax_debug_print_is_a_trace_only_print(tmp_path):
+    """jax.debug.print(f"{x}") gets text made from a tracer: the print event, not only the line's
+    trace count. jax.debug.print given the tracer itself formats values: no event."""
+    (tmp_path / "debug_prints.py").write_text(
+        "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef step(x):\n    jax.debug.print(f\"x = {x}\")\n"
+        "    jax.debug.print(\"x = {}\", x)\n    return x\n\n\n"
+        "def case_step():\n    for _ in range(3):\n        step(jnp.ones(2))\n")
+    result = confirm("--format", "json", *ON_PLATFORM, tmp_path / "debug_prints.py")
+    assert result.stderr == "" and result.returncode == 0
+    report = json.loads(result.stdout)
+    [row] = report["results"]
+    assert (row["line"], row["codes"], row["verdict"]) == (7, ["JNP301"], "confirmed")
+    assert row["evidence"] == "print() ran 1x under jit, 3x without it"
+    assert [event["line"] for event in case_of(report, "debug_prints.py", "case_step")["events"]] == [7]
+
+
 def test_command_line_side_does_not_import_jax():
     code = "import sys, flake8_jaxnp.confirm; assert not any(m.split('.')[0] in ('jax', 'numpy') for m in sys.modules)"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -15,6 +15,15 @@ def step(x, lr):
         sep=": ",
     )
     print(x, file=None)  # file=: no fix
+    print("braces {x}", x)  # text with a brace before the first value
+    print("value %.2f" % (x,), "{!r}".format(lr), str(x), end="\n")
+    jax.debug.print(f"x = {x:.2f}")
+    print("value %s" % x)  # the right side may hold a tuple: no fix
+    print("value %d" % (x,))  # %d: no fix
+    print("{1} {0}".format(x, lr))  # out of order: no fix
+    print(", ".join(f"{v}" for v in x))  # formats inside: no fix
+    print("x", x, end="")  # end=: no fix
+    jax.debug.print("{}", str(x))  # no fix
     return x * lr
 
 
