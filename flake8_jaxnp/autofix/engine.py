@@ -50,7 +50,8 @@ def fix_safety(code):
 
 def fix_source(text, findings: Iterable[Finding], *, unsafe=False):
     """``text`` with the fix of each of ``findings`` that has one (the safe ones only, unless
-    ``unsafe``: a safe rule's fix can have an unsafe shape, ``Edit.unsafe``); never raises: what cannot be fixed is returned in ``unfixed``."""
+    ``unsafe``: a safe rule's fix can have an unsafe shape, ``Edit.unsafe``); never raises:
+    what cannot be fixed is returned in ``unfixed``."""
     findings = sorted(set(findings))
     allowed = ("safe", "unsafe") if unsafe else ("safe",)
     wanted = [f for f in findings if f.code in FIXERS and fix_safety(f.code) in allowed]

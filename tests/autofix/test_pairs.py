@@ -69,15 +69,17 @@ def test_without_unsafe_fixes_what_is_left_is_the_unsafe_fixes_and_what_has_none
     fix(".", cwd=tmp_path)
     for before in BEFORE:
         code, text = before.stem.upper(), (tmp_path / before.name).read_text()
-        left = [f.line for f in lint(ast.parse(text), text.splitlines(True), Options(cache_dir="")) if f.code == code]
+        left = [f.line for f in _findings(text) if f.code == code]
         if fix_safety(code) == "unsafe":
-            original = before.read_text()
-            assert len(left) == sum(f.code == code for f in lint(ast.parse(original), original.splitlines(True),
-                                                                  Options(cache_dir=""))), code
+            assert len(left) == sum(f.code == code for f in _findings(before.read_text())), code
         else:
             marked = {number for number, line in enumerate(text.splitlines(), 1)
                       if "no fix" in line or "an unsafe fix" in line}
             assert set(left) == marked, code
+
+
+def _findings(text):
+    return lint(ast.parse(text), text.splitlines(True), Options(cache_dir=""))
 
 
 def test_a_second_run_changes_nothing(fixed_copies):
