@@ -123,17 +123,18 @@ class Flake8:
         from flake8.main.application import Application
 
         app = Application()
-        captured = io.StringIO()
+        captured, warnings = io.StringIO(), io.StringIO()
         try:
-            with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
+            with contextlib.redirect_stderr(warnings), contextlib.redirect_stdout(captured):
                 app.initialize(argv)
                 app.file_checker_manager.start()
         except SystemExit:
-            lines = [line for line in captured.getvalue().splitlines() if line.strip()]
+            lines = [line for line in (captured.getvalue() + warnings.getvalue()).splitlines() if line.strip()]
             raise UsageError(lines[-1].split(": error: ")[-1] if lines else "flake8 refused the arguments") from None
         except Exception as exc:  # noqa: BLE001 - a bad configuration file, a plugin that fails to load
             detail = str(exc).strip().splitlines()
             raise UsageError(f"flake8 could not start: {detail[0] if detail else type(exc).__name__}") from None
+        sys.stderr.write(warnings.getvalue())  # the run goes on: an unwritable --jaxnp-cache-dir, say
         self.options = app.options
         self.filenames = app.file_checker_manager.filenames
         if "-" in self.filenames and len(self.filenames) > 1:

@@ -83,3 +83,15 @@ def test_the_pre_commit_fix_hook_leaves_what_it_cannot_decode_and_fixes_the_rest
     assert result.returncode == cli.NOT_FIXED
     for name, (before, after, _) in INPUTS.items():
         assert (tmp_path / name).read_bytes() == (before if after is None else after), name
+
+
+def test_an_unwritable_cache_folder_is_said_in_one_line_and_the_fix_goes_on(tmp_path):
+    (tmp_path / "blocker").write_text("")
+    (tmp_path / "a.py").write_text(FIXABLE, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "flake8_jaxnp", "fix", "--isolated", "--jaxnp-cache-dir",
+                             "blocker/cache", "a.py"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "a.py").read_text(encoding="utf-8") == FIXED
+    assert result.stderr.splitlines() == [
+        "flake8-jaxnp: --jaxnp-cache-dir blocker/cache: cannot write there (Not a directory); nothing is cached in "
+        "this run", "python -m flake8_jaxnp fix: fixed 1 finding in 1 file"]
