@@ -81,6 +81,8 @@ class Context:
         self.lines = text.splitlines(keepends=True)
         self.wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
         self.module = self.wrapper.module
+        if self.module.code != text:  # libcst drops a blank line before a last line of spaces, say
+            raise ValueError("libcst does not give the text back as it was")
         positions = self.wrapper.resolve(PositionProvider)
         self._at = {}
         self.parents = {}
