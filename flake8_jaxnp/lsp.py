@@ -75,10 +75,13 @@ def _code_actions(workspace, document, context):
     at = {(finding.line - 1, finding.col, finding.code): finding for finding in findings}
     actions = []
     for position in sorted(set(wanted) & set(at)):
-        finding, safety = at[position], fix_safety(position[2])
-        fixed = fix_source(source, [finding], unsafe=safety == "unsafe")
+        finding = at[position]
+        fixed = fix_source(source, [finding])
+        unsafe = finding not in fixed.applied  # an unsafe rule, or an unsafe shape of a safe rule's fix
+        if unsafe:
+            fixed = fix_source(source, [finding], unsafe=True)
         if finding in fixed.applied:
-            title = f"{finding.code}: {RULES[finding.code].fix}" + (" (unsafe)" if safety == "unsafe" else "")
+            title = f"{finding.code}: {RULES[finding.code].fix}" + (" (unsafe)" if unsafe else "")
             actions.append(_action(title, document.uri, source, fixed.text, [wanted[position]]))
     published_source, published = _published.get(document.uri, (None, {}))
     reported = [finding for position, finding in at.items()

@@ -1,6 +1,9 @@
 import ast
 import ipaddress
+import os
+import shutil
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -31,17 +34,35 @@ def _is_local(host):
         return host == "localhost"
 
 
+_PRIVATE_HOME = "FLAKE8_JAXNP_TEST_HOME"  # where pytest_configure put the session's home
+
+
+def pytest_configure(config):
+    """Before any test module is imported (one that copies os.environ then would keep the user's
+    HOME): HOME and XDG_CACHE_HOME point into a new temporary folder, for subprocesses too, so
+    every cache the suite fills (project summaries, the runtime mode's XLA cache, the tools'
+    own) is there, never in the user's ~/.cache. The slow group still reads its downloads (the
+    corpus, the JAX releases) where they are."""
+    home = Path(tempfile.mkdtemp(prefix="flake8-jaxnp-tests-"))
+    os.environ.setdefault("FLAKE8_JAXNP_CORPUS", str(corpus.cache_dir()))
+    os.environ.setdefault("FLAKE8_JAXNP_RELEASES", str(Path.home() / ".cache" / "flake8-jaxnp" / "jax-releases"))
+    os.environ.update(HOME=str(home), XDG_CACHE_HOME=str(home / "cache"), **{_PRIVATE_HOME: str(home)})
+    (home / "cache").mkdir()
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(os.environ.get(_PRIVATE_HOME, ""), ignore_errors=True)
+
+
 @pytest.fixture(autouse=True, scope="session")
-def private_caches(tmp_path_factory):
-    """Every cache the suite fills (the project summaries and kept findings, the runtime mode's
-    XLA cache: both under XDG_CACHE_HOME) is in the session's temporary folder, for subprocesses
-    too, never in the user's ~/.cache. The slow group still reads the downloaded corpus where it is."""
-    folder = tmp_path_factory.getbasetemp() / "cache"
-    folder.mkdir(exist_ok=True)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("FLAKE8_JAXNP_CORPUS", str(corpus.cache_dir()))  # (read before XDG_CACHE_HOME moves)
-        patch.setenv("XDG_CACHE_HOME", str(folder))
-        yield folder
+def private_caches():
+    """The session's cache folder (XDG_CACHE_HOME). At the end, nothing may be in the plugin's
+    default folder under the session's ~/.cache: that would be a test or a tool started with
+    an environment that lost XDG_CACHE_HOME, which on a user's machine writes into theirs."""
+    home = Path(os.environ[_PRIVATE_HOME])
+    yield home / "cache"
+    strays = sorted(str(path.relative_to(home)) for path in (home / ".cache" / "flake8-jaxnp").rglob("*"))
+    assert strays == [], f"tests wrote {len(strays)} files into ~/.cache/flake8-jaxnp: {strays[:5]}"
 
 
 @pytest.fixture(autouse=True)

@@ -16,9 +16,11 @@ ATOMS = (cst.Name, cst.Attribute, cst.Subscript, cst.Call, cst.Integer, cst.Floa
 def in_place_update(finding, context):
     """``x[i] = v`` -> ``x = x.at[i].set(v)``; ``x[i] += v`` -> ``x = x.at[i].add(v)`` (the
     method of the operator, else ``.set(x[i] op v)``); ``x.sort()`` and ``x.at[i].set(v)`` as
-    statements -> ``x = ...``. Only an array held by a plain name the scope binds itself is
-    rebound: a field or an entry would need the new array written back where it came from,
-    and a function that only reads a global would make it a local (UnboundLocalError)."""
+    statements -> ``x = ...``, an unsafe shape: those statements run and keep the old array, so
+    rebinding changes what the program computes (the others replace a TypeError). Only an
+    array held by a plain name the scope binds itself is rebound: a field or an entry would
+    need the new array written back where it came from, and a function that only reads a
+    global would make it a local (UnboundLocalError)."""
     for target in context.nodes_at(finding, cst.Subscript):
         if isinstance(target.value, cst.Name) and rebinding_is_local(context, target, target.value.value):
             statement = context.parents[context.parents[target]] if isinstance(
@@ -33,7 +35,8 @@ def in_place_update(finding, context):
             array = _updated_array(call.func)
             if isinstance(array, cst.Name) and rebinding_is_local(context, call, array.value):
                 return Edit(statement, lambda node, name=array.value: cst.Assign(
-                    targets=[cst.AssignTarget(cst.Name(name))], value=node.value, semicolon=node.semicolon))
+                    targets=[cst.AssignTarget(cst.Name(name))], value=node.value, semicolon=node.semicolon),
+                    unsafe=True)
     return None
 
 

@@ -14,14 +14,14 @@ import sys
 import tempfile
 import tokenize
 
-from .engine import FIXERS, FixResult, fix_safety, fix_source
+from .engine import FIXERS, FixResult, fix_source
 
 PROG = "flake8-jaxnp-fix"
 FINDINGS_LEFT, USAGE_ERROR, NOT_FIXED = 1, 2, 3
 EXIT_STATUSES = (f"0 nothing is left to fix; {FINDINGS_LEFT} findings remain (with --check or --diff: also when a "
                  f"fix is available); {USAGE_ERROR} a usage error; {NOT_FIXED} an input was left as it was because "
-                 "it does not parse, cannot be read or cannot be written (stdin that does not parse is written "
-                 "back unchanged)")
+                 "it cannot be read or decoded, does not parse, or cannot be written (such stdin is written back "
+                 "unchanged)")
 
 
 def parser(prog):
@@ -52,20 +52,15 @@ def main(argv=None, prog=PROG):
     status = fixed_files = applied = hidden = 0
     for path in flake8.filenames:
         name = flake8.display_name(path)
+        data = None
         try:
-            text, encoding = _read(path)
-        except OSError as exc:
-            print(f"{prog}: {name}: not fixed: it cannot be read ({exc.strerror or exc})", file=sys.stderr)
-            status = NOT_FIXED
-            continue
-        try:
+            data = _read(path)
+            text, encoding = _decoded(data)
             ast.parse(text)
-        except (SyntaxError, ValueError) as exc:
-            where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
-            print(f"{prog}: {name}: not fixed: it does not parse ({type(exc).__name__}: "
-                  f"{getattr(exc, 'msg', exc)}{where})", file=sys.stderr)
-            if path == "-" and not (args.diff or args.check):
-                sys.stdout.write(text)  # an editor replaces its buffer with what it gets: never a blank one
+        except (OSError, NotSource, SyntaxError, ValueError) as exc:
+            print(f"{prog}: {name}: not fixed: {_why_not_fixed(exc)}", file=sys.stderr)
+            if path == "-" and data is not None and not (args.diff or args.check):
+                _write_stdout(data)  # an editor replaces its buffer with what it gets: never a blank one
             status = NOT_FIXED
             continue
         result = fix_until_stable(flake8, text, name, args.unsafe_fixes)
@@ -73,7 +68,7 @@ def main(argv=None, prog=PROG):
         if not args.unsafe_fixes:
             hidden += _unsafe_fixes_left(result)
         if path == "-" and not (args.diff or args.check):
-            sys.stdout.write(result.text)
+            _write_stdout(result.text.encode(encoding))
         if result.text == text:
             continue
         if args.diff:
@@ -98,7 +93,7 @@ def main(argv=None, prog=PROG):
 def _unsafe_fixes_left(result):
     """How many of the findings left would be fixed with --unsafe-fixes (their first round: a fix
     that uncovers another finding is not counted), so that a user learns they exist."""
-    if not any(finding.code in FIXERS and fix_safety(finding.code) == "unsafe" for finding in result.unfixed):
+    if not any(finding.code in FIXERS for finding in result.unfixed):  # an unsafe rule, or a safe one's unsafe shape
         return 0
     return len(fix_source(result.text, result.unfixed, unsafe=True).applied)
 
@@ -128,17 +123,18 @@ class Flake8:
         from flake8.main.application import Application
 
         app = Application()
-        captured = io.StringIO()
+        captured, warnings = io.StringIO(), io.StringIO()
         try:
-            with contextlib.redirect_stderr(captured), contextlib.redirect_stdout(captured):
+            with contextlib.redirect_stderr(warnings), contextlib.redirect_stdout(captured):
                 app.initialize(argv)
                 app.file_checker_manager.start()
         except SystemExit:
-            lines = [line for line in captured.getvalue().splitlines() if line.strip()]
+            lines = [line for line in (captured.getvalue() + warnings.getvalue()).splitlines() if line.strip()]
             raise UsageError(lines[-1].split(": error: ")[-1] if lines else "flake8 refused the arguments") from None
         except Exception as exc:  # noqa: BLE001 - a bad configuration file, a plugin that fails to load
             detail = str(exc).strip().splitlines()
             raise UsageError(f"flake8 could not start: {detail[0] if detail else type(exc).__name__}") from None
+        sys.stderr.write(warnings.getvalue())  # the run goes on: an unwritable --jaxnp-cache-dir, say
         self.options = app.options
         self.filenames = app.file_checker_manager.filenames
         if "-" in self.filenames and len(self.filenames) > 1:
@@ -170,16 +166,42 @@ def _status(args, result):
     return FINDINGS_LEFT if result.unfixed or ((args.check or args.diff) and result.applied) else 0
 
 
-def _read(path):
-    """The file's text as Python reads it (its coding cookie), and that encoding; ``-`` is stdin."""
-    if path == "-":
-        from flake8 import utils
+class NotSource(Exception):
+    """Bytes that Python would not read as source: an undecodable byte, a bad coding declaration."""
 
-        return utils.stdin_get_value(), "utf-8"  # what flake8 itself reads there
+
+def _read(path):
+    """The input's bytes; ``-`` is stdin (read here, not by flake8, which turns CRLF into LF)."""
+    if path == "-":
+        return sys.stdin.buffer.read()
     with open(path, "rb") as file:
-        data = file.read()
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    return data.decode(encoding), encoding
+        return file.read()
+
+
+def _decoded(data):
+    """The text as Python reads it (its coding declaration, else UTF-8), line endings kept, and that encoding."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        return data.decode(encoding), encoding
+    except (SyntaxError, UnicodeDecodeError) as exc:  # detect_encoding's errors, a byte the encoding refuses
+        raise NotSource(str(exc)) from None
+
+
+def _why_not_fixed(exc):
+    """One line: why an input was left as it was."""
+    if isinstance(exc, NotSource):
+        return f"it cannot be decoded ({exc.args[0]})"
+    if isinstance(exc, OSError):
+        return f"it cannot be read ({exc.strerror or exc})"
+    where = f" (line {exc.lineno})" if getattr(exc, "lineno", None) else ""
+    return f"it does not parse ({type(exc).__name__}: {getattr(exc, 'msg', exc)}{where})"
+
+
+def _write_stdout(data):
+    """The bytes as they are: text-mode stdout would re-encode them and might translate line endings."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 def _diff(path, before, after):

@@ -32,6 +32,7 @@ class Edit:
     node: cst.CSTNode  # a node of the parsed module
     rewrite: Callable  # the node as the transformer leaves it (inner edits applied) -> its replacement
     imports: tuple = ()  # ("jax.numpy", "jnp"): the import statement the rewrite's names need, when missing
+    unsafe: bool = False  # this shape of a safe rule's fix changes what the program computes: only when asked for
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,8 @@ def fix_safety(code):
 
 def fix_source(text, findings: Iterable[Finding], *, unsafe=False):
     """``text`` with the fix of each of ``findings`` that has one (the safe ones only, unless
-    ``unsafe``); never raises: what cannot be fixed is returned in ``unfixed``."""
+    ``unsafe``: a safe rule's fix can have an unsafe shape, ``Edit.unsafe``); never raises:
+    what cannot be fixed is returned in ``unfixed``."""
     findings = sorted(set(findings))
     allowed = ("safe", "unsafe") if unsafe else ("safe",)
     wanted = [f for f in findings if f.code in FIXERS and fix_safety(f.code) in allowed]
@@ -60,7 +62,7 @@ def fix_source(text, findings: Iterable[Finding], *, unsafe=False):
         edits = {}
         for finding in wanted:
             edit = FIXERS[finding.code](finding, context)
-            if edit is not None and edit.node not in edits:
+            if edit is not None and (unsafe or not edit.unsafe) and edit.node not in edits:
                 edits[edit.node] = (finding, edit)
         if not edits:
             return FixResult(text, (), tuple(findings))
@@ -79,6 +81,8 @@ class Context:
         self.lines = text.splitlines(keepends=True)
         self.wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
         self.module = self.wrapper.module
+        if self.module.code != text:  # libcst drops a blank line before a last line of spaces, say
+            raise ValueError("libcst does not give the text back as it was")
         positions = self.wrapper.resolve(PositionProvider)
         self._at = {}
         self.parents = {}

@@ -11,8 +11,8 @@ WHERE = "from flake8_jaxnp.confirm.cli import default_cache_dir\n" \
         "print(cache.folder(None)); print(default_cache_dir())\n"
 
 
-def test_the_default_caches_point_into_the_session_s_temporary_folder(tmp_path_factory):
-    session = tmp_path_factory.getbasetemp()
+def test_the_default_caches_point_into_the_session_s_temporary_folder(private_caches):
+    session = private_caches
     in_subprocess = subprocess.run([sys.executable, "-c", WHERE], capture_output=True, text=True, check=True)
     folders = [Path(cache.folder(None)), Path(default_cache_dir()), *map(Path, in_subprocess.stdout.split())]
     assert len(folders) == 4

@@ -203,3 +203,16 @@ def test_it_fixes_exactly_what_flake8_reports(tmp_path):
     assert "dtype=jnp.float64" in (tmp_path / "a.py").read_text()
     fix("--extend-ignore", "JNP504", "--unsafe-fixes", "a.py", cwd=tmp_path)
     assert "dtype=jnp.float32" in (tmp_path / "a.py").read_text()
+
+
+def test_a_safe_rules_unsafe_shape_waits_for_unsafe_fixes_and_is_counted(tmp_path):
+    """``x.at[0].set(1.0)`` as a statement keeps the old array; rebinding x changes what runs."""
+    source = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx.at[0].set(1.0)\nx[1] = 2.0\n"
+    (tmp_path / "a.py").write_text(source)
+    safe = fix("a.py", cwd=tmp_path)
+    assert safe.returncode == cli.FINDINGS_LEFT
+    assert (tmp_path / "a.py").read_text() == source.replace("x[1] = 2.0", "x = x.at[1].set(2.0)")
+    assert safe.stderr.splitlines()[-1].startswith(
+        "python -m flake8_jaxnp fix: fixed 1 finding in 1 file; 1 more with --unsafe-fixes")
+    assert fix("--unsafe-fixes", "a.py", cwd=tmp_path).returncode == 0
+    assert "\nx = x.at[0].set(1.0)\n" in (tmp_path / "a.py").read_text()

@@ -103,3 +103,10 @@ def test_a_removed_name_s_message_names_what_its_fix_writes(removed, replacement
     (finding,) = [finding for finding in findings(source) if finding.code == "JNP504"]
     assert re.search(rf"(?<![\w.]){re.escape(replacement)}(?!\w)", finding.message), finding.message
     assert fixed(source) in (source, source.replace(removed, replacement))
+
+
+def test_a_text_libcst_would_not_give_back_whole_is_left_as_it_is():
+    """libcst prints ``pass\\n\\n \\n`` as ``pass\\n \\n``: a fix there would lose a line the finding is not on."""
+    source = "import jax.numpy as jnp\n\nx = jnp.zeros(3)\nx[0] = 1.0\n\n \n"
+    result = fix_source(source, findings(source))
+    assert (result.text, result.applied, [f.code for f in result.unfixed]) == (source, (), ["JNP501"])

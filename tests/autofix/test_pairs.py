@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES
-from flake8_jaxnp.autofix import FIXERS
+from flake8_jaxnp.autofix import FIXERS, fix_safety
 from flake8_jaxnp.linter import lint
 from flake8_jaxnp.options import Options
 
@@ -59,6 +59,27 @@ def test_what_is_left_is_only_what_the_pair_marks_no_fix(before):
     marked = {number for number, line in enumerate(fixed.splitlines(), 1) if "no fix" in line}
     assert left == marked
     assert before.read_text().count("no fix") == len(marked)
+
+
+def test_without_unsafe_fixes_what_is_left_is_the_unsafe_fixes_and_what_has_none(tmp_path):
+    """A safe rule's pair: its findings left are on the lines marked ``no fix`` or ``an unsafe fix``
+    (an unsafe shape of its fix); an unsafe rule's pair keeps every finding of its rule."""
+    for path in BEFORE:
+        shutil.copy(path, tmp_path / path.name)
+    fix(".", cwd=tmp_path)
+    for before in BEFORE:
+        code, text = before.stem.upper(), (tmp_path / before.name).read_text()
+        left = [f.line for f in _findings(text) if f.code == code]
+        if fix_safety(code) == "unsafe":
+            assert len(left) == sum(f.code == code for f in _findings(before.read_text())), code
+        else:
+            marked = {number for number, line in enumerate(text.splitlines(), 1)
+                      if "no fix" in line or "an unsafe fix" in line}
+            assert set(left) == marked, code
+
+
+def _findings(text):
+    return lint(ast.parse(text), text.splitlines(True), Options(cache_dir=""))
 
 
 def test_a_second_run_changes_nothing(fixed_copies):

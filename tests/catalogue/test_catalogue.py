@@ -178,3 +178,21 @@ def test_weak_python_scalars_and_masks_are_not_promotions():
     assert is_promotion([("int32", False), ("float16", False)])
     assert not is_promotion([("int32", False), ("float", True)])
     assert not is_promotion([("float32", False), ("bool", False)])
+
+
+def test_jnp102_says_which_loops_of_literal_steps_are_exempt(lint_source):
+    """The page and the README row name the limits the check applies: at them no finding, past them one."""
+    from flake8_jaxnp.checks.transfers import DEMO_RANGE, HANDFUL
+    why = RULES["JNP102"].why
+    assert f"at most {HANDFUL} values written out" in why and f"range of at most {DEMO_RANGE} steps" in why
+    assert f"at most {HANDFUL} steps in all when such loops nest" in why
+
+    def flagged(loop):
+        return ("JNP102" in {code for _, code in lint_source(
+            f"import jax.numpy as jnp\n\nx = jnp.ones(3)\n{loop}:\n    print(float(x.sum()))\n")})
+
+    values = ", ".join(map(str, range(HANDFUL)))
+    assert not flagged(f"for v in ({values})") and flagged(f"for v in ({values}, {HANDFUL})")
+    assert not flagged(f"for _ in range({DEMO_RANGE})") and flagged(f"for _ in range({DEMO_RANGE + 1})")
+    assert not flagged("for _ in range(2):\n  for v in (1, 2, 3, 4, 5)")
+    assert flagged("for _ in range(2):\n  for v in (1, 2, 3, 4, 5, 6)")

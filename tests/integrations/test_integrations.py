@@ -22,11 +22,15 @@ PITFALLS = FIXTURES / "jnp301.py"
 NOTEBOOK = FIXTURES / "notebooks" / "training_loop.ipynb"
 FLAKE8_LINE = re.compile(r"^(?P<path>.+?):(?P<row>\d+):(?P<col>\d+): (?P<code>[A-Z]+\d+) ")
 BIN = str(Path(sys.executable).parent)  # the tools' console scripts live beside this interpreter
-ENV = dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""))
+
+
+def tool_env(**extra):
+    """The tests' environment as it is now (its private caches, no package index), the tools first on PATH."""
+    return dict(os.environ, PATH=BIN + os.pathsep + os.environ.get("PATH", ""), **extra)
 
 
 def run(*args, **kwargs):
-    return subprocess.run(list(args), capture_output=True, text=True, env=ENV, **kwargs)
+    return subprocess.run(list(args), capture_output=True, text=True, env=tool_env(), **kwargs)
 
 
 def flake8_report(*args, cwd=ROOT):
@@ -119,7 +123,7 @@ def test_pre_commit_hook_from_this_repository(tmp_path):
     run("git", "add", ".", cwd=project)
     expected = {(path.removeprefix("./"), row, col, code) for path, row, col, code in flake8_report(".", cwd=project)
                 if code.startswith(("JNP", "E9"))}
-    env = dict(ENV, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+    env = tool_env(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
     result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "flake8-jaxnp",
                              "--all-files"], capture_output=True, text=True, env=env, cwd=project, timeout=900)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -154,7 +158,7 @@ def test_pre_commit_fix_hook_from_this_repository(tmp_path):
     (project / "fixable.py").write_text(REMOVED_NAMES, encoding="utf-8")
     run("git", "init", "-q", cwd=project)
     run("git", "add", ".", cwd=project)
-    env = dict(ENV, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
+    env = tool_env(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"))
     result = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "flake8-jaxnp-fix",
                              "--all-files"], capture_output=True, text=True, env=env, cwd=project, timeout=900)
     assert result.returncode == 1, result.stdout + result.stderr
@@ -177,7 +181,7 @@ def test_pylsp_publishes_jnp_diagnostics_on_save(tmp_path):
     document.write_text(source, encoding="utf-8")
     expected = {(row - 1, col - 1, code) for _, row, col, code in flake8_report(str(document))
                 if code.startswith("JNP")}
-    with LanguageServer(tmp_path, ENV) as server:
+    with LanguageServer(tmp_path, tool_env()) as server:
         server.start(tmp_path, _documented_pylsp_settings())
         diagnostics = server.open_and_save(document, source)
     found = {(d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"])
@@ -202,7 +206,7 @@ def test_pylsp_quick_fix_applies_the_fix_engines_edit(tmp_path):
     document.write_text(REMOVED_NAMES, encoding="utf-8")
     findings = _lint(REMOVED_NAMES)
     assert [(f.line, f.code) for f in findings] == [(3, "JNP504"), (4, "JNP504"), (5, "JNP504")]
-    with LanguageServer(tmp_path, ENV) as server:
+    with LanguageServer(tmp_path, tool_env()) as server:
         server.start(tmp_path, _documented_pylsp_settings())
         diagnostics = [d for d in server.open_and_save(document, REMOVED_NAMES) if d["code"] == "JNP504"]
         assert [d["range"]["start"]["line"] for d in diagnostics] == [2, 3]  # line 5 has noqa
@@ -228,7 +232,7 @@ def test_pylsp_marks_an_unsafe_quick_fix_and_leaves_it_out_of_fix_all(tmp_path):
     source = RULES["JNP402"].example
     assert fix_safety("JNP402") == "unsafe"
     document.write_text(source, encoding="utf-8")
-    with LanguageServer(tmp_path, ENV) as server:
+    with LanguageServer(tmp_path, tool_env()) as server:
         server.start(tmp_path, _documented_pylsp_settings())
         (diagnostic,) = [d for d in server.open_and_save(document, source) if d["code"].startswith("JNP")]
         actions = _our_actions(server.request("textDocument/codeAction", {
@@ -247,7 +251,7 @@ def test_pylsp_offers_no_quick_fix_for_a_finding_without_one(tmp_path):
     source = RULES["JNP601"].example
     assert fix_safety("JNP601") is None
     document.write_text(source, encoding="utf-8")
-    with LanguageServer(tmp_path, ENV) as server:
+    with LanguageServer(tmp_path, tool_env()) as server:
         server.start(tmp_path, _documented_pylsp_settings())
         (diagnostic,) = [d for d in server.open_and_save(document, source) if d["code"].startswith("JNP")]
         actions = server.request("textDocument/codeAction", {

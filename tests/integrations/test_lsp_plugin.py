@@ -85,3 +85,32 @@ def test_options_come_from_the_configuration_of_the_workspace_root(tmp_path, mon
     assert from_configuration(directory=project / "pkg") == Options(x64=True, cache_dir="")
     assert from_configuration(directory=bare) == Options()
     assert from_configuration() == Options(cache_dir="elsewhere")
+
+
+def test_quick_fixes_keep_the_buffers_line_endings_and_mark_the_unsafe_shape(tmp_path):
+    """A CRLF buffer with text outside the Basic Multilingual Plane: each action's edits give
+    fix_source's text; the bare ``x.at[1].set(2.0)`` (rebinding changes what runs) is marked
+    unsafe and left out of "fix all"."""
+    import ast
+    from types import SimpleNamespace
+
+    from flake8_jaxnp.autofix import fix_source
+    from flake8_jaxnp.linter import lint
+    from flake8_jaxnp.options import Options
+    from flake8_jaxnp.rules import RULES
+    source = "import jax.numpy as jnp\r\n\r\nx = jnp.zeros(3)  # 😀\r\nx[0] = 1.0\r\nx.at[1].set(2.0)\r\n"
+    document = SimpleNamespace(uri=(tmp_path / "train.py").as_uri(), path=str(tmp_path / "train.py"), source=source)
+    findings = lint(ast.parse(source), source.splitlines(True), Options(cache_dir=""), document.path)
+    assert [(f.line, f.code) for f in findings] == [(4, "JNP501"), (5, "JNP501")]
+    diagnostics = [{"code": f.code, "range": {"start": {"line": f.line - 1, "character": f.col},
+                                              "end": {"line": f.line - 1, "character": f.col + 1}}} for f in findings]
+    (tmp_path / "setup.cfg").write_text("[flake8]\njaxnp-cache-dir =\n", encoding="utf-8")
+    actions = lsp.pylsp_code_actions(config=None, workspace=SimpleNamespace(root_path=str(tmp_path)),
+                                     document=document, range=None, context={"diagnostics": diagnostics})
+    fix = RULES["JNP501"].fix
+    assert [action["title"] for action in actions] == [f"JNP501: {fix}", f"JNP501: {fix} (unsafe)", lsp.FIX_ALL_TITLE]
+    texts = [apply_edits(source, action["edit"]["changes"][document.uri]) for action in actions]
+    assert texts == [fix_source(source, findings[:1]).text, fix_source(source, findings[1:], unsafe=True).text,
+                     fix_source(source, findings).text]
+    assert texts[2] == source.replace("x[0] = 1.0", "x = x.at[0].set(1.0)")
+    assert texts[1] == source.replace("\r\nx.at[1]", "\r\nx = x.at[1]")

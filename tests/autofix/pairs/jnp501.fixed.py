@@ -22,7 +22,7 @@ def clipped(x):
         x[1]
         + x[2]
     ))
-    x = x.at[1].set(0.0)  # discarded result
+    x = x.at[1].set(0.0)  # discarded result: rebinding changes what runs, an unsafe fix
     return x
 
 
@@ -31,7 +31,7 @@ class Buffer:
         state = {"w": jnp.zeros(3)}
         state["w"][0] = 1.0  # an entry: the new array would have to be stored back, no fix
         local = jnp.ones(3)
-        local = local.at[1:].set(0.0); local = local.sort()
+        local = local.at[1:].set(0.0); local = local.sort()  # local.sort() ran and kept the old array: an unsafe fix
         return local
 
 
