@@ -61,7 +61,7 @@ def parser():
                      help="as for flake8: the project enables jax_enable_x64 (the cases run with it too)")
     cli.add_argument("--jaxnp-cache-dir", metavar="DIR", help="as for flake8: the linter's summaries and findings")
     cli.add_argument("--extend-select", metavar="CODES",
-                     help="as for flake8: also judge these rules that are off by default (e.g. JNP403,JNP606)")
+                     help="as for flake8: also judge these rules that are off by default (the catalogue marks them)")
     cli.add_argument("--measure-cost", action="store_true",
                      help="time the case of each confirmed finding whose harm is time as written and with the "
                           "finding's fix, and report the difference (slower: many timed runs, one at a time)")
