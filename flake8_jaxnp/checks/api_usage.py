@@ -105,8 +105,7 @@ def _named_array_members():
 def _item_update(model, target):
     if _bound_only_to_displays(model, target.value):
         return  # a list, dict or set (``info["k"] = v``): known without a forward pass
-    if model.array_value(target.value).kind not in JAX_ARRAY \
-            and model.dict_entry(target.value).kind not in JAX_ARRAY:
+    if model.array_value(target.value).kind not in JAX_ARRAY:
         return
     array, index = describe(target.value), describe(target.slice)
     statement = model.parent(target)

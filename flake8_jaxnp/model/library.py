@@ -92,6 +92,11 @@ def gives_array(qualname):
         or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS
 
 
+def keeps_arguments(qualname):
+    """A builtin or an array library function: it changes no container it is given."""
+    return qualname.startswith("builtins.") or gives_array(qualname)
+
+
 @lru_cache(maxsize=1)
 def non_array_functions():
     return api.non_array_functions() | UNPROBED_NON_ARRAY_FUNCTIONS

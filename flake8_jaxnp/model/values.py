@@ -442,6 +442,9 @@ class FunctionFlow:
         for value in keywords.values():
             traced_input = traced_input or value.kind in TRACED
         qualname = self.names.qualname(call.func)
+        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
+            for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
+                self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
         if qualname:
             result = library.call(self, call, qualname, args, traced_input)
             if result is not None:

@@ -1,6 +1,6 @@
 """JNP201/JNP202 through containers: a tracer indexing a NumPy array or a Python list or tuple
 (also one reached through a literal dict or a name), and the truth of a sum of traced items;
-static indices, dicts, and containers whose items the scope changed stay silent."""
+static indices, dicts, and containers whose items the scope changed or passed on stay silent."""
 import pytest
 
 HEADER = "import jax\nimport jax.numpy as jnp\nimport numpy as np\n"
@@ -31,6 +31,7 @@ def test_found(lint_body, body, expected):
     "@jax.jit\ndef f(x):\n    t = np.arange(4.0)\n    return x * t[2]\n",
     "@jax.jit\ndef f(x, i):\n    t = [np.arange(4.0)]\n    t[0] = jnp.arange(4.0)\n    return t[0][i]\n",
     "@jax.jit\ndef f(x, i):\n    t = [np.arange(4.0)]\n    t.clear()\n    t.append(x)\n    return t[0][i]\n",
+    "def fill(t):\n    t[0] = 1.0\n@jax.jit\ndef f(i):\n    t = [np.arange(4.0)]\n    fill(t)\n    return t[0][i]\n",
     "@jax.jit\ndef f(x):\n    size = sum(d for d in x.shape)\n    assert size > 0\n    return x\n",
     "def f(i):\n    W = [0.5, 1.0]\n    return W[i]\n",  # not traced
 ])
