@@ -154,7 +154,7 @@ class Model:
 
     def _assigned_once(self, name, value_type):
         """(scope, bindings) of a local ``name`` bound by one plain assignment of a ``value_type``
-        node (``state = {...}``, ``m = Metrics(...)``), else None."""
+        node (``m = Metrics(...)``), else None."""
         found = self.resolve(name) if type(name) is ast.Name else None
         if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
                 or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not value_type:
