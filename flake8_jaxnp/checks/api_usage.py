@@ -11,6 +11,7 @@ from functools import lru_cache
 from .. import api
 from ..facts import AT_UPDATES
 from ..findings import Finding
+from ..model.containers import SEQUENCES
 from ..model.names import BindingKind
 from ..model.kinds import ARRAYS, JAX, TRACER, TRACER_TREE
 from . import describe, rule
@@ -104,8 +105,7 @@ def _named_array_members():
 def _item_update(model, target):
     if _bound_only_to_displays(model, target.value):
         return  # a list, dict or set (``info["k"] = v``): known without a forward pass
-    if model.array_value(target.value).kind not in JAX_ARRAY \
-            and model.dict_entry(target.value).kind not in JAX_ARRAY:
+    if model.array_value(target.value).kind not in JAX_ARRAY:
         return
     array, index = describe(target.value), describe(target.slice)
     statement = model.parent(target)
@@ -379,7 +379,7 @@ def _version():
 
 @rule("JNP505")
 def sequence_argument(model):
-    """JNP505: a literal list or tuple where a jax.numpy function requires an array."""
+    """JNP505: a Python list or tuple where a jax.numpy function requires an array."""
     refusals = api.sequence_refusals()
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
@@ -389,7 +389,7 @@ def sequence_argument(model):
             arg = call.args[position] if position < len(call.args) else None
             if any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
                 break
-            if isinstance(arg, (ast.List, ast.Tuple, ast.ListComp)):
-                kind = "tuple" if isinstance(arg, ast.Tuple) else "list"
+            kind = model.value(arg).container if arg is not None else None
+            if kind in SEQUENCES:  # a list or tuple display, a list comprehension, or a name bound to one
                 yield Finding.at(call, "JNP505", {"func": describe(call.func), "kind": kind, "arg": describe(arg)})
                 break

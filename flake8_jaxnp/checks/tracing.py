@@ -3,7 +3,8 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.kinds import PYTHON, TRACER, TRACER_TREE, UNKNOWN
+from ..model.containers import SEQUENCES
+from ..model.kinds import NUMPY, PYTHON, TRACER, TRACER_TREE, UNKNOWN
 from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -41,12 +42,21 @@ def concrete_data_from_tracers(model):
 
 
 def _subscript(model, node, base):
-    """Boolean masks (also in ``x.at[mask]``) and slice bounds that are tracers."""
+    """Boolean masks (also in ``x.at[mask]``), slice bounds that are tracers, and tracers indexing
+    what needs a concrete index: a NumPy array (it converts the index) or a Python list or tuple."""
     index = model.value(node.slice)
     array = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "at" else node.value
     if index.traced and index.dtype == "bool" and model.value(array).traced:
         yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
                                               fix="use jnp.where(mask, x, 0) to keep the shape"))
+    container = model.value(array)
+    if container.kind is NUMPY and _traced(model, node.slice):
+        name = describe(array)
+        yield Finding.at(node, "JNP201", dict(base, func=f"{name}.__getitem__", error="TracerArrayConversionError",
+                                              fix=f"jnp.asarray({name})"))
+    elif container.container in SEQUENCES and _traced(model, node.slice):
+        yield Finding.at(node, "JNP202", dict(base, what=f"the index into a Python {container.container} in "
+                                              f"{describe(node)}", fix="index a jnp.array of the items instead"))
     parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     bounds = [b for part in parts if isinstance(part, ast.Slice) for b in (part.lower, part.upper, part.step) if b]
     if any(_traced(model, bound) for bound in bounds):

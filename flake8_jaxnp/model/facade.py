@@ -133,23 +133,6 @@ class Model:
         scope = self.names.scope_of.get(func)
         return scope is not None and scope.is_class
 
-    def dict_entry(self, expr):
-        """The Value of ``state["w"]`` where ``state`` is a local bound once to a dict literal and
-        only ever read by constant keys, so nothing can have replaced the entry; else unknown."""
-        found = self._assigned_once(expr.value, ast.Dict) if type(expr) is ast.Subscript else None
-        if found is None or type(expr.slice) is not ast.Constant:
-            return UNKNOWN_VALUE
-        binding = found[1][0]
-        for node in self.nodes(ast.Name):
-            if node.id == binding.node.id and node is not binding.node and self.resolve(node) == found:
-                parent = self.parent(node)
-                if not (type(parent) is ast.Subscript and parent.value is node and type(parent.ctx) is ast.Load
-                        and type(parent.slice) is ast.Constant):
-                    return UNKNOWN_VALUE  # passed on, rebound by item, or a method called: it may have changed
-        entries = [value for key, value in zip(binding.value.keys, binding.value.values)
-                   if key is not None and type(key) is ast.Constant and key.value == expr.slice.value]
-        return self.array_value(entries[-1]) if entries and None not in binding.value.keys else UNKNOWN_VALUE
-
     def record_field(self, expr):
         """The Value of ``m.loss`` where ``m`` is a local bound once to ``Metrics(...)`` of a
         NamedTuple class of this module (its fields cannot be replaced): what the call gives
@@ -171,7 +154,7 @@ class Model:
 
     def _assigned_once(self, name, value_type):
         """(scope, bindings) of a local ``name`` bound by one plain assignment of a ``value_type``
-        node (``state = {...}``, ``m = Metrics(...)``), else None."""
+        node (``m = Metrics(...)``), else None."""
         found = self.resolve(name) if type(name) is ast.Name else None
         if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
                 or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not value_type:

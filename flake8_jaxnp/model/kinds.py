@@ -35,6 +35,7 @@ class Value:
     weak: bool = False  # a Python scalar: weakly typed in JAX promotion
 
     members = None  # see Shaped
+    container = None
 
     def member(self, key):
         """The Value of one part (``("attr", "loss")``), or None when it is not known."""
@@ -64,6 +65,7 @@ class Shaped(Value):
     that plain Values stay as small and cheap as before; a join keeps only the kind."""
 
     members: tuple = ()
+    container: str = None  # "list", "tuple", "dict", "set" or "generator": a Python container (containers.py)
 
 
 # The member of a Shaped list whose every element holds the same kind (``jax.tree.leaves(state)``).

@@ -71,7 +71,17 @@ def call(flow, call_node, qualname, args, traced_input):
         return Value(NUMPY, _numpy_dtype(flow, call_node, qualname, args))
     if module == "builtins" and name in PYTHON_BUILTINS:
         return PYTHON_VALUE
+    if qualname == "builtins.sum" and len(args) == 1:
+        return _summed(args[0])
     return None
+
+
+def _summed(items):
+    """``sum(x[i] for i in ...)``: ``0 + item + ...`` of arrays is an array (unless there are none)."""
+    item = items if items.kind in ARRAYS else items.member(EACH)
+    if item is None or item.kind not in (TRACER, TRACER_TREE, JAX, JAX_TREE):
+        return None
+    return Value(TRACER if item.kind in (TRACER, TRACER_TREE) else JAX)
 
 
 def gives_array(qualname):
@@ -80,6 +90,11 @@ def gives_array(qualname):
     module, _, name = qualname.rpartition(".")
     return module in JAX_ARRAY_MODULES or module in NUMPY_ARRAY_MODULES or module == "jax.random" \
         or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS
+
+
+def keeps_arguments(qualname):
+    """A builtin or an array library function: it changes no container it is given."""
+    return qualname.startswith("builtins.") or gives_array(qualname)
 
 
 @lru_cache(maxsize=1)

@@ -19,19 +19,12 @@ Cost stays linear in the body's size:
 import ast
 from typing import Callable, Optional, Protocol
 
-from ..facts import TREE_MAPS
-from . import dtypes, library
+from ..facts import MUTATING_METHODS, TREE_MAPS
+from . import containers, dtypes, library
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
-from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
+from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
                     TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Value, builder_result, join, shaped)
-
-
-def element_kind(value):
-    """What iterating over ``value`` yields."""
-    if value.kind in ARRAYS:
-        return Value(value.kind, value.dtype)
-    return value.member(EACH) or UNKNOWN_VALUE
 
 
 def is_string(expr):
@@ -261,7 +254,7 @@ class FunctionFlow:
         value = self.eval(iterable, env)
         if isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.range":
             return Value(PYTHON, "int64", weak=True)  # a loop counter: a Python int
-        return element_kind(value)
+        return containers.element(value)
 
     def _loop(self, stmt, env, enter):
         """Analyse a loop body: a first pass finds what it assigns, the exact pass starts
@@ -311,6 +304,14 @@ class FunctionFlow:
                 self._bind(elt.value if isinstance(elt, ast.Starred) else elt, item, env)
         else:  # attribute or item assignment: evaluate the parts, bind nothing
             self.eval(target, env)
+            if type(target) is ast.Subscript:
+                self._changed_in_place(target.value, env)
+
+    def _changed_in_place(self, expr, env):
+        """``table["a"] = x``, ``items.append(x)``: a literal container's items are no longer known."""
+        value = self.values.get(expr)
+        if type(expr) is ast.Name and value is not None and value.container:
+            self._set(expr.id, containers.forgotten(value), env)
 
     def _set(self, name, value, env):
         env.changes[name] = value
@@ -331,7 +332,12 @@ class FunctionFlow:
         for child in child_nodes(expr):
             if isinstance(child, ast.expr):
                 self.eval(child, env)
-        return PYTHON_VALUE if isinstance(expr, (ast.List, ast.Tuple, ast.Dict, ast.Set)) else UNKNOWN_VALUE
+        return UNKNOWN_VALUE
+
+    def _container(self, expr, env):
+        for child in child_nodes(expr):
+            self.eval(child.value if type(child) is ast.Starred else child, env)
+        return containers.literal(expr, self.values)
 
     def _constant(self, expr, env):
         return _NUMBER_LITERALS.get(type(expr.value), PYTHON_VALUE)
@@ -358,12 +364,16 @@ class FunctionFlow:
     def _subscript(self, expr, env):
         base = self.eval(expr.value, env)
         self.eval(expr.slice, env)
+        if base.container:
+            return containers.item(base, expr.slice) or UNKNOWN_VALUE
         if base.members and type(expr.slice) is ast.Constant:
             part = base.member(("item", expr.slice.value))
             if part is not None:
                 return part
         if base.kind in ARRAYS:
             return Value(base.kind, base.dtype)
+        if base.kind is PYTHON and not base.members:
+            return PYTHON_VALUE  # x.shape[:1], a string's character
         if base.kind is NNX_GRAPH and type(expr.slice) is ast.Constant and expr.slice.value is Ellipsis:
             return Value(JAX)  # model.count[...]: a Variable's value
         if base.kind in TREES:
@@ -412,7 +422,7 @@ class FunctionFlow:
         for part in ("elt", "key", "value"):
             if hasattr(expr, part):
                 self.eval(getattr(expr, part), inner)
-        return PYTHON_VALUE
+        return containers.comprehension(expr, self.values[expr.elt] if hasattr(expr, "elt") else None)
 
     def _lambda(self, expr, env):
         return PYTHON_VALUE
@@ -432,6 +442,9 @@ class FunctionFlow:
         for value in keywords.values():
             traced_input = traced_input or value.kind in TRACED
         qualname = self.names.qualname(call.func)
+        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
+            for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
+                self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
         if qualname:
             result = library.call(self, call, qualname, args, traced_input)
             if result is not None:
@@ -452,6 +465,8 @@ class FunctionFlow:
             if updated is not None:
                 return updated
             base = self.values.get(call.func.value, UNKNOWN_VALUE)
+            if call.func.attr in MUTATING_METHODS:
+                self._changed_in_place(call.func.value, env)
             if base.kind is GENERATOR:
                 return library.generator_method(self, call)
             if base.members and base.member(("call", call.func.attr)) is not None:
@@ -575,5 +590,9 @@ _EXPRESSIONS = {
     ast.GeneratorExp: FunctionFlow._comprehension,
     ast.DictComp: FunctionFlow._comprehension,
     ast.Lambda: FunctionFlow._lambda,
+    ast.List: FunctionFlow._container,
+    ast.Tuple: FunctionFlow._container,
+    ast.Set: FunctionFlow._container,
+    ast.Dict: FunctionFlow._container,
     ast.JoinedStr: FunctionFlow._joinedstr,
 }

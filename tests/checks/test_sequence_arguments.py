@@ -1,4 +1,5 @@
-"""JNP505: literal lists and tuples only where the generator saw jax.numpy refuse them."""
+"""JNP505: lists and tuples (displays, or names bound to one) only where the generator saw jax.numpy refuse them;
+a name rebound to an array, or bound to a list on one path only, is not one."""
 import pytest
 
 HEADER = "import jax.numpy as jnp\nimport numpy as np\n"
@@ -29,3 +30,22 @@ def test_silent(lint_body, body):
 ])
 def test_reported(lint_body, body):
     assert found(lint_body, body) == [1]
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def f():\n    x = [jnp.ones(()), jnp.ones(())]\n    return jnp.mean(x)\n", 3),
+    ("def f(n):\n    x = [i * i for i in range(n)]\n    x.append(0)\n    return jnp.sqrt(x)\n", 4),
+    ("SIZES = (1.0, 2.0)\ndef f():\n    return jnp.sum(SIZES)\n", 3),
+])
+def test_a_name_bound_to_a_sequence(lint_body, body, line):
+    assert found(lint_body, body) == [line]
+
+
+@pytest.mark.parametrize("body", [
+    "def f():\n    x = [jnp.ones(()), jnp.ones(())]\n    x = jnp.stack(x)\n    return jnp.mean(x)\n",
+    "def f(a):\n    x = [1.0, 2.0] if a else jnp.ones(2)\n    return jnp.mean(x)\n",
+    "def f(a):\n    x = jnp.ones(2)\n    if a:\n        x = [1.0, 2.0]\n    return jnp.mean(x)\n",
+    "def f():\n    x = {'a': 1.0}\n    return jnp.mean(x['a'])\n",
+])
+def test_a_name_not_always_a_sequence(lint_body, body):
+    assert found(lint_body, body) == []

@@ -1,0 +1,65 @@
+"""What a literal container holds: the kind of each item, so that a subscript of it
+(``TABLES["a"]``, ``pair[0]``) and an iteration over it know what they give.
+
+A container's items are known only until the scope changes them: an item store
+(``TABLES["a"] = ...``) or a mutating method (``items.append(x)``) on the name that holds
+it keeps the kind of container and forgets its items (``forgotten``).
+"""
+import ast
+
+from .kinds import ARRAYS, EACH, PYTHON, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join
+
+# Literal node type -> the container it builds.
+LITERALS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
+            ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator", ast.DictComp: "dict"}
+SEQUENCES = frozenset({"list", "tuple"})  # indexed by position: an index must be a Python int
+
+
+def literal(expr, values):
+    """The Value of a list, tuple, set or dict display whose parts ``values`` has evaluated."""
+    container = LITERALS[type(expr)]
+    if type(expr) is ast.Dict:
+        keys = [key.value for key in expr.keys if type(key) is ast.Constant]
+        if len(keys) != len(expr.keys):  # a ``**spread``, or a key known only at runtime
+            return Shaped(PYTHON, container=container)
+        return Shaped(PYTHON, container=container,
+                      members=tuple((("key", key), values[value]) for key, value in zip(keys, expr.values)))
+    if any(type(element) is ast.Starred for element in expr.elts):
+        return Shaped(PYTHON, container=container)
+    items = [values[element] for element in expr.elts]
+    members = [(("item", i), item) for i, item in enumerate(items)] if container in SEQUENCES else []
+    return Shaped(PYTHON, container=container, members=tuple(members + _each(items)))
+
+
+def comprehension(expr, element):
+    """A comprehension whose every element has the Value ``element`` (a dict's: its values)."""
+    return Shaped(PYTHON, container=LITERALS[type(expr)], members=tuple(_each([element]) if element else ()))
+
+
+def item(container, index):
+    """What subscripting ``container`` (a literal container's Value) with ``index`` gives, or None."""
+    if type(index) is ast.Constant:
+        return container.member(("item" if container.container in SEQUENCES else "key", index.value))
+    if type(index) is ast.Slice:
+        return Shaped(PYTHON, container=container.container, members=tuple(_each([container.member(EACH)])))
+    return container.member(EACH) if container.container in SEQUENCES else None
+
+
+def element(value):
+    """What iterating over ``value`` yields."""
+    if value.kind in ARRAYS:
+        return Value(value.kind, value.dtype)
+    return value.member(EACH) or UNKNOWN_VALUE
+
+
+def forgotten(value):
+    """``value`` after its scope changed its items in place: the same container, items unknown."""
+    return Shaped(PYTHON, container=value.container)
+
+
+def _each(items):
+    """The EACH member when every item holds the same kind."""
+    each = None
+    for value in items:
+        each = value if each is None else join(each, value)
+    return [(EACH, each)] if each is not None and each.kind is not UNKNOWN else []
