@@ -13,6 +13,7 @@ from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
+from .conventions import Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
 from .parameters import applied_parameters, traced_parameters, transform_options
@@ -60,6 +61,7 @@ class Transform:
     behaviour: Behaviour
     root: str = None
     chosen: bool = False  # another module's reach chose the traced parameters (across modules)
+    assumed: bool = False  # the framework's contract, not a transform the code shows, traces it
 
     @property
     def shown(self):
@@ -129,6 +131,10 @@ class TracedFunction:
     traced_params: set = field(default_factory=set)
     array_params: set = field(default_factory=set)  # given one traced array by a call that spread tracing
     tree_params: set = field(default_factory=set)  # given anything else traced (a pytree, a tracer of a root)
+    # A framework Module's method: the parameters its framework's contract makes tracers, less
+    # those a call in the file passes a Python value (``self.repeat(x, 2)``: a static count).
+    assumed_params: set = field(default_factory=set)
+    python_params: set = field(default_factory=set)
 
     @property
     def abstract(self):
@@ -136,13 +142,17 @@ class TracedFunction:
 
     @property
     def cached_by(self):
-        """The first transform that caches the trace, or None."""
-        return next((t for t in self.transforms if t.cached), None)
+        """The first transform that caches the trace (one the code shows first), or None."""
+        return next((t for t in self._shown_first if t.cached), None)
 
     @property
     def transform(self):
         """The transform messages name: the one that caches the trace, else the first abstract one."""
-        return (self.cached_by or next((t for t in self.transforms if t.abstract), self.transforms[0])).shown
+        return (self.cached_by or next((t for t in self._shown_first if t.abstract), self.transforms[0])).shown
+
+    @property
+    def _shown_first(self):
+        return sorted(self.transforms, key=lambda t: t.assumed)
 
     def add(self, transform, params, arrays=frozenset()):
         """Record one more trace; ``arrays``: the ``params`` it passes a single traced array."""
@@ -160,6 +170,11 @@ class TracedFunction:
     def arrays(self):
         """Parameters every traced call so far passed an array (not a pytree) to."""
         return self.array_params - self.tree_params
+
+    @property
+    def tracer_params(self):
+        """The parameters that hold tracers: given by a traced call, or by the framework's contract."""
+        return self.traced_params | (self.assumed_params - self.python_params)
 
 
 class TraceRoots:
@@ -182,11 +197,14 @@ class TraceRoots:
         self._stored = {}  # class -> {attribute: the nodes that assign self.attribute in it}, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
+        self.conventions = Conventions(names, self.instances.class_named)
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
         for call in names.calls:
             self._from_call(call)
+        for cls in names.by_type.get(ast.ClassDef, ()):
+            self._by_convention(cls)
         for func in list(self.differentiated):  # jax.grad(f) of a custom_jvp f: its rule is traced
             if self.differentiated[func]:
                 self._mark_rules(func, self.traced[func].transforms)
@@ -255,6 +273,17 @@ class TraceRoots:
         them known to be single arrays)."""
         entry = self.traced.setdefault(func, TracedFunction(func))
         return entry.add(transform, params, arrays)
+
+    # ---- framework conventions ----------------------------------------------------
+    def _by_convention(self, cls):
+        """Mark the methods that ``cls``'s framework traces by its contract (``conventions``)."""
+        facts = self.conventions.module_facts(cls)
+        for method, params in self.conventions.traced_methods(cls, facts):
+            behaviour = _STAGING if facts["cached"] else _BATCHING
+            transform = Transform(facts["names"][0], behaviour, f"{cls.name}.{method.name} runs under {facts['path']}",
+                                  assumed=True)
+            self.mark(method, transform, set())
+            self.traced[method].assumed_params |= params
 
     # ---- decorators ---------------------------------------------------------
     def _from_decorators(self, func):
