@@ -505,12 +505,11 @@ def _build():
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     framework_transforms = frameworks.framework_transforms(DATA_FILE, _resolve)
-    framework_modules = frameworks.framework_modules(DATA_FILE, _resolve)
+    modules = frameworks.framework_modules(DATA_FILE, _resolve)
     removed_names = _removed_names()
     where_unsafe = {**_where_unsafe_functions(), **gradients.unsafe_at_zero_vector(_resolve)}
     return {
-        "generated_with": stack.generated_with(
-            frameworks.measured_versions({**framework_transforms, **framework_modules})),
+        "generated_with": stack.generated_with(frameworks.measured_versions({**framework_transforms, **modules})),
         "jax_version": jax.__version__,
         "numpy_version": np.__version__,
         "numpy_fails_on_tracer": fails,
@@ -550,7 +549,7 @@ def _build():
         "jnp_where_unsafe_jointly": gradients.unsafe_jointly(_public, where_unsafe),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
         frameworks.KEY: framework_transforms,
-        frameworks.MODULES_KEY: framework_modules,
+        frameworks.MODULES_KEY: modules,
     }
 
 

@@ -483,7 +483,8 @@ class FunctionFlow:
                 if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
                     self.calls.append((transformed, call, args, keywords))
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
-        elif self._exact and self.traced is not None:  # Model(x), model(x), model.apply(v, x)
+        elif self._exact and self.traced is not None and (traced_input or any(
+                value.kind is PYTHON for value in args)):  # Model(x), model(x), model.apply(v, x), Block()(x, 2)
             self._ran_method(call, args, keywords)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
