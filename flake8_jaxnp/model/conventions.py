@@ -12,6 +12,8 @@ from .. import api
 from .parameters import traced_parameters
 from .syntax import positional
 
+# The Module bases whose methods other parts of the model tell apart (the data's names for them).
+LINEN_MODULE, NNX_MODULE = "flax.linen.Module", "flax.nnx.Module"
 # Annotations of a Module method's parameters that hold Python config, not arrays.
 PYTHON_ANNOTATIONS = frozenset({"bool", "int", "float", "str"})
 # How many same-file base classes deep a Module's framework is looked for.

@@ -13,7 +13,7 @@ from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
-from .conventions import Conventions
+from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
 from .parameters import applied_parameters, traced_parameters, transform_options
@@ -81,8 +81,6 @@ class Transform:
 LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Linen's decorator for a method that defines its submodules inline: it keeps the arguments.
 LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
-# Flax NNX's Module: nnx.jit and friends carry updates of its attributes out of the trace.
-NNX_MODULES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
 APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates", "method"})
 
@@ -194,6 +192,7 @@ class TraceRoots:
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
+        self._stored = {}  # class -> {attribute: the nodes that assign self.attribute in it}, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         self.conventions = Conventions(names, self.instances.class_named)
@@ -335,12 +334,6 @@ class TraceRoots:
             factory, func = self._returned_function(arg)
             if func is not None:  # jax.jit(make_train(config)): the def make_train returns
                 root = f"applied at line {arg.lineno} to what '{factory.name}' returns"
-        if func is None and not keywords and not lax:
-            func = self.applied_module(arg)
-            if func is not None:  # jax.jit(model.apply): the linen module's __call__, after self
-                root = f"applied at line {arg.lineno} to {arg.value.id}.apply"
-                self._trace(func, transform_name, keywords, bound_positional + 1, bound_names, root)
-                return
         if func is not None and root is None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
@@ -415,8 +408,41 @@ class TraceRoots:
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
                 return self.applied_method(call)
-            return self.applied_module(func_expr) or self.instance_method(func_expr) or self._submodule_call(func_expr)
+            return self.applied_module(func_expr) or self.instance_method(func_expr) or self.submodule(func_expr) \
+                or self._submodule_call(func_expr)
         return self._call_method_of_instance(func_expr)
+
+    def submodule(self, func_expr):
+        """``__call__`` of the same-file linen Module that ``self.block`` holds in a method of a
+        linen Module whose ``setup`` assigns ``self.block = Block(...)``, the class's only
+        assignment of that attribute (``self.block(x)`` then runs ``Block.__call__``), or None."""
+        if type(func_expr) is not ast.Attribute or type(func_expr.value) is not ast.Name:
+            return None
+        method = self.names.enclosing_function(func_expr)
+        cls = self.names.parent.get(method)
+        found = self.names.resolve_name(func_expr.value)
+        if not isinstance(method, ast.FunctionDef) or self.module_base(method) != LINEN_MODULE or not found \
+                or found[0].node is not method or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
+                or positional_names(method)[:1] != [func_expr.value.id]:
+            return None
+        if cls not in self._stored:
+            self._stored[cls] = {}
+            for node in ast.walk(cls):
+                if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
+                    self._stored[cls].setdefault(node.attr, []).append(node)
+        assigned = self._stored[cls].get(func_expr.attr, ())
+        setup = method_in(cls, "setup")
+        if len(assigned) != 1 or setup is None or self.names.enclosing_function(assigned[0]) is not setup:
+            return None
+        statement = self.names.statement_of(assigned[0])
+        if type(statement) is not ast.Assign or statement.targets != [assigned[0]] \
+                or type(statement.value) is not ast.Call or type(assigned[0].value) is not ast.Name \
+                or positional_names(setup)[:1] != [assigned[0].value.id]:
+            return None
+        block = self.instances.class_named(statement.value.func)
+        if block is None or not any(self.names.qualname(base) in LINEN_MODULES for base in block.bases):
+            return None
+        return method_in(block, "__call__")
 
     def instance_method(self, func_expr):
         """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file
@@ -425,7 +451,7 @@ class TraceRoots:
             return None
         method = self.instances.method(self.instances.class_of(func_expr.value), func_expr.attr)
         return method if method is not None and not method.decorator_list \
-            and not self.in_linen_module(method) else None
+            and self.module_base(method) != LINEN_MODULE else None
 
     def _submodule_call(self, func_expr):
         """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
@@ -461,19 +487,12 @@ class TraceRoots:
                     fields.append(stmt.target)
         return fields
 
-    def in_nnx_module(self, method):
-        """Whether ``method`` is defined in a same-file class deriving from an NNX Module: its
-        updates of ``self`` under nnx.jit are the framework's state, not a trace-only effect."""
-        return self._in_module_of(method, NNX_MODULES)
-
-    def in_linen_module(self, method):
-        """Whether ``method`` is defined in a class deriving from a linen Module: its methods
-        run through ``apply``, not when called on an instance."""
-        return self._in_module_of(method, LINEN_MODULES)
-
-    def _in_module_of(self, method, bases):
+    def module_base(self, method):
+        """The framework Module base (as the data names it) of ``method``'s class, or None: a linen
+        Module's methods run through ``apply``; an NNX Module's updates of ``self`` are its state."""
         cls = self.names.parent.get(method)
-        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in bases for b in cls.bases)
+        facts = self.conventions.module_facts(cls) if isinstance(cls, ast.ClassDef) else None
+        return facts["names"][0] if facts else None
 
     def applied_module(self, func_expr):
         """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is
