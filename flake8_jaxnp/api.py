@@ -134,3 +134,10 @@ sequence_refusals = _entry("jnp_sequence_refusals")
 def framework_transforms():
     """Framework transform name -> its measured behaviour (``datagen.frameworks``)."""
     return data().get("framework_transforms", {})
+
+
+@lru_cache(maxsize=None)
+def framework_module_bases():
+    """{dotted name of a framework's Module base: what its standard path traces}
+    (``datagen.frameworks.framework_modules``), under each name the base is known by."""
+    return {name: facts for facts in data().get("framework_modules", {}).values() for name in facts["names"]}

@@ -1,5 +1,6 @@
 """Measure the tracing transforms of JAX frameworks (Equinox, Flax NNX and Linen) and
-``jax.shard_map`` by running them, for the generator's ``framework_transforms`` key.
+``jax.shard_map`` by running them, for the generator's ``framework_transforms`` key; and
+which methods of each framework's Module its standard path traces (``framework_modules``).
 
 Each transform wraps small probe functions: does the body run once over two calls
 (the trace is cached), does a truth test, ``float()`` or ``np.asarray`` on an
@@ -154,3 +155,140 @@ def _prepare_method(name, transform, body, x):
     module = Probe()
     variables = module.init(jax.random.key(0), x)
     return lambda a: module.apply(variables, a)
+
+
+MODULES_KEY = "framework_modules"
+# Module base class -> (the decorator that marks a method traced where the framework has one,
+# the framework's standard path to a module's methods). What runs traced there is measured.
+MODULE_BASES = {
+    "flax.linen.Module": ("flax.linen.compact", "jax.jit(model.apply)"),
+    "flax.nnx.Module": (None, "flax.nnx.jit"),
+    "equinox.Module": (None, "equinox.filter_jit"),
+}
+
+
+def framework_modules(data_file, resolve):
+    """{Module base: which of a subclass's methods its framework's standard path traces, whether
+    a Python scalar argument and a Python field stay static there, whether the trace is cached}
+    (``_measure_module``); a framework not installed keeps its entry from ``data_file``."""
+    previous = json.loads(data_file.read_text(encoding="utf-8")).get(MODULES_KEY, {}) if data_file.exists() else {}
+    found = {}
+    for name, (decorator, path) in MODULE_BASES.items():
+        base = resolve(name)
+        if base is None:
+            if name in previous:
+                found[name] = previous[name]
+            continue
+        package = name.split(".")[0]
+        found[name] = dict(_measure_module(name, base, decorator and resolve(decorator)),
+                           names=sorted({name, f"{base.__module__}.{base.__qualname__}"}),
+                           decorators=sorted({decorator, _defined_as(resolve(decorator))}) if decorator else [],
+                           path=path, measured_with=f"{package} {importlib.metadata.version(package)}")
+    return found
+
+
+def _defined_as(obj):
+    return f"{obj.__module__}.{obj.__qualname__}"
+
+
+def _measure_module(name, base, decorator):
+    """Run a probe subclass of ``base`` through its framework's standard path, twice, recording
+    what each of its methods sees: ``__call__``, a plain method ``__call__`` calls, ``setup``
+    and a method under ``decorator`` (linen's ``nn.compact``, applied with ``method=``)."""
+    import jax
+    import jax.numpy as jnp
+
+    seen = {}  # method -> {"runs": n, "array": traced?, "scalar": traced?, "field": traced?}
+
+    def record(method, array=None, scalar=None, field=None):
+        entry = seen.setdefault(method, {"runs": 0})
+        entry["runs"] += 1
+        for role, value in (("array", array), ("scalar", scalar), ("field", field)):
+            if value is not None:
+                entry[role] = isinstance(value, jax.core.Tracer)
+
+    run = {"flax.linen.Module": _run_linen, "flax.nnx.Module": _run_nnx, "equinox.Module": _run_equinox}[name]
+    run(base, decorator, record, seen, jnp.ones(3))
+    call = seen["__call__"]
+    return {
+        "traced_methods": sorted(method for method, entry in seen.items() if entry["array"]),
+        "cached": call["runs"] == 1,
+        "python_scalars_static": not call["scalar"],
+        "array_fields_traced": bool(call.get("field")),
+    }
+
+
+def _run_linen(base, compact, record, seen, x):
+    import jax
+    import jax.numpy as jnp
+
+    class Probe(base):
+        features: int = 2
+
+        def setup(self):
+            self.w = self.param("w", lambda key: jnp.ones(3))
+            record("setup", array=self.w)
+
+        def __call__(self, a, n):
+            record("__call__", array=a, scalar=n, field=self.features)
+            return self.helper(a)
+
+        def helper(self, a):
+            record("called", array=a)
+            return a * self.w
+
+    class Compact(base):
+        @compact
+        def encode(self, a):
+            record("compact", array=a)
+            return a
+
+    variables = Probe().init(jax.random.key(0), x, 3)
+    seen.clear()  # init ran every method once, eagerly
+    apply = jax.jit(Probe().apply)
+    apply(variables, x, 3)
+    apply(variables, x, 3)
+    jax.jit(lambda a: Compact().apply({}, a, method=Compact.encode))(x)
+
+
+def _run_nnx(base, _, record, seen, x):
+    import jax.numpy as jnp
+    from flax import nnx
+
+    class Probe(base):
+        def __init__(self):
+            self.w = nnx.Param(jnp.ones(3))
+
+        def __call__(self, a, n):
+            record("__call__", array=a, scalar=n, field=self.w[...])
+            return self.helper(a)
+
+        def helper(self, a):
+            record("called", array=a)
+            return a * self.w[...]
+
+    step = nnx.jit(lambda model, a, n: model(a, n))
+    model = Probe()
+    step(model, x, 3)
+    step(model, x, 3)
+
+
+def _run_equinox(base, _, record, seen, x):
+    import equinox as eqx
+    import jax
+
+    class Probe(base):
+        w: jax.Array
+
+        def __call__(self, a, n):
+            record("__call__", array=a, scalar=n, field=self.w)
+            return self.helper(a)
+
+        def helper(self, a):
+            record("called", array=a)
+            return a * self.w
+
+    step = eqx.filter_jit(lambda model, a, n: model(a, n))
+    model = Probe(x)
+    step(model, x, 3)
+    step(model, x, 3)

@@ -505,10 +505,11 @@ def _build():
     transforms = tables.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     framework_transforms = frameworks.framework_transforms(DATA_FILE, _resolve)
+    modules = frameworks.framework_modules(DATA_FILE, _resolve)
     removed_names = _removed_names()
     where_unsafe = {**_where_unsafe_functions(), **gradients.unsafe_at_zero_vector(_resolve)}
     return {
-        "generated_with": stack.generated_with(frameworks.measured_versions(framework_transforms)),
+        "generated_with": stack.generated_with(frameworks.measured_versions({**framework_transforms, **modules})),
         "jax_version": jax.__version__,
         "numpy_version": np.__version__,
         "numpy_fails_on_tracer": fails,
@@ -550,6 +551,7 @@ def _build():
         "jnp_where_forward_transforms": gradients.forward_transforms(transforms, _resolve),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
         frameworks.KEY: framework_transforms,
+        frameworks.MODULES_KEY: modules,
     }
 
 

@@ -9,6 +9,7 @@ import ast
 
 from . import dtypes
 from .callees import Callees
+from .conventions import NNX_MODULE
 from .kinds import UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
@@ -193,7 +194,7 @@ class Model:
     def keeps_module_state(self, func):
         """True for a method of an NNX Module: its updates of ``self`` under nnx.jit are the
         framework's state, written back after every call, not a trace-only effect."""
-        return self._tracing.roots.in_nnx_module(func)
+        return self._tracing.roots.module_base(func) == NNX_MODULE
 
     def rebound_globals(self):
         """Module names bound more than once in straight-line module code or via ``global``."""

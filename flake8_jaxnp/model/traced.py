@@ -13,6 +13,7 @@ from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
+from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
 from .parameters import applied_parameters, traced_parameters, transform_options
@@ -60,6 +61,7 @@ class Transform:
     behaviour: Behaviour
     root: str = None
     chosen: bool = False  # another module's reach chose the traced parameters (across modules)
+    assumed: bool = False  # the framework's contract, not a transform the code shows, traces it
 
     @property
     def shown(self):
@@ -79,8 +81,6 @@ class Transform:
 LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Linen's decorator for a method that defines its submodules inline: it keeps the arguments.
 LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
-# Flax NNX's Module: nnx.jit and friends carry updates of its attributes out of the trace.
-NNX_MODULES = frozenset({"flax.nnx.Module", "flax.nnx.module.Module"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
 APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates", "method"})
 
@@ -129,6 +129,10 @@ class TracedFunction:
     traced_params: set = field(default_factory=set)
     array_params: set = field(default_factory=set)  # given one traced array by a call that spread tracing
     tree_params: set = field(default_factory=set)  # given anything else traced (a pytree, a tracer of a root)
+    # A framework Module's method: the parameters its framework's contract makes tracers, less
+    # those a call in the file passes a Python value (``self.repeat(x, 2)``: a static count).
+    assumed_params: set = field(default_factory=set)
+    python_params: set = field(default_factory=set)
 
     @property
     def abstract(self):
@@ -136,13 +140,17 @@ class TracedFunction:
 
     @property
     def cached_by(self):
-        """The first transform that caches the trace, or None."""
-        return next((t for t in self.transforms if t.cached), None)
+        """The first transform that caches the trace (one the code shows first), or None."""
+        return next((t for t in self._shown_first if t.cached), None)
 
     @property
     def transform(self):
         """The transform messages name: the one that caches the trace, else the first abstract one."""
-        return (self.cached_by or next((t for t in self.transforms if t.abstract), self.transforms[0])).shown
+        return (self.cached_by or next((t for t in self._shown_first if t.abstract), self.transforms[0])).shown
+
+    @property
+    def _shown_first(self):
+        return sorted(self.transforms, key=lambda t: t.assumed)
 
     def add(self, transform, params, arrays=frozenset()):
         """Record one more trace; ``arrays``: the ``params`` it passes a single traced array."""
@@ -160,6 +168,11 @@ class TracedFunction:
     def arrays(self):
         """Parameters every traced call so far passed an array (not a pytree) to."""
         return self.array_params - self.tree_params
+
+    @property
+    def tracer_params(self):
+        """The parameters that hold tracers: given by a traced call, or by the framework's contract."""
+        return self.traced_params | (self.assumed_params - self.python_params)
 
 
 class TraceRoots:
@@ -182,11 +195,14 @@ class TraceRoots:
         self._stored = {}  # class -> {attribute: the nodes that assign self.attribute in it}, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
+        self.conventions = Conventions(names, self.instances.class_named)
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
         for call in names.calls:
             self._from_call(call)
+        for cls in names.by_type.get(ast.ClassDef, ()):
+            self._by_convention(cls)
         for func in list(self.differentiated):  # jax.grad(f) of a custom_jvp f: its rule is traced
             if self.differentiated[func]:
                 self._mark_rules(func, self.traced[func].transforms)
@@ -256,6 +272,17 @@ class TraceRoots:
         entry = self.traced.setdefault(func, TracedFunction(func))
         return entry.add(transform, params, arrays)
 
+    # ---- framework conventions ----------------------------------------------------
+    def _by_convention(self, cls):
+        """Mark the methods that ``cls``'s framework traces by its contract (``conventions``)."""
+        facts = self.conventions.module_facts(cls)
+        for method, params in self.conventions.traced_methods(cls, facts):
+            behaviour = _STAGING if facts["cached"] else _BATCHING
+            transform = Transform(facts["names"][0], behaviour, f"{cls.name}.{method.name} runs under {facts['path']}",
+                                  assumed=True)
+            self.mark(method, transform, set())
+            self.traced[method].assumed_params |= params
+
     # ---- decorators ---------------------------------------------------------
     def _from_decorators(self, func):
         # Decorators apply bottom-up; each one traces the same def.
@@ -307,12 +334,6 @@ class TraceRoots:
             factory, func = self._returned_function(arg)
             if func is not None:  # jax.jit(make_train(config)): the def make_train returns
                 root = f"applied at line {arg.lineno} to what '{factory.name}' returns"
-        if func is None and not keywords and not lax:
-            func = self.applied_module(arg)
-            if func is not None:  # jax.jit(model.apply): the linen module's __call__, after self
-                root = f"applied at line {arg.lineno} to {arg.value.id}.apply"
-                self._trace(func, transform_name, keywords, bound_positional + 1, bound_names, root)
-                return
         if func is not None and root is None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
@@ -400,7 +421,7 @@ class TraceRoots:
         method = self.names.enclosing_function(func_expr)
         cls = self.names.parent.get(method)
         found = self.names.resolve_name(func_expr.value)
-        if not isinstance(method, ast.FunctionDef) or not self.in_linen_module(method) or not found \
+        if not isinstance(method, ast.FunctionDef) or self.module_base(method) != LINEN_MODULE or not found \
                 or found[0].node is not method or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
                 or positional_names(method)[:1] != [func_expr.value.id]:
             return None
@@ -430,7 +451,7 @@ class TraceRoots:
             return None
         method = self.instances.method(self.instances.class_of(func_expr.value), func_expr.attr)
         return method if method is not None and not method.decorator_list \
-            and not self.in_linen_module(method) else None
+            and self.module_base(method) != LINEN_MODULE else None
 
     def _submodule_call(self, func_expr):
         """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
@@ -466,19 +487,12 @@ class TraceRoots:
                     fields.append(stmt.target)
         return fields
 
-    def in_nnx_module(self, method):
-        """Whether ``method`` is defined in a same-file class deriving from an NNX Module: its
-        updates of ``self`` under nnx.jit are the framework's state, not a trace-only effect."""
-        return self._in_module_of(method, NNX_MODULES)
-
-    def in_linen_module(self, method):
-        """Whether ``method`` is defined in a class deriving from a linen Module: its methods
-        run through ``apply``, not when called on an instance."""
-        return self._in_module_of(method, LINEN_MODULES)
-
-    def _in_module_of(self, method, bases):
+    def module_base(self, method):
+        """The framework Module base (as the data names it) of ``method``'s class, or None: a linen
+        Module's methods run through ``apply``; an NNX Module's updates of ``self`` are its state."""
         cls = self.names.parent.get(method)
-        return isinstance(cls, ast.ClassDef) and any(self.names.qualname(b) in bases for b in cls.bases)
+        facts = self.conventions.module_facts(cls) if isinstance(cls, ast.ClassDef) else None
+        return facts["names"][0] if facts else None
 
     def applied_module(self, func_expr):
         """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is

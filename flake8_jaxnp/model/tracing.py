@@ -11,7 +11,9 @@ import ast
 from collections import Counter
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
-from .kinds import ARRAY_ANNOTATIONS, JAX, PYTHON, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value, shaped
+from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value,
+                    shaped)
+from .conventions import python_annotation
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
@@ -21,8 +23,6 @@ from .values import FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
-# Equinox's Module: a transform that keeps Python scalars static traces its array fields.
-EQUINOX_MODULES = frozenset({"equinox.Module", "equinox._module.Module"})
 DEVICE_ARRAY = Value(JAX)
 # What a call passes that is one array: a device array, or a tracer from a traced caller.
 PASSED_ARRAYS = (JAX, TRACER)
@@ -222,39 +222,46 @@ class Tracing:
         """Traced parameters are pytrees unless used as arrays and never rebound. Where
         every transform leaves Python scalars static (``equinox.filter_jit``), only the
         parameters used as arrays are known to be tracers."""
-        scope = self.names.scopes[func]
-        candidates = {name for name in traced.traced_params if len(scope.bindings.get(name, ())) == 1}
+        scope, traced_params = self.names.scopes[func], traced.tracer_params
+        candidates = {name for name in traced_params if len(scope.bindings.get(name, ())) == 1}
         arrays = set()
         if candidates:
             for node in self.names.own_nodes(func):
                 if type(node) is ast.Attribute and node.attr in ARRAY_EVIDENCE \
                         and type(node.value) is ast.Name and node.value.id in candidates:
                     arrays.add(node.value.id)
-        arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced.traced_params
+        arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced_params
         arrays |= traced.arrays & candidates  # every traced caller passes an array
         if all(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
             arrays |= self._passed_arrays(func, candidates - arrays)
             return {name: TRACED_ARRAY for name in arrays}
-        params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced.traced_params}
+        params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
         if not any(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
             params.update(self._annotated_records(func, candidates))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
-        elif "self" in params and positional_names(func)[:1] == ["self"]:  # the reach: a filter transform's object
-            params["self"] = self._module_fields(func)
+        elif positional_names(func)[:1] == ["self"]:
+            params["self"] = self._module_fields(func, "self" in params)
         return params
 
-    def _module_fields(self, method):
-        """What ``self`` holds in a method of an Equinox Module whose object a transform that
-        keeps Python scalars static was given (the reach puts ``self`` among the traced
-        parameters): its array fields, annotated so (``w: jax.Array``) or set by ``__init__``
-        alone from a JAX call, are tracers; nothing is known of the others (an ``int`` field
-        stays static, a ``field(static=True)`` too), nor of the ``self`` of any other class."""
+    def _module_fields(self, method, given):
+        """What ``self`` holds in a method of a framework Module: its Python fields (a linen
+        Module's fields, any Module's ``int``, ``bool``, ``float`` or ``str`` fields) are static
+        values; where the object was ``given`` to a transform whose framework traces its array
+        fields (Equinox, NNX: measured; the reach puts ``self`` among the traced parameters),
+        those annotated so (``w: jax.Array``) or set by ``__init__`` alone from a JAX call are
+        tracers. Nothing is known of the others, nor of the ``self`` of any other class."""
         cls = self.names.parent.get(method)
-        if type(cls) is not ast.ClassDef or not any(self.names.qualname(b) in EQUINOX_MODULES for b in cls.bases):
+        facts = self.roots.conventions.module_facts(cls) if type(cls) is ast.ClassDef else None
+        if facts is None:
             return UNKNOWN_VALUE
-        arrays = {stmt.target.id for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name
-                  and self.array_annotation(stmt.annotation) and stmt.value is None}
+        fields = [stmt for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name]
+        python = {stmt.target.id for stmt in fields if not self.array_annotation(stmt.annotation) and (
+            not facts["array_fields_traced"] or python_annotation(stmt.annotation))}
+        members = tuple((("attr", name), PYTHON_VALUE) for name in sorted(python))
+        if not given or not facts["array_fields_traced"]:
+            return Shaped(PYTHON, members=members)
+        arrays = {stmt.target.id for stmt in fields if self.array_annotation(stmt.annotation) and stmt.value is None}
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
                   and type(node.value) is ast.Name and node.value.id == "self"]
         counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
@@ -264,7 +271,7 @@ class Tracing:
                     and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
                     and array_function(self.names.qualname(stmt.value.func) or ""):
                 arrays.add(node.attr)
-        return Shaped(PYTHON, members=tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
+        return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
 
     def _passed_arrays(self, func, names):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
@@ -342,36 +349,50 @@ class Tracing:
             positional_params = [field.id for field in fields]
         elif applied or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
-        arrays = set()
+        arrays, python = set(), set()
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
                 break
-            if value.traced and index < len(positional_params) and positional_params[index] is not None:
-                params.add(positional_params[index])
-                if value.kind is TRACER:
-                    arrays.add(positional_params[index])
+            if index < len(positional_params) and positional_params[index] is not None:
+                if value.traced:
+                    params.add(positional_params[index])
+                    if value.kind is TRACER:
+                        arrays.add(positional_params[index])
+                elif value.kind is PYTHON:
+                    python.add(positional_params[index])
         for name, value in keywords.items():
             if name is not None and name not in options and value.traced:
                 params.add(name)
                 if value.kind is TRACER:
                     arrays.add(name)
+            elif name is not None and name not in options and value.kind is PYTHON:
+                python.add(name)
+        changed = self._given_python(callee, python)
         through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or applied \
             or self.roots.instance_method(call.func)
         if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             if through:  # which function it is comes from an apply_fn= keyword
                 where = f"called through {ast.unparse(call.func)} from '{caller.node.name}' at line {call.lineno}"
-            transforms = [Transform(t.name, t.behaviour, t.root or where, t.chosen) for t in transforms]
-        changed = False
+            transforms = [Transform(t.name, t.behaviour, t.root or where, t.chosen, t.assumed) for t in transforms]
         if fields is not None and params:  # __post_init__(self): self holds the traced fields
             known = self.roots.traced_fields.setdefault(callee, set())
-            changed = not params <= known
+            changed |= not params <= known
             known |= params
             params, arrays = {"self"}, set()
         if params or self._closure_under_transform(callee, call, caller):
             for transform in transforms:
                 changed |= self.roots.mark(callee, transform, params, arrays)
         return changed
+
+    def _given_python(self, callee, python):
+        """Record that a call passes Python values to ``python`` of a framework Module's method
+        that its contract traces: those parameters are static config there, not tracers."""
+        traced = self.traced.get(callee)
+        if traced is None or not python & traced.assumed_params - traced.python_params:
+            return False
+        traced.python_params |= python
+        return True
 
     def _closure_under_transform(self, callee, call, caller):
         """Whether ``call`` runs ``callee``, a def nested in the traced ``caller``, through a

@@ -473,11 +473,13 @@ class FunctionFlow:
                 return base.member(("call", call.func.attr))  # timestep.last()
             dict_method = call.func.attr in ("get", "items", "keys", "values")
             if base.kind in TREES and not dict_method and self.traced is not None and self._ran_method(
-                    call, args, keywords, traced_input):
+                    call, args, keywords):
                 return UNKNOWN_VALUE  # model.loss(x), model a traced object of a same-file class
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
                 return library.method(self, call, base, traced_input)
-        jitted_result = _TRANSFORMED_RESULT[traced_input]
+        # Under a staging trace every JAX call is staged: a transformed function gives tracers there.
+        staged = self.traced is not None and self.traced.cached_by is not None
+        jitted_result = _TRANSFORMED_RESULT[traced_input or staged]
         callee = self.context.callee(call.func)
         if callee is not None:
             if self._exact:
@@ -496,8 +498,9 @@ class FunctionFlow:
                 if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
                     self.calls.append((transformed, call, args, keywords))
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
-        elif self._exact and self.traced is not None and traced_input:  # Model(x), model(x), model.apply(v, x)
-            self._ran_method(call, args, keywords, traced_input)  # (__init__ or __call__ runs traced)
+        elif self._exact and self.traced is not None and (traced_input or any(
+                value.kind is PYTHON for value in args)):  # Model(x), model(x), model.apply(v, x), Block()(x, 2)
+            self._ran_method(call, args, keywords)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
         return self.context.returned(call, args, keywords) or self._helper_result(call, traced_input)
@@ -510,11 +513,12 @@ class FunctionFlow:
             if type(expr) is ast.Name and value.kind is UNKNOWN:
                 env.changes[expr.id] = _UPDATED_OBJECT
 
-    def _ran_method(self, call, args, keywords, traced_input):
-        """Whether ``call``, in traced code, runs a same-file method (``method_called``); one
-        that it passes tracers is recorded for tracing to spread to."""
+    def _ran_method(self, call, args, keywords):
+        """Whether ``call``, in traced code, runs a same-file method (``method_called``),
+        recorded for tracing to spread to (the tracers it passes, and the Python values that
+        keep a framework Module's parameters static)."""
         method = self.context.method_called(call)
-        if method is not None and self._exact and traced_input:
+        if method is not None and self._exact:
             self.calls.append((method, call, args, keywords))
         return method is not None
 

@@ -85,7 +85,8 @@ class Plain:
 ])
 def test_apply_in_a_traced_function_of_another_module(tmp_path, train, expected):
     write_package(tmp_path, models=MODELS, train=f"import jax\n\nfrom .models import MLP, Plain\n\n{train}")
-    assert codes_at(lint(tmp_path, "pkg/models.py")) == expected
+    contract = {(7, "JNP301")}  # the print in MLP.__call__: linen traces it, whatever the chain
+    assert codes_at(lint(tmp_path, "pkg/models.py")) == sorted(set(expected) | contract)
 
 
 SUBMODULES = """\

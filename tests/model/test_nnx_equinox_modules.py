@@ -33,6 +33,9 @@ EQX_PRINT, EQX_HOST = (11, "JNP301"), (17, "JNP201")
 EQX_TRAIN = "import equinox as eqx\nimport jax\nimport jax.numpy as jnp\n\nfrom .models import Linear\n\n\n"
 
 
+CONTRACT = {(11, "JNP301")}  # the print in __call__: the framework traces it, whatever the chain
+
+
 @pytest.mark.parametrize("step, calls, expected", [
     # every call gives x an array: filter_jit traces it into Linear.__call__ or Linear.to_host
     ("def step(model, x):\n    return model(x)", "step(m, jnp.ones(3))", [EQX_PRINT]),
@@ -52,9 +55,9 @@ def test_an_equinox_module_called_by_a_filter_jit_step_of_another_module(tmp_pat
                   train=EQX_TRAIN + f"@eqx.filter_jit\n{step}\n\n\nm = Linear(jnp.eye(3), 2)\n{calls}\n")
     for _ in range(2):  # a cold cache, then a warm one
         found = lint(tmp_path, "pkg/models.py")
-        assert codes_at(found) == expected
-    if expected:
-        assert "equinox.filter_jit (called from 'step' in pkg/train.py:" in found[0]
+        assert codes_at(found) == sorted(set(expected) | CONTRACT)
+    if expected:  # the chain's findings name it
+        assert "equinox.filter_jit (called from 'step' in pkg/train.py:" in found[-1]
 
 
 NNX_MODELS = """\
@@ -96,14 +99,14 @@ def test_an_nnx_module_called_by_an_nnx_jit_step_of_another_module(tmp_path, ste
     write_package(tmp_path, models=NNX_MODELS,
                   train=NNX_TRAIN + f"@nnx.jit\n{step}\n\n\nm = Net(nnx.Rngs(0))\nfor _ in range(3):\n"
                                     f"    step({arguments})\n")
-    assert codes_at(lint(tmp_path, "pkg/models.py")) == expected
+    assert codes_at(lint(tmp_path, "pkg/models.py")) == sorted(set(expected) | CONTRACT)
 
 
 def test_a_method_of_an_object_the_calls_do_not_settle_is_not_followed(tmp_path):
     write_package(tmp_path, models=NNX_MODELS,
                   train=NNX_TRAIN + "@nnx.jit\ndef step(model, x):\n    return model.score(x)\n\n\n"
                                     "step(Net(nnx.Rngs(0)), jnp.ones(3))\n")
-    assert lint(tmp_path, "pkg/models.py") == []
+    assert codes_at(lint(tmp_path, "pkg/models.py")) == sorted(CONTRACT)
 
 
 NNX_SAME_FILE = """\
@@ -146,14 +149,16 @@ step(model, jnp.ones(3))
     ("nnx.Linear(3, 3, rngs=rngs)", "nnx.jit", []),  # a framework layer: not the project's
 ])
 def test_the_submodule_of_an_nnx_module_in_one_file(lint_source, block, transform, expected):
-    assert findings(lint_source, NNX_SAME_FILE.format(block=block, transform=transform)) == expected
+    contract = {(9, "JNP301")}  # Block.__call__'s print: NNX traces it (measured under nnx.jit), whatever calls it
+    found = findings(lint_source, NNX_SAME_FILE.format(block=block, transform=transform))
+    assert found == sorted(set(expected) | contract)
 
 
 def test_a_submodule_assigned_outside_init_is_not_followed(lint_source):
     source = NNX_SAME_FILE.format(block="Block(rngs)", transform="nnx.jit").replace(
         "        self.total = 0\n", "        self.total = 0\n\n    def reset(self, rngs):\n"
                                     "        self.block = Block(rngs)\n")
-    assert findings(lint_source, source) == []
+    assert findings(lint_source, source) == [(9, "JNP301")]  # Block.__call__'s print, by NNX's contract
 
 
 INHERITING = """\
@@ -185,6 +190,7 @@ def test_an_inherited_call_runs_the_base_class_method(tmp_path, lint_source, bod
     step = f"@nnx.jit\ndef step(model, x):\n    return {calls}\n\n\nm = Net()\nfor _ in range(3):\n" \
            "    step(m, jnp.ones(3))\n"
     models = INHERITING.format(body=body)
+    expected = sorted(set(expected) | {(7, "JNP301")})  # Base.__call__'s print, by NNX's contract
     assert findings(lint_source, models + step) == expected
     train = f"import jax.numpy as jnp\nfrom flax import nnx\n\nfrom .models import Net\n\n\n{step}"
     write_package(tmp_path, models=models, train=train)

@@ -173,4 +173,5 @@ class Model(eqx.Module):
      "for _ in range(3):\n    train_step(model, jnp.ones(3))\n", [(13, "JNP201")]),
 ])
 def test_equinox_and_nnx_steps(lint_source, body, expected):
-    assert findings(lint_source, EQX_MODEL + body) == expected
+    contract = {(9, "JNP301")}  # the print in __call__: the framework traces it, whatever the step
+    assert findings(lint_source, EQX_MODEL + body) == sorted(set(expected) | contract)
