@@ -23,12 +23,10 @@ from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFU
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
 # Functions never called by the probe: they touch files, global state or stdout.
 UNSAFE_TO_PROBE = {
-    "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt",
-    "genfromtxt", "fromfile", "fromregex", "memmap", "info", "show_config",
-    "show_runtime", "test", "get_include", "setbufsize", "seterr", "seterrcall",
-    "set_printoptions", "printoptions", "getbufsize", "geterr", "geterrcall",
-    "get_printoptions", "fromstring", "frombuffer", "fromiter", "fromfunction",
-    "from_dlpack", "set_string_function", "asmatrix", "bmat",
+    "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "fromregex",
+    "memmap", "info", "show_config", "show_runtime", "test", "get_include", "setbufsize", "seterr", "seterrcall",
+    "set_printoptions", "printoptions", "getbufsize", "geterr", "geterrcall", "get_printoptions", "fromstring",
+    "frombuffer", "fromiter", "fromfunction", "from_dlpack", "set_string_function", "asmatrix", "bmat",
 }
 # Values that make a NumPy-only keyword argument reveal itself when passed.
 ARGUMENT_PROBES = {"out": "zeros", "kind": "quicksort", "order": "K", "where": "mask", "casting": "unsafe"}

@@ -477,8 +477,7 @@ class FunctionFlow:
                 return UNKNOWN_VALUE  # model.loss(x), model a traced object of a same-file class
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
                 return library.method(self, call, base, traced_input)
-        # Under a staging trace every JAX call is staged: a transformed function gives tracers there.
-        staged = self.traced is not None and self.traced.cached_by is not None
+        staged = self.traced is not None and self.traced.cached_by is not None  # a staging trace: tracers
         jitted_result = _TRANSFORMED_RESULT[traced_input or staged]
         callee = self.context.callee(call.func)
         if callee is not None:
@@ -514,9 +513,8 @@ class FunctionFlow:
                 env.changes[expr.id] = _UPDATED_OBJECT
 
     def _ran_method(self, call, args, keywords):
-        """Whether ``call``, in traced code, runs a same-file method (``method_called``),
-        recorded for tracing to spread to (the tracers it passes, and the Python values that
-        keep a framework Module's parameters static)."""
+        """Whether ``call``, in traced code, runs a same-file method (``method_called``), recorded for
+        tracing to spread to (the tracers it passes; the Python values that keep a Module's parameters static)."""
         method = self.context.method_called(call)
         if method is not None and self._exact:
             self.calls.append((method, call, args, keywords))
