@@ -6,6 +6,7 @@ is reported); observations are weaker facts (a line ran only while JAX
 traced, a transfer repeated) that can confirm a finding but are never
 reported as missed.
 """
+import os
 from dataclasses import dataclass
 
 from .. import evidence as ev
@@ -62,7 +63,9 @@ def judge(results, silenced=frozenset()):
                         key = (statement, code)
                         if key not in evidence or evidence[key][0] > order:
                             evidence[key] = (order, label, item)
-    uncounted = [(case.name if "::" in case.name else f"{result.path}::{case.name}", case.uncounted)
+    # (case, why, the folder of the modules it may have reached: its own file's, or any for a pytest test)
+    uncounted = [(case.name, case.uncounted, None) if "::" in case.name
+                 else (f"{result.path}::{case.name}", case.uncounted, os.path.dirname(result.path))
                  for result in results for case in result.cases if case.uncounted]
     rows, explained = [], set()
     for result in results:
@@ -79,8 +82,9 @@ def judge(results, silenced=frozenset()):
                 if unseen:
                     row.verdict, (row.case, why) = NOT_OBSERVABLE, unseen[0]
                     row.evidence = f"not observable here: {why}"
-            elif uncounted:  # a case that counted no line may have reached it
-                case, why = uncounted[0]
+            elif reaching := [(case, why) for case, why, folder in uncounted
+                              if folder in (None, os.path.dirname(result.path))]:
+                case, why = reaching[0]  # a case that counted no line may have reached it
                 row.verdict, row.case = NOT_OBSERVABLE, case
                 row.evidence = f"not observable here: line counting was off in {case} ({why})"
             rows.append(row)

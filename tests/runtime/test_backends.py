@@ -224,6 +224,23 @@ def test_a_finding_no_counted_case_reached_is_not_observable_when_a_case_counted
     assert judge([result])[0].verdict == "not exercised"
 
 
+def test_a_case_that_counted_no_line_explains_only_findings_of_its_own_folder():
+    """A case runs its own file and the modules beside it: a file of another folder with no case of its
+    own (an example project beside the rule fixtures) stays not exercised, not 'not observable'
+    through a case that could not have reached it (the TPU run named fixtures/jnp301.py's case for
+    fixtures/pytest_project/trainer/*.py)."""
+    from flake8_jaxnp.confirm.verdicts import judge
+
+    uncounted = runner.prepare(str(INPUTS / "host_callbacks.py"))
+    uncounted.cases = [CaseResult("case_debug_print", "ok", uncounted="it calls jax.debug.print")]
+    elsewhere = runner.prepare(str(INPUTS / "attacks" / "cross_model.py"))
+    assert elsewhere.findings, "the other folder's file needs a finding for this test"
+    elsewhere.cases = []
+    rows = judge([uncounted, elsewhere])
+    assert {row.verdict for row in rows if row.path == elsewhere.path} == {"not exercised"}
+    assert {row.verdict for row in rows if row.path == uncounted.path} == {"not observable"}
+
+
 def test_the_pytest_mode_keeps_the_cpu_beside_the_platforms_it_was_given():
     """JAX_PLATFORMS=tpu would leave jax.debug.print no CPU to place its inputs on (an error at exit
     ends the session): the CPU is added after the given platforms, with a line saying so, before
