@@ -76,15 +76,17 @@ def test_pylsp_start_up_loads_neither_the_linter_nor_libcst():
 def test_options_come_from_the_configuration_of_the_workspace_root(tmp_path, monkeypatch):
     """As pylsp runs flake8 there, whatever the server's working directory."""
     from flake8_jaxnp.options import Options, from_configuration
+    from flake8_jaxnp.rules import OFF_BY_DEFAULT
     project, bare, elsewhere = (tmp_path / name for name in ("project", "bare", "elsewhere"))
     for folder in (project / "pkg", bare, elsewhere):
         folder.mkdir(parents=True)
     (project / "tox.ini").write_text("[flake8]\njaxnp-x64 = true\njaxnp-cache-dir =\n", encoding="utf-8")
     (elsewhere / "setup.cfg").write_text("[flake8]\njaxnp-cache-dir = elsewhere\n", encoding="utf-8")
     monkeypatch.chdir(elsewhere)
-    assert from_configuration(directory=project / "pkg") == Options(x64=True, cache_dir="")
-    assert from_configuration(directory=bare) == Options()
-    assert from_configuration() == Options(cache_dir="elsewhere")
+    off = frozenset(OFF_BY_DEFAULT)  # no selection names them, so they stay off
+    assert from_configuration(directory=project / "pkg") == Options(x64=True, cache_dir="", silenced=off)
+    assert from_configuration(directory=bare) == Options(silenced=off)
+    assert from_configuration() == Options(cache_dir="elsewhere", silenced=off)
 
 
 def test_quick_fixes_keep_the_buffers_line_endings_and_mark_the_unsafe_shape(tmp_path):
