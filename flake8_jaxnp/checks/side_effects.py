@@ -267,9 +267,20 @@ def _store(model, func, target, base, stored=None):
         owner = _outer_container(model, func, target.value, [] if stored is None else [stored])
         if owner is not None and not model.value(target.value).is_array:
             yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
-    elif isinstance(target, ast.Attribute) and _is_self(model, func, target.value) \
-            and not model.keeps_module_state(func) and _keeps_trace_state(model, target, stored):
+    elif isinstance(target, ast.Attribute) \
+            and (_is_self(model, func, target.value) and not model.keeps_module_state(func)
+                 or _plain_module_object(model, func, target.value)) and _keeps_trace_state(model, target, stored):
         yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=target.value.id))
+
+
+def _plain_module_object(model, func, expr):
+    """``HOLDER`` bound at module level to an instance of a same-file class with no base (its
+    attributes are plain ones, not a framework's state): storing on it from traced code outlives
+    the trace, as on ``self``."""
+    if type(expr) is not ast.Name or model.is_local(expr.id, func) or not model.is_module_name(expr):
+        return False
+    cls = model.class_of(expr)
+    return cls is not None and not cls.bases and not cls.keywords
 
 
 def _keeps_trace_state(model, target, stored):

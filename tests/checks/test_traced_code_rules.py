@@ -74,6 +74,18 @@ def test_global_rebound_only_before_the_reader_is_defined_is_silent(lint_source)
     assert lint_source(header + reader + "def g():\n    global X\n    X = 2.0\n") == [(7, "JNP304")]
 
 
+def test_attribute_stored_on_a_module_level_object_in_traced_code(lint_source):
+    def source(base, store):
+        return (f"import jax\nclass Holder{base}:\n    pass\nHOLDER = Holder()\n"
+                f"@jax.jit\ndef f(x):\n    {store}\n    return x\n")
+    assert lint_source(source("", "HOLDER.last = x * 2")) == [(7, "JNP303")]
+    assert lint_source(source("", "HOLDER.n += 1")) == [(7, "JNP303")]
+    assert lint_source(source("", "HOLDER.name = 'f'")) == []  # the same for every call
+    assert lint_source(source("(Base)", "HOLDER.last = x * 2")) == []  # a base may own its attributes
+    local = "import jax\nclass Holder:\n    pass\n@jax.jit\ndef f(x):\n    h = Holder()\n    h.last = x\n    return x\n"
+    assert lint_source(local) == []
+
+
 def test_print_in_helper_called_from_jit(lint_source):
     source = (
         "import jax\ndef helper(v):\n    print(v)\n    return v\n"
