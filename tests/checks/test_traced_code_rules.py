@@ -74,6 +74,16 @@ def test_global_rebound_only_before_the_reader_is_defined_is_silent(lint_source)
     assert lint_source(header + reader + "def g():\n    global X\n    X = 2.0\n") == [(7, "JNP304")]
 
 
+def test_global_read_back_after_the_function_rebinds_it_is_stale(lint_source):
+    source = (
+        "import jax\ncounter = 0\n@jax.jit\ndef tick(x):\n    global counter\n"
+        "    counter = counter + 1\n    return x + counter\n"
+    )
+    assert lint_source(source) == [(6, "JNP302"), (7, "JNP304")]  # the increment's own read is JNP302's
+    split = "import jax\nkey = 0\n@jax.jit\ndef init():\n    global key\n    key, sub = jax.random.split(key)\n"
+    assert lint_source(split + "    return sub\n") == [(6, "JNP302")]
+
+
 def test_attribute_stored_on_a_module_level_object_in_traced_code(lint_source):
     def source(base, store):
         return (f"import jax\nclass Holder{base}:\n    pass\nHOLDER = Holder()\n"
