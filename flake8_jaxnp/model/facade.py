@@ -198,15 +198,17 @@ class Model:
         return self._tracing.roots.module_base(func) == NNX_MODULE
 
     def rebound_globals(self):
-        """Module names bound more than once in straight-line module code or via ``global``."""
+        """Module names bound more than once in straight-line module code, or bound there (a
+        ``def`` included: ``global mock_fn; mock_fn = other`` swaps the function) and via ``global``."""
         rebound = set()
         for name, bindings in self.names.module_scope.bindings.items():
             if name.startswith("__"):
                 continue
             top_level = [b for b in bindings if b.kind in (BindingKind.ASSIGN, BindingKind.OTHER) and b.stmt is not None
                          and self.names.parent.get(b.stmt) is self.tree]
+            defined = any(b.kind is BindingKind.DEF and self.names.parent.get(b.stmt) is self.tree for b in bindings)
             via_global = [b for b in bindings if b.kind is BindingKind.GLOBAL]
-            if len(top_level) >= 2 or (top_level and via_global):
+            if len(top_level) >= 2 or ((top_level or defined) and via_global):
                 rebound.add(name)
         return rebound
 

@@ -84,6 +84,13 @@ def test_global_read_back_after_the_function_rebinds_it_is_stale(lint_source):
     assert lint_source(split + "    return sub\n") == [(6, "JNP302")]
 
 
+def test_module_function_swapped_through_global_is_stale(lint_source):
+    header = "import jax\ndef act(x):\n    return x\n@jax.jit\ndef f(x):\n    return act(x)\n"
+    assert lint_source(header + "def swap():\n    global act\n    act = abs\n") == [(6, "JNP304")]
+    assert lint_source(header) == []
+    assert lint_source(header + "act = jax.jit(act)\n") == []  # rebound once by module code: no global
+
+
 def test_attribute_stored_on_a_module_level_object_in_traced_code(lint_source):
     def source(base, store):
         return (f"import jax\nclass Holder{base}:\n    pass\nHOLDER = Holder()\n"
