@@ -72,7 +72,8 @@ def _side_effects(model, func, base, rebound, given_tracers=True):
                 statement = "global" if node.id in scope.globals else "nonlocal"
                 yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
             elif type(node.ctx) is ast.Load and node.id in rebound and node.id not in stale_reported \
-                    and node.id not in scope.globals and model.is_module_name(node) \
+                    and (node.id not in scope.globals or not _in_own_rebinding(model, node)) \
+                    and model.is_module_name(node) \
                     and not model.bound_only_before(node.id, func):
                 stale_reported.add(node.id)
                 yield Finding.at(node, "JNP304", dict(base, name=node.id))
@@ -81,6 +82,16 @@ def _side_effects(model, func, base, rebound, given_tracers=True):
                 yield from _store(model, func, target, base)
         elif kind is ast.AugAssign or kind is ast.AnnAssign:
             yield from _store(model, func, node.target, base)
+
+
+def _in_own_rebinding(model, name):
+    """True for ``counter`` in ``counter = counter + 1`` of a function that declares it ``global``:
+    that statement is JNP302's finding. Its later reads (``return x + counter``) give back what the
+    trace wrote, frozen into the compiled function, and are stale."""
+    statement = model.statement_of(name)
+    targets = getattr(statement, "targets", None) or [getattr(statement, "target", None)]
+    return any(type(node) is ast.Name and node.id == name.id and type(node.ctx) is ast.Store
+               for target in targets if isinstance(target, ast.expr) for node in ast.walk(target))
 
 
 def _none_tests(model):
@@ -267,9 +278,20 @@ def _store(model, func, target, base, stored=None):
         owner = _outer_container(model, func, target.value, [] if stored is None else [stored])
         if owner is not None and not model.value(target.value).is_array:
             yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
-    elif isinstance(target, ast.Attribute) and _is_self(model, func, target.value) \
-            and not model.keeps_module_state(func) and _keeps_trace_state(model, target, stored):
+    elif isinstance(target, ast.Attribute) \
+            and (_is_self(model, func, target.value) and not model.keeps_module_state(func)
+                 or _plain_module_object(model, func, target.value)) and _keeps_trace_state(model, target, stored):
         yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=target.value.id))
+
+
+def _plain_module_object(model, func, expr):
+    """``HOLDER`` bound at module level to an instance of a same-file class with no base (its
+    attributes are plain ones, not a framework's state): storing on it from traced code outlives
+    the trace, as on ``self``."""
+    if type(expr) is not ast.Name or model.is_local(expr.id, func) or not model.is_module_name(expr):
+        return False
+    cls = model.class_of(expr)
+    return cls is not None and not cls.bases and not cls.keywords
 
 
 def _keeps_trace_state(model, target, stored):

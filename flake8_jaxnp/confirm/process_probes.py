@@ -465,7 +465,10 @@ def _tracers(value, depth=2):
 
 
 def _value_fingerprint(value):
-    """Something that changes when a global data value is rebound; None for code and modules."""
+    """Something that changes when a global data value or plain function is rebound (``global
+    mock_fn; mock_fn = other``: jit keeps the first); None for other code and modules."""
+    if isinstance(value, types.FunctionType):
+        return f"function@{id(value)}"
     if callable(value) or isinstance(value, types.ModuleType):
         return None
     if isinstance(value, (bool, int, float, complex, str, bytes, type(None))):

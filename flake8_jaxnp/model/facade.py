@@ -40,6 +40,7 @@ class Model:
         self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
         self.transform_names = tracing.transform_names
         self.callee = callees.callee  # the same-file def a call's function expression names
+        self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
         self._sources = ArraySources(self.names, tracing)
@@ -197,15 +198,17 @@ class Model:
         return self._tracing.roots.module_base(func) == NNX_MODULE
 
     def rebound_globals(self):
-        """Module names bound more than once in straight-line module code or via ``global``."""
+        """Module names bound more than once in straight-line module code, or bound there (a
+        ``def`` included: ``global mock_fn; mock_fn = other`` swaps the function) and via ``global``."""
         rebound = set()
         for name, bindings in self.names.module_scope.bindings.items():
             if name.startswith("__"):
                 continue
             top_level = [b for b in bindings if b.kind in (BindingKind.ASSIGN, BindingKind.OTHER) and b.stmt is not None
                          and self.names.parent.get(b.stmt) is self.tree]
+            defined = any(b.kind is BindingKind.DEF and self.names.parent.get(b.stmt) is self.tree for b in bindings)
             via_global = [b for b in bindings if b.kind is BindingKind.GLOBAL]
-            if len(top_level) >= 2 or (top_level and via_global):
+            if len(top_level) >= 2 or ((top_level or defined) and via_global):
                 rebound.add(name)
         return rebound
 

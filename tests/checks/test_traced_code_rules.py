@@ -74,6 +74,35 @@ def test_global_rebound_only_before_the_reader_is_defined_is_silent(lint_source)
     assert lint_source(header + reader + "def g():\n    global X\n    X = 2.0\n") == [(7, "JNP304")]
 
 
+def test_global_read_back_after_the_function_rebinds_it_is_stale(lint_source):
+    source = (
+        "import jax\ncounter = 0\n@jax.jit\ndef tick(x):\n    global counter\n"
+        "    counter = counter + 1\n    return x + counter\n"
+    )
+    assert lint_source(source) == [(6, "JNP302"), (7, "JNP304")]  # the increment's own read is JNP302's
+    split = "import jax\nkey = 0\n@jax.jit\ndef init():\n    global key\n    key, sub = jax.random.split(key)\n"
+    assert lint_source(split + "    return sub\n") == [(6, "JNP302")]
+
+
+def test_module_function_swapped_through_global_is_stale(lint_source):
+    header = "import jax\ndef act(x):\n    return x\n@jax.jit\ndef f(x):\n    return act(x)\n"
+    assert lint_source(header + "def swap():\n    global act\n    act = abs\n") == [(6, "JNP304")]
+    assert lint_source(header) == []
+    assert lint_source(header + "act = jax.jit(act)\n") == []  # rebound once by module code: no global
+
+
+def test_attribute_stored_on_a_module_level_object_in_traced_code(lint_source):
+    def source(base, store):
+        return (f"import jax\nclass Holder{base}:\n    pass\nHOLDER = Holder()\n"
+                f"@jax.jit\ndef f(x):\n    {store}\n    return x\n")
+    assert lint_source(source("", "HOLDER.last = x * 2")) == [(7, "JNP303")]
+    assert lint_source(source("", "HOLDER.n += 1")) == [(7, "JNP303")]
+    assert lint_source(source("", "HOLDER.name = 'f'")) == []  # the same for every call
+    assert lint_source(source("(Base)", "HOLDER.last = x * 2")) == []  # a base may own its attributes
+    local = "import jax\nclass Holder:\n    pass\n@jax.jit\ndef f(x):\n    h = Holder()\n    h.last = x\n    return x\n"
+    assert lint_source(local) == []
+
+
 def test_print_in_helper_called_from_jit(lint_source):
     source = (
         "import jax\ndef helper(v):\n    print(v)\n    return v\n"
