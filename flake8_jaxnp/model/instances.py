@@ -39,7 +39,10 @@ class Instances:
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
 
     def class_of(self, name, seen=frozenset()):
-        """The class whose instance every binding of the Name ``name`` holds, or None."""
+        """The class whose instance ``name`` holds: every binding of the Name, or the object
+        built in place (``Env()`` of ``jax.jit(Env().step)``); else None."""
+        if type(name) is ast.Call:
+            return self._named(name.func)
         found = self.names.resolve_name(name)
         if not found:
             return None

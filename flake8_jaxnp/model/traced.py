@@ -339,7 +339,7 @@ class TraceRoots:
         elif func is None:
             func = self.instance_method(arg)
             if func is not None:  # jax.jit(counter.count): the method's body, self bound to the object
-                root = f"applied at line {arg.lineno} to {arg.value.id}.{arg.attr}"
+                root = f"applied at line {arg.lineno} to {ast.unparse(arg)}"
             func = func or self._call_method_of_instance(arg)
             if func is not None:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
@@ -447,7 +447,7 @@ class TraceRoots:
     def instance_method(self, func_expr):
         """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file
         class that is not a linen Module (whose methods run only through ``apply``), or None."""
-        if not isinstance(func_expr, ast.Attribute) or not isinstance(func_expr.value, ast.Name):
+        if not isinstance(func_expr, ast.Attribute) or type(func_expr.value) not in (ast.Name, ast.Call):
             return None
         method = self.instances.method(self.instances.class_of(func_expr.value), func_expr.attr)
         return method if method is not None and not method.decorator_list \
