@@ -441,3 +441,27 @@ def test_a_function_jitted_through_a_wrapper_on_every_iteration_confirms_its_rec
     [row] = report["results"]
     assert (row["path"], row["line"], row["codes"], row["verdict"]) == ("tests/test_loop.py", 9, ["JNP602"], "confirmed")
     assert row["evidence"].endswith("wrapped 3 new functions and JAX compiled 3 of them")
+
+
+def test_a_pitfall_inside_docstring_examples_a_test_runs_is_not_missed_at_the_test(tmp_path):
+    """doctest runs a docstring's examples as code compiled from a string: a promotion there happens
+    in code the linter never saw, so it is not missed at the test line that ran the examples."""
+    (tmp_path / "test_examples.py").write_text(textwrap.dedent('''\
+        import doctest
+
+        import jax.numpy as jnp
+
+
+        def scale():
+            """
+            >>> (jnp.ones(3, jnp.float32) * jnp.arange(3, dtype=jnp.int32)).dtype
+            dtype('float32')
+            """
+
+
+        def test_docstring_examples():
+            doctest.run_docstring_examples(scale, {"jnp": jnp})
+        '''))
+    result = run_pytest(tmp_path, "--jaxnp-confirm", "--jaxnp-strict")
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "0 confirmed, 0 not reproduced, 0 not exercised, 0 missed" in result.stdout
