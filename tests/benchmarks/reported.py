@@ -4,13 +4,14 @@
 
 Lints tests/reported/ with flake8 (``--isolated --select JNP``, no cache), as
 research.py lints a corpus, and compares the findings with the ``# reported:
-JNPxxx`` marks. PATHs (files or folders, default tests/reported/) restrict both to a part
-of the set, e.g. the held-out rounds: ``tests/reported/round2_*.py``. Recall per rule: marked lines where flake8 reports that rule /
-marked lines. Marks of a rule that is off by default (reported only where a
-selection names it) and ``# reported: none`` (no rule covers the pitfall) are
-listed apart and left out of recall. Precision: findings on a line marked with
-their rule / all findings; every other finding (in a ``case_ok_*`` look-alike,
-or another rule on a marked line) is a false alarm and is listed.
+JNPxxx`` marks. PATHs (files or folders, default tests/reported/) restrict both to a
+part of the set, e.g. the held-out round: ``tests/reported/round2_*.py``. Recall per
+rule: marked lines where flake8 reports that rule / marked lines. Marks of a rule that
+is off by default (reported only where a selection names it) and ``# reported: none``
+(no rule covers the pitfall) are listed apart and left out of recall. Precision:
+findings on a line marked with their rule / all findings; every other finding (in a
+``case_ok_*`` look-alike, or another rule on a marked line) is a false alarm and is
+listed.
 
     python tests/benchmarks/reported.py --runtime plain.json --runtime frameworks.json
 

@@ -30,7 +30,7 @@ def case_same_noise_key_for_every_parameter():
     rng = random.PRNGKey(0)
     std_dev = 1.1
     aggregated_clipped_grads = [jnp.zeros(3), jnp.zeros(3)]
-    noise_ = lambda n: n + std_dev * random.normal(rng, n.shape)  # reported: JNP601
+    noise_ = lambda n: n + std_dev * random.normal(rng, n.shape)  # noqa: E731  # reported: JNP601
     noised = tree_util.tree_map(noise_, aggregated_clipped_grads)
     return noised
 
