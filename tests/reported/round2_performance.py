@@ -1,13 +1,11 @@
 """Second round, held out: recompilation, timing and trace-time side effects
-(JNP102, JNP303, JNP602, JNP603, JNP605)."""
+(JNP102, JNP303, JNP602, JNP603)."""
 import functools
 import time
 
 import jax
 import jax.numpy as jnp
-import numpy as np
-from jax import grad, jit, lax
-from jax.numpy import exp, log, pi, sqrt
+from jax import jit, lax
 
 
 # https://github.com/jax-ml/jax/issues/9288
@@ -74,38 +72,6 @@ def case_ok_jitted_helper_defined_once():
     for _ in range(7):
         out = pandemic_scan_once(jnp.ones(3), T=5)
     return out
-
-
-# https://github.com/jax-ml/jax/issues/2515
-# jit(grad(f)) rebuilt inside the function a minimiser calls on every evaluation.
-sigma = 5.0
-mu = 100.0
-N = 100
-
-
-def _Likelihood(s, m, w):
-    return jnp.sum(-log(1 / (s * sqrt(2. * pi)) * exp(- ((w - m) / s)**2 / 2.)))
-
-
-def my_dev_likelihood(pars, x):
-    return jit(grad(_Likelihood))(pars[0], pars[1], x)  # reported: JNP602
-
-
-def case_jit_of_grad_per_evaluation():
-    for ss, mm in zip([4.5, 5.5], [95.0, 105.0]):
-        x = np.random.randn(N) * sigma + mu
-        my_dev_likelihood((ss, mm), x)
-        my_dev_likelihood((ss + 0.1, mm + 0.1), x)
-
-
-_dev_likelihood = jit(grad(_Likelihood))
-
-
-def case_ok_jit_of_grad_built_once():
-    for ss, mm in zip([4.5, 5.5], [95.0, 105.0]):
-        x = jnp.asarray(np.random.randn(N) * sigma + mu)
-        _dev_likelihood(ss, mm, x)
-        _dev_likelihood(ss + 0.1, mm + 0.1, x)
 
 
 # https://github.com/energnn/energnn/pull/75
@@ -342,23 +308,3 @@ def case_ok_loss_kept_on_device():
         params, loss = train_step(params, jnp.ones((8, 4)))
         losses.append(loss)
     return [float(v) for v in jax.device_get(losses)]
-
-
-# https://github.com/jax-ml/jax/issues/9675
-# A donated buffer passed to the jitted function a second time.
-def f(x):
-    return x + 1
-
-
-def case_donated_buffer_reused():
-    buf = jax.numpy.array(1)
-    f_jit = jax.jit(f, donate_argnums=(0,))
-    f_jit(buf)
-    return f_jit(buf)  # reported: JNP605
-
-
-def case_ok_donated_buffer_rebound():
-    buf = jax.numpy.array(1)
-    f_jit = jax.jit(f, donate_argnums=(0,))
-    buf = f_jit(buf)
-    return f_jit(buf)

@@ -1,5 +1,5 @@
 """Second round, held out: traced values where Python or NumPy needs concrete data
-(JNP201, JNP202, JNP203, JNP205)."""
+(JNP201, JNP202, JNP203)."""
 from functools import partial
 from typing import NamedTuple
 
@@ -197,36 +197,6 @@ def create_mask_with_numpy(x, n):
 
 def case_ok_numpy_mask_from_static_argument():
     return create_mask_with_numpy(jnp.ones(5), 5)
-
-
-# https://github.com/jax-ml/jax/issues/15115
-# jit applied to a method of an ordinary class: self is not a valid JAX type.
-class opt:
-    def __init__(self, lr):
-        self.lr = lr
-
-    @jit  # reported: JNP205
-    def opt(self, gradient, parameter):
-        return parameter - self.lr * gradient
-
-
-def case_jit_on_method():
-    o = opt(0.1)
-    return o.opt(jnp.ones(2), jnp.zeros(2))
-
-
-class opt_static:
-    def __init__(self, lr):
-        self.lr = lr
-
-    @partial(jit, static_argnums=(0,))
-    def opt(self, gradient, parameter):
-        return parameter - self.lr * gradient
-
-
-def case_ok_jit_on_method_with_static_self():
-    o = opt_static(0.1)
-    return o.opt(jnp.ones(2), jnp.zeros(2))
 
 
 # https://github.com/google/jaxopt/pull/350
