@@ -3,6 +3,7 @@ import ast
 
 from ..facts import TIMERS
 from ..findings import Finding
+from ..model.instances import method_in
 from ..model.names import BindingKind
 from ..model.syntax import PARTIAL, expression_children, walk_own
 from . import blocks, describe, is_jitted, jitted_parameters, repeats, rule
@@ -23,6 +24,7 @@ def recompiles_and_timing(model):
     clocked = {model.statement_of(call) for call in calls}  # the statements that read one (_clock_read)
     looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
     walked = {}  # loop -> what its body binds and calls: one walk of it, however many statements ask
+    anew = {}  # def -> where it jits a new function on every call (None once reported)
     for scope in timed | looping:
         node = model.tree if scope is None else scope
         if isinstance(node, ast.Lambda) or node in model.traced:
@@ -30,7 +32,7 @@ def recompiles_and_timing(model):
         for stmts, loop in blocks(node.body, repeats):
             if loop is not None and scope in looping:
                 for stmt in stmts:
-                    yield from _recompiles(model, loop, stmt, walked)
+                    yield from _recompiles(model, loop, stmt, walked, anew)
             if scope in timed:
                 yield from _unsynchronised(model, stmts, clocked)
                 if loop is not None and stmts is loop.body:
@@ -46,7 +48,7 @@ def _compiles(model):
 
 
 # ---- JNP602 ---------------------------------------------------------------------------------
-def _recompiles(model, loop, stmt, walked):
+def _recompiles(model, loop, stmt, walked, anew):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for decorator in stmt.decorator_list:
             spec = model.transform_spec(decorator)
@@ -60,6 +62,7 @@ def _recompiles(model, loop, stmt, walked):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
             yield from _growing_argument(model, loop, node, walked)
+            yield from _called_def_jits_anew(model, loop, node, anew)
 
 
 def _own_expression_nodes(stmt):
@@ -85,7 +88,7 @@ def _fresh_transform(model, loop, stmt, call, walked):
                                           "fix": "build the jitted function once, before the loop"})
 
 
-def _fresh_function(model, loop, expr):
+def _fresh_function(model, loop, expr, place="the loop"):
     if isinstance(expr, ast.Lambda):
         return "a new lambda"
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in PARTIAL:
@@ -94,8 +97,60 @@ def _fresh_function(model, loop, expr):
         return f"the new function that {describe(expr.func)}() returns"  # jax.grad(f) is a new object on each call
     func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
-        return f"the function '{expr.id}' defined in the loop"
+        return f"the function '{expr.id}' defined in {place}"
     return None
+
+
+def _called_def_jits_anew(model, loop, call, anew):
+    """A call in the loop of a def of this file that makes a new jitted function on every call and
+    calls it: each iteration compiles again. Reported once per def, where it jits."""
+    func = _called_def(model, call)
+    if func is None or func in model.traced:
+        return
+    if func not in anew:
+        anew[func] = _makes_new_jitted_function_per_call(model, func)
+    for node, what in anew[func] or ():
+        yield Finding.at(node, "JNP602", {
+            "what": f"{what}, made anew by each call of '{func.name}' (called at line {call.lineno})",
+            "loop": loop.lineno, "fix": "jit it once, outside the function (at module level or in __init__)"})
+    anew[func] = None
+
+
+def _called_def(model, call):
+    """The same-file def ``f(...)`` or ``obj.method(...)`` runs (``obj`` holding an instance of a
+    same-file class), or None."""
+    if isinstance(call.func, ast.Name):
+        func = model.callee(call.func)
+    elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
+        func = method_in(model.class_of(call.func.value), call.func.attr)
+    else:
+        return None
+    return func if isinstance(func, ast.FunctionDef) and not func.decorator_list else None
+
+
+def _makes_new_jitted_function_per_call(model, func):
+    """[(node, what)] where the undecorated def ``func`` jits a function that is new on each call
+    and calls the result: a nested def under a staging decorator (reported at its calls), or
+    ``jax.jit(...)`` of a lambda, a partial, a transform's result or a nested def. jit caches per
+    function object, so each call of ``func`` traces and compiles again."""
+    sites, local_calls = [], {}
+    own = list(walk_own(func.body))  # not inside nested defs and lambdas
+    for node in own:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            local_calls.setdefault(node.func.id, []).append(node)
+    for node in own:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                (model.transform_spec(d) or ("",))[0] in model.staging_transforms for d in node.decorator_list):
+            sites += [(call, f"calling the jitted '{node.name}'") for call in local_calls.get(node.name, ())]
+        elif isinstance(node, ast.Call) and model.qualname(node.func) in model.staging_transforms and node.args:
+            fresh = _fresh_function(model, func, node.args[0], place=f"'{func.name}'")
+            stmt = model.parent(node)
+            called = isinstance(stmt, ast.Call) and stmt.func is node or isinstance(stmt, ast.Assign) \
+                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stmt.targets[0].id in local_calls
+            if fresh is not None and called:
+                sites.append((node, f"{describe(node.func)}() of {fresh}"))
+    return sites
 
 
 def _inside(model, node, ancestor):
