@@ -5,7 +5,7 @@ from ..facts import TIMERS
 from ..findings import Finding
 from ..model.instances import method_in
 from ..model.names import BindingKind
-from ..model.syntax import PARTIAL, expression_children, walk_own
+from ..model.syntax import PARTIAL, argument_for, expression_children, positional_names, walk_own
 from . import blocks, describe, is_jitted, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
@@ -320,6 +320,34 @@ def _timed_from_before_the_loop(model, loop, clocked):
                                                "work": describe(work)})
 
 
+def _on_device(model, expr):
+    """Device data: what the model knows, or the result of calling a jitted callable parameter."""
+    return model.value(expr).on_device or isinstance(expr, ast.Call) and _jitted_parameter(model, expr.func)
+
+
+def _jitted_parameter(model, func_expr):
+    """``fn`` in ``fn(*args)``: a parameter (of this def or of an enclosing one: a timing decorator's
+    wrapper calls ``func``) that every call of its def in the file passes a jitted function. Callers
+    that pass anything else, none seen, or a reference other than a call leave it unknown."""
+    found = model.resolve(func_expr) if isinstance(func_expr, ast.Name) else None
+    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
+            or not isinstance(found[0].node, ast.FunctionDef):
+        return False
+    func = found[0].node
+    names = positional_names(func)
+    calls = model.calls_of(func)
+    arguments = [argument_for(call, names, func_expr.id) for call in calls or ()]
+    return bool(arguments) and all(argument is not None and _jitted_function(model, argument)
+                                   for argument in arguments)
+
+
+def _jitted_function(model, expr):
+    """``jax.jit(f)`` written in place, or a name of a jitted function."""
+    if isinstance(expr, ast.Call):
+        return model.qualname(expr.func) in model.staging_transforms
+    return isinstance(expr, (ast.Name, ast.Attribute)) and is_jitted(model, expr)
+
+
 def _restarted_after_a_wait(model, stmts, start):
     """Whether ``stmts`` (from the clock read on) wait for the device before one of them binds
     the start name (``t0``) to a new clock read."""
@@ -404,13 +432,13 @@ def _reads_clock_first(stmt, clock):
 def _dispatches(model, stmt):
     """A statement that only queues JAX work: it computes device arrays and nothing in it waits."""
     if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)) \
-            or not model.value(stmt.value).on_device:
+            or not _on_device(model, stmt.value):
         return False
     for node in _own_expression_nodes(stmt):
         if isinstance(node, (ast.FormattedValue, ast.Lambda)):
             return False
         if isinstance(node, ast.Call):
-            if not model.value(node).on_device or model.qualname(node.func) in SYNC_FUNCTIONS:
+            if not _on_device(model, node) or model.qualname(node.func) in SYNC_FUNCTIONS:
                 return False
             if isinstance(node.func, ast.Attribute) and node.func.attr in SYNC_METHODS:
                 return False
