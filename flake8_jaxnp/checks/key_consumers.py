@@ -170,9 +170,7 @@ class Consumers:
         if func in self.consuming:
             return self.consuming[func] or {}
         self.consuming[func] = None  # a recursive helper consumes nothing known
-        rebound = {name for name, bindings in self.model.scope(func).bindings.items()
-                   if any(b.kind is not BindingKind.PARAM for b in bindings)}
-        params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
+        params = {a.arg for a in positional(func) + func.args.kwonlyargs}
         found = self.consuming[func] = consumed_parameters(func, params, self._consumed) if params else {}
         return found
 

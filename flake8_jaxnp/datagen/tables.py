@@ -13,7 +13,7 @@ import warnings
 from ..facts import JAX_ARRAY_MODULES, NUMPY_MODULES
 
 # Namespaces searched for function transforms (callables whose first parameter is a function).
-TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint")
+TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint", "jax.experimental.checkify")
 FUNCTION_PARAMETERS = ("fun", "f", "fn")
 # np.random functions never called by the probes: they replace or reseed the global
 # generator (one crashed the interpreter when handed an array) or run NumPy's tests.
@@ -42,13 +42,25 @@ def _has_tracer(values):
 
 
 # ---- transforms ---------------------------------------------------------------------------
-def transforms(resolve, public):
-    """{qualname: {"abstract", "cached", "arrays"}} for callables that trace the function they wrap.
+# How a transform is given the function's arguments: ``transform(f)(x)`` ("later"), ``transform(f, x)``
+# ("after": ``jax.vjp``, ``jax.linearize``, ``jax.eval_shape``), ``transform(f, (x,), (t,))`` ("tuple": ``jax.jvp``).
+CALL_SHAPES = {
+    "later": lambda transform, body, data: transform(body)(data),
+    "after": lambda transform, body, data: transform(body, data),
+    "tuple": lambda transform, body, data: transform(body, (data,), (data,)),
+}
 
-    A candidate wraps ``body``; calling the result twice shows whether ``body``
-    sees tracers, whether a Python truth test fails on them (abstract), and
-    whether the second call skips the Python body (cached), and whether the call
-    gives JAX arrays (``make_jaxpr`` gives a jaxpr).
+
+def transforms(resolve, public):
+    """{qualname: {"abstract", "cached", "arrays", "computes", "arguments"}} for callables that trace
+    the function they are given.
+
+    A candidate is given ``body`` and ``data`` in each of ``CALL_SHAPES`` until one runs; calling
+    it twice shows whether ``body`` sees tracers (or computes them from what it is given, as under
+    ``checkify``), whether a Python truth test fails on them (abstract), whether the second call
+    skips the Python body (cached), whether the call gives one JAX array (``arrays``), whether its
+    result holds arrays at all (``computes``: ``make_jaxpr`` and ``eval_shape`` give descriptions,
+    computing nothing), and which shape passed the arguments (``arguments``).
     """
     import jax
     import jax.numpy as jnp
@@ -64,7 +76,7 @@ def transforms(resolve, public):
 
             def body(x):
                 runs.append(1)
-                tracers.append(_has_tracer(x))
+                tracers.append(_has_tracer(x) or _has_tracer(x * 1))
                 try:
                     bool(x.sum() > 0)
                     abstract.append(False)
@@ -73,15 +85,19 @@ def transforms(resolve, public):
                 return (x * x).sum()
 
             data = jnp.ones((1, 3))  # a leading axis of one device, for pmap
-            try:
-                wrapped = _quiet(transform, body)
-                result = _quiet(wrapped, data)
-                _quiet(wrapped, data)
-            except Exception:  # noqa: BLE001 - not a transform of this shape
-                continue
-            if runs and all(tracers):
-                found[f"{modname}.{name}"] = {"abstract": all(abstract), "cached": len(runs) == 1,
-                                              "arrays": isinstance(result, jax.Array)}
+            for shape, call in CALL_SHAPES.items():
+                runs.clear(), tracers.clear(), abstract.clear()
+                try:
+                    result = _quiet(call, transform, body, data)
+                    _quiet(call, transform, body, data)
+                except Exception:  # noqa: BLE001 - not a transform of this shape
+                    continue
+                if runs and all(tracers):
+                    leaves = jax.tree_util.tree_leaves(result)
+                    found[f"{modname}.{name}"] = {
+                        "abstract": all(abstract), "cached": len(runs) == 1, "arrays": isinstance(result, jax.Array),
+                        "computes": any(isinstance(leaf, jax.Array) for leaf in leaves), "arguments": shape}
+                break
     return found
 
 
