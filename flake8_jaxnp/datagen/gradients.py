@@ -110,7 +110,7 @@ def forward_transforms(transforms, resolve):
 
 def _derivative(transform, arguments, func, x):
     """What ``transform`` gives as ``func``'s derivative at ``x``, given the arguments the way it
-    takes them (``tables.CALL_SHAPES``): ``jax.jvp``'s tangent out, and what the function that
+    takes them (``transforms.CALL_SHAPES``): ``jax.jvp``'s tangent out, and what the function that
     ``jax.vjp`` or ``jax.linearize`` returns gives for a cotangent or tangent of one."""
     import jax.numpy as jnp
 

@@ -115,6 +115,10 @@ class Model:
         """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
         return self.names.is_local(name, func)
 
+    def reaching_binding(self, func, name):
+        """The binding of ``func``'s local ``name`` that its read reaches, or None when the body does not say."""
+        return self.names.reaching_binding(func, name)
+
     def resolve(self, name_node):
         """(Scope, bindings) that a Name node refers to; None for builtins and unknown names."""
         return self.names.resolve_name(name_node)

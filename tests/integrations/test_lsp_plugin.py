@@ -125,7 +125,8 @@ def test_quick_fix_after_a_form_feed_finds_its_node(tmp_path):
     source = 'import jax.numpy as jnp\n\f\nx = jnp.zeros(3)\ny = "\u03c0"; x[0] = 1.0\n'
     document = SimpleNamespace(uri=(tmp_path / "a.py").as_uri(), path=str(tmp_path / "a.py"), source=source)
     (tmp_path / "setup.cfg").write_text("[flake8]\njaxnp-cache-dir =\n", encoding="utf-8")
-    diagnostic = {"code": "JNP501", "range": {"start": {"line": 3, "character": 10}, "end": {"line": 3, "character": 11}}}
+    diagnostic = {"code": "JNP501",
+                  "range": {"start": {"line": 3, "character": 10}, "end": {"line": 3, "character": 11}}}
     actions = lsp.pylsp_code_actions(config=None, workspace=SimpleNamespace(root_path=str(tmp_path)),
                                      document=document, range=None, context={"diagnostics": [diagnostic]})
     assert actions and all(apply_edits(source, action["edit"]["changes"][document.uri])
