@@ -111,10 +111,9 @@ def transform_tables(extra_transforms):
 
 
 def function_transforms():
-    """Transforms that take the function as first argument -> Behaviour (generated). Left out: those
-    that run the function at once to compute nothing (``jax.eval_shape(f, x)``, ``closure_convert``):
-    a query about shapes, usually of a closure made on each call, whose trace is then not cached
-    (measured on the library corpus: 4 false side-effect findings in Equinox and Haiku)."""
+    """Transforms that take the function as first argument -> Behaviour (generated), but those that run
+    it at once to compute nothing (``jax.eval_shape(f, x)``): a shape query, usually of a closure made
+    per call, whose trace is then not cached (4 false side-effect findings on the library corpus)."""
     return {name: Behaviour.measured(facts["abstract"], facts["cached"]) for name, facts in api.transforms().items()
             if facts["computes"] or facts["arguments"] == "later"}
 
