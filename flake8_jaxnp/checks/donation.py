@@ -74,11 +74,11 @@ def _loop_targets(loop):
 
 def _host_data(model, name):
     """NumPy and Python values, what ``jax.device_get`` or ``jax.tree.map(np.asarray, ...)`` gave
-    (NumPy data, or a pytree of it), a parameter annotated as a NumPy array, what a same-file def
-    that returns such data gave, and the batches of a
-    NumPy input pipeline (``for batch in tfds.as_numpy(ds)``, ``ds.as_numpy_iterator()``): JAX
-    copies them to the device and donates the copy, so they stay usable (measured on JAX 0.10.2:
-    a NumPy array, a list and a float read after a donating call keep their values)."""
+    (NumPy data, or a pytree of it), a parameter annotated as a NumPy array, what an undecorated
+    same-file def that returns such data gave, and the batches of a NumPy input pipeline (``for
+    batch in tfds.as_numpy(ds)``, ``ds.as_numpy_iterator()``): JAX copies them to the device and
+    donates the copy, so they stay usable (measured on JAX 0.10.2: a NumPy array, a list and a
+    float read after a donating call keep their values)."""
     if model.value(name).kind in (NUMPY, PYTHON):
         return True
     found = model.resolve(name)
@@ -95,9 +95,9 @@ def _host_binding(model, binding):
         call = binding.value
         helper = model.callee(call.func)
         if helper is not None:  # a same-file def whose every return gives host data (np.load(path))
-            returned = model.returned_values(helper)
-            return bool(returned) and all(value is not None and model.value(value).kind in (NUMPY, PYTHON)
-                                          for value in returned)
+            returned = model.returned_values(helper)  # (a decorator, jax.jit say, may return anything)
+            return bool(returned) and not getattr(helper, "decorator_list", ()) and all(
+                value is not None and model.value(value).kind in (NUMPY, PYTHON) for value in returned)
         qualname = model.qualname(call.func)
         return qualname == "jax.device_get" or (qualname in TREE_MAPS and bool(call.args)
                                                 and model.qualname(call.args[0]) in TO_HOST)

@@ -93,8 +93,8 @@ class Consumers:
         return found
 
     def _facts(self, func):
-        """The measured facts of the JAX transform ``func`` names that takes the function first
-        and something after it, or None."""
+        """The measured facts of the JAX transform that ``func`` names, called with a function
+        first (``jax.vjp(f, x)``), or None."""
         found = self.transforms.get(self.model.qualname(func))
         call = self.model.parent(func)
         return found if found is not None and type(call) is ast.Call and call.func is func and call.args \

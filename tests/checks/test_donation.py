@@ -58,6 +58,8 @@ def test_silent(lint_body, body):
     ("def f(p: jax.Array, g):\n    q = step(p, g)\n    return p.sum()\n", 3),
     ("import numpy as np\ndef load(c):\n    if c:\n        return np.ones(3)\n    return jnp.ones(3)\n"
      "def f(g):\n    p = load(1)\n    q = step(p, g)\n    return p.sum()\n", 9),
+    ("import numpy as np\n@jax.jit\ndef load():\n    return np.ones(3)\n"
+     "def f(g):\n    p = load()\n    q = step(p, g)\n    return p.sum()\n", 8),
 ])
 def test_reported(lint_body, body, line):
     assert found(lint_body, body) == [line]
