@@ -174,15 +174,16 @@ def _jit_places(rec):
 
 
 def _jit_probe(jit):
-    """Retracing: remember which new functions each jax.jit call of the file wrapped."""
+    """Retracing: remember which new functions jax.jit wrapped for each watched line that called it,
+    directly or through another jit wrapper (``@eqx.filter_jit`` calls jax.jit on a new function for
+    each function it is given, so a def decorated in a loop makes a new one on every iteration)."""
     @functools.wraps(jit)
     def probe(fun, *args, **kwargs):
         jitted = jit(fun, *args, **kwargs)
         rec = array_probes.RECORDER
         if rec is not None:
-            frame = sys._getframe(1)
-            if frame.f_code.co_filename in rec.watched:
-                rec.jit_wraps[place_of(frame)].setdefault(id(fun), (fun, jitted))  # fun kept: ids stay unique
+            for place in _watched_places(rec.watched):
+                rec.jit_wraps[place].setdefault(id(fun), (fun, jitted))  # fun kept: ids stay unique
         return jitted
     return probe
 
