@@ -73,7 +73,7 @@ def kept_reach(project, solve, imports_project):
     kept = cache.read(project.cache_dir, key)
     if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project):
         return kept["reach"]
-    project.reach_inputs = inputs = ReachInputs(active=True)
+    project.reach_inputs = inputs = ReachInputs(active=bool(project.cache_dir))  # (nothing kept: nothing noted)
     try:
         found = json.loads(json.dumps(solve(files)))
     finally:
