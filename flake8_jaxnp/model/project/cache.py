@@ -32,7 +32,7 @@ class Memory:
         self.conversions = {}  # (module path, function, salt, working directory) -> its conversions through helpers
         self.words = {}  # module path -> ((mtime, size), its bytes, its words), read to find who names a function
         self.imported_calls = {}  # (module path, function name) -> (its bytes, the calls naming it: defaults.py)
-        self.resolvers = {}  # (module path, working directory) -> a Project around it, to resolve its imports
+        self.resolvers = {}  # (module folder or linked module, working directory) -> a Project resolving there
 
 
 MEMORY = Memory()
