@@ -212,6 +212,12 @@ class Model:
                 rebound.add(name)
         return rebound
 
+    def assigned_at_top_level(self, name):
+        """True when module global ``name`` is bound only by assignments of the module body."""
+        bindings = self.names.module_scope.bindings.get(name, ())
+        return bool(bindings) and all(b.kind is BindingKind.ASSIGN and self.names.parent.get(b.stmt) is self.tree
+                                      for b in bindings)
+
     def bound_only_before(self, name, node):
         """True when every binding of module global ``name`` is made by module code that runs
         before the top-level statement holding ``node`` (no ``global`` rebinding): ``node``'s

@@ -1,8 +1,9 @@
 """Where other modules of the project name or call a function of this file: a call that
 leaves a parameter to its default (``make(3)`` in train.py, for ``def make(n,
 dtype=np.float64)`` in util.py: JNP402 holds at the function's own line when any caller
-keeps a 64-bit default), or any mention at all (then the function's callers are not all
-in its file, so what its parameters receive is not known there: JNP401).
+keeps a 64-bit default), any mention at all (then the function's callers are not all
+in its file, so what its parameters receive is not known there: JNP401), or a store that
+rebinds one of its globals (``models.NEIGHBORS = ...``: JNP304 where traced code reads it).
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
 once per process (its words kept as a set) and parsed only when it has the function's name.
@@ -20,7 +21,7 @@ def calls_keeping_default(project, name, param, index):
     (positional ``index``, None when keyword-only) to its default."""
     found = []
     for path, text in modules_naming(project, name):
-        for binding, attributes, positional, keywords, line in _imported_calls(path, text, name):
+        for binding, attributes, positional, keywords, line, _ in _imported_uses(path, text, name)[0]:
             keeps = param not in keywords and (index is None or positional <= index)
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
@@ -41,6 +42,9 @@ def modules_naming(project, name):
 
 
 _WORD = re.compile(rb"\w+")
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a lambda: a transform may trace it)
 
 
 def _words(path):
@@ -58,11 +62,42 @@ def _words(path):
     return kept[1:]
 
 
-def _imported_calls(path, text, name):
-    """[(import binding, attributes, positional arguments, keyword names, line)] for the
-    calls in a module of an imported function called ``name`` (``make(...)``,
-    ``util.make(...)``, ``build(...)`` after ``import make as build``); calls with ``*args``
-    or ``**kwargs`` are left out."""
+def rebinding_modules(project, name):
+    """[[module path, line]] for the first statement in each other module of ``project`` that
+    rebinds this file's global ``name`` in a loop, as an attribute of the imported module
+    (``models.NEIGHBORS = ...`` after ``from pkg import models``): code traced here keeps the
+    value it saw first."""
+    found = []
+    for path, text in modules_naming(project, name):
+        for binding, attributes, line in _imported_uses(path, text, name)[1]:
+            if project.target_of(path, binding, attributes) == (project.path, name):
+                found.append([path, line])
+                break
+    return found
+
+
+def looping_modules(project, name):
+    """[[module path, line of the loop]] for the first loop in each other module of ``project``
+    whose body calls this file's top-level function ``name`` through an import, outside any
+    decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
+    found = []
+    for path, text in modules_naming(project, name):
+        for binding, attributes, _, _, _, loop in _imported_uses(path, text, name)[0]:
+            if loop is not None and project.target_of(path, binding, attributes) == (project.path, name):
+                found.append([path, loop])
+                break
+    return found
+
+
+def _imported_uses(path, text, name):
+    """([(import binding, attributes, positional arguments, keyword names, line, line of the loop
+    around it or None)] for the calls of an imported function called ``name`` (``make(...)``,
+    ``util.make(...)``, ``build(...)`` after ``import make as build``; calls with ``*args`` or
+    ``**kwargs`` are left out), [(import binding, attributes, line)] for the stores in a loop to
+    an attribute ``name`` of an imported name, ``util.name = ...``) of a module, from one parse.
+    A store outside a loop may run once, before anything is traced (``config.DEBUG =
+    args.debug`` at startup), so only one that a loop repeats is known to change the value.
+    Loops in a decorated def or a lambda count as none: a transform may trace them."""
     kept = MEMORY.imported_calls.get((path, name))
     if kept is None or kept[0] is not text:  # (``_words`` keeps one bytes object per version)
         try:
@@ -70,15 +105,28 @@ def _imported_calls(path, text, name):
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = ast.Module(body=[], type_ignores=[])
         imports = module_imports(tree)
-        found = []
-        for node in ast.walk(tree):
-            if type(node) is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
+        calls, stores, stack = [], [], [(tree, None)]
+        while stack:
+            node, loop = stack.pop()
+            kind = type(node)
+            if kind in _SCOPES and loop is not _MAYBE_TRACED:
+                loop = _MAYBE_TRACED if kind is ast.Lambda or node.decorator_list else None
+            elif kind in _LOOPS and loop is not _MAYBE_TRACED:
+                loop = node
+            stack.extend((child, loop) for child in ast.iter_child_nodes(node))
+            looped = loop is not None and loop is not _MAYBE_TRACED
+            if kind is ast.Attribute and type(node.ctx) is ast.Store and node.attr == name and looped:
+                root, attributes = split_attributes(node)
+                binding = imports.get(root.id) if root is not None else None
+                if binding is not None:
+                    stores.append((binding, attributes, node.lineno))
+            if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
                     or any(k.arg is None for k in node.keywords):
                 continue
             root, attributes = split_attributes(node.func)
             binding = imports.get(root.id) if root is not None else None
             if binding is not None and (attributes[-1] if attributes else binding[2]) == name:
-                found.append((binding, attributes, len(node.args), {k.arg for k in node.keywords},
-                              node.lineno))
-        kept = MEMORY.imported_calls[(path, name)] = (text, found)
-    return kept[1]
+                calls.append((binding, attributes, len(node.args), {k.arg for k in node.keywords},
+                              node.lineno, loop.lineno if looped else None))
+        kept = MEMORY.imported_calls[(path, name)] = (text, calls, stores)
+    return kept[1:]

@@ -466,6 +466,9 @@ def _derived_from(expr, derived, imports):
         return set().union(*(_derived_from(e, derived, imports) for e in expr.elts))
     if kind is ast.Call:
         arguments = [*expr.args, *(k.value for k in expr.keywords)]
+        if type(expr.func) is ast.Call and _plainly_transformed(expr.func, imports) \
+                and api.transforms().get(imported_qualname(expr.func.func, imports), {"arrays": True})["arrays"]:
+            return set().union(*(_derived_from(a, derived, imports) for a in arguments))  # jax.grad(f)(p, x)
         name = imported_qualname(expr.func, imports)
         if name is not None:
             array = array_function(name)

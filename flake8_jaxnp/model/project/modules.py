@@ -21,7 +21,7 @@ from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import calls_keeping_default, modules_naming
+from .defaults import calls_keeping_default, looping_modules, modules_naming, rebinding_modules
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, called_object
 from .objects import PassedObjects, parameter_classes
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
@@ -32,7 +32,8 @@ MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 # What the model asks of other modules.
-QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere")
+QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
+             "rebound_elsewhere", "looped_elsewhere")
 
 
 class Project:
@@ -270,6 +271,20 @@ class Project:
         """Whether another module of the project has the word ``name`` (``defaults``)."""
         found = bool(modules_naming(self, name))
         self.consulted.append(("named_elsewhere", [name], answer(found)))
+        return found
+
+    def rebound_elsewhere(self, name):
+        """[[module path as messages show it, line]]: where other modules rebind this file's global
+        ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
+        found = [[shown(path), line] for path, line in rebinding_modules(self, name)]
+        self.consulted.append(("rebound_elsewhere", [name], answer(found)))
+        return found
+
+    def looped_elsewhere(self, name):
+        """[[module path as messages show it, line]]: the loops of other modules that call this
+        file's function ``name`` (``defaults``)."""
+        found = [[shown(path), line] for path, line in looping_modules(self, name)]
+        self.consulted.append(("looped_elsewhere", [name], answer(found)))
         return found
 
     def _reach(self, files):

@@ -13,6 +13,7 @@ module's header and the function's own lines (``function_summary``).
 """
 import ast
 import bisect
+import json
 import re
 from functools import lru_cache
 
@@ -20,12 +21,12 @@ from ... import api
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
-from ..library import non_array_functions
+from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..parameters import applied_parameters
 from ..syntax import (SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
                       transform_spec, walk_own)
 from .constants import bound_once, numpy_constants
-from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
+from .flows import (CONDITIONAL_STATEMENTS, HOST_METHODS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
@@ -33,7 +34,7 @@ from .records import built_jitted, jitted_result_shape, module_records
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 23
+SUMMARY_FORMAT = 24
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -405,7 +406,7 @@ def function_facts(func, imports):
     (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
     ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
-    rebound, found, returns, keyed, returned = set(), [], set(), [], []
+    rebound, found, returns, keyed, returned, stores, local = set(), [], [], [], [], {}, {}
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
@@ -414,19 +415,19 @@ def function_facts(func, imports):
         if kind is ast.Name:
             if type(node.ctx) is not ast.Load:
                 rebound.add(node.id)
+                stores[node.id] = stores.get(node.id, 0) + 1
             continue
         if kind in NESTED_SCOPE_TYPES:
             continue
+        if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            local[node.targets[0].id] = node.value
         if kind is ast.Call:
             key = key_argument(node)
             if type(key) is ast.Name:
                 keyed.append((node, key.id))
             if unconditional:
-                conversion = _conversion(node, imports)
-                if conversion is not None:
-                    found.append((conversion, node.lineno))
+                found.extend((conversion, node.lineno) for conversion in _conversions(node, imports))
         elif kind is ast.Return:
-            returns.add(_returned_kind(node.value, imports))
             returned.append(node.value)
         elif kind is ast.Yield or kind is ast.YieldFrom:
             ends_in_return = False
@@ -439,7 +440,9 @@ def function_facts(func, imports):
                 stack.append((value, inner))
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
-    kind = returns.pop() if ends_in_return and len(returns) == 1 else None
+    local = {name: value for name, value in local.items() if stores[name] == 1 and name not in params}
+    returns = {json.dumps(_returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
+    kind = json.loads(returns.pop()) if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, rebound, keyed, imports)
     follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
         and not func.decorator_list else []  # (a decorator may return anything)
@@ -495,53 +498,98 @@ def _split_read(func, call, read):
     return False
 
 
-def _conversion(node, imports):
-    """(parameter name, code, what) when ``node`` moves a parameter to the host: ``np.asarray(x)``,
-    ``jax.device_get(x)``, ``float(x)``, ``print(x)``, ``x.item()``, ``x.tolist()``; the parameter
-    may come wrapped in flax's ``unreplicate(x)``, which keeps device data on the device."""
+def _conversions(node, imports):
+    """[(parameter name, code, what)] for the parameters ``node`` moves to the host: ``np.asarray(x)``,
+    ``jax.device_get(x)``, ``float(x)``, ``print(name, x)`` (each argument), ``x.item()``,
+    ``x.tolist()``; the parameter may come wrapped in flax's ``unreplicate(x)``, which keeps device
+    data on the device, or computed from it (``_parameter_name``)."""
     func = node.func
     if type(func) is ast.Attribute and func.attr in _HOST_METHOD_CODES and not node.args and not node.keywords:
         name = _parameter_name(func.value, imports)
-        return None if name is None else (name, _HOST_METHOD_CODES[func.attr], f".{func.attr}()")
-    name = _parameter_name(node.args[0], imports) if node.args else None
-    if name is None:
-        return None
+        return [] if name is None else [(name, _HOST_METHOD_CODES[func.attr], f".{func.attr}()")]
+    if not node.args:
+        return []
     qualname = _qualname(func, imports)
     if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get":
-        return name, "JNP101", f"{qualname.replace('numpy.', 'np.', 1)}()"
-    if qualname in SCALAR_CONVERSIONS:
-        return name, "JNP102", f"{qualname.split('.', 1)[1]}()"
-    if qualname in FORMATTERS:
-        return name, "JNP103", f"{qualname.split('.', 1)[1]}()"
-    return None
+        code, what = "JNP101", f"{qualname.replace('numpy.', 'np.', 1)}()"
+    elif qualname in SCALAR_CONVERSIONS:
+        code, what = "JNP102", f"{qualname.split('.', 1)[1]}()"
+    elif qualname in FORMATTERS:
+        code, what = "JNP103", f"{qualname.split('.', 1)[1]}()"
+    else:
+        return []
+    names = [_parameter_name(a, imports) for a in (node.args if code == "JNP103" else node.args[:1])]
+    return [(name, code, what) for name in names if name is not None]
 
 
 _HOST_METHOD_CODES = {"item": "JNP102", "tolist": "JNP101"}
 
 
 def _parameter_name(expr, imports):
-    """The name ``x`` of ``x`` or ``unreplicate(x)`` (still the same device data), else None."""
-    if type(expr) is ast.Call and len(expr.args) == 1 and not expr.keywords \
-            and _qualname(expr.func, imports) in DEVICE_PRESERVING:
-        expr = expr.args[0]
-    return expr.id if type(expr) is ast.Name else None
-
-
-def _returned_kind(value, imports):
-    """"jax" for a call into jax.numpy that returns one array, or arithmetic on one
-    (``jnp.tanh(x) * 2``: an array's operator gives an array), else None."""
-    while type(value) is ast.BinOp or type(value) is ast.UnaryOp:
-        if type(value) is ast.UnaryOp:
-            value = value.operand
-        elif _returned_kind(value.left, imports) == "jax":
-            return "jax"
+    """The name ``x`` of ``x`` or ``unreplicate(x)`` (still the same device data), or of an array
+    its methods, operators and indexing compute from it (``(x.argmax(-1) == y).mean()``: a device
+    array's own methods, and its operators where it stands first, give device arrays), else None."""
+    while True:
+        kind = type(expr)
+        if kind is ast.Call and len(expr.args) == 1 and not expr.keywords \
+                and _qualname(expr.func, imports) in DEVICE_PRESERVING:
+            expr = expr.args[0]
+        elif kind is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
+                and expr.func.attr not in api.python_result_methods():
+            expr = expr.func.value
+        elif kind is ast.BinOp or kind is ast.Compare and len(expr.ops) == 1:
+            expr = expr.left
+        elif kind is ast.Subscript or kind is ast.UnaryOp and type(expr.op) is not ast.Not:
+            expr = expr.value if kind is ast.Subscript else expr.operand
         else:
-            value = value.right
-    name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
-    module, _, function = (name or "").rpartition(".")
-    array = module == "jax.numpy" and function not in non_array_functions() \
-        and function not in api.tuple_result_functions()
-    return "jax" if array else None
+            return expr.id if kind is ast.Name else None
+
+
+def _returned_kind(value, imports, local=None, depth=0):
+    """"jax" for a call into jax.numpy that returns one array, or arithmetic on one
+    (``jnp.tanh(x) * 2``: an array's operator gives an array); "numpy" for a NumPy call that
+    builds one host array (``np.linspace(0, 1, 32)``, ``np.load(path).astype(np.float32)``,
+    ``rng.normal(size=3)`` of ``rng = np.random.default_rng(0)``; not ``np.sum(x)``, which gives
+    a JAX array for one), or arithmetic on NumPy arrays and numbers alone; a list of those for a
+    tuple (``return X, y``); else None. ``local``: {name: the value of its one assignment in the
+    function} (a parameter is no such name), followed a few deep."""
+    kind = type(value)
+    if kind is ast.Name and local and value.id in local and depth < _LOCAL_DEPTH:
+        return _returned_kind(local[value.id], imports, local, depth + 1)
+    if kind is ast.Tuple and depth == 0 and value.elts and not any(type(e) is ast.Starred for e in value.elts):
+        kinds = [_returned_kind(e, imports, local, depth + 1) for e in value.elts]
+        return kinds if any(kinds) else None
+    if kind is ast.UnaryOp:
+        return _returned_kind(value.operand, imports, local, depth)
+    if kind is ast.BinOp:
+        sides = [_returned_kind(side, imports, local, depth) for side in (value.left, value.right)]
+        if "jax" in sides:
+            return "jax"
+        numbers = [type(side) is ast.Constant and type(side.value) in (int, float)
+                   for side in (value.left, value.right)]
+        return "numpy" if all(k == "numpy" or number for k, number in zip(sides, numbers)) else None
+    if kind is not ast.Call:
+        return None
+    func = value.func
+    if type(func) is ast.Attribute and type(func.value) in (ast.Call, ast.Name):
+        if func.attr == "astype":
+            return "numpy" if _returned_kind(func.value, imports, local, depth) == "numpy" else None
+        maker = func.value
+        if type(maker) is ast.Name and local and maker.id in local:
+            maker = local[maker.id]
+        if type(maker) is ast.Call:
+            generator = _qualname(maker.func, imports) in GENERATOR_CONSTRUCTORS
+            return "numpy" if generator and func.attr in api.numpy_random_dtypes()["generator"] else None
+    module, _, function = (_qualname(func, imports) or "").rpartition(".")
+    if function in non_array_functions() or function in api.tuple_result_functions():
+        return None
+    if module == "jax.numpy":
+        return "jax"
+    numpy = module in NUMPY_ARRAY_MODULES and f"{module}.{function}" not in api.numpy_gives_jax_array()
+    return "numpy" if numpy else None
+
+
+_LOCAL_DEPTH = 4  # how many local names deep a returned value is followed
 
 
 def dtype_aliases(tree, imports):
