@@ -30,8 +30,8 @@ class Model:
         self.parent = self.names.parent.get  # a node's parent node, or None
         self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
         self.x64 = options.x64 or bool(self.x64_switches)
-        roots = TraceRoots(self.names, options.extra_transforms)
         self.project = project_around(filename, options)
+        roots = TraceRoots(self.names, options.extra_transforms, self.project)
         callees = Callees(self.names, roots, self.project)
         self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
         self.traced = tracing.traced  # function node -> TracedFunction

@@ -9,10 +9,55 @@ Asked only where a finding depends on it, so rarely; each module of the project 
 once per process (its words kept as a set) and parsed only when it has the function's name.
 """
 import ast
+import json
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from ..syntax import module_imports, split_attributes
 from .cache import MEMORY
+
+
+def answer(found):
+    """A question's result as text: equal texts mean the model sees the same thing."""
+    return json.dumps(found, sort_keys=True, default=str)
+
+
+@lru_cache(maxsize=None)
+def shown(path):
+    """A path as messages show it: relative to the working directory when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class OtherModules:
+    """The questions of ``Project`` that read what other modules do with this file's names (each
+    recorded in ``consulted``, as ``Project``'s own are, for ``reuse``)."""
+
+    def transform_alias(self, binding, attributes=()):
+        """[transform, [[keyword, source]]] that an imported project name stands for where it decorates
+        a def (``summaries.transform_aliases``), or None."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        alias = summary.get("aliases", {}).get(found[1]) if summary else None
+        self.consulted.append(("transform_alias", [list(binding), list(attributes)], answer(alias)))
+        return alias
+
+    def rebound_elsewhere(self, name):
+        """[[module path as messages show it, line]]: where other modules rebind this file's global
+        ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
+        found = [[shown(path), line] for path, line in rebinding_modules(self, name)]
+        self.consulted.append(("rebound_elsewhere", [name], answer(found)))
+        return found
+
+    def looped_elsewhere(self, name):
+        """[[module path as messages show it, line]]: the loops of other modules that call this
+        file's function ``name`` (``defaults``)."""
+        found = [[shown(path), line] for path, line in looping_modules(self, name)]
+        self.consulted.append(("looped_elsewhere", [name], answer(found)))
+        return found
 
 
 def calls_keeping_default(project, name, param, index):

@@ -10,18 +10,17 @@ from other modules, any number of calls away, with which parameters traced.
 """
 import ast
 import hashlib
-import json
 import os
 import re
 from collections import deque
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 
 from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import calls_keeping_default, looping_modules, modules_naming, rebinding_modules
+from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, called_object
 from .objects import PassedObjects, parameter_classes
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
@@ -33,10 +32,10 @@ NOT_PROJECT = ("site-packages", "dist-packages")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
-             "rebound_elsewhere", "looped_elsewhere")
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias")
 
 
-class Project:
+class Project(OtherModules):
     """The project around one linted file: its modules' summaries, found without importing."""
 
     def __init__(self, filename, cache_dir, transforms, scalars_static):
@@ -271,20 +270,6 @@ class Project:
         """Whether another module of the project has the word ``name`` (``defaults``)."""
         found = bool(modules_naming(self, name))
         self.consulted.append(("named_elsewhere", [name], answer(found)))
-        return found
-
-    def rebound_elsewhere(self, name):
-        """[[module path as messages show it, line]]: where other modules rebind this file's global
-        ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
-        found = [[shown(path), line] for path, line in rebinding_modules(self, name)]
-        self.consulted.append(("rebound_elsewhere", [name], answer(found)))
-        return found
-
-    def looped_elsewhere(self, name):
-        """[[module path as messages show it, line]]: the loops of other modules that call this
-        file's function ``name`` (``defaults``)."""
-        found = [[shown(path), line] for path, line in looping_modules(self, name)]
-        self.consulted.append(("looped_elsewhere", [name], answer(found)))
         return found
 
     def _reach(self, files):
@@ -537,11 +522,6 @@ def is_test_module(path):
     return is_test_file(str(path)) or path.name == "conftest.py"
 
 
-def answer(found):
-    """A question's result as text: equal texts mean the model sees the same thing."""
-    return json.dumps(found, sort_keys=True, default=str)
-
-
 def has_project(filename):
     """Whether a file linted under ``filename`` has a project around it (a buffer with no path has none)."""
     return bool(filename) and filename not in ("stdin", "-")
@@ -573,15 +553,6 @@ def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
     return word_pattern(tuple(sorted({name.rsplit(".", 1)[1] for name in transforms})))
-
-
-@lru_cache(maxsize=None)
-def shown(path):
-    """A path as messages show it: relative to the working directory when below it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def _is_project_module(root, here, dotted):

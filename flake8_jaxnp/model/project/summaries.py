@@ -18,23 +18,23 @@ import re
 from functools import lru_cache
 
 from ... import api
-from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
+from ..aliases import transform_aliases
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
-from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..parameters import applied_parameters
 from ..syntax import (SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
                       transform_spec, walk_own)
 from .constants import bound_once, numpy_constants
-from .flows import (CONDITIONAL_STATEMENTS, HOST_METHODS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import built_jitted, jitted_result_shape, module_records
+from .returns import BUILTIN_NAMES, conversions, returned_kind
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 24
+SUMMARY_FORMAT = 25
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -47,7 +47,7 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}, "numpy": [], "classes": {}}
+                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "aliases": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
@@ -96,7 +96,8 @@ def summarise(source, transforms, scalars_static=()):
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes}
+            "numpy": numpy_constants(tree, imports), "classes": classes,
+            "aliases": transform_aliases(tree, lambda e: _qualname(e, imports), transforms)}
 
 
 def _assigns_call(stmt):
@@ -389,9 +390,6 @@ def _qualname(expr, imports):
     return imported_qualname(expr, imports, BUILTIN_NAMES)
 
 
-BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
-
-
 def _transform(expr, imports, transforms):
     """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
     return transform_spec(expr, lambda e: _qualname(e, imports), transforms)
@@ -426,7 +424,7 @@ def function_facts(func, imports):
             if type(key) is ast.Name:
                 keyed.append((node, key.id))
             if unconditional:
-                found.extend((conversion, node.lineno) for conversion in _conversions(node, imports))
+                found.extend((conversion, node.lineno) for conversion in conversions(node, imports))
         elif kind is ast.Return:
             returned.append(node.value)
         elif kind is ast.Yield or kind is ast.YieldFrom:
@@ -441,7 +439,7 @@ def function_facts(func, imports):
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
     local = {name: value for name, value in local.items() if stores[name] == 1 and name not in params}
-    returns = {json.dumps(_returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
+    returns = {json.dumps(returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
     kind = json.loads(returns.pop()) if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, rebound, keyed, imports)
     follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
@@ -496,100 +494,6 @@ def _split_read(func, call, read):
             return type(stmt) is ast.Assign and any(
                 type(n) is ast.Name and n.id in read for target in stmt.targets for n in ast.walk(target))
     return False
-
-
-def _conversions(node, imports):
-    """[(parameter name, code, what)] for the parameters ``node`` moves to the host: ``np.asarray(x)``,
-    ``jax.device_get(x)``, ``float(x)``, ``print(name, x)`` (each argument), ``x.item()``,
-    ``x.tolist()``; the parameter may come wrapped in flax's ``unreplicate(x)``, which keeps device
-    data on the device, or computed from it (``_parameter_name``)."""
-    func = node.func
-    if type(func) is ast.Attribute and func.attr in _HOST_METHOD_CODES and not node.args and not node.keywords:
-        name = _parameter_name(func.value, imports)
-        return [] if name is None else [(name, _HOST_METHOD_CODES[func.attr], f".{func.attr}()")]
-    if not node.args:
-        return []
-    qualname = _qualname(func, imports)
-    if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get":
-        code, what = "JNP101", f"{qualname.replace('numpy.', 'np.', 1)}()"
-    elif qualname in SCALAR_CONVERSIONS:
-        code, what = "JNP102", f"{qualname.split('.', 1)[1]}()"
-    elif qualname in FORMATTERS:
-        code, what = "JNP103", f"{qualname.split('.', 1)[1]}()"
-    else:
-        return []
-    names = [_parameter_name(a, imports) for a in (node.args if code == "JNP103" else node.args[:1])]
-    return [(name, code, what) for name in names if name is not None]
-
-
-_HOST_METHOD_CODES = {"item": "JNP102", "tolist": "JNP101"}
-
-
-def _parameter_name(expr, imports):
-    """The name ``x`` of ``x`` or ``unreplicate(x)`` (still the same device data), or of an array
-    its methods, operators and indexing compute from it (``(x.argmax(-1) == y).mean()``: a device
-    array's own methods, and its operators where it stands first, give device arrays), else None."""
-    while True:
-        kind = type(expr)
-        if kind is ast.Call and len(expr.args) == 1 and not expr.keywords \
-                and _qualname(expr.func, imports) in DEVICE_PRESERVING:
-            expr = expr.args[0]
-        elif kind is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
-                and expr.func.attr not in api.python_result_methods():
-            expr = expr.func.value
-        elif kind is ast.BinOp or kind is ast.Compare and len(expr.ops) == 1:
-            expr = expr.left
-        elif kind is ast.Subscript or kind is ast.UnaryOp and type(expr.op) is not ast.Not:
-            expr = expr.value if kind is ast.Subscript else expr.operand
-        else:
-            return expr.id if kind is ast.Name else None
-
-
-def _returned_kind(value, imports, local=None, depth=0):
-    """"jax" for a call into jax.numpy that returns one array, or arithmetic on one
-    (``jnp.tanh(x) * 2``: an array's operator gives an array); "numpy" for a NumPy call that
-    builds one host array (``np.linspace(0, 1, 32)``, ``np.load(path).astype(np.float32)``,
-    ``rng.normal(size=3)`` of ``rng = np.random.default_rng(0)``; not ``np.sum(x)``, which gives
-    a JAX array for one), or arithmetic on NumPy arrays and numbers alone; a list of those for a
-    tuple (``return X, y``); else None. ``local``: {name: the value of its one assignment in the
-    function} (a parameter is no such name), followed a few deep."""
-    kind = type(value)
-    if kind is ast.Name and local and value.id in local and depth < _LOCAL_DEPTH:
-        return _returned_kind(local[value.id], imports, local, depth + 1)
-    if kind is ast.Tuple and depth == 0 and value.elts and not any(type(e) is ast.Starred for e in value.elts):
-        kinds = [_returned_kind(e, imports, local, depth + 1) for e in value.elts]
-        return kinds if any(kinds) else None
-    if kind is ast.UnaryOp:
-        return _returned_kind(value.operand, imports, local, depth)
-    if kind is ast.BinOp:
-        sides = [_returned_kind(side, imports, local, depth) for side in (value.left, value.right)]
-        if "jax" in sides:
-            return "jax"
-        numbers = [type(side) is ast.Constant and type(side.value) in (int, float)
-                   for side in (value.left, value.right)]
-        return "numpy" if all(k == "numpy" or number for k, number in zip(sides, numbers)) else None
-    if kind is not ast.Call:
-        return None
-    func = value.func
-    if type(func) is ast.Attribute and type(func.value) in (ast.Call, ast.Name):
-        if func.attr == "astype":
-            return "numpy" if _returned_kind(func.value, imports, local, depth) == "numpy" else None
-        maker = func.value
-        if type(maker) is ast.Name and local and maker.id in local:
-            maker = local[maker.id]
-        if type(maker) is ast.Call:
-            generator = _qualname(maker.func, imports) in GENERATOR_CONSTRUCTORS
-            return "numpy" if generator and func.attr in api.numpy_random_dtypes()["generator"] else None
-    module, _, function = (_qualname(func, imports) or "").rpartition(".")
-    if function in non_array_functions() or function in api.tuple_result_functions():
-        return None
-    if module == "jax.numpy":
-        return "jax"
-    numpy = module in NUMPY_ARRAY_MODULES and f"{module}.{function}" not in api.numpy_gives_jax_array()
-    return "numpy" if numpy else None
-
-
-_LOCAL_DEPTH = 4  # how many local names deep a returned value is followed
 
 
 def dtype_aliases(tree, imports):

@@ -1,6 +1,5 @@
 """The jitted steps; train.py and eval.py drive them."""
 import jax
-import jax.numpy as jnp
 
 from . import losses, models, utils
 from .config import LEARNING_RATE
