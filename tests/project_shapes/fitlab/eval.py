@@ -68,3 +68,20 @@ def case_ok_lambda_with_safe_normalize():
     X, _ = data.make_data()
     score = jax.jit(lambda p, x: models.forward(p, models.normalize_ok(x)))
     return score(_params(), jnp.asarray(X))
+
+
+# project shape (not a thread): models.predict_scaled jits a new lambda for every batch
+def case_scaled_predictions_per_batch():
+    X = jnp.asarray(data.make_data()[0])
+    params, outputs = _params(), []
+    for start in range(0, len(X), config.BATCH_SIZE):
+        outputs.append(models.predict_scaled(params, X[start:start + config.BATCH_SIZE], 2.0))
+    return outputs
+
+
+def case_ok_scaled_predictions_jitted_once():
+    X = jnp.asarray(data.make_data()[0])
+    params, outputs = _params(), []
+    for start in range(0, len(X), config.BATCH_SIZE):
+        outputs.append(models.predict_scaled_ok(params, X[start:start + config.BATCH_SIZE], 2.0))
+    return outputs

@@ -228,3 +228,13 @@ def case_debug_step_prints():
     X = jax.device_put(data.make_data()[0])
     params = _params()
     return [steps.debug_step(params, X) for _ in range(3)]
+
+
+# project shape (not a thread): the recorded and augmented steps run three times
+def case_recorded_and_augmented_steps():
+    X, y = jax.device_put(data.make_data())
+    params = _params()
+    for _ in range(3):
+        steps.recorded_step(params, X, y)
+        params, loss = steps.augmented_step(params, X, y)
+    return len(utils.HISTORY), loss

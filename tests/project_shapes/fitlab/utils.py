@@ -2,9 +2,10 @@
 import jax.numpy as jnp
 import numpy as np
 
-__all__ = ["safe_log", "clip_by", "as_float", "log_metric", "accuracy", "one_hot", "count_call"]
+__all__ = ["safe_log", "clip_by", "as_float", "log_metric", "accuracy", "one_hot", "count_call", "record"]
 
 CALLS = 0
+HISTORY = []
 
 
 def safe_log(x):
@@ -44,3 +45,14 @@ def count_call(x):
     global CALLS
     CALLS = CALLS + 1  # reported: JNP302
     return x
+
+
+def record(x):
+    # project shape (not a thread): a history list filled from traced code (once per trace, with a tracer)
+    HISTORY.append(x)  # reported: JNP303
+    return x
+
+
+def augment(x):
+    # project shape (not a thread): host randomness in a helper of a jitted step: drawn once, at trace time
+    return x + np.random.normal(0.0, 0.01, size=x.shape).astype(np.float32)  # reported: JNP305
