@@ -49,14 +49,15 @@ _HOST_METHOD_CODES = {"item": "JNP102", "tolist": "JNP101"}
 def _parameter_name(expr, imports):
     """The name ``x`` of ``x`` or ``unreplicate(x)`` (still the same device data), or of an array
     its methods, operators and indexing compute from it (``(x.argmax(-1) == y).mean()``: a device
-    array's own methods, and its operators where it stands first, give device arrays), else None."""
+    array's own methods, and its operators where it stands first, give device arrays; a method
+    jax.Array lacks, ``x.keys()``, is no such array), else None."""
     while True:
         kind = type(expr)
         if kind is ast.Call and len(expr.args) == 1 and not expr.keywords \
                 and _qualname(expr.func, imports) in DEVICE_PRESERVING:
             expr = expr.args[0]
-        elif kind is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
-                and expr.func.attr not in api.python_result_methods():
+        elif kind is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in api.array_attributes() \
+                and expr.func.attr not in HOST_METHODS and expr.func.attr not in api.python_result_methods():
             expr = expr.func.value
         elif kind is ast.BinOp or kind is ast.Compare and len(expr.ops) == 1:
             expr = expr.left
