@@ -13,7 +13,7 @@ class TransformAliases:
         self.names = names
         self.transforms = transforms
         self.project = project
-        self._found = {}  # module-level name -> spec or None
+        self._found = {}  # (module-level name, attributes) -> spec or None
 
     def spec(self, expr):
         """(transform name, keywords) that ``expr``, a name or ``module.name``, stands for; else None."""
@@ -21,7 +21,12 @@ class TransformAliases:
         found = self.names.resolve_name(name) if name is not None else None
         if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1:
             return None
-        binding = found[1][0]
+        binding, key = found[1][0], (name.id, *attributes)
+        if key not in self._found:
+            self._found[key] = self._alias(name, attributes, binding)
+        return self._found[key]
+
+    def _alias(self, name, attributes, binding):
         if binding.kind is BindingKind.IMPORT:
             imported = import_binding(binding.stmt, name.id) if self.project is not None else None
             alias = self.project.transform_alias(imported, attributes) if imported else None
@@ -30,10 +35,8 @@ class TransformAliases:
             return alias[0], [ast.keyword(arg=arg, value=ast.parse(text, mode="eval").body) for arg, text in alias[1]]
         if attributes or binding.kind not in (BindingKind.ASSIGN, BindingKind.DEF):
             return None
-        if name.id not in self._found:
-            stmt = binding.stmt if binding.kind is BindingKind.ASSIGN else binding.node
-            self._found[name.id] = transform_alias(stmt, self.names.qualname, self.transforms)
-        return self._found[name.id]
+        stmt = binding.stmt if binding.kind is BindingKind.ASSIGN else binding.node
+        return transform_alias(stmt, self.names.qualname, self.transforms)
 
 
 def transform_alias(node, qualname, transforms):
