@@ -112,8 +112,10 @@ def rebinding_modules(project, name):
     rebinds this file's global ``name`` in a loop, as an attribute of the imported module
     (``models.NEIGHBORS = ...`` after ``from pkg import models``): code traced here keeps the
     value it saw first."""
-    found = []
-    for path, text in modules_naming(project, name):
+    found, store = [], re.compile(rb"\.[ \t]*" + re.escape(name.encode("utf-8")) + rb"[ \t]*=(?!=)")
+    for path, text in _importing_modules(project, name):
+        if not store.search(text):  # (cheap: most modules that name it never store to it)
+            continue
         for binding, attributes, line in _imported_uses(path, text, name)[1]:
             if project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
@@ -121,12 +123,21 @@ def rebinding_modules(project, name):
     return found
 
 
+def _importing_modules(project, name):
+    """``modules_naming`` those that also have the word of this file's module (``models`` of
+    pkg/models.py, the package's of an ``__init__.py``): an import of it names it, except one
+    through a re-export, which these questions leave out to stay cheap."""
+    path = project.path
+    stem = (path.parent.name if path.name == "__init__.py" else path.stem).encode("utf-8")
+    return [(other, text) for other, text in modules_naming(project, name) if stem in _words(other)[1]]
+
+
 def looping_modules(project, name):
     """[[module path, line of the loop]] for the first loop in each other module of ``project``
     whose body calls this file's top-level function ``name`` through an import, outside any
     decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
     found = []
-    for path, text in modules_naming(project, name):
+    for path, text in _importing_modules(project, name):
         for binding, attributes, _, _, _, loop in _imported_uses(path, text, name)[0]:
             if loop is not None and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, loop])
@@ -139,18 +150,25 @@ def _imported_uses(path, text, name):
     around it or None)] for the calls of an imported function called ``name`` (``make(...)``,
     ``util.make(...)``, ``build(...)`` after ``import make as build``; calls with ``*args`` or
     ``**kwargs`` are left out), [(import binding, attributes, line)] for the stores in a loop to
-    an attribute ``name`` of an imported name, ``util.name = ...``) of a module, from one parse.
-    A store outside a loop may run once, before anything is traced (``config.DEBUG =
-    args.debug`` at startup), so only one that a loop repeats is known to change the value.
-    Loops in a decorated def or a lambda count as none: a transform may trace them."""
-    kept = MEMORY.imported_calls.get((path, name))
+    an attribute ``name`` of an imported name, ``util.name = ...``) of a module."""
+    calls, stores = _module_uses(path, text)
+    return calls.get(name, ()), stores.get(name, ())
+
+
+def _module_uses(path, text):
+    """({name: its calls}, {name: its stores}) (see ``_imported_uses``) for every name of a module,
+    from one parse and one walk, kept while its text stays. A store outside a loop may run once,
+    before anything is traced (``config.DEBUG = args.debug`` at startup), so only one that a loop
+    repeats is known to change the value. Loops in a decorated def or a lambda count as none: a
+    transform may trace them."""
+    kept = MEMORY.imported_calls.get(path)
     if kept is None or kept[0] is not text:  # (``_words`` keeps one bytes object per version)
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = ast.Module(body=[], type_ignores=[])
         imports = module_imports(tree)
-        calls, stores, stack = [], [], [(tree, None)]
+        calls, stores, stack = {}, {}, [(tree, None)]
         while stack:
             node, loop = stack.pop()
             kind = type(node)
@@ -158,20 +176,21 @@ def _imported_uses(path, text, name):
                 loop = _MAYBE_TRACED if kind is ast.Lambda or node.decorator_list else None
             elif kind in _LOOPS and loop is not _MAYBE_TRACED:
                 loop = node
-            stack.extend((child, loop) for child in ast.iter_child_nodes(node))
+            stack.extend([(child, loop) for child in ast.iter_child_nodes(node)])
             looped = loop is not None and loop is not _MAYBE_TRACED
-            if kind is ast.Attribute and type(node.ctx) is ast.Store and node.attr == name and looped:
+            if kind is ast.Attribute and type(node.ctx) is ast.Store and looped:
                 root, attributes = split_attributes(node)
                 binding = imports.get(root.id) if root is not None else None
                 if binding is not None:
-                    stores.append((binding, attributes, node.lineno))
+                    stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
             if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
                     or any(k.arg is None for k in node.keywords):
                 continue
             root, attributes = split_attributes(node.func)
             binding = imports.get(root.id) if root is not None else None
-            if binding is not None and (attributes[-1] if attributes else binding[2]) == name:
-                calls.append((binding, attributes, len(node.args), {k.arg for k in node.keywords},
-                              node.lineno, loop.lineno if looped else None))
-        kept = MEMORY.imported_calls[(path, name)] = (text, calls, stores)
+            if binding is not None:
+                calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
+                    (binding, attributes, len(node.args), {k.arg for k in node.keywords}, node.lineno,
+                     loop.lineno if looped else None))
+        kept = MEMORY.imported_calls[path] = (text, calls, stores)
     return kept[1:]
