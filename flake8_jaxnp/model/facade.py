@@ -30,8 +30,8 @@ class Model:
         self.parent = self.names.parent.get  # a node's parent node, or None
         self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
         self.x64 = options.x64 or bool(self.x64_switches)
-        roots = TraceRoots(self.names, options.extra_transforms)
         self.project = project_around(filename, options)
+        roots = TraceRoots(self.names, options.extra_transforms, self.project)
         callees = Callees(self.names, roots, self.project)
         self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
         self.traced = tracing.traced  # function node -> TracedFunction
@@ -216,6 +216,12 @@ class Model:
             if len(top_level) >= 2 or ((top_level or defined) and via_global):
                 rebound.add(name)
         return rebound
+
+    def assigned_at_top_level(self, name):
+        """True when module global ``name`` is bound only by assignments of the module body."""
+        bindings = self.names.module_scope.bindings.get(name, ())
+        return bool(bindings) and all(b.kind is BindingKind.ASSIGN and self.names.parent.get(b.stmt) is self.tree
+                                      for b in bindings)
 
     def bound_only_before(self, name, node):
         """True when every binding of module global ``name`` is made by module code that runs

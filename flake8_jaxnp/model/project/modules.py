@@ -10,18 +10,17 @@ from other modules, any number of calls away, with which parameters traced.
 """
 import ast
 import hashlib
-import json
 import os
 import re
 from collections import deque
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 
 from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import calls_keeping_default, modules_naming
+from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, called_object
 from .objects import PassedObjects, parameter_classes
 from .package import ReachInputs, kept_reach, package_files
@@ -30,10 +29,11 @@ from .units import word_pattern
 
 NOT_PROJECT = ("site-packages", "dist-packages")
 # What the model asks of other modules.
-QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere")
+QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias")
 
 
-class Project:
+class Project(OtherModules):
     """The project around one linted file: its modules' summaries, found without importing."""
 
     def __init__(self, filename, cache_dir, transforms, scalars_static):
@@ -517,11 +517,6 @@ def is_test_module(path):
     return is_test_file(str(path)) or path.name == "conftest.py"
 
 
-def answer(found):
-    """A question's result as text: equal texts mean the model sees the same thing."""
-    return json.dumps(found, sort_keys=True, default=str)
-
-
 def has_project(filename):
     """Whether a file linted under ``filename`` has a project around it (a buffer with no path has none)."""
     return bool(filename) and filename not in ("stdin", "-")
@@ -553,15 +548,6 @@ def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
     return word_pattern(tuple(sorted({name.rsplit(".", 1)[1] for name in transforms})))
-
-
-@lru_cache(maxsize=None)
-def shown(path):
-    """A path as messages show it: relative to the working directory when below it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def _is_project_module(root, here, dotted):
