@@ -22,9 +22,9 @@ def recompiles_and_timing(model):
     calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
     timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
     clocked = {model.statement_of(call) for call in calls}  # the statements that read one (_clock_read)
-    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
+    compiles = _compiles(model)
+    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if compiles else set()
     walked = {}  # loop -> what its body binds and calls: one walk of it, however many statements ask
-    anew = {}  # def -> where it jits a new function on every call (None once reported)
     for scope in timed | looping:
         node = model.tree if scope is None else scope
         if isinstance(node, ast.Lambda) or node in model.traced:
@@ -32,12 +32,14 @@ def recompiles_and_timing(model):
         for stmts, loop in blocks(node.body, repeats):
             if loop is not None and scope in looping:
                 for stmt in stmts:
-                    yield from _recompiles(model, loop, stmt, walked, anew)
+                    yield from _recompiles(model, loop, stmt, walked)
             if scope in timed:
                 yield from _unsynchronised(model, stmts, clocked)
                 if loop is not None and stmts is loop.body:
                     yield from _every_n_clock(model, loop, clocked)
                     yield from _timed_from_before_the_loop(model, loop, clocked)
+    if compiles:
+        yield from _compiled_per_call(model, walked)
 
 
 def _compiles(model):
@@ -48,7 +50,7 @@ def _compiles(model):
 
 
 # ---- JNP602 ---------------------------------------------------------------------------------
-def _recompiles(model, loop, stmt, walked, anew):
+def _recompiles(model, loop, stmt, walked):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for decorator in stmt.decorator_list:
             spec = model.transform_spec(decorator)
@@ -62,7 +64,6 @@ def _recompiles(model, loop, stmt, walked, anew):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
             yield from _growing_argument(model, loop, node, walked)
-            yield from _called_def_jits_anew(model, loop, node, anew)
 
 
 def _own_expression_nodes(stmt):
@@ -73,22 +74,100 @@ def _own_expression_nodes(stmt):
 def _fresh_transform(model, loop, stmt, call, walked):
     """``jax.jit(lambda ...)``, ``jax.jit(partial(f, ...))``, ``jax.jit(jax.grad(f))`` or ``jax.jit(h)`` of a
     def made in the loop, called in the same loop."""
-    if model.qualname(call.func) not in model.staging_transforms or not call.args:
-        return
-    fresh = _fresh_function(model, loop, call.args[0])
-    if fresh is None:
-        return
-    parent = model.parent(call)
-    called = isinstance(parent, ast.Call) and parent.func is call
-    if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
-            and isinstance(stmt.targets[0], ast.Name):
-        called = _called_in(loop, stmt.targets[0].id, walked)
-    if called:
+    fresh = _fresh_and_called(model, loop, stmt, call, walked)
+    if fresh is not None:
         yield Finding.at(call, "JNP602", {"what": f"{describe(call.func)}() of {fresh}", "loop": loop.lineno,
                                           "fix": "build the jitted function once, before the loop"})
 
 
-def _fresh_function(model, loop, expr, place="the loop"):
+def _fresh_and_called(model, body, stmt, call, walked):
+    """What new function ``call`` (a staging transform in ``stmt`` of the loop or def ``body``) is
+    given (``_fresh_function``) when ``body`` also calls what it makes; else None."""
+    if model.qualname(call.func) not in model.staging_transforms or not call.args:
+        return None
+    fresh = _fresh_function(model, body, call.args[0])
+    if fresh is None:
+        return None
+    parent = model.parent(call)
+    called = isinstance(parent, ast.Call) and parent.func is call
+    if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
+            and isinstance(stmt.targets[0], ast.Name):
+        called = _called_in(body, stmt.targets[0].id, walked)
+    return fresh if called else None
+
+
+def _compiled_per_call(model, walked):
+    """A def that makes a new jitted function and calls it, in a statement that runs on every call
+    (``return jax.jit(jax.grad(f))(x)``, or a nested ``@jax.jit`` def it calls), compiles on every
+    call: JNP602 where it jits (at the calls of a nested jitted def) when a loop calls the def, in
+    this module or, through an import, in another one (``Project.looped_elsewhere``; a loop in an
+    undecorated def or at the top level). The defs: top-level functions and the methods of
+    top-level classes, undecorated and untraced."""
+    made = {}
+    for func in _plain_defs(model):
+        nested = {stmt.name for stmt in func.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and any((model.transform_spec(d) or ("",))[0] in model.staging_transforms
+                          for d in stmt.decorator_list)}
+        for stmt in func.body:
+            if isinstance(stmt, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                for node in _own_expression_nodes(stmt):
+                    if not isinstance(node, ast.Call):
+                        continue
+                    if isinstance(node.func, ast.Name) and node.func.id in nested \
+                            and model.callee(node.func) in func.body:
+                        made.setdefault(func, []).append((node, f"the jitted def '{node.func.id}'"))
+                    elif (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
+                        made.setdefault(func, []).append((node, f"{describe(node.func)}() of {fresh}"))
+    if not made:
+        return
+    looping = _looping_callers(model, made)
+    for func, found in made.items():
+        loop = looping.get(func)
+        if loop is None and model.project is not None and model.parent(func) is model.tree:
+            elsewhere = model.project.looped_elsewhere(func.name)
+            loop = f"{elsewhere[0][1]} of {elsewhere[0][0]}" if elsewhere else None
+        for call, what in found if loop is not None else ():
+            yield Finding.at(call, "JNP602", {
+                "what": f"{what}, made by each call of {func.name}(),", "loop": loop,
+                "fix": f"build the jitted function once, outside {func.name}()"})
+
+
+def _plain_defs(model):
+    """The module's top-level defs and its top-level classes' methods, undecorated and untraced."""
+    for node in model.tree.body:
+        for func in node.body if isinstance(node, ast.ClassDef) else [node]:
+            if type(func) in (ast.FunctionDef, ast.AsyncFunctionDef) and not func.decorator_list \
+                    and func not in model.traced:
+                yield func
+
+
+def _looping_callers(model, funcs):
+    """{def among ``funcs``: the line of the first loop of this module that calls it: by name, or
+    as ``obj.method(...)`` of a name holding an instance of the def's class}, loops in traced code
+    left out (they run once, at trace time)."""
+    found = {}
+    for loop in model.nodes(*LOOPS):
+        home = model.enclosing_function(loop)
+        if isinstance(home, ast.Lambda) or home in model.traced or not repeats(loop):
+            continue
+        for node in walk_own(loop.body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if isinstance(node, ast.Call):
+                callee = _called_def(model, node.func)
+                if callee in funcs and (callee not in found or loop.lineno < found[callee]):
+                    found[callee] = loop.lineno
+    return found
+
+
+def _called_def(model, func_expr):
+    """The same-file def ``f`` or ``obj.method`` names (``obj`` holding a same-file class's instance)."""
+    if isinstance(func_expr, ast.Name):
+        return model.callee(func_expr)
+    if isinstance(func_expr, ast.Attribute) and isinstance(func_expr.value, ast.Name):
+        return method_in(model.class_of(func_expr.value), func_expr.attr)
+    return None
+
+
+def _fresh_function(model, loop, expr):
     if isinstance(expr, ast.Lambda):
         return "a new lambda"
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in PARTIAL:
@@ -97,60 +176,8 @@ def _fresh_function(model, loop, expr, place="the loop"):
         return f"the new function that {describe(expr.func)}() returns"  # jax.grad(f) is a new object on each call
     func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
-        return f"the function '{expr.id}' defined in {place}"
+        return f"the function '{expr.id}' defined in the loop"
     return None
-
-
-def _called_def_jits_anew(model, loop, call, anew):
-    """A call in the loop of a def of this file that makes a new jitted function on every call and
-    calls it: each iteration compiles again. Reported once per def, where it jits."""
-    func = _called_def(model, call)
-    if func is None or func in model.traced:
-        return
-    if func not in anew:
-        anew[func] = _makes_new_jitted_function_per_call(model, func)
-    for node, what in anew[func] or ():
-        yield Finding.at(node, "JNP602", {
-            "what": f"{what}, made anew by each call of '{func.name}' (called at line {call.lineno})",
-            "loop": loop.lineno, "fix": "jit it once, outside the function (at module level or in __init__)"})
-    anew[func] = None
-
-
-def _called_def(model, call):
-    """The same-file def ``f(...)`` or ``obj.method(...)`` runs (``obj`` holding an instance of a
-    same-file class), or None."""
-    if isinstance(call.func, ast.Name):
-        func = model.callee(call.func)
-    elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name):
-        func = method_in(model.class_of(call.func.value), call.func.attr)
-    else:
-        return None
-    return func if isinstance(func, ast.FunctionDef) and not func.decorator_list else None
-
-
-def _makes_new_jitted_function_per_call(model, func):
-    """[(node, what)] where the undecorated def ``func`` jits a function that is new on each call
-    and calls the result: a nested def under a staging decorator (reported at its calls), or
-    ``jax.jit(...)`` of a lambda, a partial, a transform's result or a nested def. jit caches per
-    function object, so each call of ``func`` traces and compiles again."""
-    sites, local_calls = [], {}
-    own = list(walk_own(func.body))  # not inside nested defs and lambdas
-    for node in own:
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            local_calls.setdefault(node.func.id, []).append(node)
-    for node in own:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
-                (model.transform_spec(d) or ("",))[0] in model.staging_transforms for d in node.decorator_list):
-            sites += [(call, f"calling the jitted '{node.name}'") for call in local_calls.get(node.name, ())]
-        elif isinstance(node, ast.Call) and model.qualname(node.func) in model.staging_transforms and node.args:
-            fresh = _fresh_function(model, func, node.args[0], place=f"'{func.name}'")
-            stmt = model.parent(node)
-            called = isinstance(stmt, ast.Call) and stmt.func is node or isinstance(stmt, ast.Assign) \
-                and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
-                and stmt.targets[0].id in local_calls
-            if fresh is not None and called:
-                sites.append((node, f"{describe(node.func)}() of {fresh}"))
-    return sites
 
 
 def _inside(model, node, ancestor):
