@@ -232,8 +232,8 @@ class Tracing:
                     arrays.add(node.value.id)
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced_params
         arrays |= traced.arrays & candidates  # every traced caller passes an array
-        arrays |= self._passed_arrays(func, candidates - arrays)
         if all(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
+            arrays |= self._passed_arrays(func, candidates - arrays)
             return {name: TRACED_ARRAY for name in arrays}
         params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
         if not any(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
@@ -275,8 +275,8 @@ class Tracing:
 
     def _passed_arrays(self, func, names):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
-        array (``step(model, jnp.ones(3))``, ``jax.jit(f)(jnp.ones(3))``): every transform traces
-        an array as one array, also one that leaves Python scalars static (``equinox.filter_jit``)."""
+        array (``step(model, jnp.ones(3))``): a transform that leaves only Python scalars
+        static (``equinox.filter_jit``) traces them."""
         calls = self.roots.instances.calls_of(func) if names else None
         if not calls or any(self.names.enclosing_function(call) is func for call in calls):
             return set()
