@@ -13,6 +13,7 @@ from collections import Counter
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE,
                     Shaped, Value, join, shaped)
+from .constructors import Constructors
 from .conventions import python_annotation
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
@@ -59,6 +60,7 @@ class Tracing:
         self.builds_jitted = callees.builds_jitted
         self.method_called = roots.method_called
         self.apply_fn_run = roots.apply_fn_run
+        self.record = Constructors(names, self.array_annotation).record
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
