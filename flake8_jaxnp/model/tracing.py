@@ -133,8 +133,46 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES):
                 return None
-            self._flow(node, self.annotated_arrays(node, DEVICE_ARRAY), None)
+            self._in_progress.add(node)  # (its callers' passes may ask what it returns)
+            params = self._passed_values(node)
+            self._flow(node, dict(params, **self.annotated_arrays(node, DEVICE_ARRAY)), None)
         return self.flows[node]
+
+    def _call_sites(self, func):
+        """(every call of ``func`` in the file, the forward pass each runs in), or None when a
+        reference is not a call, a call is its own or runs in a pass not yet finished."""
+        calls = self.roots.instances.calls_of(func)
+        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
+            return None
+        callers = [self.names.enclosing_function(call) or self.names.tree for call in calls]
+        if any(caller in self._in_progress for caller in callers):
+            return None
+        return calls, [self.flow_of(caller) for caller in callers]
+
+    @staticmethod
+    def _argument(call, flow, positional, name):
+        """The Value ``call`` passes for the parameter ``name`` (None: not plainly, or unknown)."""
+        argument = argument_for(call, positional, name)
+        return flow.values.get(argument) if flow is not None and argument is not None else None
+
+    def _passed_values(self, func):
+        """{parameter: the join of what every call passes} for an untraced def whose every
+        reference is a plain call in the file (``fit(X, y)`` after ``X, y = make_data()``: NumPy
+        data). Callers that disagree, or pass it unknown or traced data, leave it unknown."""
+        sites = self._call_sites(func) if not isinstance(func, ast.Lambda) else None
+        if sites is None or any(self.callee(call.func) is not func for call in sites[0]):
+            return {}
+        positional, found = positional_names(func), {}
+        for name in positional + [a.arg for a in func.args.kwonlyargs]:
+            value = None
+            for call, flow in zip(*sites):
+                passed = self._argument(call, flow, positional, name)
+                value = passed if value is None or passed is None else join(value, passed)
+                if passed is None or value.kind is UNKNOWN or value.traced:
+                    break
+            else:
+                found[name] = value
+        return found
 
     def _flow(self, node, params, traced):
         """Analyse one body; returns the same-file functions that tracing newly reached."""
@@ -300,21 +338,18 @@ class Tracing:
         ``_gate``, not a plain call of an undecorated root): the trace makes each a traced array,
         so ``if flag:`` fails there. Callers that disagree, or a reference other than a call,
         leave the parameter a pytree."""
-        calls = self.roots.instances.calls_of(func) if names else None
-        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
+        sites = self._call_sites(func) if names else None
+        if sites is None:
             return set()
-        positional, flows = positional_names(func), [self.flow_of(self.names.enclosing_function(call) or
-                                                                  self.names.tree) for call in calls]
-        found = set()
+        positional, found = positional_names(func), set()
         for name in names:
-            if all(self._passes_array(func, call, flow, argument_for(call, positional, name), scalars)
-                   for call, flow in zip(calls, flows)):
+            if all(self._passes_array(func, call, self._argument(call, flow, positional, name), scalars)
+                   for call, flow in zip(*sites)):
                 found.add(name)
         return found
 
-    def _passes_array(self, func, call, flow, argument, scalars):
-        """Whether ``argument`` of ``call`` reaches ``func``'s trace as one array."""
-        value = flow.values.get(argument, UNKNOWN_VALUE) if flow is not None and argument is not None else None
+    def _passes_array(self, func, call, value, scalars):
+        """Whether ``call`` passes ``value`` to ``func``'s trace as one array."""
         if value is None or value.kind in PASSED_ARRAYS:
             return value is not None
         through_transform = getattr(func, "decorator_list", None) or self.callee(call.func) is not func
