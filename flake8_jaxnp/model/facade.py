@@ -32,7 +32,8 @@ class Model:
         roots = TraceRoots(self.names, options.extra_transforms)
         self.project = project_around(filename, options)
         callees = Callees(self.names, roots, self.project)
-        self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
+        self._tracing = tracing = Tracing(self.names, roots, callees, self.x64,
+                                          lambda tracing: ArraySources(self.names, tracing).bodies())
         self.traced = tracing.traced  # function node -> TracedFunction
         self.trace_time = tracing.trace_time  # def called from cached traced code with no tracer -> Transform
         self.jitted_callables = tracing.jitted_callables
@@ -42,8 +43,6 @@ class Model:
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
-        self._sources = ArraySources(self.names, tracing)
-        self._array_bodies = None  # functions whose forward pass may see an array, built on demand
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
 
     def may_hold_arrays(self, node):
@@ -52,9 +51,7 @@ class Model:
         function = self.names.enclosing_function(node)
         if function is None or function in self._tracing.flows:
             return True
-        if self._array_bodies is None:
-            self._array_bodies = self._sources.bodies()
-        return function in self._array_bodies
+        return function in self._tracing.array_bodies()
 
     def value(self, expr):
         """The Value of an expression, as the forward pass saw it."""

@@ -33,6 +33,8 @@ ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape",
 # Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
 CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
 
+# A number literal's Value, by its Python type (a weakly typed Python scalar).
+_LITERAL_NUMBERS = {kind: Value(PYTHON, weak=True) for kind in (int, float, complex, bool)}
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
 # How many helper calls deep ``Tracing.returned`` follows what a call gives.
@@ -43,8 +45,10 @@ class Tracing:
     """The forward passes of one module, with tracing spread to a fixpoint. It is what
     each forward pass asks about the rest of the module (``values.Surroundings``)."""
 
-    def __init__(self, names, roots, callees, x64):
+    def __init__(self, names, roots, callees, x64, array_sources=None):
         self.names = names
+        # tracing -> the functions an array can enter (``reach``), asked once, on demand
+        self._array_sources, self._array_bodies = array_sources, None
         self.roots = roots
         self.callees = callees
         self.x64 = x64
@@ -128,15 +132,19 @@ class Tracing:
         return found
 
     def flow_of(self, node):
-        """The forward pass of a def, lambda or the module; None if it was too deep, and for
-        other scopes (a class body, a type-parameter scope), which get no pass."""
+        """The forward pass of a def, lambda or the module; None if it was too deep, while it runs,
+        and for other scopes (a class body, a type-parameter scope), which get no pass."""
         if node not in self.flows:
-            if not isinstance(node, FUNCTION_NODES):
-                return None
-            self._in_progress.add(node)  # (its callers' passes may ask what it returns)
-            params = self._passed_values(node)
-            self._flow(node, dict(params, **self.annotated_arrays(node, DEVICE_ARRAY)), None)
+            if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
+                return None  # (a def read from inside its own pass, through a closure it calls)
+            self._flow(node, self.annotated_arrays(node, DEVICE_ARRAY), None)
         return self.flows[node]
+
+    def array_bodies(self):
+        """The functions where an array can enter (``reach.ArraySources.bodies``), built once."""
+        if self._array_bodies is None:
+            self._array_bodies = self._array_sources(self) if self._array_sources else frozenset()
+        return self._array_bodies
 
     def _call_sites(self, func):
         """(every call of ``func`` in the file, the forward pass each runs in), or None when a
@@ -150,29 +158,12 @@ class Tracing:
         return calls, [self.flow_of(caller) for caller in callers]
 
     @staticmethod
-    def _argument(call, flow, positional, name):
-        """The Value ``call`` passes for the parameter ``name`` (None: not plainly, or unknown)."""
+    def _argument(call, values, positional, name):
+        """The Value ``call`` passes for the parameter ``name``, from ``values`` (a forward pass's, or
+        ``_literal_sites``'), None when not plainly or not known."""
         argument = argument_for(call, positional, name)
-        return flow.values.get(argument) if flow is not None and argument is not None else None
-
-    def _passed_values(self, func):
-        """{parameter: the join of what every call passes} for an untraced def whose every
-        reference is a plain call in the file (``fit(X, y)`` after ``X, y = make_data()``: NumPy
-        data). Callers that disagree, or pass it unknown or traced data, leave it unknown."""
-        sites = self._call_sites(func) if not isinstance(func, ast.Lambda) else None
-        if sites is None or any(self.callee(call.func) is not func for call in sites[0]):
-            return {}
-        positional, found = positional_names(func), {}
-        for name in positional + [a.arg for a in func.args.kwonlyargs]:
-            value = None
-            for call, flow in zip(*sites):
-                passed = self._argument(call, flow, positional, name)
-                value = passed if value is None or passed is None else join(value, passed)
-                if passed is None or value.kind is UNKNOWN or value.traced:
-                    break
-            else:
-                found[name] = value
-        return found
+        values = values.values if isinstance(values, FunctionFlow) else values
+        return values.get(argument) if values is not None and argument is not None else None
 
     def _flow(self, node, params, traced):
         """Analyse one body; returns the same-file functions that tracing newly reached."""
@@ -211,8 +202,9 @@ class Tracing:
         if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
                 or getattr(callee, "decorator_list", None):  # a decorator may return anything
             return None
-        if not arrays:
-            if callee in self.traced or callee in self._in_progress:
+        if not arrays:  # (no array enters a def the reach leaves out, and none comes out)
+            if callee in self.traced or callee in self._in_progress or type(self.names.parent[call]) is ast.Expr \
+                    or callee not in self.array_bodies():  # (nor is a result thrown away worth a pass)
                 return None
             self._evaluating.append(callee)
             try:
@@ -333,12 +325,14 @@ class Tracing:
 
     def _passed_arrays(self, func, names, scalars):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
-        array (``step(model, jnp.ones(3))``), or with ``scalars`` (a transform that traces Python
-        scalars: ``jax.jit``) a Python number through the transform (``_gate(True)`` of a jitted
-        ``_gate``, not a plain call of an undecorated root): the trace makes each a traced array,
-        so ``if flag:`` fails there. Callers that disagree, or a reference other than a call,
-        leave the parameter a pytree."""
-        sites = self._call_sites(func) if names else None
+        array (``step(model, jnp.ones(3))``), under a transform that leaves Python scalars static
+        (``equinox.filter_jit``); with ``scalars`` (one that traces them: ``jax.jit``) a Python
+        number literal through the transform (``_gate(True)`` of a jitted ``_gate``, not a plain
+        call of an undecorated root), read from the call's text: asking the callers' passes for
+        other arguments cost 9% of the plugin's time on the research corpus. The trace makes each
+        a traced array, so ``if flag:`` fails there. Callers that disagree, or a reference other
+        than a call, leave the parameter a pytree."""
+        sites = (self._literal_sites(func) if scalars else self._call_sites(func)) if names else None
         if sites is None:
             return set()
         positional, found = positional_names(func), set()
@@ -347,6 +341,15 @@ class Tracing:
                    for call, flow in zip(*sites)):
                 found.add(name)
         return found
+
+    def _literal_sites(self, func):
+        """``_call_sites`` with, for each call, its number literals' values in place of a pass."""
+        calls = self.roots.instances.calls_of(func)
+        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
+            return None
+        return calls, [{arg: _LITERAL_NUMBERS[type(arg.value)]
+                        for arg in [*call.args, *(k.value for k in call.keywords)]
+                        if type(arg) is ast.Constant and type(arg.value) in _LITERAL_NUMBERS} for call in calls]
 
     def _passes_array(self, func, call, value, scalars):
         """Whether ``call`` passes ``value`` to ``func``'s trace as one array."""
