@@ -146,24 +146,19 @@ class Tracing:
             self._array_bodies = self._array_sources(self) if self._array_sources else frozenset()
         return self._array_bodies
 
-    def _call_sites(self, func):
-        """(every call of ``func`` in the file, the forward pass each runs in), or None when a
-        reference is not a call, a call is its own or runs in a pass not yet finished."""
+    def _call_sites(self, func, literals):
+        """(every call of ``func`` in the file, the Values of each call's expressions: its caller's
+        forward pass's, or with ``literals`` only its number literals', read from the text), or None
+        when a reference is not a call or a call is its own."""
         calls = self.roots.instances.calls_of(func)
         if not calls or any(self.names.enclosing_function(call) is func for call in calls):
             return None
-        callers = [self.names.enclosing_function(call) or self.names.tree for call in calls]
-        if any(caller in self._in_progress for caller in callers):
-            return None
-        return calls, [self.flow_of(caller) for caller in callers]
-
-    @staticmethod
-    def _argument(call, values, positional, name):
-        """The Value ``call`` passes for the parameter ``name``, from ``values`` (a forward pass's, or
-        ``_literal_sites``'), None when not plainly or not known."""
-        argument = argument_for(call, positional, name)
-        values = values.values if isinstance(values, FunctionFlow) else values
-        return values.get(argument) if values is not None and argument is not None else None
+        if literals:
+            return calls, [{arg: _LITERAL_NUMBERS[type(arg.value)]
+                            for arg in [*call.args, *(k.value for k in call.keywords)]
+                            if type(arg) is ast.Constant and type(arg.value) in _LITERAL_NUMBERS} for call in calls]
+        flows = [self.flow_of(self.names.enclosing_function(call) or self.names.tree) for call in calls]
+        return calls, [flow.values if flow is not None else {} for flow in flows]
 
     def _flow(self, node, params, traced):
         """Analyse one body; returns the same-file functions that tracing newly reached."""
@@ -332,24 +327,15 @@ class Tracing:
         other arguments cost 9% of the plugin's time on the research corpus. The trace makes each
         a traced array, so ``if flag:`` fails there. Callers that disagree, or a reference other
         than a call, leave the parameter a pytree."""
-        sites = (self._literal_sites(func) if scalars else self._call_sites(func)) if names else None
+        sites = self._call_sites(func, literals=scalars) if names else None
         if sites is None:
             return set()
         positional, found = positional_names(func), set()
         for name in names:
-            if all(self._passes_array(func, call, self._argument(call, flow, positional, name), scalars)
-                   for call, flow in zip(*sites)):
+            if all(self._passes_array(func, call, values.get(argument_for(call, positional, name)), scalars)
+                   for call, values in zip(*sites)):
                 found.add(name)
         return found
-
-    def _literal_sites(self, func):
-        """``_call_sites`` with, for each call, its number literals' values in place of a pass."""
-        calls = self.roots.instances.calls_of(func)
-        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
-            return None
-        return calls, [{arg: _LITERAL_NUMBERS[type(arg.value)]
-                        for arg in [*call.args, *(k.value for k in call.keywords)]
-                        if type(arg) is ast.Constant and type(arg.value) in _LITERAL_NUMBERS} for call in calls]
 
     def _passes_array(self, func, call, value, scalars):
         """Whether ``call`` passes ``value`` to ``func``'s trace as one array."""
