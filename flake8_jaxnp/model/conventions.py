@@ -21,9 +21,10 @@ _MAX_BASES = 4
 
 
 class Conventions:
-    def __init__(self, names, class_named):
+    def __init__(self, names, instances):
         self.names = names
-        self.class_named = class_named  # a base-class expression -> the same-file ClassDef, or None
+        self.instances = instances  # which class, and which call, an object comes from
+        self.class_named = instances.class_named  # a base-class expression -> the same-file ClassDef, or None
 
     def module_facts(self, cls, depth=0):
         """What the generator measured of the framework Module base ``cls`` derives from, directly
@@ -36,6 +37,34 @@ class Conventions:
             if facts is not None:
                 return facts
         return None
+
+    def runs_layer(self, func_expr):
+        """Whether calling ``func_expr`` runs one of the framework's own layers that give one array
+        (measured: ``api.framework_layers``): ``nn.Dense(4)(x)``, ``self.linear(x)`` with
+        ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with ``layer = eqx.nn.Linear(...)``."""
+        built = self.instances.constructor(func_expr)
+        return built is not None and self.names.qualname(built.func) in api.framework_layers()
+
+    def rejected_by_jax_jit(self, expr):
+        """The name of the framework class whose instance ``expr`` holds (``instances.class_of``)
+        when ``jax.jit`` refuses it as an argument (measured: a linen Module, ``eqx.nn.MLP``,
+        whose activation is a function), or None."""
+        found = self.instances.class_of(expr, named=self._class_or_layer)
+        if type(found) is ast.ClassDef:
+            facts = self.module_facts(found)
+            return found.name if facts is not None and facts.get("rejected_by_jax_jit") else None
+        return found if found is not None and api.framework_layers()[found].get("rejected_by_jax_jit") else None
+
+    def _class_or_layer(self, expr):
+        """The same-file class, or the dotted name of the framework layer, that ``expr`` names."""
+        layer = self.names.qualname(expr)
+        return self.class_named(expr) or (layer if layer in api.framework_layers() else None)
+
+    def returns_result(self, func):
+        """Whether calling the def or lambda ``func`` gives what its body returns: no decorator
+        but a framework's method marker (``nn.compact``: measured, ``decorators``)."""
+        markers = {d for facts in api.framework_module_bases().values() for d in facts["decorators"]}
+        return all(self.names.qualname(d) in markers for d in getattr(func, "decorator_list", ()))
 
     def traced_methods(self, cls, facts):
         """[(method, its parameters that hold tracers)] for the methods of ``cls`` that its

@@ -195,7 +195,7 @@ class TraceRoots:
         self._stored = {}  # class -> {attribute: the nodes that assign self.attribute in it}, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
-        self.conventions = Conventions(names, self.instances.class_named)
+        self.conventions = Conventions(names, self.instances)
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
