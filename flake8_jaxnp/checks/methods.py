@@ -3,9 +3,8 @@
 import ast
 
 from ..findings import Finding
-from ..model.names import BindingKind
 from ..model.syntax import named_options, positional, positional_names, static_parameters
-from . import blocks, repeats, rule
+from . import blocks, jitted_by, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
@@ -41,8 +40,8 @@ def _rejected_arguments(model):
     as a traced argument of a jitted function: ``jax.jit(f)(model, x)``, ``fast(model, x)`` with
     ``fast = jax.jit(f)``, ``step(model, x)`` with ``@jax.jit def step``."""
     for call in model.nodes(ast.Call):
-        jitted = _jax_jitted(model, call.func)
-        if jitted is None:
+        jitted = jitted_by(model, call.func)
+        if jitted is None or jitted[0] not in JAX_JITS:
             continue
         transform, keywords, target = jitted
         params = positional_names(target)
@@ -59,23 +58,6 @@ def _rejected_arguments(model):
                                          "or pass the arrays (model.apply's variables)"})
                 break
 
-
-def _jax_jitted(model, func):
-    """(transform, its keywords, the same-file def it jits) for a call's function expression
-    ``jax.jit(f, ...)``, a name bound once to one, or a def decorated with one; else None."""
-    if type(func) is ast.Name:
-        found = model.resolve(func)
-        binding = found[1][0] if found and len(found[1]) == 1 else None
-        if binding is not None and binding.kind is BindingKind.DEF:
-            specs = [model.transform_spec(d) for d in binding.node.decorator_list]
-            if len(specs) == 1 and specs[0] is not None and specs[0][0] in JAX_JITS:
-                return specs[0][0], specs[0][1], binding.node
-            return None
-        func = binding.value if binding is not None and binding.kind is BindingKind.ASSIGN else None
-    if type(func) is not ast.Call or model.qualname(func.func) not in JAX_JITS or len(func.args) != 1:
-        return None
-    target = model.callee(func.args[0])
-    return (model.qualname(func.func), func.keywords, target) if isinstance(target, ast.FunctionDef) else None
 
 
 def _plain_class(model, cls):

@@ -224,7 +224,44 @@ def _measure_module(name, base, decorator):
         "python_scalars_static": not call["scalar"],
         "array_fields_traced": bool(call.get("field")),
         "rejected_by_jax_jit": rejected_by_jax_jit(instance),
+        "python_fields_static": _python_fields_static(name, base),
     }
+
+
+def _python_fields_static(name, base):
+    """Whether a Python ``int`` field of a Module given to its framework's jit (``eqx.filter_jit``,
+    ``nnx.jit``) is static there: an instance with another value traces the step again. A linen
+    Module is not given to a jit (its ``apply`` is): False."""
+    import jax.numpy as jnp
+
+    traces = []
+    if name == "equinox.Module":
+        import equinox as eqx
+
+        class Counted(base):
+            n: int
+
+            def __call__(self, a):
+                traces.append(self.n)
+                return a * self.n
+        jit = eqx.filter_jit
+    elif name == "flax.nnx.Module":
+        from flax import nnx
+
+        class Counted(base):
+            def __init__(self, n):
+                self.n = n
+
+            def __call__(self, a):
+                traces.append(self.n)
+                return a * self.n
+        jit = nnx.jit
+    else:
+        return False
+    step = jit(lambda module, a: module(a))
+    step(Counted(1), jnp.ones(3))
+    step(Counted(2), jnp.ones(3))
+    return len(traces) == 2
 
 
 def rejected_by_jax_jit(instance):

@@ -60,6 +60,24 @@ class Conventions:
         layer = self.names.qualname(expr)
         return self.class_named(expr) or (layer if layer in api.framework_layers() else None)
 
+    def static_fields(self, call):
+        """(the fields, in order, that the call ``C(...)`` of a framework Module class stores as
+        given, the transform that keeps such a field static when it holds a Python scalar: a new
+        value traces again), measured (``python_fields_static``: ``eqx.filter_jit``); None where
+        not known: another framework, a same-file base, an own ``__init__`` or ``__post_init__``
+        (what it stores is its own), a field with options (a converter)."""
+        cls = self.instances.class_of(call)
+        facts = self.module_facts(cls) if cls is not None else None
+        if facts is None or not facts.get("python_fields_static") or cls.keywords \
+                or any(self.class_named(base) is not None for base in cls.bases):
+            return None
+        fields = [stmt for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name
+                  and "ClassVar" not in ast.unparse(stmt.annotation)]
+        if any(type(stmt) is ast.FunctionDef and stmt.name in ("__init__", "__post_init__") for stmt in cls.body) \
+                or any(type(stmt.value) is ast.Call for stmt in fields):
+            return None
+        return [stmt.target.id for stmt in fields], facts["path"]
+
     def returns_result(self, func):
         """Whether calling the def or lambda ``func`` gives what its body returns: no decorator
         but a framework's method marker (``nn.compact``: measured, ``decorators``)."""
