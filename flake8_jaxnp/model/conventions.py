@@ -104,8 +104,8 @@ class Conventions:
 
     def _used_as_arrays(self, method, params):
         """The ``params`` that ``method`` uses as arrays: an attribute or method (``x.sum()``),
-        a ``@`` operand, an argument of a JAX function or of a submodule (``nn.Dense(4)(x)``,
-        ``self.block(x)``). A parameter only converted (``np.arange(qlen)``) may be a Python
+        a ``@`` operand, an argument of a JAX function, of a submodule or of a layer
+        (``nn.Dense(4)(x)``, ``self.block(x)``, ``layer(x)`` with ``layer = nn.Dense(4)``). A parameter only converted (``np.arange(qlen)``) may be a Python
         int its caller computes from shapes: the convention says nothing of it."""
         found = set()
         for node in self.names.own_nodes(method):
@@ -114,10 +114,10 @@ class Conventions:
                 found.add(node.value.id)
             elif kind is ast.BinOp and type(node.op) is ast.MatMult:
                 found.update(side.id for side in (node.left, node.right) if type(side) is ast.Name)
-            elif kind is ast.Call and type(node.func) is not ast.Name and (
+            elif kind is ast.Call and (type(node.func) is not ast.Name and (
                     type(node.func) is ast.Call or (self.names.qualname(node.func) or "").startswith("jax.")
                     or type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
-                    and node.func.value.id == "self"):
+                    and node.func.value.id == "self") or self.runs_layer(node.func)):
                 found.update(arg.id for arg in node.args if type(arg) is ast.Name)
         return params & found
 
