@@ -135,7 +135,9 @@ class Instances:
                     or getattr(init, "name", None) not in ("__init__", "setup") or self.names.parent.get(init) is not cls:
                 return None
             calls[ast.dump(node.value.func)] = node.value
-        return calls.popitem()[1] if len(calls) == 1 else None
+            in_setup = init.name == "setup"
+        # linen refuses a second assignment of a submodule in setup: such code never runs
+        return calls.popitem()[1] if len(calls) == 1 and not (in_setup and len(assigned) > 1) else None
 
     def constructor(self, expr):
         """The call that built the object ``expr`` holds: ``nn.Dense(4)`` of ``nn.Dense(4)(x)``,
