@@ -394,8 +394,23 @@ def framework_layers(data_file, resolve):
         if module is not None:
             package = name.split(".")[0]
             found[name] = {"names": sorted({name, _defined_as(layer)}), "rejected_by_jax_jit": rejected_by_jax_jit(module),
+                           "draws_from_key": _draws_from_key(layer, args),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
+
+
+def _draws_from_key(layer, args):
+    """Whether building ``layer(*args, key=...)`` draws from its ``key``: two keys give two sets
+    of weights (an Equinox layer's initialisation); False for a layer that takes no ``key``."""
+    import jax
+    import jax.numpy as jnp
+
+    if "key" not in inspect.signature(layer).parameters:
+        return False
+    args = args[:-1] if args and type(args[-1]) is dict else args
+    first, second = (jax.tree.leaves(layer(*args, key=jax.random.key(seed))) for seed in (0, 1))
+    return any(a.shape == b.shape and not bool(jnp.array_equal(a, b))
+               for a, b in zip(first, second) if isinstance(a, jax.Array))
 
 
 def _gives_one_array(name, layer, args, shape):
