@@ -3,8 +3,8 @@ to give one array gives a tracer in traced code, however the layer is held (buil
 name, ``self.<attr>`` stored by ``__init__``/``setup`` or a base's); a framework's name for a JAX
 function is that function; ``jax.jit`` refuses a linen Module or an ``eqx.nn.MLP`` given as a traced
 argument (JNP205); a loop counter stored in a Module field that ``eqx.filter_jit`` keeps static
-compiles again (JNP602). Linted without the frameworks; ``fixtures/frameworks/layerpkg`` is
-confirmed at runtime with them."""
+compiles again (JNP602); an Equinox layer built with ``key=`` draws from it (JNP601). Linted
+without the frameworks; ``fixtures/frameworks/layerpkg`` is confirmed at runtime with them."""
 import pytest
 
 LINEN = "import flax.linen as nn\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
@@ -90,3 +90,15 @@ def test_a_loop_counter_given_to_a_transform_that_keeps_scalars_static(lint_sour
 
 def _last_line(source):
     return len(source.splitlines())
+
+
+@pytest.mark.parametrize("second, reported", [
+    ("eqx.nn.Linear(3, 3, key=key)", True),  # the same weights: two draws of one key
+    ("eqx.nn.MLP(3, 3, 4, 1, key=key)", True),
+    ("eqx.nn.Linear(3, 3, key=other)", False),
+    ("eqx.nn.LayerNorm(3)", False),  # takes no key
+])
+def test_an_equinox_layer_draws_from_its_key(lint_source, second, reported):
+    source = EQX + ("def build(seed):\n    key = jax.random.PRNGKey(seed)\n    other = jax.random.PRNGKey(seed + 1)\n"
+                    f"    first = eqx.nn.Linear(3, 3, key=key)\n    second = {second}\n    return first, second\n")
+    assert lint_source(source) == ([(_last_line(source) - 1, "JNP601")] if reported else [])
