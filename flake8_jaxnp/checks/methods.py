@@ -59,7 +59,6 @@ def _rejected_arguments(model):
                 break
 
 
-
 def _plain_class(model, cls):
     """A class without decorators, metaclass or bases other than object: JAX cannot flatten its
     instances unless it is registered."""

@@ -393,7 +393,8 @@ def framework_layers(data_file, resolve):
         module = _gives_one_array(name, layer, args, shape)
         if module is not None:
             package = name.split(".")[0]
-            found[name] = {"names": sorted({name, _defined_as(layer)}), "rejected_by_jax_jit": rejected_by_jax_jit(module),
+            found[name] = {"names": sorted({name, _defined_as(layer)}),
+                           "rejected_by_jax_jit": rejected_by_jax_jit(module),
                            "draws_from_key": _draws_from_key(layer, args),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found

@@ -105,8 +105,9 @@ class Conventions:
     def _used_as_arrays(self, method, params):
         """The ``params`` that ``method`` uses as arrays: an attribute or method (``x.sum()``),
         a ``@`` operand, an argument of a JAX function, of a submodule or of a layer
-        (``nn.Dense(4)(x)``, ``self.block(x)``, ``layer(x)`` with ``layer = nn.Dense(4)``). A parameter only converted (``np.arange(qlen)``) may be a Python
-        int its caller computes from shapes: the convention says nothing of it."""
+        (``nn.Dense(4)(x)``, ``self.block(x)``, ``layer(x)`` with ``layer = nn.Dense(4)``). A
+        parameter only converted (``np.arange(qlen)``) may be a Python int its caller computes
+        from shapes: the convention says nothing of it."""
         found = set()
         for node in self.names.own_nodes(method):
             kind = type(node)

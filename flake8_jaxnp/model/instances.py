@@ -132,7 +132,8 @@ class Instances:
         for node, targets in assigned:
             init = self.names.enclosing_function(node)
             if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
-                    or getattr(init, "name", None) not in ("__init__", "setup") or self.names.parent.get(init) is not cls:
+                    or getattr(init, "name", None) not in ("__init__", "setup") \
+                    or self.names.parent.get(init) is not cls:
                 return None
             calls[ast.dump(node.value.func)] = node.value
             in_setup = init.name == "setup"

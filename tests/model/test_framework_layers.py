@@ -34,7 +34,8 @@ def test_a_linen_layer_output_is_a_tracer(lint_source, body, reported):
     ("class Base(nnx.Module):\n    def __init__(self, rngs):\n        self.linear = nnx.Linear(3, 3, rngs=rngs)\n\n\n"
      "class Model(Base):\n", True),
     # assigned twice, to different layers: which one runs is not known
-    ("class Model(nnx.Module):\n    def __init__(self, rngs, wide):\n        self.linear = nnx.Linear(3, 3, rngs=rngs)\n"
+    ("class Model(nnx.Module):\n    def __init__(self, rngs, wide):\n"
+     "        self.linear = nnx.Linear(3, 3, rngs=rngs)\n"
      "        if wide:\n            self.linear = nnx.Embed(3, 3, rngs=rngs)\n\n", False),
 ])
 def test_a_stored_nnx_layer_output_is_a_tracer(lint_source, stored, reported):
@@ -66,12 +67,15 @@ def test_a_framework_object_jax_jit_refuses(lint_source, given, jit, reported):
     assert lint_source(source) == ([(_last_line(source) - 3, "JNP205")] if reported else [])
 
 
+SHIFTED = "class Shifted(eqx.Module):\n    w: jax.Array\n    shift: int\n"
+
+
 @pytest.mark.parametrize("cls, built, jit, reported", [
-    ("class Shifted(eqx.Module):\n    w: jax.Array\n    shift: int\n", "Shifted(jnp.ones(3), i)", "eqx.filter_jit", True),
-    ("class Shifted(eqx.Module):\n    w: jax.Array\n    shift: int\n", "Shifted(w=jnp.ones(3), shift=i)",
+    (SHIFTED, "Shifted(jnp.ones(3), i)", "eqx.filter_jit", True),
+    (SHIFTED, "Shifted(w=jnp.ones(3), shift=i)",
      "eqx.filter_jit", True),
     # jax.jit traces an int leaf: no new compilation
-    ("class Shifted(eqx.Module):\n    w: jax.Array\n    shift: int\n", "Shifted(jnp.ones(3), i)", "jax.jit", False),
+    (SHIFTED, "Shifted(jnp.ones(3), i)", "jax.jit", False),
     # an own __init__ decides what is stored
     ("class Shifted(eqx.Module):\n    w: jax.Array\n    shift: jax.Array\n\n    def __init__(self, w, shift):\n"
      "        self.w, self.shift = w, jnp.asarray(shift)\n", "Shifted(jnp.ones(3), i)", "eqx.filter_jit", False),
