@@ -134,7 +134,7 @@ def _changing_static(model, loop, call, walked):
     if counter is None or static is None and jitted is None:
         return
     positions, names = static or ((), ())
-    every = jitted is not None and jitted[0] in model.scalars_static
+    every = jitted is not None and jitted[0] in model.scalars_static & model.staging_transforms  # filter_jit
     passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if every or i in positions] + \
         [(f"'{k.arg}'", k.value) for k in call.keywords if every or k.arg in names]
     for label, arg in passed:

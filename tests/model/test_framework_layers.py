@@ -106,3 +106,9 @@ def test_an_equinox_layer_draws_from_its_key(lint_source, second, reported):
     source = EQX + ("def build(seed):\n    key = jax.random.PRNGKey(seed)\n    other = jax.random.PRNGKey(seed + 1)\n"
                     f"    first = eqx.nn.Linear(3, 3, key=key)\n    second = {second}\n    return first, second\n")
     assert lint_source(source) == ([(_last_line(source) - 1, "JNP601")] if reported else [])
+
+
+def test_a_loop_counter_given_to_an_uncached_transform_is_no_recompilation(lint_source):
+    source = EQX + ("@eqx.filter_vmap\ndef step(x, n):\n    return x * n\n\n\n"
+                    "def run():\n    for i in range(4):\n        step(jnp.ones(3), i)\n")
+    assert lint_source(source) == []
