@@ -31,9 +31,13 @@ def place_of(frame):
 
 def in_other_code(filename):
     """Whether a frame of this unwatched file runs code of its own: not JAX's or NumPy's, not the
-    standard library's (installed packages are, even inside its folder), not the runtime mode's."""
-    if filename.startswith((*LIBRARY_DIRS, OWN_DIR, "<")):
+    standard library's (installed packages are, even inside its folder), not the runtime mode's.
+    Code compiled from a string (``<doctest ...>`` examples, ``exec``) is code of its own, which
+    the linter never saw; a frozen standard module (``<frozen runpy>``) is not."""
+    if filename.startswith((*LIBRARY_DIRS, OWN_DIR, "<frozen ")):
         return False
+    if filename.startswith("<"):
+        return True
     return not filename.startswith(PASSING_DIRS) or f"{os.sep}site-packages{os.sep}" in filename \
         or f"{os.sep}dist-packages{os.sep}" in filename
 

@@ -110,7 +110,8 @@ def recorded(found, rec):
     for place, (made, compiled) in sorted(rec.new_functions_compiled().items()):
         if compiled > 1:
             found.add(found.observations, place, ev.RETRACE, "jit cache",
-                      f"jax.jit() here wrapped {made} new functions and JAX compiled {compiled} of them")
+                      f"jax.jit, reached from this line (directly or through a jit wrapper), "
+                      f"wrapped {made} new functions and JAX compiled {compiled} of them")
     _transfers(found, rec)
 
 

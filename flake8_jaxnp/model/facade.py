@@ -40,6 +40,7 @@ class Model:
         self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
         self.transform_names = tracing.transform_names
         self.callee = callees.callee  # the same-file def a call's function expression names
+        self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
         self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static
@@ -116,6 +117,10 @@ class Model:
     def is_local(self, name, func):
         """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
         return self.names.is_local(name, func)
+
+    def reaching_binding(self, func, name):
+        """The binding of ``func``'s local ``name`` that its read reaches, or None when the body does not say."""
+        return self.names.reaching_binding(func, name)
 
     def resolve(self, name_node):
         """(Scope, bindings) that a Name node refers to; None for builtins and unknown names."""

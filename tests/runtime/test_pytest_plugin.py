@@ -403,3 +403,65 @@ def test_a_trace_count_the_pytest_mode_cannot_take_is_not_observable(tmp_path):
     assert (row["path"], row["line"], row["codes"], row["verdict"]) == ("model.py", 6, ["JNP301"], "not observable")
     assert row["evidence"].startswith("not observable here: the line ran only while JAX traced, under a transform")
     assert "0 confirmed, 0 not reproduced, 0 not exercised, 0 missed, 1 not observable" in result.stdout
+
+
+def test_a_function_jitted_through_a_wrapper_on_every_iteration_confirms_its_recompile(tmp_path):
+    """A def decorated in a loop with a jit wrapper of the project (as Equinox's own suite, where
+    eqx.filter_jit is watched code, decorates one): the wrapper calls jax.jit on a new function each
+    time, and the compiles count at the decorator line of the test, not only inside the wrapper."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "wrappers").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    (tmp_path / "setup.cfg").write_text("[flake8]\njaxnp-extra-transforms = wrappers.filter_jit\n")
+    (tmp_path / "wrappers" / "__init__.py").write_text(textwrap.dedent("""\
+        import jax
+
+
+        def filter_jit(fun):
+            def call(*args):
+                return fun(*args)
+            return jax.jit(call)
+        """))
+    (tmp_path / "tests" / "test_loop.py").write_text(textwrap.dedent("""\
+        import jax.numpy as jnp
+
+        import wrappers
+
+
+        def test_a_function_defined_and_jitted_on_each_iteration():
+            x = jnp.ones(3)
+            for scale in (1.0, 2.0, 3.0):
+                @wrappers.filter_jit
+                def halve(v):
+                    return v * 0.5
+                x = halve(x)
+            assert x.shape == (3,)
+        """))
+    result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
+    [row] = report["results"]
+    assert (row["path"], row["line"], row["codes"], row["verdict"]) == ("tests/test_loop.py", 9, ["JNP602"], "confirmed")
+    assert row["evidence"].endswith("wrapped 3 new functions and JAX compiled 3 of them")
+
+
+def test_a_pitfall_inside_docstring_examples_a_test_runs_is_not_missed_at_the_test(tmp_path):
+    """doctest runs a docstring's examples as code compiled from a string: a promotion there happens
+    in code the linter never saw, so it is not missed at the test line that ran the examples."""
+    (tmp_path / "test_examples.py").write_text(textwrap.dedent('''\
+        import doctest
+
+        import jax.numpy as jnp
+
+
+        def scale():
+            """
+            >>> (jnp.ones(3, jnp.float32) * jnp.arange(3, dtype=jnp.int32)).dtype
+            dtype('float32')
+            """
+
+
+        def test_docstring_examples():
+            doctest.run_docstring_examples(scale, {"jnp": jnp})
+        '''))
+    result = run_pytest(tmp_path, "--jaxnp-confirm", "--jaxnp-strict")
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "0 confirmed, 0 not reproduced, 0 not exercised, 0 missed" in result.stdout

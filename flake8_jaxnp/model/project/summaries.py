@@ -22,7 +22,7 @@ from .. import dtypes
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..library import non_array_functions
 from ..parameters import applied_parameters
-from ..syntax import (SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
+from ..syntax import (LOOPS, SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
                       transform_spec, walk_own)
 from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
@@ -33,7 +33,7 @@ from .records import built_jitted, jitted_result_shape, module_records
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 23
+SUMMARY_FORMAT = 24
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -440,7 +440,7 @@ def function_facts(func, imports):
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
     kind = returns.pop() if ends_in_return and len(returns) == 1 else None
-    keys = _consumed_keys(func, params, rebound, keyed, imports)
+    keys = _consumed_keys(func, params, keyed, imports)
     follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
         and not func.decorator_list else []  # (a decorator may return anything)
     return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
@@ -448,11 +448,11 @@ def function_facts(func, imports):
             "returned_keys": returned_keys(func, keys)}
 
 
-def _consumed_keys(func, params, rebound, keyed, imports):
+def _consumed_keys(func, params, keyed, imports):
     """{parameter: how} for the parameters ``func`` consumes as keys on every call: ``keyed``
     holds its calls with a name as their key argument; those of ``jax.random`` consume it
     (a split only when its keys are read: returned, or drawn from or split again)."""
-    own = (set(params) | {a.arg for a in func.args.kwonlyargs}) - rebound
+    own = set(params) | {a.arg for a in func.args.kwonlyargs}  # (consumed before being bound again)
     random_calls = _random_calls([(call, name) for call, name in keyed if name in own], imports)
     if not random_calls:
         return {}
@@ -486,7 +486,7 @@ def _random_calls(keyed, imports):
 def _split_read(func, call, read):
     """Whether the keys of the split ``call`` are read: it is returned, or assigned to a
     name in ``read`` (returned as it is, or the key of a jax.random call)."""
-    for stmt in func.body:
+    for stmt in [*func.body, *(s for loop in func.body if isinstance(loop, LOOPS) for s in loop.body)]:
         if getattr(stmt, "value", None) is call:
             if type(stmt) is ast.Return:
                 return True
