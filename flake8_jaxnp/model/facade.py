@@ -42,6 +42,9 @@ class Model:
         self.callee = callees.callee  # the same-file def a call's function expression names
         self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
+        self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
+        self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static
+        self.scalars_static = roots.scalars_static  # transforms that keep Python scalar arguments static
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)

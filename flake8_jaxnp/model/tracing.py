@@ -65,6 +65,7 @@ class Tracing:
         self.method_called = roots.method_called
         self.apply_fn_run = roots.apply_fn_run
         self.record = Constructors(names, self.array_annotation).record
+        self.runs_layer = roots.conventions.runs_layer
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
@@ -191,11 +192,13 @@ class Tracing:
         if any(type(a) is ast.Starred for a in call.args) or None in keywords:
             return None
         arrays = any(value.traced or value.on_device for value in (*args, *keywords.values()))
-        callee = self.callee(call.func)
-        if callee is None:
-            return self._imported_result(call, args, keywords) if arrays else None
+        callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
+        if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
+            callee, bound = self.roots.method_called(call), True
+            if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
+                return self._imported_result(call, args, keywords) if arrays else None
         if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
-                or getattr(callee, "decorator_list", None):  # a decorator may return anything
+                or not self.roots.conventions.returns_result(callee):  # a decorator may return anything
             return None
         if not arrays:  # (no array enters a def the reach leaves out, and none comes out)
             if callee in self.traced or callee in self._in_progress or type(self.names.parent[call]) is ast.Expr \
@@ -207,7 +210,7 @@ class Tracing:
             finally:
                 self._evaluating.pop()
         names = positional_names(callee)
-        if names and names[0] in ("self", "cls") and type(call.func) is ast.Attribute:
+        if names and names[0] in ("self", "cls") and bound:
             names = names[1:]  # a bound method: self is not known here
         if len(args) > len(names) or not set(keywords) <= set(names) | {a.arg for a in callee.args.kwonlyargs}:
             return None

@@ -63,6 +63,9 @@ class Surroundings(Protocol):
     def apply_fn_run(self, func_expr):
         """(the same-file def that ``state.apply_fn(...)`` runs, whether the variables come first), or None."""
 
+    def runs_layer(self, func_expr):
+        """Whether calling ``func_expr`` runs a framework's own layer that gives one array."""
+
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
 
@@ -400,11 +403,8 @@ class FunctionFlow:
         func_value = self.eval(call.func, env)
         args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args] if call.args else []
         keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
-        traced_input = False
-        for value in args:
-            traced_input = traced_input or value.kind in TRACED
-        for value in keywords.values():
-            traced_input = traced_input or value.kind in TRACED
+        traced_input = any(value.kind in TRACED for value in args) or any(
+            value.kind in TRACED for value in keywords.values())
         qualname = self.names.qualname(call.func)
         if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
@@ -419,6 +419,8 @@ class FunctionFlow:
                     self.calls.append((mapped, call, args, keywords))
             if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
                 return library.tree_call(self, call, qualname, args, env)
+        if (traced_input or args and all(v.kind is JAX for v in args)) and self.context.runs_layer(call.func):
+            return Value(TRACER if traced_input else JAX)  # nn.Dense(4)(x), self.linear(x): one array
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
@@ -505,18 +507,16 @@ class FunctionFlow:
         return method is not None
 
     def _helper_result(self, call, traced_input):
-        """What a top-level function of this module or of another project module returns: device
-        arrays from a jitted one, an array from one that returns jax.numpy (or NumPy) calls."""
-        helper = self.context.helper_facts(call.func)
-        if helper is None:
-            return UNKNOWN_VALUE
+        """What a top-level function of this module or of another project module returns:
+        device arrays from a jitted one, an array from one that returns jax.numpy calls."""
+        helper = self.context.helper_facts(call.func) or ({},)  # no such function: no facts
         if helper[0].get("jitted"):
             return shaped(helper[0].get("result"), TRACER_TREE if traced_input else JAX_TREE)
         if helper[0].get("builds_jitted"):
             return builder_result(helper[0]["builds_jitted"])
-        if helper[0]["returns"] == "jax":
+        if helper[0].get("returns") == "jax":
             return Value(TRACER if traced_input else JAX)
-        return host_result(helper[0]["returns"])
+        return host_result(helper[0].get("returns"))
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.
