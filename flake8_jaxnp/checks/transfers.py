@@ -175,12 +175,11 @@ def _inner_loops(loop):
 
 def _value(model, expr):
     """What ``expr`` holds on every iteration: in a while test that the first run and the later
-    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later;
-    a field of a NamedTuple (``m = Metrics(loss)``) holds its value."""
+    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later."""
     value = model.value(expr)
     if value.kind is not UNKNOWN:
         return value
-    return model.value_on_repeat(expr) or model.record_field(expr)
+    return model.value_on_repeat(expr) or value
 
 
 def _on_device(model, expr):
