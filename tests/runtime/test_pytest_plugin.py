@@ -439,7 +439,8 @@ def test_a_function_jitted_through_a_wrapper_on_every_iteration_confirms_its_rec
         """))
     result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
     [row] = report["results"]
-    assert (row["path"], row["line"], row["codes"], row["verdict"]) == ("tests/test_loop.py", 9, ["JNP602"], "confirmed")
+    assert (row["path"], row["line"], row["codes"], row["verdict"]) == (
+        "tests/test_loop.py", 9, ["JNP602"], "confirmed")
     assert row["evidence"].endswith("wrapped 3 new functions and JAX compiled 3 of them")
 
 
