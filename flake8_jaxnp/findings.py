@@ -3,11 +3,20 @@
 A finding is data (code, position, message fields); the flake8 entry point and
 the runtime report turn it into text through the rule catalogue.
 """
+import re
 from dataclasses import dataclass
 
 from .rules import RULES
 
 INTERNAL_ERROR = "JNP900"  # the one code no check emits: a check (or the model) that raised
+# A line and its break, where Python's tokenizer, flake8 and LSP break lines: \r\n, \r or \n
+# (``str.splitlines`` also breaks at \f, \v, \x1c-\x1e, \x85, \u2028 and \u2029).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def source_lines(text):
+    """``text``'s lines, each with its line break, numbered as a finding's ``line`` counts them."""
+    return _LINE.findall(text)
 
 
 @dataclass(frozen=True, order=True)

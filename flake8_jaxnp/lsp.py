@@ -10,14 +10,12 @@ are imported only when code actions are asked for, and the lint path pays nothin
 filter over its own results.
 """
 import logging
-import re
 
 from pylsp import hookimpl
 
 log = logging.getLogger(__name__)
 
 FIX_ALL_TITLE = "Fix all safe JNP findings in file"
-LINES = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")  # the line breaks LSP counts (not \f, \u2028)
 
 # uri -> (the text flake8 linted, {(line, character, code): diagnostic} of the JNP diagnostics published)
 _published = {}
@@ -65,22 +63,21 @@ def _code_actions(workspace, document, context):
     import ast
 
     from .autofix import fix_source
+    from .findings import source_lines
     from .linter import lint
     from .options import from_configuration
     from .rules import RULES
 
     source = document.source
     options = from_configuration(directory=workspace.root_path or None)
-    findings = lint(ast.parse(source), source.splitlines(True), options, document.path)
+    findings = lint(ast.parse(source), source_lines(source), options, document.path)
     at = {(finding.line - 1, finding.col, finding.code): finding for finding in findings}
     actions = []
     for position in sorted(set(wanted) & set(at)):
         finding = at[position]
-        fixed = fix_source(source, [finding])
-        unsafe = finding not in fixed.applied  # an unsafe rule, or an unsafe shape of a safe rule's fix
-        if unsafe:
-            fixed = fix_source(source, [finding], unsafe=True)
+        fixed = fix_source(source, [finding], unsafe=True)
         if finding in fixed.applied:
+            unsafe = finding in fixed.unsafe  # an unsafe rule, or an unsafe shape of a safe rule's fix
             title = f"{finding.code}: {RULES[finding.code].fix}" + (" (unsafe)" if unsafe else "")
             actions.append(_action(title, document.uri, source, fixed.text, [wanted[position]]))
     published_source, published = _published.get(document.uri, (None, {}))
@@ -102,7 +99,9 @@ def text_edits(before, after):
     """The fewest whole-line TextEdits that turn ``before`` into ``after`` (LSP positions)."""
     import difflib
 
-    old, new = LINES.findall(before), LINES.findall(after)
+    from .findings import source_lines
+
+    old, new = source_lines(before), source_lines(after)
     matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
     return [{"range": {"start": _position(old, i1), "end": _position(old, i2)}, "newText": "".join(new[j1:j2])}
             for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import tokenize
 
+from ..findings import source_lines
 from .engine import FIXERS, FixResult, fix_source
 
 PROG = "flake8-jaxnp-fix"
@@ -152,7 +153,7 @@ class Flake8:
         from ..linter import lint
         from ..plugin import JaxNumpyChecker
 
-        lines = text.splitlines(keepends=True)
+        lines = source_lines(text)  # as flake8 reads them
         if FileProcessor(filename, self.options, lines=lines).should_ignore_file():  # flake8: noqa
             return []
         findings = lint(ast.parse(text), lines, JaxNumpyChecker._options, filename)  # as parse_options set it

@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ..findings import Finding
+from ..findings import Finding, source_lines
 from ..rules import RULES
 
 FIXERS = {}  # code -> the fix shape of its findings
@@ -40,6 +40,7 @@ class FixResult:
     text: str
     applied: tuple = ()  # the findings whose fix the text now has
     unfixed: tuple = ()  # the others: no fix, an unsafe one not asked for, or one that could not be made
+    unsafe: tuple = ()  # those of ``applied`` whose fix changes what the program computes (asked for)
 
 
 def fix_safety(code):
@@ -71,14 +72,16 @@ def fix_source(text, findings: Iterable[Finding], *, unsafe=False):
     except Exception:  # noqa: BLE001 - a fix never breaks the user's file, nor the caller
         return FixResult(text, (), tuple(findings))
     applied = tuple(finding for finding, _ in edits.values())
-    return FixResult(fixed, tuple(sorted(applied)), tuple(f for f in findings if f not in applied))
+    unsafe_fixes = tuple(sorted(finding for finding, edit in edits.values()
+                                if edit.unsafe or fix_safety(finding.code) == "unsafe"))
+    return FixResult(fixed, tuple(sorted(applied)), tuple(f for f in findings if f not in applied), unsafe_fixes)
 
 
 class Context:
     """The parsed module, its nodes by position and the import bindings of its top level."""
 
     def __init__(self, text):
-        self.lines = text.splitlines(keepends=True)
+        self.lines = source_lines(text)
         self.wrapper = MetadataWrapper(cst.parse_module(text), unsafe_skip_copy=True)
         self.module = self.wrapper.module
         if self.module.code != text:  # libcst drops a blank line before a last line of spaces, say

@@ -246,52 +246,8 @@ def _reaching_value(model, func, name):
     """The value the local ``name`` (a Name node read in ``func``) holds there: that of its one
     plain assignment before it, or of the last assignment of the function's straight-line body
     before the statement that reads it (the name bound by no compound statement in between)."""
-    binding = _reaching_binding(model, func, name)
+    binding = model.reaching_binding(func, name)
     return binding.value if binding is not None and binding.kind is BindingKind.ASSIGN else None
-
-
-def _reaching_binding(model, func, name):
-    """The binding of local ``name`` that its read reaches, or None when the body does not say."""
-    if not model.is_local(name.id, func) or model.enclosing_function(name) is not func:
-        return None  # a closure's name, or one read in a helper the branch was followed into
-    bindings = model.scope(func).bindings.get(name.id, ())
-    reader = _body_statement(model, func, name)
-    if len(bindings) == 1:
-        binding = bindings[0]
-        if binding.kind is BindingKind.PARAM:
-            return binding
-        statement = binding.stmt
-        if binding.kind is BindingKind.ASSIGN and statement is not None \
-                and model.enclosing_function(statement) is func and statement.end_lineno < name.lineno:
-            return binding
-        return None
-    if reader is None:
-        return None
-    index = func.body.index(reader)
-    placed = {}  # binding -> the index of the body statement that holds it
-    for binding in bindings:
-        if binding.kind is BindingKind.PARAM:
-            continue
-        statement = _body_statement(model, func, binding.node)
-        if statement is None or statement is reader and binding.stmt is not reader:
-            return None  # bound where the body does not order it, or again inside the reading statement
-        placed[binding] = func.body.index(statement)
-    earlier = [binding for binding, at in placed.items() if at < index]
-    if not earlier:
-        params = [b for b in bindings if b.kind is BindingKind.PARAM]
-        return params[0] if params else None
-    last = max(earlier, key=placed.get)
-    return last if last.stmt in func.body else None  # nested in an if or a loop: it may not have run
-
-
-def _body_statement(model, func, node):
-    """The statement of ``func``'s own body that holds ``node`` (None for a lambda's)."""
-    if isinstance(func, ast.Lambda):
-        return None
-    statement = model.statement_of(node)
-    while statement is not None and model.parent(statement) is not func:
-        statement = model.statement_of(model.parent(statement))
-    return statement if statement in func.body else None
 
 
 def _returned_expression(model, call):
@@ -313,7 +269,7 @@ def _guarded(model, func, name):
     whose reaching value the body does not say."""
     if not model.is_local(name.id, func):
         return False
-    binding = _reaching_binding(model, func, name)
+    binding = model.reaching_binding(func, name)
     if binding is None:
         return True
     return binding.kind is not BindingKind.PARAM and (

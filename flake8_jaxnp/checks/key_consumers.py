@@ -26,10 +26,8 @@ class Consumers:
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
-        self.run = {}  # call -> (the function expression it runs, whether a transform wraps it)
-        # Transforms whose transformed function computes nothing from its arguments (make_jaxpr): no draw.
-        self.computing_nothing = {name for name, facts in api.transforms().items()
-                                  if facts["abstract"] and not facts["arrays"]}
+        self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
+        self.transforms = api.transforms()
         # The names that can reach another module's function (helper_facts): those a module-level import binds once.
         self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
                         if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT} \
@@ -71,23 +69,51 @@ class Consumers:
         return reaching
 
     def runs(self, call):
-        """(the expression of the function ``call`` runs on its arguments, whether a transform wraps
-        it): ``f`` of ``f(x)``, and of ``jax.grad(f)(x)``, ``jax.value_and_grad(f)(x)``, ``jax.jit(f)``,
-        ``jax.vmap(f)``, ``eqx.filter_jit(f)`` and ``fast(x)`` with ``fast = jax.jit(f)`` bound once: a
-        transformed function takes the function's arguments and draws from the same keys."""
+        """(the expression of the function ``call`` runs, whether a transform wraps it, the call
+        whose arguments it is given): ``f`` of ``f(x)``, and of ``jax.grad(f)(x)``,
+        ``jax.value_and_grad(f)(x)``, ``jax.jit(f)``, ``jax.vmap(f)``, ``eqx.filter_jit(f)`` and
+        ``fast(x)`` with ``fast = jax.jit(f)`` bound once: a transformed function takes the function's
+        arguments and draws from the same keys; and of ``jax.vjp(f, x)``, ``jax.linearize(f, x)`` and
+        ``jax.jvp(f, (x,), (t,))``, which run ``f`` on those arguments at once (the generator measured
+        which shape each transform takes). A transform that computes nothing (``make_jaxpr``,
+        ``eval_shape``) runs nothing that draws."""
         found = self.run.get(call)
         if found is None:
-            expr, wrapped = call.func, False
+            expr, wrapped, given = call.func, False, call
+            facts = self._facts(call.func)
+            if facts is not None and facts["arguments"] != "later":
+                given = self._given(call, facts["arguments"]) if facts["computes"] else None
+                expr, wrapped = (call.args[0] if given is not None else None), True
             for _ in range(_MAX_WRAPS):
-                function = self._transformed(expr)
+                function = self._transformed(expr) if expr is not None else None
                 if function is None:
                     break
                 expr, wrapped = function, True
-            found = self.run[call] = (expr, wrapped)
+            found = self.run[call] = (expr, wrapped, given)
         return found
 
+    def _facts(self, func):
+        """The measured facts of the JAX transform that ``func`` names, called with a function
+        first (``jax.vjp(f, x)``), or None."""
+        found = self.transforms.get(self.model.qualname(func))
+        call = self.model.parent(func)
+        return found if found is not None and type(call) is ast.Call and call.func is func and call.args \
+            and type(call.args[0]) is not ast.Starred else None
+
+    @staticmethod
+    def _given(call, arguments):
+        """A call node holding the arguments a transform that runs its function at once passes it:
+        those after the function ("after"), or the elements of a primals tuple written out ("tuple");
+        else None."""
+        if arguments == "after":
+            return ast.Call(func=call.args[0], args=call.args[1:], keywords=[])
+        primals = call.args[1] if len(call.args) > 1 else None
+        return ast.Call(func=call.args[0], args=list(primals.elts), keywords=[]) \
+            if type(primals) in (ast.Tuple, ast.List) else None
+
     def _transformed(self, expr):
-        """The function that the transform call ``expr`` (or a name bound once to one) wraps, or None."""
+        """The function that the transform call ``expr`` (or a name bound once to one) wraps, or
+        None (also for a transform that computes nothing, or runs its function at once)."""
         if type(expr) is ast.Name:
             found = self.model.resolve(expr)
             if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
@@ -96,12 +122,13 @@ class Consumers:
         if type(expr) is not ast.Call or not expr.args or type(expr.args[0]) is ast.Starred:
             return None
         spec = self.model.transform_spec(expr.func)
-        return expr.args[0] if spec is not None and spec[0] not in self.computing_nothing else None
+        facts = self.transforms.get(spec[0], {"computes": True, "arguments": "later"}) if spec is not None else None
+        return expr.args[0] if facts is not None and facts["computes"] and facts["arguments"] == "later" else None
 
     def callee(self, func):
         """The same-file def a call runs: the one its function expression names, or the own
         ``__init__`` of the class that a name bound once by a class statement refers to."""
-        found = self.model.callee(func)
+        found = self.model.callee(func) if func is not None else None
         if found is not None or type(func) is not ast.Name:
             return found
         binding = self.model.resolve(func)
@@ -147,7 +174,7 @@ class Consumers:
         if qualname == SPLIT:
             outputs = self._split_outputs(call)
             return None if outputs == "unread" else (key_argument(call), "split" if outputs == "read" else UNSEEN, ())
-        func, wrapped = self.runs(call)
+        func, wrapped, given = self.runs(call)
         callee = self.callee(func)
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if callee not in self.may_consume:
@@ -159,10 +186,10 @@ class Consumers:
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
             returned = returned_keys(callee, consumed) if not wrapped else []  # grad gives no key back
-            return _passed_key(call, names, consumed, returned, posonly)
+            return _passed_key(given, names, consumed, returned, posonly)
         facts = self._imported_consumer(call)
         if facts is not None:
-            return _passed_key(call, facts["params"], facts["keys"], facts["returned_keys"] if not wrapped else [], ())
+            return _passed_key(given, facts["params"], facts["keys"], facts["returned_keys"] if not wrapped else [], ())
         return None
 
     def _consumed_parameters(self, func):
@@ -170,9 +197,7 @@ class Consumers:
         if func in self.consuming:
             return self.consuming[func] or {}
         self.consuming[func] = None  # a recursive helper consumes nothing known
-        rebound = {name for name, bindings in self.model.scope(func).bindings.items()
-                   if any(b.kind is not BindingKind.PARAM for b in bindings)}
-        params = {a.arg for a in positional(func) + func.args.kwonlyargs} - rebound
+        params = {a.arg for a in positional(func) + func.args.kwonlyargs}
         found = self.consuming[func] = consumed_parameters(func, params, self._consumed) if params else {}
         return found
 

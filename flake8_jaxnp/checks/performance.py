@@ -21,7 +21,8 @@ def recompiles_and_timing(model):
     calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
     timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
     clocked = {model.statement_of(call) for call in calls}  # the statements that read one (_clock_read)
-    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if _compiles(model) else set()
+    compiles = _compiles(model)
+    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if compiles else set()
     walked = {}  # loop -> what its body binds and calls: one walk of it, however many statements ask
     for scope in timed | looping:
         node = model.tree if scope is None else scope
@@ -36,6 +37,8 @@ def recompiles_and_timing(model):
                 if loop is not None and stmts is loop.body:
                     yield from _every_n_clock(model, loop, clocked)
                     yield from _timed_from_before_the_loop(model, loop, clocked)
+    if compiles:
+        yield from _compiled_per_call(model, walked)
 
 
 def _compiles(model):
@@ -70,19 +73,71 @@ def _own_expression_nodes(stmt):
 def _fresh_transform(model, loop, stmt, call, walked):
     """``jax.jit(lambda ...)``, ``jax.jit(partial(f, ...))``, ``jax.jit(jax.grad(f))`` or ``jax.jit(h)`` of a
     def made in the loop, called in the same loop."""
+    fresh = _fresh_and_called(model, loop, stmt, call, walked)
+    if fresh is not None:
+        yield Finding.at(call, "JNP602", {"what": f"{describe(call.func)}() of {fresh}", "loop": loop.lineno,
+                                          "fix": "build the jitted function once, before the loop"})
+
+
+def _fresh_and_called(model, body, stmt, call, walked):
+    """What new function ``call`` (a staging transform in ``stmt`` of the loop or def ``body``) is
+    given (``_fresh_function``) when ``body`` also calls what it makes; else None."""
     if model.qualname(call.func) not in model.staging_transforms or not call.args:
-        return
-    fresh = _fresh_function(model, loop, call.args[0])
+        return None
+    fresh = _fresh_function(model, body, call.args[0])
     if fresh is None:
-        return
+        return None
     parent = model.parent(call)
     called = isinstance(parent, ast.Call) and parent.func is call
     if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], ast.Name):
-        called = _called_in(loop, stmt.targets[0].id, walked)
-    if called:
-        yield Finding.at(call, "JNP602", {"what": f"{describe(call.func)}() of {fresh}", "loop": loop.lineno,
-                                          "fix": "build the jitted function once, before the loop"})
+        called = _called_in(body, stmt.targets[0].id, walked)
+    return fresh if called else None
+
+
+def _compiled_per_call(model, walked):
+    """A top-level def that applies a transform to a new function and calls it, in a statement
+    that runs on every call (``return jax.jit(jax.grad(f))(x)``), compiles on every call: JNP602
+    at the transform when a loop calls the def, in this module or, through an import, in another
+    one (``Project.looped_elsewhere``; a loop in an undecorated def or at the top level)."""
+    made = {}
+    for func in model.tree.body:
+        if type(func) not in (ast.FunctionDef, ast.AsyncFunctionDef) or func.decorator_list or func in model.traced:
+            continue
+        for stmt in func.body:
+            if isinstance(stmt, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                made[func] = made.get(func, []) + [(node, fresh) for node in _own_expression_nodes(stmt)
+                                                   if isinstance(node, ast.Call) and (fresh := _fresh_and_called(
+                                                       model, func, stmt, node, walked)) is not None]
+    made = {func: found for func, found in made.items() if found}
+    if not made:
+        return
+    looping = _looping_callers(model, made)
+    for func, found in made.items():
+        loop = looping.get(func)
+        if loop is None and model.project is not None:
+            elsewhere = model.project.looped_elsewhere(func.name)
+            loop = f"{elsewhere[0][1]} of {elsewhere[0][0]}" if elsewhere else None
+        for call, fresh in found if loop is not None else ():
+            yield Finding.at(call, "JNP602", {
+                "what": f"{describe(call.func)}() of {fresh}, made by each call of {func.name}(),", "loop": loop,
+                "fix": f"build the jitted function once, outside {func.name}()"})
+
+
+def _looping_callers(model, funcs):
+    """{def among ``funcs``: the line of the first loop of this module that calls it by name},
+    loops in traced code left out (they run once, at trace time)."""
+    found = {}
+    for loop in model.nodes(*LOOPS):
+        home = model.enclosing_function(loop)
+        if isinstance(home, ast.Lambda) or home in model.traced or not repeats(loop):
+            continue
+        for node in walk_own(loop.body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                callee = model.callee(node.func)
+                if callee in funcs and (callee not in found or loop.lineno < found[callee]):
+                    found[callee] = loop.lineno
+    return found
 
 
 def _fresh_function(model, loop, expr):

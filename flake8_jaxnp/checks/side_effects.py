@@ -38,20 +38,20 @@ NUMPY_RANDOM_SETUP = frozenset({
 
 @rule("JNP301", "JNP302", "JNP303", "JNP304", "JNP305")
 def trace_only_side_effects(model):
-    rebound = None  # the module's rebound globals, once a cached trace asks
+    rebound = None  # (the module's rebound globals, {global: where another module rebinds it}), once asked
     none_tests = None  # function -> its `if PARAM is None:` statements, once a cached trace asks
     for func, traced in model.traced.items():
         transform = traced.cached_by
         if transform is None:
             continue
-        rebound = model.rebound_globals() if rebound is None else rebound
+        rebound = (model.rebound_globals(), {}) if rebound is None else rebound
         none_tests = _none_tests(model) if none_tests is None else none_tests
         untaken = _untaken_lines(model, func, none_tests.get(func, ()))
         found = _side_effects(model, func, {"scope": getattr(func, "name", "<lambda>"), "transform": transform.shown},
                               rebound)
         yield from (f for f in found if f.line not in untaken) if untaken else found
     for func, transform in model.trace_time.items():  # called under the trace with no tracer
-        rebound = model.rebound_globals() if rebound is None else rebound
+        rebound = (model.rebound_globals(), {}) if rebound is None else rebound
         yield from _side_effects(model, func, {"scope": func.name, "transform": transform.shown}, rebound,
                                  given_tracers=False)
 
@@ -71,17 +71,35 @@ def _side_effects(model, func, base, rebound, given_tracers=True):
             if type(node.ctx) is ast.Store and node.id in outer:
                 statement = "global" if node.id in scope.globals else "nonlocal"
                 yield Finding.at(node, "JNP302", dict(base, name=node.id, statement=f"'{statement} {node.id}'"))
-            elif type(node.ctx) is ast.Load and node.id in rebound and node.id not in stale_reported \
-                    and (node.id not in scope.globals or not _in_own_rebinding(model, node)) \
-                    and model.is_module_name(node) \
-                    and not model.bound_only_before(node.id, func):
-                stale_reported.add(node.id)
-                yield Finding.at(node, "JNP304", dict(base, name=node.id))
+            elif type(node.ctx) is ast.Load and node.id not in stale_reported:
+                where = _rebound(model, func, scope, node, rebound)
+                if where is not None:
+                    stale_reported.add(node.id)
+                    yield Finding.at(node, "JNP304", dict(base, name=node.id, where=where))
         elif kind is ast.Assign:
             for target in node.targets:
                 yield from _store(model, func, target, base)
         elif kind is ast.AugAssign or kind is ast.AnnAssign:
             yield from _store(model, func, node.target, base)
+
+
+def _rebound(model, func, scope, name, rebound):
+    """Where the module global that ``name`` reads in traced ``func`` is rebound after code may
+    have been traced with it: "elsewhere in this module" (a second top-level binding, or one
+    through ``global``, that runs later), in a loop of another module (``models.NEIGHBORS =
+    ...``, ``Project.rebound_elsewhere``); else None."""
+    here, elsewhere = rebound
+    if name.id in here:
+        if (name.id not in scope.globals or not _in_own_rebinding(model, name)) and model.is_module_name(name) \
+                and not model.bound_only_before(name.id, func):
+            return "elsewhere in this module"
+        return None
+    if model.project is None or not model.assigned_at_top_level(name.id) or not model.is_module_name(name):
+        return None
+    if name.id not in elsewhere:
+        found = model.project.rebound_elsewhere(name.id)
+        elsewhere[name.id] = f"in {found[0][0]}:{found[0][1]}" if found else None
+    return elsewhere[name.id]
 
 
 def _in_own_rebinding(model, name):

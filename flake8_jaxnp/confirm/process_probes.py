@@ -211,13 +211,7 @@ def _gradient_probe(transform, name):
             if not wheres:
                 return result
             gradient = result[1] if name == "value_and_grad" else result[0] if has_aux else result
-
-            def observe(gradient, value):
-                with array_probes.probes_off():  # reading the values is the probe's, not the user's
-                    if _has_nan(gradient) and not _has_nan(value):
-                        for place in wheres:
-                            rec.observe(place, ev.NAN_GRADIENT, "nan gradient",
-                                        f"jax.{name}() gave a nan gradient where the function's value is finite")
+            observe = functools.partial(_observe_nan_gradient, rec, wheres, name)
             arrays = _arrays(gradient)
             if any(isinstance(a, jax.core.Tracer) for a in arrays):
                 jax.debug.callback(observe, arrays, _arrays(_value(rec, fun, has_aux, call_args, call_kwargs)))
@@ -226,6 +220,41 @@ def _gradient_probe(transform, name):
             return result
         return run
     return probe
+
+
+def _pullback_probe(transform, name):
+    """Nan gradients through ``jax.vjp``: the jnp.where lines of the file that ran while it computed
+    the function, and a nan in what the pullback it returns gives where the function's value is finite."""
+    @functools.wraps(transform)
+    def probe(fun, *primals, **kwargs):
+        rec = array_probes.RECORDER
+        if rec is None:
+            return transform(fun, *primals, **kwargs)
+        rec.differentiating.append(set())
+        try:
+            result = transform(fun, *primals, **kwargs)
+        finally:
+            wheres = rec.differentiating.pop()
+        if not wheres:
+            return result
+        value, pullback = result[0], result[1]
+
+        @functools.wraps(pullback)
+        def pulled(*cotangents):
+            gradient = pullback(*cotangents)
+            if _has_nan(_arrays(gradient)):
+                _observe_nan_gradient(rec, wheres, name, _arrays(gradient), _arrays(value))
+            return gradient
+        return (value, pulled, *result[2:])
+    return probe
+
+
+def _observe_nan_gradient(rec, wheres, name, gradient, value):
+    with array_probes.probes_off():  # reading the values is the probe's, not the user's
+        if _has_nan(gradient) and not _has_nan(value):
+            for place in wheres:
+                rec.observe(place, ev.NAN_GRADIENT, "nan gradient",
+                            f"jax.{name}() gave a nan gradient where the function's value is finite")
 
 
 def _value(rec, fun, has_aux, args, kwargs):
@@ -279,6 +308,7 @@ def install_process_probes():
     jax.jit = _jit_probe(jax.jit)
     for name in ("grad", "value_and_grad", "jacrev", "jacfwd", "jacobian", "hessian"):
         setattr(jax, name, _gradient_probe(getattr(jax, name), name))
+    jax.vjp = _pullback_probe(jax.vjp, "vjp")
     for qualname in sorted(random_samplers() | {SPLIT}):
         name = qualname.rpartition(".")[2]
         setattr(jax.random, name, _key_consumer_probe(name, getattr(jax.random, name)))

@@ -15,7 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import config_flags, frameworks, gradients, release_history, replacements, stack, tables
+from . import config_flags, frameworks, gradients, release_history, replacements, stack, tables, transforms
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
@@ -500,7 +500,7 @@ def _build():
     results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
     defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
-    transforms = tables.transforms(_resolve, _public)
+    traced_by = transforms.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     framework_transforms = frameworks.framework_transforms(DATA_FILE, _resolve)
     modules = frameworks.framework_modules(DATA_FILE, _resolve)
@@ -517,8 +517,8 @@ def _build():
         "numpy_random": sorted(f"numpy.random.{n}" for n in _public(np.random)),
         "jnp_names": jnp_names,
         "jnp_size_functions": size_functions,
-        "transforms": transforms,
-        "transform_positional_options": tables.positional_options(transforms, _resolve),
+        "transforms": traced_by,
+        "transform_positional_options": transforms.positional_options(traced_by, _resolve),
         "lax_bodies": tables.lax_bodies(_resolve, _public),
         "non_array_functions": results["non_array"],
         "tuple_result_functions": results["tuple"],
@@ -546,7 +546,7 @@ def _build():
         "jnp_where_unsafe": where_unsafe,
         "jnp_where_unsafe_jointly": gradients.unsafe_jointly(_public, where_unsafe),
         "jnp_where_overflowing": gradients.overflowing(_public, where_unsafe),
-        "jnp_where_forward_transforms": gradients.forward_transforms(transforms, _resolve),
+        "jnp_where_forward_transforms": gradients.forward_transforms(traced_by, _resolve),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
         frameworks.KEY: framework_transforms,
         frameworks.MODULES_KEY: modules,

@@ -100,9 +100,23 @@ def forward_transforms(transforms, resolve):
         if measured["abstract"] or measured["cached"]:
             continue
         try:
-            result = resolve(name)(discarded)(jnp.float32(0.0))
+            result = _derivative(resolve(name), measured["arguments"], discarded, jnp.float32(0.0))
         except Exception:  # noqa: BLE001 - not a transform of this shape
             continue
         if not bool(jnp.isnan(jnp.stack(jax.tree.leaves(result))).any()):
             found.append(name)
     return sorted(found)
+
+
+def _derivative(transform, arguments, func, x):
+    """What ``transform`` gives as ``func``'s derivative at ``x``, given the arguments the way it
+    takes them (``transforms.CALL_SHAPES``): ``jax.jvp``'s tangent out, and what the function that
+    ``jax.vjp`` or ``jax.linearize`` returns gives for a cotangent or tangent of one."""
+    import jax.numpy as jnp
+
+    if arguments == "later":
+        return transform(func)(x)
+    if arguments == "tuple":
+        return transform(func, (x,), (jnp.ones_like(x),))[1]
+    out, derivative = transform(func, x)[:2]
+    return derivative(jnp.ones_like(out))

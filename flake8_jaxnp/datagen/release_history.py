@@ -1,7 +1,8 @@
 """The public namespaces of past JAX releases, read from their source without importing it.
 
 Part of the generator. Each release in ``RELEASES`` (the newest patch of every
-minor version since 0.2, and a few points inside the long 0.4 series) is
+minor version since 0.2, the first 0.2 release, and a few points inside the long 0.4
+series) is
 downloaded once, as a wheel or else a source archive, into a cache outside the
 repository; its ``jax/`` modules are parsed with ``ast``. A module's public
 names are what it defines or re-exports from JAX (``from jax._src.api import
@@ -20,7 +21,7 @@ import tarfile
 import zipfile
 from pathlib import Path
 
-RELEASES = ("0.2.28", "0.3.25", "0.4.1", "0.4.14", "0.4.26", "0.4.38", "0.5.3", "0.6.2", "0.7.2",
+RELEASES = ("0.2.0", "0.2.28", "0.3.25", "0.4.1", "0.4.14", "0.4.26", "0.4.38", "0.5.3", "0.6.2", "0.7.2",
             "0.8.3", "0.9.2")
 # The classes of concrete JAX arrays across releases (jax.Array's implementation).
 ARRAY_CLASSES = ("ArrayImpl", "DeviceArray", "_DeviceArray", "Array")

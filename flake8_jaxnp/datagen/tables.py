@@ -1,20 +1,16 @@
 """The semantic model's facts about JAX and NumPy, learned by running them.
 
-Part of the generator (``python -m flake8_jaxnp.datagen``): which callables
-trace a function and how (abstract tracers? a cached trace?), which arguments
+Part of the generator (``python -m flake8_jaxnp.datagen``): which arguments
 of lax control flow are traced bodies, which functions return tuples, bools or
 Python values, NumPy's constructor defaults, and which array attributes are
 static. Each fact comes from calling the installed JAX or NumPy with typed
-inputs, or from a signature where a signature is the fact (positional options).
+inputs.
 """
 import inspect
 import warnings
 
 from ..facts import JAX_ARRAY_MODULES, NUMPY_MODULES
 
-# Namespaces searched for function transforms (callables whose first parameter is a function).
-TRANSFORM_MODULES = ("jax", "jax.experimental.pjit", "jax.ad_checkpoint")
-FUNCTION_PARAMETERS = ("fun", "f", "fn")
 # np.random functions never called by the probes: they replace or reseed the global
 # generator (one crashed the interpreter when handed an array) or run NumPy's tests.
 GLOBAL_RANDOM_STATE = frozenset({"seed", "set_state", "get_state", "set_bit_generator", "get_bit_generator", "test"})
@@ -29,84 +25,16 @@ class _Stop(Exception):
     """Raised by a probe body to end a call once it has seen what it needed."""
 
 
-def _quiet(call, *args, **kwargs):
+def quiet(call, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return call(*args, **kwargs)
 
 
-def _has_tracer(values):
+def has_tracer(values):
     import jax
 
     return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(values))
-
-
-# ---- transforms ---------------------------------------------------------------------------
-def transforms(resolve, public):
-    """{qualname: {"abstract", "cached", "arrays"}} for callables that trace the function they wrap.
-
-    A candidate wraps ``body``; calling the result twice shows whether ``body``
-    sees tracers, whether a Python truth test fails on them (abstract), and
-    whether the second call skips the Python body (cached), and whether the call
-    gives JAX arrays (``make_jaxpr`` gives a jaxpr).
-    """
-    import jax
-    import jax.numpy as jnp
-
-    found = {}
-    for modname in TRANSFORM_MODULES:
-        module = resolve(modname)
-        for name in public(module) + _still_working_deprecations(module):
-            transform = _quiet(getattr, module, name)
-            if not callable(transform) or inspect.isclass(transform) or not _takes_function_first(transform):
-                continue
-            runs, tracers, abstract = [], [], []
-
-            def body(x):
-                runs.append(1)
-                tracers.append(_has_tracer(x))
-                try:
-                    bool(x.sum() > 0)
-                    abstract.append(False)
-                except Exception as exc:  # noqa: BLE001 - classified below
-                    abstract.append(type(exc).__name__ in CONCRETE_ERRORS)
-                return (x * x).sum()
-
-            data = jnp.ones((1, 3))  # a leading axis of one device, for pmap
-            try:
-                wrapped = _quiet(transform, body)
-                result = _quiet(wrapped, data)
-                _quiet(wrapped, data)
-            except Exception:  # noqa: BLE001 - not a transform of this shape
-                continue
-            if runs and all(tracers):
-                found[f"{modname}.{name}"] = {"abstract": all(abstract), "cached": len(runs) == 1,
-                                              "arrays": isinstance(result, jax.Array)}
-    return found
-
-
-def _still_working_deprecations(module):
-    """Deprecated names a module still serves (through ``__getattr__``, so ``dir`` omits them)."""
-    return sorted(name for name, (_, obj) in getattr(module, "_deprecations", {}).items() if obj is not None)
-
-
-def _takes_function_first(func):
-    try:
-        params = list(inspect.signature(func).parameters.values())
-    except (TypeError, ValueError):
-        return False
-    return bool(params) and params[0].name in FUNCTION_PARAMETERS
-
-
-def positional_options(transform_names, resolve):
-    """{transform: [names]}: options a transform also accepts by position, after the function."""
-    options = {}
-    for qualname in transform_names:
-        params = list(inspect.signature(resolve(qualname)).parameters.values())[1:]
-        positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        if positional:
-            options[qualname] = positional
-    return options
 
 
 def functions_with_parameters(module, public):
@@ -163,7 +91,7 @@ def tree_results(resolve, public):
         for extra in ((), ("i",)):
             results = []
             try:
-                _quiet(jax.vmap(lambda t: results.append(func(t, *extra)) or 0, axis_name="i"), tree)
+                quiet(jax.vmap(lambda t: results.append(func(t, *extra)) or 0, axis_name="i"), tree)
             except Exception:  # noqa: BLE001 - a call that fails says nothing
                 continue
             if results and isinstance(results[0], dict):
@@ -191,7 +119,7 @@ def _traced_positions(func, params, positional, candidates, filled, choices, ope
         args = [None] * (max(candidates + filled) + 1)
         for index in candidates:
             def record(*a, _index=index):
-                if _has_tracer(a):
+                if has_tracer(a):
                     calls[_index] = True
                 return a[-1] if a else 0
             many = "Sequence" in str(positional[index].annotation) or positional[index].name == "branches"
@@ -201,7 +129,7 @@ def _traced_positions(func, params, positional, candidates, filled, choices, ope
         if any(p.kind is p.VAR_POSITIONAL for p in params):
             args.append(operand)
         try:
-            _quiet(jax.make_jaxpr(lambda: func(*args)))
+            quiet(jax.make_jaxpr(lambda: func(*args)))
         except Exception:  # noqa: BLE001 - a bad combination of plain values
             pass
         traced |= set(calls)
@@ -246,7 +174,7 @@ def function_results(resolve, public, unsafe):
             for name in public(module):
                 if name in unsafe:
                     continue
-                obj = _quiet(getattr, module, name)
+                obj = quiet(getattr, module, name)
                 found = outcomes.setdefault(name, set())
                 if not callable(obj):
                     if not isinstance(obj, (int, float, complex, np.generic, np.ndarray)):
@@ -308,12 +236,12 @@ def _result(func, args, keywords, traced):
         kinds.append(None if any(result is arg for arg in args) else _kind(result))
 
     try:
-        _quiet(jax.make_jaxpr(call) if traced else call, 0)
+        quiet(jax.make_jaxpr(call) if traced else call, 0)
     except Exception as exc:  # noqa: BLE001 - a call that fails says nothing
         if not (traced and type(exc).__name__ in CONCRETE_ERRORS):
             return None
         try:  # it needs concrete data (jnp.nonzero): call it eagerly
-            _quiet(call)
+            quiet(call)
         except Exception:  # noqa: BLE001
             return None
     return kinds[-1] if kinds else None
@@ -354,7 +282,7 @@ def constructor_defaults(resolve, public, unsafe):
                             for other in (float(args[i]), np.float32(args[i]), np.ones(3, np.float32))]
                 for variant in [args] + variants:
                     try:
-                        result = _quiet(func, *variant)
+                        result = quiet(func, *variant)
                     except Exception:  # noqa: BLE001 - not this signature
                         if variant is args:
                             break
@@ -368,7 +296,7 @@ def constructor_defaults(resolve, public, unsafe):
             jax_func = getattr(twin, name, None)
             if jax_func is not None:
                 try:
-                    jax_dtypes = {str(_quiet(jax.eval_shape, lambda a=args: jax_func(*a)).dtype) for args in working}
+                    jax_dtypes = {str(quiet(jax.eval_shape, lambda a=args: jax_func(*a)).dtype) for args in working}
                 except Exception:  # noqa: BLE001 - the twin takes other arguments: no evidence
                     continue
                 if jax_dtypes != {wide_to_jax.get(dtype, dtype)}:
@@ -391,7 +319,7 @@ def scalar_results(resolve, public, unsafe):
             if name in unsafe or inspect.isclass(func) or not callable(func):
                 continue
             for args in ((3,), (0, 3), (0, 1, 3)):
-                results = [_quiet(_or_none, func, *args), _quiet(_or_none, func, *map(float, args))]
+                results = [quiet(_or_none, func, *args), quiet(_or_none, func, *map(float, args))]
                 if all(type(result) is np.ndarray for result in results):
                     found[name] = {"int": str(results[0].dtype), "float": str(results[1].dtype)}
                     break
@@ -449,12 +377,12 @@ def _method_result(name, index, args):
             kinds.append(_kind(member(*args)))
 
     try:
-        _quiet(jax.make_jaxpr(call), _array_samples()[index])
+        quiet(jax.make_jaxpr(call), _array_samples()[index])
     except Exception as exc:  # noqa: BLE001 - classified below
         if type(exc).__name__ not in CONCRETE_ERRORS:
             return None
         try:
-            _quiet(call, _array_samples()[index])
+            quiet(call, _array_samples()[index])
         except Exception:  # noqa: BLE001 - not this signature
             return None
     return kinds[-1] if kinds else None
@@ -479,7 +407,7 @@ def static_attributes():
 
     for array in _array_samples():
         inspect_members(array)
-        _quiet(jax.make_jaxpr(inspect_members), array)
+        quiet(jax.make_jaxpr(inspect_members), array)
     return sorted(name for name, found in kinds.items() if found == {"other"})
 
 
@@ -504,16 +432,16 @@ def shape_arguments(jnp_names, size_functions, resolve):
         for count in range(1, 5):
             plain = [1, 5, 2, 2][:count]
             try:
-                shape = _quiet(jax.eval_shape, lambda: func(*plain)).shape
+                shape = quiet(jax.eval_shape, lambda: func(*plain)).shape
             except Exception:  # noqa: BLE001 - not this many arguments
                 continue
             for index in range(count):
                 def call(value, _index=index):
                     return func(*plain[:_index], value, *plain[_index + 1:])
                 try:
-                    if _quiet(jax.eval_shape, lambda: call(plain[index] * 2 + 1)).shape == shape:
+                    if quiet(jax.eval_shape, lambda: call(plain[index] * 2 + 1)).shape == shape:
                         continue
-                    _quiet(jax.make_jaxpr(call), 3)
+                    quiet(jax.make_jaxpr(call), 3)
                 except Exception as exc:  # noqa: BLE001 - classified below
                     if type(exc).__name__ in CONCRETE_ERRORS or "concrete" in str(exc):
                         positions.add(index)
@@ -536,7 +464,7 @@ def promoting_arguments(jnp_names, resolve):
 
     def dtype_of(func, args):
         try:
-            return str(_quiet(jax.eval_shape, lambda: func(*args)).dtype)
+            return str(quiet(jax.eval_shape, lambda: func(*args)).dtype)
         except Exception:  # noqa: BLE001 - not this signature
             return None
 
@@ -583,9 +511,9 @@ def numpy_random_dtypes():
                 continue
             calls = [(args, {"size": 3}) for args in ((), (1,), (1, 1), (2, 0.5, 1))] + [((3,), {})]
             for args, keywords in calls:
-                result = _quiet(_or_none, func, *args, **keywords)
+                result = quiet(_or_none, func, *args, **keywords)
                 if type(result) is np.ndarray:
-                    given = _quiet(_or_none, func, data, *args[1:], **keywords)
+                    given = quiet(_or_none, func, data, *args[1:], **keywords)
                     if getattr(given, "dtype", result.dtype) == result.dtype:
                         found[name] = str(result.dtype)
                     break

@@ -30,8 +30,8 @@ class Model:
         self.parent = self.names.parent.get  # a node's parent node, or None
         self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
         self.x64 = options.x64 or bool(self.x64_switches)
-        roots = TraceRoots(self.names, options.extra_transforms)
         self.project = project_around(filename, options)
+        roots = TraceRoots(self.names, options.extra_transforms, self.project)
         callees = Callees(self.names, roots, self.project)
         self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
         self.traced = tracing.traced  # function node -> TracedFunction
@@ -40,6 +40,7 @@ class Model:
         self.staging_transforms = tracing.staging_transforms  # jax.jit(f)(x) gives device arrays
         self.transform_names = tracing.transform_names
         self.callee = callees.callee  # the same-file def a call's function expression names
+        self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
@@ -113,6 +114,10 @@ class Model:
     def is_local(self, name, func):
         """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
         return self.names.is_local(name, func)
+
+    def reaching_binding(self, func, name):
+        """The binding of ``func``'s local ``name`` that its read reaches, or None when the body does not say."""
+        return self.names.reaching_binding(func, name)
 
     def resolve(self, name_node):
         """(Scope, bindings) that a Name node refers to; None for builtins and unknown names."""
@@ -211,6 +216,12 @@ class Model:
             if len(top_level) >= 2 or ((top_level or defined) and via_global):
                 rebound.add(name)
         return rebound
+
+    def assigned_at_top_level(self, name):
+        """True when module global ``name`` is bound only by assignments of the module body."""
+        bindings = self.names.module_scope.bindings.get(name, ())
+        return bool(bindings) and all(b.kind is BindingKind.ASSIGN and self.names.parent.get(b.stmt) is self.tree
+                                      for b in bindings)
 
     def bound_only_before(self, name, node):
         """True when every binding of module global ``name`` is made by module code that runs

@@ -7,7 +7,7 @@ import ast
 import itertools
 
 from ..facts import SEEDED_SAMPLERS
-from .syntax import COMPREHENSIONS, LOOPS, SCOPES, walk_own
+from .syntax import COMPREHENSIONS, LOOPS, SCOPES, stored_names, walk_own
 
 SPLIT = "jax.random.split"
 # What an array keeps when a loop computes it anew from itself (``params = params - lr * grads``).
@@ -17,25 +17,41 @@ STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.
 
 
 def consumed_parameters(func, params, key_of):
-    """{parameter: how} for the ``params`` (never rebound in ``func``) that a statement of
-    ``func``'s body consumes on every call: the statement is reached (no return or raise
-    before it), the consuming call is not conditional inside it. ``key_of(call)``: (the key
-    expression the call consumes, "draw" or "split"), or None."""
-    found, passed = {}, []  # passed: the compound statements before, each may return
+    """{parameter: how} for the ``params`` that a statement of ``func``'s body consumes on every
+    call, or a statement at the start of a top-level loop's body on every call that runs the
+    loop (its first iteration does: ``for batch in data: key, sub = split(key)``), before
+    anything binds the name again; the statement is reached (no return or raise before it), the
+    consuming call is not conditional inside it. ``key_of(call)``: (the key expression the call
+    consumes, "draw" or "split"), or None."""
+    found, passed, bound = {}, [], set()  # passed: the compound statements before, each may return
     for stmt in func.body:
+        if isinstance(stmt, LOOPS) and not may_leave(passed):
+            head = set() if isinstance(stmt, ast.While) else stored_names(stmt.target)
+            _consume(itertools.takewhile(lambda s: isinstance(s, STRAIGHT), stmt.body), params - bound - head,
+                     key_of, found)
         if not isinstance(stmt, STRAIGHT):
             passed.append(stmt)
-            continue
-        for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
-            consumed = key_of(call) if isinstance(call, ast.Call) else None
-            if consumed and isinstance(consumed[0], ast.Name) and consumed[0].id in params \
-                    and not may_leave(passed):
-                found.setdefault(consumed[0].id, consumed[1])
-        if isinstance(stmt, (ast.Return, ast.Raise)):
+        elif not may_leave(passed) and not _consume([stmt], params - bound, key_of, found):
             break
+        bound |= stored_names(stmt)
     if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
         found = {}  # calling a generator or coroutine runs none of its body
     return found
+
+
+def _consume(statements, params, key_of, found):
+    """Add to ``found`` the ``params`` that ``statements``, run in order, consume before binding
+    them again; False once one of them returns or raises."""
+    params = set(params)
+    for stmt in statements:
+        for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
+            consumed = key_of(call) if isinstance(call, ast.Call) else None
+            if consumed and isinstance(consumed[0], ast.Name) and consumed[0].id in params:
+                found.setdefault(consumed[0].id, consumed[1])
+        if isinstance(stmt, (ast.Return, ast.Raise)):
+            return False
+        params -= stored_names(stmt)
+    return True
 
 
 def every_call_consumers(function, consumers):
@@ -51,15 +67,16 @@ def every_call_consumers(function, consumers):
 def returned_keys(func, consumed):
     """[[position, parameter]] for the consumed parameters that ``func``'s one return, its
     last statement, hands back as they came in (``return key, x``: position 0; ``return
-    key``: position -1), so the caller's name for them holds a consumed key."""
+    key``: position -1) and never binds again, so the caller's name for them holds a consumed key."""
     last = func.body[-1] if consumed and func.body else None
     if type(last) is not ast.Return or last.value is None \
             or sum(type(n) is ast.Return for n in walk_own(func.body, SCOPES)) != 1:
         return []
     value = last.value
     elements = list(enumerate(value.elts)) if type(value) is ast.Tuple else [(-1, value)]
+    rebound = {n.id for n in walk_own(func.body, SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
     return [[position, element.id] for position, element in elements
-            if type(element) is ast.Name and element.id in consumed]
+            if type(element) is ast.Name and element.id in consumed and element.id not in rebound]
 
 
 def reads_besides_key(call, key, names):

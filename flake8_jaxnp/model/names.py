@@ -225,6 +225,51 @@ class Names:
             found = self._own[func] = tuple(walk_evaluated(func.body if isinstance(func.body, list) else [func.body]))
             return found
 
+    def reaching_binding(self, func, name):
+        """The binding of ``func``'s local ``name`` (a Name read in its own body) that the read
+        reaches: the one binding, made before it, or the last one of the body's statements before
+        the reading one; None when the body does not say (a binding nested in an ``if`` or a loop,
+        another inside the reading statement, a closure's name)."""
+        if not self.is_local(name.id, func) or self.enclosing_function(name) is not func:
+            return None  # a closure's name, or one read in a helper the branch was followed into
+        bindings = self.scopes[func].bindings.get(name.id, ())
+        if len(bindings) == 1:
+            binding = bindings[0]
+            if binding.kind is BindingKind.PARAM:
+                return binding
+            statement = binding.stmt
+            if binding.kind is BindingKind.ASSIGN and statement is not None \
+                    and self.enclosing_function(statement) is func and statement.end_lineno < name.lineno:
+                return binding
+            return None
+        reader = self._body_statement(func, name)
+        if reader is None:
+            return None
+        index = func.body.index(reader)
+        placed = {}  # binding -> the index of the body statement that holds it
+        for binding in bindings:
+            if binding.kind is BindingKind.PARAM:
+                continue
+            statement = self._body_statement(func, binding.node)
+            if statement is None or statement is reader and binding.stmt is not reader:
+                return None  # bound where the body does not order it, or again inside the reading statement
+            placed[binding] = func.body.index(statement)
+        earlier = [binding for binding, at in placed.items() if at < index]
+        if not earlier:
+            params = [b for b in bindings if b.kind is BindingKind.PARAM]
+            return params[0] if params else None
+        last = max(earlier, key=placed.get)
+        return last if last.stmt in func.body else None  # nested in an if or a loop: it may not have run
+
+    def _body_statement(self, func, node):
+        """The statement of ``func``'s own body that holds ``node`` (None for a lambda's)."""
+        if isinstance(func, ast.Lambda):
+            return None
+        statement = self.statement_of(node)
+        while statement is not None and self.parent.get(statement) is not func:
+            statement = self.statement_of(self.parent.get(statement))
+        return statement if statement in func.body else None
+
     def reads(self, name):
         """Every Name node that reads ``name`` in the module, from one index built on the first
         question (the key and dtype checks and the instances of traced objects all ask)."""

@@ -146,7 +146,7 @@ class ArraySources:
                 helper = self.tracing.helper_facts(expr)
                 verdict = helper is not None and bool(helper[0].get("jitted") or helper[0].get("builds_jitted")
                                                       or helper[0].get("hands_out_jitted")
-                                                      or helper[0]["returns"] == "jax")
+                                                      or helper[0]["returns"] in ("jax", "numpy"))
                 callee = self.tracing.callee(expr) if not verdict else None
                 verdict = verdict or (callee is not None and bool(self.tracing.builds_jitted(callee)))
             verdicts[called] = verdict

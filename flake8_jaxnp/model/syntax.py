@@ -260,9 +260,17 @@ def bound_qualname(binding):
 
 
 def module_imports(tree):
-    """Module-level import bindings: local name -> [module, level, attribute or None]."""
-    return {name: binding for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))
-            for name, binding in import_bindings(stmt)}
+    """Module-level import bindings: local name -> [module, level, attribute or None]; ``STAR``
+    -> [module, level, None] of the module's star import when it has exactly one."""
+    imports = [stmt for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
+    found = {name: binding for stmt in imports for name, binding in import_bindings(stmt)}
+    stars = [stmt for stmt in imports if isinstance(stmt, ast.ImportFrom) and stmt.names[0].name == "*"]
+    if len(stars) == 1:
+        found[STAR] = [stars[0].module or "", stars[0].level, None]
+    return found
+
+
+STAR = "*"  # (no name a module binds: the key of its star import in ``module_imports``)
 
 
 def import_binding(stmt, local_name):

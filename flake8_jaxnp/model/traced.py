@@ -2,9 +2,8 @@
 
 Roots come from decorators (``@jax.jit``, ``@partial(jax.jit, static_argnums=1)``),
 call forms (``jax.jit(f)``, ``jax.grad(loss)(p)``, ``jax.jit(lambda x: ...)``) and
-bodies handed to ``lax.scan`` and friends. Functions called from traced code are
-added later, by the value analysis, because that needs to know which arguments
-carry tracers.
+bodies handed to ``lax.scan`` and friends. Functions called from traced code are added
+later, by the value analysis, which knows which arguments carry tracers.
 """
 import ast
 import enum
@@ -13,6 +12,7 @@ from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
+from .aliases import TransformAliases
 from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
@@ -111,8 +111,11 @@ def transform_tables(extra_transforms):
 
 
 def function_transforms():
-    """Transforms that take the function as first argument -> Behaviour (generated)."""
-    return {name: Behaviour.measured(facts["abstract"], facts["cached"]) for name, facts in api.transforms().items()}
+    """Transforms that take the function as first argument -> Behaviour (generated), but those that run
+    it at once to compute nothing (``jax.eval_shape(f, x)``): a shape query, usually of a closure made
+    per call, whose trace is then not cached (4 false side-effect findings on the library corpus)."""
+    return {name: Behaviour.measured(facts["abstract"], facts["cached"]) for name, facts in api.transforms().items()
+            if facts["computes"] or facts["arguments"] == "later"}
 
 
 def array_result_transforms():
@@ -178,13 +181,13 @@ class TracedFunction:
 class TraceRoots:
     """Finds the functions that transforms and lax bodies trace directly."""
 
-    def __init__(self, names, extra_transforms=()):
+    def __init__(self, names, extra_transforms=(), project=None):
         self.names = names
-        # transform -> Behaviour; those whose result gives arrays when called; those that
-        # leave Python scalars static (equinox.filter_*); those applied to a Module class
-        # (nn.scan(Cell, ...)). The same for every file of a run: shared, never changed.
+        # transform -> Behaviour; those whose result gives arrays when called; those leaving Python
+        # scalars static (eqx.filter_*); those applied to a Module class (nn.scan(Cell, ...)); shared.
         self.transforms, self.array_results, self.scalars_static, self.class_lifting = \
             transform_tables(tuple(extra_transforms))
+        self.aliases = TransformAliases(names, self.transforms, project)  # jit_classes = partial(jax.jit, ...)
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
@@ -293,8 +296,8 @@ class TraceRoots:
                 self._trace(func, name, keywords, bound_positional=0, bound_names=())
 
     def transform_spec(self, expr):
-        """(transform name, keywords) for ``jax.jit``, ``partial(jax.jit, ...)``, ``jax.jit(...)``."""
-        return transform_spec(expr, self.names.qualname, self.transforms)
+        """(transform name, keywords) for ``jax.jit``, ``partial(jax.jit, ...)``, ``jax.jit(...)``, an alias."""
+        return transform_spec(expr, self.names.qualname, self.transforms) or self.aliases.spec(expr)
 
     # ---- call forms -------------------------------------------------------------
     def _from_call(self, call):

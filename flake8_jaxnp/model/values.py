@@ -24,7 +24,7 @@ from . import containers, dtypes, library
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
-                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Value, builder_result, join, shaped)
+                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Value, builder_result, host_result, join, shaped)
 
 
 def is_string(expr):
@@ -521,8 +521,8 @@ class FunctionFlow:
         return method is not None
 
     def _helper_result(self, call, traced_input):
-        """What a top-level function of this module or of another project module returns:
-        device arrays from a jitted one, an array from one that returns jax.numpy calls."""
+        """What a top-level function of this module or of another project module returns: device
+        arrays from a jitted one, an array from one that returns jax.numpy (or NumPy) calls."""
         helper = self.context.helper_facts(call.func)
         if helper is None:
             return UNKNOWN_VALUE
@@ -532,7 +532,7 @@ class FunctionFlow:
             return builder_result(helper[0]["builds_jitted"])
         if helper[0]["returns"] == "jax":
             return Value(TRACER if traced_input else JAX)
-        return UNKNOWN_VALUE
+        return host_result(helper[0]["returns"])
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.

@@ -1,15 +1,17 @@
 """Recall and precision on the pitfalls users reported (tests/reported/).
 
-    python tests/benchmarks/reported.py [--show]
+    python tests/benchmarks/reported.py [--show] [PATH ...]
 
 Lints tests/reported/ with flake8 (``--isolated --select JNP``, no cache), as
 research.py lints a corpus, and compares the findings with the ``# reported:
-JNPxxx`` marks. Recall per rule: marked lines where flake8 reports that rule /
-marked lines. Marks of a rule that is off by default (reported only where a
-selection names it) and ``# reported: none`` (no rule covers the pitfall) are
-listed apart and left out of recall. Precision: findings on a line marked with
-their rule / all findings; every other finding (in a ``case_ok_*`` look-alike,
-or another rule on a marked line) is a false alarm and is listed.
+JNPxxx`` marks. PATHs (files or folders, default tests/reported/) restrict both to a
+part of the set, e.g. the held-out round: ``tests/reported/round2_*.py``. Recall per
+rule: marked lines where flake8 reports that rule / marked lines. Marks of a rule that
+is off by default (reported only where a selection names it) and ``# reported: none``
+(no rule covers the pitfall) are listed apart and left out of recall. Precision:
+findings on a line marked with their rule / all findings; every other finding (in a
+``case_ok_*`` look-alike, or another rule on a marked line) is a false alarm and is
+listed.
 
     python tests/benchmarks/reported.py --runtime plain.json --runtime frameworks.json
 
@@ -33,11 +35,11 @@ import reported_marks  # noqa: E402 - tests/reported_marks.py, beside the suites
 from flake8_jaxnp.rules import OFF_BY_DEFAULT, RULES  # noqa: E402
 
 
-def findings(root):
-    """{(path relative to ROOT, line, code)} from one flake8 run over ``root``."""
+def findings(paths):
+    """{(path relative to ROOT, line, code)} from one flake8 run over ``paths``."""
     result = subprocess.run(
         [sys.executable, "-m", "flake8", "--isolated", "--select", "JNP", "--jaxnp-cache-dir", "",
-         "--format", "%(path)s\t%(row)d\t%(code)s\t%(text)s", str(root)],
+         "--format", "%(path)s\t%(row)d\t%(code)s\t%(text)s", *map(str, paths)],
         capture_output=True, text=True, cwd=ROOT,
     )
     if result.returncode not in (0, 1):
@@ -49,14 +51,20 @@ def findings(root):
     return found
 
 
-def expected(root):
-    """{(path, line, code)} marked in ``root``."""
+def case_files(paths):
+    """The case files under ``paths`` (files, or folders searched recursively)."""
+    return sorted({file for path in paths
+                   for file in (reported_marks.case_files(path) if path.is_dir() else [path])})
+
+
+def expected(paths):
+    """{(path, line, code)} marked in ``paths``."""
     return {(str(path.relative_to(ROOT)), line, code)
-            for path in reported_marks.case_files(root) for line, code, _ in reported_marks.marks(path)}
+            for path in case_files(paths) for line, code, _ in reported_marks.marks(path)}
 
 
-def measure(root):
-    marked, found = expected(root), findings(root)
+def measure(paths):
+    marked, found = expected(paths), findings(paths)
     counted = {key for key in marked if key[2] not in OFF_BY_DEFAULT and key[2] != reported_marks.NO_RULE}
     set_aside = sorted(marked - counted)
     hits = counted & found.keys()
@@ -104,12 +112,13 @@ def print_runtime(marked, seen):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=reported_marks.REPORTED)
+    parser.add_argument("paths", type=Path, nargs="*", default=[reported_marks.REPORTED],
+                        help="case files or folders (default: the whole set)")
     parser.add_argument("--show", action="store_true", help="print every finding")
     parser.add_argument("--runtime", type=Path, action="append", default=[],
                         help="a JSON report of the runtime mode over the set (repeatable)")
     options = parser.parse_args()
-    marked, found, counted, hits, set_aside, false_alarms = measure(options.root.resolve())
+    marked, found, counted, hits, set_aside, false_alarms = measure([path.resolve() for path in options.paths])
     per_rule, per_rule_hit = Counter(k[2] for k in counted), Counter(k[2] for k in hits)
     print("| rule | reported | found | recall |")
     print("| --- | ---: | ---: | ---: |")

@@ -18,6 +18,11 @@ def found(lint_body, body):
     "def f(p, g):\n    q = step(p, g)\n    def later():\n        return p\n    return q\n",
     "def f(g):\n    p = [1.0, 2.0]\n    q = step(jnp.asarray(p), g)\n    return p\n",
     "def f(g):\n    p = 1.0\n    q = step(p, g)\n    return p\n",  # a Python value is copied, not donated
+    # host NumPy data: an annotated parameter, a same-file def that returns it
+    "import numpy as np\ndef f(p: np.ndarray, g):\n    q = step(p, g)\n    return p.sum()\n",
+    "import numpy.typing as npt\ndef f(p: npt.NDArray, g):\n    q = step(p, g)\n    return p.sum()\n",
+    "import numpy as np\ndef load():\n    return np.ones(3)\ndef f(g):\n    p = load()\n    q = step(p, g)\n"
+    "    return p.sum()\n",
     "def f(p, g):\n    for _ in range(1):\n        q = step(p, g)\n",
     "def f(p, g):\n    for _ in range(3):\n        q = step(p, g)\n        p = q\n",
     "def f(p, g):\n    q = step(p, g)\n    del p\n    return q\n",
@@ -49,6 +54,12 @@ def test_silent(lint_body, body):
     ("def f(x, g):\n    p = jax.device_put(x)\n    q = step(p, g)\n    return p, q\n", 4),
     ("def f(p, g):\n    q = step(p, g)\n    print(jax.tree.map(lambda a: a.sum(), p))\n    return q\n", 3),
     ("def f(ps, g):\n    for p in ps:\n        q = step(p, g)\n        print(p)\n", 4),
+    # device data: a jax.Array parameter, a def that may return a device array
+    ("def f(p: jax.Array, g):\n    q = step(p, g)\n    return p.sum()\n", 3),
+    ("import numpy as np\ndef load(c):\n    if c:\n        return np.ones(3)\n    return jnp.ones(3)\n"
+     "def f(g):\n    p = load(1)\n    q = step(p, g)\n    return p.sum()\n", 9),
+    ("import numpy as np\n@jax.jit\ndef load():\n    return np.ones(3)\n"
+     "def f(g):\n    p = load()\n    q = step(p, g)\n    return p.sum()\n", 8),
 ])
 def test_reported(lint_body, body, line):
     assert found(lint_body, body) == [line]

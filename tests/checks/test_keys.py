@@ -242,6 +242,12 @@ NOISE = "def noise(k, shape=(2,)):\n    return random.normal(k, shape)\n"
      "    return a, random.normal(key)\n", 6),
     ("import functools\n" + NOISE + "def f(key):\n    a = functools.partial(jax.jit, static_argnums=1)(noise)(key)\n"
      "    return a, random.normal(key)\n", 6),
+    # the first iteration of a top-level loop consumes the parameter; a split rebinding it afterwards
+    ("def fit(n, key=None):\n    for _ in range(n):\n        key, sub = random.split(key)\n"
+     "        random.normal(sub)\n    return n\ndef f(key):\n    a = random.split(key)\n"
+     "    return a, fit(3, key=key)\n", 8),
+    ("def noise(k):\n    k, sub = random.split(k)\n    return random.normal(sub)\n"
+     "def f(key):\n    a = random.split(key)\n    return a, noise(key)\n", 6),
 ])
 def test_helper_that_consumes(lint_body, body, line):
     assert codes(lint_body, body) == [(line, "JNP601")]
@@ -274,6 +280,13 @@ def test_helper_that_consumes(lint_body, body, line):
     # the transformed function is given a fresh subkey
     NOISE + "def f(key):\n    key, sub = random.split(key)\n    g = jax.grad(noise)(sub)\n"
     "    return g, random.normal(key)\n",
+    # a loop that binds the key before consuming it, or consumes it only after a branch
+    "def fit(n, key):\n    for _ in range(n):\n        key = random.fold_in(key, 1)\n        random.normal(key)\n"
+    "    return n\ndef f(key):\n    a = random.split(key)\n    return a, fit(3, key)\n",
+    "def fit(n, key):\n    for i in range(n):\n        if i:\n            continue\n        random.normal(key)\n"
+    "    return n\ndef f(key):\n    a = random.normal(key)\n    return a, fit(3, key)\n",
+    "def fit(keys, key):\n    for key in keys:\n        random.normal(key)\n"
+    "def f(key):\n    a = random.normal(key)\n    return a, fit([], key)\n",
 ])
 def test_unknown_consumer_silent(lint_body, body):
     assert codes(lint_body, body) == []

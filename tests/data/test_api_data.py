@@ -164,12 +164,21 @@ def test_arguments_refused_even_as_none_really_are():
 # ---- the semantic model's tables, learned by the generator -----------------------------------
 def test_transforms_record_measured_behaviour():
     transforms = api.transforms()
-    assert transforms["jax.jit"] == {"abstract": True, "cached": True, "arrays": True}
-    assert transforms["jax.vmap"] == {"abstract": True, "cached": False, "arrays": True}
-    assert transforms["jax.grad"] == {"abstract": False, "cached": False, "arrays": True}
-    assert transforms["jax.make_jaxpr"]["arrays"] is False  # it gives a jaxpr
+    later = {"computes": True, "arguments": "later"}
+    assert transforms["jax.jit"] == {"abstract": True, "cached": True, "arrays": True, **later}
+    assert transforms["jax.vmap"] == {"abstract": True, "cached": False, "arrays": True, **later}
+    assert transforms["jax.grad"] == {"abstract": False, "cached": False, "arrays": True, **later}
+    assert transforms["jax.make_jaxpr"]["arrays"] is transforms["jax.make_jaxpr"]["computes"] is False  # a jaxpr
     assert "jax.experimental.pjit.pjit" in transforms  # deprecated, still served
-    for not_a_transform in ("jax.custom_jvp", "jax.eval_shape", "jax.device_put", "jax.block_until_ready"):
+    # transforms that run the function on the primals they are given, at once
+    assert {name: transforms[name]["arguments"] for name in ("jax.vjp", "jax.linearize", "jax.jvp")} == {
+        "jax.vjp": "after", "jax.linearize": "after", "jax.jvp": "tuple"}
+    assert transforms["jax.vjp"]["computes"] and not transforms["jax.vjp"]["abstract"]
+    assert transforms["jax.eval_shape"]["computes"] is False  # shapes and dtypes only
+    # checkify passes the argument as it is but traces what the function computes from it
+    assert transforms["jax.experimental.checkify.checkify"] == {
+        "abstract": True, "cached": False, "arrays": False, **later}
+    for not_a_transform in ("jax.custom_jvp", "jax.custom_vjp", "jax.device_put", "jax.block_until_ready"):
         assert not_a_transform not in transforms
 
 

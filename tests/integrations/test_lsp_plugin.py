@@ -116,3 +116,18 @@ def test_quick_fixes_keep_the_buffers_line_endings_and_mark_the_unsafe_shape(tmp
                      fix_source(source, findings).text]
     assert texts[2] == source.replace("x[0] = 1.0", "x = x.at[0].set(1.0)")
     assert texts[1] == source.replace("\r\nx.at[1]", "\r\nx = x.at[1]")
+
+
+def test_quick_fix_after_a_form_feed_finds_its_node(tmp_path):
+    """Python and LSP break lines at \\n, \\r\\n and \\r only: a form feed (whitespace to Python)
+    does not move the finding's line, whose column counts UTF-8 bytes (the pi before it)."""
+    from types import SimpleNamespace
+    source = 'import jax.numpy as jnp\n\f\nx = jnp.zeros(3)\ny = "\u03c0"; x[0] = 1.0\n'
+    document = SimpleNamespace(uri=(tmp_path / "a.py").as_uri(), path=str(tmp_path / "a.py"), source=source)
+    (tmp_path / "setup.cfg").write_text("[flake8]\njaxnp-cache-dir =\n", encoding="utf-8")
+    diagnostic = {"code": "JNP501",
+                  "range": {"start": {"line": 3, "character": 10}, "end": {"line": 3, "character": 11}}}
+    actions = lsp.pylsp_code_actions(config=None, workspace=SimpleNamespace(root_path=str(tmp_path)),
+                                     document=document, range=None, context={"diagnostics": [diagnostic]})
+    assert actions and all(apply_edits(source, action["edit"]["changes"][document.uri])
+                           == source.replace("x[0] = 1.0", "x = x.at[0].set(1.0)") for action in actions)

@@ -66,6 +66,24 @@ def test_a_module_that_starts_tracing_a_helper_is_seen(tmp_path):
     assert codes_at(lint(tmp_path, steps)) == [(12, "JNP201")]  # steps.py itself did not change
 
 
+NEIGHBORS = "import jax\nimport jax.numpy as jnp\n\nNEIGHBORS = jnp.zeros(2)\n\n\n@jax.jit\ndef energy(x):\n" \
+    "    return x + NEIGHBORS\n\n\ndef fresh(x):\n    return jax.jit(lambda v: v * 2)(x)\n"
+
+
+def test_a_module_that_starts_rebinding_a_global_or_looping_over_a_helper_is_seen(tmp_path):
+    """What other modules do with this file's names (a global rebound in a loop: JNP304; a helper
+    that jits anew, called in a loop: JNP602) is asked again of a warm cache."""
+    package = write_project(tmp_path)
+    (package / "energy.py").write_text(NEIGHBORS)
+    assert lint(tmp_path, "pkg/energy.py") == []
+    (package / "driver.py").write_text("import jax.numpy as jnp\nfrom pkg import energy\n\n\ndef run():\n"
+                                       "    for i in range(9):\n        energy.NEIGHBORS = jnp.full(2, i)\n"
+                                       "        energy.fresh(energy.energy(jnp.ones(2)))\n")
+    assert codes_at(lint(tmp_path, "pkg/energy.py")) == [(9, "JNP304"), (13, "JNP602")]
+    (package / "driver.py").write_text("from pkg import energy\n\nNEIGHBORS = energy.NEIGHBORS\n")
+    assert lint(tmp_path, "pkg/energy.py") == []
+
+
 def test_other_options_are_not_answered_from_the_kept_findings(tmp_path):
     package = write_project(tmp_path)
     (package / "wide.py").write_text("import jax.numpy as jnp\n\nx = jnp.zeros(3, dtype=jnp.float64)\n")

@@ -51,6 +51,19 @@ def lint(root, *args):
     return flake8(["--jaxnp-cache-dir", str(root / "cache"), *args], root)
 
 
+def test_the_multimodule_fixture_agrees_across_jobs_file_order_and_stdin():
+    """fixtures/multipkg's findings come from other modules' text (a lambda jitted in run.py, a
+    global run.py rebinds, a loop that calls ops.py, a star import, decorators.py's aliases)."""
+    paths = sorted((FIXTURES / "multipkg").glob("*.py"))
+    serial, parallel = serial_and_parallel(FIXTURES, paths)
+    assert {line.split(":")[0].rsplit("/", 1)[1] for line in serial} == {"helpers.py", "ops.py", "run.py"}
+    assert parallel == serial
+    one_by_one = sorted(line for path in reversed(paths) for line in flake8([str(path.relative_to(FIXTURES))],
+                                                                            FIXTURES))
+    assert one_by_one == serial
+    assert stdin_mismatches(FIXTURES, paths, serial) == []
+
+
 def test_the_package_fixture_agrees_across_jobs_files_and_stdin():
     paths = sorted(PACKAGE.glob("*.py"))
     serial, parallel = serial_and_parallel(FIXTURES, paths)

@@ -8,6 +8,9 @@ import shutil
 import pytest
 
 from conftest import FIXTURES
+from flake8_jaxnp.model.project import Project, project_around
+from flake8_jaxnp.model.project.cache import MEMORY
+from flake8_jaxnp.options import Options
 from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 from test_project import codes_at, lint
 
@@ -131,3 +134,47 @@ def test_conversions_through_helpers_of_other_modules(tmp_path, helper, expected
                                      "    x = jnp.zeros(3)\n    for _ in range(n):\n"
                                      "        x = x + 1\n        record(x)\n")
     assert codes_at(lint(tmp_path, "pkg/loop.py")) == expected
+
+
+def kept_callers(root, path):
+    """What the reach says of ``path`` in a new process (the process's memory emptied) that
+    keeps its cache in ``root / "cache"``."""
+    MEMORY.__init__()
+    return project_around(str(path), Options(cache_dir=str(root / "cache"))).callers()
+
+
+@pytest.fixture
+def reach_solves(monkeypatch):
+    """The packages whose reach is solved (not read back from the cache) from now on."""
+    solved, solve = [], Project._reach
+    monkeypatch.setattr(Project, "_reach", lambda self, files: solved.append(self.package) or solve(self, files))
+    return solved
+
+
+def test_the_reach_is_kept_on_disk_until_a_module_it_read_changes(tmp_path, monkeypatch, reach_solves):
+    package = copy_chain(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    first = kept_callers(tmp_path, package / "util.py")
+    assert first and reach_solves == [package]
+    assert kept_callers(tmp_path, package / "util.py") == first  # read back, not solved
+    assert kept_callers(tmp_path, package / "step.py") == {} and reach_solves == [package]
+    text = (package / "model.py").read_text()
+    (package / "model.py").write_text(text.replace("    log_stats(y)\n", "    log_stats(2.0)\n"))
+    assert kept_callers(tmp_path, package / "util.py") != first and reach_solves == [package] * 2
+    (package / "model.py").write_text(text)
+    assert kept_callers(tmp_path, package / "util.py") == first
+
+
+def test_the_kept_reach_is_solved_again_when_an_import_resolves_elsewhere(tmp_path, monkeypatch, reach_solves):
+    """A module outside the package appears (``import helpers`` now resolves): no file of the
+    package changed, but the reach through it did."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "step.py").write_text("import jax\n\nimport helpers\n\nfrom . import util\n\n\n@jax.jit\n"
+                                     "def step(x):\n    return helpers.relay(util.scale(x))\n")
+    (package / "util.py").write_text("def scale(x):\n    return x\n\n\ndef leaf(x):\n    print(x)\n")
+    monkeypatch.chdir(tmp_path)
+    assert list(kept_callers(tmp_path, package / "util.py")) == ["scale"]
+    (tmp_path / "helpers.py").write_text("from pkg import util\n\n\ndef relay(x):\n    return util.leaf(x)\n")
+    assert sorted(kept_callers(tmp_path, package / "util.py")) == ["leaf", "scale"] and len(reach_solves) == 2

@@ -2,7 +2,8 @@
 
 - ``modules``: the Project around a linted file: imports resolved to the project's
   files, their summaries, and the reach: which functions the project's traces reach,
-  from which callers in other modules;
+  from which callers in other modules; ``package``: the package's files, and its reach
+  kept on disk with what solving it relied on;
 - ``summaries``: one module's summary, from its text alone; ``flows``: which
   parameters each call of a function passes on;
 - ``records``: pytree classes and the shapes of jitted results;

@@ -1,17 +1,63 @@
 """Where other modules of the project name or call a function of this file: a call that
 leaves a parameter to its default (``make(3)`` in train.py, for ``def make(n,
 dtype=np.float64)`` in util.py: JNP402 holds at the function's own line when any caller
-keeps a 64-bit default), or any mention at all (then the function's callers are not all
-in its file, so what its parameters receive is not known there: JNP401).
+keeps a 64-bit default), any mention at all (then the function's callers are not all
+in its file, so what its parameters receive is not known there: JNP401), or a store that
+rebinds one of its globals (``models.NEIGHBORS = ...``: JNP304 where traced code reads it).
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
 once per process (its words kept as a set) and parsed only when it has the function's name.
 """
 import ast
+import json
 import re
+from functools import lru_cache
+from pathlib import Path
 
 from ..syntax import module_imports, split_attributes
 from .cache import MEMORY
+
+
+def answer(found):
+    """A question's result as text: equal texts mean the model sees the same thing."""
+    return json.dumps(found, sort_keys=True, default=str)
+
+
+@lru_cache(maxsize=None)
+def shown(path):
+    """A path as messages show it: relative to the working directory when below it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+class OtherModules:
+    """The questions of ``Project`` that read what other modules do with this file's names (each
+    recorded in ``consulted``, as ``Project``'s own are, for ``reuse``)."""
+
+    def transform_alias(self, binding, attributes=()):
+        """[transform, [[keyword, source]]] that an imported project name stands for where it decorates
+        a def (``summaries.transform_aliases``), or None."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        alias = summary.get("aliases", {}).get(found[1]) if summary else None
+        self.consulted.append(("transform_alias", [list(binding), list(attributes)], answer(alias)))
+        return alias
+
+    def rebound_elsewhere(self, name):
+        """[[module path as messages show it, line]]: where other modules rebind this file's global
+        ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
+        found = [[shown(path), line] for path, line in rebinding_modules(self, name)]
+        self.consulted.append(("rebound_elsewhere", [name], answer(found)))
+        return found
+
+    def looped_elsewhere(self, name):
+        """[[module path as messages show it, line]]: the loops of other modules that call this
+        file's function ``name`` (``defaults``)."""
+        found = [[shown(path), line] for path, line in looping_modules(self, name)]
+        self.consulted.append(("looped_elsewhere", [name], answer(found)))
+        return found
 
 
 def calls_keeping_default(project, name, param, index):
@@ -20,7 +66,7 @@ def calls_keeping_default(project, name, param, index):
     (positional ``index``, None when keyword-only) to its default."""
     found = []
     for path, text in modules_naming(project, name):
-        for binding, attributes, positional, keywords, line in _imported_calls(path, text, name):
+        for binding, attributes, positional, keywords, line, _ in _imported_uses(path, text, name)[0]:
             keeps = param not in keywords and (index is None or positional <= index)
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
@@ -41,6 +87,9 @@ def modules_naming(project, name):
 
 
 _WORD = re.compile(rb"\w+")
+_LOOPS = (ast.For, ast.AsyncFor, ast.While)
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a lambda: a transform may trace it)
 
 
 def _words(path):
@@ -58,27 +107,90 @@ def _words(path):
     return kept[1:]
 
 
-def _imported_calls(path, text, name):
-    """[(import binding, attributes, positional arguments, keyword names, line)] for the
-    calls in a module of an imported function called ``name`` (``make(...)``,
-    ``util.make(...)``, ``build(...)`` after ``import make as build``); calls with ``*args``
-    or ``**kwargs`` are left out."""
-    kept = MEMORY.imported_calls.get((path, name))
+def rebinding_modules(project, name):
+    """[[module path, line]] for the first statement in each other module of ``project`` that
+    rebinds this file's global ``name`` in a loop, as an attribute of the imported module
+    (``models.NEIGHBORS = ...`` after ``from pkg import models``): code traced here keeps the
+    value it saw first."""
+    found, store = [], re.compile(rb"\.[ \t]*" + re.escape(name.encode("utf-8")) + rb"[ \t]*=(?!=)")
+    for path, text in _importing_modules(project, name):
+        if not store.search(text):  # (cheap: most modules that name it never store to it)
+            continue
+        for binding, attributes, line in _imported_uses(path, text, name)[1]:
+            if project.target_of(path, binding, attributes) == (project.path, name):
+                found.append([path, line])
+                break
+    return found
+
+
+def _importing_modules(project, name):
+    """``modules_naming`` those that also have the word of this file's module (``models`` of
+    pkg/models.py, the package's of an ``__init__.py``): an import of it names it, except one
+    through a re-export, which these questions leave out to stay cheap."""
+    path = project.path
+    stem = (path.parent.name if path.name == "__init__.py" else path.stem).encode("utf-8")
+    return [(other, text) for other, text in modules_naming(project, name) if stem in _words(other)[1]]
+
+
+def looping_modules(project, name):
+    """[[module path, line of the loop]] for the first loop in each other module of ``project``
+    whose body calls this file's top-level function ``name`` through an import, outside any
+    decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
+    found = []
+    for path, text in _importing_modules(project, name):
+        for binding, attributes, _, _, _, loop in _imported_uses(path, text, name)[0]:
+            if loop is not None and project.target_of(path, binding, attributes) == (project.path, name):
+                found.append([path, loop])
+                break
+    return found
+
+
+def _imported_uses(path, text, name):
+    """([(import binding, attributes, positional arguments, keyword names, line, line of the loop
+    around it or None)] for the calls of an imported function called ``name`` (``make(...)``,
+    ``util.make(...)``, ``build(...)`` after ``import make as build``; calls with ``*args`` or
+    ``**kwargs`` are left out), [(import binding, attributes, line)] for the stores in a loop to
+    an attribute ``name`` of an imported name, ``util.name = ...``) of a module."""
+    calls, stores = _module_uses(path, text)
+    return calls.get(name, ()), stores.get(name, ())
+
+
+def _module_uses(path, text):
+    """({name: its calls}, {name: its stores}) (see ``_imported_uses``) for every name of a module,
+    from one parse and one walk, kept while its text stays. A store outside a loop may run once,
+    before anything is traced (``config.DEBUG = args.debug`` at startup), so only one that a loop
+    repeats is known to change the value. Loops in a decorated def or a lambda count as none: a
+    transform may trace them."""
+    kept = MEMORY.imported_calls.get(path)
     if kept is None or kept[0] is not text:  # (``_words`` keeps one bytes object per version)
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = ast.Module(body=[], type_ignores=[])
         imports = module_imports(tree)
-        found = []
-        for node in ast.walk(tree):
-            if type(node) is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
+        calls, stores, stack = {}, {}, [(tree, None)]
+        while stack:
+            node, loop = stack.pop()
+            kind = type(node)
+            if kind in _SCOPES and loop is not _MAYBE_TRACED:
+                loop = _MAYBE_TRACED if kind is ast.Lambda or node.decorator_list else None
+            elif kind in _LOOPS and loop is not _MAYBE_TRACED:
+                loop = node
+            stack.extend([(child, loop) for child in ast.iter_child_nodes(node)])
+            looped = loop is not None and loop is not _MAYBE_TRACED
+            if kind is ast.Attribute and type(node.ctx) is ast.Store and looped:
+                root, attributes = split_attributes(node)
+                binding = imports.get(root.id) if root is not None else None
+                if binding is not None:
+                    stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
+            if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
                     or any(k.arg is None for k in node.keywords):
                 continue
             root, attributes = split_attributes(node.func)
             binding = imports.get(root.id) if root is not None else None
-            if binding is not None and (attributes[-1] if attributes else binding[2]) == name:
-                found.append((binding, attributes, len(node.args), {k.arg for k in node.keywords},
-                              node.lineno))
-        kept = MEMORY.imported_calls[(path, name)] = (text, found)
-    return kept[1]
+            if binding is not None:
+                calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
+                    (binding, attributes, len(node.args), {k.arg for k in node.keywords}, node.lineno,
+                     loop.lineno if looped else None))
+        kept = MEMORY.imported_calls[path] = (text, calls, stores)
+    return kept[1:]

@@ -11,12 +11,13 @@ derived value's method, a static attribute (``x.shape``), a conditional
 expression.
 """
 import ast
+import builtins
 import re
 from functools import lru_cache
 
 from ... import api
 from ..library import non_array_functions
-from ..syntax import (NESTED_SCOPES, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, parameters,
+from ..syntax import (NESTED_SCOPES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, parameters,
                       positional_names, split_attributes, walk_own)
 from ..traced import APPLY_OPTIONS
 
@@ -43,6 +44,7 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 # the reach knows the ``self`` of ``__call__`` came in through the transform (no keyword is spelled so).
 OBJECT = "<object>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
+_BUILTINS = frozenset(dir(builtins))
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
 # A module that says this may give its traced code a function to call as state.apply_fn.
 _APPLY_FN = b"apply_fn"
@@ -388,7 +390,8 @@ def _function_transforms():
 
 def call_target(expr, imports, local_functions):
     """(import binding, attribute path) for a project name that ``expr`` names through a
-    module-level import, (None, [name]) for one of ``local_functions``, else None."""
+    module-level import (or the module's one star import of a project module, whose module then
+    says whether it defines the name), (None, [name]) for one of ``local_functions``, else None."""
     name, parts = split_attributes(expr)
     if name is None:
         return None
@@ -397,6 +400,9 @@ def call_target(expr, imports, local_functions):
         return None if binding[0].split(".")[0] in _LIBRARIES and not binding[1] else (binding, parts)
     if name.id in local_functions and not parts:
         return None, [name.id]
+    star = imports.get(STAR)
+    if star is not None and name.id not in _BUILTINS and star[0].split(".")[0] not in _LIBRARIES:
+        return star, [name.id, *parts]  # from .utils import *: a name bound nowhere here may be utils'
     return None
 
 
@@ -466,6 +472,9 @@ def _derived_from(expr, derived, imports):
         return set().union(*(_derived_from(e, derived, imports) for e in expr.elts))
     if kind is ast.Call:
         arguments = [*expr.args, *(k.value for k in expr.keywords)]
+        if type(expr.func) is ast.Call and _plainly_transformed(expr.func, imports) \
+                and api.transforms().get(imported_qualname(expr.func.func, imports), {"arrays": True})["arrays"]:
+            return set().union(*(_derived_from(a, derived, imports) for a in arguments))  # jax.grad(f)(p, x)
         name = imported_qualname(expr.func, imports)
         if name is not None:
             array = array_function(name)

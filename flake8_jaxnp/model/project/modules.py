@@ -10,32 +10,30 @@ from other modules, any number of calls away, with which parameters traced.
 """
 import ast
 import hashlib
-import json
 import os
 import re
 from collections import deque
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 
 from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import calls_keeping_default, modules_naming
+from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, called_object
 from .objects import PassedObjects, parameter_classes
+from .package import ReachInputs, kept_reach, package_files
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
-# The most project files read to learn who traces a module's functions.
-MAX_PROJECT_FILES = 2000
 NOT_PROJECT = ("site-packages", "dist-packages")
-SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 # What the model asks of other modules.
-QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere")
+QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias")
 
 
-class Project:
+class Project(OtherModules):
     """The project around one linted file: its modules' summaries, found without importing."""
 
     def __init__(self, filename, cache_dir, transforms, scalars_static):
@@ -50,6 +48,7 @@ class Project:
         self.transforms = transforms
         self.scalars_static = scalars_static
         self.salt = cache.salt(transforms, scalars_static)
+        self.reach_inputs = ReachInputs()  # what solving the reach relies on, while it is solved
 
     # ---- module resolution ----
     def resolve(self, binding, attributes=()):
@@ -111,6 +110,7 @@ class Project:
         file whose size and modification time did not change is not read again. With
         ``defines``, None when no line starts by defining that name (the module is then not
         parsed: the summary knows only top-level definitions)."""
+        self.reach_inputs.read(path)
         try:
             stat = path.stat()
         except OSError:
@@ -249,10 +249,11 @@ class Project:
         this file's function tracers, or none ([]: it runs at trace time, the trace cached;
         caller None: another module applies a transform to it, ``jax.jit(loss)``); root: (function,
         path, line) of the traced function the chain starts at, or None when the caller is that
-        root. The reach is solved once per process (one flake8 run sees one state of the files)."""
+        root. The reach is solved once per process (one flake8 run sees one state of the files)
+        and kept on disk for later runs and other workers (``package.kept_reach``)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
-            MEMORY.callers[key] = self._reach(self.files())
+            MEMORY.callers[key] = kept_reach(self, self._reach, self._imports_project)
         found = {name: [entry for entry in calls if entry[3] != str(self.path)]
                  for name, calls in MEMORY.callers[key].get(str(self.path), {}).items()}
         found = {name: calls for name, calls in found.items() if calls}
@@ -382,6 +383,7 @@ class Project:
 
     def _parameter_classes(self, path, unit, indexes):
         """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""
+        self.reach_inputs.read(path)
         try:
             data = path.read_bytes()
         except OSError:
@@ -426,13 +428,15 @@ class Project:
         names: a function of that module (binding None) or an import resolved from there."""
         if binding is None:
             return path, attributes[0]
-        if path == self.path:
-            return self.resolve(binding, attributes)
-        return self._resolver(path).resolve(binding, attributes)
+        resolver = self if path == self.path else self._resolver(path)
+        found = resolver.resolve(binding, attributes)
+        self.reach_inputs.resolved(path, binding, attributes, found)
+        return found
 
     def _resolver(self, path):
-        """A Project around the module at ``path``, to resolve its imports."""
-        key = (path, os.getcwd())
+        """A Project around the module at ``path``, to resolve its imports: one for the modules
+        of a folder, which resolve alike (a linked module, by where it links to)."""
+        key = (path if path.is_symlink() else path.parent, os.getcwd())
         if key not in MEMORY.resolvers:
             MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
         return MEMORY.resolvers[key]
@@ -448,6 +452,7 @@ class Project:
         if is_test_module(path):
             return None
         identity = cache.identity(path)  # (before reading: a later write moves it)
+        self.reach_inputs.read(path)
         known, data = index.get(path, identity), None
         if known is None:
             try:
@@ -479,27 +484,17 @@ class Project:
         names a project module: a relative one, or one whose top package is the project's."""
         package, in_package = _top_package(path.parent)  # (the project's files are real paths)
         root, here = str(package.parent if in_package else package), os.getcwd()
-        return any(relative or any(_is_project_module(root, here, m) for m in modules) for relative, modules in imports)
+        found = any(relative or any(_is_project_module(root, here, m) for m in modules)
+                    for relative, modules in imports)
+        self.reach_inputs.imported(path, imports, found)
+        return found
 
     def _key(self, data):
         return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
 
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""
-        key = (self.package, self.in_package)
-        files = MEMORY.project_files.get(key)
-        if files is None:
-            if self.in_package:
-                files = []
-                for folder, dirs, names in os.walk(self.package):
-                    dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
-                    files.extend(Path(folder) / n for n in sorted(names) if n.endswith(".py"))
-                    if len(files) > MAX_PROJECT_FILES:
-                        break
-            else:
-                files = sorted(self.package.glob("*.py"))
-            files = MEMORY.project_files[key] = files[:MAX_PROJECT_FILES]  # below the resolved package folder
-        return files
+        return package_files(self.package, self.in_package)
 
 
 def _applied_parameters(facts, bound, names, static_positions, static_names):
@@ -520,11 +515,6 @@ def _site_order(site):
 def is_test_module(path):
     """pytest's test files and conftest.py: what they trace is the tests' own."""
     return is_test_file(str(path)) or path.name == "conftest.py"
-
-
-def answer(found):
-    """A question's result as text: equal texts mean the model sees the same thing."""
-    return json.dumps(found, sort_keys=True, default=str)
 
 
 def has_project(filename):
@@ -558,15 +548,6 @@ def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
     return word_pattern(tuple(sorted({name.rsplit(".", 1)[1] for name in transforms})))
-
-
-@lru_cache(maxsize=None)
-def shown(path):
-    """A path as messages show it: relative to the working directory when below it."""
-    try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
-    except ValueError:
-        return str(path)
 
 
 def _is_project_module(root, here, dotted):

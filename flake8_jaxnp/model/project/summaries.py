@@ -13,16 +13,16 @@ module's header and the function's own lines (``function_summary``).
 """
 import ast
 import bisect
+import json
 import re
 from functools import lru_cache
 
 from ... import api
-from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from .. import dtypes
+from ..aliases import transform_aliases
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
-from ..library import non_array_functions
 from ..parameters import applied_parameters
-from ..syntax import (SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
+from ..syntax import (LOOPS, SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
                       transform_spec, walk_own)
 from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
@@ -30,10 +30,11 @@ from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances,
                     parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import built_jitted, jitted_result_shape, module_records
+from .returns import BUILTIN_NAMES, conversions, returned_kind
 from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 23
+SUMMARY_FORMAT = 26
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -46,7 +47,7 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}, "numpy": [], "classes": {}}
+                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "aliases": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
@@ -95,7 +96,8 @@ def summarise(source, transforms, scalars_static=()):
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes}
+            "numpy": numpy_constants(tree, imports), "classes": classes,
+            "aliases": transform_aliases(tree, lambda e: _qualname(e, imports), transforms)}
 
 
 def _assigns_call(stmt):
@@ -388,9 +390,6 @@ def _qualname(expr, imports):
     return imported_qualname(expr, imports, BUILTIN_NAMES)
 
 
-BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
-
-
 def _transform(expr, imports, transforms):
     """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
     return transform_spec(expr, lambda e: _qualname(e, imports), transforms)
@@ -405,7 +404,7 @@ def function_facts(func, imports):
     (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
     ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
-    rebound, found, returns, keyed, returned = set(), [], set(), [], []
+    rebound, found, returns, keyed, returned, stores, local = set(), [], [], [], [], {}, {}
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
@@ -414,19 +413,19 @@ def function_facts(func, imports):
         if kind is ast.Name:
             if type(node.ctx) is not ast.Load:
                 rebound.add(node.id)
+                stores[node.id] = stores.get(node.id, 0) + 1
             continue
         if kind in NESTED_SCOPE_TYPES:
             continue
+        if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            local[node.targets[0].id] = node.value
         if kind is ast.Call:
             key = key_argument(node)
             if type(key) is ast.Name:
                 keyed.append((node, key.id))
             if unconditional:
-                conversion = _conversion(node, imports)
-                if conversion is not None:
-                    found.append((conversion, node.lineno))
+                found.extend((conversion, node.lineno) for conversion in conversions(node, imports))
         elif kind is ast.Return:
-            returns.add(_returned_kind(node.value, imports))
             returned.append(node.value)
         elif kind is ast.Yield or kind is ast.YieldFrom:
             ends_in_return = False
@@ -439,8 +438,10 @@ def function_facts(func, imports):
                 stack.append((value, inner))
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
-    kind = returns.pop() if ends_in_return and len(returns) == 1 else None
-    keys = _consumed_keys(func, params, rebound, keyed, imports)
+    local = {name: value for name, value in local.items() if stores[name] == 1 and name not in params}
+    returns = {json.dumps(returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
+    kind = json.loads(returns.pop()) if ends_in_return and len(returns) == 1 else None
+    keys = _consumed_keys(func, params, keyed, imports)
     follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
         and not func.decorator_list else []  # (a decorator may return anything)
     return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
@@ -448,11 +449,11 @@ def function_facts(func, imports):
             "returned_keys": returned_keys(func, keys)}
 
 
-def _consumed_keys(func, params, rebound, keyed, imports):
+def _consumed_keys(func, params, keyed, imports):
     """{parameter: how} for the parameters ``func`` consumes as keys on every call: ``keyed``
     holds its calls with a name as their key argument; those of ``jax.random`` consume it
     (a split only when its keys are read: returned, or drawn from or split again)."""
-    own = (set(params) | {a.arg for a in func.args.kwonlyargs}) - rebound
+    own = set(params) | {a.arg for a in func.args.kwonlyargs}  # (consumed before being bound again)
     random_calls = _random_calls([(call, name) for call, name in keyed if name in own], imports)
     if not random_calls:
         return {}
@@ -486,62 +487,13 @@ def _random_calls(keyed, imports):
 def _split_read(func, call, read):
     """Whether the keys of the split ``call`` are read: it is returned, or assigned to a
     name in ``read`` (returned as it is, or the key of a jax.random call)."""
-    for stmt in func.body:
+    for stmt in [*func.body, *(s for loop in func.body if isinstance(loop, LOOPS) for s in loop.body)]:
         if getattr(stmt, "value", None) is call:
             if type(stmt) is ast.Return:
                 return True
             return type(stmt) is ast.Assign and any(
                 type(n) is ast.Name and n.id in read for target in stmt.targets for n in ast.walk(target))
     return False
-
-
-def _conversion(node, imports):
-    """(parameter name, code, what) when ``node`` moves a parameter to the host: ``np.asarray(x)``,
-    ``jax.device_get(x)``, ``float(x)``, ``print(x)``, ``x.item()``, ``x.tolist()``; the parameter
-    may come wrapped in flax's ``unreplicate(x)``, which keeps device data on the device."""
-    func = node.func
-    if type(func) is ast.Attribute and func.attr in _HOST_METHOD_CODES and not node.args and not node.keywords:
-        name = _parameter_name(func.value, imports)
-        return None if name is None else (name, _HOST_METHOD_CODES[func.attr], f".{func.attr}()")
-    name = _parameter_name(node.args[0], imports) if node.args else None
-    if name is None:
-        return None
-    qualname = _qualname(func, imports)
-    if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get":
-        return name, "JNP101", f"{qualname.replace('numpy.', 'np.', 1)}()"
-    if qualname in SCALAR_CONVERSIONS:
-        return name, "JNP102", f"{qualname.split('.', 1)[1]}()"
-    if qualname in FORMATTERS:
-        return name, "JNP103", f"{qualname.split('.', 1)[1]}()"
-    return None
-
-
-_HOST_METHOD_CODES = {"item": "JNP102", "tolist": "JNP101"}
-
-
-def _parameter_name(expr, imports):
-    """The name ``x`` of ``x`` or ``unreplicate(x)`` (still the same device data), else None."""
-    if type(expr) is ast.Call and len(expr.args) == 1 and not expr.keywords \
-            and _qualname(expr.func, imports) in DEVICE_PRESERVING:
-        expr = expr.args[0]
-    return expr.id if type(expr) is ast.Name else None
-
-
-def _returned_kind(value, imports):
-    """"jax" for a call into jax.numpy that returns one array, or arithmetic on one
-    (``jnp.tanh(x) * 2``: an array's operator gives an array), else None."""
-    while type(value) is ast.BinOp or type(value) is ast.UnaryOp:
-        if type(value) is ast.UnaryOp:
-            value = value.operand
-        elif _returned_kind(value.left, imports) == "jax":
-            return "jax"
-        else:
-            value = value.right
-    name = _qualname(value.func, imports) if isinstance(value, ast.Call) else None
-    module, _, function = (name or "").rpartition(".")
-    array = module == "jax.numpy" and function not in non_array_functions() \
-        and function not in api.tuple_result_functions()
-    return "jax" if array else None
 
 
 def dtype_aliases(tree, imports):

@@ -184,6 +184,17 @@ def returned_def(factory):
     return inner.get(name) if counts.get(name) == 1 else None
 
 
+def _lambda_def(lambda_):
+    """A lambda as the def it stands for, ``def <lambda>(x): return body``, for the summaries'
+    readers of defs (its calls, its parameters)."""
+    func = ast.FunctionDef(name="<lambda>", args=lambda_.args, body=[ast.Return(lambda_.body)],
+                           decorator_list=[], returns=None, type_params=[])
+    for node in (func, func.body[0]):
+        ast.copy_location(node, lambda_)
+        node.end_lineno, node.end_col_offset = lambda_.end_lineno, lambda_.end_col_offset
+    return func
+
+
 class _Scope:
     """A def, a class body or the module: how many times each name is bound in it, and the
     defs bound there (computed when a name is first resolved through it)."""
@@ -328,6 +339,9 @@ class _Reader:
                              names + tuple(k.arg for k in expr.keywords), line)
             else:  # jax.jit(make_train(cfg)): the def the factory returns
                 self._target(expr.func, spec, chain, bound, names, line, returned=True)
+            return
+        if type(expr) is ast.Lambda and not returned:  # jax.jit(lambda x: step(x)): a def of one return
+            self._add(_lambda_def(expr), 0, f"{chain[-1].prefix}<lambda:{expr.lineno}>", spec, bound, names, line)
             return
         if type(expr) is ast.Attribute and expr.attr == "apply" and spec[1]:
             return  # options of apply's positions (variables first): not read

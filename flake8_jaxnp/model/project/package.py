@@ -1,0 +1,94 @@
+"""The linted file's package as a whole: its files, and its reach kept on disk.
+
+Solving the reach (``Project._reach``) reads every module of the package that may apply a
+transform. It is kept under the package, its files and the working directory, together with
+what solving it relied on (``ReachInputs``), so that a later run, a ``-j`` worker or an
+editor's save checks file identities and resolutions instead of reading the modules again.
+"""
+import json
+import os
+from pathlib import Path
+
+from . import cache
+from .cache import MEMORY
+
+# The most project files read to learn who traces a module's functions.
+MAX_PROJECT_FILES = 2000
+SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
+
+
+def package_files(package, in_package):
+    """The project's ``.py`` files: below its top package, or beside a loose file."""
+    key = (package, in_package)
+    files = MEMORY.project_files.get(key)
+    if files is None:
+        if in_package:
+            files = []
+            for folder, dirs, names in os.walk(package):
+                dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS and not d.startswith("."))
+                files.extend(Path(folder) / n for n in sorted(names) if n.endswith(".py"))
+                if len(files) > MAX_PROJECT_FILES:
+                    break
+        else:
+            files = sorted(package.glob("*.py"))
+        files = MEMORY.project_files[key] = files[:MAX_PROJECT_FILES]  # below the resolved package folder
+    return files
+
+
+class ReachInputs:
+    """What solving a reach read (each module's identity) and relied on (what each import it
+    followed resolves to, whether a module's top-level imports name the project). Records
+    nothing unless ``active``: the project asks it on every read, solving or not."""
+
+    def __init__(self, active=False):
+        self.active = active
+        self.identities, self.resolutions, self.imports = {}, {}, {}
+
+    def read(self, path):
+        if self.active:
+            self.identities[str(path)] = cache.identity(path)
+
+    def resolved(self, path, binding, attributes, found):
+        if self.active:
+            question = [str(path), list(binding), list(attributes)]
+            self.resolutions[json.dumps(question)] = [*question, _as_text(found)]
+
+    def imported(self, path, imports, found):
+        if self.active:
+            self.imports[json.dumps([str(path), imports])] = [str(path), imports, found]
+
+    def kept(self):
+        return {"read": self.identities, "resolved": list(self.resolutions.values()),
+                "imports": list(self.imports.values())}
+
+
+def kept_reach(project, solve, imports_project):
+    """The reach of ``project``'s package (``solve(files)``), from disk when every module
+    it read is the file it was and every resolution and import check it relied on answers
+    as before; else solved, recorded and kept. Used as JSON when just solved too, so both
+    paths give the same answers."""
+    files = project.files()
+    where = json.dumps([str(project.package), os.getcwd(), [str(path) for path in files]]).encode()
+    key = f"{project._key(where)}-reach"
+    kept = cache.read(project.cache_dir, key)
+    if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project):
+        return kept["reach"]
+    project.reach_inputs = inputs = ReachInputs(active=bool(project.cache_dir))  # (nothing kept: nothing noted)
+    try:
+        found = json.loads(json.dumps(solve(files)))
+    finally:
+        project.reach_inputs = ReachInputs()
+    cache.write(project.cache_dir, key, {"inputs": inputs.kept(), "reach": found})
+    return found
+
+
+def _unchanged(inputs, target_of, imports_project):
+    return all(cache.identity(Path(path)) == identity for path, identity in inputs["read"].items()) \
+        and all(_as_text(target_of(Path(path), tuple(binding), attributes)) == found
+                for path, binding, attributes, found in inputs["resolved"]) \
+        and all(imports_project(Path(path), imports) == found for path, imports, found in inputs["imports"])
+
+
+def _as_text(found):
+    """A resolution, (module path, name) or None, as JSON keeps it."""
+    return None if found is None else [str(found[0]), found[1]]

@@ -1,0 +1,114 @@
+"""What a function's text says of its results: the parameters it hands to the host on a call
+(``conversions``: ``float(x)``, ``print(name, x)``, ``x.mean().item()``), and what kind of array
+every ``return`` gives (``returned_kind``: a jax.numpy call's device array, NumPy's host data, a
+tuple of those). Read by the summaries (``function_facts``) for this module's and other modules'
+callers."""
+import ast
+
+from ... import api
+from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
+from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
+from ..syntax import imported_qualname
+from .flows import HOST_METHODS
+
+# Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
+BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
+
+
+def _qualname(expr, imports):
+    return imported_qualname(expr, imports, BUILTIN_NAMES)
+
+
+def conversions(node, imports):
+    """[(parameter name, code, what)] for the parameters ``node`` moves to the host: ``np.asarray(x)``,
+    ``jax.device_get(x)``, ``float(x)``, ``print(name, x)`` (each argument), ``x.item()``,
+    ``x.tolist()``; the parameter may come wrapped in flax's ``unreplicate(x)``, which keeps device
+    data on the device, or computed from it (``_parameter_name``)."""
+    func = node.func
+    if type(func) is ast.Attribute and func.attr in _HOST_METHOD_CODES and not node.args and not node.keywords:
+        name = _parameter_name(func.value, imports)
+        return [] if name is None else [(name, _HOST_METHOD_CODES[func.attr], f".{func.attr}()")]
+    if not node.args:
+        return []
+    qualname = _qualname(func, imports)
+    if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get":
+        code, what = "JNP101", f"{qualname.replace('numpy.', 'np.', 1)}()"
+    elif qualname in SCALAR_CONVERSIONS:
+        code, what = "JNP102", f"{qualname.split('.', 1)[1]}()"
+    elif qualname in FORMATTERS:
+        code, what = "JNP103", f"{qualname.split('.', 1)[1]}()"
+    else:
+        return []
+    names = [_parameter_name(a, imports) for a in (node.args if code == "JNP103" else node.args[:1])]
+    return [(name, code, what) for name in names if name is not None]
+
+
+_HOST_METHOD_CODES = {"item": "JNP102", "tolist": "JNP101"}
+
+
+def _parameter_name(expr, imports):
+    """The name ``x`` of ``x`` or ``unreplicate(x)`` (still the same device data), or of an array
+    its methods, operators and indexing compute from it (``(x.argmax(-1) == y).mean()``: a device
+    array's own methods, and its operators where it stands first, give device arrays; a method
+    jax.Array lacks, ``x.keys()``, is no such array), else None."""
+    while True:
+        kind = type(expr)
+        if kind is ast.Call and len(expr.args) == 1 and not expr.keywords \
+                and _qualname(expr.func, imports) in DEVICE_PRESERVING:
+            expr = expr.args[0]
+        elif kind is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in api.array_attributes() \
+                and expr.func.attr not in HOST_METHODS and expr.func.attr not in api.python_result_methods():
+            expr = expr.func.value
+        elif kind is ast.BinOp or kind is ast.Compare and len(expr.ops) == 1:
+            expr = expr.left
+        elif kind is ast.Subscript or kind is ast.UnaryOp and type(expr.op) is not ast.Not:
+            expr = expr.value if kind is ast.Subscript else expr.operand
+        else:
+            return expr.id if kind is ast.Name else None
+
+
+def returned_kind(value, imports, local=None, depth=0):
+    """"jax" for a call into jax.numpy that returns one array, or arithmetic on one
+    (``jnp.tanh(x) * 2``: an array's operator gives an array); "numpy" for a NumPy call that
+    builds one host array (``np.linspace(0, 1, 32)``, ``np.load(path).astype(np.float32)``,
+    ``rng.normal(size=3)`` of ``rng = np.random.default_rng(0)``; not ``np.sum(x)``, which gives
+    a JAX array for one), or arithmetic on NumPy arrays and numbers alone; a list of those for a
+    tuple (``return X, y``); else None. ``local``: {name: the value of its one assignment in the
+    function} (a parameter is no such name), followed a few deep."""
+    kind = type(value)
+    if kind is ast.Name and local and value.id in local and depth < _LOCAL_DEPTH:
+        return returned_kind(local[value.id], imports, local, depth + 1)
+    if kind is ast.Tuple and depth == 0 and value.elts and not any(type(e) is ast.Starred for e in value.elts):
+        kinds = [returned_kind(e, imports, local, depth + 1) for e in value.elts]
+        return kinds if any(kinds) else None
+    if kind is ast.UnaryOp:
+        return returned_kind(value.operand, imports, local, depth)
+    if kind is ast.BinOp:
+        sides = [returned_kind(side, imports, local, depth) for side in (value.left, value.right)]
+        if "jax" in sides:
+            return "jax"
+        numbers = [type(side) is ast.Constant and type(side.value) in (int, float)
+                   for side in (value.left, value.right)]
+        return "numpy" if all(k == "numpy" or number for k, number in zip(sides, numbers)) else None
+    if kind is not ast.Call:
+        return None
+    func = value.func
+    if type(func) is ast.Attribute and type(func.value) in (ast.Call, ast.Name):
+        if func.attr == "astype":
+            return "numpy" if returned_kind(func.value, imports, local, depth) == "numpy" else None
+        maker = func.value
+        if type(maker) is ast.Name and local and maker.id in local:
+            maker = local[maker.id]
+        if type(maker) is ast.Call:
+            generator = _qualname(maker.func, imports) in GENERATOR_CONSTRUCTORS
+            return "numpy" if generator and func.attr in api.numpy_random_dtypes()["generator"] else None
+    module, _, function = (_qualname(func, imports) or "").rpartition(".")
+    if function in non_array_functions() or function in api.tuple_result_functions():
+        return None
+    if module == "jax.numpy":
+        return "jax"
+    numpy = module in NUMPY_ARRAY_MODULES and f"{module}.{function}" not in api.numpy_gives_jax_array()
+    return "numpy" if numpy else None
+
+
+_LOCAL_DEPTH = 4  # how many local names deep a returned value is followed
