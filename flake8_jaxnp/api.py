@@ -141,3 +141,18 @@ def framework_module_bases():
     """{dotted name of a framework's Module base: what its standard path traces}
     (``datagen.frameworks.framework_modules``), under each name the base is known by."""
     return {name: facts for facts in data().get("framework_modules", {}).values() for name in facts["names"]}
+
+
+@lru_cache(maxsize=None)
+def framework_aliases():
+    """{a framework's name for a JAX function: the function's JAX name} (``flax.linen.relu``:
+    ``jax.nn.relu``; ``datagen.frameworks.framework_aliases``)."""
+    return data().get("framework_aliases", {})
+
+
+@lru_cache(maxsize=None)
+def framework_layers():
+    """{dotted name: what was measured} of the frameworks' own layers that give one array when
+    called on an array (``nn.Dense``, ``nnx.Linear``, ``eqx.nn.Linear``: ``datagen.frameworks``),
+    under each name the layer is known by."""
+    return {name: facts for facts in data().get("framework_layers", {}).values() for name in facts["names"]}

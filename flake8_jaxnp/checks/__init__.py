@@ -106,6 +106,24 @@ def is_jitted(model, func):
     return found is not None and found[0].get("jitted", False)
 
 
+def jitted_by(model, func):
+    """(transform, its keywords, the same-file def it transforms) for a call's function expression
+    ``jax.jit(f, ...)``, a name bound once to one, or a def under one transform; else None."""
+    if type(func) is ast.Name:
+        found = model.resolve(func)
+        binding = found[1][0] if found and len(found[1]) == 1 else None
+        if binding is not None and binding.kind is BindingKind.DEF:
+            specs = [model.transform_spec(d) for d in binding.node.decorator_list]
+            if len(specs) == 1 and specs[0] is not None and specs[0][0] in model.transform_names:
+                return specs[0][0], specs[0][1], binding.node
+            return None
+        func = binding.value if binding is not None and binding.kind is BindingKind.ASSIGN else None
+    if type(func) is not ast.Call or model.qualname(func.func) not in model.transform_names or len(func.args) != 1:
+        return None
+    target = model.callee(func.args[0])
+    return (model.qualname(func.func), func.keywords, target) if isinstance(target, ast.FunctionDef) else None
+
+
 def jitted_parameters(model, func_expr, numbers_option, names_option):
     """(positions, names) that a jitted function's ``numbers_option``/``names_option`` (static_argnums/
     static_argnames, donate_argnums/donate_argnames) select, or None when it has none we can read."""

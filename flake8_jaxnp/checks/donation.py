@@ -79,10 +79,16 @@ def _host_data(model, name):
     batch in tfds.as_numpy(ds)``, ``ds.as_numpy_iterator()``): JAX copies them to the device and
     donates the copy, so they stay usable (measured on JAX 0.10.2: a NumPy array, a list and a
     float read after a donating call keep their values)."""
-    if model.value(name).kind in (NUMPY, PYTHON):
+    value = model.value(name)
+    if value.kind in (NUMPY, PYTHON) and not _holds_arrays(value):
         return True
     found = model.resolve(name)
     return found is not None and bool(found[1]) and all(_host_binding(model, binding) for binding in found[1])
+
+
+def _holds_arrays(value):
+    """A Python container whose known items hold JAX arrays (``{"x": jnp.ones(3)}``): not host data."""
+    return any(part.on_device or part.traced or _holds_arrays(part) for _, part in value.members or ())
 
 
 def _host_binding(model, binding):

@@ -22,7 +22,9 @@ class Consumers:
 
     def __init__(self, model):
         self.model = model
-        self.samplers = api.random_samplers()
+        # jax.random's samplers, and the framework layers whose construction draws from key= (measured)
+        self.samplers = api.random_samplers() | {name for name, facts in api.framework_layers().items()
+                                                 if facts.get("draws_from_key")}
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume

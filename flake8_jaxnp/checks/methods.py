@@ -4,13 +4,18 @@ import ast
 
 from ..findings import Finding
 from ..model.syntax import named_options, positional, positional_names, static_parameters
-from . import blocks, repeats, rule
+from . import blocks, jitted_by, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
 
+# The jit transforms that take only arrays and pytrees of them (a framework's own jit filters the rest).
+JAX_JITS = frozenset({"jax.jit", "jax.pmap"})
+
+
 @rule("JNP205")
 def traced_self_method(model):
+    yield from _rejected_arguments(model)
     registered = _registered_names(model)
     for cls in model.nodes(ast.ClassDef):
         if not _plain_class(model, cls) or cls.name in registered:
@@ -25,8 +30,33 @@ def traced_self_method(model):
             for decorator in method.decorator_list:
                 spec = model.transform_spec(decorator)
                 if spec and spec[0] in model.staging_transforms and _traces_self(method, spec[1]):
-                    yield Finding.at(decorator, "JNP205", {"transform": spec[0], "cls": cls.name,
-                                                           "method": method.name})
+                    yield Finding.at(decorator, "JNP205", {
+                        "transform": spec[0], "traces": f"on method '{cls.name}.{method.name}' traces 'self'",
+                        "cls": cls.name, "fix": "jit a function of the arrays, or register the class"})
+
+
+def _rejected_arguments(model):
+    """A framework object that ``jax.jit`` refuses (a linen Module, ``eqx.nn.MLP``: measured) given
+    as a traced argument of a jitted function: ``jax.jit(f)(model, x)``, ``fast(model, x)`` with
+    ``fast = jax.jit(f)``, ``step(model, x)`` with ``@jax.jit def step``."""
+    for call in model.nodes(ast.Call):
+        jitted = jitted_by(model, call.func)
+        if jitted is None or jitted[0] not in JAX_JITS:
+            continue
+        transform, keywords, target = jitted
+        params = positional_names(target)
+        static = static_parameters(named_options(keywords), params) if all(k.arg for k in keywords) else None
+        for position, argument in enumerate(call.args if static is not None else ()):
+            if type(argument) is ast.Starred:
+                break
+            found = None if position < len(params) and params[position] in static \
+                else model.rejected_by_jax_jit(argument) if type(argument) in (ast.Name, ast.Call) else None
+            if found is not None:
+                yield Finding.at(call, "JNP205", {
+                    "transform": transform, "traces": f"traces its argument {position}",
+                    "cls": found, "fix": "mark it static, use the framework's own jit (eqx.filter_jit, nnx.jit), "
+                                         "or pass the arrays (model.apply's variables)"})
+                break
 
 
 def _plain_class(model, cls):

@@ -5,7 +5,7 @@ from ..facts import TIMERS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import PARTIAL, expression_children, walk_own
-from . import blocks, describe, is_jitted, jitted_parameters, repeats, rule
+from . import blocks, describe, is_jitted, jitted_by, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
 # Calls that wait for the device: after one of them the clock reads a finished result.
@@ -180,22 +180,48 @@ def _body_names(loop, walked):
 
 
 def _changing_static(model, loop, call, walked):
-    """A range() loop counter passed as a static argument of a jitted function."""
-    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
-    if static is None:
-        return
+    """A range() loop counter passed as a static argument of a jitted function: one its options
+    make static, any under a transform that keeps Python scalars static (``eqx.filter_jit``), or
+    a field of a Module built from it that the framework's jit keeps static (``static_fields``)."""
     counter = _counter(loop, walked)
-    if counter is None:
+    jitted = jitted_by(model, call.func) if counter is not None else None
+    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
+    if counter is None or static is None and jitted is None:
         return
-    positions, names = static
-    passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if i in positions] + \
-        [(f"'{k.arg}'", k.value) for k in call.keywords if k.arg in names]
+    positions, names = static or ((), ())
+    every = jitted is not None and jitted[0] in model.scalars_static & model.staging_transforms  # filter_jit
+    passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if every or i in positions] + \
+        [(f"'{k.arg}'", k.value) for k in call.keywords if every or k.arg in names]
     for label, arg in passed:
         if isinstance(arg, ast.Name) and arg.id == counter:
             yield Finding.at(call, "JNP602", {
                 "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
                 "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})
             return
+    for arg in [*call.args, *(k.value for k in call.keywords)] if jitted is not None else ():
+        field = _counter_field(model, loop, arg, counter, jitted[0], walked)
+        if field is not None:
+            yield Finding.at(call, "JNP602", {
+                "what": f"the field '{field}' of the module given to {describe(call.func)}() takes a new Python "
+                        f"value ('{counter}'), static under {jitted[0]}", "loop": loop.lineno,
+                "fix": "store it as an array (jnp.asarray), or pass it as a traced argument"})
+            return
+
+
+def _counter_field(model, loop, arg, counter, transform, walked):
+    """The field of a framework Module that ``arg`` holds, built in the loop's body (inline, or a
+    name bound once there) with the loop's ``counter`` at that field, when ``transform`` keeps it
+    static (``static_fields``); else None."""
+    if isinstance(arg, ast.Name):
+        stores = _body_names(loop, walked)[0].get(arg.id, ())
+        stmt = model.parent(stores[0]) if len(stores) == 1 else None
+        arg = stmt.value if isinstance(stmt, ast.Assign) and stmt.targets == [stores[0]] else None
+    found = model.static_fields(arg) if isinstance(arg, ast.Call) else None
+    if found is None or found[1] != transform:
+        return None
+    fields = found[0]
+    given = list(zip(fields, arg.args)) + [(k.arg, k.value) for k in arg.keywords if k.arg in fields]
+    return next((field for field, value in given if isinstance(value, ast.Name) and value.id == counter), None)
 
 
 def _growing_argument(model, loop, call, walked):

@@ -175,12 +175,11 @@ def _inner_loops(loop):
 
 def _value(model, expr):
     """What ``expr`` holds on every iteration: in a while test that the first run and the later
-    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later;
-    a field of a NamedTuple (``m = Metrics(loss)``) holds its value."""
+    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later."""
     value = model.value(expr)
     if value.kind is not UNKNOWN:
         return value
-    return model.value_on_repeat(expr) or model.record_field(expr)
+    return model.value_on_repeat(expr) or value
 
 
 def _on_device(model, expr):
@@ -255,6 +254,8 @@ def _helper_transfer(model, call):
     if found is None:
         return None
     facts, where = found
+    if facts.get("jitted"):  # its conversions run while tracing, on tracers: JNP201/JNP301 there
+        return None
     for position, code, what, line in facts["converts"]:
         if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]) \
                 and _on_device(model, call.args[position]):

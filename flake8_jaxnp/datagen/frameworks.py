@@ -10,6 +10,8 @@ stay a Python value (it is static). A framework that is not installed keeps the
 entries recorded where it was; the generator prints which ones it measured.
 """
 import importlib.metadata
+import inspect
+import sys
 import json
 
 from .tables import TRACER_ERRORS
@@ -50,9 +52,15 @@ def framework_transforms(data_file, resolve):
 KEY = "framework_transforms"
 
 
-def measured_versions(entries):
-    """{package: release} that ``entries`` were measured with ("flax 0.12.8")."""
-    return dict(entry["measured_with"].split() for entry in entries.values())
+def framework_entries(data_file, resolve):
+    """{generator key: its entries} for the framework keys: transforms, Modules, layers."""
+    return {KEY: framework_transforms(data_file, resolve), MODULES_KEY: framework_modules(data_file, resolve),
+            LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve)}
+
+
+def measured_versions(keys):
+    """{package: release} that the entries of ``keys`` (``framework_entries``) were measured with ("flax 0.12.8")."""
+    return dict(entry["measured_with"].split() for entries in keys.values() for entry in entries.values())
 
 
 def _measure(name, transform, form):
@@ -208,14 +216,64 @@ def _measure_module(name, base, decorator):
                 entry[role] = isinstance(value, jax.core.Tracer)
 
     run = {"flax.linen.Module": _run_linen, "flax.nnx.Module": _run_nnx, "equinox.Module": _run_equinox}[name]
-    run(base, decorator, record, seen, jnp.ones(3))
+    instance = run(base, decorator, record, seen, jnp.ones(3))
     call = seen["__call__"]
     return {
         "traced_methods": sorted(method for method, entry in seen.items() if entry["array"]),
         "cached": call["runs"] == 1,
         "python_scalars_static": not call["scalar"],
         "array_fields_traced": bool(call.get("field")),
+        "rejected_by_jax_jit": rejected_by_jax_jit(instance),
+        "python_fields_static": _python_fields_static(name, base),
     }
+
+
+def _python_fields_static(name, base):
+    """Whether a Python ``int`` field of a Module given to its framework's jit (``eqx.filter_jit``,
+    ``nnx.jit``) is static there: an instance with another value traces the step again. A linen
+    Module is not given to a jit (its ``apply`` is): False."""
+    import jax.numpy as jnp
+
+    traces = []
+    if name == "equinox.Module":
+        import equinox as eqx
+
+        class Counted(base):
+            n: int
+
+            def __call__(self, a):
+                traces.append(self.n)
+                return a * self.n
+        jit = eqx.filter_jit
+    elif name == "flax.nnx.Module":
+        from flax import nnx
+
+        class Counted(base):
+            def __init__(self, n):
+                self.n = n
+
+            def __call__(self, a):
+                traces.append(self.n)
+                return a * self.n
+        jit = nnx.jit
+    else:
+        return False
+    step = jit(lambda module, a: module(a))
+    step(Counted(1), jnp.ones(3))
+    step(Counted(2), jnp.ones(3))
+    return len(traces) == 2
+
+
+def rejected_by_jax_jit(instance):
+    """Whether ``jax.jit`` refuses ``instance`` as an argument: not a pytree of JAX types (a
+    linen Module; an Equinox Module holding functions, such as ``eqx.nn.MLP``'s activation)."""
+    import jax
+
+    try:
+        jax.jit(lambda module: 0)(instance)
+    except TypeError:
+        return True
+    return False
 
 
 def _run_linen(base, compact, record, seen, x):
@@ -249,6 +307,7 @@ def _run_linen(base, compact, record, seen, x):
     apply(variables, x, 3)
     apply(variables, x, 3)
     jax.jit(lambda a: Compact().apply({}, a, method=Compact.encode))(x)
+    return Probe()
 
 
 def _run_nnx(base, _, record, seen, x):
@@ -271,6 +330,7 @@ def _run_nnx(base, _, record, seen, x):
     model = Probe()
     step(model, x, 3)
     step(model, x, 3)
+    return model
 
 
 def _run_equinox(base, _, record, seen, x):
@@ -292,3 +352,123 @@ def _run_equinox(base, _, record, seen, x):
     model = Probe(x)
     step(model, x, 3)
     step(model, x, 3)
+    return model
+
+
+LAYERS_KEY = "framework_layers"
+# A framework's own layers, each with its constructor's arguments and the shape of the float
+# input it is called on ("index": one index, an Equinox embedding's; a dict last: keywords). Whether
+# each gives one array when called on an array is measured (``framework_layers``); a layer that
+# gives a tuple is left out. Not here: the layers that take or give more than an array (a cell's
+# carry, Equinox's BatchNorm state).
+LAYERS = {
+    **{f"flax.linen.{name}": (args, (2, 4)) for name, args in (
+        ("Dense", (2,)), ("DenseGeneral", (2,)), ("Conv", (2, (1,))), ("ConvTranspose", (2, (1,))),
+        ("LayerNorm", ()), ("RMSNorm", ()), ("GroupNorm", (1,)), ("BatchNorm", (True,)), ("Dropout", (0.5, (), False)),
+        ("MultiHeadDotProductAttention", (1,)), ("SelfAttention", (1,)), ("Embed", (5, 2)))},
+    **{f"flax.nnx.{name}": (args, (2, 4)) for name, args in (
+        ("Linear", (4, 2)), ("LinearGeneral", (4, 2)), ("Conv", (4, 2, (1,))), ("ConvTranspose", (4, 2, (1,))),
+        ("LayerNorm", (4,)), ("RMSNorm", (4,)), ("GroupNorm", (4, 1)), ("BatchNorm", (4,)), ("Dropout", (0.5,)),
+        ("MultiHeadAttention", (1, 4, 4, 4, {"decode": False})), ("Embed", (5, 2)))},
+    **{f"equinox.nn.{name}": (args, shape) for name, args, shape in (
+        ("Linear", (4, 2), (4,)), ("MLP", (4, 2, 3, 1), (4,)), ("Conv1d", (2, 2, 1), (2, 4)),
+        ("ConvTranspose1d", (2, 2, 1), (2, 4)), ("LayerNorm", ((4,),), (4,)), ("RMSNorm", ((4,),), (4,)),
+        ("GroupNorm", (1, 2), (2, 4)), ("Dropout", (0.5,), (4,)), ("Embedding", (5, 2), "index"))},
+}
+_INDICES = {"flax.nnx.Embed", "flax.linen.Embed"}  # layers whose input is indices
+
+
+def framework_layers(data_file, resolve):
+    """{layer: the names it is known by, whether ``jax.jit`` refuses it as an argument,
+    measured_with} for the ``LAYERS`` that, called on an array inside their framework's jit, give
+    one array; a framework not installed keeps its entries from ``data_file``."""
+    previous = json.loads(data_file.read_text(encoding="utf-8")).get(LAYERS_KEY, {}) if data_file.exists() else {}
+    found = {}
+    for name, (args, shape) in LAYERS.items():
+        layer = resolve(name)
+        if layer is None:
+            if name in previous:
+                found[name] = previous[name]
+            continue
+        module = _gives_one_array(name, layer, args, shape)
+        if module is not None:
+            package = name.split(".")[0]
+            found[name] = {"names": sorted({name, _defined_as(layer)}),
+                           "rejected_by_jax_jit": rejected_by_jax_jit(module),
+                           "draws_from_key": _draws_from_key(layer, args),
+                           "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+def _draws_from_key(layer, args):
+    """Whether building ``layer(*args, key=...)`` draws from its ``key``: two keys give two sets
+    of weights (an Equinox layer's initialisation); False for a layer that takes no ``key``."""
+    import jax
+    import jax.numpy as jnp
+
+    if "key" not in inspect.signature(layer).parameters:
+        return False
+    args = args[:-1] if args and type(args[-1]) is dict else args
+    first, second = (jax.tree.leaves(layer(*args, key=jax.random.key(seed))) for seed in (0, 1))
+    return any(a.shape == b.shape and not bool(jnp.array_equal(a, b))
+               for a, b in zip(first, second) if isinstance(a, jax.Array))
+
+
+def _gives_one_array(name, layer, args, shape):
+    """The layer ``layer(*args)`` when, called on an input of ``shape`` in its framework's jit, it
+    gives one JAX array; else None (a tuple, a layer that cannot be built so, or one that fails)."""
+    import jax
+    import jax.numpy as jnp
+
+    x = jnp.asarray(1) if shape == "index" else jnp.arange(3) if name in _INDICES else jnp.ones(shape)
+    args, options = (args[:-1], args[-1]) if args and type(args[-1]) is dict else (args, {})
+    try:
+        if name.startswith("flax.linen."):
+            module = layer(*args, **options)
+            variables = module.init(jax.random.key(0), x)
+            out = jax.jit(lambda v, a: module.apply(v, a, rngs={"dropout": jax.random.key(1)}))(variables, x)
+        elif name.startswith("flax.nnx."):
+            from flax import nnx
+            module = layer(*args, rngs=nnx.Rngs(0), **options)
+            out = nnx.jit(lambda m, a: m(a))(module, x)
+        else:
+            import equinox as eqx
+            keyed = "key" in inspect.signature(layer).parameters
+            module = layer(*args, key=jax.random.key(0)) if keyed else layer(*args)
+            out = eqx.filter_jit(lambda m, a: m(a, key=jax.random.key(1)) if name.endswith("Dropout")
+                                 else m(a))(module, x)
+    except Exception as exc:  # noqa: BLE001 - not measured: left out
+        print(f"{name}: not measured ({type(exc).__name__}: {exc})"[:200], file=sys.stderr)
+        return None
+    return module if isinstance(out, jax.Array) else None
+
+
+ALIASES_KEY = "framework_aliases"
+# The framework namespaces that re-export JAX functions (``nn.relu`` is ``jax.nn.relu``), and the
+# JAX modules whose functions they may be.
+FRAMEWORK_NAMESPACES = ("flax.linen", "flax.nnx", "equinox", "equinox.nn")
+JAX_NAMESPACES = ("jax.numpy", "jax.nn", "jax.lax", "jax.random", "jax.tree_util", "jax.nn.initializers", "jax")
+
+
+def framework_aliases(data_file, resolve):
+    """{framework name: the JAX function it is} for the public names of ``FRAMEWORK_NAMESPACES``
+    that are the very object of a JAX function (``flax.linen.relu``: ``jax.nn.relu``), so that
+    what the linter knows of the function holds for the alias; a framework not installed keeps
+    its entries from ``data_file``."""
+    previous = json.loads(data_file.read_text(encoding="utf-8")).get(ALIASES_KEY, {}) if data_file.exists() else {}
+    functions = {}  # id of a JAX function -> its public name in the first namespace that has it
+    for module_name in JAX_NAMESPACES:
+        module = resolve(module_name)
+        for name in sorted(dir(module)) if module is not None else ():
+            obj = getattr(module, name)
+            if not name.startswith("_") and callable(obj) and not isinstance(obj, type):
+                functions.setdefault(id(obj), f"{module_name}.{name}")
+    found = {}
+    for namespace in FRAMEWORK_NAMESPACES:
+        module = resolve(namespace)
+        if module is None:
+            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
+            continue
+        found.update((f"{namespace}.{name}", functions[id(getattr(module, name))]) for name in dir(module)
+                     if not name.startswith("_") and id(getattr(module, name)) in functions)
+    return found

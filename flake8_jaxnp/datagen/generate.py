@@ -502,12 +502,11 @@ def _build():
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     traced_by = transforms.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
-    framework_transforms = frameworks.framework_transforms(DATA_FILE, _resolve)
-    modules = frameworks.framework_modules(DATA_FILE, _resolve)
+    framework_entries = frameworks.framework_entries(DATA_FILE, _resolve)
     removed_names = _removed_names()
     where_unsafe = {**_where_unsafe_functions(), **gradients.unsafe_at_zero_vector(_resolve)}
     return {
-        "generated_with": stack.generated_with(frameworks.measured_versions({**framework_transforms, **modules})),
+        "generated_with": stack.generated_with(frameworks.measured_versions(framework_entries)),
         "jax_version": jax.__version__,
         "numpy_version": np.__version__,
         "numpy_fails_on_tracer": fails,
@@ -548,8 +547,7 @@ def _build():
         "jnp_where_overflowing": gradients.overflowing(_public, where_unsafe),
         "jnp_where_forward_transforms": gradients.forward_transforms(traced_by, _resolve),
         "jnp_sequence_refusals": _sequence_refusals(jnp_names),
-        frameworks.KEY: framework_transforms,
-        frameworks.MODULES_KEY: modules,
+        **framework_entries,
     }
 
 

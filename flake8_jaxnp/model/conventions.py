@@ -21,9 +21,10 @@ _MAX_BASES = 4
 
 
 class Conventions:
-    def __init__(self, names, class_named):
+    def __init__(self, names, instances):
         self.names = names
-        self.class_named = class_named  # a base-class expression -> the same-file ClassDef, or None
+        self.instances = instances  # which class, and which call, an object comes from
+        self.class_named = instances.class_named  # a base-class expression -> the same-file ClassDef, or None
 
     def module_facts(self, cls, depth=0):
         """What the generator measured of the framework Module base ``cls`` derives from, directly
@@ -36,6 +37,52 @@ class Conventions:
             if facts is not None:
                 return facts
         return None
+
+    def runs_layer(self, func_expr):
+        """Whether calling ``func_expr`` runs one of the framework's own layers that give one array
+        (measured: ``api.framework_layers``): ``nn.Dense(4)(x)``, ``self.linear(x)`` with
+        ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with ``layer = eqx.nn.Linear(...)``."""
+        built = self.instances.constructor(func_expr)
+        return built is not None and self.names.qualname(built.func) in api.framework_layers()
+
+    def rejected_by_jax_jit(self, expr):
+        """The name of the framework class whose instance ``expr`` holds (``instances.class_of``)
+        when ``jax.jit`` refuses it as an argument (measured: a linen Module, ``eqx.nn.MLP``,
+        whose activation is a function), or None."""
+        found = self.instances.class_of(expr, named=self._class_or_layer)
+        if type(found) is ast.ClassDef:
+            facts = self.module_facts(found)
+            return found.name if facts is not None and facts.get("rejected_by_jax_jit") else None
+        return found if found is not None and api.framework_layers()[found].get("rejected_by_jax_jit") else None
+
+    def _class_or_layer(self, expr):
+        """The same-file class, or the dotted name of the framework layer, that ``expr`` names."""
+        layer = self.names.qualname(expr)
+        return self.class_named(expr) or (layer if layer in api.framework_layers() else None)
+
+    def static_fields(self, call):
+        """(the fields, in order, that the call ``C(...)`` of a framework Module class stores as
+        given, the transform that keeps such a field static when it holds a Python scalar: a new
+        value traces again), measured (``python_fields_static``: ``eqx.filter_jit``); None where
+        not known: another framework, a same-file base, an own ``__init__`` or ``__post_init__``
+        (what it stores is its own), a field with options (a converter)."""
+        cls = self.instances.class_of(call)
+        facts = self.module_facts(cls) if cls is not None else None
+        if facts is None or not facts.get("python_fields_static") or cls.keywords \
+                or any(self.class_named(base) is not None for base in cls.bases):
+            return None
+        fields = [stmt for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name
+                  and "ClassVar" not in ast.unparse(stmt.annotation)]
+        if any(type(stmt) is ast.FunctionDef and stmt.name in ("__init__", "__post_init__") for stmt in cls.body) \
+                or any(type(stmt.value) is ast.Call for stmt in fields):
+            return None
+        return [stmt.target.id for stmt in fields], facts["path"]
+
+    def returns_result(self, func):
+        """Whether calling the def or lambda ``func`` gives what its body returns: no decorator
+        but a framework's method marker (``nn.compact``: measured, ``decorators``)."""
+        markers = {d for facts in api.framework_module_bases().values() for d in facts["decorators"]}
+        return all(self.names.qualname(d) in markers for d in getattr(func, "decorator_list", ()))
 
     def traced_methods(self, cls, facts):
         """[(method, its parameters that hold tracers)] for the methods of ``cls`` that its
@@ -57,9 +104,10 @@ class Conventions:
 
     def _used_as_arrays(self, method, params):
         """The ``params`` that ``method`` uses as arrays: an attribute or method (``x.sum()``),
-        a ``@`` operand, an argument of a JAX function or of a submodule (``nn.Dense(4)(x)``,
-        ``self.block(x)``). A parameter only converted (``np.arange(qlen)``) may be a Python
-        int its caller computes from shapes: the convention says nothing of it."""
+        a ``@`` operand, an argument of a JAX function, of a submodule or of a layer
+        (``nn.Dense(4)(x)``, ``self.block(x)``, ``layer(x)`` with ``layer = nn.Dense(4)``). A
+        parameter only converted (``np.arange(qlen)``) may be a Python int its caller computes
+        from shapes: the convention says nothing of it."""
         found = set()
         for node in self.names.own_nodes(method):
             kind = type(node)
@@ -67,10 +115,10 @@ class Conventions:
                 found.add(node.value.id)
             elif kind is ast.BinOp and type(node.op) is ast.MatMult:
                 found.update(side.id for side in (node.left, node.right) if type(side) is ast.Name)
-            elif kind is ast.Call and type(node.func) is not ast.Name and (
+            elif kind is ast.Call and (type(node.func) is not ast.Name and (
                     type(node.func) is ast.Call or (self.names.qualname(node.func) or "").startswith("jax.")
                     or type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
-                    and node.func.value.id == "self"):
+                    and node.func.value.id == "self") or self.runs_layer(node.func)):
                 found.update(arg.id for arg in node.args if type(arg) is ast.Name)
         return params & found
 

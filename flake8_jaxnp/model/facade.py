@@ -13,7 +13,6 @@ from .conventions import NNX_MODULE
 from .kinds import UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
-from .project.records import NAMED_TUPLES
 from .reach import ArraySources
 from .traced import TraceRoots
 from .tracing import Tracing
@@ -33,7 +32,8 @@ class Model:
         self.project = project_around(filename, options)
         roots = TraceRoots(self.names, options.extra_transforms, self.project)
         callees = Callees(self.names, roots, self.project)
-        self._tracing = tracing = Tracing(self.names, roots, callees, self.x64)
+        self._tracing = tracing = Tracing(self.names, roots, callees, self.x64,
+                                          lambda tracing: ArraySources(self.names, tracing).bodies())
         self.traced = tracing.traced  # function node -> TracedFunction
         self.trace_time = tracing.trace_time  # def called from cached traced code with no tracer -> Transform
         self.jitted_callables = tracing.jitted_callables
@@ -42,10 +42,11 @@ class Model:
         self.callee = callees.callee  # the same-file def a call's function expression names
         self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
+        self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
+        self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static
+        self.scalars_static = roots.scalars_static  # transforms that keep Python scalar arguments static
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
-        self._sources = ArraySources(self.names, tracing)
-        self._array_bodies = None  # functions whose forward pass may see an array, built on demand
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
 
     def may_hold_arrays(self, node):
@@ -54,9 +55,7 @@ class Model:
         function = self.names.enclosing_function(node)
         if function is None or function in self._tracing.flows:
             return True
-        if self._array_bodies is None:
-            self._array_bodies = self._sources.bodies()
-        return function in self._array_bodies
+        return function in self._tracing.array_bodies()
 
     def value(self, expr):
         """The Value of an expression, as the forward pass saw it."""
@@ -139,34 +138,6 @@ class Model:
         """True for a def directly in a class body."""
         scope = self.names.scope_of.get(func)
         return scope is not None and scope.is_class
-
-    def record_field(self, expr):
-        """The Value of ``m.loss`` where ``m`` is a local bound once to ``Metrics(...)`` of a
-        NamedTuple class of this module (its fields cannot be replaced): what the call gives
-        the field, by keyword or by position; else unknown."""
-        found = self._assigned_once(expr.value, ast.Call) if type(expr) is ast.Attribute else None
-        if found is None:
-            return UNKNOWN_VALUE
-        call = found[1][0].value
-        found = self.resolve(call.func) if type(call.func) is ast.Name else None
-        if found is None or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS \
-                or any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
-            return UNKNOWN_VALUE
-        cls = found[1][0].stmt
-        if not any(self.qualname(base) in NAMED_TUPLES for base in cls.bases):
-            return UNKNOWN_VALUE
-        fields = [stmt.target.id for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name]
-        given = dict(zip(fields, call.args), **{k.arg: k.value for k in call.keywords})
-        return self.array_value(given[expr.attr]) if expr.attr in given else UNKNOWN_VALUE
-
-    def _assigned_once(self, name, value_type):
-        """(scope, bindings) of a local ``name`` bound by one plain assignment of a ``value_type``
-        node (``m = Metrics(...)``), else None."""
-        found = self.resolve(name) if type(name) is ast.Name else None
-        if found is None or self.is_module_scope(found[0]) or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.ASSIGN or type(found[1][0].value) is not value_type:
-            return None
-        return found
 
     def set_once_in_init(self, attribute):
         """For ``self.table`` read in a method: (the module's one store to ``.table``, when it is

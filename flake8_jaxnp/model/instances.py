@@ -35,14 +35,16 @@ class Instances:
         self.names = names
         self.transform_spec = transform_spec  # expression -> (transform, keywords) or None
         self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
-        self._classes = {}  # parameter arg node -> its class, or None
+        self._classes = {}  # (parameter arg node, what names a class) -> its class, or None
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
 
-    def class_of(self, name, seen=frozenset()):
+    def class_of(self, name, seen=frozenset(), named=None):
         """The class whose instance ``name`` holds: every binding of the Name, or the object
-        built in place (``Env()`` of ``jax.jit(Env().step)``); else None."""
+        built in place (``Env()`` of ``jax.jit(Env().step)``); else None. ``named``: what an
+        expression naming a class refers to (default ``_named``: a same-file class)."""
+        named = named or self._named
         if type(name) is ast.Call:
-            return self._named(name.func)
+            return named(name.func)
         found = self.names.resolve_name(name)
         if not found:
             return None
@@ -50,11 +52,11 @@ class Instances:
         classes = set()
         for binding in bindings:
             if binding.kind is BindingKind.PARAM:
-                found_class = self.parameter_class(scope.node, binding.node, seen)
+                found_class = self.parameter_class(scope.node, binding.node, seen, named)
             elif self._carried(binding, name.id):
                 continue
             elif binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
-                found_class = self._named(binding.value.func)
+                found_class = named(binding.value.func)
             else:
                 return None
             if found_class is None:
@@ -74,17 +76,18 @@ class Instances:
             return None
         return found[1][0].node
 
-    def parameter_class(self, func, arg, seen=frozenset()):
+    def parameter_class(self, func, arg, seen=frozenset(), named=None):
         """The class a parameter is annotated with, or that every call of its function passes."""
+        named = named or self._named
         if arg.annotation is not None:
-            return self._named(arg.annotation)
-        if arg not in self._classes:
+            return named(arg.annotation)
+        if (arg, named) not in self._classes:
             if func in seen or len(seen) > _MAX_DEPTH:  # a recursive or a long chain of calls: not settled here
                 return None
-            self._classes[arg] = self._passed_class(func, arg.arg, seen | {func})
-        return self._classes[arg]
+            self._classes[arg, named] = self._passed_class(func, arg.arg, seen | {func}, named)
+        return self._classes[arg, named]
 
-    def _passed_class(self, func, param, seen):
+    def _passed_class(self, func, param, seen, named):
         positional = positional_names(func)
         if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg \
                 or (positional and param == positional[0] and param in ("self", "cls")):
@@ -93,7 +96,7 @@ class Instances:
         classes = set()
         for call in calls or ():
             argument = argument_for(call, positional, param)
-            found_class = self.class_of(argument, seen) if type(argument) is ast.Name else None
+            found_class = self.class_of(argument, seen, named) if type(argument) in (ast.Name, ast.Call) else None
             if found_class is None:
                 return None
             classes.add(found_class)
@@ -112,16 +115,46 @@ class Instances:
         return None
 
     def attribute_class(self, cls, attr):
-        """The same-file class whose call every assignment of ``self.<attr>`` in the ClassDef
-        ``cls`` stores, all of them in its ``__init__`` (a module's submodule), or None."""
-        classes = set()
-        for node, targets in self._self_assignments(cls).get(attr, ()):
+        """The same-file class whose call ``self.<attr>`` holds in the methods of the ClassDef
+        ``cls`` (a module's submodule: ``stored_call``), or None."""
+        stored = self.stored_call(cls, attr)
+        return self.class_named(stored.func) if stored is not None else None
+
+    def stored_call(self, cls, attr, depth=0):
+        """A call of what every assignment of ``self.<attr>`` in the ClassDef ``cls`` calls to
+        store there, all of them in its ``__init__`` or linen's ``setup`` (``self.linear =
+        nnx.Linear(...)``); where ``cls`` assigns none, its single same-file base's; else None."""
+        assigned = self._self_assignments(cls).get(attr, ())
+        if not assigned:
+            base = self.class_named(cls.bases[0]) if len(cls.bases) == 1 and depth < _MAX_DEPTH else None
+            return self.stored_call(base, attr, depth + 1) if base is not None and base is not cls else None
+        calls = {}
+        for node, targets in assigned:
             init = self.names.enclosing_function(node)
             if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
-                    or getattr(init, "name", None) != "__init__" or self.names.parent.get(init) is not cls:
+                    or getattr(init, "name", None) not in ("__init__", "setup") \
+                    or self.names.parent.get(init) is not cls:
                 return None
-            classes.add(self.class_named(node.value.func))
-        return classes.pop() if len(classes) == 1 else None
+            calls[ast.dump(node.value.func)] = node.value
+            in_setup = init.name == "setup"
+        # linen refuses a second assignment of a submodule in setup: such code never runs
+        return calls.popitem()[1] if len(calls) == 1 and not (in_setup and len(assigned) > 1) else None
+
+    def constructor(self, expr):
+        """The call that built the object ``expr`` holds: ``nn.Dense(4)`` of ``nn.Dense(4)(x)``,
+        a name's single assignment (``layer = nn.Dense(4)``), ``self.<attr>`` in a method
+        (``stored_call``); else None."""
+        if type(expr) is ast.Call:
+            return expr
+        if type(expr) is ast.Name:
+            found = self.names.resolve_name(expr)
+            ok = found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN
+            return found[1][0].value if ok and type(found[1][0].value) is ast.Call else None
+        if type(expr) is not ast.Attribute or type(expr.value) is not ast.Name or expr.value.id != "self":
+            return None
+        method = self.names.enclosing_function(expr)
+        cls = self.names.parent.get(method)
+        return self.stored_call(cls, expr.attr) if type(cls) is ast.ClassDef else None
 
     def _self_assignments(self, cls):
         """{attribute: [(statement, its targets)] for each target ``self.<attribute>``} of the

@@ -101,13 +101,12 @@ def may_leave(statements):
 
 def key_argument(call):
     """The key a random call is given: a distribution's sampler its ``seed=``
-    (``seeded_sample``), a ``jax.random`` function its first argument or ``key=``."""
-    seed = seeded_sample(call)
+    (``seeded_sample``), any call its ``key=`` (an Equinox layer's), a ``jax.random`` function
+    its first argument."""
+    seed = seeded_sample(call) or next((k.value for k in call.keywords if k.arg == "key"), None)
     if seed is not None:
         return seed
-    if call.args and not isinstance(call.args[0], ast.Starred):
-        return call.args[0]
-    return next((k.value for k in call.keywords if k.arg == "key"), None)
+    return call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
 
 
 def seeded_sample(call):

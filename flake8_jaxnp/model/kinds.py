@@ -65,7 +65,9 @@ class Shaped(Value):
     that plain Values stay as small and cheap as before; a join keeps only the kind."""
 
     members: tuple = ()
-    container: str = None  # "list", "tuple", "dict", "set" or "generator": a Python container (containers.py)
+    # "list", "tuple", "dict", "set" or "generator": a Python container (containers.py); "object": a
+    # dataclass built here, whose fields the members hold (constructors.py)
+    container: str = None
 
 
 # The member of a Shaped list whose every element holds the same kind (``jax.tree.leaves(state)``).

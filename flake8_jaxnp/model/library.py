@@ -68,6 +68,8 @@ def call(flow, call_node, qualname, args, traced_input):
         if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
                                                        for v in args):
             return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method
+        if module == "numpy.random" and not call_node.args and not call_node.keywords:
+            return _one_draw(api.numpy_random_dtypes()["legacy"].get(name))
         return Value(NUMPY, _numpy_dtype(flow, call_node, qualname, args))
     if module == "builtins" and name in PYTHON_BUILTINS:
         return PYTHON_VALUE
@@ -174,7 +176,15 @@ def generator_method(flow, call_node):
     given, dtype = _requested_dtype(flow, call_node, None)
     if not given:
         dtype = api.numpy_random_dtypes()["generator"].get(call_node.func.attr)
+        if not call_node.args and not call_node.keywords:
+            return _one_draw(dtype)
     return Value(NUMPY, dtype) if dtype or given else UNKNOWN_VALUE
+
+
+def _one_draw(dtype):
+    """A NumPy sampler called without a size draws one Python scalar (``np.random.normal()`` is a
+    ``float``), weakly typed in JAX: not NumPy data."""
+    return Value(PYTHON, dtype, weak=True) if dtype else UNKNOWN_VALUE
 
 
 def at_update(flow, func, traced_input):

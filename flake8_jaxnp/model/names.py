@@ -9,6 +9,8 @@ import builtins
 import enum
 from functools import partial
 
+from .. import api
+
 from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, import_bindings,
                      parameters, walk_evaluated)
 
@@ -344,7 +346,8 @@ def _qualname(scope_of, module_scope, roots, expr, depth=0):
             base = roots[root] = _name_qualname(expr, scope_of, module_scope, 0)
     if base is None or not attributes:
         return base
-    return ".".join([base, *reversed(attributes)])
+    dotted = ".".join([base, *reversed(attributes)])
+    return api.framework_aliases().get(dotted, dotted)  # nn.relu is jax.nn.relu
 
 
 def _name_qualname(expr, scope_of, module_scope, depth):

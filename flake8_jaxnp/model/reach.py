@@ -64,9 +64,19 @@ class ArraySources:
                 callables.append((name, function, key))
             elif kind is _ARRAY or self._gives_array(name, kind, key, verdicts):
                 found.add(function)
+        helpers = []  # (function, a same-file def it calls): arrays come back when one can enter the def
         for name, function, key in callables:  # last: learning what a helper returns costs most
             if function not in found and self._gives_array(name, _CALLABLE, key, verdicts):
                 found.add(function)
+            elif function not in found:
+                helpers.append((function, self.tracing.callee(name)))
+        grown = True
+        while grown:  # a caller of a def that an array can enter may get one back (its forward pass says)
+            grown = False
+            for function, callee in helpers:
+                if function not in found and callee in found:
+                    found.add(function)
+                    grown = True
         for function in names.functions:  # outer functions come first
             if function not in found and any(outer in found for outer in enclosing.get(function, ())):
                 found.add(function)
@@ -110,13 +120,14 @@ class ArraySources:
     def _source_kind(self, scope, name, bindings, packages):
         """_ARRAY for a module name bound to an array (or to what the module pass does not
         know), _LIBRARY for an import of JAX, NumPy or a transform's package, _CALLABLE for
-        other imports and module functions (a call may give arrays), else _NONE."""
+        other imports, module functions and classes (a call may give arrays), else _NONE."""
         kind = _NONE
         for binding in bindings:
             if binding.kind is BindingKind.IMPORT:
                 from_library = binding.qualname is not None and binding.qualname.split(".")[0] in packages
                 kind = _LIBRARY if from_library else kind if kind is _LIBRARY else _CALLABLE
-            elif binding.kind is BindingKind.DEF and scope is self.names.module_scope and kind is _NONE:
+            elif binding.kind in (BindingKind.DEF, BindingKind.CLASS) and scope is self.names.module_scope \
+                    and kind is _NONE:
                 kind = _CALLABLE
         if scope is self.names.module_scope and not all(b.kind in DEFINITIONS for b in bindings):
             module_flow = self.tracing.flows.get(self.names.tree)
@@ -127,8 +138,8 @@ class ArraySources:
 
     def _gives_array(self, name, kind, key, verdicts):
         """Whether this use of an imported or module-function name can give an array: a
-        call of a JAX/NumPy array function, a transform, an array-returning helper or one
-        that returns a jitted function; for
+        call of a JAX/NumPy array function, a transform, an array-returning helper, one
+        that returns a jitted function, or a record with a field annotated as an array; for
         a JAX or NumPy name, also an alias (``xp = jnp``) that later calls may go through.
         ``key`` names the binding; the verdict for a called attribute path is kept."""
         expr, parent, attributes = name, self.names.parent.get(name), ()
@@ -149,6 +160,8 @@ class ArraySources:
                                                       or helper[0]["returns"] in ("jax", "numpy"))
                 callee = self.tracing.callee(expr) if not verdict else None
                 verdict = verdict or (callee is not None and bool(self.tracing.builds_jitted(callee)))
+                record = self.tracing.record(expr) if not verdict and type(expr) is ast.Name else None
+                verdict = verdict or (record is not None and any(array for _, array in record.fields))
             verdicts[called] = verdict
         return verdict
 

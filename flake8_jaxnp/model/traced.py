@@ -195,10 +195,9 @@ class TraceRoots:
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
-        self._stored = {}  # class -> {attribute: the nodes that assign self.attribute in it}, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
-        self.conventions = Conventions(names, self.instances.class_named)
+        self.conventions = Conventions(names, self.instances)
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
@@ -411,41 +410,8 @@ class TraceRoots:
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
                 return self.applied_method(call)
-            return self.applied_module(func_expr) or self.instance_method(func_expr) or self.submodule(func_expr) \
-                or self._submodule_call(func_expr)
+            return self.applied_module(func_expr) or self.instance_method(func_expr) or self._submodule_call(func_expr)
         return self._call_method_of_instance(func_expr)
-
-    def submodule(self, func_expr):
-        """``__call__`` of the same-file linen Module that ``self.block`` holds in a method of a
-        linen Module whose ``setup`` assigns ``self.block = Block(...)``, the class's only
-        assignment of that attribute (``self.block(x)`` then runs ``Block.__call__``), or None."""
-        if type(func_expr) is not ast.Attribute or type(func_expr.value) is not ast.Name:
-            return None
-        method = self.names.enclosing_function(func_expr)
-        cls = self.names.parent.get(method)
-        found = self.names.resolve_name(func_expr.value)
-        if not isinstance(method, ast.FunctionDef) or self.module_base(method) != LINEN_MODULE or not found \
-                or found[0].node is not method or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
-                or positional_names(method)[:1] != [func_expr.value.id]:
-            return None
-        if cls not in self._stored:
-            self._stored[cls] = {}
-            for node in ast.walk(cls):
-                if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
-                    self._stored[cls].setdefault(node.attr, []).append(node)
-        assigned = self._stored[cls].get(func_expr.attr, ())
-        setup = method_in(cls, "setup")
-        if len(assigned) != 1 or setup is None or self.names.enclosing_function(assigned[0]) is not setup:
-            return None
-        statement = self.names.statement_of(assigned[0])
-        if type(statement) is not ast.Assign or statement.targets != [assigned[0]] \
-                or type(statement.value) is not ast.Call or type(assigned[0].value) is not ast.Name \
-                or positional_names(setup)[:1] != [assigned[0].value.id]:
-            return None
-        block = self.instances.class_named(statement.value.func)
-        if block is None or not any(self.names.qualname(base) in LINEN_MODULES for base in block.bases):
-            return None
-        return method_in(block, "__call__")
 
     def instance_method(self, func_expr):
         """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file

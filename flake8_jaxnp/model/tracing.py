@@ -11,8 +11,9 @@ import ast
 from collections import Counter
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
-from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, UNKNOWN_VALUE, Shaped, Value,
-                    shaped)
+from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE,
+                    Shaped, Value, join, shaped)
+from .constructors import Constructors
 from .conventions import python_annotation
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
@@ -32,6 +33,8 @@ ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape",
 # Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
 CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
 
+# A number literal's Value, by its Python type (a weakly typed Python scalar).
+_LITERAL_NUMBERS = {kind: Value(PYTHON, weak=True) for kind in (int, float, complex, bool)}
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
 # How many helper calls deep ``Tracing.returned`` follows what a call gives.
@@ -42,8 +45,10 @@ class Tracing:
     """The forward passes of one module, with tracing spread to a fixpoint. It is what
     each forward pass asks about the rest of the module (``values.Surroundings``)."""
 
-    def __init__(self, names, roots, callees, x64):
+    def __init__(self, names, roots, callees, x64, array_sources=None):
         self.names = names
+        # tracing -> the functions an array can enter (``reach``), asked once, on demand
+        self._array_sources, self._array_bodies = array_sources, None
         self.roots = roots
         self.callees = callees
         self.x64 = x64
@@ -59,11 +64,14 @@ class Tracing:
         self.builds_jitted = callees.builds_jitted
         self.method_called = roots.method_called
         self.apply_fn_run = roots.apply_fn_run
+        self.record = Constructors(names, self.array_annotation).record
+        self.runs_layer = roots.conventions.runs_layer
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
         self._evaluating = []  # the defs whose ``returned`` is being worked out, outermost first
+        self._in_progress = set()  # the bodies whose forward pass is running (``_flow``)
         # def -> the cached transform it runs under, called from traced code with no tracer:
         # the rules that need no tracer argument (print, host RNG, outer mutation) apply there
         self.trace_time = {}
@@ -125,21 +133,44 @@ class Tracing:
         return found
 
     def flow_of(self, node):
-        """The forward pass of a def, lambda or the module; None if it was too deep, and for
-        other scopes (a class body, a type-parameter scope), which get no pass."""
+        """The forward pass of a def, lambda or the module; None if it was too deep, while it runs,
+        and for other scopes (a class body, a type-parameter scope), which get no pass."""
         if node not in self.flows:
-            if not isinstance(node, FUNCTION_NODES):
-                return None
+            if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
+                return None  # (a def read from inside its own pass, through a closure it calls)
             self._flow(node, self.annotated_arrays(node, DEVICE_ARRAY), None)
         return self.flows[node]
 
+    def array_bodies(self):
+        """The functions where an array can enter (``reach.ArraySources.bodies``), built once."""
+        if self._array_bodies is None:
+            self._array_bodies = self._array_sources(self) if self._array_sources else frozenset()
+        return self._array_bodies
+
+    def _call_sites(self, func, literals):
+        """(every call of ``func`` in the file, the Values of each call's expressions: its caller's
+        forward pass's, or with ``literals`` only its number literals', read from the text), or None
+        when a reference is not a call or a call is its own."""
+        calls = self.roots.instances.calls_of(func)
+        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
+            return None
+        if literals:
+            return calls, [{arg: _LITERAL_NUMBERS[type(arg.value)]
+                            for arg in [*call.args, *(k.value for k in call.keywords)]
+                            if type(arg) is ast.Constant and type(arg.value) in _LITERAL_NUMBERS} for call in calls]
+        flows = [self.flow_of(self.names.enclosing_function(call) or self.names.tree) for call in calls]
+        return calls, [flow.values if flow is not None else {} for flow in flows]
+
     def _flow(self, node, params, traced):
         """Analyse one body; returns the same-file functions that tracing newly reached."""
+        self._in_progress.add(node)
         try:
             flow = FunctionFlow(self, node, params, traced)
         except RecursionError:  # too deep for this interpreter: silent for this body only
             self.flows[node] = None
             return []
+        finally:
+            self._in_progress.discard(node)
         self.flows[node] = flow
         reached = []
         for callee, call, args, keywords in flow.calls:
@@ -151,24 +182,35 @@ class Tracing:
         return reached
 
     def returned(self, call, args, keywords):
-        """What a call of a same-file def gives when, with its parameters bound to the call's
-        arguments, every ``return`` of it gives one JAX array: ``return x @ w`` called with a
-        tracer gives a tracer, through any number of helpers (``return forward(p, x) + 1``);
-        for a function of another module, what its summary says (``_imported_result``); else
-        None. Each def is evaluated once per kinds of arguments; recursion, and helpers more
-        than ``_MAX_HELPER_DEPTH`` calls down, are not followed."""
-        if not any(value.traced or value.on_device for value in (*args, *keywords.values())):
-            return None  # no array goes in: what comes out is the summary's to say (``helper_facts``)
+        """What a call of a same-file def gives: what its ``return`` statements give, joined (a
+        NumPy array, device arrays, a tuple of them: ``X, y = make_data()``). With an array among
+        the arguments, its parameters are bound to the call's arguments (``return x @ w`` called
+        with a tracer gives a tracer, through any number of helpers); without one, its own forward
+        pass says (the one checks read). For a function of another module, what its summary says
+        (``_imported_result``); else None. Each def is evaluated once per kinds of arguments;
+        recursion, and helpers more than ``_MAX_HELPER_DEPTH`` calls down, are not followed."""
         if any(type(a) is ast.Starred for a in call.args) or None in keywords:
             return None
-        callee = self.callee(call.func)
-        if callee is None:
-            return self._imported_result(call, args, keywords)
+        arrays = any(value.traced or value.on_device for value in (*args, *keywords.values()))
+        callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
+        if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
+            callee, bound = self.roots.method_called(call), True
+            if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
+                return self._imported_result(call, args, keywords) if arrays else None
         if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
-                or getattr(callee, "decorator_list", None):  # a decorator may return anything
+                or not self.roots.conventions.returns_result(callee):  # a decorator may return anything
             return None
+        if not arrays:  # (no array enters a def the reach leaves out, and none comes out)
+            if callee in self.traced or callee in self._in_progress or type(self.names.parent[call]) is ast.Expr \
+                    or callee not in self.array_bodies():  # (nor is a result thrown away worth a pass)
+                return None
+            self._evaluating.append(callee)
+            try:
+                return self._returned_value(callee, self.flow_of(callee))
+            finally:
+                self._evaluating.pop()
         names = positional_names(callee)
-        if names and names[0] in ("self", "cls") and type(call.func) is ast.Attribute:
+        if names and names[0] in ("self", "cls") and bound:
             names = names[1:]  # a bound method: self is not known here
         if len(args) > len(names) or not set(keywords) <= set(names) | {a.arg for a in callee.args.kwonlyargs}:
             return None
@@ -177,8 +219,14 @@ class Tracing:
         key = (callee, tuple(sorted((name, value.kind.value) for name, value in params.items())))
         if key not in self._returned:
             self._evaluating.append(callee)
-            self._returned[key] = self._returned_array(callee, params)
-            self._evaluating.pop()
+            try:
+                flow = FunctionFlow(self, callee, params, None)
+            except RecursionError:
+                flow = None
+            finally:
+                self._evaluating.pop()
+            value = self._returned_value(callee, flow)  # (a tree: it may be a parameter as it came)
+            self._returned[key] = None if value is None or value.kind in TREES else value
         return self._returned[key]
 
     def _imported_result(self, call, args, keywords):
@@ -192,18 +240,17 @@ class Tracing:
         traced = any(given.get(params[i], UNKNOWN_VALUE).traced for i in helper[0]["follows"])
         return TRACED_ARRAY if traced else None
 
-    def _returned_array(self, callee, params):
-        """The one array every ``return`` of ``callee`` gives with ``params``, or None."""
+    def _returned_value(self, callee, flow):
+        """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""
         expression = isinstance(callee, ast.Lambda)
         returns = [callee.body] if expression else self.callees.returned_values(callee)
-        if not returns or None in returns or not expression and type(callee.body[-1]) is not ast.Return:
+        if flow is None or not returns or None in returns \
+                or not expression and type(callee.body[-1]) is not ast.Return:
             return None  # a bare return, or a def that may end without one, gives None
-        try:
-            flow = FunctionFlow(self, callee, params, None)
-        except RecursionError:
-            return None
-        kinds = {flow.values.get(value, UNKNOWN_VALUE).kind for value in returns}
-        return Value(kinds.pop()) if len(kinds) == 1 and kinds <= {TRACER, JAX} else None
+        value = flow.values.get(returns[0], UNKNOWN_VALUE)
+        for other in returns[1:]:
+            value = join(value, flow.values.get(other, UNKNOWN_VALUE))
+        return None if value.kind is UNKNOWN else value
 
     def updates_state(self, callee):
         traced = self.traced.get(callee)
@@ -232,8 +279,9 @@ class Tracing:
                     arrays.add(node.value.id)
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced_params
         arrays |= traced.arrays & candidates  # every traced caller passes an array
-        if all(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
-            arrays |= self._passed_arrays(func, candidates - arrays)
+        scalars_static = [t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms]
+        arrays |= self._passed_arrays(func, traced_params - arrays, scalars=not any(scalars_static))
+        if all(scalars_static):
             return {name: TRACED_ARRAY for name in arrays}
         params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
         if not any(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
@@ -273,22 +321,31 @@ class Tracing:
                 arrays.add(node.attr)
         return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
 
-    def _passed_arrays(self, func, names):
+    def _passed_arrays(self, func, names, scalars):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
-        array (``step(model, jnp.ones(3))``): a transform that leaves only Python scalars
-        static (``equinox.filter_jit``) traces them."""
-        calls = self.roots.instances.calls_of(func) if names else None
-        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
+        array (``step(model, jnp.ones(3))``), under a transform that leaves Python scalars static
+        (``equinox.filter_jit``); with ``scalars`` (one that traces them: ``jax.jit``) a Python
+        number literal through the transform (``_gate(True)`` of a jitted ``_gate``, not a plain
+        call of an undecorated root), read from the call's text: asking the callers' passes for
+        other arguments cost 9% of the plugin's time on the research corpus. The trace makes each
+        a traced array, so ``if flag:`` fails there. Callers that disagree, or a reference other
+        than a call, leave the parameter a pytree."""
+        sites = self._call_sites(func, literals=scalars) if names else None
+        if sites is None:
             return set()
-        positional, flows = positional_names(func), [self.flow_of(self.names.enclosing_function(call) or
-                                                                  self.names.tree) for call in calls]
-        found = set()
+        positional, found = positional_names(func), set()
         for name in names:
-            arguments = [argument_for(call, positional, name) for call in calls]
-            if all(flow is not None and argument is not None and flow.values.get(argument, UNKNOWN_VALUE).kind in
-                   PASSED_ARRAYS for flow, argument in zip(flows, arguments)):
+            if all(self._passes_array(func, call, values.get(argument_for(call, positional, name)), scalars)
+                   for call, values in zip(*sites)):
                 found.add(name)
         return found
+
+    def _passes_array(self, func, call, value, scalars):
+        """Whether ``call`` passes ``value`` to ``func``'s trace as one array."""
+        if value is None or value.kind in PASSED_ARRAYS:
+            return value is not None
+        through_transform = getattr(func, "decorator_list", None) or self.callee(call.func) is not func
+        return scalars and value.kind is PYTHON and value.weak and bool(through_transform)
 
     def _constructed(self, post_init):
         """What ``self`` holds in a dataclass's ``__post_init__`` that a traced constructor call

@@ -21,56 +21,17 @@ from typing import Callable, Optional, Protocol
 
 from ..facts import MUTATING_METHODS, TREE_MAPS
 from . import containers, dtypes, library
+from .environments import Env
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
-                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Value, builder_result, host_result, join, shaped)
+                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, host_result, join,
+                    shaped)
 
 
 def is_string(expr):
     """A string literal or f-string."""
     return isinstance(expr, ast.JoinedStr) or (isinstance(expr, ast.Constant) and isinstance(expr.value, str))
-
-
-class Env:
-    """Local names -> Values on one path: an overlay over the path it branched from."""
-
-    __slots__ = ("base", "changes")
-
-    def __init__(self, base=None, changes=None):
-        self.base = base
-        self.changes = {} if changes is None else changes
-
-    def get(self, name):
-        env = self
-        while env is not None:
-            value = env.changes.get(name)
-            if value is not None:
-                return value
-            env = env.base
-        return None
-
-    def __contains__(self, name):
-        return self.get(name) is not None
-
-    def __setitem__(self, name, value):
-        self.changes[name] = value
-
-    def branch(self):
-        return Env(self)
-
-    def meet(self, *branches):
-        """Join ``branches`` (each branched from this env, an empty one being the path that
-        skipped them) into this env, touching only the names a branch changed."""
-        changed = set()
-        for branch in branches:
-            changed.update(branch.changes)
-        for name in changed:
-            values = [branch.get(name) for branch in branches]
-            result = values[0]
-            for value in values[1:]:
-                result = join(result, value)
-            self.changes[name] = result if result is not None else UNKNOWN_VALUE
 
 
 class Surroundings(Protocol):
@@ -102,8 +63,14 @@ class Surroundings(Protocol):
     def apply_fn_run(self, func_expr):
         """(the same-file def that ``state.apply_fn(...)`` runs, whether the variables come first), or None."""
 
+    def runs_layer(self, func_expr):
+        """Whether calling ``func_expr`` runs a framework's own layer that gives one array."""
+
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
+
+    def record(self, func_expr):
+        """The ``constructors.Record`` that calling ``func_expr`` builds, or None."""
 
     def returned(self, call, args, keywords):
         """The one array a call of a same-file def gives with these arguments, or None."""
@@ -304,11 +271,11 @@ class FunctionFlow:
                 self._bind(elt.value if isinstance(elt, ast.Starred) else elt, item, env)
         else:  # attribute or item assignment: evaluate the parts, bind nothing
             self.eval(target, env)
-            if type(target) is ast.Subscript:
-                self._changed_in_place(target.value, env)
+            self._changed_in_place(target.value, env)
 
     def _changed_in_place(self, expr, env):
-        """``table["a"] = x``, ``items.append(x)``: a literal container's items are no longer known."""
+        """``table["a"] = x``, ``items.append(x)``, ``stats.loss = x``: a literal container's items, or a
+        record's fields, are no longer known."""
         value = self.values.get(expr)
         if type(expr) is ast.Name and value is not None and value.container:
             self._set(expr.id, containers.forgotten(value), env)
@@ -436,11 +403,8 @@ class FunctionFlow:
         func_value = self.eval(call.func, env)
         args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args] if call.args else []
         keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
-        traced_input = False
-        for value in args:
-            traced_input = traced_input or value.kind in TRACED
-        for value in keywords.values():
-            traced_input = traced_input or value.kind in TRACED
+        traced_input = any(value.kind in TRACED for value in args) or any(
+            value.kind in TRACED for value in keywords.values())
         qualname = self.names.qualname(call.func)
         if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
@@ -455,6 +419,8 @@ class FunctionFlow:
                     self.calls.append((mapped, call, args, keywords))
             if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
                 return library.tree_call(self, call, qualname, args, env)
+        if (traced_input or args and all(v.kind is JAX for v in args)) and self.context.runs_layer(call.func):
+            return Value(TRACER if traced_input else JAX)  # nn.Dense(4)(x), self.linear(x): one array
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
@@ -477,6 +443,9 @@ class FunctionFlow:
                 return UNKNOWN_VALUE  # model.loss(x), model a traced object of a same-file class
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
                 return library.method(self, call, base, traced_input)
+        record = self.context.record(call.func) if type(call.func) is ast.Name else None
+        if record is not None:
+            return self._record(call, record, args, keywords)
         staged = self.traced is not None and self.traced.cached_by is not None  # a staging trace: tracers
         jitted_result = _TRANSFORMED_RESULT[traced_input or staged]
         callee = self.context.callee(call.func)
@@ -504,6 +473,23 @@ class FunctionFlow:
             return jitted_result
         return self.context.returned(call, args, keywords) or self._helper_result(call, traced_input)
 
+    def _record(self, call, record, args, keywords):
+        """A NamedTuple or dataclass built here: each field holds what the call gives it, a field
+        annotated as a JAX array given something unknown an array (a tracer in traced code)."""
+        if len(args) > len(record.fields) or any(type(a) is ast.Starred for a in call.args) or None in keywords:
+            return UNKNOWN_VALUE
+        given = dict(zip((name for name, _ in record.fields), args), **keywords)
+        members = []
+        for index, (name, array) in enumerate(record.fields):
+            value = given.get(name)
+            if value is not None and value.kind is UNKNOWN and array:
+                value = Value(TRACER if self.traced is not None else JAX)
+            if value is not None and value.kind is not UNKNOWN:
+                members.append((("attr", name), value))
+                if record.named:
+                    members.append((("item", index), value))
+        return Shaped(PYTHON, container="tuple" if record.named else "object", members=tuple(members))
+
     def _updated_objects(self, call, args, env):
         """After ``train_step(model, optimizer, x)`` under nnx.jit, the objects named as
         arguments hold the step's device arrays in their Variables. Not a rebinding: only
@@ -521,18 +507,16 @@ class FunctionFlow:
         return method is not None
 
     def _helper_result(self, call, traced_input):
-        """What a top-level function of this module or of another project module returns: device
-        arrays from a jitted one, an array from one that returns jax.numpy (or NumPy) calls."""
-        helper = self.context.helper_facts(call.func)
-        if helper is None:
-            return UNKNOWN_VALUE
+        """What a top-level function of this module or of another project module returns:
+        device arrays from a jitted one, an array from one that returns jax.numpy calls."""
+        helper = self.context.helper_facts(call.func) or ({},)  # no such function: no facts
         if helper[0].get("jitted"):
             return shaped(helper[0].get("result"), TRACER_TREE if traced_input else JAX_TREE)
         if helper[0].get("builds_jitted"):
             return builder_result(helper[0]["builds_jitted"])
-        if helper[0]["returns"] == "jax":
+        if helper[0].get("returns") == "jax":
             return Value(TRACER if traced_input else JAX)
-        return host_result(helper[0]["returns"])
+        return host_result(helper[0].get("returns"))
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.

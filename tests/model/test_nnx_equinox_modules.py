@@ -102,11 +102,16 @@ def test_an_nnx_module_called_by_an_nnx_jit_step_of_another_module(tmp_path, ste
     assert codes_at(lint(tmp_path, "pkg/models.py")) == sorted(set(expected) | CONTRACT)
 
 
-def test_a_method_of_an_object_the_calls_do_not_settle_is_not_followed(tmp_path):
+@pytest.mark.parametrize("given, expected", [
+    ("make()", []),  # what a factory returns: the calls do not settle the class
+    ("Net(nnx.Rngs(0))", [NNX_HOST]),  # built in the call: they do
+])
+def test_a_method_of_an_object_is_followed_where_the_calls_settle_its_class(tmp_path, given, expected):
     write_package(tmp_path, models=NNX_MODELS,
-                  train=NNX_TRAIN + "@nnx.jit\ndef step(model, x):\n    return model.score(x)\n\n\n"
-                                    "step(Net(nnx.Rngs(0)), jnp.ones(3))\n")
-    assert codes_at(lint(tmp_path, "pkg/models.py")) == sorted(CONTRACT)
+                  train=NNX_TRAIN + "def make():\n    return Net(nnx.Rngs(0))\n\n\n"
+                                    "@nnx.jit\ndef step(model, x):\n    return model.score(x)\n\n\n"
+                                    f"step({given}, jnp.ones(3))\n")
+    assert codes_at(lint(tmp_path, "pkg/models.py")) == sorted(set(expected) | CONTRACT)
 
 
 NNX_SAME_FILE = """\

@@ -59,6 +59,8 @@ PRINT, BRANCH, HOST = (6, "JNP301"), (10, "JNP202"), (15, "JNP201")
      "    m, y = step(m, jnp.ones(3))\n", [PRINT]),
     ("@jax.jit\ndef step(m, x):\n    y = m(x)\n    m = jax.tree.map(lambda w: w - y.sum(), m)\n    return m\n\n"
      "m = Model(1.0)\nfor _ in range(3):\n    m = step(m, jnp.ones(3))\n", [PRINT]),
+    # the object built in the call, as a name bound to it is
+    ("@jax.jit\ndef step(m, x):\n    return m(x)\n\nstep(Model(1.0), jnp.ones(3))\n", [PRINT]),
     # a local object's method, as its __call__ already was
     ("@jax.jit\ndef step(x):\n    m = Model(1.0)\n    return m.loss(x)\n", [BRANCH]),
     # through a training function that returns the model its loop carries
@@ -72,7 +74,7 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
 
 @pytest.mark.parametrize("body", [
     # the callers disagree, or one passes something else
-    "@jax.jit\ndef step(m, x):\n    return m(x)\n\nstep(Model(1.0), jnp.ones(3))\n",
+    "def make():\n    return Model(1.0)\n\n@jax.jit\ndef step(m, x):\n    return m(x)\n\nstep(make(), jnp.ones(3))\n",
     "@jax.jit\ndef step(m, x):\n    return m(x)\n\na, b = Model(1.0), Other()\nstep(a, jnp.ones(3))\n"
     "step(b, jnp.ones(3))\n",
     "@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\nstep(jnp.tanh, jnp.ones(3))\n",

@@ -1,0 +1,84 @@
+"""What calling a record class of the module gives: a NamedTuple or a dataclass whose fields
+hold what the call passes (``m = Metrics(loss)``: ``m.loss`` holds ``loss``'s value, a field
+annotated as a JAX array an array), so the kinds of values flow through records as through
+names. Only classes whose constructor the code shows field by field: no ``__init__``,
+``__post_init__`` or ``__new__`` of their own, no base but ``NamedTuple`` (or Flax's
+``PyTreeNode``), no field whose ``field(...)`` takes it out of the positional order."""
+import ast
+
+from .names import BindingKind
+from .project.records import NAMED_TUPLES
+
+DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
+# Decorators that register a class as a pytree and leave its constructor as it was.
+REGISTERING_DECORATORS = frozenset({"jax.tree_util.register_dataclass", "jax.tree_util.register_pytree_node_class",
+                                    "jax.tree_util.register_static"})
+_RECORD_BASES = NAMED_TUPLES | {"flax.struct.PyTreeNode"}
+_OWN_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__"})
+_OUT_OF_ORDER = frozenset({"init", "kw_only"})  # field(init=False), field(kw_only=True)
+_FIELDLESS = frozenset({"ClassVar", "InitVar"})
+
+
+class Constructors:
+    """The record classes of one module, read when a call of one is first evaluated."""
+
+    def __init__(self, names, array_annotation):
+        self.names = names
+        self.array_annotation = array_annotation  # annotation -> whether it names a JAX array type
+        self._records = {}  # class node -> its Record, or None
+
+    def record(self, func_expr):
+        """The Record that calling ``func_expr`` builds, when it names a record class of the module."""
+        found = self.names.resolve_name(func_expr) if type(func_expr) is ast.Name else None
+        if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.CLASS:
+            return None
+        cls = found[1][0].stmt
+        if cls not in self._records:
+            self._records[cls] = self._read(cls)
+        return self._records[cls]
+
+    def _read(self, cls):
+        qualname = self.names.qualname
+        bases = {qualname(base) for base in cls.bases}
+        named = bool(bases & NAMED_TUPLES)
+        decorators = [qualname(self._decorated_by(d)) for d in cls.decorator_list]
+        if not bases <= _RECORD_BASES or not named and not set(decorators) & DATACLASS_DECORATORS \
+                or not set(decorators) <= DATACLASS_DECORATORS | REGISTERING_DECORATORS \
+                or any(type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef) and stmt.name in _OWN_CONSTRUCTORS
+                       for stmt in cls.body):
+            return None
+        fields = []
+        for stmt in cls.body:
+            if type(stmt) is not ast.AnnAssign or type(stmt.target) is not ast.Name:
+                continue
+            annotation = stmt.annotation.value if type(stmt.annotation) is ast.Subscript else stmt.annotation
+            special = (qualname(annotation) or "").rpartition(".")[2]
+            if special == "KW_ONLY":
+                return None
+            if special in _FIELDLESS:
+                continue
+            if type(stmt.value) is ast.Call and any(k.arg in _OUT_OF_ORDER for k in stmt.value.keywords):
+                return None
+            fields.append((stmt.target.id, self.array_annotation(stmt.annotation)))
+        return Record(tuple(fields), named)
+
+    def _decorated_by(self, decorator):
+        """The function a decorator expression applies: ``dataclass`` of ``@dataclass(frozen=True)``,
+        ``register_dataclass`` of ``@partial(register_dataclass, ...)``."""
+        if type(decorator) is not ast.Call:
+            return decorator
+        if decorator.args and self.names.qualname(decorator.func) == "functools.partial":
+            return decorator.args[0]
+        return decorator.func
+
+
+class Record:
+    """A record class's fields in constructor order, each with whether it is annotated as a JAX array;
+    ``named``: a NamedTuple, whose fields are also its items."""
+
+    __slots__ = ("fields", "named")
+
+    def __init__(self, fields, named):
+        self.fields = fields
+        self.named = named

@@ -1,0 +1,96 @@
+"""The kind of a value followed where it goes within a module: a helper's return into its caller,
+a record's fields from its constructor, call arguments into a jitted function's parameters
+(joined over every call in the file); each case with a negative that must stay silent."""
+import textwrap
+
+import pytest
+
+HEADER = ("import dataclasses\nimport typing\nimport jax\nimport jax.numpy as jnp\nimport numpy as np\n"
+          "from functools import partial\n")
+STEP = "@jax.jit\ndef step(p, x):\n    return p - jnp.mean(x)\n\n"
+
+
+def findings(lint_source, body):
+    source = HEADER + textwrap.dedent(body)
+    return [(line - HEADER.count("\n"), code) for line, code in lint_source(source)]
+
+
+MAKE_DATA = "def make_data():\n    x = np.ones(3, np.float32)\n    return x, x + 1\n\n"
+TRAIN = "def train(n):\n    x, y = make_data()\n    p = jnp.zeros(3)\n    for _ in range(n):\n        p = step(p, x)\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a helper's NumPy return, unpacked: uploaded again on every call of the jitted step
+    (STEP + MAKE_DATA + TRAIN, [(13, "JNP104")]),
+    # a helper whose returns disagree, or that may end without one, gives nothing known
+    (STEP + MAKE_DATA.replace("    return x, x + 1\n", "    if x[0]:\n        return x, x\n    return 1, 2\n")
+     + TRAIN, []),
+    (STEP + MAKE_DATA.replace("    return x, x + 1\n", "    if x[0]:\n        return x, x\n") + TRAIN, []),
+    # a helper's device result: converted in the loop
+    ("def fresh():\n    return jnp.zeros(3)\n\ndef f(n):\n    for _ in range(n):\n        w = fresh()\n"
+     "        print(float(w.sum()))\n", [(7, "JNP102")]),
+    ("def fresh():\n    return np.zeros(3)\n\ndef f(n):\n    for _ in range(n):\n        w = fresh()\n"
+     "        print(float(w.sum()))\n", []),
+])
+def test_helper_returns_reach_the_caller(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+STATS = "@dataclasses.dataclass\nclass Stats:\n    loss: jax.Array\n    count: int\n\n"
+LOOP = "def f(x, n):\n    for _ in range(n):\n        s = Stats(jnp.sum(x), 3)\n{between}        print(float(s.loss))\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a dataclass built here holds what its constructor was given
+    (STATS + LOOP.format(between=""), [(9, "JNP102")]),
+    (STATS + LOOP.format(between="").replace("Stats(jnp.sum(x), 3)", "Stats(count=3, loss=jnp.sum(x))"),
+     [(9, "JNP102")]),
+    # a field annotated as a JAX array, given something unknown, holds one
+    (STATS + LOOP.format(between="").replace("Stats(jnp.sum(x), 3)", "Stats(x, 3)"), [(9, "JNP102")]),
+    # NumPy data given: not a device array; the count is a Python value
+    (STATS + LOOP.format(between="").replace("jnp.sum(x)", "np.sum(np.ones(3))"), []),
+    (STATS + LOOP.format(between="").replace("s.loss", "s.count"), []),
+    # a field stored again, or the object handed to a function that may: its fields are not known
+    (STATS + LOOP.format(between="        s.loss = 0.0\n"), []),
+    (STATS + LOOP.format(between="        reset(s)\n"), []),
+    # a class with its own __post_init__, or one whose field leaves the positional order
+    (STATS.replace("    count: int\n", "    count: int\n\n    def __post_init__(self):\n        self.loss = 0.0\n")
+     + LOOP.format(between=""), []),
+    (STATS.replace("jax.Array\n", "jax.Array = dataclasses.field(kw_only=True)\n") + LOOP.format(between=""), []),
+    # a NamedTuple's fields are its items too
+    ("class Pair(typing.NamedTuple):\n    a: jax.Array\n    b: int\n\ndef f(x, n):\n    for _ in range(n):\n"
+     "        a, b = Pair(jnp.sum(x), 2)\n        print(float(a))\n", [(8, "JNP102")]),
+])
+def test_record_fields_hold_what_the_constructor_got(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # every call passes a Python number through jit: the parameter is a traced scalar
+    ("@jax.jit\ndef gate(flag):\n    if True and flag:\n        return 1\n    return 0\n\ngate(True)\n",
+     [(3, "JNP202")]),
+    ("@jax.jit\ndef norm(x, scale):\n    scale = scale or 1.0\n    return x / scale\n\nnorm(jnp.ones(3), 2.0)\n",
+     [(3, "JNP202")]),
+    ("def gate(flag):\n    if flag:\n        return 1\n    return 0\n\nfast = jax.jit(gate)\nfast(3)\n",
+     [(2, "JNP202")]),
+    # static, a plain call of the undecorated function, callers that disagree, or no call seen
+    ("@partial(jax.jit, static_argnums=0)\ndef gate(flag):\n    if flag:\n        return 1\n    return 0\n\n"
+     "gate(True)\n", []),
+    ("def gate(flag):\n    if flag:\n        return 1\n    return 0\n\nfast = jax.jit(gate)\ngate(3)\nfast(3)\n", []),
+    ("@jax.jit\ndef gate(flag):\n    if flag:\n        return 1\n    return 0\n\ngate(True)\ngate({'a': 1})\n", []),
+    ("@jax.jit\ndef gate(flag):\n    if flag:\n        return 1\n    return 0\n", []),
+])
+def test_arguments_join_into_parameters(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a dict of device arrays is not host data: a donated batch read again is reported
+    ("@partial(jax.jit, donate_argnums=1)\ndef train(p, b):\n    return p + b['x'].sum()\n\n"
+     "def run(p, n):\n    batch = {'x': jnp.ones(3)}\n    p = train(p, batch)\n    print(batch['x'].sum())\n",
+     [(8, "JNP605")]),
+    ("@partial(jax.jit, donate_argnums=1)\ndef train(p, b):\n    return p + b['x'].sum()\n\n"
+     "def run(p, n):\n    batch = {'x': np.ones(3)}\n    p = train(p, batch)\n    print(batch['x'].sum())\n", []),
+])
+def test_containers_of_device_arrays_are_not_host_data(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
