@@ -254,6 +254,8 @@ def _helper_transfer(model, call):
     if found is None:
         return None
     facts, where = found
+    if facts.get("jitted"):  # its conversions run while tracing, on tracers: JNP201/JNP301 there
+        return None
     for position, code, what, line in facts["converts"]:
         if position < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[:position + 1]) \
                 and _on_device(model, call.args[position]):

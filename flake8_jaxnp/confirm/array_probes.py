@@ -347,8 +347,10 @@ def _operator_probe(method, symbol):
 
 def _check_promotion(place, symbol, left, right, inside_other_code):
     """An operator mixing dtypes of two arrays (watched without strict promotion, which would
-    change what the code does): the same definition as the linter's."""
-    operands = [(str(value.dtype), bool(getattr(value, "weak_type", False)))
+    change what the code does): the same definition as the linter's, on the dtypes JAX computes
+    with (NumPy float64 data is float32 to JAX while x64 is off: a narrowing, not a promotion)."""
+    operands = [(str(jax.dtypes.canonicalize_dtype(value.dtype, allow_extended_dtype=True)),
+                 bool(getattr(value, "weak_type", False)))
                 for value in (left, right) if isinstance(value, (jax.Array, np.ndarray, np.generic))]
     if len(operands) == 2 and operands[0][0] != operands[1][0] and is_promotion(operands):
         RECORDER.event_or_observation(inside_other_code, place, ev.STRICT_PROMOTION, "operand dtypes",

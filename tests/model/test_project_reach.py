@@ -121,6 +121,7 @@ def test_a_conversion_two_modules_down_is_reported_at_the_loop_and_follows_its_c
     ("def record(x):\n    to_float(x * 2)\n", []),  # not the argument as it came in: left alone
     ("def record(x, now):\n    if now:\n        to_float(x)\n", []),  # not on every call
     ("def record(x):\n    jitted(x)\n", []),  # a jitted function's float() is a tracer error, not a sync
+    ("import jax\n\n\n@jax.jit\ndef record(x):\n    print('x', x)\n    return x\n", []),  # prints tracers
     ("def record(x):\n    record(x)\n    other(x)\n", []),  # calls that come back end the search
 ])
 def test_conversions_through_helpers_of_other_modules(tmp_path, helper, expected):

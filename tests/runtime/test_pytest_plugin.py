@@ -439,7 +439,8 @@ def test_a_function_jitted_through_a_wrapper_on_every_iteration_confirms_its_rec
         """))
     result, report = confirm_tests(tmp_path, tmp_path / "report.json", "tests")
     [row] = report["results"]
-    assert (row["path"], row["line"], row["codes"], row["verdict"]) == ("tests/test_loop.py", 9, ["JNP602"], "confirmed")
+    assert (row["path"], row["line"], row["codes"], row["verdict"]) == (
+        "tests/test_loop.py", 9, ["JNP602"], "confirmed")
     assert row["evidence"].endswith("wrapped 3 new functions and JAX compiled 3 of them")
 
 
@@ -465,3 +466,31 @@ def test_a_pitfall_inside_docstring_examples_a_test_runs_is_not_missed_at_the_te
     result = run_pytest(tmp_path, "--jaxnp-confirm", "--jaxnp-strict")
     assert result.returncode == 0, result.stdout[-2000:]
     assert "0 confirmed, 0 not reproduced, 0 not exercised, 0 missed" in result.stdout
+
+
+def test_numpy_float64_data_added_to_a_float32_array_is_no_promotion_while_x64_is_off(tmp_path):
+    """With x64 off JAX computes NumPy float64 data as float32 (strict promotion does not raise), as
+    Optax's apply_updates does with NumPy parameters: no promotion to miss. An int32 array minus a
+    float32 one in the same helper is one."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n")
+    (tmp_path / "model.py").write_text("def add(p, u):\n    return p + u\n\n\ndef sub(p, u):\n    return p - u\n")
+    (tmp_path / "tests" / "test_model.py").write_text(textwrap.dedent("""\
+        import jax.numpy as jnp
+        import numpy as np
+
+        import model
+
+
+        def test_numpy_parameters():
+            assert model.add(np.array(3.0), jnp.ones((), jnp.float32)).dtype == jnp.float32
+
+
+        def test_counts():
+            assert model.sub(jnp.ones((), jnp.int32), jnp.ones((), jnp.float32)).dtype == jnp.float32
+        """))
+    result = run_pytest(tmp_path, "--jaxnp-confirm", f"--jaxnp-report={tmp_path / 'report.json'}")
+    assert "2 passed" in result.stdout, result.stdout[-2000:]
+    rows = json.loads((tmp_path / "report.json").read_text())["results"]
+    assert [(row["path"], row["line"], row["codes"], row["verdict"]) for row in rows] == [
+        ("model.py", 6, ["JNP401"], "missed")]
