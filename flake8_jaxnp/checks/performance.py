@@ -3,8 +3,9 @@ import ast
 
 from ..facts import TIMERS
 from ..findings import Finding
+from ..model.instances import method_in
 from ..model.names import BindingKind
-from ..model.syntax import PARTIAL, expression_children, walk_own
+from ..model.syntax import PARTIAL, argument_for, expression_children, positional_names, walk_own
 from . import blocks, describe, is_jitted, jitted_by, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
@@ -96,48 +97,74 @@ def _fresh_and_called(model, body, stmt, call, walked):
 
 
 def _compiled_per_call(model, walked):
-    """A top-level def that applies a transform to a new function and calls it, in a statement
-    that runs on every call (``return jax.jit(jax.grad(f))(x)``), compiles on every call: JNP602
-    at the transform when a loop calls the def, in this module or, through an import, in another
-    one (``Project.looped_elsewhere``; a loop in an undecorated def or at the top level)."""
+    """A def that makes a new jitted function and calls it, in a statement that runs on every call
+    (``return jax.jit(jax.grad(f))(x)``, or a nested ``@jax.jit`` def it calls), compiles on every
+    call: JNP602 where it jits (at the calls of a nested jitted def) when a loop calls the def, in
+    this module or, through an import, in another one (``Project.looped_elsewhere``; a loop in an
+    undecorated def or at the top level). The defs: top-level functions and the methods of
+    top-level classes, undecorated and untraced."""
     made = {}
-    for func in model.tree.body:
-        if type(func) not in (ast.FunctionDef, ast.AsyncFunctionDef) or func.decorator_list or func in model.traced:
-            continue
+    for func in _plain_defs(model):
+        nested = {stmt.name for stmt in func.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and any((model.transform_spec(d) or ("",))[0] in model.staging_transforms
+                          for d in stmt.decorator_list)}
         for stmt in func.body:
             if isinstance(stmt, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                made[func] = made.get(func, []) + [(node, fresh) for node in _own_expression_nodes(stmt)
-                                                   if isinstance(node, ast.Call) and (fresh := _fresh_and_called(
-                                                       model, func, stmt, node, walked)) is not None]
-    made = {func: found for func, found in made.items() if found}
+                for node in _own_expression_nodes(stmt):
+                    if not isinstance(node, ast.Call):
+                        continue
+                    if isinstance(node.func, ast.Name) and node.func.id in nested \
+                            and model.callee(node.func) in func.body:
+                        made.setdefault(func, []).append((node, f"the jitted def '{node.func.id}'"))
+                    elif (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
+                        made.setdefault(func, []).append((node, f"{describe(node.func)}() of {fresh}"))
     if not made:
         return
     looping = _looping_callers(model, made)
     for func, found in made.items():
         loop = looping.get(func)
-        if loop is None and model.project is not None:
+        if loop is None and model.project is not None and model.parent(func) is model.tree:
             elsewhere = model.project.looped_elsewhere(func.name)
             loop = f"{elsewhere[0][1]} of {elsewhere[0][0]}" if elsewhere else None
-        for call, fresh in found if loop is not None else ():
+        for call, what in found if loop is not None else ():
             yield Finding.at(call, "JNP602", {
-                "what": f"{describe(call.func)}() of {fresh}, made by each call of {func.name}(),", "loop": loop,
+                "what": f"{what}, made by each call of {func.name}(),", "loop": loop,
                 "fix": f"build the jitted function once, outside {func.name}()"})
 
 
+def _plain_defs(model):
+    """The module's top-level defs and its top-level classes' methods, undecorated and untraced."""
+    for node in model.tree.body:
+        for func in node.body if isinstance(node, ast.ClassDef) else [node]:
+            if type(func) in (ast.FunctionDef, ast.AsyncFunctionDef) and not func.decorator_list \
+                    and func not in model.traced:
+                yield func
+
+
 def _looping_callers(model, funcs):
-    """{def among ``funcs``: the line of the first loop of this module that calls it by name},
-    loops in traced code left out (they run once, at trace time)."""
+    """{def among ``funcs``: the line of the first loop of this module that calls it: by name, or
+    as ``obj.method(...)`` of a name holding an instance of the def's class}, loops in traced code
+    left out (they run once, at trace time)."""
     found = {}
     for loop in model.nodes(*LOOPS):
         home = model.enclosing_function(loop)
         if isinstance(home, ast.Lambda) or home in model.traced or not repeats(loop):
             continue
         for node in walk_own(loop.body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                callee = model.callee(node.func)
+            if isinstance(node, ast.Call):
+                callee = _called_def(model, node.func)
                 if callee in funcs and (callee not in found or loop.lineno < found[callee]):
                     found[callee] = loop.lineno
     return found
+
+
+def _called_def(model, func_expr):
+    """The same-file def ``f`` or ``obj.method`` names (``obj`` holding a same-file class's instance)."""
+    if isinstance(func_expr, ast.Name):
+        return model.callee(func_expr)
+    if isinstance(func_expr, ast.Attribute) and isinstance(func_expr.value, ast.Name):
+        return method_in(model.class_of(func_expr.value), func_expr.attr)
+    return None
 
 
 def _fresh_function(model, loop, expr):
@@ -346,6 +373,34 @@ def _timed_from_before_the_loop(model, loop, clocked):
                                                "work": describe(work)})
 
 
+def _on_device(model, expr):
+    """Device data: what the model knows, or the result of calling a jitted callable parameter."""
+    return model.value(expr).on_device or isinstance(expr, ast.Call) and _jitted_parameter(model, expr.func)
+
+
+def _jitted_parameter(model, func_expr):
+    """``fn`` in ``fn(*args)``: a parameter (of this def or of an enclosing one: a timing decorator's
+    wrapper calls ``func``) that every call of its def in the file passes a jitted function. Callers
+    that pass anything else, none seen, or a reference other than a call leave it unknown."""
+    found = model.resolve(func_expr) if isinstance(func_expr, ast.Name) else None
+    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
+            or not isinstance(found[0].node, ast.FunctionDef):
+        return False
+    func = found[0].node
+    names = positional_names(func)
+    calls = model.calls_of(func)
+    arguments = [argument_for(call, names, func_expr.id) for call in calls or ()]
+    return bool(arguments) and all(argument is not None and _jitted_function(model, argument)
+                                   for argument in arguments)
+
+
+def _jitted_function(model, expr):
+    """``jax.jit(f)`` written in place, or a name of a jitted function."""
+    if isinstance(expr, ast.Call):
+        return model.qualname(expr.func) in model.staging_transforms
+    return isinstance(expr, (ast.Name, ast.Attribute)) and is_jitted(model, expr)
+
+
 def _restarted_after_a_wait(model, stmts, start):
     """Whether ``stmts`` (from the clock read on) wait for the device before one of them binds
     the start name (``t0``) to a new clock read."""
@@ -430,13 +485,13 @@ def _reads_clock_first(stmt, clock):
 def _dispatches(model, stmt):
     """A statement that only queues JAX work: it computes device arrays and nothing in it waits."""
     if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)) \
-            or not model.value(stmt.value).on_device:
+            or not _on_device(model, stmt.value):
         return False
     for node in _own_expression_nodes(stmt):
         if isinstance(node, (ast.FormattedValue, ast.Lambda)):
             return False
         if isinstance(node, ast.Call):
-            if not model.value(node).on_device or model.qualname(node.func) in SYNC_FUNCTIONS:
+            if not _on_device(model, node) or model.qualname(node.func) in SYNC_FUNCTIONS:
                 return False
             if isinstance(node.func, ast.Attribute) and node.func.attr in SYNC_METHODS:
                 return False

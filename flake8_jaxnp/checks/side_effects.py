@@ -293,7 +293,8 @@ def _store(model, func, target, base, stored=None):
         for index, element in enumerate(target.elts):
             yield from _store(model, func, element, base, stored.elts[index] if paired else stored)
     elif isinstance(target, ast.Subscript):
-        owner = _outer_container(model, func, target.value, [] if stored is None else [stored])
+        owner = _outer_container(model, func, target.value, [] if stored is None else [stored],
+                                 updated=isinstance(model.parent(target), ast.AugAssign))
         if owner is not None and not model.value(target.value).is_array:
             yield Finding.at(target, "JNP303", dict(base, what=f"assigning {describe(target)}", name=owner))
     elif isinstance(target, ast.Attribute) \
@@ -329,12 +330,14 @@ def _keeps_trace_state(model, target, stored):
         and node.value.id == target.value.id for node in ast.walk(stored))
 
 
-def _outer_container(model, func, expr, stored):
+def _outer_container(model, func, expr, stored, updated=False):
     """The name of a list/dict/set outside ``func`` that this mutation reaches, if it matters.
 
     Mutating a module-level container is global state changed once per trace.
     A container of an enclosing function is often a deliberate trace-time side
-    channel (collecting shapes); it is reported only when a tracer escapes into it.
+    channel (collecting shapes); it is reported only when a tracer escapes into it,
+    or when an item is ``updated`` from its old value (``u[0] += 1`` in a loop body
+    counts traces, not iterations, as ``self.n += 1`` does).
     """
     root = expr
     while isinstance(root, (ast.Attribute, ast.Subscript)):
@@ -347,7 +350,7 @@ def _outer_container(model, func, expr, stored):
     scope, bindings = found
     if scope.is_class or scope.node in model.traced or not all(_is_container(model, b) for b in bindings):
         return None
-    if model.is_module_scope(scope) or any(_escapes(model, value) for value in stored):
+    if model.is_module_scope(scope) or updated or any(_escapes(model, value) for value in stored):
         return root.id
     return None
 

@@ -39,6 +39,8 @@ def concrete_data_from_tracers(model):
                 yield from _truth_value(model, node.operand, base)
             elif kind is ast.Subscript and type(node.ctx) is ast.Load:
                 yield from _subscript(model, node, base)
+            elif kind is ast.Compare and _chain_tests_tracer(model, node):
+                yield _truth_finding(node, base)
 
 
 def _subscript(model, node, base):
@@ -145,16 +147,33 @@ def _truth_test(model, test, base):
 
 
 def _truth_value(model, expr, base):
-    if model.value(expr).kind is TRACER or _orders_traced(model, expr):
-        yield Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
-                                              fix="use jnp.where or lax.cond instead of Python control flow"))
+    if model.value(expr).kind is TRACER or isinstance(expr, ast.Compare) \
+            and _orders_traced(model, [expr.left, *expr.comparators], expr.ops, model.value(expr)):
+        yield _truth_finding(expr, base)
 
 
-def _orders_traced(model, expr):
+def _truth_finding(expr, base):
+    return Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
+                                           fix="use jnp.where or lax.cond instead of Python control flow"))
+
+
+def _chain_tests_tracer(model, compare):
+    """``0 < x < 1`` is ``(0 < x) and (x < 1)``: Python takes the truth value of every link but
+    the last, wherever the chain stands (a list item, an argument)."""
+    operands = [compare.left, *compare.comparators]
+    whole = model.value(compare)
+    links = [(operands[i:i + 2], compare.ops[i:i + 1]) for i in range(len(compare.ops) - 1)]
+    return any(_orders_traced(model, link, op, whole)
+               or whole.kind is TRACER and any(model.value(side).kind is TRACER for side in link)
+               for link, op in links)
+
+
+def _orders_traced(model, operands, ops, whole):
     """``i < n`` with ``n`` traced: only an array can be ordered against a number, so the result is
-    a tracer even where the other side's kind is unknown (a loop counter rebound in the loop)."""
-    if not isinstance(expr, ast.Compare) or not all(isinstance(op, ORDERING) for op in expr.ops):
+    a tracer even where the other side's kind is unknown (a loop counter rebound in the loop). Two
+    traced trees ordered (``x > y``, both jit arguments) are arrays, or containers whose ordering
+    asks the truth value of their leaves' ``==``: either way a tracer's truth value."""
+    if whole.kind not in (TRACER, UNKNOWN) or not all(isinstance(op, ORDERING) for op in ops):
         return False
-    kinds = [model.value(operand).kind for operand in [expr.left, *expr.comparators]]
-    return model.value(expr).kind is UNKNOWN and kinds.count(TRACER_TREE) == 1 \
-        and all(kind in (TRACER_TREE, PYTHON, UNKNOWN) for kind in kinds)
+    kinds = [model.value(operand).kind for operand in operands]
+    return TRACER_TREE in kinds and all(kind in (TRACER_TREE, PYTHON, UNKNOWN) for kind in kinds)
