@@ -20,7 +20,7 @@ from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_fun
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
-from .values import FunctionFlow
+from .values import NUMBER_LITERALS, FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
@@ -33,8 +33,6 @@ ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape",
 # Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
 CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
 
-# A number literal's Value, by its Python type (a weakly typed Python scalar).
-_LITERAL_NUMBERS = {kind: Value(PYTHON, weak=True) for kind in (int, float, complex, bool)}
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
 # How many helper calls deep ``Tracing.returned`` follows what a call gives.
@@ -155,9 +153,9 @@ class Tracing:
         if not calls or any(self.names.enclosing_function(call) is func for call in calls):
             return None
         if literals:
-            return calls, [{arg: _LITERAL_NUMBERS[type(arg.value)]
+            return calls, [{arg: NUMBER_LITERALS[type(arg.value)]
                             for arg in [*call.args, *(k.value for k in call.keywords)]
-                            if type(arg) is ast.Constant and type(arg.value) in _LITERAL_NUMBERS} for call in calls]
+                            if type(arg) is ast.Constant and type(arg.value) in NUMBER_LITERALS} for call in calls]
         flows = [self.flow_of(self.names.enclosing_function(call) or self.names.tree) for call in calls]
         return calls, [flow.values if flow is not None else {} for flow in flows]
 

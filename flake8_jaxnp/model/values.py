@@ -307,7 +307,7 @@ class FunctionFlow:
         return containers.literal(expr, self.values)
 
     def _constant(self, expr, env):
-        return _NUMBER_LITERALS.get(type(expr.value), PYTHON_VALUE)
+        return NUMBER_LITERALS.get(type(expr.value), PYTHON_VALUE)
 
     def _name(self, expr, env):
         value = env.get(expr.id)
@@ -520,8 +520,8 @@ class FunctionFlow:
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.
-_NUMBER_LITERALS = {kind: Value(PYTHON, dtypes.literal_dtype(ast.Constant(kind())), weak=True)
-                    for kind in (int, float, complex, bool)}
+NUMBER_LITERALS = {kind: Value(PYTHON, dtypes.literal_dtype(ast.Constant(kind())), weak=True)
+                   for kind in (int, float, complex, bool)}
 _UPDATED_OBJECT = Value(NNX_GRAPH)
 # What calling a transformed function gives: tracers in traced code, device arrays outside it.
 _TRANSFORMED_RESULT = {True: Value(TRACER_TREE), False: Value(JAX_TREE)}
