@@ -344,10 +344,11 @@ def _call(model, call, qualname):
 def _refused_arguments(model, call, qualname):
     """(keyword, exception name, refused for its value) for each keyword argument JAX refuses."""
     refused = api.jnp_rejected_arguments().get(qualname) if call.keywords else None
-    if refused is None and call.keywords and isinstance(call.func, ast.Attribute) \
-            and call.func.attr in api.array_rejected_arguments() \
-            and model.array_value(call.func.value).kind in JAX_ARRAY:
-        refused = api.array_rejected_arguments()[call.func.attr]
+    if refused is None and call.keywords and isinstance(call.func, ast.Attribute):
+        method = api.array_rejected_arguments().get(call.func.attr)  # asked before the forward pass
+        if method is not None and any(k.arg in method for k in call.keywords) \
+                and model.array_value(call.func.value).kind in JAX_ARRAY:
+            refused = method
     for keyword in call.keywords if refused else ():
         rejection = refused.get(keyword.arg)
         if rejection is None:

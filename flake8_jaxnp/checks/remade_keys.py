@@ -73,8 +73,9 @@ def _made_by(model, name, memo):
     """The maker call of the plain assignment ``name = jax.random.PRNGKey(...)`` whose value the
     read ``name`` gets: the nearest earlier statement binding the name, in its block or the blocks
     around it (a loop around the read passes on what came before it); None when that statement is
-    anything else. ``memo``: (statement, name) -> the answer for a read in that statement, and each
-    block's positions, so the reads of one long block cost one walk back in all."""
+    anything else. ``memo``: (statement, name) -> the answer for a read in that statement, each
+    block's positions and each statement's stored names, so the reads of one long block cost one
+    walk back in all."""
     node, visited, found = model.statement_of(name), [], None
     while (node, name.id) not in memo:
         visited.append(node)
@@ -85,7 +86,7 @@ def _made_by(model, name, memo):
         block, index = place
         if index:
             node = block[index - 1]
-            if name.id in stored_names(node):
+            if name.id in _stored(memo, node):
                 found = _assigned_maker(model, node)
                 break
         elif isinstance(parent, (*SCOPES, ast.Module)) \
@@ -97,6 +98,14 @@ def _made_by(model, name, memo):
         found = memo[(node, name.id)]
     for stmt in visited:
         memo[(stmt, name.id)] = found
+    return found
+
+
+def _stored(memo, stmt):
+    """``stored_names(stmt)``, walked once per statement (a loop before many reads is walked once)."""
+    found = memo.get(stmt)
+    if found is None:
+        found = memo[stmt] = stored_names(stmt)
     return found
 
 

@@ -23,15 +23,18 @@ def consumed_parameters(func, params, key_of):
     anything binds the name again; the statement is reached (no return or raise before it), the
     consuming call is not conditional inside it. ``key_of(call)``: (the key expression the call
     consumes, "draw" or "split"), or None."""
-    found, passed, bound = {}, [], set()  # passed: the compound statements before, each may return
+    # whether a compound statement before may return, each walked once: ``unwalked`` are those not yet
+    found, unwalked, left, bound = {}, [], False, set()
     for stmt in func.body:
-        if isinstance(stmt, LOOPS) and not may_leave(passed):
+        if isinstance(stmt, (*LOOPS, *STRAIGHT)):
+            left, unwalked = left or may_leave(unwalked), []
+        if isinstance(stmt, LOOPS) and not left:
             head = set() if isinstance(stmt, ast.While) else stored_names(stmt.target)
             _consume(itertools.takewhile(lambda s: isinstance(s, STRAIGHT), stmt.body), params - bound - head,
                      key_of, found)
         if not isinstance(stmt, STRAIGHT):
-            passed.append(stmt)
-        elif not may_leave(passed) and not _consume([stmt], params - bound, key_of, found):
+            unwalked.append(stmt)
+        elif not left and not _consume([stmt], params - bound, key_of, found):
             break
         bound |= stored_names(stmt)
     if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):

@@ -207,8 +207,9 @@ def walk_evaluated(body):
 
 
 def stored_names(node):
-    """Names that ``node`` and what it contains bind (with ``ast.walk``'s reach)."""
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    """Names that ``node`` and what it contains bind (with ``ast.walk``'s reach, through
+    ``child_nodes``: asked of whole loops and blocks, so several times cheaper)."""
+    return {n.id for n in walk_own([node], ()) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
 
 
 # ---- names through imports --------------------------------------------------------------------
