@@ -78,6 +78,41 @@ class Conventions:
             return None
         return [stmt.target.id for stmt in fields], facts["path"]
 
+    def called_only_here(self, cls):
+        """Whether ``cls`` is a class of a def's body that the def only builds and calls
+        (``m = C(); m(x)``, ``C()(x)``, ``m.encode(x)``), never hands on (to a transform, another
+        call, a container, a return): its methods run as those calls run, eagerly unless a
+        transform traces the def, which the reach follows. (Equinox's tests call such a Module
+        eagerly and count its calls with ``nonlocal``.)"""
+        if self.names.enclosing_function(cls) is None:
+            return False
+        built = []
+        for node in self.names.reads(cls.name):
+            if not self._binds(node, lambda binding: binding.node is cls):
+                continue
+            call = self.names.parent.get(node)
+            if type(call) is not ast.Call or call.func is not node:
+                return False
+            holder = self.names.parent.get(call)
+            if type(holder) is ast.Assign and len(holder.targets) == 1 and type(holder.targets[0]) is ast.Name:
+                built.append(holder)
+            elif not self._called(call):
+                return False
+        return all(self._called(node) for holder in built for node in self.names.reads(holder.targets[0].id)
+                   if self._binds(node, lambda binding: binding.stmt is holder))
+
+    def _binds(self, name, test):
+        """Whether any binding the Name node ``name`` resolves to passes ``test``."""
+        found = self.names.resolve_name(name)
+        return found is not None and any(test(binding) for binding in found[1])
+
+    def _called(self, node):
+        """``node(...)`` or ``node.method(...)``."""
+        parent = self.names.parent.get(node)
+        if type(parent) is ast.Attribute and parent.value is node:
+            node, parent = parent, self.names.parent.get(parent)
+        return type(parent) is ast.Call and parent.func is node
+
     def returns_result(self, func):
         """Whether calling the def or lambda ``func`` gives what its body returns: no decorator
         but a framework's method marker (``nn.compact``: measured, ``decorators``)."""

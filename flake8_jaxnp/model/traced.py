@@ -278,6 +278,8 @@ class TraceRoots:
     def _by_convention(self, cls):
         """Mark the methods that ``cls``'s framework traces by its contract (``conventions``)."""
         facts = self.conventions.module_facts(cls)
+        if facts is None or self.conventions.called_only_here(cls):
+            return
         for method, params in self.conventions.traced_methods(cls, facts):
             behaviour = _STAGING if facts["cached"] else _BATCHING
             transform = Transform(facts["names"][0], behaviour, f"{cls.name}.{method.name} runs under {facts['path']}",

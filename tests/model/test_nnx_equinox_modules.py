@@ -212,3 +212,35 @@ def test_the_framework_fixtures_agree_across_jobs_files_and_stdin(package, repor
                                                                             FIXTURES))
     assert one_by_one == serial
     assert stdin_mismatches(FIXTURES, paths, serial) == []
+
+
+LOCAL_MODULE = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+def test_counts_its_calls():
+    class Counted(eqx.Module):
+        def __call__(self, x):
+            nonlocal called
+            called = True
+            return x + 1
+
+    called = False
+    {use}
+    assert called
+"""
+
+
+@pytest.mark.parametrize("use, expected", [
+    ("module = Counted()\n    module(jnp.array(0))", []),  # built and called here: eager, every call
+    ("Counted()(jnp.array(0))", []),
+    ("module = Counted()\n    eqx.filter_jit(lambda m, x: m(x))(module, jnp.array(0))", [(10, "JNP302")]),
+    ("module = Counted()\n    run(module)", [(10, "JNP302")]),  # handed on: the framework's contract
+])
+def test_a_module_class_a_def_only_builds_and_calls_runs_as_those_calls(lint_source, use, expected):
+    """Equinox's own tests define a Module in a test and call it eagerly, counting calls with
+    ``nonlocal`` (measured: the flag is set on every eager call); handed to a transform or to
+    another function, the class's ``__call__`` is traced by contract."""
+    assert findings(lint_source, LOCAL_MODULE.format(use=use)) == expected
