@@ -59,8 +59,10 @@ def framework_entries(data_file, resolve):
 
 
 def measured_versions(keys):
-    """{package: release} that the entries of ``keys`` (``framework_entries``) were measured with ("flax 0.12.8")."""
-    return dict(entry["measured_with"].split() for entries in keys.values() for entry in entries.values())
+    """{package: release} that the entries of ``keys`` (``framework_entries``) were measured with ("flax 0.12.8");
+    an alias's entry is the JAX name alone."""
+    return dict(entry["measured_with"].split() for entries in keys.values() for entry in entries.values()
+                if type(entry) is dict)
 
 
 def _measure(name, transform, form):

@@ -288,3 +288,12 @@ def test_numpy_random_defaults_are_learned_by_calling():
     assert table["generator"]["normal"] == table["generator"]["random"] == "float64"
     assert table["generator"]["integers"] == "int64"
     assert "choice" not in table["generator"]  # its dtype is its data's
+
+
+def test_the_framework_versions_come_from_measured_entries_only():
+    """An alias's entry is the JAX name it stands for, with no version of its own: the
+    staleness check (slow group) crashed on it when the frameworks were not installed."""
+    from flake8_jaxnp.datagen.frameworks import measured_versions
+    keys = {"framework_modules": {"flax.linen.Module": {"measured_with": "flax 0.12.8"}},
+            "framework_aliases": {"flax.linen.relu": "jax.nn.relu"}}
+    assert measured_versions(keys) == {"flax": "0.12.8"}
