@@ -35,7 +35,7 @@ def framework_transforms(data_file, resolve):
     """{dotted name: behaviour and the package version measured}; a framework that is not
     installed (``resolve``, the generator's import-free lookup, finds no such name) keeps its
     entries from ``data_file``."""
-    previous = json.loads(data_file.read_text(encoding="utf-8")).get(KEY, {}) if data_file.exists() else {}
+    previous = _recorded(data_file, KEY)
     found = {}
     for name, form in CANDIDATES.items():
         transform = resolve(name)
@@ -56,6 +56,11 @@ def framework_entries(data_file, resolve):
     """{generator key: its entries} for the framework keys: transforms, Modules, layers."""
     return {KEY: framework_transforms(data_file, resolve), MODULES_KEY: framework_modules(data_file, resolve),
             LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve)}
+
+
+def _recorded(data_file, key):
+    """The entries ``data_file`` holds under ``key``, kept for a framework that is not installed."""
+    return json.loads(data_file.read_text(encoding="utf-8")).get(key, {}) if data_file.exists() else {}
 
 
 def measured_versions(keys):
@@ -181,7 +186,7 @@ def framework_modules(data_file, resolve):
     """{Module base: which of a subclass's methods its framework's standard path traces, whether
     a Python scalar argument and a Python field stay static there, whether the trace is cached}
     (``_measure_module``); a framework not installed keeps its entry from ``data_file``."""
-    previous = json.loads(data_file.read_text(encoding="utf-8")).get(MODULES_KEY, {}) if data_file.exists() else {}
+    previous = _recorded(data_file, MODULES_KEY)
     found = {}
     for name, (decorator, path) in MODULE_BASES.items():
         base = resolve(name)
@@ -384,7 +389,7 @@ def framework_layers(data_file, resolve):
     """{layer: the names it is known by, whether ``jax.jit`` refuses it as an argument,
     measured_with} for the ``LAYERS`` that, called on an array inside their framework's jit, give
     one array; a framework not installed keeps its entries from ``data_file``."""
-    previous = json.loads(data_file.read_text(encoding="utf-8")).get(LAYERS_KEY, {}) if data_file.exists() else {}
+    previous = _recorded(data_file, LAYERS_KEY)
     found = {}
     for name, (args, shape) in LAYERS.items():
         layer = resolve(name)
@@ -457,7 +462,7 @@ def framework_aliases(data_file, resolve):
     that are the very object of a JAX function (``flax.linen.relu``: ``jax.nn.relu``), so that
     what the linter knows of the function holds for the alias; a framework not installed keeps
     its entries from ``data_file``."""
-    previous = json.loads(data_file.read_text(encoding="utf-8")).get(ALIASES_KEY, {}) if data_file.exists() else {}
+    previous = _recorded(data_file, ALIASES_KEY)
     functions = {}  # id of a JAX function -> its public name in the first namespace that has it
     for module_name in JAX_NAMESPACES:
         module = resolve(module_name)
