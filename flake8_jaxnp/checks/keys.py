@@ -14,6 +14,7 @@ iteration of a loop is the loop form (``remade_keys``).
 import ast
 
 from .. import api
+from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.keys import every_call_consumers, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, walk_own
@@ -62,16 +63,21 @@ def prng_key_reuse(model):
 
 
 def _branch_calls(model, consumers):
-    """{lax.cond or lax.switch call: ([(branch function, the consumer calls it makes on every call)],
-    its operands)} for the calls one of whose branches, a lambda or a def of the same scope, consumes a key."""
+    """{lax.cond, lax.switch or tree map call: ([(function, the consumer calls it makes on every
+    call)], its operands, or None for a tree map)} for the calls that run a function given to them,
+    a lambda or a def of the same scope, that consumes a key: one of a cond's branches, or a tree
+    map's function once per leaf."""
     found = {}
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
         if qualname == "jax.lax.switch" and len(call.args) >= 2 and isinstance(call.args[1], (ast.List, ast.Tuple)):
             functions, operands = call.args[1].elts, call.args[2:]
+        elif qualname == "jax.lax.cond" and len(call.args) == 5:
+            continue  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
         elif qualname == "jax.lax.cond" and len(call.args) >= 3:
-            functions, operands = (call.args[1:3], call.args[3:]) if len(call.args) != 5 else \
-                ((call.args[2], call.args[4]), None)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
+            functions, operands = call.args[1:3], call.args[3:]
+        elif qualname in TREE_MAPS and len(call.args) >= 2 and all(map(iterates_twice, call.args[1:])):
+            functions, operands = call.args[:1], None
         else:
             continue
         scope = model.enclosing_function(call)
@@ -82,7 +88,7 @@ def _branch_calls(model, consumers):
                 break
             branches.append((function, every_call_consumers(function, consumers)))
         else:
-            if operands is not None and any(calls for _, calls in branches):
+            if any(calls for _, calls in branches):
                 found[call] = (branches, operands)
     return found
 
@@ -230,6 +236,9 @@ class _KeyFlow:
                 if node in self.consumers and id(node) not in once:
                     per_item[node] = comprehension  # inner comprehensions come later and win
         for call in calls:
+            if call in self.branches and self.branches[call][1] is None:
+                self._per_leaf(call, *self.branches[call][0][0], used)
+                continue
             if call in self.branches:
                 joined = self._branches(*self.branches[call], used)
                 used.clear()
@@ -279,6 +288,22 @@ class _KeyFlow:
             after.append(state)
         return _joined(after)
 
+    def _per_leaf(self, tree_map, function, calls, used):
+        """A tree map runs its function once per leaf: a key the function closes over (neither its
+        parameter nor its local) is consumed once per leaf, and again after what consumed it before.
+        A call given the leaf itself, not only its shape, draws from it the same way for every leaf
+        (``permutation(key, leaf)`` shuffles a dataset's leaves alike, keeping them aligned). The
+        map may see no leaf: what it consumes is not kept."""
+        own = self.model.scope(function)
+        leaves = {a.arg for a in positional(function)}
+        for call in calls:
+            key, kind, _ = self.consumers[call]
+            if isinstance(key, ast.Name) and key.id not in own.bindings and key.id not in self.outer \
+                    and key.id not in own.globals | own.nonlocals and not reads_besides_key(call, key, leaves):
+                self._report(key, ((kind, call, tree_map),), kind, call)
+                if used.get(key.id):
+                    self._report(key, used[key.id], kind, call)
+
     def _per_item(self, comprehension, call, key, kind):
         """A key consumed inside a comprehension that does not bind it is consumed once per item;
         whether it is the function's own key (no comprehension around the call binds it)."""
@@ -308,7 +333,7 @@ class _KeyFlow:
             return  # an unseen split and a draw, or two unseen splits: nothing shows the keys were drawn from
         _, earlier, loop = other
         if loop is not None:
-            how = f"is consumed again on every iteration of the loop on line {loop.lineno} without a new split"
+            how = f"is consumed again {_repeated_by(loop)} without a new split"
         else:
             how = f"was already {_VERBS.get(other[0], 'consumed') if same is None else 'consumed'} by " \
                   f"{describe(earlier.func)}() on line {earlier.lineno}"
@@ -330,8 +355,19 @@ class _KeyFlow:
         """Whether two consumptions are one call made the same way: the same call repeated, or two
         with the same source text, reading nothing beside the key that the loop or comprehension
         repeating them (``loop``) binds (``for m in sizes: normal(key, (m,))`` draws other shapes)."""
+        if type(loop) is ast.Call:  # a tree map: each leaf may have its own shape
+            leaves = {a.arg for a in positional(loop.args[0])} if type(loop.args[0]) is ast.Lambda else None
+            return leaves is not None and not any(type(n) is ast.Name and n.id in leaves
+                                                  for n in ast.walk(second) if n is not key)
         return (first is second or ast.dump(first) == ast.dump(second)) \
             and not (loop is not None and reads_besides_key(second, key, _stored_names(loop)))
+
+
+def _repeated_by(repeater):
+    """Where a consumption repeats: a loop, a comprehension, or a tree map's call."""
+    if type(repeater) is ast.Call:
+        return f"for every leaf of {describe(repeater.func)}() on line {repeater.lineno}"
+    return f"on every iteration of the loop on line {repeater.lineno}"
 
 
 def _blocks(stmt):
