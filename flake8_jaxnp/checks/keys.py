@@ -76,7 +76,7 @@ def _branch_calls(model, consumers):
             continue  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
         elif qualname == "jax.lax.cond" and len(call.args) >= 3:
             functions, operands = call.args[1:3], call.args[3:]
-        elif qualname in TREE_MAPS and len(call.args) >= 2 and all(map(iterates_twice, call.args[1:])):
+        elif qualname in TREE_MAPS and len(call.args) >= 2:
             functions, operands = call.args[:1], None
         else:
             continue
@@ -88,9 +88,14 @@ def _branch_calls(model, consumers):
                 break
             branches.append((function, every_call_consumers(function, consumers)))
         else:
-            if any(calls for _, calls in branches):
+            if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
                 found[call] = (branches, operands)
     return found
+
+
+def _many_leaves(model, trees):
+    """False for trees that hold fewer than two leaves: written out so (``[x]``), or one array."""
+    return all(iterates_twice(tree) and not model.value(tree).is_array for tree in trees)
 
 
 def _stored_names(node):

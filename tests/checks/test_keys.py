@@ -427,6 +427,7 @@ def test_tree_map_consumes_per_leaf(lint_body, body, line):
     "def f(keys, grads):\n    return jax.tree.map(lambda k, g: g + random.normal(k, g.shape), keys, grads)\n",
     "def f(grads):\n    return jax.tree.map(lambda g: g + random.normal(random.key(0), g.shape), grads)\n",
     "def f(key, g):\n    return jax.tree.map(lambda g: g + random.normal(key, g.shape), [g])\n",
+    "def f(key):\n    x = jax.numpy.zeros(3)\n    return jax.tree.map(lambda g: g + random.normal(key, g.shape), x)\n",
     # the same permutation of every leaf keeps a dataset's arrays aligned
     "def f(key, data):\n    return jax.tree.map(lambda x: random.permutation(key, x), data)\n",
     "def shuffle(x, key):\n    return random.permutation(key, x)\n"
