@@ -433,7 +433,8 @@ def test_tree_map_consumes_per_leaf(lint_body, body, line):
     "def shuffle(x, key):\n    return random.permutation(key, x)\n"
     "def f(key, data):\n    return jax.tree.map(lambda x: shuffle(x, key), data)\n",
     # a def of another scope reads the global key, not the function's
-    "def noise(g):\n    return g + random.normal(key, g.shape)\ndef f(key, grads):\n    return jax.tree.map(noise, grads)\n",
+    "def noise(g):\n    return g + random.normal(key, g.shape)\n"
+    "def f(key, grads):\n    return jax.tree.map(noise, grads)\n",
 ])
 def test_tree_map_per_leaf_silent(lint_body, body):
     assert codes(lint_body, body) == []
