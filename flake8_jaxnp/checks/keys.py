@@ -40,8 +40,9 @@ _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 @rule("JNP601", "JNP606")
 def prng_key_reuse(model):
-    consumers = Consumers(model).calls()  # call -> (key expression, how it consumes it)
-    branches = _branch_calls(model, consumers) if consumers else {}
+    finder = Consumers(model)
+    consumers = finder.calls()  # call -> (key expression, how it consumes it)
+    branches = _branch_calls(model, consumers, finder.runs) if consumers else {}
     scopes = {}  # scope -> nodes that hold one of its consumer calls (or lax.cond calls whose branches do)
     for call in (*consumers, *branches):
         scope = model.enclosing_function(call)
@@ -62,11 +63,12 @@ def prng_key_reuse(model):
     yield from findings.values()
 
 
-def _branch_calls(model, consumers):
-    """{lax.cond, lax.switch or tree map call: ([(function, the consumer calls it makes on every
-    call)], its operands, or None for a tree map)} for the calls that run a function given to them,
-    a lambda or a def of the same scope, that consumes a key: one of a cond's branches, or a tree
-    map's function once per leaf."""
+def _branch_calls(model, consumers, runs):
+    """{lax.cond, lax.switch, tree map or other call: ([(function, the consumer calls it makes on
+    every call)], its operands, or None for a tree map)} for the calls that run a function, a lambda
+    or a def of the same scope, that consumes a key: one of a cond's branches, a tree map's function
+    once per leaf, or the function a call runs (``loss(p)``, ``jax.grad(loss)(p)``: ``runs``) once,
+    with no operand: its parameters are the call's to consume, the keys it closes over are read here."""
     found = {}
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
@@ -78,19 +80,28 @@ def _branch_calls(model, consumers):
             functions, operands = call.args[1:3], call.args[3:]
         elif qualname in TREE_MAPS and len(call.args) >= 2:
             functions, operands = call.args[:1], None
+        elif type(runs(call)[0]) in (ast.Name, ast.Lambda) and runs(call)[2] is not None:
+            functions, operands = runs(call)[:1], ()
         else:
             continue
         scope = model.enclosing_function(call)
         branches = []
         for expr in functions:
             function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
-            if function is None or model.enclosing_function(function) is not scope:
+            if function is None or model.enclosing_function(function) is not scope or _deferred(function):
                 break
             branches.append((function, every_call_consumers(function, consumers)))
         else:
             if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
                 found[call] = (branches, operands)
     return found
+
+
+def _deferred(function):
+    """Whether calling ``function`` runs none of its body yet (a generator or a coroutine)."""
+    body = function.body if isinstance(function.body, list) else [function.body]
+    return isinstance(function, ast.AsyncFunctionDef) or any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk_own(body, SCOPES))
 
 
 def _many_leaves(model, trees):
@@ -245,10 +256,11 @@ class _KeyFlow:
                 self._per_leaf(call, *self.branches[call][0][0], used)
                 continue
             if call in self.branches:
-                joined = self._branches(*self.branches[call], used)
+                joined = self._branches(*self.branches[call], used, call)
                 used.clear()
                 used.update(joined)
-                continue
+                if call not in self.consumers:
+                    continue
             key, kind, _ = self.consumers[call]
             if not isinstance(key, ast.Name) or key.id in self.outer:
                 continue
@@ -267,10 +279,11 @@ class _KeyFlow:
         if all(kind != earlier for earlier, *_ in previous):
             used[name] = (*previous, (kind, call, None))
 
-    def _branches(self, branches, operands, used):
+    def _branches(self, branches, operands, used, runner):
         """What a lax.cond or lax.switch consumes: each branch, as a branch of an ``if``, from what
         was consumed before the call; a branch's parameter stands for the operand passed there.
-        Returns what every branch left consumed."""
+        Returns what every branch left consumed. What the one function a call runs consumes is
+        that call's consumption (``runner``)."""
         after = []
         for function, calls in branches:
             params = [a.arg for a in positional(function)]
@@ -289,7 +302,7 @@ class _KeyFlow:
                 elif name in self.model.scope(function).bindings:
                     continue  # the branch's own local
                 if name not in self.outer:
-                    self._consume(state, name, key, kind, call)
+                    self._consume(state, name, key, kind, runner if len(branches) == 1 else call)
             after.append(state)
         return _joined(after)
 

@@ -440,6 +440,39 @@ def test_tree_map_per_leaf_silent(lint_body, body):
     assert codes(lint_body, body) == []
 
 
+# A call that runs a same-scope function (directly or through a transform) consumes the keys it closes over.
+@pytest.mark.parametrize("body, line", [
+    ("def f(p, key):\n    def loss(q):\n        return q * random.normal(key)\n"
+     "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n", 5),
+    ("def f(p, key):\n    a = random.normal(key)\n    return a, jax.grad(lambda q: q * random.normal(key))(p)\n", 3),
+    ("def f(p, key):\n    def noisy():\n        return p + random.normal(key)\n    return noisy(), noisy()\n", 3),
+])
+def test_function_run_consumes_closed_over_key(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # a fresh subkey for the closure; the function's parameter given fresh keys; a generator runs nothing yet
+    "def f(p, key):\n    key, sub = random.split(key)\n    def loss(q):\n        return q * random.normal(sub)\n"
+    "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n",
+    "def f(p, key):\n    def noise(k):\n        return random.normal(k)\n    a = noise(key)\n"
+    "    key, sub = random.split(key)\n    return a, noise(sub)\n",
+    "def f(p, key):\n    def gen():\n        yield random.normal(key)\n"
+    "    g = gen()\n    return g, random.normal(key)\n",
+    # consumed only under a condition inside the function
+    "def f(p, key, c):\n    def loss(q):\n        if c:\n            return q * random.normal(key)\n        return q\n"
+    "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n",
+])
+def test_function_run_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+def test_function_run_message_names_the_call():
+    found = text_of("def f(p, key):\n    def loss(q):\n        return q * random.normal(key)\n"
+                    "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n")
+    assert len(found) == 1 and "consumed by jax.grad(loss)() on line 6" in found[0]
+
+
 def test_tree_map_message_says_per_leaf():
     found = text_of("def f(key, grads):\n    return jax.tree.map(lambda g: g + random.normal(key, (3,)), grads)\n")
     assert len(found) == 1 and "for every leaf of jax.tree.map() on line 4" in found[0] \
