@@ -8,7 +8,10 @@ whose outputs is read, or whose outputs only reach callees the model cannot
 see consuming them, consumes nothing it can assert. Branches
 keep what both paths consumed, loops are followed into their second iteration
 when nothing can leave them early, and anything the pass cannot follow (try,
-match, nested functions) forgets what it knew. A key made again from the same seed on every
+match, nested functions it does not see run) forgets what it knew. A call that runs a lambda or a
+def of the same scope consumes what it consumes: a ``lax.cond`` one of its branches, a tree map its
+function once per leaf (a key the function closes over is consumed per leaf), any other call (``f(x)``,
+``jax.grad(f)(x)``) the keys ``f`` closes over. A key made again from the same seed on every
 iteration of a loop is the loop form (``remade_keys``).
 """
 import ast
@@ -43,7 +46,7 @@ def prng_key_reuse(model):
     finder = Consumers(model)
     consumers = finder.calls()  # call -> (key expression, how it consumes it)
     branches = _branch_calls(model, consumers, finder.runs) if consumers else {}
-    scopes = {}  # scope -> nodes that hold one of its consumer calls (or lax.cond calls whose branches do)
+    scopes = {}  # scope -> nodes that hold one of its consumer calls (or calls that run a function that does)
     for call in (*consumers, *branches):
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
@@ -71,7 +74,7 @@ def _branch_calls(model, consumers, runs):
     with no operand: its parameters are the call's to consume, the keys it closes over are read here."""
     found = {}
     for call in model.nodes(ast.Call):
-        qualname = model.qualname(call.func)
+        qualname, (run, _, given) = model.qualname(call.func), runs(call)
         if qualname == "jax.lax.switch" and len(call.args) >= 2 and isinstance(call.args[1], (ast.List, ast.Tuple)):
             functions, operands = call.args[1].elts, call.args[2:]
         elif qualname == "jax.lax.cond" and len(call.args) == 5:
@@ -80,8 +83,8 @@ def _branch_calls(model, consumers, runs):
             functions, operands = call.args[1:3], call.args[3:]
         elif qualname in TREE_MAPS and len(call.args) >= 2:
             functions, operands = call.args[:1], None
-        elif type(runs(call)[0]) in (ast.Name, ast.Lambda) and runs(call)[2] is not None:
-            functions, operands = runs(call)[:1], ()
+        elif type(run) in (ast.Name, ast.Lambda) and given is not None:
+            functions, operands = [run], ()
         else:
             continue
         scope = model.enclosing_function(call)
