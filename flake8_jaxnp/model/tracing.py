@@ -18,6 +18,7 @@ from .conventions import python_annotation
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
+from .project.objects import unit_def
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
@@ -500,32 +501,14 @@ class Tracing:
                 self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
         return self._nested.get(func, [])
 
-    def _unit_defs(self):
-        """{qualified name (``make_train.train``, ``Model.__call__``): [its defs]} for the
-        module's defs outside lambdas, as the project's summaries name them."""
-        found = {}
-        for func in self.names.functions:
-            parts, node = [], func
-            while node is not self.names.tree and parts is not None:
-                if isinstance(node, ast.Lambda):
-                    parts = None
-                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    parts.append(node.name)
-                node = self.names.parent[node]
-            if parts:
-                found.setdefault(".".join(reversed(parts)), []).append(func)
-        return found
-
     def _traced_from_other_modules(self, project):
         """Top-level functions that the project's traces reach from other modules, with the
         tracers they pass: traced here, by a transform named after the caller and, when
         the caller is itself reached, the chain's root."""
-        calls_by_unit = project.callers()
-        defs = self._unit_defs() if calls_by_unit else {}
-        for name, calls in sorted(calls_by_unit.items()):
-            if len(defs.get(name, ())) != 1:
+        for name, calls in sorted(project.callers().items()):
+            func = unit_def(self.names.tree, name)
+            if func is None:
                 continue
-            func = defs[name][0]
             accepted = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
             for given, transform, caller, path, line, root in calls:
                 behaviour = self.roots.transforms.get(transform)
