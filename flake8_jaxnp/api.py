@@ -117,6 +117,10 @@ random_samplers = _entry("jax_random_samplers", frozen=True)
 # jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them.
 where_unsafe_functions = _entry("jnp_where_unsafe")
 
+# jax.numpy function -> the other argument positions whose gradient is nan too where an unsafe one
+# is at its singular point (divide(a, b): a's slope is 1/b).
+where_unsafe_others = _entry("jnp_where_unsafe_others")
+
 # jax.numpy function -> argument positions whose gradient is nan only where all of them are zero (arctan2).
 where_unsafe_jointly = _entry("jnp_where_unsafe_jointly")
 

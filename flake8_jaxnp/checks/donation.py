@@ -36,6 +36,11 @@ def _block(model, stmts, loop):
     """Donations in ``stmts`` (the body of ``loop`` when set) and the reads that follow them."""
     for index, stmt in enumerate(stmts):
         for call, name in _donations(model, stmt):
+            again = _passed_again(call, name, _aliases(stmts[:index], name.id))
+            if again is not None:
+                yield Finding.at(again, "JNP605", {"name": name.id, "func": describe(call.func), "line": call.lineno,
+                                                   "when": f"passed to the same call again as '{again.id}'"})
+                continue
             if name.id in stored_names(stmt):
                 continue  # x = step(x): rebound to the result
             use = _first_read(model, stmts[index + 1:], name.id)
@@ -64,6 +69,29 @@ def _donations(model, stmt):
     for arg in passed:
         if isinstance(arg, ast.Name) and not _host_data(model, arg):
             yield call, arg
+
+
+def _aliases(stmts, name):
+    """``name`` and the names ``stmts`` bind to it (``batch = x``) and do not rebind after, as long
+    as ``name`` itself is not rebound after them: the names that hold its buffer at their end."""
+    holding = {name}
+    for stmt in stmts:
+        stored = stored_names(stmt)
+        if name in stored:
+            holding = {name}
+        holding -= stored - {name}
+        if type(stmt) is ast.Assign and type(stmt.value) is ast.Name and stmt.value.id in holding:
+            holding |= {target.id for target in stmt.targets if type(target) is ast.Name}
+    return holding
+
+
+def _passed_again(call, donated, holding):
+    """Another argument of the donating call that holds the donated buffer (``f(x, x)``, or
+    ``update(x, batch)`` after ``batch = x``): JAX refuses the donation."""
+    for arg in (*call.args, *(k.value for k in call.keywords)):
+        if arg is not donated and type(arg) is ast.Name and arg.id in holding:
+            return arg
+    return None
 
 
 def _loop_targets(loop):

@@ -11,6 +11,7 @@ from . import describe, rule
 
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
+NONZERO_CONSTANTS = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy", "math") for name in ("pi", "e"))
 # Calls whose result is a guarded input: x = jnp.where(x > 0, x, 1.0) makes log(x) safe.
 GUARDS = frozenset({"jax.numpy.where", "jax.numpy.clip", "jax.numpy.maximum", "jax.numpy.minimum",
                     "jax.numpy.abs", "jax.numpy.nan_to_num", "jax.lax.stop_gradient"})
@@ -118,10 +119,26 @@ def _singular(model, func, node, unsafe, jointly, tested, diagonal, arguments, l
         if name is not None and (diagonal if on_diagonal else name.id in tested) \
                 and not _guarded(model, func, name):
             hits.append((expr if on_diagonal and isinstance(expr, ast.Name) else name, name))
-    differentiated = [shown for shown, name in hits if _differentiated(model, name, leaves)]
+    others = _other_inputs(model, node, arguments)
+    differentiated = [shown for shown, name in hits if _differentiated(model, name, leaves)
+                      or any(_differentiated(model, other, leaves) for other in others)]
     if differentiated and (not every or len(hits) == len(inputs)):  # arctan2: nan only where both are 0
         return operation, differentiated[0].id
     return None
+
+
+def _other_inputs(model, node, arguments):
+    """The names in the arguments whose slope is infinite too where an unsafe input is singular
+    (``a`` in ``a / b``, measured: its slope is ``1 / b``)."""
+    if isinstance(node, ast.Call):
+        qualname, operands = model.qualname(node.func), node.args
+    elif isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
+        qualname, operands = OPERATORS[type(node.op)], (node.left, node.right)
+    else:
+        return []
+    names = [n for expr in _positional(operands, api.where_unsafe_others().get(qualname, ()))
+             for n in ast.walk(expr) if isinstance(n, ast.Name)]
+    return [found for found in (_caller_name(n, arguments) for n in names) if found is not None]
 
 
 def _overflow(model, func, node, overflowing, condition, position, arguments, leaves):
@@ -179,8 +196,25 @@ def _zero_at(model, func, expr):
         return expr, False
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub) and isinstance(expr.operand, ast.Name):
         return expr.operand, False
+    scaled = _scaled(model, expr)
+    if scaled is not None:
+        return scaled, False
     squared = _squared_sum(model, expr)
     return (squared, False) if squared is not None else None
+
+
+def _scaled(model, expr):
+    """``x`` in ``jnp.pi * x``, ``2 * x``, ``x / 2``: zero exactly where ``x`` is."""
+    if not isinstance(expr, ast.BinOp) or not isinstance(expr.op, (ast.Mult, ast.Div)):
+        return None
+    pairs = [(expr.left, expr.right)] + ([(expr.right, expr.left)] if isinstance(expr.op, ast.Mult) else [])
+    return next((name for name, factor in pairs if isinstance(name, ast.Name) and _nonzero_constant(model, factor)), None)
+
+
+def _nonzero_constant(model, expr):
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool) and expr.value != 0
+    return model.qualname(expr) in NONZERO_CONSTANTS
 
 
 def _squared_sum(model, expr):

@@ -3,6 +3,7 @@
 import ast
 
 from ..findings import Finding
+from ..model.parameters import traces_the_class
 from ..model.syntax import named_options, positional, positional_names, static_parameters
 from . import blocks, jitted_by, repeats, rule
 
@@ -18,14 +19,14 @@ def traced_self_method(model):
     yield from _rejected_arguments(model)
     registered = _registered_names(model)
     for cls in model.nodes(ast.ClassDef):
-        if not _plain_class(model, cls) or cls.name in registered:
-            continue
+        plain = _plain_class(model, cls) and cls.name not in registered
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             params = positional(method)
             qualnames = [model.qualname(d) for d in method.decorator_list]
-            if not params or params[0].arg != "self" or NOT_SELF_METHODS & set(qualnames):
+            yield from _traced_class(model, cls, method, qualnames)
+            if not plain or not params or params[0].arg != "self" or NOT_SELF_METHODS & set(qualnames):
                 continue
             for decorator in method.decorator_list:
                 spec = model.transform_spec(decorator)
@@ -33,6 +34,16 @@ def traced_self_method(model):
                     yield Finding.at(decorator, "JNP205", {
                         "transform": spec[0], "traces": f"on method '{cls.name}.{method.name}' traces 'self'",
                         "cls": cls.name, "fix": "jit a function of the arrays, or register the class"})
+
+
+def _traced_class(model, cls, method, qualnames):
+    """A jit under @classmethod is given the class first, which it cannot trace."""
+    for index, decorator in enumerate(method.decorator_list):
+        spec = model.transform_spec(decorator)
+        if spec and spec[0] in model.staging_transforms and traces_the_class(method, qualnames, index, spec[1]):
+            yield Finding.at(decorator, "JNP205", {
+                "transform": spec[0], "traces": f"under @classmethod '{cls.name}.{method.name}' traces the class",
+                "cls": f"the class {cls.name}", "fix": "mark the class static (static_argnums=0)"})
 
 
 def _rejected_arguments(model):

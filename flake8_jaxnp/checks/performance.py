@@ -12,6 +12,8 @@ from .transfers import LOOPS
 # Calls that wait for the device: after one of them the clock reads a finished result.
 SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
 SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
+# Calls that time a callable they are given (``timeit.repeat(lambda: f(x))``): its run is the region.
+CALLABLE_TIMERS = frozenset({"timeit.timeit", "timeit.repeat"})
 # Calls whose result is longer than an array given in their first argument's sequence.
 GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
     "concatenate", "concat", "append", "hstack", "vstack", "dstack", "column_stack", "row_stack"))
@@ -40,6 +42,7 @@ def recompiles_and_timing(model):
                     yield from _timed_from_before_the_loop(model, loop, clocked)
     if compiles:
         yield from _compiled_per_call(model, walked)
+    yield from _timed_callables(model)
 
 
 def _compiles(model):
@@ -318,6 +321,18 @@ def _unsynchronised(model, block, clocked):
             work.append(last)
         else:
             start, work = None, []
+
+
+def _timed_callables(model):
+    """``timeit.repeat(lambda: f(x))``: the lambda returns as soon as JAX has queued the work, so
+    each run timed is a dispatch (a lambda that waits, ``f(x).block_until_ready()``, is timed right)."""
+    for call in model.nodes(ast.Call):
+        if model.qualname(call.func) not in CALLABLE_TIMERS:
+            continue
+        timed = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
+        if isinstance(timed, ast.Lambda) and not timed.args.args and _dispatches(model, ast.Expr(value=timed.body)):
+            yield Finding.at(call, "JNP603", {"clock": describe(call.func), "start": call.lineno,
+                                              "work": describe(timed.body)})
 
 
 def _every_n_clock(model, loop, clocked):

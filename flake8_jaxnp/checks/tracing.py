@@ -105,7 +105,8 @@ def _call(model, call, abstract, base):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                               fix="shapes must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
-            and model.value(call.func.value).kind is TRACER and any(_traced(model, a) for a in call.args):
+            and model.value(call.func.value).kind is TRACER and any(_traced(model, a) for a in call.args) \
+            or qualname == "jax.numpy.reshape" and _shape_is_traced(model, call, (1,)):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                               fix="shapes must be static: use .shape or a static argument"))
     elif qualname == "jax.numpy.repeat" and _traced_repeats(model, call):

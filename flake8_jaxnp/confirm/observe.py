@@ -300,8 +300,9 @@ def exception_kinds(exc, tb):
 
 # How jax.numpy words the refusal of a NumPy argument value it does not implement.
 # A donated buffer used again: "Array has been deleted" (eagerly; a jitted call on the CPU says
-# "Buffer has been deleted or donated"), "Donation requested for invalid buffer" (a jitted call on a TPU)
-DELETED_BUFFER_ERRORS = ("has been deleted", "Donation requested for invalid buffer")
+# "Buffer has been deleted or donated"), "Donation requested for invalid buffer" (a jitted call on a TPU),
+# "Attempt to use a buffer that was previously donated in the same call" (f(x, x) donating the first x)
+DELETED_BUFFER_ERRORS = ("has been deleted", "Donation requested for invalid buffer", "previously donated")
 REFUSED_VALUE_MESSAGES = ("is not supported", "Only implemented for", "does not support")
 
 

@@ -12,6 +12,7 @@ import importlib
 import re
 import sys
 import time
+import timeit
 import types
 import warnings
 from contextlib import contextmanager
@@ -292,6 +293,25 @@ def _clock_probe(name, func):
     return _watching(func, record)
 
 
+def _timed_callable_probe(name, func):
+    """Timing a callable (``timeit.repeat(lambda: f(x))``): a timed run that returns a device array
+    still being computed timed its dispatch."""
+    @functools.wraps(func)
+    def probe(stmt="pass", *args, **kwargs):
+        rec, frame = array_probes.RECORDER, sys._getframe(1)
+        if rec is None or not callable(stmt) or frame.f_code.co_filename not in rec.watched:
+            return func(stmt, *args, **kwargs)
+
+        def timed():
+            result = stmt()
+            if any(is_device_array(a) and not a.is_ready() for a in jax.tree.leaves(result)):
+                rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
+                            f"timeit.{name}() timed a call that returned before its result was computed")
+            return result
+        return func(timed, *args, **kwargs)
+    return probe
+
+
 def install_process_probes():
     """Patch print, jax.debug.print, warnings.warn, host RNGs and clocks, jax.Array conversions
     and jax.device_get/put."""
@@ -304,6 +324,8 @@ def install_process_probes():
     for qualname in sorted(name for name in CLOCKS if name.startswith("time.")):
         name = qualname[len("time."):]
         setattr(time, name, _clock_probe(name, getattr(time, name)))
+    for name in ("timeit", "repeat"):
+        setattr(timeit, name, _timed_callable_probe(name, getattr(timeit, name)))
     jax.monitoring.register_event_duration_secs_listener(_compile_listener)
     jax.jit = _jit_probe(jax.jit)
     for name in ("grad", "value_and_grad", "jacrev", "jacfwd", "jacobian", "hessian"):

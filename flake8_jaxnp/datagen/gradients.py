@@ -58,6 +58,35 @@ def unsafe_jointly(public, already_unsafe):
     return jointly
 
 
+def unsafe_for_other_arguments(where_unsafe, points):
+    """jax.numpy binary ufunc -> the argument positions whose gradient is nan too where an unsafe
+    argument (``where_unsafe``) is at one of ``points`` and ``jnp.where`` discards the value there:
+    ``divide(a, b)``'s slope in ``a`` is ``1/b``, infinite where ``b`` is zero."""
+    import jax
+    import jax.numpy as jnp
+
+    found = {}
+    with jax.disable_jit():
+        for qualname, positions in sorted(where_unsafe.items()):
+            func = getattr(jnp, qualname.rpartition(".")[2], None)
+            if qualname.count(".") != 2 or func is None:
+                continue
+            for unsafe in positions:
+                for other in {0, 1} - {unsafe}:
+                    def discarded(y, x, func=func, unsafe=unsafe, other=other):
+                        args = [None, None]
+                        args[unsafe], args[other] = x, y
+                        return jnp.where(x > 100.0, func(*args), 0.0)
+                    try:
+                        gradients = jax.vmap(jax.grad(discarded), in_axes=(None, 0))(
+                            jnp.float32(1.0), jnp.array(points, jnp.float32))
+                    except Exception:  # noqa: BLE001 - not a function of two arrays
+                        continue
+                    if bool(jnp.isnan(gradients).any()):
+                        found.setdefault(qualname, []).append(other)
+    return found
+
+
 # How large an argument the overflow probe passes: exp overflows float32 from 88.7 on, and a
 # time difference over a time constant, or a logit, reaches that.
 OVERFLOW_PROBE = 1000.0

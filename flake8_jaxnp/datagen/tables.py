@@ -412,42 +412,72 @@ def static_attributes():
 
 
 # ---- shape arguments -------------------------------------------------------------------------
-def shape_arguments(jnp_names, size_functions, resolve):
-    """{qualname: [positions]}: arguments of jax.numpy functions that must be concrete.
+def shape_arguments(jnp_names, size_functions, resolve, samplers=()):
+    """{qualname: [positions]}: arguments of jax.numpy functions and jax.random samplers that
+    must be concrete.
 
-    A function is called with small Python ints; a position counts when
-    another int there changes the result's shape and a traced int there fails
-    because the value must be concrete (``jnp.zeros(n)``, ``jnp.arange(n)``).
-    Functions that take ``size=`` are left out: their concrete-data need is the
-    data's, which JNP203 reports.
+    A function is called with small Python ints after what it takes first: nothing or an array
+    (jax.numpy), a key (a sampler). A position counts when another int there (or a one-element
+    tuple, for a shape given as a tuple) changes the shapes of the result and a traced int there
+    fails because the value must be concrete (``jnp.zeros(n)``, ``jnp.split(x, n)``,
+    ``jax.random.normal(key, (n,))``), unless a traced array there works (``permutation(key, x)``
+    shuffles an array, ``histogram(a, bins)`` takes edges). Functions that take ``size=`` are
+    left out: their concrete-data need is the data's, which JNP203 reports.
     """
     import jax
+    import jax.numpy as jnp
 
+    leads = {**{name: [(), (jnp.ones(6),)] for name in jnp_names}, **{name: [(jax.random.key(0),)] for name in samplers}}
     found = {}
-    for qualname in jnp_names:
+    for qualname, starts in leads.items():
         func = resolve(qualname)
         if qualname in size_functions or not callable(func) or inspect.isclass(func):
             continue
         positions = set()
-        for count in range(1, 5):
-            plain = [1, 5, 2, 2][:count]
-            try:
-                shape = quiet(jax.eval_shape, lambda: func(*plain)).shape
-            except Exception:  # noqa: BLE001 - not this many arguments
-                continue
-            for index in range(count):
-                def call(value, _index=index):
-                    return func(*plain[:_index], value, *plain[_index + 1:])
-                try:
-                    if quiet(jax.eval_shape, lambda: call(plain[index] * 2 + 1)).shape == shape:
-                        continue
-                    quiet(jax.make_jaxpr(call), 3)
-                except Exception as exc:  # noqa: BLE001 - classified below
-                    if type(exc).__name__ in CONCRETE_ERRORS or "concrete" in str(exc):
-                        positions.add(index)
+        for lead in starts:
+            for count in range(1, 5):
+                positions |= {len(lead) + index for index in _concrete_positions(func, lead, [1, 5, 2, 2][:count])}
         if positions:
             found[qualname] = sorted(positions)
     return found
+
+
+def _concrete_positions(func, lead, plain):
+    """The indices into ``plain`` where ``func(*lead, *plain)`` needs a concrete int (see shape_arguments)."""
+    import jax
+
+    def shapes(call, value):
+        return jax.tree.map(lambda out: out.shape, quiet(jax.eval_shape, lambda: call(value)))
+
+    positions = set()
+    for index in range(len(plain)):
+        for wrap in (lambda value: value, lambda value: (value,)):
+            def call(value, _index=index, _wrap=wrap):
+                return func(*lead, *plain[:_index], _wrap(value), *plain[_index + 1:])
+            try:
+                shape = shapes(call, plain[index])
+            except Exception:  # noqa: BLE001 - not this signature
+                continue
+            try:
+                if shapes(call, plain[index] * 2 + 1) == shape:
+                    continue
+                quiet(jax.make_jaxpr(call), 3)
+            except Exception as exc:  # noqa: BLE001 - classified below
+                if (type(exc).__name__ in CONCRETE_ERRORS or "concrete" in str(exc)) \
+                        and not _takes_traced_array(call):
+                    positions.add(index)
+    return positions
+
+
+def _takes_traced_array(call):
+    import jax
+    import jax.numpy as jnp
+
+    try:
+        quiet(jax.make_jaxpr(call), jnp.arange(3.0))
+    except Exception:  # noqa: BLE001 - it needs a concrete value there
+        return False
+    return True
 
 
 # ---- promotion inside calls --------------------------------------------------------------------

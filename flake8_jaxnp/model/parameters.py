@@ -55,3 +55,15 @@ def _vmapped(params, positional, in_axes):
                      if i < len(positional) and isinstance(axis, ast.Constant) and axis.value is None}
         return params - unbatched
     return set()
+
+
+def traces_the_class(func, decorators, index, keywords):
+    """Whether the transform decorating ``func`` at ``index`` of its decorators (their qualnames:
+    ``decorators``) sits under @classmethod and traces the class it is then given first: every
+    call fails on it (a class is not a JAX type; registering one registers its instances).
+    False when the static options cannot be read."""
+    if "builtins.classmethod" not in decorators[:index]:
+        return False
+    names = positional_names(func)
+    static = static_parameters(named_options(keywords), names)
+    return static is not None and bool(names) and names[0] not in static

@@ -16,7 +16,7 @@ from .aliases import TransformAliases
 from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
-from .parameters import applied_parameters, traced_parameters, transform_options
+from .parameters import applied_parameters, traced_parameters, traces_the_class, transform_options
 from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
 
 
@@ -289,10 +289,12 @@ class TraceRoots:
 
     # ---- decorators ---------------------------------------------------------
     def _from_decorators(self, func):
-        # Decorators apply bottom-up; each one traces the same def.
-        for decorator in reversed(func.decorator_list):
-            spec = self.transform_spec(decorator)
-            if spec is not None:
+        # Decorators apply bottom-up; each one traces the same def, unless it fails on the class
+        # first (a jit under @classmethod, JNP205).
+        decorators = [self.names.qualname(d) for d in func.decorator_list]
+        for index in reversed(range(len(decorators))):
+            spec = self.transform_spec(func.decorator_list[index])
+            if spec is not None and not traces_the_class(func, decorators, index, spec[1]):
                 name, keywords = spec
                 self._trace(func, name, keywords, bound_positional=0, bound_names=())
 

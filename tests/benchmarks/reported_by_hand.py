@@ -73,6 +73,8 @@ def main():
             case().block_until_ready()
         print(f"performance.py jax#2919: {case.__name__} {(time.perf_counter() - start) / 5 * 1000:.1f} ms")
 
+    round3(load)
+
     from trainpkg import data, models, train
     positions = jnp.asarray(data.initial_positions())
     models.energy(positions)
@@ -92,6 +94,60 @@ def main():
           "| look-alike", bool(((ok == 0) == (ok[0] == 0)).all()))
     print("equinox_models.py eqx#1062: traces for 20 steps", traces(e.case_int_field_changes_every_iteration),
           "| look-alike", traces(e.case_ok_array_field_changes))
+
+
+def round3(load):
+    """The third round's marks the runtime mode observes only with a finding, or not at all."""
+    g = load("round3_gradients.py")
+    one, zero = jnp.float32(1.0), jnp.float32(0.0)
+    print("round3_gradients.py keras#20110: grad", float(jax.grad(g.divide_no_nan)(one, zero)),
+          "| look-alike", float(jax.grad(g.divide_no_nan_safe)(one, zero)))
+    print("round3_gradients.py jax#1722: grad at 0", float(jax.grad(g.sinc)(0.0)),
+          "| look-alike", float(jax.grad(g.sinc_safe)(0.0)))
+    print("round3_gradients.py jax#4177 (no rule): grad at 0", jax.grad(g.squared_2_norm)(jnp.zeros(2)).tolist(),
+          "| look-alike", jax.grad(g.sum_of_squares)(jnp.zeros(2)).tolist())
+
+    k = load("round3_keys.py")
+    masks, ok = k.case_dropout_key_from_fixed_seed(), k.case_ok_dropout_key_passed_in()
+    print("round3_keys.py jax#170: every call drops the same units", all(bool((m == masks[0]).all()) for m in masks),
+          "| look-alike", all(bool((m == ok[0]).all()) for m in ok))
+    x = jnp.ones(3)
+    steps = [float(k._noise_conditional_loop_body(i, (x, 0.0))[1]) for i in range(3)]
+    folded = [float(k._noise_conditional_loop_body_folded(i, (x, 0.0))[1]) for i in range(3)]
+    print("round3_keys.py coreax#375: the noise term of steps 0-2", steps, "| look-alike", folded)
+
+    s = load("round3_side_effects.py")
+    shown = []
+    with_print = print
+
+    def capture(*args, **kwargs):
+        shown.append(type(args[-1]).__name__)
+    import builtins
+    builtins.print = capture
+    try:
+        s.case_print_inside_vmapped_elbo()
+        s.case_print_inside_differentiated_function()
+    finally:
+        builtins.print = with_print
+    print("round3_side_effects.py jax#1476, jax#4615: print() showed", shown)
+
+    p = load("round3_performance.py")
+    w = jnp.ones((512, 512))
+    jf1 = jax.jit(p.f1)
+    jf1(w, w).block_until_ready()
+    import timeit
+    print(f"round3_performance.py jax#19327, jax#4474: timeit of the call "
+          f"{min(timeit.repeat(lambda: jf1(w, w), number=1, repeat=5)) * 1000:.2f} ms "
+          f"| waiting {min(timeit.repeat(lambda: jf1(w, w).block_until_ready(), number=1, repeat=5)) * 1000:.2f} ms")
+    big = jax.jit(lambda: jnp.linalg.solve(jnp.eye(512) * 2.0, jnp.ones(512)))
+    big().block_until_ready()
+    with p.Timer() as t:
+        rs = [big() for _ in range(5)]
+    with p.Timer() as waited:
+        rs = [big() for _ in range(5)]
+        jax.block_until_ready(rs)
+    print(f"round3_performance.py jax#28816: Timer around the list {t.elapsed * 1000:.2f} ms "
+          f"| waiting {waited.elapsed * 1000:.2f} ms")
 
 
 if __name__ == "__main__":

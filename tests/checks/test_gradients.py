@@ -15,8 +15,8 @@ def found(lint_body, body):
     # the unsafe input is not what the condition tests
     "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, jnp.log(x ** 2 + 1.0), 0.0)\n",
     "def f(x, y):\n    return jnp.where(x > 0, jnp.log(y), 0.0)\ng = jax.grad(f)\n",
-    # the unsafe input is not differentiated (argnums)
-    "def f(x, y):\n    return jnp.where(y > 0, x / y, 0.0)\ng = jax.grad(f, argnums=0)\n",
+    # the unsafe input is not differentiated (argnums), and the slope in the one that is stays finite
+    "def f(x, y):\n    return jnp.where(y > 0, x + jnp.log(y), 0.0)\ng = jax.grad(f, argnums=0)\n",
     # guarded before, or by a custom derivative
     "@jax.grad\ndef f(x):\n    x = jnp.clip(x, 1e-6)\n    return jnp.where(x > 0, jnp.log(x), 0.0)\n",
     "@jax.custom_jvp\ndef f(x):\n    return jnp.where(x > 0, jnp.log(x), 0.0)\ng = jax.grad(f)\n",
@@ -49,6 +49,9 @@ def test_reported(lint_body, body, line):
     ("@jax.grad\ndef f(x):\n    return jnp.where(jnp.any(x), jnp.sqrt(jnp.sum(x * x)), 0.0)\n", 3),
     ("@jax.grad\ndef f(x):\n    return jnp.where(jnp.any(x), jnp.sqrt(jnp.sum(jnp.square(x))), 0.0)\n", 3),
     ("def f(y, x):\n    return jnp.where((x == 0) & (y == 0), 0.0, jnp.arctan2(y, x))\ng = jax.grad(f)\n", 2),
+    # the numerator's slope is 1 / y, infinite where y is zero (measured: nan), and a scaled divisor
+    ("def f(x, y):\n    return jnp.where(y > 0, x / y, 0.0)\ng = jax.grad(f, argnums=0)\n", 2),
+    ("@jax.grad\ndef f(x):\n    return jnp.where(x == 0, 1.0, jnp.sin(x) / (jnp.pi * x))\n", 3),
 ])
 def test_reported_shapes(lint_body, body, line):
     assert found(lint_body, body) == [line]

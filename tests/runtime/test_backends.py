@@ -145,6 +145,8 @@ def test_an_array_holding_its_host_copy_is_not_transferred_again():
     "INVALID_ARGUMENT: Buffer has been deleted or donated.",  # a jitted call on the CPU
     "INVALID_ARGUMENT: Invalid buffer passed to Execute() as argument 0 to replica 0: "
     "INVALID_ARGUMENT: Donation requested for invalid buffer",  # the same call on a TPU
+    "INVALID_ARGUMENT: Attempt to use a buffer that was previously donated in the same call to Execute() "
+    "(flattened argument 1, replica 0, partition 0, first use: 0).",  # f(x, x) donating the first x (CPU)
 ])
 def test_a_donated_buffer_used_again_is_evidence_on_each_backend(message):
     from flake8_jaxnp import evidence as ev
