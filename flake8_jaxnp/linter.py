@@ -11,6 +11,7 @@ import unicodedata
 from . import api, checks, reuse
 from .findings import INTERNAL_ERROR, Finding
 from .model import Model
+from .model.project import project_around
 from .options import DEFAULT
 
 
@@ -36,6 +37,14 @@ def relevant(text, options=DEFAULT):
     return any(word in text for word in ("jax", "numpy", *packages))
 
 
+def _reached_by_traces(filename, options):
+    """Whether another module's traces call a function of this module, which never names JAX
+    (a callbacks module of plain Python): its side effects then run only while JAX traces. The
+    reach is solved once per project and process, and kept on disk."""
+    project = project_around(filename, options)
+    return project is not None and bool(project.callers())
+
+
 def lint(tree, lines, options=DEFAULT, filename=None):
     """Sorted Findings for one module (at ``filename``, when known); never raises. The
     findings of a file whose text, project and settings did not change are reused.
@@ -52,7 +61,7 @@ def lint(tree, lines, options=DEFAULT, filename=None):
 
 def _lint(tree, lines, options, filename):
     text = "".join(lines)
-    if not relevant(text, options):
+    if not relevant(text, options) and not _reached_by_traces(filename, options):
         return []
     where = reuse.entry(text, options, filename)
     if where is not None:
