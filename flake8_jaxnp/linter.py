@@ -29,7 +29,8 @@ CHECKS = _declared_checks()
 
 def relevant(text, options=DEFAULT):
     """Cheap pre-check: a module that never mentions jax, numpy or a framework's or extra
-    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find.
+    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find, unless
+    another module's traces call it (``_reached_by_traces``).
     Identifiers are compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
