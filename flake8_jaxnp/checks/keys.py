@@ -8,12 +8,16 @@ whose outputs is read, or whose outputs only reach callees the model cannot
 see consuming them, consumes nothing it can assert. Branches
 keep what both paths consumed, loops are followed into their second iteration
 when nothing can leave them early, and anything the pass cannot follow (try,
-match, nested functions) forgets what it knew. A key made again from the same seed on every
+match, nested functions it does not see run) forgets what it knew. A call that runs a lambda or a
+def of the same scope consumes what it consumes: a ``lax.cond`` one of its branches, a tree map its
+function once per leaf (a key the function closes over is consumed per leaf), any other call (``f(x)``,
+``jax.grad(f)(x)``) the keys ``f`` closes over. A key made again from the same seed on every
 iteration of a loop is the loop form (``remade_keys``).
 """
 import ast
 
 from .. import api
+from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.keys import every_call_consumers, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, walk_own
@@ -39,9 +43,10 @@ _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 @rule("JNP601", "JNP606")
 def prng_key_reuse(model):
-    consumers = Consumers(model).calls()  # call -> (key expression, how it consumes it)
-    branches = _branch_calls(model, consumers) if consumers else {}
-    scopes = {}  # scope -> nodes that hold one of its consumer calls (or lax.cond calls whose branches do)
+    finder = Consumers(model)
+    consumers = finder.calls()  # call -> (key expression, how it consumes it)
+    branches = _branch_calls(model, consumers, finder.runs) if consumers else {}
+    scopes = {}  # scope -> nodes that hold one of its consumer calls (or calls that run a function that does)
     for call in (*consumers, *branches):
         scope = model.enclosing_function(call)
         scope = model.tree if scope is None else scope
@@ -61,30 +66,50 @@ def prng_key_reuse(model):
     yield from findings.values()
 
 
-def _branch_calls(model, consumers):
-    """{lax.cond or lax.switch call: ([(branch function, the consumer calls it makes on every call)],
-    its operands)} for the calls one of whose branches, a lambda or a def of the same scope, consumes a key."""
+def _branch_calls(model, consumers, runs):
+    """{lax.cond, lax.switch, tree map or other call: ([(function, the consumer calls it makes on
+    every call)], its operands, or None for a tree map)} for the calls that run a function, a lambda
+    or a def of the same scope, that consumes a key: one of a cond's branches, a tree map's function
+    once per leaf, or the function a call runs (``loss(p)``, ``jax.grad(loss)(p)``: ``runs``) once,
+    with no operand: its parameters are the call's to consume, the keys it closes over are read here."""
     found = {}
     for call in model.nodes(ast.Call):
-        qualname = model.qualname(call.func)
+        qualname, (run, _, given) = model.qualname(call.func), runs(call)
         if qualname == "jax.lax.switch" and len(call.args) >= 2 and isinstance(call.args[1], (ast.List, ast.Tuple)):
             functions, operands = call.args[1].elts, call.args[2:]
+        elif qualname == "jax.lax.cond" and len(call.args) == 5:
+            continue  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
         elif qualname == "jax.lax.cond" and len(call.args) >= 3:
-            functions, operands = (call.args[1:3], call.args[3:]) if len(call.args) != 5 else \
-                ((call.args[2], call.args[4]), None)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
+            functions, operands = call.args[1:3], call.args[3:]
+        elif qualname in TREE_MAPS and len(call.args) >= 2:
+            functions, operands = call.args[:1], None
+        elif type(run) in (ast.Name, ast.Lambda) and given is not None:
+            functions, operands = [run], ()
         else:
             continue
         scope = model.enclosing_function(call)
         branches = []
         for expr in functions:
             function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
-            if function is None or model.enclosing_function(function) is not scope:
+            if function is None or model.enclosing_function(function) is not scope or _deferred(function):
                 break
             branches.append((function, every_call_consumers(function, consumers)))
         else:
-            if operands is not None and any(calls for _, calls in branches):
+            if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
                 found[call] = (branches, operands)
     return found
+
+
+def _deferred(function):
+    """Whether calling ``function`` runs none of its body yet (a generator or a coroutine)."""
+    body = function.body if isinstance(function.body, list) else [function.body]
+    return isinstance(function, ast.AsyncFunctionDef) or any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk_own(body, SCOPES))
+
+
+def _many_leaves(model, trees):
+    """False for trees that hold fewer than two leaves: written out so (``[x]``), or one array."""
+    return all(iterates_twice(tree) and not model.value(tree).is_array for tree in trees)
 
 
 def _stored_names(node):
@@ -230,11 +255,15 @@ class _KeyFlow:
                 if node in self.consumers and id(node) not in once:
                     per_item[node] = comprehension  # inner comprehensions come later and win
         for call in calls:
+            if call in self.branches and self.branches[call][1] is None:
+                self._per_leaf(call, *self.branches[call][0][0], used)
+                continue
             if call in self.branches:
-                joined = self._branches(*self.branches[call], used)
+                joined = self._branches(*self.branches[call], used, call)
                 used.clear()
                 used.update(joined)
-                continue
+                if call not in self.consumers:
+                    continue
             key, kind, _ = self.consumers[call]
             if not isinstance(key, ast.Name) or key.id in self.outer:
                 continue
@@ -253,10 +282,11 @@ class _KeyFlow:
         if all(kind != earlier for earlier, *_ in previous):
             used[name] = (*previous, (kind, call, None))
 
-    def _branches(self, branches, operands, used):
+    def _branches(self, branches, operands, used, runner):
         """What a lax.cond or lax.switch consumes: each branch, as a branch of an ``if``, from what
         was consumed before the call; a branch's parameter stands for the operand passed there.
-        Returns what every branch left consumed."""
+        Returns what every branch left consumed. What the one function a call runs consumes is
+        that call's consumption (``runner``)."""
         after = []
         for function, calls in branches:
             params = [a.arg for a in positional(function)]
@@ -275,9 +305,25 @@ class _KeyFlow:
                 elif name in self.model.scope(function).bindings:
                     continue  # the branch's own local
                 if name not in self.outer:
-                    self._consume(state, name, key, kind, call)
+                    self._consume(state, name, key, kind, runner if len(branches) == 1 else call)
             after.append(state)
         return _joined(after)
+
+    def _per_leaf(self, tree_map, function, calls, used):
+        """A tree map runs its function once per leaf: a key the function closes over (neither its
+        parameter nor its local) is consumed once per leaf, and again after what consumed it before.
+        A call given the leaf itself, not only its shape, draws from it the same way for every leaf
+        (``permutation(key, leaf)`` shuffles a dataset's leaves alike, keeping them aligned). The
+        map may see no leaf: what it consumes is not kept."""
+        own = self.model.scope(function)
+        leaves = {a.arg for a in positional(function)}
+        for call in calls:
+            key, kind, _ = self.consumers[call]
+            if isinstance(key, ast.Name) and key.id not in own.bindings and key.id not in self.outer \
+                    and key.id not in own.globals | own.nonlocals and not reads_besides_key(call, key, leaves):
+                self._report(key, ((kind, call, tree_map),), kind, call)
+                if used.get(key.id):
+                    self._report(key, used[key.id], kind, call)
 
     def _per_item(self, comprehension, call, key, kind):
         """A key consumed inside a comprehension that does not bind it is consumed once per item;
@@ -308,7 +354,7 @@ class _KeyFlow:
             return  # an unseen split and a draw, or two unseen splits: nothing shows the keys were drawn from
         _, earlier, loop = other
         if loop is not None:
-            how = f"is consumed again on every iteration of the loop on line {loop.lineno} without a new split"
+            how = f"is consumed again {_repeated_by(loop)} without a new split"
         else:
             how = f"was already {_VERBS.get(other[0], 'consumed') if same is None else 'consumed'} by " \
                   f"{describe(earlier.func)}() on line {earlier.lineno}"
@@ -330,8 +376,19 @@ class _KeyFlow:
         """Whether two consumptions are one call made the same way: the same call repeated, or two
         with the same source text, reading nothing beside the key that the loop or comprehension
         repeating them (``loop``) binds (``for m in sizes: normal(key, (m,))`` draws other shapes)."""
+        if type(loop) is ast.Call:  # a tree map: each leaf may have its own shape
+            leaves = {a.arg for a in positional(loop.args[0])} if type(loop.args[0]) is ast.Lambda else None
+            return leaves is not None and not any(type(n) is ast.Name and n.id in leaves
+                                                  for n in ast.walk(second) if n is not key)
         return (first is second or ast.dump(first) == ast.dump(second)) \
             and not (loop is not None and reads_besides_key(second, key, _stored_names(loop)))
+
+
+def _repeated_by(repeater):
+    """Where a consumption repeats: a loop, a comprehension, or a tree map's call."""
+    if type(repeater) is ast.Call:
+        return f"for every leaf of {describe(repeater.func)}() on line {repeater.lineno}"
+    return f"on every iteration of the loop on line {repeater.lineno}"
 
 
 def _blocks(stmt):

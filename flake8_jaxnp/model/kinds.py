@@ -115,15 +115,3 @@ def builder_result(built):
         return Value(JAX_TREE)
     return Shaped(UNKNOWN, members=tuple((("item", i), Value(JAX_TREE) if jitted else UNKNOWN_VALUE)
                                          for i, jitted in enumerate(built)))
-
-
-def host_result(returns):
-    """What calling a project helper gives by its summary's ``returns``: NumPy data for one that
-    returns it whatever it is given ("numpy"), a tuple whose items are such data where the summary
-    says so (``X, y = make_data()``), else unknown."""
-    if returns == "numpy":
-        return Value(NUMPY)
-    if type(returns) is list:
-        return Shaped(UNKNOWN, members=tuple((("item", i), Value(NUMPY) if kind == "numpy" else UNKNOWN_VALUE)
-                                             for i, kind in enumerate(returns)))
-    return UNKNOWN_VALUE

@@ -11,13 +11,14 @@ import ast
 from collections import Counter
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
-from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE,
-                    Shaped, Value, join, shaped)
+from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
+                    UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
 from .conventions import python_annotation
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
+from .project.objects import unit_def
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
@@ -27,6 +28,8 @@ TRACED_ARRAY = Value(TRACER)
 DEVICE_ARRAY = Value(JAX)
 # What a call passes that is one array: a device array, or a tracer from a traced caller.
 PASSED_ARRAYS = (JAX, TRACER)
+# What a decorated def is known to give: one array, if its body gives one whatever it is given.
+ONE_ARRAY = frozenset({JAX, TRACER, NUMPY})
 # Attributes only arrays have: a parameter that uses one is an array, not a pytree.
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
@@ -180,33 +183,37 @@ class Tracing:
         return reached
 
     def returned(self, call, args, keywords):
-        """What a call of a same-file def gives: what its ``return`` statements give, joined (a
-        NumPy array, device arrays, a tuple of them: ``X, y = make_data()``). With an array among
-        the arguments, its parameters are bound to the call's arguments (``return x @ w`` called
-        with a tracer gives a tracer, through any number of helpers); without one, its own forward
-        pass says (the one checks read). For a function of another module, what its summary says
-        (``_imported_result``); else None. Each def is evaluated once per kinds of arguments;
-        recursion, and helpers more than ``_MAX_HELPER_DEPTH`` calls down, are not followed."""
-        if any(type(a) is ast.Starred for a in call.args) or None in keywords:
-            return None
-        arrays = any(value.traced or value.on_device for value in (*args, *keywords.values()))
+        """What a call of a project function gives, or None. A def of this file: what its ``return``
+        statements give, joined (``X, y = make_data()``), its parameters bound to the call's arguments
+        when an array is among them (``return x @ w`` given a tracer gives a tracer, through any number
+        of helpers), else its own forward pass (the one checks read); once per kinds of arguments, not
+        through recursion nor more than ``_MAX_HELPER_DEPTH`` helpers down; of a decorated def, the kind
+        of one array its own pass gives alone. A function of another module: its summary's
+        (``_summarised``)."""
         callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
         if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
             callee, bound = self.roots.method_called(call), True
             if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
-                return self._imported_result(call, args, keywords) if arrays else None
-        if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH \
-                or not self.roots.conventions.returns_result(callee):  # a decorator may return anything
+                return self._summarised(call, args, keywords)
+        if any(type(a) is ast.Starred for a in call.args) or None in keywords \
+                or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
             return None
-        if not arrays:  # (no array enters a def the reach leaves out, and none comes out)
+        given = [*args, *keywords.values()]
+        decorated = not self.roots.conventions.returns_result(callee)  # (a decorator may wrap the result)
+        if decorated or not any(value.traced or value.on_device for value in given):
+            # (no array enters a def the reach leaves out, and none comes out)
             if callee in self.traced or callee in self._in_progress or type(self.names.parent[call]) is ast.Expr \
                     or callee not in self.array_bodies():  # (nor is a result thrown away worth a pass)
                 return None
             self._evaluating.append(callee)
             try:
-                return self._returned_value(callee, self.flow_of(callee))
+                value = self._returned_value(callee, self.flow_of(callee))
             finally:
                 self._evaluating.pop()
+            if decorated and value is not None:  # the kind of one array alone, a tracer when given one
+                kind = (TRACER if any(v.traced for v in given) else JAX) if value.kind in PASSED_ARRAYS else value.kind
+                value = Value(kind) if value.kind in ONE_ARRAY else None
+            return value
         names = positional_names(callee)
         if names and names[0] in ("self", "cls") and bound:
             names = names[1:]  # a bound method: self is not known here
@@ -227,16 +234,33 @@ class Tracing:
             self._returned[key] = None if value is None or value.kind in TREES else value
         return self._returned[key]
 
-    def _imported_result(self, call, args, keywords):
-        """A tracer for a call of another module's function that passes one to a parameter its
-        summary says every return follows (``return x @ w``: ``follows``), else None."""
+    def _summarised(self, call, args, keywords):
+        """What a call of another project module's function gives by its summary: device arrays from
+        a jitted one (tracers when given any), a jitted function from one that builds it, an array
+        from one that returns jax.numpy calls, NumPy data (or a tuple holding some) from one that
+        returns it whatever it is given, a tracer when a tracer goes to a parameter that every
+        return follows (``return x @ w``: ``follows``); else None."""
         helper = self.helper_facts(call.func)
-        if helper is None or helper[1] is None or not helper[0].get("follows"):
+        if helper is None:
             return None
-        params = helper[0]["params"]
-        given = dict(zip(params, args), **keywords)
-        traced = any(given.get(params[i], UNKNOWN_VALUE).traced for i in helper[0]["follows"])
-        return TRACED_ARRAY if traced else None
+        facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
+        if facts.get("jitted"):
+            return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
+        if facts.get("builds_jitted"):
+            return builder_result(facts["builds_jitted"])
+        returns = facts.get("returns")
+        if returns == "jax":
+            return Value(TRACER if traced else JAX)
+        if returns == "numpy":
+            return Value(NUMPY)
+        if type(returns) is list:
+            return Shaped(UNKNOWN, members=tuple((("item", i), Value(NUMPY) if kind == "numpy" else UNKNOWN_VALUE)
+                                                 for i, kind in enumerate(returns)))
+        if not facts.get("follows") or any(type(a) is ast.Starred for a in call.args) or None in keywords:
+            return None
+        given = dict(zip(facts["params"], args), **keywords)
+        return TRACED_ARRAY if any(given.get(facts["params"][i], UNKNOWN_VALUE).traced for i in facts["follows"]) \
+            else None
 
     def _returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""
@@ -477,32 +501,14 @@ class Tracing:
                 self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
         return self._nested.get(func, [])
 
-    def _unit_defs(self):
-        """{qualified name (``make_train.train``, ``Model.__call__``): [its defs]} for the
-        module's defs outside lambdas, as the project's summaries name them."""
-        found = {}
-        for func in self.names.functions:
-            parts, node = [], func
-            while node is not self.names.tree and parts is not None:
-                if isinstance(node, ast.Lambda):
-                    parts = None
-                elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    parts.append(node.name)
-                node = self.names.parent[node]
-            if parts:
-                found.setdefault(".".join(reversed(parts)), []).append(func)
-        return found
-
     def _traced_from_other_modules(self, project):
         """Top-level functions that the project's traces reach from other modules, with the
         tracers they pass: traced here, by a transform named after the caller and, when
         the caller is itself reached, the chain's root."""
-        calls_by_unit = project.callers()
-        defs = self._unit_defs() if calls_by_unit else {}
-        for name, calls in sorted(calls_by_unit.items()):
-            if len(defs.get(name, ())) != 1:
+        for name, calls in sorted(project.callers().items()):
+            func = unit_def(self.names.tree, name)
+            if func is None:
                 continue
-            func = defs[name][0]
             accepted = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
             for given, transform, caller, path, line, root in calls:
                 behaviour = self.roots.transforms.get(transform)

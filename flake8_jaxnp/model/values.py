@@ -25,7 +25,7 @@ from .environments import Env
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
-                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, host_result, join,
+                    TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join,
                     shaped)
 
 
@@ -66,14 +66,11 @@ class Surroundings(Protocol):
     def runs_layer(self, func_expr):
         """Whether calling ``func_expr`` runs a framework's own layer that gives one array."""
 
-    def helper_facts(self, func_expr):
-        """(facts, path) for the project function a call names, or None."""
-
     def record(self, func_expr):
         """The ``constructors.Record`` that calling ``func_expr`` builds, or None."""
 
     def returned(self, call, args, keywords):
-        """The one array a call of a same-file def gives with these arguments, or None."""
+        """What a call of a project function (this file's or another module's) gives, or None."""
 
     def outer_value(self, scope_node, name):
         """The Value that a read of ``name`` from an enclosing scope sees."""
@@ -471,7 +468,7 @@ class FunctionFlow:
             self._ran_method(call, args, keywords)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
-        return self.context.returned(call, args, keywords) or self._helper_result(call, traced_input)
+        return self.context.returned(call, args, keywords) or UNKNOWN_VALUE
 
     def _record(self, call, record, args, keywords):
         """A NamedTuple or dataclass built here: each field holds what the call gives it, a field
@@ -505,18 +502,6 @@ class FunctionFlow:
         if method is not None and self._exact:
             self.calls.append((method, call, args, keywords))
         return method is not None
-
-    def _helper_result(self, call, traced_input):
-        """What a top-level function of this module or of another project module returns:
-        device arrays from a jitted one, an array from one that returns jax.numpy calls."""
-        helper = self.context.helper_facts(call.func) or ({},)  # no such function: no facts
-        if helper[0].get("jitted"):
-            return shaped(helper[0].get("result"), TRACER_TREE if traced_input else JAX_TREE)
-        if helper[0].get("builds_jitted"):
-            return builder_result(helper[0]["builds_jitted"])
-        if helper[0].get("returns") == "jax":
-            return Value(TRACER if traced_input else JAX)
-        return host_result(helper[0].get("returns"))
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.

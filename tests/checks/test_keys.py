@@ -408,6 +408,79 @@ def test_lax_cond_branch_silent(lint_body, body):
     assert codes(lint_body, body) == []
 
 
+# A tree map runs its function once per leaf: a key the function closes over is consumed once per leaf.
+@pytest.mark.parametrize("body, line", [
+    ("def f(key, grads):\n    return jax.tree.map(lambda g: g + random.normal(key, g.shape), grads)\n", 2),
+    ("def f(key, grads):\n    def noise(g):\n        return g + random.normal(key, g.shape)\n"
+     "    return jax.tree_util.tree_map(noise, grads)\n", 3),
+    ("def f(key, a, b):\n    return jax.tree.map(lambda x, y: x + random.uniform(key, (3,)), a, b)\n", 2),
+    # and again after a draw before the map
+    ("def f(key, grads):\n    a = random.normal(key)\n"
+     "    return a, jax.tree.map(lambda g: random.bernoulli(key, 0.5, g.shape), grads)\n", 3),
+])
+def test_tree_map_consumes_per_leaf(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # a key per leaf; the function's own key; a tree written out with one leaf
+    "def f(keys, grads):\n    return jax.tree.map(lambda k, g: g + random.normal(k, g.shape), keys, grads)\n",
+    "def f(grads):\n    return jax.tree.map(lambda g: g + random.normal(random.key(0), g.shape), grads)\n",
+    "def f(key, g):\n    return jax.tree.map(lambda g: g + random.normal(key, g.shape), [g])\n",
+    "def f(key):\n    x = jax.numpy.zeros(3)\n    return jax.tree.map(lambda g: g + random.normal(key, g.shape), x)\n",
+    # the same permutation of every leaf keeps a dataset's arrays aligned
+    "def f(key, data):\n    return jax.tree.map(lambda x: random.permutation(key, x), data)\n",
+    "def shuffle(x, key):\n    return random.permutation(key, x)\n"
+    "def f(key, data):\n    return jax.tree.map(lambda x: shuffle(x, key), data)\n",
+    # a def of another scope reads the global key, not the function's
+    "def noise(g):\n    return g + random.normal(key, g.shape)\n"
+    "def f(key, grads):\n    return jax.tree.map(noise, grads)\n",
+])
+def test_tree_map_per_leaf_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+# A call that runs a same-scope function (directly or through a transform) consumes the keys it closes over.
+@pytest.mark.parametrize("body, line", [
+    ("def f(p, key):\n    def loss(q):\n        return q * random.normal(key)\n"
+     "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n", 5),
+    ("def f(p, key):\n    a = random.normal(key)\n    return a, jax.grad(lambda q: q * random.normal(key))(p)\n", 3),
+    ("def f(p, key):\n    def noisy():\n        return p + random.normal(key)\n    return noisy(), noisy()\n", 3),
+])
+def test_function_run_consumes_closed_over_key(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # a fresh subkey for the closure; the function's parameter given fresh keys; a generator runs nothing yet
+    "def f(p, key):\n    key, sub = random.split(key)\n    def loss(q):\n        return q * random.normal(sub)\n"
+    "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n",
+    "def f(p, key):\n    def noise(k):\n        return random.normal(k)\n    a = noise(key)\n"
+    "    key, sub = random.split(key)\n    return a, noise(sub)\n",
+    "def f(p, key):\n    def gen():\n        yield random.normal(key)\n"
+    "    g = gen()\n    return g, random.normal(key)\n",
+    # consumed only under a condition inside the function
+    "def f(p, key, c):\n    def loss(q):\n        if c:\n            return q * random.normal(key)\n        return q\n"
+    "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n",
+])
+def test_function_run_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+def test_function_run_message_names_the_call():
+    found = text_of("def f(p, key):\n    def loss(q):\n        return q * random.normal(key)\n"
+                    "    g = jax.grad(loss)(p)\n    return g, random.normal(key)\n")
+    assert len(found) == 1 and "consumed by jax.grad(loss)() on line 6" in found[0]
+
+
+def test_tree_map_message_says_per_leaf():
+    found = text_of("def f(key, grads):\n    return jax.tree.map(lambda g: g + random.normal(key, (3,)), grads)\n")
+    assert len(found) == 1 and "for every leaf of jax.tree.map() on line 4" in found[0] \
+        and "same numbers again" in found[0]
+    found = text_of("def f(key, grads):\n    return jax.tree.map(lambda g: g + random.normal(key, g.shape), grads)\n")
+    assert len(found) == 1 and "same random bits" in found[0]
+
+
 def _loop(head, maker, tail="    return x\n"):
     """A function whose loop ``head`` makes ``maker`` each iteration and adds a draw from it to the carried x."""
     return f"def f(x, n, seed, base, cfg, step_fn):\n    {head}:\n        {maker}\n" \

@@ -29,9 +29,9 @@ HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "_
 CONDITIONAL_STATEMENTS = frozenset({ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith,
                                     ast.Match, ast.IfExp, ast.BoolOp, getattr(ast, "TryStar", ast.Try)})
 NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are hot)
-_BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
-                                 ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
-                                 ast.MatchMapping})
+BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
+                                ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
+                                ast.MatchMapping})
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # A call's attribute path ``[PARAMETER_METHOD, parameter, method]`` (binding None): the call runs a
 # method of what a parameter holds (``model.loss(x)``), which the reach asks of the module's calls
@@ -296,8 +296,8 @@ def _bound_once(tree):
             counts[node.id] = counts.get(node.id, 0) + 1
         elif kind is ast.arg:
             counts[node.arg] = counts.get(node.arg, 0) + 1
-        elif kind in _BINDING_STATEMENTS:
-            for name in _bound_by(node):
+        elif kind in BINDING_STATEMENTS:
+            for name in bound_by(node):
                 counts[name] = counts.get(name, 0) + 1
         if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             assigned[node.targets[0].id] = node.value
@@ -349,8 +349,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             if node.arg not in own:  # a nested function's: it holds whatever its caller passes
                 bindings.setdefault(node.arg, []).append(_OPAQUE)
                 rebind(node.arg, node)
-        elif kind in _BINDING_STATEMENTS:
-            for name in _bound_by(node):
+        elif kind in BINDING_STATEMENTS:
+            for name in bound_by(node):
                 bindings.setdefault(name, []).append(_OPAQUE)
                 rebind(name, node)
         inner = always and kind not in CONDITIONAL_STATEMENTS and kind not in NESTED_SCOPE_TYPES
@@ -440,7 +440,8 @@ def array_function(name):
     return name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
 
 
-def _bound_by(node):
+def bound_by(node):
+    """The names that ``node``, of ``BINDING_STATEMENTS``, binds."""
     if isinstance(node, ast.ExceptHandler):
         return [node.name] if node.name else []
     if isinstance(node, (ast.Global, ast.Nonlocal)):

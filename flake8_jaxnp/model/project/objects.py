@@ -34,14 +34,14 @@ def parameter_classes(source, unit, transforms, indexes):
         indexes.clear()
         indexes[source] = (tree, module_imports(tree), Names(tree)) if tree is not None else None
     indexed = indexes[source]
-    func = _unit_def(indexed[0], unit) if indexed is not None else None
+    func = unit_def(indexed[0], unit) if indexed is not None else None
     if func is None:
         return {}
     tree, imports, names = indexed
     return object_parameters(tree, imports, transforms, {unit: func}, every_unit=True, names=names).get(unit, {})
 
 
-def _unit_def(tree, unit):
+def unit_def(tree, unit):
     """The def a unit's qualified name names (``Trainer.step``, ``outer.inner``: each part
     defined once in the body of the one before), or None."""
     node = tree

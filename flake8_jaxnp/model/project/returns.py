@@ -15,7 +15,9 @@ from .flows import HOST_METHODS
 BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
 
 
-def _qualname(expr, imports):
+def summary_qualname(expr, imports):
+    """The dotted name ``expr`` names through the module's ``imports``, the builtins that
+    convert or format (``float``, ``print``) included: the summaries' reading of a name."""
     return imported_qualname(expr, imports, BUILTIN_NAMES)
 
 
@@ -30,7 +32,7 @@ def conversions(node, imports):
         return [] if name is None else [(name, _HOST_METHOD_CODES[func.attr], f".{func.attr}()")]
     if not node.args:
         return []
-    qualname = _qualname(func, imports)
+    qualname = summary_qualname(func, imports)
     if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get":
         code, what = "JNP101", f"{qualname.replace('numpy.', 'np.', 1)}()"
     elif qualname in SCALAR_CONVERSIONS:
@@ -54,7 +56,7 @@ def _parameter_name(expr, imports):
     while True:
         kind = type(expr)
         if kind is ast.Call and len(expr.args) == 1 and not expr.keywords \
-                and _qualname(expr.func, imports) in DEVICE_PRESERVING:
+                and summary_qualname(expr.func, imports) in DEVICE_PRESERVING:
             expr = expr.args[0]
         elif kind is ast.Call and type(expr.func) is ast.Attribute and expr.func.attr in api.array_attributes() \
                 and expr.func.attr not in HOST_METHODS and expr.func.attr not in api.python_result_methods():
@@ -100,9 +102,9 @@ def returned_kind(value, imports, local=None, depth=0):
         if type(maker) is ast.Name and local and maker.id in local:
             maker = local[maker.id]
         if type(maker) is ast.Call:
-            generator = _qualname(maker.func, imports) in GENERATOR_CONSTRUCTORS
+            generator = summary_qualname(maker.func, imports) in GENERATOR_CONSTRUCTORS
             return "numpy" if generator and func.attr in api.numpy_random_dtypes()["generator"] else None
-    module, _, function = (_qualname(func, imports) or "").rpartition(".")
+    module, _, function = (summary_qualname(func, imports) or "").rpartition(".")
     if function in non_array_functions() or function in api.tuple_result_functions():
         return None
     if module == "jax.numpy":

@@ -22,19 +22,19 @@ from .. import dtypes
 from ..aliases import transform_aliases
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
-from ..syntax import (LOOPS, SCOPES, child_fields, child_nodes, imported_qualname, module_imports, positional_names,
-                      transform_spec, walk_own)
+from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
 from .constants import bound_once, numpy_constants
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import built_jitted, jitted_result_shape, module_records
-from .returns import BUILTIN_NAMES, conversions, returned_kind
-from .units import TransformLines, applications, inherited_methods, plain_methods, returned_def, run_methods
+from .returns import conversions, returned_kind, summary_qualname
+from .units import (TransformLines, applications, inherited_methods, own_body, plain_methods, returned_def,
+                    run_methods)
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 26
+SUMMARY_FORMAT = 27
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -55,17 +55,14 @@ def summarise(source, transforms, scalars_static=()):
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[stmt.name] = _top_level_facts(stmt, imports, transforms, lines)
-            if any(spec is not None and _stages(transforms[spec[0]])
-                   for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)):
+            if _jitted(stmt, imports, transforms):
                 jitted.add(stmt.name)
             if stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
                 shape = jitted_result_shape(stmt, records, functions[stmt.name]["returns"])
                 if shape is not None:
                     results[stmt.name] = shape
-        elif _assigns_call(stmt):
-            spec = _assigned_transform(stmt, imports, transforms)
-            if spec is not None and _stages(transforms[spec[0]]):
-                jitted.add(stmt.targets[0].id)
+        elif _assigns_call(stmt) and _stages(_assigned_transform(stmt, imports, transforms), transforms):
+            jitted.add(stmt.targets[0].id)
     local_functions = set(functions)
     apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
     applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) else None
@@ -97,7 +94,7 @@ def summarise(source, transforms, scalars_static=()):
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
             "numpy": numpy_constants(tree, imports), "classes": classes,
-            "aliases": transform_aliases(tree, lambda e: _qualname(e, imports), transforms)}
+            "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
 
 
 def _assigns_call(stmt):
@@ -112,8 +109,8 @@ def _assigned_transform(stmt, imports, transforms):
     if not call.args or not isinstance(call.args[0], ast.Name):
         return None
     spec = _transform(call.func, imports, transforms)
-    if spec is None and _qualname(call.func, imports) in transforms:
-        spec = (_qualname(call.func, imports), call.keywords)
+    if spec is None and summary_qualname(call.func, imports) in transforms:
+        spec = (summary_qualname(call.func, imports), call.keywords)
     return spec
 
 
@@ -168,8 +165,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         return None
     stmt, functions, flows, results = lines.body[0], {}, {}, {}
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and is_def:
-        specs = [_transform(decorator, imports, transforms) for decorator in stmt.decorator_list]
-        jitted = any(spec is not None and _stages(transforms[spec[0]]) for spec in specs)
+        jitted = _jitted(stmt, imports, transforms)
         if jitted and _TOP_LEVEL_CLASS.search(lined):
             return None
         functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(piece, imports, transforms))
@@ -179,8 +175,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
             shape = jitted_result_shape(stmt, {}, functions[name]["returns"])  # (no class: no record)
             results = {name: shape} if shape is not None else {}
     elif _assigns_call(stmt) and not is_def:  # a call is no dtype alias: the assignment says all
-        spec = _assigned_transform(stmt, imports, transforms)
-        jitted = spec is not None and _stages(transforms[spec[0]])
+        jitted = _stages(_assigned_transform(stmt, imports, transforms), transforms)
     else:
         return None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
@@ -319,36 +314,21 @@ def _builds_jitted(func, imports, transforms):
     """``built_jitted`` of a def, undecorated or cached by functools, whose returns give transformed
     functions whose calls give device arrays: ``jax.jit(step)``, a name bound once to that, or a
     nested def decorated with such a transform (``@jax.jit def step``)."""
-    if any(_qualname(d.func if isinstance(d, ast.Call) else d, imports) not in CACHING_DECORATORS
+    if any(summary_qualname(d.func if isinstance(d, ast.Call) else d, imports) not in CACHING_DECORATORS
            for d in func.decorator_list):
         return None
-    returns, assigned, stores, jitted_defs = [], {}, {}, {}
-    stack = list(func.body)
-    while stack:
-        node = stack.pop()
-        kind = type(node)
-        if kind is ast.Return:
-            returns.append(node.value)
-        elif kind in (ast.Yield, ast.YieldFrom):
-            return None
-        elif kind is ast.Name and type(node.ctx) is not ast.Load:
-            stores[node.id] = stores.get(node.id, 0) + 1
-        elif kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-            assigned[node.targets[0].id] = node.value
-        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef):
-            stores[node.name] = stores.get(node.name, 0) + 1
-            jitted_defs[node.name] = any(spec is not None and _jits(spec[0], transforms)
-                                         for spec in (_transform(d, imports, transforms) for d in node.decorator_list))
-        if kind in NESTED_SCOPE_TYPES:
-            continue
-        stack.extend(child_nodes(node))
+    body = own_body(func)
+    if body is None:
+        return None
+    returns, stores, assigned, defs = body
 
     def is_jitted(value):
         if type(value) is ast.Name:  # fast = jax.jit(step); return fast / @jax.jit def step: return step
             if stores.get(value.id) != 1:
                 return False
-            if jitted_defs.get(value.id):
-                return True
+            if value.id in defs:
+                return any(spec is not None and _jits(spec[0], transforms)
+                           for spec in (_transform(d, imports, transforms) for d in defs[value.id].decorator_list))
             value = assigned.get(value.id)
         return _is_jit_call(value, imports, transforms)
 
@@ -357,13 +337,13 @@ def _builds_jitted(func, imports, transforms):
 
 def _is_jit_call(value, imports, transforms):
     """``jax.jit(f, ...)``: a staging transform applied, whose result gives arrays when called."""
-    name = _qualname(value.func, imports) if type(value) is ast.Call and value.args else None
+    name = summary_qualname(value.func, imports) if type(value) is ast.Call and value.args else None
     return _jits(name, transforms)
 
 
 def _jits(transform, transforms):
     """Whether ``transform`` stages what it is given and the staged function's calls give arrays."""
-    return transform in transforms and _stages(transforms[transform]) and _gives_arrays(transform)
+    return transform in transforms and _stages((transform,), transforms) and _gives_arrays(transform)
 
 
 def _gives_arrays(transform):
@@ -376,23 +356,25 @@ def _keeps_structure(func, imports, transforms, scalars_static):
     array (not ``equinox.filter_jit``, which passes Python values through, nor grad)."""
     for decorator in func.decorator_list:
         spec = _transform(decorator, imports, transforms)
-        if spec is None or not _stages(transforms[spec[0]]) or spec[0] in scalars_static:
+        if not _stages(spec, transforms) or spec[0] in scalars_static:
             return False
     return True
 
 
-def _stages(behaviour):
-    """jit-like: calling the transformed function gives device arrays."""
-    return behaviour.abstract and behaviour.cached
+def _stages(spec, transforms):
+    """jit-like: ``spec`` (``_transform``'s) names a transform whose transformed function gives
+    device arrays when called."""
+    return spec is not None and transforms[spec[0]].abstract and transforms[spec[0]].cached
 
 
-def _qualname(expr, imports):
-    return imported_qualname(expr, imports, BUILTIN_NAMES)
+def _jitted(func, imports, transforms):
+    """Whether a decorator of ``func`` is jit-like (``_stages``)."""
+    return any(_stages(_transform(d, imports, transforms), transforms) for d in func.decorator_list)
 
 
 def _transform(expr, imports, transforms):
     """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
-    return transform_spec(expr, lambda e: _qualname(e, imports), transforms)
+    return transform_spec(expr, lambda e: summary_qualname(e, imports), transforms)
 
 
 def function_facts(func, imports):
@@ -478,7 +460,7 @@ def _random_calls(keyed, imports):
     distributions' seeded samplers, among ``keyed``'s (call, key name) pairs."""
     found = {}
     for call, name in keyed:
-        qualname = _qualname(call.func, imports)
+        qualname = summary_qualname(call.func, imports)
         if qualname == SPLIT or qualname in api.random_samplers() or seeded_sample(call) is not None:
             found[call] = (name, "split" if qualname == SPLIT else "draw")
     return found
@@ -506,7 +488,7 @@ def dtype_aliases(tree, imports):
             if isinstance(value, ast.Constant) and isinstance(value.value, str):
                 dtype, python_type = dtypes.canonical(value.value), False
             else:
-                dtype, python_type = dtypes.dtype_of_qualname(_qualname(value, imports))
+                dtype, python_type = dtypes.dtype_of_qualname(summary_qualname(value, imports))
             if dtype is not None:
                 found[stmt.targets[0].id] = [dtype, python_type]
     return bound_once(tree, found)

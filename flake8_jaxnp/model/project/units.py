@@ -22,6 +22,7 @@ from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child
                       imported_qualname, named_options, parameters, selected_arguments, split_attributes,
                       transform_spec)
 from ..traced import LINEN_COMPACT, LINEN_MODULES
+from .flows import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, bound_by
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Decorators after which a method read from ``self`` binds no first parameter.
@@ -161,27 +162,38 @@ def returned_def(factory):
     of ``factory`` gives, or None: the function ``jax.jit(make_train(cfg))`` traces, with
     the factory's parameters as Python closure values."""
     inner = {stmt.name: stmt for stmt in factory.body if type(stmt) in DEFS and not stmt.decorator_list}
-    if not inner or isinstance(factory, ast.Lambda):
+    body = own_body(factory) if inner else None
+    if body is None:
         return None
-    returns, counts = set(), {}
-    stack = list(factory.body)
+    returns = {value.id if type(value) is ast.Name else None for value in body[0]}
+    name = returns.pop() if len(returns) == 1 else None
+    return inner.get(name) if body[1].get(name) == 1 else None
+
+
+def own_body(func):
+    """What the body of the def ``func`` says outside its nested scopes: ([what each ``return``
+    gives], {name: how many times it is bound}, {name: the value of a plain ``name = value``},
+    {name: the def nested under that name}), or None for a generator."""
+    returns, counts, assigned, defs = [], {}, {}, {}
+    stack = list(func.body)
     while stack:
         node = stack.pop()
         kind = type(node)
         if kind is ast.Return:
-            returns.add(node.value.id if type(node.value) is ast.Name else None)
-        elif kind in (ast.Yield, ast.YieldFrom):
+            returns.append(node.value)
+        elif kind is ast.Yield or kind is ast.YieldFrom:
             return None
         elif kind is ast.Name and type(node.ctx) is not ast.Load:
             counts[node.id] = counts.get(node.id, 0) + 1
+        elif kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
+            assigned[node.targets[0].id] = node.value
         elif kind in DEFS or kind is ast.ClassDef:
             counts[node.name] = counts.get(node.name, 0) + 1
-            continue
-        elif kind is ast.Lambda:
-            continue
-        stack.extend(child_nodes(node))
-    name = returns.pop() if len(returns) == 1 else None
-    return inner.get(name) if counts.get(name) == 1 else None
+            if kind in DEFS:
+                defs[node.name] = node
+        if kind not in NESTED_SCOPE_TYPES:
+            stack.extend(child_nodes(node))
+    return returns, counts, assigned, defs
 
 
 def _lambda_def(lambda_):
@@ -254,16 +266,9 @@ def _bindings(node):
             continue
         if kind is ast.Assign and len(child.targets) == 1 and type(child.targets[0]) is ast.Name:
             values[child.targets[0].id] = child.value
-        if kind in (ast.Import, ast.ImportFrom):
-            for alias in child.names:
-                bind((alias.asname or alias.name).split(".")[0])
-        elif kind in (ast.Global, ast.Nonlocal):
-            for name in child.names:
-                bind(name, 2)
-        elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and getattr(child, "name", None):
-            bind(child.name)
-        elif kind is ast.MatchMapping and child.rest:
-            bind(child.rest)
+        if kind in BINDING_STATEMENTS:  # (global and nonlocal: bound elsewhere too)
+            for name in bound_by(child):
+                bind(name, 2 if kind is ast.Global or kind is ast.Nonlocal else 1)
         elif kind is ast.Constant:
             continue
         for field in child_fields(kind):
