@@ -11,6 +11,7 @@ import unicodedata
 from . import api, checks, reuse
 from .findings import INTERNAL_ERROR, Finding
 from .model import Model
+from .model.project import project_around
 from .options import DEFAULT
 
 
@@ -28,12 +29,21 @@ CHECKS = _declared_checks()
 
 def relevant(text, options=DEFAULT):
     """Cheap pre-check: a module that never mentions jax, numpy or a framework's or extra
-    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find.
+    transform's package (``equinox`` for ``equinox.filter_jit``) has nothing to find, unless
+    another module's traces call it (``_reached_by_traces``).
     Identifiers are compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
     packages = {name.split(".")[0] for name in (*api.framework_transforms(), *options.extra_transforms)}
     return any(word in text for word in ("jax", "numpy", *packages))
+
+
+def _reached_by_traces(filename, options):
+    """Whether another module's traces call a function of this module, which never names JAX
+    (a callbacks module of plain Python): its side effects then run only while JAX traces. The
+    reach is solved once per project and process, and kept on disk."""
+    project = project_around(filename, options)
+    return project is not None and bool(project.callers())
 
 
 def lint(tree, lines, options=DEFAULT, filename=None):
@@ -52,7 +62,7 @@ def lint(tree, lines, options=DEFAULT, filename=None):
 
 def _lint(tree, lines, options, filename):
     text = "".join(lines)
-    if not relevant(text, options):
+    if not relevant(text, options) and not _reached_by_traces(filename, options):
         return []
     where = reuse.entry(text, options, filename)
     if where is not None:

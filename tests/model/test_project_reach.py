@@ -179,3 +179,37 @@ def test_the_kept_reach_is_solved_again_when_an_import_resolves_elsewhere(tmp_pa
     assert list(kept_callers(tmp_path, package / "util.py")) == ["scale"]
     (tmp_path / "helpers.py").write_text("from pkg import util\n\n\ndef relay(x):\n    return util.leaf(x)\n")
     assert sorted(kept_callers(tmp_path, package / "util.py")) == ["leaf", "scale"] and len(reach_solves) == 2
+
+
+CALLBACKS = """STEPS = 0
+SEEN = []
+
+
+def on_step(loss):
+    global STEPS
+    STEPS += 1
+    SEEN.append(loss)
+    return loss
+"""
+STEP = """import jax
+
+from . import callbacks
+
+
+{decorator}
+def step(x):
+    return callbacks.on_step(x * 2)
+"""
+
+
+@pytest.mark.parametrize("decorator, expected", [
+    ("@jax.jit", [(7, "JNP302"), (8, "JNP303")]),
+    ("", []),  # nothing traces it: a plain Python module stays silent
+])
+def test_a_module_that_never_names_jax_is_linted_when_a_trace_reaches_it(tmp_path, decorator, expected):
+    package = tmp_path / "cbpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "callbacks.py").write_text(CALLBACKS)
+    (package / "steps.py").write_text(STEP.format(decorator=decorator))
+    assert codes_at(lint(tmp_path, "cbpkg/callbacks.py")) == expected

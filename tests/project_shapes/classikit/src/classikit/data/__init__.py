@@ -1,0 +1,4 @@
+"""Host-side data and augmentation."""
+from . import pipeline
+
+__all__ = ["pipeline"]
