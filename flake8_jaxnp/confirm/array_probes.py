@@ -56,7 +56,7 @@ class Recorder:
         self.jit_stack = []  # jitted functions of watched modules being called now
         self.jit_calls = Counter()  # jitted function -> calls
         self.host_calls = defaultdict(Counter)  # "print"/"print-tracer"/"random" -> place -> calls
-        self.global_values = defaultdict(set)  # (place, name) -> fingerprints of values read
+        self.global_values = defaultdict(set)  # (place, "global" or "closure", name) -> fingerprints of values read
         self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
         self.d2h_what = {}  # (place, kind) -> what transferred first
         self.d2h_via = defaultdict(Counter)  # call site in a watched file -> kind -> transfers made below it

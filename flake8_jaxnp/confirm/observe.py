@@ -157,10 +157,10 @@ def _trace_only_lines(found, jitted, eager):
         host_calls = {kind: (jitted.rec.host_calls[kind][place], eager.rec.host_calls[kind][place])
                       for kind in ("print", "random")}
         rebound = trace_only_effects(found, place, counts, host_calls, jitted)
-        for (value_place, name), values in sorted(eager.rec.global_values.items()):
+        for (value_place, kind, name), values in sorted(eager.rec.global_values.items()):
             if value_place == place and len(values) > 1 and name not in rebound:
                 found.add(found.events, place, ev.STALE_GLOBAL, "disable_jit comparison",
-                          f"global '{name}' had {len(values)} values across the eager calls; "
+                          f"{kind} '{name}' had {len(values)} values across the eager calls; "
                           f"the line ran {counts}, so jit kept the first{stale_results}")
 
 
