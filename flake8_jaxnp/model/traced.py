@@ -297,9 +297,9 @@ class TraceRoots:
         some pytree classes runs their constructor on the tracers: ``__init__`` of a
         ``register_pytree_node_class`` whose ``tree_unflatten`` returns ``cls(*children)``, and
         ``__post_init__`` of a ``register_dataclass`` dataclass (measured), given its data fields."""
-        target = call.func.args[0] if type(call.func) is ast.Call and call.func.args else call.func
-        target = self.names.function_bound_to(target)
-        traced = self.traced.get(target) if type(call.func) is ast.Call or target in self.jitted_callables else None
+        applied = type(call.func) is ast.Call and call.func.args and self.transform_spec(call.func.func) is not None
+        target = self.names.function_bound_to(call.func.args[0] if applied else call.func)
+        traced = self.traced.get(target) if applied or target in self.jitted_callables else None
         if traced is None:
             return
         names = positional_names(target)
