@@ -298,7 +298,8 @@ class TraceRoots:
         ``register_pytree_node_class`` whose ``tree_unflatten`` returns ``cls(*children)``, and
         ``__post_init__`` of a ``register_dataclass`` dataclass (measured), given its data fields."""
         applied = type(call.func) is ast.Call and call.func.args and self.transform_spec(call.func.func) is not None
-        target = self.names.function_bound_to(call.func.args[0] if applied else call.func)
+        named = call.func.args[0] if applied else call.func
+        target = self.names.function_bound_to(named) if type(named) in (ast.Name, ast.Lambda) else None  # no self
         traced = self.traced.get(target) if applied or target in self.jitted_callables else None
         if traced is None:
             return
