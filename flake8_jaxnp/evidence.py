@@ -36,7 +36,7 @@ TRACE_ONLY_PRINT = "trace-only-print"
 TRACE_ONLY_REBIND = "trace-only-rebind"
 TRACE_ONLY_MUTATION = "trace-only-mutation"
 TRACE_ONLY_HOST_RANDOM = "trace-only-host-random"
-STALE_GLOBAL = "stale-global"  # a global read by a trace-only line took several values eagerly
+STALE_GLOBAL = "stale-global"  # a global or closure variable read by a trace-only line took several values eagerly
 TRACE_ONLY_LINE = "trace-only-line"  # the line ran only while JAX traced, whatever it did
 LEAKED_TRACER = "leaked-tracer"  # after the line, self or a closure's container held a tracer
 # Dtypes.
@@ -74,7 +74,8 @@ DESCRIPTIONS = {
     TRACE_ONLY_REBIND: "the `global`/`nonlocal` rebinding ran fewer times jitted than under `jax.disable_jit()`",
     TRACE_ONLY_MUTATION: "the mutation of an outer container ran fewer times jitted than under `jax.disable_jit()`",
     TRACE_ONLY_HOST_RANDOM: "the host RNG or clock call ran fewer times jitted than under `jax.disable_jit()`",
-    STALE_GLOBAL: "a global read by a line that ran only while tracing took several values in the eager runs",
+    STALE_GLOBAL: "a global or closure variable read by a line that ran only while tracing took several values in the "
+                  "eager runs",
     TRACE_ONLY_LINE: "the line ran only while JAX traced, whatever it did",
     LEAKED_TRACER: "after the line stored into `self` or an enclosing function's container, that object held a "
                    "tracer (it outlives the trace)",

@@ -98,36 +98,56 @@ def _traces_self(method, keywords):
 
 @rule("JNP306")
 def stale_static_self(model):
-    """JNP306: an attribute that a method jitted with static self reads, assigned after a call."""
+    """JNP306: an attribute of an object that a jitted function keeps static (a method's ``self``,
+    or a static argument) and reads, assigned after a call."""
+    functions = _static_object_reads(model)
     for cls in model.nodes(ast.ClassDef):
         if not _plain_class(model, cls):
             continue
-        methods = {method.name: _self_attributes(method) for method in cls.body
+        methods = {method.name: _attributes_of(method, "self") for method in cls.body
                    if isinstance(method, ast.FunctionDef) and _static_self(model, method)}
-        if methods:
-            yield from _reassignments(model, cls, methods)
+        if methods or functions:
+            yield from _reassignments(model, cls, methods, functions)
 
 
 def _static_self(model, method):
     params = positional(method)
     if not params or params[0].arg != "self":
         return False
-    for decorator in method.decorator_list:
+    static = _static_names(model, method)
+    return static is not None and "self" in static
+
+
+def _static_names(model, func):
+    """The parameters that the staging transform decorating ``func`` keeps static, or None."""
+    for decorator in func.decorator_list:
         spec = model.transform_spec(decorator)
         if spec and spec[0] in model.staging_transforms:
-            static = static_parameters(named_options(spec[1]), positional_names(method))
-            return static is not None and "self" in static
-    return False
+            return static_parameters(named_options(spec[1]), positional_names(func))
+    return None
 
 
-def _self_attributes(method):
-    return {node.attr for node in ast.walk(method) if isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name) and node.value.id == "self" and isinstance(node.ctx, ast.Load)}
+def _static_object_reads(model):
+    """{def jitted with static parameters (not a method): {position: the attributes it reads of it}}."""
+    found = {}
+    for func in model.nodes(ast.FunctionDef):
+        static = () if model.is_method(func) else _static_names(model, func) or ()
+        names = positional_names(func)
+        reads = {names.index(param): _attributes_of(func, param) for param in static if param in names}
+        if any(reads.values()):
+            found[func] = reads
+    return found
 
 
-def _reassignments(model, cls, methods):
-    """Assignments ``obj.attr = ...`` after a statement of the same block called ``obj.method(...)``,
-    where ``obj`` is bound once, to ``cls(...)``."""
+def _attributes_of(func, param):
+    return {node.attr for node in ast.walk(func) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == param and isinstance(node.ctx, ast.Load)}
+
+
+def _reassignments(model, cls, methods, functions):
+    """Assignments ``obj.attr = ...`` after a statement of the same block ran a jitted function that
+    keeps ``obj`` static and reads ``attr`` (``obj.method(...)``, ``f(obj, x)``), where ``obj`` is
+    bound once, to ``cls(...)``."""
     for call in model.nodes(ast.Call):
         if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
             continue
@@ -142,26 +162,29 @@ def _reassignments(model, cls, methods):
         if len(bindings) != 1:
             continue  # rebound: which object is meant cannot be told
         for stmts, _ in blocks((model.tree if scope is None else scope).body, repeats):
-            used = set()  # attributes read by the jitted methods called so far in this block
+            used = {}  # attribute read by the jitted functions run so far in this block -> which one
             for later in stmts:
                 for node in ast.walk(later):
                     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
                             and node.value.id == name and isinstance(node.ctx, ast.Store) and node.attr in used:
-                        yield Finding.at(node, "JNP306", {"name": name, "attr": node.attr, "cls": cls.name,
-                                                          "method": next(m for m, a in methods.items()
-                                                                         if node.attr in a)})
+                        yield Finding.at(node, "JNP306", {"name": name, "attr": node.attr, "compiled": used[node.attr]})
                 for node in ast.walk(later):
-                    method = _called_method(node, name)
-                    if method in methods:
-                        used |= methods[method]
+                    compiled, reads = _run_with_static(model, node, name, cls, methods, functions)
+                    used.update((attr, compiled) for attr in reads if attr not in used)
 
 
-def _called_method(node, name):
-    """``obj.method(...)`` -> 'method', ``obj(...)`` -> '__call__', else None."""
+def _run_with_static(model, node, name, cls, methods, functions):
+    """(what runs, the attributes of ``name``'s object it keeps) when ``node`` runs a jitted method of
+    it (``obj.method(...)``, ``obj(...)``) or passes it as a static argument (``f(obj, x)``)."""
     if not isinstance(node, ast.Call):
-        return None
+        return None, ()
     if isinstance(node.func, ast.Name) and node.func.id == name:
-        return "__call__"
-    if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
-        return node.func.attr
-    return None
+        method = "__call__"
+    elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+        method = node.func.attr
+    else:
+        func = model.callee(node.func)
+        reads = functions.get(func, {})
+        kept = [reads.get(i, ()) for i, arg in enumerate(node.args) if isinstance(arg, ast.Name) and arg.id == name]
+        return f"{func.name}()" if kept else None, set().union(*kept)
+    return f"{cls.name}.{method}()", methods.get(method, ())

@@ -89,6 +89,9 @@ def _rebound(model, func, scope, name, rebound):
     through ``global``, that runs later), in a loop of another module (``models.NEIGHBORS =
     ...``, ``Project.rebound_elsewhere``); else None."""
     here, elsewhere = rebound
+    found = model.resolve(name)
+    if found and type(found[0].node) in (ast.FunctionDef, ast.AsyncFunctionDef) and found[0].node is not func:
+        return _rebound_after_a_run(model, func, name, found[0].node, found[1])
     if name.id in here:
         if (name.id not in scope.globals or not _in_own_rebinding(model, name)) and model.is_module_name(name) \
                 and not model.bound_only_before(name.id, func):
@@ -100,6 +103,32 @@ def _rebound(model, func, scope, name, rebound):
         found = model.project.rebound_elsewhere(name.id)
         elsewhere[name.id] = f"in {found[0][0]}:{found[0][1]}" if found else None
     return elsewhere[name.id]
+
+
+def _rebound_after_a_run(model, func, name, outer, bindings):
+    """Where a local of ``outer``, the def around ``func``, that ``func`` reads (a closure) is
+    rebound: by ``func`` itself through ``nonlocal`` (at trace time only; the read in that
+    statement is JNP302's), or between two statements of ``outer`` that run ``func``'s cached
+    trace: calls of a name bound once to a staging transform of it (``grad =
+    jax.jit(jax.grad(loss))``), or of ``func`` when one decorates it. The later call reuses the
+    trace, which keeps the first value; else None."""
+    if type(func) is ast.Lambda or model.enclosing_function(func) is not outer:
+        return None
+    if name.id in model.scope(func).nonlocals:
+        return None if _in_own_rebinding(model, name) else f"through 'nonlocal {name.id}' in '{func.name}'"
+    if len(bindings) < 2:
+        return None
+    runners = {func.name} if any(model.transform_spec(d) for d in func.decorator_list) else set()
+    for runner, bound in model.scope(outer).bindings.items():
+        value = bound[0].value if len(bound) == 1 and bound[0].kind is BindingKind.ASSIGN else None
+        if type(value) is ast.Call and model.qualname(value.func) in model.staging_transforms and any(
+                type(node) is ast.Name and node.id == func.name for node in ast.walk(value)):
+            runners.add(runner)
+    runs = [call.lineno for call in model.own_nodes(outer) if type(call) is ast.Call and type(call.func) is ast.Name
+            and call.func.id in runners and call.lineno > func.end_lineno]
+    between = [b.node.lineno for b in bindings
+               if runs and b.kind is not BindingKind.PARAM and min(runs) < b.node.lineno < max(runs)]
+    return f"on line {between[0]}, after the call on line {min(runs)} traced it" if between else None
 
 
 def _in_own_rebinding(model, name):

@@ -56,7 +56,7 @@ class Recorder:
         self.jit_stack = []  # jitted functions of watched modules being called now
         self.jit_calls = Counter()  # jitted function -> calls
         self.host_calls = defaultdict(Counter)  # "print"/"print-tracer"/"random" -> place -> calls
-        self.global_values = defaultdict(set)  # (place, name) -> fingerprints of values read
+        self.global_values = defaultdict(set)  # (place, "global" or "closure", name) -> fingerprints of values read
         self.d2h = defaultdict(Counter)  # place -> evidence kind -> transfers
         self.d2h_what = {}  # (place, kind) -> what transferred first
         self.d2h_via = defaultdict(Counter)  # call site in a watched file -> kind -> transfers made below it
@@ -328,6 +328,12 @@ def _jitted_call(place, func, name, args, kwargs):
     finally:
         rec.jit_stack.pop()
     rec.results[name].append(result)
+    code = getattr(getattr(func, "__wrapped__", None), "__code__", None)
+    for value in _arguments(args, kwargs):
+        if _watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
+            # a leaf that jit took is a static argument: its attributes are the compiled code's constants
+            rec.static_selves[id(value)] = (value, name, frozenset(code.co_names if code is not None else ()))
+            _watch_attributes(type(value))
     return result
 
 
@@ -398,6 +404,9 @@ NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
 JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
 
 
+_WATCHED_CLASSES = weakref.WeakSet()  # classes whose __setattr__ _watch_attributes already wraps
+
+
 class JittedMethodProbe:
     """Stale static self: a jitted method of a class of the file; remembers the objects it was called on."""
 
@@ -421,9 +430,19 @@ class JittedMethodProbe:
         return self._jitted(*args, **kwargs)
 
 
+def _watched_class(rec, cls):
+    """Whether ``cls`` is a class of a watched file."""
+    path = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    return isinstance(path, str) and real_path(path) in rec.watched
+
+
 def _watch_attributes(cls):
     """Stale static self: report an assignment from the file to an attribute that a jitted method read
-    after the method was called on the object (it is the method's static cache key)."""
+    after the method was called on the object (it is the method's static cache key), or a jitted
+    function that was given the object as a static argument."""
+    if cls in _WATCHED_CLASSES:
+        return
+    _WATCHED_CLASSES.add(cls)
     original = cls.__setattr__
 
     def setattr_probe(obj, key, value):

@@ -1,6 +1,6 @@
 """What each line of the watched files does, read from their bytecode (no jax needed).
 
-The probes ask, at each line a watched frame runs, which globals the line reads,
+The probes ask, at each line a watched frame runs, which globals and closure variables the line reads,
 which names it rebinds outside its frame and which outer objects it mutates.
 """
 import dis
@@ -47,15 +47,22 @@ class LineFacts:
     (kind, name) with kind "global", "closure" or "self"."""
 
     def __init__(self, code):
-        self.global_loads, self.rebinds, self.mutates = _line_facts(code)
+        self.outer_loads, self.rebinds, self.mutates, self.cell_lines = _line_facts(code)
         self.leak_watch = {line: {name for kind, name in found if kind in LEAKABLE}
                            for line, found in self.mutates.items() if any(kind in LEAKABLE for kind, _ in found)}
 
 
 def _line_facts(code):
-    global_loads, rebinds, mutates = defaultdict(set), defaultdict(set), defaultdict(set)
+    outer_loads, rebinds, mutates = defaultdict(set), defaultdict(set), defaultdict(set)
+    cell_lines = {}  # (line, closure variable it reads) -> the lines of the function that owns the cell
+    owners = {}  # code object -> {closure variable: lines of the nearest enclosing code object that makes its cell}
     for unit in _code_objects(code):
         instructions = list(dis.get_instructions(unit))
+        own = frozenset(line for line in _lines(instructions) if line is not None)
+        made = dict(owners.get(unit, {}), **{name: own for name in unit.co_cellvars})
+        for const in unit.co_consts:
+            if isinstance(const, types.CodeType):
+                owners[const] = made
         builds_self = unit.co_name in CONSTRUCTORS  # tree_unflatten's cls(*tracers) builds a new object
         outer_locals = {"self"} if unit.co_argcount and unit.co_varnames[:1] == ("self",) and not builds_self \
             else set()
@@ -63,8 +70,10 @@ def _line_facts(code):
             if line is None:
                 continue
             op = instruction.opname
-            if op == "LOAD_GLOBAL":
-                global_loads[line].add(instruction.argval)
+            if op == "LOAD_GLOBAL" or (op == "LOAD_DEREF" and instruction.argval in unit.co_freevars):
+                outer_loads[line].add(("global" if op == "LOAD_GLOBAL" else "closure", instruction.argval))
+                if op == "LOAD_DEREF":
+                    cell_lines[(line, instruction.argval)] = owners.get(unit, {}).get(instruction.argval, frozenset())
             elif op == "STORE_GLOBAL" or (op == "STORE_DEREF" and instruction.argval in unit.co_freevars):
                 rebinds[line].add(instruction.argval)
             elif op in ("STORE_ATTR", "STORE_SUBSCR", "DELETE_ATTR", "DELETE_SUBSCR") or (
@@ -72,7 +81,7 @@ def _line_facts(code):
                 receiver = _outer_receiver(instructions, index, unit, outer_locals)
                 if receiver:
                     mutates[line].add(receiver)
-    return global_loads, rebinds, mutates
+    return outer_loads, rebinds, mutates, cell_lines
 
 
 def _lines(instructions):

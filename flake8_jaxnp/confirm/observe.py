@@ -157,11 +157,20 @@ def _trace_only_lines(found, jitted, eager):
         host_calls = {kind: (jitted.rec.host_calls[kind][place], eager.rec.host_calls[kind][place])
                       for kind in ("print", "random")}
         rebound = trace_only_effects(found, place, counts, host_calls, jitted)
-        for (value_place, name), values in sorted(eager.rec.global_values.items()):
-            if value_place == place and len(values) > 1 and name not in rebound:
+        for (value_place, kind, name), values in sorted(eager.rec.global_values.items()):
+            if value_place == place and len(values) > 1 and name not in rebound \
+                    and not (kind == "closure" and _cell_made_per_trace(place, name, jitted, eager)):
                 found.add(found.events, place, ev.STALE_GLOBAL, "disable_jit comparison",
-                          f"global '{name}' had {len(values)} values across the eager calls; "
+                          f"{kind} '{name}' had {len(values)} values across the eager calls; "
                           f"the line ran {counts}, so jit kept the first{stale_results}")
+
+
+def _cell_made_per_trace(place, name, jitted, eager):
+    """Whether the function that makes the closure variable's cell itself ran only while JAX traced
+    (a traced def's parameter read by a lambda in it): each trace gets its own cell, nothing is stale."""
+    path, line = place
+    owner = eager.rec.watched.facts(path).cell_lines.get((line, name), ())
+    return any(0 < jitted.rec.lines.get((path, other), 0) < eager.rec.lines.get((path, other), 0) for other in owner)
 
 
 def trace_only_effects(found, place, counts, host_calls, run):

@@ -437,11 +437,12 @@ def tracing(rec, stop=None, count_lines=True, rerun_uncounted=True):
                     rec.pending_leaks[frame] = (place, {name: _tracers(frame.f_locals.get(name))
                                                         for name in facts.leak_watch[line]})
                 if rec.track_globals:
-                    for name in facts.global_loads.get(line, ()):
-                        if name in frame.f_globals:
-                            fingerprint = _value_fingerprint(frame.f_globals[name])
+                    for kind, name in facts.outer_loads.get(line, ()):
+                        values = frame.f_globals if kind == "global" else frame.f_locals
+                        if name in values:
+                            fingerprint = _value_fingerprint(values[name])
                             if fingerprint is not None:
-                                rec.global_values[(place, name)].add(fingerprint)
+                                rec.global_values[(place, kind, name)].add(fingerprint)
             return local
         return local
 
@@ -518,8 +519,8 @@ def _tracers(value, depth=2):
 
 
 def _value_fingerprint(value):
-    """Something that changes when a global data value or plain function is rebound (``global
-    mock_fn; mock_fn = other``: jit keeps the first); None for other code and modules."""
+    """Something that changes when a global or closure data value or plain function is rebound
+    (``global mock_fn; mock_fn = other``: jit keeps the first); None for other code and modules."""
     if isinstance(value, types.FunctionType):
         return f"function@{id(value)}"
     if callable(value) or isinstance(value, types.ModuleType):

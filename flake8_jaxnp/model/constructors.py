@@ -10,9 +10,10 @@ from .names import BindingKind
 from .project.records import NAMED_TUPLES
 
 DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
-# Decorators that register a class as a pytree and leave its constructor as it was.
-REGISTERING_DECORATORS = frozenset({"jax.tree_util.register_dataclass", "jax.tree_util.register_pytree_node_class",
-                                    "jax.tree_util.register_static"})
+# Decorators that register a class as a pytree and leave its constructor as it was (the first two
+# unflatten by calling the class: see traced.TraceRoots._rebuilding).
+REGISTER_CLASS, REGISTER_DATACLASS = "jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass"
+REGISTERING_DECORATORS = frozenset({REGISTER_DATACLASS, REGISTER_CLASS, "jax.tree_util.register_static"})
 _RECORD_BASES = NAMED_TUPLES | {"flax.struct.PyTreeNode"}
 _OWN_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__"})
 _OUT_OF_ORDER = frozenset({"init", "kw_only"})  # field(init=False), field(kw_only=True)
@@ -42,7 +43,7 @@ class Constructors:
         qualname = self.names.qualname
         bases = {qualname(base) for base in cls.bases}
         named = bool(bases & NAMED_TUPLES)
-        decorators = [qualname(self._decorated_by(d)) for d in cls.decorator_list]
+        decorators = [qualname(decorated_by(d, qualname)) for d in cls.decorator_list]
         if not bases <= _RECORD_BASES or not named and not set(decorators) & DATACLASS_DECORATORS \
                 or not set(decorators) <= DATACLASS_DECORATORS | REGISTERING_DECORATORS \
                 or any(type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef) and stmt.name in _OWN_CONSTRUCTORS
@@ -63,14 +64,40 @@ class Constructors:
             fields.append((stmt.target.id, self.array_annotation(stmt.annotation)))
         return Record(tuple(fields), named)
 
-    def _decorated_by(self, decorator):
-        """The function a decorator expression applies: ``dataclass`` of ``@dataclass(frozen=True)``,
-        ``register_dataclass`` of ``@partial(register_dataclass, ...)``."""
-        if type(decorator) is not ast.Call:
-            return decorator
-        if decorator.args and self.names.qualname(decorator.func) == "functools.partial":
-            return decorator.args[0]
-        return decorator.func
+
+def decorated_by(decorator, qualname):
+    """The function a decorator expression applies: ``dataclass`` of ``@dataclass(frozen=True)``,
+    ``register_dataclass`` of ``@partial(register_dataclass, ...)``."""
+    if type(decorator) is not ast.Call:
+        return decorator
+    if decorator.args and qualname(decorator.func) == "functools.partial":
+        return decorator.args[0]
+    return decorator.func
+
+
+def init_fields(names, post_init):
+    """The fields, in order, that a plain ``@dataclasses.dataclass`` (also registered as a pytree)
+    with this ``__post_init__`` takes: None for a class with bases, ``InitVar``s, ``field(...)``
+    options other than ``init=False`` (no parameter) or dataclass options."""
+    cls = names.parent.get(post_init) if post_init is not None else None
+    if not isinstance(cls, ast.ClassDef) or cls.bases or cls.keywords:
+        return None
+    if [names.qualname(d) for d in cls.decorator_list
+            if names.qualname(decorated_by(d, names.qualname)) != REGISTER_DATACLASS] != ["dataclasses.dataclass"]:
+        return None
+    fields = []
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            annotation = names.qualname(
+                stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation) or ""
+            if isinstance(stmt.value, ast.Call) and names.qualname(stmt.value.func) == "dataclasses.field" \
+                    and any(k.arg == "init" and ast.unparse(k.value) == "False" for k in stmt.value.keywords):
+                continue  # no parameter of the constructor
+            if annotation.endswith(".InitVar") or isinstance(stmt.value, ast.Call):
+                return None
+            if not annotation.endswith(".ClassVar"):
+                fields.append(stmt.target)
+    return fields
 
 
 class Record:

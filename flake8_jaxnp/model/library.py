@@ -94,6 +94,14 @@ def gives_array(qualname):
         or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS
 
 
+def stages_constants(qualname):
+    """Whether the function binds a JAX primitive whatever it is given, so that in a staging trace
+    it gives a tracer even of constants (``jnp.arange(n) < 3`` under jit, n static). Not jax.lax's:
+    ``lax.psum(1, axis)`` of a constant is the axis size, a Python number."""
+    module = qualname.rpartition(".")[0]
+    return module in JAX_ARRAY_MODULES and module != "jax.lax" or module == "jax.random"
+
+
 def keeps_arguments(qualname):
     """A builtin or an array library function: it changes no container it is given."""
     return qualname.startswith("builtins.") or gives_array(qualname)

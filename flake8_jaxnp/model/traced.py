@@ -13,6 +13,7 @@ from types import MappingProxyType
 
 from .. import api
 from .aliases import TransformAliases
+from .constructors import REGISTER_CLASS, REGISTER_DATACLASS, decorated_by, init_fields
 from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
@@ -192,6 +193,7 @@ class TraceRoots:
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
+        self.dataclass_fields = partial(init_fields, names)  # __post_init__ -> its dataclass's fields, or None
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
@@ -205,6 +207,8 @@ class TraceRoots:
             self._from_call(call)
         for cls in names.by_type.get(ast.ClassDef, ()):
             self._by_convention(cls)
+        for call in names.calls:
+            self._rebuilt_arguments(call)
         for func in list(self.differentiated):  # jax.grad(f) of a custom_jvp f: its rule is traced
             if self.differentiated[func]:
                 self._mark_rules(func, self.traced[func].transforms)
@@ -286,6 +290,47 @@ class TraceRoots:
                                   assumed=True)
             self.mark(method, transform, set())
             self.traced[method].assumed_params |= params
+
+    # ---- pytree classes rebuilt inside a trace --------------------------------------
+    def _rebuilt_arguments(self, call):
+        """A transform unflattens each traced argument inside its trace, and the unflattening of
+        some pytree classes runs their constructor on the tracers: ``__init__`` of a
+        ``register_pytree_node_class`` whose ``tree_unflatten`` returns ``cls(*children)``, and
+        ``__post_init__`` of a ``register_dataclass`` dataclass (measured), given its data fields."""
+        applied = type(call.func) is ast.Call and call.func.args and self.transform_spec(call.func.func) is not None
+        named = call.func.args[0] if applied else call.func
+        target = self.names.function_bound_to(named) if type(named) in (ast.Name, ast.Lambda) else None  # no self
+        traced = self.traced.get(target) if applied or target in self.jitted_callables else None
+        if traced is None:
+            return
+        names = positional_names(target)
+        given = [(names[i], a) for i, a in enumerate(call.args[:len(names)]) if type(a) is not ast.Starred]
+        for name, arg in given + [(k.arg, k.value) for k in call.keywords]:
+            cls = self.instances.class_of(arg) if name in traced.traced_params and type(arg) in (
+                ast.Name, ast.Call) else None
+            constructor, params = self._rebuilding(cls) if cls is not None else (None, None)
+            for transform in traced.transforms if constructor is not None else ():
+                root = f"rebuilding {cls.name} from its leaves at line {call.lineno}"
+                self.mark(constructor, Transform(transform.name, transform.behaviour, root), params)
+
+    def _rebuilding(self, cls):
+        """(constructor def, its traced parameters) that unflattening ``cls`` runs, or (None, None)."""
+        decorators = [self.names.qualname(decorated_by(d, self.names.qualname)) for d in cls.decorator_list]
+        unflatten = method_in(cls, "tree_unflatten")
+        if REGISTER_CLASS in decorators and unflatten is not None and unflatten.body \
+                and ast.unparse(unflatten.body[-1]) == f"return cls(*{positional_names(unflatten)[-1]})":
+            init = method_in(cls, "__init__")
+            return (init, set(positional_names(init)[1:])) if init is not None else (None, None)
+        post_init = method_in(cls, "__post_init__")
+        fields = self.dataclass_fields(post_init)
+        if fields is None or REGISTER_DATACLASS not in decorators:
+            return None, None
+        data = {f.id for f in fields}  # all of them, or those the registration names as data_fields=
+        for decorator in cls.decorator_list:
+            options = named_options(decorator.keywords) if type(decorator) is ast.Call else {}
+            data &= set(literals(options["data_fields"], str) or ()) if "data_fields" in options else data
+        self.traced_fields.setdefault(post_init, set()).update(data)
+        return post_init, {"self"}
 
     # ---- decorators ---------------------------------------------------------
     def _from_decorators(self, func):
@@ -441,24 +486,6 @@ class TraceRoots:
             held = self.instances.attribute_class(cls, func_expr.attr)
             self._submodules[key] = self.instances.method(held, "__call__")
         return self._submodules[key]
-
-    def dataclass_fields(self, post_init):
-        """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
-        takes: None for a class with bases, ``InitVar``s, ``field(...)`` options or dataclass options."""
-        cls = self.names.parent.get(post_init) if post_init is not None else None
-        if not isinstance(cls, ast.ClassDef) or cls.bases or cls.keywords \
-                or [self.names.qualname(d) for d in cls.decorator_list] != ["dataclasses.dataclass"]:
-            return None
-        fields = []
-        for stmt in cls.body:
-            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                annotation = self.names.qualname(
-                    stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation) or ""
-                if annotation.endswith(".InitVar") or isinstance(stmt.value, ast.Call):
-                    return None
-                if not annotation.endswith(".ClassVar"):
-                    fields.append(stmt.target)
-        return fields
 
     def module_base(self, method):
         """The framework Module base (as the data names it) of ``method``'s class, or None: a linen

@@ -402,12 +402,15 @@ class FunctionFlow:
         keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
         traced_input = any(value.kind in TRACED for value in args) or any(
             value.kind in TRACED for value in keywords.values())
+        staged = self.traced is not None and self.traced.cached_by is not None
+        traced_result = traced_input or staged  # a JAX operation in a staging trace gives a tracer (omnistaging)
         qualname = self.names.qualname(call.func)
         if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
                 self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
         if qualname:
-            result = library.call(self, call, qualname, args, traced_input)
+            result = library.call(self, call, qualname, args,
+                                  traced_input or staged and library.stages_constants(qualname))
             if result is not None:
                 return result
             if qualname in TREE_MAPS and call.args and self._exact and self.traced is not None:
@@ -424,7 +427,7 @@ class FunctionFlow:
                 run = self.context.apply_fn_run(call.func)
                 if run is not None:  # state.apply_fn(variables, x): the function given as apply_fn= runs traced
                     self.calls.append((run[0], call, args, keywords))
-            updated = library.at_update(self, call.func, traced_input)
+            updated = library.at_update(self, call.func, traced_result)
             if updated is not None:
                 return updated
             base = self.values.get(call.func.value, UNKNOWN_VALUE)
@@ -439,11 +442,10 @@ class FunctionFlow:
                     call, args, keywords):
                 return UNKNOWN_VALUE  # model.loss(x), model a traced object of a same-file class
             if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
-                return library.method(self, call, base, traced_input)
+                return library.method(self, call, base, traced_result)
         record = self.context.record(call.func) if type(call.func) is ast.Name else None
         if record is not None:
             return self._record(call, record, args, keywords)
-        staged = self.traced is not None and self.traced.cached_by is not None  # a staging trace: tracers
         jitted_result = _TRANSFORMED_RESULT[traced_input or staged]
         callee = self.context.callee(call.func)
         if callee is not None:

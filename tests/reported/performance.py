@@ -134,8 +134,7 @@ def case_ok_new_object_for_new_value():
 
 
 # https://github.com/jax-ml/jax/issues/13992
-# A hashable static argument mutated between calls. The runtime mode's static-self probe follows jitted
-# methods only; by hand the jitted call returns 101 after v.val = 0 (eagerly 1).
+# A hashable static argument mutated between calls: the jitted call returns 101 after v.val = 0 (eagerly 1).
 class StaticValue:
     def __init__(self, val):
         self.val = val

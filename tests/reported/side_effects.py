@@ -188,8 +188,7 @@ def case_ok_function_passed_static():
 
 
 # https://github.com/jax-ml/jax/issues/1426
-# A closed-over scale changed after jit(grad(...)) was traced. The runtime mode watches globals, not
-# closures, for stale reads; by hand both calls give the gradient for a = 10.
+# A closed-over scale changed after jit(grad(...)) was traced: both calls give the gradient for a = 10.
 def case_closure_changed_after_trace():
     a = 10
 
