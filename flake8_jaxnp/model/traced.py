@@ -79,6 +79,8 @@ class Transform:
 
 # Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
 LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# The methods that building a record class runs on the built object, in the order they run.
+CONSTRUCTION_HOOKS = ("__post_init__", "__check_init__")
 # Linen's decorator for a method that defines its submodules inline: it keeps the arguments.
 LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
@@ -191,7 +193,7 @@ class TraceRoots:
         self.traced = {}  # function node -> TracedFunction
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
-        self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
+        self.traced_fields = {}  # construction hook (__post_init__) -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
@@ -349,6 +351,9 @@ class TraceRoots:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
             func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
+        if func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
+            func = self.applied_module(arg)
+            root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
         if func is None:
             return
         if lax:
@@ -406,9 +411,7 @@ class TraceRoots:
         if isinstance(func_expr, ast.Name):
             found = self.names.resolve_name(func_expr)
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                init = self._method(func_expr, "__init__")
-                post_init = self._method(func_expr, "__post_init__") if init is None else None
-                return init or (post_init if self.dataclass_fields(post_init) is not None else None)
+                return self._method(func_expr, "__init__") or self.construction_hook(found[1][0].node)
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
                 return self.applied_method(call)
@@ -440,12 +443,33 @@ class TraceRoots:
             self._submodules[key] = self.instances.method(held, "__call__")
         return self._submodules[key]
 
-    def dataclass_fields(self, post_init):
-        """The fields, in order, that a plain ``@dataclasses.dataclass`` with this ``__post_init__``
-        takes: None for a class with bases, ``InitVar``s, ``field(...)`` options or dataclass options."""
-        cls = self.names.parent.get(post_init) if post_init is not None else None
-        if not isinstance(cls, ast.ClassDef) or cls.bases or cls.keywords \
-                or [self.names.qualname(d) for d in cls.decorator_list] != ["dataclasses.dataclass"]:
+    def construction_hook(self, cls):
+        """The method that building ``cls`` from its fields (``C(lo, hi)``) runs on the built object,
+        the fields as given: a plain dataclass's ``__post_init__`` (Python's rule), a framework
+        Module's measured ``construction_methods`` (Equinox's ``__post_init__``, then
+        ``__check_init__``); the first the class defines, or None (``dataclass_fields``)."""
+        for name in CONSTRUCTION_HOOKS:
+            hook = method_in(cls, name)
+            if hook is not None and self.dataclass_fields(hook) is not None:
+                return hook
+        return None
+
+    def dataclass_fields(self, hook):
+        """The fields, in order, that building the class of ``hook`` takes, when ``hook`` runs on
+        them as given: a plain ``@dataclasses.dataclass`` without bases and its ``__post_init__``, or
+        a framework Module (no own ``__init__``, no decorator, no same-file base) whose construction
+        runs ``hook`` (measured: ``construction_methods``); None otherwise, and for ``InitVar``s,
+        ``field(...)`` options or class options."""
+        cls = self.names.parent.get(hook) if hook is not None else None
+        if not isinstance(cls, ast.ClassDef) or cls.keywords:
+            return None
+        facts = self.conventions.module_facts(cls)
+        plain = hook.name == "__post_init__" and not cls.bases \
+            and [self.names.qualname(d) for d in cls.decorator_list] == ["dataclasses.dataclass"]
+        framework = facts is not None and hook.name in facts.get("construction_methods", ()) \
+            and not cls.decorator_list and method_in(cls, "__init__") is None \
+            and all(self.instances.class_named(base) is None for base in cls.bases)
+        if not plain and not framework:
             return None
         fields = []
         for stmt in cls.body:
@@ -482,6 +506,20 @@ class TraceRoots:
                 or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
             return None
         return self._method(instance.func, "__call__")
+
+    def applied_calls(self, module):
+        """The calls that run the linen Module's ``__call__`` ``module`` through a transform of
+        ``model.apply`` (``apply = jax.jit(model.apply)``, then ``apply(variables, x, True)``), whose
+        positions are ``module``'s (the variables in self's); None when a ``model.apply`` is called
+        eagerly (its Python values stay Python) or escapes."""
+        calls = []
+        for node in self.names.by_type.get(ast.Attribute, ()):
+            if node.attr == "apply" and self.applied_module(node) is module:
+                found = self.instances.calls_through(node)
+                if found is None or any(call.func is node for call in found):
+                    return None
+                calls.extend(found)
+        return calls or None
 
     def applied_method(self, call):
         """The def that ``model.apply(variables, ...)`` runs: ``__call__`` of the same-file linen

@@ -19,7 +19,7 @@ from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
-from .traced import APPLY_OPTIONS, Behaviour, Transform
+from .traced import APPLY_OPTIONS, CONSTRUCTION_HOOKS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
@@ -31,7 +31,7 @@ PASSED_ARRAYS = (JAX, TRACER)
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
 # Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
-CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
+CALL_RUN_METHODS = frozenset({"__init__", "__call__", *CONSTRUCTION_HOOKS})
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
@@ -149,7 +149,7 @@ class Tracing:
         """(every call of ``func`` in the file, the Values of each call's expressions: its caller's
         forward pass's, or with ``literals`` only its number literals', read from the text), or None
         when a reference is not a call or a call is its own."""
-        calls = self.roots.instances.calls_of(func)
+        calls = self.roots.instances.calls_of(func) or self.roots.applied_calls(func)
         if not calls or any(self.names.enclosing_function(call) is func for call in calls):
             return None
         if literals:
@@ -396,7 +396,7 @@ class Tracing:
             positional_params, keywords = [None] + positional_params, {}
             args = [self._leaf(call, value) for value in args]
         options, transforms = (), caller.transforms
-        fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
+        fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) in CONSTRUCTION_HOOKS else None
         run = self.roots.apply_fn_run(call.func)
         through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
         applied = self.roots.applied_method(call) is callee

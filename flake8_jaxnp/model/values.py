@@ -24,6 +24,7 @@ from . import containers, dtypes, library
 from .environments import Env
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
+from .conventions import ONE_ARRAY
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
                     TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, host_result, join,
                     shaped)
@@ -64,7 +65,8 @@ class Surroundings(Protocol):
         """(the same-file def that ``state.apply_fn(...)`` runs, whether the variables come first), or None."""
 
     def runs_layer(self, func_expr):
-        """Whether calling ``func_expr`` runs a framework's own layer that gives one array."""
+        """Whether calling ``func_expr`` runs a framework's own layer: ``ONE_ARRAY`` where measured
+        so, ``A_TREE`` for its other Module classes (a state or carry beside the array), else None."""
 
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
@@ -260,7 +262,8 @@ class FunctionFlow:
         if isinstance(target, ast.Name):
             self._set(target.id, value, env)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            item = Value(value.kind) if value.kind in TREES else UNKNOWN_VALUE
+            # a tree's parts, and a JAX array's rows (``loc, scale = self.linear(x)``), are of its kind
+            item = Value(value.kind) if value.kind in TREES or value.kind in (TRACER, JAX) else UNKNOWN_VALUE
             parts = [value.member(("item", i)) for i in range(len(target.elts) + 1)]
             if parts[-1] is None and None not in parts[:-1] \
                     and not any(isinstance(e, ast.Starred) for e in target.elts):
@@ -419,8 +422,11 @@ class FunctionFlow:
                     self.calls.append((mapped, call, args, keywords))
             if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
                 return library.tree_call(self, call, qualname, args, env)
-        if (traced_input or args and all(v.kind is JAX for v in args)) and self.context.runs_layer(call.func):
-            return Value(TRACER if traced_input else JAX)  # nn.Dense(4)(x), self.linear(x): one array
+        layer = self.context.runs_layer(call.func) if traced_input or args and all(v.kind is JAX for v in args) \
+            else None  # nn.Dense(4)(x), self.linear(x): one array; self.norm(h, state): a tree of them
+        if layer is not None:
+            return Value((TRACER if traced_input else JAX) if layer is ONE_ARRAY else TRACER_TREE if traced_input
+                         else JAX_TREE)
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)

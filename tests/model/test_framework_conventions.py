@@ -1,0 +1,96 @@
+"""Framework conventions read from the generated data, within one module: the methods that building
+an Equinox Module runs on its fields (``__check_init__``), the parameters ``jax.jit(model.apply)``
+traces, what a framework layer gives (one array's rows; a tree for a layer with state) and an
+auxiliary output's ``.item()``. Framework-shaped input, linted without the frameworks; each case
+with a look-alike that stays silent."""
+import textwrap
+
+import pytest
+
+HEADER = "import equinox as eqx\nimport flax.linen as nn\nimport jax\nimport jax.numpy as jnp\n"
+
+CHECKED = """\
+class Normal(eqx.Module):
+    loc: jax.Array
+    scale: jax.Array
+
+    def __check_init__(self):
+        if jnp.any(self.scale <= 0):
+            raise ValueError("scale")
+
+"""
+
+
+def findings(lint_source, body):
+    source = HEADER + textwrap.dedent(body)
+    return [(line - HEADER.count("\n"), code) for line, code in lint_source(source)]
+
+
+@pytest.mark.parametrize("body, expected", [
+    # built from tracers under jit: __check_init__ sees them
+    (CHECKED + "@jax.jit\ndef f(m, s):\n    return Normal(m, s)\n", [(6, "JNP202")]),
+    # built inside a module's __call__ from a layer's output, unpacked into rows
+    (CHECKED + "class Head(eqx.Module):\n    linear: eqx.nn.Linear\n\n    def __init__(self, key):\n"
+     "        self.linear = eqx.nn.Linear(3, 2, key=key)\n\n    def __call__(self, x):\n"
+     "        loc, log_scale = self.linear(x)\n        return Normal(loc, jnp.exp(log_scale))\n", [(6, "JNP202")]),
+    # built eagerly from Python numbers, or validated with eqx.error_if: nothing to report
+    (CHECKED + "def f():\n    return Normal(1.0, 2.0)\n", []),
+    (CHECKED.replace("        if jnp.any(self.scale <= 0):\n            raise ValueError(\"scale\")\n",
+                     "        eqx.error_if(self.scale, jnp.any(self.scale <= 0), \"scale\")\n")
+     + "@jax.jit\ndef f(m, s):\n    return Normal(m, s)\n", []),
+    # its own __init__ says what the fields hold: not followed
+    (CHECKED.replace("    def __check_init__", "    def __init__(self, loc, scale):\n        self.loc = loc\n"
+                     "        self.scale = 1.0\n\n    def __check_init__")
+     + "@jax.jit\ndef f(m, s):\n    return Normal(m, s)\n", []),
+])
+def test_equinox_check_init_sees_the_fields_it_was_built_from(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+NOISY = """\
+class Noisy(nn.Module):
+    @nn.compact
+    def __call__(self, x, train):
+        h = nn.Dense(4)(x)
+        if train:
+            h = h * 0.5
+        return h
+
+"""
+
+
+@pytest.mark.parametrize("calls, expected", [
+    # jit traces the flag the jitted apply is given
+    ("apply = jax.jit(model.apply)\napply(v, jnp.ones(3), True)\n", [(5, "JNP202")]),
+    ("jax.jit(model.apply)(v, jnp.ones(3), True)\n", [(5, "JNP202")]),
+    # static there, or apply called eagerly: a Python bool
+    ("apply = jax.jit(model.apply, static_argnames='train')\napply(v, jnp.ones(3), train=True)\n", []),
+    ("apply = jax.jit(model.apply, static_argnums=2)\napply(v, jnp.ones(3), True)\n", []),
+    ("model.apply(v, jnp.ones(3), True)\n", []),
+    ("apply = jax.jit(model.apply)\napply(v, jnp.ones(3), True)\nmodel.apply(v, jnp.ones(3), False)\n", []),
+])
+def test_a_jitted_apply_traces_the_python_values_it_is_given(lint_source, calls, expected):
+    assert findings(lint_source, NOISY + "model = Noisy()\nv = {}\n" + calls) == expected
+
+
+@pytest.mark.parametrize("layer, expected", [
+    # a framework layer with state gives a tree of tracers: its array tested in Python
+    ("eqx.nn.BatchNorm(4, axis_name='batch')", [(8, "JNP202")]),
+    # a class that is not the framework's: nothing known of what it gives
+    ("Custom()", []),
+])
+def test_a_framework_layer_with_state_gives_traced_parts(lint_source, layer, expected):
+    body = (f"class Net(eqx.Module):\n    norm: object\n\n    def __init__(self):\n        self.norm = {layer}\n\n"
+            "    def __call__(self, x, state):\n        if self.norm(x, state)[0].max() > 5.0:\n            return x\n"
+            "        return x + 1\n")
+    assert findings(lint_source, body) == expected
+
+
+@pytest.mark.parametrize("use, expected", [
+    ("return loss, aux.item()", [(7, "JNP202")]),
+    ("return loss, aux", []),
+])
+def test_an_auxiliary_output_is_traced_under_jit(lint_source, use, expected):
+    body = ("def loss_fn(w, x):\n    return jnp.sum(w * x), jnp.mean(x)\n\n@jax.jit\ndef step(w, x):\n"
+            f"    (loss, aux), grads = jax.value_and_grad(loss_fn, has_aux=True)(w, x)\n    {use}\n")
+    assert findings(lint_source, body) == expected
