@@ -10,6 +10,7 @@ import ast
 from functools import lru_cache
 
 from .. import api
+from .instances import method_in
 from .parameters import traced_parameters
 from .syntax import positional
 
@@ -17,6 +18,8 @@ from .syntax import positional
 LINEN_MODULE, NNX_MODULE = "flax.linen.Module", "flax.nnx.Module"
 # Annotations of a Module method's parameters that hold Python config, not arrays.
 PYTHON_ANNOTATIONS = frozenset({"bool", "int", "float", "str"})
+# The methods that building a record class runs on the built object, in the order they run.
+CONSTRUCTION_HOOKS = ("__post_init__", "__check_init__")
 # What calling a framework layer gives (``Conventions.runs_layer``).
 ONE_ARRAY, A_TREE = "one array", "a tree"
 # How many same-file base classes deep a Module's framework is looked for.
@@ -121,6 +124,45 @@ class Conventions:
         if type(parent) is ast.Attribute and parent.value is node:
             node, parent = parent, self.names.parent.get(parent)
         return type(parent) is ast.Call and parent.func is node
+
+    def construction_hook(self, cls):
+        """The method that building ``cls`` from its fields (``C(lo, hi)``) runs on the built object,
+        the fields as given: a plain dataclass's ``__post_init__`` (Python's rule), a framework
+        Module's measured ``construction_methods`` (Equinox's ``__post_init__``, then
+        ``__check_init__``); the first the class defines, or None (``dataclass_fields``)."""
+        for name in CONSTRUCTION_HOOKS:
+            hook = method_in(cls, name)
+            if hook is not None and self.dataclass_fields(hook) is not None:
+                return hook
+        return None
+
+    def dataclass_fields(self, hook):
+        """The fields, in order, that building the class of ``hook`` takes, when ``hook`` runs on
+        them as given: a plain ``@dataclasses.dataclass`` without bases and its ``__post_init__``, or
+        a framework Module (no own ``__init__``, no decorator, no same-file base) whose construction
+        runs ``hook`` (measured: ``construction_methods``); None otherwise, and for ``InitVar``s,
+        ``field(...)`` options or class options."""
+        cls = self.names.parent.get(hook) if hook is not None else None
+        if not isinstance(cls, ast.ClassDef) or cls.keywords:
+            return None
+        facts = self.module_facts(cls)
+        plain = hook.name == "__post_init__" and not cls.bases \
+            and [self.names.qualname(d) for d in cls.decorator_list] == ["dataclasses.dataclass"]
+        framework = facts is not None and hook.name in facts.get("construction_methods", ()) \
+            and not cls.decorator_list and method_in(cls, "__init__") is None \
+            and all(self.class_named(base) is None for base in cls.bases)
+        if not plain and not framework:
+            return None
+        fields = []
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                annotation = self.names.qualname(
+                    stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation) or ""
+                if annotation.endswith(".InitVar") or isinstance(stmt.value, ast.Call):
+                    return None
+                if not annotation.endswith(".ClassVar"):
+                    fields.append(stmt.target)
+        return fields
 
     def returns_result(self, func):
         """Whether calling the def or lambda ``func`` gives what its body returns: no decorator

@@ -29,9 +29,13 @@ DTYPE_CHANGING_METHODS = frozenset({"sum", "prod", "cumsum", "cumprod", "mean", 
                                     "all", "argmax", "argmin", "argsort", "nonzero"})
 
 
-def call(flow, call_node, qualname, args, traced_input):
-    """The Value of a call to a known library function, or None when the library does not say."""
+def call(flow, call_node, qualname, args, traced_input, staged=False):
+    """The Value of a call to a known library function, or None when the library does not say.
+    In a ``staged`` trace (a cached one) JAX stages every array operation, whatever it is given
+    (``jnp.zeros(3)``, ``jax.random.uniform(key)`` are tracers there); not a collective of a Python
+    scalar (``lax.psum(1, axis)`` is the axis size, a Python int)."""
     module, _, name = qualname.rpartition(".")
+    built = traced_input or staged  # what a JAX function that builds an array gives here
     if qualname in flow.context.staging_transforms:
         return Value(JAX_TREE)  # f2 = jax.jit(f): calling f2 gives device arrays
     if module in JAX_ARRAY_MODULES:
@@ -48,12 +52,12 @@ def call(flow, call_node, qualname, args, traced_input):
         # jnp.array(1.0) keeps the Python scalar's weak type
         weak = name in DATA_ARGUMENT_FUNCTIONS and bool(args) and args[0].weak \
             and not any(k.arg == "dtype" for k in call_node.keywords) and len(call_node.args) == 1
-        return Value(TRACER if traced_input else JAX, _jax_dtype(flow, call_node, qualname, name), weak)
+        return Value(TRACER if built else JAX, _jax_dtype(flow, call_node, qualname, name), weak)
     if module == "jax.random":
         given, dtype = _requested_dtype(flow, call_node, qualname)
         if not given and name in ("normal", "uniform"):
             dtype = "float64"  # the default float, narrowed below unless x64 is on
-        return Value(TRACER if traced_input else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
+        return Value(TRACER if built else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
         return Value(TRACER_TREE if traced_input else JAX_TREE)
     if qualname in DEVICE_PRESERVING and args and args[0].kind in (JAX, JAX_TREE):

@@ -79,8 +79,6 @@ class Transform:
 
 # Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
 LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
-# The methods that building a record class runs on the built object, in the order they run.
-CONSTRUCTION_HOOKS = ("__post_init__", "__check_init__")
 # Linen's decorator for a method that defines its submodules inline: it keeps the arguments.
 LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 # Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
@@ -411,7 +409,7 @@ class TraceRoots:
         if isinstance(func_expr, ast.Name):
             found = self.names.resolve_name(func_expr)
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                return self._method(func_expr, "__init__") or self.construction_hook(found[1][0].node)
+                return self._method(func_expr, "__init__") or self.conventions.construction_hook(found[1][0].node)
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
                 return self.applied_method(call)
@@ -442,45 +440,6 @@ class TraceRoots:
             held = self.instances.attribute_class(cls, func_expr.attr)
             self._submodules[key] = self.instances.method(held, "__call__")
         return self._submodules[key]
-
-    def construction_hook(self, cls):
-        """The method that building ``cls`` from its fields (``C(lo, hi)``) runs on the built object,
-        the fields as given: a plain dataclass's ``__post_init__`` (Python's rule), a framework
-        Module's measured ``construction_methods`` (Equinox's ``__post_init__``, then
-        ``__check_init__``); the first the class defines, or None (``dataclass_fields``)."""
-        for name in CONSTRUCTION_HOOKS:
-            hook = method_in(cls, name)
-            if hook is not None and self.dataclass_fields(hook) is not None:
-                return hook
-        return None
-
-    def dataclass_fields(self, hook):
-        """The fields, in order, that building the class of ``hook`` takes, when ``hook`` runs on
-        them as given: a plain ``@dataclasses.dataclass`` without bases and its ``__post_init__``, or
-        a framework Module (no own ``__init__``, no decorator, no same-file base) whose construction
-        runs ``hook`` (measured: ``construction_methods``); None otherwise, and for ``InitVar``s,
-        ``field(...)`` options or class options."""
-        cls = self.names.parent.get(hook) if hook is not None else None
-        if not isinstance(cls, ast.ClassDef) or cls.keywords:
-            return None
-        facts = self.conventions.module_facts(cls)
-        plain = hook.name == "__post_init__" and not cls.bases \
-            and [self.names.qualname(d) for d in cls.decorator_list] == ["dataclasses.dataclass"]
-        framework = facts is not None and hook.name in facts.get("construction_methods", ()) \
-            and not cls.decorator_list and method_in(cls, "__init__") is None \
-            and all(self.instances.class_named(base) is None for base in cls.bases)
-        if not plain and not framework:
-            return None
-        fields = []
-        for stmt in cls.body:
-            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                annotation = self.names.qualname(
-                    stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation) or ""
-                if annotation.endswith(".InitVar") or isinstance(stmt.value, ast.Call):
-                    return None
-                if not annotation.endswith(".ClassVar"):
-                    fields.append(stmt.target)
-        return fields
 
     def module_base(self, method):
         """The framework Module base (as the data names it) of ``method``'s class, or None: a linen

@@ -14,12 +14,12 @@ from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE,
                     Shaped, Value, join, shaped)
 from .constructors import Constructors
-from .conventions import python_annotation
+from .conventions import CONSTRUCTION_HOOKS, python_annotation
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
 from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
-from .traced import APPLY_OPTIONS, CONSTRUCTION_HOOKS, Behaviour, Transform
+from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
 
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
@@ -350,7 +350,7 @@ class Tracing:
         reached: its traced fields (arrays where annotated so), nothing known of the others."""
         traced = self.roots.traced_fields[post_init]
         members = []
-        for field in self.roots.dataclass_fields(post_init):
+        for field in self.roots.conventions.dataclass_fields(post_init):
             if field.id in traced:
                 array = self.names.qualname(self.names.parent[field].annotation) in ARRAY_ANNOTATIONS
                 members.append((("attr", field.id), TRACED_ARRAY if array else TRACED_PARAMETER))
@@ -396,7 +396,7 @@ class Tracing:
             positional_params, keywords = [None] + positional_params, {}
             args = [self._leaf(call, value) for value in args]
         options, transforms = (), caller.transforms
-        fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) in CONSTRUCTION_HOOKS else None
+        fields = self.roots.conventions.dataclass_fields(callee) if getattr(callee, "name", None) in CONSTRUCTION_HOOKS else None
         run = self.roots.apply_fn_run(call.func)
         through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
         applied = self.roots.applied_method(call) is callee

@@ -413,7 +413,8 @@ class FunctionFlow:
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
                 self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
         if qualname:
-            result = library.call(self, call, qualname, args, traced_input)
+            staged = self.traced is not None and self.traced.cached_by is not None
+            result = library.call(self, call, qualname, args, traced_input, staged)
             if result is not None:
                 return result
             if qualname in TREE_MAPS and call.args and self._exact and self.traced is not None:

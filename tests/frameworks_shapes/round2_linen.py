@@ -186,7 +186,7 @@ class PooledWhere(nn.Module):
         self.proj = nn.Dense(4)
 
     def _positive_mean(self, h):
-        return jnp.sum(jnp.where(h > 0, h, 0.0)) / jnp.maximum(jnp.sum(h > 0), 1)
+        return jnp.sum(jnp.where(h > 0, h, 0.0)) / jnp.maximum(jnp.sum(h > 0).astype(h.dtype), 1.0)
 
     def __call__(self, x):
         return self._positive_mean(self.proj(x))

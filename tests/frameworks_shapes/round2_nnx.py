@@ -98,7 +98,7 @@ class PositivePoolWhere(nnx.Module):
 
     def __call__(self, x):
         h = self.linear(x)
-        return jnp.sum(jnp.where(h > 0, h, 0.0)) / jnp.maximum(jnp.sum(h > 0), 1)
+        return jnp.sum(jnp.where(h > 0, h, 0.0)) / jnp.maximum(jnp.sum(h > 0).astype(h.dtype), 1.0)
 
 
 @nnx.jit
