@@ -1,7 +1,8 @@
 """Framework conventions read from the generated data, within one module: the methods that building
 an Equinox Module runs on its fields (``__check_init__``), the parameters ``jax.jit(model.apply)``
 traces, what a framework layer gives (one array's rows; a tree for a layer with state) and an
-auxiliary output's ``.item()``. Framework-shaped input, linted without the frameworks; each case
+auxiliary output's ``.item()``; and JAX operations staged in a cached trace whatever they are given.
+Framework-shaped input, linted without the frameworks; each case
 with a look-alike that stays silent."""
 import textwrap
 
@@ -93,4 +94,19 @@ def test_a_framework_layer_with_state_gives_traced_parts(lint_source, layer, exp
 def test_an_auxiliary_output_is_traced_under_jit(lint_source, use, expected):
     body = ("def loss_fn(w, x):\n    return jnp.sum(w * x), jnp.mean(x)\n\n@jax.jit\ndef step(w, x):\n"
             f"    (loss, aux), grads = jax.value_and_grad(loss_fn, has_aux=True)(w, x)\n    {use}\n")
+    assert findings(lint_source, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # under a cached trace JAX stages every operation: a draw from a concrete key, a mask from a static n
+    ("@jax.jit\ndef f(x):\n    if jax.random.uniform(jax.random.key(0)) < 0.5:\n        return x\n    return -x\n",
+     [(3, "JNP202")]),
+    ("from functools import partial\n\n@partial(jax.jit, static_argnums=1)\ndef f(x, n):\n"
+     "    mask = jnp.arange(n) < 3\n    return x[mask].sum()\n", [(6, "JNP203")]),
+    # a collective of a Python scalar is the axis size, a Python int; vmap stages nothing; plain code runs eagerly
+    ("@jax.jit\ndef f(x):\n    n = jax.lax.psum(1, 'i')\n    return [x * j for j in range(n)]\n", []),
+    ("@jax.vmap\ndef f(x):\n    if jax.random.uniform(jax.random.key(0)) < 0.5:\n        return x\n    return -x\n", []),
+    ("def f(x):\n    if jax.random.uniform(jax.random.key(0)) < 0.5:\n        return x\n    return -x\n", []),
+])
+def test_jax_operations_are_staged_in_a_cached_trace(lint_source, body, expected):
     assert findings(lint_source, body) == expected
