@@ -195,6 +195,7 @@ class TraceRoots:
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
+        self._applies = None  # the file's ``X.apply`` attributes, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         self.conventions = Conventions(names, self.instances)
@@ -471,9 +472,13 @@ class TraceRoots:
         ``model.apply`` (``apply = jax.jit(model.apply)``, then ``apply(variables, x, True)``), whose
         positions are ``module``'s (the variables in self's); None when a ``model.apply`` is called
         eagerly (its Python values stay Python) or escapes."""
+        if getattr(module, "name", None) != "__call__":
+            return None
+        if self._applies is None:
+            self._applies = [node for node in self.names.by_type.get(ast.Attribute, ()) if node.attr == "apply"]
         calls = []
-        for node in self.names.by_type.get(ast.Attribute, ()):
-            if node.attr == "apply" and self.applied_module(node) is module:
+        for node in self._applies:
+            if self.applied_module(node) is module:
                 found = self.instances.calls_through(node)
                 if found is None or any(call.func is node for call in found):
                     return None
