@@ -396,7 +396,8 @@ class Tracing:
             positional_params, keywords = [None] + positional_params, {}
             args = [self._leaf(call, value) for value in args]
         options, transforms = (), caller.transforms
-        fields = self.roots.conventions.dataclass_fields(callee) if getattr(callee, "name", None) in CONSTRUCTION_HOOKS else None
+        hook = getattr(callee, "name", None) in CONSTRUCTION_HOOKS  # Box(lo, hi) runs __post_init__ on its fields
+        fields = self.roots.conventions.dataclass_fields(callee) if hook else None
         run = self.roots.apply_fn_run(call.func)
         through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
         applied = self.roots.applied_method(call) is callee

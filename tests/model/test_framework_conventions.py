@@ -105,7 +105,8 @@ def test_an_auxiliary_output_is_traced_under_jit(lint_source, use, expected):
      "    mask = jnp.arange(n) < 3\n    return x[mask].sum()\n", [(6, "JNP203")]),
     # a collective of a Python scalar is the axis size, a Python int; vmap stages nothing; plain code runs eagerly
     ("@jax.jit\ndef f(x):\n    n = jax.lax.psum(1, 'i')\n    return [x * j for j in range(n)]\n", []),
-    ("@jax.vmap\ndef f(x):\n    if jax.random.uniform(jax.random.key(0)) < 0.5:\n        return x\n    return -x\n", []),
+    ("@jax.vmap\ndef f(x):\n    if jax.random.uniform(jax.random.key(0)) < 0.5:\n        return x\n    return -x\n",
+     []),
     ("def f(x):\n    if jax.random.uniform(jax.random.key(0)) < 0.5:\n        return x\n    return -x\n", []),
 ])
 def test_jax_operations_are_staged_in_a_cached_trace(lint_source, body, expected):
