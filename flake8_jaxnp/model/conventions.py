@@ -7,7 +7,6 @@ parameters hold tracers is the convention's, chosen for precision: those the bod
 arrays, not ``self``, not Python config (``train: bool``, a defaulted ``n=2``).
 """
 import ast
-from functools import lru_cache
 
 from .. import api
 from .instances import method_in
@@ -20,8 +19,6 @@ LINEN_MODULE, NNX_MODULE = "flax.linen.Module", "flax.nnx.Module"
 PYTHON_ANNOTATIONS = frozenset({"bool", "int", "float", "str"})
 # The methods that building a record class runs on the built object, in the order they run.
 CONSTRUCTION_HOOKS = ("__post_init__", "__check_init__")
-# What calling a framework layer gives (``Conventions.runs_layer``).
-ONE_ARRAY, A_TREE = "one array", "a tree"
 # How many same-file base classes deep a Module's framework is looked for.
 _MAX_BASES = 4
 
@@ -45,17 +42,11 @@ class Conventions:
         return None
 
     def runs_layer(self, func_expr):
-        """``ONE_ARRAY`` when calling ``func_expr`` runs one of the framework's own layers that give one
-        array (measured: ``api.framework_layers``): ``nn.Dense(4)(x)``, ``self.linear(x)`` with
-        ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with ``layer = eqx.nn.Linear(...)``;
-        ``A_TREE`` for another class of a namespace of those layers (``eqx.nn.BatchNorm``: the array and
-        its state, computed from the arguments as JAX computes); else None."""
+        """Whether calling ``func_expr`` runs one of the framework's own layers that give one array
+        (measured: ``api.framework_layers``): ``nn.Dense(4)(x)``, ``self.linear(x)`` with
+        ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with ``layer = eqx.nn.Linear(...)``."""
         built = self.instances.constructor(func_expr)
-        name = self.names.qualname(built.func) if built is not None else None
-        if name in api.framework_layers():
-            return ONE_ARRAY
-        namespace, _, last = (name or "").rpartition(".")
-        return A_TREE if last[:1].isupper() and namespace in _layer_namespaces() else None
+        return built is not None and self.names.qualname(built.func) in api.framework_layers()
 
     def rejected_by_jax_jit(self, expr):
         """The name of the framework class whose instance ``expr`` holds (``instances.class_of``)
@@ -207,12 +198,6 @@ class Conventions:
                     and node.func.value.id == "self") or self.runs_layer(node.func)):
                 found.update(arg.id for arg in node.args if type(arg) is ast.Name)
         return params & found
-
-
-@lru_cache(maxsize=None)
-def _layer_namespaces():
-    """The namespaces of the measured layers (``flax.linen``, ``flax.nnx``, ``equinox.nn``)."""
-    return frozenset(name.rpartition(".")[0] for name in api.framework_layers())
 
 
 def python_annotation(annotation):

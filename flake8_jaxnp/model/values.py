@@ -24,7 +24,6 @@ from . import containers, dtypes, library
 from .environments import Env
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
-from .conventions import ONE_ARRAY
 from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
                     TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, host_result, join,
                     shaped)
@@ -65,8 +64,7 @@ class Surroundings(Protocol):
         """(the same-file def that ``state.apply_fn(...)`` runs, whether the variables come first), or None."""
 
     def runs_layer(self, func_expr):
-        """Whether calling ``func_expr`` runs a framework's own layer: ``ONE_ARRAY`` where measured
-        so, ``A_TREE`` for its other Module classes (a state or carry beside the array), else None."""
+        """Whether calling ``func_expr`` runs a framework's own layer that gives one array."""
 
     def helper_facts(self, func_expr):
         """(facts, path) for the project function a call names, or None."""
@@ -423,11 +421,8 @@ class FunctionFlow:
                     self.calls.append((mapped, call, args, keywords))
             if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
                 return library.tree_call(self, call, qualname, args, env)
-        layer = self.context.runs_layer(call.func) if traced_input or args and all(v.kind is JAX for v in args) \
-            else None  # nn.Dense(4)(x), self.linear(x): one array; self.norm(h, state): a tree of them
-        if layer is not None:
-            return Value((TRACER if traced_input else JAX) if layer is ONE_ARRAY else TRACER_TREE if traced_input
-                         else JAX_TREE)
+        if (traced_input or args and all(v.kind is JAX for v in args)) and self.context.runs_layer(call.func):
+            return Value(TRACER if traced_input else JAX)  # nn.Dense(4)(x), self.linear(x): one array
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
