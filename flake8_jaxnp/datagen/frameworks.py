@@ -232,7 +232,36 @@ def _measure_module(name, base, decorator):
         "array_fields_traced": bool(call.get("field")),
         "rejected_by_jax_jit": rejected_by_jax_jit(instance),
         "python_fields_static": _python_fields_static(name, base),
+        "construction_methods": _construction_methods(base),
     }
+
+
+def _construction_methods(base):
+    """The methods that building a subclass of ``base`` with its fields as given runs on the
+    built object, seeing the fields it was given (Equinox's ``__post_init__`` and
+    ``__check_init__``): built inside ``jax.jit`` from a tracer, they see the tracer. None for a
+    framework whose Module takes no fields so (NNX's own ``__init__``)."""
+    import jax
+    import jax.numpy as jnp
+
+    seen = set()
+
+    class Probe(base):
+        w: jax.Array
+
+        def __post_init__(self):
+            if isinstance(self.w, jax.core.Tracer):
+                seen.add("__post_init__")
+
+        def __check_init__(self):
+            if isinstance(self.w, jax.core.Tracer):
+                seen.add("__check_init__")
+
+    try:
+        jax.jit(lambda a: Probe(a).w)(jnp.ones(3))
+    except Exception as exc:  # noqa: BLE001 - the framework's Modules are not built from their fields
+        print(f"{base.__module__}: no construction methods measured ({type(exc).__name__})"[:200], file=sys.stderr)
+    return sorted(seen)
 
 
 def _python_fields_static(name, base):

@@ -85,6 +85,13 @@ def init_fields(names, post_init):
     if [names.qualname(d) for d in cls.decorator_list
             if names.qualname(decorated_by(d, names.qualname)) != REGISTER_DATACLASS] != ["dataclasses.dataclass"]:
         return None
+    return annotated_fields(names, cls)
+
+
+def annotated_fields(names, cls):
+    """The fields, in order, a dataclass-like ``cls`` takes as constructor parameters, read from
+    its annotated class body: None for ``InitVar``s and ``field(...)`` options other than
+    ``init=False`` (no parameter)."""
     fields = []
     for stmt in cls.body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):

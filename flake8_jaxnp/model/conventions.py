@@ -9,6 +9,8 @@ arrays, not ``self``, not Python config (``train: bool``, a defaulted ``n=2``).
 import ast
 
 from .. import api
+from .constructors import annotated_fields, init_fields
+from .instances import method_in
 from .parameters import traced_parameters
 from .syntax import positional
 
@@ -16,6 +18,8 @@ from .syntax import positional
 LINEN_MODULE, NNX_MODULE = "flax.linen.Module", "flax.nnx.Module"
 # Annotations of a Module method's parameters that hold Python config, not arrays.
 PYTHON_ANNOTATIONS = frozenset({"bool", "int", "float", "str"})
+# The methods that building a record class runs on the built object, in the order they run.
+CONSTRUCTION_HOOKS = ("__post_init__", "__check_init__")
 # How many same-file base classes deep a Module's framework is looked for.
 _MAX_BASES = 4
 
@@ -112,6 +116,34 @@ class Conventions:
         if type(parent) is ast.Attribute and parent.value is node:
             node, parent = parent, self.names.parent.get(parent)
         return type(parent) is ast.Call and parent.func is node
+
+    def construction_hook(self, cls):
+        """The method that building ``cls`` from its fields (``C(lo, hi)``) runs on the built object,
+        the fields as given: a plain dataclass's ``__post_init__`` (Python's rule), a framework
+        Module's measured ``construction_methods`` (Equinox's ``__post_init__``, then
+        ``__check_init__``); the first the class defines, or None (``dataclass_fields``)."""
+        for name in CONSTRUCTION_HOOKS:
+            hook = method_in(cls, name)
+            if hook is not None and self.dataclass_fields(hook) is not None:
+                return hook
+        return None
+
+    def dataclass_fields(self, hook):
+        """The fields, in order, that building the class of ``hook`` takes, when ``hook`` runs on
+        them as given: a plain ``@dataclasses.dataclass`` and its ``__post_init__``
+        (``constructors.init_fields``), or a framework Module (no own ``__init__``, no decorator, no
+        same-file base) whose construction runs ``hook`` (measured: ``construction_methods``);
+        None otherwise."""
+        cls = self.names.parent.get(hook) if hook is not None else None
+        if not isinstance(cls, ast.ClassDef) or cls.keywords:
+            return None
+        if hook.name == "__post_init__" and not cls.bases:
+            return init_fields(self.names, hook)
+        facts = self.module_facts(cls)
+        framework = facts is not None and hook.name in facts.get("construction_methods", ()) \
+            and not cls.decorator_list and method_in(cls, "__init__") is None \
+            and all(self.class_named(base) is None for base in cls.bases)
+        return annotated_fields(self.names, cls) if framework else None
 
     def returns_result(self, func):
         """Whether calling the def or lambda ``func`` gives what its body returns: no decorator

@@ -183,13 +183,13 @@ class Instances:
             references = self._references_to(func.name, func)
         calls = []
         for reference in references:
-            found = self._calls_through(reference)
+            found = self.calls_through(reference)
             if found is None:
                 return None
             calls.extend(found)
         return calls
 
-    def _calls_through(self, reference, depth=0):
+    def calls_through(self, reference, depth=0):
         """The calls that run what ``reference`` gives, or None if it escapes: a call of it, of
         a transform of it, of a name bound to either (``loss = lambda m: ...``, ``fast = jax.jit(f)``)."""
         parent = self.names.parent.get(reference)
@@ -202,7 +202,7 @@ class Instances:
                 return None
             calls = []
             for use in self._references_to(parent.targets[0].id, None, found[0]):
-                through = self._calls_through(use, depth + 1)
+                through = self.calls_through(use, depth + 1)
                 if through is None:
                     return None
                 calls.extend(through)
@@ -213,7 +213,7 @@ class Instances:
             return [parent]
         if not parent.args or parent.args[0] is not reference or self.transform_spec(parent.func) is None:
             return None
-        return self._calls_through(parent, depth + 1)  # jax.grad(f)(x): the transformed function's calls
+        return self.calls_through(parent, depth + 1)  # jax.grad(f)(x): the transformed function's calls
 
     def _references_to(self, name, node, scope=None):
         """The Name loads that resolve to the def ``node`` (or to the single binding in ``scope``)."""

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from .. import api
 from .aliases import TransformAliases
-from .constructors import REGISTER_CLASS, REGISTER_DATACLASS, decorated_by, init_fields
+from .constructors import REGISTER_CLASS, REGISTER_DATACLASS, decorated_by
 from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
@@ -193,10 +193,10 @@ class TraceRoots:
         self.jitted_callables = set()  # Name-bound values that are transformed functions
         self.differentiated = {}  # function node -> the parameters grad & co. differentiate
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
-        self.dataclass_fields = partial(init_fields, names)  # __post_init__ -> its dataclass's fields, or None
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
         self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
+        self._applies = None  # the file's ``X.apply`` attributes, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         self.conventions = Conventions(names, self.instances)
@@ -322,7 +322,7 @@ class TraceRoots:
             init = method_in(cls, "__init__")
             return (init, set(positional_names(init)[1:])) if init is not None else (None, None)
         post_init = method_in(cls, "__post_init__")
-        fields = self.dataclass_fields(post_init)
+        fields = self.conventions.dataclass_fields(post_init)
         if fields is None or REGISTER_DATACLASS not in decorators:
             return None, None
         data = {f.id for f in fields}  # all of them, or those the registration names as data_fields=
@@ -396,6 +396,9 @@ class TraceRoots:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
             func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
+        if func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
+            func = self.applied_module(arg)
+            root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
         if func is None:
             return
         if lax:
@@ -453,9 +456,7 @@ class TraceRoots:
         if isinstance(func_expr, ast.Name):
             found = self.names.resolve_name(func_expr)
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                init = self._method(func_expr, "__init__")
-                post_init = self._method(func_expr, "__post_init__") if init is None else None
-                return init or (post_init if self.dataclass_fields(post_init) is not None else None)
+                return self._method(func_expr, "__init__") or self.conventions.construction_hook(found[1][0].node)
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
                 return self.applied_method(call)
@@ -511,6 +512,24 @@ class TraceRoots:
                 or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
             return None
         return self._method(instance.func, "__call__")
+
+    def applied_calls(self, module):
+        """The calls that run the linen Module's ``__call__`` ``module`` through a transform of
+        ``model.apply`` (``apply = jax.jit(model.apply)``, then ``apply(variables, x, True)``), whose
+        positions are ``module``'s (the variables in self's); None when a ``model.apply`` is called
+        eagerly (its Python values stay Python) or escapes."""
+        if getattr(module, "name", None) != "__call__":
+            return None
+        if self._applies is None:
+            self._applies = [node for node in self.names.by_type.get(ast.Attribute, ()) if node.attr == "apply"]
+        calls = []
+        for node in self._applies:
+            if self.applied_module(node) is module:
+                found = self.instances.calls_through(node)
+                if found is None or any(call.func is node for call in found):
+                    return None
+                calls.extend(found)
+        return calls or None
 
     def applied_method(self, call):
         """The def that ``model.apply(variables, ...)`` runs: ``__call__`` of the same-file linen

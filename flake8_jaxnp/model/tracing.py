@@ -14,7 +14,7 @@ from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
                     UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
-from .conventions import python_annotation
+from .conventions import CONSTRUCTION_HOOKS, python_annotation
 from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
@@ -34,7 +34,7 @@ ONE_ARRAY = frozenset({JAX, TRACER, NUMPY})
 ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape", "T"})
 
 # Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
-CALL_RUN_METHODS = frozenset({"__init__", "__post_init__", "__call__"})
+CALL_RUN_METHODS = frozenset({"__init__", "__call__", *CONSTRUCTION_HOOKS})
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
@@ -152,7 +152,7 @@ class Tracing:
         """(every call of ``func`` in the file, the Values of each call's expressions: its caller's
         forward pass's, or with ``literals`` only its number literals', read from the text), or None
         when a reference is not a call or a call is its own."""
-        calls = self.roots.instances.calls_of(func)
+        calls = self.roots.instances.calls_of(func) or self.roots.applied_calls(func)
         if not calls or any(self.names.enclosing_function(call) is func for call in calls):
             return None
         if literals:
@@ -374,7 +374,7 @@ class Tracing:
         reached: its traced fields (arrays where annotated so), nothing known of the others."""
         traced = self.roots.traced_fields[post_init]
         members = []
-        for field in self.roots.dataclass_fields(post_init):
+        for field in self.roots.conventions.dataclass_fields(post_init):
             if field.id in traced:
                 array = self.names.qualname(self.names.parent[field].annotation) in ARRAY_ANNOTATIONS
                 members.append((("attr", field.id), TRACED_ARRAY if array else TRACED_PARAMETER))
@@ -420,7 +420,8 @@ class Tracing:
             positional_params, keywords = [None] + positional_params, {}
             args = [self._leaf(call, value) for value in args]
         options, transforms = (), caller.transforms
-        fields = self.roots.dataclass_fields(callee) if getattr(callee, "name", None) == "__post_init__" else None
+        hook = getattr(callee, "name", None) in CONSTRUCTION_HOOKS  # Box(lo, hi) runs __post_init__ on its fields
+        fields = self.roots.conventions.dataclass_fields(callee) if hook else None
         run = self.roots.apply_fn_run(call.func)
         through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
         applied = self.roots.applied_method(call) is callee

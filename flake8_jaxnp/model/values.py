@@ -257,7 +257,8 @@ class FunctionFlow:
         if isinstance(target, ast.Name):
             self._set(target.id, value, env)
         elif isinstance(target, (ast.Tuple, ast.List)):
-            item = Value(value.kind) if value.kind in TREES else UNKNOWN_VALUE
+            # a tree's parts, and a JAX array's rows (``loc, scale = self.linear(x)``), are of its kind
+            item = Value(value.kind) if value.kind in TREES or value.kind in (TRACER, JAX) else UNKNOWN_VALUE
             parts = [value.member(("item", i)) for i in range(len(target.elts) + 1)]
             if parts[-1] is None and None not in parts[:-1] \
                     and not any(isinstance(e, ast.Starred) for e in target.elts):
