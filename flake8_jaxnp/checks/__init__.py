@@ -100,7 +100,7 @@ def is_jitted(model, func):
     callee = model.callee(func)
     if callee is not None:
         return callee in model.jitted_callables and bool(getattr(callee, "decorator_list", ()))
-    if model.value(func).kind is JAX_TREE:  # called, so a function: not a jitted result
+    if model.array_value(func).kind is JAX_TREE:  # called, so a function: not a jitted result
         return True
     found = model.helper_facts(func)
     return found is not None and found[0].get("jitted", False)

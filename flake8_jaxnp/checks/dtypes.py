@@ -239,6 +239,8 @@ def _call_promotion(model, call, qualname):
         if index < len(call.args):
             arg = call.args[index]
             operands.extend(arg.elts if isinstance(arg, (ast.List, ast.Tuple)) else [arg])
+    if sum(not _literal(expr) for expr in operands) < 2:
+        return  # a number literal adapts, any other literal is no array: two others are needed to promote
     values = [(expr, model.value(expr)) for expr in operands]
     values = [(expr, value) for expr, value in values if not value.weak]  # Python scalars adapt
     if len(values) < 2 or any(v.dtype is None or v.dtype == "bool" or v.kind not in (JAX, TRACER, NUMPY)
@@ -271,9 +273,9 @@ def _call(model, call, qualname, narrowed):
     module, _, name = (qualname or "").rpartition(".")
     jax_function = module.startswith(JAX_DTYPE_MODULES) and name not in api.non_array_functions()
     given, requested, python_type = False, None, False
-    # x.astype(...), x.sum(dtype=...): a method's dtype counts on a JAX array only (asked first, as
-    # the forward pass it may need is asked for the data anyway, and most methods are not an array's)
-    if jax_function or ((call.args or call.keywords) and _is_jax_method(model, call, qualname)):
+    # x.astype(...), x.sum(dtype=...): a method's dtype counts on a JAX array only (whether it is one, which
+    # may need the body's forward pass, is asked only of a call that passes something a dtype can be read from)
+    if jax_function or _is_jax_method(model, call, qualname):
         given, requested, python_type = _requested_dtype(model, call, qualname)
     if python_type:
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
@@ -351,10 +353,21 @@ def _requested_dtype(model, call, qualname):
 
 
 def _is_jax_method(model, call, qualname):
-    """``x.astype(...)``, ``x.sum(dtype=...)`` on a JAX array (traced or not). A call with a
-    qualified name (``np.zeros``) is a module's function: its value is not asked."""
-    return qualname is None and isinstance(call.func, ast.Attribute) \
+    """``x.astype(...)``, ``x.sum(dtype=...)`` on a JAX array (traced or not), for a method call that
+    passes something ``_requested_dtype`` may read a dtype from: asked first, as only then can the
+    answer, which may need a forward pass, change a finding. A call with a qualified name
+    (``np.zeros``) is a module's function: its value is not asked."""
+    return qualname is None and isinstance(call.func, ast.Attribute) and _may_pass_dtype(call) \
         and model.value(call.func.value).kind in JAX_ARRAY_KINDS
+
+
+def _may_pass_dtype(call):
+    """An ``astype`` argument, ``dtype=`` (``new_dtype=``), ``*args``/``**kwargs``, or a later
+    positional argument that can spell a dtype (a string, a name, an attribute)."""
+    return (call.func.attr == "astype" and bool(call.args)) or any(type(a) is ast.Starred for a in call.args) \
+        or any(k.arg in (None, "dtype", "new_dtype") for k in call.keywords) \
+        or any(type(a) in (ast.Name, ast.Attribute) or type(a) is ast.Constant and type(a.value) is str
+               for a in call.args[1:])
 
 
 def _is_jitted_call(model, call, qualname):
@@ -363,7 +376,7 @@ def _is_jitted_call(model, call, qualname):
     value), so its value, which may need a forward pass, is not asked."""
     callee = model.callee(call.func)
     return (callee is not None and callee in model.jitted_callables) \
-        or (qualname is None and model.value(call.func).kind is JAX_TREE)
+        or (qualname is None and model.array_value(call.func).kind is JAX_TREE)
 
 
 def _data_arguments(call):

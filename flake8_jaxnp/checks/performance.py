@@ -390,7 +390,7 @@ def _timed_from_before_the_loop(model, loop, clocked):
 
 def _on_device(model, expr):
     """Device data: what the model knows, or the result of calling a jitted callable parameter."""
-    return model.value(expr).on_device or isinstance(expr, ast.Call) and _jitted_parameter(model, expr.func)
+    return model.array_value(expr).on_device or isinstance(expr, ast.Call) and _jitted_parameter(model, expr.func)
 
 
 def _jitted_parameter(model, func_expr):
@@ -472,7 +472,7 @@ def _touches_device(model, node, clocks=True):
         if isinstance(part, ast.Call) and (model.qualname(part.func) in (TIMERS if clocks else set()) | SYNC_FUNCTIONS
                                            or isinstance(part.func, ast.Attribute) and part.func.attr in SYNC_METHODS):
             return True
-        if isinstance(part, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and model.value(part).on_device:
+        if isinstance(part, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and model.array_value(part).on_device:
             return True
     return False
 

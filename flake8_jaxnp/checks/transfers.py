@@ -175,9 +175,10 @@ def _inner_loops(loop):
 
 def _value(model, expr):
     """What ``expr`` holds on every iteration: in a while test that the first run and the later
-    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later."""
-    value = model.value(expr)
-    if value.kind is not UNKNOWN:
+    ones see differently (``i = 0`` before the loop, ``i, x = step(i, x)`` in it), the later. Asked
+    about arrays only: no forward pass runs where no array can enter (``array_value``)."""
+    value = model.array_value(expr)
+    if value.kind is not UNKNOWN or not model.may_hold_arrays(expr):
         return value
     return model.value_on_repeat(expr) or value
 

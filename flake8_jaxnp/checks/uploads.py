@@ -31,14 +31,14 @@ def numpy_data(model, expr):
     """NumPy data: a value the model knows to be a NumPy array, ``self.table`` set to NumPy data
     once (``_numpy_attribute``), or another project module's NumPy constant (``MASK`` of
     ``from .config import MASK``, ``config.MASK``)."""
-    return model.value(expr).kind is NUMPY or _numpy_attribute(model, expr) or model.imported_numpy(expr)
+    return model.array_value(expr).kind is NUMPY or _numpy_attribute(model, expr) or model.imported_numpy(expr)
 
 
 def _numpy_attribute(model, data):
     """``self.table`` set to NumPy data once, by its class's ``__init__``, and elsewhere only read
     (``_read_only_use``): the same NumPy data on every call."""
     found = model.set_once_in_init(data) if type(data) is ast.Attribute else None
-    return found is not None and model.value(found[0].value).kind is NUMPY \
+    return found is not None and model.array_value(found[0].value).kind is NUMPY \
         and all(_read_only_use(model, node) for node in found[1])
 
 
