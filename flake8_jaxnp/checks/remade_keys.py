@@ -2,6 +2,8 @@
 (``for step in ...: key = jax.random.PRNGKey(0)``) is the same key every iteration, so whatever
 the loop draws from it, or splits from it, repeats. Reported at the key's first consumption after
 it is made, where the runtime mode sees the same key data consumed again on the next iteration.
+A def that makes its key so on every call is the same form when the def runs many times: a lax
+loop's body (``lax.fori_loop(0, n, body, x)``), or a def a loop calls and carries the result of.
 
 A fixed key is often deliberate: one seed per configuration of a sweep, one evaluation key per
 epoch, a demo showing that a key gives the same numbers. So the loop must not be a handful of
@@ -68,9 +70,9 @@ def remade_key_findings(model, consumers):
 
 
 def _repetition(model, maker, consumptions, drawn):
-    """(the names that change on each run of the body that makes the key, where it runs again, where to make it instead) when
-    the maker runs again with the same seed in a body that runs many times and what its key draws
-    reaches what the next run reads: a loop's body reaching a name the loop carries; a def's body
+    """(the names that change on each run of the body that makes the key, where it runs again, where
+    to make it instead) when the maker runs again with the same seed in a body that runs many times
+    and what its key draws reaches what the next run reads: a loop's body reaching a name the loop carries; a def's body
     reaching its return, when the def is the body of a lax loop (its return is the next step's carry,
     or a scan's stacked output) or a loop calls it and carries what it returns; else None."""
     loop = _loop_around(model, maker)
@@ -83,8 +85,8 @@ def _repetition(model, maker, consumptions, drawn):
     if function is None:
         return None
     bound = _bound_in(function) | {a.arg for a in ast.walk(function.args) if type(a) is ast.arg}
-    if not _same_seed(model, maker, bound) or not _draws_into_carried(model, function, function.body,
-                                                                       consumptions, drawn):
+    if not _same_seed(model, maker, bound) \
+            or not _draws_into_carried(model, function, function.body, consumptions, drawn):
         return None
     where = _runs_again(model, function)
     return (bound, where, f"outside {function.name}()") if where is not None else None
@@ -222,7 +224,8 @@ def _same_seed(model, maker, bound):
 
 def _bound_in(loop):
     """The names the loop (its target and body), or a def's body, binds."""
-    return {n.id for n in walk_own(loop.body if isinstance(loop, SCOPES) else [loop], SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    nodes = walk_own(loop.body if isinstance(loop, SCOPES) else [loop], SCOPES)
+    return {n.id for n in nodes if type(n) is ast.Name and type(n.ctx) is not ast.Load}
 
 
 def _assigned_attribute(model, attr):
