@@ -12,7 +12,7 @@ match, nested functions it does not see run) forgets what it knew. A call that r
 def of the same scope consumes what it consumes: a ``lax.cond`` one of its branches, a tree map its
 function once per leaf (a key the function closes over is consumed per leaf), any other call (``f(x)``,
 ``jax.grad(f)(x)``) the keys ``f`` closes over. A key made again from the same seed on every
-iteration of a loop is the loop form (``remade_keys``).
+iteration of a loop, or on every call of a def that runs many times, is the loop form (``remade_keys``).
 """
 import ast
 

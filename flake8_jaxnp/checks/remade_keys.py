@@ -2,6 +2,8 @@
 (``for step in ...: key = jax.random.PRNGKey(0)``) is the same key every iteration, so whatever
 the loop draws from it, or splits from it, repeats. Reported at the key's first consumption after
 it is made, where the runtime mode sees the same key data consumed again on the next iteration.
+A def that makes its key so on every call is the same form when the def runs many times: a lax
+loop's body (``lax.fori_loop(0, n, body, x)``), or a def a loop calls and carries the result of.
 
 A fixed key is often deliberate: one seed per configuration of a sweep, one evaluation key per
 epoch, a demo showing that a key gives the same numbers. So the loop must not be a handful of
@@ -11,6 +13,7 @@ and what the consumption gives must reach a name the loop carries to its next it
 """
 import ast
 
+from .. import api
 from ..findings import Finding
 from ..model.keys import SPLIT, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, child_nodes, stored_names, walk_own
@@ -18,6 +21,8 @@ from . import describe, repeats
 from .transfers import model_handful_steps
 
 MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+# The lax loops, whose last traced function (``api.lax_bodies``) is the body each step runs.
+LAX_LOOPS = frozenset({"jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.scan"})
 # What a loop-invariant seed may be written with: names, attributes, constants and arithmetic.
 _SEED_NODES = (ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.operator, ast.unaryop,
                ast.expr_context)
@@ -49,20 +54,79 @@ def remade_key_findings(model, consumers):
         if _draws(model, call, how):
             drawn.setdefault(model.statement_of(call), set()).update(n.id for n in ast.walk(key) if type(n) is ast.Name)
     for maker, consumptions in uses.items():
-        loop = _loop_around(model, maker)
-        if loop is None or not _same_seed(model, maker, loop) \
-                or not _draws_into_carried(model, loop, consumptions, drawn):
+        repeated = _repetition(model, maker, consumptions, drawn)
+        if repeated is None:
             continue
+        bound, where, outside = repeated
         call, key, how = min(consumptions, key=lambda use: (use[0].lineno, use[0].col_offset))
-        again = _MADE_AGAIN_OTHER_SHAPE if reads_besides_key(call, key, _bound_in(loop)) else _MADE_AGAIN
-        repeated = f"from the same seed on every iteration of the loop on line {loop.lineno}, so " \
-            f"{describe(call.func)}() {again[how]} each time"
+        again = _MADE_AGAIN_OTHER_SHAPE if reads_besides_key(call, key, bound) else _MADE_AGAIN
+        repeated = f"from the same seed {where}, so {describe(call.func)}() {again[how]} each time"
         if key is maker:
-            name, text = describe(maker), f"makes the same key {repeated}; make the key once before the loop"
+            name, text = describe(maker), f"makes the same key {repeated}; make the key once {outside}"
         else:
             name = key.id
-            text = f"is made again by {describe(maker)} on line {maker.lineno} {repeated}; make it once before the loop"
+            text = f"is made again by {describe(maker)} on line {maker.lineno} {repeated}; make it once {outside}"
         yield Finding.at(key, "JNP601", {"name": name, "how": text})
+
+
+def _repetition(model, maker, consumptions, drawn):
+    """(the names that change on each run of the body that makes the key, where it runs again, where
+    to make it instead) when the maker runs again with the same seed in a body that runs many times
+    and what its key draws reaches what the next run reads: a loop's body reaching a name the loop carries; a def's body
+    reaching its return, when the def is the body of a lax loop (its return is the next step's carry,
+    or a scan's stacked output) or a loop calls it and carries what it returns; else None."""
+    loop = _loop_around(model, maker)
+    if loop is not None:
+        bound = _bound_in(loop)
+        if _same_seed(model, maker, bound) and _draws_into_carried(model, loop, loop.body, consumptions, drawn):
+            return bound, f"on every iteration of the loop on line {loop.lineno}", "before the loop"
+        return None
+    function = _function_around(model, maker)
+    if function is None:
+        return None
+    bound = _bound_in(function) | {a.arg for a in ast.walk(function.args) if type(a) is ast.arg}
+    if not _same_seed(model, maker, bound) \
+            or not _draws_into_carried(model, function, function.body, consumptions, drawn):
+        return None
+    where = _runs_again(model, function)
+    return (bound, where, f"outside {function.name}()") if where is not None else None
+
+
+def _function_around(model, maker):
+    """The def whose every call runs the maker's statement (only ``with`` statements between), or None."""
+    node = model.statement_of(maker)
+    parent = model.parent(node)
+    while isinstance(parent, (ast.With, ast.AsyncWith)):
+        node, parent = parent, model.parent(parent)
+    return parent if type(parent) is ast.FunctionDef and node in parent.body else None
+
+
+def _runs_again(model, function):
+    """Where ``function`` runs many times: as the body of a lax loop (``lax.fori_loop(0, n, body, x)``),
+    or called by name on every iteration of a repeating loop that carries what the call gives
+    (``x = step(x)``); None when nothing in the module shows it."""
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func)
+        if qualname in LAX_LOOPS:
+            position = api.lax_bodies()[qualname][-1]
+            body = call.args[position] if len(call.args) > position else None
+            if type(body) is ast.Name and model.callee(body) is function:
+                return f"on every step of {describe(call.func)}() on line {call.lineno}"
+        elif type(call.func) is ast.Name and model.callee(call.func) is function:
+            for loop in _loops_around(model, call):
+                if _draws_into_carried(model, loop, loop.body, [(call, call, "draw")], {}):
+                    return f"on every call of {function.name}(), which the loop on line {loop.lineno} makes"
+    return None
+
+
+def _loops_around(model, node):
+    """The repeating loops of ``node``'s own function whose body holds it, not a handful of literal steps."""
+    child, parent = node, model.parent(node)
+    while parent is not None and not isinstance(parent, (*SCOPES, ast.Module)):
+        if isinstance(parent, LOOPS) and child in parent.body and repeats(parent) \
+                and model_handful_steps(model, parent) is None:
+            yield parent
+        child, parent = parent, model.parent(parent)
 
 
 def _is_maker(model, expr):
@@ -146,10 +210,10 @@ def _loop_around(model, maker):
     return parent
 
 
-def _same_seed(model, maker, loop):
-    """Whether the maker's arguments are the same on every iteration: names the loop does not bind
-    (nor a ``global`` or ``nonlocal`` elsewhere), attributes nothing in the module assigns, constants."""
-    rebound = _bound_in(loop) | {name for n in model.nodes(ast.Global, ast.Nonlocal) for name in n.names}
+def _same_seed(model, maker, bound):
+    """Whether the maker's arguments are the same on every run: names not in ``bound`` (what the loop
+    or def binds; nor a ``global`` or ``nonlocal`` elsewhere), attributes nothing in the module assigns, constants."""
+    rebound = bound | {name for n in model.nodes(ast.Global, ast.Nonlocal) for name in n.names}
     for argument in (*maker.args, *(k.value for k in maker.keywords)):
         for node in ast.walk(argument):
             if not isinstance(node, _SEED_NODES) or type(node) is ast.Name and node.id in rebound \
@@ -159,8 +223,9 @@ def _same_seed(model, maker, loop):
 
 
 def _bound_in(loop):
-    """The names the loop (its target and body) binds."""
-    return {n.id for n in walk_own([loop], SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    """The names the loop (its target and body), or a def's body, binds."""
+    nodes = walk_own(loop.body if isinstance(loop, SCOPES) else [loop], SCOPES)
+    return {n.id for n in nodes if type(n) is ast.Name and type(n.ctx) is not ast.Load}
 
 
 def _assigned_attribute(model, attr):
@@ -173,20 +238,21 @@ def _draws(model, call, how):
     return how == "draw" or model.qualname(call.func) != SPLIT
 
 
-def _draws_into_carried(model, loop, consumptions, drawn):
-    """Whether the key's consumptions, or what they give, are drawn from in the loop body, and what
-    they give reaches a name the loop carries to its next iteration, following the body's assignments
-    in source order. ``drawn``: statement -> the names its draws' keys read."""
-    carried = _carried(loop)
-    if not carried:
+def _draws_into_carried(model, repeater, body, consumptions, drawn):
+    """Whether the key's consumptions, or what they give, are drawn from in ``body`` (a loop's or a
+    def's), and what they give reaches what the next run reads: a name the loop carries to its next
+    iteration, or the def's return; following the body's assignments in source order.
+    ``drawn``: statement -> the names its draws' keys read."""
+    carried = set() if isinstance(repeater, SCOPES) else _carried(repeater)
+    if not carried and not isinstance(repeater, SCOPES):
         return False
     sources = {}  # statement -> (it draws, the key names its consumptions read)
     for call, key, how in consumptions:
         draws, names = sources.get(model.statement_of(call), (False, set()))
         sources[model.statement_of(call)] = (draws or _draws(model, call, how),
                                              names | ({key.id} if type(key) is ast.Name else set()))
-    tainted, drew = set(), False
-    statements = sorted((n for n in walk_own(loop.body, SCOPES, _statements) if isinstance(n, ast.stmt)),
+    tainted, drew, returned = set(), False, False
+    statements = sorted((n for n in walk_own(body, SCOPES, _statements) if isinstance(n, ast.stmt)),
                         key=lambda n: (n.lineno, n.col_offset))
     for stmt in statements:
         reads, stores = _header_names(stmt)
@@ -196,7 +262,8 @@ def _draws_into_carried(model, loop, consumptions, drawn):
                 drew, tainted = drew or source[0], tainted | source[1]
             drew = drew or bool(drawn.get(stmt, set()) & tainted)
             tainted |= stores
-    return drew and bool(tainted & carried)
+            returned = returned or type(stmt) is ast.Return and stmt.value is not None
+    return drew and (returned if isinstance(repeater, SCOPES) else bool(tainted & carried))
 
 
 def _statements(node):

@@ -589,3 +589,52 @@ def test_key_made_again_before_a_long_elif_chain(lint_body):
     body = "def f(x, n, c):\n    for _ in range(n):\n        a = random.normal(random.PRNGKey(0))\n" \
         f"        if c == 0:\n            x = x + a\n{arms}"
     assert codes(lint_body, body) == [(3, "JNP601")]
+
+
+# A def that makes its key from the same seed on every call is the loop form when the def runs many times.
+STEP = "def step(x):\n    key = random.PRNGKey(0)\n    return x + random.normal(key, x.shape)\n"
+BODY = "def body(i, x):\n    return x + random.normal(random.key(0), x.shape)\n"
+
+
+@pytest.mark.parametrize("body, line", [
+    (STEP + "def f(x, n):\n    for _ in range(n):\n        x = step(x)\n    return x\n", 3),
+    (STEP + "def f(x, n):\n    while n:\n        x = 2 * step(x)\n        n -= 1\n    return x\n", 3),
+    (BODY + "def f(x, n):\n    return jax.lax.fori_loop(0, n, body, x)\n", 2),
+    (BODY.replace("(i, x)", "(x, _)") + "def f(x, n):\n    return jax.lax.scan(body, x, None, length=n)\n", 2),
+    (BODY.replace("(i, x)", "(x)") + "def f(x):\n    return jax.lax.while_loop(lambda x: x.sum() < 9, body, x)\n", 2),
+    # a seed the def closes over is the same on every call
+    ("def make(seed):\n    def body(i, x):\n        return x + random.normal(random.key(seed), x.shape)\n"
+     "    return body\ndef f(x, n, seed):\n    return jax.lax.fori_loop(0, n, make(seed), x)\n"
+     "def g(x, n):\n    b = make(0)\n    def inner(i, x):\n        return x * random.uniform(random.key(1))\n"
+     "    return jax.lax.fori_loop(0, n, inner, x)\n", 10),
+])
+def test_key_made_again_in_a_def_that_runs_many_times(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # called once, or in a handful of literal steps, or its result not carried: an evaluation key
+    STEP + "def f(x):\n    return step(x)\n",
+    STEP + "def f(x):\n    for _ in range(3):\n        x = step(x)\n    return x\n",
+    STEP + "def f(x, n):\n    scores = []\n    for _ in range(n):\n        x = x * 0.9\n"
+    "        scores.append(step(x))\n    return scores\n",
+    # the seed is a parameter, or the key is folded with the step, or the draw reaches no return
+    "def step(x, seed):\n    return x + random.normal(random.PRNGKey(seed), x.shape)\n"
+    "def f(x, n):\n    for i in range(n):\n        x = step(x, i)\n    return x\n",
+    "def body(i, x):\n    return x + random.normal(random.fold_in(random.key(0), i), x.shape)\n"
+    "def f(x, n):\n    return jax.lax.fori_loop(0, n, body, x)\n",
+    "def body(i, x):\n    print(random.normal(random.key(0), x.shape))\n    return x\n"
+    "def f(x, n):\n    return jax.lax.fori_loop(0, n, body, x)\n",
+    # made on some calls only
+    "def step(x, c):\n    if c:\n        key = random.PRNGKey(0)\n        x = x + random.normal(key)\n    return x\n"
+    "def f(x, n):\n    for _ in range(n):\n        x = step(x, True)\n    return x\n",
+])
+def test_key_made_again_in_a_def_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+def test_key_made_again_in_a_def_message_says_where_it_runs_again():
+    found = text_of(BODY + "def f(x, n):\n    return jax.lax.fori_loop(0, n, body, x)\n")
+    assert found == ["JNP601 'random.key(0)' makes the same key from the same seed on every step of "
+                     "jax.lax.fori_loop() on line 6, so random.normal() draws the same numbers each time; "
+                     "make the key once outside body(): split it and use a fresh subkey"]
