@@ -30,9 +30,18 @@ class Memory:
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
         self.callers = {}  # (package, salt) -> the reach (see Project.callers)
         self.conversions = {}  # (module path, function, salt, working directory) -> its conversions through helpers
-        self.words = {}  # module path -> ((mtime, size), its bytes, its words), read to find who names a function
-        self.imported_calls = {}  # module path -> (its bytes, the calls and stores of imported names: defaults.py)
         self.resolvers = {}  # (module folder or linked module, working directory) -> a Project resolving there
+        self.package = None  # the package whose modules' words and calls are kept (``of_package``)
+        self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
+        self.imported_calls = {}  # module path -> ((mtime, size), the calls and stores of imported names: defaults.py)
+
+    def of_package(self, package):
+        """The tables of what the modules of ``package`` say (``words``, ``imported_calls``), kept for
+        the last package asked only: only its own files ask them, and flake8 lints a package's
+        files one after another, so the run's memory stays that of its largest package."""
+        if package != self.package:
+            self.package, self.words, self.imported_calls = package, {}, {}
+        return self
 
 
 MEMORY = Memory()
