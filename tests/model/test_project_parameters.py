@@ -119,8 +119,8 @@ def test_the_callers_of_another_package_asked_in_between_change_no_answer(tmp_pa
         (package / "util.py").write_text(UTIL)
         (package / "caller.py").write_text(f"from pkg.util import make\n\n{caller}")
     monkeypatch.chdir(tmp_path)
-    answers = [Project(tmp_path / root / "pkg" / "util.py", "", transforms, scalars_static).kept_defaults("make", "dtype", 1)
-               for root in ("a", "b", "a")]
+    answers = [Project(tmp_path / root / "pkg" / "util.py", "", transforms, scalars_static)
+               .kept_defaults("make", "dtype", 1) for root in ("a", "b", "a")]
     assert answers == [[["a/pkg/caller.py", 3]], [], [["a/pkg/caller.py", 3]]]
 
 
