@@ -80,7 +80,6 @@ def modules_naming(project, name):
     ``name`` (in code, a string or a comment alike: only they can call the function of that name)."""
     word = name.encode("utf-8")
     found = []
-    MEMORY.of_package(project.package)
     for path in project.files():
         kept = _words(path) if path != project.path else None
         if kept is not None and _has_word(path, kept[1], word):
