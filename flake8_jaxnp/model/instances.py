@@ -81,11 +81,14 @@ class Instances:
         named = named or self._named
         if arg.annotation is not None:
             return named(arg.annotation)
-        if (arg, named) not in self._classes:
+        # (keyed by the method's function: its bound object, this one or one holding it, would make a
+        # cycle that keeps the file's tree and Names alive until the garbage collector's next full pass)
+        key = (arg, getattr(named, "__func__", named))
+        if key not in self._classes:
             if func in seen or len(seen) > _MAX_DEPTH:  # a recursive or a long chain of calls: not settled here
                 return None
-            self._classes[arg, named] = self._passed_class(func, arg.arg, seen | {func}, named)
-        return self._classes[arg, named]
+            self._classes[key] = self._passed_class(func, arg.arg, seen | {func}, named)
+        return self._classes[key]
 
     def _passed_class(self, func, param, seen, named):
         positional = positional_names(func)

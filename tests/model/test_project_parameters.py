@@ -106,6 +106,25 @@ def test_a_default_kept_by_a_caller_in_another_module(tmp_path, caller, expected
     assert all("which the call in pkg/caller.py:" in line for line in found)
 
 
+def test_the_callers_of_another_package_asked_in_between_change_no_answer(tmp_path, monkeypatch):
+    """One process keeps what the modules say for the linted file's package only
+    (``MEMORY.linting``): a package linted again after another gets the same answers, read again."""
+    from types import SimpleNamespace
+
+    from flake8_jaxnp.model.project import project_around
+
+    for root, caller in (("a", "x = make(3)\n"), ("b", "x = make(3, 'f4')\n")):
+        (tmp_path / root).mkdir()
+        package = write_project(tmp_path / root)
+        (package / "util.py").write_text(UTIL)
+        (package / "caller.py").write_text(f"from pkg.util import make\n\n{caller}")
+    monkeypatch.chdir(tmp_path)
+    options = SimpleNamespace(extra_transforms=(), cache_dir="")
+    answers = [project_around(str(tmp_path / root / "pkg" / "util.py"), options).kept_defaults("make", "dtype", 1)
+               for root in ("a", "b", "a")]
+    assert answers == [[["a/pkg/caller.py", 3]], [], [["a/pkg/caller.py", 3]]]
+
+
 @pytest.mark.parametrize("package, reported", [("keypkg", "keypkg/train.py"), ("dtypepkg", "dtypepkg/util.py")])
 def test_the_parameter_fixtures_agree_across_jobs_files_and_stdin(package, reported):
     paths = sorted((FIXTURES / package).glob("*.py"))

@@ -30,9 +30,21 @@ class Memory:
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
         self.callers = {}  # (package, salt) -> the reach (see Project.callers)
         self.conversions = {}  # (module path, function, salt, working directory) -> its conversions through helpers
-        self.words = {}  # module path -> ((mtime, size), its bytes, its words), read to find who names a function
-        self.imported_calls = {}  # module path -> (its bytes, the calls and stores of imported names: defaults.py)
         self.resolvers = {}  # (module folder or linked module, working directory) -> a Project resolving there
+        self.package = None  # the package of the file being linted (``linting``)
+        self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
+        self.imported_calls = {}  # module path -> ((mtime, size), the calls and stores of imported names: defaults.py)
+
+    def linting(self, package):
+        """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
+        words, calls) when the linted file's package changes: flake8 lints a package's files one
+        after another, so the run's memory stays that of its largest package, and a module asked
+        again is read again (from the cache folder). The reach and what the files are stay."""
+        if package != self.package:
+            self.package = package
+            for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
+                          self.resolvers, self.words, self.imported_calls):
+                table.clear()
 
 
 MEMORY = Memory()

@@ -6,7 +6,8 @@ in its file, so what its parameters receive is not known there: JNP401), or a st
 rebinds one of its globals (``models.NEIGHBORS = ...``: JNP304 where traced code reads it).
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
-once per process (its words kept as a set) and parsed only when it has the function's name.
+once per process (only its words kept) and parsed only when it has the function's name (then
+only its imported names' calls and stores are kept, never its text or tree).
 """
 import ast
 import json
@@ -65,8 +66,8 @@ def calls_keeping_default(project, name, param, index):
     names this file's top-level function ``name`` through an import and leaves ``param``
     (positional ``index``, None when keyword-only) to its default."""
     found = []
-    for path, text in modules_naming(project, name):
-        for binding, attributes, positional, keywords, line, _ in _imported_uses(path, text, name)[0]:
+    for path, version in modules_naming(project, name):
+        for binding, attributes, positional, keywords, line, _ in _imported_calls(path, version, name):
             keeps = param not in keywords and (index is None or positional <= index)
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
@@ -75,13 +76,13 @@ def calls_keeping_default(project, name, param, index):
 
 
 def modules_naming(project, name):
-    """[(path, bytes)] of the other modules of ``project`` that have the word ``name`` (in
-    code, a string or a comment alike: only they can call the function of that name)."""
+    """[(path, (modification time, size))] of the other modules of ``project`` that have the word
+    ``name`` (in code, a string or a comment alike: only they can call the function of that name)."""
     word = name.encode("utf-8")
     found = []
     for path in project.files():
         kept = _words(path) if path != project.path else None
-        if kept is not None and (word in kept[1] or (not word.isascii() and word in kept[0])):  # (\w: ASCII)
+        if kept is not None and _has_word(path, kept[1], word):
             found.append((path, kept[0]))
     return found
 
@@ -93,18 +94,30 @@ _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a la
 
 
 def _words(path):
-    """(a module's bytes, the set of its words), made once per process while the file's size
-    and modification time stay: each question then costs a set lookup per module."""
+    """((modification time, size), the module's words), read once per process while the file's
+    size and modification time stay. The words are kept as one bytes, each between newlines
+    (a tenth of a set's memory, and no copy of the module's text): a question then costs a
+    search of that bytes per module."""
     try:
         stat = path.stat()
         version = (stat.st_mtime_ns, stat.st_size)
         kept = MEMORY.words.get(path)
         if kept is None or kept[0] != version:
-            text = path.read_bytes()
-            kept = MEMORY.words[path] = (version, text, frozenset(_WORD.findall(text)))
+            kept = MEMORY.words[path] = (version, b"\n%b\n" % b"\n".join(set(_WORD.findall(path.read_bytes()))))
     except OSError:
         return None
-    return kept[1:]
+    return kept
+
+
+def _has_word(path, words, word):
+    """Whether ``word`` is one of a module's ``words`` (``_words``); one that is not ASCII (which
+    ``_WORD``'s ``\\w`` leaves out) is looked for anywhere in the module's bytes instead."""
+    if word.isascii():
+        return b"\n%b\n" % word in words
+    try:
+        return word in path.read_bytes()
+    except OSError:
+        return False
 
 
 def rebinding_modules(project, name):
@@ -112,15 +125,20 @@ def rebinding_modules(project, name):
     rebinds this file's global ``name`` in a loop, as an attribute of the imported module
     (``models.NEIGHBORS = ...`` after ``from pkg import models``): code traced here keeps the
     value it saw first."""
-    found, store = [], re.compile(rb"\.[ \t]*" + re.escape(name.encode("utf-8")) + rb"[ \t]*=(?!=)")
-    for path, text in _importing_modules(project, name):
-        if not store.search(text):  # (cheap: most modules that name it never store to it)
-            continue
-        for binding, attributes, line in _imported_uses(path, text, name)[1]:
+    found, store = [], _store_pattern(name)
+    for path, version in _importing_modules(project, name):
+        uses = _module_uses(path, version, store)  # (cheap: most modules that name it never store to it)
+        for binding, attributes, line in uses[1].get(name, ()) if uses else ():
             if project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
                 break
     return found
+
+
+def _store_pattern(name):
+    """What a line that stores to the attribute ``name`` looks like (``.name = ``): only such a
+    store counts, not one in a tuple target or an augmented assignment."""
+    return re.compile(rb"\.[ \t]*" + re.escape(name.encode("utf-8")) + rb"[ \t]*=(?!=)")
 
 
 def _importing_modules(project, name):
@@ -129,7 +147,8 @@ def _importing_modules(project, name):
     through a re-export, which these questions leave out to stay cheap."""
     path = project.path
     stem = (path.parent.name if path.name == "__init__.py" else path.stem).encode("utf-8")
-    return [(other, text) for other, text in modules_naming(project, name) if stem in _words(other)[1]]
+    return [(other, version) for other, version in modules_naming(project, name)
+            if _has_word(other, _words(other)[1], stem)]
 
 
 def looping_modules(project, name):
@@ -137,32 +156,39 @@ def looping_modules(project, name):
     whose body calls this file's top-level function ``name`` through an import, outside any
     decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
     found = []
-    for path, text in _importing_modules(project, name):
-        for binding, attributes, _, _, _, loop in _imported_uses(path, text, name)[0]:
+    for path, version in _importing_modules(project, name):
+        for binding, attributes, _, _, _, loop in _imported_calls(path, version, name):
             if loop is not None and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, loop])
                 break
     return found
 
 
-def _imported_uses(path, text, name):
-    """([(import binding, attributes, positional arguments, keyword names, line, line of the loop
-    around it or None)] for the calls of an imported function called ``name`` (``make(...)``,
-    ``util.make(...)``, ``build(...)`` after ``import make as build``; calls with ``*args`` or
-    ``**kwargs`` are left out), [(import binding, attributes, line)] for the stores in a loop to
-    an attribute ``name`` of an imported name, ``util.name = ...``) of a module."""
-    calls, stores = _module_uses(path, text)
-    return calls.get(name, ()), stores.get(name, ())
+def _imported_calls(path, version, name):
+    """[(import binding, attributes, positional arguments, keyword names, line, line of the loop
+    around it or None)] for the calls in a module of an imported function called ``name``
+    (``make(...)``, ``util.make(...)``, ``build(...)`` after ``import make as build``; calls with
+    ``*args`` or ``**kwargs`` are left out)."""
+    return _module_uses(path, version)[0].get(name, ())
 
 
-def _module_uses(path, text):
-    """({name: its calls}, {name: its stores}) (see ``_imported_uses``) for every name of a module,
-    from one parse and one walk, kept while its text stays. A store outside a loop may run once,
-    before anything is traced (``config.DEBUG = args.debug`` at startup), so only one that a loop
-    repeats is known to change the value. Loops in a decorated def or a lambda count as none: a
-    transform may trace them."""
+def _module_uses(path, version, needed=None):
+    """({name: its calls (``_imported_calls``)}, {name: [(import binding, attributes, line)] for the
+    stores in a loop to an attribute ``name`` of an imported name, ``util.name = ...``, in a module
+    that has such a line (``_store_pattern``)}) for every name of a module,
+    from one parse and one walk, kept while its version (``_words``) stays; None, without parsing,
+    when the module's bytes do not match ``needed`` (or cannot be read). A store outside a loop may
+    run once, before anything is traced (``config.DEBUG = args.debug`` at startup), so only one
+    that a loop repeats is known to change the value. Loops in a decorated def or a lambda count
+    as none: a transform may trace them."""
     kept = MEMORY.imported_calls.get(path)
-    if kept is None or kept[0] is not text:  # (``_words`` keeps one bytes object per version)
+    if kept is None or kept[0] != version:
+        try:
+            text = path.read_bytes()
+        except OSError:
+            text = b""
+        if needed is not None and not needed.search(text):
+            return None
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -190,7 +216,8 @@ def _module_uses(path, text):
             binding = imports.get(root.id) if root is not None else None
             if binding is not None:
                 calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
-                    (binding, attributes, len(node.args), {k.arg for k in node.keywords}, node.lineno,
+                    (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords), node.lineno,
                      loop.lineno if looped else None))
-        kept = MEMORY.imported_calls[path] = (text, calls, stores)
+        stores = {name: found for name, found in stores.items() if _store_pattern(name).search(text)}
+        kept = MEMORY.imported_calls[path] = (version, calls, stores)
     return kept[1:]

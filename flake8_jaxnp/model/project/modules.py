@@ -527,7 +527,9 @@ def project_around(filename, options):
     if not has_project(filename):
         return None
     transforms, _, scalars_static, _ = transform_tables(tuple(options.extra_transforms))
-    return Project(filename, cache.folder(options.cache_dir), transforms, scalars_static)
+    project = Project(filename, cache.folder(options.cache_dir), transforms, scalars_static)
+    MEMORY.linting(project.package)
+    return project
 
 
 # A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``),
