@@ -19,8 +19,6 @@ import json
 import os
 import sys
 from dataclasses import fields
-from functools import lru_cache
-from pathlib import Path
 
 from .findings import INTERNAL_ERROR, Finding
 from .model import project as projects
@@ -37,7 +35,7 @@ def entry(text, options, filename):
     if not folder or not projects.has_project(filename):
         return None
     settings = {field.name: getattr(options, field.name) for field in fields(options) if field.name != "cache_dir"}
-    inputs = json.dumps([text, filename, os.getcwd(), settings, _plugin_digest(), sys.version],
+    inputs = json.dumps([text, filename, os.getcwd(), settings, cache.plugin_digest(), sys.version],
                         sort_keys=True, default=sorted)  # (sets, as sorted lists)
     return str(folder), PREFIX + hashlib.blake2b(inputs.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
@@ -68,20 +66,3 @@ def keep(where, findings, consulted):
         return
     kept = {"consulted": consulted, "findings": [[f.line, f.col, f.code, f.fields] for f in findings]}
     cache.write(*where, kept)
-
-
-@lru_cache(maxsize=None)
-def _plugin_digest():
-    """The plugin's own code and data: a changed checker never reuses old findings, even
-    when the version number did not change. Each file counts by its size and modification
-    time, as Python's own bytecode cache tells a changed source (reading them all would
-    cost more than the rest of a save's lint). The generator (``datagen/``) is left out:
-    findings change only when the data file it writes does."""
-    digest = hashlib.blake2b(digest_size=16)
-    package = Path(__file__).parent
-    for path in sorted(package.rglob("*")):
-        inside = path.relative_to(package).parts
-        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in inside and inside[0] != "datagen":
-            stat = path.stat()
-            digest.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
-    return digest.hexdigest()

@@ -208,7 +208,8 @@ def _scaled(model, expr):
     if not isinstance(expr, ast.BinOp) or not isinstance(expr.op, (ast.Mult, ast.Div)):
         return None
     pairs = [(expr.left, expr.right)] + ([(expr.right, expr.left)] if isinstance(expr.op, ast.Mult) else [])
-    return next((name for name, factor in pairs if isinstance(name, ast.Name) and _nonzero_constant(model, factor)), None)
+    return next((name for name, factor in pairs
+                 if isinstance(name, ast.Name) and _nonzero_constant(model, factor)), None)
 
 
 def _nonzero_constant(model, expr):

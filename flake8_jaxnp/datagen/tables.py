@@ -427,7 +427,8 @@ def shape_arguments(jnp_names, size_functions, resolve, samplers=()):
     import jax
     import jax.numpy as jnp
 
-    leads = {**{name: [(), (jnp.ones(6),)] for name in jnp_names}, **{name: [(jax.random.key(0),)] for name in samplers}}
+    leads = {**{name: [(), (jnp.ones(6),)] for name in jnp_names},
+             **{name: [(jax.random.key(0),)] for name in samplers}}
     found = {}
     for qualname, starts in leads.items():
         func = resolve(qualname)

@@ -138,7 +138,8 @@ def test_the_findings_cache_key_hashes_the_runtime_not_the_generator(tmp_path):
     """A copy of the package: editing the generator keeps the key, editing a check changes it."""
     copy = tmp_path / "flake8_jaxnp"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    probe = "from flake8_jaxnp import reuse\nprint(reuse.__file__)\nprint(reuse._plugin_digest())\n"
+    probe = ("from flake8_jaxnp import reuse\nfrom flake8_jaxnp.model.project import cache\n"
+             "print(reuse.__file__)\nprint(cache.plugin_digest())\n")
 
     def digest():
         result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=tmp_path)

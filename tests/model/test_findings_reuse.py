@@ -145,3 +145,25 @@ def test_a_module_that_starts_naming_a_helper_is_seen(tmp_path):
     assert lint(tmp_path, "pkg/util.py") == []
     (package / "other.py").unlink()
     assert codes_at(lint(tmp_path, "pkg/util.py")) == [(5, "JNP401")]
+
+
+def test_a_changed_plugin_reads_none_of_the_old_summaries(tmp_path, monkeypatch):
+    """The summaries of other modules are kept under keys that mix in the plugin's own code
+    (``cache.plugin_digest``): after an upgrade, or an edit of the analysis that kept its version
+    number and summary format, nothing written by the old code is read back."""
+    from flake8_jaxnp.model.project import cache
+
+    write_project(tmp_path)
+    folder = tmp_path / "cache"
+    options = Options(cache_dir=str(folder))
+    source = (tmp_path / "pkg" / "train.py").read_text()
+    linter.lint(ast.parse(source), source.splitlines(True), options, str(tmp_path / "pkg" / "train.py"))
+    before = {p.name for p in folder.iterdir()}
+    monkeypatch.setattr(cache, "plugin_digest", lambda: "another build of the plugin")
+    monkeypatch.setattr(cache.MEMORY, "salts", {})
+    monkeypatch.setattr(cache.MEMORY, "summaries", {})
+    monkeypatch.setattr(cache.MEMORY, "callers", {})
+    linter.lint(ast.parse(source), source.splitlines(True), options, str(tmp_path / "pkg" / "train.py"))
+    written = {p.name for p in folder.iterdir()} - before
+    assert written and all(name not in before for name in written)
+    assert any(not name.startswith("findings-") for name in written)  # summaries, not only findings

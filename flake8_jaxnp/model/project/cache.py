@@ -6,12 +6,14 @@ changed module gets a new key, so answers are never stale), and ``reuse`` keeps 
 file's findings beside them. In memory, ``MEMORY`` holds what this process (one flake8
 run, which sees one state of the files) already found on disk.
 """
+import hashlib
 import json
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 
-from ... import __version__, api
+from ... import api
 from .summaries import SUMMARY_FORMAT
 
 
@@ -119,13 +121,31 @@ def unwritable(where):
     return None
 
 
+@lru_cache(maxsize=None)
+def plugin_digest():
+    """The plugin's own code and data: a changed analysis never reuses old summaries or
+    findings, even when the version number did not change. Each file counts by its size and
+    modification time, as Python's own bytecode cache tells a changed source (reading them
+    all would cost more than the rest of a save's lint). The generator (``datagen/``) is left
+    out: answers change only when the data file it writes does."""
+    digest = hashlib.blake2b(digest_size=16)
+    package = Path(__file__).parents[2]
+    for path in sorted(package.rglob("*")):
+        inside = path.relative_to(package).parts
+        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in inside and inside[0] != "datagen":
+            stat = path.stat()
+            digest.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
 def salt(transforms, scalars_static):
-    """What every cache key mixes in besides a module's bytes: the plugin and JAX versions,
-    the summary format and the transforms. Kept for the tables every file of a run shares."""
+    """What every cache key mixes in besides a module's bytes: the plugin's code and data
+    (``plugin_digest``), the summary format, the JAX version and the transforms. Kept for the
+    tables every file of a run shares."""
     known = MEMORY.salts.get((id(transforms), id(scalars_static)))
     if known is None or known[0] is not transforms or known[1] is not scalars_static:
         settings = json.dumps([sorted((name, b.name) for name, b in transforms.items()), sorted(scalars_static)])
-        salted = f"{__version__}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
+        salted = f"{plugin_digest()}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
         known = MEMORY.salts[(id(transforms), id(scalars_static))] = (transforms, scalars_static, salted)
     return known[2]
 
