@@ -43,6 +43,10 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 # holding an instance of an imported class): the object is what the parameter holds, so that
 # the reach knows the ``self`` of ``__call__`` came in through the transform (no keyword is spelled so).
 OBJECT = "<object>"
+# A call's attribute path ``[PASSED_FUNCTION, parameter]`` (binding None): a nested def calls a
+# parameter of the top-level def around it (``def make_step(forward): def step(p, x): return
+# forward(p, x)``), which runs what the calls of that def pass it (``passed.passed_functions``).
+PASSED_FUNCTION = "<passed>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
@@ -61,7 +65,8 @@ _APPLY_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply\b|#)")
 LINEN_APPLY = "apply()"
 
 
-def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None):
+def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None,
+                    outer=frozenset()):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
@@ -77,7 +82,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     as ``[PARAMETER_METHOD, "model", "loss"]``, and a call of it (``model(x)``,
     ``jax.vmap(model)(xs)``) as ``[PARAMETER_METHOD, "model", "__call__"]``.
     ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
-    ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``)."""
+    ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``).
+    ``outer``: the parameters of the def around a nested ``func`` that it never rebinds; a call
+    of one is recorded as ``[PASSED_FUNCTION, "forward"]``."""
     own = {arg.arg for arg in parameters(func)}
     calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
@@ -99,6 +106,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (None, [PARAMETER_METHOD, called, node.func.attr])
         elif called in own and not bindings[called] and type(runs) is ast.Name:  # model(x): as its callers say
             target = (None, [PARAMETER_METHOD, called, "__call__"])
+        elif called in outer and called not in bindings and node.func is runs and type(runs) is ast.Name:
+            target = (None, [PASSED_FUNCTION, called])  # forward(p, x): what the outer def's callers pass
         elif called in bindings:  # a local or a parameter shadows the name
             target = _instance_call(runs, bindings, imports)
         if target is not None:
@@ -487,3 +496,18 @@ def _derived_from(expr, derived, imports):
         found = _derived_from(expr.func.value, derived, imports) if name is None else set()
         return found.union(*(_derived_from(a, derived, imports) for a in arguments))
     return set()
+
+
+def outer_parameters(tree, unit):
+    """The parameters of the top-level def around the nested def ``unit`` (``make_step.step``)
+    that nothing in it rebinds: what they hold is what every call of that def passes."""
+    outer_name, _, inner = unit.partition(".")
+    if not inner or "." in inner:
+        return frozenset()
+    outer = next((stmt for stmt in reversed(tree.body) if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and stmt.name == outer_name), None)
+    if outer is None:
+        return frozenset()
+    stored = {node.id for node in ast.walk(outer) if type(node) is ast.Name and type(node.ctx) is not ast.Load}
+    stored |= {node.arg for node in ast.walk(outer) if type(node) is ast.arg and node not in parameters(outer)}
+    return frozenset(arg.arg for arg in parameters(outer)) - stored

@@ -24,7 +24,7 @@ from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seed
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
 from .constants import bound_once, numpy_constants
-from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, outer_parameters,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
@@ -79,7 +79,8 @@ def summarise(source, transforms, scalars_static=()):
     methods, linen = run_methods(tree, imports)
     for unit, func in [*units.items(), *methods.items()]:
         if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
-            calls = parameter_calls(func, imports, local_functions, apply_fn, None, applied_instances)
+            calls = parameter_calls(func, imports, local_functions, apply_fn, None, applied_instances,
+                                    outer_parameters(tree, unit))
             if calls:
                 flows[unit] = calls
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
@@ -238,7 +239,7 @@ def root_summary(source, transforms, scalars_static=()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
     instances = UnreadInstances() if may_apply_an_instance(text) else None
-    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances)
+    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances, outer_parameters(tree, unit))
              for unit, func in units.items()}
     if instances is not None and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
