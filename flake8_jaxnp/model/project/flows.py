@@ -66,7 +66,7 @@ LINEN_APPLY = "apply()"
 
 
 def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None,
-                    outer=frozenset()):
+                    around=(frozenset(), {})):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
@@ -83,10 +83,11 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     ``jax.vmap(model)(xs)``) as ``[PARAMETER_METHOD, "model", "__call__"]``.
     ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
     ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``).
-    ``outer``: the parameters of the def around a nested ``func`` that it never rebinds; a call
-    of one is recorded as ``[PASSED_FUNCTION, "forward"]``."""
-    own = {arg.arg for arg in parameters(func)}
-    calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
+    ``around``: what the def around a nested ``func`` gives it (``enclosing``): a call of one of
+    its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of one of its defs as
+    ``[None, ["make_step.loss_fn"]]``."""
+    own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
+    calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
         runs = transformed_instance(node, imports) or node.func  # jax.vmap(model)(xs) runs model(xs)
@@ -110,6 +111,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (None, [PASSED_FUNCTION, called])  # forward(p, x): what the outer def's callers pass
         elif called in bindings:  # a local or a parameter shadows the name
             target = _instance_call(runs, bindings, imports)
+        if target is not None and target[0] is None and len(target[1]) == 1 and target[1][0] in siblings \
+                and target[1][0] not in bindings:  # jax.grad(loss_fn)(p): the outer def's own loss_fn
+            target = (None, [siblings[target[1][0]]])
         if target is not None:
             kept.append((node, target, always))
     calls = kept
@@ -498,16 +502,20 @@ def _derived_from(expr, derived, imports):
     return set()
 
 
-def outer_parameters(tree, unit):
-    """The parameters of the top-level def around the nested def ``unit`` (``make_step.step``)
-    that nothing in it rebinds: what they hold is what every call of that def passes."""
+def enclosing(tree, unit):
+    """(the parameters of the top-level def around the nested def ``unit`` (``make_step.step``)
+    that nothing in it rebinds, {name: unit} of the defs bound once directly in its body
+    (``make_step.loss_fn``)): what the parameters hold is what every call of that def passes,
+    and a call of such a def from a nested one runs it."""
     outer_name, _, inner = unit.partition(".")
-    if not inner or "." in inner:
-        return frozenset()
     outer = next((stmt for stmt in reversed(tree.body) if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and stmt.name == outer_name), None)
+                  and stmt.name == outer_name), None) if inner and "." not in inner else None
     if outer is None:
-        return frozenset()
-    stored = {node.id for node in ast.walk(outer) if type(node) is ast.Name and type(node.ctx) is not ast.Load}
-    stored |= {node.arg for node in ast.walk(outer) if type(node) is ast.arg and node not in parameters(outer)}
-    return frozenset(arg.arg for arg in parameters(outer)) - stored
+        return frozenset(), {}
+    own = parameters(outer)
+    stored = [node.id for node in ast.walk(outer) if type(node) is ast.Name and type(node.ctx) is not ast.Load]
+    stored += [node.arg for node in ast.walk(outer) if type(node) is ast.arg and node not in own]
+    defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    siblings = {name: f"{outer_name}.{name}" for name in defined
+                if defined.count(name) == 1 and name not in stored and name not in {arg.arg for arg in own}}
+    return frozenset(arg.arg for arg in own) - set(stored) - set(defined), siblings

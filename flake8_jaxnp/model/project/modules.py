@@ -432,6 +432,8 @@ class Project(OtherModules):
             return None, None, 0
         if not instance and target[1] in summary["functions"]:
             return target, summary["functions"][target[1]], 0
+        if not instance and target[1] in summary.get("nested", {}):  # make_step.loss_fn, from make_step.step
+            return target, summary["nested"][target[1]], 0
         unit = f"{target[1]}.{method or ('__call__' if instance else '__init__')}"
         facts = (summary["linen"] if applied else summary["methods"]).get(unit)
         return (target[0], facts.get("unit", unit) if facts else unit), facts, 1  # (inherited: where it is defined)
