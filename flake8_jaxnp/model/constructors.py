@@ -6,12 +6,14 @@ names. Only classes whose constructor the code shows field by field: no ``__init
 ``PyTreeNode``), no field whose ``field(...)`` takes it out of the positional order."""
 import ast
 
+from .instances import method_in
 from .names import BindingKind
 from .project.records import NAMED_TUPLES
+from .syntax import literals, named_options, positional_names
 
 DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
 # Decorators that register a class as a pytree and leave its constructor as it was (the first two
-# unflatten by calling the class: see traced.TraceRoots._rebuilding).
+# unflatten by calling the class: see unflattening_constructor).
 REGISTER_CLASS, REGISTER_DATACLASS = "jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass"
 REGISTERING_DECORATORS = frozenset({REGISTER_DATACLASS, REGISTER_CLASS, "jax.tree_util.register_static"})
 _RECORD_BASES = NAMED_TUPLES | {"flax.struct.PyTreeNode"}
@@ -116,3 +118,25 @@ class Record:
     def __init__(self, fields, named):
         self.fields = fields
         self.named = named
+
+
+def unflattening_constructor(cls, qualname, dataclass_fields):
+    """(constructor def, its traced parameters, the data fields its ``self`` holds or None) that
+    unflattening the pytree class ``cls`` runs (measured), or (None, None, None): ``__init__`` of a
+    ``register_pytree_node_class`` whose ``tree_unflatten`` returns ``cls(*children)``, every
+    parameter a tracer, or ``__post_init__`` of a ``register_dataclass`` dataclass, its data fields."""
+    decorators = [qualname(decorated_by(d, qualname)) for d in cls.decorator_list]
+    unflatten = method_in(cls, "tree_unflatten")
+    if REGISTER_CLASS in decorators and unflatten is not None and unflatten.body \
+            and ast.unparse(unflatten.body[-1]) == f"return cls(*{positional_names(unflatten)[-1]})":
+        init = method_in(cls, "__init__")
+        return (init, set(positional_names(init)[1:]), None) if init is not None else (None, None, None)
+    post_init = method_in(cls, "__post_init__")
+    fields = dataclass_fields(post_init)
+    if fields is None or REGISTER_DATACLASS not in decorators:
+        return None, None, None
+    data = {f.id for f in fields}  # all of them, or those the registration names as data_fields=
+    for decorator in cls.decorator_list:
+        options = named_options(decorator.keywords) if type(decorator) is ast.Call else {}
+        data &= set(literals(options["data_fields"], str) or ()) if "data_fields" in options else data
+    return post_init, {"self"}, data

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from .. import api
 from .aliases import TransformAliases
-from .constructors import REGISTER_CLASS, REGISTER_DATACLASS, decorated_by
+from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
@@ -308,29 +308,13 @@ class TraceRoots:
         for name, arg in given + [(k.arg, k.value) for k in call.keywords]:
             cls = self.instances.class_of(arg) if name in traced.traced_params and type(arg) in (
                 ast.Name, ast.Call) else None
-            constructor, params = self._rebuilding(cls) if cls is not None else (None, None)
+            constructor, params, fields = unflattening_constructor(
+                cls, self.names.qualname, self.conventions.dataclass_fields) if cls is not None else (None,) * 3
+            if fields is not None:  # __post_init__(self): self holds the data fields
+                self.traced_fields.setdefault(constructor, set()).update(fields)
             for transform in traced.transforms if constructor is not None else ():
                 root = f"rebuilding {cls.name} from its leaves at line {call.lineno}"
                 self.mark(constructor, Transform(transform.name, transform.behaviour, root), params)
-
-    def _rebuilding(self, cls):
-        """(constructor def, its traced parameters) that unflattening ``cls`` runs, or (None, None)."""
-        decorators = [self.names.qualname(decorated_by(d, self.names.qualname)) for d in cls.decorator_list]
-        unflatten = method_in(cls, "tree_unflatten")
-        if REGISTER_CLASS in decorators and unflatten is not None and unflatten.body \
-                and ast.unparse(unflatten.body[-1]) == f"return cls(*{positional_names(unflatten)[-1]})":
-            init = method_in(cls, "__init__")
-            return (init, set(positional_names(init)[1:])) if init is not None else (None, None)
-        post_init = method_in(cls, "__post_init__")
-        fields = self.conventions.dataclass_fields(post_init)
-        if fields is None or REGISTER_DATACLASS not in decorators:
-            return None, None
-        data = {f.id for f in fields}  # all of them, or those the registration names as data_fields=
-        for decorator in cls.decorator_list:
-            options = named_options(decorator.keywords) if type(decorator) is ast.Call else {}
-            data &= set(literals(options["data_fields"], str) or ()) if "data_fields" in options else data
-        self.traced_fields.setdefault(post_init, set()).update(data)
-        return post_init, {"self"}
 
     # ---- decorators ---------------------------------------------------------
     def _from_decorators(self, func):
