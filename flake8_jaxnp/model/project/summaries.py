@@ -311,6 +311,8 @@ def _top_level_facts(func, imports, transforms, lines):
     built = _builds_jitted(func, imports, transforms) if lines.touched(func) else None
     if built is not None:
         facts["builds_jitted"] = built
+    if built is True and _jits_anew(func, imports, transforms):
+        facts["fresh_jitted"] = True
     return facts
 
 
@@ -343,12 +345,38 @@ def _builds_jitted(func, imports, transforms):
             if stores.get(value.id) != 1:
                 return False
             if value.id in defs:
-                return any(spec is not None and _jits(spec[0], transforms)
-                           for spec in (_transform(d, imports, transforms) for d in defs[value.id].decorator_list))
+                return _jitted_def(defs[value.id], imports, transforms)
             value = assigned.get(value.id)
         return _is_jit_call(value, imports, transforms)
 
     return built_jitted(returns, is_jitted)
+
+
+def _jitted_def(func, imports, transforms):
+    """Whether a decorator of ``func`` jits it (``@jax.jit``)."""
+    return any(spec is not None and _jits(spec[0], transforms)
+               for spec in (_transform(d, imports, transforms) for d in func.decorator_list))
+
+
+def _jits_anew(func, imports, transforms):
+    """Whether every call of the undecorated ``func`` returns a jitted function made on that call:
+    a jitted def or lambda nested in it (``return jax.jit(step)``), new at each call, so each
+    compiles on its first call; JAX's cache keeps the jit of a module's own function
+    (``return jax.jit(apply)``) across calls (both measured)."""
+    body = own_body(func) if not func.decorator_list else None
+    if not body or not body[0] or None in body[0]:
+        return False
+    returns, stores, assigned, defs = body
+
+    def anew(value):
+        if type(value) is ast.Name and stores.get(value.id) == 1:
+            if value.id in defs:
+                return _jitted_def(defs[value.id], imports, transforms)
+            value = assigned.get(value.id)
+        given = value.args[0] if _is_jit_call(value, imports, transforms) else None
+        return type(given) is ast.Lambda or type(given) is ast.Name and given.id in defs and stores.get(given.id) == 1
+
+    return all(anew(value) for value in returns)
 
 
 def _is_jit_call(value, imports, transforms):
