@@ -46,8 +46,10 @@ def recompiles_and_timing(model):
 
 
 def _compiles(model):
-    """Whether the module uses a staging transform at all (as a call or a decorator)."""
-    return any(model.qualname(call.func) in model.staging_transforms for call in model.nodes(ast.Call)) or any(
+    """Whether the module uses a staging transform at all (as a call or a decorator), or calls what
+    a call gives (``make_step()(x)``: another module's function may jit anew)."""
+    return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
+               for call in model.nodes(ast.Call)) or any(
         (model.transform_spec(d) or ("",))[0] in model.staging_transforms
         for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list)
 
@@ -85,18 +87,24 @@ def _fresh_transform(model, loop, stmt, call, walked):
 
 def _fresh_and_called(model, body, stmt, call, walked):
     """What new function ``call`` (a staging transform in ``stmt`` of the loop or def ``body``) is
-    given (``_fresh_function``) when ``body`` also calls what it makes; else None."""
-    if model.qualname(call.func) not in model.staging_transforms or not call.args:
-        return None
-    fresh = _fresh_function(model, body, call.args[0])
-    if fresh is None:
+    given (``_fresh_function``), or that a call of another module's function makes on each call
+    (``fresh_jitted``: ``make_step()`` returning ``jax.jit`` of a nested def), when ``body`` also
+    calls what it makes; else None."""
+    transform = model.qualname(call.func) in model.staging_transforms
+    if transform and not call.args or not transform and type(call.func) not in (ast.Name, ast.Attribute):
         return None
     parent = model.parent(call)
     called = isinstance(parent, ast.Call) and parent.func is call
     if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], ast.Name):
         called = _called_in(body, stmt.targets[0].id, walked)
-    return fresh if called else None
+    if not called:
+        return None
+    if transform:
+        return _fresh_function(model, body, call.args[0])
+    helper = model.helper_facts(call.func) if model.project is not None else None
+    made = helper is not None and helper[1] is not None and helper[0].get("fresh_jitted")
+    return f"a function it defines and jits anew on each call ({helper[1]}:{helper[0]['line']})," if made else None
 
 
 def _compiled_per_call(model, walked):

@@ -13,7 +13,7 @@ from .syntax import literals, named_options, positional_names
 
 DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
 # Decorators that register a class as a pytree and leave its constructor as it was (the first two
-# unflatten by calling the class: see unflattening_runs).
+# unflatten by calling the class: see unflattening_constructor).
 REGISTER_CLASS, REGISTER_DATACLASS = "jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass"
 REGISTERING_DECORATORS = frozenset({REGISTER_DATACLASS, REGISTER_CLASS, "jax.tree_util.register_static"})
 _RECORD_BASES = NAMED_TUPLES | {"flax.struct.PyTreeNode"}
@@ -120,12 +120,12 @@ class Record:
         self.named = named
 
 
-def unflattening_runs(names, cls, dataclass_fields):
-    """(constructor def, its traced parameters, the data fields it is given as tracers) that
-    JAX's unflattening of ``cls`` runs inside a trace, or (None, None, None): ``__init__`` of a
-    ``register_pytree_node_class`` whose ``tree_unflatten`` returns ``cls(*children)``, and
-    ``__post_init__`` of a ``register_dataclass`` dataclass (measured)."""
-    decorators = [names.qualname(decorated_by(d, names.qualname)) for d in cls.decorator_list]
+def unflattening_constructor(cls, qualname, dataclass_fields):
+    """(constructor def, its traced parameters, the data fields its ``self`` holds or None) that
+    unflattening the pytree class ``cls`` runs (measured), or (None, None, None): ``__init__`` of a
+    ``register_pytree_node_class`` whose ``tree_unflatten`` returns ``cls(*children)``, every
+    parameter a tracer, or ``__post_init__`` of a ``register_dataclass`` dataclass, its data fields."""
+    decorators = [qualname(decorated_by(d, qualname)) for d in cls.decorator_list]
     unflatten = method_in(cls, "tree_unflatten")
     if REGISTER_CLASS in decorators and unflatten is not None and unflatten.body \
             and ast.unparse(unflatten.body[-1]) == f"return cls(*{positional_names(unflatten)[-1]})":

@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from .. import api
 from .aliases import TransformAliases
-from .constructors import unflattening_runs
+from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
@@ -308,10 +308,10 @@ class TraceRoots:
         for name, arg in given + [(k.arg, k.value) for k in call.keywords]:
             cls = self.instances.class_of(arg) if name in traced.traced_params and type(arg) in (
                 ast.Name, ast.Call) else None
-            constructor, params, data = unflattening_runs(self.names, cls, self.conventions.dataclass_fields) \
-                if cls is not None else (None, None, None)
-            if data is not None:
-                self.traced_fields.setdefault(constructor, set()).update(data)
+            constructor, params, fields = unflattening_constructor(
+                cls, self.names.qualname, self.conventions.dataclass_fields) if cls is not None else (None,) * 3
+            if fields is not None:  # __post_init__(self): self holds the data fields
+                self.traced_fields.setdefault(constructor, set()).update(fields)
             for transform in traced.transforms if constructor is not None else ():
                 root = f"rebuilding {cls.name} from its leaves at line {call.lineno}"
                 self.mark(constructor, Transform(transform.name, transform.behaviour, root), params)

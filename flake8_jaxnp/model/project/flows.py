@@ -43,6 +43,10 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 # holding an instance of an imported class): the object is what the parameter holds, so that
 # the reach knows the ``self`` of ``__call__`` came in through the transform (no keyword is spelled so).
 OBJECT = "<object>"
+# A call's attribute path ``[PASSED_FUNCTION, parameter]`` (binding None): a nested def calls a
+# parameter of the top-level def around it (``def make_step(forward): def step(p, x): return
+# forward(p, x)``), which runs what the calls of that def pass it (``passed.passed_functions``).
+PASSED_FUNCTION = "<passed>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
@@ -61,7 +65,8 @@ _APPLY_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply\b|#)")
 LINEN_APPLY = "apply()"
 
 
-def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None):
+def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None,
+                    around=(frozenset(), {})):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
     parameters, bare]], line, always]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
@@ -77,9 +82,12 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     as ``[PARAMETER_METHOD, "model", "loss"]``, and a call of it (``model(x)``,
     ``jax.vmap(model)(xs)``) as ``[PARAMETER_METHOD, "model", "__call__"]``.
     ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
-    ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``)."""
-    own = {arg.arg for arg in parameters(func)}
-    calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions, own, apply_fn)
+    ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``).
+    ``around``: what the def around a nested ``func`` gives it (``enclosing``): a call of one of
+    its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of one of its defs as
+    ``[None, ["make_step.loss_fn"]]``."""
+    own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
+    calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
         runs = transformed_instance(node, imports) or node.func  # jax.vmap(model)(xs) runs model(xs)
@@ -99,8 +107,13 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (None, [PARAMETER_METHOD, called, node.func.attr])
         elif called in own and not bindings[called] and type(runs) is ast.Name:  # model(x): as its callers say
             target = (None, [PARAMETER_METHOD, called, "__call__"])
+        elif called in outer and called not in bindings and node.func is runs and type(runs) is ast.Name:
+            target = (None, [PASSED_FUNCTION, called])  # forward(p, x): what the outer def's callers pass
         elif called in bindings:  # a local or a parameter shadows the name
             target = _instance_call(runs, bindings, imports)
+        if target is not None and target[0] is None and len(target[1]) == 1 and target[1][0] in siblings \
+                and target[1][0] not in bindings:  # jax.grad(loss_fn)(p): the outer def's own loss_fn
+            target = (None, [siblings[target[1][0]]])
         if target is not None:
             kept.append((node, target, always))
     calls = kept
@@ -487,3 +500,22 @@ def _derived_from(expr, derived, imports):
         found = _derived_from(expr.func.value, derived, imports) if name is None else set()
         return found.union(*(_derived_from(a, derived, imports) for a in arguments))
     return set()
+
+
+def enclosing(tree, unit):
+    """(the parameters of the top-level def around the nested def ``unit`` (``make_step.step``)
+    that nothing in it rebinds, {name: unit} of the defs bound once directly in its body
+    (``make_step.loss_fn``)): what the parameters hold is what every call of that def passes,
+    and a call of such a def from a nested one runs it."""
+    outer_name, _, inner = unit.partition(".")
+    outer = next((stmt for stmt in reversed(tree.body) if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and stmt.name == outer_name), None) if inner and "." not in inner else None
+    if outer is None:
+        return frozenset(), {}
+    own = parameters(outer)
+    stored = [node.id for node in ast.walk(outer) if type(node) is ast.Name and type(node.ctx) is not ast.Load]
+    stored += [node.arg for node in ast.walk(outer) if type(node) is ast.arg and node not in own]
+    defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    siblings = {name: f"{outer_name}.{name}" for name in defined
+                if defined.count(name) == 1 and name not in stored and name not in {arg.arg for arg in own}}
+    return frozenset(arg.arg for arg in own) - set(stored) - set(defined), siblings

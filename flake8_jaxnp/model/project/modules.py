@@ -21,9 +21,10 @@ from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, shown
-from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, called_object
+from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
 from .package import ReachInputs, kept_reach, package_files
+from .passed import passed_functions
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
@@ -348,22 +349,25 @@ class Project(OtherModules):
                     if found is None:
                         continue
                     origin, binding, attributes = found
-                target, facts, skipped = self._callee(origin, binding, attributes)
-                params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
-                    | set(named) if facts else set()
-                if facts is None or not (params or always and caches):
-                    continue
-                objects.record(caller, target, facts["params"][skipped:], positions, keywords)
-                params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
-                if target[0] != path:
-                    site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
-                                                                   [set(), own_root(caller, path, root)])
-                    site[0] |= params
-                callee = (*target, transform)
-                if callee not in reached or not params <= reached[callee]:
-                    reached.setdefault(callee, set()).update(params)
-                    starts.setdefault(callee, root)
-                    queue.append(callee)
+                run = self._passed(path, name, attributes[1]) if binding is None and attributes[0] == PASSED_FUNCTION \
+                    else [(origin, binding, attributes)]  # forward(p, x): each function the factory's calls pass
+                for origin, binding, attributes in run:
+                    target, facts, skipped = self._callee(origin, binding, attributes)
+                    params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
+                        | set(named) if facts else set()
+                    if facts is None or not (params or always and caches):
+                        continue
+                    objects.record(caller, target, facts["params"][skipped:], positions, keywords)
+                    params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
+                    if target[0] != path:
+                        site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
+                                                                       [set(), own_root(caller, path, root)])
+                        site[0] |= params
+                    callee = (*target, transform)
+                    if callee not in reached or not params <= reached[callee]:
+                        reached.setdefault(callee, set()).update(params)
+                        starts.setdefault(callee, root)
+                        queue.append(callee)
         index.keep()
         found = {}
         for (path, name), sites in calls.items():
@@ -380,6 +384,15 @@ class Project(OtherModules):
         summary = self.summary(path, defines=name.split(".")[0]) if "." not in name else None
         return (summary if summary is not None and name in summary["functions"] else self.summary(path))[
             "flows"].get(name, ())
+
+    def _passed(self, path, unit, param):
+        """[(module path, None, [name])] for the functions that the project's calls of the top-level
+        def around ``unit`` of the module at ``path`` pass as its parameter ``param``."""
+        factory = unit.split(".")[0]
+        facts = self.summary(path)["functions"].get(factory)
+        files = [other for other in self.files() if not is_test_module(other)]
+        found = passed_functions(self, files, path, factory, facts["params"], param) if facts else []
+        return [(other, None, [function]) for other, function in found]
 
     def _parameter_classes(self, path, unit, indexes):
         """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""
@@ -419,6 +432,8 @@ class Project(OtherModules):
             return None, None, 0
         if not instance and target[1] in summary["functions"]:
             return target, summary["functions"][target[1]], 0
+        if not instance and target[1] in summary.get("nested", {}):  # make_step.loss_fn, from make_step.step
+            return target, summary["nested"][target[1]], 0
         unit = f"{target[1]}.{method or ('__call__' if instance else '__init__')}"
         facts = (summary["linen"] if applied else summary["methods"]).get(unit)
         return (target[0], facts.get("unit", unit) if facts else unit), facts, 1  # (inherited: where it is defined)

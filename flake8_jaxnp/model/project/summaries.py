@@ -24,7 +24,7 @@ from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seed
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
 from .constants import bound_once, numpy_constants
-from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, enclosing,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
@@ -34,7 +34,7 @@ from .units import (TransformLines, applications, inherited_methods, own_body, p
                     run_methods)
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 27
+SUMMARY_FORMAT = 29
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -77,9 +77,11 @@ def summarise(source, transforms, scalars_static=()):
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
     methods, linen = run_methods(tree, imports)
-    for unit, func in [*units.items(), *methods.items()]:
+    nested = nested_units(tree, units)
+    for unit, func in [*units.items(), *nested.items(), *methods.items()]:
         if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
-            calls = parameter_calls(func, imports, local_functions, apply_fn, None, applied_instances)
+            calls = parameter_calls(func, imports, local_functions, apply_fn, None, applied_instances,
+                                    enclosing(tree, unit))
             if calls:
                 flows[unit] = calls
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
@@ -94,7 +96,21 @@ def summarise(source, transforms, scalars_static=()):
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
             "numpy": numpy_constants(tree, imports), "classes": classes,
+            "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
+
+
+def nested_units(tree, units):
+    """{unit: def} of the defs nested beside the nested ``units`` (``make_step.loss_fn`` beside the
+    jitted ``make_step.step``), which those call (``jax.grad(loss_fn)(p)``): the reach follows them."""
+    found = {}
+    for unit in units:
+        outer = unit.partition(".")[0]
+        for name, sibling in enclosing(tree, unit)[1].items():
+            if sibling not in units:
+                found[sibling] = next(stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
+                                      for stmt in top.body if getattr(stmt, "name", None) == name)
+    return found
 
 
 def _assigns_call(stmt):
@@ -238,7 +254,7 @@ def root_summary(source, transforms, scalars_static=()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
     instances = UnreadInstances() if may_apply_an_instance(text) else None
-    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances)
+    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances, enclosing(tree, unit))
              for unit, func in units.items()}
     if instances is not None and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
@@ -295,6 +311,8 @@ def _top_level_facts(func, imports, transforms, lines):
     built = _builds_jitted(func, imports, transforms) if lines.touched(func) else None
     if built is not None:
         facts["builds_jitted"] = built
+    if built is True and _jits_anew(func, imports, transforms):
+        facts["fresh_jitted"] = True
     return facts
 
 
@@ -327,12 +345,38 @@ def _builds_jitted(func, imports, transforms):
             if stores.get(value.id) != 1:
                 return False
             if value.id in defs:
-                return any(spec is not None and _jits(spec[0], transforms)
-                           for spec in (_transform(d, imports, transforms) for d in defs[value.id].decorator_list))
+                return _jitted_def(defs[value.id], imports, transforms)
             value = assigned.get(value.id)
         return _is_jit_call(value, imports, transforms)
 
     return built_jitted(returns, is_jitted)
+
+
+def _jitted_def(func, imports, transforms):
+    """Whether a decorator of ``func`` jits it (``@jax.jit``)."""
+    return any(spec is not None and _jits(spec[0], transforms)
+               for spec in (_transform(d, imports, transforms) for d in func.decorator_list))
+
+
+def _jits_anew(func, imports, transforms):
+    """Whether every call of the undecorated ``func`` returns a jitted function made on that call:
+    a jitted def or lambda nested in it (``return jax.jit(step)``), new at each call, so each
+    compiles on its first call; JAX's cache keeps the jit of a module's own function
+    (``return jax.jit(apply)``) across calls (both measured)."""
+    body = own_body(func) if not func.decorator_list else None
+    if not body or not body[0] or None in body[0]:
+        return False
+    returns, stores, assigned, defs = body
+
+    def anew(value):
+        if type(value) is ast.Name and stores.get(value.id) == 1:
+            if value.id in defs:
+                return _jitted_def(defs[value.id], imports, transforms)
+            value = assigned.get(value.id)
+        given = value.args[0] if _is_jit_call(value, imports, transforms) else None
+        return type(given) is ast.Lambda or type(given) is ast.Name and given.id in defs and stores.get(given.id) == 1
+
+    return all(anew(value) for value in returns)
 
 
 def _is_jit_call(value, imports, transforms):

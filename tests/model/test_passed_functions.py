@@ -1,0 +1,62 @@
+"""What the summaries say of a factory that calls a function it is given, or that jits anew."""
+import textwrap
+
+from flake8_jaxnp.model.project.flows import PASSED_FUNCTION
+from flake8_jaxnp.model.project.summaries import summarise
+from flake8_jaxnp.model.traced import transform_tables
+
+FACTORIES = textwrap.dedent('''
+    import jax
+
+
+    def apply(params, x):
+        return x @ params
+
+
+    def make_train_step(forward=apply):
+        def loss_fn(params, x):
+            return forward(params, x).sum()
+
+        def step(params, x):
+            return jax.grad(loss_fn)(params, x)
+
+        return jax.jit(step)
+
+
+    def make_rebinding_step(forward=apply):
+        forward = jax.vmap(forward)
+
+        def step(params, x):
+            return forward(params, x)
+
+        return jax.jit(step)
+
+
+    def make_cached_step():
+        return jax.jit(apply)
+''').encode()
+
+
+def _summary():
+    return summarise(FACTORIES, transform_tables(())[0])
+
+
+def test_a_call_of_the_factorys_parameter_from_a_def_beside_the_jitted_one_is_recorded():
+    flows = _summary()["flows"]
+    assert [None, ["make_train_step.loss_fn"]] in [entry[:2] for entry in flows["make_train_step.step"]]
+    passed = [entry for entry in flows["make_train_step.loss_fn"] if entry[1][0] == PASSED_FUNCTION]
+    assert [entry[1:3] for entry in passed] == [[[PASSED_FUNCTION, "forward"], [[0, ["params"], True],
+                                                                                [1, ["x"], True]]]]
+    assert _summary()["nested"]["make_train_step.loss_fn"] == {"params": ["params", "x"]}
+
+
+def test_a_parameter_the_factory_rebinds_is_not_what_its_callers_pass():
+    flows = _summary()["flows"].get("make_rebinding_step.step", [])
+    assert not [entry for entry in flows if entry[1][0] == PASSED_FUNCTION]
+
+
+def test_a_jit_of_a_nested_def_is_new_on_each_call_a_jit_of_a_module_function_is_not():
+    functions = _summary()["functions"]
+    assert functions["make_train_step"].get("fresh_jitted") is True
+    assert functions["make_cached_step"].get("builds_jitted") is True
+    assert "fresh_jitted" not in functions["make_cached_step"]
