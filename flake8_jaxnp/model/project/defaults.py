@@ -81,8 +81,8 @@ def modules_naming(project, name):
     word = name.encode("utf-8")
     found = []
     for path in project.files():
-        kept = _words(path) if path != project.path else None
-        if kept is not None and _has_word(path, kept[1], word):
+        kept = module_words(path) if path != project.path else None
+        if kept is not None and has_word(path, kept[1], word):
             found.append((path, kept[0]))
     return found
 
@@ -93,7 +93,7 @@ _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a lambda: a transform may trace it)
 
 
-def _words(path):
+def module_words(path):
     """((modification time, size), the module's words), read once per process while the file's
     size and modification time stay. The words are kept as one bytes, each between newlines
     (a tenth of a set's memory, and no copy of the module's text): a question then costs a
@@ -109,8 +109,8 @@ def _words(path):
     return kept
 
 
-def _has_word(path, words, word):
-    """Whether ``word`` is one of a module's ``words`` (``_words``); one that is not ASCII (which
+def has_word(path, words, word):
+    """Whether ``word`` is one of a module's ``words`` (``module_words``); one that is not ASCII (which
     ``_WORD``'s ``\\w`` leaves out) is looked for anywhere in the module's bytes instead."""
     if word.isascii():
         return b"\n%b\n" % word in words
@@ -148,7 +148,7 @@ def _importing_modules(project, name):
     path = project.path
     stem = (path.parent.name if path.name == "__init__.py" else path.stem).encode("utf-8")
     return [(other, version) for other, version in modules_naming(project, name)
-            if _has_word(other, _words(other)[1], stem)]
+            if has_word(other, module_words(other)[1], stem)]
 
 
 def looping_modules(project, name):
@@ -176,7 +176,7 @@ def _module_uses(path, version, needed=None):
     """({name: its calls (``_imported_calls``)}, {name: [(import binding, attributes, line)] for the
     stores in a loop to an attribute ``name`` of an imported name, ``util.name = ...``, in a module
     that has such a line (``_store_pattern``)}) for every name of a module,
-    from one parse and one walk, kept while its version (``_words``) stays; None, without parsing,
+    from one parse and one walk, kept while its version (``module_words``) stays; None, without parsing,
     when the module's bytes do not match ``needed`` (or cannot be read). A store outside a loop may
     run once, before anything is traced (``config.DEBUG = args.debug`` at startup), so only one
     that a loop repeats is known to change the value. Loops in a decorated def or a lambda count
