@@ -35,7 +35,7 @@ class Memory:
         self.resolvers = {}  # (module folder or linked module, working directory) -> a Project resolving there
         self.package = None  # the package of the file being linted (``linting``)
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
-        self.imported_calls = {}  # module path -> ((mtime, size), the calls and stores of imported names: defaults.py)
+        self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
@@ -45,7 +45,7 @@ class Memory:
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.imported_calls):
+                          self.resolvers, self.words, self.module_uses):
                 table.clear()
 
 
