@@ -34,7 +34,6 @@ from .units import (TransformLines, applications, inherited_methods, own_body, p
                     run_methods)
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 29
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
