@@ -77,13 +77,14 @@ def calls_keeping_default(project, name, param, index):
     return found
 
 
-def modules_naming(project, name):
-    """[(path, (modification time, size))] of the other modules of ``project`` that have the word
-    ``name`` (in code, a string or a comment alike: only they can call the function of that name)."""
+def modules_naming(project, name, files=None):
+    """[(path, (modification time, size))] of the modules among ``files`` (the other modules of
+    ``project``) that have the word ``name`` (in code, a string or a comment alike: only they can
+    call the function of that name)."""
     word = name.encode("utf-8")
     found = []
-    for path in project.files():
-        kept = module_words(path) if path != project.path else None
+    for path in [other for other in project.files() if other != project.path] if files is None else files:
+        kept = module_words(path)
         if kept is not None and has_word(path, kept[1], word):
             found.append((path, kept[0]))
     return found
@@ -172,14 +173,11 @@ def passed_functions(project, files, path, factory, params, param):
     by name: a def of the calling module or an import of a project function. A def that nested
     traced code calls through that parameter (``def make_step(forward): ... return jax.jit(step)``
     with ``step`` calling ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each of them traced."""
-    found, word = [], factory.encode("utf-8")
-    index = params.index(param) if param in params else None
+    found, index = [], params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
-        kept = module_words(other)
-        if kept is None or not has_word(other, kept[1], word):
-            continue
-        for binding, attributes, positional, _, _, _, functions in _calls_of(other, kept[0], factory):
+    for other, version in modules_naming(project, factory, files):
+        for binding, attributes, positional, _, _, _, functions in _calls_of(other, version, factory):
             where = index if index is not None and index < positional else param
             given = next((target for at, target in functions if at == where), None)
             if given is None or project.target_of(other, binding, attributes) != (path, factory):
