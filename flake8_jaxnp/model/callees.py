@@ -9,6 +9,7 @@ from .names import BindingKind
 from .project.modules import shown
 from .project.records import built_jitted, jitted_result_shape, module_records
 from .project.summaries import CACHING_DECORATORS, function_facts
+from .project.wrappers import forwarded_argument
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
 
@@ -102,11 +103,7 @@ class Callees:
             return None
         if "forwards" not in known[0]:  # partitioner = Partitioner(): its methods hand out jitted functions
             return INSTANCE_HANDS_OUT_JITTED, known[1]
-        index, parameter = known[0]["forwards"]
-        if any(type(a) is ast.Starred for a in call.args[:index + 1]):
-            return None
-        argument = call.args[index] if index < len(call.args) else next(
-            (k.value for k in call.keywords if k.arg == parameter), None)
+        argument = forwarded_argument(call, known[0]["forwards"])
         if argument is None or not self._jit_call(argument) or bound not in repeated:
             return None
         return HANDS_OUT_JITTED, known[1]
