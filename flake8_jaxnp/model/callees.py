@@ -87,11 +87,10 @@ class Callees:
             return None
         repeated, results = self._called_uses()
         if binding is None and type(func_expr) is ast.Attribute and type(func_expr.value) is ast.Name:
-            found = self.names.resolve_name(func_expr.value) if bound in repeated else None
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN \
-                    or type(found[1][0].value) is not ast.Call:
+            value = self.names.assigned_value(func_expr.value) if bound in repeated else None
+            if type(value) is not ast.Call:
                 return None
-            binding = self._project_import(found[1][0].value.func)  # partitioner = Partitioner(...)
+            binding = self._project_import(value.func)  # partitioner = Partitioner(...)
             known = self._project_class(binding) if binding else None
             if known is None or func_expr.attr not in known[0].get("builds_jitted", ()):
                 return None

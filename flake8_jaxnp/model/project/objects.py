@@ -120,10 +120,7 @@ def _array_parameters(names, instances, func, params):
 def _gives_array(names, expr):
     """Whether ``expr`` is an array made by JAX (``jnp.ones(3)``), or a name bound once to one."""
     if type(expr) is ast.Name:
-        found = names.resolve_name(expr)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-            return False
-        expr = found[1][0].value
+        expr = names.assigned_value(expr)
     if type(expr) is not ast.Call:
         return False
     return array_function(names.qualname(expr.func) or "")
