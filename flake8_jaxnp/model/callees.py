@@ -9,6 +9,7 @@ from .names import BindingKind
 from .project.modules import shown
 from .project.records import built_jitted, jitted_result_shape, module_records
 from .project.summaries import CACHING_DECORATORS, function_facts
+from .project.wrappers import forwarded_argument
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
 
@@ -86,11 +87,10 @@ class Callees:
             return None
         repeated, results = self._called_uses()
         if binding is None and type(func_expr) is ast.Attribute and type(func_expr.value) is ast.Name:
-            found = self.names.resolve_name(func_expr.value) if bound in repeated else None
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN \
-                    or type(found[1][0].value) is not ast.Call:
+            value = self.names.assigned_value(func_expr.value) if bound in repeated else None
+            if type(value) is not ast.Call:
                 return None
-            binding = self._project_import(found[1][0].value.func)  # partitioner = Partitioner(...)
+            binding = self._project_import(value.func)  # partitioner = Partitioner(...)
             known = self._project_class(binding) if binding else None
             if known is None or func_expr.attr not in known[0].get("builds_jitted", ()):
                 return None
@@ -102,11 +102,7 @@ class Callees:
             return None
         if "forwards" not in known[0]:  # partitioner = Partitioner(): its methods hand out jitted functions
             return INSTANCE_HANDS_OUT_JITTED, known[1]
-        index, parameter = known[0]["forwards"]
-        if any(type(a) is ast.Starred for a in call.args[:index + 1]):
-            return None
-        argument = call.args[index] if index < len(call.args) else next(
-            (k.value for k in call.keywords if k.arg == parameter), None)
+        argument = forwarded_argument(call, known[0]["forwards"])
         if argument is None or not self._jit_call(argument) or bound not in repeated:
             return None
         return HANDS_OUT_JITTED, known[1]

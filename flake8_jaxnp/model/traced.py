@@ -415,10 +415,7 @@ class TraceRoots:
         factory's own parameters then reach the inner def as Python closure values.
         (None, None) otherwise: a factory that returns anything else is not known."""
         if isinstance(expr, ast.Name):
-            found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-                return None, None
-            expr = found[1][0].value
+            expr = self.names.assigned_value(expr)
         factory = self.names.function_bound_to(expr.func) if isinstance(expr, ast.Call) else None
         if factory is None or isinstance(factory, ast.Lambda):
             return None, None
@@ -485,10 +482,7 @@ class TraceRoots:
         if not isinstance(func_expr, ast.Attribute) or func_expr.attr != "apply" \
                 or not isinstance(func_expr.value, ast.Name):
             return None
-        found = self.names.resolve_name(func_expr.value)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-            return None
-        instance = found[1][0].value
+        instance = self.names.assigned_value(func_expr.value)
         if not isinstance(instance, ast.Call) or not isinstance(instance.func, ast.Name):
             return None
         found = self.names.resolve_name(instance.func)
@@ -555,10 +549,9 @@ class TraceRoots:
             return module, True
         func = self.names.function_bound_to(given)
         if func is None and type(given) is ast.Attribute and type(given.value) is ast.Name:
-            found = self.names.resolve_name(given.value)  # model.apply, model = Model(...)
-            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN \
-                    and type(found[1][0].value) is ast.Call and type(found[1][0].value.func) is ast.Name:
-                func = self._method(found[1][0].value.func, given.attr)
+            value = self.names.assigned_value(given.value)  # model.apply, model = Model(...)
+            if type(value) is ast.Call and type(value.func) is ast.Name:
+                func = self._method(value.func, given.attr)
         return (func, False) if func is not None else None
 
     def _call_method_of_instance(self, expr):

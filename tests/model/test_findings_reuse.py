@@ -150,7 +150,7 @@ def test_a_module_that_starts_naming_a_helper_is_seen(tmp_path):
 def test_a_changed_plugin_reads_none_of_the_old_summaries(tmp_path, monkeypatch):
     """The summaries of other modules are kept under keys that mix in the plugin's own code
     (``cache.plugin_digest``): after an upgrade, or an edit of the analysis that kept its version
-    number and summary format, nothing written by the old code is read back."""
+    number, nothing written by the old code is read back."""
     from flake8_jaxnp.model.project import cache
 
     write_project(tmp_path)

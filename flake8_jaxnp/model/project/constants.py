@@ -4,6 +4,7 @@ import ast
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname
+from .flows import binding_counts
 
 
 def numpy_constants(tree, imports):
@@ -42,12 +43,5 @@ def _literal(expr, imports):
 
 def bound_once(tree, found):
     """``found`` ({name: ...}) without the names bound more than once anywhere in the module."""
-    if not found:
-        return found
-    rebound = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            rebound[node.id] = rebound.get(node.id, 0) + 1
-        elif isinstance(node, ast.Global):
-            rebound.update((name, 2) for name in node.names)
-    return {name: value for name, value in found.items() if rebound.get(name) == 1}
+    counts = binding_counts(tree) if found else {}
+    return {name: value for name, value in found.items() if counts.get(name) == 1}

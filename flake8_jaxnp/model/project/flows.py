@@ -45,7 +45,7 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 OBJECT = "<object>"
 # A call's attribute path ``[PASSED_FUNCTION, parameter]`` (binding None): a nested def calls a
 # parameter of the top-level def around it (``def make_step(forward): def step(p, x): return
-# forward(p, x)``), which runs what the calls of that def pass it (``passed.passed_functions``).
+# forward(p, x)``), which runs what the calls of that def pass it (``defaults.passed_functions``).
 PASSED_FUNCTION = "<passed>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
@@ -271,19 +271,20 @@ def given_apply_fn(tree, imports, local_functions):
     if found is not None:  # model = Model(); apply_fn=model.apply
         return list(found[0]), [*found[1], LINEN_APPLY]
     target = call_target(value, imports, local_functions)
-    return target if target is not None and _bound_once(tree)[0].get(root.id) == 1 else None
+    return target if target is not None and binding_counts(tree).get(root.id) == 1 else None
 
 
 def instances_of_imported_classes(tree, imports):
     """{name: (import binding, attribute path)} for the names that the module ``tree`` binds
     once in all (nested functions included), to a call of an imported class (``model =
     MLP()``), or so it seems: what ``name.apply(...)`` runs is then that class's to say."""
-    counts, assigned = _bound_once(tree)
-    found = {}
-    for name, value in assigned.items():
-        target = _constructed_class([value], imports) if counts[name] == 1 else None
-        if target is not None:
-            found[name] = (tuple(target[0]), tuple(target[1]))
+    counts, found = binding_counts(tree), {}
+    for node in walk_own([tree], ()):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                and counts[node.targets[0].id] == 1:
+            target = _constructed_class([node.value], imports)
+            if target is not None:
+                found[node.targets[0].id] = (tuple(target[0]), tuple(target[1]))
     return found
 
 
@@ -299,22 +300,20 @@ class UnreadInstances:
         self.asked = True
 
 
-def _bound_once(tree):
-    """({name: how many times the module ``tree`` binds it, anywhere}, {name: the value of
-    its last plain assignment ``name = value``})."""
-    counts, assigned = {}, {}
-    for node in walk_own([tree], ()):
-        kind = type(node)
-        if kind is ast.Name and type(node.ctx) is not ast.Load:
-            counts[node.id] = counts.get(node.id, 0) + 1
+def binding_counts(node):
+    """{name: how many times ``node`` binds it, nested scopes included (parameters, stores,
+    imports, defs and the other ``BINDING_STATEMENTS``)}: a name bound once has one value."""
+    counts = {}
+    for inner in walk_own([node], ()):
+        kind = type(inner)
+        if kind is ast.Name and type(inner.ctx) is not ast.Load:
+            counts[inner.id] = counts.get(inner.id, 0) + 1
         elif kind is ast.arg:
-            counts[node.arg] = counts.get(node.arg, 0) + 1
+            counts[inner.arg] = counts.get(inner.arg, 0) + 1
         elif kind in BINDING_STATEMENTS:
-            for name in bound_by(node):
+            for name in bound_by(inner):
                 counts[name] = counts.get(name, 0) + 1
-        if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-            assigned[node.targets[0].id] = node.value
-    return counts, assigned
+    return counts
 
 
 def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):

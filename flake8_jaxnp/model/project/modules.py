@@ -20,11 +20,10 @@ from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, shown
+from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_functions, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
 from .package import ReachInputs, kept_reach, package_files
-from .passed import passed_functions
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 

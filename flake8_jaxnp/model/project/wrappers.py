@@ -182,14 +182,18 @@ class _Classes:
         if called in self.builders:
             return True
         wrapped = self.wrappers.get(called)
-        if wrapped is None:
-            return False
-        index, parameter = wrapped
-        if any(type(a) is ast.Starred for a in expr.args[:index + 1]):
-            return False
-        argument = expr.args[index] if index < len(expr.args) else next(
-            (k.value for k in expr.keywords if k.arg == parameter), None)
+        argument = forwarded_argument(expr, wrapped) if wrapped is not None else None
         return argument is not None and self._jitted(argument, stores, depth + 1)
+
+
+def forwarded_argument(call, forwards):
+    """What a call that builds a forwarding class (``forwards``: its ``[index, parameter]``) gives
+    it to call, or None when the call does not say plainly."""
+    index, parameter = forwards
+    if any(type(a) is ast.Starred for a in call.args[:index + 1]):
+        return None
+    return call.args[index] if index < len(call.args) else next(
+        (k.value for k in call.keywords if k.arg == parameter), None)
 
 
 def _returns_and_stores(func):
