@@ -94,9 +94,15 @@ def case_clean_step():
     return trainer.clean_step(params, x, y)
 
 
+def case_squashed_step():
+    trainer, params, x, y = setup()
+    return trainer.squashed_step(params, x, y)
+
+
 def case_noisy_step():
     trainer, params, x, y = setup()
-    return trainer.noisy_step(params, x, y)
+    first, second = trainer.noisy_step(params, x, y), trainer.noisy_step(params, x, y)
+    return jax.tree.map(lambda a, b: bool((a == b).all()), first, second)
 
 
 def case_counted_step():

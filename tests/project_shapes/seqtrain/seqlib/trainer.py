@@ -18,6 +18,7 @@ class Trainer:
         self.logits = jax.jit(model.forward)
         self.checked_step = jax.jit(self._checked_step)
         self.clean_step = jax.jit(self._clean_step)
+        self.squashed_step = jax.jit(self._squashed_step)
         self.noisy_step = jax.jit(self._noisy_step)
         self.counted_step = jax.jit(self._counted_step)
         self.recording_step = jax.jit(self._recording_step)
@@ -47,8 +48,11 @@ class Trainer:
         return params, metrics.assert_finite(loss)
 
     def _clean_step(self, params, x, y):
-        x, y = data.drop_padding(data.standardize(x), y)
+        x, y = data.drop_padding(x, y)
         return self._train_step(params, x, y)
+
+    def _squashed_step(self, params, x, y):
+        return self._train_step(params, data.standardize(x), y)
 
     def _noisy_step(self, params, x, y):
         grads = jax.grad(lambda p: model.cross_entropy(model.forward_dropout(p, x), y, 0.0))(params)
