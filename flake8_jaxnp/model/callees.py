@@ -208,6 +208,12 @@ class Callees:
         binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
         return bool(binding) and self.project.numpy_data(*binding)
 
+    def imported_rebound(self, expr):
+        """[module, line] where a function of another project module rebinds the global that
+        ``expr`` reads of it through ``global`` (``callbacks.LR_SCALE``), or None."""
+        binding = self._project_import(expr) if type(expr) is ast.Attribute else None
+        return self.project.rebound_global(*binding) if binding else None
+
     def jitted_result(self, callee):
         """The shape of what a same-file jitted function returns (see project.records.result_shape),
         when its transforms turn every leaf into an array; else None."""

@@ -33,7 +33,7 @@ from .units import word_pattern
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
-             "rebound_elsewhere", "looped_elsewhere", "transform_alias")
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global")
 
 
 class Project(OtherModules):

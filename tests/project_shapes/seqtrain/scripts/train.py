@@ -121,12 +121,13 @@ def case_ok_step_timed_after_block():
     return time.perf_counter() - start
 
 
-# project shape (not a thread): the key that init_params() consumed reused for input noise
+# project shape (not a thread): a draw from the key that init_params() split (marked JNP601 as written;
+# a split then a draw of one key is JNP606's, off by default)
 def case_init_key_reused_for_noise():
     key = make_key(0)
     params = model.init_params(key, CFG.model)
     x, _ = make_dataset(CFG)
-    x_noisy = noise_like(key, jnp.asarray(x))  # reported: JNP601
+    x_noisy = noise_like(key, jnp.asarray(x))  # reported: JNP606
     return params, x_noisy
 
 
