@@ -77,7 +77,8 @@ class Trainer:
 
         def objective(p):
             logits = model.forward_dropout_ok(p, key, x)
-            return model.cross_entropy(logits, y, smoothing) + 1e-3 * jnp.mean(model.row_norms_ok(model.preactivation(p, x)))
+            penalty = jnp.mean(model.row_norms_ok(model.preactivation(p, x)))
+            return model.cross_entropy(logits, y, smoothing) + 1e-3 * penalty
 
         loss, grads = jax.value_and_grad(objective)(params)
         trace_norm_ok(params)
