@@ -87,7 +87,8 @@ class Callees:
         if self._own_classes is None:
             builders = {stmt.name for stmt in self.names.tree.body
                         if type(stmt) is ast.FunctionDef and self.builds_jitted(stmt) is True}
-            self._own_classes = wrapper_classes(self.names.tree, self._jit_call, builders, lambda names: bool)
+            self._own_classes = wrapper_classes(self.names.tree, self._jit_call, builders,
+                                                lambda names: lambda func: True)  # (every method read)
         facts = self._own_classes.get(func_expr.id)
         return (facts, None) if facts else None
 
