@@ -26,7 +26,8 @@ class Memory:
         self.project_files = {}  # (package, in a package) -> project files
         self.module_files = {}  # module stem -> its file, or None
         self.packages = {}  # folder -> (its top package or itself, whether in a package)
-        self.project_modules = {}  # (import root, working directory, top-level name) -> whether the project has it
+        self.import_roots = {}  # (import root, working directory) -> the folders imports resolve under
+        self.project_modules = {}  # (those folders, top-level name) -> whether the project has it
         self.resolved = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
         self.callers = {}  # (package, salt) -> the reach (see Project.callers)

@@ -3,7 +3,7 @@ import ast
 
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
-from ..syntax import imported_qualname
+from ..syntax import imported_qualname, walk_own
 from .flows import binding_counts
 
 
@@ -39,6 +39,24 @@ def _literal(expr, imports):
     if isinstance(expr, (ast.Tuple, ast.List)):
         return all(_literal(e, imports) for e in expr.elts)
     return dtypes.dtype_of_qualname(imported_qualname(expr, imports))[0] is not None
+
+
+def rebound_globals(tree):
+    """{global: line} for the module globals bound at the top level that a function of the module
+    rebinds through ``global`` (``global LR_SCALE; LR_SCALE = LR_SCALE * 0.5``, the line of its
+    first such store): another module's traced code that reads ``callbacks.LR_SCALE`` keeps the
+    value it saw when traced."""
+    top = {node.id for stmt in tree.body if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+           for node in ast.walk(stmt) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    found = {}
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        declared = {name for node in walk_own(func.body) if isinstance(node, ast.Global) for name in node.names}
+        for node in walk_own(func.body) if declared & top else ():
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in declared & top:
+                found[node.id] = min(found.get(node.id, node.lineno), node.lineno)
+    return found
 
 
 def bound_once(tree, found):

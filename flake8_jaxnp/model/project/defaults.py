@@ -48,6 +48,17 @@ class OtherModules:
         self.consulted.append(("transform_alias", [list(binding), list(attributes)], answer(alias)))
         return alias
 
+    def rebound_global(self, binding, attributes=()):
+        """[module path as messages show it, line] where a function of an imported project module
+        rebinds, through ``global``, the global that ``binding`` and ``attributes`` name
+        (``callbacks.LR_SCALE``; the summaries' ``rebound``), or None."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        line = summary.get("rebound", {}).get(found[1]) if summary else None
+        where = [shown(found[0]), line] if line else None
+        self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))
+        return where
+
     def rebound_elsewhere(self, name):
         """[[module path as messages show it, line]]: where other modules rebind this file's global
         ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""

@@ -346,11 +346,12 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 bindings.setdefault(node.id, []).append(_OPAQUE)
                 rebind(node.id, node)
             continue
-        elif kind is ast.Assign and all(type(t) is ast.Name for t in node.targets):
+        elif kind is ast.Assign:  # x, y = clean(x, y): the call reads x before the rebinding
             for target in node.targets:
-                bindings.setdefault(target.id, []).append(node.value)
-                assigned.add(id(target))
-                rebind(target.id, node, end=True)
+                for name in [target] if type(target) is ast.Name else _unpacked_names(target):
+                    bindings.setdefault(name.id, []).append(node.value if name is target else _OPAQUE)
+                    assigned.add(id(name))
+                    rebind(name.id, node, end=True)
         elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
             value = node.value if kind is ast.AnnAssign else ast.copy_location(
                 ast.BinOp(node.target, node.op, node.value), node)
@@ -373,6 +374,17 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             elif isinstance(value, ast.AST):
                 stack.append((value, inner))
     return calls, bindings, rebound_at
+
+
+def _unpacked_names(target):
+    """The names a tuple or list target binds (``x, (y, *rest) = ...``)."""
+    kind = type(target)
+    if kind is ast.Name:
+        return [target]
+    if kind is ast.Starred:
+        return _unpacked_names(target.value)
+    return [name for element in target.elts for name in _unpacked_names(element)] \
+        if kind in (ast.Tuple, ast.List) else []
 
 
 def _transformed_target(call, imports, local_functions):

@@ -23,7 +23,7 @@ from ..aliases import transform_aliases
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
-from .constants import bound_once, numpy_constants
+from .constants import bound_once, numpy_constants, rebound_globals
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, enclosing,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
@@ -94,7 +94,7 @@ def summarise(source, transforms, scalars_static=()):
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes,
+            "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
 
