@@ -6,11 +6,13 @@ from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample,
                           unbound_after)
 from ..model.names import BindingKind
+from ..model.parameters import transform_options
 from ..model.syntax import TRIES, argument_for, positional, positional_names
 
 # A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
 # split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
 UNSEEN = "unseen split"
+VMAP = "jax.vmap"
 _MAX_WRAPS = 8  # transforms around transforms followed (jax.jit(jax.grad(f)))
 
 
@@ -29,6 +31,7 @@ class Consumers:
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
         self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
+        self.chains = {}  # call -> the transform calls that wrap the function it runs, outermost first
         self.transforms = api.transforms()
         # The names that can reach another module's function (helper_facts): those a module-level import binds once.
         self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
@@ -81,18 +84,42 @@ class Consumers:
         ``eval_shape``) runs nothing that draws."""
         found = self.run.get(call)
         if found is None:
-            expr, wrapped, given = call.func, False, call
+            expr, wrapped, given, chain = call.func, False, call, []
             facts = self._facts(call.func)
             if facts is not None and facts["arguments"] != "later":
                 given = self._given(call, facts["arguments"]) if facts["computes"] else None
                 expr, wrapped = (call.args[0] if given is not None else None), True
             for _ in range(_MAX_WRAPS):
-                function = self._transformed(expr) if expr is not None else None
-                if function is None:
+                transform = self._transformed(expr) if expr is not None else None
+                if transform is None:
                     break
-                expr, wrapped = function, True
+                chain.append(transform)
+                expr, wrapped = transform.args[0], True
             found = self.run[call] = (expr, wrapped, given)
+            self.chains[call] = chain
         return found
+
+    def batching(self, call):
+        """The ``jax.vmap`` calls among the transforms that wrap the function ``call`` runs
+        (``jax.vmap(f, in_axes=(0, None))(xs, key)``, ``jax.jit(jax.vmap(f))``): each runs it once per
+        element of its batch."""
+        self.runs(call)
+        return [transform for transform in self.chains[call] if self.model.qualname(transform.func) == VMAP]
+
+    def broadcast_by(self, call):
+        """The ``jax.vmap`` call that hands the key ``call`` consumes, unbatched (``in_axes`` None at
+        its position), to every element of its batch, so that each element consumes the same key; or None.
+        Keyword arguments are batched (vmap maps them over their first axis)."""
+        key, given = self.key_of(call), self.runs(call)[2]
+        position = next((i for i, arg in enumerate(given.args) if arg is key), None) if given is not None else None
+        for vmap in self.batching(call) if position is not None else ():
+            in_axes = dict((k.arg, k.value) for k in transform_options(VMAP, vmap)).get("in_axes")
+            if type(in_axes) in (ast.Tuple, ast.List) and position < len(in_axes.elts) \
+                    and not any(type(axis) is ast.Starred for axis in in_axes.elts):
+                in_axes = in_axes.elts[position]
+            if type(in_axes) is ast.Constant and in_axes.value is None:
+                return vmap
+        return None
 
     def _facts(self, func):
         """The measured facts of the JAX transform that ``func`` names, called with a function
@@ -114,7 +141,7 @@ class Consumers:
             if type(primals) in (ast.Tuple, ast.List) else None
 
     def _transformed(self, expr):
-        """The function that the transform call ``expr`` (or a name bound once to one) wraps, or
+        """The transform call ``expr`` is (or a name bound once to one is), its function first, or
         None (also for a transform that computes nothing, or runs its function at once)."""
         if type(expr) is ast.Name:
             found = self.model.resolve(expr)
@@ -125,7 +152,7 @@ class Consumers:
             return None
         spec = self.model.transform_spec(expr.func)
         facts = self.transforms.get(spec[0], {"computes": True, "arguments": "later"}) if spec is not None else None
-        return expr.args[0] if facts is not None and facts["computes"] and facts["arguments"] == "later" else None
+        return expr if facts is not None and facts["computes"] and facts["arguments"] == "later" else None
 
     def callee(self, func):
         """The same-file def a call runs: the one its function expression names, or the own
