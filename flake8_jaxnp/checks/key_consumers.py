@@ -27,6 +27,10 @@ class Consumers:
         # jax.random's samplers, and the framework layers whose construction draws from key= (measured)
         self.samplers = api.random_samplers() | {name for name, facts in api.framework_layers().items()
                                                  if facts.get("draws_from_key")}
+        # the framework layers whose built object draws from the key= it is called with, and the
+        # options it was measured built with (an Equinox dropout)
+        self.drawing_layers = {name: facts["draws_when_called"] for name, facts in api.framework_layers().items()
+                               if "draws_when_called" in facts}
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
@@ -45,8 +49,8 @@ class Consumers:
         consumes only through one of those."""
         calls = self.model.nodes(ast.Call)
         qualname, consuming = self.model.qualname, self.samplers | {SPLIT}
-        direct = [call for call in calls if qualname(call.func) in consuming
-                  or seeded_sample(call) is not None or self._imported_consumer(call) is not None]
+        direct = [call for call in calls if qualname(call.func) in consuming or seeded_sample(call) is not None
+                  or self._drawing_layer(call) or self._imported_consumer(call) is not None]
         if not direct:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
@@ -155,14 +159,18 @@ class Consumers:
         return expr if facts is not None and facts["computes"] and facts["arguments"] == "later" else None
 
     def callee(self, func):
-        """The same-file def a call runs: the one its function expression names, or the own
-        ``__init__`` of the class that a name bound once by a class statement refers to."""
+        """The same-file def a call runs: the one its function expression names, the own
+        ``__init__`` of the class that a name bound once by a class statement refers to, or the
+        ``__call__`` of the same-file class whose instance a name holds (``model(x, key)``)."""
         found = self.model.callee(func) if func is not None else None
         if found is not None or type(func) is not ast.Name:
             return found
         binding = self.model.resolve(func)
-        if not binding or len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
+        if not binding:
             return None
+        if len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
+            cls = self.model.class_of(func)
+            return self.model.method_of(cls, "__call__") if cls is not None else None
         inits = [s for s in binding[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
         return inits[0] if len(inits) == 1 else None
 
@@ -185,6 +193,19 @@ class Consumers:
             return found[0]
         return None
 
+    def _drawing_layer(self, call):
+        """Whether ``call`` calls, with ``key=`` its only keyword, an object that a framework layer
+        built and that then draws from that key (measured ``draws_when_called``): built as measured,
+        with none of its other options, and none of them a false constant (``Dropout(0.0)``)."""
+        if not call.keywords or any(keyword.arg != "key" for keyword in call.keywords):
+            return False  # (asked of every call: the cheap test first)
+        built = self.model.constructor(call.func)
+        options = self.drawing_layers.get(self.model.qualname(built.func)) if built is not None else None
+        given = [*built.args, *(keyword.value for keyword in built.keywords)] if options is not None else []
+        return options is not None and len(built.args) <= len(options) \
+            and all(keyword.arg in options for keyword in built.keywords) \
+            and not any(type(v) is ast.Starred or type(v) is ast.Constant and not v.value for v in given)
+
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a
         split whose outputs feed it again, as ``key, sub = split(key)`` in a loop does)."""
@@ -198,7 +219,7 @@ class Consumers:
         """(key expression, how, the positions of the call's result that hand the consumed key
         back) for a sampler, a used split, or a project function that consumes a parameter."""
         qualname = self.model.qualname(call.func)
-        if qualname in self.samplers or seeded_sample(call) is not None:
+        if qualname in self.samplers or seeded_sample(call) is not None or self._drawing_layer(call):
             return key_argument(call), "draw", ()
         if qualname == SPLIT:
             outputs = self._split_outputs(call)
@@ -209,7 +230,7 @@ class Consumers:
             if callee not in self.may_consume:
                 return None
             names = positional_names(callee)
-            if (isinstance(func, ast.Attribute) or callee.name == "__init__") and names \
+            if (isinstance(func, ast.Attribute) or callee.name in ("__init__", "__call__")) and names \
                     and names[0] in ("self", "cls"):
                 names = names[1:]
             posonly = {a.arg for a in callee.args.posonlyargs}
