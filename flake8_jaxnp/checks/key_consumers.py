@@ -196,7 +196,8 @@ class Consumers:
     def _drawing_layer(self, call):
         """Whether ``call`` calls, with ``key=`` its only keyword, an object that a framework layer
         built and that then draws from that key (measured ``draws_when_called``): built as measured,
-        with none of its other options, and none of them a false constant (``Dropout(0.0)``)."""
+        with none of its other options, each a constant and none a false one (``Dropout(0.0)`` draws
+        nothing; so may ``Dropout(rate)`` with a configured rate of 0, the usual default)."""
         if not call.keywords or any(keyword.arg != "key" for keyword in call.keywords):
             return False  # (asked of every call: the cheap test first)
         built = self.model.constructor(call.func)
@@ -204,7 +205,7 @@ class Consumers:
         given = [*built.args, *(keyword.value for keyword in built.keywords)] if options is not None else []
         return options is not None and len(built.args) <= len(options) \
             and all(keyword.arg in options for keyword in built.keywords) \
-            and not any(type(v) is ast.Starred or type(v) is ast.Constant and not v.value for v in given)
+            and all(type(v) is ast.Constant and v.value for v in given)
 
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a

@@ -264,7 +264,7 @@ class _KeyFlow:
                 branches, operands, repeater = self.branches[call]
                 if repeater is not None:
                     self._per_leaf(repeater, *branches[0], used)
-                else:
+                if operands is not None:  # not a tree map, which may see no leaf
                     joined = self._branches(branches, operands, used, call)
                     used.clear()
                     used.update(joined)
