@@ -3,8 +3,8 @@ are used, and the project's functions that consume a key parameter on every call
 import ast
 
 from .. import api
-from ..model.keys import (SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample,
-                          unbound_after)
+from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument,
+                          returned_keys, seeded_sample, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
 from ..model.syntax import TRIES, argument_for, positional, positional_names
@@ -253,8 +253,27 @@ class Consumers:
         return found
 
     def _consumed(self, call):
-        found = self.consumed[call][:2] if self.key_of(call) is not None else None
+        """(key expression, how) that ``call`` consumes, as a function's parameters go: also a key
+        that the def or lambda of the caller's scope it runs closes over (``_closed_over``)."""
+        found = self.consumed[call][:2] if self.key_of(call) is not None else self._closed_over(call)
         return found if found is None or found[1] != UNSEEN else None
+
+    def _closed_over(self, call):
+        """(key, how) for the first key that the def or lambda of the caller's own scope that ``call``
+        runs (``loss(p)``, ``jax.grad(loss)(p)``) closes over and consumes on every call, or None:
+        a step that defines its loss around its ``key`` parameter consumes that parameter where it
+        runs the loss. (The forward pass reads such calls itself: ``keys._branch_calls``.)"""
+        func = self.runs(call)[0]
+        function = func if type(func) is ast.Lambda else self.model.callee(func) if type(func) is ast.Name else None
+        if function is None or deferred(function) \
+                or self.model.enclosing_function(function) is not self.model.enclosing_function(call):
+            return None
+        own = self.model.scope(function).bindings
+        for inner in every_call_consumers(function, lambda node: self._consumed(node) is not None):
+            key, how = self._consumed(inner)
+            if type(key) is ast.Name and key.id not in own:
+                return key, how
+        return None
 
     def _split_outputs(self, call):
         """Who reads the split's outputs: "unread" (``split(key)`` as a statement, names nothing

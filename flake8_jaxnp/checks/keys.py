@@ -19,7 +19,7 @@ import ast
 from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
-from ..model.keys import every_call_consumers, reads_besides_key
+from ..model.keys import deferred, every_call_consumers, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, walk_own
 from . import describe, iterates_twice, repeats, rule
 from .key_consumers import UNSEEN, VMAP, Consumers
@@ -95,20 +95,13 @@ def _branch_calls(model, consumers, finder):
         branches = []
         for expr in functions:
             function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
-            if function is None or model.enclosing_function(function) is not scope or _deferred(function):
+            if function is None or model.enclosing_function(function) is not scope or deferred(function):
                 break
-            branches.append((function, every_call_consumers(function, consumers)))
+            branches.append((function, every_call_consumers(function, consumers.__contains__)))
         else:
             if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
                 found[call] = (branches, operands, repeater)
     return found
-
-
-def _deferred(function):
-    """Whether calling ``function`` runs none of its body yet (a generator or a coroutine)."""
-    body = function.body if isinstance(function.body, list) else [function.body]
-    return isinstance(function, ast.AsyncFunctionDef) or any(
-        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk_own(body, SCOPES))
 
 
 def _many_leaves(model, trees):
