@@ -3,14 +3,16 @@ are used, and the project's functions that consume a key parameter on every call
 import ast
 
 from .. import api
-from ..model.keys import (SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample,
-                          unbound_after)
+from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument,
+                          returned_keys, seeded_sample, unbound_after)
 from ..model.names import BindingKind
+from ..model.parameters import transform_options
 from ..model.syntax import TRIES, argument_for, positional, positional_names
 
 # A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
 # split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
 UNSEEN = "unseen split"
+VMAP = "jax.vmap"
 _MAX_WRAPS = 8  # transforms around transforms followed (jax.jit(jax.grad(f)))
 
 
@@ -25,10 +27,15 @@ class Consumers:
         # jax.random's samplers, and the framework layers whose construction draws from key= (measured)
         self.samplers = api.random_samplers() | {name for name, facts in api.framework_layers().items()
                                                  if facts.get("draws_from_key")}
+        # the framework layers whose built object draws from the key= it is called with, and the
+        # options it was measured built with (an Equinox dropout)
+        self.drawing_layers = {name: facts["draws_when_called"] for name, facts in api.framework_layers().items()
+                               if "draws_when_called" in facts}
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
         self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
+        self.chains = {}  # call -> the transform calls that wrap the function it runs, outermost first
         self.transforms = api.transforms()
         # The names that can reach another module's function (helper_facts): those a module-level import binds once.
         self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
@@ -42,8 +49,8 @@ class Consumers:
         consumes only through one of those."""
         calls = self.model.nodes(ast.Call)
         qualname, consuming = self.model.qualname, self.samplers | {SPLIT}
-        direct = [call for call in calls if qualname(call.func) in consuming
-                  or seeded_sample(call) is not None or self._imported_consumer(call) is not None]
+        direct = [call for call in calls if qualname(call.func) in consuming or seeded_sample(call) is not None
+                  or self._drawing_layer(call) or self._imported_consumer(call) is not None]
         if not direct:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
@@ -81,18 +88,42 @@ class Consumers:
         ``eval_shape``) runs nothing that draws."""
         found = self.run.get(call)
         if found is None:
-            expr, wrapped, given = call.func, False, call
+            expr, wrapped, given, chain = call.func, False, call, []
             facts = self._facts(call.func)
             if facts is not None and facts["arguments"] != "later":
                 given = self._given(call, facts["arguments"]) if facts["computes"] else None
                 expr, wrapped = (call.args[0] if given is not None else None), True
             for _ in range(_MAX_WRAPS):
-                function = self._transformed(expr) if expr is not None else None
-                if function is None:
+                transform = self._transformed(expr) if expr is not None else None
+                if transform is None:
                     break
-                expr, wrapped = function, True
+                chain.append(transform)
+                expr, wrapped = transform.args[0], True
             found = self.run[call] = (expr, wrapped, given)
+            self.chains[call] = chain
         return found
+
+    def batching(self, call):
+        """The ``jax.vmap`` calls among the transforms that wrap the function ``call`` runs
+        (``jax.vmap(f, in_axes=(0, None))(xs, key)``, ``jax.jit(jax.vmap(f))``): each runs it once per
+        element of its batch."""
+        self.runs(call)
+        return [transform for transform in self.chains[call] if self.model.qualname(transform.func) == VMAP]
+
+    def broadcast_by(self, call):
+        """The ``jax.vmap`` call that hands the key ``call`` consumes, unbatched (``in_axes`` None at
+        its position), to every element of its batch, so that each element consumes the same key; or None.
+        Keyword arguments are batched (vmap maps them over their first axis)."""
+        key, given = self.key_of(call), self.runs(call)[2]
+        position = next((i for i, arg in enumerate(given.args) if arg is key), None) if given is not None else None
+        for vmap in self.batching(call) if position is not None else ():
+            in_axes = dict((k.arg, k.value) for k in transform_options(VMAP, vmap)).get("in_axes")
+            if type(in_axes) in (ast.Tuple, ast.List) and position < len(in_axes.elts) \
+                    and not any(type(axis) is ast.Starred for axis in in_axes.elts):
+                in_axes = in_axes.elts[position]
+            if type(in_axes) is ast.Constant and in_axes.value is None:
+                return vmap
+        return None
 
     def _facts(self, func):
         """The measured facts of the JAX transform that ``func`` names, called with a function
@@ -114,7 +145,7 @@ class Consumers:
             if type(primals) in (ast.Tuple, ast.List) else None
 
     def _transformed(self, expr):
-        """The function that the transform call ``expr`` (or a name bound once to one) wraps, or
+        """The transform call ``expr`` is (or a name bound once to one is), its function first, or
         None (also for a transform that computes nothing, or runs its function at once)."""
         if type(expr) is ast.Name:
             found = self.model.resolve(expr)
@@ -125,17 +156,21 @@ class Consumers:
             return None
         spec = self.model.transform_spec(expr.func)
         facts = self.transforms.get(spec[0], {"computes": True, "arguments": "later"}) if spec is not None else None
-        return expr.args[0] if facts is not None and facts["computes"] and facts["arguments"] == "later" else None
+        return expr if facts is not None and facts["computes"] and facts["arguments"] == "later" else None
 
     def callee(self, func):
-        """The same-file def a call runs: the one its function expression names, or the own
-        ``__init__`` of the class that a name bound once by a class statement refers to."""
+        """The same-file def a call runs: the one its function expression names, the own
+        ``__init__`` of the class that a name bound once by a class statement refers to, or the
+        ``__call__`` of the same-file class whose instance a name holds (``model(x, key)``)."""
         found = self.model.callee(func) if func is not None else None
         if found is not None or type(func) is not ast.Name:
             return found
         binding = self.model.resolve(func)
-        if not binding or len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
+        if not binding:
             return None
+        if len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
+            cls = self.model.class_of(func)
+            return self.model.method_of(cls, "__call__") if cls is not None else None
         inits = [s for s in binding[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
         return inits[0] if len(inits) == 1 else None
 
@@ -158,6 +193,20 @@ class Consumers:
             return found[0]
         return None
 
+    def _drawing_layer(self, call):
+        """Whether ``call`` calls, with ``key=`` its only keyword, an object that a framework layer
+        built and that then draws from that key (measured ``draws_when_called``): built as measured,
+        with none of its other options, each a constant and none a false one (``Dropout(0.0)`` draws
+        nothing; so may ``Dropout(rate)`` with a configured rate of 0, the usual default)."""
+        if not call.keywords or any(keyword.arg != "key" for keyword in call.keywords):
+            return False  # (asked of every call: the cheap test first)
+        built = self.model.constructor(call.func)
+        options = self.drawing_layers.get(self.model.qualname(built.func)) if built is not None else None
+        given = [*built.args, *(keyword.value for keyword in built.keywords)] if options is not None else []
+        return options is not None and len(built.args) <= len(options) \
+            and all(keyword.arg in options for keyword in built.keywords) \
+            and all(type(v) is ast.Constant and v.value for v in given)
+
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a
         split whose outputs feed it again, as ``key, sub = split(key)`` in a loop does)."""
@@ -171,7 +220,7 @@ class Consumers:
         """(key expression, how, the positions of the call's result that hand the consumed key
         back) for a sampler, a used split, or a project function that consumes a parameter."""
         qualname = self.model.qualname(call.func)
-        if qualname in self.samplers or seeded_sample(call) is not None:
+        if qualname in self.samplers or seeded_sample(call) is not None or self._drawing_layer(call):
             return key_argument(call), "draw", ()
         if qualname == SPLIT:
             outputs = self._split_outputs(call)
@@ -182,7 +231,7 @@ class Consumers:
             if callee not in self.may_consume:
                 return None
             names = positional_names(callee)
-            if (isinstance(func, ast.Attribute) or callee.name == "__init__") and names \
+            if (isinstance(func, ast.Attribute) or callee.name in ("__init__", "__call__")) and names \
                     and names[0] in ("self", "cls"):
                 names = names[1:]
             posonly = {a.arg for a in callee.args.posonlyargs}
@@ -204,8 +253,27 @@ class Consumers:
         return found
 
     def _consumed(self, call):
-        found = self.consumed[call][:2] if self.key_of(call) is not None else None
+        """(key expression, how) that ``call`` consumes, as a function's parameters go: also a key
+        that the def or lambda of the caller's scope it runs closes over (``_closed_over``)."""
+        found = self.consumed[call][:2] if self.key_of(call) is not None else self._closed_over(call)
         return found if found is None or found[1] != UNSEEN else None
+
+    def _closed_over(self, call):
+        """(key, how) for the first key that the def or lambda of the caller's own scope that ``call``
+        runs (``loss(p)``, ``jax.grad(loss)(p)``) closes over and consumes on every call, or None:
+        a step that defines its loss around its ``key`` parameter consumes that parameter where it
+        runs the loss. (The forward pass reads such calls itself: ``keys._branch_calls``.)"""
+        func = self.runs(call)[0]
+        function = func if type(func) is ast.Lambda else self.model.callee(func) if type(func) is ast.Name else None
+        if function is None or deferred(function) \
+                or self.model.enclosing_function(function) is not self.model.enclosing_function(call):
+            return None
+        own = self.model.scope(function).bindings
+        for inner in every_call_consumers(function, lambda node: self._consumed(node) is not None):
+            key, how = self._consumed(inner)
+            if type(key) is ast.Name and key.id not in own:
+                return key, how
+        return None
 
     def _split_outputs(self, call):
         """Who reads the split's outputs: "unread" (``split(key)`` as a statement, names nothing

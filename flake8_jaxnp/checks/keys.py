@@ -19,10 +19,10 @@ import ast
 from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
-from ..model.keys import every_call_consumers, reads_besides_key
+from ..model.keys import deferred, every_call_consumers, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, walk_own
 from . import describe, iterates_twice, repeats, rule
-from .key_consumers import UNSEEN, Consumers
+from .key_consumers import UNSEEN, VMAP, Consumers
 from .remade_keys import remade_key_findings
 
 # What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
@@ -45,7 +45,8 @@ _DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 def prng_key_reuse(model):
     finder = Consumers(model)
     consumers = finder.calls()  # call -> (key expression, how it consumes it)
-    branches = _branch_calls(model, consumers, finder.runs) if consumers else {}
+    branches = _branch_calls(model, consumers, finder) if consumers else {}
+    broadcasts = {call: vmap for call in consumers for vmap in [finder.broadcast_by(call)] if vmap is not None}
     scopes = {}  # scope -> nodes that hold one of its consumer calls (or calls that run a function that does)
     for call in (*consumers, *branches):
         scope = model.enclosing_function(call)
@@ -58,7 +59,7 @@ def prng_key_reuse(model):
     findings = {}  # a branch's consumption is seen by the branch's own pass and by its caller's
     for scope, holders in scopes.items():
         if not isinstance(scope, ast.Lambda):
-            for finding in _KeyFlow(model, scope, consumers, holders, branches).run():
+            for finding in _KeyFlow(model, scope, consumers, holders, branches, broadcasts).run():
                 if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
                     findings[(finding.line, finding.col)] = finding
     for finding in remade_key_findings(model, consumers):
@@ -66,15 +67,18 @@ def prng_key_reuse(model):
     yield from findings.values()
 
 
-def _branch_calls(model, consumers, runs):
+def _branch_calls(model, consumers, finder):
     """{lax.cond, lax.switch, tree map or other call: ([(function, the consumer calls it makes on
-    every call)], its operands, or None for a tree map)} for the calls that run a function, a lambda
-    or a def of the same scope, that consumes a key: one of a cond's branches, a tree map's function
-    once per leaf, or the function a call runs (``loss(p)``, ``jax.grad(loss)(p)``: ``runs``) once,
-    with no operand: its parameters are the call's to consume, the keys it closes over are read here."""
+    every call)], its operands, the call that repeats the function per leaf or element, or None)}
+    for the calls that run a function, a lambda or a def of the same scope, that consumes a key: one
+    of a cond's branches, a tree map's function once per leaf, or the function a call runs
+    (``loss(p)``, ``jax.grad(loss)(p)``: ``finder.runs``) once, with no operand: its parameters are the
+    call's to consume, the keys it closes over are read here; under ``jax.vmap`` once per element
+    of the batch, which all get the keys it closes over."""
     found = {}
     for call in model.nodes(ast.Call):
-        qualname, (run, _, given) = model.qualname(call.func), runs(call)
+        qualname, (run, _, given) = model.qualname(call.func), finder.runs(call)
+        repeater = None
         if qualname == "jax.lax.switch" and len(call.args) >= 2 and isinstance(call.args[1], (ast.List, ast.Tuple)):
             functions, operands = call.args[1].elts, call.args[2:]
         elif qualname == "jax.lax.cond" and len(call.args) == 5:
@@ -82,29 +86,22 @@ def _branch_calls(model, consumers, runs):
         elif qualname == "jax.lax.cond" and len(call.args) >= 3:
             functions, operands = call.args[1:3], call.args[3:]
         elif qualname in TREE_MAPS and len(call.args) >= 2:
-            functions, operands = call.args[:1], None
+            functions, operands, repeater = call.args[:1], None, call
         elif type(run) in (ast.Name, ast.Lambda) and given is not None:
-            functions, operands = [run], ()
+            functions, operands, repeater = [run], (), next(iter(finder.batching(call)), None)
         else:
             continue
         scope = model.enclosing_function(call)
         branches = []
         for expr in functions:
             function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
-            if function is None or model.enclosing_function(function) is not scope or _deferred(function):
+            if function is None or model.enclosing_function(function) is not scope or deferred(function):
                 break
-            branches.append((function, every_call_consumers(function, consumers)))
+            branches.append((function, every_call_consumers(function, consumers.__contains__)))
         else:
             if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
-                found[call] = (branches, operands)
+                found[call] = (branches, operands, repeater)
     return found
-
-
-def _deferred(function):
-    """Whether calling ``function`` runs none of its body yet (a generator or a coroutine)."""
-    body = function.body if isinstance(function.body, list) else [function.body]
-    return isinstance(function, ast.AsyncFunctionDef) or any(
-        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk_own(body, SCOPES))
 
 
 def _many_leaves(model, trees):
@@ -151,10 +148,11 @@ def _repeats(loop):
 class _KeyFlow:
     """The forward pass over one function (or the module) body."""
 
-    def __init__(self, model, scope, consumers, holders, branches):
+    def __init__(self, model, scope, consumers, holders, branches, broadcasts):
         self.model = model
         self.consumers = consumers
-        self.branches = branches  # lax.cond/switch call -> (its branches and their consumer calls, its operands)
+        self.branches = branches  # lax.cond/switch call -> (its branches and their consumer calls, its operands, ...)
+        self.broadcasts = broadcasts  # consumer call -> the jax.vmap that gives its key to every element
         self.holders = holders  # expressions and statements that contain a consumer call
         own_scope = model.scope(scope)
         self.outer = own_scope.globals | own_scope.nonlocals  # names other code can rebind
@@ -255,13 +253,14 @@ class _KeyFlow:
                 if node in self.consumers and id(node) not in once:
                     per_item[node] = comprehension  # inner comprehensions come later and win
         for call in calls:
-            if call in self.branches and self.branches[call][1] is None:
-                self._per_leaf(call, *self.branches[call][0][0], used)
-                continue
             if call in self.branches:
-                joined = self._branches(*self.branches[call], used, call)
-                used.clear()
-                used.update(joined)
+                branches, operands, repeater = self.branches[call]
+                if repeater is not None:
+                    self._per_leaf(repeater, *branches[0], used)
+                if operands is not None:  # not a tree map, which may see no leaf
+                    joined = self._branches(branches, operands, used, call)
+                    used.clear()
+                    used.update(joined)
                 if call not in self.consumers:
                     continue
             key, kind, _ = self.consumers[call]
@@ -272,6 +271,8 @@ class _KeyFlow:
                     self._report(key, used[key.id], kind, call)
                 continue
             self._consume(used, key.id, key, kind, call)
+            if call in self.broadcasts:
+                self._report(key, ((kind, call, self.broadcasts[call]),), kind, call)
 
     def _consume(self, used, name, key, kind, call):
         """``call`` consumes ``key`` (held by ``name``): reported against what ``used`` says
@@ -310,11 +311,11 @@ class _KeyFlow:
         return _joined(after)
 
     def _per_leaf(self, tree_map, function, calls, used):
-        """A tree map runs its function once per leaf: a key the function closes over (neither its
-        parameter nor its local) is consumed once per leaf, and again after what consumed it before.
-        A call given the leaf itself, not only its shape, draws from it the same way for every leaf
-        (``permutation(key, leaf)`` shuffles a dataset's leaves alike, keeping them aligned). The
-        map may see no leaf: what it consumes is not kept."""
+        """A tree map runs its function once per leaf (``jax.vmap`` once per element of the batch): a
+        key the function closes over (neither its parameter nor its local) is consumed once per leaf,
+        and again after what consumed it before. A call given the leaf itself, not only its shape,
+        draws from it the same way for every leaf (``permutation(key, leaf)`` shuffles a dataset's
+        leaves alike, keeping them aligned). The map may see no leaf: what it consumes is not kept."""
         own = self.model.scope(function)
         leaves = {a.arg for a in positional(function)}
         for call in calls:
@@ -354,7 +355,7 @@ class _KeyFlow:
             return  # an unseen split and a draw, or two unseen splits: nothing shows the keys were drawn from
         _, earlier, loop = other
         if loop is not None:
-            how = f"is consumed again {_repeated_by(loop)} without a new split"
+            how = f"is consumed again {self._repeated_by(loop)} without a new split"
         else:
             how = f"was already {_VERBS.get(other[0], 'consumed') if same is None else 'consumed'} by " \
                   f"{describe(earlier.func)}() on line {earlier.lineno}"
@@ -371,24 +372,27 @@ class _KeyFlow:
         if self.findings.get(place, Finding(0, 0, "JNP606")).code == "JNP606":
             self.findings[place] = Finding.at(key, code, {"name": key.id, "how": how})
 
-    @staticmethod
-    def _called_alike(first, second, key, loop):
+    def _called_alike(self, first, second, key, loop):
         """Whether two consumptions are one call made the same way: the same call repeated, or two
         with the same source text, reading nothing beside the key that the loop or comprehension
         repeating them (``loop``) binds (``for m in sizes: normal(key, (m,))`` draws other shapes)."""
-        if type(loop) is ast.Call:  # a tree map: each leaf may have its own shape
-            leaves = {a.arg for a in positional(loop.args[0])} if type(loop.args[0]) is ast.Lambda else None
+        if type(loop) is ast.Call:  # a tree map (each leaf may have its own shape) or a vmap (one shape)
+            function = loop.args[0] if type(loop.args[0]) is ast.Lambda else self.model.callee(loop.args[0])
+            leaves = {a.arg for a in positional(function)} if function is not None else None
+            if leaves is not None and self.model.qualname(loop.func) == VMAP:
+                return not reads_besides_key(second, key, leaves)
             return leaves is not None and not any(type(n) is ast.Name and n.id in leaves
                                                   for n in ast.walk(second) if n is not key)
         return (first is second or ast.dump(first) == ast.dump(second)) \
             and not (loop is not None and reads_besides_key(second, key, _stored_names(loop)))
 
-
-def _repeated_by(repeater):
-    """Where a consumption repeats: a loop, a comprehension, or a tree map's call."""
-    if type(repeater) is ast.Call:
+    def _repeated_by(self, repeater):
+        """Where a consumption repeats: a loop, a comprehension, a tree map's call or a vmap's."""
+        if type(repeater) is not ast.Call:
+            return f"on every iteration of the loop on line {repeater.lineno}"
+        if self.model.qualname(repeater.func) == VMAP:
+            return f"for every element of the batch that {describe(repeater.func)}() on line {repeater.lineno} maps"
         return f"for every leaf of {describe(repeater.func)}() on line {repeater.lineno}"
-    return f"on every iteration of the loop on line {repeater.lineno}"
 
 
 def _blocks(stmt):

@@ -7,6 +7,7 @@ and never imports jax: the libraries' folders are found without importing them.
 import functools
 import importlib.util
 import os
+import sys
 import sysconfig
 
 
@@ -46,3 +47,12 @@ def in_other_code(filename):
 def real_path(path):
     """os.path.realpath, once per module file (it asks the file system for every part)."""
     return os.path.realpath(path)
+
+
+def watched_places(watched):
+    """The places of the frames of ``watched`` files on the stack of the caller, innermost first."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_filename in watched:
+            yield place_of(frame)
+        frame = frame.f_back

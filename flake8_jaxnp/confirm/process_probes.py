@@ -21,13 +21,11 @@ import jax
 import numpy as np
 
 from .. import evidence as ev
-from ..api import random_samplers
-from ..model.keys import SPLIT
-from ..checks.remade_keys import MAKERS
 from ..facts import CLOCKS, STDLIB_RANDOM
 from . import array_probes
-from .array_probes import fingerprint, install_array_probes, is_device_array, user_frame
-from .frames import LIBRARY_DIRS, OWN_DIR, place_of
+from .array_probes import install_array_probes, is_device_array, user_frame
+from .frames import LIBRARY_DIRS, OWN_DIR, place_of, watched_places
+from .key_probes import install_key_probes
 from .observe import Stopped, exception_evidence, one_line
 
 # A tracer formatted into a string before print() sees it (f"{x}"): JitTracer(float32[2]), Traced<...>.
@@ -87,71 +85,13 @@ def _patch_host_calls(kind, qualnames):
             continue
 
 
-def _key_consumer_probe(name, func):
-    """Key reuse: record the key data each sampler call from the file consumes; the same data
-    consumed again gives the same random bits. The reuse is seen at the sampler's line and at
-    the lines of the file that called it there (a helper's caller passed the key to consume)."""
-    @functools.wraps(func)
-    def probe(*args, **kwargs):
-        rec = array_probes.RECORDER
-        if rec is not None and not array_probes.BUSY:
-            frame = sys._getframe(1)
-            key = args[0] if args else kwargs.get("key")
-            if frame.f_code.co_filename in rec.watched and isinstance(key, jax.Array):
-                place, fingerprint = place_of(frame), _key_fingerprint(key, rec)
-                if fingerprint in rec.keys_consumed:
-                    (_, first_line), first_name = rec.keys_consumed[fingerprint]
-                    for caller in _watched_places(rec.watched):
-                        rec.observe(caller, ev.KEY_REUSE, "key data", f"{name}() consumed the key data that "
-                                    f"{first_name}() consumed on line {first_line}")
-                else:
-                    rec.keys_consumed[fingerprint] = (place, name)
-        return func(*args, **kwargs)
-    return probe
-
-
-def _key_maker_probe(name, func):
-    """Under a trace a key is a new tracer each time it is made; remember the maker and the seed (a
-    Python integer, or a traced seed by identity), so that the same seed made again counts as the same
-    key data (``_key_fingerprint``)."""
-    @functools.wraps(func)
-    def probe(*args, **kwargs):
-        key = func(*args, **kwargs)
-        rec = array_probes.RECORDER
-        if rec is not None and not array_probes.BUSY and isinstance(key, jax.core.Tracer):
-            seed = args[0] if args else kwargs.get("seed")
-            if isinstance(seed, jax.core.Tracer):
-                rec.traced_keys.append(seed)
-                seed = f"tracer@{id(seed)}"
-            elif not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-                return key
-            rec.traced_keys.append(key)
-            options = sorted((option, value) for option, value in kwargs.items() if option != "seed")
-            rec.seeded_keys[id(key)] = f"{name}({seed}) {args[1:]} {options}"
-        return key
-    return probe
-
-
-def _key_fingerprint(key, rec):
-    """The key's data; for a traced key the concrete seed it was made from (``_key_maker_probe``), else
-    its identity (the same tracer is the same key). A concrete key closed over by a lax.cond branch is
-    read at compile time: key_data would be staged there."""
-    if isinstance(key, jax.core.Tracer):
-        rec.traced_keys.append(key)
-        return rec.seeded_keys.get(id(key), f"tracer@{id(key)}")
-    with jax.ensure_compile_time_eval():  # a concrete key closed over by a traced branch
-        data = jax.random.key_data(key) if jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key) else key
-    with array_probes.probes_off():  # on an accelerator np.asarray calls the probed __array__
-        return fingerprint(np.asarray(data))
-
-
 def _compile_listener(event, duration, **kwargs):
     """Retracing: count each trace JAX makes at the innermost line of the file that caused it; in a
     timing run, time each stage of each compile there."""
     rec = array_probes.RECORDER
     if rec is None or event not in COMPILE_STAGES:
         return
-    place = next(_watched_places(rec.watched), None)
+    place = next(watched_places(rec.watched), None)
     if place is not None and rec.timer is not None:
         rec.timer.compile_stage([place, *_jit_places(rec)], COMPILE_STAGES[event], duration)
     if place is not None and event == TRACE_EVENT:
@@ -183,7 +123,7 @@ def _jit_probe(jit):
         jitted = jit(fun, *args, **kwargs)
         rec = array_probes.RECORDER
         if rec is not None:
-            for place in _watched_places(rec.watched):
+            for place in watched_places(rec.watched):
                 rec.jit_wraps[place].setdefault(id(fun), (fun, jitted))  # fun kept: ids stay unique
         return jitted
     return probe
@@ -331,12 +271,7 @@ def install_process_probes():
     for name in ("grad", "value_and_grad", "jacrev", "jacfwd", "jacobian", "hessian"):
         setattr(jax, name, _gradient_probe(getattr(jax, name), name))
     jax.vjp = _pullback_probe(jax.vjp, "vjp")
-    for qualname in sorted(random_samplers() | {SPLIT}):
-        name = qualname.rpartition(".")[2]
-        setattr(jax.random, name, _key_consumer_probe(name, getattr(jax.random, name)))
-    for qualname in sorted(MAKERS):
-        name = qualname.rpartition(".")[2]
-        setattr(jax.random, name, _key_maker_probe(name, getattr(jax.random, name)))
+    install_key_probes()
     _patch_host_calls("random", CLOCKS)
     _patch_host_calls("random", {f"random.{name}" for name in STDLIB_RANDOM})
     global_state = np.random.mtrand._rand
@@ -584,11 +519,3 @@ def _record_warning(rec, message, category, issuer, place, inside_other_code):
             issuer.startswith(LIBRARY_DIRS) or "jax" in text):
         rec.event_or_observation(inside_other_code, place, ev.JAX_DEPRECATION, "deprecation warning",
                                  f"{category.__name__}: {text}")
-
-
-def _watched_places(watched):
-    frame = sys._getframe(1)
-    while frame is not None:
-        if frame.f_code.co_filename in watched:
-            yield place_of(frame)
-        frame = frame.f_back

@@ -429,11 +429,30 @@ def framework_layers(data_file, resolve):
         module = _gives_one_array(name, layer, args, shape)
         if module is not None:
             package = name.split(".")[0]
+            drawing_options = _draws_when_called(name, layer, args, module, shape)
             found[name] = {"names": sorted({name, _defined_as(layer)}),
                            "rejected_by_jax_jit": rejected_by_jax_jit(module),
                            "draws_from_key": _draws_from_key(layer, args),
+                           **({"draws_when_called": drawing_options} if drawing_options is not None else {}),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
+
+
+def _draws_when_called(name, layer, args, module, shape):
+    """The options ``layer`` was built with (its parameters that ``args`` fill) when calling what it
+    built with ``key=`` draws from that key (two keys give two outputs: an Equinox dropout), else
+    None: a layer whose call takes no ``key``, or ignores it."""
+    import jax
+    import jax.numpy as jnp
+
+    call = getattr(type(module), "__call__", None)
+    if not name.startswith("equinox.") or call is None or "key" not in inspect.signature(call).parameters:
+        return None
+    x = jnp.asarray(1) if shape == "index" else jnp.ones(shape)
+    first, second = (module(x, key=jax.random.key(seed)) for seed in (0, 1))
+    if bool(jnp.array_equal(first, second)):
+        return None
+    return list(inspect.signature(layer).parameters)[:len(args)]
 
 
 def _draws_from_key(layer, args):

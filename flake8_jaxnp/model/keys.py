@@ -57,14 +57,22 @@ def _consume(statements, params, key_of, found):
     return True
 
 
-def every_call_consumers(function, consumers):
-    """The calls of ``consumers`` that a lambda's expression, or the statements of a def before
-    its first compound statement, make on every call (not under a conditional expression or
-    ``and``/``or``), in the order they run."""
+def every_call_consumers(function, consumes):
+    """The calls that ``consumes`` (call -> whether it consumes a key) accepts and that a lambda's
+    expression, or the statements of a def before its first compound statement, make on every call
+    (not under a conditional expression or ``and``/``or``), in the order they run."""
     roots = [function.body] if isinstance(function, ast.Lambda) else \
         list(itertools.takewhile(lambda stmt: isinstance(stmt, STRAIGHT), function.body))
-    found = [n for n in walk_own(roots, SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)) if n in consumers]
+    found = [n for n in walk_own(roots, SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp))
+             if type(n) is ast.Call and consumes(n)]
     return sorted(found, key=lambda n: (n.end_lineno, n.end_col_offset))
+
+
+def deferred(function):
+    """Whether calling ``function`` runs none of its body yet (a generator or a coroutine)."""
+    body = function.body if isinstance(function.body, list) else [function.body]
+    return isinstance(function, ast.AsyncFunctionDef) or any(
+        isinstance(n, (ast.Yield, ast.YieldFrom)) for n in walk_own(body, SCOPES))
 
 
 def returned_keys(func, consumed):

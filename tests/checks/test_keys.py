@@ -638,3 +638,62 @@ def test_key_made_again_in_a_def_message_says_where_it_runs_again():
     assert found == ["JNP601 'random.key(0)' makes the same key from the same seed on every step of "
                      "jax.lax.fori_loop() on line 6, so random.normal() draws the same numbers each time; "
                      "make the key once outside body(): split it and use a fresh subkey"]
+
+
+NOISY = "def noisy(x, k):\n    return x + random.normal(k, x.shape)\n"
+
+
+@pytest.mark.parametrize("body, line", [
+    # a vmap that hands the key unmapped to every element: in_axes None at its position
+    (NOISY + "def f(xs, key):\n    return jax.vmap(noisy, in_axes=(0, None))(xs, key)\n", 4),
+    (NOISY + "def f(xs, key):\n    return jax.vmap(noisy, (0, None))(xs, key)\n", 4),
+    (NOISY + "def f(xs, key):\n    return jax.jit(jax.vmap(noisy, in_axes=(0, None)))(xs, key)\n", 4),
+    (NOISY + "fast = jax.vmap(noisy, in_axes=(0, None))\ndef f(xs, key):\n    return fast(xs, key)\n", 5),
+    # or the vmapped function closes over the key
+    ("def f(xs, key):\n    return jax.vmap(lambda x: x + random.normal(key, x.shape))(xs)\n", 2),
+    # a model whose __call__ draws from its key parameter, known by its callers' Block(...)
+    ("class Block:\n    def __call__(self, x, key):\n        return x + random.normal(key, x.shape)\n"
+     "def f(model, xs, key):\n    return jax.vmap(model, in_axes=(0, None))(xs, key)\n"
+     "def g(xs, key):\n    return f(Block(), xs, key)\n", 5),
+    # a step whose loss closes over its key, called with one key in a loop
+    ("def step(p, key):\n    def loss(q):\n        return (q * random.normal(key, q.shape)).sum()\n"
+     "    return p - jax.grad(loss)(p)\ndef f(p, key, n):\n    for _ in range(n):\n        p = step(p, key)\n"
+     "    return p\n", 7),
+])
+def test_consumed_once_per_element_or_through_a_closure(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # each element gets its own key: mapped (in_axes 0, the default), or a keyword argument (batched)
+    NOISY + "def f(xs, key):\n    return jax.vmap(noisy)(xs, random.split(key, xs.shape[0]))\n",
+    NOISY + "def f(xs, keys):\n    return jax.vmap(noisy, in_axes=(0, 0))(xs, keys)\n",
+    NOISY + "def f(xs, keys):\n    return jax.vmap(noisy, in_axes=(0, None))(xs, k=keys)\n",
+    # the closed-over key folded with the element's index; a shuffle of the element itself
+    "def f(xs, key):\n    return jax.vmap(lambda x, i: x + random.normal(random.fold_in(key, i), x.shape))"
+    "(xs, jax.numpy.arange(4))\n",
+    "def f(xs, key):\n    return jax.vmap(lambda x: random.permutation(key, x))(xs)\n",
+    # the step splits a fresh subkey for each call
+    "def step(p, key):\n    def loss(q):\n        return (q * random.normal(key, q.shape)).sum()\n"
+    "    return p - jax.grad(loss)(p)\ndef f(p, key, n):\n    for _ in range(n):\n"
+    "        key, sub = random.split(key)\n        p = step(p, sub)\n    return p\n",
+])
+def test_consumed_once_per_element_or_through_a_closure_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
+EQX = "import equinox as eqx\n"
+
+
+@pytest.mark.parametrize("built, reported", [
+    ("eqx.nn.Dropout(0.5)", True),
+    ("eqx.nn.Dropout(p=0.5)", True),
+    ("eqx.nn.Dropout()", True),
+    # another option than the measured rate, a rate of 0 (draws nothing), a configured rate (may be 0)
+    ("eqx.nn.Dropout(0.5, inference=True)", False),
+    ("eqx.nn.Dropout(0.0)", False),
+    ("eqx.nn.Dropout(rate)", False),
+])
+def test_an_equinox_dropout_draws_from_its_key_when_built_as_measured(lint_body, built, reported):
+    body = f"{EQX}def f(x, key, rate):\n    drop = {built}\n    a = drop(x, key=key)\n    return drop(x, key=key)\n"
+    assert codes(lint_body, body) == ([(5, "JNP601")] if reported else [])
