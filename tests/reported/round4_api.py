@@ -1,5 +1,5 @@
 """Fourth round, held out: removed JAX names and NumPy habits jax.numpy refuses
-(JNP502, JNP504, JNP505)."""
+(JNP503, JNP504, JNP505)."""
 import dataclasses
 import functools
 from functools import partial
@@ -187,7 +187,7 @@ def case_ok_concatenate_arrays():
 # Writing the index of the largest entry into a preallocated output.
 def case_argmax_with_out():
     out = onp.zeros((), dtype=int)
-    return jnp.argmax(jnp.arange(3.0), out=out)  # reported: JNP502
+    return jnp.argmax(jnp.arange(3.0), out=out)  # reported: JNP503
 
 
 def case_ok_argmax_returned():
@@ -198,7 +198,7 @@ def case_ok_argmax_returned():
 # An in-place logical_and through out=, as the forwarded NumPy docstring suggested.
 def case_logical_and_with_out():
     arr = jnp.array([False, True, True, False])
-    return jnp.logical_and(arr, arr, out=arr)  # reported: JNP502
+    return jnp.logical_and(arr, arr, out=arr)  # reported: JNP503
 
 
 def case_ok_logical_and_rebound():

@@ -8,9 +8,9 @@ from jax import lax
 # A truncated-NFW helper picks arccosh or arccos by x < 1 with jnp.where; both branches run,
 # and the one left out is nan at x, so the gradient is nan.
 def nfw_f(x):
-    return jnp.where(
+    return jnp.where(  # reported: JNP604
         x < 1,
-        jnp.arccosh(1 / x) / jnp.sqrt(1 - x ** 2),  # reported: JNP604
+        jnp.arccosh(1 / x) / jnp.sqrt(1 - x ** 2),
         jnp.arccos(1 / x) / jnp.sqrt(x ** 2 - 1),
     )
 
