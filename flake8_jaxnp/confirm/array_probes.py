@@ -439,7 +439,8 @@ def _watched_class(rec, cls):
 def _watch_attributes(cls):
     """Stale static self: report an assignment from the file to an attribute that a jitted method read
     after the method was called on the object (it is the method's static cache key), or a jitted
-    function that was given the object as a static argument."""
+    function that was given the object as a static argument; at the assignment's line and at the
+    lines of the file that called down to it (``obj.set_factor(3.0)``)."""
     if cls in _WATCHED_CLASSES:
         return
     _WATCHED_CLASSES.add(cls)
@@ -450,10 +451,11 @@ def _watch_attributes(cls):
         seen = rec.static_selves.get(id(obj)) if rec is not None else None
         if seen is not None and seen[0] is obj and key in seen[2]:
             frame = sys._getframe(1)
-            if frame.f_code.co_filename in rec.watched:
+            while frame is not None and frame.f_code.co_filename in rec.watched:  # a setter method's caller too
                 rec.observe(place_of(frame), ev.STALE_STATIC_SELF, "static self",
                             f"'{key}' changed on an object that jitted {seen[1]}() was already called on; "
                             f"JAX keeps the code compiled for it")
+                frame = frame.f_back
         original(obj, key, value)
     cls.__setattr__ = setattr_probe
 
