@@ -1,4 +1,5 @@
-"""JNP604: jnp.where does not stop the nan gradient of the branch it discards."""
+"""JNP604: jnp.where (and lax.select, which it stages) does not stop the nan gradient of the branch
+it discards."""
 import ast
 
 from .. import api
@@ -9,6 +10,8 @@ from ..model.syntax import positional_names
 from ..model.traced import Behaviour
 from . import describe, rule
 
+# Selections by a condition, their arguments (condition, kept, discarded), as messages name them.
+SELECTS = {"jax.numpy.where": "jnp.where", "jax.lax.select": "lax.select"}
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
 NONZERO_CONSTANTS = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy", "math") for name in ("pi", "e"))
@@ -34,13 +37,13 @@ def where_nan_gradient(model):
         for body, leaves in bodies:
             for node in model.own_nodes(body):
                 if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
-                        and model.qualname(node.func) == "jax.numpy.where":
+                        and model.qualname(node.func) in SELECTS:
                     found = _unsafe_branch(model, body, node, leaves)
                     if found is not None:
                         operation, name = found
                         yield Finding.at(node, "JNP604", {
-                            "scope": getattr(body, "name", "<lambda>"), "transform": transform,
-                            "operation": operation, "name": name})
+                            "func": SELECTS[model.qualname(node.func)], "scope": getattr(body, "name", "<lambda>"),
+                            "transform": transform, "operation": operation, "name": name})
 
 
 def _mapped_lambdas(model, func):

@@ -291,9 +291,19 @@ def _is_host_value(result):
     return isinstance(result, (np.ndarray, np.generic, bool, int, float, complex))
 
 
-def _jax_numpy_call(place, func, name, args, kwargs):
-    if name == "jnp.where" and len(args) == 3 and RECORDER.differentiating:
+def _note_select(place, name, args):
+    """A jnp.where or lax.select run while jax.grad & co. compute: a place a nan gradient may come from."""
+    if name in SELECTS and len(args) == 3 and RECORDER.differentiating:
         RECORDER.differentiating[-1].add(place)
+
+
+def _lax_call(place, func, name, args, kwargs):
+    _note_select(place, name, args)
+    return func(*args, **kwargs)
+
+
+def _jax_numpy_call(place, func, name, args, kwargs):
+    _note_select(place, name, args)
     explicit_dtype = kwargs.get("dtype") is not None or (
         name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
     if not explicit_dtype:
@@ -400,8 +410,11 @@ def _device_get_call(place, func, name, args, kwargs):
                        arrays=[leaf for leaf in jax.tree.leaves((args, kwargs)) if is_device_array(leaf)])
 
 
+SELECTS = frozenset({"jnp.where", "lax.select"})
 NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
 JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
+LAX_PROBE = ModuleProbe(jax.lax, "lax", _lax_call)
+MODULE_PROBES = ((np, NUMPY_PROBE), (jnp, JAX_NUMPY_PROBE), (jax.lax, LAX_PROBE))
 
 
 _WATCHED_CLASSES = weakref.WeakSet()  # classes whose __setattr__ _watch_attributes already wraps
@@ -469,18 +482,17 @@ def _probe_jitted_methods(cls):
 
 
 def install_module_probes(namespace):
-    """Swap a module's NumPy / jax.numpy names and jitted functions for probes."""
+    """Swap a module's NumPy / jax.numpy / jax.lax names and jitted functions for probes."""
     for name, value in list(namespace.items()):
         if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
             _probe_jitted_methods(value)
-        if value is np:
-            namespace[name] = NUMPY_PROBE
-        elif value is jnp:
-            namespace[name] = JAX_NUMPY_PROBE
+        probe = next((probe for module, probe in MODULE_PROBES if value is module), None)
+        if probe is not None:
+            namespace[name] = probe
         elif type(value).__name__ == "PjitFunction":
             namespace[name] = CallProbe(value, name, _jitted_call)
         elif _probe_worthy(value) and not isinstance(value, CallProbe):
-            for module, probe in ((np, NUMPY_PROBE), (jnp, JAX_NUMPY_PROBE)):
+            for module, probe in MODULE_PROBES:
                 own_name = getattr(value, "__name__", None)
                 if own_name and getattr(module, own_name, None) is value:
                     namespace[name] = getattr(probe, own_name)
