@@ -137,6 +137,8 @@ class TracedFunction:
     # those a call in the file passes a Python value (``self.repeat(x, 2)``: a static count).
     assumed_params: set = field(default_factory=set)
     python_params: set = field(default_factory=set)
+    # Defaulted parameters a staging transform traces when a call passes them (``jax.jit(f)(a, 30)``).
+    optional_params: set = field(default_factory=set)
 
     @property
     def abstract(self):
@@ -405,6 +407,9 @@ class TraceRoots:
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
             self.differentiated.setdefault(func, set()).update(params)
         self.mark(func, Transform(transform_name, behaviour, root), params)
+        if behaviour is _STAGING:
+            self.traced[func].optional_params |= applied_parameters(
+                func, transform_name, keywords, bound_positional, bound_names, defaulted=True) - params
         if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda) \
                 and root is None:
             self.jitted_callables.add(func)
