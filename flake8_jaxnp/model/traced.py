@@ -602,4 +602,5 @@ def _binds_first_parameter(expr, func):
     if not isinstance(expr, ast.Attribute) or isinstance(func, ast.Lambda):
         return False
     decorators = {d.id for d in func.decorator_list if isinstance(d, ast.Name)}
-    return "staticmethod" not in decorators and (expr.value.id == "self" or "classmethod" in decorators)
+    return "staticmethod" not in decorators and (getattr(expr.value, "id", None) == "self"
+                                                 or "classmethod" in decorators)
