@@ -291,19 +291,11 @@ def _is_host_value(result):
     return isinstance(result, (np.ndarray, np.generic, bool, int, float, complex))
 
 
-def _note_select(place, name, args):
-    """A jnp.where or lax.select run while jax.grad & co. compute: a place a nan gradient may come from."""
+def _jax_call(place, func, name, args, kwargs):
+    """A call of jax.numpy or jax.lax: a jnp.where or lax.select run while jax.grad & co. compute
+    (a place a nan gradient may come from), NumPy data narrowed, an upload."""
     if name in SELECTS and len(args) == 3 and RECORDER.differentiating:
         RECORDER.differentiating[-1].add(place)
-
-
-def _lax_call(place, func, name, args, kwargs):
-    _note_select(place, name, args)
-    return func(*args, **kwargs)
-
-
-def _jax_numpy_call(place, func, name, args, kwargs):
-    _note_select(place, name, args)
     explicit_dtype = kwargs.get("dtype") is not None or (
         name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
     if not explicit_dtype:
@@ -412,8 +404,8 @@ def _device_get_call(place, func, name, args, kwargs):
 
 SELECTS = frozenset({"jnp.where", "lax.select"})
 NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
-JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
-LAX_PROBE = ModuleProbe(jax.lax, "lax", _lax_call)
+JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_call)
+LAX_PROBE = ModuleProbe(jax.lax, "lax", _jax_call)
 MODULE_PROBES = ((np, NUMPY_PROBE), (jnp, JAX_NUMPY_PROBE), (jax.lax, LAX_PROBE))
 
 
@@ -602,4 +594,4 @@ def install_array_probes():
     for name in AT_UPDATES:
         setattr(update_ref, name, _copying_method_probe(getattr(update_ref, name), f"x.at[...].{name}()"))
     jax.device_get = CallProbe(jax.device_get, "jax.device_get", _device_get_call)
-    jax.device_put = CallProbe(jax.device_put, "jax.device_put", _jax_numpy_call)
+    jax.device_put = CallProbe(jax.device_put, "jax.device_put", _jax_call)

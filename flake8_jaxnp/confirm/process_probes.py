@@ -278,11 +278,9 @@ def _has_nan(tree):
 
 
 def _computing(array):
-    """Whether a device array is still being computed; a typed PRNG key array (``jax.random.key``),
-    which has no ``is_ready``, answers through its key data."""
-    if jax.dtypes.issubdtype(array.dtype, jax.dtypes.prng_key):
-        array = jax.random.key_data(array)
-    return not array.is_ready()
+    """Whether a device array is still being computed (a typed PRNG key array asks its key data)."""
+    key = jax.dtypes.issubdtype(array.dtype, jax.dtypes.prng_key)
+    return not (jax.random.key_data(array) if key else array).is_ready()
 
 
 def _clock_probe(name, func):

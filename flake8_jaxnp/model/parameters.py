@@ -69,3 +69,13 @@ def traces_the_class(func, decorators, index, keywords):
     names = positional_names(func)
     static = static_parameters(named_options(keywords), names)
     return static is not None and bool(names) and names[0] not in static
+
+
+def binds_first_parameter(expr, func):
+    """Whether ``self.m`` / ``cls.m`` / ``Model.m`` is a bound method: a staticmethod binds nothing,
+    and a plain function read from ``cls`` or its class is not bound either."""
+    if not isinstance(expr, ast.Attribute) or isinstance(func, ast.Lambda):
+        return False
+    decorators = {d.id for d in func.decorator_list if isinstance(d, ast.Name)}
+    return "staticmethod" not in decorators and (getattr(expr.value, "id", None) == "self"
+                                                 or "classmethod" in decorators)
