@@ -20,7 +20,7 @@ TO_HOST = frozenset({"numpy.asarray", "numpy.array"})
 # Annotations that say a parameter holds host NumPy data (``x: np.ndarray``, ``npt.NDArray[np.float32]``).
 HOST_ANNOTATIONS = frozenset({"numpy.ndarray", "numpy.typing.NDArray"})
 # Container displays whose items an argument holding one passes on.
-DISPLAYS = (ast.Dict, ast.List, ast.Tuple)
+HOLDING_DISPLAYS = (ast.Dict, ast.List, ast.Tuple)
 
 
 @rule("JNP605")
@@ -109,7 +109,7 @@ def _held(model, arg, before):
     if type(arg) is not ast.Name:
         return []
     binding = next((stmt for stmt in reversed(before) if arg.id in stored_names(stmt)), None)
-    if type(binding) is not ast.Assign or len(binding.targets) != 1 or type(binding.value) not in DISPLAYS:
+    if type(binding) is not ast.Assign or len(binding.targets) != 1 or type(binding.value) not in HOLDING_DISPLAYS:
         return [arg]
     return [node for node in ast.walk(binding.value) if type(node) is ast.Name and _item(model, node)
             and not _host_data(model, node)]

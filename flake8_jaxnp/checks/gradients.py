@@ -3,15 +3,13 @@ it discards."""
 import ast
 
 from .. import api
-from ..facts import TREE_MAPS
+from ..facts import SELECTS, TREE_MAPS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import positional_names
 from ..model.traced import Behaviour
 from . import describe, rule
 
-# Selections by a condition, their arguments (condition, kept, discarded), as messages name them.
-SELECTS = {"jax.numpy.where": "jnp.where", "jax.lax.select": "lax.select"}
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
 NONZERO_CONSTANTS = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy", "math") for name in ("pi", "e"))

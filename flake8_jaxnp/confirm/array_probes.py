@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import evidence as ev
-from ..facts import AT_UPDATES, WIDE_DTYPES, is_promotion
+from ..facts import AT_UPDATES, SELECTS, WIDE_DTYPES, is_promotion
 from .frames import LIBRARY_DIRS, in_other_code, place_of, real_path
 
 D2H_KINDS = {"numpy": ev.TO_NUMPY, "scalar": ev.TO_SCALAR, "format": ev.FORMATTING}
@@ -294,7 +294,7 @@ def _is_host_value(result):
 def _jax_call(place, func, name, args, kwargs):
     """A call of jax.numpy or jax.lax: a jnp.where or lax.select run while jax.grad & co. compute
     (a place a nan gradient may come from), NumPy data narrowed, an upload."""
-    if name in SELECTS and len(args) == 3 and RECORDER.differentiating:
+    if name in SELECTS.values() and len(args) == 3 and RECORDER.differentiating:
         RECORDER.differentiating[-1].add(place)
     explicit_dtype = kwargs.get("dtype") is not None or (
         name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
@@ -402,7 +402,6 @@ def _device_get_call(place, func, name, args, kwargs):
                        arrays=[leaf for leaf in jax.tree.leaves((args, kwargs)) if is_device_array(leaf)])
 
 
-SELECTS = frozenset({"jnp.where", "lax.select"})
 NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
 JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_call)
 LAX_PROBE = ModuleProbe(jax.lax, "lax", _jax_call)
