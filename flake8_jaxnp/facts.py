@@ -60,6 +60,10 @@ DEVICE_PRESERVING = frozenset({"flax.jax_utils.unreplicate", "flax.core.freeze",
 # (flax 0.12.8: a Module's or Optimizer's Variables hold the step's device arrays after the call).
 NNX_STATE_UPDATING = frozenset({"flax.nnx.jit", "flax.nnx.pmap", "flax.nnx.shard_map"})
 # Functions that call their first argument on the leaves of the trees that follow it.
+# Selections by a condition (condition, kept, discarded) and how messages name them: jnp.where
+# stages lax.select, so both differentiate the branch they discard.
+SELECTS = {"jax.numpy.where": "jnp.where", "jax.lax.select": "lax.select"}
+
 TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
 # Functions that return the list of the leaves of the tree they are given.
 TREE_LEAVES = frozenset({"jax.tree.leaves", "jax.tree_util.tree_leaves", "jax.tree_leaves"})

@@ -107,8 +107,8 @@ def is_jitted(model, func):
 
 
 def jitted_by(model, func):
-    """(transform, its keywords, the same-file def it transforms) for a call's function expression
-    ``jax.jit(f, ...)``, a name bound once to one, or a def under one transform; else None."""
+    """(transform, its keywords, the same-file def or lambda it transforms) for a call's function
+    expression ``jax.jit(f, ...)``, a name bound once to one, or a def under one transform; else None."""
     if type(func) is ast.Name:
         found = model.resolve(func)
         binding = found[1][0] if found and len(found[1]) == 1 else None
@@ -121,7 +121,8 @@ def jitted_by(model, func):
     if type(func) is not ast.Call or model.qualname(func.func) not in model.transform_names or len(func.args) != 1:
         return None
     target = model.callee(func.args[0])
-    return (model.qualname(func.func), func.keywords, target) if isinstance(target, ast.FunctionDef) else None
+    return (model.qualname(func.func), func.keywords, target) if isinstance(target, (ast.FunctionDef, ast.Lambda)) \
+        else None
 
 
 def jitted_parameters(model, func_expr, numbers_option, names_option):

@@ -19,6 +19,8 @@ METADATA_FUNCTIONS = frozenset({"numpy.shape", "numpy.ndim", "numpy.size", "jax.
 TO_HOST = frozenset({"numpy.asarray", "numpy.array"})
 # Annotations that say a parameter holds host NumPy data (``x: np.ndarray``, ``npt.NDArray[np.float32]``).
 HOST_ANNOTATIONS = frozenset({"numpy.ndarray", "numpy.typing.NDArray"})
+# Container displays whose items an argument holding one passes on.
+HOLDING_DISPLAYS = (ast.Dict, ast.List, ast.Tuple)
 
 
 @rule("JNP605")
@@ -36,10 +38,11 @@ def _block(model, stmts, loop):
     """Donations in ``stmts`` (the body of ``loop`` when set) and the reads that follow them."""
     for index, stmt in enumerate(stmts):
         for call, name in _donations(model, stmt):
-            again = _passed_again(call, name, _aliases(stmts[:index], name.id))
+            again = _passed_again(model, call, name, stmts[:index])
             if again is not None:
-                yield Finding.at(again, "JNP605", {"name": name.id, "func": describe(call.func), "line": call.lineno,
-                                                   "when": f"passed to the same call again as '{again.id}'"})
+                where, donated, other = again
+                yield Finding.at(where, "JNP605", {"name": donated, "func": describe(call.func), "line": call.lineno,
+                                                   "when": f"passed to the same call again as '{other}'"})
                 continue
             if name.id in stored_names(stmt):
                 continue  # x = step(x): rebound to the result
@@ -55,8 +58,8 @@ def _block(model, stmts, loop):
 
 def _donations(model, stmt):
     """(call, Name) for each plain name passed at a donated position by a call in ``stmt``'s own
-    expressions (Assign and Expr statements only)."""
-    if not isinstance(stmt, (ast.Assign, ast.Expr)) or not isinstance(stmt.value, ast.Call):
+    expressions (Assign, Expr and Return statements only)."""
+    if not isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) or not isinstance(stmt.value, ast.Call):
         return
     call = stmt.value
     donated = jitted_parameters(model, call.func, *DONATING)
@@ -85,13 +88,37 @@ def _aliases(stmts, name):
     return holding
 
 
-def _passed_again(call, donated, holding):
-    """Another argument of the donating call that holds the donated buffer (``f(x, x)``, or
-    ``update(x, batch)`` after ``batch = x``): JAX refuses the donation."""
-    for arg in (*call.args, *(k.value for k in call.keywords)):
-        if arg is not donated and type(arg) is ast.Name and arg.id in holding:
-            return arg
+def _passed_again(model, call, donated, before):
+    """(the argument, the donated name, the other name) where another place of the donating call's
+    arguments holds a donated buffer: ``f(x, x)``, ``update(x, batch)`` after ``batch = x``, or
+    ``step(state)`` after ``state = {"a": x, "b": x}``: JAX refuses to donate one buffer twice."""
+    arguments = [(arg, _held(model, arg, before)) for arg in (*call.args, *(k.value for k in call.keywords))]
+    for leaf in dict(arguments)[donated]:
+        holding = _aliases(before, leaf.id)
+        for arg, leaves in arguments:
+            other = next((n for n in leaves if n is not leaf and n.id in holding), None)
+            if other is not None:
+                return arg, leaf.id, other.id
     return None
+
+
+def _held(model, arg, before):
+    """The names whose device buffers an argument passes: itself, or the items of the container
+    display ``before`` last binds it to (``state = {"w": w, "v": v}``, nested displays followed),
+    less host data, which JAX copies one leaf at a time."""
+    if type(arg) is not ast.Name:
+        return []
+    binding = next((stmt for stmt in reversed(before) if arg.id in stored_names(stmt)), None)
+    if type(binding) is not ast.Assign or len(binding.targets) != 1 or type(binding.value) not in HOLDING_DISPLAYS:
+        return [arg]
+    return [node for node in ast.walk(binding.value) if type(node) is ast.Name and _item(model, node)
+            and not _host_data(model, node)]
+
+
+def _item(model, node):
+    """Whether a name is an item of the display it sits in (a dict's value, not its key)."""
+    parent = model.parent(node)
+    return type(parent) in (ast.List, ast.Tuple) or type(parent) is ast.Dict and node in parent.values
 
 
 def _loop_targets(loop):

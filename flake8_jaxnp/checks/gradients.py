@@ -1,8 +1,9 @@
-"""JNP604: jnp.where does not stop the nan gradient of the branch it discards."""
+"""JNP604: jnp.where (and lax.select, which it stages) does not stop the nan gradient of the branch
+it discards."""
 import ast
 
 from .. import api
-from ..facts import TREE_MAPS
+from ..facts import SELECTS, TREE_MAPS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import positional_names
@@ -34,13 +35,13 @@ def where_nan_gradient(model):
         for body, leaves in bodies:
             for node in model.own_nodes(body):
                 if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
-                        and model.qualname(node.func) == "jax.numpy.where":
+                        and model.qualname(node.func) in SELECTS:
                     found = _unsafe_branch(model, body, node, leaves)
                     if found is not None:
                         operation, name = found
                         yield Finding.at(node, "JNP604", {
-                            "scope": getattr(body, "name", "<lambda>"), "transform": transform,
-                            "operation": operation, "name": name})
+                            "func": SELECTS[model.qualname(node.func)], "scope": getattr(body, "name", "<lambda>"),
+                            "transform": transform, "operation": operation, "name": name})
 
 
 def _mapped_lambdas(model, func):

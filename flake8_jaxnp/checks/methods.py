@@ -5,13 +5,14 @@ import ast
 from ..findings import Finding
 from ..model.parameters import traces_the_class
 from ..model.syntax import named_options, positional, positional_names, static_parameters
-from . import blocks, jitted_by, repeats, rule
+from . import blocks, describe, jitted_by, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
 
 
 # The jit transforms that take only arrays and pytrees of them (a framework's own jit filters the rest).
 JAX_JITS = frozenset({"jax.jit", "jax.pmap"})
+STATIC_OPTIONS = frozenset({"static_argnums", "static_argnames"})
 
 
 @rule("JNP205")
@@ -100,14 +101,14 @@ def _traces_self(method, keywords):
 def stale_static_self(model):
     """JNP306: an attribute of an object that a jitted function keeps static (a method's ``self``,
     or a static argument) and reads, assigned after a call."""
-    functions = _static_object_reads(model)
+    static_options = any(k.arg in STATIC_OPTIONS for call in model.nodes(ast.Call) for k in call.keywords)
     for cls in model.nodes(ast.ClassDef):
         if not _plain_class(model, cls):
             continue
         methods = {method.name: _attributes_of(method, "self") for method in cls.body
                    if isinstance(method, ast.FunctionDef) and _static_self(model, method)}
-        if methods or functions:
-            yield from _reassignments(model, cls, methods, functions)
+        if methods or static_options:
+            yield from _reassignments(model, cls, methods)
 
 
 def _static_self(model, method):
@@ -127,16 +128,17 @@ def _static_names(model, func):
     return None
 
 
-def _static_object_reads(model):
-    """{def jitted with static parameters (not a method): {position: the attributes it reads of it}}."""
-    found = {}
-    for func in model.nodes(ast.FunctionDef):
-        static = () if model.is_method(func) else _static_names(model, func) or ()
-        names = positional_names(func)
-        reads = {names.index(param): _attributes_of(func, param) for param in static if param in names}
-        if any(reads.values()):
-            found[func] = reads
-    return found
+def _static_object_reads(model, func_expr):
+    """{position: the attributes it reads of that static argument} for the jitted function a call
+    runs: a def under a staging transform, or a name bound to ``jax.jit(f, static_argnums=...)`` of a
+    def or a lambda; not a method (its ``self`` is read by ``_static_self``)."""
+    jitted = jitted_by(model, func_expr)
+    if jitted is None or jitted[0] not in model.staging_transforms or any(k.arg is None for k in jitted[1]) \
+            or not isinstance(jitted[2], ast.Lambda) and model.is_method(jitted[2]):
+        return {}
+    names = positional_names(jitted[2])
+    static = static_parameters(named_options(jitted[1]), names) or ()
+    return {names.index(param): _attributes_of(jitted[2], param) for param in static if param in names}
 
 
 def _attributes_of(func, param):
@@ -144,10 +146,10 @@ def _attributes_of(func, param):
             and isinstance(node.value, ast.Name) and node.value.id == param and isinstance(node.ctx, ast.Load)}
 
 
-def _reassignments(model, cls, methods, functions):
-    """Assignments ``obj.attr = ...`` after a statement of the same block ran a jitted function that
-    keeps ``obj`` static and reads ``attr`` (``obj.method(...)``, ``f(obj, x)``), where ``obj`` is
-    bound once, to ``cls(...)``."""
+def _reassignments(model, cls, methods):
+    """Assignments ``obj.attr = ...`` (or a call of a method of ``cls`` that assigns ``self.attr``)
+    after a statement of the same block ran a jitted function that keeps ``obj`` static and reads
+    ``attr`` (``obj.method(...)``, ``f(obj, x)``), where ``obj`` is bound once, to ``cls(...)``."""
     for call in model.nodes(ast.Call):
         if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
             continue
@@ -165,15 +167,31 @@ def _reassignments(model, cls, methods, functions):
             used = {}  # attribute read by the jitted functions run so far in this block -> which one
             for later in stmts:
                 for node in ast.walk(later):
-                    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                            and node.value.id == name and isinstance(node.ctx, ast.Store) and node.attr in used:
-                        yield Finding.at(node, "JNP306", {"name": name, "attr": node.attr, "compiled": used[node.attr]})
+                    for attr in _stored_attributes(node, name, cls):
+                        if attr in used:
+                            yield Finding.at(node, "JNP306", {"name": name, "attr": attr, "compiled": used[attr]})
+                            break
                 for node in ast.walk(later):
-                    compiled, reads = _run_with_static(model, node, name, cls, methods, functions)
+                    compiled, reads = _run_with_static(model, node, name, cls, methods)
                     used.update((attr, compiled) for attr in reads if attr not in used)
 
 
-def _run_with_static(model, node, name, cls, methods, functions):
+def _stored_attributes(node, name, cls):
+    """The attributes of ``name``'s object that ``node`` assigns: ``obj.attr = ...``, or
+    ``obj.method(...)`` of a method of ``cls`` whose body assigns ``self.attr``."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name \
+            and isinstance(node.ctx, ast.Store):
+        return [node.attr]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+        method = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == node.func.attr), None)
+        if method is not None and positional_names(method)[:1] == ["self"]:
+            return sorted({n.attr for n in ast.walk(method) if isinstance(n, ast.Attribute)
+                           and isinstance(n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Store)})
+    return []
+
+
+def _run_with_static(model, node, name, cls, methods):
     """(what runs, the attributes of ``name``'s object it keeps) when ``node`` runs a jitted method of
     it (``obj.method(...)``, ``obj(...)``) or passes it as a static argument (``f(obj, x)``)."""
     if not isinstance(node, ast.Call):
@@ -183,8 +201,8 @@ def _run_with_static(model, node, name, cls, methods, functions):
     elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
         method = node.func.attr
     else:
-        func = model.callee(node.func)
-        reads = functions.get(func, {})
-        kept = [reads.get(i, ()) for i, arg in enumerate(node.args) if isinstance(arg, ast.Name) and arg.id == name]
-        return f"{func.name}()" if kept else None, set().union(*kept)
+        reads = _static_object_reads(model, node.func)
+        kept = [reads[i] for i, arg in enumerate(node.args)
+                if i in reads and isinstance(arg, ast.Name) and arg.id == name]
+        return f"{describe(node.func)}()" if kept else None, set().union(*kept)
     return f"{cls.name}.{method}()", methods.get(method, ())

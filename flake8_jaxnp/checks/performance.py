@@ -5,8 +5,8 @@ from ..facts import TIMERS
 from ..findings import Finding
 from ..model.instances import method_in
 from ..model.names import BindingKind
-from ..model.syntax import PARTIAL, argument_for, expression_children, positional_names, walk_own
-from . import blocks, describe, is_jitted, jitted_by, jitted_parameters, repeats, rule
+from ..model.syntax import COMPREHENSIONS, PARTIAL, argument_for, expression_children, positional_names, walk_own
+from . import blocks, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
 # Calls that wait for the device: after one of them the clock reads a finished result.
@@ -124,9 +124,9 @@ def _compiled_per_call(model, walked):
                 for node in _own_expression_nodes(stmt):
                     if not isinstance(node, ast.Call):
                         continue
-                    if isinstance(node.func, ast.Name) and node.func.id in nested \
-                            and model.callee(node.func) in func.body:
-                        made.setdefault(func, []).append((node, f"the jitted def '{node.func.id}'"))
+                    run = _nested_def_run(model, node)  # loss(x), or jax.grad(loss)(x): a transform of it
+                    if isinstance(run, ast.Name) and run.id in nested and model.callee(run) in func.body:
+                        made.setdefault(func, []).append((node, f"the jitted def '{run.id}'"))
                     elif (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
                         made.setdefault(func, []).append((node, f"{describe(node.func)}() of {fresh}"))
     if not made:
@@ -143,6 +143,14 @@ def _compiled_per_call(model, walked):
                 "fix": f"build the jitted function once, outside {func.name}()"})
 
 
+def _nested_def_run(model, call):
+    """What a call runs: its function, or the function a transform is given (``jax.grad(f)(x)``)."""
+    func = call.func
+    if isinstance(func, ast.Call) and model.qualname(func.func) in model.transform_names and func.args:
+        return func.args[0]
+    return func
+
+
 def _plain_defs(model):
     """The module's top-level defs and its top-level classes' methods, undecorated and untraced."""
     for node in model.tree.body:
@@ -157,11 +165,19 @@ def _looping_callers(model, funcs):
     as ``obj.method(...)`` of a name holding an instance of the def's class}, loops in traced code
     left out (they run once, at trace time)."""
     found = {}
-    for loop in model.nodes(*LOOPS):
+    for loop in model.nodes(*LOOPS, *COMPREHENSIONS):
         home = model.enclosing_function(loop)
-        if isinstance(home, ast.Lambda) or home in model.traced or not repeats(loop):
+        if isinstance(home, ast.Lambda) or home in model.traced:
             continue
-        for node in walk_own(loop.body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        if type(loop) in COMPREHENSIONS:  # [train(m) for _ in range(4)]: its element is built per item
+            if not iterates_twice(loop.generators[0].iter):
+                continue
+            body = [loop.key, loop.value] if type(loop) is ast.DictComp else [loop.elt]
+        elif repeats(loop):
+            body = loop.body
+        else:
+            continue
+        for node in walk_own(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             if isinstance(node, ast.Call):
                 callee = _called_def(model, node.func)
                 if callee in funcs and (callee not in found or loop.lineno < found[callee]):

@@ -23,7 +23,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from .. import evidence as ev
-from ..facts import AT_UPDATES, WIDE_DTYPES, is_promotion
+from ..facts import AT_UPDATES, SELECTS, WIDE_DTYPES, is_promotion
 from .frames import LIBRARY_DIRS, in_other_code, place_of, real_path
 
 D2H_KINDS = {"numpy": ev.TO_NUMPY, "scalar": ev.TO_SCALAR, "format": ev.FORMATTING}
@@ -291,8 +291,10 @@ def _is_host_value(result):
     return isinstance(result, (np.ndarray, np.generic, bool, int, float, complex))
 
 
-def _jax_numpy_call(place, func, name, args, kwargs):
-    if name == "jnp.where" and len(args) == 3 and RECORDER.differentiating:
+def _jax_call(place, func, name, args, kwargs):
+    """A call of jax.numpy or jax.lax: a jnp.where or lax.select run while jax.grad & co. compute
+    (a place a nan gradient may come from), NumPy data narrowed, an upload."""
+    if name in SELECTS.values() and len(args) == 3 and RECORDER.differentiating:
         RECORDER.differentiating[-1].add(place)
     explicit_dtype = kwargs.get("dtype") is not None or (
         name in ("jnp.array", "jnp.asarray") and len(args) > 1 and args[1] is not None)
@@ -401,7 +403,9 @@ def _device_get_call(place, func, name, args, kwargs):
 
 
 NUMPY_PROBE = ModuleProbe(np, "np", _numpy_call)
-JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_numpy_call)
+JAX_NUMPY_PROBE = ModuleProbe(jnp, "jnp", _jax_call)
+LAX_PROBE = ModuleProbe(jax.lax, "lax", _jax_call)
+MODULE_PROBES = ((np, NUMPY_PROBE), (jnp, JAX_NUMPY_PROBE), (jax.lax, LAX_PROBE))
 
 
 _WATCHED_CLASSES = weakref.WeakSet()  # classes whose __setattr__ _watch_attributes already wraps
@@ -439,7 +443,8 @@ def _watched_class(rec, cls):
 def _watch_attributes(cls):
     """Stale static self: report an assignment from the file to an attribute that a jitted method read
     after the method was called on the object (it is the method's static cache key), or a jitted
-    function that was given the object as a static argument."""
+    function that was given the object as a static argument; at the assignment's line and at the
+    lines of the file that called down to it (``obj.set_factor(3.0)``)."""
     if cls in _WATCHED_CLASSES:
         return
     _WATCHED_CLASSES.add(cls)
@@ -450,10 +455,11 @@ def _watch_attributes(cls):
         seen = rec.static_selves.get(id(obj)) if rec is not None else None
         if seen is not None and seen[0] is obj and key in seen[2]:
             frame = sys._getframe(1)
-            if frame.f_code.co_filename in rec.watched:
+            while frame is not None and frame.f_code.co_filename in rec.watched:  # a setter method's caller too
                 rec.observe(place_of(frame), ev.STALE_STATIC_SELF, "static self",
                             f"'{key}' changed on an object that jitted {seen[1]}() was already called on; "
                             f"JAX keeps the code compiled for it")
+                frame = frame.f_back
         original(obj, key, value)
     cls.__setattr__ = setattr_probe
 
@@ -467,18 +473,17 @@ def _probe_jitted_methods(cls):
 
 
 def install_module_probes(namespace):
-    """Swap a module's NumPy / jax.numpy names and jitted functions for probes."""
+    """Swap a module's NumPy / jax.numpy / jax.lax names and jitted functions for probes."""
     for name, value in list(namespace.items()):
         if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
             _probe_jitted_methods(value)
-        if value is np:
-            namespace[name] = NUMPY_PROBE
-        elif value is jnp:
-            namespace[name] = JAX_NUMPY_PROBE
+        probe = next((probe for module, probe in MODULE_PROBES if value is module), None)
+        if probe is not None:
+            namespace[name] = probe
         elif type(value).__name__ == "PjitFunction":
             namespace[name] = CallProbe(value, name, _jitted_call)
         elif _probe_worthy(value) and not isinstance(value, CallProbe):
-            for module, probe in ((np, NUMPY_PROBE), (jnp, JAX_NUMPY_PROBE)):
+            for module, probe in MODULE_PROBES:
                 own_name = getattr(value, "__name__", None)
                 if own_name and getattr(module, own_name, None) is value:
                     namespace[name] = getattr(probe, own_name)
@@ -588,4 +593,4 @@ def install_array_probes():
     for name in AT_UPDATES:
         setattr(update_ref, name, _copying_method_probe(getattr(update_ref, name), f"x.at[...].{name}()"))
     jax.device_get = CallProbe(jax.device_get, "jax.device_get", _device_get_call)
-    jax.device_put = CallProbe(jax.device_put, "jax.device_put", _jax_numpy_call)
+    jax.device_put = CallProbe(jax.device_put, "jax.device_put", _jax_call)

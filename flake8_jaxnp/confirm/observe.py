@@ -310,8 +310,10 @@ def exception_kinds(exc, tb):
 # How jax.numpy words the refusal of a NumPy argument value it does not implement.
 # A donated buffer used again: "Array has been deleted" (eagerly; a jitted call on the CPU says
 # "Buffer has been deleted or donated"), "Donation requested for invalid buffer" (a jitted call on a TPU),
-# "Attempt to use a buffer that was previously donated in the same call" (f(x, x) donating the first x)
-DELETED_BUFFER_ERRORS = ("has been deleted", "Donation requested for invalid buffer", "previously donated")
+# "Attempt to use a buffer that was previously donated in the same call" (f(x, x) donating the first x),
+# "Attempt to donate the same buffer twice" (a donated pytree holding one array under two names)
+DELETED_BUFFER_ERRORS = ("has been deleted", "Donation requested for invalid buffer", "previously donated",
+                         "donate the same buffer twice")
 REFUSED_VALUE_MESSAGES = ("is not supported", "Only implemented for", "does not support")
 
 

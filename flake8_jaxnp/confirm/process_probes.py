@@ -217,6 +217,12 @@ def _has_nan(tree):
                and bool(np.isnan(np.asarray(leaf)).any()) for leaf in jax.tree.leaves(tree))
 
 
+def _computing(array):
+    """Whether a device array is still being computed (a typed PRNG key array asks its key data)."""
+    key = jax.dtypes.issubdtype(array.dtype, jax.dtypes.prng_key)
+    return not (jax.random.key_data(array) if key else array).is_ready()
+
+
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame is still being computed."""
     def record(rec, frame, _args):
@@ -224,7 +230,7 @@ def _clock_probe(name, func):
             frame = frame.f_back
         if frame is not None and frame.f_code.co_filename in rec.watched:
             arrays = {local: value for local, value in frame.f_locals.items() if is_device_array(value)}
-            pending = sorted(local for local, value in arrays.items() if not value.is_ready())
+            pending = sorted(local for local, value in arrays.items() if _computing(value))
             if pending:
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
                             f"{name}() read the clock while {', '.join(pending)} was still being computed")
@@ -244,7 +250,7 @@ def _timed_callable_probe(name, func):
 
         def timed():
             result = stmt()
-            if any(is_device_array(a) and not a.is_ready() for a in jax.tree.leaves(result)):
+            if any(is_device_array(a) and _computing(a) for a in jax.tree.leaves(result)):
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
                             f"timeit.{name}() timed a call that returned before its result was computed")
             return result

@@ -376,7 +376,8 @@ def _name_qualname(expr, scope_of, module_scope, depth):
 
 
 def _function_bound_to(scope_of, module_scope, expr):
-    """The def/lambda node that a name (bound once, by a def or to a lambda) or ``self.method`` refers to."""
+    """The def/lambda node that a name (bound once, by a def or to a lambda), ``self.method`` or a
+    classmethod or staticmethod read from its class (``Model.from_config``) refers to."""
     kind = type(expr)
     if kind is ast.Lambda:
         return expr
@@ -394,10 +395,21 @@ def _function_bound_to(scope_of, module_scope, expr):
         while scope is not None and not scope.is_class:
             scope = scope.parent
         if scope is not None:
-            methods = [s for s in scope.node.body
-                       if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == expr.attr]
-            return methods[0] if len(methods) == 1 else None
+            return _method_named(scope.node, expr.attr)
+    if kind is ast.Attribute and type(expr.value) is ast.Name:  # Model.from_config: a class's own
+        found = _lookup(expr.value.id, scope_of[expr.value], module_scope)  # classmethod or staticmethod
+        if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
+            method = _method_named(found[1][0].node, expr.attr)
+            if method is not None and {d.id for d in method.decorator_list if type(d) is ast.Name} \
+                    & {"classmethod", "staticmethod"}:
+                return method
     return None
+
+
+def _method_named(cls, name):
+    """The one def of a class's body called ``name``, or None."""
+    methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name]
+    return methods[0] if len(methods) == 1 else None
 
 
 # The node types that open a scope or bind names (Names._enter), tested by type in the build loop.

@@ -7,12 +7,13 @@ from .. import api
 from .syntax import named_options, positional, positional_names, static_parameters
 
 
-def applied_parameters(func, transform_name, keywords, bound_positional=0, bound_names=()):
+def applied_parameters(func, transform_name, keywords, bound_positional=0, bound_names=(), defaulted=False):
     """The parameters of ``func`` that a transform applied with ``keywords`` gives tracers,
     after ``partial`` bound ``bound_positional`` positions and ``bound_names``: not static,
-    not defaulted, not self, not unbatched by vmap (grad's argnums are left to the caller).
-    None when its static options cannot be read."""
-    params = traced_parameters(func, bound_positional, bound_names)
+    not defaulted (unless ``defaulted``: those it traces when a call passes them), not self, not
+    unbatched by vmap (grad's argnums are left to the caller). None when its static options
+    cannot be read."""
+    params = traced_parameters(func, bound_positional, bound_names, defaulted)
     positional = positional_names(func)[bound_positional:]
     options = named_options(keywords)
     static = static_parameters(options, positional)
@@ -31,19 +32,20 @@ def transform_options(transform_name, call):
     return named + list(call.keywords)
 
 
-def traced_parameters(func, bound_positional=0, bound_names=()):
-    """Parameters that receive tracers: not bound by partial, not defaulted, not self/cls."""
+def traced_parameters(func, bound_positional=0, bound_names=(), defaulted=False):
+    """Parameters that receive tracers: not bound by partial, not defaulted (unless ``defaulted``),
+    not self/cls."""
     args = func.args
     params = positional(func)
-    defaulted = {a.arg for a in params[len(params) - len(args.defaults):]} if args.defaults else set()
-    defaulted |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    with_default = {a.arg for a in params[len(params) - len(args.defaults):]} if args.defaults else set()
+    with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
     names = [a.arg for a in params[bound_positional:]] + [a.arg for a in args.kwonlyargs]
     if args.vararg:
         names.append(args.vararg.arg)
     if params and bound_positional == 0 and params[0].arg in ("self", "cls") \
             and not isinstance(func, ast.Lambda):
         names = names[1:]
-    return set(names) - defaulted - set(bound_names)
+    return set(names) - set(bound_names) - (set() if defaulted else with_default)
 
 
 def _vmapped(params, positional, in_axes):
@@ -67,3 +69,13 @@ def traces_the_class(func, decorators, index, keywords):
     names = positional_names(func)
     static = static_parameters(named_options(keywords), names)
     return static is not None and bool(names) and names[0] not in static
+
+
+def binds_first_parameter(expr, func):
+    """Whether ``self.m`` / ``cls.m`` / ``Model.m`` is a bound method: a staticmethod binds nothing,
+    and a plain function read from ``cls`` or its class is not bound either."""
+    if not isinstance(expr, ast.Attribute) or isinstance(func, ast.Lambda):
+        return False
+    decorators = {d.id for d in func.decorator_list if isinstance(d, ast.Name)}
+    return "staticmethod" not in decorators and (getattr(expr.value, "id", None) == "self"
+                                                 or "classmethod" in decorators)

@@ -17,7 +17,8 @@ from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
 from .instances import Instances, method_in
 from .names import BindingKind
-from .parameters import applied_parameters, traced_parameters, traces_the_class, transform_options
+from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
+                         transform_options)
 from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
 
 
@@ -137,6 +138,7 @@ class TracedFunction:
     # those a call in the file passes a Python value (``self.repeat(x, 2)``: a static count).
     assumed_params: set = field(default_factory=set)
     python_params: set = field(default_factory=set)
+    optional_params: set = field(default_factory=set)  # defaulted ones a call passes: jax.jit(f)(a, 30)
 
     @property
     def abstract(self):
@@ -369,7 +371,7 @@ class TraceRoots:
             factory, func = self._returned_function(arg)
             if func is not None:  # jax.jit(make_train(config)): the def make_train returns
                 root = f"applied at line {arg.lineno} to what '{factory.name}' returns"
-        if func is not None and root is None and _binds_first_parameter(arg, func):
+        if func is not None and root is None and binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
             func = self.instance_method(arg)
@@ -405,6 +407,9 @@ class TraceRoots:
             params &= {positional[i] for i in argnums if -len(positional) <= i < len(positional)}
             self.differentiated.setdefault(func, set()).update(params)
         self.mark(func, Transform(transform_name, behaviour, root), params)
+        if behaviour is _STAGING:
+            self.traced[func].optional_params |= applied_parameters(
+                func, transform_name, keywords, bound_positional, bound_names, defaulted=True) - params
         if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda) \
                 and root is None:
             self.jitted_callables.add(func)
@@ -582,12 +587,3 @@ def _framework_behaviour(measured):
     if measured["differentiates"]:
         return _DIFFERENTIATING
     return _EAGER if measured["numpy_fails"] else None
-
-
-def _binds_first_parameter(expr, func):
-    """Whether ``self.m`` / ``cls.m`` is a bound method: a staticmethod binds nothing, and a
-    plain function read from ``cls`` is not bound either."""
-    if not isinstance(expr, ast.Attribute) or isinstance(func, ast.Lambda):
-        return False
-    decorators = {d.id for d in func.decorator_list if isinstance(d, ast.Name)}
-    return "staticmethod" not in decorators and (expr.value.id == "self" or "classmethod" in decorators)

@@ -305,7 +305,10 @@ class Tracing:
         arrays |= set(self.annotated_arrays(func, TRACED_ARRAY)) & traced_params
         arrays |= traced.arrays & candidates  # every traced caller passes an array
         scalars_static = [t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms]
-        arrays |= self._passed_arrays(func, traced_params - arrays, scalars=not any(scalars_static))
+        passed = self._passed_arrays(func, (traced_params - arrays) | traced.optional_params,
+                                     scalars=not any(scalars_static))
+        arrays |= passed
+        traced_params = traced_params | (passed & traced.optional_params)
         if all(scalars_static):
             return {name: TRACED_ARRAY for name in arrays}
         params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
