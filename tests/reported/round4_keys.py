@@ -29,7 +29,8 @@ def case_ok_level_and_noise_from_two_subkeys():
 
 # https://github.com/jax-ml/jax/pull/181
 # A variational-inference loop keeps the half of split() it hands to the update, which draws
-# from it, and splits that same key again on the next iteration.
+# from it, and splits that same key again on the next iteration: a draw from a key and then a
+# split of it, JNP606's pitfall by the catalogue (as get_batch_new_key below, within one call).
 def elbo_update(t, params, rng):
     samples = params + random.normal(rng, (4,) + params.shape)
     return params - 0.01 * jnp.mean(samples, axis=0) / (t + 1)
@@ -39,7 +40,7 @@ def case_update_key_split_again_next_iteration():
     rng = random.PRNGKey(0)
     params = jnp.zeros(2)
     for t in range(3):
-        old, rng = random.split(rng)  # reported: JNP601
+        old, rng = random.split(rng)  # reported: JNP606
         params = elbo_update(t, params, rng)
     return params
 
