@@ -1,5 +1,4 @@
 """Flax NNX and Optax code as users write it, held out (needs flax and optax to run)."""
-import jax
 import jax.numpy as jnp
 import numpy as np
 import optax
