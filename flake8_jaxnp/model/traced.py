@@ -364,7 +364,7 @@ class TraceRoots:
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
-        func, root = self.names.function_bound_to(arg), None
+        func, root, funcs = self.names.function_bound_to(arg), None, ()
         if func is None:
             factory, func = self._returned_function(arg)
             if func is not None:  # jax.jit(make_train(config)): the def make_train returns
@@ -372,24 +372,24 @@ class TraceRoots:
         if func is not None and root is None and _binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
-            func = self.instance_method(arg)
-            if func is not None:  # jax.jit(counter.count): the method's body, self bound to the object
+            funcs = self.instance_methods(arg)
+            if funcs:  # jax.jit(counter.count): the method's body, self bound to the object
                 root = f"applied at line {arg.lineno} to {ast.unparse(arg)}"
-            func = func or self._call_method_of_instance(arg)
-            if func is not None:
+            funcs = funcs or self._run_by_calling(arg)
+            if funcs and type(self.names.parent.get(funcs[0])) is ast.ClassDef:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
-        if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
+        if not funcs and func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
             func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
-        if func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
+        if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
             func = self.applied_module(arg)
             root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
-        if func is None:
-            return
-        if lax:
-            self.mark(func, Transform(transform_name, _STAGING, root),
-                      traced_parameters(func, bound_positional, bound_names))
-        else:
-            self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
+        targets = [(func, root)] if func is not None else [(each, root) for each in funcs]
+        for func, root in targets:
+            if lax:
+                self.mark(func, Transform(transform_name, _STAGING, root),
+                          traced_parameters(func, bound_positional, bound_names))
+            else:
+                self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
 
     def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None):
         """Mark ``func`` as traced by the transform."""
@@ -432,29 +432,38 @@ class TraceRoots:
             return None, None
         return factory, bindings[0].node
 
-    def method_called(self, call):
-        """The same-file method that ``call`` runs with ``self`` bound: a class's own
-        ``__init__`` for ``Model(x)``, ``__call__`` for ``model(x)`` with a name bound once to
-        ``Model(...)``, and for ``model.apply(variables, x)`` of a linen Module."""
+    def methods_called(self, call):
+        """The same-file methods that ``call`` runs with ``self`` bound: a class's own
+        ``__init__`` for ``Model(x)``, ``__call__`` for ``model(x)`` with a name bound to
+        ``Model(...)`` (or passed instances of several classes: each class's), and for
+        ``model.apply(variables, x)`` of a linen Module; () when none is known."""
         func_expr = call.func
         if isinstance(func_expr, ast.Name):
             found = self.names.resolve_name(func_expr)
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                return self._method(func_expr, "__init__") or self.conventions.construction_hook(found[1][0].node)
+                return _present(self._method(func_expr, "__init__")
+                                or self.conventions.construction_hook(found[1][0].node))
         if isinstance(func_expr, ast.Attribute):
             if any(k.arg == "method" for k in call.keywords):
-                return self.applied_method(call)
-            return self.applied_module(func_expr) or self.instance_method(func_expr) or self._submodule_call(func_expr)
-        return self._call_method_of_instance(func_expr)
+                return _present(self.applied_method(call))
+            single = self.applied_module(func_expr) or self._submodule_call(func_expr)
+            return _present(single) if single is not None else self.instance_methods(func_expr)
+        return self._run_by_calling(func_expr)
 
     def instance_method(self, func_expr):
-        """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file
-        class that is not a linen Module (whose methods run only through ``apply``), or None."""
+        """The one plain method ``model.loss`` runs (``instance_methods``), or None."""
+        found = self.instance_methods(func_expr)
+        return found[0] if len(found) == 1 else None
+
+    def instance_methods(self, func_expr):
+        """The plain methods ``model.loss`` runs, one for each same-file class (not a linen Module,
+        whose methods run only through ``apply``) whose instance ``model`` may hold."""
         if not isinstance(func_expr, ast.Attribute) or type(func_expr.value) not in (ast.Name, ast.Call):
-            return None
-        method = self.instances.method(self.instances.class_of(func_expr.value), func_expr.attr)
-        return method if method is not None and not method.decorator_list \
-            and self.module_base(method) != LINEN_MODULE else None
+            return ()
+        methods = (self.instances.method(cls, func_expr.attr)
+                   for cls in self.instances.classes_of(func_expr.value) or ())
+        return tuple(method for method in methods if method is not None and not method.decorator_list
+                     and self.module_base(method) != LINEN_MODULE)
 
     def _submodule_call(self, func_expr):
         """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
@@ -561,19 +570,26 @@ class TraceRoots:
                 func = self._method(found[1][0].value.func, given.attr)
         return (func, False) if func is not None else None
 
-    def _call_method_of_instance(self, expr):
-        """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
+    def _run_by_calling(self, expr):
+        """``__call__`` of each same-file class whose instance ``expr`` is (``jax.jit(Model())``,
         or a name that holds one, ``instances.Instances``: bound to ``Model(...)``, a parameter
-        annotated ``model: Model`` or passed one by every call)."""
+        annotated ``model: Model`` or passed one by every call); for a parameter that the calls of
+        its function give defs (``forward(p, x)`` in ``make_step(forward)``), those defs."""
         if isinstance(expr, ast.Name):
-            return self.instances.method(self.instances.class_of(expr), "__call__")
+            methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
+            return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
-            return None
-        return self._method(expr.func, "__call__")
+            return ()
+        return _present(self._method(expr.func, "__call__"))
 
     def _method(self, class_name, method):
         """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
         return method_in(self.instances.class_named(class_name), method)
+
+
+def _present(method):
+    """``(method,)``, or () for None."""
+    return () if method is None else (method,)
 
 
 def uncached(behaviour):

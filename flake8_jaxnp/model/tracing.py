@@ -63,7 +63,8 @@ class Tracing:
         self.helper_facts = callees.helper_facts
         self.jitted_result = callees.jitted_result
         self.builds_jitted = callees.builds_jitted
-        self.method_called = roots.method_called
+        self.methods_called = roots.methods_called
+        self.functions_passed = roots.instances.functions_passed
         self.apply_fn_run = roots.apply_fn_run
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
@@ -150,17 +151,22 @@ class Tracing:
 
     def _call_sites(self, func, literals):
         """(every call of ``func`` in the file, the Values of each call's expressions: its caller's
-        forward pass's, or with ``literals`` only its number literals', read from the text), or None
-        when a reference is not a call or a call is its own."""
-        calls = self.roots.instances.calls_of(func) or self.roots.applied_calls(func)
+        forward pass's, or with ``literals`` only its number literals', read from the text, the
+        parameters the calls' positions fill: after ``self`` for a method called on an object), or
+        None when a reference is not a call or a call is its own."""
+        calls, positional = self.roots.instances.calls_of(func) or self.roots.applied_calls(func), \
+            positional_names(func)
+        if not calls and type(self.names.parent.get(func)) is ast.ClassDef:  # obj.method(x), jax.jit(obj.method)
+            calls, positional = self.roots.instances.method_calls(func), positional[1:]
         if not calls or any(self.names.enclosing_function(call) is func for call in calls):
             return None
         if literals:
             return calls, [{arg: NUMBER_LITERALS[type(arg.value)]
                             for arg in [*call.args, *(k.value for k in call.keywords)]
-                            if type(arg) is ast.Constant and type(arg.value) in NUMBER_LITERALS} for call in calls]
+                            if type(arg) is ast.Constant and type(arg.value) in NUMBER_LITERALS}
+                           for call in calls], positional
         flows = [self.flow_of(self.names.enclosing_function(call) or self.names.tree) for call in calls]
-        return calls, [flow.values if flow is not None else {} for flow in flows]
+        return calls, [flow.values if flow is not None else {} for flow in flows], positional
 
     def _flow(self, node, params, traced):
         """Analyse one body; returns the same-file functions that tracing newly reached."""
@@ -192,7 +198,8 @@ class Tracing:
         (``_summarised``)."""
         callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
         if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
-            callee, bound = self.roots.method_called(call), True
+            methods, bound = self.roots.methods_called(call), True
+            callee = methods[0] if len(methods) == 1 else None
             if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
                 return self._summarised(call, args, keywords)
         if any(type(a) is ast.Starred for a in call.args) or None in keywords \
@@ -355,10 +362,11 @@ class Tracing:
         sites = self._call_sites(func, literals=scalars) if names else None
         if sites is None:
             return set()
-        positional, found = positional_names(func), set()
+        calls, values_seen, positional = sites
+        found = set()
         for name in names:
             if all(self._passes_array(func, call, values.get(argument_for(call, positional, name)), scalars)
-                   for call, values in zip(*sites)):
+                   for call, values in zip(calls, values_seen)):
                 found.add(name)
         return found
 
@@ -449,7 +457,7 @@ class Tracing:
                 python.add(name)
         changed = self._given_python(callee, python)
         through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or applied \
-            or self.roots.instance_method(call.func)
+            or self.roots.instance_methods(call.func)
         if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             if through:  # which function it is comes from an apply_fn= keyword
