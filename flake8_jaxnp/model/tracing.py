@@ -10,6 +10,7 @@ later is analysed again, at most a few times.
 import ast
 from collections import Counter
 
+from .. import api
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
                     UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
@@ -311,14 +312,15 @@ class Tracing:
         scalars_static = [t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms]
         arrays |= self._passed_arrays(func, traced_params - arrays, scalars=not any(scalars_static))
         if all(scalars_static):
-            return {name: TRACED_ARRAY for name in arrays}
-        params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
-        if not any(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
+            params = {name: TRACED_ARRAY for name in arrays}
+        else:
+            params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
+        if not any(scalars_static):
             params.update(self._annotated_records(func, candidates))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
         elif positional_names(func)[:1] == ["self"]:
-            params["self"] = self._module_fields(func, "self" in params)
+            params["self"] = self._module_fields(func, "self" in traced_params)
         return params
 
     def _module_fields(self, method, given):
@@ -339,6 +341,7 @@ class Tracing:
         if not given or not facts["array_fields_traced"]:
             return Shaped(PYTHON, members=members)
         arrays = {stmt.target.id for stmt in fields if self.array_annotation(stmt.annotation) and stmt.value is None}
+        layers = {stmt.target.id for stmt in fields if stmt.value is None and self._holds_layer(cls, stmt)}
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
                   and type(node.value) is ast.Name and node.value.id == "self"]
         counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
@@ -348,7 +351,19 @@ class Tracing:
                     and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
                     and array_function(self.names.qualname(stmt.value.func) or ""):
                 arrays.add(node.attr)
+        members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays))
         return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
+
+    def _holds_layer(self, cls, field):
+        """Whether the field ``field`` (an annotated statement of the Module class ``cls``) holds a
+        framework layer or a Module of the file (``linear: eqx.nn.Linear``, or what ``__init__``
+        stores there): given to a transform, its arrays are tracers, and calling it gives them."""
+        stored = self.roots.instances.stored_call(cls, field.target.id)
+        named = stored.func if stored is not None else field.annotation
+        if self.names.qualname(named) in api.framework_layers():
+            return True
+        held = self.roots.instances.class_named(named)
+        return held is not None and self.roots.conventions.module_facts(held) is not None
 
     def _passed_arrays(self, func, names, scalars):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
@@ -438,6 +453,8 @@ class Tracing:
         elif applied or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
         arrays, python = set(), set()
+        if bound and positional_names(callee)[:1] == ["self"] and self._traced_receiver(call, caller):
+            params.add("self")  # model.predict(x), model a traced object: its fields are the trace's
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
                 break
@@ -472,6 +489,18 @@ class Tracing:
             for transform in transforms:
                 changed |= self.roots.mark(callee, transform, params, arrays)
         return changed
+
+    def _traced_receiver(self, call, caller):
+        """Whether the object whose method ``call`` runs (``model.predict(x)``, ``model(x)``) is, in the
+        traced ``caller``, a traced parameter never rebound (``model`` of an ``eqx.filter_grad`` loss)
+        or a traced value."""
+        receiver = call.func.value if type(call.func) is ast.Attribute else call.func
+        if type(receiver) is not ast.Name:
+            return False
+        if receiver.id in caller.tracer_params and len(self.names.scopes[caller.node].bindings.get(receiver.id, ())) == 1:
+            return True
+        flow = self.flows.get(caller.node)
+        return flow is not None and flow.values.get(receiver, UNKNOWN_VALUE).traced
 
     def _given_python(self, callee, python):
         """Record that a call passes Python values to ``python`` of a framework Module's method

@@ -468,13 +468,18 @@ class FunctionFlow:
                 transformed = self.context.callee(inner)  # jax.grad(loss)(p) in traced code: loss runs under
                 for each in (transformed,) if transformed is not None else self.context.functions_passed(inner):
                     self.calls.append((each, call, args, keywords))  # this trace too (each def loss is given)
+            if inner is not None and self.values.get(inner, UNKNOWN_VALUE).traced:
+                return _TRANSFORMED_RESULT[True]  # jax.vmap(self.linear)(x): the layer's traced arrays in every result
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
         elif self._exact and self.traced is not None and (traced_input or any(
                 value.kind is PYTHON for value in args)):  # Model(x), model(x), model.apply(v, x), Block()(x, 2)
             self._ran_method(call, args, keywords)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
-        return self.context.returned(call, args, keywords) or UNKNOWN_VALUE
+        returned = self.context.returned(call, args, keywords)
+        if returned is None and func_value.kind is TRACER_TREE:
+            return func_value  # self.linear(x), a layer of a traced Module: computed from its traced arrays
+        return returned or UNKNOWN_VALUE
 
     def _record(self, call, record, args, keywords):
         """A NamedTuple or dataclass built here: each field holds what the call gives it, a field
