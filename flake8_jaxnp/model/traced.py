@@ -450,11 +450,6 @@ class TraceRoots:
             return _present(single) if single is not None else self.instance_methods(func_expr)
         return self._run_by_calling(func_expr)
 
-    def instance_method(self, func_expr):
-        """The one plain method ``model.loss`` runs (``instance_methods``), or None."""
-        found = self.instance_methods(func_expr)
-        return found[0] if len(found) == 1 else None
-
     def instance_methods(self, func_expr):
         """The plain methods ``model.loss`` runs, one for each same-file class (not a linen Module,
         whose methods run only through ``apply``) whose instance ``model`` may hold."""
@@ -489,22 +484,15 @@ class TraceRoots:
         return facts["names"][0] if facts else None
 
     def applied_module(self, func_expr):
-        """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is
-        (``model.apply``, ``model`` bound once to ``MLP(...)``), or None."""
+        """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is (``model.apply``,
+        ``model`` holding an instance of ``MLP``: ``instances.class_of``; ``MLP().apply``), or None."""
         if not isinstance(func_expr, ast.Attribute) or func_expr.attr != "apply" \
-                or not isinstance(func_expr.value, ast.Name):
+                or type(func_expr.value) not in (ast.Name, ast.Call):
             return None
-        found = self.names.resolve_name(func_expr.value)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+        cls = self.instances.class_of(func_expr.value)
+        if cls is None or not any(self.names.qualname(base) in LINEN_MODULES for base in cls.bases):
             return None
-        instance = found[1][0].value
-        if not isinstance(instance, ast.Call) or not isinstance(instance.func, ast.Name):
-            return None
-        found = self.names.resolve_name(instance.func)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS \
-                or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
-            return None
-        return self._method(instance.func, "__call__")
+        return method_in(cls, "__call__")
 
     def applied_calls(self, module):
         """The calls that run the linen Module's ``__call__`` ``module`` through a transform of
@@ -562,12 +550,8 @@ class TraceRoots:
         module = self.applied_module(given)
         if module is not None:
             return module, True
-        func = self.names.function_bound_to(given)
-        if func is None and type(given) is ast.Attribute and type(given.value) is ast.Name:
-            found = self.names.resolve_name(given.value)  # model.apply, model = Model(...)
-            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN \
-                    and type(found[1][0].value) is ast.Call and type(found[1][0].value.func) is ast.Name:
-                func = self._method(found[1][0].value.func, given.attr)
+        methods = self.instance_methods(given)  # model.apply, model = Model(...)
+        func = self.names.function_bound_to(given) or (methods[0] if len(methods) == 1 else None)
         return (func, False) if func is not None else None
 
     def _run_by_calling(self, expr):

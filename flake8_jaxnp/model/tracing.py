@@ -497,7 +497,8 @@ class Tracing:
         receiver = call.func.value if type(call.func) is ast.Attribute else call.func
         if type(receiver) is not ast.Name:
             return False
-        if receiver.id in caller.tracer_params and len(self.names.scopes[caller.node].bindings.get(receiver.id, ())) == 1:
+        bindings = self.names.scopes[caller.node].bindings.get(receiver.id, ())
+        if receiver.id in caller.tracer_params and len(bindings) == 1:
             return True
         flow = self.flows.get(caller.node)
         return flow is not None and flow.values.get(receiver, UNKNOWN_VALUE).traced
