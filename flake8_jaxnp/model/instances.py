@@ -45,11 +45,12 @@ class Instances:
         return next(iter(found)) if found is not None and len(found) == 1 else None
 
     def classes_of(self, name, seen=frozenset(), named=None):
-        """The classes whose instances ``name`` may hold, each of them known: every binding of the
-        Name (each caller of a parameter: ``forward(Encoder(k), x)`` and ``forward(Decoder(k), x)``
-        run both classes' methods), or the object built in place (``Env()`` of ``jax.jit(Env().step)``);
-        None when one of them is not known. ``named``: what an expression naming a class refers
-        to (default ``_named``: a same-file class)."""
+        """The classes whose instances ``name`` may hold, each of them known: what every binding of
+        the Name says, when they agree (the callers of a parameter may each pass another class:
+        ``forward(Encoder(k), x)`` and ``forward(Decoder(k), x)`` run both classes' methods), or the
+        object built in place (``Env()`` of ``jax.jit(Env().step)``); None when one of them is not
+        known. ``named``: what an expression naming a class refers to (default ``_named``: a
+        same-file class)."""
         named = named or self._named
         if type(name) is ast.Call:
             found_class = named(name.func)
@@ -58,7 +59,7 @@ class Instances:
         if not found:
             return None
         scope, bindings = found
-        classes = set()
+        classes, binding_classes = set(), set()
         for binding in bindings:
             if binding.kind is BindingKind.PARAM:
                 found_classes = self._parameter_classes(scope.node, binding.node, seen, named)
@@ -71,7 +72,9 @@ class Instances:
             if not found_classes:
                 return None
             classes |= found_classes
-        return frozenset(classes) or None
+            binding_classes.add(found_classes)
+        # (bindings of different classes: which one a use sees is the path's, not known here)
+        return frozenset(classes) if len(binding_classes) == 1 else None
 
     def _named(self, expr):
         return self._resolver(expr) if self._resolver is not None else self.class_named(expr)
