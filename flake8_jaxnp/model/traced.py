@@ -515,7 +515,7 @@ class TraceRoots:
     def applied_method(self, call):
         """The def that ``model.apply(variables, ...)`` runs: ``__call__`` of the same-file linen
         Module (``applied_module``), or with ``method=MLP.encode`` (or ``method="encode"``) that
-        method of the same class; None otherwise."""
+        method of the same class (also ``method=model.encode``); None otherwise."""
         module = self.applied_module(call.func)
         methods = [k.value for k in call.keywords if k.arg == "method"]
         if module is None or not methods:
@@ -523,7 +523,8 @@ class TraceRoots:
         cls, given = self.names.parent.get(module), methods[0]
         if type(given) is ast.Constant and type(given.value) is str:
             name = given.value
-        elif type(given) is ast.Attribute and self.instances.class_named(given.value) is cls:
+        elif type(given) is ast.Attribute and (self.instances.class_named(given.value)  # MLP.encode, model.encode
+                                               or self.instances.class_of(given.value)) is cls:
             name = given.attr
         else:
             return None
