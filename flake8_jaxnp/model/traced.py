@@ -383,8 +383,7 @@ class TraceRoots:
         if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
             func = self.applied_module(arg)
             root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
-        targets = [(func, root)] if func is not None else [(each, root) for each in funcs]
-        for func, root in targets:
+        for func in (func,) if func is not None else funcs:
             if lax:
                 self.mark(func, Transform(transform_name, _STAGING, root),
                           traced_parameters(func, bound_positional, bound_names))
@@ -443,9 +442,9 @@ class TraceRoots:
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
                 return _present(self._method(func_expr, "__init__")
                                 or self.conventions.construction_hook(found[1][0].node))
+        if isinstance(func_expr, ast.Attribute) and any(k.arg == "method" for k in call.keywords):
+            return _present(self.applied_method(call))
         if isinstance(func_expr, ast.Attribute):
-            if any(k.arg == "method" for k in call.keywords):
-                return _present(self.applied_method(call))
             single = self.applied_module(func_expr) or self._submodule_call(func_expr)
             return _present(single) if single is not None else self.instance_methods(func_expr)
         return self._run_by_calling(func_expr)
