@@ -356,14 +356,13 @@ class Tracing:
 
     def _holds_layer(self, cls, field):
         """Whether the field ``field`` (an annotated statement of the Module class ``cls``) holds a
-        framework layer or a Module of the file (``linear: eqx.nn.Linear``, or what ``__init__``
-        stores there): given to a transform, its arrays are tracers, and calling it gives them."""
+        framework layer whose construction draws its weights (``linear: eqx.nn.Linear``, or what
+        ``__init__`` stores there; measured ``draws_from_key``): given to a transform, its weights are
+        tracers, and calling it gives them. (A layer of no arrays, ``eqx.nn.Dropout``, gives concrete
+        values of concrete ones outside a staging trace.)"""
         stored = self.roots.instances.stored_call(cls, field.target.id)
         named = stored.func if stored is not None else field.annotation
-        if self.names.qualname(named) in api.framework_layers():
-            return True
-        held = self.roots.instances.class_named(named)
-        return held is not None and self.roots.conventions.module_facts(held) is not None
+        return bool(api.framework_layers().get(self.names.qualname(named), {}).get("draws_from_key"))
 
     def _passed_arrays(self, func, names, scalars):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
