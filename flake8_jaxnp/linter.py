@@ -6,6 +6,7 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 import gc
 import importlib
 import pkgutil
+import re
 import unicodedata
 
 from . import api, checks, reuse
@@ -38,11 +39,15 @@ def relevant(text, options=DEFAULT):
     return any(word in text for word in ("jax", "numpy", *packages))
 
 
-def _reached_by_traces(filename, options):
+_DEF = re.compile(r"\bdef\b")  # (a function, the only thing of a module that traces can reach, needs one)
+
+
+def _reached_by_traces(filename, text, options):
     """Whether another module's traces call a function of this module, which never names JAX
     (a callbacks module of plain Python): its side effects then run only while JAX traces. The
-    reach is solved once per project and process, and kept on disk."""
-    project = project_around(filename, options)
+    reach is solved once per project and process, and kept on disk; a module with no ``def``
+    has no function to reach, and does not ask it (linted alone, it would solve its package's)."""
+    project = project_around(filename, options) if _DEF.search(text) else None
     return project is not None and bool(project.callers())
 
 
@@ -62,7 +67,7 @@ def lint(tree, lines, options=DEFAULT, filename=None):
 
 def _lint(tree, lines, options, filename):
     text = "".join(lines)
-    if not relevant(text, options) and not _reached_by_traces(filename, options):
+    if not relevant(text, options) and not _reached_by_traces(filename, text, options):
         return []
     where = reuse.entry(text, options, filename)
     if where is not None:

@@ -76,6 +76,13 @@ def _side_effects(model, func, base, rebound, given_tracers=True):
                 if where is not None:
                     stale_reported.add(node.id)
                     yield Finding.at(node, "JNP304", dict(base, name=node.id, where=where))
+        elif kind is ast.Attribute and type(node.ctx) is ast.Load and type(node.value) is ast.Name \
+                and model.project is not None and f"{node.value.id}.{node.attr}" not in stale_reported:
+            found = model.imported_rebound(node)  # callbacks.LR_SCALE, rebound by callbacks.decay_lr()
+            if found is not None:
+                stale_reported.add(f"{node.value.id}.{node.attr}")
+                where = f"through 'global {node.attr}' in {found[0]}:{found[1]}"
+                yield Finding.at(node, "JNP304", dict(base, name=f"{node.value.id}.{node.attr}", where=where))
         elif kind is ast.Assign:
             for target in node.targets:
                 yield from _store(model, func, target, base)

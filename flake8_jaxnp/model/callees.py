@@ -9,6 +9,7 @@ from .names import BindingKind
 from .project.modules import shown
 from .project.records import built_jitted, jitted_result_shape, module_records
 from .project.summaries import CACHING_DECORATORS, function_facts
+from .project.wrappers import forwarded_argument, wrapper_classes
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
 
@@ -40,6 +41,7 @@ class Callees:
         self._returns = None  # def -> the values its return statements give, on demand
         self._generators = set()  # defs that yield
         self._classes = {}  # (import binding, attributes) -> what the project says of that class
+        self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
 
     def callee(self, func_expr):
@@ -63,9 +65,32 @@ class Callees:
         binding = self._project_import(func_expr)
         imported = self.project.function(*binding) if binding else None
         if imported is None:
-            return self._handed_out(func_expr, binding)
+            return self._instance(func_expr, binding) or self._handed_out(func_expr, binding)
         path, facts = imported
         return facts, shown(path)
+
+    def _instance(self, func_expr, binding):
+        """(facts, path shown) for a call that builds an object of a project class, this module's
+        (path None) or an imported one, some calls of which give device arrays (``wrappers``'
+        ``jitted_calls``: ``trainer = Trainer(cfg)``, then ``trainer.train_step(params, x)``)."""
+        known = self._project_class(binding) if binding else self._own_class(func_expr)
+        calls = known[0].get("jitted_calls") if known else None
+        return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls), known[1]) if calls else None
+
+    def _own_class(self, func_expr):
+        """(facts, None) for the top-level class of this module that ``func_expr`` names, when it
+        hands out jitted functions (``wrappers``); else None."""
+        found = self.names.resolve_name(func_expr) if type(func_expr) is ast.Name else None
+        if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
+                or found[1][0].kind is not BindingKind.CLASS:
+            return None
+        if self._own_classes is None:
+            builders = {stmt.name for stmt in self.names.tree.body
+                        if type(stmt) is ast.FunctionDef and self.builds_jitted(stmt) is True}
+            self._own_classes = wrapper_classes(self.names.tree, self._jit_call, builders,
+                                                lambda names: lambda func: True)  # (every method read)
+        facts = self._own_classes.get(func_expr.id)
+        return (facts, None) if facts else None
 
     def _own_facts(self, callee):
         """``function_facts`` of a top-level def of this module, computed once."""
@@ -86,11 +111,10 @@ class Callees:
             return None
         repeated, results = self._called_uses()
         if binding is None and type(func_expr) is ast.Attribute and type(func_expr.value) is ast.Name:
-            found = self.names.resolve_name(func_expr.value) if bound in repeated else None
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN \
-                    or type(found[1][0].value) is not ast.Call:
+            value = self.names.assigned_value(func_expr.value) if bound in repeated else None
+            if type(value) is not ast.Call:
                 return None
-            binding = self._project_import(found[1][0].value.func)  # partitioner = Partitioner(...)
+            binding = self._project_import(value.func)  # partitioner = Partitioner(...)
             known = self._project_class(binding) if binding else None
             if known is None or func_expr.attr not in known[0].get("builds_jitted", ()):
                 return None
@@ -102,11 +126,7 @@ class Callees:
             return None
         if "forwards" not in known[0]:  # partitioner = Partitioner(): its methods hand out jitted functions
             return INSTANCE_HANDS_OUT_JITTED, known[1]
-        index, parameter = known[0]["forwards"]
-        if any(type(a) is ast.Starred for a in call.args[:index + 1]):
-            return None
-        argument = call.args[index] if index < len(call.args) else next(
-            (k.value for k in call.keywords if k.arg == parameter), None)
+        argument = forwarded_argument(call, known[0]["forwards"])
         if argument is None or not self._jit_call(argument) or bound not in repeated:
             return None
         return HANDS_OUT_JITTED, known[1]
@@ -183,6 +203,12 @@ class Callees:
         a NumPy array constant of another project module."""
         binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
         return bool(binding) and self.project.numpy_data(*binding)
+
+    def imported_rebound(self, expr):
+        """[module, line] where a function of another project module rebinds the global that
+        ``expr`` reads of it through ``global`` (``callbacks.LR_SCALE``), or None."""
+        binding = self._project_import(expr) if type(expr) is ast.Attribute else None
+        return self.project.rebound_global(*binding) if binding else None
 
     def jitted_result(self, callee):
         """The shape of what a same-file jitted function returns (see project.records.result_shape),

@@ -48,6 +48,7 @@ class Model:
         self.scalars_static = roots.scalars_static  # transforms that keep Python scalar arguments static
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
+        self.imported_rebound = callees.imported_rebound  # where another module's global is rebound, or None
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
 
     def may_hold_arrays(self, node):

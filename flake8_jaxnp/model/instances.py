@@ -186,9 +186,8 @@ class Instances:
         if type(expr) is ast.Call:
             return expr
         if type(expr) is ast.Name:
-            found = self.names.resolve_name(expr)
-            ok = found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN
-            return found[1][0].value if ok and type(found[1][0].value) is ast.Call else None
+            value = self.names.assigned_value(expr)
+            return value if type(value) is ast.Call else None
         if type(expr) is not ast.Attribute or type(expr.value) is not ast.Name or expr.value.id != "self":
             return None
         method = self.names.enclosing_function(expr)
@@ -338,10 +337,7 @@ class Instances:
             return func
         expr = call.func
         if type(expr) is ast.Name:
-            found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-                return None
-            expr = found[1][0].value
+            expr = self.names.assigned_value(expr)
         if type(expr) is ast.Call and expr.args and self.transform_spec(expr.func) is not None:
             return self.names.function_bound_to(expr.args[0])
         return None

@@ -29,8 +29,10 @@ DTYPE_CHANGING_METHODS = frozenset({"sum", "prod", "cumsum", "cumprod", "mean", 
                                     "all", "argmax", "argmin", "argsort", "nonzero"})
 
 
-def call(flow, call_node, qualname, args, traced_input):
-    """The Value of a call to a known library function, or None when the library does not say."""
+def call(flow, call_node, qualname, args, traced_result):
+    """The Value of a call to a known library function, or None when the library does not say;
+    ``traced_result``: whether an array it gives is a tracer (a traced argument, or a trace that
+    stages the function's constants)."""
     module, _, name = qualname.rpartition(".")
     if qualname in flow.context.staging_transforms:
         return Value(JAX_TREE)  # f2 = jax.jit(f): calling f2 gives device arrays
@@ -39,23 +41,23 @@ def call(flow, call_node, qualname, args, traced_input):
             return PYTHON_VALUE
         if name in api.tree_result_functions() and not (args and args[0].kind in ARRAYS):
             # pmean(info) has info's structure: one array only when info is one
-            return Value(TRACER_TREE if traced_input else JAX_TREE)
+            return Value(TRACER_TREE if traced_result else JAX_TREE)
         tuple_result = name in api.tuple_result_functions() and not (name == "where" and len(args) > 1)
         if tuple_result or qualname in api.lax_bodies() or qualname == "jax.lax.sort":
             # one-argument where is nonzero (a tuple); lax control flow returns its body's
             # pytree; lax.sort of several operands a tuple
-            return Value(TRACER_TREE if traced_input else JAX_TREE)
+            return Value(TRACER_TREE if traced_result else JAX_TREE)
         # jnp.array(1.0) keeps the Python scalar's weak type
         weak = name in DATA_ARGUMENT_FUNCTIONS and bool(args) and args[0].weak \
             and not any(k.arg == "dtype" for k in call_node.keywords) and len(call_node.args) == 1
-        return Value(TRACER if traced_input else JAX, _jax_dtype(flow, call_node, qualname, name), weak)
+        return Value(TRACER if traced_result else JAX, _jax_dtype(flow, call_node, qualname, name), weak)
     if module == "jax.random":
         given, dtype = _requested_dtype(flow, call_node, qualname)
         if not given and name in ("normal", "uniform"):
             dtype = "float64"  # the default float, narrowed below unless x64 is on
-        return Value(TRACER if traced_input else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
+        return Value(TRACER if traced_result else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
-        return Value(TRACER_TREE if traced_input else JAX_TREE)
+        return Value(TRACER_TREE if traced_result else JAX_TREE)
     if qualname in DEVICE_PRESERVING and args and args[0].kind in (JAX, JAX_TREE):
         return Value(args[0].kind)  # unreplicate(state): still on the device
     if qualname in GENERATOR_CONSTRUCTORS:
@@ -64,7 +66,7 @@ def call(flow, call_node, qualname, args, traced_input):
         if name in non_array_functions():
             return PYTHON_VALUE
         if qualname in api.numpy_gives_jax_array() and args and args[0].kind in (TRACER, JAX):
-            return Value(TRACER if traced_input else JAX)  # np.sum(x) runs x.sum(): still a JAX array
+            return Value(TRACER if traced_result else JAX)  # np.sum(x) runs x.sum(): still a JAX array
         if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
                                                        for v in args):
             return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method
@@ -157,8 +159,8 @@ def attribute(flow, expr, base):
     return UNKNOWN_VALUE
 
 
-def method(flow, call_node, base, traced_input):
-    """The Value of ``array.method(...)`` on an array or pytree ``base``."""
+def method(flow, call_node, base, traced_result):
+    """The Value of ``array.method(...)`` on an array or pytree ``base`` (``traced_result``: as in ``call``)."""
     name = call_node.func.attr
     if name in api.python_result_methods():
         return PYTHON_VALUE
@@ -166,8 +168,8 @@ def method(flow, call_node, base, traced_input):
     if kind is TRACER_TREE:
         kind = TRACER
     elif kind is JAX_TREE:
-        kind = TRACER if traced_input else JAX
-    elif traced_input and kind is JAX:
+        kind = TRACER if traced_result else JAX
+    elif traced_result and kind is JAX:
         kind = TRACER
     if name == "astype" and call_node.args:
         dtype, _ = dtypes.dtype_of(call_node.args[0], flow.names, flow.context.dtype_resolver)
@@ -195,14 +197,14 @@ def _one_draw(dtype):
     return Value(PYTHON, dtype, weak=True) if dtype else UNKNOWN_VALUE
 
 
-def at_update(flow, func, traced_input):
+def at_update(flow, func, traced_result):
     """``x.at[i].set(v)`` and friends: a new array of x's kind and dtype (None if not one)."""
     indexed = func.value
     if isinstance(indexed, ast.Subscript) and isinstance(indexed.value, ast.Attribute) \
             and indexed.value.attr == "at":
         base = flow.values.get(indexed.value.value, UNKNOWN_VALUE)
         if base.kind in (TRACER, JAX, TRACER_TREE, JAX_TREE):
-            return Value(TRACER if traced_input or base.traced else JAX, base.dtype)
+            return Value(TRACER if traced_result or base.traced else JAX, base.dtype)
     return None
 
 

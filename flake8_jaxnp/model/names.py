@@ -295,6 +295,12 @@ class Names:
         """(scope, bindings) for a Name node."""
         return _lookup(node.id, self.scope_of[node], self.module_scope)
 
+    def assigned_value(self, node):
+        """The expression a Name node's one binding, a plain assignment, gives it (``fast`` of
+        ``fast = jax.jit(f)``), else None."""
+        found = _lookup(node.id, self.scope_of[node], self.module_scope)
+        return found[1][0].value if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN else None
+
 
 class _Kept(dict):
     """Answers kept per node, for questions whose answer never changes once the names are

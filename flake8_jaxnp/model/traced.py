@@ -414,10 +414,7 @@ class TraceRoots:
         factory's own parameters then reach the inner def as Python closure values.
         (None, None) otherwise: a factory that returns anything else is not known."""
         if isinstance(expr, ast.Name):
-            found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-                return None, None
-            expr = found[1][0].value
+            expr = self.names.assigned_value(expr)
         factory = self.names.function_bound_to(expr.func) if isinstance(expr, ast.Call) else None
         if factory is None or isinstance(factory, ast.Lambda):
             return None, None

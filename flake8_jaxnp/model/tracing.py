@@ -27,6 +27,7 @@ from .values import NUMBER_LITERALS, FunctionFlow
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
 TRACED_ARRAY = Value(TRACER)
 DEVICE_ARRAY = Value(JAX)
+JITTED_FUNCTION = Value(JAX_TREE)  # what a name bound to jax.jit(f) holds: its calls give device arrays
 # What a call passes that is one array: a device array, or a tracer from a traced caller.
 PASSED_ARRAYS = (JAX, TRACER)
 # What a decorated def is known to give: one array, if its body gives one whatever it is given.
@@ -252,6 +253,8 @@ class Tracing:
         if helper is None:
             return None
         facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
+        if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
+            return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in facts["jitted_calls"]))
         if facts.get("jitted"):
             return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
         if facts.get("builds_jitted"):

@@ -5,6 +5,8 @@ import ast
 import subprocess
 import sys
 
+import pytest
+
 from test_project import codes_at, lint, write_project
 
 from flake8_jaxnp import linter
@@ -84,6 +86,25 @@ def test_a_module_that_starts_rebinding_a_global_or_looping_over_a_helper_is_see
     assert lint(tmp_path, "pkg/energy.py") == []
 
 
+CALLBACKS = "SCALE = 1.0\n\n\ndef decay(factor=0.5):\n    global SCALE\n    {store}\n"
+SCALED = "import jax\n\nfrom . import callbacks\n\n\n@jax.jit\ndef step(x):\n    return x * callbacks.SCALE\n"
+
+
+@pytest.mark.parametrize("store, expected", [
+    ("SCALE = SCALE * factor", [(8, "JNP304")]),
+    ("print(SCALE * factor)", []),  # declared global, never stored
+])
+def test_a_global_that_its_own_module_rebinds_is_stale_where_another_module_traces_it(tmp_path, store, expected):
+    """``callbacks.SCALE`` read in a jitted step keeps the value it was traced with, when a function of
+    callbacks.py rebinds it through ``global``; a change of callbacks.py is seen with a warm cache."""
+    package = write_project(tmp_path)
+    (package / "scaled.py").write_text(SCALED)
+    (package / "callbacks.py").write_text(CALLBACKS.format(store=store))
+    assert codes_at(lint(tmp_path, "pkg/scaled.py")) == expected
+    (package / "callbacks.py").write_text(CALLBACKS.format(store="return factor"))
+    assert lint(tmp_path, "pkg/scaled.py") == []
+
+
 def test_other_options_are_not_answered_from_the_kept_findings(tmp_path):
     package = write_project(tmp_path)
     (package / "wide.py").write_text("import jax.numpy as jnp\n\nx = jnp.zeros(3, dtype=jnp.float64)\n")
@@ -150,7 +171,7 @@ def test_a_module_that_starts_naming_a_helper_is_seen(tmp_path):
 def test_a_changed_plugin_reads_none_of_the_old_summaries(tmp_path, monkeypatch):
     """The summaries of other modules are kept under keys that mix in the plugin's own code
     (``cache.plugin_digest``): after an upgrade, or an edit of the analysis that kept its version
-    number and summary format, nothing written by the old code is read back."""
+    number, nothing written by the old code is read back."""
     from flake8_jaxnp.model.project import cache
 
     write_project(tmp_path)

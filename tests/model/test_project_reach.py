@@ -8,6 +8,7 @@ import shutil
 import pytest
 
 from conftest import FIXTURES
+from flake8_jaxnp import linter
 from flake8_jaxnp.model.project import Project, project_around
 from flake8_jaxnp.model.project.cache import MEMORY
 from flake8_jaxnp.options import Options
@@ -213,3 +214,20 @@ def test_a_module_that_never_names_jax_is_linted_when_a_trace_reaches_it(tmp_pat
     (package / "callbacks.py").write_text(CALLBACKS)
     (package / "steps.py").write_text(STEP.format(decorator=decorator))
     assert codes_at(lint(tmp_path, "cbpkg/callbacks.py")) == expected
+
+
+def test_a_module_that_never_names_jax_and_has_no_def_asks_no_reach(tmp_path, monkeypatch):
+    """Traces reach functions only: a module without one is not worth its package's reach."""
+    package = tmp_path / "cbpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "settings.py").write_text("STEPS = 0\nSEEN = []\n")
+    (package / "steps.py").write_text(STEP.format(decorator="@jax.jit"))
+
+    def solved(project):
+        raise AssertionError("the reach was asked")
+
+    monkeypatch.setattr(Project, "callers", solved)
+    source = (package / "settings.py").read_text()
+    options = Options(cache_dir=str(tmp_path / "cache"))
+    assert linter.lint(ast.parse(source), source.splitlines(True), options, str(package / "settings.py")) == []

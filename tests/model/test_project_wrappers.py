@@ -163,3 +163,110 @@ def test_an_unchanged_file_that_asked_about_a_class_is_not_analysed_again(tmp_pa
                             bench=BENCH.format(setup="partitioner = Base()\n    step = partitioner.partition(cube)"))
     options = Options(cache_dir=str(tmp_path / "cache"))
     assert [f.code for f in reused_when_unchanged(package / "bench.py", options, monkeypatch)] == ["JNP603"]
+
+
+TRAINER = '''import jax
+import jax.numpy as jnp
+
+
+class Trainer:
+    def __init__(self, lr, fast=True):
+        self.lr = lr
+        self.step = jax.jit(self._step)
+        self.logits = jax.jit(forward)
+        {more}
+
+    def _step(self, params, x):
+        return params - self.lr * x, jnp.sum(x)
+
+    def predict(self, params, x):
+        return self.logits(params, x)
+
+    def predict_or_none(self, params, x):
+        if x is None:
+            return None
+        return self.logits(params, x)
+
+
+def forward(params, x):
+    return params * x
+'''
+TRAIN = '''import jax.numpy as jnp
+import numpy as np
+
+from .trainer import Trainer
+
+
+def setup():
+    return Trainer(0.1), jnp.ones(3)
+
+
+def train(x):
+    trainer, params = setup()
+    for _ in range(100):
+        params, loss = trainer.step(params, x)
+        print(float(loss))
+        np.asarray(trainer.predict(params, x))
+        np.asarray(trainer.predict_or_none(params, x))
+    return params
+'''
+
+
+@pytest.mark.parametrize("more, calls", [
+    ("", ["logits", "predict", "step"]),
+    ("if fast:\n            self.step = jax.jit(self._step)", ["logits", "predict"]),  # stored twice
+    ("self.logits = forward", ["step"]),  # (a plain function too: predict gives what forward does)
+])
+def test_an_init_that_stores_jitted_functions_makes_objects_whose_calls_give_arrays(more, calls):
+    transforms = transform_tables(())[0]
+    found = summarise(TRAINER.format(more=more).encode(), transforms)["classes"]
+    assert found.get("Trainer", {}).get("jitted_calls", []) == calls
+
+
+@pytest.mark.parametrize("more, expected", [
+    ("", [(15, "JNP102"), (16, "JNP101")]),
+    ("self.logits = forward", [(15, "JNP102")]),
+])
+def test_the_calls_of_a_project_object_jitted_in_its_init_give_device_arrays(tmp_path, more, expected):
+    write_package(tmp_path, trainer=TRAINER.format(more=more), train=TRAIN)
+    assert codes_at(lint(tmp_path, "pkg/train.py")) == expected
+    same_file = "import numpy as np\n" + TRAINER.format(more=more) + TRAIN.split("from .trainer import Trainer\n")[1]
+    (tmp_path / "alone").mkdir()
+    write_package(tmp_path / "alone", one=same_file)
+    shift = 1 + TRAINER.count("\n") - 4  # the class comes first; TRAIN's four lines of imports go
+    assert codes_at(lint(tmp_path / "alone", "pkg/one.py")) == [(line + shift, code) for line, code in expected]
+
+
+SCRIPT = '''import sys
+from pathlib import Path
+
+import jax.numpy as jnp
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pkg.trainer import Trainer  # noqa: E402
+
+
+def train(x):
+    trainer, params = Trainer(0.1), jnp.zeros(3)
+    for _ in range(100):
+        params, loss = trainer.step(params, x)
+        print(float(loss))
+    return params
+'''
+
+
+@pytest.mark.parametrize("marker, expected", [
+    ("pyproject.toml", [(15, "JNP102")]), ("setup.cfg", [(15, "JNP102")]), (None, []),
+])
+def test_a_script_beside_the_package_sees_it_under_the_project_root(tmp_path, marker, expected):
+    project = tmp_path / "project"
+    project.mkdir()
+    write_package(project, trainer=TRAINER.format(more=""))
+    (project / "scripts").mkdir()
+    (project / "scripts" / "train.py").write_text(SCRIPT)
+    if marker:
+        (project / marker).write_text("")
+    elsewhere = tmp_path / "elsewhere"  # flake8 run from a folder that does not hold the package
+    elsewhere.mkdir()
+    assert codes_at(lint(elsewhere, str(project / "scripts" / "train.py"))) == expected

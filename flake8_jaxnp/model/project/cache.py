@@ -14,7 +14,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from ... import api
-from .summaries import SUMMARY_FORMAT
 
 
 class Memory:
@@ -27,7 +26,8 @@ class Memory:
         self.project_files = {}  # (package, in a package) -> project files
         self.module_files = {}  # module stem -> its file, or None
         self.packages = {}  # folder -> (its top package or itself, whether in a package)
-        self.project_modules = {}  # (import root, working directory, top-level name) -> whether the project has it
+        self.import_roots = {}  # (import root, working directory) -> the folders imports resolve under
+        self.project_modules = {}  # (those folders, top-level name) -> whether the project has it
         self.resolved = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
         self.callers = {}  # (package, salt) -> the reach (see Project.callers)
@@ -35,7 +35,7 @@ class Memory:
         self.resolvers = {}  # (module folder or linked module, working directory) -> a Project resolving there
         self.package = None  # the package of the file being linted (``linting``)
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
-        self.imported_calls = {}  # module path -> ((mtime, size), the calls and stores of imported names: defaults.py)
+        self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
@@ -45,7 +45,7 @@ class Memory:
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.imported_calls):
+                          self.resolvers, self.words, self.module_uses):
                 table.clear()
 
 
@@ -140,12 +140,12 @@ def plugin_digest():
 
 def salt(transforms, scalars_static):
     """What every cache key mixes in besides a module's bytes: the plugin's code and data
-    (``plugin_digest``), the summary format, the JAX version and the transforms. Kept for the
-    tables every file of a run shares."""
+    (``plugin_digest``: a changed summary format is changed code), the JAX version and the
+    transforms. Kept for the tables every file of a run shares."""
     known = MEMORY.salts.get((id(transforms), id(scalars_static)))
     if known is None or known[0] is not transforms or known[1] is not scalars_static:
         settings = json.dumps([sorted((name, b.name) for name, b in transforms.items()), sorted(scalars_static)])
-        salted = f"{plugin_digest()}/{SUMMARY_FORMAT}/{api.data()['jax_version']}/{settings}".encode()
+        salted = f"{plugin_digest()}/{api.data()['jax_version']}/{settings}".encode()
         known = MEMORY.salts[(id(transforms), id(scalars_static))] = (transforms, scalars_static, salted)
     return known[2]
 

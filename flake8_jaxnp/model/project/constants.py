@@ -3,7 +3,8 @@ import ast
 
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
-from ..syntax import imported_qualname
+from ..syntax import imported_qualname, walk_own
+from .flows import binding_counts
 
 
 def numpy_constants(tree, imports):
@@ -40,14 +41,25 @@ def _literal(expr, imports):
     return dtypes.dtype_of_qualname(imported_qualname(expr, imports))[0] is not None
 
 
+def rebound_globals(tree):
+    """{global: line} for the module globals bound at the top level that a function of the module
+    rebinds through ``global`` (``global LR_SCALE; LR_SCALE = LR_SCALE * 0.5``, the line of its
+    first such store): another module's traced code that reads ``callbacks.LR_SCALE`` keeps the
+    value it saw when traced."""
+    top = {node.id for stmt in tree.body if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+           for node in ast.walk(stmt) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+    found = {}
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        declared = {name for node in walk_own(func.body) if isinstance(node, ast.Global) for name in node.names}
+        for node in walk_own(func.body) if declared & top else ():
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in declared & top:
+                found[node.id] = min(found.get(node.id, node.lineno), node.lineno)
+    return found
+
+
 def bound_once(tree, found):
     """``found`` ({name: ...}) without the names bound more than once anywhere in the module."""
-    if not found:
-        return found
-    rebound = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            rebound[node.id] = rebound.get(node.id, 0) + 1
-        elif isinstance(node, ast.Global):
-            rebound.update((name, 2) for name in node.names)
-    return {name: value for name, value in found.items() if rebound.get(name) == 1}
+    counts = binding_counts(tree) if found else {}
+    return {name: value for name, value in found.items() if counts.get(name) == 1}

@@ -3,11 +3,12 @@ leaves a parameter to its default (``make(3)`` in train.py, for ``def make(n,
 dtype=np.float64)`` in util.py: JNP402 holds at the function's own line when any caller
 keeps a 64-bit default), any mention at all (then the function's callers are not all
 in its file, so what its parameters receive is not known there: JNP401), or a store that
-rebinds one of its globals (``models.NEIGHBORS = ...``: JNP304 where traced code reads it).
+rebinds one of its globals (``models.NEIGHBORS = ...``: JNP304 where traced code reads it),
+and which project functions its calls pass to a factory's parameter (``passed_functions``).
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
 once per process (only its words kept) and parsed only when it has the function's name (then
-only its imported names' calls and stores are kept, never its text or tree).
+only its calls of project names and its stores are kept, never its text or tree).
 """
 import ast
 import json
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from ..syntax import module_imports, split_attributes
 from .cache import MEMORY
+from .flows import call_target
 
 
 def answer(found):
@@ -46,6 +48,17 @@ class OtherModules:
         self.consulted.append(("transform_alias", [list(binding), list(attributes)], answer(alias)))
         return alias
 
+    def rebound_global(self, binding, attributes=()):
+        """[module path as messages show it, line] where a function of an imported project module
+        rebinds, through ``global``, the global that ``binding`` and ``attributes`` name
+        (``callbacks.LR_SCALE``; the summaries' ``rebound``), or None."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        line = summary.get("rebound", {}).get(found[1]) if summary else None
+        where = [shown(found[0]), line] if line else None
+        self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))
+        return where
+
     def rebound_elsewhere(self, name):
         """[[module path as messages show it, line]]: where other modules rebind this file's global
         ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
@@ -67,7 +80,7 @@ def calls_keeping_default(project, name, param, index):
     (positional ``index``, None when keyword-only) to its default."""
     found = []
     for path, version in modules_naming(project, name):
-        for binding, attributes, positional, keywords, line, _ in _imported_calls(path, version, name):
+        for binding, attributes, positional, keywords, line, _, _ in _calls_of(path, version, name):
             keeps = param not in keywords and (index is None or positional <= index)
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
@@ -75,13 +88,14 @@ def calls_keeping_default(project, name, param, index):
     return found
 
 
-def modules_naming(project, name):
-    """[(path, (modification time, size))] of the other modules of ``project`` that have the word
-    ``name`` (in code, a string or a comment alike: only they can call the function of that name)."""
+def modules_naming(project, name, files=None):
+    """[(path, (modification time, size))] of the modules among ``files`` (the other modules of
+    ``project``) that have the word ``name`` (in code, a string or a comment alike: only they can
+    call the function of that name)."""
     word = name.encode("utf-8")
     found = []
-    for path in project.files():
-        kept = module_words(path) if path != project.path else None
+    for path in [other for other in project.files() if other != project.path] if files is None else files:
+        kept = module_words(path)
         if kept is not None and has_word(path, kept[1], word):
             found.append((path, kept[0]))
     return found
@@ -157,23 +171,45 @@ def looping_modules(project, name):
     decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
     found = []
     for path, version in _importing_modules(project, name):
-        for binding, attributes, _, _, _, loop in _imported_calls(path, version, name):
+        for binding, attributes, _, _, _, loop, _ in _calls_of(path, version, name):
             if loop is not None and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, loop])
                 break
     return found
 
 
-def _imported_calls(path, version, name):
-    """[(import binding, attributes, positional arguments, keyword names, line, line of the loop
-    around it or None)] for the calls in a module of an imported function called ``name``
-    (``make(...)``, ``util.make(...)``, ``build(...)`` after ``import make as build``; calls with
-    ``*args`` or ``**kwargs`` are left out)."""
+def passed_functions(project, files, path, factory, params, param):
+    """[(module path, name)] of the functions that the calls in ``files`` of the top-level def
+    ``factory`` of the module at ``path`` (positional parameters ``params``) pass as ``param``,
+    by name: a def of the calling module or an import of a project function. A def that nested
+    traced code calls through that parameter (``def make_step(forward): ... return jax.jit(step)``
+    with ``step`` calling ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each of them traced."""
+    found, index = [], params.index(param) if param in params else None
+    for other in files:
+        project.reach_inputs.read(other)
+    for other, version in modules_naming(project, factory, files):
+        for binding, attributes, positional, _, _, _, functions in _calls_of(other, version, factory):
+            where = index if index is not None and index < positional else param
+            given = next((target for at, target in functions if at == where), None)
+            if given is None or project.target_of(other, binding, attributes) != (path, factory):
+                continue
+            function = project.target_of(other, *given)
+            if function is not None and function not in found:
+                found.append(function)
+    return found
+
+
+def _calls_of(path, version, name):
+    """[(import binding or None, attributes, positional arguments, keyword names, line, line of the
+    loop around it or None, ((position or keyword, (binding, attributes)), ...) of the arguments
+    that name a project function)] for the calls in a module of a project function called ``name``
+    (``make(...)``, ``util.make(...)``, ``build(...)`` after ``import make as build``, a top-level def
+    of the module: ``flows.call_target``; calls with ``*args`` or ``**kwargs`` are left out)."""
     return _module_uses(path, version)[0].get(name, ())
 
 
 def _module_uses(path, version, needed=None):
-    """({name: its calls (``_imported_calls``)}, {name: [(import binding, attributes, line)] for the
+    """({name: its calls (``_calls_of``)}, {name: [(import binding, attributes, line)] for the
     stores in a loop to an attribute ``name`` of an imported name, ``util.name = ...``, in a module
     that has such a line (``_store_pattern``)}) for every name of a module,
     from one parse and one walk, kept while its version (``module_words``) stays; None, without parsing,
@@ -181,7 +217,7 @@ def _module_uses(path, version, needed=None):
     run once, before anything is traced (``config.DEBUG = args.debug`` at startup), so only one
     that a loop repeats is known to change the value. Loops in a decorated def or a lambda count
     as none: a transform may trace them."""
-    kept = MEMORY.imported_calls.get(path)
+    kept = MEMORY.module_uses.get(path)
     if kept is None or kept[0] != version:
         try:
             text = path.read_bytes()
@@ -194,6 +230,7 @@ def _module_uses(path, version, needed=None):
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = ast.Module(body=[], type_ignores=[])
         imports = module_imports(tree)
+        local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
         calls, stores, stack = {}, {}, [(tree, None)]
         while stack:
             node, loop = stack.pop()
@@ -212,12 +249,14 @@ def _module_uses(path, version, needed=None):
             if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
                     or any(k.arg is None for k in node.keywords):
                 continue
-            root, attributes = split_attributes(node.func)
-            binding = imports.get(root.id) if root is not None else None
-            if binding is not None:
+            target = call_target(node.func, imports, local_functions)
+            if target is not None:
+                arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords)]
+                named = [(at, call_target(value, imports, local_functions)) for at, value in arguments]
+                binding, attributes = target
                 calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
                     (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords), node.lineno,
-                     loop.lineno if looped else None))
+                     loop.lineno if looped else None, tuple((at, given) for at, given in named if given)))
         stores = {name: found for name, found in stores.items() if _store_pattern(name).search(text)}
-        kept = MEMORY.imported_calls[path] = (version, calls, stores)
+        kept = MEMORY.module_uses[path] = (version, calls, stores)
     return kept[1:]

@@ -45,7 +45,7 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 OBJECT = "<object>"
 # A call's attribute path ``[PASSED_FUNCTION, parameter]`` (binding None): a nested def calls a
 # parameter of the top-level def around it (``def make_step(forward): def step(p, x): return
-# forward(p, x)``), which runs what the calls of that def pass it (``passed.passed_functions``).
+# forward(p, x)``), which runs what the calls of that def pass it (``defaults.passed_functions``).
 PASSED_FUNCTION = "<passed>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
@@ -271,19 +271,20 @@ def given_apply_fn(tree, imports, local_functions):
     if found is not None:  # model = Model(); apply_fn=model.apply
         return list(found[0]), [*found[1], LINEN_APPLY]
     target = call_target(value, imports, local_functions)
-    return target if target is not None and _bound_once(tree)[0].get(root.id) == 1 else None
+    return target if target is not None and binding_counts(tree).get(root.id) == 1 else None
 
 
 def instances_of_imported_classes(tree, imports):
     """{name: (import binding, attribute path)} for the names that the module ``tree`` binds
     once in all (nested functions included), to a call of an imported class (``model =
     MLP()``), or so it seems: what ``name.apply(...)`` runs is then that class's to say."""
-    counts, assigned = _bound_once(tree)
-    found = {}
-    for name, value in assigned.items():
-        target = _constructed_class([value], imports) if counts[name] == 1 else None
-        if target is not None:
-            found[name] = (tuple(target[0]), tuple(target[1]))
+    counts, found = binding_counts(tree), {}
+    for node in walk_own([tree], ()):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                and counts[node.targets[0].id] == 1:
+            target = _constructed_class([node.value], imports)
+            if target is not None:
+                found[node.targets[0].id] = (tuple(target[0]), tuple(target[1]))
     return found
 
 
@@ -299,22 +300,20 @@ class UnreadInstances:
         self.asked = True
 
 
-def _bound_once(tree):
-    """({name: how many times the module ``tree`` binds it, anywhere}, {name: the value of
-    its last plain assignment ``name = value``})."""
-    counts, assigned = {}, {}
-    for node in walk_own([tree], ()):
-        kind = type(node)
-        if kind is ast.Name and type(node.ctx) is not ast.Load:
-            counts[node.id] = counts.get(node.id, 0) + 1
+def binding_counts(node):
+    """{name: how many times ``node`` binds it, nested scopes included (parameters, stores,
+    imports, defs and the other ``BINDING_STATEMENTS``)}: a name bound once has one value."""
+    counts = {}
+    for inner in walk_own([node], ()):
+        kind = type(inner)
+        if kind is ast.Name and type(inner.ctx) is not ast.Load:
+            counts[inner.id] = counts.get(inner.id, 0) + 1
         elif kind is ast.arg:
-            counts[node.arg] = counts.get(node.arg, 0) + 1
+            counts[inner.arg] = counts.get(inner.arg, 0) + 1
         elif kind in BINDING_STATEMENTS:
-            for name in bound_by(node):
+            for name in bound_by(inner):
                 counts[name] = counts.get(name, 0) + 1
-        if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-            assigned[node.targets[0].id] = node.value
-    return counts, assigned
+    return counts
 
 
 def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
@@ -347,11 +346,12 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 bindings.setdefault(node.id, []).append(_OPAQUE)
                 rebind(node.id, node)
             continue
-        elif kind is ast.Assign and all(type(t) is ast.Name for t in node.targets):
+        elif kind is ast.Assign:  # x, y = clean(x, y): the call reads x before the rebinding
             for target in node.targets:
-                bindings.setdefault(target.id, []).append(node.value)
-                assigned.add(id(target))
-                rebind(target.id, node, end=True)
+                for name in [target] if type(target) is ast.Name else _unpacked_names(target):
+                    bindings.setdefault(name.id, []).append(node.value if name is target else _OPAQUE)
+                    assigned.add(id(name))
+                    rebind(name.id, node, end=True)
         elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
             value = node.value if kind is ast.AnnAssign else ast.copy_location(
                 ast.BinOp(node.target, node.op, node.value), node)
@@ -374,6 +374,17 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             elif isinstance(value, ast.AST):
                 stack.append((value, inner))
     return calls, bindings, rebound_at
+
+
+def _unpacked_names(target):
+    """The names a tuple or list target binds (``x, (y, *rest) = ...``)."""
+    kind = type(target)
+    if kind is ast.Name:
+        return [target]
+    if kind is ast.Starred:
+        return _unpacked_names(target.value)
+    return [name for element in target.elts for name in _unpacked_names(element)] \
+        if kind in (ast.Tuple, ast.List) else []
 
 
 def _transformed_target(call, imports, local_functions):

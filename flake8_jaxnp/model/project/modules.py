@@ -3,8 +3,10 @@
 flake8 lints one file at a time, in any order and in several processes, so what a
 file needs from its neighbours is their summaries (``summaries``), read through the
 cache (``cache``). Imports resolve to source files under the linted file's import
-root (the folder above its top package, or its own folder) or the working
-directory, never into site-packages. A file not in a package sees the ``.py`` files
+root (the folder above its top package, or its own folder), the project's root (the
+nearest folder above that holds ``pyproject.toml``, ``setup.py`` or ``setup.cfg``: a
+script in ``scripts/`` imports the package beside it) or the working directory, never
+into site-packages. A file not in a package sees the ``.py`` files
 next to it. The reach says which functions of this file the project's traces reach
 from other modules, any number of calls away, with which parameters traced.
 """
@@ -20,18 +22,17 @@ from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, shown
+from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_functions, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
-from .package import ReachInputs, kept_reach, package_files
-from .passed import passed_functions
+from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
+                      top_package)
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
-NOT_PROJECT = ("site-packages", "dist-packages")
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
-             "rebound_elsewhere", "looped_elsewhere", "transform_alias")
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global")
 
 
 class Project(OtherModules):
@@ -39,10 +40,10 @@ class Project(OtherModules):
 
     def __init__(self, filename, cache_dir, transforms, scalars_static):
         self.path = Path(filename).resolve()
-        self.package, self.in_package = _top_package(self.path.parent)  # or the file's folder
+        self.package, self.in_package = top_package(self.path.parent)  # or the file's folder
         root = self.package.parent if self.in_package else self.package
-        # What resolving depends on: the import root, the working directory, the file's folder.
-        self._place = (str(root), os.getcwd(), str(self.path.parent))
+        # What resolving depends on: the folders imports resolve under, the file's folder.
+        self._place = (import_roots(root), str(self.path.parent))
         self._functions = {}  # (binding, attributes) -> what function() found, for this file
         self.consulted = []  # (question, arguments, answer) for each question the model asked
         self.cache_dir = cache_dir
@@ -84,22 +85,22 @@ class Project(OtherModules):
 
     def is_project_module(self, dotted):
         """True when the top package of an absolute dotted name is a source file of the project."""
-        return _is_project_module(*self._place[:2], dotted)
+        return is_project_module(self._place[0], dotted)
 
     def _resolve(self, binding, attributes):
         module, level, attribute = binding
         if level:
-            base = self._place[2]
+            base = self._place[1]
             for _ in range(level - 1):
                 base = os.path.dirname(base)
             candidates = [os.path.join(base, *[p for p in module.split(".") if p])]
         else:
-            candidates = [os.path.join(root, *module.split(".")) for root in self._place[:2]]
+            candidates = [os.path.join(root, *module.split(".")) for root in self._place[0]]
         names = ([attribute] if attribute else []) + list(attributes)
         for stem in candidates:
             # from pkg import mod (a module) or from pkg.mod import func
             for split in range(len(names), -1, -1):
-                path = _module_file(os.path.join(stem, *names[:split]))
+                path = module_file(os.path.join(stem, *names[:split]))
                 rest = names[split:]
                 if path is not None and len(rest) == 1:
                     return path, rest[0]
@@ -497,9 +498,9 @@ class Project(OtherModules):
     def _imports_project(self, path, imports):
         """Whether one of the top-level ``imports`` of the module at ``path`` (``_top_level_imports``)
         names a project module: a relative one, or one whose top package is the project's."""
-        package, in_package = _top_package(path.parent)  # (the project's files are real paths)
-        root, here = str(package.parent if in_package else package), os.getcwd()
-        found = any(relative or any(_is_project_module(root, here, m) for m in modules)
+        package, in_package = top_package(path.parent)  # (the project's files are real paths)
+        roots = import_roots(package.parent if in_package else package)
+        found = any(relative or any(is_project_module(roots, m) for m in modules)
                     for relative, modules in imports)
         self.reach_inputs.imported(path, imports, found)
         return found
@@ -565,34 +566,3 @@ def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
     return word_pattern(tuple(sorted({name.rsplit(".", 1)[1] for name in transforms})))
-
-
-def _is_project_module(root, here, dotted):
-    """Whether the top package of ``dotted`` is a source file under the import ``root`` or the
-    working directory ``here``."""
-    key = (root, here, dotted.split(".")[0])
-    if key not in MEMORY.project_modules:
-        MEMORY.project_modules[key] = any(_module_file(os.path.join(folder, key[-1])) for folder in key[:2])
-    return MEMORY.project_modules[key]
-
-
-def _module_file(stem):
-    """``stem.py`` or ``stem/__init__.py`` (``stem``: a path as a string) when it exists
-    outside site-packages."""
-    if stem not in MEMORY.module_files:
-        candidates = (stem + ".py", os.path.join(stem, "__init__.py"))
-        MEMORY.module_files[stem] = next((Path(os.path.realpath(path)) for path in candidates
-                                          if not any(part in NOT_PROJECT for part in path.split(os.sep))
-                                          and os.path.isfile(path)), None)
-    return MEMORY.module_files[stem]
-
-
-def _top_package(folder):
-    """(the top package above ``folder``, True), or (``folder``, False) outside a package."""
-    key = str(folder)
-    if key not in MEMORY.packages:
-        package = folder
-        while (package / "__init__.py").is_file() and (package.parent / "__init__.py").is_file():
-            package = package.parent
-        MEMORY.packages[key] = package, (package / "__init__.py").is_file()
-    return MEMORY.packages[key]

@@ -13,7 +13,7 @@ from ..kinds import ARRAY_ANNOTATIONS
 from ..names import BindingKind, Names
 from ..syntax import FUNCTION_NODES, argument_for, module_imports, parameters, positional_names, split_attributes, \
     transform_spec, walk_own
-from .flows import INSTANCE_METHOD, array_function, call_target
+from .flows import INSTANCE_METHOD, array_function, binding_counts, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
@@ -70,7 +70,7 @@ def object_parameters(tree, imports, transforms, units, every_unit=False, names=
                           partial(_imported_class, names, imports))
     found = {}
     for unit, func in calling.items():
-        classes, bound = {}, _bound_names(func)
+        classes, bound = {}, binding_counts(func)
         for inner in walk_own([func], ()):
             if type(inner) in FUNCTION_NODES:
                 for arg in parameters(inner):
@@ -80,31 +80,6 @@ def object_parameters(tree, imports, transforms, units, every_unit=False, names=
         if classes:
             found[unit] = classes
     return found
-
-
-def _bound_names(func):
-    """{name: how many times ``func`` and the defs nested in it bind it} (an import, a
-    ``global`` or an ``except ... as`` counts twice: it binds what the text cannot place)."""
-    counts = {}
-    for node in walk_own([func], ()):
-        kind = type(node)
-        if kind is ast.arg:
-            bound = [(node.arg, 1)]
-        elif kind is ast.Name:
-            bound = [(node.id, 1)] if type(node.ctx) is not ast.Load else []
-        elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            bound = [(node.name, 1)]
-        elif kind in (ast.Import, ast.ImportFrom):
-            bound = [((alias.asname or alias.name).split(".")[0], 2) for alias in node.names]
-        elif kind in (ast.Global, ast.Nonlocal):
-            bound = [(name, 2) for name in node.names]
-        elif kind in (ast.ExceptHandler, ast.MatchAs, ast.MatchStar) and getattr(node, "name", None):
-            bound = [(node.name, 2)]
-        else:
-            continue
-        for name, times in bound:
-            counts[name] = counts.get(name, 0) + times
-    return counts
 
 
 def static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units):
@@ -145,10 +120,7 @@ def _array_parameters(names, instances, func, params):
 def _gives_array(names, expr):
     """Whether ``expr`` is an array made by JAX (``jnp.ones(3)``), or a name bound once to one."""
     if type(expr) is ast.Name:
-        found = names.resolve_name(expr)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
-            return False
-        expr = found[1][0].value
+        expr = names.assigned_value(expr)
     if type(expr) is not ast.Call:
         return False
     return array_function(names.qualname(expr.func) or "")

@@ -1,4 +1,4 @@
-"""The linted file's package as a whole: its files, and its reach kept on disk.
+"""The linted file's package as a whole: where its modules are, its files, and its reach kept on disk.
 
 Solving the reach (``Project._reach``) reads every module of the package that may apply a
 transform. It is kept under the package, its files and the working directory, together with
@@ -14,6 +14,9 @@ from .cache import MEMORY
 
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
+NOT_PROJECT = ("site-packages", "dist-packages")
+# Files that mark a project's root folder, where its scripts' imports of its packages resolve.
+PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
 
 
@@ -92,3 +95,44 @@ def _unchanged(inputs, target_of, imports_project):
 def _as_text(found):
     """A resolution, (module path, name) or None, as JSON keeps it."""
     return None if found is None else [str(found[0]), found[1]]
+
+
+def is_project_module(roots, dotted):
+    """Whether the top package of ``dotted`` is a source file under one of the folders ``roots``."""
+    key = (roots, dotted.split(".")[0])
+    if key not in MEMORY.project_modules:
+        MEMORY.project_modules[key] = any(module_file(os.path.join(folder, key[1])) for folder in roots)
+    return MEMORY.project_modules[key]
+
+
+def import_roots(root):
+    """The folders imports resolve under: the import ``root`` (a Path), the working directory, and
+    the nearest folder at or above ``root`` holding a project file (``PROJECT_FILES``), if any."""
+    key = (root, os.getcwd())
+    if key not in MEMORY.import_roots:
+        found = next((folder for folder in (root, *root.parents)
+                      if any((folder / name).is_file() for name in PROJECT_FILES)), None)
+        MEMORY.import_roots[key] = (str(root), key[1], *([str(found)] if found not in (None, root) else []))
+    return MEMORY.import_roots[key]
+
+
+def module_file(stem):
+    """``stem.py`` or ``stem/__init__.py`` (``stem``: a path as a string) when it exists
+    outside site-packages."""
+    if stem not in MEMORY.module_files:
+        candidates = (stem + ".py", os.path.join(stem, "__init__.py"))
+        MEMORY.module_files[stem] = next((Path(os.path.realpath(path)) for path in candidates
+                                          if not any(part in NOT_PROJECT for part in path.split(os.sep))
+                                          and os.path.isfile(path)), None)
+    return MEMORY.module_files[stem]
+
+
+def top_package(folder):
+    """(the top package above ``folder``, True), or (``folder``, False) outside a package."""
+    key = str(folder)
+    if key not in MEMORY.packages:
+        package = folder
+        while (package / "__init__.py").is_file() and (package.parent / "__init__.py").is_file():
+            package = package.parent
+        MEMORY.packages[key] = package, (package / "__init__.py").is_file()
+    return MEMORY.packages[key]

@@ -23,7 +23,7 @@ from ..aliases import transform_aliases
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
-from .constants import bound_once, numpy_constants
+from .constants import bound_once, numpy_constants, rebound_globals
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, enclosing,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
@@ -34,7 +34,6 @@ from .units import (TransformLines, applications, inherited_methods, own_body, p
                     run_methods)
 from .wrappers import wrapper_classes
 
-SUMMARY_FORMAT = 29
 # Decorators that return what the function returns, computed once per arguments.
 CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
@@ -95,7 +94,7 @@ def summarise(source, transforms, scalars_static=()):
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes,
+            "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
 
@@ -330,26 +329,27 @@ def _unit_flows(func, imports, local_functions, apply_fn=None, applied_instances
 
 def _builds_jitted(func, imports, transforms):
     """``built_jitted`` of a def, undecorated or cached by functools, whose returns give transformed
-    functions whose calls give device arrays: ``jax.jit(step)``, a name bound once to that, or a
-    nested def decorated with such a transform (``@jax.jit def step``)."""
+    functions whose calls give device arrays (``_returned_jit``)."""
     if any(summary_qualname(d.func if isinstance(d, ast.Call) else d, imports) not in CACHING_DECORATORS
            for d in func.decorator_list):
         return None
     body = own_body(func)
-    if body is None:
-        return None
-    returns, stores, assigned, defs = body
+    return built_jitted(body[0], lambda value: _returned_jit(value, body, imports, transforms) is not None) \
+        if body is not None else None
 
-    def is_jitted(value):
-        if type(value) is ast.Name:  # fast = jax.jit(step); return fast / @jax.jit def step: return step
-            if stores.get(value.id) != 1:
-                return False
-            if value.id in defs:
-                return _jitted_def(defs[value.id], imports, transforms)
-            value = assigned.get(value.id)
-        return _is_jit_call(value, imports, transforms)
 
-    return built_jitted(returns, is_jitted)
+def _returned_jit(value, body, imports, transforms):
+    """What a value that a def returns (``body``: its ``own_body``) has jitted: a nested def
+    decorated with such a transform (``@jax.jit def step``), or what a jit call is given
+    (``jax.jit(step)``), also through a name bound once to it; None for anything else."""
+    _, stores, assigned, defs = body
+    if type(value) is ast.Name:
+        if stores.get(value.id) != 1:
+            return None
+        if value.id in defs:
+            return defs[value.id] if _jitted_def(defs[value.id], imports, transforms) else None
+        value = assigned.get(value.id)
+    return value.args[0] if _is_jit_call(value, imports, transforms) else None
 
 
 def _jitted_def(func, imports, transforms):
@@ -366,17 +366,10 @@ def _jits_anew(func, imports, transforms):
     body = own_body(func) if not func.decorator_list else None
     if not body or not body[0] or None in body[0]:
         return False
-    returns, stores, assigned, defs = body
-
-    def anew(value):
-        if type(value) is ast.Name and stores.get(value.id) == 1:
-            if value.id in defs:
-                return _jitted_def(defs[value.id], imports, transforms)
-            value = assigned.get(value.id)
-        given = value.args[0] if _is_jit_call(value, imports, transforms) else None
-        return type(given) is ast.Lambda or type(given) is ast.Name and given.id in defs and stores.get(given.id) == 1
-
-    return all(anew(value) for value in returns)
+    returns, stores, _, defs = body
+    made = [_returned_jit(value, body, imports, transforms) for value in returns]
+    return all(type(new) in (ast.Lambda, ast.FunctionDef, ast.AsyncFunctionDef)
+               or type(new) is ast.Name and new.id in defs and stores.get(new.id) == 1 for new in made)
 
 
 def _is_jit_call(value, imports, transforms):

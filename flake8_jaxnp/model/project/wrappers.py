@@ -2,10 +2,13 @@
 
 Research code often reaches ``jax.jit`` through an object: ``partitioner.partition(fn)``
 returns ``PjittedFn(pjit(fn), mesh)``, whose ``__call__`` calls what its ``__init__``
-stored. Two facts of a top-level class say so: the methods that return a jitted
+stored; a Trainer jits its steps in ``__init__`` (``self.train_step = jax.jit(self._step)``).
+Three facts of a top-level class say so: the methods that return a jitted
 function on every return (``builds_jitted``, inherited ones from a single base in the
-same module included), and the ``__init__`` parameter whose value calling an instance
-calls (``forwards``). A jitted function here is a staging transform applied to
+same module included), the ``__init__`` parameter whose value calling an instance
+calls (``forwards``), and the names whose calls on an instance give device arrays
+(``jitted_calls``: an attribute ``__init__`` stores a jitted function in, a method every
+return of which calls one). A jitted function here is a staging transform applied to
 something (``jax.jit(fn)``), a call of a module function that returns one (also through
 a local name bound to such a function in every branch of an ``if``), an instance of a
 forwarding class built from one, or a local name bound once to any of these. Where a
@@ -41,6 +44,9 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         entry = {"builds_jitted": methods} if methods else {}
         if name in found.wrappers:
             entry["forwards"] = found.wrappers[name]
+        calls = found.jitted_calls(name)
+        if calls:
+            entry["jitted_calls"] = calls
         if entry:
             result[name] = entry
     return result
@@ -151,6 +157,26 @@ class _Classes:
                 return [params.index(stmt.value.id) - 1, stmt.value.id]
         return None
 
+    def jitted_calls(self, name):
+        """The attributes that ``__init__`` stores a jitted function in, unconditionally and
+        nowhere else in the module, and the methods every return of which calls one
+        (``return self.logits(params, x)``), sorted."""
+        init = self.lookup(name, "__init__")
+        if init is None or not init.args.args:
+            return []
+        _, stores = _returns_and_stores(init)
+        attributes = {stmt.targets[0].attr for stmt in init.body
+                      if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
+                      and self.stored(stmt.targets[0].attr) == 1 and self._jitted(stmt.value, stores, 0)}
+        methods = set()
+        for method in self.method_names(name) if attributes else ():
+            func = self.lookup(name, method)
+            returns = _returns_and_stores(func)[0] if func is not None and not method.startswith("__") else ()
+            if returns and all(type(r) is ast.Call and _self_attribute([r.func], func) and r.func.attr in attributes
+                               for r in returns):
+                methods.add(method)
+        return sorted(attributes | methods)
+
     def builds(self, name, method, touched):
         func = self.lookup(name, method)
         if func is None or method.startswith("__") or not touched(func):
@@ -182,14 +208,23 @@ class _Classes:
         if called in self.builders:
             return True
         wrapped = self.wrappers.get(called)
-        if wrapped is None:
-            return False
-        index, parameter = wrapped
-        if any(type(a) is ast.Starred for a in expr.args[:index + 1]):
-            return False
-        argument = expr.args[index] if index < len(expr.args) else next(
-            (k.value for k in expr.keywords if k.arg == parameter), None)
+        argument = forwarded_argument(expr, wrapped) if wrapped is not None else None
         return argument is not None and self._jitted(argument, stores, depth + 1)
+
+
+def forwarded_argument(call, forwards):
+    """What a call that builds a forwarding class (``forwards``: its ``[index, parameter]``) gives
+    it to call, or None when the call does not say plainly."""
+    index, parameter = forwards
+    if any(type(a) is ast.Starred for a in call.args[:index + 1]):
+        return None
+    return call.args[index] if index < len(call.args) else next(
+        (k.value for k in call.keywords if k.arg == parameter), None)
+def _self_attribute(targets, method):
+    """Whether ``targets`` is one ``self.<attribute>``, ``self`` the first parameter of ``method``."""
+    target = targets[0] if len(targets) == 1 else None
+    return type(target) is ast.Attribute and type(target.value) is ast.Name and bool(method.args.args) \
+        and target.value.id == method.args.args[0].arg
 
 
 def _returns_and_stores(func):
