@@ -9,8 +9,9 @@ when the called function returns that very argument, or a pytree with its struct
 (``eqx.apply_updates(model, updates)``): ``m, opt = step(m, opt, x)``, the loop-carried
 update of every Equinox or NNX training loop. A transform returns what the function
 returns, as the same pytree (the class is its node type), so a jitted step keeps it too.
-Anything else (a function referenced other than by calls, a call that passes something
-else, two classes) knows no class: the checks stay silent. The calls are this file's: a
+Callers that pass instances of different known classes give them all (each class's method
+runs for its callers); anything else (a function referenced other than by calls, a call that
+passes something unknown) knows no class: the checks stay silent. The calls are this file's: a
 function another module imports and calls is taken at this file's word.
 """
 import ast
@@ -39,30 +40,41 @@ class Instances:
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
 
     def class_of(self, name, seen=frozenset(), named=None):
-        """The class whose instance ``name`` holds: every binding of the Name, or the object
-        built in place (``Env()`` of ``jax.jit(Env().step)``); else None. ``named``: what an
-        expression naming a class refers to (default ``_named``: a same-file class)."""
+        """The one class whose instance ``name`` holds (``classes_of``), else None."""
+        found = self.classes_of(name, seen, named)
+        return next(iter(found)) if found is not None and len(found) == 1 else None
+
+    def classes_of(self, name, seen=frozenset(), named=None):
+        """The classes whose instances ``name`` may hold, each of them known: what every binding of
+        the Name says, when they agree (the callers of a parameter may each pass another class:
+        ``forward(Encoder(k), x)`` and ``forward(Decoder(k), x)`` run both classes' methods), or the
+        object built in place (``Env()`` of ``jax.jit(Env().step)``); None when one of them is not
+        known. ``named``: what an expression naming a class refers to (default ``_named``: a
+        same-file class)."""
         named = named or self._named
         if type(name) is ast.Call:
-            return named(name.func)
+            found_class = named(name.func)
+            return None if found_class is None else frozenset({found_class})
         found = self.names.resolve_name(name)
         if not found:
             return None
         scope, bindings = found
-        classes = set()
+        classes, binding_classes = set(), set()
         for binding in bindings:
             if binding.kind is BindingKind.PARAM:
-                found_class = self.parameter_class(scope.node, binding.node, seen, named)
+                found_classes = self._parameter_classes(scope.node, binding.node, seen, named)
             elif self._carried(binding, name.id):
                 continue
             elif binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
-                found_class = named(binding.value.func)
+                found_classes = self.classes_of(binding.value, seen, named)
             else:
                 return None
-            if found_class is None:
+            if not found_classes:
                 return None
-            classes.add(found_class)
-        return classes.pop() if len(classes) == 1 else None
+            classes |= found_classes
+            binding_classes.add(found_classes)
+        # (bindings of different classes: which one a use sees is the path's, not known here)
+        return frozenset(classes) if len(binding_classes) == 1 else None
 
     def _named(self, expr):
         return self._resolver(expr) if self._resolver is not None else self.class_named(expr)
@@ -76,34 +88,58 @@ class Instances:
             return None
         return found[1][0].node
 
-    def parameter_class(self, func, arg, seen=frozenset(), named=None):
-        """The class a parameter is annotated with, or that every call of its function passes."""
+    def parameter_class(self, func, arg):
+        """The one class a parameter is annotated with, or that every call of its function passes."""
+        found = self._parameter_classes(func, arg)
+        return next(iter(found)) if found is not None and len(found) == 1 else None
+
+    def _parameter_classes(self, func, arg, seen=frozenset(), named=None):
+        """The class a parameter is annotated with, or the classes the calls of its function pass."""
         named = named or self._named
         if arg.annotation is not None:
-            return named(arg.annotation)
+            found_class = named(arg.annotation)
+            return None if found_class is None else frozenset({found_class})
         # (keyed by the method's function: its bound object, this one or one holding it, would make a
         # cycle that keeps the file's tree and Names alive until the garbage collector's next full pass)
         key = (arg, getattr(named, "__func__", named))
         if key not in self._classes:
             if func in seen or len(seen) > _MAX_DEPTH:  # a recursive or a long chain of calls: not settled here
                 return None
-            self._classes[key] = self._passed_class(func, arg.arg, seen | {func}, named)
+            self._classes[key] = self._passed_classes(func, arg.arg, seen | {func}, named)
         return self._classes[key]
 
-    def _passed_class(self, func, param, seen, named):
+    def _passed_classes(self, func, param, seen, named):
         positional = positional_names(func)
         if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg \
                 or (positional and param == positional[0] and param in ("self", "cls")):
             return None
-        calls = self.calls_of(func)
         classes = set()
-        for call in calls or ():
+        for call in self.calls_of(func) or ():
             argument = argument_for(call, positional, param)
-            found_class = self.class_of(argument, seen, named) if type(argument) in (ast.Name, ast.Call) else None
-            if found_class is None:
+            found_classes = self.classes_of(argument, seen, named) if type(argument) in (ast.Name, ast.Call) else None
+            if not found_classes:
                 return None
-            classes.add(found_class)
-        return classes.pop() if len(classes) == 1 else None
+            classes |= found_classes
+        return frozenset(classes) or None
+
+    def functions_passed(self, expr):
+        """The same-file defs that the parameter the Name ``expr`` reads holds: each one that the
+        calls of its function pass by name (``make_step(mse)``, ``make_step(loss_fn=mae)``), or ()
+        when a call passes anything else or leaves it out, or the function escapes."""
+        found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
+                or type(self.names.parent.get(found[0].node)) is ast.ClassDef:
+            return ()
+        func = found[0].node
+        positional, passed = positional_names(func), []
+        for call in self.calls_of(func) or ():
+            argument = argument_for(call, positional, expr.id)
+            given = self.names.function_bound_to(argument) if type(argument) is ast.Name else None
+            if given is None:
+                return ()
+            if given not in passed:
+                passed.append(given)
+        return tuple(passed)
 
     def method(self, cls, name):
         """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no
@@ -189,6 +225,26 @@ class Instances:
             if found is None:
                 return None
             calls.extend(found)
+        return calls
+
+    def method_calls(self, method):
+        """The calls that run the undecorated method ``method`` on an object (``obj.apply(x)``,
+        ``eqx.filter_vmap(obj.apply)(xs)``: their positions start after ``self``), when every read of
+        an attribute of its name in the file is of an object whose classes are known; else None."""
+        if method.decorator_list or positional_names(method)[:1] != ["self"]:
+            return None
+        calls = []
+        for node in self.names.by_type.get(ast.Attribute, ()):
+            if node.attr != method.name or type(node.ctx) is not ast.Load:
+                continue
+            classes = self.classes_of(node.value) if type(node.value) in (ast.Name, ast.Call) else None
+            if not classes:
+                return None
+            if any(self.method(each, method.name) is method for each in classes):
+                found = self.calls_through(node)
+                if found is None:
+                    return None
+                calls.extend(found)
         return calls
 
     def calls_through(self, reference, depth=0):

@@ -366,7 +366,7 @@ class TraceRoots:
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
-        func, root = self.names.function_bound_to(arg), None
+        func, root, funcs = self.names.function_bound_to(arg), None, ()
         if func is None:
             factory, func = self._returned_function(arg)
             if func is not None:  # jax.jit(make_train(config)): the def make_train returns
@@ -374,24 +374,23 @@ class TraceRoots:
         if func is not None and root is None and binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
-            func = self.instance_method(arg)
-            if func is not None:  # jax.jit(counter.count): the method's body, self bound to the object
+            funcs = self.instance_methods(arg)
+            if funcs:  # jax.jit(counter.count): the method's body, self bound to the object
                 root = f"applied at line {arg.lineno} to {ast.unparse(arg)}"
-            func = func or self._call_method_of_instance(arg)
-            if func is not None:
+            funcs = funcs or self._run_by_calling(arg)
+            if funcs and type(self.names.parent.get(funcs[0])) is ast.ClassDef:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
-        if func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
+        if not funcs and func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
             func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
-        if func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
+        if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
             func = self.applied_module(arg)
             root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
-        if func is None:
-            return
-        if lax:
-            self.mark(func, Transform(transform_name, _STAGING, root),
-                      traced_parameters(func, bound_positional, bound_names))
-        else:
-            self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
+        for func in (func,) if func is not None else funcs:
+            if lax:
+                self.mark(func, Transform(transform_name, _STAGING, root),
+                          traced_parameters(func, bound_positional, bound_names))
+            else:
+                self._trace(func, transform_name, keywords, bound_positional, bound_names, root)
 
     def _trace(self, func, transform_name, keywords, bound_positional, bound_names, root=None):
         """Mark ``func`` as traced by the transform."""
@@ -434,29 +433,33 @@ class TraceRoots:
             return None, None
         return factory, bindings[0].node
 
-    def method_called(self, call):
-        """The same-file method that ``call`` runs with ``self`` bound: a class's own
-        ``__init__`` for ``Model(x)``, ``__call__`` for ``model(x)`` with a name bound once to
-        ``Model(...)``, and for ``model.apply(variables, x)`` of a linen Module."""
+    def methods_called(self, call):
+        """The same-file methods that ``call`` runs with ``self`` bound: a class's own
+        ``__init__`` for ``Model(x)``, ``__call__`` for ``model(x)`` with a name bound to
+        ``Model(...)`` (or passed instances of several classes: each class's), and for
+        ``model.apply(variables, x)`` of a linen Module; () when none is known."""
         func_expr = call.func
         if isinstance(func_expr, ast.Name):
             found = self.names.resolve_name(func_expr)
             if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                return self._method(func_expr, "__init__") or self.conventions.construction_hook(found[1][0].node)
+                return _present(self._method(func_expr, "__init__")
+                                or self.conventions.construction_hook(found[1][0].node))
+        if isinstance(func_expr, ast.Attribute) and any(k.arg == "method" for k in call.keywords):
+            return _present(self.applied_method(call))
         if isinstance(func_expr, ast.Attribute):
-            if any(k.arg == "method" for k in call.keywords):
-                return self.applied_method(call)
-            return self.applied_module(func_expr) or self.instance_method(func_expr) or self._submodule_call(func_expr)
-        return self._call_method_of_instance(func_expr)
+            single = self.applied_module(func_expr) or self._submodule_call(func_expr)
+            return _present(single) if single is not None else self.instance_methods(func_expr)
+        return self._run_by_calling(func_expr)
 
-    def instance_method(self, func_expr):
-        """The plain method ``model.loss`` runs, ``model`` holding an instance of a same-file
-        class that is not a linen Module (whose methods run only through ``apply``), or None."""
+    def instance_methods(self, func_expr):
+        """The plain methods ``model.loss`` runs, one for each same-file class (not a linen Module,
+        whose methods run only through ``apply``) whose instance ``model`` may hold."""
         if not isinstance(func_expr, ast.Attribute) or type(func_expr.value) not in (ast.Name, ast.Call):
-            return None
-        method = self.instances.method(self.instances.class_of(func_expr.value), func_expr.attr)
-        return method if method is not None and not method.decorator_list \
-            and self.module_base(method) != LINEN_MODULE else None
+            return ()
+        methods = (self.instances.method(cls, func_expr.attr)
+                   for cls in self.instances.classes_of(func_expr.value) or ())
+        return tuple(method for method in methods if method is not None and not method.decorator_list
+                     and self.module_base(method) != LINEN_MODULE)
 
     def _submodule_call(self, func_expr):
         """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
@@ -482,19 +485,15 @@ class TraceRoots:
         return facts["names"][0] if facts else None
 
     def applied_module(self, func_expr):
-        """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is
-        (``model.apply``, ``model`` bound once to ``MLP(...)``), or None."""
+        """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is (``model.apply``,
+        ``model`` holding an instance of ``MLP``: ``instances.class_of``; ``MLP().apply``), or None."""
         if not isinstance(func_expr, ast.Attribute) or func_expr.attr != "apply" \
-                or not isinstance(func_expr.value, ast.Name):
+                or type(func_expr.value) not in (ast.Name, ast.Call):
             return None
-        instance = self.names.assigned_value(func_expr.value)
-        if not isinstance(instance, ast.Call) or not isinstance(instance.func, ast.Name):
+        cls = self.instances.class_of(func_expr.value)
+        if cls is None or not any(self.names.qualname(base) in LINEN_MODULES for base in cls.bases):
             return None
-        found = self.names.resolve_name(instance.func)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS \
-                or not any(self.names.qualname(base) in LINEN_MODULES for base in found[1][0].node.bases):
-            return None
-        return self._method(instance.func, "__call__")
+        return method_in(cls, "__call__")
 
     def applied_calls(self, module):
         """The calls that run the linen Module's ``__call__`` ``module`` through a transform of
@@ -517,7 +516,7 @@ class TraceRoots:
     def applied_method(self, call):
         """The def that ``model.apply(variables, ...)`` runs: ``__call__`` of the same-file linen
         Module (``applied_module``), or with ``method=MLP.encode`` (or ``method="encode"``) that
-        method of the same class; None otherwise."""
+        method of the same class (also ``method=model.encode``); None otherwise."""
         module = self.applied_module(call.func)
         methods = [k.value for k in call.keywords if k.arg == "method"]
         if module is None or not methods:
@@ -525,7 +524,8 @@ class TraceRoots:
         cls, given = self.names.parent.get(module), methods[0]
         if type(given) is ast.Constant and type(given.value) is str:
             name = given.value
-        elif type(given) is ast.Attribute and self.instances.class_named(given.value) is cls:
+        elif type(given) is ast.Attribute and (self.instances.class_named(given.value)  # MLP.encode, model.encode
+                                               or self.instances.class_of(given.value)) is cls:
             name = given.attr
         else:
             return None
@@ -552,26 +552,30 @@ class TraceRoots:
         module = self.applied_module(given)
         if module is not None:
             return module, True
-        func = self.names.function_bound_to(given)
-        if func is None and type(given) is ast.Attribute and type(given.value) is ast.Name:
-            value = self.names.assigned_value(given.value)  # model.apply, model = Model(...)
-            if type(value) is ast.Call and type(value.func) is ast.Name:
-                func = self._method(value.func, given.attr)
+        methods = self.instance_methods(given)  # model.apply, model = Model(...)
+        func = self.names.function_bound_to(given) or (methods[0] if len(methods) == 1 else None)
         return (func, False) if func is not None else None
 
-    def _call_method_of_instance(self, expr):
-        """``__call__`` of a same-file class whose instance ``expr`` is (``jax.jit(Model())``,
+    def _run_by_calling(self, expr):
+        """``__call__`` of each same-file class whose instance ``expr`` is (``jax.jit(Model())``,
         or a name that holds one, ``instances.Instances``: bound to ``Model(...)``, a parameter
-        annotated ``model: Model`` or passed one by every call)."""
+        annotated ``model: Model`` or passed one by every call); for a parameter that the calls of
+        its function give defs (``forward(p, x)`` in ``make_step(forward)``), those defs."""
         if isinstance(expr, ast.Name):
-            return self.instances.method(self.instances.class_of(expr), "__call__")
+            methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
+            return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
         if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
-            return None
-        return self._method(expr.func, "__call__")
+            return ()
+        return _present(self._method(expr.func, "__call__"))
 
     def _method(self, class_name, method):
         """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
         return method_in(self.instances.class_named(class_name), method)
+
+
+def _present(method):
+    """``(method,)``, or () for None."""
+    return () if method is None else (method,)
 
 
 def uncached(behaviour):

@@ -10,6 +10,7 @@ later is analysed again, at most a few times.
 import ast
 from collections import Counter
 
+from .. import api
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
                     UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
@@ -64,7 +65,8 @@ class Tracing:
         self.helper_facts = callees.helper_facts
         self.jitted_result = callees.jitted_result
         self.builds_jitted = callees.builds_jitted
-        self.method_called = roots.method_called
+        self.methods_called = roots.methods_called
+        self.functions_passed = roots.instances.functions_passed
         self.apply_fn_run = roots.apply_fn_run
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
@@ -151,17 +153,22 @@ class Tracing:
 
     def _call_sites(self, func, literals):
         """(every call of ``func`` in the file, the Values of each call's expressions: its caller's
-        forward pass's, or with ``literals`` only its number literals', read from the text), or None
-        when a reference is not a call or a call is its own."""
-        calls = self.roots.instances.calls_of(func) or self.roots.applied_calls(func)
+        forward pass's, or with ``literals`` only its number literals', read from the text, the
+        parameters the calls' positions fill: after ``self`` for a method called on an object), or
+        None when a reference is not a call or a call is its own."""
+        calls, positional = self.roots.instances.calls_of(func) or self.roots.applied_calls(func), \
+            positional_names(func)
+        if not calls and type(self.names.parent.get(func)) is ast.ClassDef:  # obj.method(x), jax.jit(obj.method)
+            calls, positional = self.roots.instances.method_calls(func), positional[1:]
         if not calls or any(self.names.enclosing_function(call) is func for call in calls):
             return None
         if literals:
             return calls, [{arg: NUMBER_LITERALS[type(arg.value)]
                             for arg in [*call.args, *(k.value for k in call.keywords)]
-                            if type(arg) is ast.Constant and type(arg.value) in NUMBER_LITERALS} for call in calls]
+                            if type(arg) is ast.Constant and type(arg.value) in NUMBER_LITERALS}
+                           for call in calls], positional
         flows = [self.flow_of(self.names.enclosing_function(call) or self.names.tree) for call in calls]
-        return calls, [flow.values if flow is not None else {} for flow in flows]
+        return calls, [flow.values if flow is not None else {} for flow in flows], positional
 
     def _flow(self, node, params, traced):
         """Analyse one body; returns the same-file functions that tracing newly reached."""
@@ -193,7 +200,8 @@ class Tracing:
         (``_summarised``)."""
         callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
         if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
-            callee, bound = self.roots.method_called(call), True
+            methods, bound = self.roots.methods_called(call), True
+            callee = methods[0] if len(methods) == 1 else None
             if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
                 return self._summarised(call, args, keywords)
         if any(type(a) is ast.Starred for a in call.args) or None in keywords \
@@ -310,14 +318,15 @@ class Tracing:
         arrays |= passed
         traced_params = traced_params | (passed & traced.optional_params)
         if all(scalars_static):
-            return {name: TRACED_ARRAY for name in arrays}
-        params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
-        if not any(t.name in self.roots.scalars_static and not t.chosen for t in traced.transforms):
+            params = {name: TRACED_ARRAY for name in arrays}
+        else:
+            params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
+        if not any(scalars_static):
             params.update(self._annotated_records(func, candidates))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
         elif positional_names(func)[:1] == ["self"]:
-            params["self"] = self._module_fields(func, "self" in params)
+            params["self"] = self._module_fields(func, "self" in traced_params)
         return params
 
     def _module_fields(self, method, given):
@@ -338,6 +347,7 @@ class Tracing:
         if not given or not facts["array_fields_traced"]:
             return Shaped(PYTHON, members=members)
         arrays = {stmt.target.id for stmt in fields if self.array_annotation(stmt.annotation) and stmt.value is None}
+        layers = {stmt.target.id for stmt in fields if stmt.value is None and self._holds_layer(cls, stmt)}
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
                   and type(node.value) is ast.Name and node.value.id == "self"]
         counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
@@ -347,7 +357,18 @@ class Tracing:
                     and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
                     and array_function(self.names.qualname(stmt.value.func) or ""):
                 arrays.add(node.attr)
+        members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays))
         return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
+
+    def _holds_layer(self, cls, field):
+        """Whether the field ``field`` (an annotated statement of the Module class ``cls``) holds a
+        framework layer whose construction draws its weights (``linear: eqx.nn.Linear``, or what
+        ``__init__`` stores there; measured ``draws_from_key``): given to a transform, its weights are
+        tracers, and calling it gives them. (A layer of no arrays, ``eqx.nn.Dropout``, gives concrete
+        values of concrete ones outside a staging trace.)"""
+        stored = self.roots.instances.stored_call(cls, field.target.id)
+        named = stored.func if stored is not None else field.annotation
+        return bool(api.framework_layers().get(self.names.qualname(named), {}).get("draws_from_key"))
 
     def _passed_arrays(self, func, names, scalars):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
@@ -361,10 +382,11 @@ class Tracing:
         sites = self._call_sites(func, literals=scalars) if names else None
         if sites is None:
             return set()
-        positional, found = positional_names(func), set()
+        calls, values_seen, positional = sites
+        found = set()
         for name in names:
             if all(self._passes_array(func, call, values.get(argument_for(call, positional, name)), scalars)
-                   for call, values in zip(*sites)):
+                   for call, values in zip(calls, values_seen)):
                 found.add(name)
         return found
 
@@ -436,6 +458,8 @@ class Tracing:
         elif applied or through and run[1]:  # model.apply(variables, x)
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
         arrays, python = set(), set()
+        if bound and positional_names(callee)[:1] == ["self"] and self._traced_receiver(call, caller):
+            params.add("self")  # model.predict(x), model a traced object: its fields are the trace's
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):
                 break
@@ -455,7 +479,7 @@ class Tracing:
                 python.add(name)
         changed = self._given_python(callee, python)
         through_object = getattr(callee, "name", None) in CALL_RUN_METHODS or applied \
-            or self.roots.instance_method(call.func)
+            or self.roots.instance_methods(call.func)
         if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
             if through:  # which function it is comes from an apply_fn= keyword
@@ -470,6 +494,19 @@ class Tracing:
             for transform in transforms:
                 changed |= self.roots.mark(callee, transform, params, arrays)
         return changed
+
+    def _traced_receiver(self, call, caller):
+        """Whether the object whose method ``call`` runs (``model.predict(x)``, ``model(x)``) is, in the
+        traced ``caller``, a traced parameter never rebound (``model`` of an ``eqx.filter_grad`` loss)
+        or a traced value."""
+        receiver = call.func.value if type(call.func) is ast.Attribute else call.func
+        if type(receiver) is not ast.Name:
+            return False
+        bindings = self.names.scopes[caller.node].bindings.get(receiver.id, ())
+        if receiver.id in caller.tracer_params and len(bindings) == 1:
+            return True
+        flow = self.flows.get(caller.node)
+        return flow is not None and flow.values.get(receiver, UNKNOWN_VALUE).traced
 
     def _given_python(self, callee, python):
         """Record that a call passes Python values to ``python`` of a framework Module's method

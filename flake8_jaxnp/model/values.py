@@ -48,6 +48,9 @@ class Surroundings(Protocol):
     def callee(self, func_expr):
         """The same-file def a call's function expression names, or None."""
 
+    def functions_passed(self, expr):
+        """The same-file defs that the calls of its function give the parameter ``expr`` reads."""
+
     def jitted_result(self, callee):
         """The shape of what a same-file jitted def returns, or None."""
 
@@ -57,8 +60,8 @@ class Surroundings(Protocol):
     def builds_jitted(self, callee):
         """Whether a same-file def returns a jitted function."""
 
-    def method_called(self, call):
-        """The same-file ``__init__`` or ``__call__`` that ``call`` runs, or None."""
+    def methods_called(self, call):
+        """The same-file ``__init__``, ``__call__`` or methods that ``call`` runs (a tuple)."""
 
     def apply_fn_run(self, func_expr):
         """(the same-file def that ``state.apply_fn(...)`` runs, whether the variables come first), or None."""
@@ -462,16 +465,21 @@ class FunctionFlow:
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             inner = call.func.args[0] if call.func.args else None
             if type(inner) in (ast.Name, ast.Lambda) and self._exact and self.traced is not None:
-                transformed = self.context.callee(inner)
-                if transformed is not None:  # jax.grad(loss)(p) in traced code: loss runs under this trace too
-                    self.calls.append((transformed, call, args, keywords))
+                transformed = self.context.callee(inner)  # jax.grad(loss)(p) in traced code: loss runs under
+                for each in (transformed,) if transformed is not None else self.context.functions_passed(inner):
+                    self.calls.append((each, call, args, keywords))  # this trace too (each def loss is given)
+            if inner is not None and self.values.get(inner, UNKNOWN_VALUE).traced:
+                return _TRANSFORMED_RESULT[True]  # jax.vmap(self.linear)(x): the layer's traced arrays in every result
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
         elif self._exact and self.traced is not None and (traced_input or any(
                 value.kind is PYTHON for value in args)):  # Model(x), model(x), model.apply(v, x), Block()(x, 2)
             self._ran_method(call, args, keywords)  # (__init__ or __call__ runs traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
-        return self.context.returned(call, args, keywords) or UNKNOWN_VALUE
+        returned = self.context.returned(call, args, keywords)
+        if returned is None and func_value.kind is TRACER_TREE:
+            return func_value  # self.linear(x), a layer of a traced Module: computed from its traced arrays
+        return returned or UNKNOWN_VALUE
 
     def _record(self, call, record, args, keywords):
         """A NamedTuple or dataclass built here: each field holds what the call gives it, a field
@@ -499,12 +507,12 @@ class FunctionFlow:
                 env.changes[expr.id] = _UPDATED_OBJECT
 
     def _ran_method(self, call, args, keywords):
-        """Whether ``call``, in traced code, runs a same-file method (``method_called``), recorded for
+        """Whether ``call``, in traced code, runs a same-file method (``methods_called``), recorded for
         tracing to spread to (the tracers it passes; the Python values that keep a Module's parameters static)."""
-        method = self.context.method_called(call)
-        if method is not None and self._exact:
-            self.calls.append((method, call, args, keywords))
-        return method is not None
+        methods = self.context.methods_called(call)
+        if self._exact:
+            self.calls.extend((method, call, args, keywords) for method in methods)
+        return bool(methods)
 
 
 # A literal number's Value, by its Python type: a weakly typed Python scalar.

@@ -18,12 +18,16 @@ def test_the_fixture_names_where_each_module_is_applied():
     found = flake8([str(path.relative_to(FIXTURES)) for path in sorted(LINEN.glob("*.py"))], FIXTURES)
     found.sort(key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
     assert [(line.split(":")[0], int(line.split(":")[1]), line.split(": ")[1][:6]) for line in found] == [
-        ("frameworks/linenpkg/local.py", 19, "JNP301"), ("frameworks/linenpkg/models.py", 14, "JNP301"),
+        ("frameworks/linenpkg/local.py", 20, "JNP301"), ("frameworks/linenpkg/local.py", 50, "JNP201"),
+        ("frameworks/linenpkg/models.py", 14, "JNP301"),
         ("frameworks/linenpkg/models.py", 32, "JNP201"), ("frameworks/linenpkg/models.py", 58, "JNP202"),
         ("frameworks/linenpkg/models.py", 78, "JNP201"), ("frameworks/linenpkg/models.py", 106, "JNP301"),
-        ("frameworks/linenpkg/models.py", 110, "JNP201"), ("frameworks/linenpkg/models.py", 123, "JNP202")]
-    encode, printed, scored, sign, root, encoded, decoded, objective = found
-    assert "jax.jit (called from 'encode_step' at line 28)" in encode  # method=AutoEncoder.encode
+        ("frameworks/linenpkg/models.py", 110, "JNP201"), ("frameworks/linenpkg/models.py", 123, "JNP202"),
+        ("frameworks/linenpkg/state.py", 14, "JNP202")]
+    encode, pooled, printed, scored, sign, root, encoded, decoded, objective, gated = found
+    assert "jax.jit (called from 'encode_step' at line 29)" in encode  # method=AutoEncoder.encode
+    assert "in 'pool' raises TracerArrayConversionError under jax.jit;" in pooled  # method=pooler.pool
+    assert "jax.jit (called through state.apply_fn from 'loss_fn' at line 27)" in gated  # apply_fn=module.apply
     assert "jax.jit (applied in frameworks/linenpkg/train.py:13)" in printed  # jax.jit(logger.apply)
     assert "jax.jit (called from 'score_step' in frameworks/linenpkg/train.py:37)" in scored
     assert "(called from 'loss_fn' in frameworks/linenpkg/train.py:64, traced from 'train_step'" in sign

@@ -73,7 +73,7 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
 
 
 @pytest.mark.parametrize("body", [
-    # the callers disagree, or one passes something else
+    # a caller passes what the model does not read (a tuple's item), or something else
     "def make():\n    return Model(1.0)\n\n@jax.jit\ndef step(m, x):\n    return m(x)\n\nstep(make(), jnp.ones(3))\n",
     "@jax.jit\ndef step(m, x):\n    return m(x)\n\na, b = Model(1.0), Other()\nstep(a, jnp.ones(3))\n"
     "step(b, jnp.ones(3))\n",
@@ -98,6 +98,18 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
 ])
 def test_the_object_is_not_known_or_its_methods_see_no_tracer(lint_source, body):
     assert findings(lint_source, MODEL + OTHER + body) == []
+
+
+@pytest.mark.parametrize("calls, expected", [
+    # each class's __call__ runs for the callers that pass it
+    ("step(Model(1.0), jnp.ones(3))\nstep(Other(), jnp.ones(3))\n", [PRINT, (19, "JNP301")]),
+    ("a = Model(1.0)\nb = Other()\nstep(a, jnp.ones(3))\nstep(b, jnp.ones(3))\n", [PRINT, (19, "JNP301")]),
+    # one name bound to two classes: which one the call sees is not read
+    ("a = Model(1.0)\na = Other()\nstep(a, jnp.ones(3))\n", []),
+])
+def test_callers_that_pass_two_classes_run_each_class_s_method(lint_source, calls, expected):
+    body = "@jax.jit\ndef step(m, x):\n    return m(x)\n\n" + calls
+    assert findings(lint_source, MODEL + OTHER + body) == expected
 
 
 def test_the_message_names_the_step_the_object_was_called_from():
