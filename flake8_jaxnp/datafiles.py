@@ -5,31 +5,69 @@ every save. So their parsed form is kept beside the bytecode, in the folder and 
 switch Python uses for its own (``__pycache__``, ``PYTHONPYCACHEPREFIX``,
 ``PYTHONDONTWRITEBYTECODE``), together with the text it was parsed from: a changed file is
 parsed again. A folder that cannot be written only means parsing every time.
+
+A file's top-level tables are kept one by one and read back when first asked for
+(``Tables``): one lint asks for some of the API data's tables, and reading the others
+would cost every process their time and memory. Equal strings are kept once.
 """
 import importlib.util
 import marshal
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 
 def load(path, parse):
-    """``parse(text)`` of the file at ``path``, kept for the next process."""
+    """``parse(text)`` of the file at ``path`` (a mapping), kept for the next process."""
     text = path.read_bytes()
     kept = Path(importlib.util.cache_from_source(str(path.with_suffix(".py")))).with_suffix(f"{path.suffix}.marshal")
     try:
-        kept_text, parsed = marshal.loads(kept.read_bytes())
-        if kept_text == text:
-            return parsed
-    except (OSError, ValueError, EOFError, TypeError):
+        kept_text, tables = marshal.loads(kept.read_bytes())
+        if kept_text == text and all(type(table) is bytes for table in tables.values()):  # (else an older form)
+            return Tables(tables)
+    except (OSError, ValueError, EOFError, TypeError, AttributeError):
         pass
     parsed = parse(text)
     if not sys.dont_write_bytecode:
         partial = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")  # then renamed: readers never see half
         try:
+            strings = {}
+            tables = {key: marshal.dumps(_shared(value, strings)) for key, value in parsed.items()}
             kept.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_bytes(marshal.dumps((text, parsed)))
+            partial.write_bytes(marshal.dumps((text, tables)))
             os.replace(partial, kept)
         except (OSError, ValueError):  # (ValueError: a value marshal cannot keep)
             pass
     return parsed
+
+
+class Tables(Mapping):
+    """A kept parse: each table is unmarshalled when first asked for."""
+
+    def __init__(self, kept):
+        self._kept, self._read = kept, {}
+
+    def __getitem__(self, key):
+        try:
+            return self._read[key]
+        except KeyError:
+            value = self._read[key] = marshal.loads(self._kept[key])
+            return value
+
+    def __iter__(self):
+        return iter(self._kept)
+
+    def __len__(self):
+        return len(self._kept)
+
+
+def _shared(value, strings):
+    """``value`` with equal strings made one object (marshal keeps it one when read back)."""
+    if type(value) is str:
+        return strings.setdefault(value, value)
+    if type(value) is list:
+        return [_shared(item, strings) for item in value]
+    if type(value) is dict:
+        return {strings.setdefault(key, key): _shared(item, strings) for key, item in value.items()}
+    return value
