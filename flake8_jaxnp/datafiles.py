@@ -8,7 +8,9 @@ parsed again. A folder that cannot be written only means parsing every time.
 
 A file's top-level tables are kept one by one and read back when first asked for
 (``Tables``): one lint asks for some of the API data's tables, and reading the others
-would cost every process their time and memory. Equal strings are kept once.
+would cost every process their time and memory. So is each entry of a large table of
+mappings (``removed_names``: a lint looks up the few names its file uses, of 2,000).
+Equal strings are kept once.
 """
 import importlib.util
 import marshal
@@ -17,33 +19,43 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+KEPT_FORMAT = 2  # of the kept file: (KEPT_FORMAT, text, tables); another one is parsed again
+ENTRY_BY_ENTRY = 1000  # a table of more mappings than this keeps each entry on its own
+
 
 def load(path, parse):
     """``parse(text)`` of the file at ``path`` (a mapping), kept for the next process."""
     text = path.read_bytes()
     kept = Path(importlib.util.cache_from_source(str(path.with_suffix(".py")))).with_suffix(f"{path.suffix}.marshal")
     try:
-        kept_text, tables = marshal.loads(kept.read_bytes())
-        if kept_text == text and all(type(table) is bytes for table in tables.values()):  # (else an older form)
+        kept_format, kept_text, tables = marshal.loads(kept.read_bytes())
+        if kept_format == KEPT_FORMAT and kept_text == text:
             return Tables(tables)
-    except (OSError, ValueError, EOFError, TypeError, AttributeError):
+    except (OSError, ValueError, EOFError, TypeError):
         pass
     parsed = parse(text)
     if not sys.dont_write_bytecode:
         partial = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")  # then renamed: readers never see half
         try:
             strings = {}
-            tables = {key: marshal.dumps(_shared(value, strings)) for key, value in parsed.items()}
+            tables = {key: _kept(_shared(value, strings)) for key, value in parsed.items()}
             kept.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_bytes(marshal.dumps((text, tables)))
+            partial.write_bytes(marshal.dumps((KEPT_FORMAT, text, tables)))
             os.replace(partial, kept)
         except (OSError, ValueError):  # (ValueError: a value marshal cannot keep)
             pass
     return parsed
 
 
+def _kept(table):
+    """A table's kept form: its marshalled bytes, or those of each entry (``ENTRY_BY_ENTRY``)."""
+    if type(table) is dict and len(table) > ENTRY_BY_ENTRY and all(type(entry) is dict for entry in table.values()):
+        return {key: marshal.dumps(entry) for key, entry in table.items()}
+    return marshal.dumps(table)
+
+
 class Tables(Mapping):
-    """A kept parse: each table is unmarshalled when first asked for."""
+    """A kept parse (or a table kept entry by entry): each value unmarshalled when first asked for."""
 
     def __init__(self, kept):
         self._kept, self._read = kept, {}
@@ -52,8 +64,12 @@ class Tables(Mapping):
         try:
             return self._read[key]
         except KeyError:
-            value = self._read[key] = marshal.loads(self._kept[key])
+            kept = self._kept[key]
+            value = self._read[key] = Tables(kept) if type(kept) is dict else marshal.loads(kept)
             return value
+
+    def __contains__(self, key):
+        return key in self._kept
 
     def __iter__(self):
         return iter(self._kept)
