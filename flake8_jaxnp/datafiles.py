@@ -66,6 +66,7 @@ class Tables(Mapping):
         except KeyError:
             kept = self._kept[key]
             value = self._read[key] = Tables(kept) if type(kept) is dict else marshal.loads(kept)
+            self._kept[key] = None  # (its bytes are not read again; the key stays for iteration)
             return value
 
     def __contains__(self, key):
