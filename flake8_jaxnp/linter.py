@@ -5,9 +5,8 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 """
 import gc
 import importlib
-import pkgutil
+import os
 import re
-import unicodedata
 
 from . import api, checks, reuse
 from .findings import INTERNAL_ERROR, Finding
@@ -19,8 +18,9 @@ from .options import DEFAULT
 def _declared_checks():
     """Every check that a rule-family module of ``checks/`` defines with ``@rule(codes)``, by module
     name: a new check needs no list entry."""
-    modules = [importlib.import_module(f"{checks.__name__}.{info.name}")
-               for info in pkgutil.iter_modules(checks.__path__)]
+    names = sorted(name.removesuffix(".py") for name in os.listdir(checks.__path__[0])
+                   if name.endswith(".py") and name != "__init__.py")
+    modules = [importlib.import_module(f"{checks.__name__}.{name}") for name in names]
     return tuple(value for module in modules for value in vars(module).values()
                  if callable(value) and hasattr(value, "codes") and value.__module__ == module.__name__)
 
@@ -34,6 +34,8 @@ def relevant(text, options=DEFAULT):
     another module's traces call it (``_reached_by_traces``).
     Identifiers are compared as Python reads them (NFKC: ``ｊａｘ`` is ``jax``)."""
     if not text.isascii():
+        import unicodedata  # (an extension module that ASCII text, nearly all code, never needs)
+
         text = unicodedata.normalize("NFKC", text)
     packages = {name.split(".")[0] for name in (*api.framework_transforms(), *options.extra_transforms)}
     return any(word in text for word in ("jax", "numpy", *packages))

@@ -140,13 +140,13 @@ def measure(label, args, lines, repeat, cache, stdin_path=None, reanalyse=False)
     return figures
 
 
-def single_file(files):
-    """The corpus file that uses jax and whose length is closest to SINGLE_FILE_LINES."""
+def single_file(files, target=SINGLE_FILE_LINES):
+    """The corpus file that uses jax and whose length is closest to ``target`` lines."""
     candidates = []
     for path in files:
         text = path.read_text(encoding="utf-8", errors="replace")
         if "jax" in text:
-            candidates.append((abs(text.count("\n") - SINGLE_FILE_LINES), str(path), text.count("\n")))
+            candidates.append((abs(text.count("\n") - target), str(path), text.count("\n")))
     _, path, lines = min(candidates)
     return Path(path), lines
 

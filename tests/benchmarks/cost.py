@@ -9,8 +9,8 @@ the peak memory ratio and the machine's load average before the row (``os.getloa
 machine may be shared). Rows: ``research`` (the folder ``shared/research/extract.sh`` wrote:
 cold cache, so every file is analysed; warm cache with every file analysed again; warm cache
 with the findings of unchanged files reused), ``library`` (the pinned corpus of ``corpus.py``,
-the same three; skipped when it cannot be fetched), ``stdin`` (an editor's save: the corpus file
-closest to 2,000 lines fed on stdin under its own path, with no cache and warm) and ``chain``
+the same three; skipped when it cannot be fetched), ``stdin`` (an editor's save: the corpus files
+closest to 150 and 2,000 lines fed on stdin under its own path, with no cache and warm) and ``chain``
 (the last module of a generated package of N modules, ``shapes.module_chain``, linted alone with
 no cache: what the project's reach costs as the package grows).
 
@@ -36,6 +36,7 @@ import shapes  # noqa: E402
 
 ROWS = ("research", "library", "stdin", "chain")
 CHAIN_SIZES = (25, 200)
+SAVE_SIZES = (150, bench.SINGLE_FILE_LINES)  # lines of the files an editor's save is measured on
 
 
 def load():
@@ -60,14 +61,16 @@ def corpus_rows(name, root, repeat):
 
 
 def stdin_rows(files, repeat):
-    """An editor's save of one file: on stdin, under its real path, with no cache and warm."""
-    path, lines = bench.single_file(files)
-    args = ["--stdin-display-name", str(path), "-"]
-    label = f"editor save, `{path.name}` ({lines} lines) on stdin"
-    row(f"{label}, no cache", args, lines, repeat, "", stdin_path=path)
-    with tempfile.TemporaryDirectory() as warm:
-        bench.run_flake8("with", args, stdin_path=path, cache=warm)
-        row(f"{label}, warm cache", args, lines, repeat, warm, stdin_path=path, reanalyse=True)
+    """An editor's save of one file: on stdin, under its real path, with no cache and warm; a
+    small file (where start-up is most of the cost) and a long one."""
+    for target in SAVE_SIZES:
+        path, lines = bench.single_file(files, target)
+        args = ["--stdin-display-name", str(path), "-"]
+        label = f"editor save, `{path.name}` ({lines} lines) on stdin"
+        row(f"{label}, no cache", args, lines, repeat, "", stdin_path=path)
+        with tempfile.TemporaryDirectory() as warm:
+            bench.run_flake8("with", args, stdin_path=path, cache=warm)
+            row(f"{label}, warm cache", args, lines, repeat, warm, stdin_path=path, reanalyse=True)
 
 
 def chain_rows(repeat):

@@ -59,3 +59,16 @@ def test_an_unwritable_folder_only_means_parsing_again(tmp_path, writes_bytecode
     parse, calls = counting(json.loads)
     assert datafiles.load(data, parse) == {"a": 1}
     assert datafiles.load(data, parse) == {"a": 1} and len(calls) == 2
+
+
+def test_the_kept_parse_reads_each_table_and_each_entry_of_a_large_one_as_parsed(tmp_path, writes_bytecode):
+    names = {f"jax.name{index}": {"last": "0.4.1", "raises": index % 2 == 0} for index in range(1001)}
+    data = tmp_path / "facts.json"
+    data.write_text(json.dumps({"removed": names, "small": {"a": [1, 2]}, "list": ["x", "y"]}))
+    parsed = datafiles.load(data, json.loads)
+    kept = datafiles.load(data, json.loads)
+    assert type(kept) is not dict and kept == parsed
+    assert kept["removed"]["jax.name7"] == {"last": "0.4.1", "raises": False}
+    assert "jax.name1000" in kept["removed"] and "jax.name1001" not in kept["removed"]
+    assert sorted(kept["removed"]) == sorted(names) and kept["small"] == {"a": [1, 2]} and kept["list"] == ["x", "y"]
+    assert kept.get("absent", {}) == {}
