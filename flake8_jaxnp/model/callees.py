@@ -30,6 +30,9 @@ class Callees:
 
     def __init__(self, names, roots, project):
         self.names = names
+        # The same-file def that a call's function expression names: the index's own lookup, with
+        # no call in between (forward passes ask it several times at every call).
+        self.callee = names.function_bound_to
         self.roots = roots
         self.project = project  # the Project around the file, or None (a buffer with no path)
         self._facts = {}  # def node -> its facts (returns, conversions), on demand
@@ -43,10 +46,6 @@ class Callees:
         self._classes = {}  # (import binding, attributes) -> what the project says of that class
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
-
-    def callee(self, func_expr):
-        """The same-file def that a call's function expression names."""
-        return self.names.function_bound_to(func_expr)
 
     def helper_facts(self, func_expr):
         """(facts, path shown in messages) for the function a call names: a top-level def

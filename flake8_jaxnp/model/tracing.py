@@ -65,8 +65,8 @@ class Tracing:
         self.helper_facts = callees.helper_facts
         self.jitted_result = callees.jitted_result
         self.builds_jitted = callees.builds_jitted
-        self.methods_called = roots.methods_called
         self.functions_passed = roots.instances.functions_passed
+        self._methods_called = {}  # call -> the same-file methods it runs (``methods_called``)
         self.apply_fn_run = roots.apply_fn_run
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
@@ -200,7 +200,7 @@ class Tracing:
         (``_summarised``)."""
         callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
         if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
-            methods, bound = self.roots.methods_called(call), True
+            methods, bound = self.methods_called(call), True
             callee = methods[0] if len(methods) == 1 else None
             if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
                 return self._summarised(call, args, keywords)
@@ -284,6 +284,13 @@ class Tracing:
         for other in returns[1:]:
             value = join(value, flow.values.get(other, UNKNOWN_VALUE))
         return None if value.kind is UNKNOWN else value
+
+    def methods_called(self, call):
+        """``roots.methods_called``, kept per call: the file's text alone says, and every forward
+        pass through the call asks again (a loop's body twice, a helper once per kinds of arguments)."""
+        if call not in self._methods_called:
+            self._methods_called[call] = self.roots.methods_called(call)
+        return self._methods_called[call]
 
     def updates_state(self, callee):
         traced = self.traced.get(callee)

@@ -101,7 +101,10 @@ def modules_naming(project, name, files=None):
     return found
 
 
-_WORD = re.compile(rb"\w+")
+# Every byte that is not part of a word (``\w`` of a bytes pattern: ASCII letters, digits and "_") as a
+# space: translating then splitting finds a module's words in half the time of ``re.findall``.
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_WORDS_APART = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a lambda: a transform may trace it)
@@ -117,7 +120,8 @@ def module_words(path):
         version = (stat.st_mtime_ns, stat.st_size)
         kept = MEMORY.words.get(path)
         if kept is None or kept[0] != version:
-            kept = MEMORY.words[path] = (version, b"\n%b\n" % b"\n".join(set(_WORD.findall(path.read_bytes()))))
+            words = set(path.read_bytes().translate(_WORDS_APART).split())
+            kept = MEMORY.words[path] = (version, b"\n%b\n" % b"\n".join(words))
     except OSError:
         return None
     return kept
@@ -125,7 +129,7 @@ def module_words(path):
 
 def has_word(path, words, word):
     """Whether ``word`` is one of a module's ``words`` (``module_words``); one that is not ASCII (which
-    ``_WORD``'s ``\\w`` leaves out) is looked for anywhere in the module's bytes instead."""
+    ``\\w`` leaves out) is looked for anywhere in the module's bytes instead."""
     if word.isascii():
         return b"\n%b\n" % word in words
     try:

@@ -513,19 +513,32 @@ def _derived_from(expr, derived, imports):
     return set()
 
 
-def enclosing(tree, unit):
+def enclosing(tree, unit, kept):
     """(the parameters of the top-level def around the nested def ``unit`` (``make_step.step``)
     that nothing in it rebinds, {name: unit} of the defs bound once directly in its body
     (``make_step.loss_fn``)): what the parameters hold is what every call of that def passes,
-    and a call of such a def from a nested one runs it."""
+    and a call of such a def from a nested one runs it. ``kept``: {outer def's name: its answer}
+    for one tree, as the defs nested in one factory share it (each answer walks the factory)."""
     outer_name, _, inner = unit.partition(".")
+    if not inner or "." in inner:
+        return frozenset(), {}
+    if outer_name not in kept:
+        kept[outer_name] = _enclosing(tree, outer_name)
+    return kept[outer_name]
+
+
+def _enclosing(tree, outer_name):
     outer = next((stmt for stmt in reversed(tree.body) if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and stmt.name == outer_name), None) if inner and "." not in inner else None
+                  and stmt.name == outer_name), None)
     if outer is None:
         return frozenset(), {}
     own = parameters(outer)
-    stored = [node.id for node in ast.walk(outer) if type(node) is ast.Name and type(node.ctx) is not ast.Load]
-    stored += [node.arg for node in ast.walk(outer) if type(node) is ast.arg and node not in own]
+    stored = []
+    for node in ast.walk(outer):  # (one walk: the factory may be long)
+        if type(node) is ast.Name and type(node.ctx) is not ast.Load:
+            stored.append(node.id)
+        elif type(node) is ast.arg and node not in own:
+            stored.append(node.arg)
     defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
     siblings = {name: f"{outer_name}.{name}" for name in defined
                 if defined.count(name) == 1 and name not in stored and name not in {arg.arg for arg in own}}

@@ -468,7 +468,7 @@ class Project(OtherModules):
         if is_test_module(path):
             return None
         identity = cache.identity(path)  # (before reading: a later write moves it)
-        self.reach_inputs.read(path)
+        self.reach_inputs.read(path, identity)
         known, data = index.get(path, identity), None
         if known is None:
             try:
@@ -476,7 +476,8 @@ class Project(OtherModules):
             except OSError:
                 return None
             traces = might_trace.search(data) is not None
-            known = index.put(path, identity, self._key(data), traces, _top_level_imports(data) if traces else [])
+            known = index.put(path, identity, self._key(data) if traces else None, traces,
+                              _top_level_imports(data) if traces else [])  # (no key: never looked up)
         key, traces, imports = known
         if not (traces and self._imports_project(path, imports)):
             return None

@@ -47,9 +47,9 @@ class ReachInputs:
         self.active = active
         self.identities, self.resolutions, self.imports = {}, {}, {}
 
-    def read(self, path):
+    def read(self, path, identity=None):
         if self.active:
-            self.identities[str(path)] = cache.identity(path)
+            self.identities[str(path)] = identity if identity is not None else cache.identity(path)
 
     def resolved(self, path, binding, attributes, found):
         if self.active:

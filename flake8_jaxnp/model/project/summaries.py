@@ -76,11 +76,12 @@ def summarise(source, transforms, scalars_static=()):
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
     methods, linen = run_methods(tree, imports)
-    nested = nested_units(tree, units)
+    around = {}  # (enclosing's answers)
+    nested = nested_units(tree, units, around)
     for unit, func in [*units.items(), *nested.items(), *methods.items()]:
         if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
             calls = parameter_calls(func, imports, local_functions, apply_fn, None, applied_instances,
-                                    enclosing(tree, unit))
+                                    enclosing(tree, unit, around))
             if calls:
                 flows[unit] = calls
     methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
@@ -99,13 +100,14 @@ def summarise(source, transforms, scalars_static=()):
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
 
 
-def nested_units(tree, units):
+def nested_units(tree, units, around):
     """{unit: def} of the defs nested beside the nested ``units`` (``make_step.loss_fn`` beside the
-    jitted ``make_step.step``), which those call (``jax.grad(loss_fn)(p)``): the reach follows them."""
+    jitted ``make_step.step``), which those call (``jax.grad(loss_fn)(p)``): the reach follows them.
+    ``around``: ``enclosing``'s answers for ``tree``."""
     found = {}
     for unit in units:
         outer = unit.partition(".")[0]
-        for name, sibling in enclosing(tree, unit)[1].items():
+        for name, sibling in enclosing(tree, unit, around)[1].items():
             if sibling not in units:
                 found[sibling] = next(stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
                                       for stmt in top.body if getattr(stmt, "name", None) == name)
@@ -253,7 +255,8 @@ def root_summary(source, transforms, scalars_static=()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
     instances = UnreadInstances() if may_apply_an_instance(text) else None
-    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances, enclosing(tree, unit))
+    around = {}  # (enclosing's answers)
+    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances, enclosing(tree, unit, around))
              for unit, func in units.items()}
     if instances is not None and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
