@@ -97,6 +97,7 @@ def _key_fingerprint(key, rec):
     with array_probes.probes_off():  # on an accelerator np.asarray calls the probed __array__
         return fingerprint(np.asarray(data))
 
+
 def install_key_probes():
     """Wrap jax.random's samplers and split (what consumes a key) and its key makers."""
     for qualname in sorted(random_samplers() | {SPLIT}):

@@ -141,9 +141,8 @@ class _Classes:
         if call is None or init is None or not call.args.args or not init.args.args:
             return None
         returns, _ = _returns_and_stores(call)
-        me = call.args.args[0].arg
-        attributes = {r.func.attr if type(r) is ast.Call and type(r.func) is ast.Attribute
-                      and type(r.func.value) is ast.Name and r.func.value.id == me else None for r in returns}
+        attributes = {r.func.attr if type(r) is ast.Call and _self_attribute([r.func], call) else None
+                      for r in returns}
         attribute = attributes.pop() if len(attributes) == 1 else None
         if attribute is None or self.stored(attribute) != 1:
             return None
@@ -220,6 +219,8 @@ def forwarded_argument(call, forwards):
         return None
     return call.args[index] if index < len(call.args) else next(
         (k.value for k in call.keywords if k.arg == parameter), None)
+
+
 def _self_attribute(targets, method):
     """Whether ``targets`` is one ``self.<attribute>``, ``self`` the first parameter of ``method``."""
     target = targets[0] if len(targets) == 1 else None
