@@ -200,9 +200,10 @@ class Tracing:
         (``_summarised``)."""
         callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
         if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
-            methods, bound = self.methods_called(call), True
+            methods = self.methods_called(call)
             callee = methods[0] if len(methods) == 1 else None
-            if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
+            bound = type(self.names.parent.get(callee)) is ast.ClassDef  # (else a function a parameter holds)
+            if bound and callee.name != "__call__" or callee is None or getattr(call.func, "attr", None) == "apply":
                 return self._summarised(call, args, keywords)
         if any(type(a) is ast.Starred for a in call.args) or None in keywords \
                 or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
