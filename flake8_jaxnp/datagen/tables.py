@@ -412,12 +412,12 @@ def static_attributes():
 
 
 # ---- shape arguments -------------------------------------------------------------------------
-def shape_arguments(jnp_names, size_functions, resolve, samplers=()):
-    """{qualname: [positions]}: arguments of jax.numpy functions and jax.random samplers that
-    must be concrete.
+def shape_arguments(array_functions, size_functions, resolve, samplers=()):
+    """{qualname: [positions]}: arguments of jax.numpy and jax.lax functions and jax.random
+    samplers that must be concrete.
 
     A function is called with small Python ints after what it takes first: nothing or an array
-    (jax.numpy), a key (a sampler). A position counts when another int there (or a one-element
+    (jax.numpy, jax.lax: ``lax.full((n, 3), 0.0)``), a key (a sampler). A position counts when another int there (or a one-element
     tuple, for a shape given as a tuple) changes the shapes of the result and a traced int there
     fails because the value must be concrete (``jnp.zeros(n)``, ``jnp.split(x, n)``,
     ``jax.random.normal(key, (n,))``), unless a traced array there works (``permutation(key, x)``
@@ -427,7 +427,7 @@ def shape_arguments(jnp_names, size_functions, resolve, samplers=()):
     import jax
     import jax.numpy as jnp
 
-    leads = {**{name: [(), (jnp.ones(6),)] for name in jnp_names},
+    leads = {**{name: [(), (jnp.ones(6),)] for name in array_functions},
              **{name: [(jax.random.key(0),)] for name in samplers}}
     found = {}
     for qualname, starts in leads.items():

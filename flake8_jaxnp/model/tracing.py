@@ -330,7 +330,7 @@ class Tracing:
         else:
             params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
         if not any(scalars_static):
-            params.update(self._annotated_records(func, candidates))
+            params.update(self._records(func, traced_params))
         params.update(self._known_truths(func, traced, traced_params | arrays))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
@@ -441,14 +441,16 @@ class Tracing:
                 members.append((("attr", field.id), TRACED_ARRAY if array else TRACED_PARAMETER))
         return Shaped(PYTHON, members=tuple(members))
 
-    def _annotated_records(self, func, names):
+    def _records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
-        class of this module (``state: State``): every field that is a pytree child is traced."""
+        class of this module (``state: State``), or given one by every call of the function
+        (``roll_out(SimState(...))``): every field that is a pytree child is traced."""
         if isinstance(func, ast.Lambda):
             return {}
         found = {}
         for arg in positional(func) + func.args.kwonlyargs:
-            shape = self.callees.annotated_record(arg.annotation) if arg.arg in names else None
+            cls = self.roots.instances.parameter_class(func, arg) if arg.arg in names else None
+            shape = self.callees.class_record(cls) if cls is not None else None
             if shape is not None:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found
