@@ -20,6 +20,7 @@ from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
 from .project.objects import unit_def
+from .parameters import known_truths
 from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
@@ -339,28 +340,16 @@ class Tracing:
         return params
 
     def _known_truths(self, func, traced, traced_params):
-        """The Python parameters (not traced) that every call of ``func`` in the file gives a literal
-        of one truth, or leaves to such a default (``jitted(x, check=False)`` with ``check`` static):
-        what a test of them skips never runs. Read from the calls' text, as ``_passed_arrays`` does;
-        a defaulted parameter that a staging transform traces when passed is known only where no
-        call through the transform passes it."""
-        defaults = {arg.arg: default for arg, default in zip(positional(func)[::-1], func.args.defaults[::-1])}
-        defaults.update((arg.arg, default) for arg, default in zip(func.args.kwonlyargs, func.args.kw_defaults))
+        """``parameters.known_truths`` of the Python parameters (not traced) of ``func``, read from
+        the text of its calls in the file, as ``_passed_arrays`` reads them."""
         names = [arg.arg for arg in parameters(func) if arg.arg not in traced_params and arg.arg != "self"]
         sites = self._call_sites(func, literals=True) if names and not isinstance(func, ast.Lambda) else None
         if sites is None:
             return {}
         calls, _, positional_params = sites
-        known = {}
-        for name in names:
-            truths = {None if _unclear(call) else _literal_truth(
-                argument_for(call, positional_params, name) or defaults.get(name)) for call in calls}
-            if name in traced.optional_params and any(argument_for(call, positional_params, name)
-                                                      and self.callee(call.func) is not func for call in calls):
-                continue  # (a literal through jax.jit becomes a tracer)
-            if len(truths) == 1 and None not in truths:
-                known[name] = Value(PYTHON, truth=truths.pop())
-        return known
+        staged = [call for call in calls if self.callee(call.func) is not func]  # (through a transform)
+        return {name: Value(PYTHON, truth=truth) for name, truth in known_truths(
+            func, names, calls, positional_params, traced.optional_params, staged).items()}
 
     def _module_fields(self, method, given):
         """What ``self`` holds in a method of a framework Module: its Python fields (a linen
@@ -605,13 +594,3 @@ class Tracing:
                     self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)
                 elif behaviour.cached:  # given no tracer: it runs at trace time, once per trace
                     self.trace_time.setdefault(func, Transform(transform, behaviour, where))
-
-
-def _unclear(call):
-    """Whether ``call`` passes ``*args`` or ``**kwargs``: which parameter gets what is not said."""
-    return any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords)
-
-
-def _literal_truth(expr):
-    """The truth of a literal (``False``, ``0``, ``None``, ``"x"``), else None."""
-    return bool(expr.value) if type(expr) is ast.Constant else None

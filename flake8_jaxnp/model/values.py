@@ -361,7 +361,7 @@ class FunctionFlow:
     def _unaryop(self, expr, env):
         operand = self.eval(expr.operand, env)
         if isinstance(expr.op, ast.Not):
-            return PYTHON_VALUE
+            return PYTHON_VALUE if operand.truth is None else Value(PYTHON, truth=not operand.truth)
         return operand if operand.kind is not PYTHON else Value(PYTHON, operand.dtype, operand.weak)
 
     def _compare(self, expr, env):

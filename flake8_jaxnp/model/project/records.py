@@ -11,6 +11,7 @@ from ..kinds import ARRAY_ANNOTATIONS
 from ..syntax import NESTED_SCOPES, imported_qualname, split_attributes, walk_own
 
 NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+REGISTER_CLASS = "jax.tree_util.register_pytree_node_class"
 ORDERINGS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
@@ -50,8 +51,8 @@ def _flattened_children(tree, imports):
             children = _children(defs.get(flatten.id) if isinstance(flatten, ast.Name) else flatten)
             if children is not None:
                 found[call.args[0].id] = children
-        elif isinstance(stmt, ast.ClassDef) and any(imported_qualname(d, imports) == "jax.tree_util.register_pytree_node_class"
-                                                    for d in stmt.decorator_list):
+        elif isinstance(stmt, ast.ClassDef) and REGISTER_CLASS in {imported_qualname(d, imports)
+                                                                   for d in stmt.decorator_list}:
             flatten = next((item for item in stmt.body if isinstance(item, ast.FunctionDef)
                             and item.name == "tree_flatten" and not item.decorator_list), None)
             children = _children(flatten)
