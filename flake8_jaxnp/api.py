@@ -134,6 +134,9 @@ where_forward_transforms = _entry("jnp_where_forward_transforms", frozen=True)
 # jax.numpy function -> positional parameters that refuse a Python list or tuple.
 sequence_refusals = _entry("jnp_sequence_refusals")
 
+# jax.numpy function -> positional parameters that take a list of arrays but refuse lists among its items.
+item_refusals = _entry("jnp_item_refusals")
+
 
 def framework_transforms():
     """Framework transform name -> its measured behaviour (``datagen.frameworks``)."""

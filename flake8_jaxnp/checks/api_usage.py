@@ -381,15 +381,19 @@ def _version():
 @rule("JNP505")
 def sequence_argument(model):
     """JNP505: a Python list or tuple where a jax.numpy function requires an array."""
-    refusals = api.sequence_refusals()
+    refusals, item_refusals = api.sequence_refusals(), api.item_refusals()
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
-        if qualname not in refusals:
+        if qualname not in refusals and qualname not in item_refusals:
             continue
-        for position in refusals[qualname]:
-            arg = call.args[position] if position < len(call.args) else None
+        for position, items in [*((p, False) for p in refusals.get(qualname, ())),
+                                *((p, True) for p in item_refusals.get(qualname, ()))]:
             if any(isinstance(a, ast.Starred) for a in call.args[:position + 1]):
                 break
+            arg = call.args[position] if position < len(call.args) else None
+            if items:  # jnp.concatenate([[], [1]]): a list among the arrays of a list display
+                arg = next((item for item in getattr(arg, "elts", ()) if type(item) is not ast.Starred
+                            and model.value(item).container in SEQUENCES), None)
             kind = model.value(arg).container if arg is not None else None
             if kind in SEQUENCES:  # a list or tuple display, a list comprehension, or a name bound to one
                 yield Finding.at(call, "JNP505", {"func": describe(call.func), "kind": kind, "arg": describe(arg)})

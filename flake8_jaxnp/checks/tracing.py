@@ -41,6 +41,25 @@ def concrete_data_from_tracers(model):
                 yield from _subscript(model, node, base)
             elif kind is ast.Compare and _chain_tests_tracer(model, node):
                 yield _truth_finding(node, base)
+    for call in model.nodes(ast.Call):
+        if type(call.func) is ast.Call and len(call.func.args) == 1:
+            yield from _library_function_staged(model, call)
+
+
+def _library_function_staged(model, call):
+    """``jax.jit(one_hot)(3, 5)``: a JAX function staged whole gets a tracer for every argument
+    the call gives it (none made static), so one in a shape position fails as in a def's body."""
+    staged = call.func
+    spec = model.transform_spec(staged.func)
+    facts = api.transforms().get(spec[0]) if spec is not None else None
+    qualname = model.qualname(staged.args[0])
+    positions = api.shape_arguments().get(qualname, ()) if facts and facts["abstract"] and facts["cached"] else ()
+    if not positions or any(k.arg is None or k.arg.startswith("static") for k in [*spec[1], *staged.keywords]) \
+            or any(type(a) is ast.Starred for a in call.args) or not any(p < len(call.args) for p in positions):
+        return
+    name = describe(staged.args[0])
+    yield Finding.at(call, "JNP202", {"scope": name, "transform": spec[0], "what": f"the shape in {describe(call)}",
+                                      "fix": "shapes must be static: mark the argument static (static_argnums)"})
 
 
 def _subscript(model, node, base):

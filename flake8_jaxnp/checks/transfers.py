@@ -304,14 +304,19 @@ def _truth_tested(model, node):
 
 def _repeating_loop(model, loops, node):
     """The loop (or comprehension) that runs ``node`` on every iteration, else None. Loops
-    of a handful of steps count only while their product stays a handful."""
+    of a handful of steps count only while their product stays a handful. Under an ``if`` whose
+    test is a flag of the function the loop never rebinds (``if use_numpy:``), ``node`` runs on
+    every iteration or on none."""
     child, parent = node, model.parent(node)
-    handful_loop, steps = None, 1
+    handful_loop, steps, flags = None, 1, set()
     while parent is not None:
         if isinstance(parent, SCOPES):
             return None
         if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test:
-            return None
+            flag = _local_flag(model, parent.test)
+            if flag is None:
+                return None
+            flags.add(flag)
         if isinstance(parent, ast.BoolOp) and child is not parent.values[0] and not _continues_while(model, parent):
             return None
         if isinstance(parent, (ast.ExceptHandler, ast.match_case)):
@@ -320,6 +325,8 @@ def _repeating_loop(model, loops, node):
             return None
         if isinstance(parent, LOOPS) and (loops.position(parent.body, child) is not None
                                           or child is getattr(parent, "test", None)):
+            if flags & loops.names(parent)[0]:
+                return None  # (the loop changes the flag: not every iteration alike)
             count = model_handful_steps(model, parent)
             if count is None:
                 return parent
@@ -328,7 +335,7 @@ def _repeating_loop(model, loops, node):
                 return handful_loop  # range(10) inside range(10): a hundred steps
             # else an enclosing loop may still repeat it
         if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
-            return parent
+            return None if flags else parent
         if isinstance(parent, ast.comprehension) and child is not parent.target:
             outer = model.parent(parent)
             if child is not parent.iter or parent is not outer.generators[0]:
@@ -337,6 +344,15 @@ def _repeating_loop(model, loops, node):
             continue
         child, parent = parent, model.parent(parent)
     return None
+
+
+def _local_flag(model, test):
+    """The name of ``test`` (``flag``, ``not flag``) when it is a parameter or local of the function
+    around it, else None."""
+    name = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    found = model.resolve(name) if isinstance(name, ast.Name) else None
+    function = model.enclosing_function(test)
+    return name.id if found is not None and function is not None and found[0].node is function else None
 
 
 def _unchanged_by(model, loops, reported, loop):

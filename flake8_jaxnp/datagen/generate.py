@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import config_flags, frameworks, gradients, release_history, replacements, stack, tables, transforms
 from ..api import DATA_FILE
-from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
+from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
 # jax.numpy namespaces recorded for JNP502.
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
@@ -427,41 +427,6 @@ def _where_unsafe_functions():
     return unsafe
 
 
-def _sequence_refusals(jnp_names):
-    """jax.numpy function -> required positional parameters that refuse a Python list, found by
-    calling each with a list there and arrays elsewhere (NumPy accepts lists everywhere)."""
-    import jax
-    import jax.numpy as jnp
-
-    array = jnp.ones(3)
-    refusals = {}
-    with jax.disable_jit(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for qualname in jnp_names:
-            func = _resolve(qualname)
-            if not callable(func) or isinstance(func, type):
-                continue
-            if isinstance(func, jnp.ufunc):  # jnp.add & co. take *args
-                arity = func.nin
-            else:
-                try:
-                    arity = sum(1 for p in inspect.signature(func).parameters.values()
-                                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
-                except (TypeError, ValueError):
-                    continue
-            for position in range(min(arity, 3)):
-                args = [array] * arity
-                args[position] = [1.0, 2.0, 3.0]
-                try:
-                    func(*args)
-                except TypeError as exc:
-                    if SEQUENCE_REFUSAL in str(exc):
-                        refusals.setdefault(qualname, []).append(position)
-                except Exception:  # noqa: BLE001 - failing for another reason says nothing about lists
-                    pass
-    return refusals
-
-
 def _public_attributes(names):
     """Attribute names without Python's own dunders (which vary with the interpreter:
     3.12 adds ``__buffer__``), so the data is the same whichever Python generates it."""
@@ -527,7 +492,9 @@ def _build():
         "scalar_results": scalar_results,
         "python_result_methods": tables.python_result_methods(),
         "static_attributes": tables.static_attributes(),
-        "shape_arguments": tables.shape_arguments(jnp_names, size_functions, _resolve, _random_samplers()),
+        "shape_arguments": tables.shape_arguments([*jnp_names, *(f"jax.{module}.{name}" for module in ("lax", "nn")
+                                                                 for name in _public(getattr(jax, module)))],
+                                                  size_functions, _resolve, _random_samplers()),
         "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
         "numpy_random_dtypes": tables.numpy_random_dtypes(),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
@@ -547,7 +514,8 @@ def _build():
         "jnp_where_unsafe_others": gradients.unsafe_for_other_arguments(where_unsafe, GRADIENT_PROBE_POINTS),
         "jnp_where_overflowing": gradients.overflowing(_public, where_unsafe),
         "jnp_where_forward_transforms": gradients.forward_transforms(traced_by, _resolve),
-        "jnp_sequence_refusals": _sequence_refusals(jnp_names),
+        "jnp_sequence_refusals": tables.sequence_refusals(jnp_names, _resolve),
+        "jnp_item_refusals": tables.sequence_refusals(jnp_names, _resolve, items=True),
         **framework_entries,
     }
 

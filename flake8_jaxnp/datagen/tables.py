@@ -9,7 +9,7 @@ inputs.
 import inspect
 import warnings
 
-from ..facts import JAX_ARRAY_MODULES, NUMPY_MODULES
+from ..facts import JAX_ARRAY_MODULES, NUMPY_MODULES, SEQUENCE_REFUSAL
 
 # np.random functions never called by the probes: they replace or reseed the global
 # generator (one crashed the interpreter when handed an array) or run NumPy's tests.
@@ -412,22 +412,23 @@ def static_attributes():
 
 
 # ---- shape arguments -------------------------------------------------------------------------
-def shape_arguments(jnp_names, size_functions, resolve, samplers=()):
-    """{qualname: [positions]}: arguments of jax.numpy functions and jax.random samplers that
-    must be concrete.
+def shape_arguments(array_functions, size_functions, resolve, samplers=()):
+    """{qualname: [positions]}: arguments of jax.numpy, jax.lax and jax.nn functions and
+    jax.random samplers that must be concrete.
 
     A function is called with small Python ints after what it takes first: nothing or an array
-    (jax.numpy), a key (a sampler). A position counts when another int there (or a one-element
-    tuple, for a shape given as a tuple) changes the shapes of the result and a traced int there
-    fails because the value must be concrete (``jnp.zeros(n)``, ``jnp.split(x, n)``,
-    ``jax.random.normal(key, (n,))``), unless a traced array there works (``permutation(key, x)``
-    shuffles an array, ``histogram(a, bins)`` takes edges). Functions that take ``size=`` are
-    left out: their concrete-data need is the data's, which JNP203 reports.
+    (jax.numpy, jax.lax, jax.nn: ``lax.full((n, 3), 0.0)``), a key (a sampler). A position counts
+    when another int there (or a one-element tuple, for a shape given as a tuple) changes the
+    shapes of the result and a traced int there fails because the value must be concrete
+    (``jnp.zeros(n)``, ``jnp.split(x, n)``, ``jax.random.normal(key, (n,))``), unless a traced
+    array there works (``permutation(key, x)`` shuffles an array, ``histogram(a, bins)`` takes
+    edges). Functions that take ``size=`` are left out: their concrete-data need is the data's,
+    which JNP203 reports.
     """
     import jax
     import jax.numpy as jnp
 
-    leads = {**{name: [(), (jnp.ones(6),)] for name in jnp_names},
+    leads = {**{name: [(), (jnp.ones(6),)] for name in array_functions},
              **{name: [(jax.random.key(0),)] for name in samplers}}
     found = {}
     for qualname, starts in leads.items():
@@ -553,3 +554,45 @@ def numpy_random_dtypes():
     legacy = dtypes_of(np.random, [n for n in dir(np.random) if not n.startswith("_") and n not in GLOBAL_RANDOM_STATE])
     generator = dtypes_of(np.random.default_rng(0), [n for n in dir(np.random.Generator) if not n.startswith("_")])
     return {"legacy": legacy, "generator": generator}
+
+
+def sequence_refusals(jnp_names, resolve, items=False):
+    """jax.numpy function -> required positional parameters that refuse a Python list, found by
+    calling each with a list there and arrays elsewhere (NumPy accepts lists everywhere). With
+    ``items``: those that take a list of arrays but refuse a list of lists (``jnp.concatenate``)."""
+    import jax
+    import jax.numpy as jnp
+
+    array = jnp.ones(3)
+    refusals = {}
+    with jax.disable_jit(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for qualname in jnp_names:
+            func = resolve(qualname)
+            if not callable(func) or isinstance(func, type):
+                continue
+            if isinstance(func, jnp.ufunc):  # jnp.add & co. take *args
+                arity = func.nin
+            else:
+                try:
+                    arity = sum(1 for p in inspect.signature(func).parameters.values()
+                                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty)
+                except (TypeError, ValueError):
+                    continue
+            for position in range(min(arity, 3)):
+                args = [array] * arity
+                if items:
+                    args[position] = [array, array]
+                    try:
+                        func(*args)
+                    except Exception:  # noqa: BLE001 - takes no list of arrays there
+                        continue
+                args[position] = [[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]] if items else [1.0, 2.0, 3.0]
+                try:
+                    func(*args)
+                except TypeError as exc:
+                    if SEQUENCE_REFUSAL in str(exc):
+                        refusals.setdefault(qualname, []).append(position)
+                except Exception:  # noqa: BLE001 - failing for another reason says nothing about lists
+                    pass
+    return refusals

@@ -224,16 +224,9 @@ class Callees:
             self._results[callee] = jitted_result_shape(callee, self._module_records(), returns)
         return self._results[callee]
 
-    def annotated_record(self, annotation):
-        """The shape (``{"record": ...}``) of the same-file pytree class a parameter's
-        annotation names (``state: TrainState``), or None."""
-        if not isinstance(annotation, ast.Name):
-            return None
-        found = self.names.resolve_name(annotation)
-        if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.CLASS:
-            return None
-        record = self._module_records().get(annotation.id)
+    def class_record(self, cls):
+        """The shape (``{"record": ...}``) of a top-level pytree class of the file, or None."""
+        record = self._module_records().get(cls.name) if self.names.parent.get(cls) is self.names.tree else None
         return {"record": record} if record else None
 
     def _module_records(self):

@@ -8,13 +8,13 @@ import ast
 
 from .instances import method_in
 from .names import BindingKind
-from .project.records import NAMED_TUPLES
+from .project.records import NAMED_TUPLES, REGISTER_CLASS
 from .syntax import literals, named_options, positional_names
 
 DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
 # Decorators that register a class as a pytree and leave its constructor as it was (the first two
 # unflatten by calling the class: see unflattening_constructor).
-REGISTER_CLASS, REGISTER_DATACLASS = "jax.tree_util.register_pytree_node_class", "jax.tree_util.register_dataclass"
+REGISTER_DATACLASS = "jax.tree_util.register_dataclass"
 REGISTERING_DECORATORS = frozenset({REGISTER_DATACLASS, REGISTER_CLASS, "jax.tree_util.register_static"})
 _RECORD_BASES = NAMED_TUPLES | {"flax.struct.PyTreeNode"}
 _OWN_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__"})

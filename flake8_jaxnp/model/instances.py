@@ -124,7 +124,8 @@ class Instances:
 
     def functions_passed(self, expr):
         """The same-file defs that the parameter the Name ``expr`` reads holds: each one that the
-        calls of its function pass by name (``make_step(mse)``, ``make_step(loss_fn=mae)``), or ()
+        calls of its function pass by name or as a lambda (``make_step(mse)``, ``make_step(loss_fn=mae)``,
+        ``loop(lambda f: ~jnp.all(f), ...)``), or ()
         when a call passes anything else or leaves it out, or the function escapes."""
         found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
         if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
@@ -134,7 +135,8 @@ class Instances:
         positional, passed = positional_names(func), []
         for call in self.calls_of(func) or ():
             argument = argument_for(call, positional, expr.id)
-            given = self.names.function_bound_to(argument) if type(argument) is ast.Name else None
+            given = argument if type(argument) is ast.Lambda \
+                else self.names.function_bound_to(argument) if type(argument) is ast.Name else None
             if given is None:
                 return ()
             if given not in passed:

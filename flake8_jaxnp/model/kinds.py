@@ -33,6 +33,9 @@ class Value:
     kind: Kind
     dtype: str = None
     weak: bool = False  # a Python scalar: weakly typed in JAX promotion
+    # A Python value whose truth is known (a literal every call passes a parameter): code that
+    # a test of it skips never runs (``check and not jnp.all(x)`` with ``check=False``).
+    truth: bool = None
 
     members = None  # see Shaped
     container = None

@@ -1,10 +1,11 @@
 """Which parameters of a def a transform gives tracers: not static, not defaulted, not bound by
-``partial``, not ``self``, not unbatched by ``vmap``'s ``in_axes``. Shared by the file's trace roots
+``partial``, not ``self``, not unbatched by ``vmap``'s ``in_axes``; and which Python ones its calls
+give a literal of known truth. Shared by the file's trace roots
 (``traced``) and the project's summaries, which read other modules without their roots."""
 import ast
 
 from .. import api
-from .syntax import named_options, positional, positional_names, static_parameters
+from .syntax import argument_for, named_options, positional, positional_names, static_parameters
 
 
 def applied_parameters(func, transform_name, keywords, bound_positional=0, bound_names=(), defaulted=False):
@@ -46,6 +47,29 @@ def traced_parameters(func, bound_positional=0, bound_names=(), defaulted=False)
             and not isinstance(func, ast.Lambda):
         names = names[1:]
     return set(names) - set(bound_names) - (set() if defaulted else with_default)
+
+
+def known_truths(func, names, calls, positional_params, traced_when_passed, staged):
+    """{parameter: its truth} for the parameters among ``names`` that every call in ``calls`` gives a
+    literal of one truth, or leaves to such a default (``jitted(x, check=False)`` with ``check``
+    static): what a test of them skips never runs. A parameter in ``traced_when_passed`` (defaulted,
+    not static) is known only where no ``staged`` call (through a transform) passes it: the
+    transform makes what it is given a tracer."""
+    defaults = {arg.arg: default for arg, default in zip(positional(func)[::-1], func.args.defaults[::-1])}
+    defaults.update((arg.arg, default) for arg, default in zip(func.args.kwonlyargs, func.args.kw_defaults))
+    unclear = any(any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords)
+                  for call in calls)  # (``*args``, ``**kwargs``: which parameter gets what is not said)
+    known = {}
+    for name in names if not unclear else ():
+        given = [argument_for(call, positional_params, name) for call in calls]
+        if name in traced_when_passed and any(passed is not None and call in staged
+                                              for call, passed in zip(calls, given)):
+            continue
+        truths = {bool(expr.value) if type(expr) is ast.Constant else None
+                  for expr in (passed or defaults.get(name) for passed in given)}
+        if len(truths) == 1 and None not in truths:
+            known[name] = truths.pop()
+    return known
 
 
 def _vmapped(params, positional, in_axes):

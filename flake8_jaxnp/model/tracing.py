@@ -20,7 +20,8 @@ from .instances import method_in
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
 from .project.modules import shown
 from .project.objects import unit_def
-from .syntax import FUNCTION_NODES, argument_for, positional, positional_names
+from .parameters import known_truths
+from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
 
@@ -200,9 +201,10 @@ class Tracing:
         (``_summarised``)."""
         callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
         if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
-            methods, bound = self.methods_called(call), True
+            methods = self.methods_called(call)
             callee = methods[0] if len(methods) == 1 else None
-            if getattr(callee, "name", None) != "__call__" or getattr(call.func, "attr", None) == "apply":
+            bound = type(self.names.parent.get(callee)) is ast.ClassDef  # (else a function a parameter holds)
+            if bound and callee.name != "__call__" or callee is None or getattr(call.func, "attr", None) == "apply":
                 return self._summarised(call, args, keywords)
         if any(type(a) is ast.Starred for a in call.args) or None in keywords \
                 or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
@@ -329,12 +331,25 @@ class Tracing:
         else:
             params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
         if not any(scalars_static):
-            params.update(self._annotated_records(func, candidates))
+            params.update(self._records(func, traced_params))
+        params.update(self._known_truths(func, traced, traced_params | arrays))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
         elif positional_names(func)[:1] == ["self"]:
             params["self"] = self._module_fields(func, "self" in traced_params)
         return params
+
+    def _known_truths(self, func, traced, traced_params):
+        """``parameters.known_truths`` of the Python parameters (not traced) of ``func``, read from
+        the text of its calls in the file, as ``_passed_arrays`` reads them."""
+        names = [arg.arg for arg in parameters(func) if arg.arg not in traced_params and arg.arg != "self"]
+        sites = self._call_sites(func, literals=True) if names and not isinstance(func, ast.Lambda) else None
+        if sites is None:
+            return {}
+        calls, _, positional_params = sites
+        staged = [call for call in calls if self.callee(call.func) is not func]  # (through a transform)
+        return {name: Value(PYTHON, truth=truth) for name, truth in known_truths(
+            func, names, calls, positional_params, traced.optional_params, staged).items()}
 
     def _module_fields(self, method, given):
         """What ``self`` holds in a method of a framework Module: its Python fields (a linen
@@ -415,14 +430,16 @@ class Tracing:
                 members.append((("attr", field.id), TRACED_ARRAY if array else TRACED_PARAMETER))
         return Shaped(PYTHON, members=tuple(members))
 
-    def _annotated_records(self, func, names):
+    def _records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
-        class of this module (``state: State``): every field that is a pytree child is traced."""
+        class of this module (``state: State``), or given one by every call of the function
+        (``roll_out(SimState(...))``): every field that is a pytree child is traced."""
         if isinstance(func, ast.Lambda):
             return {}
         found = {}
         for arg in positional(func) + func.args.kwonlyargs:
-            shape = self.callees.annotated_record(arg.annotation) if arg.arg in names else None
+            cls = self.roots.instances.parameter_class(func, arg) if arg.arg in names else None
+            shape = self.callees.class_record(cls) if cls is not None else None
             if shape is not None:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found

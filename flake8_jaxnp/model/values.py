@@ -151,10 +151,13 @@ class FunctionFlow:
         """An if/elif/.../else chain: every arm branches from ``env``, then all meet."""
         arms = []
         while True:
-            self.eval(stmt.test, env)
-            arm = env.branch()
-            self._block(stmt.body, arm)
-            arms.append(arm)
+            truth = self.eval(stmt.test, env).truth
+            if truth is not False:  # (a test known false skips its arm: it binds nothing)
+                arm = env.branch()
+                self._block(stmt.body, arm)
+                arms.append(arm)
+            if truth is True:
+                break
             if len(stmt.orelse) == 1 and type(stmt.orelse[0]) is ast.If:
                 stmt = stmt.orelse[0]
                 continue
@@ -358,7 +361,7 @@ class FunctionFlow:
     def _unaryop(self, expr, env):
         operand = self.eval(expr.operand, env)
         if isinstance(expr.op, ast.Not):
-            return PYTHON_VALUE
+            return PYTHON_VALUE if operand.truth is None else Value(PYTHON, truth=not operand.truth)
         return operand if operand.kind is not PYTHON else Value(PYTHON, operand.dtype, operand.weak)
 
     def _compare(self, expr, env):
@@ -366,14 +369,19 @@ class FunctionFlow:
         return library.compare(expr, operands)
 
     def _boolop(self, expr, env):
-        result = None
+        """The operands joined; those after one whose known truth decides the result never run."""
+        result, decides = None, isinstance(expr.op, ast.Or)
         for operand in expr.values:
             value = self.eval(operand, env)
             result = value if result is None else join(result, value)
+            if value.truth is decides:
+                break
         return result
 
     def _ifexp(self, expr, env):
-        self.eval(expr.test, env)
+        truth = self.eval(expr.test, env).truth
+        if truth is not None:  # only one arm runs
+            return self.eval(expr.body if truth else expr.orelse, env)
         return join(self.eval(expr.body, env), self.eval(expr.orelse, env))
 
     def _namedexpr(self, expr, env):

@@ -253,6 +253,7 @@ def test_shape_arguments():
     assert positions["jax.numpy.arange"] == [0, 1, 2]
     assert positions["jax.numpy.linspace"] == [2]
     assert positions["jax.numpy.eye"] == [0, 1]
+    assert positions["jax.lax.full"] == [0]  # lax.full((n, 3), 0.0)
     for no_shape in ("jax.numpy.sum", "jax.numpy.unique", "jax.numpy.where", "jax.numpy.zeros_like"):
         assert no_shape not in positions
 

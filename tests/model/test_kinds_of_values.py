@@ -94,3 +94,23 @@ def test_arguments_join_into_parameters(lint_source, body, expected):
 ])
 def test_containers_of_device_arrays_are_not_host_data(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+CHECKED = ("def checked(x, check=True):\n    {test}\n        raise ValueError('not finite')\n    return x\n\n"
+           "def run():\n    return jax.jit(checked, static_argnames=['check'])(jnp.ones(3){given})\n")
+
+
+@pytest.mark.parametrize("test, given, expected", [
+    # a static flag every call leaves on (its default) or passes True: the test runs
+    ("if check and not jnp.all(jnp.isfinite(x)):", "", [(2, "JNP202")]),
+    ("if check and not jnp.all(jnp.isfinite(x)):", ", check=True", [(2, "JNP202")]),
+    # passed False at every call: what the flag guards never runs, in an and, an if or an if-expression
+    ("if check and not jnp.all(jnp.isfinite(x)):", ", check=False", []),
+    ("if not check or jnp.all(jnp.isfinite(x)):\n        return x\n    if check:", ", check=False", []),
+    ("if (not jnp.all(x > 0)) if check else False:", ", check=False", []),
+    ("if check:\n        pass\n    elif not jnp.all(jnp.isfinite(x)):", ", check=True", []),
+    # a value computed at the call is not read: the model does not know the flag
+    ("if check and not jnp.all(jnp.isfinite(x)):", ", check=bool(0)", [(2, "JNP202")]),
+])
+def test_static_flags_every_call_gives_skip_what_they_guard(lint_source, test, given, expected):
+    assert findings(lint_source, CHECKED.format(test=test, given=given)) == expected

@@ -11,27 +11,72 @@ from ..kinds import ARRAY_ANNOTATIONS
 from ..syntax import NESTED_SCOPES, imported_qualname, split_attributes, walk_own
 
 NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
+REGISTER_CLASS = "jax.tree_util.register_pytree_node_class"
 ORDERINGS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 
 
 def module_records(tree, imports):
     """{class name: {"fields": [...], "methods": [...], "arrays": [...]}} for the module's
     top-level pytree classes whose children are known: NamedTuples, flax.struct dataclasses and
-    ``jax.tree_util.register_dataclass`` dataclasses. ``fields`` leaves out static ones
+    ``jax.tree_util.register_dataclass`` dataclasses, and classes whose registered flatten function
+    names its children (``_flattened_children``). ``fields`` leaves out static ones
     (``pytree_node=False``, ``metadata={"static": True}``); ``methods`` are those that
     return a comparison of a field (``timestep.last()``); ``arrays`` the fields annotated
     as arrays (``jax.Array``), the others may hold pytrees. A class whose static fields
     cannot be read is left out."""
-    found = {}
+    found, flattened = {}, _flattened_children(tree, imports)
     for stmt in tree.body:
         if isinstance(stmt, ast.ClassDef):
             style = _record_style(stmt, imports)
-            fields = _record_fields(stmt, imports, style) if style else None
+            fields = _record_fields(stmt, imports, style) if style else flattened.get(stmt.name)
             if fields is not None:
                 found[stmt.name] = {"fields": sorted(fields), "methods": sorted(_comparing_methods(stmt, fields)),
                                     "arrays": sorted(name for name, annotation in fields.items()
                                                      if annotation in ARRAY_ANNOTATIONS)}
     return found
+
+
+def _flattened_children(tree, imports):
+    """{class name: {field: ""}} for the top-level classes registered with a flatten function whose
+    every return gives ``((obj.a, obj.b), aux)`` of its one parameter: ``register_pytree_node(C,
+    flatten, unflatten)`` at the top level (a lambda or a top-level def), or a
+    ``register_pytree_node_class`` class's ``tree_flatten``; those fields are the pytree's children."""
+    defs = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, ast.FunctionDef)}
+    found = {}
+    for stmt in tree.body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if isinstance(call, ast.Call) and len(call.args) >= 2 and isinstance(call.args[0], ast.Name) \
+                and imported_qualname(call.func, imports) == "jax.tree_util.register_pytree_node":
+            flatten = call.args[1]
+            children = _children(defs.get(flatten.id) if isinstance(flatten, ast.Name) else flatten)
+            if children is not None:
+                found[call.args[0].id] = children
+        elif isinstance(stmt, ast.ClassDef) and REGISTER_CLASS in {imported_qualname(d, imports)
+                                                                   for d in stmt.decorator_list}:
+            flatten = next((item for item in stmt.body if isinstance(item, ast.FunctionDef)
+                            and item.name == "tree_flatten" and not item.decorator_list), None)
+            children = _children(flatten)
+            if children is not None:
+                found[stmt.name] = children
+    return found
+
+
+def _children(flatten):
+    """{field: ""} that every return of the flatten function ``flatten`` gives as its children, or None."""
+    if not isinstance(flatten, (ast.Lambda, ast.FunctionDef)) or len(flatten.args.args) != 1:
+        return None
+    owner = flatten.args.args[0].arg
+    returns = [flatten.body] if isinstance(flatten, ast.Lambda) else \
+        [node.value for node in walk_own(flatten.body, NESTED_SCOPES) if isinstance(node, ast.Return)]
+    fields = set()
+    for value in returns:
+        children = value.elts[0] if isinstance(value, ast.Tuple) and len(value.elts) == 2 else None
+        if not isinstance(children, (ast.Tuple, ast.List)) or not all(
+                isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == owner
+                for e in children.elts):
+            return None
+        fields.add(frozenset(e.attr for e in children.elts))
+    return dict.fromkeys(next(iter(fields)), "") if len(fields) == 1 else None
 
 
 def _record_style(cls, imports):
