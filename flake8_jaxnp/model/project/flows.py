@@ -3,7 +3,8 @@
 The project's reach (``modules.Project.callers``) follows traces from module to
 module through these records: a call passes a parameter's values on when an
 argument is that parameter or is computed from it by array operations
-(``y = jnp.dot(p, x); log_stats(y)``: ``y`` derives from ``p`` and ``x``), so when
+(``y = jnp.dot(p, x); log_stats(y)``: ``y`` derives from ``p`` and ``x``; each name of a
+tuple target from its item, ``params, loss = self._train_step(params, x)``), so when
 the parameter is a tracer, so is the argument. Whatever the text cannot settle
 derives from nothing (precision first): a name bound by anything but an
 assignment of a derived value, a call of anything but an array function or a
@@ -348,8 +349,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             continue
         elif kind is ast.Assign:  # x, y = clean(x, y): the call reads x before the rebinding
             for target in node.targets:
-                for name in [target] if type(target) is ast.Name else _unpacked_names(target):
-                    bindings.setdefault(name.id, []).append(node.value if name is target else _OPAQUE)
+                for name, value in _unpacked(target, node.value):
+                    bindings.setdefault(name.id, []).append(value)
                     assigned.add(id(name))
                     rebind(name.id, node, end=True)
         elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
@@ -376,15 +377,21 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     return calls, bindings, rebound_at
 
 
-def _unpacked_names(target):
-    """The names a tuple or list target binds (``x, (y, *rest) = ...``)."""
+def _unpacked(target, value):
+    """(name, the value it gets, or _OPAQUE) for each name the target of ``target = value``
+    binds: an element of a tuple or list target gets that item of the value (``params, loss =
+    step(params, x)``: ``step(...)[1]``), one under a star an unknown list."""
     kind = type(target)
     if kind is ast.Name:
-        return [target]
+        return [(target, value)]
     if kind is ast.Starred:
-        return _unpacked_names(target.value)
-    return [name for element in target.elts for name in _unpacked_names(element)] \
-        if kind in (ast.Tuple, ast.List) else []
+        return [(name, _OPAQUE) for name, _ in _unpacked(target.value, _OPAQUE)]
+    if kind not in (ast.Tuple, ast.List):
+        return []
+    starred = any(type(element) is ast.Starred for element in target.elts)
+    return [pair for i, element in enumerate(target.elts) for pair in _unpacked(
+        element, _OPAQUE if starred or value is _OPAQUE else ast.copy_location(
+            ast.Subscript(value, ast.copy_location(ast.Constant(i), value), ast.Load()), value))]
 
 
 def _transformed_target(call, imports, local_functions):
@@ -488,8 +495,13 @@ def _derived_from(expr, derived, imports):
         return _derived_from(expr.operand, derived, imports)
     if kind is ast.Compare and not any(type(op) in (ast.Is, ast.IsNot, ast.In, ast.NotIn) for op in expr.ops):
         return set().union(*(_derived_from(e, derived, imports) for e in [expr.left, *expr.comparators]))
-    if kind is ast.Subscript:
-        return _derived_from(expr.value, derived, imports)
+    if kind is ast.Subscript:  # (x, 3)[1]: that item alone
+        value, index = expr.value, expr.slice
+        if type(value) in (ast.Tuple, ast.List) and type(index) is ast.Constant and type(index.value) is int \
+                and not any(type(e) is ast.Starred for e in value.elts):
+            return _derived_from(value.elts[index.value], derived, imports) \
+                if -len(value.elts) <= index.value < len(value.elts) else set()
+        return _derived_from(value, derived, imports)
     if kind is ast.Attribute:
         static = expr.attr in api.static_attributes() and expr.attr != "at"  # x.at[i].set(v) is an array
         return set() if static else _derived_from(expr.value, derived, imports)
