@@ -33,6 +33,7 @@ NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are 
 BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
                                 ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
                                 ast.MatchMapping})
+_OUTER_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})  # (enclosing: a factory or a class)
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # A call's attribute path ``[PARAMETER_METHOD, parameter, method]`` (binding None): the call runs a
 # method of what a parameter holds (``model.loss(x)``), which the reach asks of the module's calls
@@ -88,6 +89,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of one of its defs as
     ``[None, ["make_step.loss_fn"]]``."""
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
+    holder = positional_names(func)[:1]  # self, whose attributes __init__ may have stored parameters in
     calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
@@ -103,13 +105,16 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (list(binding), [*path, "__call__"])
             if called in own:
                 objects[id(node)] = called
+        elif type(runs) is ast.Attribute and [called] == holder and not bindings[called] \
+                and f".{runs.attr}" in outer:  # self.loss(p, x): what the class's calls give __init__'s loss
+            target = (None, [PASSED_FUNCTION, outer[f".{runs.attr}"]])
         elif called in own and not bindings[called] and type(node.func) is ast.Attribute \
                 and type(node.func.value) is ast.Name:  # model.loss(x): asked of the calls when reached
             target = (None, [PARAMETER_METHOD, called, node.func.attr])
         elif called in own and not bindings[called] and type(runs) is ast.Name:  # model(x): as its callers say
             target = (None, [PARAMETER_METHOD, called, "__call__"])
         elif called in outer and called not in bindings and node.func is runs and type(runs) is ast.Name:
-            target = (None, [PASSED_FUNCTION, called])  # forward(p, x): what the outer def's callers pass
+            target = (None, [PASSED_FUNCTION, outer[called]])  # forward(p, x): what the outer def's callers pass
         elif called in bindings:  # a local or a parameter shadows the name
             target = _instance_call(runs, bindings, imports)
         if target is not None and target[0] is None and len(target[1]) == 1 and target[1][0] in siblings \
@@ -200,9 +205,10 @@ def _constructed_class(values, imports):
 def transformed_instance(call, imports):
     """The Name ``model`` of ``jax.vmap(model)(xs)`` (a transform of the API data given one
     name, without static arguments), whose ``__call__`` runs with the call's arguments when
-    it holds an object (Equinox's batching); else None."""
+    it holds an object (Equinox's batching), or ``self.loss`` of ``jax.grad(self.loss)(p)``;
+    else None."""
     inner = call.func
-    if type(inner) is not ast.Call or len(inner.args) != 1 or type(inner.args[0]) is not ast.Name:
+    if type(inner) is not ast.Call or len(inner.args) != 1 or not _runs_instance(inner.args[0]):
         return None
     return inner.args[0] if _transformed_target(call, imports, ()) is None \
         and _plainly_transformed(inner, imports) else None
@@ -526,24 +532,29 @@ def _derived_from(expr, derived, imports):
 
 
 def enclosing(tree, unit, kept):
-    """(the parameters of the top-level def around the nested def ``unit`` (``make_step.step``)
-    that nothing in it rebinds, {name: unit} of the defs bound once directly in its body
-    (``make_step.loss_fn``)): what the parameters hold is what every call of that def passes,
-    and a call of such a def from a nested one runs it. ``kept``: {outer def's name: its answer}
-    for one tree, as the defs nested in one factory share it (each answer walks the factory)."""
+    """({name or ".attribute": parameter} for the parameters of the top-level def around the nested
+    def ``unit`` (``make_step.step``) that nothing in it rebinds, and for the attributes that the
+    ``__init__`` of the class of the method ``unit`` (``Trainer._train_step``) stores one of its
+    parameters in, at its top level and nowhere else in the module (``self.loss = loss``), {name:
+    unit} of the defs bound once directly in the def's body (``make_step.loss_fn``)): what the
+    parameters hold is what every call of that def or class passes, and a call of such a def from
+    a nested one runs it. ``kept``: {outer def's name: its answer} for one tree, as the defs nested
+    in one factory share it (each answer walks the factory)."""
     outer_name, _, inner = unit.partition(".")
     if not inner or "." in inner:
-        return frozenset(), {}
+        return {}, {}
     if outer_name not in kept:
         kept[outer_name] = _enclosing(tree, outer_name)
     return kept[outer_name]
 
 
 def _enclosing(tree, outer_name):
-    outer = next((stmt for stmt in reversed(tree.body) if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and stmt.name == outer_name), None)
+    outer = next((stmt for stmt in reversed(tree.body) if type(stmt) in _OUTER_DEFS and stmt.name == outer_name),
+                 None)
     if outer is None:
-        return frozenset(), {}
+        return {}, {}
+    if type(outer) is ast.ClassDef:
+        return _stored_parameters(tree, outer), {}
     own = parameters(outer)
     stored = []
     for node in ast.walk(outer):  # (one walk: the factory may be long)
@@ -554,4 +565,22 @@ def _enclosing(tree, outer_name):
     defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
     siblings = {name: f"{outer_name}.{name}" for name in defined
                 if defined.count(name) == 1 and name not in stored and name not in {arg.arg for arg in own}}
-    return frozenset(arg.arg for arg in own) - set(stored) - set(defined), siblings
+    return {arg.arg: arg.arg for arg in own if arg.arg not in stored and arg.arg not in defined}, siblings
+
+
+def _stored_parameters(tree, cls):
+    """{".attribute": parameter} for ``self.attribute = parameter`` at the top level of the
+    ``__init__`` of the ClassDef ``cls``, the parameter never rebound there and the attribute
+    stored nowhere else in the module."""
+    init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
+    names = positional_names(init) if init is not None else []
+    if not names:
+        return {}
+    counts, stores = binding_counts(init), {}
+    for node in ast.walk(tree):
+        if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
+            stores[node.attr] = stores.get(node.attr, 0) + 1
+    return {f".{target.attr}": stmt.value.id for stmt in init.body if type(stmt) is ast.Assign
+            for target in stmt.targets if type(target) is ast.Attribute and type(target.value) is ast.Name
+            and target.value.id == names[0] and type(stmt.value) is ast.Name and stmt.value.id in names[1:]
+            and counts.get(stmt.value.id) == 1 and stores[target.attr] == 1}

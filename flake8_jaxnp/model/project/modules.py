@@ -26,7 +26,7 @@ from .defaults import OtherModules, answer, calls_keeping_default, modules_namin
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      top_package)
+                      project_folder, top_package)
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
@@ -44,6 +44,7 @@ class Project(OtherModules):
         root = self.package.parent if self.in_package else self.package
         # What resolving depends on: the folders imports resolve under, the file's folder.
         self._place = (import_roots(root), str(self.path.parent))
+        self._folder = project_folder(root)
         self._functions = {}  # (binding, attributes) -> what function() found, for this file
         self.consulted = []  # (question, arguments, answer) for each question the model asked
         self.cache_dir = cache_dir
@@ -388,10 +389,13 @@ class Project(OtherModules):
 
     def _passed(self, path, unit, param):
         """[(module path, None, [name])] for the functions that the project's calls of the top-level
-        def around ``unit`` of the module at ``path`` pass as its parameter ``param``."""
-        factory = unit.split(".")[0]
-        facts = self.summary(path)["functions"].get(factory)
-        files = [other for other in self.files() if not is_test_module(other)]
+        def or class around ``unit`` of the module at ``path`` pass as its parameter ``param`` (a
+        class: of its ``__init__``)."""
+        factory, summary = unit.split(".")[0], self.summary(path)
+        facts = summary["functions"].get(factory)
+        if facts is None and f"{factory}.__init__" in summary["methods"]:
+            facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
+        files = [other for other in self.folder_files() if not is_test_module(other)]
         found = passed_functions(self, files, path, factory, facts["params"], param) if facts else []
         return [(other, None, [function]) for other, function in found]
 
@@ -512,6 +516,11 @@ class Project(OtherModules):
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""
         return package_files(self.package, self.in_package)
+
+    def folder_files(self):
+        """The ``.py`` files below the project's folder (``pyproject.toml``: ``project_folder``), where
+        scripts beside the package drive it; ``files`` where it has none."""
+        return package_files(self._folder, True) if self._folder is not None else self.files()
 
 
 def _applied_parameters(facts, bound, names, static_positions, static_names):
