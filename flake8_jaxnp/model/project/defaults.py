@@ -70,6 +70,22 @@ class OtherModules:
         self.consulted.append(("rebound_elsewhere", [name], answer(found)))
         return found
 
+    def passed_dtypes(self, name, params, param, attr):
+        """[[dtype, spelled as a Python type, class, module path as messages show it, line]] for the
+        calls in other modules of the project's folder that give this file's top-level function
+        ``name`` (positional parameters ``params``) as ``param`` an instance of a project dataclass
+        built without its field ``attr`` (``init_params(key, PreciseModelConfig())``), which
+        defaults to a dtype (``param_dtype: object = jnp.float64``; the summaries' ``dtypes``)."""
+        files = [other for other in self.folder_files() if other != self.path]
+        found = []
+        for (path, cls), built, (where, line) in passed_values(self, files, self.path, name, params, param):
+            summary = self.summary(path) if built is not None and not built[0] and attr not in built[1] else None
+            dtype = summary["dtypes"].get(f"{cls}.{attr}") if summary else None
+            if dtype is not None:
+                found.append([*dtype, cls, shown(where), line])
+        self.consulted.append(("passed_dtypes", [name, list(params), param, attr], answer(found)))
+        return found
+
     def looped_elsewhere(self, name):
         """[[module path as messages show it, line]]: the loops of other modules that call this
         file's function ``name`` (``defaults``)."""
@@ -112,7 +128,9 @@ _WORDS_APART = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a lambda: a transform may trace it)
-_PARAMETER = "<parameter>"  # (an argument that is a parameter of the def around the call: ``_calls_of``)
+# An argument that is a parameter of the def around the call, or an instance of a project class built in place
+# (``_calls_of``).
+_PARAMETER, _INSTANCE = "<parameter>", "<instance>"
 
 
 def module_words(path):
@@ -190,23 +208,25 @@ def looping_modules(project, name):
     return found
 
 
-def passed_functions(project, files, path, factory, params, param, seen=frozenset()):
-    """[(module path, name)] of the functions that the calls in ``files`` of the top-level def
-    or class ``factory`` of the module at ``path`` (positional parameters ``params``) pass as
-    ``param``, by name: a def of the calling module or an import of a project function, or
-    what the callers of the def around the call give it as a parameter that the call hands on
-    (``Trainer(cfg, loss=loss)`` in ``def setup(loss)``, or ``Trainer(cfg, **options)`` in ``def
-    setup(**options)``: what ``setup(loss=model.sparse_loss)`` gives). A def that nested
-    traced code calls through that parameter (``def make_step(forward): ... return jax.jit(step)``
-    with ``step`` calling ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each of them traced."""
+def passed_values(project, files, path, factory, params, param, seen=frozenset()):
+    """[((module path, name), built, (calling module path, line))] for what the calls in ``files``
+    of the top-level def or class ``factory`` of the module at ``path`` (positional parameters
+    ``params``) pass as ``param``: a project function by name (a def of the calling module or an
+    import; built None), or an instance of a project class built there (``Config()``; built:
+    [positional arguments, keyword names] of that call); also what the callers of the def around
+    the call give it as a parameter that the call hands on (``Trainer(cfg, loss=loss)`` in ``def
+    setup(loss)``, or ``Trainer(cfg, **options)`` in ``def setup(**options)``: what
+    ``setup(loss=model.sparse_loss)`` gives). A def that nested traced code calls through that
+    parameter (``def make_step(forward): ... return jax.jit(step)`` with ``step`` calling
+    ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced."""
     found, index = [], params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
     for other, version in modules_naming(project, factory, files):
-        for binding, attributes, positional, keywords, _, _, functions, forwarding in \
+        for binding, attributes, positional, keywords, line, _, given_values, forwarding in \
                 _calls_of(other, version, factory):
             where = index if index is not None and index < positional else param
-            given = next((target for at, target in functions if at == where), None)
+            given = next((value for at, value in given_values if at == where), None)
             if given is None and forwarding and where not in keywords and type(where) is str:
                 given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
             if given is None or project.target_of(other, binding, attributes) != (path, factory):
@@ -215,11 +235,13 @@ def passed_functions(project, files, path, factory, params, param, seen=frozense
                 if (other, *given[1:]) in seen:
                     continue
                 facts = project.summary(other)["functions"].get(given[1])
-                handed = passed_functions(project, files, other, given[1], facts["params"] if facts else [],
-                                          given[2], seen | {(other, *given[1:])})
+                handed = passed_values(project, files, other, given[1], facts["params"] if facts else [],
+                                       given[2], seen | {(other, *given[1:])})
+            elif given[0] == _INSTANCE:
+                handed = [(project.target_of(other, *given[1:3]), list(given[3:]), (other, line))]
             else:
-                handed = [project.target_of(other, *given)]
-            found.extend(function for function in handed if function is not None and function not in found)
+                handed = [(project.target_of(other, *given), None, (other, line))]
+            found.extend(entry for entry in handed if entry[0] is not None and entry not in found)
     return found
 
 
@@ -227,10 +249,12 @@ def _calls_of(path, version, name):
     """[(import binding or None, attributes, positional arguments, keyword names, line, line of the
     loop around it or None, ((position or keyword, (binding, attributes)), ...) of the arguments
     that name a project function, or ``(_PARAMETER, def, parameter)`` a parameter of the top-level
-    def around the call that it never rebinds, the name of that def when the call hands on its
-    ``**kwargs`` or None)] for the calls in a module of a project function called ``name``
-    (``make(...)``, ``util.make(...)``, ``build(...)`` after ``import make as build``, a top-level def
-    of the module: ``flows.call_target``; calls with ``*args`` or other ``**kwargs`` are left out)."""
+    def around the call that it never rebinds, or ``(_INSTANCE, binding, attributes, positional
+    arguments, keyword names)`` a project class's call (``Config()``: ``_given``); the name of
+    that def when the call hands on its ``**kwargs``, or None)] for the calls in a module of a
+    project function called ``name`` (``make(...)``, ``util.make(...)``, ``build(...)`` after
+    ``import make as build``, a top-level def of the module: ``flows.call_target``; calls with
+    ``*args`` or other ``**kwargs`` are left out)."""
     return _module_uses(path, version)[0].get(name, ())
 
 
@@ -286,8 +310,7 @@ def _module_uses(path, version, needed=None):
             target = call_target(node.func, imports, local_functions)
             if target is not None:
                 arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-                named = [(at, (_PARAMETER, outer.name, value.id) if type(value) is ast.Name and value.id in handed[0]
-                          else call_target(value, imports, local_functions)) for at, value in arguments]
+                named = [(at, _given(value, imports, local_functions, outer, handed[0])) for at, value in arguments]
                 binding, attributes = target
                 calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
                     (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
@@ -303,3 +326,14 @@ def _handed_parameters(func):
     counts = binding_counts(func)
     kept = {arg.arg for arg in parameters(func) if counts.get(arg.arg) == 1}
     return kept, func.args.kwarg.arg if func.args.kwarg is not None and func.args.kwarg.arg in kept else None
+
+
+def _given(value, imports, local_functions, outer, handed):
+    """What ``_calls_of`` records of an argument (see there), or None."""
+    if type(value) is ast.Name and value.id in handed:
+        return _PARAMETER, outer.name, value.id
+    if type(value) is not ast.Call:
+        return call_target(value, imports, local_functions)
+    target = call_target(value.func, imports, local_functions) if not any(
+        type(a) is ast.Starred for a in value.args) and all(k.arg for k in value.keywords) else None
+    return (_INSTANCE, *target, len(value.args), tuple(k.arg for k in value.keywords)) if target else None

@@ -22,7 +22,7 @@ from ..syntax import is_test_file, module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_functions, shown
+from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
@@ -32,7 +32,7 @@ from .units import word_pattern
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
-             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global")
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes")
 
 
 class Project(OtherModules):
@@ -396,8 +396,9 @@ class Project(OtherModules):
         if facts is None and f"{factory}.__init__" in summary["methods"]:
             facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
         files = [other for other in self.folder_files() if not is_test_module(other)]
-        found = passed_functions(self, files, path, factory, facts["params"], param) if facts else []
-        return [(other, None, [function]) for other, function in found]
+        found = passed_values(self, files, path, factory, facts["params"], param) if facts else []
+        return [(other, None, [function]) for other, function in dict.fromkeys(
+            target for target, built, _ in found if built is None)]
 
     def _parameter_classes(self, path, unit, indexes):
         """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""

@@ -1,7 +1,8 @@
-"""Functions an object holds: a class whose ``__init__`` stores a parameter (``self.loss = loss``)
-and whose jitted method calls it runs, traced, each function the project's calls of the class
-give that parameter, also where a script beside the package hands it on through its own
-parameter or ``**options``; and a module setting a script rebinds in its loop is stale there."""
+"""What the project's calls give a parameter: a function an object holds (a class whose ``__init__``
+stores a parameter, ``self.loss = loss``, and whose jitted method calls it runs, traced, each
+function the project's calls of the class give it, also where a script beside the package hands it
+on through its own parameter or ``**options``); a dataclass instance whose dtype field a function
+reads (JNP402); and a module setting a script rebinds in its loop is stale there."""
 import pytest
 
 from test_project import codes_at, lint
@@ -79,3 +80,48 @@ def test_a_setting_a_script_rebinds_in_its_loop_is_stale_in_the_traced_loss(tmp_
     found = lint(tmp_path, "demo/losses.py")
     assert codes_at(found) == expected
     assert all("is rebound in scripts/run.py:" in line for line in found)
+
+
+CONFIG = '''import dataclasses
+
+
+@dataclasses.dataclass(frozen=True)
+class Base:
+    size: int = 3
+    dtype: str = "float32"
+
+
+@dataclasses.dataclass(frozen=True)
+class Wide(Base):
+    pass
+
+
+@dataclasses.dataclass(frozen=True)
+class Precise(Base):
+    dtype: str = "float64"
+'''
+INIT = '''import jax.numpy as jnp
+
+
+def init(n, cfg):
+    return jnp.zeros(n, dtype=cfg.dtype)
+'''
+
+
+@pytest.mark.parametrize("script, expected", [
+    ("init.init(3, config.Precise())\n", [(5, "JNP402")]),
+    ("def make(cfg=None):\n    return init.init(3, cfg)\n\n\nmake(cfg=config.Precise())\n", [(5, "JNP402")]),
+    ("init.init(3, config.Precise(dtype='float32'))\n", []),  # the field given: not its default
+    ("init.init(3, config.Base())\ninit.init(3, config.Wide())\n", []),  # float32, also inherited
+])
+def test_a_dtype_field_of_the_dataclass_a_call_passes(tmp_path, script, expected):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    package = tmp_path / "demo"
+    package.mkdir()
+    for name, text in {"__init__": "", "config": CONFIG, "init": INIT}.items():
+        (package / f"{name}.py").write_text(text)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "run.py").write_text("import jax\n\nfrom demo import config, init\n\n\n" + script)
+    found = lint(tmp_path, "demo/init.py")
+    assert codes_at(found) == expected
+    assert all("'cfg.dtype' is float64 in the Precise that the call in scripts/run.py:" in line for line in found)
