@@ -569,18 +569,28 @@ def _enclosing(tree, outer_name):
 
 
 def _stored_parameters(tree, cls):
-    """{".attribute": parameter} for ``self.attribute = parameter`` at the top level of the
-    ``__init__`` of the ClassDef ``cls``, the parameter never rebound there and the attribute
-    stored nowhere else in the module."""
+    """{".attribute": parameter} of ``stored_parameters`` for the ``__init__`` of the ClassDef ``cls``."""
     init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
-    names = positional_names(init) if init is not None else []
-    if not names:
-        return {}
-    counts, stores = binding_counts(init), {}
+    stores = attribute_stores(tree) if init is not None else {}
+    return {f".{attribute}": param for attribute, param in stored_parameters(init, stores).items()} if stores else {}
+
+
+def stored_parameters(init, stores):
+    """{attribute: parameter} for ``self.attribute = parameter`` at the top level of the def ``init``
+    (an ``__init__``), the parameter never rebound there and the attribute stored nowhere else in the
+    module (``stores``: ``attribute_stores``): what the object holds there is what its calls gave."""
+    names, counts = positional_names(init), binding_counts(init)
+    return {stmt.targets[0].attr: stmt.value.id for stmt in init.body
+            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute
+            and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]
+            and type(stmt.value) is ast.Name and stmt.value.id in names[1:] and counts.get(stmt.value.id) == 1
+            and stores.get(stmt.targets[0].attr) == 1} if names else {}
+
+
+def attribute_stores(tree):
+    """{attribute: how many times the module ``tree`` stores ``.attribute``} (``self._fn = fn``, ``obj._fn = g``)."""
+    found = {}
     for node in ast.walk(tree):
         if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
-            stores[node.attr] = stores.get(node.attr, 0) + 1
-    return {f".{target.attr}": stmt.value.id for stmt in init.body if type(stmt) is ast.Assign
-            for target in stmt.targets if type(target) is ast.Attribute and type(target.value) is ast.Name
-            and target.value.id == names[0] and type(stmt.value) is ast.Name and stmt.value.id in names[1:]
-            and counts.get(stmt.value.id) == 1 and stores[target.attr] == 1}
+            found[node.attr] = found.get(node.attr, 0) + 1
+    return found
