@@ -125,3 +125,16 @@ def test_a_dtype_field_of_the_dataclass_a_call_passes(tmp_path, script, expected
     found = lint(tmp_path, "demo/init.py")
     assert codes_at(found) == expected
     assert all("'cfg.dtype' is float64 in the Precise that the call in scripts/run.py:" in line for line in found)
+
+
+@pytest.mark.parametrize("runs, expected", [
+    ("jax.grad(self.loss)(params, x)", [(20, "JNP604")]),  # differentiated under the jitted step
+    ("self.loss(params, x)", []),  # only evaluated: the nan gradient never arises
+])
+def test_a_function_another_modules_jitted_step_differentiates(tmp_path, runs, expected):
+    guarded = "\n\ndef guarded(params, x):\n    return jnp.sum(jnp.where(params > 0, jnp.sqrt(params), 0.0) * x)\n"
+    _write(tmp_path, "def main():\n    return trainer.Trainer(1.0, loss=losses.guarded).step(1.0, 2.0)\n",
+           TRAINER.replace("jax.grad(self.loss)(params, x)", runs))
+    with open(tmp_path / "demo" / "losses.py", "a") as module:
+        module.write(guarded)
+    assert codes_at(lint(tmp_path, "demo/losses.py")) == expected

@@ -70,13 +70,14 @@ LINEN_APPLY = "apply()"
 def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None,
                     around=(frozenset(), {})):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
-    parameters, bare]], line, always]] for each call in ``func`` (nested functions
+    parameters, bare]], line, always, transform]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
     the module (binding None, path [its name]) that passes on some of ``func``'s
     parameters, or that runs on every call of ``func`` (always: the callee then runs
     under whatever trace runs ``func``, whatever it is given): each argument with the
     parameters its value derives from, and whether it is one parameter as it was passed
-    in (bare). Calls into JAX, NumPy and the frameworks are left out:
+    in (bare), and the transform the call applies (``jax.grad(loss)(p)``: "jax.grad"; else
+    None). Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
     path) of the imported class it holds an instance of}: calling it runs that ``__call__``.
@@ -139,7 +140,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         keywords = [entry for entry in passed if type(entry[0]) is str] \
             + ([[OBJECT, [objects[id(node)]], True]] if id(node) in objects else [])
         if positions or keywords or always:
-            found.append([target[0], target[1], positions, keywords, node.lineno, always])
+            found.append([target[0], target[1], positions, keywords, node.lineno, always,
+                          imported_qualname(node.func.func, imports) if type(node.func) is ast.Call else None])
     return found
 
 

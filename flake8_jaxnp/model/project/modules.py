@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 
 from ..syntax import is_test_file, module_imports
-from ..traced import transform_tables
+from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
@@ -195,7 +195,7 @@ class Project(OtherModules):
             return MEMORY.conversions[key], False
         params = summary["functions"][name]["params"]
         found, cut = [], False
-        for binding, attributes, positions, keywords, line, always in summary["flows"].get(name, ()):
+        for binding, attributes, positions, keywords, line, always, _ in summary["flows"].get(name, ()):
             bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
             if not (always and bare):
                 continue
@@ -340,7 +340,8 @@ class Project(OtherModules):
             root = starts[caller] or origins[caller]
             traced = reached[caller]
             caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
-            for binding, attributes, positions, keywords, line, always in self._flows(parts.get(path), path, name):
+            for binding, attributes, positions, keywords, line, always, applied in self._flows(parts.get(path), path,
+                                                                                               name):
                 (holder, keywords), origin = called_object(keywords), path  # (origin: where imports name the callee)
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
@@ -361,10 +362,12 @@ class Project(OtherModules):
                         continue
                     objects.record(caller, target, facts["params"][skipped:], positions, keywords)
                     params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
-                    if target[0] != path:
-                        site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
+                    differentiated = self.transforms.get(applied) is Behaviour.DIFFERENTIATING and params
+                    unders = (transform, applied) if differentiated else (transform,)
+                    for under in unders if target[0] != path else ():
+                        site = calls.setdefault(target, {}).setdefault((under, name, str(path), line),
                                                                        [set(), own_root(caller, path, root)])
-                        site[0] |= params
+                        site[0] |= params  # (jax.grad(loss)(p) in a jitted step: loss is also differentiated)
                     callee = (*target, transform)
                     if callee not in reached or not params <= reached[callee]:
                         reached.setdefault(callee, set()).update(params)
