@@ -281,7 +281,7 @@ def _call(model, call, qualname, narrowed):
         requested = None  # dtype=float means JAX's default width, not a 64-bit request
     constructed = dtypes.dtype_constructor(qualname) if module == "jax.numpy" else None  # jnp.float64(x)
     default = ""
-    if given and requested is None and jax_function:
+    if given and requested is None:
         requested, default = _defaulted_dtype(model, call, qualname)
     for wide in (requested, constructed):
         if wide in NARROW:
@@ -301,11 +301,15 @@ def _defaulted_dtype(model, call, qualname):
     """(dtype, what the message adds) when the call's dtype is a parameter of the function around
     it whose default is a dtype (``def make(n, dtype=np.float64)``) and a call of that function in
     this file keeps the default: that call truncates, whatever other callers pass. Else (None, "")."""
-    slot = dtypes.dtype_slot(qualname)
+    slot = 0 if qualname is None else dtypes.dtype_slot(qualname)  # (x.astype(dtype))
     expr = next((k.value for k in call.keywords if k.arg in ("dtype", "new_dtype")),
                 call.args[slot] if slot is not None and slot < len(call.args) else None)
     func = model.enclosing_function(call)
-    if not isinstance(expr, ast.Name) or not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None, ""
+    if type(expr) is ast.Attribute and type(expr.value) is ast.Name:
+        return _passed_dtype(model, func, expr)
+    if not isinstance(expr, ast.Name):
         return None, ""
     bindings = model.scope(func).bindings.get(expr.id, ())
     default = _defaults(func).get(expr.id)
@@ -316,6 +320,22 @@ def _defaulted_dtype(model, call, qualname):
     if keeping is None:
         return None, ""
     return dtype, f" ('{expr.id}' defaults to {ast.unparse(default)}, which the call {keeping} keeps)"
+
+
+def _passed_dtype(model, func, expr):
+    """(dtype, what the message adds) when ``expr`` reads a field of a parameter of the top-level
+    ``func`` (``cfg.param_dtype``) that a call in another module gives an instance of a dataclass
+    whose field defaults to a 64-bit dtype (``init_params(key, PreciseModelConfig())``): that call
+    truncates, whatever other callers pass. Else (None, "")."""
+    param, bindings = expr.value.id, model.scope(func).bindings.get(expr.value.id, ())
+    if model.project is None or model.parent(func) is not model.tree or len(bindings) != 1 \
+            or bindings[0].kind is not BindingKind.PARAM:
+        return None, ""
+    passed = model.project.passed_dtypes(func.name, positional_names(func), param, expr.attr)
+    for dtype, python_type, cls, path, line in passed:
+        if not python_type and dtype in NARROW:
+            return dtype, f" ('{ast.unparse(expr)}' is {dtype} in the {cls} that the call in {path}:{line} gives)"
+    return None, ""
 
 
 def _defaults(func):

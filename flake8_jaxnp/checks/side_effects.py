@@ -81,7 +81,8 @@ def _side_effects(model, func, base, rebound, given_tracers=True):
             found = model.imported_rebound(node)  # callbacks.LR_SCALE, rebound by callbacks.decay_lr()
             if found is not None:
                 stale_reported.add(f"{node.value.id}.{node.attr}")
-                where = f"through 'global {node.attr}' in {found[0]}:{found[1]}"
+                how = f"through 'global {node.attr}' " if found[2] else ""
+                where = f"{how}in {found[0]}:{found[1]}"
                 yield Finding.at(node, "JNP304", dict(base, name=f"{node.value.id}.{node.attr}", where=where))
         elif kind is ast.Assign:
             for target in node.targets:

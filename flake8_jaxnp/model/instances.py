@@ -109,18 +109,11 @@ class Instances:
         return self._classes[key]
 
     def _passed_classes(self, func, param, seen, named):
-        positional = positional_names(func)
-        if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg \
-                or (positional and param == positional[0] and param in ("self", "cls")):
+        if param in ("self", "cls") and positional_names(func)[:1] == [param]:
             return None
-        classes = set()
-        for call in self.calls_of(func) or ():
-            argument = argument_for(call, positional, param)
-            found_classes = self.classes_of(argument, seen, named) if type(argument) in (ast.Name, ast.Call) else None
-            if not found_classes:
-                return None
-            classes |= found_classes
-        return frozenset(classes) or None
+        found = self._given_by_calls(func, param, lambda argument: self.classes_of(argument, seen, named)
+                                     if type(argument) in (ast.Name, ast.Call) else None)
+        return frozenset(found) if found else None
 
     def functions_passed(self, expr):
         """The same-file defs that the parameter the Name ``expr`` reads holds: each one that the
@@ -128,20 +121,25 @@ class Instances:
         ``loop(lambda f: ~jnp.all(f), ...)``), or ()
         when a call passes anything else or leaves it out, or the function escapes."""
         found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
-                or type(self.names.parent.get(found[0].node)) is ast.ClassDef:
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
             return ()
-        func = found[0].node
-        positional, passed = positional_names(func), []
+        return tuple(self._given_by_calls(found[0].node, expr.id, lambda argument: [argument]
+            if type(argument) is ast.Lambda else [self.names.function_bound_to(argument)]
+            if type(argument) is ast.Name else None) or ())
+
+    def _given_by_calls(self, func, param, given):
+        """What the calls of ``func`` in the file give its parameter ``param``, joined: each item of
+        ``given(argument)`` for each call, in order; None when one of them is none (an argument
+        ``given`` does not know, or left out), or ``func`` escapes, is a method or takes ``*args``."""
+        if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg:
+            return None
+        positional, found = positional_names(func), []
         for call in self.calls_of(func) or ():
-            argument = argument_for(call, positional, expr.id)
-            given = argument if type(argument) is ast.Lambda \
-                else self.names.function_bound_to(argument) if type(argument) is ast.Name else None
-            if given is None:
-                return ()
-            if given not in passed:
-                passed.append(given)
-        return tuple(passed)
+            items = given(argument_for(call, positional, param))
+            if not items or None in items:
+                return None
+            found.extend(item for item in items if item not in found)
+        return found
 
     def method(self, cls, name):
         """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no

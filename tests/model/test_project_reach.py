@@ -91,12 +91,17 @@ def test_a_chain_through_a_same_module_helper_and_back(tmp_path):
     ("for y in x:\n        h(y)", set()),
     ("return h(other(x))", set()),  # what another function returns is not known here
     ("return h((x, p), key=p.sum())", {"p", "x"}),
+    ("w, v = jnp.linalg.eigh(p @ x)\n    return h(v)", {"p", "x"}),  # each item of a traced result
+    ("y, z = x * 2, 3\n    return h(z)", set()),  # an item of a display: that item alone
+    ("y, z = x * 2, 3\n    return h(y)", {"x"}),
+    ("y, *z = jnp.split(x, 3)\n    return h(z)", set()),  # a starred target: a list, not followed
+    ("y, z = other(x)\n    return h(z)", set()),
 ])
 def test_which_parameters_an_argument_derives_from(body, passed):
     from flake8_jaxnp.model.project.flows import parameter_calls
     from flake8_jaxnp.model.syntax import module_imports
-    tree = ast.parse(f"import jax.numpy as jnp\nfrom .helpers import h\n\n\ndef f(p, x):\n    {body}\n")
-    calls = parameter_calls(tree.body[2], module_imports(tree), {"f"})
+    tree = ast.parse(f"import jax\nimport jax.numpy as jnp\nfrom .helpers import h\n\n\ndef f(p, x):\n    {body}\n")
+    calls = parameter_calls(tree.body[3], module_imports(tree), {"f"})
     found = {p for call in calls for _, params, _ in call[2] + call[3] for p in params}
     assert found == passed
 

@@ -16,9 +16,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ..syntax import module_imports, split_attributes
+from ..syntax import module_imports, parameters, split_attributes
 from .cache import MEMORY
-from .flows import call_target
+from .flows import binding_counts, call_target
 
 
 def answer(found):
@@ -49,13 +49,17 @@ class OtherModules:
         return alias
 
     def rebound_global(self, binding, attributes=()):
-        """[module path as messages show it, line] where a function of an imported project module
-        rebinds, through ``global``, the global that ``binding`` and ``attributes`` name
-        (``callbacks.LR_SCALE``; the summaries' ``rebound``), or None."""
+        """[module path as messages show it, line, whether through ``global``] where the global of
+        an imported project module that ``binding`` and ``attributes`` name is rebound: by a
+        function of its module through ``global`` (``callbacks.LR_SCALE``; the summaries'
+        ``rebound``), or in a loop of another module (``configs.LABEL_SMOOTHING = s`` in a sweep
+        script: ``rebinding_modules``); or None."""
         found = self.resolve(binding, attributes)
         summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
         line = summary.get("rebound", {}).get(found[1]) if summary else None
-        where = [shown(found[0]), line] if line else None
+        stores = rebinding_modules(self, found[1], found[0]) if summary and not line else None
+        where = [shown(found[0]), line, True] if line else [shown(stores[0][0]), stores[0][1], False] if stores \
+            else None
         self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))
         return where
 
@@ -64,6 +68,22 @@ class OtherModules:
         ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
         found = [[shown(path), line] for path, line in rebinding_modules(self, name)]
         self.consulted.append(("rebound_elsewhere", [name], answer(found)))
+        return found
+
+    def passed_dtypes(self, name, params, param, attr):
+        """[[dtype, spelled as a Python type, class, module path as messages show it, line]] for the
+        calls in other modules of the project's folder that give this file's top-level function
+        ``name`` (positional parameters ``params``) as ``param`` an instance of a project dataclass
+        built without its field ``attr`` (``init_params(key, PreciseModelConfig())``), which
+        defaults to a dtype (``param_dtype: object = jnp.float64``; the summaries' ``dtypes``)."""
+        files = [other for other in self.folder_files() if other != self.path]
+        found = []
+        for (path, cls), built, (where, line) in passed_values(self, files, self.path, name, params, param):
+            summary = self.summary(path) if built is not None and not built[0] and attr not in built[1] else None
+            dtype = summary["dtypes"].get(f"{cls}.{attr}") if summary else None
+            if dtype is not None:
+                found.append([*dtype, cls, shown(where), line])
+        self.consulted.append(("passed_dtypes", [name, list(params), param, attr], answer(found)))
         return found
 
     def looped_elsewhere(self, name):
@@ -80,8 +100,8 @@ def calls_keeping_default(project, name, param, index):
     (positional ``index``, None when keyword-only) to its default."""
     found = []
     for path, version in modules_naming(project, name):
-        for binding, attributes, positional, keywords, line, _, _ in _calls_of(path, version, name):
-            keeps = param not in keywords and (index is None or positional <= index)
+        for binding, attributes, positional, keywords, line, _, _, forwarding in _calls_of(path, version, name):
+            keeps = param not in keywords and (index is None or positional <= index) and forwarding is None
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
                 break
@@ -108,6 +128,9 @@ _WORDS_APART = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a lambda: a transform may trace it)
+# An argument that is a parameter of the def around the call, or an instance of a project class built in place
+# (``_calls_of``).
+_PARAMETER, _INSTANCE = "<parameter>", "<instance>"
 
 
 def module_words(path):
@@ -138,16 +161,16 @@ def has_word(path, words, word):
         return False
 
 
-def rebinding_modules(project, name):
-    """[[module path, line]] for the first statement in each other module of ``project`` that
-    rebinds this file's global ``name`` in a loop, as an attribute of the imported module
-    (``models.NEIGHBORS = ...`` after ``from pkg import models``): code traced here keeps the
-    value it saw first."""
-    found, store = [], _store_pattern(name)
-    for path, version in _importing_modules(project, name):
+def rebinding_modules(project, name, module=None):
+    """[[module path, line]] for the first statement in each other module of ``project``'s folder
+    (``folder_files``) that rebinds the global ``name`` of this file (or of ``module``, a path) in a
+    loop, as an attribute of the imported module (``models.NEIGHBORS = ...`` after ``from pkg import
+    models``): code traced with it keeps the value it saw first."""
+    found, store, module = [], _store_pattern(name), module or project.path
+    for path, version in _importing_modules(project, name, module):
         uses = _module_uses(path, version, store)  # (cheap: most modules that name it never store to it)
         for binding, attributes, line in uses[1].get(name, ()) if uses else ():
-            if project.target_of(path, binding, attributes) == (project.path, name):
+            if project.target_of(path, binding, attributes) == (module, name):
                 found.append([path, line])
                 break
     return found
@@ -159,56 +182,79 @@ def _store_pattern(name):
     return re.compile(rb"\.[ \t]*" + re.escape(name.encode("utf-8")) + rb"[ \t]*=(?!=)")
 
 
-def _importing_modules(project, name):
-    """``modules_naming`` those that also have the word of this file's module (``models`` of
-    pkg/models.py, the package's of an ``__init__.py``): an import of it names it, except one
-    through a re-export, which these questions leave out to stay cheap."""
-    path = project.path
+def _importing_modules(project, name, path=None):
+    """``modules_naming`` of the project's folder (``folder_files``) those that also have the word
+    of this file's module (or of the module at ``path``; ``models`` of pkg/models.py, the
+    package's of an ``__init__.py``): an import of it names it, except one through a re-export,
+    which these questions leave out to stay cheap."""
+    path = path or project.path
     stem = (path.parent.name if path.name == "__init__.py" else path.stem).encode("utf-8")
-    return [(other, version) for other, version in modules_naming(project, name)
+    files = [other for other in project.folder_files() if other != project.path]
+    return [(other, version) for other, version in modules_naming(project, name, files)
             if has_word(other, module_words(other)[1], stem)]
 
 
 def looping_modules(project, name):
-    """[[module path, line of the loop]] for the first loop in each other module of ``project``
-    whose body calls this file's top-level function ``name`` through an import, outside any
+    """[[module path, line of the loop]] for the first loop in each other module of ``project``'s
+    folder whose body calls this file's top-level function ``name`` through an import, outside any
     decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
     found = []
     for path, version in _importing_modules(project, name):
-        for binding, attributes, _, _, _, loop, _ in _calls_of(path, version, name):
-            if loop is not None and project.target_of(path, binding, attributes) == (project.path, name):
+        for binding, attributes, _, _, _, loop, _, forwarding in _calls_of(path, version, name):
+            if loop is not None and forwarding is None \
+                    and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, loop])
                 break
     return found
 
 
-def passed_functions(project, files, path, factory, params, param):
-    """[(module path, name)] of the functions that the calls in ``files`` of the top-level def
-    ``factory`` of the module at ``path`` (positional parameters ``params``) pass as ``param``,
-    by name: a def of the calling module or an import of a project function. A def that nested
-    traced code calls through that parameter (``def make_step(forward): ... return jax.jit(step)``
-    with ``step`` calling ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each of them traced."""
+def passed_values(project, files, path, factory, params, param, seen=frozenset()):
+    """[((module path, name), built, (calling module path, line))] for what the calls in ``files``
+    of the top-level def or class ``factory`` of the module at ``path`` (positional parameters
+    ``params``) pass as ``param``: a project function by name (a def of the calling module or an
+    import; built None), or an instance of a project class built there (``Config()``; built:
+    [positional arguments, keyword names] of that call); also what the callers of the def around
+    the call give it as a parameter that the call hands on (``Trainer(cfg, loss=loss)`` in ``def
+    setup(loss)``, or ``Trainer(cfg, **options)`` in ``def setup(**options)``: what
+    ``setup(loss=model.sparse_loss)`` gives). A def that nested traced code calls through that
+    parameter (``def make_step(forward): ... return jax.jit(step)`` with ``step`` calling
+    ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced."""
     found, index = [], params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
     for other, version in modules_naming(project, factory, files):
-        for binding, attributes, positional, _, _, _, functions in _calls_of(other, version, factory):
+        for binding, attributes, positional, keywords, line, _, given_values, forwarding in \
+                _calls_of(other, version, factory):
             where = index if index is not None and index < positional else param
-            given = next((target for at, target in functions if at == where), None)
+            given = next((value for at, value in given_values if at == where), None)
+            if given is None and forwarding and where not in keywords and type(where) is str:
+                given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
             if given is None or project.target_of(other, binding, attributes) != (path, factory):
                 continue
-            function = project.target_of(other, *given)
-            if function is not None and function not in found:
-                found.append(function)
+            if given[0] == _PARAMETER:
+                if (other, *given[1:]) in seen:
+                    continue
+                facts = project.summary(other)["functions"].get(given[1])
+                handed = passed_values(project, files, other, given[1], facts["params"] if facts else [],
+                                       given[2], seen | {(other, *given[1:])})
+            elif given[0] == _INSTANCE:
+                handed = [(project.target_of(other, *given[1:3]), list(given[3:]), (other, line))]
+            else:
+                handed = [(project.target_of(other, *given), None, (other, line))]
+            found.extend(entry for entry in handed if entry[0] is not None and entry not in found)
     return found
 
 
 def _calls_of(path, version, name):
     """[(import binding or None, attributes, positional arguments, keyword names, line, line of the
     loop around it or None, ((position or keyword, (binding, attributes)), ...) of the arguments
-    that name a project function)] for the calls in a module of a project function called ``name``
-    (``make(...)``, ``util.make(...)``, ``build(...)`` after ``import make as build``, a top-level def
-    of the module: ``flows.call_target``; calls with ``*args`` or ``**kwargs`` are left out)."""
+    that name a project function, or ``(_PARAMETER, def, parameter)`` a parameter of the top-level
+    def around the call that it never rebinds, or ``(_INSTANCE, binding, attributes, positional
+    arguments, keyword names)`` a project class's call (``Config()``: ``_given``); the name of
+    that def when the call hands on its ``**kwargs``, or None)] for the calls in a module of a
+    project function called ``name`` (``make(...)``, ``util.make(...)``, ``build(...)`` after
+    ``import make as build``, a top-level def of the module: ``flows.call_target``; calls with
+    ``*args`` or other ``**kwargs`` are left out)."""
     return _module_uses(path, version)[0].get(name, ())
 
 
@@ -235,32 +281,59 @@ def _module_uses(path, version, needed=None):
             tree = ast.Module(body=[], type_ignores=[])
         imports = module_imports(tree)
         local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        calls, stores, stack = {}, {}, [(tree, None)]
+        calls, stores, stack, handing = {}, {}, [(tree, None, None)], {}
         while stack:
-            node, loop = stack.pop()
+            node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
             kind = type(node)
             if kind in _SCOPES and loop is not _MAYBE_TRACED:
                 loop = _MAYBE_TRACED if kind is ast.Lambda or node.decorator_list else None
             elif kind in _LOOPS and loop is not _MAYBE_TRACED:
                 loop = node
-            stack.extend([(child, loop) for child in ast.iter_child_nodes(node)])
+            if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
+                outer = node
+                handing[node] = _handed_parameters(node)
+            stack.extend([(child, loop, outer) for child in ast.iter_child_nodes(node)])
             looped = loop is not None and loop is not _MAYBE_TRACED
             if kind is ast.Attribute and type(node.ctx) is ast.Store and looped:
                 root, attributes = split_attributes(node)
                 binding = imports.get(root.id) if root is not None else None
                 if binding is not None:
                     stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
-            if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args) \
-                    or any(k.arg is None for k in node.keywords):
+            if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args):
+                continue
+            handed = handing.get(outer, ((), None))
+            spread = [k.value for k in node.keywords if k.arg is None]
+            forwarding = outer.name if spread and len(spread) == 1 and type(spread[0]) is ast.Name \
+                and spread[0].id == handed[1] else None
+            if spread and forwarding is None:
                 continue
             target = call_target(node.func, imports, local_functions)
             if target is not None:
-                arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords)]
-                named = [(at, call_target(value, imports, local_functions)) for at, value in arguments]
+                arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
+                named = [(at, _given(value, imports, local_functions, outer, handed[0])) for at, value in arguments]
                 binding, attributes = target
                 calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
-                    (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords), node.lineno,
-                     loop.lineno if looped else None, tuple((at, given) for at, given in named if given)))
+                    (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
+                     loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
         stores = {name: found for name, found in stores.items() if _store_pattern(name).search(text)}
         kept = MEMORY.module_uses[path] = (version, calls, stores)
     return kept[1:]
+
+
+def _handed_parameters(func):
+    """(the parameters of ``func`` that it never rebinds, its ``**kwargs`` if so, else None): what
+    a call in it hands on as its callers gave it."""
+    counts = binding_counts(func)
+    kept = {arg.arg for arg in parameters(func) if counts.get(arg.arg) == 1}
+    return kept, func.args.kwarg.arg if func.args.kwarg is not None and func.args.kwarg.arg in kept else None
+
+
+def _given(value, imports, local_functions, outer, handed):
+    """What ``_calls_of`` records of an argument (see there), or None."""
+    if type(value) is ast.Name and value.id in handed:
+        return _PARAMETER, outer.name, value.id
+    if type(value) is not ast.Call:
+        return call_target(value, imports, local_functions)
+    target = call_target(value.func, imports, local_functions) if not any(
+        type(a) is ast.Starred for a in value.args) and all(k.arg for k in value.keywords) else None
+    return (_INSTANCE, *target, len(value.args), tuple(k.arg for k in value.keywords)) if target else None

@@ -3,7 +3,8 @@
 The project's reach (``modules.Project.callers``) follows traces from module to
 module through these records: a call passes a parameter's values on when an
 argument is that parameter or is computed from it by array operations
-(``y = jnp.dot(p, x); log_stats(y)``: ``y`` derives from ``p`` and ``x``), so when
+(``y = jnp.dot(p, x); log_stats(y)``: ``y`` derives from ``p`` and ``x``; each name of a
+tuple target from its item, ``params, loss = self._train_step(params, x)``), so when
 the parameter is a tracer, so is the argument. Whatever the text cannot settle
 derives from nothing (precision first): a name bound by anything but an
 assignment of a derived value, a call of anything but an array function or a
@@ -32,6 +33,7 @@ NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are 
 BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
                                 ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
                                 ast.MatchMapping})
+_OUTER_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})  # (enclosing: a factory or a class)
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # A call's attribute path ``[PARAMETER_METHOD, parameter, method]`` (binding None): the call runs a
 # method of what a parameter holds (``model.loss(x)``), which the reach asks of the module's calls
@@ -68,13 +70,14 @@ LINEN_APPLY = "apply()"
 def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None,
                     around=(frozenset(), {})):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
-    parameters, bare]], line, always]] for each call in ``func`` (nested functions
+    parameters, bare]], line, always, transform]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
     the module (binding None, path [its name]) that passes on some of ``func``'s
     parameters, or that runs on every call of ``func`` (always: the callee then runs
     under whatever trace runs ``func``, whatever it is given): each argument with the
     parameters its value derives from, and whether it is one parameter as it was passed
-    in (bare). Calls into JAX, NumPy and the frameworks are left out:
+    in (bare), and the transform the call applies (``jax.grad(loss)(p)``: "jax.grad"; else
+    None). Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
     path) of the imported class it holds an instance of}: calling it runs that ``__call__``.
@@ -87,6 +90,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of one of its defs as
     ``[None, ["make_step.loss_fn"]]``."""
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
+    holder = positional_names(func)[:1]  # self, whose attributes __init__ may have stored parameters in
     calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
@@ -102,13 +106,16 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (list(binding), [*path, "__call__"])
             if called in own:
                 objects[id(node)] = called
+        elif type(runs) is ast.Attribute and [called] == holder and not bindings[called] \
+                and f".{runs.attr}" in outer:  # self.loss(p, x): what the class's calls give __init__'s loss
+            target = (None, [PASSED_FUNCTION, outer[f".{runs.attr}"]])
         elif called in own and not bindings[called] and type(node.func) is ast.Attribute \
                 and type(node.func.value) is ast.Name:  # model.loss(x): asked of the calls when reached
             target = (None, [PARAMETER_METHOD, called, node.func.attr])
         elif called in own and not bindings[called] and type(runs) is ast.Name:  # model(x): as its callers say
             target = (None, [PARAMETER_METHOD, called, "__call__"])
         elif called in outer and called not in bindings and node.func is runs and type(runs) is ast.Name:
-            target = (None, [PASSED_FUNCTION, called])  # forward(p, x): what the outer def's callers pass
+            target = (None, [PASSED_FUNCTION, outer[called]])  # forward(p, x): what the outer def's callers pass
         elif called in bindings:  # a local or a parameter shadows the name
             target = _instance_call(runs, bindings, imports)
         if target is not None and target[0] is None and len(target[1]) == 1 and target[1][0] in siblings \
@@ -133,7 +140,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         keywords = [entry for entry in passed if type(entry[0]) is str] \
             + ([[OBJECT, [objects[id(node)]], True]] if id(node) in objects else [])
         if positions or keywords or always:
-            found.append([target[0], target[1], positions, keywords, node.lineno, always])
+            found.append([target[0], target[1], positions, keywords, node.lineno, always,
+                          imported_qualname(node.func.func, imports) if type(node.func) is ast.Call else None])
     return found
 
 
@@ -199,9 +207,10 @@ def _constructed_class(values, imports):
 def transformed_instance(call, imports):
     """The Name ``model`` of ``jax.vmap(model)(xs)`` (a transform of the API data given one
     name, without static arguments), whose ``__call__`` runs with the call's arguments when
-    it holds an object (Equinox's batching); else None."""
+    it holds an object (Equinox's batching), or ``self.loss`` of ``jax.grad(self.loss)(p)``;
+    else None."""
     inner = call.func
-    if type(inner) is not ast.Call or len(inner.args) != 1 or type(inner.args[0]) is not ast.Name:
+    if type(inner) is not ast.Call or len(inner.args) != 1 or not _runs_instance(inner.args[0]):
         return None
     return inner.args[0] if _transformed_target(call, imports, ()) is None \
         and _plainly_transformed(inner, imports) else None
@@ -348,8 +357,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             continue
         elif kind is ast.Assign:  # x, y = clean(x, y): the call reads x before the rebinding
             for target in node.targets:
-                for name in [target] if type(target) is ast.Name else _unpacked_names(target):
-                    bindings.setdefault(name.id, []).append(node.value if name is target else _OPAQUE)
+                for name, value in _unpacked(target, node.value):
+                    bindings.setdefault(name.id, []).append(value)
                     assigned.add(id(name))
                     rebind(name.id, node, end=True)
         elif kind in (ast.AugAssign, ast.AnnAssign) and type(node.target) is ast.Name and node.value is not None:
@@ -376,15 +385,21 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     return calls, bindings, rebound_at
 
 
-def _unpacked_names(target):
-    """The names a tuple or list target binds (``x, (y, *rest) = ...``)."""
+def _unpacked(target, value):
+    """(name, the value it gets, or _OPAQUE) for each name the target of ``target = value``
+    binds: an element of a tuple or list target gets that item of the value (``params, loss =
+    step(params, x)``: ``step(...)[1]``), one under a star an unknown list."""
     kind = type(target)
     if kind is ast.Name:
-        return [target]
+        return [(target, value)]
     if kind is ast.Starred:
-        return _unpacked_names(target.value)
-    return [name for element in target.elts for name in _unpacked_names(element)] \
-        if kind in (ast.Tuple, ast.List) else []
+        return [(name, _OPAQUE) for name, _ in _unpacked(target.value, _OPAQUE)]
+    if kind not in (ast.Tuple, ast.List):
+        return []
+    starred = any(type(element) is ast.Starred for element in target.elts)
+    return [pair for i, element in enumerate(target.elts) for pair in _unpacked(
+        element, _OPAQUE if starred or value is _OPAQUE else ast.copy_location(
+            ast.Subscript(value, ast.copy_location(ast.Constant(i), value), ast.Load()), value))]
 
 
 def _transformed_target(call, imports, local_functions):
@@ -488,8 +503,13 @@ def _derived_from(expr, derived, imports):
         return _derived_from(expr.operand, derived, imports)
     if kind is ast.Compare and not any(type(op) in (ast.Is, ast.IsNot, ast.In, ast.NotIn) for op in expr.ops):
         return set().union(*(_derived_from(e, derived, imports) for e in [expr.left, *expr.comparators]))
-    if kind is ast.Subscript:
-        return _derived_from(expr.value, derived, imports)
+    if kind is ast.Subscript:  # (x, 3)[1]: that item alone
+        value, index = expr.value, expr.slice
+        if type(value) in (ast.Tuple, ast.List) and type(index) is ast.Constant and type(index.value) is int \
+                and not any(type(e) is ast.Starred for e in value.elts):
+            return _derived_from(value.elts[index.value], derived, imports) \
+                if -len(value.elts) <= index.value < len(value.elts) else set()
+        return _derived_from(value, derived, imports)
     if kind is ast.Attribute:
         static = expr.attr in api.static_attributes() and expr.attr != "at"  # x.at[i].set(v) is an array
         return set() if static else _derived_from(expr.value, derived, imports)
@@ -514,24 +534,29 @@ def _derived_from(expr, derived, imports):
 
 
 def enclosing(tree, unit, kept):
-    """(the parameters of the top-level def around the nested def ``unit`` (``make_step.step``)
-    that nothing in it rebinds, {name: unit} of the defs bound once directly in its body
-    (``make_step.loss_fn``)): what the parameters hold is what every call of that def passes,
-    and a call of such a def from a nested one runs it. ``kept``: {outer def's name: its answer}
-    for one tree, as the defs nested in one factory share it (each answer walks the factory)."""
+    """({name or ".attribute": parameter} for the parameters of the top-level def around the nested
+    def ``unit`` (``make_step.step``) that nothing in it rebinds, and for the attributes that the
+    ``__init__`` of the class of the method ``unit`` (``Trainer._train_step``) stores one of its
+    parameters in, at its top level and nowhere else in the module (``self.loss = loss``), {name:
+    unit} of the defs bound once directly in the def's body (``make_step.loss_fn``)): what the
+    parameters hold is what every call of that def or class passes, and a call of such a def from
+    a nested one runs it. ``kept``: {outer def's name: its answer} for one tree, as the defs nested
+    in one factory share it (each answer walks the factory)."""
     outer_name, _, inner = unit.partition(".")
     if not inner or "." in inner:
-        return frozenset(), {}
+        return {}, {}
     if outer_name not in kept:
         kept[outer_name] = _enclosing(tree, outer_name)
     return kept[outer_name]
 
 
 def _enclosing(tree, outer_name):
-    outer = next((stmt for stmt in reversed(tree.body) if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  and stmt.name == outer_name), None)
+    outer = next((stmt for stmt in reversed(tree.body) if type(stmt) in _OUTER_DEFS and stmt.name == outer_name),
+                 None)
     if outer is None:
-        return frozenset(), {}
+        return {}, {}
+    if type(outer) is ast.ClassDef:
+        return _stored_parameters(tree, outer), {}
     own = parameters(outer)
     stored = []
     for node in ast.walk(outer):  # (one walk: the factory may be long)
@@ -542,4 +567,32 @@ def _enclosing(tree, outer_name):
     defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
     siblings = {name: f"{outer_name}.{name}" for name in defined
                 if defined.count(name) == 1 and name not in stored and name not in {arg.arg for arg in own}}
-    return frozenset(arg.arg for arg in own) - set(stored) - set(defined), siblings
+    return {arg.arg: arg.arg for arg in own if arg.arg not in stored and arg.arg not in defined}, siblings
+
+
+def _stored_parameters(tree, cls):
+    """{".attribute": parameter} of ``stored_parameters`` for the ``__init__`` of the ClassDef ``cls``."""
+    init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
+    stores = attribute_stores(tree) if init is not None else {}
+    return {f".{attribute}": param for attribute, param in stored_parameters(init, stores).items()} if stores else {}
+
+
+def stored_parameters(init, stores):
+    """{attribute: parameter} for ``self.attribute = parameter`` at the top level of the def ``init``
+    (an ``__init__``), the parameter never rebound there and the attribute stored nowhere else in the
+    module (``stores``: ``attribute_stores``): what the object holds there is what its calls gave."""
+    names, counts = positional_names(init), binding_counts(init)
+    return {stmt.targets[0].attr: stmt.value.id for stmt in init.body
+            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute
+            and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]
+            and type(stmt.value) is ast.Name and stmt.value.id in names[1:] and counts.get(stmt.value.id) == 1
+            and stores.get(stmt.targets[0].attr) == 1} if names else {}
+
+
+def attribute_stores(tree):
+    """{attribute: how many times the module ``tree`` stores ``.attribute``} (``self._fn = fn``, ``obj._fn = g``)."""
+    found = {}
+    for node in ast.walk(tree):
+        if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
+            found[node.attr] = found.get(node.attr, 0) + 1
+    return found

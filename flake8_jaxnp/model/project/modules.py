@@ -19,20 +19,20 @@ from functools import partial
 from pathlib import Path
 
 from ..syntax import is_test_file, module_imports
-from ..traced import transform_tables
+from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_functions, shown
+from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      top_package)
+                      project_folder, top_package)
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
-             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global")
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes")
 
 
 class Project(OtherModules):
@@ -44,6 +44,7 @@ class Project(OtherModules):
         root = self.package.parent if self.in_package else self.package
         # What resolving depends on: the folders imports resolve under, the file's folder.
         self._place = (import_roots(root), str(self.path.parent))
+        self._folder = project_folder(root)
         self._functions = {}  # (binding, attributes) -> what function() found, for this file
         self.consulted = []  # (question, arguments, answer) for each question the model asked
         self.cache_dir = cache_dir
@@ -194,7 +195,7 @@ class Project(OtherModules):
             return MEMORY.conversions[key], False
         params = summary["functions"][name]["params"]
         found, cut = [], False
-        for binding, attributes, positions, keywords, line, always in summary["flows"].get(name, ()):
+        for binding, attributes, positions, keywords, line, always, _ in summary["flows"].get(name, ()):
             bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
             if not (always and bare):
                 continue
@@ -339,7 +340,8 @@ class Project(OtherModules):
             root = starts[caller] or origins[caller]
             traced = reached[caller]
             caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
-            for binding, attributes, positions, keywords, line, always in self._flows(parts.get(path), path, name):
+            for binding, attributes, positions, keywords, line, always, applied in self._flows(parts.get(path), path,
+                                                                                               name):
                 (holder, keywords), origin = called_object(keywords), path  # (origin: where imports name the callee)
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
@@ -360,10 +362,12 @@ class Project(OtherModules):
                         continue
                     objects.record(caller, target, facts["params"][skipped:], positions, keywords)
                     params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
-                    if target[0] != path:
-                        site = calls.setdefault(target, {}).setdefault((transform, name, str(path), line),
+                    differentiated = self.transforms.get(applied) is Behaviour.DIFFERENTIATING and params
+                    unders = (transform, applied) if differentiated else (transform,)
+                    for under in unders if target[0] != path else ():
+                        site = calls.setdefault(target, {}).setdefault((under, name, str(path), line),
                                                                        [set(), own_root(caller, path, root)])
-                        site[0] |= params
+                        site[0] |= params  # (jax.grad(loss)(p) in a jitted step: loss is also differentiated)
                     callee = (*target, transform)
                     if callee not in reached or not params <= reached[callee]:
                         reached.setdefault(callee, set()).update(params)
@@ -388,12 +392,16 @@ class Project(OtherModules):
 
     def _passed(self, path, unit, param):
         """[(module path, None, [name])] for the functions that the project's calls of the top-level
-        def around ``unit`` of the module at ``path`` pass as its parameter ``param``."""
-        factory = unit.split(".")[0]
-        facts = self.summary(path)["functions"].get(factory)
-        files = [other for other in self.files() if not is_test_module(other)]
-        found = passed_functions(self, files, path, factory, facts["params"], param) if facts else []
-        return [(other, None, [function]) for other, function in found]
+        def or class around ``unit`` of the module at ``path`` pass as its parameter ``param`` (a
+        class: of its ``__init__``)."""
+        factory, summary = unit.split(".")[0], self.summary(path)
+        facts = summary["functions"].get(factory)
+        if facts is None and f"{factory}.__init__" in summary["methods"]:
+            facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
+        files = [other for other in self.folder_files() if not is_test_module(other)]
+        found = passed_values(self, files, path, factory, facts["params"], param) if facts else []
+        return [(other, None, [function]) for other, function in dict.fromkeys(
+            target for target, built, _ in found if built is None)]
 
     def _parameter_classes(self, path, unit, indexes):
         """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""
@@ -512,6 +520,11 @@ class Project(OtherModules):
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""
         return package_files(self.package, self.in_package)
+
+    def folder_files(self):
+        """The ``.py`` files below the project's folder (``pyproject.toml``: ``project_folder``), where
+        scripts beside the package drive it; ``files`` where it has none."""
+        return package_files(self._folder, True) if self._folder is not None else self.files()
 
 
 def _applied_parameters(facts, bound, names, static_positions, static_names):

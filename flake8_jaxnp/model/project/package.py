@@ -110,10 +110,15 @@ def import_roots(root):
     the nearest folder at or above ``root`` holding a project file (``PROJECT_FILES``), if any."""
     key = (root, os.getcwd())
     if key not in MEMORY.import_roots:
-        found = next((folder for folder in (root, *root.parents)
-                      if any((folder / name).is_file() for name in PROJECT_FILES)), None)
+        found = project_folder(root)
         MEMORY.import_roots[key] = (str(root), key[1], *([str(found)] if found not in (None, root) else []))
     return MEMORY.import_roots[key]
+
+
+def project_folder(root):
+    """The nearest folder at or above ``root`` (a Path) holding a project file (``PROJECT_FILES``), or None."""
+    return next((folder for folder in (root, *root.parents)
+                 if any((folder / name).is_file() for name in PROJECT_FILES)), None)
 
 
 def module_file(stem):

@@ -20,6 +20,7 @@ from functools import lru_cache
 from ... import api
 from .. import dtypes
 from ..aliases import transform_aliases
+from ..constructors import DATACLASS_DECORATORS
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
@@ -520,15 +521,34 @@ def _split_read(func, call, read):
 
 def dtype_aliases(tree, imports):
     """{name: [dtype, spelled as a Python type]} for module constants bound once, at the top
-    level, to a dtype (``f64 = jnp.float64``, ``DT = "float32"``), for other modules to read."""
-    found = {}
+    level, to a dtype (``f64 = jnp.float64``, ``DT = "float32"``), for other modules to read, and
+    {"Class.field": ...} for the fields of a top-level dataclass that default to one
+    (``param_dtype: object = jnp.float64``; a single base of the module's included): what
+    ``cfg.param_dtype`` holds for an instance built without giving that field."""
+    found, classes = {}, {}
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            value = stmt.value
-            if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                dtype, python_type = dtypes.canonical(value.value), False
-            else:
-                dtype, python_type = dtypes.dtype_of_qualname(summary_qualname(value, imports))
+            dtype = _dtype_spelled(stmt.value, imports)
             if dtype is not None:
-                found[stmt.targets[0].id] = [dtype, python_type]
-    return bound_once(tree, found)
+                found[stmt.targets[0].id] = dtype
+        elif type(stmt) is ast.ClassDef and any(summary_qualname(d.func if type(d) is ast.Call else d, imports)
+                                                in DATACLASS_DECORATORS for d in stmt.decorator_list):
+            base = stmt.bases[0] if len(stmt.bases) == 1 else None
+            fields = dict(classes.get(base.id, {}) if type(base) is ast.Name else {})
+            for item in stmt.body:
+                if type(item) is ast.AnnAssign and type(item.target) is ast.Name and item.value is not None:
+                    fields[item.target.id] = _dtype_spelled(item.value, imports)
+            classes[stmt.name] = fields
+    found = bound_once(tree, found)
+    found.update((f"{name}.{field}", dtype) for name, fields in classes.items()
+                 for field, dtype in fields.items() if dtype is not None)
+    return found
+
+
+def _dtype_spelled(value, imports):
+    """[dtype, spelled as a Python type] that an expression names (``jnp.float64``, ``"float32"``), or None."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        dtype, python_type = dtypes.canonical(value.value), False
+    else:
+        dtype, python_type = dtypes.dtype_of_qualname(summary_qualname(value, imports))
+    return [dtype, python_type] if dtype is not None else None

@@ -18,7 +18,7 @@ the attribute stored again) the class says nothing.
 import ast
 
 from ..syntax import positional_names, walk_own
-from .flows import NESTED_SCOPE_TYPES
+from .flows import NESTED_SCOPE_TYPES, attribute_stores, stored_parameters
 
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4
@@ -125,14 +125,11 @@ class _Classes:
     def method_names(self, name):
         return {m for cls in self.chain(name) if cls is not None for m in self.own(cls)}
 
-    def stored(self, attribute):
-        """How many times the module stores ``.attribute`` (``self._fn = fn``, ``obj._fn = g``)."""
+    def stores(self):
+        """{attribute: how many times the module stores it} (``attribute_stores``), read once."""
         if self._stored is None:
-            self._stored = {}
-            for node in ast.walk(self.tree):
-                if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
-                    self._stored[node.attr] = self._stored.get(node.attr, 0) + 1
-        return self._stored.get(attribute, 0)
+            self._stored = attribute_stores(self.tree)
+        return self._stored
 
     def forwards(self, name):
         """[index, parameter] of the ``__init__`` parameter stored in ``self.attr`` that
@@ -144,17 +141,8 @@ class _Classes:
         attributes = {r.func.attr if type(r) is ast.Call and _self_attribute([r.func], call) else None
                       for r in returns}
         attribute = attributes.pop() if len(attributes) == 1 else None
-        if attribute is None or self.stored(attribute) != 1:
-            return None
-        params = positional_names(init)
-        _, stores = _returns_and_stores(init)
-        for stmt in init.body:  # the one store, at the top of __init__: self._fn = fn
-            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
-                    and stmt.targets[0].attr == attribute and type(stmt.targets[0].value) is ast.Name \
-                    and stmt.targets[0].value.id == params[0] and type(stmt.value) is ast.Name \
-                    and stmt.value.id in params[1:] and len(stores[stmt.value.id]) == 1:
-                return [params.index(stmt.value.id) - 1, stmt.value.id]
-        return None
+        param = stored_parameters(init, self.stores()).get(attribute)  # the one store, at the top: self._fn = fn
+        return [positional_names(init).index(param) - 1, param] if param is not None else None
 
     def jitted_calls(self, name):
         """The attributes that ``__init__`` stores a jitted function in, unconditionally and
@@ -166,7 +154,7 @@ class _Classes:
         _, stores = _returns_and_stores(init)
         attributes = {stmt.targets[0].attr for stmt in init.body
                       if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
-                      and self.stored(stmt.targets[0].attr) == 1 and self._jitted(stmt.value, stores, 0)}
+                      and self.stores().get(stmt.targets[0].attr) == 1 and self._jitted(stmt.value, stores, 0)}
         methods = set()
         for method in self.method_names(name) if attributes else ():
             func = self.lookup(name, method)
