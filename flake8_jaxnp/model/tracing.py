@@ -71,6 +71,7 @@ class Tracing:
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
+        self.numpy_resolver = callees.imported_numpy if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
