@@ -561,7 +561,10 @@ class Tracing:
             func = unit_def(self.names.tree, name)
             if func is None:
                 continue
-            accepted = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
+            # Batch(x, y) built there runs __post_init__ here, self holding the fields it got
+            fields = self.roots.conventions.dataclass_fields(func) if func.name in CONSTRUCTION_HOOKS else None
+            accepted = {field.id for field in fields} if fields is not None \
+                else set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
             for given, transform, caller, path, line, root in calls:
                 behaviour = self.roots.transforms.get(transform)
                 params = set(given) & accepted
@@ -572,6 +575,9 @@ class Tracing:
                 else:
                     chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
                     where = f"called from '{caller}' in {shown(path)}:{line}{chain}"
+                if params and fields is not None:
+                    self.roots.traced_fields.setdefault(func, set()).update(params)
+                    params = {"self"}
                 if params:
                     # The reach chose the parameters this transform traces: a filter transform's
                     # static scalars are not among them, so its name here asks for no second choice.
