@@ -83,7 +83,8 @@ def construction_hooks(tree, imports):
     found = {}
     for cls in classes:
         hooks = [stmt for stmt in cls.body if type(stmt) in DEFS and stmt.name == "__post_init__"]
-        if names.count(cls.name) != 1 or len(hooks) != 1 or hooks[0].decorator_list or "__init__" in class_body_names(cls):
+        if names.count(cls.name) != 1 or len(hooks) != 1 or hooks[0].decorator_list \
+                or "__init__" in class_body_names(cls):
             continue
         fields = dataclass_fields_of(cls, lambda expr: imported_qualname(expr, imports))
         if fields:
