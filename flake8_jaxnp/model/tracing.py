@@ -468,8 +468,12 @@ class Tracing:
         arrays, python = set(), set()
         if bound and positional_names(callee)[:1] == ["self"] and self._traced_receiver(call, caller):
             params.add("self")  # model.predict(x), model a traced object: its fields are the trace's
+        vararg = callee.args.vararg if fields is None and not mapped else None  # *data gathers the rest
         for index, (node, value) in enumerate(zip(call.args, args)):
-            if isinstance(node, ast.Starred):
+            if isinstance(node, ast.Starred):  # f(*data), data a traced tuple: so is what each parameter gets
+                if value.traced:
+                    params.update(name for name in positional_params[index:] if name is not None)
+                    params.update([vararg.arg] if vararg is not None else [])
                 break
             if index < len(positional_params) and positional_params[index] is not None:
                 if value.traced:
@@ -478,6 +482,8 @@ class Tracing:
                         arrays.add(positional_params[index])
                 elif value.kind is PYTHON:
                     python.add(positional_params[index])
+            elif index >= len(positional_params) and vararg is not None and value.traced:
+                params.add(vararg.arg)
         for name, value in keywords.items():
             if name is not None and name not in options and value.traced:
                 params.add(name)
