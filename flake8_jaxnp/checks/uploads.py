@@ -28,10 +28,10 @@ def jitted_upload_what(data, call):
 
 
 def numpy_data(model, expr):
-    """NumPy data: a value the model knows to be a NumPy array, ``self.table`` set to NumPy data
-    once (``_numpy_attribute``), or another project module's NumPy constant (``MASK`` of
-    ``from .config import MASK``, ``config.MASK``)."""
-    return model.array_value(expr).kind is NUMPY or _numpy_attribute(model, expr) or model.imported_numpy(expr)
+    """NumPy data: a value the model knows to be a NumPy array (another project module's NumPy
+    constant too: ``MASK`` of ``from .config import MASK``, ``config.MASK``), or ``self.table``
+    set to NumPy data once (``_numpy_attribute``)."""
+    return model.array_value(expr).kind is NUMPY or _numpy_attribute(model, expr)
 
 
 def _numpy_attribute(model, data):

@@ -82,24 +82,30 @@ def init_fields(names, post_init):
     with this ``__post_init__`` takes: None for a class with bases, ``InitVar``s, ``field(...)``
     options other than ``init=False`` (no parameter) or dataclass options."""
     cls = names.parent.get(post_init) if post_init is not None else None
-    if not isinstance(cls, ast.ClassDef) or cls.bases or cls.keywords:
-        return None
-    if [names.qualname(d) for d in cls.decorator_list
-            if names.qualname(decorated_by(d, names.qualname)) != REGISTER_DATACLASS] != ["dataclasses.dataclass"]:
-        return None
-    return annotated_fields(names, cls)
+    return dataclass_fields_of(cls, names.qualname) if isinstance(cls, ast.ClassDef) else None
 
 
-def annotated_fields(names, cls):
+def dataclass_fields_of(cls, qualname):
+    """``init_fields`` of the ClassDef ``cls``, its names read by ``qualname`` (the module's, or
+    its imports' alone where a project summary reads it)."""
+    if cls.bases or cls.keywords:
+        return None
+    if [qualname(d) for d in cls.decorator_list
+            if qualname(decorated_by(d, qualname)) != REGISTER_DATACLASS] != ["dataclasses.dataclass"]:
+        return None
+    return annotated_fields(qualname, cls)
+
+
+def annotated_fields(qualname, cls):
     """The fields, in order, a dataclass-like ``cls`` takes as constructor parameters, read from
     its annotated class body: None for ``InitVar``s and ``field(...)`` options other than
     ``init=False`` (no parameter)."""
     fields = []
     for stmt in cls.body:
         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            annotation = names.qualname(
+            annotation = qualname(
                 stmt.annotation.value if isinstance(stmt.annotation, ast.Subscript) else stmt.annotation) or ""
-            if isinstance(stmt.value, ast.Call) and names.qualname(stmt.value.func) == "dataclasses.field" \
+            if isinstance(stmt.value, ast.Call) and qualname(stmt.value.func) == "dataclasses.field" \
                     and any(k.arg == "init" and ast.unparse(k.value) == "False" for k in stmt.value.keywords):
                 continue  # no parameter of the constructor
             if annotation.endswith(".InitVar") or isinstance(stmt.value, ast.Call):

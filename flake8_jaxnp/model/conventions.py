@@ -143,7 +143,7 @@ class Conventions:
         framework = facts is not None and hook.name in facts.get("construction_methods", ()) \
             and not cls.decorator_list and method_in(cls, "__init__") is None \
             and all(self.class_named(base) is None for base in cls.bases)
-        return annotated_fields(self.names, cls) if framework else None
+        return annotated_fields(self.names.qualname, cls) if framework else None
 
     def returns_result(self, func):
         """Whether calling the def or lambda ``func`` gives what its body returns: no decorator

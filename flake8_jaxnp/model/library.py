@@ -156,6 +156,8 @@ def attribute(flow, expr, base):
         return Value(PYTHON, "float64", weak=True)
     if dtypes.dtype_constructor(qualname):
         return PYTHON_VALUE  # a dtype such as jnp.float32
+    if qualname and flow.context.numpy_resolver is not None and flow.context.numpy_resolver(expr):
+        return Value(NUMPY)  # config.MASK: another project module's NumPy constant
     return UNKNOWN_VALUE
 
 

@@ -72,6 +72,7 @@ class Tracing:
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
+        self.numpy_resolver = callees.imported_numpy if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
@@ -484,8 +485,12 @@ class Tracing:
         arrays, python = set(), set()
         if bound and positional_names(callee)[:1] == ["self"] and self._traced_receiver(call, caller):
             params.add("self")  # model.predict(x), model a traced object: its fields are the trace's
+        vararg = callee.args.vararg if fields is None and not mapped else None  # *data gathers the rest
         for index, (node, value) in enumerate(zip(call.args, args)):
-            if isinstance(node, ast.Starred):
+            if isinstance(node, ast.Starred):  # f(*data), data a traced tuple: so is what each parameter gets
+                if value.traced:
+                    params.update(name for name in positional_params[index:] if name is not None)
+                    params.update([vararg.arg] if vararg is not None else [])
                 break
             if index < len(positional_params) and positional_params[index] is not None:
                 if value.traced:
@@ -494,6 +499,8 @@ class Tracing:
                         arrays.add(positional_params[index])
                 elif value.kind is PYTHON:
                     python.add(positional_params[index])
+            elif index >= len(positional_params) and vararg is not None and value.traced:
+                params.add(vararg.arg)
         for name, value in keywords.items():
             if name is not None and name not in options and value.traced:
                 params.add(name)
@@ -577,7 +584,10 @@ class Tracing:
             func = unit_def(self.names.tree, name)
             if func is None:
                 continue
-            accepted = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
+            # Batch(x, y) built there runs __post_init__ here, self holding the fields it got
+            fields = self.roots.conventions.dataclass_fields(func) if func.name in CONSTRUCTION_HOOKS else None
+            accepted = {field.id for field in fields} if fields is not None \
+                else set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
             for given, transform, caller, path, line, root in calls:
                 behaviour = self.roots.transforms.get(transform)
                 params = set(given) & accepted
@@ -588,6 +598,9 @@ class Tracing:
                 else:
                     chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
                     where = f"called from '{caller}' in {shown(path)}:{line}{chain}"
+                if params and fields is not None:
+                    self.roots.traced_fields.setdefault(func, set()).update(params)
+                    params = {"self"}
                 if params:
                     # The reach chose the parameters this transform traces: a filter transform's
                     # static scalars are not among them, so its name here asks for no second choice.

@@ -24,7 +24,7 @@ from . import containers, dtypes, library
 from .environments import Env
 from .names import DEFINITIONS, Names
 from .syntax import captured_names, child_nodes, has_continue
-from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, PYTHON, PYTHON_VALUE, TRACED, TRACER,
+from .kinds import (ARRAYS, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, PYTHON, PYTHON_VALUE, TRACED, TRACER,
                     TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join,
                     shaped)
 
@@ -44,6 +44,7 @@ class Surroundings(Protocol):
     staging_transforms: set  # transforms whose transformed function gives device arrays
     transform_names: frozenset
     dtype_resolver: Optional[Callable]  # expression -> (dtype, as a Python type) from another module, or None
+    numpy_resolver: Optional[Callable]  # expression -> whether it names another module's NumPy constant, or None
 
     def callee(self, func_expr):
         """The same-file def a call's function expression names, or None."""
@@ -328,6 +329,8 @@ class FunctionFlow:
         for binding in bindings:
             if binding.kind not in DEFINITIONS:
                 return self.context.outer_value(scope.node, expr.id)
+        if self.context.numpy_resolver is not None and self.context.numpy_resolver(expr):
+            return Value(NUMPY)  # MASK of ``from .config import MASK``: another module's NumPy constant
         return PYTHON_VALUE  # a module, function or class
 
     def _attribute(self, expr, env):

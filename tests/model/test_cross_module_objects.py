@@ -230,3 +230,20 @@ def test_a_dataclass_writes_its_own_init_and_a_cycle_ends():
     expected = {"Plain.__init__": "Base.__init__", "Plain.__call__": "Base.__call__",
                 "Record.__call__": "Base.__call__"}  # a dataclass writes __init__, not __call__
     assert inherited_methods(tree, found) == expected
+
+
+@pytest.mark.parametrize("constant, read, expected", [
+    ("TABLE = np.linspace(0.5, 1.5, 3).astype(np.float32)\n", "config.TABLE[label]", [(9, "JNP201")]),
+    ("TABLE = np.ones(3)\n", "TABLE[label]", [(9, "JNP201")]),
+    # a JAX array, or NumPy data made from a name: not known to be NumPy here
+    ("TABLE = jnp.ones(3)\n", "config.TABLE[label]", []),
+    ("N = 3\nTABLE = np.ones(N)\n", "TABLE[label]", []),
+])
+def test_an_imported_numpy_constant_indexed_by_a_tracer(tmp_path, constant, read, expected):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("import jax.numpy as jnp\nimport numpy as np\n\n" + constant)
+    (package / "step.py").write_text("import jax\n\nfrom pkg import config\nfrom pkg.config import TABLE\n\n\n"
+                                     f"@jax.jit\ndef weighted(w, label):\n    return w * {read}\n")
+    assert codes_at(flake8(["--jaxnp-cache-dir", "", "pkg/step.py"], tmp_path)) == expected

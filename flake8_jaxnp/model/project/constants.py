@@ -9,7 +9,7 @@ from .flows import binding_counts
 
 def numpy_constants(tree, imports):
     """The module constants bound once, at the top level, to a NumPy array made from literals
-    (``MASK = np.ones(3)``, ``W = np.linspace(0, 1, 3, dtype=np.float32)``): host data that
+    (``MASK = np.ones(3)``, ``W = np.linspace(0, 1, 3).astype(np.float32)``): host data that
     another module passing it to a jitted function uploads on every call."""
     found = {}
     for stmt in tree.body:
@@ -21,11 +21,19 @@ def numpy_constants(tree, imports):
 
 def _makes_numpy_array(call, imports):
     """Whether ``call`` makes a NumPy array (a function of NumPy's array modules that gives
-    one, as the model reads it: ``library.call``) from literals and dtypes alone."""
+    one, as the model reads it: ``library.call``) from literals and dtypes alone, or casts such
+    an array (``np.linspace(0.5, 1.5, 4).astype(np.float32)``)."""
+    if type(call.func) is ast.Attribute and call.func.attr == "astype":
+        return type(call.func.value) is ast.Call and _makes_numpy_array(call.func.value, imports) \
+            and _literal_arguments(call, imports)
     qualname = imported_qualname(call.func, imports) or ""
     module, _, name = qualname.rpartition(".")
     if module not in NUMPY_ARRAY_MODULES or name in non_array_functions() or qualname in GENERATOR_CONSTRUCTORS:
         return False
+    return _literal_arguments(call, imports)
+
+
+def _literal_arguments(call, imports):
     return all(_literal(value, imports) for value in [*call.args, *(k.value for k in call.keywords if k.arg)]) \
         and all(k.arg for k in call.keywords)
 

@@ -31,8 +31,8 @@ from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances,
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import built_jitted, jitted_result_shape, module_records
 from .returns import conversions, returned_kind, summary_qualname
-from .units import (TransformLines, applications, inherited_methods, own_body, plain_methods, returned_def,
-                    run_methods)
+from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
+                    returned_def, run_methods)
 from .wrappers import wrapper_classes
 
 # Decorators that return what the function returns, computed once per arguments.
@@ -91,6 +91,9 @@ def summarise(source, transforms, scalars_static=()):
                        for unit, func in found.items()} for found in (methods, linen))
     for unit, defined in inherited_methods(tree, methods).items():  # Net(Base) runs Base.__call__
         methods[unit] = {**methods[defined], "unit": defined}
+    for name, (hook, fields) in construction_hooks(tree, imports).items():  # Batch(x, y) runs __post_init__
+        methods.setdefault(f"{name}.__init__", {"params": ["self", *fields], "traceable": sorted(fields),
+                                                "unit": f"{name}.{hook}"})
     builders = {name for name, facts in functions.items() if facts.get("builds_jitted") is True}
     classes = wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
                               lambda names: TransformLines(source, imports, transforms, names).touched)

@@ -17,6 +17,7 @@ import bisect
 import re
 from functools import lru_cache
 
+from ..constructors import dataclass_fields_of
 from ..parameters import applied_parameters, transform_options
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child_nodes, class_body_names,
                       imported_qualname, named_options, parameters, selected_arguments, split_attributes,
@@ -71,6 +72,24 @@ def run_methods(tree, imports):
                     is_linen and imported_qualname(d, imports) in LINEN_COMPACT for d in bound[0].decorator_list):
                 (linen if is_linen else found)[f"{stmt.name}.{name}"] = bound[0]
     return found, linen
+
+
+def construction_hooks(tree, imports):
+    """{"Batch": ("__post_init__", ["x", "y"])}: the top-level dataclasses, each defined once, whose
+    generated ``__init__`` runs their own undecorated ``__post_init__`` on the fields it is given
+    (``constructors.dataclass_fields_of``), so ``Batch(x, y)`` in another module's traced code runs it."""
+    classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
+    names = [cls.name for cls in classes]
+    found = {}
+    for cls in classes:
+        hooks = [stmt for stmt in cls.body if type(stmt) in DEFS and stmt.name == "__post_init__"]
+        if names.count(cls.name) != 1 or len(hooks) != 1 or hooks[0].decorator_list \
+                or "__init__" in class_body_names(cls):
+            continue
+        fields = dataclass_fields_of(cls, lambda expr: imported_qualname(expr, imports))
+        if fields:
+            found[cls.name] = (hooks[0].name, [field.id for field in fields])
+    return found
 
 
 def plain_methods(tree, imports, of_linen=False):
