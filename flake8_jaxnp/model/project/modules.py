@@ -29,6 +29,7 @@ from .package import (ReachInputs, import_roots, is_project_module, kept_reach, 
                       top_package)
 from .summaries import function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
+from .wrappers import class_needs
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
@@ -107,11 +108,14 @@ class Project(OtherModules):
         return None
 
     # ---- summaries ----
-    def summary(self, path, defines=None):
+    def summary(self, path, defines=None, needs=None):
         """The summary of the module at ``path``, for its current bytes. Within a process a
         file whose size and modification time did not change is not read again. With
         ``defines``, None when no line starts by defining that name (the module is then not
-        parsed: the summary knows only top-level definitions)."""
+        parsed: the summary knows only top-level definitions); with ``needs`` (bytes
+        patterns), None when the module's bytes do not match each of them: what is asked
+        cannot be there (``class Trainer`` for the class ``Trainer``'s facts, ``global`` for a
+        rebound global)."""
         self.reach_inputs.read(path)
         try:
             stat = path.stat()
@@ -121,6 +125,8 @@ class Project(OtherModules):
         seen = MEMORY.summaries.get((path, self.salt))
         if seen is not None and seen[0] == version:
             return seen[1]
+        if needs is not None and not cache.matches(path, version, needs):
+            return None
         if defines is not None:
             part = MEMORY.parts.get((path, self.salt, defines))
             if part is not None and part[0] == version:
@@ -239,7 +245,8 @@ class Project(OtherModules):
         """(module path, facts) for an imported project class that hands out jitted functions
         (``wrappers``: the methods that return one, the parameter its instances call), or None."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        summary = self.summary(found[0], needs=class_needs(found[1], _last_names(self.transforms))) \
+            if found is not None and found[0] != self.path else None
         facts = summary["classes"].get(found[1]) if summary else None
         known = (found[0], facts) if facts else None
         self.consulted.append(("project_class", [list(binding), list(attributes)], answer(known)))
@@ -566,4 +573,9 @@ def _top_level_imports(data):
 def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
-    return word_pattern(tuple(sorted({name.rsplit(".", 1)[1] for name in transforms})))
+    return word_pattern(tuple(sorted(_last_names(transforms))))
+
+
+def _last_names(transforms):
+    """The last names of the transforms' dotted names (``jit`` of ``jax.jit``)."""
+    return {name.rsplit(".", 1)[1] for name in transforms}

@@ -95,7 +95,7 @@ def summarise(source, transforms, scalars_static=()):
                               lambda names: TransformLines(source, imports, transforms, names).touched)
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree),
+            "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
 
