@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..syntax import module_imports, split_attributes
 from .cache import MEMORY
-from .constants import GLOBAL_WORD
+from .constants import GLOBAL_STATEMENT
 from .flows import call_target
 
 
@@ -54,7 +54,7 @@ class OtherModules:
         rebinds, through ``global``, the global that ``binding`` and ``attributes`` name
         (``callbacks.LR_SCALE``; the summaries' ``rebound``), or None."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0], needs=(GLOBAL_WORD,)) if found is not None and found[0] != self.path else None
+        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) if found is not None and found[0] != self.path else None
         line = summary.get("rebound", {}).get(found[1]) if summary else None
         where = [shown(found[0]), line] if line else None
         self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))

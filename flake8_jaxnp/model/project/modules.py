@@ -27,7 +27,7 @@ from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTI
 from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       top_package)
-from .summaries import function_summary, root_summary, summarise, top_level_definitions
+from .summaries import CLASSES, class_summary, function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 from .wrappers import class_needs
 
@@ -112,7 +112,8 @@ class Project(OtherModules):
         """The summary of the module at ``path``, for its current bytes. Within a process a
         file whose size and modification time did not change is not read again. With
         ``defines``, None when no line starts by defining that name (the module is then not
-        parsed: the summary knows only top-level definitions); with ``needs`` (bytes
+        parsed: the summary knows only top-level definitions), or the part a question of
+        that name alone needs (``CLASSES``: ``class_summary``); with ``needs`` (bytes
         patterns), None when the module's bytes do not match each of them: what is asked
         cannot be there (``class Trainer`` for the class ``Trainer``'s facts, ``global`` for a
         rebound global)."""
@@ -132,7 +133,7 @@ class Project(OtherModules):
             if part is not None and part[0] == version:
                 return part[1]
             known = MEMORY.definitions.get(path)
-            if known is not None and known[0] == version and defines not in known[1]:
+            if known is not None and known[0] == version and defines not in known[1] and defines != CLASSES:
                 return None
         try:
             data = path.read_bytes()
@@ -146,16 +147,18 @@ class Project(OtherModules):
                 return part
         summary = cache.read(self.cache_dir, key)
         if summary is None:
-            if defines is not None:
+            if defines == CLASSES:
+                part = class_summary(data, self.transforms)
+            elif defines is not None:
                 definitions = top_level_definitions(data)
                 MEMORY.definitions[path] = (version, definitions)
                 if defines not in definitions:
                     return None
                 part = function_summary(data, defines, self.transforms, self.scalars_static, definitions)
-                if part is not None:  # kept in memory and on disk beside the module's key
-                    cache.write(self.cache_dir, f"{key}-{defines}", part)
-                    MEMORY.parts[(path, self.salt, defines)] = (version, part)
-                    return part
+            if defines is not None and part is not None:  # kept in memory and on disk beside the module's key
+                cache.write(self.cache_dir, f"{key}-{defines}", part)
+                MEMORY.parts[(path, self.salt, defines)] = (version, part)
+                return part
             summary = summarise(data, self.transforms, self.scalars_static)
             cache.write(self.cache_dir, key, summary)
         MEMORY.summaries[(path, self.salt)] = (version, summary)
@@ -245,7 +248,7 @@ class Project(OtherModules):
         """(module path, facts) for an imported project class that hands out jitted functions
         (``wrappers``: the methods that return one, the parameter its instances call), or None."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0], needs=class_needs(found[1], _last_names(self.transforms))) \
+        summary = self.summary(found[0], CLASSES, class_needs(found[1], _last_names(self.transforms))) \
             if found is not None and found[0] != self.path else None
         facts = summary["classes"].get(found[1]) if summary else None
         known = (found[0], facts) if facts else None
