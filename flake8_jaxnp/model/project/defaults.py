@@ -24,7 +24,7 @@ from .flows import call_target
 
 def answer(found):
     """A question's result as text: equal texts mean the model sees the same thing."""
-    return json.dumps(found, sort_keys=True, default=str)
+    return "null" if found is None else json.dumps(found, sort_keys=True, default=str)  # (most answers: none)
 
 
 @lru_cache(maxsize=None)
@@ -54,7 +54,8 @@ class OtherModules:
         rebinds, through ``global``, the global that ``binding`` and ``attributes`` name
         (``callbacks.LR_SCALE``; the summaries' ``rebound``), or None."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) if found is not None and found[0] != self.path else None
+        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) \
+            if found is not None and found[0] != self.path else None
         line = summary.get("rebound", {}).get(found[1]) if summary else None
         where = [shown(found[0]), line] if line else None
         self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))

@@ -143,7 +143,7 @@ class _Classes:
         """How many times the module stores ``.attribute`` (``self._fn = fn``, ``obj._fn = g``)."""
         if self._stored is None:
             self._stored = {}
-            for node in ast.walk(self.tree):
+            for node in walk_own([self.tree], ()):  # (every node: twice as fast as ast.walk)
                 if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
                     self._stored[node.attr] = self._stored.get(node.attr, 0) + 1
         return self._stored.get(attribute, 0)
