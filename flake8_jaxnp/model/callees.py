@@ -77,8 +77,8 @@ class Callees:
         return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls), known[1]) if calls else None
 
     def _own_class(self, func_expr):
-        """(facts, None) for the top-level class of this module that ``func_expr`` names, when it
-        hands out jitted functions (``wrappers``); else None."""
+        """(facts, None) for the top-level class of this module that ``func_expr`` names, when
+        calls on its instances give device arrays (``wrappers``' ``jitted_calls``); else None."""
         found = self.names.resolve_name(func_expr) if type(func_expr) is ast.Name else None
         if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
                 or found[1][0].kind is not BindingKind.CLASS:
@@ -87,7 +87,8 @@ class Callees:
             builders = {stmt.name for stmt in self.names.tree.body
                         if type(stmt) is ast.FunctionDef and self.builds_jitted(stmt) is True}
             self._own_classes = wrapper_classes(self.names.tree, self._jit_call, builders,
-                                                lambda names: lambda func: True)  # (every method read)
+                                                lambda names: lambda func: func.name == "__init__")
+            # (an __init__ is read whole; the other methods only for calls of what it stores)
         facts = self._own_classes.get(func_expr.id)
         return (facts, None) if facts else None
 

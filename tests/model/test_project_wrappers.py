@@ -3,13 +3,17 @@ which methods return one and which parameter an instance's call forwards to, rea
 the class's module; unknown steps keep the class silent; a timed loop of what they return
 is JAX work, and a change to the class's module is seen with a warm cache."""
 
+from pathlib import Path
+
 import pytest
 
 from test_findings_reuse import reused_when_unchanged
 from test_project import codes_at, lint
 from test_project_roots import write_package
 
-from flake8_jaxnp.model.project.summaries import summarise
+from flake8_jaxnp.model.project.constants import GLOBAL_STATEMENT
+from flake8_jaxnp.model.project.summaries import class_summary, summarise
+from flake8_jaxnp.model.project.wrappers import class_needs
 from flake8_jaxnp.options import Options
 from flake8_jaxnp.model.traced import transform_tables
 
@@ -270,3 +274,26 @@ def test_a_script_beside_the_package_sees_it_under_the_project_root(tmp_path, ma
     elsewhere = tmp_path / "elsewhere"  # flake8 run from a folder that does not hold the package
     elsewhere.mkdir()
     assert codes_at(lint(elsewhere, str(project / "scripts" / "train.py"))) == expected
+
+
+def test_the_class_part_and_the_text_tests_agree_with_the_whole_summary():
+    """What the project asks of a module's classes and rebound globals, from the parse of its
+    classes alone (``class_summary``) and after the text tests that spare a parse
+    (``class_needs``, ``GLOBAL_STATEMENT``), is what the whole summary says, on this file's
+    modules and on every module of the fixtures and the reported and project shapes."""
+    transforms = transform_tables(())[0]
+    staging = {name.rsplit(".", 1)[1] for name in transforms}
+    root = Path(__file__).resolve().parents[2]
+    sources = [PARTITIONER.format(call=FORWARDS, body=PARTITION).encode(), TRAINER.format(more="").encode()]
+    folders = ("fixtures", "tests/reported", "tests/project_shapes", "tests/frameworks_shapes")
+    sources += [path.read_bytes() for folder in folders for path in sorted((root / folder).rglob("*.py"))]
+    with_classes = with_rebound = 0
+    for source in sources:
+        whole = summarise(source, transforms)
+        assert class_summary(source, transforms)["classes"] == whole["classes"]
+        for name in whole["classes"]:
+            assert all(pattern.search(b"\n" + source) for pattern in class_needs(name, staging)), name
+        assert not whole.get("rebound") or GLOBAL_STATEMENT.search(source)
+        with_classes += bool(whole["classes"])
+        with_rebound += bool(whole.get("rebound"))
+    assert with_classes and with_rebound  # (the agreement is not vacuous)

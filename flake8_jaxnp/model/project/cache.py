@@ -23,6 +23,7 @@ class Memory:
         self.summaries = {}  # (path, salt) -> ((mtime, size), summary)
         self.parts = {}  # (path, salt, function name) -> ((mtime, size), summary of that function alone)
         self.definitions = {}  # module path -> ((mtime, size), its top_level_definitions)
+        self.matches = {}  # (module path, bytes pattern) -> ((mtime, size), whether its bytes match it)
         self.project_files = {}  # (package, in a package) -> project files
         self.module_files = {}  # module stem -> its file, or None
         self.packages = {}  # folder -> (its top package or itself, whether in a package)
@@ -39,17 +40,31 @@ class Memory:
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
-        words, calls) when the linted file's package changes: flake8 lints a package's files one
+        words, calls, matches) when the linted file's package changes: flake8 lints a package's files one
         after another, so the run's memory stays that of its largest package, and a module asked
         again is read again (from the cache folder). The reach and what the files are stay."""
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.module_uses):
+                          self.resolvers, self.words, self.module_uses, self.matches):
                 table.clear()
 
 
 MEMORY = Memory()
+
+
+def matches(path, version, patterns):
+    """Whether the bytes of the module at ``path`` (``version``: its modification time and size),
+    after a newline, match each of ``patterns``; kept for the process while the version stays."""
+    key = (path, patterns)
+    kept = MEMORY.matches.get(key)
+    if kept is None or kept[0] != version:
+        try:
+            data = b"\n" + path.read_bytes()
+        except OSError:
+            return False
+        kept = MEMORY.matches[key] = (version, all(pattern.search(data) for pattern in patterns))
+    return kept[1]
 
 
 def folder(cache_dir):

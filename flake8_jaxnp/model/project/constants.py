@@ -1,10 +1,15 @@
 """What other modules may read of a module's top-level constants, from its text alone."""
 import ast
+import re
 
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
 from .flows import binding_counts
+
+# What a module that rebinds a global through ``global`` must contain: the statement, which starts a
+# line, or follows a ``;`` or the ``:`` of a one-line block.
+GLOBAL_STATEMENT = re.compile(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
 
 
 def numpy_constants(tree, imports):
@@ -49,11 +54,13 @@ def _literal(expr, imports):
     return dtypes.dtype_of_qualname(imported_qualname(expr, imports))[0] is not None
 
 
-def rebound_globals(tree):
+def rebound_globals(tree, source):
     """{global: line} for the module globals bound at the top level that a function of the module
     rebinds through ``global`` (``global LR_SCALE; LR_SCALE = LR_SCALE * 0.5``, the line of its
     first such store): another module's traced code that reads ``callbacks.LR_SCALE`` keeps the
-    value it saw when traced."""
+    value it saw when traced. A module whose ``source`` (bytes) has no such statement is not walked."""
+    if GLOBAL_STATEMENT.search(source) is None:
+        return {}
     top = {node.id for stmt in tree.body if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
            for node in ast.walk(stmt) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
     found = {}

@@ -18,12 +18,13 @@ from pathlib import Path
 
 from ..syntax import module_imports, parameters, split_attributes
 from .cache import MEMORY
+from .constants import GLOBAL_STATEMENT
 from .flows import binding_counts, call_target
 
 
 def answer(found):
     """A question's result as text: equal texts mean the model sees the same thing."""
-    return json.dumps(found, sort_keys=True, default=str)
+    return "null" if found is None else json.dumps(found, sort_keys=True, default=str)  # (most answers: none)
 
 
 @lru_cache(maxsize=None)
@@ -55,7 +56,8 @@ class OtherModules:
         ``rebound``), or in a loop of another module (``configs.LABEL_SMOOTHING = s`` in a sweep
         script: ``rebinding_modules``); or None."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) \
+            if found is not None and found[0] != self.path else None
         line = summary.get("rebound", {}).get(found[1]) if summary else None
         stores = rebinding_modules(self, found[1], found[0]) if summary and not line else None
         where = [shown(found[0]), line, True] if line else [shown(stores[0][0]), stores[0][1], False] if stores \

@@ -27,8 +27,9 @@ from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTI
 from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       project_folder, top_package)
-from .summaries import function_summary, root_summary, summarise, top_level_definitions
+from .summaries import CLASSES, class_summary, function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
+from .wrappers import class_needs
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
@@ -108,11 +109,15 @@ class Project(OtherModules):
         return None
 
     # ---- summaries ----
-    def summary(self, path, defines=None):
+    def summary(self, path, defines=None, needs=None):
         """The summary of the module at ``path``, for its current bytes. Within a process a
         file whose size and modification time did not change is not read again. With
         ``defines``, None when no line starts by defining that name (the module is then not
-        parsed: the summary knows only top-level definitions)."""
+        parsed: the summary knows only top-level definitions), or the part a question of
+        that name alone needs (``CLASSES``: ``class_summary``); with ``needs`` (bytes
+        patterns), None when the module's bytes do not match each of them: what is asked
+        cannot be there (``class Trainer`` for the class ``Trainer``'s facts, ``global`` for a
+        rebound global)."""
         self.reach_inputs.read(path)
         try:
             stat = path.stat()
@@ -122,12 +127,14 @@ class Project(OtherModules):
         seen = MEMORY.summaries.get((path, self.salt))
         if seen is not None and seen[0] == version:
             return seen[1]
+        if needs is not None and not cache.matches(path, version, needs):
+            return None
         if defines is not None:
             part = MEMORY.parts.get((path, self.salt, defines))
             if part is not None and part[0] == version:
                 return part[1]
             known = MEMORY.definitions.get(path)
-            if known is not None and known[0] == version and defines not in known[1]:
+            if known is not None and known[0] == version and defines not in known[1] and defines != CLASSES:
                 return None
         try:
             data = path.read_bytes()
@@ -141,16 +148,18 @@ class Project(OtherModules):
                 return part
         summary = cache.read(self.cache_dir, key)
         if summary is None:
-            if defines is not None:
+            if defines == CLASSES:
+                part = class_summary(data, self.transforms)
+            elif defines is not None:
                 definitions = top_level_definitions(data)
                 MEMORY.definitions[path] = (version, definitions)
                 if defines not in definitions:
                     return None
                 part = function_summary(data, defines, self.transforms, self.scalars_static, definitions)
-                if part is not None:  # kept in memory and on disk beside the module's key
-                    cache.write(self.cache_dir, f"{key}-{defines}", part)
-                    MEMORY.parts[(path, self.salt, defines)] = (version, part)
-                    return part
+            if defines is not None and part is not None:  # kept in memory and on disk beside the module's key
+                cache.write(self.cache_dir, f"{key}-{defines}", part)
+                MEMORY.parts[(path, self.salt, defines)] = (version, part)
+                return part
             summary = summarise(data, self.transforms, self.scalars_static)
             cache.write(self.cache_dir, key, summary)
         MEMORY.summaries[(path, self.salt)] = (version, summary)
@@ -240,7 +249,8 @@ class Project(OtherModules):
         """(module path, facts) for an imported project class that hands out jitted functions
         (``wrappers``: the methods that return one, the parameter its instances call), or None."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        summary = self.summary(found[0], CLASSES, class_needs(found[1], _last_names(self.transforms))) \
+            if found is not None and found[0] != self.path else None
         facts = summary["classes"].get(found[1]) if summary else None
         known = (found[0], facts) if facts else None
         self.consulted.append(("project_class", [list(binding), list(attributes)], answer(known)))
@@ -579,4 +589,9 @@ def _top_level_imports(data):
 def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
-    return word_pattern(tuple(sorted({name.rsplit(".", 1)[1] for name in transforms})))
+    return word_pattern(tuple(sorted(_last_names(transforms))))
+
+
+def _last_names(transforms):
+    """The last names of the transforms' dotted names (``jit`` of ``jax.jit``)."""
+    return {name.rsplit(".", 1)[1] for name in transforms}

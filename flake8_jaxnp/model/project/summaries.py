@@ -94,12 +94,11 @@ def summarise(source, transforms, scalars_static=()):
     for name, (hook, fields) in construction_hooks(tree, imports).items():  # Batch(x, y) runs __post_init__
         methods.setdefault(f"{name}.__init__", {"params": ["self", *fields], "traceable": sorted(fields),
                                                 "unit": f"{name}.{hook}"})
-    builders = {name for name, facts in functions.items() if facts.get("builds_jitted") is True}
-    classes = wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
-                              lambda names: TransformLines(source, imports, transforms, names).touched)
+    classes = _classes(source, tree, imports, transforms,
+                       {name for name, facts in functions.items() if facts.get("builds_jitted") is True})
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree),
+            "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
 
@@ -150,7 +149,30 @@ def top_level_definitions(source):
 
 # A newline, then a line that defines a name. Starting with a newline rather than ^ makes
 # the search jump from line to line instead of trying every byte.
+# The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
+CLASSES = "(classes)"
 _DEFINITION = re.compile(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
+
+
+def class_summary(source, transforms):
+    """What ``summarise`` says of the module's classes (``classes``) alone: a parse, and of
+    its top-level defs only whether they return a jitted function, without the flows,
+    roots and records that cost most of a summary."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"classes": {}}
+    imports = module_imports(tree)
+    lines = TransformLines(source, imports, transforms)
+    built = {stmt.name: lines.touched(stmt) and _builds_jitted(stmt, imports, transforms) is True
+             for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}  # (the last def)
+    return {"classes": _classes(source, tree, imports, transforms, {name for name, built in built.items() if built})}
+
+
+def _classes(source, tree, imports, transforms, builders):
+    """``wrappers.wrapper_classes`` of the module, ``builders`` its defs that return a jitted function."""
+    return wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
+                           lambda names: TransformLines(source, imports, transforms, names).touched)
 
 
 def function_summary(source, name, transforms, scalars_static=(), definitions=None):

@@ -16,9 +16,11 @@ step is unknown (another return, a decorated or rebound method, a base from else
 the attribute stored again) the class says nothing.
 """
 import ast
+import re
 
 from ..syntax import positional_names, walk_own
 from .flows import NESTED_SCOPE_TYPES, attribute_stores, stored_parameters
+from .units import word_pattern
 
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4
@@ -44,12 +46,24 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         entry = {"builds_jitted": methods} if methods else {}
         if name in found.wrappers:
             entry["forwards"] = found.wrappers[name]
-        calls = found.jitted_calls(name)
+        calls = found.jitted_calls(name, test)
         if calls:
             entry["jitted_calls"] = calls
         if entry:
             result[name] = entry
     return result
+
+
+def class_needs(name, staging):
+    """The bytes patterns a module must match for its class ``name`` to have an entry: a line
+    starting ``class <name>`` (not asked of a name that is not ASCII: the module's encoding may
+    spell it otherwise), and a transform's last name (``staging``: what builds a jitted function)
+    or both ``__call__`` and ``__init__`` (what a forwarding class defines)."""
+    needs = (word_pattern(tuple(sorted({*staging, "__call__"}))), word_pattern(tuple(sorted({*staging, "__init__"}))))
+    if not name.isascii():
+        return needs
+    return (*needs, re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*class[ \t\\\r\n]+%b(?![\w\x80-\xff])"
+                               % re.escape(name.encode())))
 
 
 def _classes(tree):
@@ -144,17 +158,19 @@ class _Classes:
         param = stored_parameters(init, self.stores()).get(attribute)  # the one store, at the top: self._fn = fn
         return [positional_names(init).index(param) - 1, param] if param is not None else None
 
-    def jitted_calls(self, name):
+    def jitted_calls(self, name, touched):
         """The attributes that ``__init__`` stores a jitted function in, unconditionally and
         nowhere else in the module, and the methods every return of which calls one
-        (``return self.logits(params, x)``), sorted."""
+        (``return self.logits(params, x)``), sorted. An ``__init__`` whose lines do not pass
+        ``touched`` stores none."""
         init = self.lookup(name, "__init__")
-        if init is None or not init.args.args:
+        if init is None or not init.args.args or not touched(init):
             return []
-        _, stores = _returns_and_stores(init)
-        attributes = {stmt.targets[0].attr for stmt in init.body
-                      if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
-                      and self.stores().get(stmt.targets[0].attr) == 1 and self._jitted(stmt.value, stores, 0)}
+        assigned = [stmt for stmt in init.body if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
+                    and type(stmt.value) in (ast.Name, ast.Call)]  # (the values _jitted may accept)
+        stores = _returns_and_stores(init)[1] if assigned else None
+        attributes = {stmt.targets[0].attr for stmt in assigned
+                      if self._jitted(stmt.value, stores, 0) and self.stores().get(stmt.targets[0].attr) == 1}
         methods = set()
         for method in self.method_names(name) if attributes else ():
             func = self.lookup(name, method)
