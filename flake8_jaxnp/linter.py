@@ -6,13 +6,13 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 import gc
 import importlib
 import os
-import re
 
 from . import api, checks, reuse
 from .findings import INTERNAL_ERROR, Finding
 from .model import Model
 from .model.project import project_around
 from .options import DEFAULT
+from .patterns import Pattern
 
 
 def _declared_checks():
@@ -41,7 +41,7 @@ def relevant(text, options=DEFAULT):
     return any(word in text for word in ("jax", "numpy", *packages))
 
 
-_DEF = re.compile(r"\bdef\b")  # (a function, the only thing of a module that traces can reach, needs one)
+_DEF = Pattern(r"\bdef\b")  # (a function, the only thing of a module that traces can reach, needs one)
 
 
 def _reached_by_traces(filename, text, options):

@@ -6,12 +6,16 @@ changed module gets a new key, so answers are never stale), and ``reuse`` keeps 
 file's findings beside them. In memory, ``MEMORY`` holds what this process (one flake8
 run, which sees one state of the files) already found on disk.
 """
-import hashlib
 import json
 import os
 import sys
 from functools import lru_cache
 from pathlib import Path
+
+try:  # hashlib's own blake2b: importing hashlib would also load OpenSSL (10 M instructions, a sixth
+    from _blake2 import blake2b  # of the plugin's start-up, that an editor's save pays for nothing)
+except ImportError:  # a Python built without its own blake2
+    from hashlib import blake2b
 
 from ... import api
 
@@ -129,7 +133,7 @@ def plugin_digest():
     all would cost more than the rest of a save's lint). The generator (``datagen/``) is left
     out: answers change only when the data file it writes does. (``os.walk``: pathlib's walk
     cost an editor's save a few ms.)"""
-    digest = hashlib.blake2b(digest_size=16)
+    digest = blake2b(digest_size=16)
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     for folder, subfolders, files in os.walk(package):
         subfolders[:] = sorted(name for name in subfolders
