@@ -131,19 +131,27 @@ def plugin_digest():
     findings, even when the version number did not change. Each file counts by its size and
     modification time, as Python's own bytecode cache tells a changed source (reading them
     all would cost more than the rest of a save's lint). The generator (``datagen/``) is left
-    out: answers change only when the data file it writes does. (``os.walk``: pathlib's walk
-    cost an editor's save a few ms.)"""
+    out: answers change only when the data file it writes does."""
     digest = blake2b(digest_size=16)
     package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    for folder, subfolders, files in os.walk(package):
-        subfolders[:] = sorted(name for name in subfolders
-                               if name != "__pycache__" and not (folder == package and name == "datagen"))
-        for name in sorted(files):
-            if name.endswith((".py", ".toml", ".json")):
-                path = os.path.join(folder, name)
-                stat = os.stat(path)
-                digest.update(f"{os.path.relpath(path, package)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    _digest_folder(digest, package, "", skipped=("__pycache__", "datagen"))
     return digest.hexdigest()
+
+
+def _digest_folder(digest, folder, relative, skipped=("__pycache__",)):
+    """Add the ``.py``, ``.toml`` and ``.json`` files below ``folder`` (named from the package's
+    folder: ``relative``) to ``digest``, by name, size and time. (``os.scandir``: ``os.walk`` and
+    ``os.path.relpath`` cost an editor's save 1.5 M instructions more, pathlib's walk a few ms.)"""
+    subfolders = []
+    for entry in sorted(os.scandir(folder), key=lambda entry: entry.name):
+        if entry.is_dir():
+            if entry.name not in skipped and not entry.is_symlink():  # (as os.walk)
+                subfolders.append(entry)
+        elif entry.name.endswith((".py", ".toml", ".json")):
+            stat = entry.stat()
+            digest.update(f"{relative}{entry.name}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    for entry in subfolders:
+        _digest_folder(digest, entry.path, f"{relative}{entry.name}/")
 
 
 def salt(transforms, scalars_static):
