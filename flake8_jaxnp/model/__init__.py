@@ -10,6 +10,11 @@
 - ``reach``: the functions no array can enter; ``callees``: what the project's own functions return;
 - ``project``: the other modules of the project, summarised and cached.
 """
+# First, whichever module is asked for: the project's modules and the per-file model's import
+# each other's parts (``traced`` -> ``constructors`` -> ``project.records``; ``project.modules`` ->
+# ``traced``), and this order completes every import.
+from . import project  # noqa: F401
+
 __all__ = ["Model"]
 
 
