@@ -29,7 +29,7 @@ def _declared_checks():
 
 def __getattr__(name):
     """``CHECKS``, the declared checks, imported when first asked for: with the model's facade,
-    they are half of the plugin's start-up, which a process whose files name no JAX, or whose
+    they are a third of the plugin's start-up, which a process whose files name no JAX, or whose
     findings are all reused, never needs."""
     if name == "CHECKS":
         globals()["CHECKS"] = found = _declared_checks()
