@@ -3,15 +3,14 @@
 A finding is data (code, position, message fields); the flake8 entry point and
 the runtime report turn it into text through the rule catalogue.
 """
-import re
-from dataclasses import dataclass
-
+from .patterns import Pattern
+from .record import Record
 from .rules import RULES
 
 INTERNAL_ERROR = "JNP900"  # the one code no check emits: a check (or the model) that raised
 # A line and its break, where Python's tokenizer, flake8 and LSP break lines: \r\n, \r or \n
 # (``str.splitlines`` also breaks at \f, \v, \x1c-\x1e, \x85, \u2028 and \u2029).
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+_LINE = Pattern(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
 def source_lines(text):
@@ -19,12 +18,14 @@ def source_lines(text):
     return _LINE.findall(text)
 
 
-@dataclass(frozen=True, order=True)
-class Finding:
-    line: int
-    col: int  # 0-based, as flake8 reports it
-    code: str
-    fields: tuple = ()  # sorted (name, value) pairs filled into the rule's message
+class Finding(Record):
+    __slots__ = (
+        "line",
+        "col",  # 0-based, as flake8 reports it
+        "code",
+        "fields",  # sorted (name, value) pairs filled into the rule's message
+    )
+    DEFAULTS = {"fields": ()}
 
     @classmethod
     def at(cls, node, code, fields):

@@ -6,18 +6,20 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 import gc
 import importlib
 import os
-import re
+import sys
 
-from . import api, checks, reuse
+from . import api, reuse
 from .findings import INTERNAL_ERROR, Finding
-from .model import Model
 from .model.project import project_around
 from .options import DEFAULT
+from .patterns import Pattern
 
 
 def _declared_checks():
     """Every check that a rule-family module of ``checks/`` defines with ``@rule(codes)``, by module
     name: a new check needs no list entry."""
+    from . import checks
+
     names = sorted(name.removesuffix(".py") for name in os.listdir(checks.__path__[0])
                    if name.endswith(".py") and name != "__init__.py")
     modules = [importlib.import_module(f"{checks.__name__}.{name}") for name in names]
@@ -25,7 +27,14 @@ def _declared_checks():
                  if callable(value) and hasattr(value, "codes") and value.__module__ == module.__name__)
 
 
-CHECKS = _declared_checks()
+def __getattr__(name):
+    """``CHECKS``, the declared checks, imported when first asked for: with the model's facade,
+    they are a third of the plugin's start-up, which a process whose files name no JAX, or whose
+    findings are all reused, never needs."""
+    if name == "CHECKS":
+        globals()["CHECKS"] = found = _declared_checks()
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def relevant(text, options=DEFAULT):
@@ -41,7 +50,7 @@ def relevant(text, options=DEFAULT):
     return any(word in text for word in ("jax", "numpy", *packages))
 
 
-_DEF = re.compile(r"\bdef\b")  # (a function, the only thing of a module that traces can reach, needs one)
+_DEF = Pattern(r"\bdef\b")  # (a function, the only thing of a module that traces can reach, needs one)
 
 
 def _reached_by_traces(filename, text, options):
@@ -76,12 +85,14 @@ def _lint(tree, lines, options, filename):
         found = reuse.reused(where, filename, options)
         if found is not None:
             return found
+    from .model.facade import Model  # (see __getattr__)
+
     try:
         model = Model(tree, options, filename)
     except Exception as exc:  # noqa: BLE001 - any failure becomes JNP900, flake8 goes on
         return [_internal_error(exc)]
     results = set()
-    for check in CHECKS:
+    for check in sys.modules[__name__].CHECKS:  # (imported on first use: __getattr__)
         try:
             results.update(check(model))
         except Exception as exc:  # noqa: BLE001

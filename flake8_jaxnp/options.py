@@ -1,20 +1,22 @@
 """Plugin options, shared by flake8's option manager and the runtime mode."""
 import importlib.util
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
+from .record import Record
 from .rules import OFF_BY_DEFAULT, RULES
 
 X64_RULES = ("JNP402", "JNP403")  # what --jaxnp-x64 silences
 
 
-@dataclass(frozen=True)
-class Options:
-    extra_transforms: tuple = ()  # dotted names treated like jax.jit
-    x64: bool = False  # the project enables jax_enable_x64 globally
-    cache_dir: str = None  # summaries and kept findings: None is the user's cache folder, "" keeps none on disk
-    silenced: frozenset = frozenset()  # codes flake8's selection never reports: checks skip their work
+class Options(Record):
+    __slots__ = (
+        "extra_transforms",  # dotted names treated like jax.jit
+        "x64",  # the project enables jax_enable_x64 globally
+        "cache_dir",  # summaries and kept findings: None is the user's cache folder, "" keeps none on disk
+        "silenced",  # codes flake8's selection never reports: checks skip their work
+    )
+    DEFAULTS = {"extra_transforms": (), "x64": False, "cache_dir": None, "silenced": frozenset()}
 
 
 DEFAULT = Options()

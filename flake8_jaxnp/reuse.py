@@ -14,11 +14,9 @@ functions is solved over the whole project's summaries, and what an imported
 function converts follows the helpers it hands its arguments to, so a module
 changed anywhere along a chain changes the answer (``tests/model/test_project_reach.py``).
 """
-import hashlib
 import json
 import os
 import sys
-from dataclasses import fields
 
 from .findings import INTERNAL_ERROR, Finding
 from .model import project as projects
@@ -34,10 +32,10 @@ def entry(text, options, filename):
     folder = cache.folder(options.cache_dir)
     if not folder or not projects.has_project(filename):
         return None
-    settings = {field.name: getattr(options, field.name) for field in fields(options) if field.name != "cache_dir"}
+    settings = {name: getattr(options, name) for name in options.FIELDS if name != "cache_dir"}
     inputs = json.dumps([text, filename, os.getcwd(), settings, cache.plugin_digest(), sys.version],
                         sort_keys=True, default=sorted)  # (sets, as sorted lists)
-    return str(folder), PREFIX + hashlib.blake2b(inputs.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return str(folder), PREFIX + cache.blake2b(inputs.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def reused(where, filename, options):

@@ -3,38 +3,36 @@
 Messages, the README rule table, the rule pages and the completeness tests all
 read from ``RULES``, so a rule exists exactly when it has an entry there.
 """
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import datafiles
 from . import evidence as ev
+from .record import Record
 
 CATALOGUE_FILE = Path(__file__).with_name("catalogue.toml")
 
 
-@dataclass(frozen=True)
-class Rule:
-    code: str
-    name: str
-    message: str  # str.format template; fields are filled by the check
-    why: str
-    fix: str
-    on_by_default: bool = True  # False: reported only when selected explicitly
-    # Rule pages (docs.py): code the rule flags, the fixed code, and the exception the
-    # example raises on the JAX release jax_api.json describes ("": the pitfall is silent).
-    # Tests lint both, run both under JAX, and check the exception.
-    example: str = ""
-    instead: str = ""
-    raises: str = ""
-    evidence: tuple = ()  # kinds of runtime evidence (evidence.py) that confirm a finding
-    unconfirmable: str = ""  # why no runtime evidence can confirm it (when evidence is empty)
-    # The fix ``python -m flake8_jaxnp fix`` applies (autofix/): "safe" (nothing changes but the
-    # pitfall), "unsafe" (applied only with --unsafe-fixes), "" (none); the note says why.
-    fix_safety: str = ""
-    fix_safety_note: str = ""
-    # The harm is time (a sync, an upload, a compile): ``flake8-jaxnp-confirm --measure-cost`` times
-    # it where it happens, and a fixable one also against the same case fixed (confirm/cost.py).
-    costs_time: bool = False
+class Rule(Record):
+    __slots__ = (
+        "code", "name",
+        "message",  # str.format template; fields are filled by the check
+        "why", "fix",
+        "on_by_default",  # False: reported only when selected explicitly
+        # Rule pages (docs.py): code the rule flags, the fixed code, and the exception the
+        # example raises on the JAX release jax_api.json describes ("": the pitfall is silent).
+        # Tests lint both, run both under JAX, and check the exception.
+        "example", "instead", "raises",
+        "evidence",  # kinds of runtime evidence (evidence.py) that confirm a finding
+        "unconfirmable",  # why no runtime evidence can confirm it (when evidence is empty)
+        # The fix ``python -m flake8_jaxnp fix`` applies (autofix/): "safe" (nothing changes but the
+        # pitfall), "unsafe" (applied only with --unsafe-fixes), "" (none); the note says why.
+        "fix_safety", "fix_safety_note",
+        # The harm is time (a sync, an upload, a compile): ``flake8-jaxnp-confirm --measure-cost`` times
+        # it where it happens, and a fixable one also against the same case fixed (confirm/cost.py).
+        "costs_time",
+    )
+    DEFAULTS = {"on_by_default": True, "example": "", "instead": "", "raises": "", "evidence": (),
+                "unconfirmable": "", "fix_safety": "", "fix_safety_note": "", "costs_time": False}
 
     def format(self, **fields):
         return f"{self.code} {self.message.format(**fields)}"

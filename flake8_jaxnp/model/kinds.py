@@ -1,6 +1,7 @@
 """Value kinds: is this expression a tracer, a device array, a NumPy array?"""
 import enum
-from dataclasses import dataclass
+
+from ..record import Record
 
 
 class Kind(enum.Enum):
@@ -28,14 +29,22 @@ TREES = (TRACER_TREE, JAX_TREE)
 ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array"})
 
 
-@dataclass(frozen=True)
-class Value:
-    kind: Kind
-    dtype: str = None
-    weak: bool = False  # a Python scalar: weakly typed in JAX promotion
-    # A Python value whose truth is known (a literal every call passes a parameter): code that
-    # a test of it skips never runs (``check and not jnp.all(x)`` with ``check=False``).
-    truth: bool = None
+_set = object.__setattr__
+
+
+class Value(Record):
+    """What an expression holds: its kind, its dtype when known, whether it is weakly typed
+    (a Python scalar, in JAX promotion), and, for a Python value, its truth when known (a
+    literal every call passes a parameter: code that a test of it skips never runs, as
+    ``check and not jnp.all(x)`` with ``check=False``)."""
+
+    __slots__ = ("kind", "dtype", "weak", "truth")
+
+    def __init__(self, kind, dtype=None, weak=False, truth=None):  # (written out: the forward passes make many)
+        _set(self, "kind", kind)
+        _set(self, "dtype", dtype)
+        _set(self, "weak", weak)
+        _set(self, "truth", truth)
 
     members = None  # see Shaped
     container = None
@@ -61,16 +70,19 @@ class Value:
         return self.kind in ARRAYS
 
 
-@dataclass(frozen=True)
 class Shaped(Value):
     """A jitted result whose pytree class is known, or a list of a tree's leaves: what its
     parts hold, as ((("attr", name) | ("item", index) | ("call", method) | EACH, Value), ...). A subclass, so
     that plain Values stay as small and cheap as before; a join keeps only the kind."""
 
-    members: tuple = ()
-    # "list", "tuple", "dict", "set" or "generator": a Python container (containers.py); "object": a
-    # dataclass built here, whose fields the members hold (constructors.py)
-    container: str = None
+    # container: "list", "tuple", "dict", "set" or "generator", a Python container (containers.py);
+    # "object", a dataclass built here, whose fields the members hold (constructors.py)
+    __slots__ = ("members", "container")
+
+    def __init__(self, kind, dtype=None, weak=False, members=(), container=None):
+        Value.__init__(self, kind, dtype, weak)
+        _set(self, "members", members)
+        _set(self, "container", container)
 
 
 # The member of a Shaped list whose every element holds the same kind (``jax.tree.leaves(state)``).

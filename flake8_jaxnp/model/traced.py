@@ -7,11 +7,11 @@ later, by the value analysis, which knows which arguments carry tracers.
 """
 import ast
 import enum
-from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
+from ..record import Record
 from .aliases import TransformAliases
 from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
@@ -54,16 +54,16 @@ _MEASURED = {(True, True): Behaviour.STAGING, (True, False): Behaviour.BATCHING,
              (False, False): Behaviour.DIFFERENTIATING}
 
 
-@dataclass(frozen=True)
-class Transform:
+class Transform(Record):
     """One transform applied to a function: its dotted name and how it behaves, and where
     it was applied when that is not at the function's definition (``root``, for messages)."""
 
-    name: str
-    behaviour: Behaviour
-    root: str = None
-    chosen: bool = False  # another module's reach chose the traced parameters (across modules)
-    assumed: bool = False  # the framework's contract, not a transform the code shows, traces it
+    __slots__ = (
+        "name", "behaviour", "root",
+        "chosen",  # another module's reach chose the traced parameters (across modules)
+        "assumed",  # the framework's contract, not a transform the code shows, traces it
+    )
+    DEFAULTS = {"root": None, "chosen": False, "assumed": False}
 
     @property
     def shown(self):
@@ -125,20 +125,24 @@ def array_result_transforms():
     return {name for name, facts in api.transforms().items() if facts["arrays"]}
 
 
-@dataclass
-class TracedFunction:
+class TracedFunction(Record):
     """A function JAX traces: by what, and which of its parameters are tracers."""
 
-    node: ast.AST
-    transforms: list = field(default_factory=list)
-    traced_params: set = field(default_factory=set)
-    array_params: set = field(default_factory=set)  # given one traced array by a call that spread tracing
-    tree_params: set = field(default_factory=set)  # given anything else traced (a pytree, a tracer of a root)
-    # A framework Module's method: the parameters its framework's contract makes tracers, less
-    # those a call in the file passes a Python value (``self.repeat(x, 2)``: a static count).
-    assumed_params: set = field(default_factory=set)
-    python_params: set = field(default_factory=set)
-    optional_params: set = field(default_factory=set)  # defaulted ones a call passes: jax.jit(f)(a, 30)
+    __slots__ = ("node", "transforms", "traced_params", "array_params", "tree_params", "assumed_params",
+                 "python_params", "optional_params")
+    FROZEN = False
+
+    def __init__(self, node):
+        self.node = node
+        self.transforms = []
+        self.traced_params = set()
+        self.array_params = set()  # given one traced array by a call that spread tracing
+        self.tree_params = set()  # given anything else traced (a pytree, a tracer of a root)
+        # A framework Module's method: the parameters its framework's contract makes tracers, less
+        # those a call in the file passes a Python value (``self.repeat(x, 2)``: a static count).
+        self.assumed_params = set()
+        self.python_params = set()
+        self.optional_params = set()  # defaulted ones a call passes: jax.jit(f)(a, 30)
 
     @property
     def abstract(self):

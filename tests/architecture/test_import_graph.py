@@ -154,3 +154,20 @@ def test_the_findings_cache_key_hashes_the_runtime_not_the_generator(tmp_path):
     with open(copy / "checks" / "dtypes.py", "a", encoding="utf-8") as check:
         check.write("# an edit\n")
     assert digest() != before
+
+
+def test_a_module_that_names_no_jax_is_linted_without_the_checks_or_the_model():
+    """The checks and the model's facade are imported when a file first needs them: an editor's
+    save of a module that names no JAX (and defines no function that traces could reach) pays
+    only for the rest of the plugin's start-up."""
+    probe = ("import ast, sys\nfrom flake8_jaxnp import linter\nfrom flake8_jaxnp.options import Options\n"
+             "text = 'import os\\nprint(os.sep)\\n'\n"
+             "assert linter.lint(ast.parse(text), text.splitlines(True), Options(cache_dir='')) == []\n"
+             "print(sorted(m for m in sys.modules\n"
+             "             if m.startswith(('flake8_jaxnp.checks', 'flake8_jaxnp.model.facade'))))\n"
+             "text = 'import jax\\njax.numpy.zeros(3).at\\n'\n"
+             "linter.lint(ast.parse(text), text.splitlines(True), Options(cache_dir=''))\n"
+             "print('flake8_jaxnp.model.facade' in sys.modules, len(linter.CHECKS) > 10)\n")
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split("\n")[:2] == ["[]", "True True"]

@@ -13,10 +13,10 @@ expression.
 """
 import ast
 import builtins
-import re
 from functools import lru_cache
 
 from ... import api
+from ...patterns import Pattern
 from ..library import non_array_functions
 from ..syntax import (NESTED_SCOPES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, parameters,
                       positional_names, split_attributes, walk_own)
@@ -57,10 +57,10 @@ _APPLY_FN = b"apply_fn"
 # Text that an ``apply_fn=`` keyword and a read of ``.apply_fn`` cannot do without. Between
 # two tokens Python allows blanks, continuations and, inside brackets, newlines and comments:
 # a comment (``#``) counts as maybe. (Each run of blanks is scanned once: linear on any text.)
-_APPLY_FN_KEYWORD = re.compile(rb"\bapply_fn[ \t\f\r\n\\]*(?:=(?!=)|#)")
-_APPLY_FN_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply_fn\b|#)")
+_APPLY_FN_KEYWORD = Pattern(rb"\bapply_fn[ \t\f\r\n\\]*(?:=(?!=)|#)")
+_APPLY_FN_ATTRIBUTE = Pattern(rb"\.[ \t\f\r\n\\]*(?:apply_fn\b|#)")
 # Text that ``model.apply(variables, x)`` cannot do without (read as the two above).
-_APPLY_ATTRIBUTE = re.compile(rb"\.[ \t\f\r\n\\]*(?:apply\b|#)")
+_APPLY_ATTRIBUTE = Pattern(rb"\.[ \t\f\r\n\\]*(?:apply\b|#)")
 # The last part of the path of a call ``model.apply(variables, x)``: it runs the ``__call__``
 # of ``model``'s class after the variables when that class is a linen Module (no attribute is
 # spelled so, so no function of the project is named by it).

@@ -11,13 +11,12 @@ next to it. The reach says which functions of this file the project's traces rea
 from other modules, any number of calls away, with which parameters traced.
 """
 import ast
-import hashlib
 import os
-import re
 from collections import deque
 from functools import partial
 from pathlib import Path
 
+from ...patterns import Pattern
 from ..syntax import is_test_file, module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
@@ -525,7 +524,7 @@ class Project(OtherModules):
         return found
 
     def _key(self, data):
-        return hashlib.blake2b(data + self.salt, digest_size=16).hexdigest()
+        return cache.blake2b(data + self.salt, digest_size=16).hexdigest()
 
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""
@@ -574,7 +573,7 @@ def project_around(filename, options):
 
 # A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``),
 # after the newline before it (searched in b"\n" + data: the search jumps from line to line).
-_TOP_LEVEL_IMPORT = re.compile(rb"\n(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))")
+_TOP_LEVEL_IMPORT = Pattern(rb"\n(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))")
 
 
 def _top_level_imports(data):

@@ -14,10 +14,10 @@ module's header and the function's own lines (``function_summary``).
 import ast
 import bisect
 import json
-import re
 from functools import lru_cache
 
 from ... import api
+from ...patterns import Pattern
 from .. import dtypes
 from ..aliases import transform_aliases
 from ..constructors import DATACLASS_DECORATORS
@@ -147,11 +147,11 @@ def top_level_definitions(source):
     return found
 
 
-# A newline, then a line that defines a name. Starting with a newline rather than ^ makes
-# the search jump from line to line instead of trying every byte.
 # The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
 CLASSES = "(classes)"
-_DEFINITION = re.compile(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
+# A newline, then a line that defines a name. Starting with a newline rather than ^ makes
+# the search jump from line to line instead of trying every byte.
+_DEFINITION = Pattern(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
 
 
 def class_summary(source, transforms):
@@ -289,7 +289,7 @@ def root_summary(source, transforms, scalars_static=()):
     return {"roots": roots, "applied": applied, "flows": flows}
 
 
-_WORD = re.compile(rb"[A-Za-z_]\w*")
+_WORD = Pattern(rb"[A-Za-z_]\w*")
 
 
 @lru_cache(maxsize=32)
@@ -317,10 +317,10 @@ def _first_decorator(source, start):
 # constants) ends. Lines starting in the first column: statements, decorators, comments.
 # Each pattern starts with the newline before the line, as _DEFINITION does, and is searched
 # in b"\n" + source, where a match's start is the line's offset in ``source``.
-_TOP_LEVEL_DEFINITION = re.compile(rb"\n(?:@|(?:async[ \t]+)?def\b|class\b)")
-_IMPORT = re.compile(rb"\n(?:import|from)[ \t]")
-_TOP_LEVEL_STATEMENT = re.compile(rb"\n[A-Za-z_@]")
-_TOP_LEVEL_CLASS = re.compile(rb"\nclass\b")
+_TOP_LEVEL_DEFINITION = Pattern(rb"\n(?:@|(?:async[ \t]+)?def\b|class\b)")
+_IMPORT = Pattern(rb"\n(?:import|from)[ \t]")
+_TOP_LEVEL_STATEMENT = Pattern(rb"\n[A-Za-z_@]")
+_TOP_LEVEL_CLASS = Pattern(rb"\nclass\b")
 # First bytes of a line that is not a top-level statement or decorator (blank, indented,
 # a comment, a closing bracket).
 _NOT_A_STATEMENT_START = frozenset({b"", b"\n", b"\r", b" ", b"\t", b"\f", b"#", b")", b"]", b"}"})
