@@ -7,10 +7,12 @@ parameters hold tracers is the convention's, chosen for precision: those the bod
 arrays, not ``self``, not Python config (``train: bool``, a defaulted ``n=2``).
 """
 import ast
+from collections import Counter
 
 from .. import api
 from .constructors import annotated_fields, init_fields
 from .instances import method_in
+from .kinds import ARRAY_ANNOTATIONS, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, UNKNOWN_VALUE, Shaped
 from .parameters import traced_parameters
 from .syntax import positional
 
@@ -156,7 +158,7 @@ class Conventions:
         framework (``facts``) runs traced. Not linen's ``setup``, though measured traced: it
         takes no arguments, and what it computes is config (its prints show structure during
         an eager ``init``). Not ``self``'s fields: an object a step closes over holds constants
-        (``tracing._module_fields`` reads them where a transform is given the object)."""
+        (``module_self`` reads them where a transform is given the object)."""
         if facts is None:
             return []
         roles = set(facts["traced_methods"]) - {"setup"}
@@ -188,6 +190,56 @@ class Conventions:
                     and node.func.value.id == "self") or self.runs_layer(node.func)):
                 found.update(arg.id for arg in node.args if type(arg) is ast.Name)
         return params & found
+
+    def module_self(self, method, given):
+        """What ``self`` holds in a method of a framework Module: its Python fields (a linen
+        Module's fields, any Module's ``int``, ``bool``, ``float`` or ``str`` fields) are static
+        values; where the object was ``given`` to a transform whose framework traces its array
+        fields (Equinox, NNX: measured; the reach puts ``self`` among the traced parameters),
+        those annotated so (``w: jax.Array``) or set by ``__init__`` alone from a JAX call are
+        tracers. Nothing is known of the others, nor of the ``self`` of any other class."""
+        cls = self.names.parent.get(method)
+        facts = self.module_facts(cls) if type(cls) is ast.ClassDef else None
+        if facts is None:
+            return UNKNOWN_VALUE
+        fields = [stmt for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name]
+        python = {stmt.target.id for stmt in fields if not self.array_annotation(stmt.annotation) and (
+            not facts["array_fields_traced"] or python_annotation(stmt.annotation))}
+        members = tuple((("attr", name), PYTHON_VALUE) for name in sorted(python))
+        if not given or not facts["array_fields_traced"]:
+            return Shaped(PYTHON, members=members)
+        arrays = {stmt.target.id for stmt in fields if self.array_annotation(stmt.annotation) and stmt.value is None}
+        layers = {stmt.target.id for stmt in fields if stmt.value is None and self._holds_layer(cls, stmt)}
+        stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
+                  and type(node.value) is ast.Name and node.value.id == "self"]
+        from .project.flows import array_function  # (the project package imports this module)
+        counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
+        for node in stores:
+            stmt = self.names.parent.get(node)
+            if counts[node.attr] == 1 and init is not None and type(stmt) is ast.Assign and stmt.targets == [node] \
+                    and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
+                    and array_function(self.names.qualname(stmt.value.func) or ""):
+                arrays.add(node.attr)
+        members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays))
+        return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
+
+    def _holds_layer(self, cls, field):
+        """Whether the field ``field`` (an annotated statement of the Module class ``cls``) holds a
+        framework layer whose construction draws its weights (``linear: eqx.nn.Linear``, or what
+        ``__init__`` stores there; measured ``draws_from_key``): given to a transform, its weights are
+        tracers, and calling it gives them. (A layer of no arrays, ``eqx.nn.Dropout``, gives concrete
+        values of concrete ones outside a staging trace.)"""
+        stored = self.instances.stored_call(cls, field.target.id)
+        named = stored.func if stored is not None else field.annotation
+        return bool(api.framework_layers().get(self.names.qualname(named), {}).get("draws_from_key"))
+
+    def array_annotation(self, annotation):
+        """Whether ``annotation`` names a JAX array type (jaxtyping's ``Float[Array, "n"]`` too)."""
+        qualname = self.names.qualname
+        if isinstance(annotation, ast.Subscript) and (qualname(annotation.value) or "").startswith("jaxtyping.") \
+                and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
+            annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
+        return annotation is not None and qualname(annotation) in ARRAY_ANNOTATIONS
 
 
 def python_annotation(annotation):

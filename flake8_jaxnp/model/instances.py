@@ -109,7 +109,7 @@ class Instances:
         return self._classes[key]
 
     def _passed_classes(self, func, param, seen, named):
-        if param in ("self", "cls") and positional_names(func)[:1] == [param]:
+        if param in ("self", "cls") and positional_names(func)[:1] == [param] or func.args.vararg or func.args.kwarg:
             return None
         found = self._given_by_calls(func, param, lambda argument: self.classes_of(argument, seen, named)
                                      if type(argument) in (ast.Name, ast.Call) else None)
@@ -124,14 +124,14 @@ class Instances:
         if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
             return ()
         return tuple(self._given_by_calls(found[0].node, expr.id, lambda argument: [argument]
-            if type(argument) is ast.Lambda else [self.names.function_bound_to(argument)]
-            if type(argument) is ast.Name else None) or ())
+                                          if type(argument) is ast.Lambda else [self.names.function_bound_to(argument)]
+                                          if type(argument) is ast.Name else None) or ())
 
     def _given_by_calls(self, func, param, given):
         """What the calls of ``func`` in the file give its parameter ``param``, joined: each item of
         ``given(argument)`` for each call, in order; None when one of them is none (an argument
-        ``given`` does not know, or left out), or ``func`` escapes, is a method or takes ``*args``."""
-        if type(self.names.parent.get(func)) is ast.ClassDef or func.args.vararg or func.args.kwarg:
+        ``given`` does not know, or left out), or ``func`` escapes or is a method."""
+        if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
         positional, found = positional_names(func), []
         for call in self.calls_of(func) or ():

@@ -89,6 +89,8 @@ class Shaped(Value):
 EACH = ("each", None)
 UNKNOWN_VALUE = Value(UNKNOWN)
 PYTHON_VALUE = Value(PYTHON)
+TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
+TRACED_ARRAY = Value(TRACER)
 
 
 def join(a, b):

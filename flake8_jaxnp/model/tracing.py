@@ -8,16 +8,13 @@ module, any number of calls and modules away (``project.Project.callers``). A fu
 later is analysed again, at most a few times.
 """
 import ast
-from collections import Counter
 
-from .. import api
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
-from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, TRACER_TREE, TREES,
-                    UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
+from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
+                    TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
-from .conventions import CONSTRUCTION_HOOKS, python_annotation
-from .instances import method_in
-from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, array_function
+from .conventions import CONSTRUCTION_HOOKS
+from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
 from .project.objects import unit_def
 from .parameters import known_truths
@@ -25,8 +22,6 @@ from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positi
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
 
-TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
-TRACED_ARRAY = Value(TRACER)
 DEVICE_ARRAY = Value(JAX)
 JITTED_FUNCTION = Value(JAX_TREE)  # what a name bound to jax.jit(f) holds: its calls give device arrays
 # What a call passes that is one array: a device array, or a tracer from a traced caller.
@@ -69,6 +64,7 @@ class Tracing:
         self.functions_passed = roots.instances.functions_passed
         self._methods_called = {}  # call -> the same-file methods it runs (``methods_called``)
         self.apply_fn_run = roots.apply_fn_run
+        self.array_annotation = roots.conventions.array_annotation
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
@@ -337,7 +333,7 @@ class Tracing:
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
         elif positional_names(func)[:1] == ["self"]:
-            params["self"] = self._module_fields(func, "self" in traced_params)
+            params["self"] = self.roots.conventions.module_self(func, "self" in traced_params)
         return params
 
     def _known_truths(self, func, traced, traced_params):
@@ -351,47 +347,6 @@ class Tracing:
         staged = [call for call in calls if self.callee(call.func) is not func]  # (through a transform)
         return {name: Value(PYTHON, truth=truth) for name, truth in known_truths(
             func, names, calls, positional_params, traced.optional_params, staged).items()}
-
-    def _module_fields(self, method, given):
-        """What ``self`` holds in a method of a framework Module: its Python fields (a linen
-        Module's fields, any Module's ``int``, ``bool``, ``float`` or ``str`` fields) are static
-        values; where the object was ``given`` to a transform whose framework traces its array
-        fields (Equinox, NNX: measured; the reach puts ``self`` among the traced parameters),
-        those annotated so (``w: jax.Array``) or set by ``__init__`` alone from a JAX call are
-        tracers. Nothing is known of the others, nor of the ``self`` of any other class."""
-        cls = self.names.parent.get(method)
-        facts = self.roots.conventions.module_facts(cls) if type(cls) is ast.ClassDef else None
-        if facts is None:
-            return UNKNOWN_VALUE
-        fields = [stmt for stmt in cls.body if type(stmt) is ast.AnnAssign and type(stmt.target) is ast.Name]
-        python = {stmt.target.id for stmt in fields if not self.array_annotation(stmt.annotation) and (
-            not facts["array_fields_traced"] or python_annotation(stmt.annotation))}
-        members = tuple((("attr", name), PYTHON_VALUE) for name in sorted(python))
-        if not given or not facts["array_fields_traced"]:
-            return Shaped(PYTHON, members=members)
-        arrays = {stmt.target.id for stmt in fields if self.array_annotation(stmt.annotation) and stmt.value is None}
-        layers = {stmt.target.id for stmt in fields if stmt.value is None and self._holds_layer(cls, stmt)}
-        stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
-                  and type(node.value) is ast.Name and node.value.id == "self"]
-        counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
-        for node in stores:
-            stmt = self.names.parent.get(node)
-            if counts[node.attr] == 1 and init is not None and type(stmt) is ast.Assign and stmt.targets == [node] \
-                    and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
-                    and array_function(self.names.qualname(stmt.value.func) or ""):
-                arrays.add(node.attr)
-        members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays))
-        return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
-
-    def _holds_layer(self, cls, field):
-        """Whether the field ``field`` (an annotated statement of the Module class ``cls``) holds a
-        framework layer whose construction draws its weights (``linear: eqx.nn.Linear``, or what
-        ``__init__`` stores there; measured ``draws_from_key``): given to a transform, its weights are
-        tracers, and calling it gives them. (A layer of no arrays, ``eqx.nn.Dropout``, gives concrete
-        values of concrete ones outside a staging trace.)"""
-        stored = self.roots.instances.stored_call(cls, field.target.id)
-        named = stored.func if stored is not None else field.annotation
-        return bool(api.framework_layers().get(self.names.qualname(named), {}).get("draws_from_key"))
 
     def _passed_arrays(self, func, names, scalars):
         """The parameters among ``names`` that every call of ``func`` in the file passes an
@@ -452,14 +407,6 @@ class Tracing:
             return {}
         return {arg.arg: value for arg in positional(func) + func.args.kwonlyargs  # not *args, **kwargs
                 if self.array_annotation(arg.annotation)}
-
-    def array_annotation(self, annotation):
-        """Whether ``annotation`` names a JAX array type (jaxtyping's ``Float[Array, "n"]`` too)."""
-        qualname = self.names.qualname
-        if isinstance(annotation, ast.Subscript) and (qualname(annotation.value) or "").startswith("jaxtyping.") \
-                and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
-            annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
-        return annotation is not None and qualname(annotation) in ARRAY_ANNOTATIONS
 
     def _spread(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
