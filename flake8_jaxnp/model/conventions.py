@@ -13,6 +13,7 @@ from .. import api
 from .constructors import annotated_fields, init_fields
 from .instances import method_in
 from .kinds import ARRAY_ANNOTATIONS, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, UNKNOWN_VALUE, Shaped
+from .library import array_function
 from .parameters import traced_parameters
 from .syntax import positional
 
@@ -212,7 +213,6 @@ class Conventions:
         layers = {stmt.target.id for stmt in fields if stmt.value is None and self._holds_layer(cls, stmt)}
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
                   and type(node.value) is ast.Name and node.value.id == "self"]
-        from .project.flows import array_function  # (the project package imports this module)
         counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
         for node in stores:
             stmt = self.names.parent.get(node)

@@ -18,6 +18,7 @@ SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
 GENERATOR_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.Generator"})
 NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
+_ARRAY_FUNCTION_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 MATH_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma"})
 PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance",
                              "hasattr", "type"})
@@ -112,6 +113,11 @@ def keeps_arguments(qualname):
 @lru_cache(maxsize=1)
 def non_array_functions():
     return api.non_array_functions() | UNPROBED_NON_ARRAY_FUNCTIONS
+
+
+def array_function(name):
+    """Whether the function of that dotted name gives a JAX array (``jnp.ones``, ``jax.random.normal``)."""
+    return name.startswith(_ARRAY_FUNCTION_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
 
 
 def tree_call(flow, call_node, qualname, args, env):

@@ -17,13 +17,12 @@ from functools import lru_cache
 
 from ... import api
 from ...patterns import Pattern
-from ..library import non_array_functions
+from ..library import array_function
 from ..syntax import (NESTED_SCOPES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, parameters,
                       positional_names, split_attributes, walk_own)
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
-ARRAY_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "jax.random.")
 # Methods of an array or pytree that give a Python value (or fail under a trace).
 HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "__index__", "__int__", "__float__"})
 # Statements and expressions whose parts may not run on a given call.
@@ -472,11 +471,6 @@ def _derivations(arguments, bindings, own, imports):
         if any(not _derived_from(v, derived, imports) for v in bindings[name]):
             derived[name] = set()
     return derived
-
-
-def array_function(name):
-    """Whether the function of that dotted name gives a JAX array (``jnp.ones``, ``jax.random.normal``)."""
-    return name.startswith(ARRAY_MODULES) and name.rsplit(".", 1)[1] not in non_array_functions()
 
 
 def bound_by(node):

@@ -10,10 +10,11 @@ from functools import partial
 
 from ..instances import Instances
 from ..kinds import ARRAY_ANNOTATIONS
+from ..library import array_function
 from ..names import BindingKind, Names
 from ..syntax import FUNCTION_NODES, argument_for, module_imports, parameters, positional_names, split_attributes, \
     transform_spec, walk_own
-from .flows import INSTANCE_METHOD, array_function, binding_counts, call_target
+from .flows import INSTANCE_METHOD, binding_counts, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
