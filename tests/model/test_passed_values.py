@@ -138,3 +138,11 @@ def test_a_function_another_modules_jitted_step_differentiates(tmp_path, runs, e
     with open(tmp_path / "demo" / "losses.py", "a") as module:
         module.write(guarded)
     assert codes_at(lint(tmp_path, "demo/losses.py")) == expected
+
+
+def test_a_script_added_to_the_folder_is_seen_with_a_warm_cache(tmp_path):
+    _write(tmp_path, "def main():\n    return trainer.Trainer(1.0, loss=losses.quiet).step(1.0, 2.0)\n")
+    assert lint(tmp_path, "demo/losses.py") == []
+    (tmp_path / "scripts" / "other.py").write_text(
+        "from demo import losses, trainer\n\n\ndef main():\n    return trainer.Trainer(1.0, loss=losses.noisy)\n")
+    assert codes_at(lint(tmp_path, "demo/losses.py")) == [(7, "JNP301")]

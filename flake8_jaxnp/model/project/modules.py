@@ -407,6 +407,7 @@ class Project(OtherModules):
         facts = summary["functions"].get(factory)
         if facts is None and f"{factory}.__init__" in summary["methods"]:
             facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
+        self.reach_inputs.listed(self.folder_files())
         files = [other for other in self.folder_files() if not is_test_module(other)]
         found = passed_values(self, files, path, factory, facts["params"], param) if facts else []
         return [(other, None, [function]) for other, function in dict.fromkeys(

@@ -45,7 +45,12 @@ class ReachInputs:
 
     def __init__(self, active=False):
         self.active = active
-        self.identities, self.resolutions, self.imports = {}, {}, {}
+        self.identities, self.resolutions, self.imports, self.folder = {}, {}, {}, None
+
+    def listed(self, files):
+        """The project folder's files were read (``Project.folder_files``): a file added there matters."""
+        if self.active:
+            self.folder = [str(path) for path in files]
 
     def read(self, path, identity=None):
         if self.active:
@@ -62,7 +67,7 @@ class ReachInputs:
 
     def kept(self):
         return {"read": self.identities, "resolved": list(self.resolutions.values()),
-                "imports": list(self.imports.values())}
+                "imports": list(self.imports.values()), "folder": self.folder}
 
 
 def kept_reach(project, solve, imports_project):
@@ -74,7 +79,8 @@ def kept_reach(project, solve, imports_project):
     where = json.dumps([str(project.package), os.getcwd(), [str(path) for path in files]]).encode()
     key = f"{project._key(where)}-reach"
     kept = cache.read(project.cache_dir, key)
-    if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project):
+    if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project) \
+            and kept["inputs"].get("folder") in (None, [str(path) for path in project.folder_files()]):
         return kept["reach"]
     project.reach_inputs = inputs = ReachInputs(active=bool(project.cache_dir))  # (nothing kept: nothing noted)
     try:
