@@ -145,3 +145,22 @@ HELPERS = "def forward(w, x):\n    return x @ w\n\ndef deep(w, x):\n    y = forw
 ])
 def test_helper_results_follow_their_arguments(lint_source, body, expected):
     assert findings(lint_source, HELPERS + body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # extra traced arguments make *data a traced tuple; f(p, *data) traces what each parameter gets
+    ("TABLE = np.ones(3, dtype=np.float32)\n\ndef update(fn, p, *data):\n    return jax.grad(fn)(p, *data)\n\n"
+     "def make_step():\n    def loss(p, x, y):\n        return jnp.sum(p * x) * TABLE[y]\n\n"
+     "    @jax.jit\n    def step(p, x, y):\n        return update(loss, p, x, y)\n\n    return step\n",
+     [(8, "JNP201")]),
+    ("def gather(*parts):\n    return np.stack(parts)\n\n@jax.jit\ndef f(x):\n    return gather(x, x)\n",
+     [(2, "JNP201")]),
+    # a traced tuple is a Python tuple: its truth, length and iteration are not the tracers'
+    ("def total(*args):\n    if args:\n        out = args[0]\n        for a in args[1:]:\n            out = out + a\n"
+     "        return out * len(args)\n    return 0.0\n\n@jax.jit\ndef f(x, y):\n    return total(x, y)\n", []),
+    # NumPy data through *data stays NumPy: nothing traced enters
+    ("def loss(p, x):\n    return np.sum(p * x)\n\ndef update(fn, p, *data):\n    return fn(p, *data)\n\n"
+     "def run():\n    return update(loss, np.ones(2), np.ones(2))\n", []),
+])
+def test_star_args_carry_their_tracers(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
