@@ -27,12 +27,21 @@ def _declared_checks():
                  if callable(value) and hasattr(value, "codes") and value.__module__ == module.__name__)
 
 
+def _model_class():
+    from .model.facade import Model
+
+    return Model
+
+
+_ON_FIRST_USE = {"CHECKS": _declared_checks, "Model": _model_class}
+
+
 def __getattr__(name):
-    """``CHECKS``, the declared checks, imported when first asked for: with the model's facade,
-    they are a third of the plugin's start-up, which a process whose files name no JAX, or whose
-    findings are all reused, never needs."""
-    if name == "CHECKS":
-        globals()["CHECKS"] = found = _declared_checks()
+    """``CHECKS`` (the declared checks) and ``Model`` (the model's facade), imported when first
+    asked for: they are a third of the plugin's start-up, which a process whose files name no
+    JAX, or whose findings are all reused, never needs."""
+    if name in _ON_FIRST_USE:
+        globals()[name] = found = _ON_FIRST_USE[name]()
         return found
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -85,14 +94,13 @@ def _lint(tree, lines, options, filename):
         found = reuse.reused(where, filename, options)
         if found is not None:
             return found
-    from .model.facade import Model  # (see __getattr__)
-
+    loaded = sys.modules[__name__]  # (its Model and CHECKS are imported on first use: __getattr__)
     try:
-        model = Model(tree, options, filename)
+        model = loaded.Model(tree, options, filename)
     except Exception as exc:  # noqa: BLE001 - any failure becomes JNP900, flake8 goes on
         return [_internal_error(exc)]
     results = set()
-    for check in sys.modules[__name__].CHECKS:  # (imported on first use: __getattr__)
+    for check in loaded.CHECKS:
         try:
             results.update(check(model))
         except Exception as exc:  # noqa: BLE001

@@ -31,7 +31,10 @@ class Record:
     def __init__(self, *values, **given):
         if len(values) > len(self.FIELDS):
             raise TypeError(f"{type(self).__name__} takes {len(self.FIELDS)} fields, {len(values)} given")
-        given.update(zip(self.FIELDS, values))
+        positional = dict(zip(self.FIELDS, values))
+        if positional.keys() & given.keys():
+            raise TypeError(f"{type(self).__name__} got {sorted(positional.keys() & given.keys())[0]!r} twice")
+        given.update(positional)
         for name in self.FIELDS:
             if name in given:
                 object.__setattr__(self, name, given.pop(name))

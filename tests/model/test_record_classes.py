@@ -34,6 +34,8 @@ def test_fields_defaults_and_errors():
         Finding(1, 0)  # no code
     with pytest.raises(TypeError):
         Options(x32=True)
+    with pytest.raises(TypeError):
+        Finding(1, 0, "JNP101", line=2)
 
 
 def test_a_mutable_record_is_equal_by_fields_and_unhashable():
