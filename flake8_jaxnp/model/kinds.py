@@ -79,8 +79,8 @@ class Shaped(Value):
     # "object", a dataclass built here, whose fields the members hold (constructors.py)
     __slots__ = ("members", "container")
 
-    def __init__(self, kind, dtype=None, weak=False, members=(), container=None):
-        Value.__init__(self, kind, dtype, weak)
+    def __init__(self, kind, dtype=None, weak=False, truth=None, members=(), container=None):
+        Value.__init__(self, kind, dtype, weak, truth)
         _set(self, "members", members)
         _set(self, "container", container)
 

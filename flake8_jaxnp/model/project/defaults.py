@@ -56,10 +56,10 @@ class OtherModules:
         ``rebound``), or in a loop of another module (``configs.LABEL_SMOOTHING = s`` in a sweep
         script: ``rebinding_modules``); or None."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) \
-            if found is not None and found[0] != self.path else None
+        other = found is not None and found[0] != self.path
+        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) if other else None
         line = summary.get("rebound", {}).get(found[1]) if summary else None
-        stores = rebinding_modules(self, found[1], found[0]) if summary and not line else None
+        stores = rebinding_modules(self, found[1], found[0]) if other and not line else None
         where = [shown(found[0]), line, True] if line else [shown(stores[0][0]), stores[0][1], False] if stores \
             else None
         self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))
