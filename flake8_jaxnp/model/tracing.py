@@ -347,7 +347,8 @@ class Tracing:
         if sites is None:
             return {}
         calls, _, positional_params = sites
-        staged = [call for call in calls if self.callee(call.func) is not func]  # (through a transform)
+        decorated = bool(getattr(func, "decorator_list", None))  # (then every call is through its transform)
+        staged = [call for call in calls if decorated or self.callee(call.func) is not func]
         return {name: Value(PYTHON, truth=truth) for name, truth in known_truths(
             func, names, calls, positional_params, traced.optional_params, staged).items()}
 
