@@ -9,6 +9,7 @@ later is analysed again, at most a few times.
 """
 import ast
 from collections import Counter
+from dataclasses import replace
 
 from .. import api
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
@@ -349,8 +350,10 @@ class Tracing:
         calls, _, positional_params = sites
         decorated = bool(getattr(func, "decorator_list", None))  # (then every call is through its transform)
         staged = [call for call in calls if decorated or self.callee(call.func) is not func]
-        return {name: Value(PYTHON, truth=truth) for name, truth in known_truths(
-            func, names, calls, positional_params, traced.optional_params, staged).items()}
+        known = known_truths(func, names, calls, positional_params, traced.optional_params, staged)
+        return {name: replace(NUMBER_LITERALS[types.pop()] if len(types) == 1 and types <= set(NUMBER_LITERALS)
+                              else Value(PYTHON, weak=types <= set(NUMBER_LITERALS)), truth=truth)
+                for name, (truth, types) in known.items()}  # (a number keeps its weak dtype)
 
     def _module_fields(self, method, given):
         """What ``self`` holds in a method of a framework Module: its Python fields (a linen
