@@ -50,11 +50,11 @@ def traced_parameters(func, bound_positional=0, bound_names=(), defaulted=False)
 
 
 def known_truths(func, names, calls, positional_params, traced_when_passed, staged):
-    """{parameter: its truth} for the parameters among ``names`` that every call in ``calls`` gives a
-    literal of one truth, or leaves to such a default (``jitted(x, check=False)`` with ``check``
-    static): what a test of them skips never runs. A parameter in ``traced_when_passed`` (defaulted,
-    not static) is known only where no ``staged`` call (through a transform) passes it: the
-    transform makes what it is given a tracer."""
+    """{parameter: (its truth, the literals' types)} for the parameters among ``names`` that every
+    call in ``calls`` gives a literal of one truth, or leaves to such a default (``jitted(x,
+    check=False)`` with ``check`` static): what a test of them skips never runs. A parameter in
+    ``traced_when_passed`` (defaulted, not static) is known only where no ``staged`` call (through
+    a transform) passes it: the transform makes what it is given a tracer."""
     defaults = {arg.arg: default for arg, default in zip(positional(func)[::-1], func.args.defaults[::-1])}
     defaults.update((arg.arg, default) for arg, default in zip(func.args.kwonlyargs, func.args.kw_defaults))
     unclear = any(any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords)
@@ -65,10 +65,10 @@ def known_truths(func, names, calls, positional_params, traced_when_passed, stag
         if name in traced_when_passed and any(passed is not None and call in staged
                                               for call, passed in zip(calls, given)):
             continue
-        truths = {bool(expr.value) if type(expr) is ast.Constant else None
-                  for expr in (passed or defaults.get(name) for passed in given)}
+        literals = [passed or defaults.get(name) for passed in given]
+        truths = {bool(expr.value) if type(expr) is ast.Constant else None for expr in literals}
         if len(truths) == 1 and None not in truths:
-            known[name] = truths.pop()
+            known[name] = truths.pop(), {type(expr.value) for expr in literals}
     return known
 
 

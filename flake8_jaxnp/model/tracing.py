@@ -344,9 +344,12 @@ class Tracing:
         if sites is None:
             return {}
         calls, _, positional_params = sites
-        staged = [call for call in calls if self.callee(call.func) is not func]  # (through a transform)
-        return {name: Value(PYTHON, truth=truth) for name, truth in known_truths(
-            func, names, calls, positional_params, traced.optional_params, staged).items()}
+        decorated = bool(getattr(func, "decorator_list", None))  # (then every call is through its transform)
+        staged = [call for call in calls if decorated or self.callee(call.func) is not func]
+        known = known_truths(func, names, calls, positional_params, traced.optional_params, staged)
+        return {name: (NUMBER_LITERALS[types.pop()] if len(types) == 1 and types <= set(NUMBER_LITERALS)
+                       else Value(PYTHON, weak=types <= set(NUMBER_LITERALS))).replace(truth=truth)
+                for name, (truth, types) in known.items()}  # (a number keeps its weak dtype)
 
     def _passed_arrays(self, func, names, scalars):
         """The parameters among ``names`` that every call of ``func`` in the file passes an

@@ -109,6 +109,8 @@ CHECKED = ("def checked(x, check=True):\n    {test}\n        raise ValueError('n
     ("if not check or jnp.all(jnp.isfinite(x)):\n        return x\n    if check:", ", check=False", []),
     ("if (not jnp.all(x > 0)) if check else False:", ", check=False", []),
     ("if check:\n        pass\n    elif not jnp.all(jnp.isfinite(x)):", ", check=True", []),
+    # a number known at every call keeps its kind: arithmetic with it gives one tracer
+    ("if (x[0] * check).item():", ", check=2.0", [(2, "JNP202")]),
     # a value computed at the call is not read: the model does not know the flag
     ("if check and not jnp.all(jnp.isfinite(x)):", ", check=bool(0)", [(2, "JNP202")]),
 ])
