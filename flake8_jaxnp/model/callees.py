@@ -44,6 +44,7 @@ class Callees:
         self._returns = None  # def -> the values its return statements give, on demand
         self._generators = set()  # defs that yield
         self._classes = {}  # (import binding, attributes) -> what the project says of that class
+        self._numpy = {}  # (import binding, attributes) -> whether it names another module's NumPy constant
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
 
@@ -202,7 +203,12 @@ class Callees:
         """Whether ``expr`` (``MASK`` of ``from .config import MASK``, or ``config.MASK``) names
         a NumPy array constant of another project module."""
         binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
-        return bool(binding) and self.project.numpy_data(*binding)
+        if not binding:
+            return False
+        key = (tuple(binding[0]), tuple(binding[1]))  # (every ``jnp.sum`` asks: once per file)
+        if key not in self._numpy:
+            self._numpy[key] = self.project.numpy_data(*binding)
+        return self._numpy[key]
 
     def imported_rebound(self, expr):
         """[module, line] where a function of another project module rebinds the global that

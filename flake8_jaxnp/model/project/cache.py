@@ -32,6 +32,7 @@ class Memory:
         self.module_files = {}  # module stem -> its file, or None
         self.packages = {}  # folder -> (its top package or itself, whether in a package)
         self.import_roots = {}  # (import root, working directory) -> the folders imports resolve under
+        self.project_folders = {}  # folder -> the nearest folder at or above it holding a project file, or None
         self.project_modules = {}  # (those folders, top-level name) -> whether the project has it
         self.resolved = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)

@@ -567,20 +567,22 @@ def _enclosing(tree, outer_name):
 def _stored_parameters(tree, cls):
     """{".attribute": parameter} of ``stored_parameters`` for the ``__init__`` of the ClassDef ``cls``."""
     init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
-    stores = attribute_stores(tree) if init is not None else {}
-    return {f".{attribute}": param for attribute, param in stored_parameters(init, stores).items()} if stores else {}
+    found = stored_parameters(init) if init is not None else {}
+    stores = attribute_stores(tree) if found else {}  # (a walk of the module: only where __init__ stores one)
+    return {f".{attribute}": param for attribute, param in found.items() if stores.get(attribute) == 1}
 
 
-def stored_parameters(init, stores):
+def stored_parameters(init, stores=None):
     """{attribute: parameter} for ``self.attribute = parameter`` at the top level of the def ``init``
     (an ``__init__``), the parameter never rebound there and the attribute stored nowhere else in the
-    module (``stores``: ``attribute_stores``): what the object holds there is what its calls gave."""
+    module (``stores``: ``attribute_stores``; None: not asked): what the object holds there is what its
+    calls gave."""
     names, counts = positional_names(init), binding_counts(init)
     return {stmt.targets[0].attr: stmt.value.id for stmt in init.body
             if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute
             and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]
             and type(stmt.value) is ast.Name and stmt.value.id in names[1:] and counts.get(stmt.value.id) == 1
-            and stores.get(stmt.targets[0].attr) == 1} if names else {}
+            and (stores is None or stores.get(stmt.targets[0].attr) == 1)} if names else {}
 
 
 def attribute_stores(tree):

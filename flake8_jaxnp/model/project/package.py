@@ -123,8 +123,10 @@ def import_roots(root):
 
 def project_folder(root):
     """The nearest folder at or above ``root`` (a Path) holding a project file (``PROJECT_FILES``), or None."""
-    return next((folder for folder in (root, *root.parents)
-                 if any((folder / name).is_file() for name in PROJECT_FILES)), None)
+    if root not in MEMORY.project_folders:  # (asked for every linted file: a stat per folder up to the root)
+        MEMORY.project_folders[root] = next((folder for folder in (root, *root.parents)
+                                             if any((folder / name).is_file() for name in PROJECT_FILES)), None)
+    return MEMORY.project_folders[root]
 
 
 def module_file(stem):
