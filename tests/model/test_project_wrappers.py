@@ -11,7 +11,7 @@ from test_findings_reuse import reused_when_unchanged
 from test_project import codes_at, lint
 from test_project_roots import write_package
 
-from flake8_jaxnp.model.project.constants import GLOBAL_STATEMENT
+from flake8_jaxnp.model.project.constants import GLOBAL_STATEMENT, constant_needs
 from flake8_jaxnp.model.project.summaries import class_summary, summarise
 from flake8_jaxnp.model.project.wrappers import class_needs
 from flake8_jaxnp.options import Options
@@ -277,23 +277,36 @@ def test_a_script_beside_the_package_sees_it_under_the_project_root(tmp_path, ma
 
 
 def test_the_class_part_and_the_text_tests_agree_with_the_whole_summary():
-    """What the project asks of a module's classes and rebound globals, from the parse of its
-    classes alone (``class_summary``) and after the text tests that spare a parse
-    (``class_needs``, ``GLOBAL_STATEMENT``), is what the whole summary says, on this file's
-    modules and on every module of the fixtures and the reported and project shapes."""
+    """What the project asks of a module's classes, rebound globals and NumPy constants, from the
+    parse of its classes alone (``class_summary``) and after the text tests that spare a parse
+    (``class_needs``, ``GLOBAL_STATEMENT``, ``constant_needs``), is what the whole summary says, on
+    this file's modules and on every module of the fixtures and the reported and project shapes."""
     transforms = transform_tables(())[0]
     staging = {name.rsplit(".", 1)[1] for name in transforms}
     root = Path(__file__).resolve().parents[2]
     sources = [PARTITIONER.format(call=FORWARDS, body=PARTITION).encode(), TRAINER.format(more="").encode()]
     folders = ("fixtures", "tests/reported", "tests/project_shapes", "tests/frameworks_shapes")
     sources += [path.read_bytes() for folder in folders for path in sorted((root / folder).rglob("*.py"))]
-    with_classes = with_rebound = 0
+    with_classes = with_rebound = with_constants = 0
     for source in sources:
         whole = summarise(source, transforms)
         assert class_summary(source, transforms)["classes"] == whole["classes"]
         for name in whole["classes"]:
             assert all(pattern.search(b"\n" + source) for pattern in class_needs(name, staging)), name
         assert not whole.get("rebound") or GLOBAL_STATEMENT.search(source)
+        for name in whole["numpy"]:
+            assert all(pattern.search(b"\n" + source) for pattern in constant_needs(name)), name
         with_classes += bool(whole["classes"])
         with_rebound += bool(whole.get("rebound"))
-    assert with_classes and with_rebound  # (the agreement is not vacuous)
+        with_constants += bool(whole["numpy"])
+    assert with_classes and with_rebound and with_constants  # (the agreement is not vacuous)
+
+
+def test_a_constant_is_looked_for_by_its_whole_name():
+    """``constant_needs`` spares the parse of a module that assigns the name nowhere at a
+    statement's start: a longer name, a keyword argument or a comparison does not count."""
+    needs = constant_needs("MASK")
+    assert all(p.search(b"\nMASK = np.ones(3)\n") for p in needs)
+    assert all(p.search(b"\nx = 1; MASK = np.ones(3)\n") for p in needs)
+    for text in (b"\nMASKS = np.ones(3)\n", b"\nf(MASK=1)\n", b"\nif MASK == 1:\n    pass\n", b"\nOLD_MASK = 1\n"):
+        assert not all(p.search(text) for p in needs), text

@@ -12,6 +12,15 @@ from .flows import binding_counts
 GLOBAL_STATEMENT = re.compile(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
 
 
+def constant_needs(name):
+    """The bytes patterns a module must match for its global ``name`` to be one of its
+    ``numpy_constants``: a statement starting ``name =`` at the top level (at a line's start or after
+    a ``;``); none asked of a name that is not ASCII (the module's encoding may spell it otherwise)."""
+    if not name.isascii():
+        return None
+    return (re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())),)
+
+
 def numpy_constants(tree, imports):
     """The module constants bound once, at the top level, to a NumPy array made from literals
     (``MASK = np.ones(3)``, ``W = np.linspace(0, 1, 3).astype(np.float32)``): host data that

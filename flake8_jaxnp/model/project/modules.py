@@ -21,6 +21,7 @@ from ..syntax import is_test_file, module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
+from .constants import constant_needs
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
@@ -239,7 +240,8 @@ class Project(OtherModules):
     def numpy_data(self, binding, attributes=()):
         """Whether an imported name is a project module's NumPy array constant (``constants``)."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        summary = self.summary(found[0], needs=constant_needs(found[1])) \
+            if found is not None and found[0] != self.path and type(found[1]) is str else None
         known = bool(summary) and found[1] in summary["numpy"]
         self.consulted.append(("numpy_data", [list(binding), list(attributes)], answer(known)))
         return known
