@@ -43,8 +43,7 @@ class Callees:
         self._builders = {}  # def -> whether it returns a jitted function, on demand
         self._returns = None  # def -> the values its return statements give, on demand
         self._generators = set()  # defs that yield
-        self._classes = {}  # (import binding, attributes) -> what the project says of that class
-        self._numpy = {}  # (import binding, attributes) -> whether it names another module's NumPy constant
+        self._asked = {}  # (question, import binding, attributes) -> the project's answer (``_ask``)
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
 
@@ -171,11 +170,16 @@ class Callees:
     def _project_class(self, binding):
         """(facts, path shown) for the imported project class that ``binding`` (see
         ``_project_import``) names, when it hands out jitted functions; else None."""
-        key = (tuple(binding[0]), tuple(binding[1]))
-        if key not in self._classes:
-            found = self.project.project_class(*binding)
-            self._classes[key] = (found[1], shown(found[0])) if found else None
-        return self._classes[key]
+        found = self._ask("project_class", binding)
+        return (found[1], shown(found[0])) if found else None
+
+    def _ask(self, question, binding):
+        """The answer of the project's ``question`` (a method's name) about ``binding`` (see
+        ``_project_import``), asked once per file."""
+        key = (question, tuple(binding[0]), tuple(binding[1]))
+        if key not in self._asked:
+            self._asked[key] = getattr(self.project, question)(*binding)
+        return self._asked[key]
 
     def _jit_call(self, expr):
         """``jax.jit(f)`` (a staging transform that gives arrays), a name bound once to one
@@ -205,10 +209,7 @@ class Callees:
         binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
         if not binding:
             return False
-        key = (tuple(binding[0]), tuple(binding[1]))  # (every ``jnp.sum`` asks: once per file)
-        if key not in self._numpy:
-            self._numpy[key] = self.project.numpy_data(*binding)
-        return self._numpy[key]
+        return self._ask("numpy_data", binding)  # (every ``jnp.sum`` asks: once per file)
 
     def imported_rebound(self, expr):
         """[module, line] where a function of another project module rebinds the global that
