@@ -128,18 +128,12 @@ class Instances:
                                           if type(argument) is ast.Name else None) or ())
 
     def _given_by_calls(self, func, param, given):
-        """What the calls of ``func`` in the file give its parameter ``param``, joined: each item of
-        ``given(argument)`` for each call, in order; None when one of them is none (an argument
-        ``given`` does not know, or left out), or ``func`` escapes or is a method."""
+        """``given_by_calls`` over the calls of ``func`` in the file, asked of the argument each
+        passes its parameter ``param``; None when ``func`` escapes or is a method."""
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
-        positional, found = positional_names(func), []
-        for call in self.calls_of(func) or ():
-            items = given(argument_for(call, positional, param))
-            if not items or None in items:
-                return None
-            found.extend(item for item in items if item not in found)
-        return found
+        positional = positional_names(func)
+        return given_by_calls(self.calls_of(func) or (), lambda call: given(argument_for(call, positional, param)))
 
     def method(self, cls, name):
         """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no
@@ -369,3 +363,19 @@ def method_in(cls, method):
         return None
     methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
     return methods[0] if len(methods) == 1 else None
+
+
+def given_by_calls(calls, given, every=True):
+    """What the calls of a function give one of its parameters: each item of ``given(call)``, once,
+    in order. The one reading of what a parameter holds, over this file's calls (``Instances``) or
+    the project's (``defaults.passed_values``). ``every``: the answer is what the parameter holds
+    (a class every caller passes), so a call that gives nothing known (none, or a None item) makes
+    it None; else it is what some call passes (a function a module's call makes a factory trace),
+    and an unknown is left out."""
+    found = []
+    for call in calls:
+        items = given(call)
+        if every and (not items or None in items):
+            return None
+        found.extend(item for item in items or () if item is not None and item not in found)
+    return found

@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ..instances import given_by_calls
 from ..syntax import module_imports, parameters, split_attributes
 from .cache import MEMORY
 from .constants import GLOBAL_STATEMENT
@@ -221,30 +222,30 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     ``setup(loss=model.sparse_loss)`` gives). A def that nested traced code calls through that
     parameter (``def make_step(forward): ... return jax.jit(step)`` with ``step`` calling
     ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced."""
-    found, index = [], params.index(param) if param in params else None
+    index = params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
-    for other, version in modules_naming(project, factory, files):
-        for binding, attributes, positional, keywords, line, _, given_values, forwarding in \
-                _calls_of(other, version, factory):
-            where = index if index is not None and index < positional else param
-            given = next((value for at, value in given_values if at == where), None)
-            if given is None and forwarding and where not in keywords and type(where) is str:
-                given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
-            if given is None or project.target_of(other, binding, attributes) != (path, factory):
-                continue
-            if given[0] == _PARAMETER:
-                if (other, *given[1:]) in seen:
-                    continue
-                facts = project.summary(other)["functions"].get(given[1])
-                handed = passed_values(project, files, other, given[1], facts["params"] if facts else [],
-                                       given[2], seen | {(other, *given[1:])})
-            elif given[0] == _INSTANCE:
-                handed = [(project.target_of(other, *given[1:3]), list(given[3:]), (other, line))]
-            else:
-                handed = [(project.target_of(other, *given), None, (other, line))]
-            found.extend(entry for entry in handed if entry[0] is not None and entry not in found)
-    return found
+
+    def handed(site):
+        other, (binding, attributes, positional, keywords, line, _, given_values, forwarding) = site
+        where = index if index is not None and index < positional else param
+        given = next((value for at, value in given_values if at == where), None)
+        if given is None and forwarding and where not in keywords and type(where) is str:
+            given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
+        if given is None or project.target_of(other, binding, attributes) != (path, factory):
+            return None
+        if given[0] == _PARAMETER:
+            if (other, *given[1:]) in seen:
+                return None
+            facts = project.summary(other)["functions"].get(given[1])
+            return passed_values(project, files, other, given[1], facts["params"] if facts else [], given[2],
+                                 seen | {(other, *given[1:])})
+        built = list(given[3:]) if given[0] == _INSTANCE else None
+        target = project.target_of(other, *given[1:3]) if given[0] == _INSTANCE else project.target_of(other, *given)
+        return [(target, built, (other, line)) if target is not None else None]
+
+    return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
+                           for call in _calls_of(other, version, factory)], handed, every=False)
 
 
 def _calls_of(path, version, name):
