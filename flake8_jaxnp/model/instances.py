@@ -123,9 +123,8 @@ class Instances:
         found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
         if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
             return ()
-        return tuple(self._given_by_calls(found[0].node, expr.id, lambda argument: [argument]
-                                          if type(argument) is ast.Lambda else [self.names.function_bound_to(argument)]
-                                          if type(argument) is ast.Name else None) or ())
+        return tuple(self._given_by_calls(found[0].node, expr.id, lambda argument: [self.names.function_bound_to(
+            argument)] if type(argument) in (ast.Name, ast.Lambda) else None) or ())
 
     def _given_by_calls(self, func, param, given):
         """``given_by_calls`` over the calls of ``func`` in the file, asked of the argument each
@@ -146,12 +145,6 @@ class Instances:
             seen.add(cls)
             cls = self.class_named(cls.bases[0])
         return None
-
-    def attribute_class(self, cls, attr):
-        """The same-file class whose call ``self.<attr>`` holds in the methods of the ClassDef
-        ``cls`` (a module's submodule: ``stored_call``), or None."""
-        stored = self.stored_call(cls, attr)
-        return self.class_named(stored.func) if stored is not None else None
 
     def stored_call(self, cls, attr, depth=0):
         """A call of what every assignment of ``self.<attr>`` in the ClassDef ``cls`` calls to

@@ -201,7 +201,6 @@ class TraceRoots:
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
-        self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
         self._applies = None  # the file's ``X.apply`` attributes, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
@@ -466,20 +465,10 @@ class TraceRoots:
                      and self.module_base(method) != LINEN_MODULE)
 
     def _submodule_call(self, func_expr):
-        """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
-        (an NNX or Equinox module's submodule): every assignment of ``self.block`` in the class
-        is ``self.block = Block(...)``, and is made in its ``__init__``; else None."""
-        if type(func_expr.value) is not ast.Name or func_expr.value.id != "self":
-            return None
-        method = self.names.enclosing_function(func_expr)
-        cls = self.names.parent.get(method)
-        if type(cls) is not ast.ClassDef or isinstance(method, ast.Lambda) or positional_names(method)[:1] != ["self"]:
-            return None
-        key = (cls, func_expr.attr)
-        if key not in self._submodules:
-            held = self.instances.attribute_class(cls, func_expr.attr)
-            self._submodules[key] = self.instances.method(held, "__call__")
-        return self._submodules[key]
+        """``__call__`` of the same-file class whose call built the object ``self.block`` holds in a
+        method (an NNX or Equinox module's submodule: ``instances.constructor``), or None."""
+        built = self.instances.constructor(func_expr)
+        return self.instances.method(self.instances.class_named(built.func), "__call__") if built is not None else None
 
     def module_base(self, method):
         """The framework Module base (as the data names it) of ``method``'s class, or None: a linen
