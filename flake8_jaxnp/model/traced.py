@@ -554,12 +554,10 @@ class TraceRoots:
         or a name that holds one, ``instances.Instances``: bound to ``Model(...)``, a parameter
         annotated ``model: Model`` or passed one by every call); for a parameter that the calls of
         its function give defs (``forward(p, x)`` in ``make_step(forward)``), those defs."""
-        if isinstance(expr, ast.Name):
-            methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
-            return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
-        if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
+        if type(expr) not in (ast.Name, ast.Call):
             return ()
-        return _present(self._method(expr.func, "__call__"))
+        methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
+        return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
 
     def _method(self, class_name, method):
         """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
