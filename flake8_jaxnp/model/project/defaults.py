@@ -41,14 +41,18 @@ class OtherModules:
     """The questions of ``Project`` that read what other modules do with this file's names (each
     recorded in ``consulted``, as ``Project``'s own are, for ``reuse``)."""
 
+    def answered(self, question, arguments, found):
+        """``found``, recorded in ``consulted`` as the answer to ``question`` asked with ``arguments``."""
+        self.consulted.append((question, arguments, answer(found)))
+        return found
+
     def transform_alias(self, binding, attributes=()):
         """[transform, [[keyword, source]]] that an imported project name stands for where it decorates
         a def (``summaries.transform_aliases``), or None."""
         found = self.resolve(binding, attributes)
         summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
         alias = summary.get("aliases", {}).get(found[1]) if summary else None
-        self.consulted.append(("transform_alias", [list(binding), list(attributes)], answer(alias)))
-        return alias
+        return self.answered("transform_alias", [list(binding), list(attributes)], alias)
 
     def rebound_global(self, binding, attributes=()):
         """[module path as messages show it, line, whether through ``global``] where the global of
@@ -63,15 +67,13 @@ class OtherModules:
         stores = rebinding_modules(self, found[1], found[0]) if other and not line else None
         where = [shown(found[0]), line, True] if line else [shown(stores[0][0]), stores[0][1], False] if stores \
             else None
-        self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))
-        return where
+        return self.answered("rebound_global", [list(binding), list(attributes)], where)
 
     def rebound_elsewhere(self, name):
         """[[module path as messages show it, line]]: where other modules rebind this file's global
         ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
         found = [[shown(path), line] for path, line in rebinding_modules(self, name)]
-        self.consulted.append(("rebound_elsewhere", [name], answer(found)))
-        return found
+        return self.answered("rebound_elsewhere", [name], found)
 
     def passed_dtypes(self, name, params, param, attr):
         """[[dtype, spelled as a Python type, class, module path as messages show it, line]] for the
@@ -86,15 +88,13 @@ class OtherModules:
             dtype = summary["dtypes"].get(f"{cls}.{attr}") if summary else None
             if dtype is not None:
                 found.append([*dtype, cls, shown(where), line])
-        self.consulted.append(("passed_dtypes", [name, list(params), param, attr], answer(found)))
-        return found
+        return self.answered("passed_dtypes", [name, list(params), param, attr], found)
 
     def looped_elsewhere(self, name):
         """[[module path as messages show it, line]]: the loops of other modules that call this
         file's function ``name`` (``defaults``)."""
         found = [[shown(path), line] for path, line in looping_modules(self, name)]
-        self.consulted.append(("looped_elsewhere", [name], answer(found)))
-        return found
+        return self.answered("looped_elsewhere", [name], found)
 
 
 def calls_keeping_default(project, name, param, index):
