@@ -297,11 +297,10 @@ class Instances:
         passed = [p for p, argument in arguments.items() if type(argument) is ast.Name and argument.id == name]
         if len(passed) != 1:
             return False
-        returns = [n for n in self.names.own_nodes(func) if type(n) is ast.Return]
-        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in self.names.own_nodes(func)):
+        returns = self.names.returned_values(func)
+        if not returns:
             return False
-        for ret in returns:
-            value = ret.value
+        for value in returns:
             if place is not None:
                 if type(value) is not ast.Tuple or len(value.elts) != len(target.elts):
                     return False

@@ -426,12 +426,10 @@ class TraceRoots:
         factory = self.names.function_bound_to(expr.func) if isinstance(expr, ast.Call) else None
         if factory is None or isinstance(factory, ast.Lambda):
             return None, None
-        own = self.names.own_nodes(factory)
-        returns = [n for n in own if type(n) is ast.Return]
-        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in own) \
-                or any(type(r.value) is not ast.Name or r.value.id != returns[0].value.id for r in returns):
+        returns = self.names.returned_values(factory)
+        if not returns or any(type(r) is not ast.Name or r.id != returns[0].id for r in returns):
             return None, None
-        bindings = self.names.scopes[factory].bindings.get(returns[0].value.id, ())
+        bindings = self.names.scopes[factory].bindings.get(returns[0].id, ())
         if len(bindings) != 1 or bindings[0].kind is not BindingKind.DEF or bindings[0].node.decorator_list:
             return None, None
         return factory, bindings[0].node
