@@ -111,8 +111,8 @@ class Instances:
     def _passed_classes(self, func, param, seen, named):
         if param in ("self", "cls") and positional_names(func)[:1] == [param] or func.args.vararg or func.args.kwarg:
             return None
-        found = self._given_by_calls(func, param, lambda argument: self.classes_of(argument, seen, named)
-                                     if type(argument) in (ast.Name, ast.Call) else None)
+        found = self.passed_to(func, param, lambda argument: self.classes_of(argument, seen, named)
+                               if type(argument) in (ast.Name, ast.Call) else None)
         return frozenset(found) if found else None
 
     def functions_passed(self, expr):
@@ -123,12 +123,12 @@ class Instances:
         found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
         if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
             return ()
-        return tuple(self._given_by_calls(found[0].node, expr.id, lambda argument: [self.names.function_bound_to(
+        return tuple(self.passed_to(found[0].node, expr.id, lambda argument: [self.names.function_bound_to(
             argument)] if type(argument) in (ast.Name, ast.Lambda) else None) or ())
 
-    def _given_by_calls(self, func, param, given):
-        """``given_by_calls`` over the calls of ``func`` in the file, asked of the argument each
-        passes its parameter ``param``; None when ``func`` escapes or is a method."""
+    def passed_to(self, func, param, given):
+        """What the calls of ``func`` in the file give its parameter ``param`` (``given_by_calls``, asked
+        of the argument each passes it: ``given(argument)``, every call); None when ``func`` is a method."""
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
         positional = positional_names(func)
