@@ -4,7 +4,8 @@ dtype=np.float64)`` in util.py: JNP402 holds at the function's own line when any
 keeps a 64-bit default), any mention at all (then the function's callers are not all
 in its file, so what its parameters receive is not known there: JNP401), or a store that
 rebinds one of its globals (``models.NEIGHBORS = ...``: JNP304 where traced code reads it),
-and which project functions its calls pass to a factory's parameter (``passed_functions``).
+and which project functions or objects its calls pass to a factory's parameter (``passed_values``,
+the project's side of ``instances.given_by_calls``, the one reading of what a parameter holds).
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
 once per process (only its words kept) and parsed only when it has the function's name (then

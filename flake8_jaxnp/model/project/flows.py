@@ -46,7 +46,7 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 OBJECT = "<object>"
 # A call's attribute path ``[PASSED_FUNCTION, parameter]`` (binding None): a nested def calls a
 # parameter of the top-level def around it (``def make_step(forward): def step(p, x): return
-# forward(p, x)``), which runs what the calls of that def pass it (``defaults.passed_functions``).
+# forward(p, x)``), which runs what the calls of that def pass it (``defaults.passed_values``).
 PASSED_FUNCTION = "<passed>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
