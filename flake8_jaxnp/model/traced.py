@@ -440,11 +440,9 @@ class TraceRoots:
         ``Model(...)`` (or passed instances of several classes: each class's), and for
         ``model.apply(variables, x)`` of a linen Module; () when none is known."""
         func_expr = call.func
-        if isinstance(func_expr, ast.Name):
-            found = self.names.resolve_name(func_expr)
-            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                return _present(self._method(func_expr, "__init__")
-                                or self.conventions.construction_hook(found[1][0].node))
+        cls = self.instances.class_named(func_expr)
+        if cls is not None:
+            return _present(method_in(cls, "__init__") or self.conventions.construction_hook(cls))
         if isinstance(func_expr, ast.Attribute) and any(k.arg == "method" for k in call.keywords):
             return _present(self.applied_method(call))
         if isinstance(func_expr, ast.Attribute):
