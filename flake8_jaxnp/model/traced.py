@@ -384,7 +384,7 @@ class TraceRoots:
             if funcs and type(self.names.parent.get(funcs[0])) is ast.ClassDef:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if not funcs and func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
-            func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
+            func = method_in(self.instances.class_named(arg), "__call__")  # nn.scan(Cell, ...): Cell's __call__
         if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
             func = self.applied_module(arg)
             root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
@@ -554,10 +554,6 @@ class TraceRoots:
             return ()
         methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
         return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
-
-    def _method(self, class_name, method):
-        """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
-        return method_in(self.instances.class_named(class_name), method)
 
 
 def _present(method):
