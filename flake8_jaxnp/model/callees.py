@@ -33,6 +33,7 @@ class Callees:
         # The same-file def that a call's function expression names: the index's own lookup, with
         # no call in between (forward passes ask it several times at every call).
         self.callee = names.function_bound_to
+        self.returned_values = names.returned_values
         self.roots = roots
         self.project = project  # the Project around the file, or None (a buffer with no path)
         self._facts = {}  # def node -> its facts (returns, conversions), on demand
@@ -41,8 +42,6 @@ class Callees:
         self._records = None  # this module's pytree classes, on demand
         self._results = {}  # jitted def -> the shape of its result, on demand
         self._builders = {}  # def -> whether it returns a jitted function, on demand
-        self._returns = None  # def -> the values its return statements give, on demand
-        self._generators = set()  # defs that yield
         self._asked = {}  # (question, import binding, attributes) -> the project's answer (``_ask``)
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
@@ -251,17 +250,6 @@ class Callees:
                 self.names.qualname(d.func if isinstance(d, ast.Call) else d) in CACHING_DECORATORS
                 for d in callee.decorator_list) else built_jitted(self.returned_values(callee), self._jit_call)
         return self._builders[callee]
-
-    def returned_values(self, callee):
-        """The expressions the ``return`` statements of a def give (None for a bare ``return``);
-        empty for a generator or a def without one."""
-        if self._returns is None:  # one pass over the module's index, not a walk of each callee
-            enclosing, self._returns = self.names.enclosing_function, {}
-            for node in self.names.by_type.get(ast.Return, ()):
-                self._returns.setdefault(enclosing(node), []).append(node.value)
-            self._generators = {enclosing(node) for kind in (ast.Yield, ast.YieldFrom)
-                                for node in self.names.by_type.get(kind, ())}
-        return [] if callee in self._generators else self._returns.get(callee, [])
 
     def _project_import(self, expr):
         """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level

@@ -111,8 +111,8 @@ class Instances:
     def _passed_classes(self, func, param, seen, named):
         if param in ("self", "cls") and positional_names(func)[:1] == [param] or func.args.vararg or func.args.kwarg:
             return None
-        found = self._given_by_calls(func, param, lambda argument: self.classes_of(argument, seen, named)
-                                     if type(argument) in (ast.Name, ast.Call) else None)
+        found = self.passed_to(func, param, lambda argument: self.classes_of(argument, seen, named)
+                               if type(argument) in (ast.Name, ast.Call) else None)
         return frozenset(found) if found else None
 
     def functions_passed(self, expr):
@@ -123,23 +123,16 @@ class Instances:
         found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
         if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
             return ()
-        return tuple(self._given_by_calls(found[0].node, expr.id, lambda argument: [argument]
-                                          if type(argument) is ast.Lambda else [self.names.function_bound_to(argument)]
-                                          if type(argument) is ast.Name else None) or ())
+        return tuple(self.passed_to(found[0].node, expr.id, lambda argument: [self.names.function_bound_to(
+            argument)] if type(argument) in (ast.Name, ast.Lambda) else None) or ())
 
-    def _given_by_calls(self, func, param, given):
-        """What the calls of ``func`` in the file give its parameter ``param``, joined: each item of
-        ``given(argument)`` for each call, in order; None when one of them is none (an argument
-        ``given`` does not know, or left out), or ``func`` escapes or is a method."""
+    def passed_to(self, func, param, given):
+        """What the calls of ``func`` in the file give its parameter ``param`` (``given_by_calls``, asked
+        of the argument each passes it: ``given(argument)``, every call); None when ``func`` is a method."""
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
-        positional, found = positional_names(func), []
-        for call in self.calls_of(func) or ():
-            items = given(argument_for(call, positional, param))
-            if not items or None in items:
-                return None
-            found.extend(item for item in items if item not in found)
-        return found
+        positional = positional_names(func)
+        return given_by_calls(self.calls_of(func) or (), lambda call: given(argument_for(call, positional, param)))
 
     def method(self, cls, name):
         """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no
@@ -152,12 +145,6 @@ class Instances:
             seen.add(cls)
             cls = self.class_named(cls.bases[0])
         return None
-
-    def attribute_class(self, cls, attr):
-        """The same-file class whose call ``self.<attr>`` holds in the methods of the ClassDef
-        ``cls`` (a module's submodule: ``stored_call``), or None."""
-        stored = self.stored_call(cls, attr)
-        return self.class_named(stored.func) if stored is not None else None
 
     def stored_call(self, cls, attr, depth=0):
         """A call of what every assignment of ``self.<attr>`` in the ClassDef ``cls`` calls to
@@ -310,11 +297,10 @@ class Instances:
         passed = [p for p, argument in arguments.items() if type(argument) is ast.Name and argument.id == name]
         if len(passed) != 1:
             return False
-        returns = [n for n in self.names.own_nodes(func) if type(n) is ast.Return]
-        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in self.names.own_nodes(func)):
+        returns = self.names.returned_values(func)
+        if not returns:
             return False
-        for ret in returns:
-            value = ret.value
+        for value in returns:
             if place is not None:
                 if type(value) is not ast.Tuple or len(value.elts) != len(target.elts):
                     return False
@@ -369,3 +355,19 @@ def method_in(cls, method):
         return None
     methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
     return methods[0] if len(methods) == 1 else None
+
+
+def given_by_calls(calls, given, every=True):
+    """What the calls of a function give one of its parameters: each item of ``given(call)``, once,
+    in order. The one reading of what a parameter holds, over this file's calls (``Instances``) or
+    the project's (``defaults.passed_values``). ``every``: the answer is what the parameter holds
+    (a class every caller passes), so a call that gives nothing known (none, or a None item) makes
+    it None; else it is what some call passes (a function a module's call makes a factory trace),
+    and an unknown is left out."""
+    found = []
+    for call in calls:
+        items = given(call)
+        if every and (not items or None in items):
+            return None
+        found.extend(item for item in items or () if item is not None and item not in found)
+    return found

@@ -81,6 +81,7 @@ class Names:
         self.functions = []  # every def and lambda, in source order
         self.by_type = {}  # node type -> every node of that type, in walk order
         self._own = {}  # def or lambda -> its own_nodes
+        self._returns = self._generators = None  # def -> the values its returns give; defs that yield (on demand)
         self._reads = None  # name -> the Name nodes that read it, built on the first question
         self._build(tree)
         # The dotted name an expression refers to (``jax.numpy.exp``), or None.
@@ -226,6 +227,17 @@ class Names:
         except KeyError:
             found = self._own[func] = tuple(walk_evaluated(func.body if isinstance(func.body, list) else [func.body]))
             return found
+
+    def returned_values(self, func):
+        """The expressions the ``return`` statements of a def give (None for a bare ``return``);
+        empty for a generator or a def without one."""
+        if self._returns is None:  # one pass over the index, not a walk of each def
+            self._returns = {}
+            for node in self.by_type.get(ast.Return, ()):
+                self._returns.setdefault(self.enclosing_function(node), []).append(node.value)
+            self._generators = {self.enclosing_function(node) for kind in (ast.Yield, ast.YieldFrom)
+                                for node in self.by_type.get(kind, ())}
+        return [] if func in self._generators else self._returns.get(func, [])
 
     def reaching_binding(self, func, name):
         """The binding of ``func``'s local ``name`` (a Name read in its own body) that the read

@@ -201,7 +201,6 @@ class TraceRoots:
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
-        self._submodules = {}  # (class, attribute) -> the __call__ that calling self.<attribute> runs
         self._applies = None  # the file's ``X.apply`` attributes, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
@@ -385,7 +384,7 @@ class TraceRoots:
             if funcs and type(self.names.parent.get(funcs[0])) is ast.ClassDef:
                 bound_positional += 1  # jax.jit(Model()): __call__ is bound to the instance
         if not funcs and func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
-            func = self._method(arg, "__call__")  # nn.scan(Cell, ...): the lifted class's __call__
+            func = method_in(self.instances.class_named(arg), "__call__")  # nn.scan(Cell, ...): Cell's __call__
         if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
             func = self.applied_module(arg)
             root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
@@ -427,12 +426,10 @@ class TraceRoots:
         factory = self.names.function_bound_to(expr.func) if isinstance(expr, ast.Call) else None
         if factory is None or isinstance(factory, ast.Lambda):
             return None, None
-        own = self.names.own_nodes(factory)
-        returns = [n for n in own if type(n) is ast.Return]
-        if not returns or any(type(n) in (ast.Yield, ast.YieldFrom) for n in own) \
-                or any(type(r.value) is not ast.Name or r.value.id != returns[0].value.id for r in returns):
+        returns = self.names.returned_values(factory)
+        if not returns or any(type(r) is not ast.Name or r.id != returns[0].id for r in returns):
             return None, None
-        bindings = self.names.scopes[factory].bindings.get(returns[0].value.id, ())
+        bindings = self.names.scopes[factory].bindings.get(returns[0].id, ())
         if len(bindings) != 1 or bindings[0].kind is not BindingKind.DEF or bindings[0].node.decorator_list:
             return None, None
         return factory, bindings[0].node
@@ -443,11 +440,9 @@ class TraceRoots:
         ``Model(...)`` (or passed instances of several classes: each class's), and for
         ``model.apply(variables, x)`` of a linen Module; () when none is known."""
         func_expr = call.func
-        if isinstance(func_expr, ast.Name):
-            found = self.names.resolve_name(func_expr)
-            if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-                return _present(self._method(func_expr, "__init__")
-                                or self.conventions.construction_hook(found[1][0].node))
+        cls = self.instances.class_named(func_expr)
+        if cls is not None:
+            return _present(method_in(cls, "__init__") or self.conventions.construction_hook(cls))
         if isinstance(func_expr, ast.Attribute) and any(k.arg == "method" for k in call.keywords):
             return _present(self.applied_method(call))
         if isinstance(func_expr, ast.Attribute):
@@ -466,20 +461,10 @@ class TraceRoots:
                      and self.module_base(method) != LINEN_MODULE)
 
     def _submodule_call(self, func_expr):
-        """``__call__`` of the same-file class whose instance ``self.block`` holds in a method
-        (an NNX or Equinox module's submodule): every assignment of ``self.block`` in the class
-        is ``self.block = Block(...)``, and is made in its ``__init__``; else None."""
-        if type(func_expr.value) is not ast.Name or func_expr.value.id != "self":
-            return None
-        method = self.names.enclosing_function(func_expr)
-        cls = self.names.parent.get(method)
-        if type(cls) is not ast.ClassDef or isinstance(method, ast.Lambda) or positional_names(method)[:1] != ["self"]:
-            return None
-        key = (cls, func_expr.attr)
-        if key not in self._submodules:
-            held = self.instances.attribute_class(cls, func_expr.attr)
-            self._submodules[key] = self.instances.method(held, "__call__")
-        return self._submodules[key]
+        """``__call__`` of the same-file class whose call built the object ``self.block`` holds in a
+        method (an NNX or Equinox module's submodule: ``instances.constructor``), or None."""
+        built = self.instances.constructor(func_expr)
+        return self.instances.method(self.instances.class_named(built.func), "__call__") if built is not None else None
 
     def module_base(self, method):
         """The framework Module base (as the data names it) of ``method``'s class, or None: a linen
@@ -565,16 +550,10 @@ class TraceRoots:
         or a name that holds one, ``instances.Instances``: bound to ``Model(...)``, a parameter
         annotated ``model: Model`` or passed one by every call); for a parameter that the calls of
         its function give defs (``forward(p, x)`` in ``make_step(forward)``), those defs."""
-        if isinstance(expr, ast.Name):
-            methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
-            return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
-        if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
+        if type(expr) not in (ast.Name, ast.Call):
             return ()
-        return _present(self._method(expr.func, "__call__"))
-
-    def _method(self, class_name, method):
-        """The def of ``method`` in the body of the same-file class a Name refers to, or None."""
-        return method_in(self.instances.class_named(class_name), method)
+        methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
+        return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
 
 
 def _present(method):

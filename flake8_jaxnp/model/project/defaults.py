@@ -4,7 +4,8 @@ dtype=np.float64)`` in util.py: JNP402 holds at the function's own line when any
 keeps a 64-bit default), any mention at all (then the function's callers are not all
 in its file, so what its parameters receive is not known there: JNP401), or a store that
 rebinds one of its globals (``models.NEIGHBORS = ...``: JNP304 where traced code reads it),
-and which project functions its calls pass to a factory's parameter (``passed_functions``).
+and which project functions or objects its calls pass to a factory's parameter (``passed_values``,
+the project's side of ``instances.given_by_calls``, the one reading of what a parameter holds).
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
 once per process (only its words kept) and parsed only when it has the function's name (then
@@ -16,6 +17,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from ..instances import given_by_calls
 from ..syntax import module_imports, parameters, split_attributes
 from .cache import MEMORY
 from .constants import GLOBAL_STATEMENT
@@ -40,14 +42,18 @@ class OtherModules:
     """The questions of ``Project`` that read what other modules do with this file's names (each
     recorded in ``consulted``, as ``Project``'s own are, for ``reuse``)."""
 
+    def answered(self, question, arguments, found):
+        """``found``, recorded in ``consulted`` as the answer to ``question`` asked with ``arguments``."""
+        self.consulted.append((question, arguments, answer(found)))
+        return found
+
     def transform_alias(self, binding, attributes=()):
         """[transform, [[keyword, source]]] that an imported project name stands for where it decorates
         a def (``summaries.transform_aliases``), or None."""
         found = self.resolve(binding, attributes)
         summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
         alias = summary.get("aliases", {}).get(found[1]) if summary else None
-        self.consulted.append(("transform_alias", [list(binding), list(attributes)], answer(alias)))
-        return alias
+        return self.answered("transform_alias", [list(binding), list(attributes)], alias)
 
     def rebound_global(self, binding, attributes=()):
         """[module path as messages show it, line, whether through ``global``] where the global of
@@ -62,15 +68,13 @@ class OtherModules:
         stores = rebinding_modules(self, found[1], found[0]) if other and not line else None
         where = [shown(found[0]), line, True] if line else [shown(stores[0][0]), stores[0][1], False] if stores \
             else None
-        self.consulted.append(("rebound_global", [list(binding), list(attributes)], answer(where)))
-        return where
+        return self.answered("rebound_global", [list(binding), list(attributes)], where)
 
     def rebound_elsewhere(self, name):
         """[[module path as messages show it, line]]: where other modules rebind this file's global
         ``name`` (``models.NEIGHBORS = ...``; ``defaults``)."""
         found = [[shown(path), line] for path, line in rebinding_modules(self, name)]
-        self.consulted.append(("rebound_elsewhere", [name], answer(found)))
-        return found
+        return self.answered("rebound_elsewhere", [name], found)
 
     def passed_dtypes(self, name, params, param, attr):
         """[[dtype, spelled as a Python type, class, module path as messages show it, line]] for the
@@ -85,15 +89,13 @@ class OtherModules:
             dtype = summary["dtypes"].get(f"{cls}.{attr}") if summary else None
             if dtype is not None:
                 found.append([*dtype, cls, shown(where), line])
-        self.consulted.append(("passed_dtypes", [name, list(params), param, attr], answer(found)))
-        return found
+        return self.answered("passed_dtypes", [name, list(params), param, attr], found)
 
     def looped_elsewhere(self, name):
         """[[module path as messages show it, line]]: the loops of other modules that call this
         file's function ``name`` (``defaults``)."""
         found = [[shown(path), line] for path, line in looping_modules(self, name)]
-        self.consulted.append(("looped_elsewhere", [name], answer(found)))
-        return found
+        return self.answered("looped_elsewhere", [name], found)
 
 
 def calls_keeping_default(project, name, param, index):
@@ -221,30 +223,30 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     ``setup(loss=model.sparse_loss)`` gives). A def that nested traced code calls through that
     parameter (``def make_step(forward): ... return jax.jit(step)`` with ``step`` calling
     ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced."""
-    found, index = [], params.index(param) if param in params else None
+    index = params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
-    for other, version in modules_naming(project, factory, files):
-        for binding, attributes, positional, keywords, line, _, given_values, forwarding in \
-                _calls_of(other, version, factory):
-            where = index if index is not None and index < positional else param
-            given = next((value for at, value in given_values if at == where), None)
-            if given is None and forwarding and where not in keywords and type(where) is str:
-                given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
-            if given is None or project.target_of(other, binding, attributes) != (path, factory):
-                continue
-            if given[0] == _PARAMETER:
-                if (other, *given[1:]) in seen:
-                    continue
-                facts = project.summary(other)["functions"].get(given[1])
-                handed = passed_values(project, files, other, given[1], facts["params"] if facts else [],
-                                       given[2], seen | {(other, *given[1:])})
-            elif given[0] == _INSTANCE:
-                handed = [(project.target_of(other, *given[1:3]), list(given[3:]), (other, line))]
-            else:
-                handed = [(project.target_of(other, *given), None, (other, line))]
-            found.extend(entry for entry in handed if entry[0] is not None and entry not in found)
-    return found
+
+    def handed(site):
+        other, (binding, attributes, positional, keywords, line, _, given_values, forwarding) = site
+        where = index if index is not None and index < positional else param
+        given = next((value for at, value in given_values if at == where), None)
+        if given is None and forwarding and where not in keywords and type(where) is str:
+            given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
+        if given is None or project.target_of(other, binding, attributes) != (path, factory):
+            return None
+        if given[0] == _PARAMETER:
+            if (other, *given[1:]) in seen:
+                return None
+            facts = project.summary(other)["functions"].get(given[1])
+            return passed_values(project, files, other, given[1], facts["params"] if facts else [], given[2],
+                                 seen | {(other, *given[1:])})
+        built = list(given[3:]) if given[0] == _INSTANCE else None
+        target = project.target_of(other, *given[1:3]) if given[0] == _INSTANCE else project.target_of(other, *given)
+        return [(target, built, (other, line)) if target is not None else None]
+
+    return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
+                           for call in _calls_of(other, version, factory)], handed, every=False)
 
 
 def _calls_of(path, version, name):

@@ -46,7 +46,7 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 OBJECT = "<object>"
 # A call's attribute path ``[PASSED_FUNCTION, parameter]`` (binding None): a nested def calls a
 # parameter of the top-level def around it (``def make_step(forward): def step(p, x): return
-# forward(p, x)``), which runs what the calls of that def pass it (``defaults.passed_functions``).
+# forward(p, x)``), which runs what the calls of that def pass it (``defaults.passed_values``).
 PASSED_FUNCTION = "<passed>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
@@ -551,17 +551,10 @@ def _enclosing(tree, outer_name):
         return {}, {}
     if type(outer) is ast.ClassDef:
         return _stored_parameters(tree, outer), {}
-    own = parameters(outer)
-    stored = []
-    for node in ast.walk(outer):  # (one walk: the factory may be long)
-        if type(node) is ast.Name and type(node.ctx) is not ast.Load:
-            stored.append(node.id)
-        elif type(node) is ast.arg and node not in own:
-            stored.append(node.arg)
+    counts = binding_counts(outer)  # (one walk: the factory may be long)
     defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    siblings = {name: f"{outer_name}.{name}" for name in defined
-                if defined.count(name) == 1 and name not in stored and name not in {arg.arg for arg in own}}
-    return {arg.arg: arg.arg for arg in own if arg.arg not in stored and arg.arg not in defined}, siblings
+    siblings = {name: f"{outer_name}.{name}" for name in defined if counts[name] == 1}
+    return {arg.arg: arg.arg for arg in parameters(outer) if counts[arg.arg] == 1}, siblings
 
 
 def _stored_parameters(tree, cls):

@@ -234,8 +234,7 @@ class Project(OtherModules):
         found = self.resolve(binding, attributes)
         summary = self.summary(found[0], defines=found[1]) if found is not None and found[0] != self.path else None
         alias = summary["dtypes"].get(found[1]) if summary else None
-        self.consulted.append(("dtype_alias", [list(binding), list(attributes)], answer(alias)))
-        return alias
+        return self.answered("dtype_alias", [list(binding), list(attributes)], alias)
 
     def numpy_data(self, binding, attributes=()):
         """Whether an imported name is a project module's NumPy array constant (``constants``)."""
@@ -243,8 +242,7 @@ class Project(OtherModules):
         summary = self.summary(found[0], needs=constant_needs(found[1])) \
             if found is not None and found[0] != self.path and type(found[1]) is str else None
         known = bool(summary) and found[1] in summary["numpy"]
-        self.consulted.append(("numpy_data", [list(binding), list(attributes)], answer(known)))
-        return known
+        return self.answered("numpy_data", [list(binding), list(attributes)], known)
 
     def project_class(self, binding, attributes=()):
         """(module path, facts) for an imported project class that hands out jitted functions
@@ -253,9 +251,7 @@ class Project(OtherModules):
         summary = self.summary(found[0], CLASSES, class_needs(found[1], _last_names(self.transforms))) \
             if found is not None and found[0] != self.path else None
         facts = summary["classes"].get(found[1]) if summary else None
-        known = (found[0], facts) if facts else None
-        self.consulted.append(("project_class", [list(binding), list(attributes)], answer(known)))
-        return known
+        return self.answered("project_class", [list(binding), list(attributes)], (found[0], facts) if facts else None)
 
     def callers(self):
         """{function name in this file: [(parameters, transform, caller, caller's path, line,
@@ -270,22 +266,17 @@ class Project(OtherModules):
             MEMORY.callers[key] = kept_reach(self, self._reach, self._imports_project)
         found = {name: [entry for entry in calls if entry[3] != str(self.path)]
                  for name, calls in MEMORY.callers[key].get(str(self.path), {}).items()}
-        found = {name: calls for name, calls in found.items() if calls}
-        self.consulted.append(("callers", [], answer(found)))
-        return found
+        return self.answered("callers", [], {name: calls for name, calls in found.items() if calls})
 
     def kept_defaults(self, name, param, index):
         """[[module path as messages show it, line]]: the calls in other project modules that
         leave ``param`` of this file's function ``name`` to its default (``defaults``)."""
         found = [[shown(path), line] for path, line in calls_keeping_default(self, name, param, index)]
-        self.consulted.append(("kept_defaults", [name, param, index], answer(found)))
-        return found
+        return self.answered("kept_defaults", [name, param, index], found)
 
     def named_elsewhere(self, name):
         """Whether another module of the project has the word ``name`` (``defaults``)."""
-        found = bool(modules_naming(self, name))
-        self.consulted.append(("named_elsewhere", [name], answer(found)))
-        return found
+        return self.answered("named_elsewhere", [name], bool(modules_naming(self, name)))
 
     def _reach(self, files):
         """{module path: {function name: calls}} (see ``callers``): tracing spread from every

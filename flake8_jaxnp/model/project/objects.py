@@ -12,8 +12,7 @@ from ..instances import Instances
 from ..kinds import ARRAY_ANNOTATIONS
 from ..library import array_function
 from ..names import BindingKind, Names
-from ..syntax import FUNCTION_NODES, argument_for, module_imports, parameters, positional_names, split_attributes, \
-    transform_spec, walk_own
+from ..syntax import FUNCTION_NODES, module_imports, parameters, split_attributes, transform_spec, walk_own
 from .flows import INSTANCE_METHOD, binding_counts, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -109,13 +108,8 @@ def _array_parameters(names, instances, func, params):
     ``func`` in the module (none when it has no call, or is referenced otherwise)."""
     annotated = {arg.arg for arg in parameters(func)
                  if arg.annotation is not None and names.qualname(arg.annotation) in ARRAY_ANNOTATIONS} & set(params)
-    rest = [param for param in params if param not in annotated]
-    calls = instances.calls_of(func) if rest else None
-    if not calls:
-        return annotated
-    positional = positional_names(func)
-    return annotated | {param for param in rest if all(
-        _gives_array(names, argument_for(call, positional, param)) for call in calls)}
+    return annotated | {param for param in params if param not in annotated and instances.passed_to(
+        func, param, lambda argument: [True] if _gives_array(names, argument) else None)}
 
 
 def _gives_array(names, expr):

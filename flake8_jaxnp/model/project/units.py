@@ -434,41 +434,39 @@ class _Reader:
         """(the call, the scopes it was evaluated in) when ``name`` is bound once, to a call
         that is not of a transform (``fn = make_train(cfg)``, ``f = partial(g, cfg)``);
         (None, None) otherwise."""
-        for depth, scope in enumerate(reversed(chain)):
-            if depth and type(scope.node) is ast.ClassDef or not scope.lookup(name)[0]:
-                continue
-            value = scope.value(name)
-            if type(value) is not ast.Call or self.qualname(value.func) in self.transforms:
-                return None, None
-            return value, chain[:len(chain) - depth]
-        return None, None
+        scope, scopes = self._binding_scope(name, chain)
+        value = scope.value(name) if scope is not None else None
+        if type(value) is not ast.Call or self.qualname(value.func) in self.transforms:
+            return None, None
+        return value, scopes
 
     def _applied_module(self, name, chain, method="__call__"):
         """(import binding, attributes ``[..., "Model", method]``) for ``model.apply`` (method
         ``__call__``) or ``model.method`` with ``model`` bound once to ``Model(...)`` of an
         imported class (the reach accepts a linen Module's ``__call__`` and another class's
         plain method only); a class of this module is this module's to trace."""
-        for depth, scope in enumerate(reversed(chain)):
-            if depth and type(scope.node) is ast.ClassDef or not scope.lookup(name)[0]:
-                continue
-            instance = scope.value(name)
-            root, attributes = split_attributes(instance.func) if type(instance) is ast.Call else (None, ())
-            found = self._resolve_name(root.id, chain, attributes) if root is not None else None
-            return (found[0], [*found[1], method]) if found and not isinstance(found[0], ast.AST) else None
-        return None
+        scope = self._binding_scope(name, chain)[0]
+        instance = scope.value(name) if scope is not None else None
+        root, attributes = split_attributes(instance.func) if type(instance) is ast.Call else (None, ())
+        found = self._resolve_name(root.id, chain, attributes) if root is not None else None
+        return (found[0], [*found[1], method]) if found and not isinstance(found[0], ast.AST) else None
 
     def _resolve_name(self, name, chain, attributes):
-        for depth, scope in enumerate(reversed(chain)):
-            if depth and type(scope.node) is ast.ClassDef:
-                continue  # a class body's names are not seen from its methods
-            count, func = scope.lookup(name)
-            if not count:
-                continue
-            if count != 1:
-                return None
-            if func is not None:
-                return (func, 0, scope.prefix + name) if not attributes else None
-            if scope.node is chain[0].node and name in self.imports:
-                return list(self.imports[name]), list(attributes)
+        scope = self._binding_scope(name, chain)[0]
+        count, func = scope.lookup(name) if scope is not None else (0, None)
+        if count != 1:
             return None
+        if func is not None:
+            return (func, 0, scope.prefix + name) if not attributes else None
+        if scope.node is chain[0].node and name in self.imports:
+            return list(self.imports[name]), list(attributes)
         return None
+
+    @staticmethod
+    def _binding_scope(name, chain):
+        """(the innermost scope of ``chain`` that binds ``name``, the chain up to it), as Python
+        resolves a name (a class body's names are not seen from its methods), or (None, None)."""
+        for depth, scope in enumerate(reversed(chain)):
+            if not (depth and type(scope.node) is ast.ClassDef) and scope.lookup(name)[0]:
+                return scope, chain[:len(chain) - depth]
+        return None, None
