@@ -157,6 +157,12 @@ def framework_aliases():
     return data().get("framework_aliases", {})
 
 
+def framework_array_functions():
+    """{dotted name: what was measured} of the functions of libraries built on JAX that give one
+    array of arrays (``optax.global_norm``, ``optax.l2_loss``; ``datagen.frameworks``)."""
+    return data().get("framework_array_functions", {})
+
+
 @lru_cache(maxsize=None)
 def framework_layers():
     """{dotted name: what was measured} of the frameworks' own layers that give one array when
