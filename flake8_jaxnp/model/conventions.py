@@ -46,11 +46,13 @@ class Conventions:
         return None
 
     def runs_layer(self, func_expr):
-        """Whether calling ``func_expr`` runs one of the framework's own layers that give one array
-        (measured: ``api.framework_layers``): ``nn.Dense(4)(x)``, ``self.linear(x)`` with
-        ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with ``layer = eqx.nn.Linear(...)``."""
+        """What was measured of the framework's own layer that calling ``func_expr`` runs, one that
+        gives one array (or, ``with_state``, an array and its new state: ``h, state = self.norm(x,
+        state)`` of an ``eqx.nn.BatchNorm``), or None (``api.framework_layers``): ``nn.Dense(4)(x)``,
+        ``self.linear(x)`` with ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with
+        ``layer = eqx.nn.Linear(...)``."""
         built = self.instances.constructor(func_expr)
-        return built is not None and self.names.qualname(built.func) in api.framework_layers()
+        return api.framework_layers().get(self.names.qualname(built.func)) if built is not None else None
 
     def rejected_by_jax_jit(self, expr):
         """The name of the framework class whose instance ``expr`` holds (``instances.class_of``)

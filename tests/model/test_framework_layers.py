@@ -132,3 +132,14 @@ def test_a_measured_optax_function_of_device_data_gives_device_data(lint_source)
               "    for _ in range(100):\n        params, grads = update(params)\n"
               "        total += float(optax.global_norm(grads))\n    return total\n")
     assert lint_source(source) == [(15, "JNP102")]
+
+
+@pytest.mark.parametrize("layer, reported", [
+    ("eqx.nn.BatchNorm(3, axis_name='batch')", True),  # measured: an array and the new state
+    ("eqx.nn.Helper(3)", False),  # not measured: unknown
+])
+def test_an_equinox_layer_with_state_gives_its_array_first(lint_source, layer, reported):
+    source = EQX + ("class Model(eqx.Module):\n    norm: eqx.nn.BatchNorm\n\n    def __init__(self):\n"
+                    f"        self.norm = {layer}\n\n    def __call__(self, x, state):\n"
+                    "        h, state = self.norm(jnp.tanh(x), state)\n        return float(h.max()), state\n")
+    assert lint_source(source) == ([(_last_line(source), "JNP202")] if reported else [])
