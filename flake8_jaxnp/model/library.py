@@ -97,7 +97,8 @@ def gives_array(qualname):
     modules and constructors it knows; transforms are the model's to say)."""
     module, _, name = qualname.rpartition(".")
     return module in JAX_ARRAY_MODULES or module in NUMPY_ARRAY_MODULES or module == "jax.random" \
-        or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS or qualname in api.framework_array_functions()
+        or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS \
+        or qualname in api.framework_array_functions()
 
 
 def stages_constants(qualname):
