@@ -153,8 +153,14 @@ def framework_module_bases():
 @lru_cache(maxsize=None)
 def framework_aliases():
     """{a framework's name for a JAX function: the function's JAX name} (``flax.linen.relu``:
-    ``jax.nn.relu``; ``datagen.frameworks.framework_aliases``)."""
+    ``jax.nn.relu``; ``datagen.framework_functions.framework_aliases``)."""
     return data().get("framework_aliases", {})
+
+
+def framework_array_functions():
+    """{dotted name: what was measured} of the functions of libraries built on JAX that give one
+    array of arrays (``optax.global_norm``, ``optax.l2_loss``; ``datagen.framework_functions``)."""
+    return data().get("framework_array_functions", {})
 
 
 @lru_cache(maxsize=None)

@@ -247,7 +247,7 @@ def _changing_static(model, loop, call, walked):
     passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if every or i in positions] + \
         [(f"'{k.arg}'", k.value) for k in call.keywords if every or k.arg in names]
     for label, arg in passed:
-        if isinstance(arg, ast.Name) and arg.id == counter:
+        if _new_every_iteration(model, loop, arg, counter, walked):
             yield Finding.at(call, "JNP602", {
                 "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
                 "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})
@@ -264,18 +264,47 @@ def _changing_static(model, loop, call, walked):
 
 def _counter_field(model, loop, arg, counter, transform, walked):
     """The field of a framework Module that ``arg`` holds, built in the loop's body (inline, or a
-    name bound once there) with the loop's ``counter`` at that field, when ``transform`` keeps it
-    static (``static_fields``); else None."""
-    if isinstance(arg, ast.Name):
-        stores = _body_names(loop, walked)[0].get(arg.id, ())
-        stmt = model.parent(stores[0]) if len(stores) == 1 else None
-        arg = stmt.value if isinstance(stmt, ast.Assign) and stmt.targets == [stores[0]] else None
+    name bound once there; ``C(...)`` or ``eqx.tree_at`` of one) with a new value of the loop's
+    ``counter`` at that field (``_new_every_iteration``), when ``transform`` keeps it static
+    (``static_fields``); else None."""
+    arg = _bound_in_body(model, loop, arg, walked)
     found = model.static_fields(arg) if isinstance(arg, ast.Call) else None
     if found is None or found[1] != transform:
         return None
-    fields = found[0]
-    given = list(zip(fields, arg.args)) + [(k.arg, k.value) for k in arg.keywords if k.arg in fields]
-    return next((field for field, value in given if isinstance(value, ast.Name) and value.id == counter), None)
+    return next((field for field, value in found[0] if _new_every_iteration(model, loop, value, counter, walked)),
+                None)
+
+
+def _bound_in_body(model, loop, expr, walked):
+    """The value a Name that the loop's body binds once (``x = ...``) is bound to; ``expr`` itself
+    when it is not a Name; None otherwise."""
+    if not isinstance(expr, ast.Name):
+        return expr
+    stores = _body_names(loop, walked)[0].get(expr.id, ())
+    stmt = model.parent(stores[0]) if len(stores) == 1 else None
+    return stmt.value if isinstance(stmt, ast.Assign) and stmt.targets == [stores[0]] else None
+
+
+def _new_every_iteration(model, loop, expr, counter, walked, depth=0):
+    """Whether ``expr`` holds a new Python number on every iteration: the loop's ``counter``, or
+    arithmetic of it with number literals that keeps values apart (``1.0 / (step + 1)``,
+    ``0.1 * 0.5 ** epoch``; not ``step % 2``, ``step * 0`` or ``1 ** step``), directly or
+    through a name the body binds once to such an expression."""
+    if isinstance(expr, ast.Name):
+        if expr.id == counter:
+            return True
+        bound = _bound_in_body(model, loop, expr, walked)
+        return bound is not None and depth < 4 and _new_every_iteration(model, loop, bound, counter, walked, depth + 1)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        return _new_every_iteration(model, loop, expr.operand, counter, walked, depth)
+    if not isinstance(expr, ast.BinOp) or not isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
+        return False
+    for varying, fixed in ((expr.left, expr.right), (expr.right, expr.left)):
+        if isinstance(fixed, ast.Constant) and type(fixed.value) in (int, float) and fixed.value != 0 \
+                and not (isinstance(expr.op, ast.Pow) and fixed.value == 1) \
+                and _new_every_iteration(model, loop, varying, counter, walked, depth):
+            return True
+    return False
 
 
 def _growing_argument(model, loop, call, walked):

@@ -116,7 +116,7 @@ def _call(model, call, abstract, base):
         yield Finding.at(call, "JNP202", dict(base, what=describe(call),
                                               fix="use lax.fori_loop, or mark the bound static"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
-            and model.value(call.func.value).kind is TRACER:
+            and model.value(call.func.value).traced:  # a tree of tracers: no container has these methods
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
     elif qualname in api.shape_arguments() and qualname not in DATA_DEPENDENT_SHAPES \
             and _shape_is_traced(model, call, api.shape_arguments()[qualname]) \

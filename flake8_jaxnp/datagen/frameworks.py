@@ -12,8 +12,9 @@ entries recorded where it was; the generator prints which ones it measured.
 import importlib.metadata
 import inspect
 import sys
-import json
 
+from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, framework_aliases, framework_array_functions,
+                                  recorded)
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -35,7 +36,7 @@ def framework_transforms(data_file, resolve):
     """{dotted name: behaviour and the package version measured}; a framework that is not
     installed (``resolve``, the generator's import-free lookup, finds no such name) keeps its
     entries from ``data_file``."""
-    previous = _recorded(data_file, KEY)
+    previous = recorded(data_file, KEY)
     found = {}
     for name, form in CANDIDATES.items():
         transform = resolve(name)
@@ -53,14 +54,11 @@ KEY = "framework_transforms"
 
 
 def framework_entries(data_file, resolve):
-    """{generator key: its entries} for the framework keys: transforms, Modules, layers."""
+    """{generator key: its entries} for the framework keys: transforms, Modules, layers, aliases and
+    the functions that give one array."""
     return {KEY: framework_transforms(data_file, resolve), MODULES_KEY: framework_modules(data_file, resolve),
-            LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve)}
-
-
-def _recorded(data_file, key):
-    """The entries ``data_file`` holds under ``key``, kept for a framework that is not installed."""
-    return json.loads(data_file.read_text(encoding="utf-8")).get(key, {}) if data_file.exists() else {}
+            LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve),
+            ARRAY_FUNCTIONS_KEY: framework_array_functions(data_file, resolve)}
 
 
 def measured_versions(keys):
@@ -186,7 +184,7 @@ def framework_modules(data_file, resolve):
     """{Module base: which of a subclass's methods its framework's standard path traces, whether
     a Python scalar argument and a Python field stay static there, whether the trace is cached}
     (``_measure_module``); a framework not installed keeps its entry from ``data_file``."""
-    previous = _recorded(data_file, MODULES_KEY)
+    previous = recorded(data_file, MODULES_KEY)
     found = {}
     for name, (decorator, path) in MODULE_BASES.items():
         base = resolve(name)
@@ -394,9 +392,10 @@ def _run_equinox(base, _, record, seen, x):
 LAYERS_KEY = "framework_layers"
 # A framework's own layers, each with its constructor's arguments and the shape of the float
 # input it is called on ("index": one index, an Equinox embedding's; a dict last: keywords). Whether
-# each gives one array when called on an array is measured (``framework_layers``); a layer that
-# gives a tuple is left out. Not here: the layers that take or give more than an array (a cell's
-# carry, Equinox's BatchNorm state).
+# each gives one array when called on an array is measured (``framework_layers``), or, for an
+# Equinox layer whose call takes a ``state``, an array and the new state (``with_state``: its
+# BatchNorm, measured under a named ``filter_vmap``); a layer that gives another tuple is left out.
+# Not here: the layers that take or give more than that (a cell's carry).
 LAYERS = {
     **{f"flax.linen.{name}": (args, (2, 4)) for name, args in (
         ("Dense", (2,)), ("DenseGeneral", (2,)), ("Conv", (2, (1,))), ("ConvTranspose", (2, (1,))),
@@ -409,7 +408,8 @@ LAYERS = {
     **{f"equinox.nn.{name}": (args, shape) for name, args, shape in (
         ("Linear", (4, 2), (4,)), ("MLP", (4, 2, 3, 1), (4,)), ("Conv1d", (2, 2, 1), (2, 4)),
         ("ConvTranspose1d", (2, 2, 1), (2, 4)), ("LayerNorm", ((4,),), (4,)), ("RMSNorm", ((4,),), (4,)),
-        ("GroupNorm", (1, 2), (2, 4)), ("Dropout", (0.5,), (4,)), ("Embedding", (5, 2), "index"))},
+        ("GroupNorm", (1, 2), (2, 4)), ("Dropout", (0.5,), (4,)), ("Embedding", (5, 2), "index"),
+        ("BatchNorm", (4, "batch"), (4,)))},
 }
 _INDICES = {"flax.nnx.Embed", "flax.linen.Embed"}  # layers whose input is indices
 
@@ -418,7 +418,7 @@ def framework_layers(data_file, resolve):
     """{layer: the names it is known by, whether ``jax.jit`` refuses it as an argument,
     measured_with} for the ``LAYERS`` that, called on an array inside their framework's jit, give
     one array; a framework not installed keeps its entries from ``data_file``."""
-    previous = _recorded(data_file, LAYERS_KEY)
+    previous = recorded(data_file, LAYERS_KEY)
     found = {}
     for name, (args, shape) in LAYERS.items():
         layer = resolve(name)
@@ -426,14 +426,15 @@ def framework_layers(data_file, resolve):
             if name in previous:
                 found[name] = previous[name]
             continue
-        module = _gives_one_array(name, layer, args, shape)
+        module, with_state = _gives_one_array(name, layer, args, shape)
         if module is not None:
             package = name.split(".")[0]
-            drawing_options = _draws_when_called(name, layer, args, module, shape)
+            drawing_options = None if with_state else _draws_when_called(name, layer, args, module, shape)
             found[name] = {"names": sorted({name, _defined_as(layer)}),
                            "rejected_by_jax_jit": rejected_by_jax_jit(module),
                            "draws_from_key": _draws_from_key(layer, args),
                            **({"draws_when_called": drawing_options} if drawing_options is not None else {}),
+                           **({"with_state": True} if with_state else {}),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
 
@@ -470,10 +471,16 @@ def _draws_from_key(layer, args):
 
 
 def _gives_one_array(name, layer, args, shape):
-    """The layer ``layer(*args)`` when, called on an input of ``shape`` in its framework's jit, it
-    gives one JAX array; else None (a tuple, a layer that cannot be built so, or one that fails)."""
+    """(the layer ``layer(*args)``, whether it takes and gives a state) when, called on an input of
+    ``shape`` in its framework's jit, it gives one JAX array, or an Equinox layer that takes a
+    ``state`` it requires gives an array and an ``eqx.nn.State``; else (None, False): another tuple, a layer
+    that cannot be built so, or one that fails."""
     import jax
     import jax.numpy as jnp
+
+    state = inspect.signature(layer.__call__).parameters.get("state") if name.startswith("equinox.") else None
+    if state is not None and state.default is state.empty:  # LayerNorm's is optional: one array without it
+        return _gives_array_and_state(name, layer, args, shape)
 
     x = jnp.asarray(1) if shape == "index" else jnp.arange(3) if name in _INDICES else jnp.ones(shape)
     args, options = (args[:-1], args[-1]) if args and type(args[-1]) is dict else (args, {})
@@ -494,36 +501,26 @@ def _gives_one_array(name, layer, args, shape):
                                  else m(a))(module, x)
     except Exception as exc:  # noqa: BLE001 - not measured: left out
         print(f"{name}: not measured ({type(exc).__name__}: {exc})"[:200], file=sys.stderr)
-        return None
-    return module if isinstance(out, jax.Array) else None
+        return None, False
+    return (module, False) if isinstance(out, jax.Array) else (None, False)
 
 
-ALIASES_KEY = "framework_aliases"
-# The framework namespaces that re-export JAX functions (``nn.relu`` is ``jax.nn.relu``), and the
-# JAX modules whose functions they may be.
-FRAMEWORK_NAMESPACES = ("flax.linen", "flax.nnx", "equinox", "equinox.nn")
-JAX_NAMESPACES = ("jax.numpy", "jax.nn", "jax.lax", "jax.random", "jax.tree_util", "jax.nn.initializers", "jax")
+def _gives_array_and_state(name, layer, args, shape):
+    """``_gives_one_array`` of an Equinox layer that takes a state: built with
+    ``eqx.nn.make_with_state``, called on a batch under ``eqx.filter_vmap`` with the axis name its
+    arguments give, inside ``eqx.filter_jit``; (layer, True) when it gives an array and a State."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
 
-
-def framework_aliases(data_file, resolve):
-    """{framework name: the JAX function it is} for the public names of ``FRAMEWORK_NAMESPACES``
-    that are the very object of a JAX function (``flax.linen.relu``: ``jax.nn.relu``), so that
-    what the linter knows of the function holds for the alias; a framework not installed keeps
-    its entries from ``data_file``."""
-    previous = _recorded(data_file, ALIASES_KEY)
-    functions = {}  # id of a JAX function -> its public name in the first namespace that has it
-    for module_name in JAX_NAMESPACES:
-        module = resolve(module_name)
-        for name in sorted(dir(module)) if module is not None else ():
-            obj = getattr(module, name)
-            if not name.startswith("_") and callable(obj) and not isinstance(obj, type):
-                functions.setdefault(id(obj), f"{module_name}.{name}")
-    found = {}
-    for namespace in FRAMEWORK_NAMESPACES:
-        module = resolve(namespace)
-        if module is None:
-            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
-            continue
-        found.update((f"{namespace}.{name}", functions[id(getattr(module, name))]) for name in dir(module)
-                     if not name.startswith("_") and id(getattr(module, name)) in functions)
-    return found
+    try:
+        module, state = eqx.nn.make_with_state(layer)(*args)
+        batched = eqx.filter_vmap(lambda m, a, s: m(a, s), in_axes=(None, 0, None), out_axes=(0, None),
+                                  axis_name=args[-1])
+        out = eqx.filter_jit(batched)(module, jnp.ones((2, *shape)), state)
+    except Exception as exc:  # noqa: BLE001 - not measured: left out
+        print(f"{name}: not measured ({type(exc).__name__}: {exc})"[:200], file=sys.stderr)
+        return None, False
+    gives = type(out) is tuple and len(out) == 2 and isinstance(out[0], jax.Array) \
+        and isinstance(out[1], eqx.nn.State)
+    return (module, True) if gives else (None, False)

@@ -11,7 +11,7 @@ from collections import Counter
 
 from .. import api
 from .constructors import annotated_fields, init_fields
-from .instances import method_in
+from .instances import FIELD_REPLACING, method_in
 from .kinds import ARRAY_ANNOTATIONS, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, UNKNOWN_VALUE, Shaped
 from .library import array_function
 from .parameters import traced_parameters
@@ -46,11 +46,13 @@ class Conventions:
         return None
 
     def runs_layer(self, func_expr):
-        """Whether calling ``func_expr`` runs one of the framework's own layers that give one array
-        (measured: ``api.framework_layers``): ``nn.Dense(4)(x)``, ``self.linear(x)`` with
-        ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with ``layer = eqx.nn.Linear(...)``."""
+        """What was measured of the framework's own layer that calling ``func_expr`` runs, one that
+        gives one array (or, ``with_state``, an array and its new state: ``h, state = self.norm(x,
+        state)`` of an ``eqx.nn.BatchNorm``), or None (``api.framework_layers``): ``nn.Dense(4)(x)``,
+        ``self.linear(x)`` with ``self.linear = nnx.Linear(...)`` in ``__init__``, ``layer(x)`` with
+        ``layer = eqx.nn.Linear(...)``."""
         built = self.instances.constructor(func_expr)
-        return built is not None and self.names.qualname(built.func) in api.framework_layers()
+        return api.framework_layers().get(self.names.qualname(built.func)) if built is not None else None
 
     def rejected_by_jax_jit(self, expr):
         """The name of the framework class whose instance ``expr`` holds (``instances.class_of``)
@@ -68,11 +70,15 @@ class Conventions:
         return self.class_named(expr) or (layer if layer in api.framework_layers() else None)
 
     def static_fields(self, call):
-        """(the fields, in order, that the call ``C(...)`` of a framework Module class stores as
-        given, the transform that keeps such a field static when it holds a Python scalar: a new
-        value traces again), measured (``python_fields_static``: ``eqx.filter_jit``); None where
-        not known: another framework, a same-file base, an own ``__init__`` or ``__post_init__``
-        (what it stores is its own), a field with options (a converter)."""
+        """(the (field, value expression) pairs that ``call`` gives a framework Module object, the
+        transform that keeps such a field static when it holds a Python scalar: a new value traces
+        again), measured (``python_fields_static``: ``eqx.filter_jit``). The call is the class's
+        ``C(...)``, or ``eqx.tree_at(lambda m: m.field, obj, value)`` of an object of it (a
+        replaced leaf is stored as given). None where not known: another framework, a same-file
+        base, an own ``__init__`` or ``__post_init__`` (what it stores is its own), a field with
+        options (a converter)."""
+        if self.names.qualname(call.func) in FIELD_REPLACING:
+            return self._replaced_field(call)
         cls = self.instances.class_of(call)
         facts = self.module_facts(cls) if cls is not None else None
         if facts is None or not facts.get("python_fields_static") or cls.keywords \
@@ -83,7 +89,21 @@ class Conventions:
         if any(type(stmt) is ast.FunctionDef and stmt.name in ("__init__", "__post_init__") for stmt in cls.body) \
                 or any(type(stmt.value) is ast.Call for stmt in fields):
             return None
-        return [stmt.target.id for stmt in fields], facts["path"]
+        names = [stmt.target.id for stmt in fields]
+        return list(zip(names, call.args)) + [(k.arg, k.value) for k in call.keywords if k.arg in names], facts["path"]
+
+    def _replaced_field(self, call):
+        """``static_fields`` of ``eqx.tree_at(lambda m: m.field, obj, value)``, ``obj`` an object of
+        a framework Module class (the class's own fields, not a nested object's)."""
+        where = call.args[0] if len(call.args) == 3 else None
+        if type(where) is not ast.Lambda or len(where.args.args) != 1 or type(where.body) is not ast.Attribute \
+                or type(where.body.value) is not ast.Name or where.body.value.id != where.args.args[0].arg:
+            return None
+        cls = self.instances.class_of(call.args[1])
+        facts = self.module_facts(cls) if cls is not None else None
+        if facts is None or not facts.get("python_fields_static"):
+            return None
+        return [(where.body.attr, call.args[2])], facts["path"]
 
     def called_only_here(self, cls):
         """Whether ``cls`` is a class of a def's body that the def only builds and calls

@@ -21,7 +21,9 @@ from .syntax import argument_for, class_body_names, positional_names, walk_own
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
-                     "jax.tree.map": 1}
+                     "jax.tree.map": 1, "equinox.tree_at": 1}
+# Calls that give a copy of an object with one field replaced: (where, object, value).
+FIELD_REPLACING = frozenset({"equinox.tree_at"})
 # How many rebindings deep a value's structure is followed (m = train(m) running m = step(m), ...),
 # and how many functions deep the calls that pass an object are.
 _MAX_DEPTH = 6

@@ -59,6 +59,9 @@ def call(flow, call_node, qualname, args, traced_result):
         return Value(TRACER if traced_result else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
         return Value(TRACER_TREE if traced_result else JAX_TREE)
+    if qualname in api.framework_array_functions():  # optax.global_norm(grads): one array
+        on_device = any(v.kind in ON_DEVICE for v in args)
+        return Value(TRACER) if traced_result else Value(JAX) if on_device else None
     if qualname in DEVICE_PRESERVING and args and args[0].kind in (JAX, JAX_TREE):
         return Value(args[0].kind)  # unreplicate(state): still on the device
     if qualname in GENERATOR_CONSTRUCTORS:
@@ -94,7 +97,8 @@ def gives_array(qualname):
     modules and constructors it knows; transforms are the model's to say)."""
     module, _, name = qualname.rpartition(".")
     return module in JAX_ARRAY_MODULES or module in NUMPY_ARRAY_MODULES or module == "jax.random" \
-        or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS
+        or qualname == "jax.device_put" or qualname in GENERATOR_CONSTRUCTORS \
+        or qualname in api.framework_array_functions()
 
 
 def stages_constants(qualname):

@@ -357,7 +357,8 @@ class TraceRoots:
                     for body in bodies:
                         self._trace_argument(body, qualname, [], lax=True)
 
-    def _trace_argument(self, arg, transform_name, keywords, lax=False, bound_positional=0, bound_names=()):
+    def _trace_argument(self, arg, transform_name, keywords, lax=False, bound_positional=0, bound_names=(),
+                        partial_keywords=()):
         if isinstance(arg, ast.Call):
             inner = self.names.qualname(arg.func)
             if inner in self.transforms and arg.args:  # jax.jit(jax.grad(f))
@@ -367,7 +368,8 @@ class TraceRoots:
             if inner in PARTIAL and arg.args:  # jax.jit(partial(f, cfg))
                 self._trace_argument(arg.args[0], transform_name, keywords, lax,
                                      bound_positional + len(arg.args) - 1,
-                                     tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
+                                     tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg),
+                                     tuple(partial_keywords) + tuple(arg.keywords))
                 return
         func, root, funcs = self.names.function_bound_to(arg), None, ()
         if func is None:
@@ -386,7 +388,7 @@ class TraceRoots:
         if not funcs and func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
             func = method_in(self.instances.class_named(arg), "__call__")  # nn.scan(Cell, ...): Cell's __call__
         if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
-            func = self.applied_module(arg)
+            func = self.applied_method(arg, partial_keywords)  # partial(model.apply, method="encode")
             root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
         for func in (func,) if func is not None else funcs:
             if lax:
@@ -444,7 +446,7 @@ class TraceRoots:
         if cls is not None:
             return _present(method_in(cls, "__init__") or self.conventions.construction_hook(cls))
         if isinstance(func_expr, ast.Attribute) and any(k.arg == "method" for k in call.keywords):
-            return _present(self.applied_method(call))
+            return _present(self.applied_method(call.func, call.keywords))
         if isinstance(func_expr, ast.Attribute):
             single = self.applied_module(func_expr) or self._submodule_call(func_expr)
             return _present(single) if single is not None else self.instance_methods(func_expr)
@@ -502,12 +504,13 @@ class TraceRoots:
                 calls.extend(found)
         return calls or None
 
-    def applied_method(self, call):
-        """The def that ``model.apply(variables, ...)`` runs: ``__call__`` of the same-file linen
-        Module (``applied_module``), or with ``method=MLP.encode`` (or ``method="encode"``) that
-        method of the same class (also ``method=model.encode``); None otherwise."""
-        module = self.applied_module(call.func)
-        methods = [k.value for k in call.keywords if k.arg == "method"]
+    def applied_method(self, func_expr, keywords):
+        """The def that ``model.apply(variables, ...)`` (``func_expr``, called or given to
+        ``partial`` with ``keywords``) runs: ``__call__`` of the same-file linen Module
+        (``applied_module``), or with ``method=MLP.encode`` (or ``method="encode"``) that method of
+        the same class (also ``method=model.encode``); None otherwise."""
+        module = self.applied_module(func_expr)
+        methods = [k.value for k in keywords if k.arg == "method"]
         if module is None or not methods:
             return module
         cls, given = self.names.parent.get(module), methods[0]

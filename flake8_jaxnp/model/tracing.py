@@ -427,7 +427,7 @@ class Tracing:
         fields = self.roots.conventions.dataclass_fields(callee) if hook else None
         run = self.roots.apply_fn_run(call.func)
         through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
-        applied = self.roots.applied_method(call) is callee
+        applied = self.roots.applied_method(call.func, call.keywords) is callee
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
         elif applied or through and run[1]:  # model.apply(variables, x)

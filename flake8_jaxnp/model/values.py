@@ -435,8 +435,12 @@ class FunctionFlow:
                     self.calls.append((mapped, call, args, keywords))
             if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
                 return library.tree_call(self, call, qualname, args, env)
-        if (traced_input or args and all(v.kind is JAX for v in args)) and self.context.runs_layer(call.func):
-            return Value(TRACER if traced_input else JAX)  # nn.Dense(4)(x), self.linear(x): one array
+        layer = self.context.runs_layer(call.func) if traced_input or args and all(v.kind is JAX for v in args) \
+            else None
+        if layer is not None:  # nn.Dense(4)(x), self.linear(x): one array; with its state, first
+            array = Value(TRACER if traced_input else JAX)
+            return Shaped(UNKNOWN, members=((("item", 0), array), (("item", 1), UNKNOWN_VALUE))) \
+                if layer.get("with_state") else array
         if isinstance(call.func, ast.Attribute):
             if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)

@@ -112,3 +112,34 @@ def test_a_loop_counter_given_to_an_uncached_transform_is_no_recompilation(lint_
     source = EQX + ("@eqx.filter_vmap\ndef step(x, n):\n    return x * n\n\n\n"
                     "def run():\n    for i in range(4):\n        step(jnp.ones(3), i)\n")
     assert lint_source(source) == []
+
+
+@pytest.mark.parametrize("line, reported", [
+    ("if optax.global_norm(grads) > 1.0:\n        pass", True),  # measured: one array of a tree
+    ("loss = optax.l2_loss(grads).mean()\n    n = float(loss)", True),
+    ("n = float(optax.apply_updates(grads, grads))", False),  # maps a tree: not one array
+    ("n = float(optax.helper(grads))", False),  # not measured: unknown
+])
+def test_a_measured_optax_function_gives_a_tracer_in_traced_code(lint_source, line, reported):
+    source = "import jax\nimport optax\n\n\n@jax.jit\ndef step(grads):\n    " + line + "\n    return grads\n"
+    found = lint_source(source)
+    assert bool(found) is reported and all(code == "JNP202" for _, code in found)
+
+
+def test_a_measured_optax_function_of_device_data_gives_device_data(lint_source):
+    source = ("import jax\nimport jax.numpy as jnp\nimport optax\n\n\n@jax.jit\ndef update(params):\n"
+              "    return params * 0.5, jnp.tanh(params)\n\n\ndef fit():\n    params, total = jnp.ones(3), 0.0\n"
+              "    for _ in range(100):\n        params, grads = update(params)\n"
+              "        total += float(optax.global_norm(grads))\n    return total\n")
+    assert lint_source(source) == [(15, "JNP102")]
+
+
+@pytest.mark.parametrize("layer, reported", [
+    ("eqx.nn.BatchNorm(3, axis_name='batch')", True),  # measured: an array and the new state
+    ("eqx.nn.Helper(3)", False),  # not measured: unknown
+])
+def test_an_equinox_layer_with_state_gives_its_array_first(lint_source, layer, reported):
+    source = EQX + ("class Model(eqx.Module):\n    norm: eqx.nn.BatchNorm\n\n    def __init__(self):\n"
+                    f"        self.norm = {layer}\n\n    def __call__(self, x, state):\n"
+                    "        h, state = self.norm(jnp.tanh(x), state)\n        return float(h.max()), state\n")
+    assert lint_source(source) == ([(_last_line(source), "JNP202")] if reported else [])

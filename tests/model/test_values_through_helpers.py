@@ -21,7 +21,9 @@ def findings(lint_source, body):
     ("def f(x: jax.Array, n):\n    for _ in range(n):\n        x = x + 1\n        print(x)\n", [(4, "JNP103")]),
     ("def f(x, n):\n    for _ in range(n):\n        x = x + 1\n        print(x)\n", []),
     ("@jax.jit\ndef f(x: jnp.ndarray):\n    return x.item()\n", [(3, "JNP202")]),
-    ("@jax.jit\ndef f(x):\n    return x.item()\n", []),
+    # a jit parameter is a tree of tracers: whatever it is, a container has no .item()
+    ("@jax.jit\ndef f(x):\n    return x.item()\n", [(3, "JNP202")]),
+    ("@partial(jax.jit, static_argnums=0)\ndef f(x):\n    return x.item()\n", []),
     # a while loop's `a and b` runs b on every iteration that goes on; `a or b` only sometimes
     ("def f(n):\n    d = jnp.asarray(False)\n    i = 0\n    while i < n and not d:\n        i += 1\n"
      "        d = jnp.asarray(i > 5)\n", [(4, "JNP102")]),

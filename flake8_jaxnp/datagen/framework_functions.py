@@ -1,0 +1,116 @@
+"""Which functions of the frameworks are JAX's own (``framework_aliases``: ``flax.linen.relu`` is
+``jax.nn.relu``) and which functions of a library built on JAX give one array of arrays
+(``framework_array_functions``: ``optax.global_norm``), measured by running them for the
+generator's framework keys (``frameworks.framework_entries``).
+"""
+import importlib.metadata
+import inspect
+import json
+
+
+def recorded(data_file, key):
+    """The entries ``data_file`` holds under ``key``, kept for a framework that is not installed."""
+    return json.loads(data_file.read_text(encoding="utf-8")).get(key, {}) if data_file.exists() else {}
+
+
+ALIASES_KEY = "framework_aliases"
+# The framework namespaces that re-export JAX functions (``nn.relu`` is ``jax.nn.relu``), and the
+# JAX modules whose functions they may be.
+FRAMEWORK_NAMESPACES = ("flax.linen", "flax.nnx", "equinox", "equinox.nn")
+JAX_NAMESPACES = ("jax.numpy", "jax.nn", "jax.lax", "jax.random", "jax.tree_util", "jax.nn.initializers", "jax")
+
+
+def framework_aliases(data_file, resolve):
+    """{framework name: the JAX function it is} for the public names of ``FRAMEWORK_NAMESPACES``
+    that are the very object of a JAX function (``flax.linen.relu``: ``jax.nn.relu``), so that
+    what the linter knows of the function holds for the alias; a framework not installed keeps
+    its entries from ``data_file``."""
+    previous = recorded(data_file, ALIASES_KEY)
+    functions = {}  # id of a JAX function -> its public name in the first namespace that has it
+    for module_name in JAX_NAMESPACES:
+        module = resolve(module_name)
+        for name in sorted(dir(module)) if module is not None else ():
+            obj = getattr(module, name)
+            if not name.startswith("_") and callable(obj) and not isinstance(obj, type):
+                functions.setdefault(id(obj), f"{module_name}.{name}")
+    found = {}
+    for namespace in FRAMEWORK_NAMESPACES:
+        module = resolve(namespace)
+        if module is None:
+            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
+            continue
+        found.update((f"{namespace}.{name}", functions[id(getattr(module, name))]) for name in dir(module)
+                     if not name.startswith("_") and id(getattr(module, name)) in functions)
+    return found
+
+
+ARRAY_FUNCTIONS_KEY = "framework_array_functions"
+# The namespaces of a library built on JAX whose public functions may give one array (a loss,
+# a norm): Optax's.
+ARRAY_FUNCTION_NAMESPACES = ("optax", "optax.losses", "optax.tree_utils")
+
+
+def framework_array_functions(data_file, resolve):
+    """{dotted name: measured_with} for the public functions of ``ARRAY_FUNCTION_NAMESPACES`` that,
+    called inside ``jax.jit`` on an array in every required positional parameter (float arrays, or
+    integer labels last), give one JAX array, and give no pytree when any of those arrays is a
+    dict of it instead (``optax.global_norm``, ``optax.l2_loss``; not ``optax.apply_updates``,
+    which maps a tree); a library not installed keeps its entries from ``data_file``."""
+    previous = recorded(data_file, ARRAY_FUNCTIONS_KEY)
+    found = {}
+    for namespace in ARRAY_FUNCTION_NAMESPACES:
+        module = resolve(namespace)
+        if module is None:
+            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
+            continue
+        package = namespace.split(".")[0]
+        for name in sorted(dir(module)):
+            func = getattr(module, name)
+            if not name.startswith("_") and inspect.isfunction(func) and _gives_one_array_of_arrays(func):
+                found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+def _gives_one_array_of_arrays(func):
+    """Whether ``func`` gives one array of arrays, and never a pytree of dicts (``framework_array_functions``)."""
+    import itertools
+    import jax.numpy as jnp
+
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    required = [p for p in parameters
+                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if not required:
+        return False
+    floats = [jnp.ones((2, 3)) for _ in required]
+    for args in (floats, floats[:-1] + [jnp.zeros((2,), jnp.int32)] if len(floats) > 1 else None):
+        if args is None or _traced_result_is_array(func, args) is not True:
+            continue
+        subsets = (set(subset) for size in range(1, len(args) + 1)
+                   for subset in itertools.combinations(range(len(args)), size))
+        return all(_traced_result_is_array(func, [{"a": a} if i in subset else a for i, a in enumerate(args)])
+                   is not False for subset in subsets)
+    return False
+
+
+def _traced_result_is_array(func, args):
+    """Whether ``func(*args)`` inside ``jax.jit`` gives one JAX array (a tracer there: a Python number
+    would become one only as the jit's output); None when the call fails."""
+    import warnings
+    import jax
+
+    seen = []
+
+    def body(*given):
+        out = func(*given)
+        seen.append(isinstance(out, jax.Array))
+        return out
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            jax.jit(body)(*args)
+    except Exception:  # noqa: BLE001 - what the function refuses says nothing about what it gives
+        return None
+    return seen[0]
