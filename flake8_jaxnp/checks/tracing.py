@@ -16,6 +16,9 @@ SLICE_SIZES = {"jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2
 ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 TRUTH_TESTED = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert})  # nodes with a ``test``
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
+# Cached transforms that map a leading axis of each argument (in_axes, default 0): a Python int at
+# a mapped position has no axis and fails for it (ValueError) before any shape is read.
+AXIS_MAPPING = {"jax.pmap"}
 
 
 @rule("JNP201", "JNP202", "JNP203")
@@ -54,12 +57,25 @@ def _library_function_staged(model, call):
     facts = api.transforms().get(spec[0]) if spec is not None else None
     qualname = model.qualname(staged.args[0])
     positions = api.shape_arguments().get(qualname, ()) if facts and facts["abstract"] and facts["cached"] else ()
-    if not positions or any(k.arg is None or k.arg.startswith("static") for k in [*spec[1], *staged.keywords]) \
+    options = [*spec[1], *staged.keywords] if spec is not None else []
+    if spec is not None and spec[0] in AXIS_MAPPING:
+        positions = [p for p in positions if _unmapped(options, p)]
+    if not positions or any(k.arg is None or k.arg.startswith("static") for k in options) \
             or any(type(a) is ast.Starred for a in call.args) or not any(p < len(call.args) for p in positions):
         return
     name = describe(staged.args[0])
     yield Finding.at(call, "JNP202", {"scope": name, "transform": spec[0], "what": f"the shape in {describe(call)}",
                                       "fix": "shapes must be static: mark the argument static (static_argnums)"})
+
+
+def _unmapped(options, position):
+    """Whether ``in_axes`` leaves the argument at ``position`` unmapped (None there): only such an
+    argument reaches the function whole, as a tracer."""
+    in_axes = next((k.value for k in options if k.arg == "in_axes"), None)
+    if type(in_axes) in (ast.Tuple, ast.List) and position < len(in_axes.elts) \
+            and not any(type(axis) is ast.Starred for axis in in_axes.elts[:position + 1]):
+        in_axes = in_axes.elts[position]
+    return type(in_axes) is ast.Constant and in_axes.value is None
 
 
 def _subscript(model, node, base):
