@@ -573,28 +573,8 @@ def _copying_method_probe(method, what):
     return probe
 
 
-def _masked_take_probe(take):
-    """Indexing a tracer (``(x ** 0.5)[x > 0]``) while jax.grad & co. compute: a boolean mask keeps
-    part of the value and drops the rest, whose gradient is still computed, as a jnp.where drops
-    a branch; its place is one a nan gradient may come from."""
-    def probe(value, index):
-        rec = RECORDER
-        if rec is not None and rec.differentiating and not BUSY \
-                and getattr(getattr(index, "dtype", None), "kind", None) == "b":
-            frame = sys._getframe(1)
-            while frame is not None and frame.f_code.co_filename not in rec.watched:
-                frame = frame.f_back
-            if frame is not None:
-                rec.differentiating[-1].add(place_of(frame))
-        return take(value, index)
-    return probe
-
-
 def install_array_probes():
-    """Patch jax.Array's conversions, operators and copying methods, the indexing of tracers, and
-    jax.device_get/put."""
-    shaped_array = jax.core.ShapedArray  # a tracer's aval indexes it (Tracer.__getitem__)
-    shaped_array._getitem = staticmethod(_masked_take_probe(shaped_array.__dict__["_getitem"].__func__))
+    """Patch jax.Array's conversions, operators and copying methods, and jax.device_get/put."""
     array_type = type(jnp.zeros(()))
     conversions = {
         "__float__": "scalar", "__int__": "scalar", "__bool__": "scalar", "__index__": "scalar",
