@@ -5,6 +5,8 @@ from .. import api
 from ..findings import Finding
 from ..model.containers import SEQUENCES
 from ..model.kinds import NUMPY, PYTHON, TRACER, TRACER_TREE, UNKNOWN
+from ..model.names import BindingKind
+from ..model.syntax import argument_for, positional, positional_names
 from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -111,7 +113,7 @@ def _traced(model, expr):
 
 
 def _call(model, call, abstract, base):
-    qualname = model.qualname(call.func)
+    qualname = model.qualname(call.func) or _through_defaulted_module(model, call.func)
     if qualname in api.data()["numpy_fails_on_tracer"] \
             and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
         module, _, name = qualname.rpartition(".")
@@ -150,6 +152,34 @@ def _call(model, call, abstract, base):
     elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
                                               fix="pass size= (and fill_value=)"))
+
+
+def _through_defaulted_module(model, func_expr):
+    """``xnp.stack`` where ``xnp`` is a parameter defaulting to a module (``xnp=np``) that a call of
+    its def from traced code leaves to the default (or gives that module): under that trace it is
+    the module's function (another caller may pass ``xnp=jnp``; that trace's default still runs NumPy)."""
+    if type(func_expr) is not ast.Attribute or type(func_expr.value) is not ast.Name:
+        return None
+    found = model.resolve(func_expr.value)
+    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
+            or not isinstance(found[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    func, name = found[0].node, func_expr.value.id
+    defaults = dict(zip([a.arg for a in positional(func)][::-1], func.args.defaults[::-1]))
+    defaults.update((a.arg, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None)
+    module = model.qualname(defaults[name]) if name in defaults else None
+    names = positional_names(func)
+    defaulted = module is not None and any(
+        model.enclosing_function(call) in model.traced and not any(type(a) is ast.Starred for a in call.args)
+        and not any(k.arg is None for k in call.keywords)
+        and _given_or_default(model, argument_for(call, names, name), module)
+        for call in model.calls_of(func) or ())
+    return f"{module}.{func_expr.attr}" if defaulted else None
+
+
+def _given_or_default(model, passed, module):
+    """Whether a call leaves the parameter to its default module, or gives it that module."""
+    return passed is None or model.qualname(passed) == module
 
 
 def _shape_is_traced(model, call, positions):
