@@ -56,7 +56,8 @@ def _selection(model, node):
     if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
             and model.qualname(node.func) in SELECTS:
         return f"{SELECTS[model.qualname(node.func)]}()", node.args[0], [(node.args[1], 1), (node.args[2], 2)]
-    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load):
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+            and not (isinstance(node.value, ast.Attribute) and node.value.attr == "at"):  # x.at[m] keeps all
         mask = model.value(node.slice)
         if mask.traced and mask.dtype == "bool":
             return f"the boolean mask of {describe(node)}", node.slice, [(node.value, 1)]
