@@ -365,7 +365,8 @@ def _timed_with_blocks(model, timed, clocked):
     """``with Timer() as t: <JAX calls only>``, where the same-file class reads a clock in both
     ``__enter__`` and ``__exit__``: the block is a timed region that ends before JAX finishes."""
     for block in model.nodes(ast.With):
-        if len(block.items) != 1 or not isinstance(block.items[0].context_expr, ast.Call):
+        if len(block.items) != 1 or not isinstance(block.items[0].context_expr, ast.Call) \
+                or model.enclosing_function(block) in model.traced:  # clocks in traced code are JNP305's
             continue
         func = block.items[0].context_expr.func
         found = model.resolve(func) if isinstance(func, ast.Name) else None
@@ -556,7 +557,7 @@ def _dispatches(model, stmt):
     if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)):
         return False
     value = stmt.value
-    if isinstance(value, (ast.ListComp, ast.SetComp)):
+    if isinstance(value, ast.ListComp):
         if any(_touches_device(model, part) for gen in value.generators for part in (gen.iter, *gen.ifs)):
             return False
         value = value.elt
