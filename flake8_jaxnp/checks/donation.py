@@ -44,12 +44,16 @@ def _block(model, stmts, loop):
                 yield Finding.at(where, "JNP605", {"name": donated, "func": describe(call.func), "line": call.lineno,
                                                    "when": f"passed to the same call again as '{other}'"})
                 continue
-            if name.id in stored_names(stmt):
-                continue  # x = step(x): rebound to the result
-            use = _first_read(model, stmts[index + 1:], name.id)
-            if use is not None:
-                yield Finding.at(use, "JNP605", {"name": name.id, "func": describe(call.func),
-                                                 "line": call.lineno, "when": "read again"})
+            rebound = stored_names(stmt)  # x = step(x): rebound to the result
+            uses = [(use, holder) for holder in _aliases(stmts[:index], name.id) - rebound
+                    if (use := _first_read(model, stmts[index + 1:], holder)) is not None]
+            if uses:  # the name itself, or an alias bound before the call (old = params)
+                use, holder = min(uses, key=lambda found: (found[0].lineno, found[0].col_offset))
+                yield Finding.at(use, "JNP605", {"name": name.id, "func": describe(call.func), "line": call.lineno,
+                                                 "when": "read again" if holder == name.id
+                                                 else f"read again through '{holder}', bound to it before the call"})
+            elif name.id in rebound:
+                continue
             elif loop is not None and name.id not in set().union(*(stored_names(s) for s in loop.body)) \
                     and name.id not in _loop_targets(loop):
                 yield Finding.at(name, "JNP605", {"name": name.id, "func": describe(call.func),

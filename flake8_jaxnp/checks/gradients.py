@@ -12,6 +12,8 @@ from . import describe, rule
 
 # Operators and the jax.numpy function whose gradient they share.
 OPERATORS = {ast.Div: "jax.numpy.true_divide", ast.Mod: "jax.numpy.mod"}
+# Constant exponents of ``**`` and the jax.numpy function whose gradient the power shares.
+POWERS = {0.5: "jax.numpy.sqrt"}
 NONZERO_CONSTANTS = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy", "math") for name in ("pi", "e"))
 # Calls whose result is a guarded input: x = jnp.where(x > 0, x, 1.0) makes log(x) safe.
 GUARDS = frozenset({"jax.numpy.where", "jax.numpy.clip", "jax.numpy.maximum", "jax.numpy.minimum",
@@ -34,14 +36,32 @@ def where_nan_gradient(model):
         bodies = [(func, frozenset())] + _mapped_lambdas(model, func)
         for body, leaves in bodies:
             for node in model.own_nodes(body):
-                if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
-                        and model.qualname(node.func) in SELECTS:
-                    found = _unsafe_branch(model, body, node, leaves)
-                    if found is not None:
-                        operation, name = found
-                        yield Finding.at(node, "JNP604", {
-                            "func": SELECTS[model.qualname(node.func)], "scope": getattr(body, "name", "<lambda>"),
-                            "transform": transform, "operation": operation, "name": name})
+                selection = _selection(model, node)
+                if selection is None:
+                    continue
+                shown, condition, branches = selection
+                found = _unsafe_branch(model, body, condition, branches, leaves)
+                if found is not None:
+                    operation, name = found
+                    yield Finding.at(node, "JNP604", {
+                        "func": shown, "scope": getattr(body, "name", "<lambda>"),
+                        "transform": transform, "operation": operation, "name": name})
+
+
+def _selection(model, node):
+    """(what selects, shown; the condition; [(branch, 1 where it is kept where the condition is true,
+    2 where it is kept where false)]) for ``jnp.where(c, a, b)``/``lax.select``, and for a boolean
+    mask that keeps part of a computed value (``(x ** 0.5)[x > 0]``: what it drops is still
+    differentiated, as a where's discarded branch is); else None."""
+    if isinstance(node, ast.Call) and len(node.args) == 3 and not node.keywords \
+            and model.qualname(node.func) in SELECTS:
+        return f"{SELECTS[model.qualname(node.func)]}()", node.args[0], [(node.args[1], 1), (node.args[2], 2)]
+    if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+            and not (isinstance(node.value, ast.Attribute) and node.value.attr == "at"):  # x.at[m] keeps all
+        mask = model.value(node.slice)
+        if mask.traced and mask.dtype == "bool":
+            return f"the boolean mask of {describe(node)}", node.slice, [(node.value, 1)]
+    return None
 
 
 def _mapped_lambdas(model, func):
@@ -68,19 +88,18 @@ def _custom_derivative(model, func):
     return any(model.qualname(d) in CUSTOM_DERIVATIVES for d in getattr(func, "decorator_list", ()))
 
 
-def _unsafe_branch(model, func, where, leaves=frozenset()):
+def _unsafe_branch(model, func, condition, branches, leaves=frozenset()):
     """(operation, input name) of an operation in a branch whose gradient is nan where the
     condition excludes it: its input is zero (or, for an overflowing function, unbounded) there
     and not guarded first. The branch is followed into the values that names hold at the
-    ``where`` and into same-file functions that return one expression of their parameters."""
-    condition = where.args[0]
+    selection and into same-file functions that return one expression of their parameters."""
     tested = _tested_names(model, func, condition)
     diagonal = any(isinstance(n, ast.Call) and model.qualname(n.func) in DIAGONALS
                    for n in _through_values(model, func, condition))
     unsafe, jointly, overflowing = api.where_unsafe_functions(), api.where_unsafe_jointly(), api.where_overflowing()
     followed = set()
     # (expression, the helper's arguments by parameter, the branch: 1 discarded where the condition is false)
-    stack = [(branch, None, position) for position, branch in reversed(list(enumerate(where.args[1:], 1)))]
+    stack = [(branch, None, position) for branch, position in reversed(branches)]
     while stack:
         node, arguments, position = stack.pop()
         if isinstance(node, ast.Lambda):
@@ -178,6 +197,9 @@ def _unsafe_operation(model, node, unsafe, jointly):
         return operation, _positional(node.args, unsafe.get(qualname, ())), False
     if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
         return describe(node), _positional((node.left, node.right), unsafe.get(OPERATORS[type(node.op)], ())), False
+    if isinstance(node, ast.BinOp) and type(node.op) is ast.Pow and type(node.right) is ast.Constant \
+            and node.right.value in POWERS:
+        return describe(node), _positional((node.left,), unsafe.get(POWERS[node.right.value], ())), False
     return None, [], False
 
 

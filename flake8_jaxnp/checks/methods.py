@@ -149,21 +149,13 @@ def _attributes_of(func, param):
 def _reassignments(model, cls, methods):
     """Assignments ``obj.attr = ...`` (or a call of a method of ``cls`` that assigns ``self.attr``)
     after a statement of the same block ran a jitted function that keeps ``obj`` static and reads
-    ``attr`` (``obj.method(...)``, ``f(obj, x)``), where ``obj`` is bound once, to ``cls(...)``."""
-    for call in model.nodes(ast.Call):
-        if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
-            continue
-        found = model.resolve(call.func)
-        stmt = model.statement_of(call)
-        if not found or [b.node for b in found[1]] != [cls] or not isinstance(stmt, ast.Assign) \
-                or stmt.value is not call or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
-            continue
-        name = stmt.targets[0].id
-        scope = model.enclosing_function(stmt)
-        bindings = model.scope(model.tree if scope is None else scope).bindings.get(name, ())
+    ``attr`` (``obj.method(...)``, ``f(obj, x)``), where ``obj`` is bound once, to ``cls(...)``, or
+    is ``self`` in a method of ``cls`` (``fit`` calling ``self.step(x)``, then ``self.a = ...``)."""
+    for scope, name in _instances(model, cls):
+        bindings = model.scope(scope).bindings.get(name, ())
         if len(bindings) != 1:
             continue  # rebound: which object is meant cannot be told
-        for stmts, _ in blocks((model.tree if scope is None else scope).body, repeats):
+        for stmts, _ in blocks(scope.body, repeats):
             used = {}  # attribute read by the jitted functions run so far in this block -> which one
             for later in stmts:
                 for node in ast.walk(later):
@@ -174,6 +166,24 @@ def _reassignments(model, cls, methods):
                 for node in ast.walk(later):
                     compiled, reads = _run_with_static(model, node, name, cls, methods)
                     used.update((attr, compiled) for attr in reads if attr not in used)
+
+
+def _instances(model, cls):
+    """(scope, name) where ``name`` holds an instance of ``cls``: ``obj = cls(...)`` (in a def or at
+    module level) and ``self`` in each undecorated method of ``cls`` whose first parameter it is."""
+    for call in model.nodes(ast.Call):
+        if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
+            continue
+        found = model.resolve(call.func)
+        stmt = model.statement_of(call)
+        if not found or [b.node for b in found[1]] != [cls] or not isinstance(stmt, ast.Assign) \
+                or stmt.value is not call or len(stmt.targets) != 1 or not isinstance(stmt.targets[0], ast.Name):
+            continue
+        scope = model.enclosing_function(stmt)
+        yield (model.tree if scope is None else scope), stmt.targets[0].id
+    for method in cls.body:
+        if isinstance(method, ast.FunctionDef) and not method.decorator_list and positional_names(method)[:1] == ["self"]:
+            yield method, "self"
 
 
 def _stored_attributes(node, name, cls):

@@ -43,6 +43,8 @@ def recompiles_and_timing(model):
     if compiles:
         yield from _compiled_per_call(model, walked)
     yield from _timed_callables(model)
+    if calls:
+        yield from _timed_with_blocks(model, {model.enclosing_function(call) for call in calls}, clocked)
 
 
 def _compiles(model):
@@ -388,6 +390,34 @@ def _timed_callables(model):
                                               "work": describe(timed.body)})
 
 
+def _timed_with_blocks(model, timed, clocked):
+    """``with Timer() as t: <JAX calls only>``, where the same-file class reads a clock in both
+    ``__enter__`` and ``__exit__``: the block is a timed region that ends before JAX finishes."""
+    for block in model.nodes(ast.With):
+        if len(block.items) != 1 or not isinstance(block.items[0].context_expr, ast.Call) \
+                or model.enclosing_function(block) in model.traced:  # clocks in traced code are JNP305's
+            continue
+        func = block.items[0].context_expr.func
+        found = model.resolve(func) if isinstance(func, ast.Name) else None
+        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
+            continue
+        methods = {m.name: m for m in found[1][0].node.body if isinstance(m, ast.FunctionDef)}
+        enter, exit_ = methods.get("__enter__"), methods.get("__exit__")
+        if enter not in timed or exit_ not in timed:
+            continue
+        clock = next(node for stmt in exit_.body if stmt in clocked for node in _own_expression_nodes(stmt)
+                     if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS)
+        work = [_dispatched(model, stmt, clocked) for stmt in block.body]
+        if all(w is not None for w in work):
+            yield Finding.at(block, "JNP603", {"clock": describe(clock.func), "start": block.lineno,
+                                               "work": describe(work[-1])})
+
+
+def _dispatched(model, stmt, clocked):
+    """The JAX work a statement only queues (itself, or a loop's last call), else None."""
+    return stmt.value if _dispatches(model, stmt) else _dispatching_loop(model, stmt, clocked)
+
+
 def _every_n_clock(model, loop, clocked):
     """``for ...: state = step(state); if step % N == 0: dt = clock() - t0; float(loss); t0 = clock()``:
     the loop only queues JAX work, and its every-N block reads the clock before anything in it
@@ -551,11 +581,18 @@ def _reads_clock_first(stmt, clock):
 
 
 def _dispatches(model, stmt):
-    """A statement that only queues JAX work: it computes device arrays and nothing in it waits."""
-    if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)) \
-            or not _on_device(model, stmt.value):
+    """A statement that only queues JAX work: it computes device arrays and nothing in it waits. A
+    list comprehension queues its element's work on each iteration (``[step() for _ in range(n)]``)."""
+    if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)):
         return False
-    for node in _own_expression_nodes(stmt):
+    value = stmt.value
+    if isinstance(value, ast.ListComp):
+        if any(_touches_device(model, part) for gen in value.generators for part in (gen.iter, *gen.ifs)):
+            return False
+        value = value.elt
+    if not _on_device(model, value):
+        return False
+    for node in _own_expression_nodes(ast.Expr(value=value)):
         if isinstance(node, (ast.FormattedValue, ast.Lambda)):
             return False
         if isinstance(node, ast.Call):

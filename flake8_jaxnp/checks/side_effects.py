@@ -385,14 +385,21 @@ def _outer_container(model, func, expr, stored, updated=False):
     if found is None:
         return None
     scope, bindings = found
-    if scope.is_class or scope.node in model.traced or not all(_is_container(model, b) for b in bindings):
+    if scope.is_class or scope.node in model.traced or not all(_is_container(model, b, scope.node) for b in bindings):
         return None
     if model.is_module_scope(scope) or updated or any(_escapes(model, value) for value in stored):
         return root.id
     return None
 
 
-def _is_container(model, binding):
+def _is_container(model, binding, owner):
+    """An assignment of a container, or a parameter of ``owner`` that every call of it in the file
+    gives a container display (``make_counter([0])``: the closure's list outlives the trace)."""
+    if binding.kind is BindingKind.PARAM and isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        calls = model.calls_of(owner)
+        names = positional_names(owner)
+        return bool(calls) and all(_builds_container(model, argument_for(call, names, binding.node.arg))
+                                   for call in calls)
     return binding.kind is BindingKind.ASSIGN and _builds_container(model, binding.value)
 
 

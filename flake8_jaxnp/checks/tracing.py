@@ -5,6 +5,8 @@ from .. import api
 from ..findings import Finding
 from ..model.containers import SEQUENCES
 from ..model.kinds import NUMPY, PYTHON, TRACER, TRACER_TREE, UNKNOWN
+from ..model.names import BindingKind
+from ..model.syntax import argument_for, positional, positional_names
 from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -16,6 +18,9 @@ SLICE_SIZES = {"jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2
 ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 TRUTH_TESTED = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert})  # nodes with a ``test``
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
+# Cached transforms that map a leading axis of each argument (in_axes, default 0): a Python int at
+# a mapped position has no axis and fails for it (ValueError) before any shape is read.
+AXIS_MAPPING = {"jax.pmap"}
 
 
 @rule("JNP201", "JNP202", "JNP203")
@@ -54,12 +59,25 @@ def _library_function_staged(model, call):
     facts = api.transforms().get(spec[0]) if spec is not None else None
     qualname = model.qualname(staged.args[0])
     positions = api.shape_arguments().get(qualname, ()) if facts and facts["abstract"] and facts["cached"] else ()
-    if not positions or any(k.arg is None or k.arg.startswith("static") for k in [*spec[1], *staged.keywords]) \
+    options = [*spec[1], *staged.keywords] if spec is not None else []
+    if spec is not None and spec[0] in AXIS_MAPPING:
+        positions = [p for p in positions if _unmapped(options, p)]
+    if not positions or any(k.arg is None or k.arg.startswith("static") for k in options) \
             or any(type(a) is ast.Starred for a in call.args) or not any(p < len(call.args) for p in positions):
         return
     name = describe(staged.args[0])
     yield Finding.at(call, "JNP202", {"scope": name, "transform": spec[0], "what": f"the shape in {describe(call)}",
                                       "fix": "shapes must be static: mark the argument static (static_argnums)"})
+
+
+def _unmapped(options, position):
+    """Whether ``in_axes`` leaves the argument at ``position`` unmapped (None there): only such an
+    argument reaches the function whole, as a tracer."""
+    in_axes = next((k.value for k in options if k.arg == "in_axes"), None)
+    if type(in_axes) in (ast.Tuple, ast.List) and position < len(in_axes.elts) \
+            and not any(type(axis) is ast.Starred for axis in in_axes.elts[:position + 1]):
+        in_axes = in_axes.elts[position]
+    return type(in_axes) is ast.Constant and in_axes.value is None
 
 
 def _subscript(model, node, base):
@@ -95,7 +113,7 @@ def _traced(model, expr):
 
 
 def _call(model, call, abstract, base):
-    qualname = model.qualname(call.func)
+    qualname = model.qualname(call.func) or _through_defaulted_module(model, call.func)
     if qualname in api.data()["numpy_fails_on_tracer"] \
             and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
         module, _, name = qualname.rpartition(".")
@@ -134,6 +152,34 @@ def _call(model, call, abstract, base):
     elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
                                               fix="pass size= (and fill_value=)"))
+
+
+def _through_defaulted_module(model, func_expr):
+    """``xnp.stack`` where ``xnp`` is a parameter defaulting to a module (``xnp=np``) that a call of
+    its def from traced code leaves to the default (or gives that module): under that trace it is
+    the module's function (another caller may pass ``xnp=jnp``; that trace's default still runs NumPy)."""
+    if type(func_expr) is not ast.Attribute or type(func_expr.value) is not ast.Name:
+        return None
+    found = model.resolve(func_expr.value)
+    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
+            or not isinstance(found[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    func, name = found[0].node, func_expr.value.id
+    defaults = dict(zip([a.arg for a in positional(func)][::-1], func.args.defaults[::-1]))
+    defaults.update((a.arg, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None)
+    module = model.qualname(defaults[name]) if name in defaults else None
+    names = positional_names(func)
+    defaulted = module is not None and any(
+        model.enclosing_function(call) in model.traced and not any(type(a) is ast.Starred for a in call.args)
+        and not any(k.arg is None for k in call.keywords)
+        and _given_or_default(model, argument_for(call, names, name), module)
+        for call in model.calls_of(func) or ())
+    return f"{module}.{func_expr.attr}" if defaulted else None
+
+
+def _given_or_default(model, passed, module):
+    """Whether a call leaves the parameter to its default module, or gives it that module."""
+    return passed is None or model.qualname(passed) == module
 
 
 def _shape_is_traced(model, call, positions):

@@ -163,6 +163,23 @@ def _gradient_probe(transform, name):
     return probe
 
 
+def _masked_take_probe(take):
+    """Indexing a tracer (``(x ** 0.5)[x > 0]``) while jax.grad & co. compute: a boolean mask keeps
+    part of the value and drops the rest, whose gradient is still computed, as a jnp.where drops
+    a branch; its place is one a nan gradient may come from."""
+    def probe(value, index):
+        rec = array_probes.RECORDER
+        if rec is not None and rec.differentiating and not array_probes.BUSY \
+                and getattr(getattr(index, "dtype", None), "kind", None) == "b":
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code.co_filename not in rec.watched:
+                frame = frame.f_back
+            if frame is not None:
+                rec.differentiating[-1].add(place_of(frame))
+        return take(value, index)
+    return probe
+
+
 def _pullback_probe(transform, name):
     """Nan gradients through ``jax.vjp``: the jnp.where lines of the file that ran while it computed
     the function, and a nan in what the pullback it returns gives where the function's value is finite."""
@@ -224,12 +241,20 @@ def _computing(array):
 
 
 def _clock_probe(name, func):
-    """Unsynchronised timing: a clock read while a device array of the reading frame is still being computed."""
+    """Unsynchronised timing: a clock read while a device array of the reading frame (or of a list,
+    tuple or dict it holds) is still being computed. A clock read in a context manager's ``__exit__``
+    ends the ``with`` block of the frame that called it: that frame's arrays are the timed work."""
     def record(rec, frame, _args):
         while frame is not None and frame.f_code.co_filename == __file__:
             frame = frame.f_back
+        if frame is not None and frame.f_code.co_name == "__exit__" and frame.f_back is not None \
+                and frame.f_back.f_code.co_filename in rec.watched:
+            frame = frame.f_back
         if frame is not None and frame.f_code.co_filename in rec.watched:
             arrays = {local: value for local, value in frame.f_locals.items() if is_device_array(value)}
+            arrays.update((local, leaf) for local, value in frame.f_locals.items()
+                          if type(value) in (list, tuple, dict) and local not in arrays
+                          for leaf in jax.tree.leaves(value)[-1:] if is_device_array(leaf))
             pending = sorted(local for local, value in arrays.items() if _computing(value))
             if pending:
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
@@ -291,6 +316,8 @@ def install_process_probes():
             if primitive is not None:
                 primitive.bind = _host_callback_probe(primitive.bind, names[name])
     install_array_probes()
+    shaped_array = jax.core.ShapedArray  # a tracer's aval indexes it (Tracer.__getitem__)
+    shaped_array._getitem = staticmethod(_masked_take_probe(shaped_array.__dict__["_getitem"].__func__))
 
 
 # -- host callbacks under line counting --------------------------------------------------------

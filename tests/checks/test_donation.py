@@ -35,6 +35,8 @@ def found(lint_body, body):
     "        q = step(p, g)\n        print(p)\n",
     "def f(ds, g):\n    for p in ds.as_numpy_iterator():\n        q = step(p, g)\n        print(p)\n",
     "def f(ps, g):\n    for p in ps:\n        q = step(p, g)\n",  # a new p on each iteration
+    "def f(p, g):\n    old = p\n    old = old + 1\n    p = step(p, g)\n    return p - old\n",  # rebound first
+    "def f(p, g):\n    old = p\n    p = step(p, g)\n    old = p\n    return old\n",  # rebound after
     "def f(p, g):\n    q = step(p, g)\n"
     "    print(jax.tree.map(lambda a: a.shape, p), jax.tree_util.tree_map(jnp.ndim, p))\n    return q\n",
 ])
@@ -54,6 +56,9 @@ def test_silent(lint_body, body):
     ("def f(x, g):\n    p = jax.device_put(x)\n    q = step(p, g)\n    return p, q\n", 4),
     ("def f(p, g):\n    q = step(p, g)\n    print(jax.tree.map(lambda a: a.sum(), p))\n    return q\n", 3),
     ("def f(ps, g):\n    for p in ps:\n        q = step(p, g)\n        print(p)\n", 4),
+    # an alias bound before the donating call holds the same buffer, even when the name is rebound
+    ("def f(p, g):\n    old = p\n    p = step(p, g)\n    return p - old\n", 4),
+    ("def f(p, g):\n    old = p\n    q = step(p, g)\n    return q - old\n", 4),
     # device data: a jax.Array parameter, a def that may return a device array
     ("def f(p: jax.Array, g):\n    q = step(p, g)\n    return p.sum()\n", 3),
     ("import numpy as np\ndef load(c):\n    if c:\n        return np.ones(3)\n    return jnp.ones(3)\n"

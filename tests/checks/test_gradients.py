@@ -23,6 +23,11 @@ def found(lint_body, body):
     # functions with finite slopes everywhere
     "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, jnp.tanh(x) * x, 0.0)\n",
     "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, x / 2.0, 0.0)\n",
+    "@jax.grad\ndef f(x):\n    return jnp.where(x > 0, x ** 2.0, 0.0)\n",
+    # a mask applied before the unsafe operation keeps only safe inputs
+    "@jax.grad\ndef f(x):\n    return jnp.sum(x[x > 0] ** 0.5)\n",
+    # an indexed update keeps the whole array: sqrt(0) stays, its slope is inf, not nan
+    "@jax.grad\ndef f(x):\n    return jnp.sum(jnp.sqrt(x).at[x > 0].set(1.0))\n",
 ])
 def test_silent(lint_body, body):
     assert found(lint_body, body) == []
@@ -34,6 +39,10 @@ def test_silent(lint_body, body):
     ("@jax.grad\ndef f(x):\n    y = 2.0 * x\n    return jnp.where(y > 0, jnp.log1p(y), 0.0)\n", 4),
     ("def loss(x):\n    return jnp.where(x > 0, jnp.sqrt(x), 0.0).sum()\n"
      "def outer(x):\n    return loss(x)\ng = jax.grad(outer)\n", 2),
+    # a square root written as a power; a boolean mask that drops what the unsafe operation gave
+    ("@jax.grad\ndef f(x):\n    return jnp.where(x > 0, x ** 0.5, 0.0)\n", 3),
+    ("@jax.grad\ndef f(x):\n    return jnp.sum((x ** 0.5)[x > 0])\n", 3),
+    ("@jax.grad\ndef f(x):\n    r = jnp.sqrt(x)\n    return jnp.sum(r[x > 0])\n", 4),
 ])
 def test_reported(lint_body, body, line):
     assert found(lint_body, body) == [line]

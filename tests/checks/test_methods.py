@@ -51,3 +51,14 @@ def test_stale_static_self_silent(lint_body, body):
 ])
 def test_stale_static_self_reported(lint_body, body, line):
     assert lint_body(HEADER + STALE, body, "JNP306") == [(line, "JNP306")]
+
+
+@pytest.mark.parametrize("method, expected", [
+    ("    def fit(self, xs):\n        for x in xs:\n            y = self.f(x)\n            self.k = self.k + 1.0\n",
+     [(4, "JNP306")]),  # self is the object the jitted method ran on
+    ("    def fit(self, xs):\n        self.k = 2.0\n        return self.f(xs)\n", []),  # changed before the call
+    ("    def fit(self, xs):\n        y = self.f(xs)\n        self.other = 2.0\n", []),  # not read by the method
+])
+def test_stale_static_self_in_another_method(lint_body, method, expected):
+    """A method of the class (the method's lines counted from its def) that runs the jitted one."""
+    assert lint_body(HEADER + STALE, method, "JNP306") == expected

@@ -73,6 +73,10 @@ def test_growing_argument_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]
 
 
+TIMER = "f = jax.jit(jnp.sin)\nclass Timer:\n    def __enter__(self):\n        self.start = time.perf_counter()\n" \
+        "        return self\n    def __exit__(self, *exc):\n        self.elapsed = time.perf_counter() - self.start\n"
+
+
 @pytest.mark.parametrize("body", [
     # something between the clock reads waits for the device, or might
     "def g(x):\n    t = time.time()\n    y = jnp.dot(x, x)\n    print(y)\n    return time.time() - t\n",
@@ -115,6 +119,15 @@ def test_growing_argument_reported(lint_body, body, line):
     # restarted in the loop: the per-step region is the block's own (_unsynchronised)
     "f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
     "        x.block_until_ready()\n        print(time.time() - t)\n        t = time.time()\n",
+    # a comprehension over device data waits for it; a generator expression queues nothing yet
+    "f = jax.jit(jnp.sin)\ndef g(x):\n    t = time.time()\n    ys = [f(r) for r in jnp.sqrt(x)]\n"
+    "    return time.time() - t\n",
+    "f = jax.jit(jnp.sin)\ndef g(x):\n    t = time.time()\n    ys = (f(x) for _ in range(3))\n"
+    "    return time.time() - t\n",
+    # a timer class that reads the clock on entry only, and a timed block that waits
+    TIMER.replace("        self.elapsed = time.perf_counter() - self.start", "        pass")
+    + "def g(x):\n    with Timer():\n        y = f(x)\n",
+    TIMER + "def g(x):\n    with Timer():\n        y = f(x).block_until_ready()\n",
 ])
 def test_timing_silent(lint_body, body):
     assert found(lint_body, body, "JNP603") == []
@@ -122,6 +135,10 @@ def test_timing_silent(lint_body, body):
 
 @pytest.mark.parametrize("body, line", [
     ("def g(x):\n    t = time.monotonic()\n    jnp.dot(x, x)\n    return time.monotonic() - t\n", 4),
+    # a list comprehension of jitted calls queues each; a timer class whose __exit__ reads the clock
+    ("f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    ys = [f(x) for _ in range(n)]\n"
+     "    return time.time() - t\n", 5),
+    (TIMER + "def g(x, n):\n    with Timer() as timer:\n        ys = [f(x) for _ in range(n)]\n", 9),
     ("f = jax.jit(jnp.sin)\nt = time.perf_counter()\ny = f(jnp.ones(3))\nt2 = time.perf_counter()\n", 4),
     # a loop of jitted calls, with host work that touches no device value, nothing waiting after it
     ("f = jax.jit(jnp.sin)\ndef g(x, bs):\n    t = time.time()\n    for b in bs:\n        h = list(b)\n"

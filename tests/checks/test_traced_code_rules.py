@@ -240,6 +240,30 @@ def test_mutation_under_a_none_test_of_a_jitted_method_called_without_it_is_repo
     assert lint_source(source) == [(8, "JNP303")]
 
 
+CLOSURE_COUNTER = """\
+import jax
+
+def make_counter(total):
+    @jax.jit
+    def increment(x):
+        total[0] += x
+        return total[0]
+    return increment
+
+{calls}
+"""
+
+
+@pytest.mark.parametrize("calls, expected", [
+    ("make_counter([0.0])(1.0)\nmake_counter(list())(2.0)", [(6, "JNP303")]),  # every call passes a container
+    ("make_counter(buffer)(1.0)", []),  # what the name holds is not read
+    ("make_counter([0.0])(1.0)\nrun(make_counter)", []),  # passed on: its callers are unknown
+])
+def test_closure_over_a_container_parameter(lint_source, calls, expected):
+    """A list the enclosing def receives from every call outlives the jitted closure's trace."""
+    assert lint_source(CLOSURE_COUNTER.format(calls=calls)) == expected
+
+
 TREE_MAP_HEADER = "import jax\nimport numpy as np\nseen = []\n"
 
 

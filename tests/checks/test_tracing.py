@@ -69,3 +69,31 @@ def test_callable_instance_positions_start_after_self(lint_body, static, expecte
     body = "class Model:\n    def __call__(self, x, n):\n        if n > 1:\n            return x\n" \
         f"        return -x\nstep = jax.jit(Model(), static_argnums={static})\n"
     assert found(lint_body, body) == expected
+
+
+@pytest.mark.parametrize("transform, expected", [
+    ("jax.jit(jax.nn.one_hot)", [(1, "JNP202")]),
+    ("jax.pmap(jax.nn.one_hot)", []),  # the int has no axis to map: ValueError, not a shape error
+    ("jax.pmap(jax.nn.one_hot, in_axes=(0, 0))", []),
+    ("jax.pmap(jax.nn.one_hot, in_axes=(0, None))", [(1, "JNP202")]),  # unmapped: a tracer reaches it
+])
+def test_library_function_staged_whole_by_a_mapping_transform(lint_body, transform, expected):
+    """Checked against JAX 0.10.2: pmap of one_hot with the class count mapped fails for its axis."""
+    assert found(lint_body, f"y = {transform}(jnp.zeros((1, 4), jnp.int32), 3)\n") == expected
+
+
+DEFAULT_MODULE = "import numpy as np\ndef helper(x, xnp=np):\n    return xnp.stack([x, x])\n"
+
+
+@pytest.mark.parametrize("callers, expected", [
+    ("@jax.jit\ndef f(x):\n    return helper(x)\n", [(3, "JNP201")]),  # the traced call leaves the default
+    ("@jax.jit\ndef f(x):\n    return helper(x, xnp=np)\n", [(3, "JNP201")]),  # the same module given
+    ("@jax.jit\ndef f(x):\n    return helper(x, jnp)\n", []),
+    ("@jax.jit\ndef f(x):\n    return helper(x, xnp=jnp)\ndef g(x):\n    return helper(x)\n", []),  # eager np
+    ("@jax.jit\ndef f(x, **options):\n    return helper(x, **options)\n", []),
+])
+def test_numpy_through_a_defaulted_module_parameter(lint_source, callers, expected):
+    """``xnp=np`` read under a trace whose call leaves the default (multinerf's helpers)."""
+    source = HEADER + DEFAULT_MODULE + callers
+    offset = HEADER.count("\n")
+    assert [(line - offset, code) for line, code in lint_source(source) if code == "JNP201"] == expected

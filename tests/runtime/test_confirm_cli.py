@@ -313,6 +313,33 @@ def test_a_nan_gradient_under_vmap_or_jacrev_is_confirmed(tmp_path):
     assert rows == [(6, ["JNP604"], "confirmed"), (10, ["JNP604"], "confirmed")]
 
 
+def test_a_nan_gradient_through_a_boolean_mask_is_confirmed(tmp_path):
+    """A boolean mask that drops what sqrt gave at 0 under jax.grad: the probe of a tracer's
+    indexing records the mask's place, as it records a where's; the mask applied first stays silent."""
+    _, rows = _confirmed_rows(
+        tmp_path / "masked.py",
+        "import jax\nimport jax.numpy as jnp\n\n\n"
+        "def masked_root(x):\n    return jnp.sum((x ** 0.5)[x > 0])\n\n\n"
+        "def masked_first(x):\n    return jnp.sum(x[x > 0] ** 0.5)\n\n\n"
+        "def case_masked():\n    print(jax.grad(masked_root)(jnp.array([1.0, 0.0])))\n\n\n"
+        "def case_masked_first():\n    print(jax.grad(masked_first)(jnp.array([1.0, 0.0])))\n")
+    assert rows == [(6, ["JNP604"], "confirmed")]
+
+
+def test_a_clock_read_in_a_timer_exit_is_confirmed(tmp_path):
+    """A context manager whose __exit__ reads the clock ends the with block of its caller: the
+    caller's list of results still being computed is the unfinished work."""
+    _, rows = _confirmed_rows(
+        tmp_path / "timer.py",
+        "import time\n\nimport jax\nimport jax.numpy as jnp\n\n\n"
+        "class Timer:\n    def __enter__(self):\n        self.start = time.perf_counter()\n        return self\n\n"
+        "    def __exit__(self, *exc):\n        self.elapsed = time.perf_counter() - self.start\n\n\n"
+        "def case_timed_block():\n    f = jax.jit(lambda a: a @ a)\n    f(jnp.ones((500, 500))).block_until_ready()\n"
+        "    with Timer() as timer:\n        rs = [f(jnp.ones((500, 500))) for _ in range(20)]\n"
+        "    return rs[-1], timer.elapsed\n")
+    assert rows == [(19, ["JNP603"], "confirmed")]
+
+
 def _confirmed_rows(path, text):
     """(the run, its (line, codes, verdict) rows) for a file of ``text`` run at ``path``."""
     path.write_text(text)
