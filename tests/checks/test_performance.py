@@ -29,6 +29,14 @@ def found(lint_body, body, code):
     "@jax.jit\ndef p(x, n):\n    return x * n\ndef g(x):\n    for i in range(3):\n        x = p(x, i)\n",
     # a loop inside traced code unrolls at trace time
     "@jax.jit\ndef g(x):\n    for i in range(3):\n        x = jax.jit(lambda v: v + 1)(x)\n    return x\n",
+    # a comprehension giving the counter where the function asks for a static value: one compile per
+    # value on purpose; a filter_jit comprehension over other values, or run once
+    "@partial(jax.jit, static_argnums=0)\ndef p(n, x):\n    return x * n\n"
+    "def g(x):\n    return [p(n, x) for n in range(3)]\n",
+    "import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
+    "def g(x, ns):\n    return [p(n, x) for n in ns]\n",
+    "import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
+    "def g(x):\n    return [p(n, x) for n in range(1)]\n",
 ])
 def test_recompile_silent(lint_body, body):
     assert found(lint_body, body, "JNP602") == []
@@ -59,6 +67,12 @@ def test_growing_argument_silent(lint_body, body):
      "def g(x):\n    for i in range(3):\n        x = q(x, i)\n", 6),
     ("def g(x):\n    for i in range(3):\n        @jax.jit\n        def h(v):\n            return v\n"
      "        x = h(x)\n", 3),
+    # a comprehension giving the counter where a framework keeps Python values static unasked
+    ("import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
+     "def g(x):\n    return [p(n, x) for n in range(3)]\n", 6),
+    ("import equinox as eqx\nclass M(eqx.Module):\n    w: jax.Array\n    n: int\n"
+     "@eqx.filter_jit\ndef p(m, x):\n    return m.w * x + m.n\n"
+     "def g(x):\n    return {s: p(M(x, s + 1), x) for s in range(3)}\n", 9),
 ])
 def test_recompile_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]
