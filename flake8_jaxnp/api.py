@@ -163,6 +163,12 @@ def framework_array_functions():
     return data().get("framework_array_functions", {})
 
 
+def framework_fresh_objects():
+    """{dotted name: what was measured} of the functions of libraries built on JAX whose every call
+    gives a new hashable object, unequal to the last (``optax.adam``; ``datagen.framework_functions``)."""
+    return data().get("framework_fresh_objects", {})
+
+
 @lru_cache(maxsize=None)
 def framework_layers():
     """{dotted name: what was measured} of the frameworks' own layers that give one array when

@@ -1,8 +1,10 @@
 """JNP602: compilation repeated in a loop."""
 import ast
 
+from .. import api
 from ..findings import Finding
 from ..model.instances import method_in
+from ..model.names import BindingKind
 from ..model.syntax import COMPREHENSIONS, PARTIAL, own_expression_nodes, walk_own
 from . import blocks, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters, repeats, rule
 from .transfers import LOOPS
@@ -91,7 +93,7 @@ def _compiled_per_call(model, walked):
     this module or, through an import, in another one (``Project.looped_elsewhere``; a loop in an
     undecorated def or at the top level). The defs: top-level functions and the methods of
     top-level classes, undecorated and untraced."""
-    made = {}
+    made, statics = {}, set()  # statics: the calls given a new static object (_fresh_static)
     for func in _plain_defs(model):
         nested = {stmt.name for stmt in func.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and any((model.transform_spec(d) or ("",))[0] in model.staging_transforms
@@ -106,6 +108,10 @@ def _compiled_per_call(model, walked):
                         made.setdefault(func, []).append((node, f"the jitted def '{run.id}'"))
                     elif (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
                         made.setdefault(func, []).append((node, f"{describe(node.func)}() of {fresh}"))
+        for node in walk_own(func.body):
+            if isinstance(node, ast.Call) and (static := _fresh_static(model, func, node)) is not None:
+                made.setdefault(func, []).append((node, static))
+                statics.add(node)
     if not made:
         return
     looping = _looping_callers(model, made)
@@ -117,7 +123,26 @@ def _compiled_per_call(model, walked):
         for call, what in found if loop is not None else ():
             yield Finding.at(call, "JNP602", {
                 "what": f"{what}, made by each call of {func.name}(),", "loop": loop,
-                "fix": f"build the jitted function once, outside {func.name}()"})
+                "fix": f"make it once, outside {func.name}(), and pass it in" if call in statics
+                else f"build the jitted function once, outside {func.name}()"})
+
+
+def _fresh_static(model, func, call):
+    """What ``call`` of a jitted function in ``func`` is given as a static argument that is a new
+    object on each call of ``func``: the result of a function measured to give one unequal to the
+    last (``framework_fresh_objects``: ``optax.adam(1e-3)``), inline or bound once in ``func``."""
+    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
+    positions, names = static or ((), ())
+    for label, arg in [(f"at position {i}", a) for i, a in enumerate(call.args) if i in positions] + \
+            [(f"'{k.arg}'", k.value) for k in call.keywords if k.arg in names]:
+        found = model.resolve(arg) if isinstance(arg, ast.Name) else None
+        if found is not None and found[0].node is func and len(found[1]) == 1 \
+                and found[1][0].kind is BindingKind.ASSIGN:
+            arg = found[1][0].value
+        if isinstance(arg, ast.Call) and model.qualname(arg.func) in api.framework_fresh_objects():
+            return f"the static argument {label} of {describe(call.func)}() is the new object " \
+                   f"{describe(arg.func)}() gives"
+    return None
 
 
 def _nested_def_run(model, call):

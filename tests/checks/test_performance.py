@@ -9,6 +9,9 @@ def found(lint_body, body, code):
     return [line for line, _ in lint_body(HEADER, body, code)]
 
 
+OPT_STEP = "import optax\n@partial(jax.jit, static_argnums=0)\ndef step(opt, p):\n    return opt.update(p, p)\n"
+
+
 @pytest.mark.parametrize("body", [
     # the same module-level function: JAX's cache hits
     "def f(v):\n    return v\ndef g(x):\n    for i in range(3):\n        x = jax.jit(f)(x)\n",
@@ -35,6 +38,14 @@ def found(lint_body, body, code):
     "def g(x):\n    return [p(n, x) for n in range(3)]\n",
     "import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
     "def g(x, ns):\n    return [p(n, x) for n in ns]\n",
+    # an optimizer made once (at module level, or by the loop's caller) and given as a static argument
+    OPT_STEP + "OPT = optax.adam(1e-2)\ndef train(p):\n    return step(OPT, p)\n"
+    "def g(p):\n    return [train(p) for _ in range(3)]\n",
+    OPT_STEP + "def train(opt, p):\n    return step(opt, p)\n"
+    "def g(p):\n    opt = optax.adam(1e-2)\n    return [train(opt, p) for _ in range(3)]\n",
+    # made anew but given to a traced parameter
+    "import optax\n@jax.jit\ndef step(lr, p):\n    return p * lr\ndef train(p):\n    return step(optax.adam(1e-2), p)\n"
+    "def g(p):\n    return [train(p) for _ in range(3)]\n",
     "import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
     "def g(x):\n    return [p(n, x) for n in range(1)]\n",
 ])
@@ -73,6 +84,9 @@ def test_growing_argument_silent(lint_body, body):
     ("import equinox as eqx\nclass M(eqx.Module):\n    w: jax.Array\n    n: int\n"
      "@eqx.filter_jit\ndef p(m, x):\n    return m.w * x + m.n\n"
      "def g(x):\n    return {s: p(M(x, s + 1), x) for s in range(3)}\n", 9),
+    # a new optimizer made by each call of a def a loop calls, given as a static argument
+    (OPT_STEP + "def train(p):\n    opt = optax.adam(1e-2)\n    for _ in range(5):\n        p = step(opt, p)\n"
+     "    return p\ndef g(p):\n    for _ in range(3):\n        p = train(p)\n", 8),
 ])
 def test_recompile_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]
