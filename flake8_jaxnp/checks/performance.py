@@ -52,6 +52,7 @@ def _recompiles(model, loop, stmt, walked):
         if isinstance(node, ast.Call):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
+            yield from _new_held_object(model, loop, node, walked)
             yield from _growing_argument(model, loop, node, walked)
 
 
@@ -276,6 +277,27 @@ def _changing_static(model, loop, call, walked, asked=True):
                 "what": f"the field '{field}' of the module given to {describe(call.func)}() takes a new Python "
                         f"value ('{counter}'), static under {jitted[0]}", "loop": loop.lineno,
                 "fix": "store it as an array (jnp.asarray), or pass it as a traced argument"})
+            return
+
+
+def _new_held_object(model, loop, call, walked):
+    """An argument of a jitted call that the loop's body builds anew around a new object (one of
+    ``framework_fresh_objects``, made in the body) that it keeps static under that jit
+    (``framework_static_holders``: ``nnx.Optimizer(model, optax.adam(1e-3))`` under ``nnx.jit``)."""
+    jitted = jitted_by(model, call.func)
+    for arg in [*call.args, *(k.value for k in call.keywords)] if jitted is not None else ():
+        held = _bound_in_body(model, loop, arg, walked)
+        facts = api.framework_static_holders().get(model.qualname(held.func)) if isinstance(held, ast.Call) else None
+        if facts is None or facts["transform"] != jitted[0] or any(isinstance(a, ast.Starred) for a in held.args):
+            continue
+        given = held.args[facts["position"]] if len(held.args) > facts["position"] else \
+            next((k.value for k in held.keywords if k.arg == facts["argument"]), None)
+        fresh = _bound_in_body(model, loop, given, walked) if given is not None else None
+        if isinstance(fresh, ast.Call) and model.qualname(fresh.func) in api.framework_fresh_objects():
+            yield Finding.at(call, "JNP602", {
+                "what": f"the {describe(held.func)}() given to {describe(call.func)}() keeps its '{facts['argument']}' "
+                        f"static under {jitted[0]}, and it is the new object {describe(fresh.func)}() gives",
+                "loop": loop.lineno, "fix": f"make the {facts['argument']} once, before the loop, and pass it in"})
             return
 
 

@@ -10,6 +10,7 @@ def found(lint_body, body, code):
 
 
 OPT_STEP = "import optax\n@partial(jax.jit, static_argnums=0)\ndef step(opt, p):\n    return opt.update(p, p)\n"
+NNX_STEP = "import optax\nfrom flax import nnx\n@nnx.jit\ndef step(model, opt):\n    return model\n"
 
 
 @pytest.mark.parametrize("body", [
@@ -43,6 +44,11 @@ OPT_STEP = "import optax\n@partial(jax.jit, static_argnums=0)\ndef step(opt, p):
     "def g(p):\n    return [train(p) for _ in range(3)]\n",
     OPT_STEP + "def train(opt, p):\n    return step(opt, p)\n"
     "def g(p):\n    opt = optax.adam(1e-2)\n    return [train(opt, p) for _ in range(3)]\n",
+    # an nnx.Optimizer built in the loop around one optimizer made before it, or a holder under jax.jit
+    NNX_STEP + "def g(model):\n    tx = optax.adam(1e-3)\n    for _ in range(3):\n"
+    "        step(model, nnx.Optimizer(model, tx, wrt=nnx.Param))\n",
+    NNX_STEP + "f = jax.jit(lambda m, o: m)\ndef g(model):\n    for _ in range(3):\n"
+    "        f(model, nnx.Optimizer(model, optax.adam(1e-3), wrt=nnx.Param))\n",
     # made anew but given to a traced parameter
     "import optax\n@jax.jit\ndef step(lr, p):\n    return p * lr\ndef train(p):\n    return step(optax.adam(1e-2), p)\n"
     "def g(p):\n    return [train(p) for _ in range(3)]\n",
@@ -84,6 +90,9 @@ def test_growing_argument_silent(lint_body, body):
     ("import equinox as eqx\nclass M(eqx.Module):\n    w: jax.Array\n    n: int\n"
      "@eqx.filter_jit\ndef p(m, x):\n    return m.w * x + m.n\n"
      "def g(x):\n    return {s: p(M(x, s + 1), x) for s in range(3)}\n", 9),
+    # an nnx.Optimizer built in the loop around a new optimizer: nnx.jit keeps its tx static
+    (NNX_STEP + "def g(model):\n    for _ in range(3):\n        tx = optax.sgd(0.1)\n"
+     "        opt = nnx.Optimizer(model, tx=tx, wrt=nnx.Param)\n        step(model, opt)\n", 10),
     # a new optimizer made by each call of a def a loop calls, given as a static argument
     (OPT_STEP + "def train(p):\n    opt = optax.adam(1e-2)\n    for _ in range(5):\n        p = step(opt, p)\n"
      "    return p\ndef g(p):\n    for _ in range(3):\n        p = train(p)\n", 8),
