@@ -140,7 +140,7 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, self.annotated_arrays(node, DEVICE_ARRAY), None)
+            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -253,7 +253,7 @@ class Tracing:
             return None
         facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
         if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
-            return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in facts["jitted_calls"]))
+            return _handing_out(facts["jitted_calls"])
         if facts.get("jitted"):
             return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
         if facts.get("builds_jitted"):
@@ -402,6 +402,12 @@ class Tracing:
             if shape is not None:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found
+
+    def handing_out_self(self, func):
+        """{self: the instance} for a method of this module's class whose instances hand out jitted
+        calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays."""
+        instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
+        return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
@@ -557,3 +563,8 @@ class Tracing:
                     self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)
                 elif behaviour.cached:  # given no tracer: it runs at trace time, once per trace
                     self.trace_time.setdefault(func, Transform(transform, behaviour, where))
+
+
+def _handing_out(jitted_calls):
+    """What an object holds whose attributes ``jitted_calls`` are jitted functions."""
+    return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in jitted_calls))
