@@ -19,7 +19,7 @@ from functools import lru_cache
 from ... import api
 from ...patterns import Pattern
 from .. import dtypes
-from ..aliases import transform_aliases
+from ..aliases import argument_options, transform_aliases
 from ..constructors import DATACLASS_DECORATORS
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
@@ -51,18 +51,21 @@ def summarise(source, transforms, scalars_static=()):
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
-    functions, jitted, results = {}, set(), {}
+    functions, jitted, results, options = {}, set(), {}, {}
+    defs = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[stmt.name] = _top_level_facts(stmt, imports, transforms, lines)
             if _jitted(stmt, imports, transforms):
                 jitted.add(stmt.name)
+                options[stmt.name] = _jit_options(stmt, imports, transforms, defs)
             if stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
                 shape = jitted_result_shape(stmt, records, functions[stmt.name]["returns"])
                 if shape is not None:
                     results[stmt.name] = shape
         elif _assigns_call(stmt) and _stages(_assigned_transform(stmt, imports, transforms), transforms):
             jitted.add(stmt.targets[0].id)
+            options[stmt.targets[0].id] = _jit_options(stmt, imports, transforms, defs)
     local_functions = set(functions)
     apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
     applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) else None
@@ -100,7 +103,8 @@ def summarise(source, transforms, scalars_static=()):
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
             "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
-            "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
+            "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms),
+            "options": {name: found for name, found in options.items() if found and name in jitted}}
 
 
 def nested_units(tree, units, around):
@@ -221,8 +225,10 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         jitted = _stages(_assigned_transform(stmt, imports, transforms), transforms)
     else:
         return None
+    found = _jit_options(stmt, imports, transforms, {}) if jitted else None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {}}
+            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {},
+            "options": {name: found} if found else {}}
 
 
 def root_summary(source, transforms, scalars_static=()):
@@ -431,6 +437,17 @@ def _stages(spec, transforms):
     """jit-like: ``spec`` (``_transform``'s) names a transform whose transformed function gives
     device arrays when called."""
     return spec is not None and transforms[spec[0]].abstract and transforms[spec[0]].cached
+
+
+def _jit_options(stmt, imports, transforms, defs):
+    """``argument_options`` of a jitted def, or of ``step = jax.jit(_step, ...)`` (the keywords of
+    the transform and of the call; the parameters of ``_step`` when ``defs`` has it)."""
+    if isinstance(stmt, ast.Assign):
+        spec, target = _assigned_transform(stmt, imports, transforms), defs.get(stmt.value.args[0].id)
+        return argument_options([*spec[1], *stmt.value.keywords], positional_names(target) if target else None)
+    spec = next(spec for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)
+                if _stages(spec, transforms))
+    return argument_options(spec[1], positional_names(stmt))
 
 
 def _jitted(func, imports, transforms):
