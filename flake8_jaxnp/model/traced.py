@@ -370,6 +370,8 @@ class TraceRoots:
                                      bound_positional + len(arg.args) - 1,
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg))
                 return
+        for arm in self.names.function_arms(arg):  # step_fn = checked if check_nan else plain: either may run
+            self._trace_argument(arm, transform_name, keywords, lax, bound_positional, bound_names)
         func, root, funcs = self.names.function_bound_to(arg), None, ()
         if func is None:
             factory, func = self._returned_function(arg)
