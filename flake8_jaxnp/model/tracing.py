@@ -14,6 +14,7 @@ from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRA
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
 from .conventions import CONSTRUCTION_HOOKS
+from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
 from .project.objects import unit_def
@@ -111,14 +112,28 @@ class Tracing:
         while queue:
             func, transform = queue.pop(0)
             for call in self._unconditional_calls(func):
-                callee = self.callee(call.func)
-                if isinstance(callee, ast.Lambda) or callee is None or callee.decorator_list \
-                        or callee in self.traced or callee in self.trace_time:
-                    continue
-                where = f"called from '{getattr(func, 'name', '<lambda>')}' at line {call.lineno}"
-                self.trace_time[callee] = Transform(transform.name, transform.behaviour, where)
-                queue.append((callee, self.trace_time[callee]))
+                for callee in self._run_by(call):
+                    if isinstance(callee, ast.Lambda) or callee.decorator_list \
+                            or callee in self.traced or callee in self.trace_time:
+                        continue
+                    where = f"called from '{getattr(func, 'name', '<lambda>')}' at line {call.lineno}"
+                    self.trace_time[callee] = Transform(transform.name, transform.behaviour, where)
+                    queue.append((callee, self.trace_time[callee]))
         self.trace_time = {func: transform for func, transform in self.trace_time.items() if func not in self.traced}
+
+    def _run_by(self, call):
+        """The same-file defs ``call`` runs: the def it names, or the methods of an object bound at
+        module level that it calls (``STREAM()``, ``STREAM.next()`` with ``STREAM = KeyStream(0)``:
+        that ``self`` outlives any trace; not a constructor, whose ``self`` is new)."""
+        callee = self.callee(call.func)
+        if callee is not None:
+            return (callee,)
+        receiver = call.func.value if type(call.func) is ast.Attribute else call.func
+        found = self.names.resolve_name(receiver) if type(receiver) is ast.Name else None
+        if not found or found[0] is not self.names.module_scope \
+                or any(binding.kind is not BindingKind.ASSIGN for binding in found[1]):
+            return ()
+        return self.methods_called(call)
 
     def _unconditional_calls(self, func):
         """The calls that every run of ``func``'s body makes (outside branches, loops, ``try``,

@@ -24,7 +24,7 @@ from ..constructors import DATACLASS_DECORATORS
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
-from .constants import bound_once, numpy_constants, rebound_globals
+from .constants import bound_once, module_objects, numpy_constants, rebound_globals
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, enclosing,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
@@ -68,7 +68,8 @@ def summarise(source, transforms, scalars_static=()):
             options[stmt.targets[0].id] = _jit_options(stmt, imports, transforms, defs)
     local_functions = set(functions)
     apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
-    applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) else None
+    applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) \
+        else module_objects(tree, imports, source)
     flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
@@ -286,11 +287,11 @@ def root_summary(source, transforms, scalars_static=()):
     if any(calls_a_parameter(func) for func in units.values()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
-    instances = UnreadInstances() if may_apply_an_instance(text) else None
+    instances = UnreadInstances() if may_apply_an_instance(text) else module_objects(tree, imports, source)
     around = {}  # (enclosing's answers)
     flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances, enclosing(tree, unit, around))
              for unit, func in units.items()}
-    if instances is not None and instances.asked:
+    if type(instances) is UnreadInstances and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
     return {"roots": roots, "applied": applied, "flows": flows}
 
