@@ -258,7 +258,8 @@ def test_a_package_reached_through_a_parent_folder_path_is_watched(tmp_path):
     result = confirm("--format", "json", *ON_PLATFORM, tmp_path / "examples" / "run.py", package / "steps.py")
     assert result.stderr == "" and result.returncode == 0
     [row] = json.loads(result.stdout)["results"]
-    assert (Path(row["path"]).name, row["line"], row["codes"], row["verdict"]) == ("steps.py", 6, ["JNP301"], "confirmed")
+    assert (Path(row["path"]).name, row["line"], row["codes"], row["verdict"]) == \
+        ("steps.py", 6, ["JNP301"], "confirmed")
 
 
 def test_text_formatted_while_tracing_for_jax_debug_print_is_a_trace_only_print(tmp_path):
