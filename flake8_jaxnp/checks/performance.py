@@ -6,7 +6,8 @@ from ..findings import Finding
 from ..model.instances import method_in
 from ..model.names import BindingKind
 from ..model.syntax import COMPREHENSIONS, PARTIAL, argument_for, expression_children, positional_names, walk_own
-from . import blocks, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters, repeats, rule
+from . import (blocks, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters,
+               repeats, rule)
 from .transfers import LOOPS
 
 # Calls that wait for the device: after one of them the clock reads a finished result.
@@ -48,12 +49,14 @@ def recompiles_and_timing(model):
 
 
 def _compiles(model):
-    """Whether the module uses a staging transform at all (as a call or a decorator), or calls what
-    a call gives (``make_step()(x)``: another module's function may jit anew)."""
+    """Whether the module uses a staging transform at all (as a call or a decorator), calls what
+    a call gives (``make_step()(x)``: another module's function may jit anew), or calls another
+    module's jitted function with static arguments."""
     return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
                for call in model.nodes(ast.Call)) or any(
         (model.transform_spec(d) or ("",))[0] in model.staging_transforms
-        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list)
+        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list) \
+        or calls_an_imported_jit_with(model, ("static_argnums", "static_argnames"))
 
 
 # ---- JNP602 ---------------------------------------------------------------------------------

@@ -185,7 +185,8 @@ class Project(OtherModules):
         if summary is None or (name not in summary["functions"] and name not in summary["jitted"]):
             return None
         facts = dict(summary["functions"].get(name, {"returns": None, "converts": ()}),
-                     jitted=name in summary["jitted"], result=summary["results"].get(name))
+                     jitted=name in summary["jitted"], result=summary["results"].get(name),
+                     options=summary.get("options", {}).get(name))
         if name in summary["functions"]:
             through, _ = self._converts_through(path, name, summary, {(path, name)})
             facts["converts"] = sorted(facts["converts"]) + through
