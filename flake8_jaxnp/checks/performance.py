@@ -49,9 +49,8 @@ def recompiles_and_timing(model):
 
 
 def _compiles(model):
-    """Whether the module uses a staging transform at all (as a call or a decorator), calls what
-    a call gives (``make_step()(x)``: another module's function may jit anew), or calls another
-    module's jitted function with static arguments."""
+    """Whether the module uses a staging transform (a call or a decorator), calls what a call gives
+    (``make_step()(x)``: it may jit anew), or another module's jitted function with static arguments."""
     return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
                for call in model.nodes(ast.Call)) or any(
         (model.transform_spec(d) or ("",))[0] in model.staging_transforms
@@ -292,9 +291,8 @@ def _bound_in_body(model, loop, expr, walked):
 
 def _new_every_iteration(model, loop, expr, counter, walked, depth=0):
     """Whether ``expr`` holds a new Python number on every iteration: the loop's ``counter``, or
-    arithmetic of it with number literals that keeps values apart (``1.0 / (step + 1)``,
-    ``0.1 * 0.5 ** epoch``; not ``step % 2``, ``step * 0`` or ``1 ** step``), directly or
-    through a name the body binds once to such an expression."""
+    arithmetic of it with number literals that keeps values apart (``1.0 / (step + 1)``, not
+    ``step % 2``, ``step * 0`` or ``1 ** step``), directly or through a name bound once in the body."""
     if isinstance(expr, ast.Name):
         if expr.id == counter:
             return True
@@ -410,15 +408,11 @@ def _timed_with_blocks(model, timed, clocked):
             continue
         clock = next(node for stmt in exit_.body if stmt in clocked for node in _own_expression_nodes(stmt)
                      if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS)
-        work = [_dispatched(model, stmt, clocked) for stmt in block.body]
+        work = [stmt.value if _dispatches(model, stmt) else _dispatching_loop(model, stmt, clocked)
+                for stmt in block.body]
         if all(w is not None for w in work):
             yield Finding.at(block, "JNP603", {"clock": describe(clock.func), "start": block.lineno,
                                                "work": describe(work[-1])})
-
-
-def _dispatched(model, stmt, clocked):
-    """The JAX work a statement only queues (itself, or a loop's last call), else None."""
-    return stmt.value if _dispatches(model, stmt) else _dispatching_loop(model, stmt, clocked)
 
 
 def _every_n_clock(model, loop, clocked):
