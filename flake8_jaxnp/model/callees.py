@@ -230,7 +230,7 @@ class Callees:
         """[module, line] where a function of another project module rebinds the global that
         ``expr`` reads of it through ``global`` (``callbacks.LR_SCALE``), or None."""
         binding = self._project_import(expr) if type(expr) is ast.Attribute else None
-        return self.project.rebound_global(*binding) if binding else None
+        return self._ask("rebound_global", binding) if binding else None
 
     def jitted_result(self, callee):
         """The shape of what a same-file jitted function returns (see project.records.result_shape),

@@ -1,6 +1,7 @@
 """What other modules may read of a module's top-level constants, from its text alone."""
 import ast
 import re
+from functools import lru_cache
 
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
@@ -10,15 +11,20 @@ from .flows import binding_counts, call_target
 # What a module that rebinds a global through ``global`` must contain: the statement, which starts a
 # line, or follows a ``;`` or the ``:`` of a one-line block.
 GLOBAL_STATEMENT = re.compile(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
+# What a module with a NumPy constant must contain: the import that names NumPy's modules.
+NUMPY_WORD = re.compile(rb"numpy")
 
 
+@lru_cache(maxsize=1024)
 def constant_needs(name):
     """The bytes patterns a module must match for its global ``name`` to be one of its
     ``numpy_constants``: a statement starting ``name =`` at the top level (at a line's start or after
-    a ``;``); none asked of a name that is not ASCII (the module's encoding may spell it otherwise)."""
+    a ``;``), and ``numpy`` (the import its NumPy call is named through); none asked of a name that
+    is not ASCII (the module's encoding may spell it otherwise)."""
     if not name.isascii():
         return None
-    return (re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())),)
+    return (re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())),
+            NUMPY_WORD)
 
 
 def numpy_constants(tree, imports):
