@@ -127,33 +127,60 @@ def jitted_by(model, func):
 
 def jitted_parameters(model, func_expr, numbers_option, names_option):
     """(positions, names) that a jitted function's ``numbers_option``/``names_option`` (static_argnums/
-    static_argnames, donate_argnums/donate_argnames) select, or None when it has none we can read."""
-    if not isinstance(func_expr, ast.Name):
-        return None
-    found = model.resolve(func_expr)
-    if not found or len(found[1]) != 1:
-        return None
-    binding = found[1][0]
-    if binding.kind is BindingKind.DEF:
-        target = binding.node
-        specs = [model.transform_spec(d) for d in target.decorator_list]
+    static_argnames, donate_argnums/donate_argnames) select, or None when it has none we can read:
+    of a jitted def or a name bound to ``jax.jit(f, ...)`` of this file, or of another project module
+    (its summary's ``options``)."""
+    found = model.resolve(func_expr) if isinstance(func_expr, ast.Name) else None
+    binding = found[1][0] if found and len(found[1]) == 1 else None
+    if binding is not None and binding.kind is BindingKind.DEF:
+        params = positional_names(binding.node)
+        specs = [model.transform_spec(d) for d in binding.node.decorator_list]
         keywords = next((spec[1] for spec in specs if spec and spec[0] in model.staging_transforms), None)
-    elif binding.kind is BindingKind.ASSIGN and isinstance(binding.value, ast.Call) \
+    elif binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.value, ast.Call) \
             and model.qualname(binding.value.func) in model.staging_transforms and binding.value.args:
         target = model.callee(binding.value.args[0])
-        keywords = binding.value.keywords
-    else:
+        params, keywords = positional_names(target) if target is not None else [], binding.value.keywords
+    elif binding is None and found or binding is not None and binding.kind is not BindingKind.IMPORT:
         return None
+    else:
+        imported = model.helper_facts(func_expr)
+        options = imported[0].get("options") if imported else None
+        if not options:
+            return None
+        keywords = [ast.keyword(arg=arg, value=ast.parse(text, mode="eval").body) for arg, text in options[0]]
+        params = options[1] or []
     if keywords is None:
         return None
     selected = selected_arguments(named_options(keywords), (numbers_option,), names_option)
     if selected is None or not (selected[0] or selected[1]):
         return None
     numbers, names = selected
-    params = positional_names(target) if target is not None else []
     positions = {n for n in numbers if n >= 0} | {params.index(n) for n in names if n in params}
     names = set(names) | {params[n] for n in numbers if 0 <= n < len(params)}
     return positions, names
+
+
+def calls_an_imported_jit_with(model, options):
+    """Whether a call here, of a name passed, names another project module's jitted function given
+    one of ``options`` (its summary's ``options``: ``sgd = jax.jit(_sgd, donate_argnums=0)`` in
+    ``updates.py``), which ``jitted_parameters`` reads."""
+    if model.project is None:
+        return False
+    imports = {name for name, bindings in model.scope(model.tree).bindings.items()
+               if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT}
+    for call in model.nodes(ast.Call):
+        root = call.func
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is not ast.Name or root.id not in imports \
+                or not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))) \
+                or (model.qualname(call.func) or "").startswith(("jax.", "numpy.")):
+            continue
+        found = model.helper_facts(call.func)
+        given = found[0].get("options") if found else None
+        if given and any(arg in options for arg, _ in given[0]):
+            return True
+    return False
 
 
 def blocks(body, repeats):

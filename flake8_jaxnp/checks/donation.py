@@ -6,7 +6,7 @@ from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
-from . import blocks, describe, jitted_parameters, repeats, rule
+from . import blocks, calls_an_imported_jit_with, describe, jitted_parameters, repeats, rule
 
 
 DONATING = ("donate_argnums", "donate_argnames")
@@ -25,7 +25,8 @@ HOLDING_DISPLAYS = (ast.Dict, ast.List, ast.Tuple)
 
 @rule("JNP605")
 def donated_buffer_reuse(model):
-    if not any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords):
+    if not any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords) \
+            and not calls_an_imported_jit_with(model, DONATING):
         return  # nothing in the module donates
     for scope in [model.tree, *model.nodes(*FUNCTION_NODES)]:
         if isinstance(scope, ast.Lambda) or scope in model.traced:

@@ -6,7 +6,8 @@ from ..findings import Finding
 from ..model.instances import method_in
 from ..model.names import BindingKind
 from ..model.syntax import COMPREHENSIONS, PARTIAL, own_expression_nodes, walk_own
-from . import blocks, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters, repeats, rule
+from . import (blocks, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters,
+               repeats, rule)
 from .transfers import LOOPS
 
 # Calls whose result is longer than an array given in their first argument's sequence.
@@ -31,12 +32,13 @@ def recompile_in_loop(model):
 
 
 def _compiles(model):
-    """Whether the module uses a staging transform at all (as a call or a decorator), or calls what
-    a call gives (``make_step()(x)``: another module's function may jit anew)."""
+    """Whether the module uses a staging transform (a call or a decorator), calls what a call gives
+    (``make_step()(x)``: it may jit anew), or another module's jitted function with static arguments."""
     return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
                for call in model.nodes(ast.Call)) or any(
         (model.transform_spec(d) or ("",))[0] in model.staging_transforms
-        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list)
+        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list) \
+        or calls_an_imported_jit_with(model, ("static_argnums", "static_argnames"))
 
 
 def _recompiles(model, loop, stmt, walked):
@@ -326,9 +328,8 @@ def _bound_in_body(model, loop, expr, walked):
 
 def _new_every_iteration(model, loop, expr, counter, walked, depth=0):
     """Whether ``expr`` holds a new Python number on every iteration: the loop's ``counter``, or
-    arithmetic of it with number literals that keeps values apart (``1.0 / (step + 1)``,
-    ``0.1 * 0.5 ** epoch``; not ``step % 2``, ``step * 0`` or ``1 ** step``), directly or
-    through a name the body binds once to such an expression."""
+    arithmetic of it with number literals that keeps values apart (``1.0 / (step + 1)``, not
+    ``step % 2``, ``step * 0`` or ``1 ** step``), directly or through a name bound once in the body."""
     if isinstance(expr, ast.Name):
         if expr.id == counter:
             return True

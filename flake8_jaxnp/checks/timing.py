@@ -81,15 +81,11 @@ def _timed_with_blocks(model, timed, clocked):
             continue
         clock = next(node for stmt in exit_.body if stmt in clocked for node in own_expression_nodes(stmt)
                      if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS)
-        work = [_dispatched(model, stmt, clocked) for stmt in block.body]
+        work = [stmt.value if _dispatches(model, stmt) else _dispatching_loop(model, stmt, clocked)
+                for stmt in block.body]
         if all(w is not None for w in work):
             yield Finding.at(block, "JNP603", {"clock": describe(clock.func), "start": block.lineno,
                                                "work": describe(work[-1])})
-
-
-def _dispatched(model, stmt, clocked):
-    """The JAX work a statement only queues (itself, or a loop's last call), else None."""
-    return stmt.value if _dispatches(model, stmt) else _dispatching_loop(model, stmt, clocked)
 
 
 def _every_n_clock(model, loop, clocked):

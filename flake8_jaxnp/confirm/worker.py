@@ -61,6 +61,7 @@ def main():
         jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
     # Workers share the accelerator: allocate on demand instead of grabbing most of its memory.
     os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+    sys.meta_path.insert(0, RealPaths())
     send({"type": "ready", "backend": jax.default_backend(), "device": jax.devices()[0].device_kind})
     timing = settings.get("timing", False)  # --measure-cost: no probe may slow the timed runs
     if not timing:
@@ -89,6 +90,28 @@ def _limit_memory(limit):
     hard = resource.getrlimit(resource.RLIMIT_AS)[1]
     soft = in_use + limit if hard == resource.RLIM_INFINITY else min(in_use + limit, hard)
     resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+
+class RealPaths:
+    """First on ``sys.meta_path`` in a worker: a module found through a ``sys.path`` entry that is
+    not normalised (``os.path.join(os.path.dirname(__file__), os.pardir)``, a script's usual way to
+    reach its package) is loaded from its real path, so its code objects name the file as the
+    watched files are named (real paths); else the usual finders answer."""
+
+    def find_spec(self, name, path=None, target=None):
+        entries = sys.path if path is None else path
+        if all(type(entry) is not str or os.path.normpath(entry) == entry for entry in entries):
+            return None
+        import importlib.machinery
+        import importlib.util
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        origin = getattr(spec, "origin", None)
+        if not origin or not os.path.isabs(origin) or os.path.realpath(origin) == origin \
+                or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
+            return None
+        locations = spec.submodule_search_locations
+        return importlib.util.spec_from_file_location(name, os.path.realpath(origin), submodule_search_locations=(
+            [os.path.realpath(entry) for entry in locations] if locations is not None else None))
 
 
 class ProcessState:

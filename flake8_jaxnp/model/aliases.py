@@ -83,3 +83,24 @@ def transform_aliases(tree, qualname, transforms):
         if spec is not None and all(k.arg for k in spec[1]):
             found[named] = [spec[0], [[k.arg, ast.unparse(k.value)] for k in spec[1]]]
     return {name: spec for name, spec in found.items() if counts[name] == 1}
+
+
+# The options of a jit that select its arguments, kept in a module's summary for the calls other
+# modules make: a static argument that changes in a loop compiles again (JNP602), a donated one is
+# deleted (JNP605).
+ARGUMENT_OPTIONS = frozenset({"static_argnums", "static_argnames", "donate_argnums", "donate_argnames"})
+
+
+def argument_options(keywords, params):
+    """[[[keyword, its source text]], the jitted function's positional parameters or None] for the
+    ``keywords`` of a jit that select arguments (``ARGUMENT_OPTIONS``), or None when there are none
+    or one of the keywords is not a literal (``**options``, a name): the selection is then unknown."""
+    if any(k.arg is None for k in keywords):
+        return None
+    chosen = [k for k in keywords if k.arg in ARGUMENT_OPTIONS]
+    try:
+        for keyword in chosen:
+            ast.literal_eval(keyword.value)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return [[[k.arg, ast.unparse(k.value)] for k in chosen], params] if chosen else None

@@ -82,14 +82,30 @@ class Callees:
         if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
                 or found[1][0].kind is not BindingKind.CLASS:
             return None
+        facts = self._wrappers().get(func_expr.id)
+        return (facts, None) if facts else None
+
+    def own_instance(self, method):
+        """The facts of an instance (``_instance``) for the ``self`` of an undecorated method of this
+        module's top-level class whose instances hand out jitted calls: ``self.step = jax.jit(...)``
+        in ``__init__`` makes ``self.step(x)`` in ``fit`` give device arrays, as ``trainer.step(x)``
+        does; else None."""
+        cls = self.names.parent.get(method)
+        if type(cls) is not ast.ClassDef or self.names.parent.get(cls) is not self.names.tree \
+                or method.decorator_list or not method.args.args:
+            return None
+        calls = self._wrappers().get(cls.name, {}).get("jitted_calls")
+        return dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls) if calls else None
+
+    def _wrappers(self):
+        """``wrappers.wrapper_classes`` of this module, built once."""
         if self._own_classes is None:
             builders = {stmt.name for stmt in self.names.tree.body
                         if type(stmt) is ast.FunctionDef and self.builds_jitted(stmt) is True}
             self._own_classes = wrapper_classes(self.names.tree, self._jit_call, builders,
                                                 lambda names: lambda func: func.name == "__init__")
             # (an __init__ is read whole; the other methods only for calls of what it stores)
-        facts = self._own_classes.get(func_expr.id)
-        return (facts, None) if facts else None
+        return self._own_classes
 
     def _own_facts(self, callee):
         """``function_facts`` of a top-level def of this module, computed once."""
@@ -214,7 +230,7 @@ class Callees:
         """[module, line] where a function of another project module rebinds the global that
         ``expr`` reads of it through ``global`` (``callbacks.LR_SCALE``), or None."""
         binding = self._project_import(expr) if type(expr) is ast.Attribute else None
-        return self.project.rebound_global(*binding) if binding else None
+        return self._ask("rebound_global", binding) if binding else None
 
     def jitted_result(self, callee):
         """The shape of what a same-file jitted function returns (see project.records.result_shape),

@@ -7,7 +7,7 @@ it keeps the kind of container and forgets its items (``forgotten``).
 """
 import ast
 
-from .kinds import ARRAYS, EACH, PYTHON, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join
+from .kinds import ARRAYS, EACH, PYTHON, PYTHON_VALUE, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join
 
 # Literal node type -> the container it builds.
 LITERALS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
@@ -22,8 +22,8 @@ def literal(expr, values):
         keys = [key.value for key in expr.keys if type(key) is ast.Constant]
         if len(keys) != len(expr.keys):  # a ``**spread``, or a key known only at runtime
             return Shaped(PYTHON, container=container)
-        return Shaped(PYTHON, container=container,
-                      members=tuple((("key", key), values[value]) for key, value in zip(keys, expr.values)))
+        members = tuple((("key", key), values[value]) for key, value in zip(keys, expr.values))
+        return Shaped(PYTHON, container=container, members=members + _views(values[value] for value in expr.values))
     if any(type(element) is ast.Starred for element in expr.elts):
         return Shaped(PYTHON, container=container)
     items = [values[element] for element in expr.elts]
@@ -55,6 +55,17 @@ def element(value):
 def forgotten(value):
     """``value`` after its scope changed its items in place: the same container, items unknown."""
     return Shaped(PYTHON, container=value.container)
+
+
+def _views(items):
+    """The members ``d.values()`` and ``d.items()`` give for a dict display with constant keys whose
+    every value (``items``) holds the same kind: a list of those values, a list of (key, value)."""
+    each = _each(items)
+    if not each:
+        return ()
+    pair = Shaped(PYTHON, container="tuple", members=((("item", 0), PYTHON_VALUE), (("item", 1), each[0][1])))
+    return ((("call", "values"), Shaped(PYTHON, container="list", members=tuple(each))),
+            (("call", "items"), Shaped(PYTHON, container="list", members=((EACH, pair),))))
 
 
 def _each(items):

@@ -307,6 +307,13 @@ class Names:
         """(scope, bindings) for a Name node."""
         return _lookup(node.id, self.scope_of[node], self.module_scope)
 
+    def function_arms(self, node):
+        """The arms of ``a if cond else b``, written at ``node`` or given by a Name's one assignment,
+        when each names a function (``self.function_bound_to``); else ()."""
+        chosen = self.assigned_value(node) if type(node) is ast.Name else node
+        arms = (chosen.body, chosen.orelse) if type(chosen) is ast.IfExp else ()
+        return arms if arms and all(self.function_bound_to(arm) for arm in arms) else ()
+
     def assigned_value(self, node):
         """The expression a Name node's one binding, a plain assignment, gives it (``fast`` of
         ``fast = jax.jit(f)``), else None."""

@@ -371,6 +371,8 @@ class TraceRoots:
                                      tuple(bound_names) + tuple(k.arg for k in arg.keywords if k.arg),
                                      tuple(partial_keywords) + tuple(arg.keywords))
                 return
+        for arm in self.names.function_arms(arg):  # step_fn = checked if check_nan else plain: either may run
+            self._trace_argument(arm, transform_name, keywords, lax, bound_positional, bound_names)
         func, root, funcs = self.names.function_bound_to(arg), None, ()
         if func is None:
             factory, func = self._returned_function(arg)

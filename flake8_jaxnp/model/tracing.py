@@ -14,6 +14,7 @@ from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRA
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
 from .conventions import CONSTRUCTION_HOOKS
+from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
 from .project.objects import unit_def
@@ -111,14 +112,28 @@ class Tracing:
         while queue:
             func, transform = queue.pop(0)
             for call in self._unconditional_calls(func):
-                callee = self.callee(call.func)
-                if isinstance(callee, ast.Lambda) or callee is None or callee.decorator_list \
-                        or callee in self.traced or callee in self.trace_time:
-                    continue
-                where = f"called from '{getattr(func, 'name', '<lambda>')}' at line {call.lineno}"
-                self.trace_time[callee] = Transform(transform.name, transform.behaviour, where)
-                queue.append((callee, self.trace_time[callee]))
+                for callee in self._run_by(call):
+                    if isinstance(callee, ast.Lambda) or callee.decorator_list \
+                            or callee in self.traced or callee in self.trace_time:
+                        continue
+                    where = f"called from '{getattr(func, 'name', '<lambda>')}' at line {call.lineno}"
+                    self.trace_time[callee] = Transform(transform.name, transform.behaviour, where)
+                    queue.append((callee, self.trace_time[callee]))
         self.trace_time = {func: transform for func, transform in self.trace_time.items() if func not in self.traced}
+
+    def _run_by(self, call):
+        """The same-file defs ``call`` runs: the def it names, or the methods of an object bound at
+        module level that it calls (``STREAM()``, ``STREAM.next()`` with ``STREAM = KeyStream(0)``:
+        that ``self`` outlives any trace; not a constructor, whose ``self`` is new)."""
+        callee = self.callee(call.func)
+        if callee is not None:
+            return (callee,)
+        receiver = call.func.value if type(call.func) is ast.Attribute else call.func
+        found = self.names.resolve_name(receiver) if type(receiver) is ast.Name else None
+        if not found or found[0] is not self.names.module_scope \
+                or any(binding.kind is not BindingKind.ASSIGN for binding in found[1]):
+            return ()
+        return self.methods_called(call)
 
     def _unconditional_calls(self, func):
         """The calls that every run of ``func``'s body makes (outside branches, loops, ``try``,
@@ -140,7 +155,7 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, self.annotated_arrays(node, DEVICE_ARRAY), None)
+            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -253,7 +268,7 @@ class Tracing:
             return None
         facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
         if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
-            return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in facts["jitted_calls"]))
+            return _handing_out(facts["jitted_calls"])
         if facts.get("jitted"):
             return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
         if facts.get("builds_jitted"):
@@ -402,6 +417,12 @@ class Tracing:
             if shape is not None:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found
+
+    def handing_out_self(self, func):
+        """{self: the instance} for a method of this module's class whose instances hand out jitted
+        calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays."""
+        instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
+        return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
@@ -557,3 +578,8 @@ class Tracing:
                     self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)
                 elif behaviour.cached:  # given no tracer: it runs at trace time, once per trace
                     self.trace_time.setdefault(func, Transform(transform, behaviour, where))
+
+
+def _handing_out(jitted_calls):
+    """What an object holds whose attributes ``jitted_calls`` are jitted functions."""
+    return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in jitted_calls))

@@ -1,7 +1,7 @@
 """The plugin's cost against plain flake8, as ratios: every row of the cost table of issue 47.
 
     python tests/benchmarks/cost.py [--research DIR] [--library] [--repeat N] [--rows ROW,...]
-    python tests/benchmarks/cost.py --profile [--research DIR]
+    python tests/benchmarks/cost.py --profile [--sample] [--research DIR]
 
 Each row alternates flake8 with and without the plugin (``bench.measure``: fresh processes,
 ``--jobs 1``, bytecode compiled, medians of ``--repeat`` pairs) and prints the CPU time ratio,
@@ -14,8 +14,9 @@ closest to 150 and 2,000 lines fed on stdin under its own path, with no cache an
 (the last module of a generated package of N modules, ``shapes.module_chain``, linted alone with
 no cache: what the project's reach costs as the package grows).
 
-``--profile`` runs the plugin under cProfile over every file (parse excluded, no cache, the
-process's memory of the project emptied first) and prints its time by family: each check's
+``--profile`` runs the plugin under cProfile (``--sample``: a sampling profiler, every
+millisecond of CPU) over every file (parse excluded, no cache, the process's memory of the
+project emptied first, the rules off by default left out) and prints its time by family: each check's
 cumulative time grouped by its module, building the model, the project's reach, and each
 package module's own time.
 """
@@ -24,9 +25,11 @@ import ast
 import cProfile
 import os
 import pstats
+import signal
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -86,11 +89,15 @@ def chain_rows(repeat):
                 last.read_text().count("\n"), repeat, "")
 
 
-def profile(files, top=15):
-    """The plugin's time under cProfile over ``files``, by family."""
+def profile(files, top=15, sample=False):
+    """The plugin's time over ``files``, by family: under cProfile, or with ``sample`` from the
+    whole stack seen at every millisecond of CPU (``SIGPROF``), which costs nothing per call:
+    cProfile reads the clock at every call and return, inflating the shares of the functions
+    called most (the names index, the tree walks). The rules off by default are left out, as
+    flake8 runs the plugin."""
     from flake8_jaxnp import linter
     from flake8_jaxnp.model.project import cache
-    from flake8_jaxnp.options import Options
+    from flake8_jaxnp.options import OFF_BY_DEFAULT, Options
 
     parsed = []
     for path in files:
@@ -100,17 +107,13 @@ def profile(files, top=15):
         except SyntaxError:
             continue
     cache.MEMORY.__init__()
-    options, profiler = Options(cache_dir=""), cProfile.Profile(time.process_time)
-    start = time.process_time()
-    profiler.enable()
-    for path, tree, lines in parsed:
-        linter.lint(tree, lines, options, path)
-    profiler.disable()
-    total = time.process_time() - start
-    stats = pstats.Stats(profiler).stats  # (file, line, name) -> (calls, primitive, own, cumulative, callers)
-    cumulative = {key: figures[3] for key, figures in stats.items()}
-    spent = sum(figures[2] for figures in stats.values())
-    print(f"plugin under cProfile: {total:.2f} s CPU for {len(parsed)} files (shares of {spent:.2f} s profiled)\n")
+    options = Options(cache_dir="", silenced=frozenset(OFF_BY_DEFAULT))
+    run = _sampled if sample else _profiled
+    total, cumulative, own_by_key = run(lambda: [linter.lint(tree, lines, options, path)
+                                                 for path, tree, lines in parsed])
+    spent = sum(own_by_key.values())
+    how = "sampled" if sample else "under cProfile"
+    print(f"plugin {how}: {total:.2f} s CPU for {len(parsed)} files (shares of {spent:.2f} s profiled)\n")
 
     def share(seconds):
         return f"{seconds:7.2f} s {seconds / spent:6.1%}"
@@ -134,12 +137,57 @@ def profile(files, top=15):
         for seconds, name in sorted(checks, reverse=True)[:3]:
             print(f"  {'    ' + name:<52} {share(seconds)}")
     own = {}
-    for (file, _, _), figures in stats.items():
+    for (file, _, _), seconds in own_by_key.items():
         where = file.split("flake8_jaxnp/", 1)[1] if "flake8_jaxnp/" in file else "(outside the plugin)"
-        own[where] = own.get(where, 0.0) + figures[2]
+        own[where] = own.get(where, 0.0) + seconds
     print("\nown time by module")
     for where, seconds in sorted(own.items(), key=lambda item: -item[1])[:top]:
         print(f"  {where:<52} {share(seconds)}")
+
+
+def _profiled(work):
+    """(CPU seconds, cumulative and own seconds by (file, line, function)) of ``work()`` under cProfile."""
+    profiler = cProfile.Profile(time.process_time)
+    start = time.process_time()
+    profiler.enable()
+    work()
+    profiler.disable()
+    total = time.process_time() - start
+    stats = pstats.Stats(profiler).stats  # (file, line, name) -> (calls, primitive, own, cumulative, callers)
+    return total, {key: figures[3] for key, figures in stats.items()}, \
+        {key: figures[2] for key, figures in stats.items()}
+
+
+def _sampled(work, interval=0.001):
+    """The same from the stacks seen every ``interval`` of CPU (the system's timer may fire less
+    often: each sample stands for an equal part of the CPU time measured): a function's
+    cumulative time is the samples whose stack holds it (once, however deep it recurses), its
+    own those it tops."""
+    cumulative, own = Counter(), Counter()
+
+    def record(signum, frame):
+        own[_key(frame.f_code)] += 1
+        seen = set()
+        while frame is not None:
+            seen.add(_key(frame.f_code))
+            frame = frame.f_back
+        cumulative.update(seen)
+
+    previous = signal.signal(signal.SIGPROF, record)
+    start = time.process_time()
+    signal.setitimer(signal.ITIMER_PROF, interval, interval)
+    try:
+        work()
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0, 0)
+        signal.signal(signal.SIGPROF, previous)
+    total = time.process_time() - start
+    each = total / max(1, sum(own.values()))
+    return total, {key: n * each for key, n in cumulative.items()}, {key: n * each for key, n in own.items()}
+
+
+def _key(code):
+    return code.co_filename, code.co_firstlineno, code.co_name
 
 
 def main():
@@ -150,6 +198,8 @@ def main():
                         "the stdin and chain rows run 4 times as many)")
     parser.add_argument("--rows", default=",".join(ROWS), help="which rows, comma-separated (default: all)")
     parser.add_argument("--profile", action="store_true", help="profile the plugin instead of timing it")
+    parser.add_argument("--sample", action="store_true", help="with --profile: sample the stacks every "
+                        "millisecond of CPU instead of cProfile's clock at every call")
     options = parser.parse_args()
     rows = set(options.rows.split(","))
     library = None
@@ -162,7 +212,7 @@ def main():
         root = options.research or library
         if root is None:
             parser.error("--profile needs --research DIR or the library corpus")
-        profile(sorted(Path(root).rglob("*.py")))
+        profile(sorted(Path(root).rglob("*.py")), sample=options.sample)
         return
     bench.check_launcher()  # also the warm-up run that writes the bytecode cache
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; CPU time and peak memory, plugin against "

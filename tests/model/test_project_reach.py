@@ -4,6 +4,7 @@ and gives the same findings whatever the order, --jobs, file-by-file or stdin li
 and never a stale answer when a module along the chain changes."""
 import ast
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -11,6 +12,7 @@ from conftest import FIXTURES
 from flake8_jaxnp import linter
 from flake8_jaxnp.model.project import Project, project_around
 from flake8_jaxnp.model.project.cache import MEMORY
+from flake8_jaxnp.model.project.package import real_path
 from flake8_jaxnp.options import Options
 from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 from test_project import codes_at, lint
@@ -236,3 +238,16 @@ def test_a_module_that_never_names_jax_and_has_no_def_asks_no_reach(tmp_path, mo
     source = (package / "settings.py").read_text()
     options = Options(cache_dir=str(tmp_path / "cache"))
     assert linter.lint(ast.parse(source), source.splitlines(True), options, str(package / "settings.py")) == []
+
+
+def test_a_path_resolves_as_pathlib_resolves_it_through_linked_files_and_folders(tmp_path, monkeypatch):
+    """``real_path`` resolves each folder once per process and gives what ``Path.resolve`` gives."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "module.py").write_text("x = 1\n")
+    (tmp_path / "folder").symlink_to(tmp_path / "real")
+    (tmp_path / "real" / "linked.py").symlink_to(tmp_path / "real" / "module.py")
+    monkeypatch.chdir(tmp_path / "real")
+    for path in ("module.py", "./module.py", "linked.py", "../folder/module.py", "../folder/linked.py",
+                 str(tmp_path / "folder" / ".." / "real" / "module.py"), "../folder/missing.py", "../folder/sub/m.py"):
+        assert real_path(path) == Path(path).resolve(), path
+    assert real_path("../folder/linked.py") == tmp_path.resolve() / "real" / "module.py"

@@ -304,9 +304,11 @@ def test_the_class_part_and_the_text_tests_agree_with_the_whole_summary():
 
 def test_a_constant_is_looked_for_by_its_whole_name():
     """``constant_needs`` spares the parse of a module that assigns the name nowhere at a
-    statement's start: a longer name, a keyword argument or a comparison does not count."""
-    needs = constant_needs("MASK")
-    assert all(p.search(b"\nMASK = np.ones(3)\n") for p in needs)
-    assert all(p.search(b"\nx = 1; MASK = np.ones(3)\n") for p in needs)
+    statement's start (a longer name, a keyword argument or a comparison does not count), or
+    that never names ``numpy``."""
+    needs, header = constant_needs("MASK"), b"\nimport numpy as np"
+    assert all(p.search(header + b"\nMASK = np.ones(3)\n") for p in needs)
+    assert all(p.search(header + b"\nx = 1; MASK = np.ones(3)\n") for p in needs)
     for text in (b"\nMASKS = np.ones(3)\n", b"\nf(MASK=1)\n", b"\nif MASK == 1:\n    pass\n", b"\nOLD_MASK = 1\n"):
-        assert not all(p.search(text) for p in needs), text
+        assert not all(p.search(header + text) for p in needs), text
+    assert not all(p.search(b"\nfrom .arrays import np\nMASK = np.ones(3)\n") for p in needs)  # no NumPy import

@@ -240,6 +240,28 @@ def test_file_in_a_package_keeps_its_relative_imports(tmp_path):
     assert (row["line"], row["codes"], row["verdict"]) == (9, ["JNP301"], "confirmed")
 
 
+def test_a_package_reached_through_a_parent_folder_path_is_watched(tmp_path):
+    """A script that puts ``os.path.join(os.path.dirname(__file__), os.pardir)`` on ``sys.path``
+    imports its package through a path with ``..`` in it: the package's lines are still watched
+    (the worker loads the module from its real path), so its finding is confirmed, not left
+    unexercised."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "steps.py").write_text(
+        "import jax\n\n\n@jax.jit\ndef step(x):\n    print(x)\n    return x * 2.0\n")
+    (tmp_path / "examples").mkdir()
+    (tmp_path / "examples" / "run.py").write_text(
+        "import os\nimport sys\n\nsys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "
+        "os.pardir))\n\nimport jax.numpy as jnp  # noqa: E402\n\nfrom pkg.steps import step  # noqa: E402\n\n\n"
+        "def case_step():\n    for _ in range(3):\n        step(jnp.ones(2))\n")
+    result = confirm("--format", "json", *ON_PLATFORM, tmp_path / "examples" / "run.py", package / "steps.py")
+    assert result.stderr == "" and result.returncode == 0
+    [row] = json.loads(result.stdout)["results"]
+    assert (Path(row["path"]).name, row["line"], row["codes"], row["verdict"]) == \
+        ("steps.py", 6, ["JNP301"], "confirmed")
+
+
 def test_text_formatted_while_tracing_for_jax_debug_print_is_a_trace_only_print(tmp_path):
     """jax.debug.print(f"{x}") gets text made from a tracer: the print event, not only the line's
     trace count. jax.debug.print given the tracer itself formats values: no event."""

@@ -1,24 +1,30 @@
 """What other modules may read of a module's top-level constants, from its text alone."""
 import ast
 import re
+from functools import lru_cache
 
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
-from .flows import binding_counts
+from .flows import binding_counts, call_target
 
 # What a module that rebinds a global through ``global`` must contain: the statement, which starts a
 # line, or follows a ``;`` or the ``:`` of a one-line block.
 GLOBAL_STATEMENT = re.compile(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
+# What a module with a NumPy constant must contain: the import that names NumPy's modules.
+NUMPY_WORD = re.compile(rb"numpy")
 
 
+@lru_cache(maxsize=1024)
 def constant_needs(name):
     """The bytes patterns a module must match for its global ``name`` to be one of its
     ``numpy_constants``: a statement starting ``name =`` at the top level (at a line's start or after
-    a ``;``); none asked of a name that is not ASCII (the module's encoding may spell it otherwise)."""
+    a ``;``), and ``numpy`` (the import its NumPy call is named through); none asked of a name that
+    is not ASCII (the module's encoding may spell it otherwise)."""
     if not name.isascii():
         return None
-    return (re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())),)
+    return (re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())),
+            NUMPY_WORD)
 
 
 def numpy_constants(tree, imports):
@@ -87,3 +93,20 @@ def bound_once(tree, found):
     """``found`` ({name: ...}) without the names bound more than once anywhere in the module."""
     counts = binding_counts(tree) if found else {}
     return {name: value for name, value in found.items() if counts.get(name) == 1}
+
+
+def module_objects(tree, imports, source):
+    """{name: (import binding, attribute path)} for the globals a top-level statement of ``tree``
+    binds to a call of an imported class (``STREAM = KeyStream(0)``) and that no other top-level
+    statement or ``global`` of the module (``source``, its text) binds: calling the object, or a
+    method of it, runs that class's method with ``self`` the object, which outlives any trace."""
+    found = {}
+    for stmt in tree.body:
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name \
+                and type(stmt.value) is ast.Call and stmt.targets[0].id.isascii():
+            target = call_target(stmt.value.func, imports, ())
+            name = re.escape(stmt.targets[0].id.encode())
+            if target is not None and target[0] and len(re.findall(
+                    rb"(?:^|[\r\n;])[ \t\f]*%b[ \t\f]*=(?!=)|\bglobal\b[^\r\n;]*\b%b\b" % (name, name), source)) == 1:
+                found[stmt.targets[0].id] = (tuple(target[0]), tuple(target[1]))
+    return found

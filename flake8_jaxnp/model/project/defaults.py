@@ -26,7 +26,11 @@ from .flows import binding_counts, call_target
 
 def answer(found):
     """A question's result as text: equal texts mean the model sees the same thing."""
-    return "null" if found is None else json.dumps(found, sort_keys=True, default=str)  # (most answers: none)
+    return "null" if found is None else _ANSWER_TEXT(found)  # (most answers: none)
+
+
+# json.dumps with options builds an encoder per call, which cost more than most answers' encoding
+_ANSWER_TEXT = json.JSONEncoder(sort_keys=True, default=str).encode
 
 
 @lru_cache(maxsize=None)

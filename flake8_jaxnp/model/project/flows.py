@@ -117,6 +117,11 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (None, [PASSED_FUNCTION, outer[called]])  # forward(p, x): what the outer def's callers pass
         elif called in bindings:  # a local or a parameter shadows the name
             target = _instance_call(runs, bindings, imports)
+        elif type(module_instances) is dict and called in module_instances and called not in own \
+                and _runs_instance(runs) and runs is node.func:  # STREAM() of STREAM = KeyStream(0)
+            binding, path = module_instances[called]
+            target = (list(binding), [*path, *((INSTANCE_METHOD, runs.attr) if type(runs) is ast.Attribute
+                                               else ("__call__",))])
         if target is not None and target[0] is None and len(target[1]) == 1 and target[1][0] in siblings \
                 and target[1][0] not in bindings:  # jax.grad(loss_fn)(p): the outer def's own loss_fn
             target = (None, [siblings[target[1][0]]])

@@ -14,7 +14,6 @@ import ast
 import os
 from collections import deque
 from functools import partial
-from pathlib import Path
 
 from ...patterns import Pattern
 from ..syntax import is_test_file, module_imports
@@ -26,7 +25,7 @@ from .defaults import OtherModules, answer, calls_keeping_default, modules_namin
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      project_folder, top_package)
+                      project_folder, real_path, top_package)
 from .summaries import CLASSES, class_summary, function_summary, root_summary, summarise, top_level_definitions
 from .units import word_pattern
 from .wrappers import class_needs
@@ -40,7 +39,7 @@ class Project(OtherModules):
     """The project around one linted file: its modules' summaries, found without importing."""
 
     def __init__(self, filename, cache_dir, transforms, scalars_static):
-        self.path = Path(filename).resolve()
+        self.path = real_path(filename)
         self.package, self.in_package = top_package(self.path.parent)  # or the file's folder
         root = self.package.parent if self.in_package else self.package
         # What resolving depends on: the folders imports resolve under, the file's folder.
@@ -185,7 +184,8 @@ class Project(OtherModules):
         if summary is None or (name not in summary["functions"] and name not in summary["jitted"]):
             return None
         facts = dict(summary["functions"].get(name, {"returns": None, "converts": ()}),
-                     jitted=name in summary["jitted"], result=summary["results"].get(name))
+                     jitted=name in summary["jitted"], result=summary["results"].get(name),
+                     options=summary.get("options", {}).get(name))
         if name in summary["functions"]:
             through, _ = self._converts_through(path, name, summary, {(path, name)})
             facts["converts"] = sorted(facts["converts"]) + through

@@ -134,10 +134,22 @@ def module_file(stem):
     outside site-packages."""
     if stem not in MEMORY.module_files:
         candidates = (stem + ".py", os.path.join(stem, "__init__.py"))
-        MEMORY.module_files[stem] = next((Path(os.path.realpath(path)) for path in candidates
+        MEMORY.module_files[stem] = next((real_path(path) for path in candidates
                                           if not any(part in NOT_PROJECT for part in path.split(os.sep))
                                           and os.path.isfile(path)), None)
     return MEMORY.module_files[stem]
+
+
+def real_path(path):
+    """``Path(path).resolve()``, each folder resolved once per process: resolving asks the
+    system about every part of the path, for every linted file and every module an import names."""
+    folder, name = os.path.split(os.path.join(os.getcwd(), path))
+    if name in ("", ".", "..") or os.path.islink(os.path.join(folder, name)):
+        return Path(os.path.realpath(path))
+    real = MEMORY.real_folders.get(folder)
+    if real is None:
+        real = MEMORY.real_folders[folder] = os.path.realpath(folder)
+    return Path(real, name)
 
 
 def top_package(folder):

@@ -19,12 +19,12 @@ from functools import lru_cache
 from ... import api
 from ...patterns import Pattern
 from .. import dtypes
-from ..aliases import transform_aliases
+from ..aliases import argument_options, transform_aliases
 from ..constructors import DATACLASS_DECORATORS
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
-from .constants import bound_once, numpy_constants, rebound_globals
+from .constants import bound_once, module_objects, numpy_constants, rebound_globals
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, enclosing,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
@@ -51,21 +51,25 @@ def summarise(source, transforms, scalars_static=()):
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
-    functions, jitted, results = {}, set(), {}
+    functions, jitted, results, options = {}, set(), {}, {}
+    defs = {stmt.name: stmt for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             functions[stmt.name] = _top_level_facts(stmt, imports, transforms, lines)
             if _jitted(stmt, imports, transforms):
                 jitted.add(stmt.name)
+                options[stmt.name] = _jit_options(stmt, imports, transforms, defs)
             if stmt.name in jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
                 shape = jitted_result_shape(stmt, records, functions[stmt.name]["returns"])
                 if shape is not None:
                     results[stmt.name] = shape
         elif _assigns_call(stmt) and _stages(_assigned_transform(stmt, imports, transforms), transforms):
             jitted.add(stmt.targets[0].id)
+            options[stmt.targets[0].id] = _jit_options(stmt, imports, transforms, defs)
     local_functions = set(functions)
     apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
-    applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) else None
+    applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) \
+        else module_objects(tree, imports, source)
     flows = {}
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
@@ -100,7 +104,8 @@ def summarise(source, transforms, scalars_static=()):
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
             "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
-            "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms)}
+            "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms),
+            "options": {name: found for name, found in options.items() if found and name in jitted}}
 
 
 def nested_units(tree, units, around):
@@ -221,8 +226,10 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         jitted = _stages(_assigned_transform(stmt, imports, transforms), transforms)
     else:
         return None
+    found = _jit_options(stmt, imports, transforms, {}) if jitted else None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {}}
+            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {},
+            "options": {name: found} if found else {}}
 
 
 def root_summary(source, transforms, scalars_static=()):
@@ -280,11 +287,11 @@ def root_summary(source, transforms, scalars_static=()):
     if any(calls_a_parameter(func) for func in units.values()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
-    instances = UnreadInstances() if may_apply_an_instance(text) else None
+    instances = UnreadInstances() if may_apply_an_instance(text) else module_objects(tree, imports, source)
     around = {}  # (enclosing's answers)
     flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances, enclosing(tree, unit, around))
              for unit, func in units.items()}
-    if instances is not None and instances.asked:
+    if type(instances) is UnreadInstances and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
     return {"roots": roots, "applied": applied, "flows": flows}
 
@@ -431,6 +438,17 @@ def _stages(spec, transforms):
     """jit-like: ``spec`` (``_transform``'s) names a transform whose transformed function gives
     device arrays when called."""
     return spec is not None and transforms[spec[0]].abstract and transforms[spec[0]].cached
+
+
+def _jit_options(stmt, imports, transforms, defs):
+    """``argument_options`` of a jitted def, or of ``step = jax.jit(_step, ...)`` (the keywords of
+    the transform and of the call; the parameters of ``_step`` when ``defs`` has it)."""
+    if isinstance(stmt, ast.Assign):
+        spec, target = _assigned_transform(stmt, imports, transforms), defs.get(stmt.value.args[0].id)
+        return argument_options([*spec[1], *stmt.value.keywords], positional_names(target) if target else None)
+    spec = next(spec for spec in (_transform(d, imports, transforms) for d in stmt.decorator_list)
+                if _stages(spec, transforms))
+    return argument_options(spec[1], positional_names(stmt))
 
 
 def _jitted(func, imports, transforms):
