@@ -163,6 +163,19 @@ def framework_array_functions():
     return data().get("framework_array_functions", {})
 
 
+def framework_fresh_objects():
+    """{dotted name: what was measured} of the functions of libraries built on JAX whose every call
+    gives a new hashable object, unequal to the last (``optax.adam``; ``datagen.framework_functions``)."""
+    return data().get("framework_fresh_objects", {})
+
+
+def framework_static_holders():
+    """{class: the argument it keeps static, its position, the jit measured} of the framework classes
+    that, built around a new object of ``framework_fresh_objects``, make that jit trace again
+    (``nnx.Optimizer(model, optax.adam(1e-3))`` under ``nnx.jit``; ``datagen.frameworks``)."""
+    return data().get("framework_static_holders", {})
+
+
 @lru_cache(maxsize=None)
 def framework_layers():
     """{dotted name: what was measured} of the frameworks' own layers that give one array when

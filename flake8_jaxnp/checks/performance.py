@@ -1,51 +1,34 @@
-"""JNP602-JNP603: compilation repeated in a loop, and timing that does not wait for JAX."""
+"""JNP602: compilation repeated in a loop."""
 import ast
 
-from ..facts import TIMERS
+from .. import api
 from ..findings import Finding
 from ..model.instances import method_in
 from ..model.names import BindingKind
-from ..model.syntax import COMPREHENSIONS, PARTIAL, argument_for, expression_children, positional_names, walk_own
+from ..model.syntax import COMPREHENSIONS, PARTIAL, own_expression_nodes, walk_own
 from . import (blocks, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters,
                repeats, rule)
 from .transfers import LOOPS
 
-# Calls that wait for the device: after one of them the clock reads a finished result.
-SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
-SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
-# Calls that time a callable they are given (``timeit.repeat(lambda: f(x))``): its run is the region.
-CALLABLE_TIMERS = frozenset({"timeit.timeit", "timeit.repeat"})
 # Calls whose result is longer than an array given in their first argument's sequence.
 GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
     "concatenate", "concat", "append", "hstack", "vstack", "dstack", "column_stack", "row_stack"))
 
 
-@rule("JNP602", "JNP603")
-def recompiles_and_timing(model):
-    calls = [call for call in model.nodes(ast.Call) if model.qualname(call.func) in TIMERS]
-    timed = {model.enclosing_function(call) for call in calls}  # scopes that read a clock (None: module)
-    clocked = {model.statement_of(call) for call in calls}  # the statements that read one (_clock_read)
-    compiles = _compiles(model)
-    looping = {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)} if compiles else set()
+@rule("JNP602")
+def recompile_in_loop(model):
+    if not _compiles(model):
+        return
     walked = {}  # loop -> what its body binds and calls: one walk of it, however many statements ask
-    for scope in timed | looping:
+    for scope in {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)}:
         node = model.tree if scope is None else scope
         if isinstance(node, ast.Lambda) or node in model.traced:
-            continue  # traced loops unroll at trace time; their clocks are JNP305
+            continue  # traced loops unroll at trace time
         for stmts, loop in blocks(node.body, repeats):
-            if loop is not None and scope in looping:
-                for stmt in stmts:
-                    yield from _recompiles(model, loop, stmt, walked)
-            if scope in timed:
-                yield from _unsynchronised(model, stmts, clocked)
-                if loop is not None and stmts is loop.body:
-                    yield from _every_n_clock(model, loop, clocked)
-                    yield from _timed_from_before_the_loop(model, loop, clocked)
-    if compiles:
-        yield from _compiled_per_call(model, walked)
-    yield from _timed_callables(model)
-    if calls:
-        yield from _timed_with_blocks(model, {model.enclosing_function(call) for call in calls}, clocked)
+            for stmt in stmts if loop is not None else ():
+                yield from _recompiles(model, loop, stmt, walked)
+    yield from _compiled_per_call(model, walked)
+    yield from _comprehended_statics(model, walked)
 
 
 def _compiles(model):
@@ -58,7 +41,6 @@ def _compiles(model):
         or calls_an_imported_jit_with(model, ("static_argnums", "static_argnames"))
 
 
-# ---- JNP602 ---------------------------------------------------------------------------------
 def _recompiles(model, loop, stmt, walked):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for decorator in stmt.decorator_list:
@@ -68,16 +50,12 @@ def _recompiles(model, loop, stmt, walked):
                     "what": f"@{describe(decorator)} makes a new function '{stmt.name}'", "loop": loop.lineno,
                     "fix": "define and jit it once, before the loop"})
         return
-    for node in _own_expression_nodes(stmt):
+    for node in own_expression_nodes(stmt):
         if isinstance(node, ast.Call):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
+            yield from _new_held_object(model, loop, node, walked)
             yield from _growing_argument(model, loop, node, walked)
-
-
-def _own_expression_nodes(stmt):
-    """The expression nodes of one statement (not nested statements, not lambda bodies)."""
-    return walk_own(expression_children(stmt), ast.Lambda, expression_children)
 
 
 def _fresh_transform(model, loop, stmt, call, walked):
@@ -118,14 +96,14 @@ def _compiled_per_call(model, walked):
     this module or, through an import, in another one (``Project.looped_elsewhere``; a loop in an
     undecorated def or at the top level). The defs: top-level functions and the methods of
     top-level classes, undecorated and untraced."""
-    made = {}
+    made, statics = {}, set()  # statics: the calls given a new static object (_fresh_static)
     for func in _plain_defs(model):
         nested = {stmt.name for stmt in func.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and any((model.transform_spec(d) or ("",))[0] in model.staging_transforms
                           for d in stmt.decorator_list)}
         for stmt in func.body:
             if isinstance(stmt, (ast.Expr, ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                for node in _own_expression_nodes(stmt):
+                for node in own_expression_nodes(stmt):
                     if not isinstance(node, ast.Call):
                         continue
                     run = _nested_def_run(model, node)  # loss(x), or jax.grad(loss)(x): a transform of it
@@ -133,6 +111,10 @@ def _compiled_per_call(model, walked):
                         made.setdefault(func, []).append((node, f"the jitted def '{run.id}'"))
                     elif (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
                         made.setdefault(func, []).append((node, f"{describe(node.func)}() of {fresh}"))
+        for node in walk_own(func.body):
+            if isinstance(node, ast.Call) and (static := _fresh_static(model, func, node)) is not None:
+                made.setdefault(func, []).append((node, static))
+                statics.add(node)
     if not made:
         return
     looping = _looping_callers(model, made)
@@ -144,7 +126,26 @@ def _compiled_per_call(model, walked):
         for call, what in found if loop is not None else ():
             yield Finding.at(call, "JNP602", {
                 "what": f"{what}, made by each call of {func.name}(),", "loop": loop,
-                "fix": f"build the jitted function once, outside {func.name}()"})
+                "fix": f"make it once, outside {func.name}(), and pass it in" if call in statics
+                else f"build the jitted function once, outside {func.name}()"})
+
+
+def _fresh_static(model, func, call):
+    """What ``call`` of a jitted function in ``func`` is given as a static argument that is a new
+    object on each call of ``func``: the result of a function measured to give one unequal to the
+    last (``framework_fresh_objects``: ``optax.adam(1e-3)``), inline or bound once in ``func``."""
+    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
+    positions, names = static or ((), ())
+    for label, arg in [(f"at position {i}", a) for i, a in enumerate(call.args) if i in positions] + \
+            [(f"'{k.arg}'", k.value) for k in call.keywords if k.arg in names]:
+        found = model.resolve(arg) if isinstance(arg, ast.Name) else None
+        if found is not None and found[0].node is func and len(found[1]) == 1 \
+                and found[1][0].kind is BindingKind.ASSIGN:
+            arg = found[1][0].value
+        if isinstance(arg, ast.Call) and model.qualname(arg.func) in api.framework_fresh_objects():
+            return f"the static argument {label} of {describe(call.func)}() is the new object " \
+                   f"{describe(arg.func)}() gives"
+    return None
 
 
 def _nested_def_run(model, call):
@@ -173,15 +174,9 @@ def _looping_callers(model, funcs):
         home = model.enclosing_function(loop)
         if isinstance(home, ast.Lambda) or home in model.traced:
             continue
-        if type(loop) in COMPREHENSIONS:  # [train(m) for _ in range(4)]: its element is built per item
-            if not iterates_twice(loop.generators[0].iter):
-                continue
-            body = [loop.key, loop.value] if type(loop) is ast.DictComp else [loop.elt]
-        elif repeats(loop):
-            body = loop.body
-        else:
-            continue
-        for node in walk_own(body, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        if not (iterates_twice(loop.generators[0].iter) if type(loop) in COMPREHENSIONS else repeats(loop)):
+            continue  # [train(m) for _ in range(4)]: its element is built per item
+        for node in walk_own(_iterated(loop), (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             if isinstance(node, ast.Call):
                 callee = _called_def(model, node.func)
                 if callee in funcs and (callee not in found or loop.lineno < found[callee]):
@@ -227,7 +222,7 @@ def _body_names(loop, walked):
     walk of the body kept in ``walked``: a loop with thousands of calls is not walked once per call."""
     if loop not in walked:
         bound, called = {}, set()
-        for node in walk_own(loop.body, ()):  # nested defs and lambdas too
+        for node in walk_own(_iterated(loop), ()):  # nested defs and lambdas too
             kind = type(node)
             if kind is ast.Name and type(node.ctx) is not ast.Load:
                 bound.setdefault(node.id, []).append(node)
@@ -237,13 +232,34 @@ def _body_names(loop, walked):
     return walked[loop]
 
 
-def _changing_static(model, loop, call, walked):
+def _comprehended_statics(model, walked):
+    """A comprehension over ``range()`` is a loop whose element runs per item, but one that passes
+    the counter where the jitted function's own options ask for a static value (``static_argnums``)
+    compiles once per value on purpose (``[sized(n) for n in range(3)]``): only the values a framework
+    keeps static unasked (``eqx.filter_jit``'s Python scalars, a Module's fields) are reported there."""
+    for comp in model.nodes(*COMPREHENSIONS):
+        home = model.enclosing_function(comp)
+        if not isinstance(home, ast.Lambda) and home not in model.traced and iterates_twice(comp.generators[0].iter):
+            for node in walk_own(_iterated(comp), (ast.Lambda, *COMPREHENSIONS)):
+                if isinstance(node, ast.Call):
+                    yield from _changing_static(model, comp, node, walked, asked=False)
+
+
+def _iterated(loop):
+    """The code a loop runs per iteration: its body, or a comprehension's element."""
+    if type(loop) in COMPREHENSIONS:
+        return [loop.key, loop.value] if type(loop) is ast.DictComp else [loop.elt]
+    return loop.body
+
+
+def _changing_static(model, loop, call, walked, asked=True):
     """A range() loop counter passed as a static argument of a jitted function: one its options
-    make static, any under a transform that keeps Python scalars static (``eqx.filter_jit``), or
-    a field of a Module built from it that the framework's jit keeps static (``static_fields``)."""
+    make static (when ``asked``), any under a transform that keeps Python scalars static
+    (``eqx.filter_jit``), or a field of a Module built from it that the framework's jit keeps
+    static (``static_fields``)."""
     counter = _counter(loop, walked)
     jitted = jitted_by(model, call.func) if counter is not None else None
-    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames")
+    static = jitted_parameters(model, call.func, "static_argnums", "static_argnames") if asked else None
     if counter is None or static is None and jitted is None:
         return
     positions, names = static or ((), ())
@@ -263,6 +279,27 @@ def _changing_static(model, loop, call, walked):
                 "what": f"the field '{field}' of the module given to {describe(call.func)}() takes a new Python "
                         f"value ('{counter}'), static under {jitted[0]}", "loop": loop.lineno,
                 "fix": "store it as an array (jnp.asarray), or pass it as a traced argument"})
+            return
+
+
+def _new_held_object(model, loop, call, walked):
+    """An argument of a jitted call that the loop's body builds anew around a new object (one of
+    ``framework_fresh_objects``, made in the body) that it keeps static under that jit
+    (``framework_static_holders``: ``nnx.Optimizer(model, optax.adam(1e-3))`` under ``nnx.jit``)."""
+    jitted = jitted_by(model, call.func)
+    for arg in [*call.args, *(k.value for k in call.keywords)] if jitted is not None else ():
+        held = _bound_in_body(model, loop, arg, walked)
+        facts = api.framework_static_holders().get(model.qualname(held.func)) if isinstance(held, ast.Call) else None
+        if facts is None or facts["transform"] != jitted[0] or any(isinstance(a, ast.Starred) for a in held.args):
+            continue
+        given = held.args[facts["position"]] if len(held.args) > facts["position"] else \
+            next((k.value for k in held.keywords if k.arg == facts["argument"]), None)
+        fresh = _bound_in_body(model, loop, given, walked) if given is not None else None
+        if isinstance(fresh, ast.Call) and model.qualname(fresh.func) in api.framework_fresh_objects():
+            yield Finding.at(call, "JNP602", {
+                "what": f"the {describe(held.func)}() given to {describe(call.func)}() keeps its '{facts['argument']}' "
+                        f"static under {jitted[0]}, and it is the new object {describe(fresh.func)}() gives",
+                "loop": loop.lineno, "fix": f"make the {facts['argument']} once, before the loop, and pass it in"})
             return
 
 
@@ -345,256 +382,19 @@ def _growth(model, loop, name, walked):
 
 
 def _counter(loop, walked):
-    """The name a ``for i in range(...)`` or ``for i, x in enumerate(...)`` loop counts with."""
-    if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) \
-            or not isinstance(loop.iter.func, ast.Name):
+    """The name a ``for i in range(...)`` or ``for i, x in enumerate(...)`` loop (or comprehension
+    with that one generator) counts with."""
+    if type(loop) in COMPREHENSIONS:
+        head = loop.generators[0] if len(loop.generators) == 1 and not loop.generators[0].ifs else None
+    else:
+        head = loop if isinstance(loop, ast.For) else None
+    if head is None or not isinstance(head.iter, ast.Call) or not isinstance(head.iter.func, ast.Name):
         return None
-    target = loop.target
-    if loop.iter.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
+    target = head.target
+    if head.iter.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
         target = target.elts[0]
-    elif loop.iter.func.id != "range":
+    elif head.iter.func.id != "range":
         return None
     if not isinstance(target, ast.Name):
         return None
     return None if target.id in _body_names(loop, walked)[0] else target.id  # rebound in the body
-
-
-# ---- JNP603 ---------------------------------------------------------------------------------
-def _unsynchronised(model, block, clocked):
-    """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes.
-    The JAX calls may be a loop of them (``for b in batches: state = update(state, b)``)."""
-    start, work = None, []
-    for stmt in block:
-        clock = _clock_read(model, stmt, clocked)
-        if clock is not None and start is not None and work and _reads_clock_first(stmt, clock):
-            yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": start.lineno,
-                                               "work": describe(work[-1])})
-        if clock is not None and isinstance(stmt, ast.Assign) and stmt.value is clock:
-            start, work = stmt, []
-        elif start is not None and _dispatches(model, stmt):
-            work.append(stmt.value)
-        elif start is not None and (last := _dispatching_loop(model, stmt, clocked)) is not None:
-            work.append(last)
-        else:
-            start, work = None, []
-
-
-def _timed_callables(model):
-    """``timeit.repeat(lambda: f(x))``: the lambda returns as soon as JAX has queued the work, so
-    each run timed is a dispatch (a lambda that waits, ``f(x).block_until_ready()``, is timed right)."""
-    for call in model.nodes(ast.Call):
-        if model.qualname(call.func) not in CALLABLE_TIMERS:
-            continue
-        timed = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
-        if isinstance(timed, ast.Lambda) and not timed.args.args and _dispatches(model, ast.Expr(value=timed.body)):
-            yield Finding.at(call, "JNP603", {"clock": describe(call.func), "start": call.lineno,
-                                              "work": describe(timed.body)})
-
-
-def _timed_with_blocks(model, timed, clocked):
-    """``with Timer() as t: <JAX calls only>``, where the same-file class reads a clock in both
-    ``__enter__`` and ``__exit__``: the block is a timed region that ends before JAX finishes."""
-    for block in model.nodes(ast.With):
-        if len(block.items) != 1 or not isinstance(block.items[0].context_expr, ast.Call) \
-                or model.enclosing_function(block) in model.traced:  # clocks in traced code are JNP305's
-            continue
-        func = block.items[0].context_expr.func
-        found = model.resolve(func) if isinstance(func, ast.Name) else None
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
-            continue
-        methods = {m.name: m for m in found[1][0].node.body if isinstance(m, ast.FunctionDef)}
-        enter, exit_ = methods.get("__enter__"), methods.get("__exit__")
-        if enter not in timed or exit_ not in timed:
-            continue
-        clock = next(node for stmt in exit_.body if stmt in clocked for node in _own_expression_nodes(stmt)
-                     if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS)
-        work = [stmt.value if _dispatches(model, stmt) else _dispatching_loop(model, stmt, clocked)
-                for stmt in block.body]
-        if all(w is not None for w in work):
-            yield Finding.at(block, "JNP603", {"clock": describe(clock.func), "start": block.lineno,
-                                               "work": describe(work[-1])})
-
-
-def _every_n_clock(model, loop, clocked):
-    """``for ...: state = step(state); if step % N == 0: dt = clock() - t0; float(loss); t0 = clock()``:
-    the loop only queues JAX work, and its every-N block reads the clock before anything in it
-    waits and restarts it after the wait, so ``dt`` measures dispatch, never the steps'
-    computation. (Restarted before the wait, the next interval holds it: the rate lags one
-    block but adds up, as Haiku's examples do on purpose.)"""
-    guards = [stmt for stmt in loop.body if isinstance(stmt, ast.If)]
-    if len(guards) != 1 or _touches_device(model, guards[0].test) \
-            or _touches_device(model, loop.test if isinstance(loop, ast.While) else loop.iter):
-        return
-    guard, last = guards[0], None
-    for stmt in loop.body:
-        if _dispatches(model, stmt):
-            last = stmt.value
-        elif stmt is not guard and not _host_only(model, stmt):
-            return
-    for index, stmt in enumerate(guard.body if last is not None else ()):
-        clock = _clock_read(model, stmt, clocked)
-        if clock is not None:
-            start = _clock_start(model, clock)
-            if start is not None and _reads_clock_first(stmt, clock) \
-                    and _restarted_after_a_wait(model, guard.body[index:], start):
-                yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": _first_binding(model, start),
-                                                   "work": describe(last)})
-            return
-        if not _host_only(model, stmt):
-            return
-
-
-def _timed_from_before_the_loop(model, loop, clocked):
-    """``t0 = clock(); for ...: state = step(state); log(clock() - t0)``: a loop that queues JAX work
-    and never waits, reading the clock of a region that started before it (every binding of ``t0`` is
-    a clock read outside the loop): the time measures dispatch alone. (A wait anywhere in the loop
-    makes the cumulative time hold every step but the last, as in ``_every_n_clock``'s silent case.)"""
-    if _touches_device(model, loop.test if isinstance(loop, ast.While) else loop.iter):
-        return
-    work, clocks = None, []
-    for stmt in loop.body:
-        clock = _clock_read(model, stmt, clocked)
-        if clock is not None and not _touches_device(model, stmt, clocks=False):
-            clocks.append(clock)
-        elif _dispatches(model, stmt):
-            work = stmt.value
-        elif not _host_only(model, stmt):
-            return
-    for clock in clocks if work is not None else ():
-        start = _clock_start(model, clock)
-        if start is not None and not any(loop.lineno <= binding.stmt.lineno <= loop.end_lineno
-                                         for binding in model.resolve(start)[1]):
-            yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": _first_binding(model, start),
-                                               "work": describe(work)})
-
-
-def _on_device(model, expr):
-    """Device data: what the model knows, or the result of calling a jitted callable parameter."""
-    return model.array_value(expr).on_device or isinstance(expr, ast.Call) and _jitted_parameter(model, expr.func)
-
-
-def _jitted_parameter(model, func_expr):
-    """``fn`` in ``fn(*args)``: a parameter (of this def or of an enclosing one: a timing decorator's
-    wrapper calls ``func``) that every call of its def in the file passes a jitted function. Callers
-    that pass anything else, none seen, or a reference other than a call leave it unknown."""
-    found = model.resolve(func_expr) if isinstance(func_expr, ast.Name) else None
-    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
-            or not isinstance(found[0].node, ast.FunctionDef):
-        return False
-    func = found[0].node
-    names = positional_names(func)
-    calls = model.calls_of(func)
-    arguments = [argument_for(call, names, func_expr.id) for call in calls or ()]
-    return bool(arguments) and all(argument is not None and _jitted_function(model, argument)
-                                   for argument in arguments)
-
-
-def _jitted_function(model, expr):
-    """``jax.jit(f)`` written in place, or a name of a jitted function."""
-    if isinstance(expr, ast.Call):
-        return model.qualname(expr.func) in model.staging_transforms
-    return isinstance(expr, (ast.Name, ast.Attribute)) and is_jitted(model, expr)
-
-
-def _restarted_after_a_wait(model, stmts, start):
-    """Whether ``stmts`` (from the clock read on) wait for the device before one of them binds
-    the start name (``t0``) to a new clock read."""
-    waited = False
-    for stmt in stmts:
-        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == start.id for t in stmt.targets):
-            return waited
-        waited = waited or _touches_device(model, stmt, clocks=False)
-    return False
-
-
-def _clock_start(model, clock):
-    """``t0`` of ``clock() - t0``, when every binding of it is a clock read."""
-    parent = model.parent(clock)
-    if not (isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Sub) and parent.left is clock
-            and isinstance(parent.right, ast.Name)):
-        return None
-    found = model.resolve(parent.right)
-    if not found or not all(b.kind is BindingKind.ASSIGN and isinstance(b.value, ast.Call)
-                            and model.qualname(b.value.func) in TIMERS for b in found[1]):
-        return None
-    return parent.right
-
-
-def _first_binding(model, name):
-    return min(binding.stmt.lineno for binding in model.resolve(name)[1])
-
-
-def _host_only(model, stmt):
-    """A simple statement that reads no device value and calls no clock or sync."""
-    return isinstance(stmt, (ast.Assign, ast.AugAssign, ast.Expr)) and not _touches_device(model, stmt)
-
-
-def _dispatching_loop(model, stmt, clocked):
-    """The last JAX call of a loop whose body only queues JAX work and does host work that
-    touches no device value (``x = shard(batch)``), so nothing in it waits; else None."""
-    if not isinstance(stmt, (ast.For, ast.While)) or stmt.orelse or _clock_read(model, stmt, clocked) is not None:
-        return None
-    if _touches_device(model, stmt.test if isinstance(stmt, ast.While) else stmt.iter):
-        return None  # a device truth test waits; so may iterating over a device array
-    last = None
-    for inner in stmt.body:
-        if _dispatches(model, inner):
-            last = inner.value
-        elif not _host_only(model, inner):
-            return None
-    return last
-
-
-def _touches_device(model, node, clocks=True):
-    """Whether an expression (or simple statement) reads a device value or calls a sync (or, with
-    ``clocks``, a clock): host work that reads none of them cannot wait for JAX."""
-    for part in _own_expression_nodes(node) if isinstance(node, ast.stmt) else ast.walk(node):
-        if isinstance(part, ast.Call) and (model.qualname(part.func) in (TIMERS if clocks else set()) | SYNC_FUNCTIONS
-                                           or isinstance(part.func, ast.Attribute) and part.func.attr in SYNC_METHODS):
-            return True
-        if isinstance(part, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) and model.array_value(part).on_device:
-            return True
-    return False
-
-
-def _clock_read(model, stmt, clocked):
-    """The first clock read among the statement's own expressions, or None; only a statement in
-    ``clocked`` (those that hold one) is walked."""
-    return next((node for node in _own_expression_nodes(stmt)
-                 if isinstance(node, ast.Call) and model.qualname(node.func) in TIMERS), None) \
-        if stmt in clocked else None
-
-
-def _reads_clock_first(stmt, clock):
-    """Nothing in the statement runs before the clock read that could wait for the device (an
-    f-string with several fields is not ordered: its parts share one position before 3.12)."""
-    nodes = list(_own_expression_nodes(stmt))
-    if any(isinstance(n, ast.JoinedStr) and sum(isinstance(v, ast.FormattedValue) for v in n.values) > 1
-           for n in nodes):
-        return False
-    return not any(isinstance(node, (ast.Call, ast.FormattedValue)) and node is not clock
-                   and (node.end_lineno, node.end_col_offset) <= (clock.lineno, clock.col_offset)
-                   for node in nodes)
-
-
-def _dispatches(model, stmt):
-    """A statement that only queues JAX work: it computes device arrays and nothing in it waits. A
-    list comprehension queues its element's work on each iteration (``[step() for _ in range(n)]``)."""
-    if not isinstance(stmt, (ast.Assign, ast.Expr)) or isinstance(stmt.value, (ast.Name, ast.Attribute)):
-        return False
-    value = stmt.value
-    if isinstance(value, ast.ListComp):
-        if any(_touches_device(model, part) for gen in value.generators for part in (gen.iter, *gen.ifs)):
-            return False
-        value = value.elt
-    if not _on_device(model, value):
-        return False
-    for node in _own_expression_nodes(ast.Expr(value=value)):
-        if isinstance(node, (ast.FormattedValue, ast.Lambda)):
-            return False
-        if isinstance(node, ast.Call):
-            if not _on_device(model, node) or model.qualname(node.func) in SYNC_FUNCTIONS:
-                return False
-            if isinstance(node.func, ast.Attribute) and node.func.attr in SYNC_METHODS:
-                return False
-    return True

@@ -114,3 +114,43 @@ def _traced_result_is_array(func, args):
     except Exception:  # noqa: BLE001 - what the function refuses says nothing about what it gives
         return None
     return seen[0]
+
+
+FRESH_OBJECTS_KEY = "framework_fresh_objects"
+
+
+def framework_fresh_objects(data_file, resolve):
+    """{dotted name: measured_with} for the public functions of ``ARRAY_FUNCTION_NAMESPACES`` that,
+    called twice with the same numbers in every required parameter, give two hashable objects that
+    are not equal (``optax.adam``: a transformation of new closures), so that as a static argument
+    of a jitted function each call's result is a new cache key; a library not installed keeps its
+    entries from ``data_file``."""
+    previous = recorded(data_file, FRESH_OBJECTS_KEY)
+    found = {}
+    for namespace in ARRAY_FUNCTION_NAMESPACES:
+        module = resolve(namespace)
+        if module is None:
+            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
+            continue
+        package = namespace.split(".")[0]
+        for name in sorted(dir(module)):
+            func = getattr(module, name)
+            if not name.startswith("_") and inspect.isfunction(func) and _new_on_every_call(func):
+                found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+def _new_on_every_call(func):
+    """Whether two calls of ``func`` with 0.1 in every required parameter give unequal hashable objects."""
+    import warnings
+
+    try:
+        parameters = inspect.signature(func).parameters.values()
+        args = [0.1 for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            first, second = func(*args), func(*args)
+        hash(first), hash(second)
+    except Exception:  # noqa: BLE001 - a function these arguments do not fit is not measured
+        return False
+    return first != second

@@ -13,8 +13,8 @@ import importlib.metadata
 import inspect
 import sys
 
-from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, framework_aliases, framework_array_functions,
-                                  recorded)
+from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, framework_aliases,
+                                  framework_array_functions, framework_fresh_objects, recorded)
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -54,11 +54,14 @@ KEY = "framework_transforms"
 
 
 def framework_entries(data_file, resolve):
-    """{generator key: its entries} for the framework keys: transforms, Modules, layers, aliases and
-    the functions that give one array."""
+    """{generator key: its entries} for the framework keys: transforms, Modules, layers, aliases, the
+    functions that give one array, those that give a new object on every call and the classes that
+    keep such an object static."""
     return {KEY: framework_transforms(data_file, resolve), MODULES_KEY: framework_modules(data_file, resolve),
             LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve),
-            ARRAY_FUNCTIONS_KEY: framework_array_functions(data_file, resolve)}
+            ARRAY_FUNCTIONS_KEY: framework_array_functions(data_file, resolve),
+            FRESH_OBJECTS_KEY: framework_fresh_objects(data_file, resolve),
+            HOLDERS_KEY: framework_static_holders(data_file, resolve)}
 
 
 def measured_versions(keys):
@@ -524,3 +527,49 @@ def _gives_array_and_state(name, layer, args, shape):
     gives = type(out) is tuple and len(out) == 2 and isinstance(out[0], jax.Array) \
         and isinstance(out[1], eqx.nn.State)
     return (module, True) if gives else (None, False)
+
+
+HOLDERS_KEY = "framework_static_holders"
+# Framework classes that may keep an argument as static graph data, and that argument: candidates;
+# whether a new one makes the framework's jit trace again is measured (``framework_static_holders``).
+HOLDER_CANDIDATES = {"flax.nnx.Optimizer": "tx", "flax.nnx.ModelAndOptimizer": "tx"}
+
+
+def framework_static_holders(data_file, resolve):
+    """{class: the argument it keeps static, its position in a call, the jit measured} for the
+    ``HOLDER_CANDIDATES`` that, built anew each call around a new ``optax.adam`` (a fresh object,
+    ``framework_fresh_objects``), make ``flax.nnx.jit`` trace a step again on every call, and,
+    built anew around one shared ``optax.adam``, do not; a framework not installed keeps its
+    entries from ``data_file``."""
+    previous = recorded(data_file, HOLDERS_KEY)
+    found = {}
+    for name, argument in HOLDER_CANDIDATES.items():
+        holder, adam, jit = resolve(name), resolve("optax.adam"), resolve("flax.nnx.jit")
+        if holder is None or adam is None or jit is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        position = list(inspect.signature(holder.__init__).parameters).index(argument) - 1  # after self
+        shared = adam(1e-3)
+        if _traces_per_holder(holder, lambda: adam(1e-3), jit) == 3 \
+                and _traces_per_holder(holder, lambda: shared, jit) == 1:
+            found[name] = {"argument": argument, "position": position, "transform": "flax.nnx.jit",
+                           "measured_with": f"flax {importlib.metadata.version('flax')}"}
+    return found
+
+
+def _traces_per_holder(holder, make_tx, jit):
+    """How often a ``jit`` step traces over three calls, each given a new ``holder(module, make_tx(),
+    wrt=nnx.Param)`` of a new module."""
+    import jax.numpy as jnp
+    from flax import nnx
+
+    traces = []
+
+    @jit
+    def step(model, held, x):
+        traces.append(1)
+        return model(x)
+    for seed in range(3):
+        model = nnx.Linear(2, 1, rngs=nnx.Rngs(seed))
+        step(model, holder(model, make_tx(), wrt=nnx.Param), jnp.ones((1, 2)))
+    return len(traces)

@@ -166,6 +166,11 @@ def expression_children(node):
     return [child for child in child_nodes(node) if isinstance(child, ast.expr)]
 
 
+def own_expression_nodes(stmt):
+    """The expression nodes of one statement (not nested statements, not lambda bodies)."""
+    return walk_own(expression_children(stmt), ast.Lambda, expression_children)
+
+
 def captured_names(pattern):
     """Names a match pattern binds: ``case x``, ``case [x, *rest]``, ``case {**rest}``."""
     names = []

@@ -9,6 +9,10 @@ def found(lint_body, body, code):
     return [line for line, _ in lint_body(HEADER, body, code)]
 
 
+OPT_STEP = "import optax\n@partial(jax.jit, static_argnums=0)\ndef step(opt, p):\n    return opt.update(p, p)\n"
+NNX_STEP = "import optax\nfrom flax import nnx\n@nnx.jit\ndef step(model, opt):\n    return model\n"
+
+
 @pytest.mark.parametrize("body", [
     # the same module-level function: JAX's cache hits
     "def f(v):\n    return v\ndef g(x):\n    for i in range(3):\n        x = jax.jit(f)(x)\n",
@@ -29,6 +33,27 @@ def found(lint_body, body, code):
     "@jax.jit\ndef p(x, n):\n    return x * n\ndef g(x):\n    for i in range(3):\n        x = p(x, i)\n",
     # a loop inside traced code unrolls at trace time
     "@jax.jit\ndef g(x):\n    for i in range(3):\n        x = jax.jit(lambda v: v + 1)(x)\n    return x\n",
+    # a comprehension giving the counter where the function asks for a static value: one compile per
+    # value on purpose; a filter_jit comprehension over other values, or run once
+    "@partial(jax.jit, static_argnums=0)\ndef p(n, x):\n    return x * n\n"
+    "def g(x):\n    return [p(n, x) for n in range(3)]\n",
+    "import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
+    "def g(x, ns):\n    return [p(n, x) for n in ns]\n",
+    # an optimizer made once (at module level, or by the loop's caller) and given as a static argument
+    OPT_STEP + "OPT = optax.adam(1e-2)\ndef train(p):\n    return step(OPT, p)\n"
+    "def g(p):\n    return [train(p) for _ in range(3)]\n",
+    OPT_STEP + "def train(opt, p):\n    return step(opt, p)\n"
+    "def g(p):\n    opt = optax.adam(1e-2)\n    return [train(opt, p) for _ in range(3)]\n",
+    # an nnx.Optimizer built in the loop around one optimizer made before it, or a holder under jax.jit
+    NNX_STEP + "def g(model):\n    tx = optax.adam(1e-3)\n    for _ in range(3):\n"
+    "        step(model, nnx.Optimizer(model, tx, wrt=nnx.Param))\n",
+    NNX_STEP + "f = jax.jit(lambda m, o: m)\ndef g(model):\n    for _ in range(3):\n"
+    "        f(model, nnx.Optimizer(model, optax.adam(1e-3), wrt=nnx.Param))\n",
+    # made anew but given to a traced parameter
+    "import optax\n@jax.jit\ndef step(lr, p):\n    return p * lr\ndef train(p):\n    return step(optax.adam(1e-2), p)\n"
+    "def g(p):\n    return [train(p) for _ in range(3)]\n",
+    "import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
+    "def g(x):\n    return [p(n, x) for n in range(1)]\n",
 ])
 def test_recompile_silent(lint_body, body):
     assert found(lint_body, body, "JNP602") == []
@@ -59,6 +84,18 @@ def test_growing_argument_silent(lint_body, body):
      "def g(x):\n    for i in range(3):\n        x = q(x, i)\n", 6),
     ("def g(x):\n    for i in range(3):\n        @jax.jit\n        def h(v):\n            return v\n"
      "        x = h(x)\n", 3),
+    # a comprehension giving the counter where a framework keeps Python values static unasked
+    ("import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
+     "def g(x):\n    return [p(n, x) for n in range(3)]\n", 6),
+    ("import equinox as eqx\nclass M(eqx.Module):\n    w: jax.Array\n    n: int\n"
+     "@eqx.filter_jit\ndef p(m, x):\n    return m.w * x + m.n\n"
+     "def g(x):\n    return {s: p(M(x, s + 1), x) for s in range(3)}\n", 9),
+    # an nnx.Optimizer built in the loop around a new optimizer: nnx.jit keeps its tx static
+    (NNX_STEP + "def g(model):\n    for _ in range(3):\n        tx = optax.sgd(0.1)\n"
+     "        opt = nnx.Optimizer(model, tx=tx, wrt=nnx.Param)\n        step(model, opt)\n", 10),
+    # a new optimizer made by each call of a def a loop calls, given as a static argument
+    (OPT_STEP + "def train(p):\n    opt = optax.adam(1e-2)\n    for _ in range(5):\n        p = step(opt, p)\n"
+     "    return p\ndef g(p):\n    for _ in range(3):\n        p = train(p)\n", 8),
 ])
 def test_recompile_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]

@@ -305,3 +305,16 @@ def test_framework_array_functions_are_measured_by_calling():
     assert {"optax.global_norm", "optax.l2_loss", "optax.softmax_cross_entropy_with_integer_labels"} <= set(functions)
     for tree_mapping in ("optax.apply_updates", "optax.tree_utils.tree_add", "optax.tree_utils.tree_scale"):
         assert tree_mapping not in functions
+
+
+def test_framework_fresh_objects_are_measured_by_calling_twice():
+    fresh = api.framework_fresh_objects()
+    assert {"optax.adam", "optax.sgd", "optax.clip_by_global_norm"} <= set(fresh)
+    for gives_an_array_or_a_tree in ("optax.global_norm", "optax.l2_loss", "optax.apply_updates"):
+        assert gives_an_array_or_a_tree not in fresh
+
+
+def test_framework_static_holders_are_measured_under_the_jit():
+    holders = api.framework_static_holders()
+    assert holders["flax.nnx.Optimizer"]["argument"] == "tx" and holders["flax.nnx.Optimizer"]["position"] == 1
+    assert {facts["transform"] for facts in holders.values()} == {"flax.nnx.jit"}
