@@ -148,10 +148,10 @@ class Consumers:
         """The transform call ``expr`` is (or a name bound once to one is), its function first, or
         None (also for a transform that computes nothing, or runs its function at once)."""
         if type(expr) is ast.Name:
-            found = self.model.resolve(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+            found = self.model.one_binding(expr, BindingKind.ASSIGN)
+            if found is None:
                 return None
-            expr = found[1][0].value
+            expr = found.value
         if type(expr) is not ast.Call or not expr.args or type(expr.args[0]) is ast.Starred:
             return None
         spec = self.model.transform_spec(expr.func)

@@ -81,9 +81,8 @@ def _same_attribute(node, data):
 def _imported_constant(model, data):
     """Another module's NumPy constant, through an import bound once here and never rebound."""
     name = data.value if type(data) is ast.Attribute else data
-    found = model.resolve(name)
-    return found is not None and model.is_module_scope(found[0]) and len(found[1]) == 1 \
-        and found[1][0].kind is BindingKind.IMPORT and not model.rebound_by_functions(name.id) \
+    return model.one_binding(name, BindingKind.IMPORT, module_level=True) is not None \
+        and not model.rebound_by_functions(name.id) \
         and model.imported_numpy(data)
 
 

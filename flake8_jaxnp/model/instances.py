@@ -83,12 +83,8 @@ class Instances:
 
     def class_named(self, expr):
         """The ClassDef a Name refers to, bound once by a class statement, or None."""
-        if type(expr) is not ast.Name:
-            return None
-        found = self.names.resolve_name(expr)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
-            return None
-        return found[1][0].node
+        found = self.names.one_binding(expr, BindingKind.CLASS)
+        return found.node if found is not None else None
 
     def parameter_class(self, func, arg):
         """The one class a parameter is annotated with, or that every call of its function passes."""

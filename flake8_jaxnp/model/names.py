@@ -307,11 +307,19 @@ class Names:
         """(scope, bindings) for a Name node."""
         return _lookup(node.id, self.scope_of[node], self.module_scope)
 
+    def one_binding(self, node, kind=None, module_level=False):
+        """The one binding (of ``kind``, when given; at module level, when ``module_level``) that a
+        Name node refers to; None for another node, a builtin, or a name bound more than once."""
+        found = _lookup(node.id, self.scope_of[node], self.module_scope) if type(node) is ast.Name else None
+        if not found or len(found[1]) != 1 or module_level and found[0] is not self.module_scope:
+            return None
+        return found[1][0] if kind is None or found[1][0].kind is kind else None
+
     def assigned_value(self, node):
         """The expression a Name node's one binding, a plain assignment, gives it (``fast`` of
         ``fast = jax.jit(f)``), else None."""
-        found = _lookup(node.id, self.scope_of[node], self.module_scope)
-        return found[1][0].value if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN else None
+        binding = self.one_binding(node, BindingKind.ASSIGN)
+        return binding.value if binding is not None else None
 
 
 class _Kept(dict):
