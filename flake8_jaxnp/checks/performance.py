@@ -5,7 +5,7 @@ from ..facts import TIMERS
 from ..findings import Finding
 from ..model.instances import method_in
 from ..model.names import BindingKind
-from ..model.syntax import COMPREHENSIONS, PARTIAL, argument_for, expression_children, positional_names, walk_own
+from ..model.syntax import COMPREHENSIONS, PARTIAL, expression_children, walk_own
 from . import blocks, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
@@ -484,12 +484,8 @@ def _jitted_parameter(model, func_expr):
     if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
             or not isinstance(found[0].node, ast.FunctionDef):
         return False
-    func = found[0].node
-    names = positional_names(func)
-    calls = model.calls_of(func)
-    arguments = [argument_for(call, names, func_expr.id) for call in calls or ()]
-    return bool(arguments) and all(argument is not None and _jitted_function(model, argument)
-                                   for argument in arguments)
+    return model.passed_to(found[0].node, func_expr.id, lambda argument: [
+        argument is not None and _jitted_function(model, argument)]) == [True]
 
 
 def _jitted_function(model, expr):

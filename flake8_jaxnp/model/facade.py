@@ -44,6 +44,7 @@ class Model:
         self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.calls_of = roots.instances.calls_of  # every call of a same-file def, or None when it escapes
+        self.passed_to = roots.instances.passed_to  # what every call of a same-file def gives a parameter
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds
         self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
