@@ -480,11 +480,10 @@ def _jitted_parameter(model, func_expr):
     """``fn`` in ``fn(*args)``: a parameter (of this def or of an enclosing one: a timing decorator's
     wrapper calls ``func``) that every call of its def in the file passes a jitted function. Callers
     that pass anything else, none seen, or a reference other than a call leave it unknown."""
-    found = model.resolve(func_expr) if isinstance(func_expr, ast.Name) else None
-    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
-            or not isinstance(found[0].node, ast.FunctionDef):
+    func = model.parameter_of(func_expr)
+    if not isinstance(func, ast.FunctionDef):
         return False
-    return model.passed_to(found[0].node, func_expr.id, lambda argument: [
+    return model.passed_to(func, func_expr.id, lambda argument: [
         argument is not None and _jitted_function(model, argument)]) == [True]
 
 

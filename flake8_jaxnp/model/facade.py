@@ -28,6 +28,7 @@ class Model:
         self.qualname = self.names.qualname  # the dotted name an expression refers to (jax.numpy.exp), or None
         self.parent = self.names.parent.get  # a node's parent node, or None
         self.one_binding = self.names.one_binding  # the one binding (of a kind, at module level) a Name refers to
+        self.parameter_of = self.names.parameter_of  # the def whose parameter, bound once, a Name reads
         self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
         self.x64 = options.x64 or bool(self.x64_switches)
         self.project = project_around(filename, options)

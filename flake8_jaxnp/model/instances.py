@@ -118,10 +118,10 @@ class Instances:
         calls of its function pass by name or as a lambda (``make_step(mse)``, ``make_step(loss_fn=mae)``,
         ``loop(lambda f: ~jnp.all(f), ...)``), or ()
         when a call passes anything else or leaves it out, or the function escapes."""
-        found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
+        func = self.names.parameter_of(expr)
+        if func is None:
             return ()
-        return tuple(self.passed_to(found[0].node, expr.id, lambda argument: [self.names.function_bound_to(
+        return tuple(self.passed_to(func, expr.id, lambda argument: [self.names.function_bound_to(
             argument)] if type(argument) in (ast.Name, ast.Lambda) else None) or ())
 
     def passed_to(self, func, param, given):

@@ -315,6 +315,11 @@ class Names:
             return None
         return found[1][0] if kind is None or found[1][0].kind is kind else None
 
+    def parameter_of(self, node):
+        """The def or lambda whose parameter, bound once, a Name node reads (its own or an enclosing one's), or None."""
+        binding = self.one_binding(node, BindingKind.PARAM)
+        return self.scope_of[binding.node].node if binding is not None else None
+
     def assigned_value(self, node):
         """The expression a Name node's one binding, a plain assignment, gives it (``fast`` of
         ``fast = jax.jit(f)``), else None."""
