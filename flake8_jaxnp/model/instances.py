@@ -17,7 +17,7 @@ function another module imports and calls is taken at this file's word.
 import ast
 
 from .names import BindingKind
-from .syntax import argument_for, class_body_names, positional_names, walk_own
+from .syntax import argument_for, class_body_names, method_in, positional_names, walk_own
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
@@ -345,14 +345,6 @@ class Instances:
                       and self._keeps_structure(binding.value, func, param, depth + 1)):
                 return False
         return True
-
-
-def method_in(cls, method):
-    """The def of ``method`` in the body of the ClassDef ``cls`` (None: no class), if unique."""
-    if cls is None:
-        return None
-    methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
-    return methods[0] if len(methods) == 1 else None
 
 
 def given_by_calls(calls, given, every=True):

@@ -12,7 +12,7 @@ from functools import partial
 from .. import api
 
 from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, import_bindings,
-                     parameters, walk_evaluated)
+                     method_in, parameters, walk_evaluated)
 
 BUILTINS = frozenset(dir(builtins))
 # How deep an alias chain (``jit = jax.jit``) is followed.
@@ -420,21 +420,15 @@ def _function_bound_to(scope_of, module_scope, expr):
         while scope is not None and not scope.is_class:
             scope = scope.parent
         if scope is not None:
-            return _method_named(scope.node, expr.attr)
+            return method_in(scope.node, expr.attr)
     if kind is ast.Attribute and type(expr.value) is ast.Name:  # Model.from_config: a class's own
         found = _lookup(expr.value.id, scope_of[expr.value], module_scope)  # classmethod or staticmethod
         if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-            method = _method_named(found[1][0].node, expr.attr)
+            method = method_in(found[1][0].node, expr.attr)
             if method is not None and {d.id for d in method.decorator_list if type(d) is ast.Name} \
                     & {"classmethod", "staticmethod"}:
                 return method
     return None
-
-
-def _method_named(cls, name):
-    """The one def of a class's body called ``name``, or None."""
-    methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name]
-    return methods[0] if len(methods) == 1 else None
 
 
 # The node types that open a scope or bind names (Names._enter), tested by type in the build loop.
