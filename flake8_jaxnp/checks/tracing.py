@@ -5,7 +5,7 @@ from .. import api
 from ..findings import Finding
 from ..model.containers import SEQUENCES
 from ..model.kinds import NUMPY, PYTHON, TRACER, TRACER_TREE, UNKNOWN
-from ..model.syntax import argument_for, positional, positional_names
+from ..model.syntax import argument_for, positional_names
 from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -162,7 +162,7 @@ def _through_defaulted_module(model, func_expr):
     func, name = model.parameter_of(func_expr.value), func_expr.value.id
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    defaults = dict(zip([a.arg for a in positional(func)][::-1], func.args.defaults[::-1]))
+    defaults = dict(zip(positional_names(func)[::-1], func.args.defaults[::-1]))
     defaults.update((a.arg, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None)
     module = model.qualname(defaults[name]) if name in defaults else None
     names = positional_names(func)
