@@ -116,9 +116,4 @@ def _module_constant(model, found):
     if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind is not BindingKind.ASSIGN \
             or model.parent(bindings[0].stmt) is not model.tree:
         return False
-    name = bindings[0].node.id
-    for node in model.nodes(ast.Name):
-        if node.id == name and node is not bindings[0].node and isinstance(node.ctx, ast.Load) \
-                and model.resolve(node) == found and not _read_only_use(model, node):
-            return False
-    return True
+    return all(model.resolve(node) != found or _read_only_use(model, node) for node in model.reads(bindings[0].node.id))
