@@ -110,8 +110,7 @@ def jitted_by(model, func):
     """(transform, its keywords, the same-file def or lambda it transforms) for a call's function
     expression ``jax.jit(f, ...)``, a name bound once to one, or a def under one transform; else None."""
     if type(func) is ast.Name:
-        found = model.resolve(func)
-        binding = found[1][0] if found and len(found[1]) == 1 else None
+        binding = model.one_binding(func)
         if binding is not None and binding.kind is BindingKind.DEF:
             specs = [model.transform_spec(d) for d in binding.node.decorator_list]
             if len(specs) == 1 and specs[0] is not None and specs[0][0] in model.transform_names:

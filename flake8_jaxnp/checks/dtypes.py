@@ -130,9 +130,7 @@ class CallerValues:
         func = model.enclosing_function(expr) if type(expr) is ast.Name else None
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or expr.id not in positional_names(func):
             return None
-        found = model.resolve(expr)
-        single = found and found[0] is model.scope(func) and len(found[1]) == 1
-        return func if single and found[1][0].kind is BindingKind.PARAM else None
+        return func if model.parameter_of(expr) is func else None
 
     def value(self, func, param):
         """(Value, lines of the calls) when every call of ``func`` passes ``param`` a JAX

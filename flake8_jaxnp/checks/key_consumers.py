@@ -7,7 +7,7 @@ from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consu
                           returned_keys, seeded_sample, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
-from ..model.syntax import TRIES, argument_for, positional, positional_names
+from ..model.syntax import TRIES, argument_for, method_in, positional, positional_names
 
 # A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
 # split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
@@ -148,10 +148,10 @@ class Consumers:
         """The transform call ``expr`` is (or a name bound once to one is), its function first, or
         None (also for a transform that computes nothing, or runs its function at once)."""
         if type(expr) is ast.Name:
-            found = self.model.resolve(expr)
-            if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.ASSIGN:
+            found = self.model.one_binding(expr, BindingKind.ASSIGN)
+            if found is None:
                 return None
-            expr = found[1][0].value
+            expr = found.value
         if type(expr) is not ast.Call or not expr.args or type(expr.args[0]) is ast.Starred:
             return None
         spec = self.model.transform_spec(expr.func)
@@ -165,14 +165,13 @@ class Consumers:
         found = self.model.callee(func) if func is not None else None
         if found is not None or type(func) is not ast.Name:
             return found
-        binding = self.model.resolve(func)
-        if not binding:
+        if self.model.resolve(func) is None:
             return None
-        if len(binding[1]) != 1 or binding[1][0].kind is not BindingKind.CLASS:
-            cls = self.model.class_of(func)
-            return self.model.method_of(cls, "__call__") if cls is not None else None
-        inits = [s for s in binding[1][0].node.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"]
-        return inits[0] if len(inits) == 1 else None
+        binding = self.model.one_binding(func, BindingKind.CLASS)
+        if binding is not None:
+            return method_in(binding.node, "__init__")
+        cls = self.model.class_of(func)
+        return self.model.method_of(cls, "__call__") if cls is not None else None
 
     def _imported_consumer(self, call):
         """The summary facts of a plain function of another project module that ``call`` runs

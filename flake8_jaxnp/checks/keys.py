@@ -20,7 +20,7 @@ from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.keys import deferred, every_call_consumers, reads_besides_key
-from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, walk_own
+from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 from .key_consumers import UNSEEN, VMAP, Consumers
 from .remade_keys import remade_key_findings
@@ -290,7 +290,7 @@ class _KeyFlow:
         that call's consumption (``runner``)."""
         after = []
         for function, calls in branches:
-            params = [a.arg for a in positional(function)]
+            params = positional_names(function)
             state = dict(used)
             for call in calls:
                 key, kind, _ = self.consumers[call]

@@ -72,10 +72,10 @@ def _timed_with_blocks(model, timed, clocked):
                 or model.enclosing_function(block) in model.traced:  # clocks in traced code are JNP305's
             continue
         func = block.items[0].context_expr.func
-        found = model.resolve(func) if isinstance(func, ast.Name) else None
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
+        found = model.one_binding(func, BindingKind.CLASS)
+        if found is None:
             continue
-        methods = {m.name: m for m in found[1][0].node.body if isinstance(m, ast.FunctionDef)}
+        methods = {m.name: m for m in found.node.body if isinstance(m, ast.FunctionDef)}
         enter, exit_ = methods.get("__enter__"), methods.get("__exit__")
         if enter not in timed or exit_ not in timed:
             continue

@@ -5,8 +5,7 @@ from .. import api
 from ..findings import Finding
 from ..model.containers import SEQUENCES
 from ..model.kinds import NUMPY, PYTHON, TRACER, TRACER_TREE, UNKNOWN
-from ..model.names import BindingKind
-from ..model.syntax import argument_for, positional, positional_names
+from ..model.syntax import argument_for, positional_names
 from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -160,12 +159,10 @@ def _through_defaulted_module(model, func_expr):
     the module's function (another caller may pass ``xnp=jnp``; that trace's default still runs NumPy)."""
     if type(func_expr) is not ast.Attribute or type(func_expr.value) is not ast.Name:
         return None
-    found = model.resolve(func_expr.value)
-    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM \
-            or not isinstance(found[0].node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    func, name = model.parameter_of(func_expr.value), func_expr.value.id
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    func, name = found[0].node, func_expr.value.id
-    defaults = dict(zip([a.arg for a in positional(func)][::-1], func.args.defaults[::-1]))
+    defaults = dict(zip(positional_names(func)[::-1], func.args.defaults[::-1]))
     defaults.update((a.arg, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None)
     module = model.qualname(defaults[name]) if name in defaults else None
     names = positional_names(func)

@@ -81,9 +81,8 @@ def _same_attribute(node, data):
 def _imported_constant(model, data):
     """Another module's NumPy constant, through an import bound once here and never rebound."""
     name = data.value if type(data) is ast.Attribute else data
-    found = model.resolve(name)
-    return found is not None and model.is_module_scope(found[0]) and len(found[1]) == 1 \
-        and found[1][0].kind is BindingKind.IMPORT and not model.rebound_by_functions(name.id) \
+    return model.one_binding(name, BindingKind.IMPORT, module_level=True) is not None \
+        and not model.rebound_by_functions(name.id) \
         and model.imported_numpy(data)
 
 
@@ -117,9 +116,4 @@ def _module_constant(model, found):
     if not model.is_module_scope(scope) or len(bindings) != 1 or bindings[0].kind is not BindingKind.ASSIGN \
             or model.parent(bindings[0].stmt) is not model.tree:
         return False
-    name = bindings[0].node.id
-    for node in model.nodes(ast.Name):
-        if node.id == name and node is not bindings[0].node and isinstance(node.ctx, ast.Load) \
-                and model.resolve(node) == found and not _read_only_use(model, node):
-            return False
-    return True
+    return all(model.resolve(node) != found or _read_only_use(model, node) for node in model.reads(bindings[0].node.id))

@@ -18,10 +18,10 @@ class TransformAliases:
     def spec(self, expr):
         """(transform name, keywords) that ``expr``, a name or ``module.name``, stands for; else None."""
         name, attributes = split_attributes(expr)
-        found = self.names.resolve_name(name) if name is not None else None
-        if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1:
+        binding = self.names.one_binding(name, module_level=True)
+        if binding is None:
             return None
-        binding, key = found[1][0], (name.id, *attributes)
+        key = (name.id, *attributes)
         if key not in self._found:
             self._found[key] = self._alias(name, attributes, binding)
         return self._found[key]

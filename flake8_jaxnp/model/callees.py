@@ -78,9 +78,7 @@ class Callees:
     def _own_class(self, func_expr):
         """(facts, None) for the top-level class of this module that ``func_expr`` names, when
         calls on its instances give device arrays (``wrappers``' ``jitted_calls``); else None."""
-        found = self.names.resolve_name(func_expr) if type(func_expr) is ast.Name else None
-        if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.CLASS:
+        if self.names.one_binding(func_expr, BindingKind.CLASS, module_level=True) is None:
             return None
         facts = self._wrappers().get(func_expr.id)
         return (facts, None) if facts else None
@@ -200,14 +198,12 @@ class Callees:
         """``jax.jit(f)`` (a staging transform that gives arrays), a name bound once to one
         (``fast = jax.jit(step); return fast``), or a def decorated with one (``@jax.jit def step``)."""
         if type(expr) is ast.Name:
-            found = self.names.resolve_name(expr)
-            if not found or len(found[1]) != 1:
+            found = self.names.one_binding(expr)
+            if found is not None and found.kind is BindingKind.DEF:
+                return found.node in self.roots.jitted_callables
+            if found is None or found.kind is not BindingKind.ASSIGN:
                 return False
-            if found[1][0].kind is BindingKind.DEF:
-                return found[1][0].node in self.roots.jitted_callables
-            if found[1][0].kind is not BindingKind.ASSIGN:
-                return False
-            expr = found[1][0].value
+            expr = found.value
         transform = self.names.qualname(expr.func) if type(expr) is ast.Call and expr.args else None
         return transform in self.roots.array_results and self.roots.transforms[transform] is Behaviour.STAGING
 
@@ -273,13 +269,8 @@ class Callees:
         if self.project is None:
             return None
         name, attributes = split_attributes(expr)
-        if name is None:
-            return None
-        found = self.names.resolve_name(name)
-        if found is None or found[0] is not self.names.module_scope or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.IMPORT:
-            return None
-        binding = import_binding(found[1][0].stmt, name.id)
+        found = self.names.one_binding(name, BindingKind.IMPORT, module_level=True)
+        binding = import_binding(found.stmt, name.id) if found is not None else None
         return (binding, attributes) if binding else None
 
     def _module_imports(self):

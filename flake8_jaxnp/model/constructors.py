@@ -32,11 +32,10 @@ class Constructors:
 
     def record(self, func_expr):
         """The Record that calling ``func_expr`` builds, when it names a record class of the module."""
-        found = self.names.resolve_name(func_expr) if type(func_expr) is ast.Name else None
-        if not found or found[0] is not self.names.module_scope or len(found[1]) != 1 \
-                or found[1][0].kind is not BindingKind.CLASS:
+        found = self.names.one_binding(func_expr, BindingKind.CLASS, module_level=True)
+        if found is None:
             return None
-        cls = found[1][0].stmt
+        cls = found.stmt
         if cls not in self._records:
             self._records[cls] = self._read(cls)
         return self._records[cls]

@@ -38,10 +38,9 @@ def dtype_of(expr, names, imported=None):
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
         return canonical(expr.value), False
     qualname = names.qualname(expr)
-    if qualname is None and isinstance(expr, ast.Name):  # a module constant such as DT = "float64"
-        value = _module_constant(expr, names)
-        if isinstance(value, ast.Constant) and isinstance(value.value, str):
-            return canonical(value.value), False
+    constant = names.one_binding(expr, BindingKind.ASSIGN, module_level=True) if qualname is None else None
+    if constant is not None and isinstance(constant.value, ast.Constant) and isinstance(constant.value.value, str):
+        return canonical(constant.value.value), False  # a module constant such as DT = "float64"
     found = dtype_of_qualname(qualname)
     if found[0] is None and imported is not None and isinstance(expr, (ast.Name, ast.Attribute)):
         return imported(expr) or found  # util.f64, bound in another module of the project
@@ -68,13 +67,6 @@ def dtype_constructor(qualname):
         for prefix in DTYPE_MODULES:
             if qualname.startswith(prefix) and qualname.count(".") == prefix.count("."):
                 return canonical(qualname[len(prefix):])
-    return None
-
-
-def _module_constant(name_node, names):
-    found = names.resolve_name(name_node)
-    if found and found[0] is names.module_scope and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN:
-        return found[1][0].value
     return None
 
 

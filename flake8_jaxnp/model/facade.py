@@ -27,6 +27,8 @@ class Model:
         # The two questions checks ask most, answered by the index without a call in between:
         self.qualname = self.names.qualname  # the dotted name an expression refers to (jax.numpy.exp), or None
         self.parent = self.names.parent.get  # a node's parent node, or None
+        self.one_binding = self.names.one_binding  # the one binding (of a kind, at module level) a Name refers to
+        self.parameter_of = self.names.parameter_of  # the def whose parameter, bound once, a Name reads
         self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
         self.x64 = options.x64 or bool(self.x64_switches)
         self.project = project_around(filename, options)
@@ -43,6 +45,7 @@ class Model:
         self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.calls_of = roots.instances.calls_of  # every call of a same-file def, or None when it escapes
+        self.passed_to = roots.instances.passed_to  # what every call of a same-file def gives a parameter
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds
         self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses

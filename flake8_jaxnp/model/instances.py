@@ -17,7 +17,7 @@ function another module imports and calls is taken at this file's word.
 import ast
 
 from .names import BindingKind
-from .syntax import argument_for, class_body_names, positional_names, walk_own
+from .syntax import argument_for, class_body_names, method_in, positional_names, walk_own
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
@@ -83,12 +83,8 @@ class Instances:
 
     def class_named(self, expr):
         """The ClassDef a Name refers to, bound once by a class statement, or None."""
-        if type(expr) is not ast.Name:
-            return None
-        found = self.names.resolve_name(expr)
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.CLASS:
-            return None
-        return found[1][0].node
+        found = self.names.one_binding(expr, BindingKind.CLASS)
+        return found.node if found is not None else None
 
     def parameter_class(self, func, arg):
         """The one class a parameter is annotated with, or that every call of its function passes."""
@@ -122,10 +118,10 @@ class Instances:
         calls of its function pass by name or as a lambda (``make_step(mse)``, ``make_step(loss_fn=mae)``,
         ``loop(lambda f: ~jnp.all(f), ...)``), or ()
         when a call passes anything else or leaves it out, or the function escapes."""
-        found = self.names.resolve_name(expr) if type(expr) is ast.Name else None
-        if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
+        func = self.names.parameter_of(expr)
+        if func is None:
             return ()
-        return tuple(self.passed_to(found[0].node, expr.id, lambda argument: [self.names.function_bound_to(
+        return tuple(self.passed_to(func, expr.id, lambda argument: [self.names.function_bound_to(
             argument)] if type(argument) in (ast.Name, ast.Lambda) else None) or ())
 
     def passed_to(self, func, param, given):
@@ -349,14 +345,6 @@ class Instances:
                       and self._keeps_structure(binding.value, func, param, depth + 1)):
                 return False
         return True
-
-
-def method_in(cls, method):
-    """The def of ``method`` in the body of the ClassDef ``cls`` (None: no class), if unique."""
-    if cls is None:
-        return None
-    methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
-    return methods[0] if len(methods) == 1 else None
 
 
 def given_by_calls(calls, given, every=True):

@@ -12,7 +12,7 @@ from functools import partial
 from .. import api
 
 from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, import_bindings,
-                     parameters, walk_evaluated)
+                     method_in, parameters, walk_evaluated)
 
 BUILTINS = frozenset(dir(builtins))
 # How deep an alias chain (``jit = jax.jit``) is followed.
@@ -314,11 +314,24 @@ class Names:
         arms = (chosen.body, chosen.orelse) if type(chosen) is ast.IfExp else ()
         return arms if arms and all(self.function_bound_to(arm) for arm in arms) else ()
 
+    def one_binding(self, node, kind=None, module_level=False):
+        """The one binding (of ``kind``, when given; at module level, when ``module_level``) that a
+        Name node refers to; None for another node, a builtin, or a name bound more than once."""
+        found = _lookup(node.id, self.scope_of[node], self.module_scope) if type(node) is ast.Name else None
+        if not found or len(found[1]) != 1 or module_level and found[0] is not self.module_scope:
+            return None
+        return found[1][0] if kind is None or found[1][0].kind is kind else None
+
+    def parameter_of(self, node):
+        """The def or lambda whose parameter, bound once, a Name node reads (its own or an enclosing one's), or None."""
+        binding = self.one_binding(node, BindingKind.PARAM)
+        return self.scope_of[binding.node].node if binding is not None else None
+
     def assigned_value(self, node):
         """The expression a Name node's one binding, a plain assignment, gives it (``fast`` of
         ``fast = jax.jit(f)``), else None."""
-        found = _lookup(node.id, self.scope_of[node], self.module_scope)
-        return found[1][0].value if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.ASSIGN else None
+        binding = self.one_binding(node, BindingKind.ASSIGN)
+        return binding.value if binding is not None else None
 
 
 class _Kept(dict):
@@ -414,21 +427,15 @@ def _function_bound_to(scope_of, module_scope, expr):
         while scope is not None and not scope.is_class:
             scope = scope.parent
         if scope is not None:
-            return _method_named(scope.node, expr.attr)
+            return method_in(scope.node, expr.attr)
     if kind is ast.Attribute and type(expr.value) is ast.Name:  # Model.from_config: a class's own
         found = _lookup(expr.value.id, scope_of[expr.value], module_scope)  # classmethod or staticmethod
         if found and len(found[1]) == 1 and found[1][0].kind is BindingKind.CLASS:
-            method = _method_named(found[1][0].node, expr.attr)
+            method = method_in(found[1][0].node, expr.attr)
             if method is not None and {d.id for d in method.decorator_list if type(d) is ast.Name} \
                     & {"classmethod", "staticmethod"}:
                 return method
     return None
-
-
-def _method_named(cls, name):
-    """The one def of a class's body called ``name``, or None."""
-    methods = [s for s in cls.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name]
-    return methods[0] if len(methods) == 1 else None
 
 
 # The node types that open a scope or bind names (Names._enter), tested by type in the build loop.

@@ -301,6 +301,14 @@ def is_assertion_call(call):
     return (func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")).startswith("assert")
 
 
+def method_in(cls, method):
+    """The def of ``method`` in the body of the ClassDef ``cls`` (None: no class), if unique."""
+    if cls is None:
+        return None
+    methods = [s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == method]
+    return methods[0] if len(methods) == 1 else None
+
+
 def class_body_names(cls):
     """The names a class body binds (defs, assignments, also under an ``if``), nested scopes left out."""
     names = set()

@@ -146,9 +146,7 @@ def _imported_class(names, imports, expr):
     """(import binding, attribute path) for a module-level import that ``expr`` names
     (``Model``, ``layers.Model``) from outside JAX, NumPy and the frameworks, else None."""
     name = split_attributes(expr)[0]
-    found = names.resolve_name(name) if name is not None else None
-    if not found or found[0] is not names.module_scope or len(found[1]) != 1 \
-            or found[1][0].kind is not BindingKind.IMPORT:
+    if names.one_binding(name, BindingKind.IMPORT, module_level=True) is None:
         return None
     target = call_target(expr, imports, ())
     return (tuple(target[0]), tuple(target[1])) if target is not None else None

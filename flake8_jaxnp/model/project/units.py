@@ -20,8 +20,8 @@ from functools import lru_cache
 from ..constructors import dataclass_fields_of
 from ..parameters import applied_parameters, transform_options
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child_nodes, class_body_names,
-                      imported_qualname, named_options, parameters, selected_arguments, split_attributes,
-                      transform_spec)
+                      imported_qualname, named_options, parameters, positional_names, selected_arguments,
+                      split_attributes, transform_spec)
 from ..traced import LINEN_COMPACT, LINEN_MODULES
 from .flows import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, bound_by
 
@@ -418,7 +418,7 @@ class _Reader:
             return None
         scope = chain[-1]
         if len(attributes) == 1 and scope.owner is not None and isinstance(scope.node, DEFS):
-            params = [a.arg for a in scope.node.args.posonlyargs + scope.node.args.args]
+            params = positional_names(scope.node)
             if params and params[0] == root.id and scope.lookup(root.id)[0] == 1:  # self.m
                 count, method = chain[-2].lookup(attributes[0])  # the class's scope
                 if method is None or count != 1:

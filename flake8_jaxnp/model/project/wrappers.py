@@ -18,7 +18,7 @@ the attribute stored again) the class says nothing.
 import ast
 import re
 
-from ..syntax import positional_names, walk_own
+from ..syntax import parameters, positional_names, walk_own
 from .flows import NESTED_SCOPE_TYPES, attribute_stores, stored_parameters
 from .units import word_pattern
 
@@ -236,10 +236,8 @@ def _returns_and_stores(func):
     """(the values its returns give, None for a bare return or for running off the end;
     {local name: [the value of each binding, None for one other than ``name = value``]})
     for a def's own body. A generator returns nothing; a parameter is a binding with no value."""
-    arguments = func.args
     returns = [] if _ends_in_return(func.body) else [None]
-    stores = {arg.arg: [None] for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                                          arguments.vararg, arguments.kwarg) if arg is not None}
+    stores = {arg.arg: [None] for arg in parameters(func)}
     assigned = {}
     for node in walk_own(func.body, tuple(NESTED_SCOPE_TYPES)):
         kind = type(node)
