@@ -13,6 +13,7 @@ from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
+from .containers import holding
 from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
@@ -278,6 +279,8 @@ class Tracing:
             return Value(TRACER if traced else JAX)
         if returns == "numpy":
             return Value(NUMPY)
+        if type(returns) is dict:  # {"each": kind}: a dict of arrays
+            return holding("dict", Value(NUMPY) if returns["each"] == "numpy" else Value(TRACER if traced else JAX))
         if type(returns) is list:
             return Shaped(UNKNOWN, members=tuple((("item", i), Value(NUMPY) if kind == "numpy" else UNKNOWN_VALUE)
                                                  for i, kind in enumerate(returns)))
