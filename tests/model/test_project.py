@@ -409,6 +409,8 @@ def test_a_helper_of_another_module_returns_what_its_parameters_make(tmp_path, d
     ("return {n: np.zeros(3) for n in 'wb'}", []),  # NumPy arrays take item assignment
     ("return {'w': jnp.ones(3), 'b': np.zeros(3)}", []),  # values of two kinds: which one is unknown
     ("return {n: v for n, v in dtype.items()}", []),  # a parameter's dict: its values are unknown
+    ("params = {'w': jnp.ones(3), 'b': jnp.zeros(3)}\n    params['b'] = np.zeros(3)\n    return params", []),
+    ("params = {'w': jnp.ones(3), 'b': jnp.zeros(3)}\n    jax.tree.map(print, params)\n    return params", []),
 ])
 def test_a_dict_of_arrays_that_another_module_returns(tmp_path, body, expected):
     """A dict display or comprehension whose values are all JAX (or all NumPy) arrays keeps that

@@ -150,3 +150,25 @@ def _dict_values(value, imports, local, depth):
         names[target.id] = each
     each = returned_kind(value.value, imports, names, depth + 1)
     return each if each in ("jax", "numpy") else None
+
+
+def unchanged_dicts(func, local):
+    """``local`` less the names bound to a dict that ``func`` may change: every use of such a name but
+    a subscript read (``d["w"]``), a call of a method that reads it (``d.items()``) and its return may
+    change it (``d["b"] = ...``, ``d.update(...)``, ``fill(d)``), and then its values are unknown."""
+    dicts = {name for name, value in local.items() if type(value) in (ast.Dict, ast.DictComp)}
+    if not dicts:
+        return local
+    read = set()
+    for node in ast.walk(func):
+        kind = type(node)
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _READING_METHODS:
+            read.add(node.func.value)
+        elif kind is ast.Subscript and type(node.ctx) is ast.Load or kind is ast.Return:
+            read.add(node.value)
+    changed = {node.id for node in ast.walk(func) if type(node) is ast.Name and node.id in dicts
+               and type(node.ctx) is ast.Load and node not in read}
+    return {name: value for name, value in local.items() if name not in changed}
+
+
+_READING_METHODS = frozenset({"items", "values", "keys", "get"})
