@@ -421,3 +421,16 @@ def test_a_dict_of_arrays_that_another_module_returns(tmp_path, body, expected):
     (package / "train.py").write_text("import jax\n\nfrom pkg.model import init\n\n\ndef run():\n"
                                       "    params = init(jax.random.key(0))\n    params['b'][0] = 1.0\n")
     assert codes_at(lint(tmp_path, "pkg/train.py")) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("return jnp.ones(3), jnp.zeros(3)", [(8, "JNP501")]),
+    ("return jnp.ones(3), {'b': jnp.zeros(3)}['b']", []),  # an item of a display: not read by the summary
+    ("return jnp.ones(3), np.zeros(3)", []),
+])
+def test_each_array_of_a_tuple_that_another_module_returns(tmp_path, body, expected):
+    package = write_project(tmp_path)
+    (package / "model.py").write_text(f"import jax.numpy as jnp\nimport numpy as np\n\n\ndef init():\n    {body}\n")
+    (package / "train.py").write_text("import jax\n\nfrom pkg.model import init\n\n\ndef run():\n"
+                                      "    w, b = init()\n    b[0] = 1.0\n")
+    assert codes_at(lint(tmp_path, "pkg/train.py")) == expected
