@@ -19,7 +19,7 @@ import numpy as np
 
 {decorator}
 def train_step(params):
-    return params * 0.5, {{"loss": jnp.sum(params)}}
+    return params * 0.5, {{"loss": params.sum()}}  # (unjitted: what params is says what it gives)
 
 
 def to_host(x):
