@@ -32,14 +32,22 @@ def literal(expr, values):
 
 
 def comprehension(expr, element):
-    """A comprehension whose every element has the Value ``element`` (a dict's: its values)."""
-    return Shaped(PYTHON, container=LITERALS[type(expr)], members=tuple(_each([element]) if element else ()))
+    """A comprehension whose every element has the Value ``element`` (a dict's: its values, which
+    its views give; iterating over it gives its keys)."""
+    return holding(LITERALS[type(expr)], element)
+
+
+def holding(container, element):
+    """A ``container`` ("dict", "list", ...) whose every element (a dict's: value) is ``element``."""
+    members = () if element is None else _views([element]) if container == "dict" else _each([element])
+    return Shaped(PYTHON, container=container, members=tuple(members))
 
 
 def item(container, index):
     """What subscripting ``container`` (a literal container's Value) with ``index`` gives, or None."""
     if type(index) is ast.Constant:
-        return container.member(("item" if container.container in SEQUENCES else "key", index.value))
+        found = container.member(("item" if container.container in SEQUENCES else "key", index.value))
+        return found if found is not None or container.container != "dict" else _any_value(container)
     if type(index) is ast.Slice:
         return Shaped(PYTHON, container=container.container, members=tuple(_each([container.member(EACH)])))
     return container.member(EACH) if container.container in SEQUENCES else None
@@ -50,6 +58,12 @@ def element(value):
     if value.kind in ARRAYS:
         return Value(value.kind, value.dtype)
     return value.member(EACH) or UNKNOWN_VALUE
+
+
+def _any_value(mapping):
+    """What any key of a dict gives when its values share one kind (a key it lacks raises KeyError)."""
+    values = mapping.member(("call", "values"))
+    return values.member(EACH) if values is not None else None
 
 
 def forgotten(value):

@@ -157,7 +157,7 @@ class ArraySources:
                 helper = self.tracing.helper_facts(expr)
                 verdict = helper is not None and bool(helper[0].get("jitted") or helper[0].get("builds_jitted")
                                                       or helper[0].get("hands_out_jitted")
-                                                      or helper[0]["returns"] in ("jax", "numpy"))
+                                                      or helper[0]["returns"])  # (arrays, or a tuple or dict of some)
                 callee = self.tracing.callee(expr) if not verdict else None
                 verdict = verdict or (callee is not None and bool(self.tracing.builds_jitted(callee)))
                 record = self.tracing.record(expr) if not verdict and type(expr) is ast.Name else None

@@ -13,6 +13,7 @@ from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
+from .containers import holding
 from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
@@ -273,14 +274,8 @@ class Tracing:
             return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
         if facts.get("builds_jitted"):
             return builder_result(facts["builds_jitted"])
-        returns = facts.get("returns")
-        if returns == "jax":
-            return Value(TRACER if traced else JAX)
-        if returns == "numpy":
-            return Value(NUMPY)
-        if type(returns) is list:
-            return Shaped(UNKNOWN, members=tuple((("item", i), Value(NUMPY) if kind == "numpy" else UNKNOWN_VALUE)
-                                                 for i, kind in enumerate(returns)))
+        if facts.get("returns"):
+            return _summary_value(facts["returns"], traced)
         if not facts.get("follows") or any(type(a) is ast.Starred for a in call.args) or None in keywords:
             return None
         given = dict(zip(facts["params"], args), **keywords)
@@ -583,3 +578,14 @@ class Tracing:
 def _handing_out(jitted_calls):
     """What an object holds whose attributes ``jitted_calls`` are jitted functions."""
     return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in jitted_calls))
+
+
+def _summary_value(returns, traced):
+    """The Value of what a summary says a function returns (``returned_kind``): a jax.numpy array
+    (a tracer when given one), NumPy data, a dict whose values are one of those, a tuple of those."""
+    if type(returns) is list:
+        return Shaped(UNKNOWN, members=tuple((("item", i), _summary_value(kind, traced) if kind else UNKNOWN_VALUE)
+                                             for i, kind in enumerate(returns)))
+    if type(returns) is dict:
+        return holding("dict", _summary_value(returns["each"], traced))
+    return Value(NUMPY) if returns == "numpy" else Value(TRACER if traced else JAX)

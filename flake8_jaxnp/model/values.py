@@ -402,7 +402,7 @@ class FunctionFlow:
         for part in ("elt", "key", "value"):
             if hasattr(expr, part):
                 self.eval(getattr(expr, part), inner)
-        return containers.comprehension(expr, self.values[expr.elt] if hasattr(expr, "elt") else None)
+        return containers.comprehension(expr, self.values[getattr(expr, "elt", None) or expr.value])
 
     def _lambda(self, expr, env):
         return PYTHON_VALUE

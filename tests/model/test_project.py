@@ -19,7 +19,7 @@ import numpy as np
 
 {decorator}
 def train_step(params):
-    return params * 0.5, {{"loss": jnp.sum(params)}}
+    return params * 0.5, {{"loss": params.sum()}}  # (unjitted: what params is says what it gives)
 
 
 def to_host(x):
@@ -400,3 +400,37 @@ def test_a_helper_of_another_module_returns_what_its_parameters_make(tmp_path, d
     (package / "predict.py").write_text("import jax\nimport numpy as np\n\nfrom pkg.ops import forward\n\n\n"
                                         "@jax.jit\ndef predict(w, x):\n    return np.asarray(forward(w, x))\n")
     assert codes_at(lint(tmp_path, "pkg/predict.py")) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("params = {'w': jnp.ones(3), 'b': jnp.zeros(3)}\n    return params", [(8, "JNP501")]),
+    ("params = {'w': jax.random.normal(key, (3,)) * 0.3, 'b': jnp.zeros(3)}\n"
+     "    return {n: v.astype(dtype) for n, v in params.items()}", [(8, "JNP501")]),  # the values' kind
+    ("return {n: np.zeros(3) for n in 'wb'}", []),  # NumPy arrays take item assignment
+    ("return {'w': jnp.ones(3), 'b': np.zeros(3)}", []),  # values of two kinds: which one is unknown
+    ("return {n: v for n, v in dtype.items()}", []),  # a parameter's dict: its values are unknown
+    ("params = {'w': jnp.ones(3), 'b': jnp.zeros(3)}\n    params['b'] = np.zeros(3)\n    return params", []),
+    ("params = {'w': jnp.ones(3), 'b': jnp.zeros(3)}\n    jax.tree.map(print, params)\n    return params", []),
+])
+def test_a_dict_of_arrays_that_another_module_returns(tmp_path, body, expected):
+    """A dict display or comprehension whose values are all JAX (or all NumPy) arrays keeps that
+    kind in the caller: any of its keys gives one."""
+    package = write_project(tmp_path)
+    (package / "model.py").write_text(f"import jax\nimport jax.numpy as jnp\nimport numpy as np\n\n\n"
+                                      f"def init(key, dtype=jnp.float32):\n    {body}\n")
+    (package / "train.py").write_text("import jax\n\nfrom pkg.model import init\n\n\ndef run():\n"
+                                      "    params = init(jax.random.key(0))\n    params['b'][0] = 1.0\n")
+    assert codes_at(lint(tmp_path, "pkg/train.py")) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("return jnp.ones(3), jnp.zeros(3)", [(8, "JNP501")]),
+    ("return jnp.ones(3), {'b': jnp.zeros(3)}['b']", []),  # an item of a display: not read by the summary
+    ("return jnp.ones(3), np.zeros(3)", []),
+])
+def test_each_array_of_a_tuple_that_another_module_returns(tmp_path, body, expected):
+    package = write_project(tmp_path)
+    (package / "model.py").write_text(f"import jax.numpy as jnp\nimport numpy as np\n\n\ndef init():\n    {body}\n")
+    (package / "train.py").write_text("import jax\n\nfrom pkg.model import init\n\n\ndef run():\n"
+                                      "    w, b = init()\n    b[0] = 1.0\n")
+    assert codes_at(lint(tmp_path, "pkg/train.py")) == expected

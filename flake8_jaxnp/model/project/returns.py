@@ -4,6 +4,7 @@ every ``return`` gives (``returned_kind``: a jax.numpy call's device array, NumP
 tuple of those). Read by the summaries (``function_facts``) for this module's and other modules'
 callers."""
 import ast
+import json
 
 from ... import api
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
@@ -78,11 +79,16 @@ def returned_kind(value, imports, local=None, depth=0):
     tuple (``return X, y``); else None. ``local``: {name: the value of its one assignment in the
     function} (a parameter is no such name), followed a few deep."""
     kind = type(value)
+    if kind is str:  # a comprehension's name for the values of a local dict (``_dict_values``)
+        return value
     if kind is ast.Name and local and value.id in local and depth < _LOCAL_DEPTH:
         return returned_kind(local[value.id], imports, local, depth + 1)
     if kind is ast.Tuple and depth == 0 and value.elts and not any(type(e) is ast.Starred for e in value.elts):
         kinds = [returned_kind(e, imports, local, depth + 1) for e in value.elts]
         return kinds if any(kinds) else None
+    if kind in (ast.Dict, ast.DictComp):
+        each = _dict_values(value, imports, local or {}, depth)
+        return {"each": each} if each else None
     if kind is ast.UnaryOp:
         return returned_kind(value.operand, imports, local, depth)
     if kind is ast.BinOp:
@@ -96,8 +102,9 @@ def returned_kind(value, imports, local=None, depth=0):
         return None
     func = value.func
     if type(func) is ast.Attribute and type(func.value) in (ast.Call, ast.Name):
-        if func.attr == "astype":
-            return "numpy" if returned_kind(func.value, imports, local, depth) == "numpy" else None
+        if func.attr == "astype":  # (an array's own method: the same kind of array)
+            made = returned_kind(func.value, imports, local, depth)
+            return made if made in ("jax", "numpy") else None
         maker = func.value
         if type(maker) is ast.Name and local and maker.id in local:
             maker = local[maker.id]
@@ -107,10 +114,61 @@ def returned_kind(value, imports, local=None, depth=0):
     module, _, function = (summary_qualname(func, imports) or "").rpartition(".")
     if function in non_array_functions() or function in api.tuple_result_functions():
         return None
-    if module == "jax.numpy":
+    if module == "jax.numpy" or f"{module}.{function}" in api.random_samplers():
         return "jax"
     numpy = module in NUMPY_ARRAY_MODULES and f"{module}.{function}" not in api.numpy_gives_jax_array()
     return "numpy" if numpy else None
 
 
 _LOCAL_DEPTH = 4  # how many local names deep a returned value is followed
+
+
+def _dict_values(value, imports, local, depth):
+    """The kind ("jax", "numpy") every value of a dict display or comprehension has (``{n:
+    v.astype(t) for n, v in params.items()}`` of a local ``params`` display), else None."""
+    if depth >= _LOCAL_DEPTH or type(value) not in (ast.Dict, ast.DictComp):
+        return None
+    if type(value) is ast.Dict:
+        kinds = {json.dumps(returned_kind(v, imports, local, depth + 1)) for v in value.values}
+        each = json.loads(kinds.pop()) if len(kinds) == 1 and None not in value.keys else None
+        return each if each in ("jax", "numpy") else None
+    names = dict(local)
+    for generator in value.generators:
+        target, source = generator.target, generator.iter
+        view = source.func.attr if type(source) is ast.Call and type(source.func) is ast.Attribute \
+            and not source.args and source.func.attr in ("items", "values") else None
+        if view is None or generator.is_async:
+            return None
+        if view == "items":
+            if type(target) is not ast.Tuple or len(target.elts) != 2:
+                return None
+            target = target.elts[1]
+        each = _dict_values(local.get(source.func.value.id), imports, local, depth + 1) \
+            if type(source.func.value) is ast.Name and source.func.value.id in local else None
+        if type(target) is not ast.Name or each is None:
+            return None
+        names[target.id] = each
+    each = returned_kind(value.value, imports, names, depth + 1)
+    return each if each in ("jax", "numpy") else None
+
+
+def unchanged_dicts(func, local):
+    """``local`` less the names bound to a dict that ``func`` may change: every use of such a name but
+    a subscript read (``d["w"]``), a call of a method that reads it (``d.items()``) and its return may
+    change it (``d["b"] = ...``, ``d.update(...)``, ``fill(d)``), and then its values are unknown."""
+    dicts = {name for name, value in local.items() if type(value) in (ast.Dict, ast.DictComp)}
+    if not dicts:
+        return local
+    read = set()
+    for node in ast.walk(func):
+        kind = type(node)
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _READING_METHODS:
+            read.add(node.func.value)
+        elif kind is ast.Subscript and type(node.ctx) is ast.Load or kind is ast.Return:
+            read.add(node.value)
+    changed = {node.id for node in ast.walk(func) if type(node) is ast.Name and node.id in dicts
+               and type(node.ctx) is ast.Load and node not in read}
+    return {name: value for name, value in local.items() if name not in changed}
+
+
+_READING_METHODS = frozenset({"items", "values", "keys", "get"})

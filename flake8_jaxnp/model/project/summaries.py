@@ -30,7 +30,7 @@ from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances,
                     parameter_calls)
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import built_jitted, jitted_result_shape, module_records
-from .returns import conversions, returned_kind, summary_qualname
+from .returns import conversions, returned_kind, summary_qualname, unchanged_dicts
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
                     returned_def, run_methods)
 from .wrappers import wrapper_classes
@@ -504,7 +504,8 @@ def function_facts(func, imports):
                 stack.append((value, inner))
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
-    local = {name: value for name, value in local.items() if stores[name] == 1 and name not in params}
+    local = unchanged_dicts(func, {name: value for name, value in local.items()
+                                   if stores[name] == 1 and name not in params})
     returns = {json.dumps(returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
     kind = json.loads(returns.pop()) if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, keyed, imports)
