@@ -10,7 +10,16 @@ DATA_FILE = Path(__file__).with_name("jax_api.json")
 
 @lru_cache(maxsize=1)
 def data():
-    return datafiles.load(DATA_FILE, json.loads)
+    return datafiles.load(DATA_FILE, _parse)
+
+
+def _parse(text):
+    """The generated tables and those derived from them, which are kept with the parse
+    (``datafiles``): derived once, not by every process that asks."""
+    tables = json.loads(text)
+    tables["jnp_modules"] = sorted({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in tables["jnp_names"]})
+    tables["removed_name_modules"] = sorted({name.rpartition(".")[0] for name in tables["removed_names"]})
+    return tables
 
 
 def _entry(key, frozen=False):
@@ -27,10 +36,11 @@ jnp_names = _entry("jnp_names", frozen=True)
 array_attributes = _entry("array_attributes", frozen=True)
 
 
-@lru_cache(maxsize=1)
-def jnp_modules():
-    """jax.numpy and its submodules whose attribute names ``jnp_names`` lists."""
-    return frozenset({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in data()["jnp_names"]})
+# jax.numpy and its submodules whose attribute names ``jnp_names`` lists.
+jnp_modules = _entry("jnp_modules", frozen=True)
+
+# The modules of the removed names (``jax.core`` of ``jax.core.call``).
+removed_name_modules = _entry("removed_name_modules", frozen=True)
 
 
 @lru_cache(maxsize=1)

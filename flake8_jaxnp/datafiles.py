@@ -9,8 +9,9 @@ parsed again. A folder that cannot be written only means parsing every time.
 A file's top-level tables are kept one by one and read back when first asked for
 (``Tables``): one lint asks for some of the API data's tables, and reading the others
 would cost every process their time and memory. So is each entry of a large table of
-mappings (``removed_names``: a lint looks up the few names its file uses, of 2,000).
-Equal strings are kept once.
+mappings (``removed_names``: a lint looks up the few names its file uses, of 2,000), and
+that table's keys are read only when the table is first asked for (a file that names no
+JAX never asks). Equal strings are kept once.
 """
 import importlib.util
 import marshal
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-KEPT_FORMAT = 2  # of the kept file: (KEPT_FORMAT, text, tables); another one is parsed again
+KEPT_FORMAT = 3  # of the kept file: (KEPT_FORMAT, text, tables); another one is parsed again
 ENTRY_BY_ENTRY = 1000  # a table of more mappings than this keeps each entry on its own
 
 
@@ -48,9 +49,10 @@ def load(path, parse):
 
 
 def _kept(table):
-    """A table's kept form: its marshalled bytes, or those of each entry (``ENTRY_BY_ENTRY``)."""
+    """A table's kept form: its marshalled bytes, or (``ENTRY_BY_ENTRY``) a 1-tuple of the
+    marshalled mapping of its keys to each entry's marshalled bytes."""
     if type(table) is dict and len(table) > ENTRY_BY_ENTRY and all(type(entry) is dict for entry in table.values()):
-        return {key: marshal.dumps(entry) for key, entry in table.items()}
+        return (marshal.dumps({key: marshal.dumps(entry) for key, entry in table.items()}),)
     return marshal.dumps(table)
 
 
@@ -65,7 +67,7 @@ class Tables(Mapping):
             return self._read[key]
         except KeyError:
             kept = self._kept[key]
-            value = self._read[key] = Tables(kept) if type(kept) is dict else marshal.loads(kept)
+            value = self._read[key] = Tables(marshal.loads(kept[0])) if type(kept) is tuple else marshal.loads(kept)
             self._kept[key] = None  # (its bytes are not read again; the key stays for iteration)
             return value
 
