@@ -1,5 +1,6 @@
 """The generated JAX API facts (``jax_api.json``), loaded once, without importing jax."""
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,7 +19,9 @@ def _parse(text):
     (``datafiles``): derived once, not by every process that asks."""
     tables = json.loads(text)
     tables["jnp_modules"] = sorted({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in tables["jnp_names"]})
-    tables["removed_name_modules"] = sorted({name.rpartition(".")[0] for name in tables["removed_names"]})
+    by_module = tables["removed_names_by_module"] = {}
+    for name, removed in tables["removed_names"].items():
+        by_module.setdefault(name.rpartition(".")[0], {})[name] = removed
     return tables
 
 
@@ -39,8 +42,10 @@ array_attributes = _entry("array_attributes", frozen=True)
 # jax.numpy and its submodules whose attribute names ``jnp_names`` lists.
 jnp_modules = _entry("jnp_modules", frozen=True)
 
-# The modules of the removed names (``jax.core`` of ``jax.core.call``).
-removed_name_modules = _entry("removed_name_modules", frozen=True)
+@lru_cache(maxsize=1)
+def removed_name_modules():
+    """The modules of the removed names (``jax.core`` of ``jax.core.call``)."""
+    return frozenset(data()["removed_names_by_module"])
 
 
 @lru_cache(maxsize=1)
@@ -52,7 +57,30 @@ def missing_array_attributes():
 
 # JAX names of past releases that the installed JAX no longer has ("raises") or deprecates -> {"last": last
 # release read that had it, "message": JAX's own deprecation text or "", "raises": bool}.
-removed_names = _entry("removed_names")
+@lru_cache(maxsize=1)
+def removed_names():
+    return _RemovedNames(data()["removed_names_by_module"])
+
+
+class _RemovedNames(Mapping):
+    """``removed_names``, read one module's names at a time: a lint looks up the few names
+    its file uses, of 2,000, which reading them all would cost every process."""
+
+    def __init__(self, by_module):
+        self._by_module = by_module
+
+    def __getitem__(self, name):
+        return self._by_module.get(name.rpartition(".")[0], {})[name]
+
+    def __contains__(self, name):
+        return name in self._by_module.get(name.rpartition(".")[0], ())
+
+    def __iter__(self):
+        return (name for names in self._by_module.values() for name in names)
+
+    def __len__(self):
+        return sum(map(len, self._by_module.values()))
+
 
 # Removed names whose deprecation message (JAX's, or NumPy's for jax.numpy) names one replacement to
 # write instead -> that installed name: what JNP504's fix writes.

@@ -9,7 +9,7 @@ parsed again. A folder that cannot be written only means parsing every time.
 A file's top-level tables are kept one by one and read back when first asked for
 (``Tables``): one lint asks for some of the API data's tables, and reading the others
 would cost every process their time and memory. So is each entry of a large table of
-mappings (``removed_names``: a lint looks up the few names its file uses, of 2,000), and
+mappings (the removed names of a module: a lint looks up the few its file uses), and
 that table's keys are read only when the table is first asked for (a file that names no
 JAX never asks). Equal strings are kept once.
 """
@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 KEPT_FORMAT = 3  # of the kept file: (KEPT_FORMAT, text, tables); another one is parsed again
-ENTRY_BY_ENTRY = 1000  # a table of more mappings than this keeps each entry on its own
+ENTRY_BY_ENTRY = 100  # a table of more mappings than this keeps each entry on its own
 
 
 def load(path, parse):
