@@ -42,6 +42,7 @@ array_attributes = _entry("array_attributes", frozen=True)
 # jax.numpy and its submodules whose attribute names ``jnp_names`` lists.
 jnp_modules = _entry("jnp_modules", frozen=True)
 
+
 @lru_cache(maxsize=1)
 def removed_name_modules():
     """The modules of the removed names (``jax.core`` of ``jax.core.call``)."""
