@@ -1,5 +1,6 @@
 """The generated JAX API facts (``jax_api.json``), loaded once, without importing jax."""
 import json
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
 
@@ -10,7 +11,18 @@ DATA_FILE = Path(__file__).with_name("jax_api.json")
 
 @lru_cache(maxsize=1)
 def data():
-    return datafiles.load(DATA_FILE, json.loads)
+    return datafiles.load(DATA_FILE, _parse)
+
+
+def _parse(text):
+    """The generated tables and those derived from them, which are kept with the parse
+    (``datafiles``): derived once, not by every process that asks."""
+    tables = json.loads(text)
+    tables["jnp_modules"] = sorted({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in tables["jnp_names"]})
+    by_module = tables["removed_names_by_module"] = {}
+    for name, removed in tables["removed_names"].items():
+        by_module.setdefault(name.rpartition(".")[0], {})[name] = removed
+    return tables
 
 
 def _entry(key, frozen=False):
@@ -27,10 +39,14 @@ jnp_names = _entry("jnp_names", frozen=True)
 array_attributes = _entry("array_attributes", frozen=True)
 
 
+# jax.numpy and its submodules whose attribute names ``jnp_names`` lists.
+jnp_modules = _entry("jnp_modules", frozen=True)
+
+
 @lru_cache(maxsize=1)
-def jnp_modules():
-    """jax.numpy and its submodules whose attribute names ``jnp_names`` lists."""
-    return frozenset({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in data()["jnp_names"]})
+def removed_name_modules():
+    """The modules of the removed names (``jax.core`` of ``jax.core.call``)."""
+    return frozenset(data()["removed_names_by_module"])
 
 
 @lru_cache(maxsize=1)
@@ -42,7 +58,30 @@ def missing_array_attributes():
 
 # JAX names of past releases that the installed JAX no longer has ("raises") or deprecates -> {"last": last
 # release read that had it, "message": JAX's own deprecation text or "", "raises": bool}.
-removed_names = _entry("removed_names")
+@lru_cache(maxsize=1)
+def removed_names():
+    return _RemovedNames(data()["removed_names_by_module"])
+
+
+class _RemovedNames(Mapping):
+    """``removed_names``, read one module's names at a time: a lint looks up the few names
+    its file uses, of 2,000, which reading them all would cost every process."""
+
+    def __init__(self, by_module):
+        self._by_module = by_module
+
+    def __getitem__(self, name):
+        return self._by_module.get(name.rpartition(".")[0], {})[name]
+
+    def __contains__(self, name):
+        return name in self._by_module.get(name.rpartition(".")[0], ())
+
+    def __iter__(self):
+        return (name for names in self._by_module.values() for name in names)
+
+    def __len__(self):
+        return sum(map(len, self._by_module.values()))
+
 
 # Removed names whose deprecation message (JAX's, or NumPy's for jax.numpy) names one replacement to
 # write instead -> that installed name: what JNP504's fix writes.

@@ -3,14 +3,16 @@
 Parsing them costs as much as loading the rest of the plugin, and an editor pays that on
 every save. So their parsed form is kept beside the bytecode, in the folder and under the
 switch Python uses for its own (``__pycache__``, ``PYTHONPYCACHEPREFIX``,
-``PYTHONDONTWRITEBYTECODE``), together with the text it was parsed from: a changed file is
-parsed again. A folder that cannot be written only means parsing every time.
+``PYTHONDONTWRITEBYTECODE``), together with the text it was parsed from and the source of
+the module that parses it (which may derive tables of its own): a change to either is parsed
+again. A folder that cannot be written only means parsing every time.
 
 A file's top-level tables are kept one by one and read back when first asked for
 (``Tables``): one lint asks for some of the API data's tables, and reading the others
 would cost every process their time and memory. So is each entry of a large table of
-mappings (``removed_names``: a lint looks up the few names its file uses, of 2,000).
-Equal strings are kept once.
+mappings (the removed names of a module: a lint looks up the few its file uses), and
+that table's keys are read only when the table is first asked for (a file that names no
+JAX never asks). Equal strings are kept once.
 """
 import importlib.util
 import marshal
@@ -19,17 +21,18 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-KEPT_FORMAT = 2  # of the kept file: (KEPT_FORMAT, text, tables); another one is parsed again
-ENTRY_BY_ENTRY = 1000  # a table of more mappings than this keeps each entry on its own
+KEPT_FORMAT = 3  # of the kept file: (KEPT_FORMAT, text, parser, tables); another one is parsed again
+ENTRY_BY_ENTRY = 100  # a table of more mappings than this keeps each entry on its own
 
 
 def load(path, parse):
     """``parse(text)`` of the file at ``path`` (a mapping), kept for the next process."""
     text = path.read_bytes()
+    parser = Path(sys.modules[parse.__module__].__file__).read_bytes()
     kept = Path(importlib.util.cache_from_source(str(path.with_suffix(".py")))).with_suffix(f"{path.suffix}.marshal")
     try:
-        kept_format, kept_text, tables = marshal.loads(kept.read_bytes())
-        if kept_format == KEPT_FORMAT and kept_text == text:
+        kept_format, kept_text, kept_parser, tables = marshal.loads(kept.read_bytes())
+        if kept_format == KEPT_FORMAT and kept_text == text and kept_parser == parser:
             return Tables(tables)
     except (OSError, ValueError, EOFError, TypeError):
         pass
@@ -40,7 +43,7 @@ def load(path, parse):
             strings = {}
             tables = {key: _kept(_shared(value, strings)) for key, value in parsed.items()}
             kept.parent.mkdir(parents=True, exist_ok=True)
-            partial.write_bytes(marshal.dumps((KEPT_FORMAT, text, tables)))
+            partial.write_bytes(marshal.dumps((KEPT_FORMAT, text, parser, tables)))
             os.replace(partial, kept)
         except (OSError, ValueError):  # (ValueError: a value marshal cannot keep)
             pass
@@ -48,9 +51,10 @@ def load(path, parse):
 
 
 def _kept(table):
-    """A table's kept form: its marshalled bytes, or those of each entry (``ENTRY_BY_ENTRY``)."""
+    """A table's kept form: its marshalled bytes, or (``ENTRY_BY_ENTRY``) a 1-tuple of the
+    marshalled mapping of its keys to each entry's marshalled bytes."""
     if type(table) is dict and len(table) > ENTRY_BY_ENTRY and all(type(entry) is dict for entry in table.values()):
-        return {key: marshal.dumps(entry) for key, entry in table.items()}
+        return (marshal.dumps({key: marshal.dumps(entry) for key, entry in table.items()}),)
     return marshal.dumps(table)
 
 
@@ -65,7 +69,7 @@ class Tables(Mapping):
             return self._read[key]
         except KeyError:
             kept = self._kept[key]
-            value = self._read[key] = Tables(kept) if type(kept) is dict else marshal.loads(kept)
+            value = self._read[key] = Tables(marshal.loads(kept[0])) if type(kept) is tuple else marshal.loads(kept)
             self._kept[key] = None  # (its bytes are not read again; the key stays for iteration)
             return value
 

@@ -92,7 +92,7 @@ def numpy_only_apis(model):
 def _named_modules():
     """The modules whose attributes (``jax.core.call``, ``jnp.foo``) a finding may name: those of
     removed names, and jax.numpy's."""
-    return frozenset(name.rpartition(".")[0] for name in api.removed_names()) | api.jnp_modules()
+    return api.removed_name_modules() | api.jnp_modules()
 
 
 @lru_cache(maxsize=1)
