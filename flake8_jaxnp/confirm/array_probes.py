@@ -315,17 +315,7 @@ def _check_narrowing(place, where, values, inside_other_code=False):
                                       f"NumPy {wide.dtype.name} data passed to {where} came out 32-bit (x64 off)")
 
 
-# what to check after each call from a watched file of a jitted function of user code:
-# (place, the jitted function, args, kwargs) (key_probes: the keys it consumed)
-JITTED_CALL_CHECKS = []
-
-
-def checked_call(place, func, name, args, kwargs):
-    """A call of a jitted function that user code made outside the watched modules' namespaces."""
-    result = func(*args, **kwargs)
-    for check in JITTED_CALL_CHECKS:
-        check(place, func, args, kwargs)
-    return result
+JITTED_CALL_CHECKS = []  # check(place, jitted function, args, kwargs) after a call from a watched file
 
 
 def _jitted_call(place, func, name, args, kwargs):
@@ -343,8 +333,7 @@ def _jitted_call(place, func, name, args, kwargs):
     finally:
         rec.jit_stack.pop()
     rec.results[name].append(result)
-    for check in JITTED_CALL_CHECKS:
-        check(place, func, args, kwargs)
+    [check(place, func, args, kwargs) for check in JITTED_CALL_CHECKS]
     code = getattr(getattr(func, "__wrapped__", None), "__code__", None)
     for value in _arguments(args, kwargs):
         if _watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
@@ -495,10 +484,8 @@ def install_module_probes(namespace):
         probe = next((probe for module, probe in MODULE_PROBES if value is module), None)
         if probe is not None:
             namespace[name] = probe
-        elif type(value).__name__ == "PjitFunction":
-            namespace[name] = CallProbe(value, name, _jitted_call)
-        elif isinstance(value, CallProbe) and value._on_call is checked_call:
-            namespace[name] = CallProbe(value._func, name, _jitted_call)
+        elif type(getattr(value, "_func", value)).__name__ == "PjitFunction":  # (or the jax.jit probe's)
+            namespace[name] = CallProbe(getattr(value, "_func", value), name, _jitted_call)
         elif _probe_worthy(value) and not isinstance(value, CallProbe):
             for module, probe in MODULE_PROBES:
                 own_name = getattr(value, "__name__", None)

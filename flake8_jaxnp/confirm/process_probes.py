@@ -132,7 +132,7 @@ def _jit_probe(jit):
         if not own:
             return jitted
         key_probes.JITTED_CONSUMERS[id(jitted)] = (jitted, consumed)
-        return array_probes.CallProbe(jitted, getattr(fun, "__name__", "jitted"), array_probes.checked_call)
+        return array_probes.CallProbe(jitted, getattr(fun, "__name__", "jitted"), key_probes.checked_call)
     return probe
 
 
