@@ -175,9 +175,9 @@ class Consumers:
         return inits[0] if len(inits) == 1 else None
 
     def _imported_consumer(self, call):
-        """The summary facts of a plain function of another project module that ``call`` runs
-        and that consumes a key parameter, or None (inside a jitted one the runtime mode sees
-        only tracers: it could not confirm the reuse)."""
+        """The summary facts of a function of another project module that ``call`` runs and that
+        consumes a key parameter (``handed_keys``), jitted or not, or None. (A jitted one consumes
+        the key data given to every call: the runtime mode records what its trace consumed.)"""
         if not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
             return None  # (asked of every call: the cheap test first)
         func = self.runs(call)[0]
@@ -189,7 +189,7 @@ class Consumers:
         if self.model.callee(func) is not None or (self.model.qualname(func) or "").startswith(("jax.", "numpy.")):
             return None
         found = self.model.helper_facts(func)
-        if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
+        if found is not None and found[1] is not None and found[0].get("keys"):
             return found[0]
         return None
 
