@@ -30,7 +30,8 @@ def consumed_keys(project, path, name, summary, seen=frozenset()):
     found = dict(facts["keys"])
     if len(seen) >= _MAX_DEPTH:
         return found
-    for binding, attributes, positions, keywords, _, always, transform in summary["flows"].get(name, ()):
+    flows = (project.summary(path) if "." in name else summary)["flows"]  # (a nested def's: the whole module's)
+    for binding, attributes, positions, keywords, _, always, transform in flows.get(name, ()):
         bare = [(where, passed[0]) for where, passed, is_bare in positions + keywords if is_bare]
         if not (always and bare) or transform not in _RUNNING_TRANSFORMS:
             continue
