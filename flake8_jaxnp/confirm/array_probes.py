@@ -334,7 +334,7 @@ def _jitted_call(place, func, name, args, kwargs):
         rec.jit_stack.pop()
     rec.results[name].append(result)
     [check(place, func, args, kwargs) for check in JITTED_CALL_CHECKS]
-    code = getattr(getattr(func, "__wrapped__", None), "__code__", None)
+    code = getattr(getattr(wrapped := getattr(func, "__wrapped__", None), "traced_function", wrapped), "__code__", None)
     for value in _arguments(args, kwargs):
         if _watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
             # a leaf that jit took is a static argument: its attributes are the compiled code's constants

@@ -121,6 +121,7 @@ def tracing_keys(fun):
                                                       or jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key)):
                 _TRACED_ARGUMENTS[id(leaf)] = (leaf, consumed, position)
         return fun(*args, **kwargs)
+    traced.traced_function = fun
     return traced, consumed
 
 
