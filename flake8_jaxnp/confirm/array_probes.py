@@ -39,6 +39,7 @@ FETCHED_KEPT = 8  # arrays remembered per place, to tell converting one again fr
 BACKEND = "cpu"  # set by process_probes.install_process_probes
 RECORDER = None  # the Recorder of the run in progress, or None
 BUSY = False  # a probe is already handling this call: nested conversions are its own
+JITTED_CALL_CHECKS = []  # check(place, jitted function, args, kwargs) after a call from a watched file
 
 
 class Recorder:
@@ -315,9 +316,6 @@ def _check_narrowing(place, where, values, inside_other_code=False):
                                       f"NumPy {wide.dtype.name} data passed to {where} came out 32-bit (x64 off)")
 
 
-JITTED_CALL_CHECKS = []  # check(place, jitted function, args, kwargs) after a call from a watched file
-
-
 def _jitted_call(place, func, name, args, kwargs):
     rec = RECORDER
     _check_narrowing(place, f"jitted {name}()", _arguments(args, kwargs))
@@ -333,7 +331,8 @@ def _jitted_call(place, func, name, args, kwargs):
     finally:
         rec.jit_stack.pop()
     rec.results[name].append(result)
-    [check(place, func, args, kwargs) for check in JITTED_CALL_CHECKS]
+    for check in JITTED_CALL_CHECKS:
+        check(place, func, args, kwargs)
     code = getattr(getattr(wrapped := getattr(func, "__wrapped__", None), "traced_function", wrapped), "__code__", None)
     for value in _arguments(args, kwargs):
         if _watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
