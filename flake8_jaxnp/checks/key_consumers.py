@@ -174,12 +174,36 @@ class Consumers:
         return self.model.method_of(cls, "__call__") if cls is not None else None
 
     def _imported_consumer(self, call):
-        """The summary facts of a plain function of another project module that ``call`` runs
-        and that consumes a key parameter, or None (inside a jitted one the runtime mode sees
-        only tracers: it could not confirm the reuse)."""
+        """The summary facts of a function of another project module that ``call`` runs and that
+        consumes a key parameter (``handed_keys``), jitted or not, or None. (A jitted one consumes
+        the key data given to every call: the runtime mode records what its trace consumed.)"""
         if not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
             return None  # (asked of every call: the cheap test first)
         func = self.runs(call)[0]
+        made = self._made_by(func)
+        if made is not None:  # step = steps.make_step(cfg): the def the factory returns
+            facts = self._imported_function(made.func) or {}
+            inner = facts.get("gives") or facts.get("jits") or {}
+            return inner if inner.get("keys") else None
+        facts = self._imported_function(func)
+        return facts if facts is not None and facts.get("keys") else None
+
+    def _made_by(self, func):
+        """The call a name bound once by a plain assignment holds the result of (also as an element
+        of a tuple written out: ``step, key = make_step(cfg), make_key(1)``), or None."""
+        found = self.model.resolve(func) if type(func) is ast.Name else None
+        if not found or len(found[1]) != 1 or found[1][0].kind not in (BindingKind.ASSIGN, BindingKind.OTHER):
+            return None
+        stmt, value = found[1][0].stmt, found[1][0].value
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Tuple \
+                and type(stmt.value) is ast.Tuple and len(stmt.value.elts) == len(stmt.targets[0].elts):
+            value = next((v for t, v in zip(stmt.targets[0].elts, stmt.value.elts)
+                          if type(t) is ast.Name and t.id == func.id), None)
+        return value if type(value) is ast.Call else None
+
+    def _imported_function(self, func):
+        """The summary facts of the function of another project module that ``func`` names
+        through a module-level import, or None."""
         root = func
         while type(root) is ast.Attribute:
             root = root.value
@@ -188,9 +212,7 @@ class Consumers:
         if self.model.callee(func) is not None or (self.model.qualname(func) or "").startswith(("jax.", "numpy.")):
             return None
         found = self.model.helper_facts(func)
-        if found is not None and found[1] is not None and found[0].get("keys") and not found[0]["jitted"]:
-            return found[0]
-        return None
+        return found[0] if found is not None and found[1] is not None else None
 
     def _drawing_layer(self, call):
         """Whether ``call`` calls, with ``key=`` its only keyword, an object that a framework layer
@@ -239,7 +261,8 @@ class Consumers:
             return _passed_key(given, names, consumed, returned, posonly)
         facts = self._imported_consumer(call)
         if facts is not None:
-            return _passed_key(given, facts["params"], facts["keys"], facts["returned_keys"] if not wrapped else [], ())
+            returned = facts.get("returned_keys", []) if not wrapped else []  # (a factory's step hands none back)
+            return _passed_key(given, facts["params"], facts["keys"], returned, ())
         return None
 
     def _consumed_parameters(self, func):

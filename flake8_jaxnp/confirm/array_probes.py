@@ -39,6 +39,7 @@ FETCHED_KEPT = 8  # arrays remembered per place, to tell converting one again fr
 BACKEND = "cpu"  # set by process_probes.install_process_probes
 RECORDER = None  # the Recorder of the run in progress, or None
 BUSY = False  # a probe is already handling this call: nested conversions are its own
+JITTED_CALL_CHECKS = []  # check(place, jitted function, args, kwargs) after a call from a watched file
 
 
 class Recorder:
@@ -330,7 +331,9 @@ def _jitted_call(place, func, name, args, kwargs):
     finally:
         rec.jit_stack.pop()
     rec.results[name].append(result)
-    code = getattr(getattr(func, "__wrapped__", None), "__code__", None)
+    for check in JITTED_CALL_CHECKS:
+        check(place, func, args, kwargs)
+    code = getattr(getattr(wrapped := getattr(func, "__wrapped__", None), "traced_function", wrapped), "__code__", None)
     for value in _arguments(args, kwargs):
         if _watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
             # a leaf that jit took is a static argument: its attributes are the compiled code's constants
@@ -480,8 +483,8 @@ def install_module_probes(namespace):
         probe = next((probe for module, probe in MODULE_PROBES if value is module), None)
         if probe is not None:
             namespace[name] = probe
-        elif type(value).__name__ == "PjitFunction":
-            namespace[name] = CallProbe(value, name, _jitted_call)
+        elif type(getattr(value, "_func", value)).__name__ == "PjitFunction":  # (or the jax.jit probe's)
+            namespace[name] = CallProbe(getattr(value, "_func", value), name, _jitted_call)
         elif _probe_worthy(value) and not isinstance(value, CallProbe):
             for module, probe in MODULE_PROBES:
                 own_name = getattr(value, "__name__", None)

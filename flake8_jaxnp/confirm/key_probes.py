@@ -15,6 +15,12 @@ from . import array_probes
 from .array_probes import fingerprint
 from .frames import in_other_code, place_of, watched_places
 
+# id of an argument leaf that jax.jit traces a user function with -> (the leaf, the positions of
+# that function's argument leaves its trace consumes as keys, the leaf's position)
+_TRACED_ARGUMENTS = {}
+# id of a function jax.jit made of user code -> (it, the positions of its argument leaves consumed as keys)
+JITTED_CONSUMERS = {}
+
 try:  # JAX's batching trace and tracer (private): what a jax.vmap traces with
     from jax._src import core as jax_core
     from jax._src.interpreters.batching import BatchTrace as _BATCH_TRACE, BatchTracer as _BATCH_TRACER
@@ -34,6 +40,9 @@ def _key_consumer_probe(name, func):
         if rec is not None and not array_probes.BUSY:
             frame = sys._getframe(1)
             key = args[0] if args else kwargs.get("key")
+            traced = _TRACED_ARGUMENTS.get(id(key)) if isinstance(key, jax.core.Tracer) else None
+            if traced is not None and traced[0] is key:
+                traced[1].add(traced[2])
             watched = frame.f_code.co_filename in rec.watched
             size = _batch_sharing(key) if watched or in_other_code(frame.f_code.co_filename) else 0
             for caller in watched_places(rec.watched) if size > 1 else ():
@@ -98,8 +107,57 @@ def _key_fingerprint(key, rec):
         return fingerprint(np.asarray(data))
 
 
+def tracing_keys(fun):
+    """``fun`` for jax.jit to trace, telling which of its argument leaves the trace consumes as keys
+    (a sampler or a split given the argument's own tracer, in any code): every call of the jitted
+    function consumes the key data given there, though JAX traces it once. Returns (the function
+    to jit, the set of those positions, filled while it is traced)."""
+    consumed = set()
+
+    @functools.wraps(fun)
+    def traced(*args, **kwargs):
+        for position, leaf in enumerate(jax.tree_util.tree_leaves((args, kwargs))):
+            if isinstance(leaf, jax.core.Tracer) and (leaf.dtype == np.uint32
+                                                      or jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key)):
+                _TRACED_ARGUMENTS[id(leaf)] = (leaf, consumed, position)
+        return fun(*args, **kwargs)
+    traced.traced_function = fun
+    return traced, consumed
+
+
+def check_jitted_keys(place, jitted, args, kwargs):
+    """Key reuse through a jitted function called at ``place``: the key data given at a position
+    whose tracer its trace consumed, given again, gives the same random bits."""
+    rec = array_probes.RECORDER
+    consumed = JITTED_CONSUMERS.get(id(jitted))
+    if rec is None or consumed is None or consumed[0] is not jitted or not consumed[1]:
+        return
+    name = getattr(jitted, "__name__", "jitted function")
+    leaves = jax.tree_util.tree_leaves((args, kwargs))
+    for position in sorted(consumed[1]):
+        key = leaves[position] if position < len(leaves) else None
+        if not isinstance(key, jax.Array) or isinstance(key, jax.core.Tracer):
+            continue
+        fingerprint = _key_fingerprint(key, rec)
+        if fingerprint in rec.keys_consumed:
+            (_, first_line), first_name = rec.keys_consumed[fingerprint]
+            rec.observe(place, ev.KEY_REUSE, "key data", f"jitted {name}() consumed the key data that "
+                        f"{first_name}() consumed on line {first_line}")
+        else:
+            rec.keys_consumed[fingerprint] = (place, f"jitted {name}")
+
+
+def checked_call(place, func, name, args, kwargs):
+    """A call from a watched file of a jitted function that user code made (the jax.jit probe)."""
+    result = func(*args, **kwargs)
+    check_jitted_keys(place, func, args, kwargs)
+    return result
+
+
 def install_key_probes():
-    """Wrap jax.random's samplers and split (what consumes a key) and its key makers."""
+    """Wrap jax.random's samplers and split (what consumes a key) and its key makers; check the keys
+    given to the jitted functions of user code."""
+    array_probes.JITTED_CALL_CHECKS.append(check_jitted_keys)
     for qualname in sorted(random_samplers() | {SPLIT}):
         name = qualname.rpartition(".")[2]
         setattr(jax.random, name, _key_consumer_probe(name, getattr(jax.random, name)))

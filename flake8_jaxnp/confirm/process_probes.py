@@ -9,6 +9,8 @@ exceptions that pass through them. Like the array probes, these write into
 import builtins
 import functools
 import importlib
+import inspect
+import os
 import re
 import sys
 import time
@@ -24,8 +26,9 @@ from .. import evidence as ev
 from ..facts import CLOCKS, STDLIB_RANDOM
 from . import array_probes
 from .array_probes import install_array_probes, is_device_array, user_frame
-from .frames import LIBRARY_DIRS, OWN_DIR, place_of, watched_places
-from .key_probes import install_key_probes
+from . import key_probes
+from .frames import LIBRARY_DIRS, OWN_DIR, in_other_code, place_of, watched_places
+from .key_probes import install_key_probes, tracing_keys
 from .observe import Stopped, exception_evidence, one_line
 
 # A tracer formatted into a string before print() sees it (f"{x}"): JitTracer(float32[2]), Traced<...>.
@@ -120,13 +123,27 @@ def _jit_probe(jit):
     each function it is given, so a def decorated in a loop makes a new one on every iteration)."""
     @functools.wraps(jit)
     def probe(fun, *args, **kwargs):
-        jitted = jit(fun, *args, **kwargs)
+        own = callable(fun) and _user_code_outside_a_class(sys._getframe(1))
+        traced, consumed = tracing_keys(fun) if own else (fun, None)
+        jitted = jit(traced, *args, **kwargs)
         rec = array_probes.RECORDER
-        if rec is not None:
-            for place in watched_places(rec.watched):
-                rec.jit_wraps[place].setdefault(id(fun), (fun, jitted))  # fun kept: ids stay unique
-        return jitted
+        for place in watched_places(rec.watched) if rec is not None else ():
+            rec.jit_wraps[place].setdefault(id(traced), (traced, jitted))  # kept: ids stay unique
+        if not own:
+            return jitted
+        key_probes.JITTED_CONSUMERS[id(jitted)] = (jitted, consumed)
+        return array_probes.CallProbe(jitted, getattr(fun, "__name__", "jitted"), key_probes.checked_call)
     return probe
+
+
+def _user_code_outside_a_class(frame):
+    """Whether ``frame`` runs user code (not an installed package's: a watched file's, or a project
+    module's) in a function or at a module's top level: a jitted function made there may stand in a
+    probe (a class body's ``@jax.jit`` method must stay a descriptor)."""
+    name = frame.f_code.co_filename
+    if not in_other_code(name) or f"-packages{os.sep}" in name:
+        return False
+    return bool(frame.f_code.co_flags & inspect.CO_OPTIMIZED) or frame.f_locals is frame.f_globals
 
 
 def _gradient_probe(transform, name):

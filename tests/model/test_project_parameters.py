@@ -62,8 +62,8 @@ def jitted_step(key, x):
     ("key, x = fresh_step(key, x)\n    return random.split(key)", []),
     ("x = noise_if(key, False)\n    return random.normal(key, (2,))", []),
     ("x = unused_split(key, print)\n    return random.normal(key, (2,))", []),
-    # inside a jitted function the runtime mode sees tracers alone: it could not confirm
-    ("key, x = jitted_step(key, x)\n    return random.split(key)", []),
+    # a jitted helper too: every call consumes the key data given (the runtime mode records what its trace drew from)
+    ("key, x = jitted_step(key, x)\n    return random.split(key)", [(9, "JNP606")]),
     # through a transform applied here: it takes the helper's arguments and draws from its keys
     ("import jax\n    g = jax.grad(sampling.noise)(x, key)\n    return random.normal(key, (2,))", [(10, "JNP601")]),
     ("import jax\n    g = jax.vmap(noise)(x, key)\n    return jax.vmap(noise)(x, key)", [(10, "JNP601")]),

@@ -23,6 +23,7 @@ from .cache import MEMORY
 from .constants import constant_needs
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
+from .handed_keys import handed_keys
 from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       project_folder, real_path, top_package)
@@ -189,6 +190,7 @@ class Project(OtherModules):
         if name in summary["functions"]:
             through, _ = self._converts_through(path, name, summary, {(path, name)})
             facts["converts"] = sorted(facts["converts"]) + through
+            facts.update(handed_keys(self, path, name, summary))
         return path, facts
 
     def _converts_through(self, path, name, summary, seen):

@@ -28,6 +28,7 @@ from .constants import bound_once, module_objects, numpy_constants, rebound_glob
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, enclosing,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
+from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .records import built_jitted, jitted_result_shape, module_records
 from .returns import conversions, returned_kind, summary_qualname, unchanged_dicts
@@ -337,13 +338,15 @@ def _top_level_facts(func, imports, transforms, lines):
     """``function_facts`` of a top-level def, with what other modules may call it for: the
     def it returns (``gives``: its name and parameters, for ``jax.jit(make_train(cfg))``),
     and whether it returns a jitted function (``builds_jitted``: ``return jax.jit(step)``, or which
-    positions of the tuple it returns hold one: ``return step, tx``)."""
+    positions of the tuple it returns hold one: ``return step, tx``; ``jits``: the nested def so jitted)."""
     facts = function_facts(func, imports)
-    inner = returned_def(func)
-    if inner is not None:
-        facts["gives"] = {"name": inner.name, "params": positional_names(inner),
-                          "traceable": sorted(applied_parameters(inner, None, ()))}
     built = _builds_jitted(func, imports, transforms) if lines.touched(func) else None
+    jitted = returned_step(func, lambda value, body: _returned_jit(value, body, imports, transforms)) \
+        if built is True else None
+    for field, inner in (("gives", returned_def(func)), ("jits", jitted)):
+        if inner is not None:
+            facts[field] = {"name": inner.name, "params": positional_names(inner), "keys": function_facts(
+                inner, imports)["keys"], "traceable": sorted(applied_parameters(inner, None, ()))}
     if built is not None:
         facts["builds_jitted"] = built
     if built is True and _jits_anew(func, imports, transforms):
