@@ -507,8 +507,7 @@ def function_facts(func, imports):
                 stack.append((value, inner))
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
-    local = unchanged_dicts(func, {name: value for name, value in local.items()
-                                   if stores[name] == 1 and name not in params})
+    local = unchanged_dicts(func, {n: v for n, v in local.items() if stores[n] == 1 and n not in params})
     returns = {json.dumps(returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
     kind = json.loads(returns.pop()) if ends_in_return and len(returns) == 1 else None
     keys = _consumed_keys(func, params, keyed, imports)
