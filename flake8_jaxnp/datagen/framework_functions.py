@@ -56,7 +56,13 @@ def framework_array_functions(data_file, resolve):
     integer labels last), give one JAX array, and give no pytree when any of those arrays is a
     dict of it instead (``optax.global_norm``, ``optax.l2_loss``; not ``optax.apply_updates``,
     which maps a tree); a library not installed keeps its entries from ``data_file``."""
-    previous = recorded(data_file, ARRAY_FUNCTIONS_KEY)
+    return _measured_functions(data_file, resolve, ARRAY_FUNCTIONS_KEY, _gives_one_array_of_arrays)
+
+
+def _measured_functions(data_file, resolve, key, measure):
+    """{dotted name: measured_with} for the public functions of ``ARRAY_FUNCTION_NAMESPACES`` that
+    ``measure`` holds true of; a library not installed keeps its entries under ``key`` in ``data_file``."""
+    previous = recorded(data_file, key)
     found = {}
     for namespace in ARRAY_FUNCTION_NAMESPACES:
         module = resolve(namespace)
@@ -66,7 +72,7 @@ def framework_array_functions(data_file, resolve):
         package = namespace.split(".")[0]
         for name in sorted(dir(module)):
             func = getattr(module, name)
-            if not name.startswith("_") and inspect.isfunction(func) and _gives_one_array_of_arrays(func):
+            if not name.startswith("_") and inspect.isfunction(func) and measure(func):
                 found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
 
@@ -76,12 +82,7 @@ def _gives_one_array_of_arrays(func):
     import itertools
     import jax.numpy as jnp
 
-    try:
-        parameters = inspect.signature(func).parameters.values()
-    except (TypeError, ValueError):
-        return False
-    required = [p for p in parameters
-                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    required = _required_positional(func)
     if not required:
         return False
     floats = [jnp.ones((2, 3)) for _ in required]
@@ -125,28 +126,18 @@ def framework_fresh_objects(data_file, resolve):
     are not equal (``optax.adam``: a transformation of new closures), so that as a static argument
     of a jitted function each call's result is a new cache key; a library not installed keeps its
     entries from ``data_file``."""
-    previous = recorded(data_file, FRESH_OBJECTS_KEY)
-    found = {}
-    for namespace in ARRAY_FUNCTION_NAMESPACES:
-        module = resolve(namespace)
-        if module is None:
-            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
-            continue
-        package = namespace.split(".")[0]
-        for name in sorted(dir(module)):
-            func = getattr(module, name)
-            if not name.startswith("_") and inspect.isfunction(func) and _new_on_every_call(func):
-                found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
+    return _measured_functions(data_file, resolve, FRESH_OBJECTS_KEY, _new_on_every_call)
 
 
 def _new_on_every_call(func):
     """Whether two calls of ``func`` with 0.1 in every required parameter give unequal hashable objects."""
     import warnings
 
+    required = _required_positional(func)
+    if required is None:
+        return False
+    args = [0.1 for _ in required]
     try:
-        parameters = inspect.signature(func).parameters.values()
-        args = [0.1 for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             first, second = func(*args), func(*args)
@@ -154,3 +145,12 @@ def _new_on_every_call(func):
     except Exception:  # noqa: BLE001 - a function these arguments do not fit is not measured
         return False
     return first != second
+
+
+def _required_positional(func):
+    """The parameters of ``func`` a positional call must give; None when it has no signature to read."""
+    try:
+        parameters = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return [p for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
