@@ -46,8 +46,9 @@ class Tokenizer:
 def case_masking_key_made_from_seed_each_step():
     tokenizer = Tokenizer()
     params = jnp.ones((4, 3))
-    for step in range(4):
-        encoded = tokenizer.mask_and_encode(jnp.ones((4, 3)) * step)
+    dataloader = (jnp.ones((4, 3)) * step for step in range(8))
+    for batch in dataloader:
+        encoded = tokenizer.mask_and_encode(batch)
         params = params - 0.1 * encoded
     return params
 
@@ -65,9 +66,10 @@ def case_ok_masking_key_passed_per_step():
     tokenizer = TokenizerKeyed()
     params = jnp.ones((4, 3))
     rng = jax.random.key(0)
-    for step in range(4):
+    dataloader = (jnp.ones((4, 3)) * step for step in range(8))
+    for batch in dataloader:
         rng, mask_rng = jax.random.split(rng)
-        encoded = tokenizer.mask_and_encode(jnp.ones((4, 3)) * step, mask_rng)
+        encoded = tokenizer.mask_and_encode(batch, mask_rng)
         params = params - 0.1 * encoded
     return params
 
