@@ -99,11 +99,11 @@ def case_ok_jitted_call_with_one_shape():
 # Rolling out eight vectorised environments for ten steps, the user reads the clock right after the
 # loop; the steps are still running, and the two key splits made from one rng give the same keys.
 def env_reset(key):
-    return jax.random.uniform(key, (4,))
+    return jax.random.uniform(key, (300, 300))
 
 
 def env_step(state, action):
-    return jnp.tanh(state + action)
+    return jnp.tanh(state @ state + action)
 
 
 def case_vmapped_rollout_timed_without_waiting():
@@ -114,7 +114,7 @@ def case_vmapped_rollout_timed_without_waiting():
     timestep = jax.vmap(env_reset)(reset_rng) + jax.vmap(env_reset)(ruleset_rng)
     start = time.time()
     for i in range(10):
-        timestep = jax.vmap(env_step, in_axes=0)(timestep, jnp.zeros((8, 4)))
+        timestep = jax.vmap(env_step, in_axes=0)(timestep, jnp.zeros((8, 300, 300)))
     elapsed = time.time() - start  # reported: JNP603
     return elapsed
 
@@ -127,7 +127,7 @@ def case_ok_vmapped_rollout_timed_after_waiting():
                 + jax.vmap(env_reset)(jax.random.split(ruleset_rng, num_envs)))
     start = time.time()
     for i in range(10):
-        timestep = jax.vmap(env_step, in_axes=0)(timestep, jnp.zeros((8, 4)))
+        timestep = jax.vmap(env_step, in_axes=0)(timestep, jnp.zeros((8, 300, 300)))
     timestep.block_until_ready()
     elapsed = time.time() - start
     return elapsed
