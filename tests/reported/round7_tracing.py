@@ -108,8 +108,17 @@ def case_convergence_test_under_jit():
     return jax.jit(hits)(jnp.ones((3, 3)) + jnp.eye(3))
 
 
-def case_ok_convergence_test_eager():
-    return hits(jnp.ones((3, 3)) + jnp.eye(3))
+def hits_fixed_iterations(a, max_iter=20):
+    n = a.shape[0]
+    h = jnp.full(n, 1.0 / n)
+    for _ in range(max_iter):
+        h = a @ (h @ a)
+        h = h / jnp.max(h)
+    return h
+
+
+def case_ok_fixed_iterations_under_jit():
+    return jax.jit(hits_fixed_iterations)(jnp.ones((3, 3)) + jnp.eye(3))
 
 
 # https://github.com/scipy/scipy/issues/22781
