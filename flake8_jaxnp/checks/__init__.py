@@ -3,6 +3,7 @@ Findings, declared with ``@rule(codes)``: the linter runs every check so declare
 import ast
 import bisect
 
+from ..model.instances import method_in
 from ..model.kinds import JAX_TREE
 from ..model.names import BindingKind
 from ..model.syntax import named_options, positional_names, selected_arguments
@@ -122,6 +123,15 @@ def jitted_by(model, func):
     target = model.callee(func.args[0])
     return (model.qualname(func.func), func.keywords, target) if isinstance(target, (ast.FunctionDef, ast.Lambda)) \
         else None
+
+
+def called_def(model, func_expr):
+    """The same-file def ``f`` or ``obj.method`` names (``obj`` holding a same-file class's instance)."""
+    if isinstance(func_expr, ast.Name):
+        return model.callee(func_expr)
+    if isinstance(func_expr, ast.Attribute) and isinstance(func_expr.value, ast.Name):
+        return method_in(model.class_of(func_expr.value), func_expr.attr)
+    return None
 
 
 def jitted_parameters(model, func_expr, numbers_option, names_option):

@@ -3,10 +3,9 @@ import ast
 
 from .. import api
 from ..findings import Finding
-from ..model.instances import method_in
 from ..model.names import BindingKind
 from ..model.syntax import COMPREHENSIONS, PARTIAL, own_expression_nodes, walk_own
-from . import (blocks, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters,
+from . import (blocks, called_def, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters,
                repeats, rule)
 from .transfers import LOOPS
 
@@ -178,19 +177,10 @@ def _looping_callers(model, funcs):
             continue  # [train(m) for _ in range(4)]: its element is built per item
         for node in walk_own(_iterated(loop), (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             if isinstance(node, ast.Call):
-                callee = _called_def(model, node.func)
+                callee = called_def(model, node.func)
                 if callee in funcs and (callee not in found or loop.lineno < found[callee]):
                     found[callee] = loop.lineno
     return found
-
-
-def _called_def(model, func_expr):
-    """The same-file def ``f`` or ``obj.method`` names (``obj`` holding a same-file class's instance)."""
-    if isinstance(func_expr, ast.Name):
-        return model.callee(func_expr)
-    if isinstance(func_expr, ast.Attribute) and isinstance(func_expr.value, ast.Name):
-        return method_in(model.class_of(func_expr.value), func_expr.attr)
-    return None
 
 
 def _fresh_function(model, loop, expr):
@@ -348,20 +338,44 @@ def _new_every_iteration(model, loop, expr, counter, walked, depth=0):
 
 
 def _growing_argument(model, loop, call, walked):
-    """A jitted function called in the loop with a name the loop's body grows on every iteration
-    (``x = jnp.concatenate([x, token], axis=1)``): each call sees a new shape, a new cache key."""
-    names = [a.id for a in call.args if isinstance(a, ast.Name)] + \
-        [k.value.id for k in call.keywords if isinstance(k.value, ast.Name)]
+    """A jitted function called in the loop with a name whose shape changes on every iteration: the
+    loop's body grows it (``x = jnp.concatenate([x, token], axis=1)``) or makes it with a shape that
+    holds the loop's counter (``x = jax.random.normal(key, (50, i))``): each call sees a new shape,
+    a new cache key."""
+    names = [a for a in call.args if isinstance(a, ast.Name)] + \
+        [k.value for k in call.keywords if isinstance(k.value, ast.Name)]
     if not names or not is_jitted(model, call.func):
         return
     for name in names:
-        growth = _growth(model, loop, name, walked)
+        growth = _growth(model, loop, name.id, walked)
         if growth is not None:
             yield Finding.at(call, "JNP602", {
-                "what": f"'{name}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
+                "what": f"'{name.id}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
                 "loop": loop.lineno, "fix": "preallocate it at its final size and fill it with .at[i].set() or "
                                             "lax.dynamic_update_slice, or pad it to a fixed length"})
             return
+        made = _counter_shaped(model, loop, name, walked)
+        if made is not None:
+            yield Finding.at(call, "JNP602", {
+                "what": f"'{name.id}' takes its shape from '{_counter(loop, walked)}' (line {made.lineno}) and is "
+                        f"passed to the jitted {describe(call.func)}()",
+                "loop": loop.lineno, "fix": "pad it to a fixed shape (or to a few bucket sizes) before the call"})
+            return
+
+
+def _counter_shaped(model, loop, name, walked):
+    """The call the loop's body binds ``name`` to once, when its shape argument holds a new number on
+    every iteration (``_new_every_iteration`` of the loop's counter, alone or in a shape tuple)."""
+    counter = _counter(loop, walked)
+    made = _bound_in_body(model, loop, name, walked) if counter is not None else None
+    if not isinstance(made, ast.Call):
+        return None
+    for position in api.shape_arguments().get(model.qualname(made.func), ()):
+        shape = made.args[position] if position < len(made.args) else None
+        dims = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else [shape] if shape is not None else []
+        if any(_new_every_iteration(model, loop, dim, counter, walked) for dim in dims):
+            return made
+    return None
 
 
 def _growth(model, loop, name, walked):

@@ -17,7 +17,7 @@ from .. import api
 from ..findings import Finding
 from ..model.keys import SPLIT, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, child_nodes, stored_names, walk_own
-from . import describe, repeats
+from . import called_def, describe, repeats
 from .transfers import model_handful_steps
 
 MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
@@ -103,8 +103,8 @@ def _function_around(model, maker):
 
 def _runs_again(model, function):
     """Where ``function`` runs many times: as the body of a lax loop (``lax.fori_loop(0, n, body, x)``),
-    or called by name on every iteration of a repeating loop that carries what the call gives
-    (``x = step(x)``); None when nothing in the module shows it."""
+    or called (``step(x)``, ``obj.step(x)``) on every iteration of a repeating loop that carries what
+    the call gives (``x = step(x)``); None when nothing in the module shows it."""
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
         if qualname in LAX_LOOPS:
@@ -112,7 +112,7 @@ def _runs_again(model, function):
             body = call.args[position] if len(call.args) > position else None
             if type(body) is ast.Name and model.callee(body) is function:
                 return f"on every step of {describe(call.func)}() on line {call.lineno}"
-        elif type(call.func) is ast.Name and model.callee(call.func) is function:
+        elif called_def(model, call.func) is function:
             for loop in _loops_around(model, call):
                 if _draws_into_carried(model, loop, loop.body, [(call, call, "draw")], {}):
                     return f"on every call of {function.name}(), which the loop on line {loop.lineno} makes"

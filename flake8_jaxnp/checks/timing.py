@@ -265,7 +265,7 @@ def _dispatches(model, stmt):
     for node in own_expression_nodes(ast.Expr(value=value)):
         if isinstance(node, (ast.FormattedValue, ast.Lambda)):
             return False
-        if isinstance(node, ast.Call):
+        if isinstance(node, ast.Call) and model.transform_spec(node.func) is None:  # jax.vmap(f) waits for nothing
             if not _on_device(model, node) or model.qualname(node.func) in SYNC_FUNCTIONS:
                 return False
             if isinstance(node.func, ast.Attribute) and node.func.attr in SYNC_METHODS:

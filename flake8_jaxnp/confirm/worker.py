@@ -114,6 +114,14 @@ class RealPaths:
             [os.path.realpath(entry) for entry in locations] if locations is not None else None))
 
 
+def _extension(module):
+    """Whether ``module`` is a compiled extension: many refuse to be loaded twice in one process
+    (SciPy's: ``ImportError: cannot load module more than once per process``); a package that
+    imports it again finds it in ``sys.modules``."""
+    import importlib.machinery
+    return str(getattr(module, "__file__", None) or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
 class ProcessState:
     """What a case may change and the next case must not see."""
 
@@ -127,7 +135,8 @@ class ProcessState:
 
     def restore(self):
         for name in [name for name in sys.modules if name not in self.modules]:
-            del sys.modules[name]
+            if not _extension(sys.modules[name]):  # (one a case imported stays: a second load fails)
+                del sys.modules[name]
         for name, module in self.modules.items():
             if sys.modules.get(name) is not module:
                 sys.modules[name] = module

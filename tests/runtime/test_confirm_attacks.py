@@ -77,6 +77,12 @@ def test_modules_directory_environment_and_path_do_not_leak_between_cases(attack
     assert case_of(report, "state_leak.py", "case_sees_nothing_of_it")["status"] == "ok"
 
 
+def test_a_compiled_extension_a_case_imported_is_not_loaded_again(attacks):
+    _, report = attacks
+    assert [case_of(report, "extension_twice.py", name)["status"] for name in ("case_first", "case_second")] \
+        == ["ok", "ok"]
+
+
 def test_worker_never_imports_from_the_working_directory(tmp_path):
     marker = tmp_path / "imported"
     for name in ("jax.py", "numpy.py"):
