@@ -251,7 +251,8 @@ def _array_holders(name, base):
             continue
         try:
             probe = type("Probe", (base,), {"__init__": lambda self, h=holder: setattr(self, "held", h(jnp.ones(3)))})()
-            namespace.jit(lambda m: seen.append(all(isinstance(v, jax.core.Tracer) for v in (m.held.value, m.held[...]))))(probe)
+            namespace.jit(lambda m: seen.append(all(isinstance(v, jax.core.Tracer)
+                                                    for v in (m.held.value, m.held[...]))))(probe)
         except Exception:  # noqa: BLE001 - not built around an array, or not readable so
             continue
         if seen and seen[0]:

@@ -505,7 +505,7 @@ def _build():
         "static_attributes": tables.static_attributes(),
         "shape_arguments": tables.shape_arguments([*jnp_names, *(f"jax.{module}.{name}" for module in ("lax", "nn")
                                                                  for name in _public(getattr(jax, module)))],
-                                                  size_functions, _resolve, _random_samplers()),
+                                                  size_functions, _resolve, random_samplers),
         "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
         "numpy_random_dtypes": tables.numpy_random_dtypes(),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
