@@ -153,6 +153,10 @@ numpy_gives_jax_array = _entry("numpy_gives_jax_array", frozen=True)
 # jax.random functions that draw random values from a key (consuming it).
 random_samplers = _entry("jax_random_samplers", frozen=True)
 
+# jax.random sampler -> the dtype it draws whatever it is given (float64 for normal, narrowed where x64
+# is off; bool for bernoulli), when no dtype is given.
+random_dtypes = _entry("jax_random_dtypes")
+
 # jax.numpy function -> argument positions whose gradient is nan where jnp.where discards them.
 where_unsafe_functions = _entry("jnp_where_unsafe")
 

@@ -234,7 +234,30 @@ def _measure_module(name, base, decorator):
         "rejected_by_jax_jit": rejected_by_jax_jit(instance),
         "python_fields_static": _python_fields_static(name, base),
         "construction_methods": _construction_methods(base),
+        "array_holders": _array_holders(name, base) if name == "flax.nnx.Module" else [],
     }
+
+
+def _array_holders(name, base):
+    """The classes of NNX's namespace (``nnx.Param``, ``nnx.Variable``) whose instance, built around an
+    array as a field of a Module given to ``nnx.jit``, reads back a tracer by ``.value`` and ``[...]``."""
+    import jax
+    import jax.numpy as jnp
+
+    namespace, found = sys.modules[name.rsplit(".", 1)[0]], set()
+    for attr in dir(namespace):
+        holder, seen = getattr(namespace, attr), []
+        if attr.startswith("_") or not inspect.isclass(holder) or issubclass(holder, base):
+            continue
+        try:
+            probe = type("Probe", (base,), {"__init__": lambda self, h=holder: setattr(self, "held", h(jnp.ones(3)))})()
+            namespace.jit(lambda m: seen.append(all(isinstance(v, jax.core.Tracer)
+                                                    for v in (m.held.value, m.held[...]))))(probe)
+        except Exception:  # noqa: BLE001 - not built around an array, or not readable so
+            continue
+        if seen and seen[0]:
+            found |= {f"{name.rsplit('.', 1)[0]}.{attr}", _defined_as(holder)}
+    return sorted(found)
 
 
 def _construction_methods(base):

@@ -365,14 +365,15 @@ def _dtype_positions():
     return positions
 
 
-def _random_samplers():
-    """jax.random functions that turn a key into random values (not into new keys), found by
-    calling each with a key: consuming one key twice in them gives identical draws."""
+def _random_draws():
+    """(jax.random functions that turn a key into random values, not into new keys, found by
+    calling each with a key: consuming one key twice in them gives identical draws; {sampler: the
+    dtype it gives whatever it is given, named as by default float and int are (``float64``, narrowed
+    where x64 is off)})."""
     import jax
     import jax.numpy as jnp
 
-    key = jax.random.key(0)
-    samplers = []
+    key, samplers, dtypes = jax.random.key(0), [], {}
     for name in _public(jax.random):
         func = getattr(jax.random, name)
         try:
@@ -383,15 +384,24 @@ def _random_samplers():
             continue
         required = [p for p in params[1:] if p.default is inspect.Parameter.empty
                     and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        given = set()
         for fill in (2, 0.5, jnp.ones(2), jnp.eye(2)):
             try:
                 leaves = jax.tree.leaves(func(key, *[fill] * len(required)))
             except Exception:  # noqa: BLE001 - try the next kind of argument
                 continue
-            if leaves and not any(jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key) for leaf in leaves):
-                samplers.append(f"jax.random.{name}")
-            break
-    return sorted(samplers)
+            if not leaves or any(jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key) for leaf in leaves):
+                break
+            given |= {_DEFAULT_WIDTHS.get(str(leaf.dtype), str(leaf.dtype)) for leaf in leaves}
+        if given:
+            samplers.append(f"jax.random.{name}")
+            if len(given) == 1:
+                dtypes[f"jax.random.{name}"] = given.pop()
+    return sorted(samplers), dtypes
+
+
+# JAX's default widths (x64 off) named as the data names a default dtype (narrowed where x64 is off).
+_DEFAULT_WIDTHS = {"float32": "float64", "int32": "int64"}
 
 
 # Points where an elementwise function may have an infinite or undefined derivative.
@@ -464,6 +474,7 @@ def _build():
             works.append(qualname)
     results = tables.function_results(_resolve, _public, UNSAFE_TO_PROBE)
     defaults = tables.constructor_defaults(_resolve, _public, UNSAFE_TO_PROBE)
+    random_samplers, random_dtypes = _random_draws()
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     traced_by = transforms.transforms(_resolve, _public)
     size_functions = _size_functions(jnp_names)
@@ -494,7 +505,7 @@ def _build():
         "static_attributes": tables.static_attributes(),
         "shape_arguments": tables.shape_arguments([*jnp_names, *(f"jax.{module}.{name}" for module in ("lax", "nn")
                                                                  for name in _public(getattr(jax, module)))],
-                                                  size_functions, _resolve, _random_samplers()),
+                                                  size_functions, _resolve, random_samplers),
         "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
         "numpy_random_dtypes": tables.numpy_random_dtypes(),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),
@@ -508,7 +519,8 @@ def _build():
         "array_member_changes": _array_member_changes(),
         "dtype_promotion": _promotion_table(),
         "jax_dtype_positions": _dtype_positions(),
-        "jax_random_samplers": _random_samplers(),
+        "jax_random_samplers": random_samplers,
+        "jax_random_dtypes": random_dtypes,
         "jnp_where_unsafe": where_unsafe,
         "jnp_where_unsafe_jointly": gradients.unsafe_jointly(_public, where_unsafe),
         "jnp_where_unsafe_others": gradients.unsafe_for_other_arguments(where_unsafe, GRADIENT_PROBE_POINTS),

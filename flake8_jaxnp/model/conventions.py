@@ -12,7 +12,8 @@ from collections import Counter
 from .. import api
 from .constructors import annotated_fields, init_fields
 from .instances import FIELD_REPLACING, method_in
-from .kinds import ARRAY_ANNOTATIONS, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, UNKNOWN_VALUE, Shaped
+from .kinds import (ARRAY_ANNOTATIONS, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, TRACER_TREE, UNKNOWN_VALUE,
+                    Shaped)
 from .library import array_function
 from .parameters import traced_parameters
 from .syntax import positional
@@ -25,6 +26,9 @@ PYTHON_ANNOTATIONS = frozenset({"bool", "int", "float", "str"})
 CONSTRUCTION_HOOKS = ("__post_init__", "__check_init__")
 # How many same-file base classes deep a Module's framework is looked for.
 _MAX_BASES = 4
+# What a traced Module's field holding an NNX Variable reads back (``.value``, ``[...]``): the trace's array;
+# the Variable itself is not one (``self.count[...] = x`` writes its value).
+TRACED_HOLDER = Shaped(TRACER_TREE, members=((("attr", "value"), TRACED_ARRAY), (("item", Ellipsis), TRACED_ARRAY)))
 
 
 class Conventions:
@@ -217,7 +221,8 @@ class Conventions:
         Module's fields, any Module's ``int``, ``bool``, ``float`` or ``str`` fields) are static
         values; where the object was ``given`` to a transform whose framework traces its array
         fields (Equinox, NNX: measured; the reach puts ``self`` among the traced parameters),
-        those annotated so (``w: jax.Array``) or set by ``__init__`` alone from a JAX call are
+        those annotated so (``w: jax.Array``) or set by ``__init__`` alone from a JAX call or a
+        measured array holder (``nnx.Param(jnp.ones(3))``, read by ``.value`` or ``[...]``) are
         tracers. Nothing is known of the others, nor of the ``self`` of any other class."""
         cls = self.names.parent.get(method)
         facts = self.module_facts(cls) if type(cls) is ast.ClassDef else None
@@ -233,15 +238,31 @@ class Conventions:
         layers = {stmt.target.id for stmt in fields if stmt.value is None and self._holds_layer(cls, stmt)}
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
                   and type(node.value) is ast.Name and node.value.id == "self"]
-        counts, init = Counter(node.attr for node in stores), method_in(cls, "__init__")
+        counts, init, holders = Counter(node.attr for node in stores), method_in(cls, "__init__"), set()
         for node in stores:
             stmt = self.names.parent.get(node)
-            if counts[node.attr] == 1 and init is not None and type(stmt) is ast.Assign and stmt.targets == [node] \
-                    and self.names.enclosing_function(stmt) is init and type(stmt.value) is ast.Call \
-                    and array_function(self.names.qualname(stmt.value.func) or ""):
+            if not (counts[node.attr] == 1 and init is not None and type(stmt) is ast.Assign
+                    and stmt.targets == [node] and self.names.enclosing_function(stmt) is init
+                    and type(stmt.value) is ast.Call):
+                continue
+            if array_function(self.names.qualname(stmt.value.func) or ""):
                 arrays.add(node.attr)
+            elif self._holds_array(stmt.value, facts):
+                holders.add(node.attr)
         members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays))
+        members += tuple((("attr", name), TRACED_HOLDER) for name in sorted(holders - arrays))
         return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
+
+    def _holds_array(self, call, facts):
+        """Whether ``call`` builds, around an array (``jnp.zeros(3)``, as measured), what the framework
+        reads back as an array of the trace: a class it measured so (``array_holders``: ``nnx.Param``,
+        ``nnx.Variable``), or a same-file subclass of one (``class Count(nnx.Variable)``)."""
+        if not call.args or type(call.args[0]) is not ast.Call \
+                or not array_function(self.names.qualname(call.args[0].func) or ""):
+            return False
+        cls = self.instances.class_named(call.func)
+        return any(self.names.qualname(named) in facts["array_holders"]
+                   for named in (cls.bases if cls is not None else [call.func]))
 
     def _holds_layer(self, cls, field):
         """Whether the field ``field`` (an annotated statement of the Module class ``cls``) holds a

@@ -54,8 +54,8 @@ def call(flow, call_node, qualname, args, traced_result):
         return Value(TRACER if traced_result else JAX, _jax_dtype(flow, call_node, qualname, name), weak)
     if module == "jax.random":
         given, dtype = _requested_dtype(flow, call_node, qualname)
-        if not given and name in ("normal", "uniform"):
-            dtype = "float64"  # the default float, narrowed below unless x64 is on
+        if not given:
+            dtype = api.random_dtypes().get(qualname)  # float64: the default float, narrowed below unless x64
         return Value(TRACER if traced_result else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
         return Value(TRACER_TREE if traced_result else JAX_TREE)

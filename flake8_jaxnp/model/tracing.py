@@ -217,7 +217,11 @@ class Tracing:
             methods = self.methods_called(call)
             callee = methods[0] if len(methods) == 1 else None
             bound = type(self.names.parent.get(callee)) is ast.ClassDef  # (else a function a parameter holds)
-            if bound and callee.name != "__call__" or callee is None or getattr(call.func, "attr", None) == "apply":
+            applied = getattr(call.func, "attr", None) == "apply"
+            if applied and callee is not None and args and "mutable" not in keywords:
+                # model.apply(variables, x): what the method gives for what follows the variables
+                args, keywords = args[1:], {k: v for k, v in keywords.items() if k not in APPLY_OPTIONS}
+            elif bound and callee.name != "__call__" or callee is None or applied:
                 return self._summarised(call, args, keywords)
         if any(type(a) is ast.Starred for a in call.args) or None in keywords \
                 or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:

@@ -334,7 +334,11 @@ class FunctionFlow:
         return PYTHON_VALUE  # a module, function or class
 
     def _attribute(self, expr, env):
-        return library.attribute(self, expr, self.eval(expr.value, env))
+        base = self.eval(expr.value, env)  # self.scale, a property, runs its getter here, self bound:
+        getter = self._exact and self.traced is not None and type(expr.ctx) is ast.Load and self.context.callee(expr)
+        if any(type(d) is ast.Name and d.id == "property" for d in getattr(getter, "decorator_list", ())):
+            self.calls.append((getter, ast.copy_location(ast.Call(func=expr, args=[], keywords=[]), expr), [], {}))
+        return library.attribute(self, expr, base)
 
     def _subscript(self, expr, env):
         base = self.eval(expr.value, env)
