@@ -3,7 +3,7 @@ are used, and the project's functions that consume a key parameter on every call
 import ast
 
 from .. import api
-from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument,
+from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument, key_name,
                           returned_keys, seeded_sample, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
@@ -36,6 +36,7 @@ class Consumers:
         self.may_consume = set()  # the functions whose parameters a call of them may consume
         self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
         self.chains = {}  # call -> the transform calls that wrap the function it runs, outermost first
+        self.fields = {}  # call -> the key field (``self.key``) of its object that the method it runs consumes
         self.transforms = api.transforms()
         # The names that can reach another module's function (helper_facts): those a module-level import binds once.
         self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
@@ -258,7 +259,7 @@ class Consumers:
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
             returned = returned_keys(callee, consumed) if not wrapped else []  # grad gives no key back
-            return _passed_key(given, names, consumed, returned, posonly)
+            return _passed_key(given, names, consumed, returned, posonly) or self._field_key(call, func, callee)
         facts = self._imported_consumer(call)
         if facts is not None:
             returned = facts.get("returned_keys", []) if not wrapped else []  # (a factory's step hands none back)
@@ -266,13 +267,50 @@ class Consumers:
         return None
 
     def _consumed_parameters(self, func):
-        """{parameter: how} for the parameters ``func`` consumes on every call (``consumed_parameters``)."""
+        """{parameter: how} for the parameters ``func`` consumes on every call (``consumed_parameters``),
+        and for a method, the fields of ``self`` it consumes that only ``__init__`` stores (``self.key``)."""
         if func in self.consuming:
             return self.consuming[func] or {}
         self.consuming[func] = None  # a recursive helper consumes nothing known
-        params = {a.arg for a in positional(func) + func.args.kwonlyargs}
+        params = {a.arg for a in positional(func) + func.args.kwonlyargs} | self._fixed_fields(func)
         found = self.consuming[func] = consumed_parameters(func, params, self._consumed) if params else {}
         return found
+
+    def _fixed_fields(self, method):
+        """``self.<field>`` for the fields a method of a class reads that the module stores nowhere but in
+        the class's own ``__init__`` (an Equinox Module's fields, frozen after it): every call of the
+        method on one object reads the same value. (``self.<field>`` stored by a method of another
+        class, neither a base nor a subclass of it, is another object's.)"""
+        cls = self.model.parent(method)
+        if type(cls) is not ast.ClassDef or positional_names(method)[:1] != ["self"] or method.name == "__init__":
+            return set()
+        read = {node.attr for node in ast.walk(method) if type(node) is ast.Attribute and type(node.ctx) is ast.Load
+                and type(node.value) is ast.Name and node.value.id == "self"}
+        for node in self.model.nodes(ast.Attribute) if read else ():
+            if node.attr in read and type(node.ctx) is not ast.Load:
+                where = self.model.enclosing_function(node)
+                owner = self.model.parent(where) if where is not None else None
+                if owner is cls and where.name == "__init__" or type(owner) is ast.ClassDef and owner is not cls \
+                        and type(node.value) is ast.Name and node.value.id == "self" \
+                        and not _derived(owner, cls) and not _derived(cls, owner):
+                    continue
+                read.discard(node.attr)
+        return {f"self.{attr}" for attr in read}
+
+    def _field_key(self, call, func, callee):
+        """(the object, how, ()) when ``call`` runs a method on an object it names (``block(x)``
+        running ``__call__``, ``block.sample(x)``) that consumes a field of it on every call: the
+        object holds the key, consumed again by each call. The field's read is kept (``fields``)."""
+        receiver = func.value if type(func) is ast.Attribute else func
+        if type(receiver) is not ast.Name or callee.name == "__init__":
+            return None
+        consumed = self._consumed_parameters(callee)
+        for node in ast.walk(callee):
+            key = self.key_of(node) if type(node) is ast.Call else None
+            if key is not None and key_name(key) in consumed and "." in key_name(key):
+                self.fields[call] = key
+                return receiver, consumed[key_name(key)], ()
+        return None
 
     def _consumed(self, call):
         """(key expression, how) that ``call`` consumes, as a function's parameters go: also a key
@@ -389,3 +427,8 @@ def _passed_key(call, names, consumed, returned, posonly):
         if argument is not None:
             return argument, how, tuple(position for position, name in returned if name == param)
     return None
+
+
+def _derived(cls, base):
+    """Whether the ClassDef ``cls`` names ``base`` among its bases."""
+    return any(type(each) is ast.Name and each.id == base.name for each in cls.bases)

@@ -59,7 +59,7 @@ def prng_key_reuse(model):
     findings = {}  # a branch's consumption is seen by the branch's own pass and by its caller's
     for scope, holders in scopes.items():
         if not isinstance(scope, ast.Lambda):
-            for finding in _KeyFlow(model, scope, consumers, holders, branches, broadcasts).run():
+            for finding in _KeyFlow(model, scope, consumers, holders, branches, broadcasts, finder.fields).run():
                 if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
                     findings[(finding.line, finding.col)] = finding
     for finding in remade_key_findings(model, consumers):
@@ -148,8 +148,9 @@ def _repeats(loop):
 class _KeyFlow:
     """The forward pass over one function (or the module) body."""
 
-    def __init__(self, model, scope, consumers, holders, branches, broadcasts):
+    def __init__(self, model, scope, consumers, holders, branches, broadcasts, fields):
         self.model = model
+        self.fields = fields  # consumer call -> the field of its object its method consumes, reported there
         self.consumers = consumers
         self.branches = branches  # lax.cond/switch call -> (its branches and their consumer calls, its operands, ...)
         self.broadcasts = broadcasts  # consumer call -> the jax.vmap that gives its key to every element
@@ -368,9 +369,10 @@ class _KeyFlow:
                 how += SAME_SUBKEYS if alike else FIRST_SUBKEYS
             else:
                 how += SAME_NUMBERS if alike and self.model.qualname(call.func) in self.samplers else SAME_BITS
-        place = (key.lineno, key.col_offset)
+        spot = self.fields.get(call, key)  # a field (``self.key``) is reported where the method reads it
+        place = (spot.lineno, spot.col_offset)
         if self.findings.get(place, Finding(0, 0, "JNP606")).code == "JNP606":
-            self.findings[place] = Finding.at(key, code, {"name": key.id, "how": how})
+            self.findings[place] = Finding.at(spot, code, {"name": ast.unparse(spot), "how": how})
 
     def _called_alike(self, first, second, key, loop):
         """Whether two consumptions are one call made the same way: the same call repeated, or two

@@ -4,9 +4,9 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.syntax import COMPREHENSIONS, PARTIAL, own_expression_nodes, walk_own
-from . import (blocks, called_def, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters,
-               repeats, rule)
+from ..model.syntax import COMPREHENSIONS, PARTIAL, method_in, own_expression_nodes, stored_names, walk_own
+from . import (blocks, called_def, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by,
+               jitted_parameters, repeats, rule)
 from .transfers import LOOPS
 
 # Calls whose result is longer than an array given in their first argument's sequence.
@@ -54,6 +54,7 @@ def _recompiles(model, loop, stmt, walked):
             yield from _fresh_transform(model, loop, stmt, node, walked)
             yield from _changing_static(model, loop, node, walked)
             yield from _new_held_object(model, loop, node, walked)
+            yield from _rebuilt_module(model, loop, node)
             yield from _growing_argument(model, loop, node, walked)
 
 
@@ -290,6 +291,45 @@ def _new_held_object(model, loop, call, walked):
                 "what": f"the {describe(held.func)}() given to {describe(call.func)}() keeps its '{facts['argument']}' "
                         f"static under {jitted[0]}, and it is the new object {describe(fresh.func)}() gives",
                 "loop": loop.lineno, "fix": f"make the {facts['argument']} once, before the loop, and pass it in"})
+            return
+
+
+def _rebuilt_module(model, loop, call):
+    """A framework Module given to a jitted call in ``loop`` that the loop around it builds anew before
+    it on each iteration (``model = Trajectory(jnp.sin)``, then ``for ...: model, ... = step(model, ...)``),
+    its class's own ``__init__`` storing a new jitted function in a field (``self.forward =
+    jax.jit(fn)``): a Python field that jit keeps static (``python_fields_static``), new on each build,
+    so the first call after each build compiles again, whatever the inner loop binds afterwards."""
+    jitted = jitted_by(model, call.func)
+    outer = model.parent(loop)
+    if jitted is None or type(outer) not in LOOPS or loop not in outer.body or _inside(model, jitted[2], outer):
+        return
+    first = call
+    while model.parent(first) is not loop:
+        first = model.parent(first)
+    before = [loop.target] if type(loop) is not ast.While else []
+    before += loop.body[:loop.body.index(first)] if first in loop.body else [first]
+    for arg in [*call.args, *(k.value for k in call.keywords)]:
+        stores = [stmt for stmt in outer.body[:outer.body.index(loop)] if type(arg) is ast.Name
+                  and arg.id in stored_names(stmt)]
+        if not stores or any(arg.id in stored_names(stmt) for stmt in before) or type(stores[-1]) is not ast.Assign \
+                or stores[-1].targets != [stores[-1].targets[0]] or type(stores[-1].targets[0]) is not ast.Name \
+                or type(stores[-1].value) is not ast.Call or type(stores[-1].value.func) is not ast.Name:
+            continue
+        built = model.one_binding(stores[-1].value.func, BindingKind.CLASS)
+        facts = model.module_facts(built.node) if built is not None else None
+        init = method_in(built.node, "__init__") if facts and facts.get("python_fields_static") \
+            and facts["path"] == jitted[0] else None
+        field = next((stmt for stmt in init.body if type(stmt) is ast.Assign and len(stmt.targets) == 1
+                      and type(stmt.targets[0]) is ast.Attribute and type(stmt.value) is ast.Call
+                      and model.qualname(stmt.value.func) in model.staging_transforms), None) if init else None
+        if field is not None:
+            yield Finding.at(call, "JNP602", {
+                "what": f"the field '{field.targets[0].attr}' of the {built.node.name}() given to "
+                        f"{describe(call.func)}() holds the new function {describe(field.value.func)}() makes in "
+                        f"its __init__ (line {field.lineno}), static under {jitted[0]}, and {arg.id} is built again",
+                "loop": outer.lineno,
+                "fix": "make the jitted function once, before the loop, and give it to the module"})
             return
 
 

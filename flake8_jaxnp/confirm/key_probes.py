@@ -33,7 +33,9 @@ def _key_consumer_probe(name, func):
     consumed again gives the same random bits. The reuse is seen at the sampler's line and at
     the lines of the file that called it there (a helper's caller passed the key to consume).
     Under ``jax.vmap`` a key the batch does not map is one key for every element of the batch,
-    also where a framework's layer (code of its own, called from the file) draws from it."""
+    also where a framework's layer (code of its own, called from the file) draws from it. A draw
+    that such a layer makes outside any trace is the file's, at the innermost line of the file
+    that called it (``self.dropout(x, key=self.key)`` of an Equinox Module)."""
     @functools.wraps(func)
     def probe(*args, **kwargs):
         rec = array_probes.RECORDER
@@ -44,12 +46,15 @@ def _key_consumer_probe(name, func):
             if traced is not None and traced[0] is key:
                 traced[1].add(traced[2])
             watched = frame.f_code.co_filename in rec.watched
-            size = _batch_sharing(key) if watched or in_other_code(frame.f_code.co_filename) else 0
+            layer = not watched and in_other_code(frame.f_code.co_filename)
+            size = _batch_sharing(key) if watched or layer else 0
             for caller in watched_places(rec.watched) if size > 1 else ():
                 rec.observe(caller, ev.KEY_REUSE, "key data", f"{name}() drew from one key for all {size} "
                             f"elements of a jax.vmap batch")
-            if watched and isinstance(key, jax.Array):
-                place, fingerprint = place_of(frame), _key_fingerprint(key, rec)
+            place = place_of(frame) if watched else next(watched_places(rec.watched), None) \
+                if layer and not isinstance(key, jax.core.Tracer) else None
+            if place is not None and isinstance(key, jax.Array):
+                fingerprint = _key_fingerprint(key, rec)
                 if fingerprint in rec.keys_consumed:
                     (_, first_line), first_name = rec.keys_consumed[fingerprint]
                     for caller in watched_places(rec.watched):

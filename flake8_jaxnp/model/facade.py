@@ -50,6 +50,7 @@ class Model:
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds
         self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
         self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static
+        self.module_facts = roots.conventions.module_facts  # what was measured of a class's framework Module base
         self.scalars_static = roots.scalars_static  # transforms that keep Python scalar arguments static
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant

@@ -167,9 +167,12 @@ class Instances:
     def constructor(self, expr):
         """The call that built the object ``expr`` holds: ``nn.Dense(4)`` of ``nn.Dense(4)(x)``,
         a name's single assignment (``layer = nn.Dense(4)``), ``self.<attr>`` in a method
-        (``stored_call``); else None."""
+        (``stored_call``), an item of a list that holds only such objects (``self.layers[-1]``,
+        ``built``); else None."""
         if type(expr) is ast.Call:
             return expr
+        if type(expr) is ast.Subscript and type(expr.slice) is not ast.Slice:
+            return self._built(self._held(expr.value))
         if type(expr) is ast.Name:
             value = self.names.assigned_value(expr)
             return value if type(value) is ast.Call else None
@@ -178,6 +181,34 @@ class Instances:
         method = self.names.enclosing_function(expr)
         cls = self.names.parent.get(method)
         return self.stored_call(cls, expr.attr) if type(cls) is ast.ClassDef else None
+
+    def _held(self, expr):
+        """What ``expr`` holds as written: a slice of it (``self.layers[:-1]``) holds its items; a
+        name or ``self.<attr>`` its one assignment's value (a display, or a call of a helper)."""
+        while type(expr) is ast.Subscript and type(expr.slice) is ast.Slice:
+            expr = expr.value
+        if type(expr) is ast.Name:
+            return self.names.assigned_value(expr)
+        return self.constructor(expr) if type(expr) is ast.Attribute else None
+
+    def _built(self, container, depth=0):
+        """The one call that builds every item of a list ``container`` is (a display, a comprehension,
+        or a call of a same-file def each ``return`` of which gives one: ``_linears(dims, key)`` returning
+        ``[eqx.nn.Linear(...) for ...]``), when all are calls of the same function; else None."""
+        if type(container) in (ast.List, ast.Tuple):
+            items = container.elts
+        elif type(container) is ast.ListComp:
+            items = [container.elt]
+        elif type(container) is ast.Call and depth < _MAX_DEPTH:
+            func = self.names.function_bound_to(container.func)
+            returns = [n.value for n in walk_own(func.body) if type(n) is ast.Return] \
+                if isinstance(func, ast.FunctionDef) else ()
+            items = [self._built(value, depth + 1) for value in returns]
+        else:
+            return None
+        built = {ast.dump(item.func): item for item in items if type(item) is ast.Call}
+        return built.popitem()[1] if items and len(built) == 1 and len(items) == sum(
+            type(item) is ast.Call for item in items) else None
 
     def _self_assignments(self, cls):
         """{attribute: [(statement, its targets)] for each target ``self.<attribute>``} of the

@@ -17,9 +17,10 @@ STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.
 
 
 def consumed_parameters(func, params, key_of):
-    """{parameter: how} for the ``params`` that a statement of ``func``'s body consumes on every
-    call, or a statement at the start of a top-level loop's body on every call that runs the
-    loop (its first iteration does: ``for batch in data: key, sub = split(key)``), before
+    """{parameter: how} for the ``params`` (``key_name``s: a field of ``self`` too) that a statement
+    of ``func``'s body consumes on every call, or a statement at the start of a top-level loop's
+    body on every call that runs the loop (its first iteration does: ``for batch in data: key, sub =
+    split(key)``), before
     anything binds the name again; the statement is reached (no return or raise before it), the
     consuming call is not conditional inside it. ``key_of(call)``: (the key expression the call
     consumes, "draw" or "split"), or None."""
@@ -49,12 +50,22 @@ def _consume(statements, params, key_of, found):
     for stmt in statements:
         for call in walk_own([stmt], SCOPES + COMPREHENSIONS + (ast.IfExp, ast.BoolOp)):
             consumed = key_of(call) if isinstance(call, ast.Call) else None
-            if consumed and isinstance(consumed[0], ast.Name) and consumed[0].id in params:
-                found.setdefault(consumed[0].id, consumed[1])
+            if consumed and key_name(consumed[0]) in params:
+                found.setdefault(key_name(consumed[0]), consumed[1])
         if isinstance(stmt, (ast.Return, ast.Raise)):
             return False
         params -= stored_names(stmt)
     return True
+
+
+def key_name(expr):
+    """How a consumed key is named among a function's parameters: ``key``, or ``self.key`` for
+    the field of the object a method runs on; else None."""
+    if type(expr) is ast.Name:
+        return expr.id
+    if type(expr) is ast.Attribute and type(expr.value) is ast.Name and expr.value.id == "self":
+        return f"self.{expr.attr}"
+    return None
 
 
 def every_call_consumers(function, consumes):
