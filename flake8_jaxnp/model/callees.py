@@ -7,8 +7,7 @@ import ast
 from ..facts import TIMERS
 from .names import BindingKind
 from .project.modules import shown
-from .project.records import built_jitted, jitted_result_shape, module_records
-from .project.summaries import CACHING_DECORATORS, function_facts
+from .project.records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
 from .project.wrappers import forwarded_argument, wrapper_classes
 from .syntax import import_binding, module_imports, split_attributes
 from .traced import Behaviour
@@ -109,6 +108,7 @@ class Callees:
         """``function_facts`` of a top-level def of this module, computed once."""
         facts = self._facts.get(callee)
         if facts is None:
+            from .project.summaries import function_facts  # (summarising: see ``project.modules``)
             facts = self._facts[callee] = function_facts(callee, self._module_imports())
         return facts
 

@@ -18,7 +18,6 @@ from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
-from .project.objects import unit_def
 from .parameters import known_truths
 from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
@@ -550,7 +549,12 @@ class Tracing:
         """Top-level functions that the project's traces reach from other modules, with the
         tracers they pass: traced here, by a transform named after the caller and, when
         the caller is itself reached, the chain's root."""
-        for name, calls in sorted(project.callers().items()):
+        callers = project.callers()
+        if not callers:
+            return
+        from .project.objects import unit_def  # (it summarises other modules: imported when one calls this one)
+
+        for name, calls in sorted(callers.items()):
             func = unit_def(self.names.tree, name)
             if func is None:
                 continue

@@ -3,6 +3,7 @@ import ast
 import re
 from functools import lru_cache
 
+from ...patterns import Pattern
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
@@ -10,9 +11,9 @@ from .flows import binding_counts, call_target
 
 # What a module that rebinds a global through ``global`` must contain: the statement, which starts a
 # line, or follows a ``;`` or the ``:`` of a one-line block.
-GLOBAL_STATEMENT = re.compile(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
+GLOBAL_STATEMENT = Pattern(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
 # What a module with a NumPy constant must contain: the import that names NumPy's modules.
-NUMPY_WORD = re.compile(rb"numpy")
+NUMPY_WORD = Pattern(rb"numpy")
 
 
 @lru_cache(maxsize=1024)

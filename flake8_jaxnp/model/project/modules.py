@@ -23,13 +23,14 @@ from .cache import MEMORY
 from .constants import constant_needs
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
-from .handed_keys import handed_keys
-from .objects import PassedObjects, parameter_classes
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       project_folder, real_path, top_package)
-from .summaries import CLASSES, class_summary, function_summary, root_summary, summarise, top_level_definitions
-from .units import word_pattern
 from .wrappers import class_needs
+
+# Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
+# where a summary is computed: an editor's save whose project summaries are kept never needs it.
+# The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
+CLASSES = "(classes)"
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
@@ -77,6 +78,7 @@ class Project(OtherModules):
             data = path.read_bytes()
         except OSError:
             return None
+        from .summaries import top_level_definitions
         if name in top_level_definitions(data) or name.encode() not in data:
             return None
         try:
@@ -148,6 +150,7 @@ class Project(OtherModules):
                 return part
         summary = cache.read(self.cache_dir, key)
         if summary is None:
+            from .summaries import class_summary, function_summary, summarise, top_level_definitions
             if defines == CLASSES:
                 part = class_summary(data, self.transforms)
             elif defines is not None:
@@ -190,6 +193,7 @@ class Project(OtherModules):
         if name in summary["functions"]:
             through, _ = self._converts_through(path, name, summary, {(path, name)})
             facts["converts"] = sorted(facts["converts"]) + through
+            from .handed_keys import handed_keys
             facts.update(handed_keys(self, path, name, summary))
         return path, facts
 
@@ -286,6 +290,7 @@ class Project(OtherModules):
         functions and modules, to a fixpoint. Each module's summary is read once; a
         function's traced parameters only grow, so each is visited at most once per
         parameter."""
+        from .objects import PassedObjects
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
         # (path, function, transform) -> traced parameters; -> the chain's root (None for a
         # root); a root's (function, path, line) of where the transform is applied
@@ -418,6 +423,7 @@ class Project(OtherModules):
         key = f"{self._key(data)}-classes-{unit}"
         found = cache.read(self.cache_dir, key)
         if found is None:
+            from .objects import parameter_classes
             found = parameter_classes(data, unit, self.transforms, indexes)
             cache.write(self.cache_dir, key, found)
         return found
@@ -503,6 +509,7 @@ class Project(OtherModules):
                     return None
                 if self._key(data) != key:  # changed since it was looked at
                     return self.summary(path)
+            from .summaries import root_summary
             found = root_summary(data, self.transforms, self.scalars_static)
             if found is None:
                 return self.summary(path)
@@ -584,6 +591,7 @@ def _top_level_imports(data):
 def _transform_pattern(transforms):
     """Bytes that a module applying a transform must contain: a transform's last name
     (``jit`` of ``@jax.jit``, ``jax.jit(f)(x)``, ``from jax import jit``)."""
+    from .units import word_pattern
     return word_pattern(tuple(sorted(_last_names(transforms))))
 
 

@@ -13,6 +13,8 @@ from ..syntax import NESTED_SCOPES, imported_qualname, split_attributes, walk_ow
 NAMED_TUPLES = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 REGISTER_CLASS = "jax.tree_util.register_pytree_node_class"
 ORDERINGS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+# Decorators that return what the function returns, computed once per arguments.
+CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
 
 def module_records(tree, imports):

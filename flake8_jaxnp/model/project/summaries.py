@@ -30,14 +30,11 @@ from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances,
                     parameter_calls)
 from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
-from .records import built_jitted, jitted_result_shape, module_records
+from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
 from .returns import conversions, returned_kind, summary_qualname, unchanged_dicts
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
                     returned_def, run_methods)
 from .wrappers import wrapper_classes
-
-# Decorators that return what the function returns, computed once per arguments.
-CACHING_DECORATORS = frozenset({"functools.cache", "functools.lru_cache"})
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -153,8 +150,6 @@ def top_level_definitions(source):
     return found
 
 
-# The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
-CLASSES = "(classes)"
 # A newline, then a line that defines a name. Starting with a newline rather than ^ makes
 # the search jump from line to line instead of trying every byte.
 _DEFINITION = Pattern(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")

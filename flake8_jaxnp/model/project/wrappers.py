@@ -20,7 +20,6 @@ import re
 
 from ..syntax import parameters, positional_names, walk_own
 from .flows import NESTED_SCOPE_TYPES, attribute_stores, stored_parameters
-from .units import word_pattern
 
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4
@@ -59,6 +58,7 @@ def class_needs(name, staging):
     starting ``class <name>`` (not asked of a name that is not ASCII: the module's encoding may
     spell it otherwise), and a transform's last name (``staging``: what builds a jitted function)
     or both ``__call__`` and ``__init__`` (what a forwarding class defines)."""
+    from .units import word_pattern  # (summarising: see ``modules``)
     needs = (word_pattern(tuple(sorted({*staging, "__call__"}))), word_pattern(tuple(sorted({*staging, "__init__"}))))
     if not name.isascii():
         return needs
