@@ -19,7 +19,7 @@ from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
 from .project.objects import unit_def
-from .parameters import known_truths
+from .parameters import binds_first_parameter, known_truths
 from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
@@ -431,7 +431,8 @@ class Tracing:
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
         positional_params = positional_names(callee)
-        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS
+        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS \
+            or type(call.func) is ast.Call and bool(call.func.args) and binds_first_parameter(call.func.args[0], callee)
         if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
         mapped = self._mapped(callee, call)

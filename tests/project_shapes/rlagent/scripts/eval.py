@@ -28,7 +28,9 @@ def checkpoints(n=4):
 def greedy_return(params, env):
     obs, done, total = env.reset(), False, 0.0
     while not done:
-        action = int(jnp.argmax(Q(params, obs[None])[0]))
+        # project shape (not a thread), marked after the first measure (the research corpus judges
+        # the same shape true): the greedy action read to the host on every step for the NumPy env
+        action = int(jnp.argmax(Q(params, obs[None])[0]))  # reported: JNP102
         obs, reward, done = env.step(action)
         total += reward
     return total
@@ -58,7 +60,8 @@ def case_q_trace_per_step():
         q = Q(params, obs[None])[0]
         # project shape (not a thread): every step's Q-values copied to the host for a plot
         trace.append(np.asarray(q))  # reported: JNP101
-        obs, _, done = env.step(int(q.argmax()))
+        # project shape (not a thread), marked after the first measure: the action read every step
+        obs, _, done = env.step(int(q.argmax()))  # reported: JNP102
     return np.stack(trace)
 
 
@@ -68,7 +71,8 @@ def case_ok_q_trace_on_device():
     while not done:
         q = Q(params, obs[None])[0]
         trace.append(q)
-        obs, _, done = env.step(int(q.argmax()))
+        # project shape (not a thread), marked after the first measure: the action read every step
+        obs, _, done = env.step(int(q.argmax()))  # reported: JNP102
     return np.asarray(jnp.stack(trace))
 
 
