@@ -156,7 +156,7 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node)}, None)
+            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self._self_value(node)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -219,10 +219,9 @@ class Tracing:
             bound = type(self.names.parent.get(callee)) is ast.ClassDef  # (else a function a parameter holds)
             if bound and callee.name != "__call__" or callee is None or getattr(call.func, "attr", None) == "apply":
                 return self._summarised(call, args, keywords)
-        if any(type(a) is ast.Starred for a in call.args) or None in keywords \
-                or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
+        if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
             return None
-        given = [*args, *keywords.values()]
+        given = [*args, *keywords.values()]  # (with what ``*args`` and ``**options`` spread)
         decorated = not self.roots.conventions.returns_result(callee)  # (a decorator may wrap the result)
         if decorated or not any(value.traced or value.on_device for value in given):
             # (no array enters a def the reach leaves out, and none comes out)
@@ -238,6 +237,8 @@ class Tracing:
                 kind = (TRACER if any(v.traced for v in given) else JAX) if value.kind in PASSED_ARRAYS else value.kind
                 value = Value(kind) if value.kind in ONE_ARRAY else None
             return value
+        if any(type(a) is ast.Starred for a in call.args) or None in keywords:
+            return None  # an array among arguments spread over parameters not known
         names = positional_names(callee)
         if names and names[0] in ("self", "cls") and bound:
             names = names[1:]  # a bound method: self is not known here
@@ -418,6 +419,19 @@ class Tracing:
         calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays."""
         instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
         return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
+
+    def _self_value(self, func):
+        """{self: the instance} for a method: the jitted calls it hands out (``handing_out_self``) and
+        the containers its class holds (``instances.held_containers``: ``self.returns = []``)."""
+        cls = self.names.parent.get(func)
+        if type(func) is not ast.FunctionDef or type(cls) is not ast.ClassDef or func.decorator_list \
+                or not func.args.args:
+            return {}
+        instance = self.callees.own_instance(func)
+        members = list(_handing_out(instance["jitted_calls"]).members) if instance else []
+        members += [(("attr", attr), Shaped(PYTHON, container=container))
+                    for attr, container in self.roots.instances.held_containers(cls).items()]
+        return {func.args.args[0].arg: Shaped(UNKNOWN, members=tuple(members))} if members else {}
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
