@@ -156,7 +156,7 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self._self_value(node)}, None)
+            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node, True)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -414,24 +414,18 @@ class Tracing:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found
 
-    def handing_out_self(self, func):
+    def handing_out_self(self, func, held=False):
         """{self: the instance} for a method of this module's class whose instances hand out jitted
-        calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays."""
+        calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays; ``held``:
+        also the containers its class holds (``instances.held_containers``: ``self.returns = []``)."""
         instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
-        return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
-
-    def _self_value(self, func):
-        """{self: the instance} for a method: the jitted calls it hands out (``handing_out_self``) and
-        the containers its class holds (``instances.held_containers``: ``self.returns = []``)."""
+        members = _handing_out(instance["jitted_calls"]).members if instance else ()
         cls = self.names.parent.get(func)
-        if type(func) is not ast.FunctionDef or type(cls) is not ast.ClassDef or func.decorator_list \
-                or not func.args.args:
-            return {}
-        instance = self.callees.own_instance(func)
-        members = list(_handing_out(instance["jitted_calls"]).members) if instance else []
-        members += [(("attr", attr), Shaped(PYTHON, container=container))
-                    for attr, container in self.roots.instances.held_containers(cls).items()]
-        return {func.args.args[0].arg: Shaped(UNKNOWN, members=tuple(members))} if members else {}
+        if held and type(func) is ast.FunctionDef and type(cls) is ast.ClassDef and func.args.args \
+                and not func.decorator_list:
+            members += tuple((("attr", attr), Shaped(PYTHON, container=container))
+                             for attr, container in self.roots.instances.held_containers(cls).items())
+        return {func.args.args[0].arg: Shaped(UNKNOWN, members=members)} if members else {}
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
