@@ -13,8 +13,8 @@ def td_summary(td, done):
 
 def td_summary_where(td, done):
     terminal = done > 0.5
-    return {"td_abs": jnp.abs(td).mean(),
-            "td_terminal": jnp.where(terminal, jnp.abs(td), 0.0).sum() / jnp.maximum(terminal.sum(), 1)}
+    count = jnp.maximum(terminal.sum(), 1).astype(td.dtype)
+    return {"td_abs": jnp.abs(td).mean(), "td_terminal": jnp.where(terminal, jnp.abs(td), 0.0).sum() / count}
 
 
 class Logger:
