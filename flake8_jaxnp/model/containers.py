@@ -7,12 +7,14 @@ it keeps the kind of container and forgets its items (``forgotten``).
 """
 import ast
 
-from .kinds import ARRAYS, EACH, PYTHON, PYTHON_VALUE, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join
+from .kinds import (ARRAYS, EACH, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, UNKNOWN, UNKNOWN_VALUE, Shaped,
+                    Value, join)
 
 # Literal node type -> the container it builds.
 LITERALS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
             ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator", ast.DictComp: "dict"}
 SEQUENCES = frozenset({"list", "tuple"})  # indexed by position: an index must be a Python int
+JITTED_FUNCTION = Value(JAX_TREE)  # what a name bound to jax.jit(f) holds: its calls give device arrays
 
 
 def literal(expr, values):
@@ -88,3 +90,19 @@ def _each(items):
     for value in items:
         each = value if each is None else join(each, value)
     return [(EACH, each)] if each is not None and each.kind is not UNKNOWN else []
+
+
+def handing_out_jitted(jitted_calls):
+    """What an object holds whose attributes ``jitted_calls`` are jitted functions."""
+    return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in jitted_calls))
+
+
+def summary_value(returns, traced):
+    """The Value of what a summary says a function returns (``returned_kind``): a jax.numpy array
+    (a tracer when given one), NumPy data, a dict whose values are one of those, a tuple of those."""
+    if type(returns) is list:
+        return Shaped(UNKNOWN, members=tuple((("item", i), summary_value(kind, traced) if kind else UNKNOWN_VALUE)
+                                             for i, kind in enumerate(returns)))
+    if type(returns) is dict:
+        return holding("dict", summary_value(returns["each"], traced))
+    return Value(NUMPY) if returns == "numpy" else Value(TRACER if traced else JAX)

@@ -15,7 +15,9 @@ passes something unknown) knows no class: the checks stay silent. The calls are 
 function another module imports and calls is taken at this file's word.
 """
 import ast
+from collections import Counter
 
+from .containers import LITERALS
 from .names import BindingKind
 from .syntax import argument_for, class_body_names, method_in, positional_names, walk_own
 
@@ -40,6 +42,7 @@ class Instances:
         self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
         self._classes = {}  # (parameter arg node, what names a class) -> its class, or None
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
+        self._stored_attributes = None  # attribute name -> how many stores in the file bind it, on demand
 
     def class_of(self, name, seen=frozenset(), named=None):
         """The one class whose instance ``name`` holds (``classes_of``), else None."""
@@ -224,6 +227,23 @@ class Instances:
                     if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == "self":
                         found.setdefault(target.attr, []).append((node, targets))
         return found
+
+    def held_containers(self, cls):
+        """{attribute: container} for the attributes the ClassDef ``cls`` binds once, in the body of its
+        ``__init__``, to a display (``self.returns = []``), and that no other store in the file binds:
+        every method sees that kind of container (its items may change, its kind does not)."""
+        init = method_in(cls, "__init__")
+        if init is None:
+            return {}
+        if self._stored_attributes is None:
+            self._stored_attributes = Counter(node.attr for node in self.names.by_type.get(ast.Attribute, ())
+                                              if type(node.ctx) is ast.Store)
+        return {attr: LITERALS[type(statement.value)]
+                for attr, assignments in self._self_assignments(cls).items()
+                if self._stored_attributes[attr] == 1 and len(assignments) == 1
+                for statement, targets in assignments
+                if type(statement) is ast.Assign and len(targets) == 1 and statement in init.body
+                and type(statement.value) in LITERALS and LITERALS[type(statement.value)] != "generator"}
 
     def calls_of(self, func):
         """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with

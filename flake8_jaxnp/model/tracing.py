@@ -13,18 +13,17 @@ from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 from .constructors import Constructors
-from .containers import holding
+from .containers import handing_out_jitted, summary_value
 from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
-from .parameters import known_truths
+from .parameters import binds_first_parameter, known_truths
 from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
 
 DEVICE_ARRAY = Value(JAX)
-JITTED_FUNCTION = Value(JAX_TREE)  # what a name bound to jax.jit(f) holds: its calls give device arrays
 # What a call passes that is one array: a device array, or a tracer from a traced caller.
 PASSED_ARRAYS = (JAX, TRACER)
 # What a decorated def is known to give: one array, if its body gives one whatever it is given.
@@ -155,7 +154,7 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node)}, None)
+            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node, True)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -222,10 +221,9 @@ class Tracing:
                 args, keywords = args[1:], {k: v for k, v in keywords.items() if k not in APPLY_OPTIONS}
             elif bound and callee.name != "__call__" or callee is None or applied:
                 return self._summarised(call, args, keywords)
-        if any(type(a) is ast.Starred for a in call.args) or None in keywords \
-                or callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
+        if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
             return None
-        given = [*args, *keywords.values()]
+        given = [*args, *keywords.values()]  # (with what ``*args`` and ``**options`` spread)
         decorated = not self.roots.conventions.returns_result(callee)  # (a decorator may wrap the result)
         if decorated or not any(value.traced or value.on_device for value in given):
             # (no array enters a def the reach leaves out, and none comes out)
@@ -241,6 +239,8 @@ class Tracing:
                 kind = (TRACER if any(v.traced for v in given) else JAX) if value.kind in PASSED_ARRAYS else value.kind
                 value = Value(kind) if value.kind in ONE_ARRAY else None
             return value
+        if any(type(a) is ast.Starred for a in call.args) or None in keywords:
+            return None  # an array among arguments spread over parameters not known
         names = positional_names(callee)
         if names and names[0] in ("self", "cls") and bound:
             names = names[1:]  # a bound method: self is not known here
@@ -272,13 +272,13 @@ class Tracing:
             return None
         facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
         if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
-            return _handing_out(facts["jitted_calls"])
+            return handing_out_jitted(facts["jitted_calls"])
         if facts.get("jitted"):
             return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
         if facts.get("builds_jitted"):
             return builder_result(facts["builds_jitted"])
         if facts.get("returns"):
-            return _summary_value(facts["returns"], traced)
+            return summary_value(facts["returns"], traced)
         if not facts.get("follows") or any(type(a) is ast.Starred for a in call.args) or None in keywords:
             return None
         given = dict(zip(facts["params"], args), **keywords)
@@ -416,11 +416,18 @@ class Tracing:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found
 
-    def handing_out_self(self, func):
+    def handing_out_self(self, func, held=False):
         """{self: the instance} for a method of this module's class whose instances hand out jitted
-        calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays."""
+        calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays; ``held``:
+        also the containers its class holds (``instances.held_containers``: ``self.returns = []``)."""
         instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
-        return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
+        members = handing_out_jitted(instance["jitted_calls"]).members if instance else ()
+        cls = self.names.parent.get(func)
+        if held and type(func) is ast.FunctionDef and type(cls) is ast.ClassDef and func.args.args \
+                and not func.decorator_list:
+            members += tuple((("attr", attr), Shaped(PYTHON, container=container))
+                             for attr, container in self.roots.instances.held_containers(cls).items())
+        return {func.args.args[0].arg: Shaped(UNKNOWN, members=members)} if members else {}
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
@@ -434,7 +441,8 @@ class Tracing:
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
         positional_params = positional_names(callee)
-        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS
+        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS \
+            or type(call.func) is ast.Call and bool(call.func.args) and binds_first_parameter(call.func.args[0], callee)
         if bound and positional_params and positional_params[0] in ("self", "cls"):
             positional_params = positional_params[1:]
         mapped = self._mapped(callee, call)
@@ -582,18 +590,3 @@ class Tracing:
                 elif behaviour.cached:  # given no tracer: it runs at trace time, once per trace
                     self.trace_time.setdefault(func, Transform(transform, behaviour, where))
 
-
-def _handing_out(jitted_calls):
-    """What an object holds whose attributes ``jitted_calls`` are jitted functions."""
-    return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in jitted_calls))
-
-
-def _summary_value(returns, traced):
-    """The Value of what a summary says a function returns (``returned_kind``): a jax.numpy array
-    (a tracer when given one), NumPy data, a dict whose values are one of those, a tuple of those."""
-    if type(returns) is list:
-        return Shaped(UNKNOWN, members=tuple((("item", i), _summary_value(kind, traced) if kind else UNKNOWN_VALUE)
-                                             for i, kind in enumerate(returns)))
-    if type(returns) is dict:
-        return holding("dict", _summary_value(returns["each"], traced))
-    return Value(NUMPY) if returns == "numpy" else Value(TRACER if traced else JAX)
