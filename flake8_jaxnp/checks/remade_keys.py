@@ -16,7 +16,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.keys import SPLIT, reads_besides_key
-from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, child_nodes, stored_names, walk_own
+from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, block_children, child_nodes, stored_names, walk_own
 from . import called_def, describe, repeats
 from .transfers import model_handful_steps
 
@@ -252,7 +252,7 @@ def _draws_into_carried(model, repeater, body, consumptions, drawn):
         sources[model.statement_of(call)] = (draws or _draws(model, call, how),
                                              names | ({key.id} if type(key) is ast.Name else set()))
     tainted, drew, returned = set(), False, False
-    statements = sorted((n for n in walk_own(body, SCOPES, _statements) if isinstance(n, ast.stmt)),
+    statements = sorted((n for n in walk_own(body, SCOPES, block_children) if isinstance(n, ast.stmt)),
                         key=lambda n: (n.lineno, n.col_offset))
     for stmt in statements:
         reads, stores = _header_names(stmt)
@@ -264,10 +264,6 @@ def _draws_into_carried(model, repeater, body, consumptions, drawn):
             tainted |= stores
             returned = returned or type(stmt) is ast.Return and stmt.value is not None
     return drew and (returned if isinstance(repeater, SCOPES) else bool(tainted & carried))
-
-
-def _statements(node):
-    return [child for child in child_nodes(node) if isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case))]
 
 
 def _header_names(stmt):

@@ -42,6 +42,7 @@ class Callees:
         self._results = {}  # jitted def -> the shape of its result, on demand
         self._builders = {}  # def -> whether it returns a jitted function, on demand
         self._asked = {}  # (question, import binding, attributes) -> the project's answer (``_ask``)
+        self._bound_imports = {}  # (scope, name) -> the module-level import binding a read there reaches, or None
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
 
@@ -269,8 +270,15 @@ class Callees:
         if self.project is None:
             return None
         name, attributes = split_attributes(expr)
-        found = self.names.one_binding(name, BindingKind.IMPORT, module_level=True)
-        binding = import_binding(found.stmt, name.id) if found is not None else None
+        if name is None:
+            return None
+        # Kept per scope and name: every read of ``jnp`` in a scope reaches the same binding, and the
+        # forward passes ask at each read (``imported_numpy``), some 9,000 times on six repositories.
+        key = (self.names.scope_of[name], name.id)
+        binding = self._bound_imports.get(key, False)
+        if binding is False:
+            found = self.names.one_binding(name, BindingKind.IMPORT, module_level=True)
+            binding = self._bound_imports[key] = import_binding(found.stmt, name.id) if found is not None else None
         return (binding, attributes) if binding else None
 
     def _module_imports(self):

@@ -19,7 +19,7 @@ from collections import Counter
 
 from .containers import LITERALS
 from .names import BindingKind
-from .syntax import argument_for, class_body_names, method_in, positional_names, walk_own
+from .syntax import argument_for, block_children, class_body_names, method_in, positional_names, walk_own
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
@@ -215,11 +215,11 @@ class Instances:
 
     def _self_assignments(self, cls):
         """{attribute: [(statement, its targets)] for each target ``self.<attribute>``} of the
-        assignments in the ClassDef ``cls``, found in one walk of it for all its attributes."""
+        assignments in the ClassDef ``cls``, found in one walk of its statements for all its attributes."""
         found = self._assignments.get(cls)
         if found is None:
             found = self._assignments[cls] = {}
-            for node in walk_own([cls], ()):
+            for node in walk_own([cls], (), block_children):
                 kind = type(node)
                 targets = node.targets if kind is ast.Assign else [node.target] \
                     if kind is ast.AugAssign or kind is ast.AnnAssign else ()

@@ -7,7 +7,7 @@ import ast
 import itertools
 
 from ..facts import SEEDED_SAMPLERS
-from .syntax import COMPREHENSIONS, LOOPS, SCOPES, stored_names, walk_own
+from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, stored_names, walk_own
 
 SPLIT = "jax.random.split"
 # What an array keeps when a loop computes it anew from itself (``params = params - lr * grads``).
@@ -92,7 +92,7 @@ def returned_keys(func, consumed):
     key``: position -1) and never binds again, so the caller's name for them holds a consumed key."""
     last = func.body[-1] if consumed and func.body else None
     if type(last) is not ast.Return or last.value is None \
-            or sum(type(n) is ast.Return for n in walk_own(func.body, SCOPES)) != 1:
+            or sum(type(n) is ast.Return for n in walk_own(func.body, SCOPES, block_children)) != 1:
         return []
     value = last.value
     elements = list(enumerate(value.elts)) if type(value) is ast.Tuple else [(-1, value)]
@@ -118,7 +118,7 @@ def reads_besides_key(call, key, names):
 def may_leave(statements):
     """Whether one of ``statements`` can return or raise (walked only once a consumption is
     found); a nested def or class returns from itself, not from the function."""
-    return any(isinstance(n, (ast.Return, ast.Raise)) for n in walk_own(statements, SCOPES))
+    return any(isinstance(n, (ast.Return, ast.Raise)) for n in walk_own(statements, SCOPES, block_children))
 
 
 def key_argument(call):

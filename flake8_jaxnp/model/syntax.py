@@ -15,6 +15,8 @@ SCOPES = FUNCTION_NODES + (ast.ClassDef,)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
 TRIES = (ast.Try, getattr(ast, "TryStar", ast.Try))
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+# The nodes that statements are found in: statements, ``except`` clauses, ``case`` blocks.
+BLOCK_NODES = (ast.stmt, ast.excepthandler, ast.match_case)
 # Nodes whose bodies do not run when the code around them runs (comprehensions' own scopes included).
 NESTED_SCOPES = SCOPES + COMPREHENSIONS
 PARTIAL = frozenset({"functools.partial"})
@@ -190,6 +192,13 @@ def has_continue(stmt):
 def statement_children(node):
     """The child nodes of ``node`` that are statements (for ``walk_own``'s ``children``)."""
     return [child for child in child_nodes(node) if isinstance(child, ast.stmt)]
+
+
+def block_children(node):
+    """The child nodes of ``node`` that are or hold statements: statements, ``except`` clauses and
+    ``case`` blocks (for ``walk_own``'s ``children``: a walk for statements alone, which leaves the
+    expressions, most of the nodes, unvisited)."""
+    return [child for child in child_nodes(node) if isinstance(child, BLOCK_NODES)]
 
 
 def walk_evaluated(body):
