@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
-from ..syntax import imported_qualname, walk_own
+from ..syntax import imported_qualname, module_imports, walk_own
 from .flows import binding_counts, call_target
 
 # What a module that rebinds a global through ``global`` must contain: the statement, which starts a
@@ -13,6 +13,8 @@ from .flows import binding_counts, call_target
 GLOBAL_STATEMENT = re.compile(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
 # What a module with a NumPy constant must contain: the import that names NumPy's modules.
 NUMPY_WORD = re.compile(rb"numpy")
+# The part of a summary that ``numpy_summary`` gives, as ``Project.summary`` names it (no def has this name).
+NUMPY = "(numpy)"
 
 
 @lru_cache(maxsize=1024)
@@ -25,6 +27,16 @@ def constant_needs(name):
         return None
     return (re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())),
             NUMPY_WORD)
+
+
+def numpy_summary(source):
+    """What ``summarise`` says of the module's NumPy constants (``numpy``) alone: a parse and the
+    top-level statements, without the flows, roots, records and classes that cost most of a summary."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {"numpy": []}
+    return {"numpy": numpy_constants(tree, module_imports(tree))}
 
 
 def numpy_constants(tree, imports):

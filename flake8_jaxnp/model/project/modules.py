@@ -20,7 +20,7 @@ from ..syntax import is_test_file, module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
-from .constants import constant_needs
+from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .handed_keys import handed_keys
@@ -34,6 +34,8 @@ from .wrappers import class_needs
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes")
+# The parts of a summary that a question of a module's classes or constants reads (not a def's name).
+PARTS = (CLASSES, NUMPY)
 
 
 class Project(OtherModules):
@@ -114,7 +116,7 @@ class Project(OtherModules):
         file whose size and modification time did not change is not read again. With
         ``defines``, None when no line starts by defining that name (the module is then not
         parsed: the summary knows only top-level definitions), or the part a question of
-        that name alone needs (``CLASSES``: ``class_summary``); with ``needs`` (bytes
+        that name alone needs (``CLASSES``: ``class_summary``, ``NUMPY``: ``numpy_summary``); with ``needs`` (bytes
         patterns), None when the module's bytes do not match each of them: what is asked
         cannot be there (``class Trainer`` for the class ``Trainer``'s facts, ``global`` for a
         rebound global)."""
@@ -134,7 +136,7 @@ class Project(OtherModules):
             if part is not None and part[0] == version:
                 return part[1]
             known = MEMORY.definitions.get(path)
-            if known is not None and known[0] == version and defines not in known[1] and defines != CLASSES:
+            if known is not None and known[0] == version and defines not in known[1] and defines not in PARTS:
                 return None
         try:
             data = path.read_bytes()
@@ -148,8 +150,8 @@ class Project(OtherModules):
                 return part
         summary = cache.read(self.cache_dir, key)
         if summary is None:
-            if defines == CLASSES:
-                part = class_summary(data, self.transforms)
+            if defines in PARTS:
+                part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
             elif defines is not None:
                 definitions = top_level_definitions(data)
                 MEMORY.definitions[path] = (version, definitions)
@@ -241,7 +243,7 @@ class Project(OtherModules):
     def numpy_data(self, binding, attributes=()):
         """Whether an imported name is a project module's NumPy array constant (``constants``)."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0], needs=constant_needs(found[1])) \
+        summary = self.summary(found[0], NUMPY, constant_needs(found[1])) \
             if found is not None and found[0] != self.path and type(found[1]) is str else None
         known = bool(summary) and found[1] in summary["numpy"]
         return self.answered("numpy_data", [list(binding), list(attributes)], known)
