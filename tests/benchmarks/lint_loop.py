@@ -4,9 +4,10 @@
 
 Parses every ``.py`` file below the folders, then lints each (``linter.lint`` with a new cache
 folder and the rules off by default left out, as flake8 runs the plugin). With ``--warm`` the
-loop runs twice over the same cache folder and only the second pass is the figure's work (the
-first fills the cache, findings kept per file are dropped in between so every file is analysed
-again); ``--bare`` parses without linting (what the loop costs without the plugin).
+loop runs twice over the same cache folder, the process's memory of the project emptied in
+between (as a new flake8 run): the second pass reuses the kept findings of every file after
+asking its project questions again (subtract the figure without ``--warm``: the first pass);
+``--bare`` parses without linting (what the loop costs without the plugin).
 ``--cachegrind`` runs the same command under ``valgrind --tool=cachegrind`` (``PYTHONHASHSEED=0``)
 and prints its instruction total: a figure that the machine's load does not move.
 """
@@ -45,7 +46,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--cachegrind", action="store_true", help="count the instructions under valgrind")
-    parser.add_argument("--warm", action="store_true", help="lint twice, the second time with the cache warm")
+    parser.add_argument("--warm", action="store_true", help="lint twice, the second time reusing the kept findings")
     parser.add_argument("--bare", action="store_true", help="parse only (the loop without the plugin)")
     options = parser.parse_args()
     if options.cachegrind:
@@ -67,10 +68,7 @@ def main():
         findings = lint_all(files, cache_dir)
         if options.warm:
             from flake8_jaxnp.model.project import cache
-            from flake8_jaxnp.reuse import PREFIX
             cache.MEMORY.__init__()
-            for kept in Path(cache_dir).rglob(f"{PREFIX}*"):
-                kept.unlink()
             findings = lint_all(files, cache_dir)
     print(f"{len(files)} files, {findings} findings")
 

@@ -34,8 +34,9 @@ from .wrappers import class_needs
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes")
-# The parts of a summary that a question of a module's classes or constants reads (not a def's name).
-PARTS = (CLASSES, NUMPY)
+# The parts of a summary that a question of a module's classes or constants reads, and the roots' part
+# (``_roots``), each kept on disk beside the module's key as a def's part is: no def has these names.
+PARTS, ROOTS = (CLASSES, NUMPY), "(roots)"
 
 
 class Project(OtherModules):
@@ -496,7 +497,7 @@ class Project(OtherModules):
         key, traces, imports = known
         if not (traces and self._imports_project(path, imports)):
             return None
-        found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-roots")
+        found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-{ROOTS}")
         if found is None:  # its roots and their flows, from the lines that name a transform
             if data is None:  # (not read yet in this call)
                 try:
@@ -508,7 +509,7 @@ class Project(OtherModules):
             found = root_summary(data, self.transforms, self.scalars_static)
             if found is None:
                 return self.summary(path)
-            cache.write(self.cache_dir, f"{key}-roots", found)
+            cache.write(self.cache_dir, f"{key}-{ROOTS}", found)
         return found
 
     def _imports_project(self, path, imports):
