@@ -140,10 +140,9 @@ class Project(OtherModules):
             if known is not None and known[0] == version and defines not in known[1] and defines not in PARTS:
                 return None
         try:
-            data = path.read_bytes()
+            key, data = cache.module_key(path, version, self.salt)
         except OSError:
             return None
-        key = self._key(data)
         if defines is not None:  # a summary of that name alone, kept by an earlier run
             part = cache.read(self.cache_dir, f"{key}-{defines}")
             if part is not None:
@@ -151,6 +150,10 @@ class Project(OtherModules):
                 return part
         summary = cache.read(self.cache_dir, key)
         if summary is None:
+            try:
+                data = path.read_bytes() if data is None else data
+            except OSError:
+                return None
             if defines in PARTS:
                 part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
             elif defines is not None:
@@ -523,7 +526,7 @@ class Project(OtherModules):
         return found
 
     def _key(self, data):
-        return cache.blake2b(data + self.salt, digest_size=16).hexdigest()
+        return cache.key_of(data, self.salt)
 
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""
