@@ -21,7 +21,7 @@ from ..instances import given_by_calls
 from ..syntax import module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
-from .constants import GLOBAL_STATEMENT
+from .constants import GLOBAL_NEEDS
 from .flows import binding_counts, call_target
 
 
@@ -68,7 +68,7 @@ class OtherModules:
         script: ``rebinding_modules``); or None."""
         found = self.resolve(binding, attributes)
         other = found is not None and found[0] != self.path
-        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) if other else None
+        summary = self.summary(found[0], needs=GLOBAL_NEEDS) if other else None
         line = summary.get("rebound", {}).get(found[1]) if summary else None
         stores = rebinding_modules(self, found[1], found[0]) if other and not line else None
         where = [shown(found[0]), line, True] if line else [shown(stores[0][0]), stores[0][1], False] if stores \
