@@ -1,44 +1,76 @@
-"""The plugin's work on six research repositories in one process, for counting instructions.
+"""The plugin's cost in instructions over a few research repositories linted in one process.
 
-    PYTHONHASHSEED=0 valgrind --tool=cachegrind --cache-sim=no python tests/benchmarks/lint_loop.py DIR [--no-lint]
+    python tests/benchmarks/lint_loop.py [--cachegrind] [--warm] [--bare] DIR [DIR ...]
 
-Parses every file of jaxrl, purejaxrl, equinox, whisper-jax, cleanrl and gemma under ``DIR``
-(the research folder ``shared/research/extract.sh`` wrote), then ``linter.lint``s each with a new
-cache folder and the rules off by default left out, as flake8 runs the plugin. ``--no-lint``
-stops after the parse: the difference of the two counts is the plugin's.
+Parses every ``.py`` file below the folders, then lints each (``linter.lint`` with a new cache
+folder and the rules off by default left out, as flake8 runs the plugin). With ``--warm`` the
+loop runs twice over the same cache folder, the process's memory of the project emptied in
+between (as a new flake8 run): the second pass reuses the kept findings of every file after
+asking its project questions again (subtract the figure without ``--warm``: the first pass);
+``--bare`` parses without linting (what the loop costs without the plugin).
+``--cachegrind`` runs the same command under ``valgrind --tool=cachegrind`` (``PYTHONHASHSEED=0``)
+and prints its instruction total: a figure that the machine's load does not move.
 """
+import argparse
 import ast
+import os
+import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-REPOSITORIES = ("ikostrikov__jaxrl", "luchris429__purejaxrl", "patrick-kidger__equinox",
-                "sanchit-gandhi__whisper-jax", "vwxyzjn__cleanrl", "google-deepmind__gemma")
 
-
-def parsed_files(root):
-    """(path, tree, lines) of every file that parses, in a fixed order."""
-    parsed = []
-    for name in REPOSITORIES:
-        for path in sorted((Path(root) / name).rglob("*.py")):
+def parsed_files(folders):
+    """(path, tree, lines) for every file that parses below ``folders``, in a fixed order."""
+    found = []
+    for folder in folders:
+        for path in sorted(Path(folder).rglob("*.py")):
             source = path.read_text(encoding="utf-8", errors="replace")
             try:
-                parsed.append((str(path), ast.parse(source), source.splitlines(True)))
-            except SyntaxError:
+                found.append((str(path), ast.parse(source), source.splitlines(True)))
+            except (SyntaxError, ValueError):
                 continue
-    return parsed
+    return found
+
+
+def lint_all(files, cache_dir):
+    from flake8_jaxnp import linter
+    from flake8_jaxnp.options import OFF_BY_DEFAULT, Options
+
+    options = Options(cache_dir=cache_dir, silenced=frozenset(OFF_BY_DEFAULT))
+    return sum(len(list(linter.lint(tree, lines, options, path))) for path, tree, lines in files)
 
 
 def main():
-    parsed = parsed_files(sys.argv[1])
-    if "--no-lint" in sys.argv:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("--cachegrind", action="store_true", help="count the instructions under valgrind")
+    parser.add_argument("--warm", action="store_true", help="lint twice, the second time reusing the kept findings")
+    parser.add_argument("--bare", action="store_true", help="parse only (the loop without the plugin)")
+    options = parser.parse_args()
+    if options.cachegrind:
+        command = [sys.executable, __file__, *map(str, options.folders)] + \
+            (["--warm"] if options.warm else []) + (["--bare"] if options.bare else [])
+        result = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                                 "--cachegrind-out-file=/dev/null", *command],
+                                env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True)
+        found = re.search(r"I\s+refs:\s+([\d,]+)", result.stderr)
+        if result.returncode != 0 or found is None:
+            raise SystemExit(f"valgrind failed:\n{result.stderr[-2000:]}")
+        print(f"{found.group(1)} instructions; {result.stdout.strip()}")
         return
-    from flake8_jaxnp import linter
-    from flake8_jaxnp.options import OFF_BY_DEFAULT, Options
-    with tempfile.TemporaryDirectory() as cache:
-        options = Options(cache_dir=cache, silenced=frozenset(OFF_BY_DEFAULT))
-        found = sum(len(list(linter.lint(tree, lines, options, path))) for path, tree, lines in parsed)
-    print(f"{len(parsed)} files, {found} findings")
+    files = parsed_files(options.folders)
+    if options.bare:
+        print(f"{len(files)} files parsed")
+        return
+    with tempfile.TemporaryDirectory() as cache_dir:
+        findings = lint_all(files, cache_dir)
+        if options.warm:
+            from flake8_jaxnp.model.project import cache
+            cache.MEMORY.__init__()
+            findings = lint_all(files, cache_dir)
+    print(f"{len(files)} files, {findings} findings")
 
 
 if __name__ == "__main__":

@@ -251,3 +251,22 @@ def test_a_path_resolves_as_pathlib_resolves_it_through_linked_files_and_folders
                  str(tmp_path / "folder" / ".." / "real" / "module.py"), "../folder/missing.py", "../folder/sub/m.py"):
         assert real_path(path) == Path(path).resolve(), path
     assert real_path("../folder/linked.py") == tmp_path.resolve() / "real" / "module.py"
+
+
+def test_a_def_named_like_a_kept_part_of_its_module_reads_its_own_summary(tmp_path):
+    """The parts of a module's summary kept beside its key (its roots', its calls') are named
+    so that no def's own part can take their place: a top-level ``def roots`` or ``def uses``."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "other.py").write_text("def g(x):\n    return x\n")
+    (package / "util.py").write_text("import jax\nfrom pkg import other\n\n\ndef roots(x):\n    return x + 1\n\n\n"
+                                     "def uses(x):\n    return other.g(x)\n\n\n@jax.jit\ndef step(x):\n"
+                                     "    return other.g(x)\n")
+    (package / "main.py").write_text("from pkg.util import roots, uses\n\n\ndef run():\n    return uses(roots(1))\n")
+    kept_callers(tmp_path, package / "other.py")  # the reach keeps util.py's roots' part
+    MEMORY.__init__()
+    project = project_around(str(package / "main.py"), Options(cache_dir=str(tmp_path / "cache")))
+    assert project.kept_defaults("g", "x", 0) == []  # (keeps other.py's calls, as its key's part)
+    for name in ("roots", "uses"):
+        assert project.function(("pkg.util", 0, name))[1]["params"] == ["x"]

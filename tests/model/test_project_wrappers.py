@@ -11,7 +11,7 @@ from test_findings_reuse import reused_when_unchanged
 from test_project import codes_at, lint
 from test_project_roots import write_package
 
-from flake8_jaxnp.model.project.constants import GLOBAL_STATEMENT, constant_needs
+from flake8_jaxnp.model.project.constants import GLOBAL_STATEMENT, constant_needs, numpy_summary
 from flake8_jaxnp.model.project.summaries import class_summary, summarise
 from flake8_jaxnp.model.project.wrappers import class_needs
 from flake8_jaxnp.options import Options
@@ -278,9 +278,10 @@ def test_a_script_beside_the_package_sees_it_under_the_project_root(tmp_path, ma
 
 def test_the_class_part_and_the_text_tests_agree_with_the_whole_summary():
     """What the project asks of a module's classes, rebound globals and NumPy constants, from the
-    parse of its classes alone (``class_summary``) and after the text tests that spare a parse
-    (``class_needs``, ``GLOBAL_STATEMENT``, ``constant_needs``), is what the whole summary says, on
-    this file's modules and on every module of the fixtures and the reported and project shapes."""
+    parse of its classes alone (``class_summary``) or of its constants alone (``numpy_summary``) and
+    after the text tests that spare a parse (``class_needs``, ``GLOBAL_STATEMENT``, ``constant_needs``), is
+    what the whole summary says, on this file's modules and on every module of the fixtures and the
+    reported and project shapes."""
     transforms = transform_tables(())[0]
     staging = {name.rsplit(".", 1)[1] for name in transforms}
     root = Path(__file__).resolve().parents[2]
@@ -291,6 +292,7 @@ def test_the_class_part_and_the_text_tests_agree_with_the_whole_summary():
     for source in sources:
         whole = summarise(source, transforms)
         assert class_summary(source, transforms)["classes"] == whole["classes"]
+        assert numpy_summary(source)["numpy"] == whole["numpy"]
         for name in whole["classes"]:
             assert all(pattern.search(b"\n" + source) for pattern in class_needs(name, staging)), name
         assert not whole.get("rebound") or GLOBAL_STATEMENT.search(source)

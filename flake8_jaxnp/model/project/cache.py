@@ -43,6 +43,7 @@ class Memory:
         self.package = None  # the package of the file being linted (``linting``)
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
         self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
+        self.keys = {}  # (module path, salt) -> ((mtime, size), the cache key of its bytes: ``module_key``)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
@@ -52,7 +53,7 @@ class Memory:
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.module_uses, self.matches):
+                          self.resolvers, self.words, self.module_uses, self.matches, self.keys):
                 table.clear()
 
 
@@ -71,6 +72,23 @@ def matches(path, version, patterns):
             return False
         kept = MEMORY.matches[key] = (version, all(pattern.search(data) for pattern in patterns))
     return kept[1]
+
+
+def key_of(data, salt):
+    """The key a module's bytes are kept under: their hash with the salt (``salt``)."""
+    return blake2b(data + salt, digest_size=16).hexdigest()
+
+
+def module_key(path, version, salt):
+    """(the key of the bytes of the module at ``path``, those bytes when read now or None): read
+    and hashed once per process while its ``version`` (modification time, size) stays, however
+    many of its parts are asked for. Raises OSError when it cannot be read."""
+    kept = MEMORY.keys.get((path, salt))
+    if kept is not None and kept[0] == version:
+        return kept[1], None
+    data = path.read_bytes()
+    MEMORY.keys[(path, salt)] = (version, key_of(data, salt))
+    return MEMORY.keys[(path, salt)][1], data
 
 
 def folder(cache_dir):

@@ -19,8 +19,9 @@ from pathlib import Path
 
 from ..instances import given_by_calls
 from ..syntax import module_imports, parameters, split_attributes
+from . import cache
 from .cache import MEMORY
-from .constants import GLOBAL_STATEMENT
+from .constants import GLOBAL_NEEDS
 from .flows import binding_counts, call_target
 
 
@@ -67,7 +68,7 @@ class OtherModules:
         script: ``rebinding_modules``); or None."""
         found = self.resolve(binding, attributes)
         other = found is not None and found[0] != self.path
-        summary = self.summary(found[0], needs=(GLOBAL_STATEMENT,)) if other else None
+        summary = self.summary(found[0], needs=GLOBAL_NEEDS) if other else None
         line = summary.get("rebound", {}).get(found[1]) if summary else None
         stores = rebinding_modules(self, found[1], found[0]) if other and not line else None
         where = [shown(found[0]), line, True] if line else [shown(stores[0][0]), stores[0][1], False] if stores \
@@ -108,7 +109,8 @@ def calls_keeping_default(project, name, param, index):
     (positional ``index``, None when keyword-only) to its default."""
     found = []
     for path, version in modules_naming(project, name):
-        for binding, attributes, positional, keywords, line, _, _, forwarding in _calls_of(path, version, name):
+        for binding, attributes, positional, keywords, line, _, _, forwarding in \
+                _calls_of(project, path, version, name):
             keeps = param not in keywords and (index is None or positional <= index) and forwarding is None
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
@@ -176,7 +178,7 @@ def rebinding_modules(project, name, module=None):
     models``): code traced with it keeps the value it saw first."""
     found, store, module = [], _store_pattern(name), module or project.path
     for path, version in _importing_modules(project, name, module):
-        uses = _module_uses(path, version, store)  # (cheap: most modules that name it never store to it)
+        uses = _module_uses(project, path, version, store)  # (cheap: most modules that name it never store to it)
         for binding, attributes, line in uses[1].get(name, ()) if uses else ():
             if project.target_of(path, binding, attributes) == (module, name):
                 found.append([path, line])
@@ -208,7 +210,7 @@ def looping_modules(project, name):
     decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
     found = []
     for path, version in _importing_modules(project, name):
-        for binding, attributes, _, _, _, loop, _, forwarding in _calls_of(path, version, name):
+        for binding, attributes, _, _, _, loop, _, forwarding in _calls_of(project, path, version, name):
             if loop is not None and forwarding is None \
                     and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, loop])
@@ -250,10 +252,10 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         return [(target, built, (other, line)) if target is not None else None]
 
     return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
-                           for call in _calls_of(other, version, factory)], handed, every=False)
+                           for call in _calls_of(project, other, version, factory)], handed, every=False)
 
 
-def _calls_of(path, version, name):
+def _calls_of(project, path, version, name):
     """[(import binding or None, attributes, positional arguments, keyword names, line, line of the
     loop around it or None, ((position or keyword, (binding, attributes)), ...) of the arguments
     that name a project function, or ``(_PARAMETER, def, parameter)`` a parameter of the top-level
@@ -263,18 +265,16 @@ def _calls_of(path, version, name):
     project function called ``name`` (``make(...)``, ``util.make(...)``, ``build(...)`` after
     ``import make as build``, a top-level def of the module: ``flows.call_target``; calls with
     ``*args`` or other ``**kwargs`` are left out)."""
-    return _module_uses(path, version)[0].get(name, ())
+    return _module_uses(project, path, version)[0].get(name, ())
 
 
-def _module_uses(path, version, needed=None):
+def _module_uses(project, path, version, needed=None):
     """({name: its calls (``_calls_of``)}, {name: [(import binding, attributes, line)] for the
     stores in a loop to an attribute ``name`` of an imported name, ``util.name = ...``, in a module
-    that has such a line (``_store_pattern``)}) for every name of a module,
-    from one parse and one walk, kept while its version (``module_words``) stays; None, without parsing,
-    when the module's bytes do not match ``needed`` (or cannot be read). A store outside a loop may
-    run once, before anything is traced (``config.DEBUG = args.debug`` at startup), so only one
-    that a loop repeats is known to change the value. Loops in a decorated def or a lambda count
-    as none: a transform may trace them."""
+    that has such a line (``_store_pattern``)}) for every name of a module (``_uses``), kept while
+    its version (``module_words``) stays, and on disk beside the module's key (as JSON: tuples read
+    back as lists), so a warm run re-asking a question does not parse it again; None, without
+    parsing, when the module's bytes do not match ``needed`` (or cannot be read)."""
     kept = MEMORY.module_uses.get(path)
     if kept is None or kept[0] != version:
         try:
@@ -283,49 +283,62 @@ def _module_uses(path, version, needed=None):
             text = b""
         if needed is not None and not needed.search(text):
             return None
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            tree = ast.Module(body=[], type_ignores=[])
-        imports = module_imports(tree)
-        local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        calls, stores, stack, handing = {}, {}, [(tree, None, None)], {}
-        while stack:
-            node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
-            kind = type(node)
-            if kind in _SCOPES and loop is not _MAYBE_TRACED:
-                loop = _MAYBE_TRACED if kind is ast.Lambda or node.decorator_list else None
-            elif kind in _LOOPS and loop is not _MAYBE_TRACED:
-                loop = node
-            if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
-                outer = node
-                handing[node] = _handed_parameters(node)
-            stack.extend([(child, loop, outer) for child in ast.iter_child_nodes(node)])
-            looped = loop is not None and loop is not _MAYBE_TRACED
-            if kind is ast.Attribute and type(node.ctx) is ast.Store and looped:
-                root, attributes = split_attributes(node)
-                binding = imports.get(root.id) if root is not None else None
-                if binding is not None:
-                    stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
-            if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args):
-                continue
-            handed = handing.get(outer, ((), None))
-            spread = [k.value for k in node.keywords if k.arg is None]
-            forwarding = outer.name if spread and len(spread) == 1 and type(spread[0]) is ast.Name \
-                and spread[0].id == handed[1] else None
-            if spread and forwarding is None:
-                continue
-            target = call_target(node.func, imports, local_functions)
-            if target is not None:
-                arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-                named = [(at, _given(value, imports, local_functions, outer, handed[0])) for at, value in arguments]
-                binding, attributes = target
-                calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
-                    (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
-                     loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
-        stores = {name: found for name, found in stores.items() if _store_pattern(name).search(text)}
-        kept = MEMORY.module_uses[path] = (version, calls, stores)
+        key = f"{project._key(text)}-(uses)"  # (no def has this name)
+        found = cache.read(project.cache_dir, key)
+        if found is None:
+            found = _uses(text)
+            cache.write(project.cache_dir, key, found)
+        kept = MEMORY.module_uses[path] = (version, *found)
     return kept[1:]
+
+
+def _uses(text):
+    """``_module_uses`` of a module's bytes, from one parse and one walk. A store outside a loop may
+    run once, before anything is traced (``config.DEBUG = args.debug`` at startup), so only one
+    that a loop repeats is known to change the value. Loops in a decorated def or a lambda count
+    as none: a transform may trace them."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = ast.Module(body=[], type_ignores=[])
+    imports = module_imports(tree)
+    local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    calls, stores, stack, handing = {}, {}, [(tree, None, None)], {}
+    while stack:
+        node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
+        kind = type(node)
+        if kind in _SCOPES and loop is not _MAYBE_TRACED:
+            loop = _MAYBE_TRACED if kind is ast.Lambda or node.decorator_list else None
+        elif kind in _LOOPS and loop is not _MAYBE_TRACED:
+            loop = node
+        if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
+            outer = node
+            handing[node] = _handed_parameters(node)
+        stack.extend([(child, loop, outer) for child in ast.iter_child_nodes(node)])
+        looped = loop is not None and loop is not _MAYBE_TRACED
+        if kind is ast.Attribute and type(node.ctx) is ast.Store and looped:
+            root, attributes = split_attributes(node)
+            binding = imports.get(root.id) if root is not None else None
+            if binding is not None:
+                stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
+        if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args):
+            continue
+        handed = handing.get(outer, ((), None))
+        spread = [k.value for k in node.keywords if k.arg is None]
+        forwarding = outer.name if spread and len(spread) == 1 and type(spread[0]) is ast.Name \
+            and spread[0].id == handed[1] else None
+        if spread and forwarding is None:
+            continue
+        target = call_target(node.func, imports, local_functions)
+        if target is not None:
+            arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
+            named = [(at, _given(value, imports, local_functions, outer, handed[0])) for at, value in arguments]
+            binding, attributes = target
+            calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
+                (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
+                 loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
+    return [{name: found for name, found in calls.items() if name is not None},  # (``import m; m()``: no name)
+            {name: found for name, found in stores.items() if _store_pattern(name).search(text)}]
 
 
 def _handed_parameters(func):

@@ -20,7 +20,7 @@ from ..syntax import is_test_file, module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
-from .constants import constant_needs
+from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
@@ -35,6 +35,9 @@ CLASSES = "(classes)"
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes")
+# The parts of a summary that a question of a module's classes or constants reads, and the roots' part
+# (``_roots``), each kept on disk beside the module's key as a def's part is: no def has these names.
+PARTS, ROOTS = (CLASSES, NUMPY), "(roots)"
 
 
 class Project(OtherModules):
@@ -116,7 +119,7 @@ class Project(OtherModules):
         file whose size and modification time did not change is not read again. With
         ``defines``, None when no line starts by defining that name (the module is then not
         parsed: the summary knows only top-level definitions), or the part a question of
-        that name alone needs (``CLASSES``: ``class_summary``); with ``needs`` (bytes
+        that name alone needs (``CLASSES``: ``class_summary``, ``NUMPY``: ``numpy_summary``); with ``needs`` (bytes
         patterns), None when the module's bytes do not match each of them: what is asked
         cannot be there (``class Trainer`` for the class ``Trainer``'s facts, ``global`` for a
         rebound global)."""
@@ -136,13 +139,12 @@ class Project(OtherModules):
             if part is not None and part[0] == version:
                 return part[1]
             known = MEMORY.definitions.get(path)
-            if known is not None and known[0] == version and defines not in known[1] and defines != CLASSES:
+            if known is not None and known[0] == version and defines not in known[1] and defines not in PARTS:
                 return None
         try:
-            data = path.read_bytes()
+            key, data = cache.module_key(path, version, self.salt)
         except OSError:
             return None
-        key = self._key(data)
         if defines is not None:  # a summary of that name alone, kept by an earlier run
             part = cache.read(self.cache_dir, f"{key}-{defines}")
             if part is not None:
@@ -151,8 +153,12 @@ class Project(OtherModules):
         summary = cache.read(self.cache_dir, key)
         if summary is None:
             from .summaries import class_summary, function_summary, summarise, top_level_definitions
-            if defines == CLASSES:
-                part = class_summary(data, self.transforms)
+            try:
+                data = path.read_bytes() if data is None else data
+            except OSError:
+                return None
+            if defines in PARTS:
+                part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
             elif defines is not None:
                 definitions = top_level_definitions(data)
                 MEMORY.definitions[path] = (version, definitions)
@@ -245,7 +251,7 @@ class Project(OtherModules):
     def numpy_data(self, binding, attributes=()):
         """Whether an imported name is a project module's NumPy array constant (``constants``)."""
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0], needs=constant_needs(found[1])) \
+        summary = self.summary(found[0], NUMPY, constant_needs(found[1])) \
             if found is not None and found[0] != self.path and type(found[1]) is str else None
         known = bool(summary) and found[1] in summary["numpy"]
         return self.answered("numpy_data", [list(binding), list(attributes)], known)
@@ -500,7 +506,7 @@ class Project(OtherModules):
         key, traces, imports = known
         if not (traces and self._imports_project(path, imports)):
             return None
-        found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-roots")
+        found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-{ROOTS}")
         if found is None:  # its roots and their flows, from the lines that name a transform
             if data is None:  # (not read yet in this call)
                 try:
@@ -513,7 +519,7 @@ class Project(OtherModules):
             found = root_summary(data, self.transforms, self.scalars_static)
             if found is None:
                 return self.summary(path)
-            cache.write(self.cache_dir, f"{key}-roots", found)
+            cache.write(self.cache_dir, f"{key}-{ROOTS}", found)
         return found
 
     def _imports_project(self, path, imports):
@@ -527,7 +533,7 @@ class Project(OtherModules):
         return found
 
     def _key(self, data):
-        return cache.blake2b(data + self.salt, digest_size=16).hexdigest()
+        return cache.key_of(data, self.salt)
 
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""

@@ -62,8 +62,8 @@ def class_needs(name, staging):
     needs = (word_pattern(tuple(sorted({*staging, "__call__"}))), word_pattern(tuple(sorted({*staging, "__init__"}))))
     if not name.isascii():
         return needs
-    return (*needs, re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*class[ \t\\\r\n]+%b(?![\w\x80-\xff])"
-                               % re.escape(name.encode())))
+    named = rb"class[ \t\\\r\n]+%b(?![\w\x80-\xff])" % re.escape(name.encode())  # (first: ``GLOBAL_NEEDS``)
+    return re.compile(named), re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named), *needs
 
 
 def _classes(tree):
