@@ -74,6 +74,7 @@ class Tracing:
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
+        self._given_elsewhere = {}  # def -> its parameters other modules' calls give device arrays
         self._evaluating = []  # the defs whose ``returned`` is being worked out, outermost first
         self._in_progress = set()  # the bodies whose forward pass is running (``_flow``)
         # def -> the cached transform it runs under, called from traced code with no tracer:
@@ -156,7 +157,8 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node)}, None)
+            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node),
+                              **self.given_elsewhere(node)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -418,6 +420,17 @@ class Tracing:
         calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays."""
         instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
         return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
+
+    def given_elsewhere(self, func):
+        """{parameter: a device array} for the parameters of a plain top-level def that this file never
+        refers to and every call in other modules gives a device array (``Project.passed_arrays``)."""
+        project = self.callees.project
+        if project is None or type(func) is not ast.FunctionDef or func.decorator_list \
+                or self.names.parent.get(func) is not self.names.tree or self.roots.instances.calls_of(func) != []:
+            return {}
+        if func not in self._given_elsewhere:
+            self._given_elsewhere[func] = project.passed_arrays(func.name, positional_names(func))
+        return {name: DEVICE_ARRAY for name in self._given_elsewhere[func]}
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,

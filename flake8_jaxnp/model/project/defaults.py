@@ -95,6 +95,11 @@ class OtherModules:
                 found.append([*dtype, cls, shown(where), line])
         return self.answered("passed_dtypes", [name, list(params), param, attr], found)
 
+    def passed_arrays(self, name, params):
+        """The parameters of this file's top-level function ``name`` (positional ``params``) that every
+        call in other modules gives a device array (``passed_arrays``)."""
+        return self.answered("passed_arrays", [name, list(params)], passed_arrays(self, name, params))
+
     def looped_elsewhere(self, name):
         """[[module path as messages show it, line]]: the loops of other modules that call this
         file's function ``name`` (``defaults``)."""
@@ -139,6 +144,8 @@ _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a la
 # An argument that is a parameter of the def around the call, or an instance of a project class built in place
 # (``_calls_of``).
 _PARAMETER, _INSTANCE = "<parameter>", "<instance>"
+# An argument computed from what a call of a project function gives and a number (``predict(p, x) - 0.5``).
+_COMPUTED = "<computed>"
 
 
 def module_words(path):
@@ -237,7 +244,7 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         given = next((value for at, value in given_values if at == where), None)
         if given is None and forwarding and where not in keywords and type(where) is str:
             given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
-        if given is None or project.target_of(other, binding, attributes) != (path, factory):
+        if given is None or given[0] == _COMPUTED or project.target_of(other, binding, attributes) != (path, factory):
             return None
         if given[0] == _PARAMETER:
             if (other, *given[1:]) in seen:
@@ -251,6 +258,37 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
 
     return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
                            for call in _calls_of(other, version, factory)], handed, every=False)
+
+
+def passed_arrays(project, name, params):
+    """The parameters among ``params`` of this file's top-level function ``name`` that every call of
+    it in the other modules of the project's folder gives a device array: what a jitted project
+    function (or one that returns a jax.numpy array) gives, or arithmetic of it with a number
+    (``postprocess(predict(params, x) - 0.5)``). The join of ``given_by_calls`` over those calls:
+    callers that disagree, or a module that refers to it otherwise (passes it on, renames it, calls
+    it with ``*args``), leave every parameter unknown."""
+    sites = []
+    for other, version in modules_naming(project, name, [path for path in project.folder_files()
+                                                          if path != project.path]):
+        if name in _module_uses(other, version)[2]:
+            return []
+        sites.extend((other, call) for call in _calls_of(other, version, name)
+                     if project.target_of(other, *call[:2]) == (project.path, name))
+
+    def device_array(site, param):
+        other, (_, _, positional, keywords, _, _, given_values, forwarding) = site
+        index = params.index(param)
+        where = index if index < positional else param
+        given = next((value for at, value in given_values if at == where), None)
+        if forwarding or given is None or given[0] not in (_INSTANCE, _COMPUTED):
+            return None
+        target = project.target_of(other, *given[1:3])
+        summary = project.summary(target[0], defines=target[1]) if target is not None else None
+        facts = summary["functions"].get(target[1], {}) if summary is not None else {}
+        return [True] if summary is not None and (target[1] in summary["jitted"] or facts.get("returns") == "jax") \
+            else None
+
+    return [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
 
 
 def _calls_of(path, version, name):
@@ -289,7 +327,7 @@ def _module_uses(path, version, needed=None):
             tree = ast.Module(body=[], type_ignores=[])
         imports = module_imports(tree)
         local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        calls, stores, stack, handing = {}, {}, [(tree, None, None)], {}
+        calls, stores, stack, handing, called, referenced = {}, {}, [(tree, None, None)], {}, set(), set()
         while stack:
             node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
             kind = type(node)
@@ -307,13 +345,17 @@ def _module_uses(path, version, needed=None):
                 binding = imports.get(root.id) if root is not None else None
                 if binding is not None:
                     stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
-            if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args):
+            if kind in (ast.Name, ast.Attribute) and node not in called or kind is ast.alias and node.asname:
+                referenced.add(_referenced_name(node, imports))  # (passed on, kept or renamed: not only called)
+            if kind is not ast.Call:
                 continue
+            called.add(node.func)
             handed = handing.get(outer, ((), None))
             spread = [k.value for k in node.keywords if k.arg is None]
             forwarding = outer.name if spread and len(spread) == 1 and type(spread[0]) is ast.Name \
                 and spread[0].id == handed[1] else None
-            if spread and forwarding is None:
+            if spread and forwarding is None or any(type(a) is ast.Starred for a in node.args):
+                referenced.add(_referenced_name(node.func, imports))  # (arguments not known)
                 continue
             target = call_target(node.func, imports, local_functions)
             if target is not None:
@@ -324,8 +366,22 @@ def _module_uses(path, version, needed=None):
                     (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
                      loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
         stores = {name: found for name, found in stores.items() if _store_pattern(name).search(text)}
-        kept = MEMORY.module_uses[path] = (version, calls, stores)
+        kept = MEMORY.module_uses[path] = (version, calls, stores, referenced)
     return kept[1:]
+
+
+def _referenced_name(node, imports):
+    """The name a reference reads (``f``, ``mod.f``, the name ``from mod import f as g`` imports), as
+    ``_calls_of`` keys calls: by the name it has where it is defined."""
+    kind = type(node)
+    if kind is ast.alias:
+        return node.name
+    if kind is ast.Attribute:
+        return node.attr
+    if kind is not ast.Name:
+        return None
+    binding = imports.get(node.id)
+    return binding[2] or node.id if binding else node.id
 
 
 def _handed_parameters(func):
@@ -340,6 +396,11 @@ def _given(value, imports, local_functions, outer, handed):
     """What ``_calls_of`` records of an argument (see there), or None."""
     if type(value) is ast.Name and value.id in handed:
         return _PARAMETER, outer.name, value.id
+    if type(value) is ast.BinOp and any(type(side) is ast.Constant and type(side.value) in (int, float)
+                                         for side in (value.left, value.right)):
+        result = _given(value.right if type(value.left) is ast.Constant else value.left, imports, local_functions,
+                        outer, ())
+        return (_COMPUTED, *result[1:3]) if result and result[0] == _INSTANCE else None
     if type(value) is not ast.Call:
         return call_target(value, imports, local_functions)
     target = call_target(value.func, imports, local_functions) if not any(

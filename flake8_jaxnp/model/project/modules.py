@@ -33,7 +33,8 @@ from .wrappers import class_needs
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
-             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes")
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes",
+             "passed_arrays")
 
 
 class Project(OtherModules):
