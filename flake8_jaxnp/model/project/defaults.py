@@ -267,9 +267,8 @@ def passed_arrays(project, name, params):
     (``postprocess(predict(params, x) - 0.5)``). The join of ``given_by_calls`` over those calls:
     callers that disagree, or a module that refers to it otherwise (passes it on, renames it, calls
     it with ``*args``), leave every parameter unknown."""
-    sites = []
-    for other, version in modules_naming(project, name, [path for path in project.folder_files()
-                                                          if path != project.path]):
+    sites, files = [], [path for path in project.folder_files() if path != project.path]
+    for other, version in modules_naming(project, name, files):
         if name in _module_uses(other, version)[2]:
             return []
         sites.extend((other, call) for call in _calls_of(other, version, name)
@@ -396,10 +395,10 @@ def _given(value, imports, local_functions, outer, handed):
     """What ``_calls_of`` records of an argument (see there), or None."""
     if type(value) is ast.Name and value.id in handed:
         return _PARAMETER, outer.name, value.id
-    if type(value) is ast.BinOp and any(type(side) is ast.Constant and type(side.value) in (int, float)
-                                         for side in (value.left, value.right)):
-        result = _given(value.right if type(value.left) is ast.Constant else value.left, imports, local_functions,
-                        outer, ())
+    numbers = [type(side) is ast.Constant and type(side.value) in (int, float) for side in (value.left, value.right)] \
+        if type(value) is ast.BinOp else ()
+    if any(numbers):
+        result = _given(value.right if numbers[0] else value.left, imports, local_functions, outer, ())
         return (_COMPUTED, *result[1:3]) if result and result[0] == _INSTANCE else None
     if type(value) is not ast.Call:
         return call_target(value, imports, local_functions)
