@@ -10,7 +10,7 @@ import ast
 from . import dtypes
 from .callees import Callees
 from .conventions import NNX_MODULE
-from .kinds import UNKNOWN_VALUE
+from .kinds import UNKNOWN, UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
 from .reach import ArraySources
@@ -81,8 +81,10 @@ class Model:
 
     def array_value(self, expr):
         """The Value of an expression for a question about arrays: unknown, without a
-        forward pass, where no array can enter the body around it (``may_hold_arrays``)."""
-        return self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
+        forward pass, where no array can enter the body around it (``may_hold_arrays``); where
+        the pass knows nothing, a parameter every call in other modules gives a device array."""
+        value = self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
+        return value if value.kind is not UNKNOWN else self._tracing.given_elsewhere(expr) or value
 
     def traced_function(self, node):
         """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""

@@ -32,8 +32,7 @@ class ArraySources:
         source. In any other function every value is a Python value or unknown. Mirrors
         what ``values``/``library`` make arrays from; errs towards including a function."""
         names, tracing = self.names, self.tracing
-        found = {f for f in names.functions if tracing.annotated_arrays(f, DEVICE_ARRAY) or tracing.handing_out_self(f)
-                 or tracing.given_elsewhere(f)}
+        found = {f for f in names.functions if tracing.annotated_arrays(f, DEVICE_ARRAY) or tracing.handing_out_self(f)}
         for call in names.calls if tracing.jitted_callables else ():
             if tracing.callee(call.func) in tracing.jitted_callables:
                 found.add(_function_of(names.scope_of[call]))

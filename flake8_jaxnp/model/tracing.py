@@ -157,8 +157,7 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node),
-                              **self.given_elsewhere(node)}, None)
+            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -421,16 +420,19 @@ class Tracing:
         instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
         return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
 
-    def given_elsewhere(self, func):
-        """{parameter: a device array} for the parameters of a plain top-level def that this file never
-        refers to and every call in other modules gives a device array (``Project.passed_arrays``)."""
+    def given_elsewhere(self, expr):
+        """A device array for a read of a parameter, bound once, of a plain top-level def that this
+        file never refers to, when every call in other modules gives it one (``Project.passed_arrays``);
+        else None. Asked only where a check wants an array and the forward pass knows nothing
+        (``Model.array_value``): the question reads the modules of the project's folder."""
+        func = self.names.parameter_of(expr) if type(expr) is ast.Name else None
         project = self.callees.project
         if project is None or type(func) is not ast.FunctionDef or func.decorator_list \
                 or self.names.parent.get(func) is not self.names.tree or self.roots.instances.calls_of(func) != []:
-            return {}
+            return None
         if func not in self._given_elsewhere:
             self._given_elsewhere[func] = project.passed_arrays(func.name, positional_names(func))
-        return {name: DEVICE_ARRAY for name in self._given_elsewhere[func]}
+        return DEVICE_ARRAY if expr.id in self._given_elsewhere[func] else None
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,

@@ -43,6 +43,7 @@ class Memory:
         self.package = None  # the package of the file being linted (``linting``)
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
         self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
+        self.references = {}  # module path -> ((mtime, size), the names it refers to other than by a call: defaults.py)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
@@ -52,7 +53,7 @@ class Memory:
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.module_uses, self.matches):
+                          self.resolvers, self.words, self.module_uses, self.references, self.matches):
                 table.clear()
 
 

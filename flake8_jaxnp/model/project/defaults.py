@@ -269,7 +269,8 @@ def passed_arrays(project, name, params):
     it with ``*args``), leave every parameter unknown."""
     sites, files = [], [path for path in project.folder_files() if path != project.path]
     for other, version in modules_naming(project, name, files):
-        if name in _module_uses(other, version)[2]:
+        references = _references_not_called(other, version)
+        if references is None or name in references:
             return []
         sites.extend((other, call) for call in _calls_of(other, version, name)
                      if project.target_of(other, *call[:2]) == (project.path, name))
@@ -326,7 +327,7 @@ def _module_uses(path, version, needed=None):
             tree = ast.Module(body=[], type_ignores=[])
         imports = module_imports(tree)
         local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-        calls, stores, stack, handing, called, referenced = {}, {}, [(tree, None, None)], {}, set(), set()
+        calls, stores, stack, handing = {}, {}, [(tree, None, None)], {}
         while stack:
             node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
             kind = type(node)
@@ -344,17 +345,13 @@ def _module_uses(path, version, needed=None):
                 binding = imports.get(root.id) if root is not None else None
                 if binding is not None:
                     stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
-            if kind in (ast.Name, ast.Attribute) and node not in called or kind is ast.alias and node.asname:
-                referenced.add(_referenced_name(node, imports))  # (passed on, kept or renamed: not only called)
-            if kind is not ast.Call:
+            if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args):
                 continue
-            called.add(node.func)
             handed = handing.get(outer, ((), None))
             spread = [k.value for k in node.keywords if k.arg is None]
             forwarding = outer.name if spread and len(spread) == 1 and type(spread[0]) is ast.Name \
                 and spread[0].id == handed[1] else None
-            if spread and forwarding is None or any(type(a) is ast.Starred for a in node.args):
-                referenced.add(_referenced_name(node.func, imports))  # (arguments not known)
+            if spread and forwarding is None:
                 continue
             target = call_target(node.func, imports, local_functions)
             if target is not None:
@@ -365,22 +362,41 @@ def _module_uses(path, version, needed=None):
                     (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
                      loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
         stores = {name: found for name, found in stores.items() if _store_pattern(name).search(text)}
-        kept = MEMORY.module_uses[path] = (version, calls, stores, referenced)
+        kept = MEMORY.module_uses[path] = (version, calls, stores)
     return kept[1:]
 
 
-def _referenced_name(node, imports):
-    """The name a reference reads (``f``, ``mod.f``, the name ``from mod import f as g`` imports), as
-    ``_calls_of`` keys calls: by the name it has where it is defined."""
-    kind = type(node)
-    if kind is ast.alias:
-        return node.name
-    if kind is ast.Attribute:
-        return node.attr
-    if kind is not ast.Name:
-        return None
-    binding = imports.get(node.id)
-    return binding[2] or node.id if binding else node.id
+def _references_not_called(path, version):
+    """The names a module refers to other than as the function of a call whose arguments ``_calls_of``
+    reads (passed on, kept, renamed by an import, called with ``*args``), as ``_calls_of`` keys calls:
+    by the name where it is defined (``f`` of ``g`` after ``from mod import f as g``). Kept apart from
+    ``_module_uses``, whose every other question would pay for it: asked only by ``passed_arrays``."""
+    kept = MEMORY.references.get(path)
+    if kept is None or kept[0] != version:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+        kept = MEMORY.references[path] = (version, None if tree is None else _names_not_called(tree))
+    return kept[1]
+
+
+def _names_not_called(tree):
+    """``_references_not_called`` of a parsed module."""
+    imports, found, called = module_imports(tree), set(), set()
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Call:
+            if not any(type(a) is ast.Starred for a in node.args) and all(k.arg for k in node.keywords):
+                called.add(node.func)
+        elif kind is ast.alias and node.asname:
+            found.add(node.name)
+        elif kind is ast.Attribute and node not in called:
+            found.add(node.attr)
+        elif kind is ast.Name and node not in called:
+            binding = imports.get(node.id)
+            found.add(binding[2] or node.id if binding else node.id)
+    return found
 
 
 def _handed_parameters(func):
