@@ -158,6 +158,11 @@ def predict(x):
     return jnp.tanh(x)
 
 
+@jax.jit
+def both(x):
+    return [jnp.tanh(x), x]
+
+
 def clip(pred, floor=0.0):
     pred[pred < floor] = floor
     return pred
@@ -165,13 +170,16 @@ def clip(pred, floor=0.0):
 
 
 @pytest.mark.parametrize("script, expected", [
-    ("def main(x):\n    return post.clip(post.predict(x) - 0.5)\n", [(11, "JNP501")]),
-    ("def main(x):\n    return post.clip(pred=post.predict(x))\n", [(11, "JNP501")]),
+    ("def main(x):\n    return post.clip(post.predict(x) - 0.5)\n", [(16, "JNP501")]),
+    ("def main(x):\n    return post.clip(pred=post.predict(x))\n", [(16, "JNP501")]),
     # callers that disagree, or a reference that is not a call: what the parameter holds is unknown
     ("def main(x):\n    post.clip(post.predict(x))\n    return post.clip(np.ones(3))\n", []),
     ("def main(x):\n    post.clip(post.predict(x))\n    return list(map(post.clip, [np.ones(3)]))\n", []),
     ("def main(x, rest):\n    post.clip(post.predict(x))\n    return post.clip(*rest)\n", []),
     ("def main(x):\n    return post.clip(np.asarray(post.predict(x)))\n", []),  # a host copy
+    ("def main(x):\n    return post.clip(post.both(x))\n", []),  # a list of arrays: its items can change
+    ("def main(x):\n    return post.clip(post.both(x) * 0.5)\n", [(16, "JNP501")]),  # (a list would raise first)
+    ("def main(x):\n    return post.clip(post.both(x) * 2)\n", []),  # the list repeated
 ])
 def test_a_helpers_parameter_holds_what_every_call_in_other_modules_gives(tmp_path, script, expected):
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")

@@ -146,6 +146,9 @@ _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a la
 _PARAMETER, _INSTANCE = "<parameter>", "<instance>"
 # An argument computed from what a call of a project function gives and a number (``predict(p, x) - 0.5``).
 _COMPUTED = "<computed>"
+# The numbers with which an operator raises TypeError on a list or tuple (``[a, b] * 2`` repeats it).
+_REFUSED_BY_SEQUENCES = {op: (int, float) for op in (ast.Add, ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)}
+_REFUSED_BY_SEQUENCES[ast.Mult] = (float,)
 
 
 def module_words(path):
@@ -262,11 +265,12 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
 
 def passed_arrays(project, name, params):
     """The parameters among ``params`` of this file's top-level function ``name`` that every call of
-    it in the other modules of the project's folder gives a device array: what a jitted project
-    function (or one that returns a jax.numpy array) gives, or arithmetic of it with a number
-    (``postprocess(predict(params, x) - 0.5)``). The join of ``given_by_calls`` over those calls:
-    callers that disagree, or a module that refers to it otherwise (passes it on, renames it, calls
-    it with ``*args``), leave every parameter unknown."""
+    it in the other modules of the project's folder gives one device array: what a project function
+    returns that its summary says is one (a jax.numpy array; a jitted function's one array, not a tuple
+    or list, whose items a store may change), or arithmetic of a jitted function's result with a number,
+    which no container of arrays allows (``postprocess(predict(params, x) - 0.5)``). The join of
+    ``given_by_calls`` over those calls: callers that disagree, or a module that refers to it otherwise
+    (passes it on, renames it, calls it with ``*args``), leave every parameter unknown."""
     sites, files = [], [path for path in project.folder_files() if path != project.path]
     for other, version in modules_naming(project, name, files):
         references = _references_not_called(other, version)
@@ -284,9 +288,10 @@ def passed_arrays(project, name, params):
             return None
         target = project.target_of(other, *given[1:3])
         summary = project.summary(target[0], defines=target[1]) if target is not None else None
-        facts = summary["functions"].get(target[1], {}) if summary is not None else {}
-        return [True] if summary is not None and (target[1] in summary["jitted"] or facts.get("returns") == "jax") \
-            else None
+        one_array = summary is not None and (summary["functions"].get(target[1], {}).get("returns") == "jax" or (
+            target[1] in summary["jitted"] and (given[0] == _COMPUTED or (summary["results"].get(target[1]) or {})
+                                                .get("array"))))
+        return [True] if one_array else None
 
     return [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
 
@@ -411,8 +416,8 @@ def _given(value, imports, local_functions, outer, handed):
     """What ``_calls_of`` records of an argument (see there), or None."""
     if type(value) is ast.Name and value.id in handed:
         return _PARAMETER, outer.name, value.id
-    numbers = [type(side) is ast.Constant and type(side.value) in (int, float) for side in (value.left, value.right)] \
-        if type(value) is ast.BinOp else ()
+    numbers = [type(side) is ast.Constant and type(side.value) in _REFUSED_BY_SEQUENCES.get(type(value.op), ())
+               for side in (value.left, value.right)] if type(value) is ast.BinOp else ()
     if any(numbers):
         result = _given(value.right if numbers[0] else value.left, imports, local_functions, outer, ())
         return (_COMPUTED, *result[1:3]) if result and result[0] == _INSTANCE else None
