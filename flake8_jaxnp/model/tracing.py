@@ -74,7 +74,6 @@ class Tracing:
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
-        self._given_elsewhere = {}  # def -> its parameters other modules' calls give device arrays
         self._evaluating = []  # the defs whose ``returned`` is being worked out, outermost first
         self._in_progress = set()  # the bodies whose forward pass is running (``_flow``)
         # def -> the cached transform it runs under, called from traced code with no tracer:
@@ -419,20 +418,6 @@ class Tracing:
         calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays."""
         instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
         return {func.args.args[0].arg: _handing_out(instance["jitted_calls"])} if instance else {}
-
-    def given_elsewhere(self, expr):
-        """A device array for a read of a parameter, bound once, of a plain top-level def that this
-        file never refers to, when every call in other modules gives it one (``Project.passed_arrays``);
-        else None. Asked only where a check wants an array and the forward pass knows nothing
-        (``Model.array_value``): the question reads the modules of the project's folder."""
-        func = self.names.parameter_of(expr) if type(expr) is ast.Name else None
-        project = self.callees.project
-        if project is None or type(func) is not ast.FunctionDef or func.decorator_list \
-                or self.names.parent.get(func) is not self.names.tree or self.roots.instances.calls_of(func) != []:
-            return None
-        if func not in self._given_elsewhere:
-            self._given_elsewhere[func] = project.passed_arrays(func.name, positional_names(func))
-        return DEVICE_ARRAY if expr.id in self._given_elsewhere[func] else None
 
     def annotated_arrays(self, func, value):
         """{parameter: value} for parameters annotated as JAX arrays (``x: jax.Array``,
