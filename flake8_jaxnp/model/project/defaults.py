@@ -271,13 +271,9 @@ def passed_arrays(project, name, params):
     which no container of arrays allows (``postprocess(predict(params, x) - 0.5)``). The join of
     ``given_by_calls`` over those calls: callers that disagree, or a module that refers to it otherwise
     (passes it on, renames it, calls it with ``*args``), leave every parameter unknown."""
-    sites, files = [], [path for path in project.folder_files() if path != project.path]
-    for other, version in modules_naming(project, name, files):
-        references = _references_not_called(other, version)
-        if references is None or name in references:
-            return []
-        sites.extend((other, call) for call in _calls_of(other, version, name)
-                     if project.target_of(other, *call[:2]) == (project.path, name))
+    naming = modules_naming(project, name, [path for path in project.folder_files() if path != project.path])
+    sites = [(other, call) for other, version in naming for call in _calls_of(other, version, name)
+             if project.target_of(other, *call[:2]) == (project.path, name)]
 
     def device_array(site, param):
         other, (_, _, positional, keywords, _, _, given_values, forwarding) = site
@@ -293,7 +289,12 @@ def passed_arrays(project, name, params):
                                                 .get("array"))))
         return [True] if one_array else None
 
-    return [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
+    found = [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
+    for other, version in naming if found else ():  # (read last: most questions end without it)
+        references = _references_not_called(other, version)
+        if references is None or name in references:
+            return []
+    return found
 
 
 def _calls_of(path, version, name):
