@@ -10,12 +10,13 @@ import ast
 from . import dtypes
 from .callees import Callees
 from .conventions import NNX_MODULE
-from .kinds import UNKNOWN_VALUE
+from .kinds import UNKNOWN, UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
 from .reach import ArraySources
+from .syntax import positional_names
 from .traced import TraceRoots
-from .tracing import Tracing
+from .tracing import DEVICE_ARRAY, Tracing
 
 
 class Model:
@@ -56,6 +57,7 @@ class Model:
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
         self.imported_rebound = callees.imported_rebound  # where another module's global is rebound, or None
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
+        self._passed_arrays = {}  # def -> its parameters every call in other modules gives a device array
 
     def may_hold_arrays(self, node):
         """False when no value in the body around ``node`` can be an array: checks that only
@@ -82,8 +84,23 @@ class Model:
 
     def array_value(self, expr):
         """The Value of an expression for a question about arrays: unknown, without a
-        forward pass, where no array can enter the body around it (``may_hold_arrays``)."""
-        return self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
+        forward pass, where no array can enter the body around it (``may_hold_arrays``); where
+        the pass knows nothing, a parameter every call in other modules gives a device array."""
+        value = self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
+        return value if value.kind is not UNKNOWN else self._given_elsewhere(expr) or value
+
+    def _given_elsewhere(self, expr):
+        """A device array for a read of a parameter, bound once, of a plain top-level def that this
+        file never refers to, when every call in other modules gives it one (``Project.passed_arrays``);
+        else None. Asked only where a check wants an array and the forward pass knows nothing: the
+        question reads the modules of the project's folder."""
+        func = self.parameter_of(expr) if type(expr) is ast.Name else None
+        if self.project is None or type(func) is not ast.FunctionDef or func.decorator_list \
+                or self.parent(func) is not self.tree or self.calls_of(func) != []:
+            return None
+        if func not in self._passed_arrays:
+            self._passed_arrays[func] = self.project.passed_arrays(func.name, positional_names(func))
+        return DEVICE_ARRAY if expr.id in self._passed_arrays[func] else None
 
     def traced_function(self, node):
         """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""

@@ -2,7 +2,8 @@
 stores a parameter, ``self.loss = loss``, and whose jitted method calls it runs, traced, each
 function the project's calls of the class give it, also where a script beside the package hands it
 on through its own parameter or ``**options``); a dataclass instance whose dtype field a function
-reads (JNP402); and a module setting a script rebinds in its loop is stale there."""
+reads (JNP402); a device array every call gives a helper (JNP501); and a module setting a script
+rebinds in its loop is stale there."""
 import pytest
 
 from test_project import codes_at, lint
@@ -146,3 +147,45 @@ def test_a_script_added_to_the_folder_is_seen_with_a_warm_cache(tmp_path):
     (tmp_path / "scripts" / "other.py").write_text(
         "from demo import losses, trainer\n\n\ndef main():\n    return trainer.Trainer(1.0, loss=losses.noisy)\n")
     assert codes_at(lint(tmp_path, "demo/losses.py")) == [(7, "JNP301")]
+
+
+POST = '''import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def predict(x):
+    return jnp.tanh(x)
+
+
+@jax.jit
+def both(x):
+    return [jnp.tanh(x), x]
+
+
+def clip(pred, floor=0.0):
+    pred[pred < floor] = floor
+    return pred
+'''
+
+
+@pytest.mark.parametrize("script, expected", [
+    ("def main(x):\n    return post.clip(post.predict(x) - 0.5)\n", [(16, "JNP501")]),
+    ("def main(x):\n    return post.clip(pred=post.predict(x))\n", [(16, "JNP501")]),
+    # callers that disagree, or a reference that is not a call: what the parameter holds is unknown
+    ("def main(x):\n    post.clip(post.predict(x))\n    return post.clip(np.ones(3))\n", []),
+    ("def main(x):\n    post.clip(post.predict(x))\n    return list(map(post.clip, [np.ones(3)]))\n", []),
+    ("def main(x, rest):\n    post.clip(post.predict(x))\n    return post.clip(*rest)\n", []),
+    ("def main(x):\n    return post.clip(np.asarray(post.predict(x)))\n", []),  # a host copy
+    ("def main(x):\n    return post.clip(post.both(x))\n", []),  # a list of arrays: its items can change
+    ("def main(x):\n    return post.clip(post.both(x) * 0.5)\n", [(16, "JNP501")]),  # (a list would raise first)
+    ("def main(x):\n    return post.clip(post.both(x) * 2)\n", []),  # the list repeated
+])
+def test_a_helpers_parameter_holds_what_every_call_in_other_modules_gives(tmp_path, script, expected):
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "__init__.py").write_text("")
+    (tmp_path / "demo" / "post.py").write_text(POST)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "run.py").write_text("import numpy as np\n\nfrom demo import post\n\n\n" + script)
+    assert codes_at(lint(tmp_path, "demo/post.py")) == expected

@@ -44,6 +44,7 @@ class Memory:
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
         self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
         self.keys = {}  # (module path, salt) -> ((mtime, size), the cache key of its bytes: ``module_key``)
+        self.references = {}  # module path -> ((mtime, size), the names it refers to other than by a call: defaults.py)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
@@ -53,7 +54,7 @@ class Memory:
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.module_uses, self.matches, self.keys):
+                          self.resolvers, self.words, self.module_uses, self.references, self.matches, self.keys):
                 table.clear()
 
 

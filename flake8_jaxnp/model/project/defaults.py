@@ -96,6 +96,11 @@ class OtherModules:
                 found.append([*dtype, cls, shown(where), line])
         return self.answered("passed_dtypes", [name, list(params), param, attr], found)
 
+    def passed_arrays(self, name, params):
+        """The parameters of this file's top-level function ``name`` (positional ``params``) that every
+        call in other modules gives a device array (``passed_arrays``)."""
+        return self.answered("passed_arrays", [name, list(params)], passed_arrays(self, name, params))
+
     def looped_elsewhere(self, name):
         """[[module path as messages show it, line]]: the loops of other modules that call this
         file's function ``name`` (``defaults``)."""
@@ -141,6 +146,11 @@ _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a la
 # An argument that is a parameter of the def around the call, or an instance of a project class built in place
 # (``_calls_of``).
 _PARAMETER, _INSTANCE = "<parameter>", "<instance>"
+# An argument computed from what a call of a project function gives and a number (``predict(p, x) - 0.5``).
+_COMPUTED = "<computed>"
+# The numbers with which an operator raises TypeError on a list or tuple (``[a, b] * 2`` repeats it).
+_REFUSED_BY_SEQUENCES = {op: (int, float) for op in (ast.Add, ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)}
+_REFUSED_BY_SEQUENCES[ast.Mult] = (float,)
 
 
 def module_words(path):
@@ -239,7 +249,7 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         given = next((value for at, value in given_values if at == where), None)
         if given is None and forwarding and where not in keywords and type(where) is str:
             given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
-        if given is None or project.target_of(other, binding, attributes) != (path, factory):
+        if given is None or given[0] == _COMPUTED or project.target_of(other, binding, attributes) != (path, factory):
             return None
         if given[0] == _PARAMETER:
             if (other, *given[1:]) in seen:
@@ -253,6 +263,40 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
 
     return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
                            for call in _calls_of(project, other, version, factory)], handed, every=False)
+
+
+def passed_arrays(project, name, params):
+    """The parameters among ``params`` of this file's top-level function ``name`` that every call of
+    it in the other modules of the project's folder gives one device array: what a project function
+    returns that its summary says is one (a jax.numpy array; a jitted function's one array, not a tuple
+    or list, whose items a store may change), or arithmetic of a jitted function's result with a number,
+    which no container of arrays allows (``postprocess(predict(params, x) - 0.5)``). The join of
+    ``given_by_calls`` over those calls: callers that disagree, or a module that refers to it otherwise
+    (passes it on, renames it, calls it with ``*args``), leave every parameter unknown."""
+    naming = modules_naming(project, name, [path for path in project.folder_files() if path != project.path])
+    sites = [(other, call) for other, version in naming for call in _calls_of(project, other, version, name)
+             if project.target_of(other, *call[:2]) == (project.path, name)]
+
+    def device_array(site, param):
+        other, (_, _, positional, keywords, _, _, given_values, forwarding) = site
+        index = params.index(param)
+        where = index if index < positional else param
+        given = next((value for at, value in given_values if at == where), None)
+        if forwarding or given is None or given[0] not in (_INSTANCE, _COMPUTED):
+            return None
+        target = project.target_of(other, *given[1:3])
+        summary = project.summary(target[0], defines=target[1]) if target is not None else None
+        one_array = summary is not None and (summary["functions"].get(target[1], {}).get("returns") == "jax" or (
+            target[1] in summary["jitted"] and (given[0] == _COMPUTED or (summary["results"].get(target[1]) or {})
+                                                .get("array"))))
+        return [True] if one_array else None
+
+    found = [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
+    for other, version in naming if found else ():  # (read last: most questions end without it)
+        references = _references_not_called(other, version)
+        if references is None or name in references:
+            return []
+    return found
 
 
 def _calls_of(project, path, version, name):
@@ -341,6 +385,39 @@ def _uses(text):
             {name: found for name, found in stores.items() if _store_pattern(name).search(text)}]
 
 
+def _references_not_called(path, version):
+    """The names a module refers to other than as the function of a call whose arguments ``_calls_of``
+    reads (passed on, kept, renamed by an import, called with ``*args``), as ``_calls_of`` keys calls:
+    by the name where it is defined (``f`` of ``g`` after ``from mod import f as g``). Kept apart from
+    ``_module_uses``, whose every other question would pay for it: asked only by ``passed_arrays``."""
+    kept = MEMORY.references.get(path)
+    if kept is None or kept[0] != version:
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            tree = None
+        kept = MEMORY.references[path] = (version, None if tree is None else _names_not_called(tree))
+    return kept[1]
+
+
+def _names_not_called(tree):
+    """``_references_not_called`` of a parsed module."""
+    imports, found, called = module_imports(tree), set(), set()
+    for node in ast.walk(tree):
+        kind = type(node)
+        if kind is ast.Call:
+            if not any(type(a) is ast.Starred for a in node.args) and all(k.arg for k in node.keywords):
+                called.add(node.func)
+        elif kind is ast.alias and node.asname:
+            found.add(node.name)
+        elif kind is ast.Attribute and node not in called:
+            found.add(node.attr)
+        elif kind is ast.Name and node not in called:
+            binding = imports.get(node.id)
+            found.add(binding[2] or node.id if binding else node.id)
+    return found
+
+
 def _handed_parameters(func):
     """(the parameters of ``func`` that it never rebinds, its ``**kwargs`` if so, else None): what
     a call in it hands on as its callers gave it."""
@@ -353,6 +430,11 @@ def _given(value, imports, local_functions, outer, handed):
     """What ``_calls_of`` records of an argument (see there), or None."""
     if type(value) is ast.Name and value.id in handed:
         return _PARAMETER, outer.name, value.id
+    numbers = [type(side) is ast.Constant and type(side.value) in _REFUSED_BY_SEQUENCES.get(type(value.op), ())
+               for side in (value.left, value.right)] if type(value) is ast.BinOp else ()
+    if any(numbers):
+        result = _given(value.right if numbers[0] else value.left, imports, local_functions, outer, ())
+        return (_COMPUTED, *result[1:3]) if result and result[0] == _INSTANCE else None
     if type(value) is not ast.Call:
         return call_target(value, imports, local_functions)
     target = call_target(value.func, imports, local_functions) if not any(

@@ -15,7 +15,6 @@ import os
 from collections import deque
 from functools import partial
 
-from ...patterns import Pattern
 from ..syntax import is_test_file, module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
@@ -24,7 +23,7 @@ from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      project_folder, real_path, top_package)
+                      project_folder, real_path, top_level_imports, top_package)
 from .wrappers import class_needs
 
 # Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
@@ -34,7 +33,8 @@ CLASSES = "(classes)"
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
-             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes")
+             "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes",
+             "passed_arrays")
 # The parts of a summary that a question of a module's classes or constants reads, and the roots' part
 # (``_roots``), each kept on disk beside the module's key as a def's part is: no def has these names.
 PARTS, ROOTS = (CLASSES, NUMPY), "(roots)"
@@ -502,7 +502,7 @@ class Project(OtherModules):
                 return None
             traces = might_trace.search(data) is not None
             known = index.put(path, identity, self._key(data) if traces else None, traces,
-                              _top_level_imports(data) if traces else [])  # (no key: never looked up)
+                              top_level_imports(data) if traces else [])  # (no key: never looked up)
         key, traces, imports = known
         if not (traces and self._imports_project(path, imports)):
             return None
@@ -523,7 +523,7 @@ class Project(OtherModules):
         return found
 
     def _imports_project(self, path, imports):
-        """Whether one of the top-level ``imports`` of the module at ``path`` (``_top_level_imports``)
+        """Whether one of the top-level ``imports`` of the module at ``path`` (``top_level_imports``)
         names a project module: a relative one, or one whose top package is the project's."""
         package, in_package = top_package(path.parent)  # (the project's files are real paths)
         roots = import_roots(package.parent if in_package else package)
@@ -578,20 +578,6 @@ def project_around(filename, options):
     project = Project(filename, cache.folder(options.cache_dir), transforms, scalars_static)
     MEMORY.linting(project.package)
     return project
-
-
-# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``),
-# after the newline before it (searched in b"\n" + data: the search jumps from line to line).
-_TOP_LEVEL_IMPORT = Pattern(rb"\n(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))")
-
-
-def _top_level_imports(data):
-    """[[relative, [module, ...]]] for each line of ``data`` that starts an import."""
-    found = []
-    for relative, module, names in _TOP_LEVEL_IMPORT.findall(b"\n" + data):
-        modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
-        found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
-    return found
 
 
 def _transform_pattern(transforms):

@@ -9,6 +9,7 @@ import json
 import os
 from pathlib import Path
 
+from ...patterns import Pattern
 from . import cache
 from .cache import MEMORY
 
@@ -161,3 +162,17 @@ def top_package(folder):
             package = package.parent
         MEMORY.packages[key] = package, (package / "__init__.py").is_file()
     return MEMORY.packages[key]
+
+
+# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``),
+# after the newline before it (searched in b"\n" + data: the search jumps from line to line).
+_TOP_LEVEL_IMPORT = Pattern(rb"\n(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))")
+
+
+def top_level_imports(data):
+    """[[relative, [module, ...]]] for each line of ``data`` that starts an import."""
+    found = []
+    for relative, module, names in _TOP_LEVEL_IMPORT.findall(b"\n" + data):
+        modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
+        found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
+    return found
