@@ -182,7 +182,8 @@ def _instances(model, cls):
         scope = model.enclosing_function(stmt)
         yield (model.tree if scope is None else scope), stmt.targets[0].id
     for method in cls.body:
-        if isinstance(method, ast.FunctionDef) and not method.decorator_list and positional_names(method)[:1] == ["self"]:
+        if isinstance(method, ast.FunctionDef) and not method.decorator_list \
+                and positional_names(method)[:1] == ["self"]:
             yield method, "self"
 
 
