@@ -589,4 +589,3 @@ class Tracing:
                     self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)
                 elif behaviour.cached:  # given no tracer: it runs at trace time, once per trace
                     self.trace_time.setdefault(func, Transform(transform, behaviour, where))
-
