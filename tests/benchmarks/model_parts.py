@@ -72,7 +72,6 @@ def main():
     spent, depth = {}, {}
     for owner, attribute, label in PARTS:
         setattr(owner, attribute, timed(spent, depth, label, getattr(owner, attribute)))
-    modules.root_summary = summaries.root_summary  # (modules.py imported it by name)
     rounds = []
     for _ in range(options.repeat):
         cache.MEMORY.__init__()

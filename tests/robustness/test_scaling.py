@@ -124,15 +124,15 @@ def test_roots_applied_at_call_sites_in_forty_modules_are_each_summarised_once(t
     """Every module applies jax.jit to what the next one's factory returns and to a method:
     each module's inner def is traced from the module before it (its print reported), and
     each module is summarised once per run, whichever file asks."""
-    from flake8_jaxnp.model.project import cache, modules as project_modules
+    from flake8_jaxnp.model.project import cache, modules as project_modules, summaries
     from flake8_jaxnp.options import Options
     package = tmp_path / "generated"
     package.mkdir()
     modules = shapes.roots_chain(40)
     for name, source in modules.items():
         (package / name).write_text(source)
-    summarised, summarise = [], project_modules.summarise
-    monkeypatch.setattr(project_modules, "summarise", lambda data, *args: summarised.append(data) or
+    summarised, summarise = [], summaries.summarise  # (``Project.summary`` imports it where it summarises)
+    monkeypatch.setattr(summaries, "summarise", lambda data, *args: summarised.append(data) or
                         summarise(data, *args))
     monkeypatch.setattr(cache, "MEMORY", cache.Memory())
     monkeypatch.setattr(project_modules, "MEMORY", cache.MEMORY)
