@@ -18,6 +18,7 @@ def _parse(text):
     """The generated tables and those derived from them, which are kept with the parse
     (``datafiles``): derived once, not by every process that asks."""
     tables = json.loads(text)
+    tables["fails_on_tracer"] = {**tables["numpy_fails_on_tracer"], **tables["scipy_fails_on_tracer"]}
     tables["jnp_modules"] = sorted({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in tables["jnp_names"]})
     by_module = tables["removed_names_by_module"] = {}
     for name, removed in tables["removed_names"].items():
@@ -35,6 +36,9 @@ def _entry(key, frozen=False):
 
 
 jnp_names = _entry("jnp_names", frozen=True)
+
+# NumPy and SciPy functions that convert a tracer to a NumPy array -> the error it raises.
+fails_on_tracer = _entry("fails_on_tracer")
 
 array_attributes = _entry("array_attributes", frozen=True)
 

@@ -111,15 +111,21 @@ def _traced(model, expr):
     return model.value(expr).traced
 
 
+def _jax_counterpart(qualname):
+    """``jnp.tanh`` for ``numpy.tanh``; SciPy's counterparts are not in the data, so they are named by module."""
+    module, _, name = qualname.rpartition(".")
+    if module.startswith("scipy"):
+        return "SciPy's counterpart in jax.scipy where JAX has one, else jax.pure_callback"
+    jax_name = f"jax.numpy{module[len('numpy'):]}.{name}"
+    return f"{NUMPY_NAMESPACES[module]}.{name}" if jax_name in api.jnp_names() else "a jax.numpy function"
+
+
 def _call(model, call, abstract, base):
     qualname = model.qualname(call.func) or _through_defaulted_module(model, call.func)
-    if qualname in api.data()["numpy_fails_on_tracer"] \
+    if qualname in api.fails_on_tracer() \
             and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
-        module, _, name = qualname.rpartition(".")
-        jax_name = f"jax.numpy{module[len('numpy'):]}.{name}"
-        fix = f"{NUMPY_NAMESPACES[module]}.{name}" if jax_name in api.jnp_names() else "a jax.numpy function"
-        yield Finding.at(call, "JNP201", dict(base, func=describe(call.func),
-                                              error=api.data()["numpy_fails_on_tracer"][qualname], fix=fix))
+        yield Finding.at(call, "JNP201", dict(base, func=describe(call.func), error=api.fails_on_tracer()[qualname],
+                                              fix=_jax_counterpart(qualname)))
         return
     if qualname in CONVERSIONS and call.args and _traced(model, call.args[0]):
         yield Finding.at(call, "JNP202", dict(base, what=f"{describe(call)}",

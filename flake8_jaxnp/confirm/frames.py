@@ -20,6 +20,9 @@ def _package_dir(name):
 # Directories whose frames stand between a conversion and the user line that
 # caused it only when JAX or NumPy themselves asked for the value.
 LIBRARY_DIRS = tuple(folder for folder in map(_package_dir, ("jax", "numpy")) if folder is not None)
+# Libraries whose functions the API data measures on tracers (SciPy's too): an exception or a conversion
+# inside them is the user line's call, not code of the user's own.
+MEASURED_DIRS = tuple(folder for folder in map(_package_dir, ("jax", "numpy", "scipy")) if folder is not None)
 # Frames that stand between an event and the watched line without taking it over: the standard
 # library's (print, unittest's assertions) and the runtime mode's own.
 PASSING_DIRS = tuple({sysconfig.get_paths()[key] + os.sep for key in ("stdlib", "platstdlib")})
@@ -31,11 +34,11 @@ def place_of(frame):
 
 
 def in_other_code(filename):
-    """Whether a frame of this unwatched file runs code of its own: not JAX's or NumPy's, not the
+    """Whether a frame of this unwatched file runs code of its own: not JAX's, NumPy's or SciPy's, not the
     standard library's (installed packages are, even inside its folder), not the runtime mode's.
     Code compiled from a string (``<doctest ...>`` examples, ``exec``) is code of its own, which
     the linter never saw; a frozen standard module (``<frozen runpy>``) is not."""
-    if filename.startswith((*LIBRARY_DIRS, OWN_DIR, "<frozen ")):
+    if filename.startswith((*MEASURED_DIRS, OWN_DIR, "<frozen ")):
         return False
     if filename.startswith("<"):
         return True

@@ -15,7 +15,8 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import config_flags, frameworks, gradients, release_history, replacements, stack, tables, transforms
+from . import (config_flags, frameworks, gradients, release_history, replacements, scipy_functions, stack, tables,
+               transforms)
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
@@ -487,6 +488,7 @@ def _build():
         "numpy_version": np.__version__,
         "numpy_fails_on_tracer": fails,
         "numpy_works_on_tracer": works,
+        "scipy_fails_on_tracer": scipy_functions.fails_on_tracer(_resolve, _public),
         "numpy_gives_jax_array": sorted(q for q, func in _numpy_functions() if q in works and _gives_jax_array(func)),
         "numpy_functions": sorted(q for q, _ in _numpy_functions()),
         "numpy_random": sorted(f"numpy.random.{n}" for n in _public(np.random)),
