@@ -219,6 +219,13 @@ def framework_static_holders():
     return data().get("framework_static_holders", {})
 
 
+def framework_update_callbacks():
+    """{dotted name: the arguments, as [position, keyword]} of the gradient transformations whose
+    ``update`` calls a function given there with tracers (``optax.adam``'s ``learning_rate``
+    schedule; ``datagen.framework_functions``)."""
+    return data().get("framework_update_callbacks", {})
+
+
 @lru_cache(maxsize=None)
 def framework_layers():
     """{dotted name: what was measured} of the frameworks' own layers that give one array when

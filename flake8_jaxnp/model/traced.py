@@ -15,11 +15,11 @@ from ..record import Record
 from .aliases import TransformAliases
 from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
-from .instances import Instances, method_in
+from .instances import Instances, given_by_calls, method_in
 from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
                          transform_options)
-from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
+from .syntax import PARTIAL, argument_for, literals, named_options, positional_names, transform_spec
 
 
 class Behaviour(enum.Enum):
@@ -87,6 +87,10 @@ LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates", "method"})
 
 _UNREAD = object()  # a question not asked yet
+# How many names, calls and returns ``given_runs`` follows back from ``tx.update``, and the packages whose
+# calls build gradient transformations from others (``optax.chain``, ``optax.MultiSteps``).
+_MAX_BUILD_DEPTH = 6
+_TRANSFORMATION_PACKAGES = {name.partition(".")[0] for name in api.framework_update_callbacks()}
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 _EAGER = Behaviour.EAGER
 
@@ -527,19 +531,60 @@ class TraceRoots:
         return method if method is not None and all(
             self.names.qualname(d) in LINEN_COMPACT for d in method.decorator_list) else None
 
-    def apply_fn_run(self, func_expr):
-        """(def, whether the variables come first) that ``S.apply_fn(...)`` runs: the function
-        the file gives as ``apply_fn=F`` (``TrainState.create(apply_fn=model.apply, ...)``),
-        when every such keyword names the same F, which is a same-file linen Module's
-        ``model.apply`` (its ``__call__``, after the variables), a method of a same-file
-        class's instance bound once (``model.apply``) or a same-file function; else None
-        (precision first: two models in one file, an F of another module)."""
-        if type(func_expr) is not ast.Attribute or func_expr.attr != "apply_fn":
-            return None
+    def given_runs(self, func_expr):
+        """[(def, whether the variables come first, the parameters it gets tracers in and those of them
+        single arrays: None for as the call gives them)] that ``S.apply_fn(...)`` or ``tx.update(...)`` runs. ``apply_fn``: the
+        function the file gives as ``apply_fn=F`` (``TrainState.create(apply_fn=model.apply, ...)``),
+        when every such keyword names the same F, which is a same-file linen Module's ``model.apply``
+        (its ``__call__``, after the variables), a method of a same-file class's instance bound once
+        (``model.apply``) or a same-file function (precision first: two models in one file, an F of
+        another module). ``update``: the functions given to a gradient transformation that what
+        ``tx`` holds is built from, where its ``update`` calls them with tracers (measured:
+        ``api.framework_update_callbacks``; a schedule given as ``learning_rate=``)."""
+        if type(func_expr) is not ast.Attribute:
+            return []
+        if func_expr.attr == "update":
+            return [(func, False, set(positional_names(func)), {positional_names(func)[i] for i in arrays
+                                                                 if i < len(positional_names(func))})
+                    for func, arrays in self._given_to_update(func_expr.value)]
+        if func_expr.attr != "apply_fn":
+            return []
         if self._given_apply_fn is _UNREAD:
             runs = {self._run_by(k.value) for call in self.names.calls for k in call.keywords if k.arg == "apply_fn"}
             self._given_apply_fn = runs.pop() if len(runs) == 1 else None
-        return self._given_apply_fn
+        return [(*self._given_apply_fn, None, None)] if self._given_apply_fn is not None else []
+
+    def _given_to_update(self, expr, depth=0):
+        """[(def or lambda, its array positions)] of the same-file functions that the gradient transformation
+        ``expr`` may hold calls in its ``update``: given to a measured builder (``optax.adam(learning_rate=schedule)``) in the Optax
+        calls that build it (``optax.chain``, ``optax.MultiSteps``), through a name's one assignment, a
+        parameter's calls and a same-file function's ``return``."""
+        if depth > _MAX_BUILD_DEPTH:
+            return []
+        if type(expr) is ast.Name:
+            func = self.names.parameter_of(expr)
+            if func is not None and type(self.names.parent.get(func)) is not ast.ClassDef:
+                return given_by_calls(self.instances.calls_of(func) or (), lambda call: self._given_to_update(
+                    argument_for(call, positional_names(func), expr.id), depth + 1), every=False)
+            value = self.names.assigned_value(expr)
+            return self._given_to_update(value, depth + 1) if value is not None else []
+        if type(expr) is not ast.Call:
+            return []
+        qualname = self.names.qualname(expr.func) or ""
+        builder = self.names.function_bound_to(expr.func) if type(expr.func) is ast.Name else None
+        if builder is not None and not isinstance(builder, ast.Lambda):  # make_clip(): what it returns
+            return [f for node in self.names.own_nodes(builder) if type(node) is ast.Return
+                    for f in self._given_to_update(node.value, depth + 1)]
+        if qualname.partition(".")[0] not in _TRANSFORMATION_PACKAGES:
+            return []
+        found = []
+        for position, keyword, arrays in api.framework_update_callbacks().get(qualname, {}).get("arguments", ()):
+            given = argument_for(expr, [None] * position + [keyword] if position is not None else [], keyword)
+            func = self.names.function_bound_to(given) if type(given) in (ast.Name, ast.Lambda) else None
+            found += [(func, tuple(arrays))] if func is not None else []
+        for inner in [*expr.args, *(k.value for k in expr.keywords)]:  # optax.chain(optax.stateless(f), ...)
+            found += self._given_to_update(inner, depth + 1)
+        return list(dict.fromkeys(found))
 
     def _run_by(self, given):
         """(def, whether the variables come first) that calling ``given`` runs, or None."""
