@@ -227,6 +227,13 @@ def framework_update_callbacks():
 
 
 @lru_cache(maxsize=None)
+def framework_record_builders():
+    """{dotted name of a call that builds a framework's pytree dataclass: what was measured of its
+    fields under a trace} (``TrainState.create``: ``step`` an array; ``datagen.framework_functions``)."""
+    return {builder: facts for facts in data().get("framework_records", {}).values() for builder in facts["builders"]}
+
+
+@lru_cache(maxsize=None)
 def framework_layers():
     """{dotted name: what was measured} of the frameworks' own layers that give one array when
     called on an array (``nn.Dense``, ``nnx.Linear``, ``eqx.nn.Linear``: ``datagen.frameworks``),

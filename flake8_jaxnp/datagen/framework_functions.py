@@ -223,3 +223,43 @@ def _run_in_update(builder, parameters, tested):
             if any(traced for traced, _ in seen):
                 return sorted(set.intersection(*(arrays for _, arrays in seen)))
     return None
+
+
+RECORDS_KEY = "framework_records"
+# The frameworks' pytree dataclasses that training code passes to jitted steps, each with how an
+# example is built: {dotted name: (the builder's name on the class or "", its keyword arguments)}.
+RECORD_CANDIDATES = {"flax.training.train_state.TrainState": "create"}
+
+
+def framework_records(data_file, resolve):
+    """{dotted name: {"builders", "fields", "arrays", "measured_with"}} for ``RECORD_CANDIDATES``: a pytree
+    dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, a tracer for each
+    of ``arrays``, a tree of tracers or nothing traced for the other data ``fields``, and the very
+    object for each static field (``TrainState.step`` an array, ``params`` a tree, ``apply_fn``
+    static); a framework not installed keeps its entries from ``data_file``."""
+    import dataclasses
+    import jax
+    import jax.numpy as jnp
+
+    previous, found = recorded(data_file, RECORDS_KEY), {}
+    adam = resolve("optax.adam")
+    for name, builder in RECORD_CANDIDATES.items():
+        cls = resolve(name)
+        if cls is None or adam is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        example = getattr(cls, builder)(apply_fn=lambda *a: a, params={"w": jnp.ones(3)}, tx=adam(0.1))
+        read = {}
+
+        def body(record):
+            for field in dataclasses.fields(record):
+                value = getattr(record, field.name)
+                read[field.name] = (isinstance(value, jax.core.Tracer),
+                                    any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(value)))
+            return 0
+        jax.jit(body)(example)
+        package = name.split(".")[0]
+        found[name] = {"builders": [name, f"{name}.{builder}"], "fields": [f for f, (_, tree) in read.items() if tree],
+                       "arrays": [f for f, (array, _) in read.items() if array],
+                       "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found

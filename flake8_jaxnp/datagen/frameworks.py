@@ -13,9 +13,9 @@ import importlib.metadata
 import inspect
 import sys
 
-from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, UPDATE_CALLBACKS_KEY,
-                                  framework_aliases, framework_array_functions, framework_fresh_objects,
-                                  framework_update_callbacks, recorded)
+from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, RECORDS_KEY,
+                                  UPDATE_CALLBACKS_KEY, framework_aliases, framework_array_functions,
+                                  framework_fresh_objects, framework_records, framework_update_callbacks, recorded)
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -57,13 +57,15 @@ KEY = "framework_transforms"
 def framework_entries(data_file, resolve):
     """{generator key: its entries} for the framework keys: transforms, Modules, layers, aliases, the
     functions that give one array, those that give a new object on every call, the classes that
-    keep such an object static and the transformations whose ``update`` runs functions given to them."""
+    keep such an object static, the transformations whose ``update`` runs functions given to them and
+    the pytree dataclasses whose fields are arrays under a trace."""
     return {KEY: framework_transforms(data_file, resolve), MODULES_KEY: framework_modules(data_file, resolve),
             LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve),
             ARRAY_FUNCTIONS_KEY: framework_array_functions(data_file, resolve),
             FRESH_OBJECTS_KEY: framework_fresh_objects(data_file, resolve),
             HOLDERS_KEY: framework_static_holders(data_file, resolve),
-            UPDATE_CALLBACKS_KEY: framework_update_callbacks(data_file, resolve)}
+            UPDATE_CALLBACKS_KEY: framework_update_callbacks(data_file, resolve),
+            RECORDS_KEY: framework_records(data_file, resolve)}
 
 
 def measured_versions(keys):
