@@ -162,13 +162,13 @@ TRANSFORMATION_NAMESPACE = "optax"
 
 
 def framework_update_callbacks(data_file, resolve):
-    """{dotted name: {"arguments": [[position, keyword, [its array positions]], ...], "measured_with"}} for the public
-    functions and classes of ``TRANSFORMATION_NAMESPACE`` whose result's ``update``, run inside
+    """{dotted name: {"arguments": [[position, keyword, [its array positions]], ...], "measured_with"}}
+    for the public functions and classes of ``TRANSFORMATION_NAMESPACE`` whose result's ``update``, run inside
     ``jax.jit``, calls with tracers a function given as one of those arguments (a schedule given
     as ``optax.adam(learning_rate=...)``, the ``f`` of ``optax.stateless``, the ``update`` of
     ``optax.GradientTransformation``): that function runs traced wherever ``update`` does, given
-    one traced array at its array positions (a schedule's count). The candidates are the parameters annotated as functions; a library not installed keeps its
-    entries from ``data_file``."""
+    one traced array at its array positions (a schedule's count). The candidates are the parameters
+    annotated as functions; a library not installed keeps its entries from ``data_file``."""
     module = resolve(TRANSFORMATION_NAMESPACE)
     if module is None:
         return recorded(data_file, UPDATE_CALLBACKS_KEY)
@@ -233,14 +233,23 @@ RECORD_CANDIDATES = {"flax.training.train_state.TrainState": "create"}
 
 def framework_records(data_file, resolve):
     """{dotted name: {"builders", "fields", "arrays", "measured_with"}} for ``RECORD_CANDIDATES``: a pytree
-    dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, a tracer for each
-    of ``arrays``, a tree of tracers or nothing traced for the other data ``fields``, and the very
-    object for each static field (``TrainState.step`` an array, ``params`` a tree, ``apply_fn``
-    static); a framework not installed keeps its entries from ``data_file``."""
+    dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, tracers in each of
+    ``fields`` (one tracer for each of ``arrays``) and no tracer in its other fields (``TrainState.step``
+    an array, ``params`` a tree, ``apply_fn`` static); a framework not installed keeps its entries from
+    ``data_file``."""
     import dataclasses
     import jax
     import jax.numpy as jnp
 
+    read = {}
+
+    def body(record):
+        for field in dataclasses.fields(record):
+            value = getattr(record, field.name)
+            read[field.name] = (isinstance(value, jax.core.Tracer),
+                                any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(value)))
+        return 0
+    reading = jax.jit(body)
     previous, found = recorded(data_file, RECORDS_KEY), {}
     adam = resolve("optax.adam")
     for name, builder in RECORD_CANDIDATES.items():
@@ -248,16 +257,8 @@ def framework_records(data_file, resolve):
         if cls is None or adam is None:
             found.update({name: previous[name]} if name in previous else {})
             continue
-        example = getattr(cls, builder)(apply_fn=lambda *a: a, params={"w": jnp.ones(3)}, tx=adam(0.1))
-        read = {}
-
-        def body(record):
-            for field in dataclasses.fields(record):
-                value = getattr(record, field.name)
-                read[field.name] = (isinstance(value, jax.core.Tracer),
-                                    any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(value)))
-            return 0
-        jax.jit(body)(example)
+        read.clear()
+        reading(getattr(cls, builder)(apply_fn=lambda *a: a, params={"w": jnp.ones(3)}, tx=adam(0.1)))
         package = name.split(".")[0]
         found[name] = {"builders": [name, f"{name}.{builder}"], "fields": [f for f, (_, tree) in read.items() if tree],
                        "arrays": [f for f, (array, _) in read.items() if array],

@@ -533,9 +533,9 @@ class TraceRoots:
 
     def given_runs(self, func_expr):
         """[(def, whether the variables come first, the parameters it gets tracers in and those of them
-        single arrays: None for as the call gives them)] that ``S.apply_fn(...)`` or ``tx.update(...)`` runs. ``apply_fn``: the
-        function the file gives as ``apply_fn=F`` (``TrainState.create(apply_fn=model.apply, ...)``),
-        when every such keyword names the same F, which is a same-file linen Module's ``model.apply``
+        single arrays: None for as the call gives them)] that ``S.apply_fn(...)`` or ``tx.update(...)``
+        runs. ``apply_fn``: the function the file gives as ``apply_fn=F``
+        (``TrainState.create(apply_fn=model.apply, ...)``), when every such keyword names the same F, which is a same-file linen Module's ``model.apply``
         (its ``__call__``, after the variables), a method of a same-file class's instance bound once
         (``model.apply``) or a same-file function (precision first: two models in one file, an F of
         another module). ``update``: the functions given to a gradient transformation that what
@@ -544,9 +544,9 @@ class TraceRoots:
         if type(func_expr) is not ast.Attribute:
             return []
         if func_expr.attr == "update":
-            return [(func, False, set(positional_names(func)), {positional_names(func)[i] for i in arrays
-                                                                 if i < len(positional_names(func))})
-                    for func, arrays in self._given_to_update(func_expr.value)]
+            runs = [(func, positional_names(func), arrays) for func, arrays in self._given_to_update(func_expr.value)]
+            return [(func, False, set(names), {names[i] for i in arrays if i < len(names)})
+                    for func, names, arrays in runs]
         if func_expr.attr != "apply_fn":
             return []
         if self._given_apply_fn is _UNREAD:
