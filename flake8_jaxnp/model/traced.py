@@ -534,13 +534,13 @@ class TraceRoots:
     def given_runs(self, func_expr):
         """[(def, whether the variables come first, the parameters it gets tracers in and those of them
         single arrays: None for as the call gives them)] that ``S.apply_fn(...)`` or ``tx.update(...)``
-        runs. ``apply_fn``: the function the file gives as ``apply_fn=F``
-        (``TrainState.create(apply_fn=model.apply, ...)``), when every such keyword names the same F,
-        which is a same-file linen Module's ``model.apply`` (its ``__call__``, after the variables), a method of a same-file class's instance bound once
-        (``model.apply``) or a same-file function (precision first: two models in one file, an F of
-        another module). ``update``: the functions given to a gradient transformation that what
-        ``tx`` holds is built from, where its ``update`` calls them with tracers (measured:
-        ``api.framework_update_callbacks``; a schedule given as ``learning_rate=``)."""
+        runs. ``apply_fn``: the function the file gives as ``apply_fn=F`` (``TrainState.create(
+        apply_fn=model.apply, ...)``), when every such keyword names the same F, which is a same-file
+        linen Module's ``model.apply`` (its ``__call__``, after the variables), a method of a same-file
+        class's instance bound once (``model.apply``) or a same-file function (precision first: two
+        models in one file, an F of another module). ``update``: the functions given to a gradient
+        transformation that what ``tx`` holds is built from, where its ``update`` calls them with
+        tracers (measured: ``api.framework_update_callbacks``; a schedule given as ``learning_rate=``)."""
         if type(func_expr) is not ast.Attribute:
             return []
         if func_expr.attr == "update":
