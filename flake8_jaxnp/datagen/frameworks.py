@@ -59,13 +59,11 @@ def framework_entries(data_file, resolve):
     functions that give one array, those that give a new object on every call, the classes that
     keep such an object static, the transformations whose ``update`` runs functions given to them and
     the pytree dataclasses whose fields are arrays under a trace."""
-    return {KEY: framework_transforms(data_file, resolve), MODULES_KEY: framework_modules(data_file, resolve),
-            LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve),
-            ARRAY_FUNCTIONS_KEY: framework_array_functions(data_file, resolve),
-            FRESH_OBJECTS_KEY: framework_fresh_objects(data_file, resolve),
-            HOLDERS_KEY: framework_static_holders(data_file, resolve),
-            UPDATE_CALLBACKS_KEY: framework_update_callbacks(data_file, resolve),
-            RECORDS_KEY: framework_records(data_file, resolve)}
+    measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers,
+                ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
+                FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
+                UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records}
+    return {key: measure(data_file, resolve) for key, measure in measures.items()}
 
 
 def measured_versions(keys):

@@ -15,11 +15,12 @@ from ..record import Record
 from .aliases import TransformAliases
 from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
-from .instances import Instances, given_by_calls, method_in
+from .built import BuiltObjects
+from .instances import Instances, method_in
 from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
                          transform_options)
-from .syntax import PARTIAL, argument_for, literals, named_options, positional_names, transform_spec
+from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
 
 
 class Behaviour(enum.Enum):
@@ -87,10 +88,6 @@ LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates", "method"})
 
 _UNREAD = object()  # a question not asked yet
-# How many names, calls and returns ``built_by`` follows back (from ``tx.update``), and the packages whose
-# calls build gradient transformations from others (``optax.chain``, ``optax.MultiSteps``).
-_MAX_BUILD_DEPTH = 6
-_TRANSFORMATION_PACKAGES = {name.partition(".")[0] for name in api.framework_update_callbacks()}
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
 _EAGER = Behaviour.EAGER
 
@@ -208,6 +205,7 @@ class TraceRoots:
         self._applies = None  # the file's ``X.apply`` attributes, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
+        self.built = BuiltObjects(names, self.instances)  # what a framework's builders give: tx, a TrainState
         self.conventions = Conventions(names, self.instances)
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
@@ -544,7 +542,8 @@ class TraceRoots:
         if type(func_expr) is not ast.Attribute:
             return []
         if func_expr.attr == "update":
-            runs = [(func, positional_names(func), arrays) for func, arrays in self._given_to_update(func_expr.value)]
+            runs = [(func, positional_names(func), arrays)
+                    for func, arrays in self.built.given_to_update(func_expr.value)]
             return [(func, False, set(names), {names[i] for i in arrays if i < len(names)})
                     for func, names, arrays in runs]
         if func_expr.attr != "apply_fn":
@@ -553,65 +552,6 @@ class TraceRoots:
             runs = {self._run_by(k.value) for call in self.names.calls for k in call.keywords if k.arg == "apply_fn"}
             self._given_apply_fn = runs.pop() if len(runs) == 1 else None
         return [(*self._given_apply_fn, None, None)] if self._given_apply_fn is not None else []
-
-    def _given_to_update(self, expr):
-        """[(def or lambda, its array positions)] of the same-file functions that the gradient transformation
-        ``expr`` may hold calls in its ``update``: given to a measured builder (``optax.adam(learning_rate=
-        schedule)``) in the Optax calls that build it (``optax.chain``, ``optax.MultiSteps``)."""
-        found = []
-        for call in self.built_by(expr, every=False):
-            qualname = self.names.qualname(call.func) or ""
-            if qualname.partition(".")[0] not in _TRANSFORMATION_PACKAGES:
-                continue
-            for position, keyword, arrays in api.framework_update_callbacks().get(qualname, {}).get("arguments", ()):
-                given = argument_for(call, [None] * position + [keyword] if position is not None else [], keyword)
-                func = self.names.function_bound_to(given) if type(given) in (ast.Name, ast.Lambda) else None
-                found += [(func, tuple(arrays))] if func is not None else []
-            for inner in [*call.args, *(k.value for k in call.keywords)]:  # optax.chain(optax.stateless(f), ...)
-                found += self._given_to_update(inner)
-        return list(dict.fromkeys(found))
-
-    def framework_record(self, func, param):
-        """The shape (``{"record": ...}``) of the framework pytree dataclass that every call of ``func``
-        gives ``param``, built by a measured builder (``TrainState.create(...)``; ``api.framework_record_builders``:
-        its data fields, arrays where measured so), or None."""
-        calls = self.instances.calls_of(func) if type(self.names.parent.get(func)) is not ast.ClassDef else None
-        built = given_by_calls(calls or (), lambda call: self.built_by(
-            argument_for(call, positional_names(func), param), every=True)) if calls else None
-        facts = [api.framework_record_builders().get(self.names.qualname(call.func)) for call in built or ()]
-        if not facts or facts[0] is None or any(fact is not facts[0] for fact in facts):
-            return None
-        return {"record": {"fields": facts[0]["fields"], "arrays": facts[0]["arrays"], "methods": []}}
-
-    def built_by(self, expr, every, depth=0):
-        """The calls of other modules' functions whose result ``expr`` may hold, followed through a
-        name's one assignment, the calls of a parameter's function and a same-file function's
-        ``return``s; ``every``: all of them, or None when one is unknown (else those known)."""
-        unknown = None if every else []
-        if depth > _MAX_BUILD_DEPTH:
-            return unknown
-        if type(expr) is ast.Name:
-            func = self.names.parameter_of(expr)
-            if func is not None and type(self.names.parent.get(func)) is not ast.ClassDef:
-                return given_by_calls(self.instances.calls_of(func) or (), lambda call: self.built_by(
-                    argument_for(call, positional_names(func), expr.id), every, depth + 1), every=every)
-            value = self.names.assigned_value(expr)
-            return self.built_by(value, every, depth + 1) if value is not None else unknown
-        if type(expr) is not ast.Call:
-            return unknown
-        builder = self.names.function_bound_to(expr.func) if type(expr.func) is ast.Name else None
-        if builder is None:
-            return [expr]
-        if isinstance(builder, ast.Lambda):
-            return unknown
-        found = []
-        for node in self.names.own_nodes(builder):  # make_state(): what it returns
-            if type(node) is ast.Return:
-                returned = self.built_by(node.value, every, depth + 1)
-                if returned is None:
-                    return None
-                found += returned
-        return found or unknown
 
     def _run_by(self, given):
         """(def, whether the variables come first) that calling ``given`` runs, or None."""

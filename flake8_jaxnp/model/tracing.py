@@ -406,16 +406,13 @@ class Tracing:
     def _records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
         class of this module (``state: State``), or given one by every call of the function
-        (``roll_out(SimState(...))``, or a framework's: ``TrainState.create(...)``): every field
-        that is a pytree child is traced."""
+        (``roll_out(SimState(...))``, a framework's ``TrainState.create(...)``): its pytree children are traced."""
         if isinstance(func, ast.Lambda):
             return {}
         found = {}
-        for arg in positional(func) + func.args.kwonlyargs:
-            if arg.arg not in names:
-                continue
-            cls = self.roots.instances.parameter_class(func, arg)  # else a framework's (TrainState.create(...))
-            shape = self.callees.class_record(cls) if cls is not None else self.roots.framework_record(func, arg.arg)
+        for arg in [arg for arg in positional(func) + func.args.kwonlyargs if arg.arg in names]:
+            cls = self.roots.instances.parameter_class(func, arg)  # else a framework's, TrainState.create(...)
+            shape = self.callees.class_record(cls) if cls else self.roots.built.framework_record(func, arg.arg)
             if shape is not None:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found
