@@ -3,15 +3,20 @@ functions a gradient transformation runs in its ``update`` (``optax.adam(learnin
 the fields of a framework's pytree dataclass (``TrainState.create(...)``), both measured by running
 the frameworks (``api.framework_update_callbacks``, ``api.framework_record_builders``)."""
 import ast
+from functools import lru_cache
 
 from .. import api
 from .instances import given_by_calls
 from .syntax import argument_for, positional_names
 
-# How many names, calls and returns ``built_by`` follows back, and the packages whose calls build
-# gradient transformations from others (``optax.chain``, ``optax.MultiSteps``).
+# How many names, calls and returns ``built_by`` follows back.
 _MAX_BUILD_DEPTH = 6
-_TRANSFORMATION_PACKAGES = {name.partition(".")[0] for name in api.framework_update_callbacks()}
+
+
+@lru_cache(maxsize=None)
+def _transformation_packages():
+    """The packages whose calls build gradient transformations from others (``optax.chain``)."""
+    return frozenset(name.partition(".")[0] for name in api.framework_update_callbacks())
 
 
 class BuiltObjects:
@@ -28,7 +33,7 @@ class BuiltObjects:
         found = []
         for call in self.built_by(expr, every=False):
             qualname = self.names.qualname(call.func) or ""
-            if qualname.partition(".")[0] not in _TRANSFORMATION_PACKAGES:
+            if qualname.partition(".")[0] not in _transformation_packages():
                 continue
             for position, keyword, arrays in api.framework_update_callbacks().get(qualname, {}).get("arguments", ()):
                 given = argument_for(call, [None] * position + [keyword] if position is not None else [], keyword)
