@@ -223,6 +223,20 @@ def framework_static_holders():
     return data().get("framework_static_holders", {})
 
 
+def framework_update_callbacks():
+    """{dotted name: the arguments, as [position, keyword]} of the gradient transformations whose
+    ``update`` calls a function given there with tracers (``optax.adam``'s ``learning_rate``
+    schedule; ``datagen.framework_functions``)."""
+    return data().get("framework_update_callbacks", {})
+
+
+@lru_cache(maxsize=None)
+def framework_record_builders():
+    """{dotted name of a call that builds a framework's pytree dataclass: what was measured of its
+    fields under a trace} (``TrainState.create``: ``step`` an array; ``datagen.framework_functions``)."""
+    return {builder: facts for facts in data().get("framework_records", {}).values() for builder in facts["builders"]}
+
+
 @lru_cache(maxsize=None)
 def framework_layers():
     """{dotted name: what was measured} of the frameworks' own layers that give one array when

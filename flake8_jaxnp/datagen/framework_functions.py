@@ -154,3 +154,113 @@ def _required_positional(func):
     except (TypeError, ValueError):
         return None
     return [p for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+UPDATE_CALLBACKS_KEY = "framework_update_callbacks"
+# The namespace of gradient transformations, whose objects' ``update`` may run functions they were given.
+TRANSFORMATION_NAMESPACE = "optax"
+
+
+def framework_update_callbacks(data_file, resolve):
+    """{dotted name: {"arguments": [[position, keyword, [its array positions]], ...], "measured_with"}}
+    for the public functions and classes of ``TRANSFORMATION_NAMESPACE`` whose result's ``update``, run inside
+    ``jax.jit``, calls with tracers a function given as one of those arguments (a schedule given
+    as ``optax.adam(learning_rate=...)``, the ``f`` of ``optax.stateless``, the ``update`` of
+    ``optax.GradientTransformation``): that function runs traced wherever ``update`` does, given
+    one traced array at its array positions (a schedule's count). The candidates are the parameters
+    annotated as functions; a library not installed keeps its entries from ``data_file``."""
+    module = resolve(TRANSFORMATION_NAMESPACE)
+    if module is None:
+        return recorded(data_file, UPDATE_CALLBACKS_KEY)
+    measured_with = f"optax {importlib.metadata.version('optax')}"
+    found = {}
+    for name in sorted(dir(module)):
+        builder = getattr(module, name)
+        if name.startswith("_") or not callable(builder):
+            continue
+        try:
+            parameters = list(inspect.signature(builder).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        arguments = [[position if param.kind is not param.KEYWORD_ONLY else None, param.name, arrays]
+                     for position, param in enumerate(parameters)
+                     if any(word in str(param.annotation) for word in ("Callable", "Fn", "Function", "Schedule"))
+                     for arrays in [_run_in_update(builder, parameters, param)] if arrays is not None]
+        if arguments:
+            found[f"{TRANSFORMATION_NAMESPACE}.{name}"] = {"arguments": arguments, "measured_with": measured_with}
+    return found
+
+
+def _run_in_update(builder, parameters, tested):
+    """The positions where a function given to ``builder`` as ``tested`` gets one tracer on every call,
+    when it is called with a tracer as the built transformation's ``update`` runs inside ``jax.jit``,
+    else None; a function is tried that gives back its first
+    argument, its first two, or a number, the other required parameters filled alike (or 0.1)."""
+    import warnings
+    import jax
+    import jax.numpy as jnp
+
+    seen = []
+    gives = (lambda *a: a[0], lambda *a: (a[0], a[1]), lambda *a: 0.1)
+    params = {"w": jnp.ones(3)}
+    for give in gives:
+        for filler in (give, 0.1):
+            def recorder(*args, give=give):
+                seen.append((any(isinstance(a, jax.core.Tracer) for a in jax.tree_util.tree_leaves(args)),
+                             {i for i, a in enumerate(args) if isinstance(a, jax.core.Tracer)}))
+                return give(*args)
+            kwargs = {p.name: (recorder if p is tested else filler) for p in parameters
+                      if p is tested or p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    transformation = builder(**kwargs)
+                    state = transformation.init(params)
+                    del seen[:]
+                    jax.jit(transformation.update)(params, state, params)
+            except Exception:  # noqa: BLE001 - arguments that do not fit say nothing
+                continue
+            if any(traced for traced, _ in seen):
+                return sorted(set.intersection(*(arrays for _, arrays in seen)))
+    return None
+
+
+RECORDS_KEY = "framework_records"
+# The frameworks' pytree dataclasses that training code passes to jitted steps, each with how an
+# example is built: {dotted name: (the builder's name on the class or "", its keyword arguments)}.
+RECORD_CANDIDATES = {"flax.training.train_state.TrainState": "create"}
+
+
+def framework_records(data_file, resolve):
+    """{dotted name: {"builders", "fields", "arrays", "measured_with"}} for ``RECORD_CANDIDATES``: a pytree
+    dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, tracers in each of
+    ``fields`` (one tracer for each of ``arrays``) and no tracer in its other fields (``TrainState.step``
+    an array, ``params`` a tree, ``apply_fn`` static); a framework not installed keeps its entries from
+    ``data_file``."""
+    import dataclasses
+    import jax
+    import jax.numpy as jnp
+
+    read = {}
+
+    def body(record):
+        for field in dataclasses.fields(record):
+            value = getattr(record, field.name)
+            read[field.name] = (isinstance(value, jax.core.Tracer),
+                                any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(value)))
+        return 0
+    reading = jax.jit(body)
+    previous, found = recorded(data_file, RECORDS_KEY), {}
+    adam = resolve("optax.adam")
+    for name, builder in RECORD_CANDIDATES.items():
+        cls = resolve(name)
+        if cls is None or adam is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        read.clear()
+        reading(getattr(cls, builder)(apply_fn=lambda *a: a, params={"w": jnp.ones(3)}, tx=adam(0.1)))
+        package = name.split(".")[0]
+        found[name] = {"builders": [name, f"{name}.{builder}"], "fields": [f for f, (_, tree) in read.items() if tree],
+                       "arrays": [f for f, (array, _) in read.items() if array],
+                       "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found

@@ -13,8 +13,9 @@ import importlib.metadata
 import inspect
 import sys
 
-from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, framework_aliases,
-                                  framework_array_functions, framework_fresh_objects, recorded)
+from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, RECORDS_KEY,
+                                  UPDATE_CALLBACKS_KEY, framework_aliases, framework_array_functions,
+                                  framework_fresh_objects, framework_records, framework_update_callbacks, recorded)
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -55,13 +56,14 @@ KEY = "framework_transforms"
 
 def framework_entries(data_file, resolve):
     """{generator key: its entries} for the framework keys: transforms, Modules, layers, aliases, the
-    functions that give one array, those that give a new object on every call and the classes that
-    keep such an object static."""
-    return {KEY: framework_transforms(data_file, resolve), MODULES_KEY: framework_modules(data_file, resolve),
-            LAYERS_KEY: framework_layers(data_file, resolve), ALIASES_KEY: framework_aliases(data_file, resolve),
-            ARRAY_FUNCTIONS_KEY: framework_array_functions(data_file, resolve),
-            FRESH_OBJECTS_KEY: framework_fresh_objects(data_file, resolve),
-            HOLDERS_KEY: framework_static_holders(data_file, resolve)}
+    functions that give one array, those that give a new object on every call, the classes that
+    keep such an object static, the transformations whose ``update`` runs functions given to them and
+    the pytree dataclasses whose fields are arrays under a trace."""
+    measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers,
+                ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
+                FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
+                UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records}
+    return {key: measure(data_file, resolve) for key, measure in measures.items()}
 
 
 def measured_versions(keys):

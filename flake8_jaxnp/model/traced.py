@@ -15,6 +15,7 @@ from ..record import Record
 from .aliases import TransformAliases
 from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
+from .built import BuiltObjects
 from .instances import Instances, method_in
 from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
@@ -204,6 +205,7 @@ class TraceRoots:
         self._applies = None  # the file's ``X.apply`` attributes, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
+        self.built = BuiltObjects(names, self.instances)  # what a framework's builders give: tx, a TrainState
         self.conventions = Conventions(names, self.instances)
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
@@ -527,19 +529,29 @@ class TraceRoots:
         return method if method is not None and all(
             self.names.qualname(d) in LINEN_COMPACT for d in method.decorator_list) else None
 
-    def apply_fn_run(self, func_expr):
-        """(def, whether the variables come first) that ``S.apply_fn(...)`` runs: the function
-        the file gives as ``apply_fn=F`` (``TrainState.create(apply_fn=model.apply, ...)``),
-        when every such keyword names the same F, which is a same-file linen Module's
-        ``model.apply`` (its ``__call__``, after the variables), a method of a same-file
-        class's instance bound once (``model.apply``) or a same-file function; else None
-        (precision first: two models in one file, an F of another module)."""
-        if type(func_expr) is not ast.Attribute or func_expr.attr != "apply_fn":
-            return None
+    def given_runs(self, func_expr):
+        """[(def, whether the variables come first, the parameters it gets tracers in and those of them
+        single arrays: None for as the call gives them)] that ``S.apply_fn(...)`` or ``tx.update(...)``
+        runs. ``apply_fn``: the function the file gives as ``apply_fn=F`` (``TrainState.create(
+        apply_fn=model.apply, ...)``), when every such keyword names the same F, which is a same-file
+        linen Module's ``model.apply`` (its ``__call__``, after the variables), a method of a same-file
+        class's instance bound once (``model.apply``) or a same-file function (precision first: two
+        models in one file, an F of another module). ``update``: the functions given to a gradient
+        transformation that what ``tx`` holds is built from, where its ``update`` calls them with
+        tracers (measured: ``api.framework_update_callbacks``; a schedule given as ``learning_rate=``)."""
+        if type(func_expr) is not ast.Attribute:
+            return []
+        if func_expr.attr == "update":
+            runs = [(func, positional_names(func), arrays)
+                    for func, arrays in self.built.given_to_update(func_expr.value)]
+            return [(func, False, set(names), {names[i] for i in arrays if i < len(names)})
+                    for func, names, arrays in runs]
+        if func_expr.attr != "apply_fn":
+            return []
         if self._given_apply_fn is _UNREAD:
             runs = {self._run_by(k.value) for call in self.names.calls for k in call.keywords if k.arg == "apply_fn"}
             self._given_apply_fn = runs.pop() if len(runs) == 1 else None
-        return self._given_apply_fn
+        return [(*self._given_apply_fn, None, None)] if self._given_apply_fn is not None else []
 
     def _run_by(self, given):
         """(def, whether the variables come first) that calling ``given`` runs, or None."""

@@ -63,7 +63,7 @@ class Tracing:
         self.builds_jitted = callees.builds_jitted
         self.functions_passed = roots.instances.functions_passed
         self._methods_called = {}  # call -> the same-file methods it runs (``methods_called``)
-        self.apply_fn_run = roots.apply_fn_run
+        self.given_runs = roots.given_runs
         self.array_annotation = roots.conventions.array_annotation
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
@@ -405,13 +405,13 @@ class Tracing:
     def _records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
         class of this module (``state: State``), or given one by every call of the function
-        (``roll_out(SimState(...))``): every field that is a pytree child is traced."""
+        (``roll_out(SimState(...))``, a framework's ``TrainState.create(...)``): its pytree children are traced."""
         if isinstance(func, ast.Lambda):
             return {}
         found = {}
-        for arg in positional(func) + func.args.kwonlyargs:
-            cls = self.roots.instances.parameter_class(func, arg) if arg.arg in names else None
-            shape = self.callees.class_record(cls) if cls is not None else None
+        for arg in [arg for arg in positional(func) + func.args.kwonlyargs if arg.arg in names]:
+            cls = self.roots.instances.parameter_class(func, arg)  # else a framework's, TrainState.create(...)
+            shape = self.callees.class_record(cls) if cls else self.roots.built.framework_record(func, arg.arg)
             if shape is not None:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
         return found
@@ -452,8 +452,8 @@ class Tracing:
         options, transforms = (), caller.transforms
         hook = getattr(callee, "name", None) in CONSTRUCTION_HOOKS  # Box(lo, hi) runs __post_init__ on its fields
         fields = self.roots.conventions.dataclass_fields(callee) if hook else None
-        run = self.roots.apply_fn_run(call.func)
-        through = run is not None and run[0] is callee  # state.apply_fn(...) runs what apply_fn= gives
+        run = next((run for run in self.roots.given_runs(call.func) if run[0] is callee), None)
+        through = run is not None  # state.apply_fn(...) runs what apply_fn= gives, tx.update(...) a schedule
         applied = self.roots.applied_method(call.func, call.keywords) is callee
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
@@ -463,6 +463,8 @@ class Tracing:
         if bound and positional_names(callee)[:1] == ["self"] and self._traced_receiver(call, caller):
             params.add("self")  # model.predict(x), model a traced object: its fields are the trace's
         vararg = callee.args.vararg if fields is None and not mapped else None  # *data gathers the rest
+        if through and run[2] is not None:  # tx.update(...): the transformation gives its own tracers
+            positional_params, keywords, params, arrays, vararg = [], {}, set(run[2]), set(run[3]), None
         for index, (node, value) in enumerate(zip(call.args, args)):
             if isinstance(node, ast.Starred):  # f(*data), data a traced tuple: so is what each parameter gets
                 if value.traced:
@@ -490,9 +492,11 @@ class Tracing:
             or self.roots.instance_methods(call.func)
         if (through or through_object) and hasattr(caller.node, "name"):
             where = f"called from '{caller.node.name}' at line {call.lineno}"  # '__init__' alone names no class
-            if through:  # which function it is comes from an apply_fn= keyword
+            if through:  # which function it is comes from an apply_fn= keyword or a transformation
                 where = f"called through {ast.unparse(call.func)} from '{caller.node.name}' at line {call.lineno}"
-            transforms = [Transform(t.name, t.behaviour, t.root or where, t.chosen, t.assumed) for t in transforms]
+            given = through and run[2] is not None  # what the transformation gives are tracers, never static scalars
+            transforms = [Transform(t.name, t.behaviour, t.root or where, t.chosen or given, t.assumed)
+                          for t in transforms]
         if fields is not None and params:  # __post_init__(self): self holds the traced fields
             known = self.roots.traced_fields.setdefault(callee, set())
             changed |= not params <= known

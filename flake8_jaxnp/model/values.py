@@ -64,8 +64,8 @@ class Surroundings(Protocol):
     def methods_called(self, call):
         """The same-file ``__init__``, ``__call__`` or methods that ``call`` runs (a tuple)."""
 
-    def apply_fn_run(self, func_expr):
-        """(the same-file def that ``state.apply_fn(...)`` runs, whether the variables come first), or None."""
+    def given_runs(self, func_expr):
+        """[(a def given to an object that ``state.apply_fn(...)``, ``tx.update(...)`` runs, ...)]."""
 
     def runs_layer(self, func_expr):
         """Whether calling ``func_expr`` runs a framework's own layer that gives one array."""
@@ -446,10 +446,9 @@ class FunctionFlow:
             return Shaped(UNKNOWN, members=((("item", 0), array), (("item", 1), UNKNOWN_VALUE))) \
                 if layer.get("with_state") else array
         if isinstance(call.func, ast.Attribute):
-            if call.func.attr == "apply_fn" and self._exact and self.traced is not None and traced_input \
+            if self._exact and self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
-                run = self.context.apply_fn_run(call.func)
-                if run is not None:  # state.apply_fn(variables, x): the function given as apply_fn= runs traced
+                for run in self.context.given_runs(call.func):  # state.apply_fn(variables, x): runs traced
                     self.calls.append((run[0], call, args, keywords))
             updated = library.at_update(self, call.func, traced_result)
             if updated is not None:

@@ -318,3 +318,17 @@ def test_framework_static_holders_are_measured_under_the_jit():
     holders = api.framework_static_holders()
     assert holders["flax.nnx.Optimizer"]["argument"] == "tx" and holders["flax.nnx.Optimizer"]["position"] == 1
     assert {facts["transform"] for facts in holders.values()} == {"flax.nnx.jit"}
+
+
+def test_framework_update_callbacks_are_measured_inside_a_jitted_update():
+    callbacks = {name: {keyword: arrays for _, keyword, arrays in facts["arguments"]}
+                 for name, facts in api.framework_update_callbacks().items()}
+    assert callbacks["optax.adam"]["learning_rate"] == [0]  # a schedule gets the step count, one array
+    assert callbacks["optax.stateless"] == {"f": []} and callbacks["optax.GradientTransformation"] == {"update": []}
+    for runs_nothing_in_update in ("optax.chain", "optax.global_norm", "optax.apply_updates"):
+        assert runs_nothing_in_update not in callbacks
+
+
+def test_framework_records_are_measured_under_the_jit():
+    facts = api.framework_record_builders()["flax.training.train_state.TrainState.create"]
+    assert facts["arrays"] == ["step"] and set(facts["fields"]) == {"step", "params", "opt_state"}
