@@ -134,10 +134,11 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     derived = _derivations([a for node, target, _ in calls for a in _arguments(node, target)], bindings, own, imports)
     found = []
     for node, target, always in calls:
-        if type(always) is str and rebound_at.get(always, (node.lineno + 1,)) <= (node.lineno, node.col_offset):
+        at = (node.lineno, node.col_offset)
+        if type(always) is str and rebound_at.get(always, (node.lineno + 1,)) <= at:
             always = False  # (key = fold_in(key, 1) before the call: not what the caller left out)
         # x = check(x): a call that runs once, before any rebinding of a parameter, gets the parameter
-        unbound = {name for name in own if always is True and (node.lineno, node.col_offset) < rebound_at.get(name, (0, 0))}
+        unbound = {name for name in own if always is True and at < rebound_at.get(name, (0, 0))}
         seen = {**derived, **{name: {name} for name in unbound}} if unbound else derived
         passed = [[where, sorted(params), type(value) is ast.Name and value.id in own
                    and (not bindings[value.id] or value.id in unbound)]
