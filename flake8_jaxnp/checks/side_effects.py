@@ -12,7 +12,7 @@ from ..facts import CLOCKS, CONSTRUCTORS, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
 from ..model.kinds import PYTHON
 from ..model.names import DEFINITIONS, BindingKind
-from ..model.syntax import argument_for, parameters, positional, positional_names
+from ..model.syntax import argument_for, none_tested, parameters, positional, positional_names
 from . import describe, rule
 
 CONTAINER_TYPES = frozenset({
@@ -153,10 +153,7 @@ def _none_tests(model):
     """function -> its ``if NAME is None:`` statements (a cheap syntactic pass over the module)."""
     found = {}
     for node in model.nodes(ast.If):
-        test = node.test
-        if type(test) is ast.Compare and type(test.left) is ast.Name and len(test.ops) == 1 \
-                and type(test.ops[0]) is ast.Is and type(test.comparators[0]) is ast.Constant \
-                and test.comparators[0].value is None:
+        if none_tested(node.test) is not None:
             found.setdefault(model.enclosing_function(node), []).append(node)
     return found
 

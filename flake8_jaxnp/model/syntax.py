@@ -327,3 +327,12 @@ def class_body_names(cls):
         elif type(node) is ast.Name and type(node.ctx) is not ast.Load:
             names.add(node.id)
     return names
+
+
+def none_tested(test):
+    """The name that ``test`` compares with ``is None`` (``if key is None:``), or None."""
+    if type(test) is ast.Compare and type(test.left) is ast.Name and len(test.ops) == 1 \
+            and type(test.ops[0]) is ast.Is and type(test.comparators[0]) is ast.Constant \
+            and test.comparators[0].value is None:
+        return test.left.id
+    return None

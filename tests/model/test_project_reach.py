@@ -64,6 +64,24 @@ def test_a_change_anywhere_along_the_chain_is_seen_with_a_warm_cache(tmp_path, m
     assert (7, "JNP301") in codes_at(lint(tmp_path, "chainpkg/util.py"))
 
 
+@pytest.mark.parametrize("module, old, new", [
+    ("train.py", "step(params, x)\n", "step(params, x, stream.next_noise_key())\n"),  # every call passes the key
+    ("steps.py", "        if key is None:\n            key = stream.next_noise_key()\n",
+     "        key = jax.random.fold_in(key, 1)\n        if key is None:\n            key = stream.next_noise_key()\n"),
+])
+def test_a_call_that_fills_in_a_missing_key_is_traced_while_a_call_of_the_step_leaves_it_out(
+        tmp_path, module, old, new):
+    """streampkg: train.py calls a factory-made jitted step without its key, so the step's `if key
+    is None:` block advances stream.py's global stream at trace time; not when every call passes a
+    key, or when the step binds the key again before the test (a change seen with a warm cache)."""
+    shutil.copytree(FIXTURES / "streampkg", tmp_path / "streampkg", ignore=shutil.ignore_patterns("__pycache__"))
+    assert codes_at(lint(tmp_path, "streampkg/stream.py")) == [(10, "JNP302")]
+    text = (tmp_path / "streampkg" / module).read_text()
+    assert old in text
+    (tmp_path / "streampkg" / module).write_text(text.replace(old, new))
+    assert codes_at(lint(tmp_path, "streampkg/stream.py")) == []
+
+
 def test_a_chain_through_a_same_module_helper_and_back(tmp_path):
     """step (a.py) -> a.inner (same module) -> b.middle -> a.last (back in a.py) -> d.leaf;
     e.leaf is never called with tracers."""

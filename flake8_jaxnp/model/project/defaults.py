@@ -123,6 +123,27 @@ def calls_keeping_default(project, name, param, index):
     return found
 
 
+def leaves_out(project, path, unit, param):
+    """Whether a call in the project's folder of the jitted ``unit`` of the module at ``path`` (a def
+    decorated so, or the one a factory returns so, ``make_step.step``, called as ``step =
+    make_step(cfg); step(p, x)``) leaves its parameter ``param`` out: that call traces ``unit``
+    with ``param`` None, so its ``if param is None:`` blocks run at trace time."""
+    factory, _, inner = unit.partition(".")
+    summary = project.summary(path)
+    facts = summary["functions"].get(factory)
+    facts = facts.get("jits") if inner and facts else facts if unit in summary["jitted"] else None
+    if facts is None or inner and facts["name"] != inner or param not in facts["params"]:
+        return False
+    index, files = facts["params"].index(param), project.folder_files()
+    for other in files:
+        project.reach_inputs.read(other)
+    return any(param not in keywords and positional <= index and forwarding is None
+               and project.target_of(other, binding, attributes) == (path, factory)
+               for other, version in modules_naming(project, factory, files)
+               for binding, attributes, positional, keywords, _, _, _, forwarding
+               in _calls_of(other, version, f"{factory}()" if inner else factory))
+
+
 def modules_naming(project, name, files=None):
     """[(path, (modification time, size))] of the modules among ``files`` (the other modules of
     ``project``) that have the word ``name`` (in code, a string or a comment alike: only they can
@@ -308,7 +329,8 @@ def _calls_of(project, path, version, name):
     that def when the call hands on its ``**kwargs``, or None)] for the calls in a module of a
     project function called ``name`` (``make(...)``, ``util.make(...)``, ``build(...)`` after
     ``import make as build``, a top-level def of the module: ``flows.call_target``; calls with
-    ``*args`` or other ``**kwargs`` are left out)."""
+    ``*args`` or other ``**kwargs`` are left out); ``name()``: of what it returns (``step(x)`` after
+    ``step = make(cfg)`` in the same top-level def, ``_made_by_calls``)."""
     return _module_uses(project, path, version)[0].get(name, ())
 
 
@@ -347,7 +369,7 @@ def _uses(text):
         tree = ast.Module(body=[], type_ignores=[])
     imports = module_imports(tree)
     local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    calls, stores, stack, handing = {}, {}, [(tree, None, None)], {}
+    calls, stores, stack, handing, made = {}, {}, [(tree, None, None)], {}, {}
     while stack:
         node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
         kind = type(node)
@@ -358,6 +380,7 @@ def _uses(text):
         if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
             outer = node
             handing[node] = _handed_parameters(node)
+            made[node] = _made_by_calls(node, imports, local_functions)
         stack.extend([(child, loop, outer) for child in ast.iter_child_nodes(node)])
         looped = loop is not None and loop is not _MAYBE_TRACED
         if kind is ast.Attribute and type(node.ctx) is ast.Store and looped:
@@ -373,12 +396,14 @@ def _uses(text):
             and spread[0].id == handed[1] else None
         if spread and forwarding is None:
             continue
-        target = call_target(node.func, imports, local_functions)
+        target, returned = made.get(outer, {}).get(getattr(node.func, "id", None)), "()"
+        if target is None:
+            target, returned = call_target(node.func, imports, local_functions), ""
         if target is not None:
             arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
             named = [(at, _given(value, imports, local_functions, outer, handed[0])) for at, value in arguments]
             binding, attributes = target
-            calls.setdefault(attributes[-1] if attributes else binding[2], []).append(
+            calls.setdefault(f"{attributes[-1] if attributes else binding[2]}{returned}", []).append(
                 (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
                  loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
     return [{name: found for name, found in calls.items() if name is not None},  # (``import m; m()``: no name)
@@ -415,6 +440,19 @@ def _names_not_called(tree):
         elif kind is ast.Name and node not in called:
             binding = imports.get(node.id)
             found.add(binding[2] or node.id if binding else node.id)
+    return found
+
+
+def _made_by_calls(func, imports, local_functions):
+    """{name: (import binding or None, attributes) of the project function whose call ``func`` binds
+    it to, once (``step = make_step(cfg)``)}: a call of that name runs what that function returns."""
+    counts, found = binding_counts(func), {}
+    for node in ast.walk(func):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
+                and counts.get(node.targets[0].id) == 1 and type(node.value) is ast.Call:
+            target = call_target(node.value.func, imports, local_functions)
+            if target is not None:
+                found[node.targets[0].id] = target
     return found
 
 

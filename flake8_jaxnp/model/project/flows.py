@@ -18,8 +18,8 @@ from functools import lru_cache
 from ... import api
 from ...patterns import Pattern
 from ..library import array_function
-from ..syntax import (NESTED_SCOPES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, parameters,
-                      positional_names, split_attributes, walk_own)
+from ..syntax import (NESTED_SCOPES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, none_tested,
+                      parameters, positional_names, split_attributes, walk_own)
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
@@ -73,7 +73,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     included, as a trace runs them) of an imported name or of a top-level function of
     the module (binding None, path [its name]) that passes on some of ``func``'s
     parameters, or that runs on every call of ``func`` (always: the callee then runs
-    under whatever trace runs ``func``, whatever it is given): each argument with the
+    under whatever trace runs ``func``, whatever it is given; or the name of the parameter
+    PARAM of ``if PARAM is None:`` around it, on every call that leaves PARAM None): each argument with the
     parameters its value derives from, and whether it is one parameter as it was passed
     in (bare), and the transform the call applies (``jax.grad(loss)(p)``: "jax.grad"; else
     None). Calls into JAX, NumPy and the frameworks are left out:
@@ -133,8 +134,11 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     derived = _derivations([a for node, target, _ in calls for a in _arguments(node, target)], bindings, own, imports)
     found = []
     for node, target, always in calls:
+        at = (node.lineno, node.col_offset)
+        if type(always) is str and rebound_at.get(always, (node.lineno + 1,)) <= at:
+            always = False  # (key = fold_in(key, 1) before the call: not what the caller left out)
         # x = check(x): a call that runs once, before any rebinding of a parameter, gets the parameter
-        unbound = {name for name in own if always and (node.lineno, node.col_offset) < rebound_at.get(name, (0, 0))}
+        unbound = {name for name in own if always is True and at < rebound_at.get(name, (0, 0))}
         seen = {**derived, **{name: {name} for name in unbound}} if unbound else derived
         passed = [[where, sorted(params), type(value) is ast.Name and value.id in own
                    and (not bindings[value.id] or value.id in unbound)]
@@ -331,7 +335,8 @@ def binding_counts(node):
 
 def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     """One walk of ``func``'s body: ([(call, target, whether it runs on every call of
-    ``func``)] for the calls of project names (and of ``state.apply_fn``, given what it
+    ``func``, or the parameter PARAM when it runs on every call that leaves PARAM None: under
+    ``if PARAM is None:``)] for the calls of project names (and of ``state.apply_fn``, given what it
     calls), {name: [the values bound to it, or _OPAQUE]}; a parameter starts with no value
     bound), {name: the earliest (line, column) where a binding of it may take effect}: an
     assignment's end (its value is read first), any other binding's start."""
@@ -340,10 +345,13 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     def rebind(name, node, end=False):
         at = (node.end_lineno, node.end_col_offset) if end else (node.lineno, node.col_offset)
         rebound_at[name] = min(rebound_at.get(name, at), at)
-    stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
+    stack = [(stmt, True) for stmt in func.body]  # (a statement runs when the statement around it does)
     while stack:
         node, always = stack.pop()
         kind = type(node)
+        if kind is ast.If and always is True and none_tested(node.test) in own:  # if key is None: key = next_key()
+            stack.extend([(child, node.test.left.id) for child in node.body] + [(c, False) for c in node.orelse])
+            continue
         if kind is ast.Call:
             if apply_fn is not None and _calls_apply_fn(node):
                 if not any(type(a) is ast.Starred for a in node.args):
@@ -379,7 +387,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             for name in bound_by(node):
                 bindings.setdefault(name, []).append(_OPAQUE)
                 rebind(name, node)
-        inner = always and kind not in CONDITIONAL_STATEMENTS and kind not in NESTED_SCOPE_TYPES
+        inner = always if kind not in CONDITIONAL_STATEMENTS and kind not in NESTED_SCOPE_TYPES else False
         for field in child_fields(kind):
             value = getattr(node, field, None)
             if type(value) is list:

@@ -33,7 +33,7 @@ def consumed_keys(project, path, name, summary, seen=frozenset()):
     flows = (project.summary(path) if "." in name else summary)["flows"]  # (a nested def's: the whole module's)
     for binding, attributes, positions, keywords, _, always, transform in flows.get(name, ()):
         bare = [(where, passed[0]) for where, passed, is_bare in positions + keywords if is_bare]
-        if not (always and bare) or transform not in _RUNNING_TRANSFORMS:
+        if not (always is True and bare) or transform not in _RUNNING_TRANSFORMS:
             continue
         target = project.target_of(path, binding, attributes)
         if target is None or target in seen or type(target[1]) is not str:

@@ -20,7 +20,7 @@ from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
 from .constants import NUMPY, constant_needs, numpy_summary
-from .defaults import OtherModules, answer, calls_keeping_default, modules_naming, passed_values, shown
+from .defaults import OtherModules, answer, calls_keeping_default, leaves_out, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       project_folder, real_path, top_level_imports, top_package)
@@ -218,7 +218,7 @@ class Project(OtherModules):
         found, cut = [], False
         for binding, attributes, positions, keywords, line, always, _ in summary["flows"].get(name, ()):
             bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
-            if not (always and bare):
+            if not (always is True and bare):
                 continue
             target = self.target_of(path, binding, attributes)
             if target is None or target in seen:
@@ -352,14 +352,14 @@ class Project(OtherModules):
                         start((*target, transform), params, (target[1], str(path), line))
         while queue:
             path, name, transform = caller = queue.popleft()
-            root = starts[caller] or origins[caller]
-            traced = reached[caller]
+            root, traced = starts[caller] or origins[caller], reached[caller]
             caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
             for binding, attributes, positions, keywords, line, always, applied in self._flows(parts.get(path), path,
                                                                                                name):
                 (holder, keywords), origin = called_object(keywords), path  # (origin: where imports name the callee)
                 passed = [i for i, params, _ in positions if traced.intersection(params)]
                 named = [k for k, params, _ in keywords if traced.intersection(params)]
+                always = always is True or caches and bool(always) and leaves_out(self, path, name, always)
                 if not (passed or named or always and caches):
                     continue
                 if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
