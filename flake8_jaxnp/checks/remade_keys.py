@@ -16,7 +16,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.keys import SPLIT, reads_besides_key
-from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, child_nodes, stored_names, walk_own
+from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, bound_names, child_nodes, stored_names, walk_own
 from . import describe, repeats
 from .transfers import model_handful_steps
 
@@ -77,14 +77,14 @@ def _repetition(model, maker, consumptions, drawn):
     or a scan's stacked output) or a loop calls it and carries what it returns; else None."""
     loop = _loop_around(model, maker)
     if loop is not None:
-        bound = _bound_in(loop)
+        bound = bound_names(loop)
         if _same_seed(model, maker, bound) and _draws_into_carried(model, loop, loop.body, consumptions, drawn):
             return bound, f"on every iteration of the loop on line {loop.lineno}", "before the loop"
         return None
     function = _function_around(model, maker)
     if function is None:
         return None
-    bound = _bound_in(function) | {a.arg for a in ast.walk(function.args) if type(a) is ast.arg}
+    bound = bound_names(*function.body) | {a.arg for a in ast.walk(function.args) if type(a) is ast.arg}
     if not _same_seed(model, maker, bound) \
             or not _draws_into_carried(model, function, function.body, consumptions, drawn):
         return None
@@ -222,12 +222,6 @@ def _same_seed(model, maker, bound):
     return True
 
 
-def _bound_in(loop):
-    """The names the loop (its target and body), or a def's body, binds."""
-    nodes = walk_own(loop.body if isinstance(loop, SCOPES) else [loop], SCOPES)
-    return {n.id for n in nodes if type(n) is ast.Name and type(n.ctx) is not ast.Load}
-
-
 def _assigned_attribute(model, attr):
     return any(n.attr == attr and type(n.ctx) is not ast.Load for n in model.nodes(ast.Attribute))
 
@@ -289,8 +283,7 @@ def _carried(loop):
     ``if``) before reading it is reset by each iteration, not carried (a tuning loop's running best)."""
     read_first = _header_names(loop)[0] if isinstance(loop, ast.While) else set()
     _read_first(loop.body, _header_names(loop)[1], read_first)
-    written = {n.id for n in walk_own(loop.body, SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
-    return read_first & written
+    return read_first & bound_names(*loop.body)
 
 
 def _read_first(block, bound, read_first):

@@ -7,7 +7,7 @@ import ast
 import itertools
 
 from ..facts import SEEDED_SAMPLERS
-from .syntax import COMPREHENSIONS, LOOPS, SCOPES, stored_names, walk_own
+from .syntax import COMPREHENSIONS, LOOPS, SCOPES, bound_names, stored_names, walk_own
 
 SPLIT = "jax.random.split"
 # What an array keeps when a loop computes it anew from itself (``params = params - lr * grads``).
@@ -85,7 +85,7 @@ def returned_keys(func, consumed):
         return []
     value = last.value
     elements = list(enumerate(value.elts)) if type(value) is ast.Tuple else [(-1, value)]
-    rebound = {n.id for n in walk_own(func.body, SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    rebound = bound_names(*func.body)
     return [[position, element.id] for position, element in elements
             if type(element) is ast.Name and element.id in consumed and element.id not in rebound]
 

@@ -217,6 +217,22 @@ def stored_names(node):
     return {n.id for n in walk_own([node], ()) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
 
 
+def bound_names(*nodes):
+    """Names ``nodes`` bind in their own scope: stores, defs, classes, imports; not what a nested
+    def, class or lambda binds inside itself (a loop's or a body's own bindings)."""
+    names = set()
+    for node in walk_own(nodes, SCOPES):
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                names.add(node.id)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            names.add(node.name)
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
 # ---- names through imports --------------------------------------------------------------------
 def split_attributes(expr):
     """(the Name at the root of ``a.b.c``, ["b", "c"]); the Name is None for other roots."""
