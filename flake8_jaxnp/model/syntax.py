@@ -29,8 +29,11 @@ def positional(func):
     return func.args.posonlyargs + func.args.args
 
 
-def positional_names(func):
-    return [a.arg for a in positional(func)]
+def positional_names(func, bound=False):
+    """The names positional arguments fill; of a ``bound`` call (``obj.method(x)``), not the
+    leading ``self`` or ``cls``, which the call fills itself."""
+    names = [a.arg for a in positional(func)]
+    return names[1:] if bound and names[:1] in (["self"], ["cls"]) else names
 
 
 def argument_for(call, names, param, by_keyword=True):

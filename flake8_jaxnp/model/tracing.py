@@ -238,9 +238,7 @@ class Tracing:
                 kind = (TRACER if any(v.traced for v in given) else JAX) if value.kind in PASSED_ARRAYS else value.kind
                 value = Value(kind) if value.kind in ONE_ARRAY else None
             return value
-        names = positional_names(callee)
-        if names and names[0] in ("self", "cls") and bound:
-            names = names[1:]  # a bound method: self is not known here
+        names = positional_names(callee, bound)  # a bound method: self is not known here
         if len(args) > len(names) or not set(keywords) <= set(names) | {a.arg for a in callee.args.kwonlyargs}:
             return None
         params = {name: Value(value.kind) for name, value in zip(names, args)}
@@ -430,10 +428,8 @@ class Tracing:
     def _spread(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
-        positional_params = positional_names(callee)
         bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS
-        if bound and positional_params and positional_params[0] in ("self", "cls"):
-            positional_params = positional_params[1:]
+        positional_params = positional_names(callee, bound)
         mapped = self._mapped(callee, call)
         if mapped:  # jax.tree.map(f, tree, *rest): f gets one leaf of each tree
             positional_params, keywords = [None] + positional_params, {}
