@@ -214,12 +214,6 @@ def walk_evaluated(body):
     return found
 
 
-def stored_names(node):
-    """Names that ``node`` and what it contains bind (with ``ast.walk``'s reach, through
-    ``child_nodes``: asked of whole loops and blocks, so several times cheaper)."""
-    return {n.id for n in walk_own([node], ()) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
-
-
 def bound_names(*nodes):
     """Names ``nodes`` bind in their own scope: stores, defs, classes, imports; not what a nested
     def, class or lambda binds inside itself (a loop's or a body's own bindings)."""
