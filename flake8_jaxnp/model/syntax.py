@@ -324,10 +324,4 @@ def method_in(cls, method):
 
 def class_body_names(cls):
     """The names a class body binds (defs, assignments, also under an ``if``), nested scopes left out."""
-    names = set()
-    for node in walk_own(cls.body, (*FUNCTION_NODES, ast.ClassDef)):
-        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            names.add(node.name)
-        elif type(node) is ast.Name and type(node.ctx) is not ast.Load:
-            names.add(node.id)
-    return names
+    return bound_names(*cls.body)
