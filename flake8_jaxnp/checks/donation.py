@@ -5,7 +5,7 @@ from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
-from ..model.syntax import FUNCTION_NODES, stored_names, walk_own
+from ..model.syntax import FUNCTION_NODES, bound_names, walk_own
 from . import blocks, calls_an_imported_jit_with, describe, jitted_parameters, repeats, rule
 
 
@@ -45,7 +45,7 @@ def _block(model, stmts, loop):
                 yield Finding.at(where, "JNP605", {"name": donated, "func": describe(call.func), "line": call.lineno,
                                                    "when": f"passed to the same call again as '{other}'"})
                 continue
-            rebound = stored_names(stmt)  # x = step(x): rebound to the result
+            rebound = bound_names(stmt)  # x = step(x): rebound to the result
             uses = [(use, holder) for holder in _aliases(stmts[:index], name.id) - rebound
                     if (use := _first_read(model, stmts[index + 1:], holder)) is not None]
             if uses:  # the name itself, or an alias bound before the call (old = params)
@@ -55,7 +55,7 @@ def _block(model, stmts, loop):
                                                  else f"read again through '{holder}', bound to it before the call"})
             elif name.id in rebound:
                 continue
-            elif loop is not None and name.id not in set().union(*(stored_names(s) for s in loop.body)) \
+            elif loop is not None and name.id not in set().union(*(bound_names(s) for s in loop.body)) \
                     and name.id not in _loop_targets(loop):
                 yield Finding.at(name, "JNP605", {"name": name.id, "func": describe(call.func),
                                                   "line": call.lineno, "when": "passed again on the next iteration"})
@@ -84,7 +84,7 @@ def _aliases(stmts, name):
     as ``name`` itself is not rebound after them: the names that hold its buffer at their end."""
     holding = {name}
     for stmt in stmts:
-        stored = stored_names(stmt)
+        stored = bound_names(stmt)
         if name in stored:
             holding = {name}
         holding -= stored - {name}
@@ -113,7 +113,7 @@ def _held(model, arg, before):
     less host data, which JAX copies one leaf at a time."""
     if type(arg) is not ast.Name:
         return []
-    binding = next((stmt for stmt in reversed(before) if arg.id in stored_names(stmt)), None)
+    binding = next((stmt for stmt in reversed(before) if arg.id in bound_names(stmt)), None)
     if type(binding) is not ast.Assign or len(binding.targets) != 1 or type(binding.value) not in HOLDING_DISPLAYS:
         return [arg]
     return [node for node in ast.walk(binding.value) if type(node) is ast.Name and _item(model, node)

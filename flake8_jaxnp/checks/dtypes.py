@@ -354,7 +354,7 @@ def _call_keeping_default(model, func, param):
         if model.callee(call.func) is not func or any(k.arg is None or k.arg == param for k in call.keywords) \
                 or any(isinstance(a, ast.Starred) for a in call.args):
             continue
-        shown = names[1:] if isinstance(call.func, ast.Attribute) and names[:1] in (["self"], ["cls"]) else names
+        shown = positional_names(func, isinstance(call.func, ast.Attribute))
         if param not in shown or shown.index(param) >= len(call.args):
             return f"on line {call.lineno}"
     if model.project is None or model.parent(func) is not model.tree:

@@ -252,10 +252,7 @@ class Consumers:
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if callee not in self.may_consume:
                 return None
-            names = positional_names(callee)
-            if (isinstance(func, ast.Attribute) or callee.name in ("__init__", "__call__")) and names \
-                    and names[0] in ("self", "cls"):
-                names = names[1:]
+            names = positional_names(callee, isinstance(func, ast.Attribute) or callee.name in ("__init__", "__call__"))
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
             returned = returned_keys(callee, consumed) if not wrapped else []  # grad gives no key back

@@ -20,7 +20,7 @@ from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.keys import deferred, every_call_consumers, reads_besides_key
-from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, child_fields, positional, positional_names, walk_own
+from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, bound_names, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
 from .key_consumers import UNSEEN, VMAP, Consumers
 from .remade_keys import remade_key_findings
@@ -38,7 +38,6 @@ FIRST_SUBKEYS = "; split() of the same key gives the same first subkeys again (w
     "on, the default since JAX 0.5, split(key, n) is the first n of split(key, m))"
 _VERBS = {"draw": "drawn from", "split": "split"}  # how JNP606 says the key was consumed before
 _EXITS = (ast.Break, ast.Continue, ast.Return)
-_DEFINITIONS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 
 
 @rule("JNP601", "JNP606")
@@ -109,30 +108,6 @@ def _many_leaves(model, trees):
     return all(iterates_twice(tree) and not model.value(tree).is_array for tree in trees)
 
 
-def _stored_names(node):
-    """Names a statement or expression binds, not counting nested functions' own bindings."""
-    names = set()
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        kind = type(current)
-        if kind is ast.Name:
-            if type(current.ctx) is not ast.Load:
-                names.add(current.id)
-        elif kind in _DEFINITIONS:
-            names.add(current.name)
-        elif kind is ast.Import or kind is ast.ImportFrom:
-            names.update((a.asname or a.name).split(".")[0] for a in current.names)
-        elif kind is not ast.Lambda and kind is not ast.Constant:
-            for field in child_fields(kind):
-                value = getattr(current, field, None)
-                if type(value) is list:
-                    stack.extend(child for child in value if child is not None)
-                elif isinstance(value, ast.AST):
-                    stack.append(value)
-    return names
-
-
 def _own_nodes(node):
     """``node`` and its descendants, not entering nested functions or classes."""
     yield node
@@ -196,16 +171,16 @@ class _KeyFlow:
             for item in stmt.items:
                 self._expression(item.context_expr, used)
                 if item.optional_vars is not None:
-                    used = _forget(used, _stored_names(item.optional_vars))
+                    used = _forget(used, bound_names(item.optional_vars))
             return self._block(stmt.body, used)
         if isinstance(stmt, (*TRIES, ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
-            return _forget(used, _stored_names(stmt)) if used else used
+            return _forget(used, bound_names(stmt)) if used else used
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr) and not _is_target(stmt, child):
                 self._expression(child, used)
-        used = _forget(used, _stored_names(stmt)) if used else used
+        used = _forget(used, bound_names(stmt)) if used else used
         return self._handed_back(stmt, used)
 
     def _handed_back(self, stmt, used):
@@ -230,14 +205,14 @@ class _KeyFlow:
             head = dict(used)
         else:
             self._expression(loop.iter, used)
-            head = _forget(used, _stored_names(loop.target))
+            head = _forget(used, bound_names(loop.target))
         after_first = self._block(loop.body, dict(head))
         if _repeats(loop):
-            second = after_first if isinstance(loop, ast.While) else _forget(after_first, _stored_names(loop.target))
+            second = after_first if isinstance(loop, ast.While) else _forget(after_first, bound_names(loop.target))
             self._block(loop.body, {name: tuple((kind, call, loop) for kind, call, _ in consumptions)
                                     for name, consumptions in second.items()})
         if used:  # what the body rebinds no longer holds the key consumed before the loop
-            used = _forget(used, _stored_names(ast.Module(body=loop.body, type_ignores=[])))
+            used = _forget(used, bound_names(*loop.body))
         return self._block(loop.orelse, _meet(used, after_first))
 
     # ---- expressions -------------------------------------------------------------
@@ -332,7 +307,7 @@ class _KeyFlow:
         whether it is the function's own key (no comprehension around the call binds it)."""
         bound = set()
         for generator in comprehension.generators:
-            bound |= _stored_names(generator.target)
+            bound |= bound_names(generator.target)
         bound |= {n.target.id for n in _own_nodes(comprehension) if isinstance(n, ast.NamedExpr)}
         first = comprehension.generators[0]
         if key.id not in bound and len(comprehension.generators) == 1 and not first.ifs \
@@ -341,7 +316,7 @@ class _KeyFlow:
         outer = self.model.parent(comprehension)
         while isinstance(outer, (ast.expr, ast.comprehension)) and key.id not in bound:
             if isinstance(outer, COMPREHENSIONS):
-                bound |= {name for generator in outer.generators for name in _stored_names(generator.target)}
+                bound |= {name for generator in outer.generators for name in bound_names(generator.target)}
             outer = self.model.parent(outer)
         return key.id not in bound
 
@@ -386,7 +361,7 @@ class _KeyFlow:
             return leaves is not None and not any(type(n) is ast.Name and n.id in leaves
                                                   for n in ast.walk(second) if n is not key)
         return (first is second or ast.dump(first) == ast.dump(second)) \
-            and not (loop is not None and reads_besides_key(second, key, _stored_names(loop)))
+            and not (loop is not None and reads_besides_key(second, key, bound_names(loop)))
 
     def _repeated_by(self, repeater):
         """Where a consumption repeats: a loop, a comprehension, a tree map's call or a vmap's."""

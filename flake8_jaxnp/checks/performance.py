@@ -4,7 +4,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.syntax import COMPREHENSIONS, PARTIAL, method_in, own_expression_nodes, stored_names, walk_own
+from ..model.syntax import COMPREHENSIONS, PARTIAL, bound_names, method_in, own_expression_nodes, walk_own
 from . import (blocks, called_def, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by,
                jitted_parameters, repeats, rule)
 from .transfers import LOOPS
@@ -314,8 +314,8 @@ def _rebuilt_module(model, loop, call):
     before += loop.body[:loop.body.index(first)] if first in loop.body else [first]
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         stores = [stmt for stmt in outer.body[:outer.body.index(loop)] if type(arg) is ast.Name
-                  and arg.id in stored_names(stmt)]
-        if not stores or any(arg.id in stored_names(stmt) for stmt in before) or type(stores[-1]) is not ast.Assign \
+                  and arg.id in bound_names(stmt)]
+        if not stores or any(arg.id in bound_names(stmt) for stmt in before) or type(stores[-1]) is not ast.Assign \
                 or stores[-1].targets != [stores[-1].targets[0]] or type(stores[-1].targets[0]) is not ast.Name \
                 or type(stores[-1].value) is not ast.Call or type(stores[-1].value.func) is not ast.Name:
             continue

@@ -16,7 +16,7 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.keys import SPLIT, reads_besides_key
-from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, block_children, child_nodes, stored_names, walk_own
+from ..model.syntax import COMPREHENSIONS, LOOPS, SCOPES, TRIES, block_children, bound_names, child_nodes, walk_own
 from . import called_def, describe, repeats
 from .transfers import model_handful_steps
 
@@ -40,7 +40,7 @@ def remade_key_findings(model, consumers):
     made = [call for call in model.nodes(ast.Call) if _is_maker(model, call)] if consumers else []
     # the names a maker's value is assigned to: only their reads are traced back (the rest cost nothing)
     names = {name for call in made if type(model.parent(call)) in (ast.Assign, ast.AnnAssign)
-             for name in stored_names(model.parent(call))}
+             for name in bound_names(model.parent(call))}
     uses, memo = {}, {}  # maker call -> [(consumer call, key expression, how)]; _made_by's memo
     for call, (key, how, *_) in consumers.items() if made else ():
         if how not in _MADE_AGAIN:
@@ -77,14 +77,14 @@ def _repetition(model, maker, consumptions, drawn):
     or a scan's stacked output) or a loop calls it and carries what it returns; else None."""
     loop = _loop_around(model, maker)
     if loop is not None:
-        bound = _bound_in(loop)
+        bound = bound_names(loop)
         if _same_seed(model, maker, bound) and _draws_into_carried(model, loop, loop.body, consumptions, drawn):
             return bound, f"on every iteration of the loop on line {loop.lineno}", "before the loop"
         return None
     function = _function_around(model, maker)
     if function is None:
         return None
-    bound = _bound_in(function) | {a.arg for a in ast.walk(function.args) if type(a) is ast.arg}
+    bound = bound_names(*function.body) | {a.arg for a in ast.walk(function.args) if type(a) is ast.arg}
     if not _same_seed(model, maker, bound) \
             or not _draws_into_carried(model, function, function.body, consumptions, drawn):
         return None
@@ -154,7 +154,7 @@ def _made_by(model, name, memo):
                 found = _assigned_maker(model, node)
                 break
         elif isinstance(parent, (*SCOPES, ast.Module)) \
-                or isinstance(parent, (ast.For, ast.AsyncFor)) and name.id in stored_names(parent.target):
+                or isinstance(parent, (ast.For, ast.AsyncFor)) and name.id in bound_names(parent.target):
             break  # a parameter, a name of the enclosing function, or the loop's own
         else:
             node = parent
@@ -166,10 +166,10 @@ def _made_by(model, name, memo):
 
 
 def _stored(memo, stmt):
-    """``stored_names(stmt)``, walked once per statement (a loop before many reads is walked once)."""
+    """``bound_names(stmt)``, walked once per statement (a loop before many reads is walked once)."""
     found = memo.get(stmt)
     if found is None:
-        found = memo[stmt] = stored_names(stmt)
+        found = memo[stmt] = bound_names(stmt)
     return found
 
 
@@ -222,12 +222,6 @@ def _same_seed(model, maker, bound):
     return True
 
 
-def _bound_in(loop):
-    """The names the loop (its target and body), or a def's body, binds."""
-    nodes = walk_own(loop.body if isinstance(loop, SCOPES) else [loop], SCOPES)
-    return {n.id for n in nodes if type(n) is ast.Name and type(n.ctx) is not ast.Load}
-
-
 def _assigned_attribute(model, attr):
     return any(n.attr == attr and type(n.ctx) is not ast.Load for n in model.nodes(ast.Attribute))
 
@@ -273,7 +267,7 @@ def _header_names(stmt):
              if not isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case))]
     nodes = [n for part in parts for n in walk_own([part], SCOPES)]
     own = {name for n in nodes if isinstance(n, COMPREHENSIONS)
-           for generator in n.generators for name in stored_names(generator.target)}
+           for generator in n.generators for name in bound_names(generator.target)}
     names = [n for n in nodes if type(n) is ast.Name and n.id not in own]  # not a comprehension's own variables
     return {n.id for n in names if type(n.ctx) is ast.Load}, {n.id for n in names if type(n.ctx) is not ast.Load}
 
@@ -285,8 +279,7 @@ def _carried(loop):
     ``if``) before reading it is reset by each iteration, not carried (a tuning loop's running best)."""
     read_first = _header_names(loop)[0] if isinstance(loop, ast.While) else set()
     _read_first(loop.body, _header_names(loop)[1], read_first)
-    written = {n.id for n in walk_own(loop.body, SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
-    return read_first & written
+    return read_first & bound_names(*loop.body)
 
 
 def _read_first(block, bound, read_first):

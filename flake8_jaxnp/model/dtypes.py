@@ -53,12 +53,9 @@ def dtype_of_qualname(qualname):
         return None, False
     if qualname in PYTHON_TYPES:
         return PYTHON_TYPES[qualname], True
-    for prefix in DTYPE_MODULES:
-        if qualname.startswith(prefix) and qualname.count(".") == prefix.count("."):
-            return canonical(qualname[len(prefix):]), False
     if qualname.startswith("ml_dtypes.") and qualname.endswith("bfloat16"):
         return "bfloat16", False
-    return None, False
+    return dtype_constructor(qualname), False
 
 
 def dtype_constructor(qualname):

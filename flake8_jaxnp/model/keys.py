@@ -7,7 +7,7 @@ import ast
 import itertools
 
 from ..facts import SEEDED_SAMPLERS
-from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, stored_names, walk_own
+from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, bound_names, walk_own
 
 SPLIT = "jax.random.split"
 # What an array keeps when a loop computes it anew from itself (``params = params - lr * grads``).
@@ -30,14 +30,14 @@ def consumed_parameters(func, params, key_of):
         if isinstance(stmt, (*LOOPS, *STRAIGHT)):
             left, unwalked = left or may_leave(unwalked), []
         if isinstance(stmt, LOOPS) and not left:
-            head = set() if isinstance(stmt, ast.While) else stored_names(stmt.target)
+            head = set() if isinstance(stmt, ast.While) else bound_names(stmt.target)
             _consume(itertools.takewhile(lambda s: isinstance(s, STRAIGHT), stmt.body), params - bound - head,
                      key_of, found)
         if not isinstance(stmt, STRAIGHT):
             unwalked.append(stmt)
         elif not left and not _consume([stmt], params - bound, key_of, found):
             break
-        bound |= stored_names(stmt)
+        bound |= bound_names(stmt)
     if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
         found = {}  # calling a generator or coroutine runs none of its body
     return found
@@ -54,7 +54,7 @@ def _consume(statements, params, key_of, found):
                 found.setdefault(key_name(consumed[0]), consumed[1])
         if isinstance(stmt, (ast.Return, ast.Raise)):
             return False
-        params -= stored_names(stmt)
+        params -= bound_names(stmt)
     return True
 
 
@@ -96,7 +96,7 @@ def returned_keys(func, consumed):
         return []
     value = last.value
     elements = list(enumerate(value.elts)) if type(value) is ast.Tuple else [(-1, value)]
-    rebound = {n.id for n in walk_own(func.body, SCOPES) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+    rebound = bound_names(*func.body)
     return [[position, element.id] for position, element in elements
             if type(element) is ast.Name and element.id in consumed and element.id not in rebound]
 

@@ -40,12 +40,10 @@ def traced_parameters(func, bound_positional=0, bound_names=(), defaulted=False)
     params = positional(func)
     with_default = {a.arg for a in params[len(params) - len(args.defaults):]} if args.defaults else set()
     with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
-    names = [a.arg for a in params[bound_positional:]] + [a.arg for a in args.kwonlyargs]
+    bound = bound_positional == 0 and not isinstance(func, ast.Lambda)  # a method's self or cls
+    names = positional_names(func, bound)[bound_positional:] + [a.arg for a in args.kwonlyargs]
     if args.vararg:
         names.append(args.vararg.arg)
-    if params and bound_positional == 0 and params[0].arg in ("self", "cls") \
-            and not isinstance(func, ast.Lambda):
-        names = names[1:]
     return set(names) - set(bound_names) - (set() if defaulted else with_default)
 
 

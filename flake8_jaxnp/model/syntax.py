@@ -31,8 +31,11 @@ def positional(func):
     return func.args.posonlyargs + func.args.args
 
 
-def positional_names(func):
-    return [a.arg for a in positional(func)]
+def positional_names(func, bound=False):
+    """The names positional arguments fill; of a ``bound`` call (``obj.method(x)``), not the
+    leading ``self`` or ``cls``, which the call fills itself."""
+    names = [a.arg for a in positional(func)]
+    return names[1:] if bound and names[:1] in (["self"], ["cls"]) else names
 
 
 def argument_for(call, names, param, by_keyword=True):
@@ -220,10 +223,20 @@ def walk_evaluated(body):
     return found
 
 
-def stored_names(node):
-    """Names that ``node`` and what it contains bind (with ``ast.walk``'s reach, through
-    ``child_nodes``: asked of whole loops and blocks, so several times cheaper)."""
-    return {n.id for n in walk_own([node], ()) if type(n) is ast.Name and type(n.ctx) is not ast.Load}
+def bound_names(*nodes):
+    """Names ``nodes`` bind in their own scope: stores, defs, classes, imports; not what a nested
+    def, class or lambda binds inside itself (a loop's or a body's own bindings)."""
+    names = set()
+    for node in walk_own(nodes, SCOPES):
+        kind = type(node)
+        if kind is ast.Name:
+            if type(node.ctx) is not ast.Load:
+                names.add(node.id)
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+            names.add(node.name)
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
 
 
 # ---- names through imports --------------------------------------------------------------------
@@ -320,13 +333,7 @@ def method_in(cls, method):
 
 def class_body_names(cls):
     """The names a class body binds (defs, assignments, also under an ``if``), nested scopes left out."""
-    names = set()
-    for node in walk_own(cls.body, (*FUNCTION_NODES, ast.ClassDef)):
-        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-            names.add(node.name)
-        elif type(node) is ast.Name and type(node.ctx) is not ast.Load:
-            names.add(node.id)
-    return names
+    return bound_names(*cls.body)
 
 
 def none_tested(test):

@@ -241,9 +241,7 @@ class Tracing:
             return value
         if any(type(a) is ast.Starred for a in call.args) or None in keywords:
             return None  # an array among arguments spread over parameters not known
-        names = positional_names(callee)
-        if names and names[0] in ("self", "cls") and bound:
-            names = names[1:]  # a bound method: self is not known here
+        names = positional_names(callee, bound)  # a bound method: self is not known here
         if len(args) > len(names) or not set(keywords) <= set(names) | {a.arg for a in callee.args.kwonlyargs}:
             return None
         params = {name: Value(value.kind) for name, value in zip(names, args)}
@@ -440,11 +438,9 @@ class Tracing:
     def _spread(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
-        positional_params = positional_names(callee)
         bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS \
             or type(call.func) is ast.Call and bool(call.func.args) and binds_first_parameter(call.func.args[0], callee)
-        if bound and positional_params and positional_params[0] in ("self", "cls"):
-            positional_params = positional_params[1:]
+        positional_params = positional_names(callee, bound)
         mapped = self._mapped(callee, call)
         if mapped:  # jax.tree.map(f, tree, *rest): f gets one leaf of each tree
             positional_params, keywords = [None] + positional_params, {}

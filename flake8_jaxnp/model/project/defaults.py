@@ -141,7 +141,7 @@ def leaves_out(project, path, unit, param):
                and project.target_of(other, binding, attributes) == (path, factory)
                for other, version in modules_naming(project, factory, files)
                for binding, attributes, positional, keywords, _, _, _, forwarding
-               in _calls_of(other, version, f"{factory}()" if inner else factory))
+               in _calls_of(project, other, version, f"{factory}()" if inner else factory))
 
 
 def modules_naming(project, name, files=None):
