@@ -86,8 +86,26 @@ class Model:
         """The Value of an expression for a question about arrays: unknown, without a
         forward pass, where no array can enter the body around it (``may_hold_arrays``); where
         the pass knows nothing, a parameter every call in other modules gives a device array."""
-        value = self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
-        return value if value.kind is not UNKNOWN else self._given_elsewhere(expr) or value
+        if not self.may_hold_arrays(expr):
+            return self._given_elsewhere(expr) or UNKNOWN_VALUE
+        value = self.value(expr)
+        return value if value.kind is not UNKNOWN else self._given_here(expr) or self._given_elsewhere(expr) or value
+
+    def _given_here(self, expr):
+        """A device array where a pass of the untraced def around ``expr`` that a call in this file gave
+        its arrays says one (``Tracing.given_passes``: ``returned`` runs them once per kinds of arguments,
+        ``check(d, table)`` with ``table`` a JAX array); else None. That call runs the pitfall, whatever
+        the other calls give; asked only where the def's own pass knows nothing, it costs its callers' passes."""
+        func = self.names.enclosing_function(expr)
+        if type(func) is not ast.FunctionDef or func in self.traced or not self.calls_of(func):
+            return None
+        for call in self.calls_of(func):  # (their passes run ``returned``)
+            self._tracing.flow_of(self.names.enclosing_function(call) or self.tree)
+        for flow in self._tracing.given_passes.get(func, ()):
+            value = flow.values.get(expr) if flow is not None else None
+            if value is not None and value.on_device:
+                return value
+        return None
 
     def _given_elsewhere(self, expr):
         """A device array for a read of a parameter, bound once, of a plain top-level def that this

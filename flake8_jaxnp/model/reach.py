@@ -70,16 +70,32 @@ class ArraySources:
                 found.add(function)
             elif function not in found:
                 helpers.append((function, self.tracing.callee(name)))
+        given = self._given_arrays()
         grown = True
-        while grown:  # a caller of a def that an array can enter may get one back (its forward pass says)
-            grown = False
+        while grown:  # a caller of a def that an array can enter may get one back (its forward pass says),
+            grown = False  # and a def that such a body calls with arguments may be given one
             for function, callee in helpers:
                 if function not in found and callee in found:
                     found.add(function)
                     grown = True
+            for function, callee in given:
+                if callee not in found and function in found:
+                    found.add(callee)
+                    grown = True
         for function in names.functions:  # outer functions come first
             if function not in found and any(outer in found for outer in enclosing.get(function, ())):
                 found.add(function)
+        return found
+
+    def _given_arrays(self):
+        """(function, a same-file def it calls with arguments): an array it holds may go in."""
+        found = []
+        for call in self.names.calls:
+            if call.args or call.keywords:
+                function = _function_of(self.names.scope_of[call])
+                callee = self.tracing.callee(call.func) if function is not None else None
+                if isinstance(callee, ast.FunctionDef):
+                    found.append((function, callee))
         return found
 
     def _array_source_home(self, function, scope, name, enclosing, kinds, packages):
