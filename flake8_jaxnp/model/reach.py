@@ -70,32 +70,33 @@ class ArraySources:
                 found.add(function)
             elif function not in found:
                 helpers.append((function, self.tracing.callee(name)))
-        given = self._given_arrays()
         grown = True
-        while grown:  # a caller of a def that an array can enter may get one back (its forward pass says),
-            grown = False  # and a def that such a body calls with arguments may be given one
+        while grown:  # a caller of a def that an array can enter may get one back (its forward pass says)
+            grown = False
             for function, callee in helpers:
                 if function not in found and callee in found:
                     found.add(function)
-                    grown = True
-            for function, callee in given:
-                if callee not in found and function in found:
-                    found.add(callee)
                     grown = True
         for function in names.functions:  # outer functions come first
             if function not in found and any(outer in found for outer in enclosing.get(function, ())):
                 found.add(function)
         return found
 
-    def _given_arrays(self):
-        """(function, a same-file def it calls with arguments): an array it holds may go in."""
-        found = []
+    def called_with_arguments(self, bodies):
+        """The same-file defs that the module's code, ``bodies`` (where arrays can enter) or a def found
+        so call with arguments: a call may give them an array (``Model.may_hold_arrays`` asks its passes)."""
+        calls = {}  # function (None: the module's code) -> the defs it calls with arguments
         for call in self.names.calls:
             if call.args or call.keywords:
-                function = _function_of(self.names.scope_of[call])
-                callee = self.tracing.callee(call.func) if function is not None else None
-                if isinstance(callee, ast.FunctionDef):
-                    found.append((function, callee))
+                callee = self.tracing.callee(call.func)
+                if type(callee) is ast.FunctionDef:
+                    calls.setdefault(_function_of(self.names.scope_of[call]), set()).add(callee)
+        found, queue = set(), [function for function in calls if function is None or function in bodies]
+        while queue:
+            for callee in calls.get(queue.pop(), ()):
+                if callee not in found:
+                    found.add(callee)
+                    queue.append(callee)
         return found
 
     def _array_source_home(self, function, scope, name, enclosing, kinds, packages):

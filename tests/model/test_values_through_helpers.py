@@ -176,8 +176,11 @@ SCAN = "def scan_rows(t):\n    for r in t:\n        if r[0] > 0:\n            pr
     ("def f():\n    scan_rows(jnp.ones((3, 2)))\n", [(3, "JNP102")]),
     ("def f():\n    scan_rows(np.ones((3, 2)))\n    return [scan_rows(t) for t in (jnp.ones((3, 2)),)]\n",
      [(3, "JNP102")]),
+    ("scan_rows(jnp.ones((3, 2)))\n", [(3, "JNP102")]),
+    ("def f(t):\n    scan_rows(t)\n\ndef g():\n    f(jnp.ones((3, 2)))\n", [(3, "JNP102")]),
     # NumPy or Python values in: nothing to sync
     ("def f():\n    scan_rows(np.ones((3, 2)))\n", []),
+    ("def f(t):\n    scan_rows(t)\n\ndef g():\n    f(np.ones((3, 2)))\n", []),
     ("def f():\n    scan_rows([(1, 2), (3, 4)])\n", []),
 ])
 def test_helpers_take_the_arrays_their_callers_give(lint_source, body, expected):
