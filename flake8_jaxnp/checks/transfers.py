@@ -212,7 +212,7 @@ def _transfer(model, node):
             return node, "JNP103", "%-formatting"
     for test in _truth_tested(model, node):
         if _value(model, test).kind is JAX:  # a bare jitted pytree may be a tuple: its truth is Python's
-            later = "" if model.value(test).kind is JAX else " (a JAX array from the loop's second test on)"
+            later = "" if model.array_value(test).kind is JAX else " (a JAX array from the loop's second test on)"
             return test, "JNP102", f"the truth value of {describe(test)}{later}"
     return None
 

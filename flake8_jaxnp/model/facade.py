@@ -58,6 +58,8 @@ class Model:
         self.imported_rebound = callees.imported_rebound  # where another module's global is rebound, or None
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
         self._passed_arrays = {}  # def -> its parameters every call in other modules gives a device array
+        self._given_bodies = None  # the defs a body where arrays can enter calls with arguments (reach)
+        self._given = {}  # def -> the passes ``Tracing.returned`` ran with the arrays its callers give
 
     def may_hold_arrays(self, node):
         """False when no value in the body around ``node`` can be an array: checks that only
@@ -65,7 +67,7 @@ class Model:
         function = self.names.enclosing_function(node)
         if function is None or function in self._tracing.flows:
             return True
-        return function in self._tracing.array_bodies()
+        return function in self._tracing.array_bodies() or bool(self._given_passes(function))
 
     def value(self, expr):
         """The Value of an expression, as the forward pass saw it."""
@@ -86,8 +88,36 @@ class Model:
         """The Value of an expression for a question about arrays: unknown, without a
         forward pass, where no array can enter the body around it (``may_hold_arrays``); where
         the pass knows nothing, a parameter every call in other modules gives a device array."""
-        value = self.value(expr) if self.may_hold_arrays(expr) else UNKNOWN_VALUE
-        return value if value.kind is not UNKNOWN else self._given_elsewhere(expr) or value
+        if not self.may_hold_arrays(expr):
+            return self._given_elsewhere(expr) or UNKNOWN_VALUE
+        value = self.value(expr)
+        return value if value.kind is not UNKNOWN else self._given_here(expr) or self._given_elsewhere(expr) or value
+
+    def _given_here(self, expr):
+        """A device array where a pass of the untraced def around ``expr`` that a call in this file gave
+        its arrays says one (``check(d, table)`` with ``table`` a JAX array: that call runs the pitfall,
+        whatever the others give); else None. Asked only where the def's own pass knows nothing."""
+        for flow in self._given_passes(self.names.enclosing_function(expr)):
+            value = flow.values.get(expr)
+            if value is not None and value.on_device:
+                return value
+        return None
+
+    def _given_passes(self, func):
+        """The passes of ``func`` that ``Tracing.returned`` ran, once per kinds of arguments, where a
+        call of this file gives it an array, for a def that a body where arrays can enter calls with
+        arguments (``ArraySources.called_with_arguments``); its callers' passes run first."""
+        if func not in self._given:
+            if self._given_bodies is None:
+                self._given_bodies = ArraySources(self.names, self._tracing).called_with_arguments(
+                    self._tracing.array_bodies())
+            found = []
+            if func in self._given_bodies and func not in self.traced and self.calls_of(func):
+                for call in self.calls_of(func):  # (their passes run ``returned``)
+                    self._tracing.flow_of(self.names.enclosing_function(call) or self.tree)
+                found = [flow for flow in self._tracing.given_passes.get(func, ()) if flow is not None]
+            self._given[func] = found
+        return self._given[func]
 
     def _given_elsewhere(self, expr):
         """A device array for a read of a parameter, bound once, of a plain top-level def that this

@@ -82,6 +82,23 @@ class ArraySources:
                 found.add(function)
         return found
 
+    def called_with_arguments(self, bodies):
+        """The same-file defs that the module's code, ``bodies`` (where arrays can enter) or a def found
+        so call with arguments: a call may give them an array (``Model.may_hold_arrays`` asks its passes)."""
+        calls = {}  # function (None: the module's code) -> the defs it calls with arguments
+        for call in self.names.calls:
+            if call.args or call.keywords:
+                callee = self.tracing.callee(call.func)
+                if type(callee) is ast.FunctionDef:
+                    calls.setdefault(_function_of(self.names.scope_of[call]), set()).add(callee)
+        found, queue = set(), [function for function in calls if function is None or function in bodies]
+        while queue:
+            for callee in calls.get(queue.pop(), ()):
+                if callee not in found:
+                    found.add(callee)
+                    queue.append(callee)
+        return found
+
     def _array_source_home(self, function, scope, name, enclosing, kinds, packages):
         """(binding key, kind) for a read of ``name`` in ``scope``, part of ``function``, that may
         bring an array into it; None for a builtin, a name no array comes from, or a local of

@@ -72,6 +72,7 @@ class Tracing:
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)
         self._nested = None  # function -> functions defined directly inside it, built on demand
         self._returned = {}  # (def, its parameters' kinds) -> what a call of it gives (``returned``)
+        self.given_passes = {}  # def -> the passes ``returned`` ran with its callers' arrays in its parameters
         self._evaluating = []  # the defs whose ``returned`` is being worked out, outermost first
         self._in_progress = set()  # the bodies whose forward pass is running (``_flow``)
         # def -> the cached transform it runs under, called from traced code with no tracer:
@@ -255,6 +256,7 @@ class Tracing:
                 flow = None
             finally:
                 self._evaluating.pop()
+            self.given_passes.setdefault(callee, []).append(flow)
             value = self._returned_value(callee, flow)  # (a tree: it may be a parameter as it came)
             self._returned[key] = None if value is None or value.kind in TREES else value
         return self._returned[key]

@@ -166,3 +166,22 @@ def test_helper_results_follow_their_arguments(lint_source, body, expected):
 ])
 def test_star_args_carry_their_tracers(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+SCAN = "def scan_rows(t):\n    for r in t:\n        if r[0] > 0:\n            print(r)\n\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a call of the file that gives an untraced helper a device array runs the helper's sync
+    ("def f():\n    scan_rows(jnp.ones((3, 2)))\n", [(3, "JNP102")]),
+    ("def f():\n    scan_rows(np.ones((3, 2)))\n    return [scan_rows(t) for t in (jnp.ones((3, 2)),)]\n",
+     [(3, "JNP102")]),
+    ("scan_rows(jnp.ones((3, 2)))\n", [(3, "JNP102")]),
+    ("def f(t):\n    scan_rows(t)\n\ndef g():\n    f(jnp.ones((3, 2)))\n", [(3, "JNP102")]),
+    # NumPy or Python values in: nothing to sync
+    ("def f():\n    scan_rows(np.ones((3, 2)))\n", []),
+    ("def f(t):\n    scan_rows(t)\n\ndef g():\n    f(np.ones((3, 2)))\n", []),
+    ("def f():\n    scan_rows([(1, 2), (3, 4)])\n", []),
+])
+def test_helpers_take_the_arrays_their_callers_give(lint_source, body, expected):
+    assert findings(lint_source, SCAN + body) == expected
