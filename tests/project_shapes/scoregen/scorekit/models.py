@@ -15,7 +15,7 @@ def init_mlp(key, cfg, in_dim=2):
 
 def time_embedding(t, dim, max_period=10_000.0):
     half = dim // 2
-    freqs = jnp.exp(-math.log(max_period) * jnp.arange(half) / half)
+    freqs = jnp.exp(-math.log(max_period) * jnp.arange(half, dtype=jnp.float32) / half)
     args = t[:, None].astype(jnp.float32) * freqs[None]
     return jnp.concatenate([jnp.sin(args), jnp.cos(args)], -1)
 
