@@ -259,8 +259,9 @@ def _computing(array):
 
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame (or of a list,
-    tuple or dict it holds, a NamedTuple train state too) is still being computed. A clock read in a context manager's ``__exit__``
-    ends the ``with`` block of the frame that called it: that frame's arrays are the timed work."""
+    tuple or dict it holds, a NamedTuple train state too) is still being computed. A clock read in
+    a context manager's ``__exit__`` ends the ``with`` block of the frame that called it: that
+    frame's arrays are the timed work."""
     def record(rec, frame, _args):
         while frame is not None and frame.f_code.co_filename == __file__:
             frame = frame.f_back

@@ -119,8 +119,9 @@ def test_static_flags_every_call_gives_skip_what_they_guard(lint_source, test, g
 
 
 LOGGER = ("from collections import defaultdict\n\nclass Logger:\n    def __init__(self):\n"
-          "        self.history = {held}\n\n    def log(self, name, value):\n        self.history[name].append(value)\n\n"
-          "    def mean(self, name):\n        return jnp.mean(self.history[name][-3:])\n")
+          "        self.history = {held}\n\n    def log(self, name, value):\n"
+          "        self.history[name].append(value)\n\n    def mean(self, name):\n"
+          "        return jnp.mean(self.history[name][-3:])\n")
 
 
 @pytest.mark.parametrize("body, expected", [
@@ -132,8 +133,8 @@ LOGGER = ("from collections import defaultdict\n\nclass Logger:\n    def __init_
     ("def f(name):\n    table = {'a': [1.0], 'b': [2.0]}\n    return jnp.mean(table[name])\n", [(3, "JNP505")]),
     # another factory, an item stored into the held dict, values of several kinds: nothing known
     (LOGGER.format(held="defaultdict(lambda: jnp.zeros(3))"), []),
-    (LOGGER.format(held="defaultdict(list)") + "\n    def reset(self, name):\n        self.history[name] = jnp.zeros(3)\n",
-     []),
+    (LOGGER.format(held="defaultdict(list)")
+     + "\n    def reset(self, name):\n        self.history[name] = jnp.zeros(3)\n", []),
     ("def f(name):\n    table = {'a': [1.0], 'b': jnp.ones(2)}\n    return jnp.mean(table[name])\n", []),
 ])
 def test_dict_items_read_at_any_key(lint_source, body, expected):

@@ -24,8 +24,8 @@ def adam_update(grads, state, params, b1=0.9, b2=0.999, eps=1e-8):
     m_hat = jax.tree_util.tree_map(lambda m: m / (1 - b1 ** count), m)
     v_hat = jax.tree_util.tree_map(lambda v: v / (1 - b2 ** count), v)
     # project shape (not a thread): the learning rate set_learning_rate() rebinds, read in the jitted step
-    step = jax.tree_util.tree_map(lambda m, v: LEARNING_RATE * m / (jnp.sqrt(v) + eps), m_hat, v_hat)  # reported: JNP304
-    new_params = jax.tree_util.tree_map(lambda p, s: p - s, params, step)
+    dp = jax.tree_util.tree_map(lambda m, v: LEARNING_RATE * m / (jnp.sqrt(v) + eps), m_hat, v_hat)  # reported: JNP304
+    new_params = jax.tree_util.tree_map(lambda p, d: p - d, params, dp)
     return new_params, {"m": m, "v": v, "count": count}
 
 

@@ -11,7 +11,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
 
-from scorekit import Loader, ModelConfig, ScoreModel, TrainConfig, Trainer, load_dataset  # noqa: E402
+from scorekit import Loader, ScoreModel, TrainConfig, Trainer, load_dataset  # noqa: E402
 from scorekit import checkpoint, optim  # noqa: E402
 from scorekit.schedule import make_schedule, min_snr_weight  # noqa: E402
 
