@@ -44,12 +44,29 @@ def _unsynchronised(model, block, clocked):
                                                "work": describe(work[-1])})
         if clock is not None and isinstance(stmt, ast.Assign) and stmt.value is clock:
             start, work = stmt, []
+        elif start is not None and work and isinstance(stmt, ast.If) and not _touches_device(model, stmt.test):
+            for clock in filter(None, (_branch_clock(model, branch, clocked) for branch in (stmt.body, stmt.orelse))):
+                yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": start.lineno,
+                                                   "work": describe(work[-1])})
+            start, work = None, []
         elif start is not None and _dispatches(model, stmt):
             work.append(stmt.value)
         elif start is not None and (last := _dispatching_loop(model, stmt, clocked)) is not None:
             work.append(last)
         else:
             start, work = None, []
+
+
+def _branch_clock(model, branch, clocked):
+    """The clock read of an ``if`` branch after the timed work (``if sync: wait(); t = clock() - t0
+    else: t = clock() - t0``) that nothing before it in the branch waits for, or None."""
+    for stmt in branch:
+        clock = _clock_read(model, stmt, clocked)
+        if clock is not None:
+            return clock if _reads_clock_first(stmt, clock) else None
+        if not _host_only(model, stmt):
+            return None
+    return None
 
 
 def _timed_callables(model):

@@ -347,9 +347,12 @@ def _repeating_loop(model, loops, node):
 
 
 def _local_flag(model, test):
-    """The name of ``test`` (``flag``, ``not flag``) when it is a parameter or local of the function
-    around it, else None."""
+    """The name of ``test`` (``flag``, ``not flag``, ``trace is not None``: an identity test of a
+    constant) when it is a parameter or local of the function around it, else None."""
     name = test.operand if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) else test
+    if isinstance(name, ast.Compare) and len(name.ops) == 1 and isinstance(name.ops[0], (ast.Is, ast.IsNot)) \
+            and isinstance(name.comparators[0], ast.Constant):
+        name = name.left
     found = model.resolve(name) if isinstance(name, ast.Name) else None
     function = model.enclosing_function(test)
     return name.id if found is not None and function is not None and found[0].node is function else None

@@ -259,8 +259,9 @@ def _computing(array):
 
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame (or of a list,
-    tuple or dict it holds) is still being computed. A clock read in a context manager's ``__exit__``
-    ends the ``with`` block of the frame that called it: that frame's arrays are the timed work."""
+    tuple or dict it holds, a NamedTuple train state too) is still being computed. A clock read in
+    a context manager's ``__exit__`` ends the ``with`` block of the frame that called it: that
+    frame's arrays are the timed work."""
     def record(rec, frame, _args):
         while frame is not None and frame.f_code.co_filename == __file__:
             frame = frame.f_back
@@ -270,7 +271,7 @@ def _clock_probe(name, func):
         if frame is not None and frame.f_code.co_filename in rec.watched:
             arrays = {local: value for local, value in frame.f_locals.items() if is_device_array(value)}
             arrays.update((local, leaf) for local, value in frame.f_locals.items()
-                          if type(value) in (list, tuple, dict) and local not in arrays
+                          if isinstance(value, (list, tuple, dict)) and local not in arrays
                           for leaf in jax.tree.leaves(value)[-1:] if is_device_array(leaf))
             pending = sorted(local for local, value in arrays.items() if _computing(value))
             if pending:

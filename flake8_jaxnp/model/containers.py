@@ -14,6 +14,9 @@ from .kinds import (ARRAYS, EACH, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TR
 LITERALS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
             ast.ListComp: "list", ast.SetComp: "set", ast.GeneratorExp: "generator", ast.DictComp: "dict"}
 SEQUENCES = frozenset({"list", "tuple"})  # indexed by position: an index must be a Python int
+# A builtin container type given as a default factory (``defaultdict(list)``) -> the container it makes.
+FACTORIES = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set", "builtins.tuple": "tuple"}
+DEFAULT_DICT = "collections.defaultdict"
 JITTED_FUNCTION = Value(JAX_TREE)  # what a name bound to jax.jit(f) holds: its calls give device arrays
 
 
@@ -45,6 +48,13 @@ def holding(container, element):
     return Shaped(PYTHON, container=container, members=tuple(members))
 
 
+def defaulting(factory):
+    """``collections.defaultdict(list)`` (``factory``: the factory's qualname): a dict whose every key, one
+    it lacks too, gives the factory's container; None for another factory."""
+    made = FACTORIES.get(factory)
+    return holding("dict", Shaped(PYTHON, container=made)) if made else None
+
+
 def item(container, index):
     """What subscripting ``container`` (a literal container's Value) with ``index`` gives, or None."""
     if type(index) is ast.Constant:
@@ -52,7 +62,8 @@ def item(container, index):
         return found if found is not None or container.container != "dict" else _any_value(container)
     if type(index) is ast.Slice:
         return Shaped(PYTHON, container=container.container, members=tuple(_each([container.member(EACH)])))
-    return container.member(EACH) if container.container in SEQUENCES else None
+    # (a dict's: what any key gives, when its values share one kind)
+    return container.member(EACH) if container.container in SEQUENCES else _any_value(container)
 
 
 def element(value):

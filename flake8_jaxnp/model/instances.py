@@ -17,7 +17,8 @@ function another module imports and calls is taken at this file's word.
 import ast
 from collections import Counter
 
-from .containers import LITERALS
+from .containers import DEFAULT_DICT, LITERALS, defaulting
+from .kinds import PYTHON, Shaped
 from .names import BindingKind
 from .syntax import argument_for, block_children, class_body_names, method_in, positional_names, walk_own
 
@@ -135,6 +136,15 @@ class Instances:
         positional = positional_names(func)
         return given_by_calls(self.calls_of(func) or (), lambda call: given(argument_for(call, positional, param)))
 
+    def own_call(self, expr):
+        """``__call__`` of the class whose method (not a static or class one) has the Name ``expr`` as
+        its first parameter (``self(x)``), or None."""
+        func = self.names.parameter_of(expr) if type(expr) is ast.Name else None
+        cls = self.names.parent.get(func)
+        decorators = {getattr(d, "id", None) for d in getattr(func, "decorator_list", ())}
+        own = type(cls) is ast.ClassDef and positional_names(func)[:1] == [expr.id]
+        return self.method(cls, "__call__") if own and not decorators & {"staticmethod", "classmethod"} else None
+
     def method(self, cls, name):
         """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no
         such name, in its single base, a same-file class (and so on up), or None. Not for
@@ -229,21 +239,32 @@ class Instances:
         return found
 
     def held_containers(self, cls):
-        """{attribute: container} for the attributes the ClassDef ``cls`` binds once, in the body of its
-        ``__init__``, to a display (``self.returns = []``), and that no other store in the file binds:
-        every method sees that kind of container (its items may change, its kind does not)."""
+        """{attribute: Value} for the attributes the ClassDef ``cls`` binds once, in the body of its
+        ``__init__``, to a display (``self.returns = []``) or to a ``defaultdict`` of a builtin container
+        whose items the file never stores (``self.history = defaultdict(list)``), and that no other
+        store in the file binds: every method sees that kind of container (its items may change, its
+        kind does not)."""
         init = method_in(cls, "__init__")
         if init is None:
             return {}
         if self._stored_attributes is None:
-            self._stored_attributes = Counter(node.attr for node in self.names.by_type.get(ast.Attribute, ())
-                                              if type(node.ctx) is ast.Store)
-        return {attr: LITERALS[type(statement.value)]
-                for attr, assignments in self._self_assignments(cls).items()
-                if self._stored_attributes[attr] == 1 and len(assignments) == 1
-                for statement, targets in assignments
-                if type(statement) is ast.Assign and len(targets) == 1 and statement in init.body
-                and type(statement.value) in LITERALS and LITERALS[type(statement.value)] != "generator"}
+            attributes = self.names.by_type.get(ast.Attribute, ())
+            self._stored_attributes = Counter(node.attr for node in attributes if type(node.ctx) is ast.Store)
+            self._stored_attributes.update(f"[{node.value.attr}]" for node in self.names.by_type.get(ast.Subscript, ())
+                                           if type(node.ctx) is not ast.Load and type(node.value) is ast.Attribute)
+        found = {}
+        for attr, assignments in self._self_assignments(cls).items():
+            statement, targets = assignments[0]
+            if self._stored_attributes[attr] != 1 or len(assignments) != 1 or type(statement) is not ast.Assign \
+                    or len(targets) != 1 or statement not in init.body:
+                continue
+            value, kind = statement.value, type(statement.value)
+            if kind in LITERALS and LITERALS[kind] != "generator":
+                found[attr] = Shaped(PYTHON, container=LITERALS[kind])
+            elif kind is ast.Call and value.args and not self._stored_attributes[f"[{attr}]"] \
+                    and self.names.qualname(value.func) == DEFAULT_DICT:
+                found[attr] = defaulting(self.names.qualname(value.args[0])) or found.get(attr)
+        return {attr: value for attr, value in found.items() if value is not None}
 
     def calls_of(self, func):
         """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from .. import api
 from ..facts import DEVICE_PRESERVING, JAX_ARRAY_MODULES, TREE_LEAVES, TREE_MAPS, UNPROBED_NON_ARRAY_FUNCTIONS
-from . import dtypes
+from . import containers, dtypes
 from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, ON_DEVICE, PYTHON, PYTHON_VALUE,
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 
@@ -77,6 +77,8 @@ def call(flow, call_node, qualname, args, traced_result):
         if module == "numpy.random" and not call_node.args and not call_node.keywords:
             return _one_draw(api.numpy_random_dtypes()["legacy"].get(name))
         return Value(NUMPY, _numpy_dtype(flow, call_node, qualname, args))
+    if qualname == containers.DEFAULT_DICT and call_node.args:  # defaultdict(list)
+        return containers.defaulting(flow.names.qualname(call_node.args[0]))
     if module == "builtins" and name in PYTHON_BUILTINS:
         return PYTHON_VALUE
     if qualname == "builtins.sum" and len(args) == 1:

@@ -569,6 +569,9 @@ class TraceRoots:
         its function give defs (``forward(p, x)`` in ``make_step(forward)``), those defs."""
         if type(expr) not in (ast.Name, ast.Call):
             return ()
+        own = self.instances.own_call(expr)  # self(x) in a method: its class's __call__, as self.loss is its loss
+        if own is not None:
+            return (own,)
         methods = (self.instances.method(cls, "__call__") for cls in self.instances.classes_of(expr) or ())
         return tuple(method for method in methods if method is not None) or self.instances.functions_passed(expr)
 

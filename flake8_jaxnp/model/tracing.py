@@ -425,8 +425,7 @@ class Tracing:
         cls = self.names.parent.get(func)
         if held and type(func) is ast.FunctionDef and type(cls) is ast.ClassDef and func.args.args \
                 and not func.decorator_list:
-            members += tuple((("attr", attr), Shaped(PYTHON, container=container))
-                             for attr, container in self.roots.instances.held_containers(cls).items())
+            members += tuple((("attr", attr), held) for attr, held in self.roots.instances.held_containers(cls).items())
         return {func.args.args[0].arg: Shaped(UNKNOWN, members=members)} if members else {}
 
     def annotated_arrays(self, func, value):

@@ -165,6 +165,11 @@ TIMER = "f = jax.jit(jnp.sin)\nclass Timer:\n    def __enter__(self):\n        s
     TIMER.replace("        self.elapsed = time.perf_counter() - self.start", "        pass")
     + "def g(x):\n    with Timer():\n        y = f(x)\n",
     TIMER + "def g(x):\n    with Timer():\n        y = f(x).block_until_ready()\n",
+    # every branch that reads the clock after the work waits first; a branch test that reads the device
+    "f = jax.jit(jnp.sin)\ndef g(x, sync):\n    t = time.time()\n    x = f(x)\n    if sync:\n"
+    "        x.block_until_ready()\n        dt = time.time() - t\n    else:\n        dt = None\n    return dt\n",
+    "f = jax.jit(jnp.sin)\ndef g(x):\n    t = time.time()\n    x = f(x)\n    if x.sum() > 0:\n"
+    "        dt = time.time() - t\n    else:\n        dt = time.time() - t\n    return dt\n",
 ])
 def test_timing_silent(lint_body, body):
     assert found(lint_body, body, "JNP603") == []
@@ -190,6 +195,10 @@ def test_timing_silent(lint_body, body):
     # a region started before a loop that only queues JAX work: each read in the loop measures dispatch
     ("f = jax.jit(jnp.sin)\ndef g(x, n):\n    t = time.time()\n    for i in range(n):\n        x = f(x)\n"
      "        print(i, time.time() - t)\n", 6),
+    # the branch of an if on a Python flag that reads the clock before anything waits
+    ("f = jax.jit(jnp.sin)\ndef g(x, n, sync):\n    t = time.time()\n    for _ in range(n):\n        x = f(x)\n"
+     "    if sync:\n        jax.block_until_ready(x)\n        dt = time.time() - t\n    else:\n"
+     "        dt = time.time() - t\n    return dt\n", 10),
 ])
 def test_timing_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP603") == [line]

@@ -243,3 +243,24 @@ def test_a_while_test_syncs_once_the_step_has_made_its_operand_a_device_array(li
                 i, p = count(i, p)
     """))
     assert found == [(15, "JNP102"), (20, "JNP102")]
+
+
+def test_a_guard_on_an_argument_left_to_none_runs_every_step_or_none(lint_source):
+    found = codes(lint_source(source("""
+        def sample(p, n, trajectory=None):
+            for _ in range(n):
+                p, loss = step(p)
+                if trajectory is not None:
+                    trajectory.append(np.asarray(p))
+            return p
+
+        def sample_until(p, n, trajectory=None):
+            for _ in range(n):
+                p, loss = step(p)
+                if trajectory is not None:
+                    trajectory.append(np.asarray(p))
+                    trajectory = None if len(trajectory) > 3 else trajectory
+            return p
+    """)))
+    # the loop that rebinds the argument tested does not convert on every step alike
+    assert found == ["JNP101"]

@@ -116,3 +116,37 @@ CHECKED = ("def checked(x, check=True):\n    {test}\n        raise ValueError('n
 ])
 def test_static_flags_every_call_gives_skip_what_they_guard(lint_source, test, given, expected):
     assert findings(lint_source, CHECKED.format(test=test, given=given)) == expected
+
+
+LOGGER = ("from collections import defaultdict\n\nclass Logger:\n    def __init__(self):\n"
+          "        self.history = {held}\n\n    def log(self, name, value):\n"
+          "        self.history[name].append(value)\n\n    def mean(self, name):\n"
+          "        return jnp.mean(self.history[name][-3:])\n")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a defaultdict(list) any key of which gives a list, held by the object or bound to a name
+    (LOGGER.format(held="defaultdict(list)"), [(11, "JNP505")]),
+    ("from collections import defaultdict\n\ndef f(name):\n    seen = defaultdict(list)\n"
+     "    seen[name].append(1.0)\n    return jnp.mean(seen[name])\n", [(6, "JNP505")]),
+    # a dict whose values are all lists, read at a key known only at runtime
+    ("def f(name):\n    table = {'a': [1.0], 'b': [2.0]}\n    return jnp.mean(table[name])\n", [(3, "JNP505")]),
+    # another factory, an item stored into the held dict, values of several kinds: nothing known
+    (LOGGER.format(held="defaultdict(lambda: jnp.zeros(3))"), []),
+    (LOGGER.format(held="defaultdict(list)")
+     + "\n    def reset(self, name):\n        self.history[name] = jnp.zeros(3)\n", []),
+    ("def f(name):\n    table = {'a': [1.0], 'b': jnp.ones(2)}\n    return jnp.mean(table[name])\n", []),
+])
+def test_dict_items_read_at_any_key(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+MODEL = ("class Model:\n    def __init__(self, check):\n        self.check = check\n\n"
+         "    def {name}(self, p, t):\n        if self.check and jnp.any(t < 0):\n            raise ValueError\n"
+         "        return p * t\n\n    @partial(jax.jit, static_argnums=0)\n    def run(self, p, t):\n"
+         "        return self(p, t)\n")
+
+
+@pytest.mark.parametrize("name, expected", [("__call__", [(6, "JNP202")]), ("forward", [])])
+def test_calling_self_runs_the_class_call(lint_source, name, expected):
+    assert findings(lint_source, MODEL.format(name=name)) == expected

@@ -362,6 +362,20 @@ def test_a_clock_read_in_a_timer_exit_is_confirmed(tmp_path):
     assert rows == [(19, ["JNP603"], "confirmed")]
 
 
+def test_a_clock_read_after_steps_on_a_named_tuple_state_is_confirmed(tmp_path):
+    """The frame's train state is a NamedTuple of arrays (a tuple, not of type tuple): its leaves
+    still being computed when the clock is read are the unfinished work."""
+    _, rows = _confirmed_rows(
+        tmp_path / "state.py",
+        "import time\nfrom typing import NamedTuple\n\nimport jax\nimport jax.numpy as jnp\n\n\n"
+        "class State(NamedTuple):\n    w: jax.Array\n\n\n"
+        "@jax.jit\ndef step(state):\n    return State(state.w @ state.w / 500.0)\n\n\n"
+        "def case_timed_steps():\n    state = step(State(jnp.ones((500, 500))))\n    jax.block_until_ready(state)\n"
+        "    start = time.perf_counter()\n    for _ in range(20):\n        state = step(state)\n"
+        "    elapsed = time.perf_counter() - start\n    return state, elapsed\n")
+    assert rows == [(23, ["JNP603"], "confirmed")]
+
+
 def _confirmed_rows(path, text):
     """(the run, its (line, codes, verdict) rows) for a file of ``text`` run at ``path``."""
     path.write_text(text)
