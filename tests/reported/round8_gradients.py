@@ -6,11 +6,12 @@ import jax.numpy as jnp
 # https://github.com/climate-analytics-lab/jax-gcm/issues/558
 # The radiation scheme combines optical properties with a single-scattering albedo guarded by
 # jnp.where; in a cloud-free, aerosol-free layer the guarded division is x/0, and reverse-mode
-# gradients through the model come out nan.
+# gradients through the model come out nan. (Marked on the jnp.where call, where the runtime mode
+# observes the nan gradient; as first written the mark stood on the division, two lines below.)
 def combine_optical_properties(total_scattering, total_tau_with_aerosol):
-    combined_ssa = jnp.where(
+    combined_ssa = jnp.where(  # reported: JNP604
         total_tau_with_aerosol > 0,
-        total_scattering / total_tau_with_aerosol,  # reported: JNP604
+        total_scattering / total_tau_with_aerosol,
         0.0,
     )
     return jnp.sum(combined_ssa)
