@@ -24,10 +24,11 @@ AXIS_MAPPING = {"jax.pmap"}
 
 @rule("JNP201", "JNP202", "JNP203")
 def concrete_data_from_tracers(model):
-    for func, traced in model.traced.items():
-        scope = getattr(func, "name", "<lambda>")
-        base = {"scope": scope, "transform": traced.transform}
-        abstract = traced.abstract
+    traced = [(func, traced.transform, traced.abstract) for func, traced in model.traced.items()]
+    # a def that cached traced code calls with no tracer runs in that trace: its JAX operations stage
+    traced += [(func, transform.shown, transform.abstract) for func, transform in model.trace_time.items()]
+    for func, transform, abstract in traced:
+        base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform}
         for node in model.own_nodes(func):
             kind = type(node)
             if kind is ast.Call:

@@ -222,6 +222,13 @@ def at_update(flow, func, traced_result):
     return None
 
 
+def operated(flow, value):
+    """The Value of an operator applied to ``value``: a JAX array's operators bind primitives, so in
+    a staging trace they give a tracer even of a concrete array (a module constant), as its
+    functions do (``stages_constants``)."""
+    return Value(TRACER, value.dtype) if value.kind is JAX and flow.staged else value
+
+
 def binop(flow, left, right, op=None):
     """The Value of ``left op right``."""
     kinds = (left.kind, right.kind)
@@ -238,7 +245,7 @@ def binop(flow, left, right, op=None):
             other = kinds[1] if kinds[0] is kind else kinds[0]
             if kind is NUMPY and other not in (PYTHON, NUMPY):
                 break
-            return Value(kind, _promoted(flow, left, right, op, kind))
+            return operated(flow, Value(kind, _promoted(flow, left, right, op, kind)))
     if JAX_TREE in kinds:
         return Value(JAX_TREE)
     if kinds == (PYTHON, PYTHON):
@@ -246,7 +253,7 @@ def binop(flow, left, right, op=None):
     return UNKNOWN_VALUE
 
 
-def compare(expr, operands):
+def compare(flow, expr, operands):
     """The Value of a comparison whose operands have the Values ``operands``."""
     if any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn)) for op in expr.ops):
         return PYTHON_VALUE
@@ -255,10 +262,10 @@ def compare(expr, operands):
         return PYTHON_VALUE  # compared with None or a string: Python answers
     ordering = all(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in expr.ops)
     if ordering and any(v.kind is JAX_TREE for v in operands) and not any(v.traced for v in operands):
-        return Value(JAX, "bool")  # a jitted result that can be ordered is an array
+        return operated(flow, Value(JAX, "bool"))  # a jitted result that can be ordered is an array
     for kind in ARRAYS:
         if any(v.kind is kind for v in operands):
-            return Value(kind, "bool")
+            return operated(flow, Value(kind, "bool"))
     if any(v.kind is TRACER_TREE for v in operands) and all(v.kind in (TRACER_TREE, PYTHON) for v in operands):
         if any(v.kind is PYTHON and v.weak for v in operands):
             return Value(TRACER, "bool")

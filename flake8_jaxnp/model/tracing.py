@@ -120,6 +120,8 @@ class Tracing:
                     self.trace_time[callee] = Transform(transform.name, transform.behaviour, where)
                     queue.append((callee, self.trace_time[callee]))
         self.trace_time = {func: transform for func, transform in self.trace_time.items() if func not in self.traced}
+        for func in self.trace_time:  # a pass that ran before it was known staged runs again when asked
+            self.flows.pop(func, None)
 
     def _run_by(self, call):
         """The same-file defs ``call`` runs: the def it names, or the methods of an object bound at

@@ -42,6 +42,7 @@ class Surroundings(Protocol):
     x64: bool
     jitted_callables: set  # same-file defs whose calls give device arrays
     staging_transforms: set  # transforms whose transformed function gives device arrays
+    trace_time: dict  # def that cached traced code calls with no tracer -> Transform: its body is staged too
     transform_names: frozenset
     dtype_resolver: Optional[Callable]  # expression -> (dtype, as a Python type) from another module, or None
     numpy_resolver: Optional[Callable]  # expression -> whether it names another module's NumPy constant, or None
@@ -94,7 +95,7 @@ class FunctionFlow:
         self.x64 = context.x64
         self.node = node
         self.traced = traced  # the TracedFunction when this body is traced, else None
-        self._staged = traced is not None and traced.cached_by is not None  # (asked at every call of the body)
+        self.staged = traced is not None and traced.cached_by is not None or node in context.trace_time
         self.scope = self.names.scopes[node]
         self.values = {}  # expression node -> Value
         self.assigned = dict(params)  # local name -> join of everything it was bound to
@@ -350,7 +351,7 @@ class FunctionFlow:
             if part is not None:
                 return part
         if base.kind in ARRAYS:
-            return Value(base.kind, base.dtype)
+            return library.operated(self, Value(base.kind, base.dtype))
         if base.kind is PYTHON and not base.members:
             return PYTHON_VALUE  # x.shape[:1], a string's character
         if base.kind is NNX_GRAPH and type(expr.slice) is ast.Constant and expr.slice.value is Ellipsis:
@@ -366,14 +367,14 @@ class FunctionFlow:
         return library.binop(self, left, right, expr.op)
 
     def _unaryop(self, expr, env):
-        operand = self.eval(expr.operand, env)
+        value = self.eval(expr.operand, env)
         if isinstance(expr.op, ast.Not):
-            return PYTHON_VALUE if operand.truth is None else Value(PYTHON, truth=not operand.truth)
-        return operand if operand.kind is not PYTHON else Value(PYTHON, operand.dtype, operand.weak)
+            return PYTHON_VALUE if value.truth is None else Value(PYTHON, truth=not value.truth)
+        return library.operated(self, value) if value.kind is not PYTHON else Value(PYTHON, value.dtype, value.weak)
 
     def _compare(self, expr, env):
         operands = [self.eval(expr.left, env)] + [self.eval(c, env) for c in expr.comparators]
-        return library.compare(expr, operands)
+        return library.compare(self, expr, operands)
 
     def _boolop(self, expr, env):
         """The operands joined; those after one whose known truth decides the result never run."""
@@ -422,7 +423,7 @@ class FunctionFlow:
         keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
         traced_input = any([value.kind in TRACED for value in args]) or bool(keywords) and any(
             [value.kind in TRACED for value in keywords.values()])  # (lists: twice as fast as generators here)
-        staged = self._staged
+        staged = self.staged
         traced_result = traced_input or staged  # a JAX operation in a staging trace gives a tracer (omnistaging)
         qualname = self.names.qualname(call.func)
         if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
