@@ -129,21 +129,39 @@ def framework_fresh_objects(data_file, resolve):
     return _measured_functions(data_file, resolve, FRESH_OBJECTS_KEY, _new_on_every_call)
 
 
+# The object given twice to a function that takes only ``*args`` and refuses none (``optax.chain(*transforms)``),
+# by the function's package: a probe, as 0.1 is for the others; what the function gives is measured.
+VARARGS_PROBES = {"optax": "identity"}
+
+
 def _new_on_every_call(func):
-    """Whether two calls of ``func`` with 0.1 in every required parameter give unequal hashable objects."""
-    import warnings
+    """Whether two calls of ``func`` with 0.1 in every required parameter (or, for one that takes only
+    ``*args`` and refuses none, its package's ``VARARGS_PROBES`` object twice) give unequal hashable objects."""
+    import importlib
 
     required = _required_positional(func)
     if required is None:
         return False
-    args = [0.1 for _ in required]
+    unequal = _unequal_results(func, [0.1 for _ in required])
+    package = func.__module__.partition(".")[0]
+    if unequal is None and not required and package in VARARGS_PROBES and any(
+            p.kind is p.VAR_POSITIONAL for p in inspect.signature(func).parameters.values()):
+        made = getattr(importlib.import_module(package), VARARGS_PROBES[package])()
+        unequal = _unequal_results(func, [made, made])
+    return bool(unequal)
+
+
+def _unequal_results(func, args):
+    """Whether two calls ``func(*args)`` give unequal hashable objects; None when they raise."""
+    import warnings
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             first, second = func(*args), func(*args)
         hash(first), hash(second)
     except Exception:  # noqa: BLE001 - a function these arguments do not fit is not measured
-        return False
+        return None
     return first != second
 
 

@@ -20,14 +20,14 @@ from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
 # Linen Module method under nn.compact), "class" (lifts a Linen Module class whose
-# ``__call__(carry, x)`` it scans).
+# ``__call__(carry, x)`` it scans), "carry" (scans a function ``f(carry, x)`` over the rows of x).
 CANDIDATES = {
     "equinox.filter_jit": "function", "equinox.filter_vmap": "function", "equinox.filter_pmap": "function",
     "equinox.filter_grad": "function", "equinox.filter_value_and_grad": "function",
     "equinox.filter_checkpoint": "function",
     "flax.nnx.jit": "function", "flax.nnx.vmap": "function", "flax.nnx.pmap": "function",
     "flax.nnx.grad": "function", "flax.nnx.value_and_grad": "function", "flax.nnx.remat": "function",
-    "flax.nnx.shard_map": "function", "jax.shard_map": "function",
+    "flax.nnx.shard_map": "function", "jax.shard_map": "function", "flax.nnx.scan": "carry",
     "flax.linen.jit": "method", "flax.linen.vmap": "method", "flax.linen.remat": "method",
     "flax.linen.checkpoint": "method", "flax.linen.scan": "class",
 }
@@ -96,7 +96,7 @@ def _measure(name, transform, form):
     def scalar(a, n):
         return jnp.sum(a * 2.0) if n > 0 else jnp.sum(a)
 
-    prepare = {"method": _prepare_method, "class": _prepare_class}.get(form, _prepare_function)
+    prepare = {"method": _prepare_method, "class": _prepare_class, "carry": _prepare_carry}.get(form, _prepare_function)
     counted = prepare(name, transform, count, x)
     calls.clear()  # a Linen module's init ran the body once
     first = counted(x)
@@ -137,6 +137,14 @@ def _options(name):
     from jax.sharding import PartitionSpec
 
     return {"mesh": jax.make_mesh((1,), ("i",)), "in_specs": PartitionSpec(), "out_specs": PartitionSpec()}
+
+
+def _prepare_carry(name, transform, body, x):
+    """The transform scanning ``f(carry, row)`` over the rows of ``x``; ``f`` gives ``body(row)``."""
+    import jax.numpy as jnp
+
+    scanned = transform(lambda carry, a, *more: (carry, body(a, *more)))
+    return lambda a, *more: scanned(jnp.zeros(()), a, *more)[1]
 
 
 def _prepare_class(name, transform, body, x):
@@ -463,8 +471,38 @@ def framework_layers(data_file, resolve):
                            "draws_from_key": _draws_from_key(layer, args),
                            **({"draws_when_called": drawing_options} if drawing_options is not None else {}),
                            **({"with_state": True} if with_state else {}),
+                           **_traced_fields(name, module),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
+
+
+def _traced_fields(name, module):
+    """{"traced_fields": {"arrays": [...], "holders": [...]}} for an NNX or Equinox layer: its public
+    attributes that its framework's jit, given the layer, reads as tracers (``weight``), or as holders
+    whose ``.value`` is one (``nnx.BatchNorm``'s ``mean``, a ``BatchStat``); else {}."""
+    import jax
+
+    if name.startswith("flax.linen."):
+        return {}
+    if name.startswith("flax.nnx."):
+        from flax import nnx
+        jit = nnx.jit
+    else:
+        import equinox as eqx
+        jit = eqx.filter_jit
+    names = sorted(attr for attr in vars(module) if not attr.startswith("_"))
+    found = {"arrays": [], "holders": []}
+
+    @jit
+    def probe(layer):
+        for attr in names:
+            value = getattr(layer, attr, None)
+            if isinstance(value, jax.core.Tracer):
+                found["arrays"].append(attr)
+            elif isinstance(getattr(value, "value", None), jax.core.Tracer):
+                found["holders"].append(attr)
+    probe(module)
+    return {"traced_fields": found} if found["arrays"] or found["holders"] else {}
 
 
 def _draws_when_called(name, layer, args, module, shape):
@@ -555,36 +593,43 @@ def _gives_array_and_state(name, layer, args, shape):
 
 
 HOLDERS_KEY = "framework_static_holders"
-# Framework classes that may keep an argument as static graph data, and that argument: candidates;
-# whether a new one makes the framework's jit trace again is measured (``framework_static_holders``).
-HOLDER_CANDIDATES = {"flax.nnx.Optimizer": "tx", "flax.nnx.ModelAndOptimizer": "tx"}
+# Framework classes (or their builders) that may keep an argument as static data, that argument and the
+# jit they are given to: candidates; whether a new one makes that jit trace a step again is measured
+# (``framework_static_holders``).
+HOLDER_CANDIDATES = {"flax.nnx.Optimizer": ("tx", "flax.nnx.jit"), "flax.nnx.ModelAndOptimizer": ("tx", "flax.nnx.jit"),
+                     "flax.training.train_state.TrainState.create": ("tx", "jax.jit")}
 
 
 def framework_static_holders(data_file, resolve):
-    """{class: the argument it keeps static, its position in a call, the jit measured} for the
-    ``HOLDER_CANDIDATES`` that, built anew each call around a new ``optax.adam`` (a fresh object,
-    ``framework_fresh_objects``), make ``flax.nnx.jit`` trace a step again on every call, and,
-    built anew around one shared ``optax.adam``, do not; a framework not installed keeps its
-    entries from ``data_file``."""
+    """{class or builder: the argument it keeps static, its position in a call (None: keyword-only),
+    the jit measured} for the ``HOLDER_CANDIDATES`` that, built anew each call around a new
+    ``optax.adam`` (a fresh object, ``framework_fresh_objects``), make their jit trace a step again on
+    every call, and, built anew around one shared ``optax.adam``, do not; a framework not installed
+    keeps its entries from ``data_file``."""
     previous = recorded(data_file, HOLDERS_KEY)
     found = {}
-    for name, argument in HOLDER_CANDIDATES.items():
-        holder, adam, jit = resolve(name), resolve("optax.adam"), resolve("flax.nnx.jit")
+    for name, (argument, transform) in HOLDER_CANDIDATES.items():
+        holder, adam, jit = resolve(name), resolve("optax.adam"), resolve(transform)
         if holder is None or adam is None or jit is None:
             found.update({name: previous[name]} if name in previous else {})
             continue
-        position = list(inspect.signature(holder.__init__).parameters).index(argument) - 1  # after self
+        parameters = inspect.signature(holder.__init__ if isinstance(holder, type) else holder).parameters
+        position = list(parameters).index(argument) - isinstance(holder, type)  # after self
+        if parameters[argument].kind is inspect.Parameter.KEYWORD_ONLY:
+            position = None
         shared = adam(1e-3)
-        if _traces_per_holder(holder, lambda: adam(1e-3), jit) == 3 \
-                and _traces_per_holder(holder, lambda: shared, jit) == 1:
-            found[name] = {"argument": argument, "position": position, "transform": "flax.nnx.jit",
-                           "measured_with": f"flax {importlib.metadata.version('flax')}"}
+        if _traces_per_holder(name, holder, lambda: adam(1e-3), jit) == 3 \
+                and _traces_per_holder(name, holder, lambda: shared, jit) == 1:
+            package = name.partition(".")[0]
+            found[name] = {"argument": argument, "position": position, "transform": transform,
+                           "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
 
 
-def _traces_per_holder(holder, make_tx, jit):
-    """How often a ``jit`` step traces over three calls, each given a new ``holder(module, make_tx(),
-    wrt=nnx.Param)`` of a new module."""
+def _traces_per_holder(name, holder, make_tx, jit):
+    """How often a ``jit`` step traces over three calls, each given a new holder around ``make_tx()``: an
+    NNX one of a new module (``holder(module, tx, wrt=nnx.Param)``), else a new train state of new
+    parameters (``holder(apply_fn=..., params=..., tx=tx)``)."""
     import jax.numpy as jnp
     from flax import nnx
 
@@ -593,8 +638,12 @@ def _traces_per_holder(holder, make_tx, jit):
     @jit
     def step(model, held, x):
         traces.append(1)
-        return model(x)
+        return model(x) if name.startswith("flax.nnx") else held.apply_fn(held.params, x)
     for seed in range(3):
-        model = nnx.Linear(2, 1, rngs=nnx.Rngs(seed))
-        step(model, holder(model, make_tx(), wrt=nnx.Param), jnp.ones((1, 2)))
+        if name.startswith("flax.nnx"):
+            model = nnx.Linear(2, 1, rngs=nnx.Rngs(seed))
+            step(model, holder(model, make_tx(), wrt=nnx.Param), jnp.ones((1, 2)))
+        else:
+            params = jnp.full((2, 1), float(seed))
+            step(None, holder(apply_fn=jnp.dot, params=params, tx=make_tx()), jnp.ones((1, 2)))
     return len(traces)
