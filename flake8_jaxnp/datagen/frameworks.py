@@ -13,9 +13,10 @@ import importlib.metadata
 import inspect
 import sys
 
-from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, RECORDS_KEY,
+from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, HOLDERS_KEY, RECORDS_KEY,
                                   UPDATE_CALLBACKS_KEY, framework_aliases, framework_array_functions,
-                                  framework_fresh_objects, framework_records, framework_update_callbacks, recorded)
+                                  framework_fresh_objects, framework_records, framework_static_holders,
+                                  framework_update_callbacks, recorded)
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -140,11 +141,25 @@ def _options(name):
 
 
 def _prepare_carry(name, transform, body, x):
-    """The transform scanning ``f(carry, row)`` over the rows of ``x``; ``f`` gives ``body(row)``."""
+    """The transform scanning ``f(carry, row)`` over the rows of ``x``, ``f`` giving ``body(row)``; what
+    ``body`` raises is raised after the scan (raised through ``nnx.scan``, it broke later ``nnx.jit`` calls)."""
     import jax.numpy as jnp
 
-    scanned = transform(lambda carry, a, *more: (carry, body(a, *more)))
-    return lambda a, *more: scanned(jnp.zeros(()), a, *more)[1]
+    raised = []
+
+    def step(carry, a, *more):
+        try:
+            return carry, body(a, *more)
+        except Exception as exc:  # noqa: BLE001 - raised again below, outside the scan
+            raised.append(exc)
+            return carry, jnp.zeros(())
+
+    def run(a, *more, scanned=transform(step)):
+        out = scanned(jnp.zeros(()), a, *more)[1]
+        if raised:
+            raise raised.pop()
+        return out
+    return run
 
 
 def _prepare_class(name, transform, body, x):
@@ -477,31 +492,24 @@ def framework_layers(data_file, resolve):
 
 
 def _traced_fields(name, module):
-    """{"traced_fields": {"arrays": [...], "holders": [...]}} for an NNX or Equinox layer: its public
-    attributes that its framework's jit, given the layer, reads as tracers (``weight``), or as holders
-    whose ``.value`` is one (``nnx.BatchNorm``'s ``mean``, a ``BatchStat``); else {}."""
+    """{"traced_fields": {"arrays": [...], "holders": [...]}}: the public attributes of an NNX or Equinox layer
+    that its framework's jit reads as tracers (``weight``) or holders of one (``BatchNorm``'s ``mean``); else {}."""
+    import importlib
     import jax
-
     if name.startswith("flax.linen."):
         return {}
-    if name.startswith("flax.nnx."):
-        from flax import nnx
-        jit = nnx.jit
-    else:
-        import equinox as eqx
-        jit = eqx.filter_jit
-    names = sorted(attr for attr in vars(module) if not attr.startswith("_"))
+    jit = importlib.import_module("flax.nnx").jit if name.startswith("flax.nnx.") else \
+        importlib.import_module("equinox").filter_jit
     found = {"arrays": [], "holders": []}
 
-    @jit
     def probe(layer):
-        for attr in names:
+        for attr in sorted(attr for attr in vars(module) if not attr.startswith("_")):
             value = getattr(layer, attr, None)
-            if isinstance(value, jax.core.Tracer):
-                found["arrays"].append(attr)
-            elif isinstance(getattr(value, "value", None), jax.core.Tracer):
-                found["holders"].append(attr)
-    probe(module)
+            kind = "arrays" if isinstance(value, jax.core.Tracer) else "holders" \
+                if isinstance(getattr(value, "value", None), jax.core.Tracer) else None
+            if kind:
+                found[kind].append(attr)
+    jit(probe)(module)
     return {"traced_fields": found} if found["arrays"] or found["holders"] else {}
 
 
@@ -590,60 +598,3 @@ def _gives_array_and_state(name, layer, args, shape):
     gives = type(out) is tuple and len(out) == 2 and isinstance(out[0], jax.Array) \
         and isinstance(out[1], eqx.nn.State)
     return (module, True) if gives else (None, False)
-
-
-HOLDERS_KEY = "framework_static_holders"
-# Framework classes (or their builders) that may keep an argument as static data, that argument and the
-# jit they are given to: candidates; whether a new one makes that jit trace a step again is measured
-# (``framework_static_holders``).
-HOLDER_CANDIDATES = {"flax.nnx.Optimizer": ("tx", "flax.nnx.jit"), "flax.nnx.ModelAndOptimizer": ("tx", "flax.nnx.jit"),
-                     "flax.training.train_state.TrainState.create": ("tx", "jax.jit")}
-
-
-def framework_static_holders(data_file, resolve):
-    """{class or builder: the argument it keeps static, its position in a call (None: keyword-only),
-    the jit measured} for the ``HOLDER_CANDIDATES`` that, built anew each call around a new
-    ``optax.adam`` (a fresh object, ``framework_fresh_objects``), make their jit trace a step again on
-    every call, and, built anew around one shared ``optax.adam``, do not; a framework not installed
-    keeps its entries from ``data_file``."""
-    previous = recorded(data_file, HOLDERS_KEY)
-    found = {}
-    for name, (argument, transform) in HOLDER_CANDIDATES.items():
-        holder, adam, jit = resolve(name), resolve("optax.adam"), resolve(transform)
-        if holder is None or adam is None or jit is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        parameters = inspect.signature(holder.__init__ if isinstance(holder, type) else holder).parameters
-        position = list(parameters).index(argument) - isinstance(holder, type)  # after self
-        if parameters[argument].kind is inspect.Parameter.KEYWORD_ONLY:
-            position = None
-        shared = adam(1e-3)
-        if _traces_per_holder(name, holder, lambda: adam(1e-3), jit) == 3 \
-                and _traces_per_holder(name, holder, lambda: shared, jit) == 1:
-            package = name.partition(".")[0]
-            found[name] = {"argument": argument, "position": position, "transform": transform,
-                           "measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
-
-
-def _traces_per_holder(name, holder, make_tx, jit):
-    """How often a ``jit`` step traces over three calls, each given a new holder around ``make_tx()``: an
-    NNX one of a new module (``holder(module, tx, wrt=nnx.Param)``), else a new train state of new
-    parameters (``holder(apply_fn=..., params=..., tx=tx)``)."""
-    import jax.numpy as jnp
-    from flax import nnx
-
-    traces = []
-
-    @jit
-    def step(model, held, x):
-        traces.append(1)
-        return model(x) if name.startswith("flax.nnx") else held.apply_fn(held.params, x)
-    for seed in range(3):
-        if name.startswith("flax.nnx"):
-            model = nnx.Linear(2, 1, rngs=nnx.Rngs(seed))
-            step(model, holder(model, make_tx(), wrt=nnx.Param), jnp.ones((1, 2)))
-        else:
-            params = jnp.full((2, 1), float(seed))
-            step(None, holder(apply_fn=jnp.dot, params=params, tx=make_tx()), jnp.ones((1, 2)))
-    return len(traces)
