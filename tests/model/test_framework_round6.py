@@ -36,8 +36,10 @@ def test_a_layer_in_a_staged_method_gives_a_tracer(lint_source, decorator, repor
     ("self.bn.helper.value.max() > 10.0", False),  # not measured: unknown
 ])
 def test_a_stored_layer_has_its_measured_fields_traced(lint_source, read, reported):
-    source = NNX + ("class Model(nnx.Module):\n    def __init__(self, rngs):\n        self.bn = nnx.BatchNorm(4, rngs=rngs)\n\n"
-                    f"    def __call__(self, x):\n        if {read}:\n            x = x * 0.5\n        return self.bn(x)\n\n\n"
+    source = NNX + ("class Model(nnx.Module):\n    def __init__(self, rngs):\n"
+                    "        self.bn = nnx.BatchNorm(4, rngs=rngs)\n\n"
+                    f"    def __call__(self, x):\n        if {read}:\n            x = x * 0.5\n"
+                    "        return self.bn(x)\n\n\n"
                     "@nnx.jit\ndef step(model, x):\n    return model(x)\n\n\n"
                     "def run():\n    return step(Model(nnx.Rngs(0)), jnp.ones((2, 4)))\n")
     assert lint_source(source) == ([(_line(source, read), "JNP202")] if reported else [])
