@@ -277,24 +277,38 @@ def _changing_static(model, loop, call, walked, asked=True):
 
 
 def _new_held_object(model, loop, call, walked):
-    """An argument of a jitted call that the loop's body builds anew around a new object (one of
-    ``framework_fresh_objects``, made in the body) that it keeps static under that jit
-    (``framework_static_holders``: ``nnx.Optimizer(model, optax.adam(1e-3))`` under ``nnx.jit``)."""
+    """An argument of a jitted call that the loop's body builds anew (itself, or by a same-file function it
+    calls) around a new object (one of ``framework_fresh_objects``, made on every iteration) that it keeps
+    static under that jit (``framework_static_holders``: ``nnx.Optimizer(model, optax.adam(1e-3))`` under
+    ``nnx.jit``, ``TrainState.create(..., tx=optax.chain(...))`` under ``jax.jit``)."""
     jitted = jitted_by(model, call.func)
+    holders = api.framework_static_holders()
     for arg in [*call.args, *(k.value for k in call.keywords)] if jitted is not None else ():
-        held = _bound_in_body(model, loop, arg, walked)
-        facts = api.framework_static_holders().get(model.qualname(held.func)) if isinstance(held, ast.Call) else None
-        if facts is None or facts["transform"] != jitted[0] or any(isinstance(a, ast.Starred) for a in held.args):
+        bound = _bound_before(model, loop, arg, call) or _bound_in_body(model, loop, arg, walked)
+        built = model.built_by(bound, every=True) if bound is not None else None
+        facts = [holders.get(model.qualname(held.func)) for held in built or ()]
+        if not facts or any(fact is None or fact is not facts[0] or fact["transform"] != jitted[0] for fact in facts) \
+                or any(isinstance(a, ast.Starred) for held in built for a in held.args):
             continue
-        given = held.args[facts["position"]] if len(held.args) > facts["position"] else \
-            next((k.value for k in held.keywords if k.arg == facts["argument"]), None)
-        fresh = _bound_in_body(model, loop, given, walked) if given is not None else None
-        if isinstance(fresh, ast.Call) and model.qualname(fresh.func) in api.framework_fresh_objects():
+        position, argument = facts[0]["position"], facts[0]["argument"]
+        given = [held.args[position] if position is not None and len(held.args) > position else
+                 next((k.value for k in held.keywords if k.arg == argument), None) for held in built]
+        made = [found for expr in given for found in model.built_by(expr, every=True) or [None]] \
+            if None not in given else [None]
+        if made and all(fresh is not None and model.qualname(fresh.func) in api.framework_fresh_objects()
+                        and _made_every_iteration(model, loop, fresh) for fresh in made):
             yield Finding.at(call, "JNP602", {
-                "what": f"the {describe(held.func)}() given to {describe(call.func)}() keeps its '{facts['argument']}' "
-                        f"static under {jitted[0]}, and it is the new object {describe(fresh.func)}() gives",
-                "loop": loop.lineno, "fix": f"make the {facts['argument']} once, before the loop, and pass it in"})
+                "what": f"the {describe(built[0].func)}() given to {describe(call.func)}() keeps its '{argument}' "
+                        f"static under {jitted[0]}, and it is the new object {describe(made[0].func)}() gives",
+                "loop": loop.lineno, "fix": f"make the {argument} once, before the loop, and pass it in"})
             return
+
+
+def _made_every_iteration(model, loop, made):
+    """Whether the call ``made``, reached from a value the loop's body binds, runs on every iteration: it is
+    in the loop, or in a def other than the one around the loop (which the body's call runs), not at module level."""
+    function = model.names.enclosing_function(made)
+    return _inside(model, made, loop) or function is not None and function is not model.names.enclosing_function(loop)
 
 
 def _rebuilt_module(model, loop, call):
@@ -357,6 +371,22 @@ def _bound_in_body(model, loop, expr, walked):
     stores = _body_names(loop, walked)[0].get(expr.id, ())
     stmt = model.parent(stores[0]) if len(stores) == 1 else None
     return stmt.value if isinstance(stmt, ast.Assign) and stmt.targets == [stores[0]] else None
+
+
+def _bound_before(model, loop, expr, call):
+    """The value a Name holds at ``call``, where the last statement of the loop's body before the one
+    holding ``call`` that binds it is a plain assignment (``state = make_state(...)``, then ``state =
+    step(state)``); None otherwise."""
+    stmt = call
+    while stmt is not None and model.parent(stmt) is not loop:
+        stmt = model.parent(stmt)
+    if type(expr) is not ast.Name or stmt not in loop.body:
+        return None
+    for prior in reversed(loop.body[:loop.body.index(stmt)]):
+        if expr.id in bound_names(prior):
+            plain = type(prior) is ast.Assign and len(prior.targets) == 1 and type(prior.targets[0]) is ast.Name
+            return prior.value if plain else None
+    return None
 
 
 def _new_every_iteration(model, loop, expr, counter, walked, depth=0):

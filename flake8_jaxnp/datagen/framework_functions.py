@@ -1,7 +1,8 @@
 """Which functions of the frameworks are JAX's own (``framework_aliases``: ``flax.linen.relu`` is
 ``jax.nn.relu``) and which functions of a library built on JAX give one array of arrays
-(``framework_array_functions``: ``optax.global_norm``), measured by running them for the
-generator's framework keys (``frameworks.framework_entries``).
+(``framework_array_functions``: ``optax.global_norm``), which give a new object on every call and
+which framework classes keep such an object static under their jit (``framework_static_holders``),
+measured by running them for the generator's framework keys (``frameworks.framework_entries``).
 """
 import importlib.metadata
 import inspect
@@ -129,21 +130,39 @@ def framework_fresh_objects(data_file, resolve):
     return _measured_functions(data_file, resolve, FRESH_OBJECTS_KEY, _new_on_every_call)
 
 
+# The object given twice to a function that takes only ``*args`` and refuses none (``optax.chain(*transforms)``),
+# by the function's package: a probe, as 0.1 is for the others; what the function gives is measured.
+VARARGS_PROBES = {"optax": "identity"}
+
+
 def _new_on_every_call(func):
-    """Whether two calls of ``func`` with 0.1 in every required parameter give unequal hashable objects."""
-    import warnings
+    """Whether two calls of ``func`` with 0.1 in every required parameter (or, for one that takes only
+    ``*args`` and refuses none, its package's ``VARARGS_PROBES`` object twice) give unequal hashable objects."""
+    import importlib
 
     required = _required_positional(func)
     if required is None:
         return False
-    args = [0.1 for _ in required]
+    unequal = _unequal_results(func, [0.1 for _ in required])
+    package = func.__module__.partition(".")[0]
+    if unequal is None and not required and package in VARARGS_PROBES and any(
+            p.kind is p.VAR_POSITIONAL for p in inspect.signature(func).parameters.values()):
+        made = getattr(importlib.import_module(package), VARARGS_PROBES[package])()
+        unequal = _unequal_results(func, [made, made])
+    return bool(unequal)
+
+
+def _unequal_results(func, args):
+    """Whether two calls ``func(*args)`` give unequal hashable objects; None when they raise."""
+    import warnings
+
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             first, second = func(*args), func(*args)
         hash(first), hash(second)
     except Exception:  # noqa: BLE001 - a function these arguments do not fit is not measured
-        return False
+        return None
     return first != second
 
 
@@ -264,3 +283,60 @@ def framework_records(data_file, resolve):
                        "arrays": [f for f, (array, _) in read.items() if array],
                        "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
+
+
+HOLDERS_KEY = "framework_static_holders"
+# Framework classes (or their builders) that may keep an argument as static data, that argument and the
+# jit they are given to: candidates; whether a new one makes that jit trace a step again is measured
+# (``framework_static_holders``).
+HOLDER_CANDIDATES = {"flax.nnx.Optimizer": ("tx", "flax.nnx.jit"), "flax.nnx.ModelAndOptimizer": ("tx", "flax.nnx.jit"),
+                     "flax.training.train_state.TrainState.create": ("tx", "jax.jit")}
+
+
+def framework_static_holders(data_file, resolve):
+    """{class or builder: the argument it keeps static, its position in a call (None: keyword-only),
+    the jit measured} for the ``HOLDER_CANDIDATES`` that, built anew each call around a new
+    ``optax.adam`` (a fresh object, ``framework_fresh_objects``), make their jit trace a step again on
+    every call, and, built anew around one shared ``optax.adam``, do not; a framework not installed
+    keeps its entries from ``data_file``."""
+    previous = recorded(data_file, HOLDERS_KEY)
+    found = {}
+    for name, (argument, transform) in HOLDER_CANDIDATES.items():
+        holder, adam, jit = resolve(name), resolve("optax.adam"), resolve(transform)
+        if holder is None or adam is None or jit is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        parameters = inspect.signature(holder.__init__ if isinstance(holder, type) else holder).parameters
+        position = list(parameters).index(argument) - isinstance(holder, type)  # after self
+        if parameters[argument].kind is inspect.Parameter.KEYWORD_ONLY:
+            position = None
+        shared = adam(1e-3)
+        if _traces_per_holder(name, holder, lambda: adam(1e-3), jit) == 3 \
+                and _traces_per_holder(name, holder, lambda: shared, jit) == 1:
+            package = name.partition(".")[0]
+            found[name] = {"argument": argument, "position": position, "transform": transform,
+                           "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+def _traces_per_holder(name, holder, make_tx, jit):
+    """How often a ``jit`` step traces over three calls, each given a new holder around ``make_tx()``: an
+    NNX one of a new module (``holder(module, tx, wrt=nnx.Param)``), else a new train state of new
+    parameters (``holder(apply_fn=..., params=..., tx=tx)``)."""
+    import jax.numpy as jnp
+    from flax import nnx
+
+    traces = []
+
+    @jit
+    def step(model, held, x):
+        traces.append(1)
+        return model(x) if name.startswith("flax.nnx") else held.apply_fn(held.params, x)
+    for seed in range(3):
+        if name.startswith("flax.nnx"):
+            model = nnx.Linear(2, 1, rngs=nnx.Rngs(seed))
+            step(model, holder(model, make_tx(), wrt=nnx.Param), jnp.ones((1, 2)))
+        else:
+            params = jnp.full((2, 1), float(seed))
+            step(None, holder(apply_fn=jnp.dot, params=params, tx=make_tx()), jnp.ones((1, 2)))
+    return len(traces)

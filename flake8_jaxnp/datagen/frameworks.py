@@ -13,21 +13,22 @@ import importlib.metadata
 import inspect
 import sys
 
-from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, RECORDS_KEY,
+from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, HOLDERS_KEY, RECORDS_KEY,
                                   UPDATE_CALLBACKS_KEY, framework_aliases, framework_array_functions,
-                                  framework_fresh_objects, framework_records, framework_update_callbacks, recorded)
+                                  framework_fresh_objects, framework_records, framework_static_holders,
+                                  framework_update_callbacks, recorded)
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
 # Linen Module method under nn.compact), "class" (lifts a Linen Module class whose
-# ``__call__(carry, x)`` it scans).
+# ``__call__(carry, x)`` it scans), "carry" (scans a function ``f(carry, x)`` over the rows of x).
 CANDIDATES = {
     "equinox.filter_jit": "function", "equinox.filter_vmap": "function", "equinox.filter_pmap": "function",
     "equinox.filter_grad": "function", "equinox.filter_value_and_grad": "function",
     "equinox.filter_checkpoint": "function",
     "flax.nnx.jit": "function", "flax.nnx.vmap": "function", "flax.nnx.pmap": "function",
     "flax.nnx.grad": "function", "flax.nnx.value_and_grad": "function", "flax.nnx.remat": "function",
-    "flax.nnx.shard_map": "function", "jax.shard_map": "function",
+    "flax.nnx.shard_map": "function", "jax.shard_map": "function", "flax.nnx.scan": "carry",
     "flax.linen.jit": "method", "flax.linen.vmap": "method", "flax.linen.remat": "method",
     "flax.linen.checkpoint": "method", "flax.linen.scan": "class",
 }
@@ -96,7 +97,7 @@ def _measure(name, transform, form):
     def scalar(a, n):
         return jnp.sum(a * 2.0) if n > 0 else jnp.sum(a)
 
-    prepare = {"method": _prepare_method, "class": _prepare_class}.get(form, _prepare_function)
+    prepare = {"method": _prepare_method, "class": _prepare_class, "carry": _prepare_carry}.get(form, _prepare_function)
     counted = prepare(name, transform, count, x)
     calls.clear()  # a Linen module's init ran the body once
     first = counted(x)
@@ -137,6 +138,28 @@ def _options(name):
     from jax.sharding import PartitionSpec
 
     return {"mesh": jax.make_mesh((1,), ("i",)), "in_specs": PartitionSpec(), "out_specs": PartitionSpec()}
+
+
+def _prepare_carry(name, transform, body, x):
+    """The transform scanning ``f(carry, row)`` over the rows of ``x``, ``f`` giving ``body(row)``; what
+    ``body`` raises is raised after the scan (raised through ``nnx.scan``, it broke later ``nnx.jit`` calls)."""
+    import jax.numpy as jnp
+
+    raised = []
+
+    def step(carry, a, *more):
+        try:
+            return carry, body(a, *more)
+        except Exception as exc:  # noqa: BLE001 - raised again below, outside the scan
+            raised.append(exc)
+            return carry, jnp.zeros(())
+
+    def run(a, *more, scanned=transform(step)):
+        out = scanned(jnp.zeros(()), a, *more)[1]
+        if raised:
+            raise raised.pop()
+        return out
+    return run
 
 
 def _prepare_class(name, transform, body, x):
@@ -463,8 +486,31 @@ def framework_layers(data_file, resolve):
                            "draws_from_key": _draws_from_key(layer, args),
                            **({"draws_when_called": drawing_options} if drawing_options is not None else {}),
                            **({"with_state": True} if with_state else {}),
+                           **_traced_fields(name, module),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
+
+
+def _traced_fields(name, module):
+    """{"traced_fields": {"arrays": [...], "holders": [...]}}: the public attributes of an NNX or Equinox layer
+    that its framework's jit reads as tracers (``weight``) or holders of one (``BatchNorm``'s ``mean``); else {}."""
+    import importlib
+    import jax
+    if name.startswith("flax.linen."):
+        return {}
+    jit = importlib.import_module("flax.nnx").jit if name.startswith("flax.nnx.") else \
+        importlib.import_module("equinox").filter_jit
+    found = {"arrays": [], "holders": []}
+
+    def probe(layer):
+        for attr in sorted(attr for attr in vars(module) if not attr.startswith("_")):
+            value = getattr(layer, attr, None)
+            kind = "arrays" if isinstance(value, jax.core.Tracer) else "holders" \
+                if isinstance(getattr(value, "value", None), jax.core.Tracer) else None
+            if kind:
+                found[kind].append(attr)
+    jit(probe)(module)
+    return {"traced_fields": found} if found["arrays"] or found["holders"] else {}
 
 
 def _draws_when_called(name, layer, args, module, shape):
@@ -552,49 +598,3 @@ def _gives_array_and_state(name, layer, args, shape):
     gives = type(out) is tuple and len(out) == 2 and isinstance(out[0], jax.Array) \
         and isinstance(out[1], eqx.nn.State)
     return (module, True) if gives else (None, False)
-
-
-HOLDERS_KEY = "framework_static_holders"
-# Framework classes that may keep an argument as static graph data, and that argument: candidates;
-# whether a new one makes the framework's jit trace again is measured (``framework_static_holders``).
-HOLDER_CANDIDATES = {"flax.nnx.Optimizer": "tx", "flax.nnx.ModelAndOptimizer": "tx"}
-
-
-def framework_static_holders(data_file, resolve):
-    """{class: the argument it keeps static, its position in a call, the jit measured} for the
-    ``HOLDER_CANDIDATES`` that, built anew each call around a new ``optax.adam`` (a fresh object,
-    ``framework_fresh_objects``), make ``flax.nnx.jit`` trace a step again on every call, and,
-    built anew around one shared ``optax.adam``, do not; a framework not installed keeps its
-    entries from ``data_file``."""
-    previous = recorded(data_file, HOLDERS_KEY)
-    found = {}
-    for name, argument in HOLDER_CANDIDATES.items():
-        holder, adam, jit = resolve(name), resolve("optax.adam"), resolve("flax.nnx.jit")
-        if holder is None or adam is None or jit is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        position = list(inspect.signature(holder.__init__).parameters).index(argument) - 1  # after self
-        shared = adam(1e-3)
-        if _traces_per_holder(holder, lambda: adam(1e-3), jit) == 3 \
-                and _traces_per_holder(holder, lambda: shared, jit) == 1:
-            found[name] = {"argument": argument, "position": position, "transform": "flax.nnx.jit",
-                           "measured_with": f"flax {importlib.metadata.version('flax')}"}
-    return found
-
-
-def _traces_per_holder(holder, make_tx, jit):
-    """How often a ``jit`` step traces over three calls, each given a new ``holder(module, make_tx(),
-    wrt=nnx.Param)`` of a new module."""
-    import jax.numpy as jnp
-    from flax import nnx
-
-    traces = []
-
-    @jit
-    def step(model, held, x):
-        traces.append(1)
-        return model(x)
-    for seed in range(3):
-        model = nnx.Linear(2, 1, rngs=nnx.Rngs(seed))
-        step(model, holder(model, make_tx(), wrt=nnx.Param), jnp.ones((1, 2)))
-    return len(traces)

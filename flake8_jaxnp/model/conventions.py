@@ -239,17 +239,22 @@ class Conventions:
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
                   and type(node.value) is ast.Name and node.value.id == "self"]
         counts, init, holders = Counter(node.attr for node in stores), method_in(cls, "__init__"), set()
+        built_layers = {}  # field -> the measured fields of the framework layer __init__ stores there
         for node in stores:
             stmt = self.names.parent.get(node)
             if not (counts[node.attr] == 1 and init is not None and type(stmt) is ast.Assign
                     and stmt.targets == [node] and self.names.enclosing_function(stmt) is init
                     and type(stmt.value) is ast.Call):
                 continue
-            if array_function(self.names.qualname(stmt.value.func) or ""):
+            qualname = self.names.qualname(stmt.value.func) or ""
+            if array_function(qualname):
                 arrays.add(node.attr)
             elif self._holds_array(stmt.value, facts):
                 holders.add(node.attr)
-        members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays))
+            elif "traced_fields" in api.framework_layers().get(qualname, {}):
+                built_layers[node.attr] = api.framework_layers()[qualname]["traced_fields"]
+        members += tuple((("attr", name), _traced_layer(built_layers[name])) for name in sorted(built_layers))
+        members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays - set(built_layers)))
         members += tuple((("attr", name), TRACED_HOLDER) for name in sorted(holders - arrays))
         return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
 
@@ -281,6 +286,13 @@ class Conventions:
                 and isinstance(annotation.slice, ast.Tuple) and annotation.slice.elts:
             annotation = annotation.slice.elts[0]  # Float[Array, "n"]: the array type comes first
         return annotation is not None and qualname(annotation) in ARRAY_ANNOTATIONS
+
+
+def _traced_layer(fields):
+    """A framework layer given to its framework's jit: its measured fields (``traced_fields``) are
+    tracers (an Equinox ``weight``) or hold one (an NNX ``kernel``, ``BatchNorm``'s ``mean``)."""
+    return Shaped(TRACER_TREE, members=tuple((("attr", name), TRACED_ARRAY) for name in fields["arrays"])
+                  + tuple((("attr", name), TRACED_HOLDER) for name in fields["holders"]))
 
 
 def python_annotation(annotation):

@@ -50,6 +50,7 @@ class Model:
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds
         self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
+        self.built_by = roots.built.built_by  # the calls of other modules' functions a value may come from
         self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static
         self.module_facts = roots.conventions.module_facts  # what was measured of a class's framework Module base
         self.scalars_static = roots.scalars_static  # transforms that keep Python scalar arguments static

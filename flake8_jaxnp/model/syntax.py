@@ -343,3 +343,15 @@ def none_tested(test):
             and test.comparators[0].value is None:
         return test.left.id
     return None
+
+
+def forwarding_lambda(node):
+    """Whether ``node`` is a lambda that calls a method of its first parameter with its other parameters,
+    in order and nothing else (``lambda module, x: module.encode(x)``): it runs as that method does."""
+    if type(node) is not ast.Lambda or node.args.vararg or node.args.kwarg or node.args.kwonlyargs \
+            or node.args.defaults or node.args.posonlyargs or not node.args.args:
+        return False
+    body, names = node.body, [arg.arg for arg in node.args.args]
+    return type(body) is ast.Call and type(body.func) is ast.Attribute and type(body.func.value) is ast.Name \
+        and body.func.value.id == names[0] and not body.keywords \
+        and [arg.id if type(arg) is ast.Name else None for arg in body.args] == names[1:]

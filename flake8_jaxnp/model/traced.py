@@ -20,7 +20,7 @@ from .instances import Instances, method_in
 from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
                          transform_options)
-from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
+from .syntax import PARTIAL, forwarding_lambda, literals, named_options, positional_names, transform_spec
 
 
 class Behaviour(enum.Enum):
@@ -523,6 +523,8 @@ class TraceRoots:
         elif type(given) is ast.Attribute and (self.instances.class_named(given.value)  # MLP.encode, model.encode
                                                or self.instances.class_of(given.value)) is cls:
             name = given.attr
+        elif forwarding_lambda(given):  # lambda module, x: module.encode(x)
+            name = given.body.func.attr
         else:
             return None
         method = method_in(cls, name)

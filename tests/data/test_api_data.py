@@ -309,7 +309,7 @@ def test_framework_array_functions_are_measured_by_calling():
 
 def test_framework_fresh_objects_are_measured_by_calling_twice():
     fresh = api.framework_fresh_objects()
-    assert {"optax.adam", "optax.sgd", "optax.clip_by_global_norm"} <= set(fresh)
+    assert {"optax.adam", "optax.sgd", "optax.clip_by_global_norm", "optax.chain"} <= set(fresh)  # chain: *args
     for gives_an_array_or_a_tree in ("optax.global_norm", "optax.l2_loss", "optax.apply_updates"):
         assert gives_an_array_or_a_tree not in fresh
 
@@ -317,7 +317,16 @@ def test_framework_fresh_objects_are_measured_by_calling_twice():
 def test_framework_static_holders_are_measured_under_the_jit():
     holders = api.framework_static_holders()
     assert holders["flax.nnx.Optimizer"]["argument"] == "tx" and holders["flax.nnx.Optimizer"]["position"] == 1
-    assert {facts["transform"] for facts in holders.values()} == {"flax.nnx.jit"}
+    assert {facts["transform"] for name, facts in holders.items() if name.startswith("flax.nnx.")} == {"flax.nnx.jit"}
+    create = holders["flax.training.train_state.TrainState.create"]  # keyword-only, under jax.jit
+    assert create["argument"] == "tx" and create["position"] is None and create["transform"] == "jax.jit"
+
+
+def test_framework_layers_record_the_fields_their_jit_traces():
+    layers = api.framework_layers()
+    assert set(layers["flax.nnx.BatchNorm"]["traced_fields"]["holders"]) >= {"mean", "var"}
+    assert set(layers["equinox.nn.Linear"]["traced_fields"]["arrays"]) == {"weight", "bias"}
+    assert "traced_fields" not in layers["flax.linen.Dense"]  # a linen layer holds no arrays itself
 
 
 def test_framework_update_callbacks_are_measured_inside_a_jitted_update():
