@@ -158,7 +158,7 @@ def _reassignments(model, cls, methods):
         for stmts, _ in blocks(scope.body, repeats):
             used = {}  # attribute read by the jitted functions run so far in this block -> which one
             for later in stmts:
-                for node in ast.walk(later):
+                for node in ast.walk(later) if used else ():  # (no store matters before a jitted run)
                     for attr in _stored_attributes(node, name, cls):
                         if attr in used:
                             yield Finding.at(node, "JNP306", {"name": name, "attr": attr, "compiled": used[attr]})
