@@ -212,8 +212,8 @@ def _run_with_static(model, node, name, cls, methods):
     elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
         method = node.func.attr
     else:
-        reads = _static_object_reads(model, node.func)
-        kept = [reads[i] for i, arg in enumerate(node.args)
-                if i in reads and isinstance(arg, ast.Name) and arg.id == name]
+        given = [i for i, arg in enumerate(node.args) if isinstance(arg, ast.Name) and arg.id == name]
+        reads = _static_object_reads(model, node.func) if given else {}  # (the call's own test first)
+        kept = [reads[i] for i in given if i in reads]
         return f"{describe(node.func)}()" if kept else None, set().union(*kept)
     return f"{cls.name}.{method}()", methods.get(method, ())
