@@ -158,7 +158,7 @@ def _reassignments(model, cls, methods):
         for stmts, _ in blocks(scope.body, repeats):
             used = {}  # attribute read by the jitted functions run so far in this block -> which one
             for later in stmts:
-                for node in ast.walk(later):
+                for node in ast.walk(later) if used else ():  # (no store matters before a jitted run)
                     for attr in _stored_attributes(node, name, cls):
                         if attr in used:
                             yield Finding.at(node, "JNP306", {"name": name, "attr": attr, "compiled": used[attr]})
@@ -212,8 +212,8 @@ def _run_with_static(model, node, name, cls, methods):
     elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
         method = node.func.attr
     else:
-        reads = _static_object_reads(model, node.func)
-        kept = [reads[i] for i, arg in enumerate(node.args)
-                if i in reads and isinstance(arg, ast.Name) and arg.id == name]
+        given = [i for i, arg in enumerate(node.args) if isinstance(arg, ast.Name) and arg.id == name]
+        reads = _static_object_reads(model, node.func) if given else {}  # (the call's own test first)
+        kept = [reads[i] for i in given if i in reads]
         return f"{describe(node.func)}()" if kept else None, set().union(*kept)
     return f"{cls.name}.{method}()", methods.get(method, ())

@@ -330,7 +330,7 @@ def _calls_of(project, path, version, name):
     project function called ``name`` (``make(...)``, ``util.make(...)``, ``build(...)`` after
     ``import make as build``, a top-level def of the module: ``flows.call_target``; calls with
     ``*args`` or other ``**kwargs`` are left out); ``name()``: of what it returns (``step(x)`` after
-    ``step = make(cfg)`` in the same top-level def, ``_made_by_calls``)."""
+    ``step = make(cfg)`` in the same top-level def, ``_made_by_call``)."""
     return _module_uses(project, path, version)[0].get(name, ())
 
 
@@ -369,7 +369,7 @@ def _uses(text):
         tree = ast.Module(body=[], type_ignores=[])
     imports = module_imports(tree)
     local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    calls, stores, stack, handing, made = {}, {}, [(tree, None, None)], {}, {}
+    calls, stores, stack, handing, made, counts, found = {}, {}, [(tree, None, None)], {}, {}, {}, []
     while stack:
         node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
         kind = type(node)
@@ -378,18 +378,21 @@ def _uses(text):
         elif kind in _LOOPS and loop is not _MAYBE_TRACED:
             loop = node
         if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
-            outer = node
-            handing[node] = _handed_parameters(node)
-            made[node] = _made_by_calls(node, imports, local_functions)
+            outer, made[node] = node, {}
+            counts[node] = binding_counts(node)
+            handing[node] = _handed_parameters(node, counts[node])
         stack.extend([(child, loop, outer) for child in ast.iter_child_nodes(node)])
-        looped = loop is not None and loop is not _MAYBE_TRACED
-        if kind is ast.Attribute and type(node.ctx) is ast.Store and looped:
+        if kind is ast.Assign and outer is not None:
+            _made_by_call(node, counts[outer], made[outer], imports, local_functions)
+        elif kind is ast.Attribute and type(node.ctx) is ast.Store and loop is not None and loop is not _MAYBE_TRACED:
             root, attributes = split_attributes(node)
             binding = imports.get(root.id) if root is not None else None
             if binding is not None:
                 stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
-        if kind is not ast.Call or any(type(a) is ast.Starred for a in node.args):
-            continue
+        elif kind is ast.Call and not any(type(a) is ast.Starred for a in node.args):
+            found.append((node, loop, outer))  # (read once the walk knows every name a def binds to a call)
+    for node, loop, outer in found:
+        looped = loop is not None and loop is not _MAYBE_TRACED
         handed = handing.get(outer, ((), None))
         spread = [k.value for k in node.keywords if k.arg is None]
         forwarding = outer.name if spread and len(spread) == 1 and type(spread[0]) is ast.Name \
@@ -443,23 +446,20 @@ def _names_not_called(tree):
     return found
 
 
-def _made_by_calls(func, imports, local_functions):
-    """{name: (import binding or None, attributes) of the project function whose call ``func`` binds
-    it to, once (``step = make_step(cfg)``)}: a call of that name runs what that function returns."""
-    counts, found = binding_counts(func), {}
-    for node in ast.walk(func):
-        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name \
-                and counts.get(node.targets[0].id) == 1 and type(node.value) is ast.Call:
-            target = call_target(node.value.func, imports, local_functions)
-            if target is not None:
-                found[node.targets[0].id] = target
-    return found
+def _made_by_call(assign, counts, made, imports, local_functions):
+    """Record in ``made`` {name: (import binding or None, attributes)} the project function whose call
+    ``assign`` binds a name of its top-level def to, once (``step = make_step(cfg)``; ``counts``: the
+    def's ``binding_counts``): a call of that name runs what that function returns."""
+    if len(assign.targets) == 1 and type(assign.targets[0]) is ast.Name and counts.get(assign.targets[0].id) == 1 \
+            and type(assign.value) is ast.Call:
+        target = call_target(assign.value.func, imports, local_functions)
+        if target is not None:
+            made[assign.targets[0].id] = target
 
 
-def _handed_parameters(func):
-    """(the parameters of ``func`` that it never rebinds, its ``**kwargs`` if so, else None): what
-    a call in it hands on as its callers gave it."""
-    counts = binding_counts(func)
+def _handed_parameters(func, counts):
+    """(the parameters of ``func`` that it never rebinds (``counts``: its ``binding_counts``), its
+    ``**kwargs`` if so, else None): what a call in it hands on as its callers gave it."""
     kept = {arg.arg for arg in parameters(func) if counts.get(arg.arg) == 1}
     return kept, func.args.kwarg.arg if func.args.kwarg is not None and func.args.kwarg.arg in kept else None
 
