@@ -319,7 +319,7 @@ class Project(OtherModules):
             of its own module (its message names where the caller is)."""
             return root if starts[caller] or origins[caller][1] != str(path) else None
 
-        index = cache.RootIndex(self.cache_dir, self._key(str(self.package).encode()))
+        index = cache.RootIndex(self.cache_dir, cache.key_of(str(self.package).encode(), self.salt))
         for path in files:
             summary = parts[path] = self._roots(path, might_trace, index)
             for name, transform, params, line in summary["roots"] if summary else ():
@@ -423,11 +423,13 @@ class Project(OtherModules):
         """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""
         self.reach_inputs.read(path)
         try:
-            data = path.read_bytes()
+            stat = path.stat()
+            key, data = cache.module_key(path, (stat.st_mtime_ns, stat.st_size), self.salt)
+            key = f"{key}-classes-{unit}"
+            found = cache.read(self.cache_dir, key)
+            data = path.read_bytes() if found is None and data is None else data
         except OSError:
             return {}
-        key = f"{self._key(data)}-classes-{unit}"
-        found = cache.read(self.cache_dir, key)
         if found is None:
             from .objects import parameter_classes
             found = parameter_classes(data, unit, self.transforms, indexes)
@@ -501,8 +503,9 @@ class Project(OtherModules):
             except OSError:
                 return None
             traces = might_trace.search(data) is not None
-            known = index.put(path, identity, self._key(data) if traces else None, traces,
-                              top_level_imports(data) if traces else [])  # (no key: never looked up)
+            version = (identity[2], identity[1]) if identity else None  # (modification time, size)
+            key = cache.module_key(path, version, self.salt, data)[0] if traces else None  # (none: never looked up)
+            known = index.put(path, identity, key, traces, top_level_imports(data) if traces else [])
         key, traces, imports = known
         if not (traces and self._imports_project(path, imports)):
             return None
@@ -513,7 +516,7 @@ class Project(OtherModules):
                     data = path.read_bytes()
                 except OSError:
                     return None
-                if self._key(data) != key:  # changed since it was looked at
+                if cache.key_of(data, self.salt) != key:  # changed since it was looked at
                     return self.summary(path)
             from .summaries import root_summary
             found = root_summary(data, self.transforms, self.scalars_static)
@@ -531,9 +534,6 @@ class Project(OtherModules):
                     for relative, modules in imports)
         self.reach_inputs.imported(path, imports, found)
         return found
-
-    def _key(self, data):
-        return cache.key_of(data, self.salt)
 
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""

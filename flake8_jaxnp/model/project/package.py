@@ -78,7 +78,7 @@ def kept_reach(project, solve, imports_project):
     paths give the same answers."""
     files = project.files()
     where = json.dumps([str(project.package), os.getcwd(), [str(path) for path in files]]).encode()
-    key = f"{project._key(where)}-reach"
+    key = f"{cache.key_of(where, project.salt)}-reach"
     kept = cache.read(project.cache_dir, key)
     if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project) \
             and kept["inputs"].get("folder") in (None, [str(path) for path in project.folder_files()]):
