@@ -23,7 +23,7 @@ from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import OtherModules, answer, calls_keeping_default, leaves_out, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      project_folder, real_path, top_level_imports, top_package)
+                      project_folder, real_path, top_level_definitions, top_level_imports, top_package)
 from .wrappers import class_needs
 
 # Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
@@ -81,7 +81,6 @@ class Project(OtherModules):
             data = path.read_bytes()
         except OSError:
             return None
-        from .summaries import top_level_definitions
         if name in top_level_definitions(data) or name.encode() not in data:
             return None
         try:
@@ -152,18 +151,19 @@ class Project(OtherModules):
                 return part
         summary = cache.read(self.cache_dir, key)
         if summary is None:
-            from .summaries import class_summary, function_summary, summarise, top_level_definitions
             try:
                 data = path.read_bytes() if data is None else data
             except OSError:
                 return None
-            if defines in PARTS:
-                part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
-            elif defines is not None:
+            if defines is not None and defines not in PARTS:  # (a name it does not define: nothing to summarise)
                 definitions = top_level_definitions(data)
                 MEMORY.definitions[path] = (version, definitions)
                 if defines not in definitions:
                     return None
+            from .summaries import class_summary, function_summary, summarise
+            if defines in PARTS:
+                part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
+            elif defines is not None:
                 part = function_summary(data, defines, self.transforms, self.scalars_static, definitions)
             if defines is not None and part is not None:  # kept in memory and on disk beside the module's key
                 cache.write(self.cache_dir, f"{key}-{defines}", part)
