@@ -189,3 +189,25 @@ def test_a_helpers_parameter_holds_what_every_call_in_other_modules_gives(tmp_pa
     (tmp_path / "scripts").mkdir()
     (tmp_path / "scripts" / "run.py").write_text("import numpy as np\n\nfrom demo import post\n\n\n" + script)
     assert codes_at(lint(tmp_path, "demo/post.py")) == expected
+
+
+@pytest.mark.parametrize("other, expected", [
+    ("from demo import post\n\n\ndef show(x):\n    return post.clip(post.predict(x))\n", [(16, "JNP501")]),
+    ("from demo import post\n\nHOOKS = [post.clip]\n", []),  # passed on: what it is given is unknown
+    ("from demo import post\n\ndef broken(:\n    post.clip\n", []),  # cannot be parsed: unknown
+])
+def test_what_other_modules_give_a_helper_is_the_same_read_back_from_the_cache(tmp_path, other, expected):
+    """A warm run (the file's kept findings dropped, as after an edit) reads each calling module's calls
+    and references from the cache folder instead of parsing it, and concludes as the cold run did."""
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'demo'\n")
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "__init__.py").write_text("")
+    (tmp_path / "demo" / "post.py").write_text(POST)
+    (tmp_path / "scripts").mkdir()
+    (tmp_path / "scripts" / "run.py").write_text(
+        "from demo import post\n\n\ndef main(x):\n    return post.clip(post.predict(x) - 0.5)\n")
+    (tmp_path / "scripts" / "other.py").write_text(other)
+    cold = codes_at(lint(tmp_path, "demo/post.py"))
+    for kept in (tmp_path / "cache").glob("findings-*.json"):
+        kept.unlink()
+    assert cold == codes_at(lint(tmp_path, "demo/post.py")) == expected

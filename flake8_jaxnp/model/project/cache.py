@@ -44,7 +44,6 @@ class Memory:
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
         self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
         self.keys = {}  # (module path, salt) -> ((mtime, size), the cache key of its bytes: ``module_key``)
-        self.references = {}  # module path -> ((mtime, size), the names it refers to other than by a call: defaults.py)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
@@ -54,7 +53,7 @@ class Memory:
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.module_uses, self.references, self.matches, self.keys):
+                          self.resolvers, self.words, self.module_uses, self.matches, self.keys):
                 table.clear()
 
 
@@ -80,14 +79,14 @@ def key_of(data, salt):
     return blake2b(data + salt, digest_size=16).hexdigest()
 
 
-def module_key(path, version, salt):
+def module_key(path, version, salt, data=None):
     """(the key of the bytes of the module at ``path``, those bytes when read now or None): read
-    and hashed once per process while its ``version`` (modification time, size) stays, however
-    many of its parts are asked for. Raises OSError when it cannot be read."""
+    (unless given as ``data``) and hashed once per process while its ``version`` (modification time,
+    size) stays, however many of its parts are asked for. Raises OSError when it cannot be read."""
     kept = MEMORY.keys.get((path, salt))
     if kept is not None and kept[0] == version:
-        return kept[1], None
-    data = path.read_bytes()
+        return kept[1], data
+    data = path.read_bytes() if data is None else data
     MEMORY.keys[(path, salt)] = (version, key_of(data, salt))
     return MEMORY.keys[(path, salt)][1], data
 

@@ -9,7 +9,8 @@ the project's side of ``instances.given_by_calls``, the one reading of what a pa
 
 Asked only where a finding depends on it, so rarely; each module of the project is read
 once per process (only its words kept) and parsed only when it has the function's name (then
-only its calls of project names and its stores are kept, never its text or tree).
+only its calls of project names, its stores and the names it refers to otherwise are kept, never
+its text or tree; on disk too, beside its summaries).
 """
 import ast
 import json
@@ -313,9 +314,9 @@ def passed_arrays(project, name, params):
         return [True] if one_array else None
 
     found = [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
-    for other, version in naming if found else ():  # (read last: most questions end without it)
-        references = _references_not_called(other, version)
-        if references is None or name in references:
+    for other, version in naming if found else ():  # a module that refers to it otherwise, or unknown
+        references = _module_uses(project, other, version)[2]
+        if references is None or f"\n{name}\n" in references:
             return []
     return found
 
@@ -337,39 +338,49 @@ def _calls_of(project, path, version, name):
 def _module_uses(project, path, version, needed=None):
     """({name: its calls (``_calls_of``)}, {name: [(import binding, attributes, line)] for the
     stores in a loop to an attribute ``name`` of an imported name, ``util.name = ...``, in a module
-    that has such a line (``_store_pattern``)}) for every name of a module (``_uses``), kept while
-    its version (``module_words``) stays, and on disk beside the module's key (as JSON: tuples read
-    back as lists), so a warm run re-asking a question does not parse it again; None, without
-    parsing, when the module's bytes do not match ``needed`` (or cannot be read)."""
+    that has such a line (``_store_pattern``)}, the names it refers to other than as the function of
+    a call whose arguments ``_calls_of`` reads (``_uses``), each between newlines, or None) for every
+    name of a module (``_uses``), kept while its version (``module_words``) stays, and on disk beside
+    the module's key (``cache.module_key``: the summaries' key; as JSON: tuples read back as lists),
+    so a warm run re-asking a question does not parse it again; None, without parsing, when the
+    module's bytes do not match ``needed`` (or cannot be read)."""
     kept = MEMORY.module_uses.get(path)
     if kept is None or kept[0] != version:
         try:
             text = path.read_bytes()
         except OSError:
-            text = b""
-        if needed is not None and not needed.search(text):
+            text = None
+        if needed is not None and (text is None or not needed.search(text)):
             return None
-        key = f"{project._key(text)}-(uses)"  # (no def has this name)
-        found = cache.read(project.cache_dir, key)
+        key = cache.module_key(path, version, project.salt, text)[0] if text is not None else None
+        found = cache.read(project.cache_dir, f"{key}-(uses)") if key else None  # (no def has this name)
         if found is None:
             found = _uses(text)
-            cache.write(project.cache_dir, key, found)
+            if key:
+                cache.write(project.cache_dir, f"{key}-(uses)", found)
         kept = MEMORY.module_uses[path] = (version, *found)
     return kept[1:]
 
 
 def _uses(text):
-    """``_module_uses`` of a module's bytes, from one parse and one walk. A store outside a loop may
-    run once, before anything is traced (``config.DEBUG = args.debug`` at startup), so only one
-    that a loop repeats is known to change the value. Loops in a decorated def or a lambda count
-    as none: a transform may trace them."""
+    """``_module_uses`` of a module's bytes (None: unreadable), from one parse and one walk. A store
+    outside a loop may run once, before anything is traced (``config.DEBUG = args.debug`` at startup),
+    so only one that a loop repeats is known to change the value. Loops in a decorated def or a lambda
+    count as none: a transform may trace them. Its references: the names it refers to other than as
+    the function of a call whose arguments ``_calls_of`` reads (passed on, kept, renamed by an import,
+    called with ``*args``), as ``_calls_of`` keys calls, by the name where it is defined (``f`` of ``g``
+    after ``from mod import f as g``). A module that cannot be read or parsed has no calls or stores,
+    and its references are unknown (None)."""
     try:
-        tree = ast.parse(text)
+        tree = ast.parse(text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = ast.Module(body=[], type_ignores=[])
+        tree = None
+    if tree is None:
+        return [{}, {}, None]
     imports = module_imports(tree)
     local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     calls, stores, stack, handing, made, counts, found = {}, {}, [(tree, None, None)], {}, {}, {}, []
+    references, called = set(), set()  # (a call's function is walked after the call)
     while stack:
         node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
         kind = type(node)
@@ -382,6 +393,16 @@ def _uses(text):
             counts[node] = binding_counts(node)
             handing[node] = _handed_parameters(node, counts[node])
         stack.extend([(child, loop, outer) for child in ast.iter_child_nodes(node)])
+        if kind is ast.Call and not any(type(a) is ast.Starred for a in node.args) and all(
+                k.arg for k in node.keywords):
+            called.add(node.func)
+        elif kind is ast.alias and node.asname:
+            references.add(node.name)
+        elif kind is ast.Attribute and node not in called:
+            references.add(node.attr)
+        elif kind is ast.Name and node not in called:
+            binding = imports.get(node.id)
+            references.add(binding[2] or node.id if binding else node.id)
         if kind is ast.Assign and outer is not None:
             _made_by_call(node, counts[outer], made[outer], imports, local_functions)
         elif kind is ast.Attribute and type(node.ctx) is ast.Store and loop is not None and loop is not _MAYBE_TRACED:
@@ -410,40 +431,8 @@ def _uses(text):
                 (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
                  loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
     return [{name: found for name, found in calls.items() if name is not None},  # (``import m; m()``: no name)
-            {name: found for name, found in stores.items() if _store_pattern(name).search(text)}]
-
-
-def _references_not_called(path, version):
-    """The names a module refers to other than as the function of a call whose arguments ``_calls_of``
-    reads (passed on, kept, renamed by an import, called with ``*args``), as ``_calls_of`` keys calls:
-    by the name where it is defined (``f`` of ``g`` after ``from mod import f as g``). Kept apart from
-    ``_module_uses``, whose every other question would pay for it: asked only by ``passed_arrays``."""
-    kept = MEMORY.references.get(path)
-    if kept is None or kept[0] != version:
-        try:
-            tree = ast.parse(path.read_bytes())
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            tree = None
-        kept = MEMORY.references[path] = (version, None if tree is None else _names_not_called(tree))
-    return kept[1]
-
-
-def _names_not_called(tree):
-    """``_references_not_called`` of a parsed module."""
-    imports, found, called = module_imports(tree), set(), set()
-    for node in ast.walk(tree):
-        kind = type(node)
-        if kind is ast.Call:
-            if not any(type(a) is ast.Starred for a in node.args) and all(k.arg for k in node.keywords):
-                called.add(node.func)
-        elif kind is ast.alias and node.asname:
-            found.add(node.name)
-        elif kind is ast.Attribute and node not in called:
-            found.add(node.attr)
-        elif kind is ast.Name and node not in called:
-            binding = imports.get(node.id)
-            found.add(binding[2] or node.id if binding else node.id)
-    return found
+            {name: found for name, found in stores.items() if _store_pattern(name).search(text)},
+            "\n%s\n" % "\n".join(sorted(references))]
 
 
 def _made_by_call(assign, counts, made, imports, local_functions):

@@ -4,8 +4,6 @@ to: ``noisy_step(params, key, x)`` that runs ``models.dropout(key, x)`` on every
 
 import ast
 
-from .units import own_body
-
 # transforms that run the function they wrap on the arguments given, so on the same keys
 _RUNNING_TRANSFORMS = {None, "jax.jit", "jax.grad", "jax.value_and_grad"}
 _MAX_DEPTH = 6  # helpers handing a key on to helpers followed
@@ -64,6 +62,8 @@ def unit_facts(summary, unit):
 def returned_step(factory, returned_jit):
     """The def nested in ``factory`` that every return of it gives jitted (``return jax.jit(step)``,
     ``@jax.jit def step``; ``returned_jit(value, own body)``: what a returned value has jitted), or None."""
+    from .units import own_body  # (summarising: a warm save asks ``handed_keys`` of kept summaries only)
+
     body = own_body(factory)
     found = {id(returned_jit(value, body)) for value in body[0]} if body is not None and body[0] else set()
     inner = returned_jit(body[0][0], body) if len(found) == 1 else None

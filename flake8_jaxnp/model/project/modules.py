@@ -23,7 +23,7 @@ from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import OtherModules, answer, calls_keeping_default, leaves_out, modules_naming, passed_values, shown
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      project_folder, real_path, top_level_imports, top_package)
+                      project_folder, real_path, top_level_definitions, top_level_imports, top_package)
 from .wrappers import class_needs
 
 # Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
@@ -81,7 +81,6 @@ class Project(OtherModules):
             data = path.read_bytes()
         except OSError:
             return None
-        from .summaries import top_level_definitions
         if name in top_level_definitions(data) or name.encode() not in data:
             return None
         try:
@@ -152,18 +151,19 @@ class Project(OtherModules):
                 return part
         summary = cache.read(self.cache_dir, key)
         if summary is None:
-            from .summaries import class_summary, function_summary, summarise, top_level_definitions
             try:
                 data = path.read_bytes() if data is None else data
             except OSError:
                 return None
-            if defines in PARTS:
-                part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
-            elif defines is not None:
+            if defines is not None and defines not in PARTS:  # (a name it does not define: nothing to summarise)
                 definitions = top_level_definitions(data)
                 MEMORY.definitions[path] = (version, definitions)
                 if defines not in definitions:
                     return None
+            from .summaries import class_summary, function_summary, summarise
+            if defines in PARTS:
+                part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
+            elif defines is not None:
                 part = function_summary(data, defines, self.transforms, self.scalars_static, definitions)
             if defines is not None and part is not None:  # kept in memory and on disk beside the module's key
                 cache.write(self.cache_dir, f"{key}-{defines}", part)
@@ -319,7 +319,7 @@ class Project(OtherModules):
             of its own module (its message names where the caller is)."""
             return root if starts[caller] or origins[caller][1] != str(path) else None
 
-        index = cache.RootIndex(self.cache_dir, self._key(str(self.package).encode()))
+        index = cache.RootIndex(self.cache_dir, cache.key_of(str(self.package).encode(), self.salt))
         for path in files:
             summary = parts[path] = self._roots(path, might_trace, index)
             for name, transform, params, line in summary["roots"] if summary else ():
@@ -423,11 +423,13 @@ class Project(OtherModules):
         """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""
         self.reach_inputs.read(path)
         try:
-            data = path.read_bytes()
+            stat = path.stat()
+            key, data = cache.module_key(path, (stat.st_mtime_ns, stat.st_size), self.salt)
+            key = f"{key}-classes-{unit}"
+            found = cache.read(self.cache_dir, key)
+            data = path.read_bytes() if found is None and data is None else data
         except OSError:
             return {}
-        key = f"{self._key(data)}-classes-{unit}"
-        found = cache.read(self.cache_dir, key)
         if found is None:
             from .objects import parameter_classes
             found = parameter_classes(data, unit, self.transforms, indexes)
@@ -501,8 +503,9 @@ class Project(OtherModules):
             except OSError:
                 return None
             traces = might_trace.search(data) is not None
-            known = index.put(path, identity, self._key(data) if traces else None, traces,
-                              top_level_imports(data) if traces else [])  # (no key: never looked up)
+            version = (identity[2], identity[1]) if identity else None  # (modification time, size)
+            key = cache.module_key(path, version, self.salt, data)[0] if traces else None  # (none: never looked up)
+            known = index.put(path, identity, key, traces, top_level_imports(data) if traces else [])
         key, traces, imports = known
         if not (traces and self._imports_project(path, imports)):
             return None
@@ -513,7 +516,7 @@ class Project(OtherModules):
                     data = path.read_bytes()
                 except OSError:
                     return None
-                if self._key(data) != key:  # changed since it was looked at
+                if cache.key_of(data, self.salt) != key:  # changed since it was looked at
                     return self.summary(path)
             from .summaries import root_summary
             found = root_summary(data, self.transforms, self.scalars_static)
@@ -531,9 +534,6 @@ class Project(OtherModules):
                     for relative, modules in imports)
         self.reach_inputs.imported(path, imports, found)
         return found
-
-    def _key(self, data):
-        return cache.key_of(data, self.salt)
 
     def files(self):
         """The project's ``.py`` files: below its top package, or beside a loose file."""

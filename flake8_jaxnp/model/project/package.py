@@ -1,4 +1,6 @@
-"""The linted file's package as a whole: where its modules are, its files, and its reach kept on disk.
+"""The linted file's package as a whole: where its modules are, its files, and its reach kept on disk;
+and what a module's lines say without parsing it (its top-level imports and definitions), which a
+warm save asks without importing the summarising modules.
 
 Solving the reach (``Project._reach``) reads every module of the package that may apply a
 transform. It is kept under the package, its files and the working directory, together with
@@ -78,7 +80,7 @@ def kept_reach(project, solve, imports_project):
     paths give the same answers."""
     files = project.files()
     where = json.dumps([str(project.package), os.getcwd(), [str(path) for path in files]]).encode()
-    key = f"{project._key(where)}-reach"
+    key = f"{cache.key_of(where, project.salt)}-reach"
     kept = cache.read(project.cache_dir, key)
     if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project) \
             and kept["inputs"].get("folder") in (None, [str(path) for path in project.folder_files()]):
@@ -176,3 +178,21 @@ def top_level_imports(data):
         modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
         found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
     return found
+
+
+def top_level_definitions(source):
+    """{name: [(offset, whether a def)]} for every line that starts by defining a name with
+    def (or async def) or an assignment (``step = jax.jit(_step)``, ``f64 = jnp.float64``):
+    where a summary's functions, jitted names and dtype aliases come from. A name with no
+    such line is not in the summary, so the module need not be parsed to learn it."""
+    found = {}
+    for match in _DEFINITION.finditer(b"\n" + source):  # match.start(): the line's offset in ``source``
+        function = match.group(1)
+        found.setdefault((function or match.group(2)).decode("utf-8", "replace"), []).append(
+            (match.start(), function is not None))
+    return found
+
+
+# A newline, then a line that defines a name. Starting with a newline rather than ^ makes
+# the search jump from line to line instead of trying every byte.
+_DEFINITION = Pattern(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")

@@ -30,6 +30,7 @@ from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances,
                     parameter_calls)
 from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
+from .package import top_level_definitions
 from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
 from .returns import conversions, returned_kind, summary_qualname, unchanged_dicts
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
@@ -135,24 +136,6 @@ def _assigned_transform(stmt, imports, transforms):
     if spec is None and summary_qualname(call.func, imports) in transforms:
         spec = (summary_qualname(call.func, imports), call.keywords)
     return spec
-
-
-def top_level_definitions(source):
-    """{name: [(offset, whether a def)]} for every line that starts by defining a name with
-    def (or async def) or an assignment (``step = jax.jit(_step)``, ``f64 = jnp.float64``):
-    where a summary's functions, jitted names and dtype aliases come from. A name with no
-    such line is not in the summary, so the module need not be parsed to learn it."""
-    found = {}
-    for match in _DEFINITION.finditer(b"\n" + source):  # match.start(): the line's offset in ``source``
-        function = match.group(1)
-        found.setdefault((function or match.group(2)).decode("utf-8", "replace"), []).append(
-            (match.start(), function is not None))
-    return found
-
-
-# A newline, then a line that defines a name. Starting with a newline rather than ^ makes
-# the search jump from line to line instead of trying every byte.
-_DEFINITION = Pattern(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
 
 
 def class_summary(source, transforms):
@@ -318,7 +301,7 @@ def _first_decorator(source, start):
 
 # A top-level def, class or decorator: where a module's header (docstring, imports,
 # constants) ends. Lines starting in the first column: statements, decorators, comments.
-# Each pattern starts with the newline before the line, as _DEFINITION does, and is searched
+# Each pattern starts with the newline before the line, as ``package._DEFINITION`` does, and is searched
 # in b"\n" + source, where a match's start is the line's offset in ``source``.
 _TOP_LEVEL_DEFINITION = Pattern(rb"\n(?:@|(?:async[ \t]+)?def\b|class\b)")
 _IMPORT = Pattern(rb"\n(?:import|from)[ \t]")
