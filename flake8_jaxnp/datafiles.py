@@ -92,9 +92,8 @@ def _keep(parsed, made_from, kept):
     index = {}
     try:
         for key, table in parsed.items():
-            strings = {}
-            table = _shared(table, strings)
-            if type(table) is dict and len(table) > ENTRY_BY_ENTRY and all(type(entry) is dict for entry in table.values()):
+            table = _shared(table, {})
+            if type(table) is dict and len(table) > ENTRY_BY_ENTRY and all(type(e) is dict for e in table.values()):
                 entries = {name: place(marshal.dumps(entry)) for name, entry in table.items()}
                 index[key] = (*place(marshal.dumps(entries)), True)
             else:
