@@ -71,8 +71,13 @@ def _read_kept(kept, made_from):
 
 
 def _read(descriptor, start, end):
-    os.lseek(descriptor, start, os.SEEK_SET)
-    data = os.read(descriptor, end - start)
+    """The bytes from ``start`` to ``end``: ``os.pread`` leaves the offset that processes forked
+    after loading (``flake8 --jobs``) share untouched; where it is missing, so is fork."""
+    if hasattr(os, "pread"):
+        data = os.pread(descriptor, end - start, start)
+    else:
+        os.lseek(descriptor, start, os.SEEK_SET)
+        data = os.read(descriptor, end - start)
     if len(data) != end - start:
         raise EOFError("a kept file shorter than its index says")
     return data
