@@ -18,7 +18,6 @@ def _parse(text):
     """The generated tables and those derived from them, which are kept with the parse
     (``datafiles``): derived once, not by every process that asks."""
     tables = json.loads(text)
-    tables["fails_on_tracer"] = {**tables["numpy_fails_on_tracer"], **tables["scipy_fails_on_tracer"]}
     tables["jnp_modules"] = sorted({"jax.numpy"} | {name.rsplit(".", 1)[0] for name in tables["jnp_names"]})
     by_module = tables["removed_names_by_module"] = {}
     for name, removed in tables["removed_names"].items():
@@ -37,8 +36,12 @@ def _entry(key, frozen=False):
 
 jnp_names = _entry("jnp_names", frozen=True)
 
-# NumPy and SciPy functions that convert a tracer to a NumPy array -> the error it raises.
-fails_on_tracer = _entry("fails_on_tracer")
+
+def fails_on_tracer(qualname):
+    """The error a NumPy or SciPy function raises converting a tracer to a NumPy array, or None.
+    SciPy's table is read only for a SciPy name: a file that imports no SciPy never pays for it."""
+    return data()["scipy_fails_on_tracer" if qualname.startswith("scipy.") else "numpy_fails_on_tracer"].get(qualname)
+
 
 array_attributes = _entry("array_attributes", frozen=True)
 

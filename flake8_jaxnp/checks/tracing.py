@@ -123,9 +123,9 @@ def _jax_counterpart(qualname):
 
 def _call(model, call, abstract, base):
     qualname = model.qualname(call.func) or _through_defaulted_module(model, call.func)
-    if qualname in api.fails_on_tracer() \
-            and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
-        yield Finding.at(call, "JNP201", dict(base, func=describe(call.func), error=api.fails_on_tracer()[qualname],
+    error = qualname and api.fails_on_tracer(qualname)
+    if error and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
+        yield Finding.at(call, "JNP201", dict(base, func=describe(call.func), error=error,
                                               fix=_jax_counterpart(qualname)))
         return
     if qualname in CONVERSIONS and call.args and _traced(model, call.args[0]):

@@ -48,3 +48,9 @@ def test_a_changed_parser_parses_again(kept_beside_bytecode, tmp_path, monkeypat
     assert dict(datafiles.load(data, derived)) == {"names": ["a", "b"], "count": 2}
     data.write_text(json.dumps({"names": ["c"]}))
     assert dict(datafiles.load(data, derived)) == {"names": ["c"], "count": 2}
+
+
+def test_fails_on_tracer_reads_scipy_only_for_scipy_names():
+    assert api.fails_on_tracer("numpy.asarray") == api.data()["numpy_fails_on_tracer"]["numpy.asarray"]
+    assert api.fails_on_tracer("scipy.special.hyp2f1") == api.data()["scipy_fails_on_tracer"]["scipy.special.hyp2f1"]
+    assert api.fails_on_tracer("jax.numpy.asarray") is None and api.fails_on_tracer("scipy.not_a_function") is None

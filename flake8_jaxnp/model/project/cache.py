@@ -12,12 +12,8 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-try:  # hashlib's own blake2b: importing hashlib would also load OpenSSL (10 M instructions, a tenth
-    from _blake2 import blake2b  # of the plugin's start-up, that an editor's save pays for nothing)
-except ImportError:  # a Python built without its own blake2
-    from hashlib import blake2b
-
 from ... import api
+from ...datafiles import blake2b
 
 
 class Memory:
