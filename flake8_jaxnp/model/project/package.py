@@ -9,7 +9,6 @@ import json
 import os
 from pathlib import Path
 
-from ...patterns import Pattern
 from . import cache
 from .cache import MEMORY
 
@@ -41,12 +40,12 @@ def package_files(package, in_package):
 
 class ReachInputs:
     """What solving a reach read (each module's identity) and relied on (what each import it
-    followed resolves to, whether a module's top-level imports name the project). Records
+    followed resolves to). Records
     nothing unless ``active``: the project asks it on every read, solving or not."""
 
     def __init__(self, active=False):
         self.active = active
-        self.identities, self.resolutions, self.imports, self.folder = {}, {}, {}, None
+        self.identities, self.resolutions, self.folder = {}, {}, None
 
     def listed(self, files):
         """The project folder's files were read (``Project.folder_files``): a file added there matters."""
@@ -62,16 +61,11 @@ class ReachInputs:
             question = [str(path), list(binding), list(attributes)]
             self.resolutions[json.dumps(question)] = [*question, _as_text(found)]
 
-    def imported(self, path, imports, found):
-        if self.active:
-            self.imports[json.dumps([str(path), imports])] = [str(path), imports, found]
-
     def kept(self):
-        return {"read": self.identities, "resolved": list(self.resolutions.values()),
-                "imports": list(self.imports.values()), "folder": self.folder}
+        return {"read": self.identities, "resolved": list(self.resolutions.values()), "folder": self.folder}
 
 
-def kept_reach(project, solve, imports_project):
+def kept_reach(project, solve):
     """The reach of ``project``'s package (``solve(files)``), from disk when every module
     it read is the file it was and every resolution and import check it relied on answers
     as before; else solved, recorded and kept. Used as JSON when just solved too, so both
@@ -80,7 +74,7 @@ def kept_reach(project, solve, imports_project):
     where = json.dumps([str(project.package), os.getcwd(), [str(path) for path in files]]).encode()
     key = f"{project._key(where)}-reach"
     kept = cache.read(project.cache_dir, key)
-    if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project) \
+    if kept is not None and _unchanged(kept["inputs"], project.target_of) \
             and kept["inputs"].get("folder") in (None, [str(path) for path in project.folder_files()]):
         return kept["reach"]
     project.reach_inputs = inputs = ReachInputs(active=bool(project.cache_dir))  # (nothing kept: nothing noted)
@@ -92,11 +86,10 @@ def kept_reach(project, solve, imports_project):
     return found
 
 
-def _unchanged(inputs, target_of, imports_project):
+def _unchanged(inputs, target_of):
     return all(cache.identity(Path(path)) == identity for path, identity in inputs["read"].items()) \
         and all(_as_text(target_of(Path(path), tuple(binding), attributes)) == found
-                for path, binding, attributes, found in inputs["resolved"]) \
-        and all(imports_project(Path(path), imports) == found for path, imports, found in inputs["imports"])
+                for path, binding, attributes, found in inputs["resolved"])
 
 
 def _as_text(found):
@@ -162,17 +155,3 @@ def top_package(folder):
             package = package.parent
         MEMORY.packages[key] = package, (package / "__init__.py").is_file()
     return MEMORY.packages[key]
-
-
-# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``),
-# after the newline before it (searched in b"\n" + data: the search jumps from line to line).
-_TOP_LEVEL_IMPORT = Pattern(rb"\n(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))")
-
-
-def top_level_imports(data):
-    """[[relative, [module, ...]]] for each line of ``data`` that starts an import."""
-    found = []
-    for relative, module, names in _TOP_LEVEL_IMPORT.findall(b"\n" + data):
-        modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
-        found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
-    return found
