@@ -24,7 +24,7 @@ from .defaults import (OtherModules, answer, calls_keeping_default, is_test_modu
                        passed_functions, shown)
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      project_folder, real_path, top_package)
+                      given_a_transform, project_folder, real_path, top_level_imports, top_package)
 from .wrappers import class_needs
 
 # Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
@@ -276,7 +276,7 @@ class Project(OtherModules):
         and kept on disk for later runs and other workers (``package.kept_reach``)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
-            MEMORY.callers[key] = kept_reach(self, self._reach)
+            MEMORY.callers[key] = kept_reach(self, self._reach, self._imports_project)
         found = {name: [entry for entry in calls if entry[3] != str(self.path)]
                  for name, calls in MEMORY.callers[key].get(str(self.path), {}).items()}
         return self.answered("callers", [], {name: calls for name, calls in found.items() if calls})
@@ -299,6 +299,7 @@ class Project(OtherModules):
         parameter."""
         from .objects import PassedObjects
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
+        last_names = tuple(sorted(_last_names(self.transforms)))  # (given_a_transform's)
         # (path, function, transform) -> traced parameters; -> the chain's root (None for a
         # root); a root's (function, path, line) of where the transform is applied
         reached, starts, origins, queue = {}, {}, {}, deque()
@@ -322,7 +323,7 @@ class Project(OtherModules):
 
         index = cache.RootIndex(self.cache_dir, self._key(str(self.package).encode()))
         for path in files:
-            summary = parts[path] = self._roots(path, might_trace, index)
+            summary = parts[path] = self._roots(path, might_trace, index, last_names)
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
@@ -475,14 +476,15 @@ class Project(OtherModules):
             MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
         return MEMORY.resolvers[key]
 
-    def _roots(self, path, might_trace, index):
+    def _roots(self, path, might_trace, index, last_names):
         """What a module that may apply a transform says of it (``roots``, ``applied`` and the
         ``flows`` of the roots: its summary, or the roots' part of it, ``root_summary``),
         or None: a test module (its traces are the tests' own), and a module that never
-        names a transform, which is neither parsed nor looked up in the cache. (A module that
-        imports nothing of the project still reaches other modules through the functions it is
-        given: ``jax.jit(partial(policy, apply_fn))`` of a parameter.) What the module's bytes say of that
-        (``index``) is kept by file identity, so an unchanged module is not even read."""
+        names a transform or imports no project module at its top level, unless its text may
+        apply a transform to a parameter (``given_a_transform``: then what the project passes there
+        is traced; otherwise nothing it traces can reach another module: its own traces are its
+        own file's), which is neither parsed nor looked up in the cache. What the module's bytes
+        say of that (``index``) is kept by file identity, so an unchanged module is not even read."""
         if is_test_module(path):
             return None
         identity = cache.identity(path)  # (before reading: a later write moves it)
@@ -494,9 +496,10 @@ class Project(OtherModules):
             except OSError:
                 return None
             traces = might_trace.search(data) is not None
-            known = index.put(path, identity, self._key(data) if traces else None, traces)  # (no key: never looked up)
-        key, traces = known
-        if not traces:
+            known = index.put(path, identity, self._key(data) if traces else None, traces,  # (no key: never looked up)
+                              top_level_imports(data) if traces else [], traces and given_a_transform(data, last_names))
+        key, traces, imports, given = known
+        if not (traces and (given or self._imports_project(path, imports))):
             return None
         found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-{ROOTS}")
         if found is None:  # its roots and their flows, from the lines that name a transform
@@ -512,6 +515,16 @@ class Project(OtherModules):
             if found is None:
                 return self.summary(path)
             cache.write(self.cache_dir, f"{key}-{ROOTS}", found)
+        return found
+
+    def _imports_project(self, path, imports):
+        """Whether one of the top-level ``imports`` of the module at ``path`` (``top_level_imports``)
+        names a project module: a relative one, or one whose top package is the project's."""
+        package, in_package = top_package(path.parent)  # (the project's files are real paths)
+        roots = import_roots(package.parent if in_package else package)
+        found = any(relative or any(is_project_module(roots, m) for m in modules)
+                    for relative, modules in imports)
+        self.reach_inputs.imported(path, imports, found)
         return found
 
     def _key(self, data):

@@ -7,8 +7,11 @@ editor's save checks file identities and resolutions instead of reading the modu
 """
 import json
 import os
+import re
+from functools import lru_cache
 from pathlib import Path
 
+from ...patterns import Pattern
 from . import cache
 from .cache import MEMORY
 
@@ -40,12 +43,12 @@ def package_files(package, in_package):
 
 class ReachInputs:
     """What solving a reach read (each module's identity) and relied on (what each import it
-    followed resolves to). Records
+    followed resolves to, whether a module's top-level imports name the project). Records
     nothing unless ``active``: the project asks it on every read, solving or not."""
 
     def __init__(self, active=False):
         self.active = active
-        self.identities, self.resolutions, self.folder = {}, {}, None
+        self.identities, self.resolutions, self.imports, self.folder = {}, {}, {}, None
 
     def listed(self, files):
         """The project folder's files were read (``Project.folder_files``): a file added there matters."""
@@ -61,11 +64,16 @@ class ReachInputs:
             question = [str(path), list(binding), list(attributes)]
             self.resolutions[json.dumps(question)] = [*question, _as_text(found)]
 
+    def imported(self, path, imports, found):
+        if self.active:
+            self.imports[json.dumps([str(path), imports])] = [str(path), imports, found]
+
     def kept(self):
-        return {"read": self.identities, "resolved": list(self.resolutions.values()), "folder": self.folder}
+        return {"read": self.identities, "resolved": list(self.resolutions.values()),
+                "imports": list(self.imports.values()), "folder": self.folder}
 
 
-def kept_reach(project, solve):
+def kept_reach(project, solve, imports_project):
     """The reach of ``project``'s package (``solve(files)``), from disk when every module
     it read is the file it was and every resolution and import check it relied on answers
     as before; else solved, recorded and kept. Used as JSON when just solved too, so both
@@ -74,7 +82,7 @@ def kept_reach(project, solve):
     where = json.dumps([str(project.package), os.getcwd(), [str(path) for path in files]]).encode()
     key = f"{project._key(where)}-reach"
     kept = cache.read(project.cache_dir, key)
-    if kept is not None and _unchanged(kept["inputs"], project.target_of) \
+    if kept is not None and _unchanged(kept["inputs"], project.target_of, imports_project) \
             and kept["inputs"].get("folder") in (None, [str(path) for path in project.folder_files()]):
         return kept["reach"]
     project.reach_inputs = inputs = ReachInputs(active=bool(project.cache_dir))  # (nothing kept: nothing noted)
@@ -86,10 +94,11 @@ def kept_reach(project, solve):
     return found
 
 
-def _unchanged(inputs, target_of):
+def _unchanged(inputs, target_of, imports_project):
     return all(cache.identity(Path(path)) == identity for path, identity in inputs["read"].items()) \
         and all(_as_text(target_of(Path(path), tuple(binding), attributes)) == found
-                for path, binding, attributes, found in inputs["resolved"])
+                for path, binding, attributes, found in inputs["resolved"]) \
+        and all(imports_project(Path(path), imports) == found for path, imports, found in inputs["imports"])
 
 
 def _as_text(found):
@@ -155,3 +164,38 @@ def top_package(folder):
             package = package.parent
         MEMORY.packages[key] = package, (package / "__init__.py").is_file()
     return MEMORY.packages[key]
+
+
+# A top-level import: (a relative module's dot, the module of ``from m import``, the names of ``import a, b``),
+# after the newline before it (searched in b"\n" + data: the search jumps from line to line).
+_TOP_LEVEL_IMPORT = Pattern(rb"\n(?:from[ \t]+(\.)|from[ \t]+([\w.]+)[ \t]+import|import[ \t]+([^\n#;\\]+))")
+
+
+def top_level_imports(data):
+    """[[relative, [module, ...]]] for each line of ``data`` that starts an import."""
+    found = []
+    for relative, module, names in _TOP_LEVEL_IMPORT.findall(b"\n" + data):
+        modules = [module] if module else [name.split()[0] for name in names.split(b",") if name.strip()]
+        found.append([bool(relative), [m.decode("utf-8", "replace") for m in modules]])
+    return found
+
+
+def given_a_transform(data, last_names):
+    """Whether a module's bytes may apply a transform (``last_names``: a sorted tuple of their last
+    names) to a parameter: one called on a name, or on a ``partial`` of one (``jax.jit(
+    functools.partial(policy, apply_fn))``), that a def's one-line signature names too. A cheap,
+    loose test: a module it lets through is read for its roots; one it misses stays silent."""
+    applied, signature = _given_patterns(last_names)
+    names = set(applied.findall(data))
+    return bool(names) and any(names.intersection(_WORD.findall(found)) for found in signature.findall(data))
+
+
+@lru_cache(maxsize=4)
+def _given_patterns(last_names):
+    """(a transform's call on a name or on a ``partial`` of one, capturing the name; a one-line signature)."""
+    words = b"|".join(re.escape(name.encode()) for name in last_names)
+    return (re.compile(rb"\b(?:" + words + rb")\(\s*(?:(?:functools\.)?partial\(\s*)?([A-Za-z_]\w*)\s*[,)]"),
+            re.compile(rb"\bdef[ \t]+\w+[ \t]*\(([^)\n]*)\)"))
+
+
+_WORD = re.compile(rb"[A-Za-z_]\w*")
