@@ -218,8 +218,7 @@ class RootIndex:
         """(bytes key, names a transform, imports, may transform a parameter) when ``path`` is the
         file looked at before."""
         entry = self.entries.get(str(path))
-        return tuple(entry[1:]) if identity is not None and entry is not None and entry[0] == identity \
-            and len(entry) == 5 else None
+        return tuple(entry[1:]) if identity is not None and entry is not None and entry[0] == identity else None
 
     def put(self, path, identity, key, traces, imports, given):
         if identity is not None:
