@@ -499,9 +499,16 @@ class Project(OtherModules):
             known = index.put(path, identity, self._key(data) if traces else None, traces,  # (no key: never looked up)
                               top_level_imports(data) if traces else [], traces and given_a_transform(data, last_names))
         key, traces, imports, given = known
-        if not (traces and (given or self._imports_project(path, imports))):
+        imported = traces and self._imports_project(path, imports)
+        if not (imported or traces and given):
             return None
         found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-{ROOTS}")
+        if not imported:  # let in by its text alone: only a transform of a parameter reaches out (never parsed whole)
+            from .summaries import root_summary
+            found = found or root_summary(path.read_bytes() if data is None else data, self.transforms,
+                                          self.scalars_static)
+            return {"roots": [], "applied": [entry for entry in found["applied"] if entry[0] is None], "flows": {}} \
+                if found else None
         if found is None:  # its roots and their flows, from the lines that name a transform
             if data is None:  # (not read yet in this call)
                 try:
