@@ -200,8 +200,8 @@ def salt(transforms, scalars_static):
 class RootIndex:
     """What each module of a package says of its roots, by file identity (inode, size and
     modification and change times, which every write moves): the key of its bytes, whether
-    it names a transform, its top-level imports. Kept on disk, so that a run after edits
-    (an editor's) reads only the modules that changed. The resolution of the imports is
+    it names a transform, its top-level imports, whether it may transform a parameter. Kept on
+    disk, so that a run after edits (an editor's) reads only the modules that changed. The resolution of the imports is
     not kept: it depends on the other files."""
 
     def __init__(self, cache_dir, key):
@@ -210,15 +210,16 @@ class RootIndex:
         self.changed = False
 
     def get(self, path, identity):
-        """(bytes key, names a transform, imports) when ``path`` is the file looked at before."""
+        """(bytes key, names a transform, imports, may transform a parameter) when ``path`` is the
+        file looked at before."""
         entry = self.entries.get(str(path))
         return tuple(entry[1:]) if identity is not None and entry is not None and entry[0] == identity else None
 
-    def put(self, path, identity, key, traces, imports):
+    def put(self, path, identity, key, traces, imports, given):
         if identity is not None:
-            self.entries[str(path)] = [identity, key, traces, imports]
+            self.entries[str(path)] = [identity, key, traces, imports, given]
             self.changed = True
-        return key, traces, imports
+        return key, traces, imports, given
 
     def keep(self):
         if self.changed:

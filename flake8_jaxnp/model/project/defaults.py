@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..instances import given_by_calls
-from ..syntax import module_imports, parameters, split_attributes
+from ..syntax import is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
 from .constants import GLOBAL_NEEDS
@@ -285,6 +285,35 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
 
     return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
                            for call in _calls_of(project, other, version, factory)], handed, every=False)
+
+
+def passed_functions(project, path, unit, param):
+    """[((module path, unit), facts, positions self takes)] for the functions that the project's calls
+    of the top-level def or class around ``unit`` of the module at ``path`` (a class: its ``__init__``)
+    pass as its parameter ``param`` (``passed_values``): one named there, or the def that a factory's
+    call there returns (``Collector(policy=make_policy(cfg))``: ``make_policy.policy``)."""
+    factory, summary = unit.split(".")[0], project.summary(path)
+    facts = summary["functions"].get(factory)
+    if facts is None and f"{factory}.__init__" in summary["methods"]:
+        facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
+    project.reach_inputs.listed(project.folder_files())
+    files = [other for other in project.folder_files() if not is_test_module(other)]
+    found = []
+    for (other, name), built in dict.fromkeys((target, built is not None) for target, built, _
+                                              in (passed_values(project, files, path, factory, facts["params"], param)
+                                                  if facts else ())):
+        if not built:
+            found.append(project._callee(other, None, [name]))
+            continue
+        gives = (project.summary(other, defines=name) or {}).get("functions", {}).get(name, {}).get("gives")
+        if gives is not None:
+            found.append(((other, f"{name}.{gives['name']}"), gives, 0))
+    return [entry for entry in found if entry[1] is not None]
+
+
+def is_test_module(path):
+    """pytest's test files and conftest.py: what they trace is the tests' own."""
+    return is_test_file(str(path)) or path.name == "conftest.py"
 
 
 def passed_arrays(project, name, params):

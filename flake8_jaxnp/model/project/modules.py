@@ -15,15 +15,17 @@ import os
 from collections import deque
 from functools import partial
 
-from ..syntax import is_test_file, module_imports
+from ..syntax import module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
 from .constants import NUMPY, constant_needs, numpy_summary
-from .defaults import OtherModules, answer, calls_keeping_default, leaves_out, modules_naming, passed_values, shown
+from .defaults import (OtherModules, answer, calls_keeping_default, is_test_module, leaves_out, modules_naming,
+                       passed_functions, shown)
 from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      project_folder, real_path, top_level_definitions, top_level_imports, top_package)
+                      given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
+                      top_package)
 from .wrappers import class_needs
 
 # Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
@@ -298,6 +300,7 @@ class Project(OtherModules):
         parameter."""
         from .objects import PassedObjects
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
+        last_names = tuple(sorted(_last_names(self.transforms)))  # (given_a_transform's)
         # (path, function, transform) -> traced parameters; -> the chain's root (None for a
         # root); a root's (function, path, line) of where the transform is applied
         reached, starts, origins, queue = {}, {}, {}, deque()
@@ -321,10 +324,17 @@ class Project(OtherModules):
 
         index = cache.RootIndex(self.cache_dir, cache.key_of(str(self.package).encode(), self.salt))
         for path in files:
-            summary = parts[path] = self._roots(path, might_trace, index)
+            summary = parts[path] = self._roots(path, might_trace, index, last_names)
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
+                if binding is None:  # jax.jit(partial(policy, apply_fn)): each function the calls pass
+                    for target, facts, _ in passed_functions(self, path, attributes[2], attributes[1]):
+                        params = _applied_parameters(facts, *spec)
+                        calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[
+                            0] |= params
+                        start((*target, transform), params, (target[1], str(path), line))
+                    continue
                 applied_module = attributes[-1:] == ["__call__"]  # jax.jit(model.apply), Model imported
                 target = self.target_of(path, binding, attributes[:-1] if applied_module else attributes)
                 target_summary = self.summary(target[0]) if target is not None and target[0] != path else None
@@ -367,10 +377,9 @@ class Project(OtherModules):
                     if found is None:
                         continue
                     origin, binding, attributes = found
-                run = self._passed(path, name, attributes[1]) if binding is None and attributes[0] == PASSED_FUNCTION \
-                    else [(origin, binding, attributes)]  # forward(p, x): each function the factory's calls pass
-                for origin, binding, attributes in run:
-                    target, facts, skipped = self._callee(origin, binding, attributes)
+                run = passed_functions(self, path, name, attributes[1]) if binding is None \
+                    and attributes[0] == PASSED_FUNCTION else [self._callee(origin, binding, attributes)]
+                for target, facts, skipped in run:  # forward(p, x): each function the factory's calls pass
                     params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                         | set(named) if facts else set()
                     if facts is None or not (params or always and caches):
@@ -404,20 +413,6 @@ class Project(OtherModules):
         summary = self.summary(path, defines=name.split(".")[0]) if "." not in name else None
         return (summary if summary is not None and name in summary["functions"] else self.summary(path))[
             "flows"].get(name, ())
-
-    def _passed(self, path, unit, param):
-        """[(module path, None, [name])] for the functions that the project's calls of the top-level
-        def or class around ``unit`` of the module at ``path`` pass as its parameter ``param`` (a
-        class: of its ``__init__``)."""
-        factory, summary = unit.split(".")[0], self.summary(path)
-        facts = summary["functions"].get(factory)
-        if facts is None and f"{factory}.__init__" in summary["methods"]:
-            facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
-        self.reach_inputs.listed(self.folder_files())
-        files = [other for other in self.folder_files() if not is_test_module(other)]
-        found = passed_values(self, files, path, factory, facts["params"], param) if facts else []
-        return [(other, None, [function]) for other, function in dict.fromkeys(
-            target for target, built, _ in found if built is None)]
 
     def _parameter_classes(self, path, unit, indexes):
         """``parameter_classes`` of the module at ``path``'s unit, cached beside the module's key."""
@@ -484,14 +479,15 @@ class Project(OtherModules):
             MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
         return MEMORY.resolvers[key]
 
-    def _roots(self, path, might_trace, index):
+    def _roots(self, path, might_trace, index, last_names):
         """What a module that may apply a transform says of it (``roots``, ``applied`` and the
         ``flows`` of the roots: its summary, or the roots' part of it, ``root_summary``),
         or None: a test module (its traces are the tests' own), and a module that never
-        names a transform or imports no project module at its top level (nothing it traces
-        can reach another module then: its own traces are its own file's), which is
-        neither parsed nor looked up in the cache. What the module's bytes say of that
-        (``index``) is kept by file identity, so an unchanged module is not even read."""
+        names a transform or imports no project module at its top level, unless its text may
+        apply a transform to a parameter (``given_a_transform``: then what the project passes there
+        is traced; otherwise nothing it traces can reach another module: its own traces are its
+        own file's), which is neither parsed nor looked up in the cache. What the module's bytes
+        say of that (``index``) is kept by file identity, so an unchanged module is not even read."""
         if is_test_module(path):
             return None
         identity = cache.identity(path)  # (before reading: a later write moves it)
@@ -505,11 +501,19 @@ class Project(OtherModules):
             traces = might_trace.search(data) is not None
             version = (identity[2], identity[1]) if identity else None  # (modification time, size)
             key = cache.module_key(path, version, self.salt, data)[0] if traces else None  # (none: never looked up)
-            known = index.put(path, identity, key, traces, top_level_imports(data) if traces else [])
-        key, traces, imports = known
-        if not (traces and self._imports_project(path, imports)):
+            known = index.put(path, identity, key, traces, top_level_imports(data) if traces else [],
+                              traces and given_a_transform(data, last_names))
+        key, traces, imports, given = known
+        imported = traces and self._imports_project(path, imports)
+        if not (imported or traces and given):
             return None
         found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-{ROOTS}")
+        if not imported:  # let in by its text alone: only a transform of a parameter reaches out (never parsed whole)
+            from .summaries import root_summary
+            found = found or root_summary(path.read_bytes() if data is None else data, self.transforms,
+                                          self.scalars_static)
+            return {"roots": [], "applied": [entry for entry in found["applied"] if entry[0] is None], "flows": {}} \
+                if found else None
         if found is None:  # its roots and their flows, from the lines that name a transform
             if data is None:  # (not read yet in this call)
                 try:
@@ -558,11 +562,6 @@ def _site_order(site):
     """Sites sorted by their key, a transform applied (caller None) first."""
     (transform, caller, path, line), _ = site
     return transform, caller or "", path, line
-
-
-def is_test_module(path):
-    """pytest's test files and conftest.py: what they trace is the tests' own."""
-    return is_test_file(str(path)) or path.name == "conftest.py"
 
 
 def has_project(filename):

@@ -9,6 +9,8 @@ editor's save checks file identities and resolutions instead of reading the modu
 """
 import json
 import os
+import re
+from functools import lru_cache
 from pathlib import Path
 
 from ...patterns import Pattern
@@ -196,3 +198,24 @@ def top_level_definitions(source):
 # A newline, then a line that defines a name. Starting with a newline rather than ^ makes
 # the search jump from line to line instead of trying every byte.
 _DEFINITION = Pattern(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80-\xff]+)[ \t]*(?::|=(?!=)))")
+
+
+def given_a_transform(data, last_names):
+    """Whether a module's bytes may apply a transform (``last_names``: a sorted tuple of their last
+    names) to a parameter: one called on a name, or on a ``partial`` of one (``jax.jit(
+    functools.partial(policy, apply_fn))``), that a def's one-line signature names too. A cheap,
+    loose test: a module it lets through is read for its roots; one it misses stays silent."""
+    applied, signature = _given_patterns(last_names)
+    names = set(applied.findall(data))
+    return bool(names) and any(names.intersection(_WORD.findall(found)) for found in signature.findall(data))
+
+
+@lru_cache(maxsize=4)
+def _given_patterns(last_names):
+    """(a transform's call on a name or on a ``partial`` of one, capturing the name; a one-line signature)."""
+    words = b"|".join(re.escape(name.encode()) for name in last_names)
+    return (re.compile(rb"\b(?:" + words + rb")\(\s*(?:(?:functools\.)?partial\(\s*)?([A-Za-z_]\w*)\s*[,)]"),
+            re.compile(rb"\bdef[ \t]+\w+[ \t]*\(([^)\n]*)\)"))
+
+
+_WORD = re.compile(rb"[A-Za-z_]\w*")

@@ -23,7 +23,7 @@ from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child
                       imported_qualname, named_options, parameters, positional_names, selected_arguments,
                       split_attributes, transform_spec)
 from ..traced import LINEN_COMPACT, LINEN_MODULES
-from .flows import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, bound_by
+from .flows import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, PASSED_FUNCTION, bound_by
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Decorators after which a method read from ``self`` binds no first parameter.
@@ -375,6 +375,8 @@ class _Reader:
                 self._target(value, spec, scopes, bound, names, line)
                 return
         found = self._resolve(expr, chain)
+        if found is None and type(expr) is ast.Name and not returned:  # jax.jit(partial(policy, apply_fn))
+            found = self._passed_parameter(expr.id, chain)
         if found is None and type(expr) is ast.Attribute and type(expr.value) is ast.Name and not returned:
             found = self._applied_module(expr.value.id, chain, expr.attr)  # jax.jit(counter.count)
             bound += found is not None  # (its self is the object)
@@ -429,6 +431,18 @@ class _Reader:
             return self._applied_module(root.id, chain)
         found = self._resolve_name(root.id, chain, attributes)
         return found if found is not None and not isinstance(found[0], ast.AST) else None
+
+    def _passed_parameter(self, name, chain):
+        """(None, [PASSED_FUNCTION, parameter, unit]) for a parameter, never rebound, of the top-level
+        def or the ``__init__`` of the top-level class ``unit`` around the application: the reach traces
+        each function that the project's calls of that def or class pass there; else None."""
+        scope = chain[-1]
+        at_top = len(chain) == 2 and scope.owner is None \
+            or len(chain) == 3 and scope.owner is not None and scope.node.name == "__init__"
+        if not (at_top and isinstance(scope.node, DEFS) and scope.lookup(name) == (1, None)
+                and name in {arg.arg for arg in parameters(scope.node)}):
+            return None
+        return None, [PASSED_FUNCTION, name, scope.prefix[:-1]]
 
     def _assigned_call(self, name, chain):
         """(the call, the scopes it was evaluated in) when ``name`` is bound once, to a call

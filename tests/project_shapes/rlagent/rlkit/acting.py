@@ -17,7 +17,9 @@ def annealed_epsilon(cfg):
     global _EPS_STEP
     # project shape (not a thread): the counter bumped by a function the jitted policy calls
     _EPS_STEP += 1  # reported: JNP302
-    return linear_epsilon(_EPS_STEP, cfg)
+    # project shape (not a thread), marked after the first measure (the runtime mode confirms it; the
+    # shape of jax#1348 in tests/reported/side_effects.py): the counter's read, frozen into the trace
+    return linear_epsilon(_EPS_STEP, cfg)  # reported: JNP304
 
 
 def epsilon_greedy(apply_fn, params, obs, key, epsilon):
