@@ -126,7 +126,8 @@ def test_the_units_a_module_applies_a_transform_to():
                      ["outer.inner", "jax.jit", ["a", "b"], 26],  # through the vmap it is given
                      ["outer.inner", "jax.vmap", ["a", "b"], 25],  # a and b (line 26), a (partial, line 25)
                      ["top", "jax.jit", ["x"], 7]]  # a defaulted parameter is no tracer; shadowed: a parameter
-    assert applied == [[["ops", 1, "loss"], [], False, "jax.jit", 0, [], [], ["cfg"], 31],
+    assert applied == [[None, ["<passed>", "loss", "shadowed"], False, "jax.jit", 0, [], [], [], 29],  # its callers'
+                       [["ops", 1, "loss"], [], False, "jax.jit", 0, [], [], ["cfg"], 31],
                        [["", 1, "ops"], ["loss"], False, "jax.jit", 0, [], [], [], 32]]
 
 
