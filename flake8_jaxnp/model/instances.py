@@ -121,10 +121,11 @@ class Instances:
         """The same-file defs that the parameter the Name ``expr`` reads holds: each one that the
         calls of its function pass by name or as a lambda (``make_step(mse)``, ``make_step(loss_fn=mae)``,
         ``loop(lambda f: ~jnp.all(f), ...)``), or ()
-        when a call passes anything else or leaves it out, or the function escapes."""
-        func = self.names.parameter_of(expr)
+        when a call passes anything else or leaves it out, or the function escapes; for another
+        expression, the defs of which one runs (``names.function_arms``: ``LOSSES[name]``)."""
+        func = self.names.parameter_of(expr) if type(expr) is ast.Name else None
         if func is None:
-            return ()
+            return tuple(self.names.function_bound_to(arm) for arm in self.names.function_arms(expr))
         return tuple(self.passed_to(func, expr.id, lambda argument: [self.names.function_bound_to(
             argument)] if type(argument) in (ast.Name, ast.Lambda) else None) or ())
 

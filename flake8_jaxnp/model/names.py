@@ -308,11 +308,27 @@ class Names:
         return _lookup(node.id, self.scope_of[node], self.module_scope)
 
     def function_arms(self, node):
-        """The arms of ``a if cond else b``, written at ``node`` or given by a Name's one assignment,
-        when each names a function (``self.function_bound_to``); else ()."""
+        """The functions of which one runs, when each names a function (``self.function_bound_to``):
+        the arms of ``a if cond else b``, or the values of a module-level dict display looked up by
+        a key that is not a constant (``LOSSES[cfg.loss]``: every one may run; a constant key, the
+        one it names), written at ``node`` or given by a Name's one assignment; else ()."""
         chosen = self.assigned_value(node) if type(node) is ast.Name else node
-        arms = (chosen.body, chosen.orelse) if type(chosen) is ast.IfExp else ()
+        kind = type(chosen)
+        arms = (chosen.body, chosen.orelse) if kind is ast.IfExp else self._looked_up(chosen) if kind is ast.Subscript \
+            else ()
         return arms if arms and all(self.function_bound_to(arm) for arm in arms) else ()
+
+    def _looked_up(self, subscript):
+        """The values of the module-level dict display that ``subscript`` indexes that its key may
+        give (all of them for a key that is not a constant), or ()."""
+        table = self.one_binding(subscript.value, BindingKind.ASSIGN, module_level=True) \
+            if type(subscript.value) is ast.Name else None
+        if table is None or type(table.value) is not ast.Dict or None in table.value.keys:
+            return ()
+        if type(subscript.slice) is not ast.Constant:
+            return tuple(table.value.values)
+        return tuple(value for key, value in zip(table.value.keys, table.value.values)
+                     if type(key) is ast.Constant and key.value == subscript.slice.value)[-1:]
 
     def one_binding(self, node, kind=None, module_level=False):
         """The one binding (of ``kind``, when given; at module level, when ``module_level``) that a

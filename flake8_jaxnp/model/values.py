@@ -484,7 +484,7 @@ class FunctionFlow:
                 return builder_result(built)
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             inner = call.func.args[0] if call.func.args else None
-            if type(inner) in (ast.Name, ast.Lambda, ast.Attribute) and self._exact and self.traced is not None:
+            if inner is not None and self._exact and self.traced is not None:  # (a def, or those of which one runs)
                 transformed = self.context.callee(inner)  # jax.grad(loss)(p), jax.grad(self.loss)(p): loss runs under
                 for each in (transformed,) if transformed is not None else self.context.functions_passed(inner):
                     self.calls.append((each, call, args, keywords))  # this trace too (each def loss is given)

@@ -306,3 +306,36 @@ class Counter(nnx.Module):
 ])
 def test_nnx_module_state_is_not_a_side_effect(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+LOSS_TABLE = """\
+def host(x):
+    return np.abs(x)
+
+def plain(x):
+    return x * x
+
+"""
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a module dict of functions looked up by a key that is not a constant: every entry may run
+    (LOSS_TABLE + "LOSSES = {'host': host, 'plain': plain}\n\ndef run(name, x):\n"
+     "    return jax.jit(LOSSES[name])(x)\n", [(2, "JNP201")]),
+    (LOSS_TABLE + "LOSSES = {'host': host, 'plain': plain}\n\n@functools.partial(jax.jit, static_argnums=1)\n"
+     "def run(x, name):\n    loss = LOSSES[name]\n    return jax.grad(loss)(x)\n", [(2, "JNP201")]),
+    # a constant key runs its own entry only
+    (LOSS_TABLE + "LOSSES = {'host': host, 'plain': plain}\n\nf = jax.jit(LOSSES['plain'])\n", []),
+    (LOSS_TABLE + "LOSSES = {'host': host, 'plain': plain}\n\nf = jax.jit(LOSSES['host'])\n", [(2, "JNP201")]),
+    # not only functions, a dict rebound, unpacked, or local: not followed
+    (LOSS_TABLE + "LOSSES = {'host': host, 'plain': len}\n\ndef run(name, x):\n"
+     "    return jax.jit(LOSSES[name])(x)\n", []),
+    (LOSS_TABLE + "LOSSES = {'host': host}\nLOSSES = {'plain': plain}\n\ndef run(name, x):\n"
+     "    return jax.jit(LOSSES[name])(x)\n", []),
+    (LOSS_TABLE + "LOSSES = {'plain': plain, **{'host': host}}\n\ndef run(name, x):\n"
+     "    return jax.jit(LOSSES[name])(x)\n", []),
+    (LOSS_TABLE + "def run(name, x):\n    losses = {'host': host, 'plain': plain}\n"
+     "    return jax.jit(losses[name])(x)\n", []),
+])
+def test_functions_looked_up_in_a_module_dict(lint_source, body, expected):
+    assert findings(lint_source, "import functools\n" + body) == [(line + 1, code) for line, code in expected]
