@@ -340,3 +340,15 @@ def _traces_per_holder(name, holder, make_tx, jit):
             params = jnp.full((2, 1), float(seed))
             step(None, holder(apply_fn=jnp.dot, params=params, tx=make_tx()), jnp.ones((1, 2)))
     return len(traces)
+
+
+def rejected_by_jax_jit(instance):
+    """Whether ``jax.jit`` refuses ``instance`` as an argument: not a pytree of JAX types (a
+    linen Module; an Equinox Module holding functions, such as ``eqx.nn.MLP``'s activation)."""
+    import jax
+
+    try:
+        jax.jit(lambda module: 0)(instance)
+    except TypeError:
+        return True
+    return False

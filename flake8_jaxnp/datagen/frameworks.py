@@ -16,7 +16,7 @@ import sys
 from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, HOLDERS_KEY, RECORDS_KEY,
                                   UPDATE_CALLBACKS_KEY, framework_aliases, framework_array_functions,
                                   framework_fresh_objects, framework_records, framework_static_holders,
-                                  framework_update_callbacks, recorded)
+                                  framework_update_callbacks, recorded, rejected_by_jax_jit)
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -275,7 +275,11 @@ def _array_holders(name, base):
         if attr.startswith("_") or not inspect.isclass(holder) or issubclass(holder, base):
             continue
         try:
-            probe = type("Probe", (base,), {"__init__": lambda self, h=holder: setattr(self, "held", h(jnp.ones(3)))})()
+            held = holder(jnp.ones(3))
+            if hasattr(held, "__exit__"):  # a setting in force once built (nnx.set_graph_mode): exited, not probed
+                with held:
+                    continue
+            probe = type("Probe", (base,), {"__init__": lambda self, h=held: setattr(self, "held", h)})()
             namespace.jit(lambda m: seen.append(all(isinstance(v, jax.core.Tracer)
                                                     for v in (m.held.value, m.held[...]))))(probe)
         except Exception:  # noqa: BLE001 - not built around an array, or not readable so
@@ -347,18 +351,6 @@ def _python_fields_static(name, base):
     step(Counted(1), jnp.ones(3))
     step(Counted(2), jnp.ones(3))
     return len(traces) == 2
-
-
-def rejected_by_jax_jit(instance):
-    """Whether ``jax.jit`` refuses ``instance`` as an argument: not a pytree of JAX types (a
-    linen Module; an Equinox Module holding functions, such as ``eqx.nn.MLP``'s activation)."""
-    import jax
-
-    try:
-        jax.jit(lambda module: 0)(instance)
-    except TypeError:
-        return True
-    return False
 
 
 def _run_linen(base, compact, record, seen, x):

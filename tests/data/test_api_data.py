@@ -341,3 +341,14 @@ def test_framework_update_callbacks_are_measured_inside_a_jitted_update():
 def test_framework_records_are_measured_under_the_jit():
     facts = api.framework_record_builders()["flax.training.train_state.TrainState.create"]
     assert facts["arrays"] == ["step"] and set(facts["fields"]) == {"step", "params", "opt_state"}
+
+
+def test_the_nnx_array_holders_probe_leaves_nnx_jit_working():
+    """Built around an array, one class of NNX's namespace, ``nnx.set_graph_mode``, is a setting in force
+    until exited: left so, every later ``nnx.jit`` failed and the NNX layers went unmeasured."""
+    nnx = pytest.importorskip("flax.nnx")
+    import jax.numpy as jnp
+    from flake8_jaxnp.datagen.frameworks import _array_holders
+
+    assert "flax.nnx.Param" in _array_holders("flax.nnx.Module", nnx.Module)
+    assert nnx.jit(lambda m, a: m(a))(nnx.Linear(3, 2, rngs=nnx.Rngs(0)), jnp.ones(3)).shape == (2,)
