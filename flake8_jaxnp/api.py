@@ -130,6 +130,9 @@ tree_result_functions = _entry("tree_result_functions", frozen=True)
 # Bare names of functions whose array results are always boolean.
 bool_result_functions = _entry("bool_result_functions", frozen=True)
 
+# Qualified names of functions that give back their one floating argument's dtype (jax.numpy.tanh).
+dtype_keeping_functions = _entry("dtype_keeping_functions", frozen=True)
+
 # Bare NumPy function name -> {"int": dtype, "float": dtype} it builds from Python ints, or from Python
 # scalars one of which is a float.
 scalar_results = _entry("scalar_results")

@@ -76,6 +76,8 @@ JAX_DTYPE_MODULES = ("jax.numpy", "jax.random", "jax.lax", "jax.nn")
 # The dtypes the linter names (and the generated promotion tables cover), by NumPy's name.
 DTYPE_NAMES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                "float16", "bfloat16", "float32", "float64", "complex64", "complex128")
+# The floating dtypes JAX computes in without x64: dtype_keeping_functions keep each of them.
+KEPT_FLOATS = ("bfloat16", "float16", "float32")
 # Builtins that turn an array into a Python value, and those that format it as text.
 SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
                                 "builtins.range"})

@@ -15,8 +15,8 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import (config_flags, frameworks, gradients, release_history, replacements, scipy_functions, stack, tables,
-               transforms)
+from . import (config_flags, dtype_keeping, frameworks, gradients, release_history, replacements, scipy_functions,
+               stack, tables, transforms)
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
@@ -501,6 +501,7 @@ def _build():
         "tuple_result_functions": results["tuple"],
         "tree_result_functions": tables.tree_results(_resolve, _public),
         "bool_result_functions": results["bool"],
+        "dtype_keeping_functions": dtype_keeping.dtype_keeping_functions(_resolve, _public),
         "constructor_defaults": defaults,
         "scalar_results": scalar_results,
         "python_result_methods": tables.python_result_methods(),

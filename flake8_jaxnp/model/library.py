@@ -9,7 +9,8 @@ import ast
 from functools import lru_cache
 
 from .. import api
-from ..facts import DEVICE_PRESERVING, JAX_ARRAY_MODULES, TREE_LEAVES, TREE_MAPS, UNPROBED_NON_ARRAY_FUNCTIONS
+from ..facts import (DEVICE_PRESERVING, JAX_ARRAY_MODULES, KEPT_FLOATS, TREE_LEAVES, TREE_MAPS,
+                     UNPROBED_NON_ARRAY_FUNCTIONS)
 from . import containers, dtypes
 from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, ON_DEVICE, PYTHON, PYTHON_VALUE,
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
@@ -304,6 +305,10 @@ def _jax_dtype(flow, call_node, qualname, name):
         dtype = "float64"  # the default float, narrowed below unless x64 is on
     elif dtype is None and name in api.bool_result_functions():
         dtype = "bool"
+    elif dtype is None and qualname in api.dtype_keeping_functions() and len(call_node.args) == 1 \
+            and not call_node.keywords and type(call_node.args[0]) is not ast.Starred:
+        source = flow.values.get(call_node.args[0])  # jnp.tanh(h) of a bfloat16 h: bfloat16, as measured
+        dtype = source.dtype if source is not None and not source.weak and source.dtype in KEPT_FLOATS else None
     return dtypes.on_jax(dtype, flow.x64) if dtype else None
 
 

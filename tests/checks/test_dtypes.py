@@ -258,3 +258,19 @@ def test_narrowing_inside_narrowing_is_reported_once_for_the_outermost_expressio
     """)) if message.startswith("JNP403")]
     assert [message.split(" hands ")[0] for message in found] == [
         "JNP403 0.8 * jnp.sin(X) + 0.1 + np.random.normal(...)", "JNP403 jnp.sin(X)"]
+
+
+@pytest.mark.parametrize("call, found", [
+    ("jnp.tanh(h)", ["JNP401"]),  # element-wise: bfloat16 in, bfloat16 out
+    ("jax.nn.softmax(h)", ["JNP401"]),
+    ("jnp.clip(h, lo)", []),  # a second argument may promote: the dtype is not kept
+    ("jnp.tanh(h.astype(jnp.float32))", []),
+    ("jnp.sum(h)", []),  # a reduction is not measured to keep it
+])
+def test_element_wise_functions_keep_a_floating_dtype(lint_source, call, found):
+    text = source(f"""
+        def forward(lo):
+            h = jnp.ones(3, dtype=jnp.bfloat16)
+            return {call} + jnp.zeros(3, dtype=jnp.float32)
+    """)
+    assert codes(lint_source(text)) == found

@@ -228,6 +228,15 @@ def test_bool_result_functions():
     assert not {"sum", "where", "abs", "shape"} & names
 
 
+def test_dtype_keeping_functions_give_back_their_floating_argument_dtype():
+    names = api.dtype_keeping_functions()
+    assert {"jax.numpy.tanh", "jax.nn.relu", "jax.nn.silu", "jax.numpy.exp"} <= names
+    assert not {"jax.numpy.sum", "jax.numpy.isnan", "jax.numpy.argmax", "jax.numpy.float32"} & names
+    for qualname in ("jax.numpy.tanh", "jax.nn.gelu", "jax.lax.rsqrt"):
+        for dtype in (jnp.bfloat16, jnp.float16):
+            assert _resolve(qualname)(jnp.ones(3, dtype=dtype)).dtype == dtype
+
+
 def test_constructor_defaults():
     defaults = api.constructor_defaults()
     assert defaults["zeros"] == defaults["ones"] == defaults["eye"] == "float64"
