@@ -200,7 +200,8 @@ def salt(transforms, scalars_static):
 class RootIndex:
     """What each module of a package says of its roots, by file identity (inode, size and
     modification and change times, which every write moves): the key of its bytes, whether
-    it names a transform, its top-level imports, whether it may transform a parameter. Kept on
+    it names a transform, its top-level imports, whether it may transform a parameter (None until asked:
+    it is asked only of a module whose imports name no project module). Kept on
     disk, so that a run after edits (an editor's) reads only the modules that changed. The resolution of the imports is
     not kept: it depends on the other files."""
 

@@ -501,10 +501,15 @@ class Project(OtherModules):
             traces = might_trace.search(data) is not None
             version = (identity[2], identity[1]) if identity else None  # (modification time, size)
             key = cache.module_key(path, version, self.salt, data)[0] if traces else None  # (none: never looked up)
-            known = index.put(path, identity, key, traces, top_level_imports(data) if traces else [],
-                              traces and given_a_transform(data, last_names))
+            known = index.put(path, identity, key, traces, top_level_imports(data) if traces else [], None)
         key, traces, imports, given = known
         imported = traces and self._imports_project(path, imports)
+        if traces and not imported and given is None:  # (the text test: asked once, of modules the import test refuses)
+            try:
+                data = path.read_bytes() if data is None else data
+            except OSError:
+                return None
+            given = index.put(path, identity, key, traces, imports, given_a_transform(data, last_names))[3]
         if not (imported or traces and given):
             return None
         found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-{ROOTS}")
