@@ -513,12 +513,6 @@ class Project(OtherModules):
         if not (imported or traces and given):
             return None
         found = cache.read(self.cache_dir, key) or cache.read(self.cache_dir, f"{key}-{ROOTS}")
-        if not imported:  # let in by its text alone: only a transform of a parameter reaches out (never parsed whole)
-            from .summaries import root_summary
-            found = found or root_summary(path.read_bytes() if data is None else data, self.transforms,
-                                          self.scalars_static)
-            return {"roots": [], "applied": [entry for entry in found["applied"] if entry[0] is None], "flows": {}} \
-                if found else None
         if found is None:  # its roots and their flows, from the lines that name a transform
             if data is None:  # (not read yet in this call)
                 try:
@@ -526,12 +520,14 @@ class Project(OtherModules):
                 except OSError:
                     return None
                 if cache.key_of(data, self.salt) != key:  # changed since it was looked at
-                    return self.summary(path)
+                    return self.summary(path) if imported else None
             from .summaries import root_summary
             found = root_summary(data, self.transforms, self.scalars_static)
-            if found is None:
-                return self.summary(path)
+            if found is None:  # (a module let in by its text alone is never parsed whole)
+                return self.summary(path) if imported else None
             cache.write(self.cache_dir, f"{key}-{ROOTS}", found)
+        if not imported:  # let in by its text alone: only a transform of a parameter reaches out
+            return {"roots": [], "applied": [entry for entry in found["applied"] if entry[0] is None], "flows": {}}
         return found
 
     def _imports_project(self, path, imports):
