@@ -264,8 +264,10 @@ class Instances:
                 found[attr] = Shaped(PYTHON, container=LITERALS[kind])
             elif kind is ast.Call and value.args and not self._stored_attributes[f"[{attr}]"] \
                     and self.names.qualname(value.func) == DEFAULT_DICT:
-                found[attr] = defaulting(self.names.qualname(value.args[0])) or found.get(attr)
-        return {attr: value for attr, value in found.items() if value is not None}
+                held = defaulting(self.names.qualname(value.args[0]))
+                if held is not None:
+                    found[attr] = held
+        return found
 
     def calls_of(self, func):
         """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with
