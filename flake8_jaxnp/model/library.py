@@ -209,12 +209,14 @@ def generator_method(flow, call_node):
 
 def _put(given, x64):
     """What ``jax.device_put`` gives for a tuple whose items are known (``jax.device_put(make_data())``):
-    the same tuple on the device, each array with its dtype as JAX reads it."""
+    the same tuple on the device, each array (an item of unknown kind with a dtype: an ``astype``'s
+    result) with its dtype as JAX reads it."""
     items = [(key, value) for key, value in given.members if key[0] == "item"] \
         if given.container in (None, "tuple") else ()
+    arrays = [value.kind in (NUMPY, JAX) or value.kind is UNKNOWN and value.dtype for _, value in items]
     return Shaped(JAX_TREE, members=tuple(
-        (key, Value(JAX, dtypes.on_jax(value.dtype, x64), value.weak) if value.kind in (NUMPY, JAX) else UNKNOWN_VALUE)
-        for key, value in items)) if items else Value(JAX_TREE)
+        (key, Value(JAX, dtypes.on_jax(value.dtype, x64), value.weak) if array else UNKNOWN_VALUE)
+        for (key, value), array in zip(items, arrays))) if items else Value(JAX_TREE)
 
 
 def _one_draw(dtype):

@@ -201,7 +201,8 @@ def returned_dtype(value, imports, local, params, depth=0):
         return returned_dtype(value.operand, imports, local, params, depth)
     if kind is ast.BinOp:
         sides = [returned_dtype(side, imports, local, params, depth) for side in (value.left, value.right)]
-        numbers = [type(side) is ast.Constant and type(side.value) in (int, float) for side in (value.left, value.right)]
+        numbers = [type(side) is ast.Constant and type(side.value) in (int, float)
+                   for side in (value.left, value.right)]
         if type(sides[0]) is str and (sides[0] == sides[1] or numbers[1] and _keeps(sides[0], value.right.value)):
             return sides[0]
         return sides[1] if type(sides[1]) is str and numbers[0] and _keeps(sides[1], value.left.value) else None
