@@ -41,6 +41,10 @@ def rebound(params, dtype):
 
 def hidden(params, dtype):
     return {dtype: value.astype(dtype) for dtype, value in params.items()}
+
+
+def halves(n):
+    return jnp.zeros(n, dtype=jnp.int32) / 2, jnp.zeros(n, dtype=jnp.float16) / 2
 """
 
 
@@ -51,6 +55,7 @@ def hidden(params, dtype):
     ("maybe_half", None),  # returns that disagree
     ("rebound", None),  # a parameter the def binds again
     ("hidden", None),  # a comprehension's name hides the parameter
+    ("halves", [None, "float16"]),  # integers divided give floats
 ])
 def test_summaries_keep_the_dtypes_of_returned_values(function, expected):
     facts = summarise(DATA.encode(), {})["functions"][function]

@@ -203,9 +203,11 @@ def returned_dtype(value, imports, local, params, depth=0):
         sides = [returned_dtype(side, imports, local, params, depth) for side in (value.left, value.right)]
         numbers = [type(side) is ast.Constant and type(side.value) in (int, float)
                    for side in (value.left, value.right)]
+        divides = type(value.op) is ast.Div  # (integers divided give floats)
         if type(sides[0]) is str and (sides[0] == sides[1] or numbers[1] and _keeps(sides[0], value.right.value)):
-            return sides[0]
-        return sides[1] if type(sides[1]) is str and numbers[0] and _keeps(sides[1], value.left.value) else None
+            return sides[0] if not divides or dtypes.kind_rank(sides[0]) >= 2 else None
+        found = sides[1] if type(sides[1]) is str and numbers[0] and _keeps(sides[1], value.left.value) else None
+        return found if found is None or not divides or dtypes.kind_rank(found) >= 2 else None
     if kind is not ast.Call or any(type(a) is ast.Starred for a in value.args) \
             or any(k.arg is None for k in value.keywords):
         return None
