@@ -96,11 +96,11 @@ def _views(items):
 
 
 def _each(items):
-    """The EACH member when every item holds the same kind."""
+    """The EACH member when every item holds the same kind (or, of unknown kind, the same dtype)."""
     each = None
     for value in items:
         each = value if each is None else join(each, value)
-    return [(EACH, each)] if each is not None and each.kind is not UNKNOWN else []
+    return [(EACH, each)] if each is not None and (each.kind is not UNKNOWN or each.dtype) else []
 
 
 def handing_out_jitted(jitted_calls):
@@ -108,12 +108,22 @@ def handing_out_jitted(jitted_calls):
     return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in jitted_calls))
 
 
-def summary_value(returns, traced):
+def summary_value(returns, traced, held=None, named=None):
     """The Value of what a summary says a function returns (``returned_kind``): a jax.numpy array
-    (a tracer when given one), NumPy data, a dict whose values are one of those, a tuple of those."""
-    if type(returns) is list:
-        return Shaped(UNKNOWN, members=tuple((("item", i), summary_value(kind, traced) if kind else UNKNOWN_VALUE)
-                                             for i, kind in enumerate(returns)))
-    if type(returns) is dict:
-        return holding("dict", summary_value(returns["each"], traced))
-    return Value(NUMPY) if returns == "numpy" else Value(TRACER if traced else JAX)
+    (a tracer when given one), NumPy data, a dict whose values are one of those, a tuple of those;
+    with the dtypes the summary's ``dtypes`` give them (``held``: ``returned_dtype``'s), a parameter's
+    position read as the dtype that the call's argument for it names (``named``). A value whose kind
+    is unknown but whose dtype is known (``v.astype(dtype)`` of a parameter's ``v``) keeps the dtype."""
+    if type(returns) is list or type(held) is list:
+        size = len(returns if type(returns) is list else held)
+        kinds = returns if type(returns) is list and len(returns) == size else [None] * size
+        items = held if type(held) is list and len(held) == size else [None] * size
+        return Shaped(UNKNOWN, members=tuple((("item", i), summary_value(kind, traced, dtype, named))
+                                             for i, (kind, dtype) in enumerate(zip(kinds, items))))
+    if type(returns) is dict or type(held) is dict:
+        return holding("dict", summary_value(returns["each"] if type(returns) is dict else None, traced,
+                                             held["each"] if type(held) is dict else None, named))
+    dtype = named(held) if type(held) is int and named else held if type(held) is str else None
+    if returns is None:
+        return Value(UNKNOWN, dtype) if dtype else UNKNOWN_VALUE
+    return Value(NUMPY, dtype) if returns == "numpy" else Value(TRACER if traced else JAX, dtype)

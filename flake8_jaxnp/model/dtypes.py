@@ -7,6 +7,7 @@ import ast
 from .. import api
 from ..facts import DTYPE_NAMES, NARROW
 from .names import BindingKind
+from .syntax import argument_for
 
 ALIASES = {
     "bool_": "bool", "float_": "float64", "double": "float64", "single": "float32",
@@ -45,6 +46,13 @@ def dtype_of(expr, names, imported=None):
     if found[0] is None and imported is not None and isinstance(expr, (ast.Name, ast.Attribute)):
         return imported(expr) or found  # util.f64, bound in another module of the project
     return found
+
+
+def argument_dtype(call, params, names, imported, at):
+    """The dtype that the argument ``call`` passes for the parameter at position ``at`` of a function
+    whose positional parameters are ``params`` names (``cast(p, jnp.bfloat16)``), or None."""
+    given = argument_for(call, params, params[at]) if at < len(params) else None
+    return dtype_of(given, names, imported)[0] if given is not None else None
 
 
 def dtype_of_qualname(qualname):

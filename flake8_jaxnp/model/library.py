@@ -59,7 +59,8 @@ def call(flow, call_node, qualname, args, traced_result):
             dtype = api.random_dtypes().get(qualname)  # float64: the default float, narrowed below unless x64
         return Value(TRACER if traced_result else JAX, dtypes.on_jax(dtype, flow.x64) if dtype else None)
     if qualname == "jax.device_put":
-        return Value(TRACER_TREE if traced_result else JAX_TREE)
+        return _put(args[0], flow.x64) if args and args[0].members and not traced_result \
+            else Value(TRACER_TREE if traced_result else JAX_TREE)
     if qualname in api.framework_array_functions():  # optax.global_norm(grads): one array
         on_device = any(v.kind in ON_DEVICE for v in args)
         return Value(TRACER) if traced_result else Value(JAX) if on_device else None
@@ -204,6 +205,18 @@ def generator_method(flow, call_node):
         if not call_node.args and not call_node.keywords:
             return _one_draw(dtype)
     return Value(NUMPY, dtype) if dtype or given else UNKNOWN_VALUE
+
+
+def _put(given, x64):
+    """What ``jax.device_put`` gives for a tuple whose items are known (``jax.device_put(make_data())``):
+    the same tuple on the device, each array (an item of unknown kind with a dtype: an ``astype``'s
+    result) with its dtype as JAX reads it."""
+    items = [(key, value) for key, value in given.members if key[0] == "item"] \
+        if given.container in (None, "tuple") else ()
+    arrays = [value.kind in (NUMPY, JAX) or value.kind is UNKNOWN and value.dtype for _, value in items]
+    return Shaped(JAX_TREE, members=tuple(
+        (key, Value(JAX, dtypes.on_jax(value.dtype, x64), value.weak) if array else UNKNOWN_VALUE)
+        for (key, value), array in zip(items, arrays))) if items else Value(JAX_TREE)
 
 
 def _one_draw(dtype):

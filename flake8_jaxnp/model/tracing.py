@@ -8,10 +8,12 @@ module, any number of calls and modules away (``project.Project.callers``). A fu
 later is analysed again, at most a few times.
 """
 import ast
+from functools import partial
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
                     TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
+from . import dtypes
 from .constructors import Constructors
 from .containers import handing_out_jitted, summary_value
 from .conventions import CONSTRUCTION_HOOKS
@@ -268,7 +270,7 @@ class Tracing:
         a jitted one (tracers when given any), a jitted function from one that builds it, an array
         from one that returns jax.numpy calls, NumPy data (or a tuple holding some) from one that
         returns it whatever it is given, a tracer when a tracer goes to a parameter that every
-        return follows (``return x @ w``: ``follows``); else None."""
+        return follows (``return x @ w``: ``follows``), with the dtypes the summary knows; else None."""
         helper = self.helper_facts(call.func)
         if helper is None:
             return None
@@ -279,13 +281,14 @@ class Tracing:
             return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
         if facts.get("builds_jitted"):
             return builder_result(facts["builds_jitted"])
+        held = facts.get("dtypes")
+        named = partial(dtypes.argument_dtype, call, facts["params"], self.names, self.dtype_resolver)
         if facts.get("returns"):
-            return summary_value(facts["returns"], traced)
-        if not facts.get("follows") or any(type(a) is ast.Starred for a in call.args) or None in keywords:
-            return None
-        given = dict(zip(facts["params"], args), **keywords)
-        return TRACED_ARRAY if any(given.get(facts["params"][i], UNKNOWN_VALUE).traced for i in facts["follows"]) \
-            else None
+            return summary_value(facts["returns"], traced, held, named)
+        given = dict(zip(facts["params"], args), **keywords) if not any(type(a) is ast.Starred for a in call.args) \
+            and None not in keywords else {}
+        follows = any(given.get(facts["params"][i], UNKNOWN_VALUE).traced for i in facts.get("follows", ()))
+        return TRACED_ARRAY if follows else summary_value(None, traced, held, named) if held is not None else None
 
     def _returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""

@@ -7,6 +7,7 @@ import ast
 import json
 
 from ... import api
+from .. import dtypes
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname
@@ -172,3 +173,64 @@ def unchanged_dicts(func, local):
 
 
 _READING_METHODS = frozenset({"items", "values", "keys", "get"})
+
+
+def returned_dtype(value, imports, local, params, depth=0):
+    """The dtype of what a returned value holds, in the shape of ``returned_kind``'s answer: a dtype
+    (``x.astype(np.float32)``, ``jnp.zeros(n, dtype="int32")``, arithmetic of one with a number of
+    a kind it keeps), the position of the parameter whose argument names it (``v.astype(dtype)``:
+    its callers' dtype), a list for a tuple, ``{"each": ...}`` for a dict whose values all have
+    one; else None. ``local`` as for ``returned_kind``; ``params``: the parameters the def never
+    rebinds (a comprehension's names may hide them)."""
+    kind = type(value)
+    if kind is ast.Name and value.id in local and depth < _LOCAL_DEPTH:
+        return returned_dtype(local[value.id], imports, local, params, depth + 1)
+    if kind is ast.Tuple and depth == 0 and value.elts and not any(type(e) is ast.Starred for e in value.elts):
+        found = [returned_dtype(e, imports, local, params, depth + 1) for e in value.elts]
+        return found if any(d is not None for d in found) else None
+    if kind is ast.Dict and None not in value.keys and value.values:
+        found = {json.dumps(returned_dtype(v, imports, local, params, depth + 1)) for v in value.values}
+        each = json.loads(found.pop()) if len(found) == 1 else None
+        return {"each": each} if type(each) in (str, int) else None
+    if kind is ast.DictComp:
+        hidden = {n.id for g in value.generators for n in ast.walk(g.target) if type(n) is ast.Name}
+        each = returned_dtype(value.value, imports, {n: v for n, v in local.items() if n not in hidden},
+                              [p if p not in hidden else None for p in params], depth + 1)
+        return {"each": each} if type(each) in (str, int) else None
+    if kind is ast.UnaryOp and type(value.op) in (ast.USub, ast.UAdd):
+        return returned_dtype(value.operand, imports, local, params, depth)
+    if kind is ast.BinOp:
+        sides = [returned_dtype(side, imports, local, params, depth) for side in (value.left, value.right)]
+        numbers = [type(side) is ast.Constant and type(side.value) in (int, float)
+                   for side in (value.left, value.right)]
+        divides = type(value.op) is ast.Div  # (integers divided give floats)
+        if type(sides[0]) is str and (sides[0] == sides[1] or numbers[1] and _keeps(sides[0], value.right.value)):
+            return sides[0] if not divides or dtypes.kind_rank(sides[0]) >= 2 else None
+        found = sides[1] if type(sides[1]) is str and numbers[0] and _keeps(sides[1], value.left.value) else None
+        return found if found is None or not divides or dtypes.kind_rank(found) >= 2 else None
+    if kind is not ast.Call or any(type(a) is ast.Starred for a in value.args) \
+            or any(k.arg is None for k in value.keywords):
+        return None
+    func = value.func
+    if type(func) is ast.Attribute and func.attr == "astype" and len(value.args) == 1 and not value.keywords:
+        given = value.args[0]
+        if type(given) is ast.Name and given.id in params:
+            return params.index(given.id)
+        return dtype_spelled(given, imports)[0]
+    module, _, function = (summary_qualname(func, imports) or "").rpartition(".")
+    if module not in ("jax.numpy", *NUMPY_ARRAY_MODULES) or function in non_array_functions():
+        return None
+    return next((dtype_spelled(k.value, imports)[0] for k in value.keywords if k.arg == "dtype"), None)
+
+
+def _keeps(dtype, number):
+    """Whether arithmetic of an array of ``dtype`` with the Python number ``number`` keeps ``dtype``."""
+    return dtypes.canonical(dtype) is not None and dtypes.kind_rank(dtype) >= (2 if type(number) is float else 1)
+
+
+def dtype_spelled(value, imports):
+    """(dtype, spelled as a Python type) that an expression names (``jnp.float64``, ``"float32"``,
+    ``float``), or (None, False)."""
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return dtypes.canonical(value.value), False
+    return dtypes.dtype_of_qualname(summary_qualname(value, imports))

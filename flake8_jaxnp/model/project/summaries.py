@@ -18,7 +18,6 @@ from functools import lru_cache
 
 from ... import api
 from ...patterns import Pattern
-from .. import dtypes
 from ..aliases import argument_options, transform_aliases
 from ..constructors import DATACLASS_DECORATORS
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
@@ -32,7 +31,7 @@ from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .package import top_level_definitions
 from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
-from .returns import conversions, returned_kind, summary_qualname, unchanged_dicts
+from .returns import conversions, dtype_spelled, returned_dtype, returned_kind, summary_qualname, unchanged_dicts
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
                     returned_def, run_methods)
 from .wrappers import wrapper_classes
@@ -447,7 +446,8 @@ def function_facts(func, imports):
     it returns ("jax" when it ends in a return and every return gives a jax.numpy array,
     else None; ``follows``: the parameters a tracer of which makes it a tracer,
     ``flows.followed_parameters``), the parameters it converts to the host in its unconditional statements
-    (``_conversion``), so on every call, and those it consumes as PRNG keys on every call
+    (``_conversion``), so on every call, the dtypes of what it returns (``dtypes``: ``returned_dtype``,
+    when every return says the same), and those it consumes as PRNG keys on every call
     (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
     ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
@@ -488,12 +488,18 @@ def function_facts(func, imports):
     local = unchanged_dicts(func, {n: v for n, v in local.items() if stores[n] == 1 and n not in params})
     returns = {json.dumps(returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
     kind = json.loads(returns.pop()) if ends_in_return and len(returns) == 1 else None
+    kept = [name if name not in rebound else None for name in params]
+    held = {json.dumps(returned_dtype(value, imports, local, kept)) for value in returned}
+    held = json.loads(held.pop()) if ends_in_return and len(held) == 1 and not func.decorator_list else None
     keys = _consumed_keys(func, params, keyed, imports)
     follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
         and not func.decorator_list else []  # (a decorator may return anything)
-    return {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
-            "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
-            "returned_keys": returned_keys(func, keys)}
+    facts = {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
+             "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
+             "returned_keys": returned_keys(func, keys)}
+    if held is not None:  # (``returned_dtype``'s; most functions have none, and the summaries stay small)
+        facts["dtypes"] = held
+    return facts
 
 
 def _consumed_keys(func, params, keyed, imports):
@@ -552,27 +558,19 @@ def dtype_aliases(tree, imports):
     found, classes = {}, {}
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-            dtype = _dtype_spelled(stmt.value, imports)
-            if dtype is not None:
-                found[stmt.targets[0].id] = dtype
+            dtype = dtype_spelled(stmt.value, imports)
+            if dtype[0] is not None:
+                found[stmt.targets[0].id] = list(dtype)
         elif type(stmt) is ast.ClassDef and any(summary_qualname(d.func if type(d) is ast.Call else d, imports)
                                                 in DATACLASS_DECORATORS for d in stmt.decorator_list):
             base = stmt.bases[0] if len(stmt.bases) == 1 else None
             fields = dict(classes.get(base.id, {}) if type(base) is ast.Name else {})
             for item in stmt.body:
                 if type(item) is ast.AnnAssign and type(item.target) is ast.Name and item.value is not None:
-                    fields[item.target.id] = _dtype_spelled(item.value, imports)
+                    dtype = dtype_spelled(item.value, imports)
+                    fields[item.target.id] = list(dtype) if dtype[0] is not None else None
             classes[stmt.name] = fields
     found = bound_once(tree, found)
     found.update((f"{name}.{field}", dtype) for name, fields in classes.items()
                  for field, dtype in fields.items() if dtype is not None)
     return found
-
-
-def _dtype_spelled(value, imports):
-    """[dtype, spelled as a Python type] that an expression names (``jnp.float64``, ``"float32"``), or None."""
-    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-        dtype, python_type = dtypes.canonical(value.value), False
-    else:
-        dtype, python_type = dtypes.dtype_of_qualname(summary_qualname(value, imports))
-    return [dtype, python_type] if dtype is not None else None
