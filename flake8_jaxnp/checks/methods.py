@@ -131,7 +131,7 @@ def _kept_by_jitted_calls(model, scope):
                     yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key]})
             for node in ast.walk(later):
                 if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
-                        and node.func.value.id in stored:
+                        and node.func.value.id in stored and model.may_hold_arrays(node):  # (the object is a source)
                     kept = model.value(node.func.value).member(("kept", node.func.attr))
                     used.update(((node.func.value.id, attr), f"{describe(node.func)}()")
                                 for (_, attr), _ in (kept.members if kept is not None else ())
