@@ -4,7 +4,7 @@ import ast
 
 from ..findings import Finding
 from ..model.parameters import traces_the_class
-from ..model.syntax import named_options, positional, positional_names, static_parameters
+from ..model.syntax import SCOPES, named_options, positional, positional_names, static_parameters, walk_own
 from . import blocks, describe, jitted_by, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
@@ -109,6 +109,33 @@ def stale_static_self(model):
                    if isinstance(method, ast.FunctionDef) and _static_self(model, method)}
         if methods or static_options:
             yield from _reassignments(model, cls, methods)
+    for scope in [model.tree, *model.nodes(ast.FunctionDef, ast.AsyncFunctionDef)]:
+        yield from _kept_by_jitted_calls(model, scope)
+
+
+def _kept_by_jitted_calls(model, scope):
+    """``trainer.lr = ...`` after a block ran ``trainer.train_step(...)``, where the object's class (of
+    any module) jits a bound method in ``__init__`` whose trace reads ``self.lr`` (the ``("kept", ...)``
+    members of the object's Value): the compiled code keeps the value it read. Asked only of names
+    the scope stores an attribute of, bound once there."""
+    stored = {node.value.id for node in walk_own(scope.body, SCOPES) if type(node) is ast.Attribute
+              and type(node.ctx) is ast.Store and type(node.value) is ast.Name}
+    stored = {name for name in stored if len(model.scope(scope).bindings.get(name, ())) == 1}
+    for stmts, _ in blocks(scope.body, repeats) if stored else ():
+        used = {}  # (name, attribute) kept by a jitted call run so far in this block -> what ran
+        for later in stmts:
+            for node in ast.walk(later) if used else ():
+                key = (node.value.id, node.attr) if type(node) is ast.Attribute and type(node.ctx) is ast.Store \
+                    and type(node.value) is ast.Name else None
+                if key in used:
+                    yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key]})
+            for node in ast.walk(later):
+                if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+                        and node.func.value.id in stored and model.may_hold_arrays(node):  # (the object is a source)
+                    kept = model.value(node.func.value).member(("kept", node.func.attr))
+                    used.update(((node.func.value.id, attr), f"{describe(node.func)}()")
+                                for (_, attr), _ in (kept.members if kept is not None else ())
+                                if (node.func.value.id, attr) not in used)
 
 
 def _static_self(model, method):

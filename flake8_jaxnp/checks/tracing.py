@@ -24,15 +24,17 @@ AXIS_MAPPING = {"jax.pmap"}
 
 @rule("JNP201", "JNP202", "JNP203")
 def concrete_data_from_tracers(model):
-    traced = [(func, traced.transform, traced.abstract) for func, traced in model.traced.items()]
+    traced = [(func, traced.transform, traced.abstract, traced.cached_by is not None)
+              for func, traced in model.traced.items()]
     # a def that cached traced code calls with no tracer runs in that trace: its JAX operations stage
-    traced += [(func, transform.shown, transform.abstract) for func, transform in model.trace_time.items()]
-    for func, transform, abstract in traced:
+    traced += [(func, transform.shown, transform.abstract, transform.cached)
+               for func, transform in model.trace_time.items()]
+    for func, transform, abstract, staged in traced:
         base = {"scope": getattr(func, "name", "<lambda>"), "transform": transform}
         for node in model.own_nodes(func):
             kind = type(node)
             if kind is ast.Call:
-                yield from _call(model, node, abstract, base)
+                yield from _call(model, node, abstract, staged, base)
             elif not abstract:
                 continue  # what follows fails on abstract tracers only
             elif kind in TRUTH_TESTED:
@@ -121,7 +123,7 @@ def _jax_counterpart(qualname):
     return f"{NUMPY_NAMESPACES[module]}.{name}" if jax_name in api.jnp_names() else "a jax.numpy function"
 
 
-def _call(model, call, abstract, base):
+def _call(model, call, abstract, staged, base):
     qualname = model.qualname(call.func) or _through_defaulted_module(model, call.func)
     error = qualname and api.fails_on_tracer(qualname)
     if error and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
@@ -155,7 +157,7 @@ def _call(model, call, abstract, base):
     elif qualname == "jax.numpy.repeat" and _traced_repeats(model, call):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}() with traced repeats",
                                               fix="pass total_repeat_length="))
-    elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname):
+    elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname, staged):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
                                               fix="pass size= (and fill_value=)"))
 
@@ -199,13 +201,15 @@ def _traced_repeats(model, call):
     return repeats is not None and not isinstance(repeats, ast.Starred) and _traced(model, repeats)
 
 
-def _data_dependent(model, call, qualname):
+def _data_dependent(model, call, qualname, staged):
+    """Whether the call's result size depends on traced data: a traced argument, or in a staging trace
+    any (omnistaging stages the call: measured, each of these fails under jax.jit on NumPy constants)."""
     keywords = {k.arg for k in call.keywords}
     if "size" in keywords or None in keywords:
         return False
     if qualname == "jax.numpy.where" and (len(call.args) != 1 or keywords & {"x", "y"}):
         return False
-    return any(_traced(model, a) for a in call.args if not isinstance(a, ast.Starred))
+    return staged or any(_traced(model, a) for a in call.args if not isinstance(a, ast.Starred))
 
 
 def _truth_test(model, test, base):

@@ -73,7 +73,8 @@ class Callees:
         ``jitted_calls``: ``trainer = Trainer(cfg)``, then ``trainer.train_step(params, x)``)."""
         known = self._project_class(binding) if binding else self._own_class(func_expr)
         calls = known[0].get("jitted_calls") if known else None
-        return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls), known[1]) if calls else None
+        return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls, kept=known[0].get("kept")), known[1]) \
+            if calls else None
 
     def _own_class(self, func_expr):
         """(facts, None) for the top-level class of this module that ``func_expr`` names, when
@@ -92,8 +93,9 @@ class Callees:
         if type(cls) is not ast.ClassDef or self.names.parent.get(cls) is not self.names.tree \
                 or method.decorator_list or not method.args.args:
             return None
-        calls = self._wrappers().get(cls.name, {}).get("jitted_calls")
-        return dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls) if calls else None
+        known = self._wrappers().get(cls.name, {})
+        calls = known.get("jitted_calls")
+        return dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls, kept=known.get("kept")) if calls else None
 
     def _wrappers(self):
         """``wrappers.wrapper_classes`` of this module, built once."""

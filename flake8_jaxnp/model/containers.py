@@ -103,9 +103,13 @@ def _each(items):
     return [(EACH, each)] if each is not None and (each.kind is not UNKNOWN or each.dtype) else []
 
 
-def handing_out_jitted(jitted_calls):
-    """What an object holds whose attributes ``jitted_calls`` are jitted functions."""
-    return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in jitted_calls))
+def handing_out_jitted(facts):
+    """What an object holds whose attributes ``facts["jitted_calls"]`` are jitted functions; under
+    ``("kept", name)``, the attributes of the object each one's compiled code keeps (``wrappers``)."""
+    kept = facts.get("kept") or {}
+    return Shaped(UNKNOWN, members=tuple((("attr", name), JITTED_FUNCTION) for name in facts["jitted_calls"]) + tuple(
+        (("kept", name), Shaped(UNKNOWN, members=tuple((("attr", a), UNKNOWN_VALUE) for a in attrs)))
+        for name, attrs in kept.items()))
 
 
 def summary_value(returns, traced, held=None, named=None):

@@ -23,6 +23,8 @@ _ARRAY_FUNCTION_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.", "jax.scipy.", "j
 MATH_CONSTANTS = frozenset({"pi", "e", "inf", "nan", "euler_gamma"})
 PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "repr", "range", "isinstance",
                              "hasattr", "type"})
+# A mapping's views that give its values (a jitted result's ``metrics.items()``: pairs of a key and a subtree).
+MAPPING_VIEWS = frozenset({"items", "values"})
 SHAPE_PRESERVING_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "swapaxes",
                                       "block_until_ready", "clip", "round", "conj", "repeat", "take", "sort",
                                       "max", "min"})
@@ -180,6 +182,8 @@ def method(flow, call_node, base, traced_result):
     name = call_node.func.attr
     if name in api.python_result_methods():
         return PYTHON_VALUE
+    if name in MAPPING_VIEWS and base.kind in TREES:  # a tree with .items() is a mapping of subtrees
+        return containers.holding("dict", Value(base.kind)).member(("call", name))
     kind = base.kind
     if kind is TRACER_TREE:
         kind = TRACER

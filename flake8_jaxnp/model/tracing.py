@@ -276,7 +276,7 @@ class Tracing:
             return None
         facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
         if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
-            return handing_out_jitted(facts["jitted_calls"])
+            return handing_out_jitted(facts)
         if facts.get("jitted"):
             return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
         if facts.get("builds_jitted"):
@@ -426,7 +426,7 @@ class Tracing:
         calls (``callees.own_instance``): ``self.step(x)`` in ``fit`` gives device arrays; ``held``:
         also the containers its class holds (``instances.held_containers``: ``self.returns = []``)."""
         instance = self.callees.own_instance(func) if type(func) is ast.FunctionDef else None
-        members = handing_out_jitted(instance["jitted_calls"]).members if instance else ()
+        members = handing_out_jitted(instance).members if instance else ()
         cls = self.names.parent.get(func)
         if held and type(func) is ast.FunctionDef and type(cls) is ast.ClassDef and func.args.args \
                 and not func.decorator_list:

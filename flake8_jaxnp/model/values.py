@@ -465,7 +465,7 @@ class FunctionFlow:
             if base.kind in TREES and not dict_method and self.traced is not None and self._ran_method(
                     call, args, keywords):
                 return UNKNOWN_VALUE  # model.loss(x), model a traced object of a same-file class
-            if base.kind in ARRAYS or (base.kind in TREES and not dict_method):
+            if base.kind in ARRAYS or base.kind in TREES and call.func.attr not in ("get", "keys"):
                 return library.method(self, call, base, traced_result)
         record = self.context.record(call.func) if type(call.func) is ast.Name else None
         if record is not None:

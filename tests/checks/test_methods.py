@@ -62,3 +62,21 @@ def test_stale_static_self_reported(lint_body, body, line):
 def test_stale_static_self_in_another_method(lint_body, method, expected):
     """A method of the class (the method's lines counted from its def) that runs the jitted one."""
     assert lint_body(HEADER + STALE, method, "JNP306") == expected
+
+
+BOUND = "class B:\n    def __init__(self):\n        self.k = 1.0\n        self.f = jax.jit(self._f)\n" \
+        "        self.g = jax.jit(scale)\n\n    def _f(self, x):\n        return self._scale(x)\n\n" \
+        "    def _scale(self, x):\n        return x * self.k\n\n\ndef scale(x):\n    return x\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a jit of a bound method traced self.k (through the method it calls): its compiled code keeps it
+    ("def g(x):\n    b = B()\n    y = b.f(x)\n    b.k = 2.0\n", [(4, "JNP306")]),
+    ("b = B()\nfor i in range(3):\n    y = b.f(1.0)\n    b.k += 1.0\n", [(4, "JNP306")]),
+    ("def g(x):\n    b = B()\n    b.k = 2.0\n    return b.f(x)\n", []),  # changed before the first call
+    ("def g(x):\n    b = B()\n    y = b.f(x)\n    b.other = 2.0\n", []),  # not read by the trace
+    ("def g(x):\n    b = B()\n    y = b.g(x)\n    b.k = 2.0\n", []),  # a jit of a function: no self
+    ("def g(x, c):\n    b = B()\n    if c:\n        b = B()\n    y = b.f(x)\n    b.k = 2.0\n", []),  # rebound
+])
+def test_stale_attribute_of_a_jitted_bound_method(lint_body, body, expected):
+    assert lint_body(HEADER + BOUND, body, "JNP306") == expected

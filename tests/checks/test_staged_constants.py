@@ -21,6 +21,9 @@ def found(lint_body, body):
      [(2, "JNP202")]),
     ("def rows(m):\n    return jnp.nonzero(jnp.sin(m))[0]\n\n\n@jax.jit\ndef f(x):\n    return x[rows(G)]\n",
      [(2, "JNP203")]),
+    # a size function stages whatever it is given: NumPy data, or what == of two jit arguments gives
+    ("@jax.jit\ndef f(x):\n    return x[jnp.nonzero(H > 2)[0]]\n", [(3, "JNP203")]),
+    ("@jax.jit\ndef f(lo, hi):\n    return jnp.where(lo == hi)[0]\n", [(3, "JNP203")]),
 ])
 def test_found(lint_body, body, expected):
     assert found(lint_body, body) == expected
@@ -32,6 +35,8 @@ def test_found(lint_body, body, expected):
     "@jax.jit\ndef f(x):\n    return float(H[0]) + x\n",  # NumPy's operators never stage
     "@jax.jit\ndef f(x):\n    if np.all(H <= 0):\n        return x\n    return -x\n",
     "def f(x):\n    return float(G[0]) + x\n",  # nothing traces it
+    "@jax.vmap\ndef f(x):\n    return x + jnp.nonzero(H > 2)[0].size\n",
+    "@jax.jit\ndef f(x):\n    return x[jnp.nonzero(H > 2, size=3)[0]]\n",
     # the helper runs in the trace only under an if, or from untraced code
     "def count(cell):\n    return int(jnp.ceil(cell).max())\n\n\n@jax.jit\ndef f(x, flag=False):\n"
     "    if flag:\n        return x * count(G)\n    return x\n",

@@ -227,6 +227,36 @@ def test_an_init_that_stores_jitted_functions_makes_objects_whose_calls_give_arr
     assert found.get("Trainer", {}).get("jitted_calls", []) == calls
 
 
+@pytest.mark.parametrize("more, kept", [
+    ("", {"step": ["lr"]}),
+    ("if fast:\n            self.step = jax.jit(self._step)", {}),  # stored twice: not one jitted call
+    ("self.step = jax.jit(forward)", {}),  # a function, not a bound method: no self in its trace
+])
+def test_a_jitted_bound_method_keeps_the_attributes_its_trace_reads(more, kept):
+    transforms = transform_tables(())[0]
+    found = summarise(TRAINER.format(more=more).encode(), transforms)["classes"]
+    assert found.get("Trainer", {}).get("kept", {}) == kept
+
+
+RETUNE = '''import jax.numpy as jnp
+
+from .trainer import Trainer
+
+
+def retune(x):
+    trainer = Trainer(0.1)
+    params, loss = trainer.step(jnp.ones(3), x)
+    trainer.lr = 0.01
+    trainer.fast = False
+    return trainer.step(params, x)
+'''
+
+
+def test_an_attribute_that_another_modules_jitted_bound_method_read_changes_after_the_call(tmp_path):
+    write_package(tmp_path, trainer=TRAINER.format(more=""), retune=RETUNE)
+    assert codes_at(lint(tmp_path, "pkg/retune.py")) == [(9, "JNP306")]
+
+
 @pytest.mark.parametrize("more, expected", [
     ("", [(15, "JNP102"), (16, "JNP101")]),
     ("self.logits = forward", [(15, "JNP102")]),

@@ -72,6 +72,13 @@ JITTED = "@jax.jit\ndef step(p):\n    return p, {'loss': jnp.sum(p)}\n\n"
      "        m = jax.tree_util.tree_map(lambda a, b: a + b, m, m)\n        print(m)\n", [(9, "JNP103")]),
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
      "        for leaf in jax.tree_util.tree_leaves(m):\n            float(leaf)\n", [(9, "JNP102")]),
+    # a jitted result with .items() or .values() is a mapping of device subtrees (in a helper it is given
+    # to, as in the loop); its keys are Python values
+    ("def log(m):\n    return {k: float(v) for k, v in m.items()}\n\ndef f(p, n):\n    for _ in range(n):\n"
+     "        p, m = step(p)\n        log(m)\n", [(6, "JNP102")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        print(sum(m.values()))\n",
+     [(8, "JNP103")]),
+    ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        print([k for k in m.keys()])\n", []),
     # a lambda that fetches each leaf, is_leaf= (a leaf may be a subtree), a def, host trees: unknown
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
      "        m = jax.tree.map(lambda v: np.asarray(v), m)\n        print(m)\n", []),

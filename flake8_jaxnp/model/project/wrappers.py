@@ -48,6 +48,9 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         calls = found.jitted_calls(name, test)
         if calls:
             entry["jitted_calls"] = calls
+            kept = found.kept(name, calls)
+            if kept:
+                entry["kept"] = kept
         if entry:
             result[name] = entry
     return result
@@ -179,6 +182,41 @@ class _Classes:
                                for r in returns):
                 methods.add(method)
         return sorted(attributes | methods)
+
+    def kept(self, name, calls):
+        """{attribute: the attributes of ``self`` its trace reads} for each of ``calls`` that ``__init__``
+        stores a jit of a bound method in (``self.train_step = jax.jit(self._train_step)``): the trace
+        reads them once, in the method and the methods it reaches on ``self``, and the compiled code
+        keeps the values it saw. (Every read counts, as for a method jitted with ``self`` static.)"""
+        init, kept = self.lookup(name, "__init__"), {}
+        for stmt in init.body:
+            value = stmt.value if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init) else None
+            if type(value) is ast.Call and stmt.targets[0].attr in calls and self.is_jit_call(value) \
+                    and _self_attribute(value.args[:1], init) and self.lookup(name, value.args[0].attr):
+                reads = self._reads(name, value.args[0].attr)
+                if reads:
+                    kept[stmt.targets[0].attr] = reads
+        return kept
+
+    def _reads(self, name, method):
+        """The attributes of ``self`` that ``method`` of the class ``name`` reads, itself or through the
+        methods it reaches on ``self``, methods left out; None where one of those is not known."""
+        reads, queue, seen = set(), [method], set()
+        while queue:
+            func = self.lookup(name, queue.pop())
+            if func is None:
+                return None
+            seen.add(func.name)
+            me = func.args.args[0].arg if func.args.args else None
+            for node in ast.walk(func):
+                if type(node) is ast.Attribute and type(node.ctx) is ast.Load and type(node.value) is ast.Name \
+                        and node.value.id == me:
+                    in_class = node.attr in self.method_names(name)
+                    if in_class and node.attr not in seen:
+                        queue.append(node.attr)
+                    elif not in_class:
+                        reads.add(node.attr)
+        return sorted(reads)
 
     def builds(self, name, method, touched):
         func = self.lookup(name, method)
