@@ -180,7 +180,7 @@ class _KeyFlow:
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr) and not _is_target(stmt, child):
                 self._expression(child, used)
-        used = _forget(used, bound_names(stmt)) if used else used
+        used = _forget(used, bound_names(stmt) | _items_stored(stmt)) if used else used
         return self._handed_back(stmt, used)
 
     def _handed_back(self, stmt, used):
@@ -240,13 +240,14 @@ class _KeyFlow:
                 if call not in self.consumers:
                     continue
             key, kind, _ = self.consumers[call]
-            if not isinstance(key, ast.Name) or key.id in self.outer:
+            name = held_key(key)
+            if name is None or _base(name) in self.outer:
                 continue
             if call in per_item:  # it may run for no item: what it consumes is not kept
-                if self._per_item(per_item[call], call, key, kind) and used.get(key.id):
-                    self._report(key, used[key.id], kind, call)
+                if self._per_item(per_item[call], call, key, kind) and used.get(name):
+                    self._report(key, used[name], kind, call)
                 continue
-            self._consume(used, key.id, key, kind, call)
+            self._consume(used, name, key, kind, call)
             if call in self.broadcasts:
                 self._report(key, ((kind, call, self.broadcasts[call]),), kind, call)
 
@@ -309,16 +310,16 @@ class _KeyFlow:
         for generator in comprehension.generators:
             bound |= bound_names(generator.target)
         bound |= {n.target.id for n in _own_nodes(comprehension) if isinstance(n, ast.NamedExpr)}
-        first = comprehension.generators[0]
-        if key.id not in bound and len(comprehension.generators) == 1 and not first.ifs \
+        first, name = comprehension.generators[0], _base(held_key(key))
+        if name not in bound and len(comprehension.generators) == 1 and not first.ifs \
                 and iterates_twice(first.iter):
             self._report(key, ((kind, call, comprehension),), kind, call)
         outer = self.model.parent(comprehension)
-        while isinstance(outer, (ast.expr, ast.comprehension)) and key.id not in bound:
+        while isinstance(outer, (ast.expr, ast.comprehension)) and name not in bound:
             if isinstance(outer, COMPREHENSIONS):
                 bound |= {name for generator in outer.generators for name in bound_names(generator.target)}
             outer = self.model.parent(outer)
-        return key.id not in bound
+        return name not in bound
 
     def _report(self, key, previous, kind, call):
         """JNP601 when ``previous`` (the key's consumptions: (kind, call, the loop or comprehension
@@ -384,8 +385,30 @@ def _is_target(stmt, child):
         and isinstance(child, (ast.Name, ast.Tuple, ast.List))
 
 
+def held_key(expr):
+    """The name a key is held by: ``key``, or ``keys[6]`` for an item of a name read with a
+    constant index (the subkeys of one split); else None."""
+    if type(expr) is ast.Name:
+        return expr.id
+    if type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Constant:
+        return f"{expr.value.id}[{expr.slice.value!r}]"
+    return None
+
+
+def _base(name):
+    """The variable a held key's name reads: ``keys`` of ``keys[6]``."""
+    return name.partition("[")[0]
+
+
+def _items_stored(stmt):
+    """The held keys an assignment stores afresh (``keys[0] = ...``)."""
+    targets = getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]
+    return {held_key(target) for target in targets if type(target) is ast.Subscript} - {None}
+
+
 def _forget(used, names):
-    return {name: state for name, state in used.items() if name not in names}
+    """``used`` less the keys held by ``names`` (and the items of a name rebound)."""
+    return {name: state for name, state in used.items() if name not in names and _base(name) not in names}
 
 
 def _joined(after):

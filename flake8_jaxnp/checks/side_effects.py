@@ -371,7 +371,10 @@ def _outer_container(model, func, expr, stored, updated=False):
     A container of an enclosing function is often a deliberate trace-time side
     channel (collecting shapes); it is reported only when a tracer escapes into it,
     or when an item is ``updated`` from its old value (``u[0] += 1`` in a loop body
-    counts traces, not iterations, as ``self.n += 1`` does).
+    counts traces, not iterations, as ``self.n += 1`` does). A container of a traced
+    function is its trace's own, unless ``func`` runs in a trace of its own inside it
+    (``jax.remat(g)()`` in a jitted ``f``): a tracer of that inner trace stored there
+    outlives it.
     """
     root = expr
     while isinstance(root, (ast.Attribute, ast.Subscript)):
@@ -382,8 +385,12 @@ def _outer_container(model, func, expr, stored, updated=False):
     if found is None:
         return None
     scope, bindings = found
-    if scope.is_class or scope.node in model.traced or not all(_is_container(model, b, scope.node) for b in bindings):
+    if scope.is_class or not all(_is_container(model, b, scope.node) for b in bindings):
         return None
+    if scope.node in model.traced:
+        inner = {t.name for t in model.traced[func].transforms} - {t.name for t in model.traced[scope.node].transforms}
+        held = updated and model.value(expr).holds_tracers  # u[0] += 1 on the trace's own array
+        return root.id if inner and (held or any(_escapes(model, value) for value in stored)) else None
     if model.is_module_scope(scope) or updated or any(_escapes(model, value) for value in stored):
         return root.id
     return None

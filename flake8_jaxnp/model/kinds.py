@@ -61,6 +61,12 @@ class Value(Record):
         return self.kind in TRACED
 
     @property
+    def holds_tracers(self):
+        """Traced, or a literal container with a traced part (``[k0, k1]`` of two tracers): a
+        function given it gets a pytree of tracers."""
+        return self.traced or any(value.holds_tracers for _, value in self.members or ())
+
+    @property
     def on_device(self):
         """A concrete JAX array or pytree of them (outside traced code)."""
         return self.kind in ON_DEVICE

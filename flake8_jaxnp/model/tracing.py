@@ -474,7 +474,7 @@ class Tracing:
                     params.update([vararg.arg] if vararg is not None else [])
                 break
             if index < len(positional_params) and positional_params[index] is not None:
-                if value.traced:
+                if value.holds_tracers:
                     params.add(positional_params[index])
                     if value.kind is TRACER:
                         arrays.add(positional_params[index])
@@ -483,7 +483,7 @@ class Tracing:
             elif index >= len(positional_params) and vararg is not None and value.traced:
                 params.add(vararg.arg)
         for name, value in keywords.items():
-            if name is not None and name not in options and value.traced:
+            if name is not None and name not in options and value.holds_tracers:
                 params.add(name)
                 if value.kind is TRACER:
                     arrays.add(name)
