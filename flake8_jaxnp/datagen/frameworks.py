@@ -3,8 +3,9 @@
 which methods of each framework's Module its standard path traces (``framework_modules``).
 
 Each transform wraps small probe functions: does the body run once over two calls
-(the trace is cached), does a truth test, ``float()`` or ``np.asarray`` on an
-argument fail (its arguments are abstract tracers), does it return a gradient
+(the trace is cached), again under a new wrapper (the cache is the wrapper's), does a
+truth test, ``float()`` or ``np.asarray`` on an argument fail (its arguments are abstract
+tracers), does it return a gradient
 (only the differentiated argument is traced), and does a Python ``int`` argument
 stay a Python value (it is static). A framework that is not installed keeps the
 entries recorded where it was; the generator prints which ones it measured.
@@ -105,9 +106,12 @@ def _measure(name, transform, form):
     calls.clear()  # a Linen module's init ran the body once
     first = counted(x)
     counted(x)
+    cached = len(calls) == 1
+    prepare(name, transform, count, x)(x)  # the same function, wrapped anew
     gradient = isinstance(first, tuple) or getattr(first, "shape", ()) == x.shape
     return {
-        "cached": len(calls) == 1,
+        "cached": cached,
+        "traced_per_wrapper": cached and len(calls) == 2,  # its cache is the wrapper's, not the function's
         "abstract": _outcome(prepare, name, transform, truth, x) == ABSTRACT,
         "float_fails": _outcome(prepare, name, transform, to_float, x) == ABSTRACT,
         "numpy_fails": _outcome(prepare, name, transform, to_numpy, x) == ABSTRACT,

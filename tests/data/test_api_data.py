@@ -208,6 +208,12 @@ def test_framework_key_builders_are_measured():
     assert "flax.nnx.Linear" not in builders  # built from rngs, not a key alone
 
 
+def test_framework_transforms_say_whether_a_new_wrapper_traces_again():
+    transforms = api.framework_transforms()
+    assert transforms["flax.nnx.jit"]["traced_per_wrapper"]  # its cache is the wrapper's
+    assert not transforms["equinox.filter_jit"]["traced_per_wrapper"]  # cached by the function
+
+
 def test_positional_options_follow_the_signatures():
     options = api.positional_options()
     assert options["jax.vmap"][:2] == ["in_axes", "out_axes"]

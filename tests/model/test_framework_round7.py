@@ -47,3 +47,15 @@ def test_rngs_built_around_a_key_consume_it(lint_source, teacher, reported):
                     "def run():\n    key, other = jax.random.split(jax.random.PRNGKey(0))\n"
                     f"    student = Net(nnx.Rngs(key))\n    teacher = {teacher}\n    return student, teacher\n")
     assert lint_source(source) == ([(_line(source, "teacher = "), "JNP601")] if reported else [])
+
+
+@pytest.mark.parametrize("header, transform, reported", [
+    (NNX, "nnx.jit", True),  # measured: each wrapper traces again
+    ("import equinox as eqx\nimport jax.numpy as jnp\n\n\n", "eqx.filter_jit", False),  # cached by function
+    ("import jax\nimport jax.numpy as jnp\n\n\n", "jax.jit", False),
+])
+def test_a_transform_whose_wrappers_trace_again_in_a_loop(lint_source, header, transform, reported):
+    source = header + ("def step(x):\n    return x * 2.0\n\n\n"
+                       f"def run():\n    x = jnp.ones(3)\n    for _ in range(10):\n        x = {transform}(step)(x)\n"
+                       "    return x\n")
+    assert lint_source(source) == ([(_line(source, "(step)(x)"), "JNP602")] if reported else [])
