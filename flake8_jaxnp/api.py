@@ -255,7 +255,8 @@ def framework_layers():
 def control_flow_bodies():
     """{dotted name: positions of the functions it calls with tracers}: jax.lax's (``lax_bodies``)
     and the frameworks' control flow (``flax.nnx.cond``; ``datagen.framework_functions``)."""
-    return {**lax_bodies(), **{name: facts["positions"] for name, facts in data().get("framework_lax_bodies", {}).items()}}
+    framework = data().get("framework_lax_bodies", {})
+    return {**lax_bodies(), **{name: facts["positions"] for name, facts in framework.items()}}
 
 
 def framework_key_builders():

@@ -1,8 +1,8 @@
 """Which functions of the frameworks are JAX's own (``framework_aliases``: ``flax.linen.relu`` is
 ``jax.nn.relu``), which trace the functions given to them (``framework_lax_bodies``: ``nnx.cond``),
-which give the keys a key decides (``framework_key_builders``: ``nnx.Rngs``), which functions of a library built on JAX give one array of arrays
-(``framework_array_functions``: ``optax.global_norm``), which give a new object on every call and
-which framework classes keep such an object static under their jit (``framework_static_holders``),
+which give the keys a key decides (``framework_key_builders``: ``nnx.Rngs``), which functions of a
+library built on JAX give one array of arrays (``framework_array_functions``: ``optax.global_norm``),
+which give a new object on every call and which framework classes keep such an object static under their jit (``framework_static_holders``),
 measured by running them for the generator's framework keys (``frameworks.framework_entries``).
 """
 import importlib.metadata
@@ -68,8 +68,8 @@ def framework_lax_bodies(data_file, resolve):
         package = namespace.split(".")[0]
         bodies = lax_bodies(resolve, lambda module: sorted(n for n in dir(module) if not n.startswith("_")),
                             namespace, run=lambda thunk: thunk)
-        found.update((name, {"positions": positions, "measured_with": f"{package} {importlib.metadata.version(package)}"})
-                     for name, positions in bodies.items())
+        version = f"{package} {importlib.metadata.version(package)}"
+        found.update((name, {"positions": positions, "measured_with": version}) for name, positions in bodies.items())
     return found
 
 
