@@ -2,8 +2,9 @@
 ``jax.nn.relu``), which trace the functions given to them (``framework_lax_bodies``: ``nnx.cond``),
 which give the keys a key decides (``framework_key_builders``: ``nnx.Rngs``), which functions of a
 library built on JAX give one array of arrays (``framework_array_functions``: ``optax.global_norm``),
-which give a new object on every call and which framework classes keep such an object static under their jit (``framework_static_holders``),
-measured by running them for the generator's framework keys (``frameworks.framework_entries``).
+which give a new object on every call and which framework classes keep such an object static
+under their jit (``framework_static_holders``), measured by running them for the generator's
+framework keys (``frameworks.framework_entries``).
 """
 import importlib.metadata
 import inspect
