@@ -249,3 +249,17 @@ def framework_layers():
     called on an array (``nn.Dense``, ``nnx.Linear``, ``eqx.nn.Linear``: ``datagen.frameworks``),
     under each name the layer is known by."""
     return {name: facts for facts in data().get("framework_layers", {}).values() for name in facts["names"]}
+
+
+@lru_cache(maxsize=None)
+def control_flow_bodies():
+    """{dotted name: positions of the functions it calls with tracers}: jax.lax's (``lax_bodies``)
+    and the frameworks' control flow (``flax.nnx.cond``; ``datagen.framework_functions``)."""
+    framework = data().get("framework_lax_bodies", {})
+    return {**lax_bodies(), **{name: facts["positions"] for name, facts in framework.items()}}
+
+
+def framework_key_builders():
+    """Dotted names of the framework classes whose keys the key they are built around decides
+    (``nnx.Rngs(key)``: ``datagen.framework_functions``): built, they consume it as a sampler does."""
+    return frozenset(data().get("framework_key_builders", {}))

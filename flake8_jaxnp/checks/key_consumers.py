@@ -24,9 +24,10 @@ class Consumers:
 
     def __init__(self, model):
         self.model = model
-        # jax.random's samplers, and the framework layers whose construction draws from key= (measured)
-        self.samplers = api.random_samplers() | {name for name, facts in api.framework_layers().items()
-                                                 if facts.get("draws_from_key")}
+        # jax.random's samplers, the framework layers whose construction draws from key= and the
+        # classes whose keys the key they are built around decides (nnx.Rngs; measured)
+        self.samplers = api.random_samplers() | api.framework_key_builders() | {
+            name for name, facts in api.framework_layers().items() if facts.get("draws_from_key")}
         # the framework layers whose built object draws from the key= it is called with, and the
         # options it was measured built with (an Equinox dropout)
         self.drawing_layers = {name: facts["draws_when_called"] for name, facts in api.framework_layers().items()

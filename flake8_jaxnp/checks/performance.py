@@ -83,7 +83,9 @@ def _fresh_and_called(model, body, stmt, call, walked):
     if not called:
         return None
     if transform:
-        return _fresh_function(model, body, call.args[0])
+        rewrapped = api.framework_transforms().get(model.qualname(call.func), {}).get("traced_per_wrapper")
+        return _fresh_function(model, body, call.args[0]) or (
+            f"{describe(call.args[0])} again (each new wrapper keeps its own cache)" if rewrapped else None)
     helper = model.helper_facts(call.func) if model.project is not None else None
     made = helper is not None and helper[1] is not None and helper[0].get("fresh_jitted")
     return f"a function it defines and jits anew on each call ({helper[1]}:{helper[0]['line']})," if made else None

@@ -1,8 +1,10 @@
 """Which functions of the frameworks are JAX's own (``framework_aliases``: ``flax.linen.relu`` is
-``jax.nn.relu``) and which functions of a library built on JAX give one array of arrays
-(``framework_array_functions``: ``optax.global_norm``), which give a new object on every call and
-which framework classes keep such an object static under their jit (``framework_static_holders``),
-measured by running them for the generator's framework keys (``frameworks.framework_entries``).
+``jax.nn.relu``), which trace the functions given to them (``framework_lax_bodies``: ``nnx.cond``),
+which give the keys a key decides (``framework_key_builders``: ``nnx.Rngs``), which functions of a
+library built on JAX give one array of arrays (``framework_array_functions``: ``optax.global_norm``),
+which give a new object on every call and which framework classes keep such an object static
+under their jit (``framework_static_holders``), measured by running them for the generator's
+framework keys (``frameworks.framework_entries``).
 """
 import importlib.metadata
 import inspect
@@ -42,6 +44,63 @@ def framework_aliases(data_file, resolve):
             continue
         found.update((f"{namespace}.{name}", functions[id(getattr(module, name))]) for name in dir(module)
                      if not name.startswith("_") and id(getattr(module, name)) in functions)
+    return found
+
+
+BODIES_KEY = "framework_lax_bodies"
+# The framework namespaces whose control flow may trace the functions given to it, like jax.lax's
+# (not Equinox's: what ``filter_jvp`` gives its function is a JVP tracer, whose truth is concrete).
+CONTROL_FLOW_NAMESPACES = ("flax.nnx",)
+
+
+def framework_lax_bodies(data_file, resolve):
+    """{dotted name: {"positions", "measured_with"}} for the public functions of
+    ``CONTROL_FLOW_NAMESPACES`` that, called eagerly, call a function given to them with tracers
+    (``flax.nnx.cond``'s two branches), measured as ``tables.lax_bodies`` measures jax.lax's; a
+    framework not installed keeps its entries from ``data_file``."""
+    from .tables import lax_bodies
+
+    previous = recorded(data_file, BODIES_KEY)
+    found = {}
+    for namespace in CONTROL_FLOW_NAMESPACES:
+        if resolve(namespace) is None:
+            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
+            continue
+        package = namespace.split(".")[0]
+        bodies = lax_bodies(resolve, lambda module: sorted(n for n in dir(module) if not n.startswith("_")),
+                            namespace, run=lambda thunk: thunk)
+        version = f"{package} {importlib.metadata.version(package)}"
+        found.update((name, {"positions": positions, "measured_with": version}) for name, positions in bodies.items())
+    return found
+
+
+KEY_BUILDERS_KEY = "framework_key_builders"
+
+
+def framework_key_builders(data_file, resolve):
+    """{dotted name: measured_with} for the public classes of ``FRAMEWORK_NAMESPACES`` that, built
+    around a key alone, give keys when called that the key decides: the same key, the same keys;
+    another key, others (``nnx.Rngs(key)``: two built around one key draw the same numbers, as two
+    samplers given it do); a framework not installed keeps its entries from ``data_file``."""
+    import jax
+    import jax.numpy as jnp
+
+    previous = recorded(data_file, KEY_BUILDERS_KEY)
+    found = {}
+    for namespace in FRAMEWORK_NAMESPACES:
+        module = resolve(namespace)
+        if module is None:
+            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
+            continue
+        package = namespace.split(".")[0]
+        for name in sorted(n for n in dir(module) if not n.startswith("_") and inspect.isclass(getattr(module, n))):
+            try:
+                first, again, other = (jax.random.key_data(getattr(module, name)(jax.random.key(seed))())
+                                       for seed in (0, 0, 1))
+            except Exception:  # noqa: BLE001 - not built from a key alone, or what it gives is no key
+                continue
+            if bool(jnp.array_equal(first, again)) and not bool(jnp.array_equal(first, other)):
+                found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
 
 

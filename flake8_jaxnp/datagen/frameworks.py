@@ -3,8 +3,9 @@
 which methods of each framework's Module its standard path traces (``framework_modules``).
 
 Each transform wraps small probe functions: does the body run once over two calls
-(the trace is cached), does a truth test, ``float()`` or ``np.asarray`` on an
-argument fail (its arguments are abstract tracers), does it return a gradient
+(the trace is cached), again under a new wrapper (the cache is the wrapper's), does a
+truth test, ``float()`` or ``np.asarray`` on an argument fail (its arguments are abstract
+tracers), does it return a gradient
 (only the differentiated argument is traced), and does a Python ``int`` argument
 stay a Python value (it is static). A framework that is not installed keeps the
 entries recorded where it was; the generator prints which ones it measured.
@@ -13,9 +14,10 @@ import importlib.metadata
 import inspect
 import sys
 
-from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, FRESH_OBJECTS_KEY, HOLDERS_KEY, RECORDS_KEY,
-                                  UPDATE_CALLBACKS_KEY, framework_aliases, framework_array_functions,
-                                  framework_fresh_objects, framework_records, framework_static_holders,
+from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, BODIES_KEY, FRESH_OBJECTS_KEY, HOLDERS_KEY,
+                                  KEY_BUILDERS_KEY, RECORDS_KEY, UPDATE_CALLBACKS_KEY, framework_aliases,
+                                  framework_array_functions, framework_fresh_objects, framework_key_builders,
+                                  framework_lax_bodies, framework_records, framework_static_holders,
                                   framework_update_callbacks, recorded, rejected_by_jax_jit)
 from .tables import TRACER_ERRORS
 
@@ -58,12 +60,14 @@ KEY = "framework_transforms"
 def framework_entries(data_file, resolve):
     """{generator key: its entries} for the framework keys: transforms, Modules, layers, aliases, the
     functions that give one array, those that give a new object on every call, the classes that
-    keep such an object static, the transformations whose ``update`` runs functions given to them and
-    the pytree dataclasses whose fields are arrays under a trace."""
+    keep such an object static, the transformations whose ``update`` runs functions given to them,
+    the pytree dataclasses whose fields are arrays under a trace, the control flow that traces
+    the functions given to it and the classes that give the keys a key decides."""
     measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers,
                 ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
                 FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
-                UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records}
+                UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records,
+                BODIES_KEY: framework_lax_bodies, KEY_BUILDERS_KEY: framework_key_builders}
     return {key: measure(data_file, resolve) for key, measure in measures.items()}
 
 
@@ -102,9 +106,12 @@ def _measure(name, transform, form):
     calls.clear()  # a Linen module's init ran the body once
     first = counted(x)
     counted(x)
+    cached = len(calls) == 1
+    prepare(name, transform, count, x)(x)  # the same function, wrapped anew
     gradient = isinstance(first, tuple) or getattr(first, "shape", ()) == x.shape
     return {
-        "cached": len(calls) == 1,
+        "cached": cached,
+        "traced_per_wrapper": cached and len(calls) == 2,  # its cache is the wrapper's, not the function's
         "abstract": _outcome(prepare, name, transform, truth, x) == ABSTRACT,
         "float_fails": _outcome(prepare, name, transform, to_float, x) == ABSTRACT,
         "numpy_fails": _outcome(prepare, name, transform, to_numpy, x) == ABSTRACT,

@@ -50,8 +50,9 @@ def functions_with_parameters(module, public):
 
 
 # ---- lax bodies ---------------------------------------------------------------------------
-def lax_bodies(resolve, public):
-    """{qualname: [positions]}: arguments of jax.lax functions that JAX calls with tracers.
+def lax_bodies(resolve, public, module="jax.lax", run=None):
+    """{qualname: [positions]}: arguments of ``module``'s functions that it calls with tracers
+    (under ``jax.make_jaxpr``, or under ``run``: ``flax.nnx.cond`` called eagerly).
 
     The signature proposes the parameters (annotated Callable, or named like a
     function); a call with a recording function there, the other arguments
@@ -63,18 +64,18 @@ def lax_bodies(resolve, public):
 
     values = (True, 0, jnp.ones(3))
     found = {}
-    for name, func, params in functions_with_parameters(resolve("jax.lax"), public):
+    for name, func, params in functions_with_parameters(resolve(module), public):
         positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
         candidates = [i for i, p in enumerate(positional) if _looks_callable(p)]
         if not candidates:
             continue
         traced = set()
         for filled, choices in _argument_plans(positional, candidates, values):
-            traced |= _traced_positions(func, params, positional, candidates, filled, choices, values[-1])
+            traced |= _traced_positions(func, params, positional, candidates, filled, choices, values[-1], run)
             if traced == set(candidates):
                 break
         if traced:
-            found[f"jax.lax.{name}"] = sorted(traced)
+            found[f"{module}.{name}"] = sorted(traced)
     return found
 
 
@@ -109,7 +110,7 @@ def _argument_plans(positional, candidates, values):
         yield required + optional, [values] * len(required) + [(None,) + values] * len(optional)
 
 
-def _traced_positions(func, params, positional, candidates, filled, choices, operand):
+def _traced_positions(func, params, positional, candidates, filled, choices, operand, run):
     """Candidate positions that received tracers in some call with these plain values."""
     import jax
 
@@ -129,7 +130,7 @@ def _traced_positions(func, params, positional, candidates, filled, choices, ope
         if any(p.kind is p.VAR_POSITIONAL for p in params):
             args.append(operand)
         try:
-            quiet(jax.make_jaxpr(lambda: func(*args)))
+            quiet((run or jax.make_jaxpr)(lambda: func(*args)))
         except Exception:  # noqa: BLE001 - a bad combination of plain values
             pass
         traced |= set(calls)

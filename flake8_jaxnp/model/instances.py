@@ -146,6 +146,26 @@ class Instances:
         own = type(cls) is ast.ClassDef and positional_names(func)[:1] == [expr.id]
         return self.method(cls, "__call__") if own and not decorators & {"staticmethod", "classmethod"} else None
 
+    def overrides(self, call):
+        """The methods of same-file subclasses that ``self.m(x)`` in a method of a class runs instead
+        of the class's own ``m``, for an instance of the subclass: each one that defines ``m`` and
+        inherits the calling method (a base's ``__call__`` calling an abstract hook a subclass
+        implements); () for any other call."""
+        func = call.func
+        if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
+            return ()
+        caller = self.names.enclosing_function(call)
+        cls = self.names.parent.get(caller)
+        if type(cls) is not ast.ClassDef or positional_names(caller)[:1] != [func.value.id]:
+            return ()
+        found = []
+        for sub in self.names.by_type.get(ast.ClassDef, ()):
+            if sub is not cls and self.method(sub, caller.name) is caller:
+                method = self.method(sub, func.attr)
+                if method is not None and self.names.parent.get(method) is sub and method not in found:
+                    found.append(method)
+        return tuple(found)
+
     def method(self, cls, name):
         """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no
         such name, in its single base, a same-file class (and so on up), or None. Not for

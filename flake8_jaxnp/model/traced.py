@@ -347,11 +347,11 @@ class TraceRoots:
             spec = self.transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
                 self._trace_argument(call.args[0], spec[0], spec[1] + call.keywords)
-        elif qualname in api.lax_bodies():
+        elif qualname in api.control_flow_bodies():
             if qualname == "jax.lax.cond" and len(call.args) == 5:
                 positions = (2, 4)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
             else:
-                positions = api.lax_bodies()[qualname]
+                positions = api.control_flow_bodies()[qualname]
             for pos in positions:
                 if pos < len(call.args):
                     arg = call.args[pos]

@@ -200,8 +200,9 @@ class Tracing:
         self.flows[node] = flow
         reached = []
         for callee, call, args, keywords in flow.calls:
-            if traced is not None and self._spread(callee, call, args, keywords, traced):
-                reached.append(callee)
+            for each in (callee, *self.roots.instances.overrides(call)) if traced is not None else ():
+                if self._spread(each, call, args, keywords, traced):  # (a subclass's override may run instead)
+                    reached.append(each)
             if traced is not None:
                 reached.extend(self.roots.rules_reached(callee, call, node, traced))
         flow.calls = []

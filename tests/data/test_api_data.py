@@ -193,6 +193,27 @@ def test_lax_bodies_are_the_traced_function_arguments():
         assert no_body not in bodies
 
 
+def test_framework_control_flow_traces_its_functions_as_lax_does():
+    bodies = api.control_flow_bodies()
+    assert bodies["jax.lax.cond"] == [1, 2]  # jax.lax's own, kept
+    assert bodies["flax.nnx.cond"] == [1, 2]
+    assert bodies["flax.nnx.fori_loop"] == [2]
+    for eager in ("flax.nnx.jit", "flax.nnx.make_attention_mask"):  # a wrapper; a function called on arrays
+        assert eager not in bodies
+
+
+def test_framework_key_builders_are_measured():
+    builders = api.framework_key_builders()
+    assert "flax.nnx.Rngs" in builders  # nnx.Rngs(key): its streams are the key's
+    assert "flax.nnx.Linear" not in builders  # built from rngs, not a key alone
+
+
+def test_framework_transforms_say_whether_a_new_wrapper_traces_again():
+    transforms = api.framework_transforms()
+    assert transforms["flax.nnx.jit"]["traced_per_wrapper"]  # its cache is the wrapper's
+    assert not transforms["equinox.filter_jit"]["traced_per_wrapper"]  # cached by the function
+
+
 def test_positional_options_follow_the_signatures():
     options = api.positional_options()
     assert options["jax.vmap"][:2] == ["in_axes", "out_axes"]
