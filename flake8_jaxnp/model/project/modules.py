@@ -21,8 +21,8 @@ from . import cache
 from .cache import MEMORY
 from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import (OtherModules, answer, calls_keeping_default, is_test_module, leaves_out, modules_naming,
-                       passed_functions, shown)
-from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
+                       passed_functions, shown, table_functions)
+from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
@@ -378,7 +378,8 @@ class Project(OtherModules):
                         continue
                     origin, binding, attributes = found
                 run = passed_functions(self, path, name, attributes[1]) if binding is None \
-                    and attributes[0] == PASSED_FUNCTION else [self._callee(origin, binding, attributes)]
+                    and attributes[0] == PASSED_FUNCTION else table_functions(self, origin, binding, attributes) \
+                    if attributes[-3:-2] == [TABLE_ENTRY] else [self._callee(origin, binding, attributes)]
                 for target, facts, skipped in run:  # forward(p, x): each function the factory's calls pass
                     params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                         | set(named) if facts else set()
