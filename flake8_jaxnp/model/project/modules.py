@@ -328,8 +328,10 @@ class Project(OtherModules):
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
-                if binding is None:  # jax.jit(partial(policy, apply_fn)): each function the calls pass
-                    for target, facts, _ in passed_functions(self, path, attributes[2], attributes[1]):
+                if binding is None or attributes[-3:-2] == [TABLE_ENTRY] and not returned:
+                    run = passed_functions(self, path, attributes[2], attributes[1]) if binding is None else [
+                        entry for entry in table_functions(self, path, binding, attributes) if not entry[2]]
+                    for target, facts, _ in run:  # jax.jit(partial(policy, apply_fn)), jax.jit(LOSSES[name])
                         params = _applied_parameters(facts, *spec)
                         calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[
                             0] |= params
