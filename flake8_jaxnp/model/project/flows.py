@@ -18,8 +18,8 @@ from functools import lru_cache
 from ... import api
 from ...patterns import Pattern
 from ..library import array_function
-from ..syntax import (NESTED_SCOPES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, lookup_key,
-                      none_tested, parameters, positional_names, split_attributes, walk_own)
+from ..syntax import (NESTED_SCOPES, PARTIAL, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname,
+                      lookup_key, none_tested, parameters, positional_names, split_attributes, walk_own)
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
@@ -471,7 +471,7 @@ def looked_up(expr, imports, shadowing=()):
     or ``functools.partial(LOSSES[key], ...)`` may run, ``LOSSES`` an imported project name or a name
     of the module that ``shadowing`` (the local names) leaves alone; else None."""
     bound = 0
-    if type(expr) is ast.Call and expr.args and imported_qualname(expr.func, imports) == "functools.partial" \
+    if type(expr) is ast.Call and expr.args and imported_qualname(expr.func, imports) in PARTIAL \
             and not any(type(a) is ast.Starred for a in expr.args):
         expr, bound = expr.args[0], len(expr.args) - 1
     name = split_attributes(expr.value)[0] if type(expr) is ast.Subscript else None
