@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..instances import given_by_calls
-from ..syntax import is_test_file, module_imports, parameters, split_attributes
+from ..syntax import entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
 from .constants import GLOBAL_NEEDS
@@ -309,6 +309,19 @@ def passed_functions(project, path, unit, param):
         if gives is not None:
             found.append(((other, f"{name}.{gives['name']}"), gives, 0))
     return [entry for entry in found if entry[1] is not None]
+
+
+def table_functions(project, path, binding, attributes):
+    """[((module path, unit), facts, positions the call does not give)] for the functions that a
+    lookup recorded in the flows of the module at ``path`` may run (path ``[..., "LOSSES",
+    TABLE_ENTRY, key, bound]``, ``flows.looked_up``): the entries of the dict display its module
+    binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined."""
+    table = project.target_of(path, binding, attributes[:-3])
+    summary = project.summary(table[0]) if table is not None else None
+    entries = summary.get("tables", {}).get(table[1]) if summary else None
+    found = [project._callee(table[0], *entry) for entry in entries_looked_up(
+        [(key, (entry_binding, entry_path)) for key, entry_binding, entry_path in entries or ()], attributes[-2])]
+    return [(target, facts, skipped + attributes[-1]) for target, facts, skipped in found if facts is not None]
 
 
 def is_test_module(path):
