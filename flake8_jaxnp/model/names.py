@@ -6,10 +6,10 @@ as text, so a local variable called ``np`` is not NumPy.
 """
 import ast
 import builtins
-import enum
 from functools import partial
 
 from .. import api
+from ..record import Constants
 
 from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, entries_looked_up,
                      import_bindings, lookup_key, method_in, parameters, table_entries, walk_evaluated)
@@ -19,7 +19,7 @@ BUILTINS = frozenset(dir(builtins))
 _MAX_ALIAS_DEPTH = 8
 
 
-class BindingKind(enum.Enum):
+class BindingKind(Constants):
     """How a binding gives its name a value."""
 
     IMPORT = "import"
