@@ -107,7 +107,7 @@ def framework_key_builders(data_file, resolve):
 ARRAY_FUNCTIONS_KEY = "framework_array_functions"
 # The namespaces of a library built on JAX whose public functions may give one array (a loss,
 # a norm): Optax's.
-ARRAY_FUNCTION_NAMESPACES = ("optax", "optax.losses", "optax.tree_utils")
+ARRAY_FUNCTION_NAMESPACES = ("optax", "optax.losses", "optax.tree", "optax.tree_utils")
 
 
 def framework_array_functions(data_file, resolve):

@@ -332,7 +332,8 @@ def test_the_framework_versions_come_from_measured_entries_only():
 
 def test_framework_array_functions_are_measured_by_calling():
     functions = api.framework_array_functions()
-    assert {"optax.global_norm", "optax.l2_loss", "optax.softmax_cross_entropy_with_integer_labels"} <= set(functions)
+    assert {"optax.global_norm", "optax.l2_loss", "optax.softmax_cross_entropy_with_integer_labels",
+            "optax.tree.norm"} <= set(functions)
     for tree_mapping in ("optax.apply_updates", "optax.tree_utils.tree_add", "optax.tree_utils.tree_scale"):
         assert tree_mapping not in functions
 
