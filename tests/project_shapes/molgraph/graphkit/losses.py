@@ -29,7 +29,7 @@ def energy_force_loss(model, params, graph, key=None):
     # project shape (not a thread): the per-atom mask repeated by the traced node counts
     atom_mask = jnp.repeat(mask, graph.n_node)  # reported: JNP203
     e_err = jnp.sum(jnp.where(mask, (energies - graph.energy) ** 2, 0.0)) / jnp.sum(mask)
-    return e_err + FORCE_WEIGHT * _force_error(forces, graph, atom_mask)
+    return e_err + FORCE_WEIGHT * _force_error(forces, graph, atom_mask)  # reported: JNP304
 
 
 def energy_force_loss_padded(model, params, graph, key=None):
