@@ -42,6 +42,7 @@ class Callees:
         self._results = {}  # jitted def -> the shape of its result, on demand
         self._builders = {}  # def -> whether it returns a jitted function, on demand
         self._asked = {}  # (question, import binding, attributes) -> the project's answer (``_ask``)
+        self._numpy = {}  # (scope, name, attributes) -> ``imported_numpy``'s answer (every pass asks at each read)
         self._bound_imports = {}  # (scope, name) -> the module-level import binding a read there reaches, or None
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
@@ -218,10 +219,15 @@ class Callees:
     def imported_numpy(self, expr):
         """Whether ``expr`` (``MASK`` of ``from .config import MASK``, or ``config.MASK``) names
         a NumPy array constant of another project module."""
-        binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
-        if not binding:
+        name, attributes = split_attributes(expr) if type(expr) in (ast.Name, ast.Attribute) else (None, ())
+        if name is None or self.project is None:
             return False
-        return self._ask("numpy_data", binding)  # (every ``jnp.sum`` asks: once per file)
+        key = (self.names.scope_of[name], name.id, *attributes)  # (every read there answers alike)
+        known = self._numpy.get(key)
+        if known is None:
+            binding = self._project_import(expr)
+            known = self._numpy[key] = bool(binding) and self._ask("numpy_data", binding)
+        return known
 
     def imported_rebound(self, expr):
         """[module, line] where a function of another project module rebinds the global that
