@@ -42,7 +42,6 @@ class Callees:
         self._results = {}  # jitted def -> the shape of its result, on demand
         self._builders = {}  # def -> whether it returns a jitted function, on demand
         self._asked = {}  # (question, import binding, attributes) -> the project's answer (``_ask``)
-        self._imports_asked = {}  # (question, scope, name, attributes) -> ``_imported``'s answer
         self._bound_imports = {}  # (scope, name) -> the module-level import binding a read there reaches, or None
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
@@ -219,26 +218,16 @@ class Callees:
     def imported_numpy(self, expr):
         """Whether ``expr`` (``MASK`` of ``from .config import MASK``, or ``config.MASK``) names
         a NumPy array constant of another project module."""
-        return type(expr) in (ast.Name, ast.Attribute) and bool(self._imported("numpy_data", expr))
+        binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
+        if not binding:
+            return False
+        return self._ask("numpy_data", binding)  # (every ``jnp.sum`` asks: once per file)
 
     def imported_rebound(self, expr):
         """[module, line] where a function of another project module rebinds the global that
         ``expr`` reads of it through ``global`` (``callbacks.LR_SCALE``), or None."""
-        return self._imported("rebound_global", expr) if type(expr) is ast.Attribute else None
-
-    def _imported(self, question, expr):
-        """``_ask``'s answer to ``question`` about the module-level import that ``expr`` reads (None
-        when it reads none), kept per scope, name and attributes: every read there answers alike,
-        and the forward passes ask ``numpy_data`` at each read, the checks ``rebound_global``."""
-        name, attributes = split_attributes(expr)
-        if name is None or self.project is None:
-            return None
-        key = (question, self.names.scope_of[name], name.id, *attributes)
-        known = self._imports_asked.get(key, self)
-        if known is self:
-            binding = self._project_import(expr)
-            known = self._imports_asked[key] = self._ask(question, binding) if binding else None
-        return known
+        binding = self._project_import(expr) if type(expr) is ast.Attribute else None
+        return self._ask("rebound_global", binding) if binding else None
 
     def jitted_result(self, callee):
         """The shape of what a same-file jitted function returns (see project.records.result_shape),
