@@ -62,7 +62,8 @@ def test_a_transform_whose_wrappers_trace_again_in_a_loop(lint_source, header, t
 
 
 PLAIN = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom flax import nnx\n\n\n" + (
-    "@jax.tree_util.register_static\nclass Ranker:\n    def slow(self, x):\n        return np.sort(x)\n\n    def fast(self, x):\n"
+    "@jax.tree_util.register_static\nclass Ranker:\n    def slow(self, x):\n        return np.sort(x)\n\n"
+    "    def fast(self, x):\n"
     "        return jnp.sort(x)\n\n\n")
 
 
