@@ -260,11 +260,35 @@ class Instances:
         return found
 
     def held_containers(self, cls):
-        """{attribute: Value} for the attributes the ClassDef ``cls`` binds once, in the body of its
-        ``__init__``, to a display (``self.returns = []``) or to a ``defaultdict`` of a builtin container
-        whose items the file never stores (``self.history = defaultdict(list)``), and that no other
-        store in the file binds: every method sees that kind of container (its items may change, its
-        kind does not)."""
+        """{attribute: Value} for the attributes the ClassDef ``cls`` binds once (``_init_stores``) to a
+        display (``self.returns = []``) or to a ``defaultdict`` of a builtin container whose items the
+        file never stores (``self.history = defaultdict(list)``): every method sees that kind of
+        container (its items may change, its kind does not)."""
+        found = {}
+        for attr, value in self._init_stores(cls).items():
+            kind = type(value)
+            if kind in LITERALS and LITERALS[kind] != "generator":
+                found[attr] = Shaped(PYTHON, container=LITERALS[kind])
+            elif kind is ast.Call and value.args and not self._stored_attributes[f"[{attr}]"] \
+                    and self.names.qualname(value.func) == DEFAULT_DICT:
+                held = defaulting(self.names.qualname(value.args[0]))
+                if held is not None:
+                    found[attr] = held
+        return found
+
+    def stored_arguments(self, cls):
+        """{attribute: parameter} for the attributes the ClassDef ``cls`` binds once (``_init_stores``)
+        to a parameter of its ``__init__`` that the body never rebinds (``self.phase = phase``): every
+        method of an object sees there what its construction passed."""
+        init = method_in(cls, "__init__")
+        scope = self.names.scopes.get(init)
+        return {attr: value.id for attr, value in self._init_stores(cls).items()
+                if type(value) is ast.Name and value.id in positional_names(init, bound=True)
+                and len(scope.bindings.get(value.id, ())) == 1}
+
+    def _init_stores(self, cls):
+        """{attribute: the value it is given} for the attributes that the ClassDef ``cls`` binds once,
+        in the body of its ``__init__`` by a plain assignment, and that no other store in the file binds."""
         init = method_in(cls, "__init__")
         if init is None:
             return {}
@@ -276,17 +300,9 @@ class Instances:
         found = {}
         for attr, assignments in self._self_assignments(cls).items():
             statement, targets = assignments[0]
-            if self._stored_attributes[attr] != 1 or len(assignments) != 1 or type(statement) is not ast.Assign \
-                    or len(targets) != 1 or statement not in init.body:
-                continue
-            value, kind = statement.value, type(statement.value)
-            if kind in LITERALS and LITERALS[kind] != "generator":
-                found[attr] = Shaped(PYTHON, container=LITERALS[kind])
-            elif kind is ast.Call and value.args and not self._stored_attributes[f"[{attr}]"] \
-                    and self.names.qualname(value.func) == DEFAULT_DICT:
-                held = defaulting(self.names.qualname(value.args[0]))
-                if held is not None:
-                    found[attr] = held
+            if self._stored_attributes[attr] == 1 and len(assignments) == 1 and type(statement) is ast.Assign \
+                    and len(targets) == 1 and statement in init.body:
+                found[attr] = statement.value
         return found
 
     def calls_of(self, func):
