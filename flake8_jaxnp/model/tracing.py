@@ -21,7 +21,7 @@ from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .project.modules import shown
 from .parameters import binds_first_parameter, known_truths
-from .syntax import FUNCTION_NODES, argument_for, method_in, parameters, positional, positional_names
+from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
 from .values import NUMBER_LITERALS, FunctionFlow
 
@@ -400,27 +400,12 @@ class Tracing:
     def _constructed(self, method):
         """What ``self`` holds in a method of an object that traced code built from tracers: a
         dataclass's ``__post_init__`` (its traced fields, arrays where annotated so), a method run on
-        it there (``_built_fields``); nothing known of the other attributes."""
+        it there (``instances.built_fields``); nothing known of the other attributes."""
         annotations = {field.id: self.names.parent[field].annotation
                        for field in self.roots.conventions.dataclass_fields(method) or ()}
         return Shaped(PYTHON, members=tuple(
             (("attr", name), TRACED_ARRAY if name in annotations and self.names.qualname(annotations[name])
              in ARRAY_ANNOTATIONS else TRACED_PARAMETER) for name in sorted(self.roots.traced_fields[method])))
-
-    def _built_fields(self, method, call, caller):
-        """The attributes holding tracers for ``method`` of a same-file class, run by ``call`` on an
-        object that the traced ``caller`` builds (``Rx(phase).array()``; ``obj = Rx(phase)`` then
-        ``obj.array()``): those that ``__init__`` stores as given a traced argument (``stored_arguments``)."""
-        receiver = call.func.value if type(call.func) is ast.Attribute else None
-        built = self.roots.instances.constructor(receiver) if type(receiver) in (ast.Name, ast.Call) else None
-        cls = self.roots.instances.class_named(built.func) if built is not None else None
-        flow = self.flows.get(caller.node)
-        init = method_in(cls, "__init__") if cls is not None else None
-        if init is None or cls is not self.names.parent.get(method) or flow is None:
-            return set()
-        names = positional_names(init, bound=True)
-        return {attr for attr, param in self.roots.instances.stored_arguments(cls).items()
-                if flow.values.get(argument_for(built, names, param), UNKNOWN_VALUE).holds_tracers}
 
     def _records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
@@ -514,7 +499,9 @@ class Tracing:
             given = through and run[2] is not None  # what the transformation gives are tracers, never static scalars
             transforms = [Transform(t.name, t.behaviour, t.root or where, t.chosen or given, t.assumed)
                           for t in transforms]
-        held = params if fields is not None else self._built_fields(callee, call, caller) if bound else ()
+        flow = self.flows.get(caller.node) if fields is None and bound else None
+        held = params if fields is not None else self.roots.instances.built_fields(callee, call, flow.values) \
+            if flow is not None else ()
         if held:  # __post_init__(self), Rx(phase).array(): self holds the traced fields
             known = self.roots.traced_fields.setdefault(callee, set())
             changed |= not held <= known
