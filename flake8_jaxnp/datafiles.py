@@ -3,9 +3,13 @@
 Parsing them costs as much as loading the rest of the plugin, and an editor pays that on
 every save. So their parsed form is kept beside the bytecode, in the folder and under the
 switch Python uses for its own (``__pycache__``, ``PYTHONPYCACHEPREFIX``,
-``PYTHONDONTWRITEBYTECODE``), together with digests of the text it was parsed from and of
-the source of the module that parses it (which may derive tables of its own): a change to
-either is parsed again. A folder that cannot be written only means parsing every time.
+``PYTHONDONTWRITEBYTECODE``), with what it was parsed from: the text and the source of the
+module that parses it (which may derive tables of its own), each by size and modification
+time as Python's bytecode cache tells a changed source, and by digest; a change to either
+is parsed again. The digests are compared only while a file's time is not older than the
+kept file's (a change within the clock's tick keeps both: git's "racy" files), so a start
+with a settled kept parse reads neither file (hashing the 474 KB of API text cost an
+editor's save 7 M instructions). A folder that cannot be written only means parsing every time.
 
 A file's top-level tables are kept one by one and read from the kept file when first asked
 for (``Tables``): one lint asks for some of the API data's tables, and reading the others,
@@ -26,43 +30,54 @@ try:  # hashlib's own blake2b: importing hashlib would also load OpenSSL (10 M i
 except ImportError:  # a Python built without its own blake2
     from hashlib import blake2b
 
-# of the kept file: the header's size (HEADER_SIZE bytes), then the header (KEPT_FORMAT, digests, index),
+# of the kept file: the header's size (HEADER_SIZE bytes), then the header (KEPT_FORMAT, (stamps, digests), index),
 # then the tables' bytes; another format is parsed again
-KEPT_FORMAT = 4
+KEPT_FORMAT = 5
 HEADER_SIZE = 8
 ENTRY_BY_ENTRY = 100  # a table of more mappings than this keeps each entry on its own
 
 
 def load(path, parse):
     """``parse(text)`` of the file at ``path`` (a mapping), kept for the next process."""
-    text = path.read_bytes()
-    made_from = (_digest(text), _digest(Path(sys.modules[parse.__module__].__file__).read_bytes()))
+    sources = (path, Path(sys.modules[parse.__module__].__file__))
     kept = Path(importlib.util.cache_from_source(str(path.with_suffix(".py")))).with_suffix(f"{path.suffix}.marshal")
-    tables = _read_kept(kept, made_from)
+    stamps = tuple(_stamp(source) for source in sources)
+    tables = _read_kept(kept, stamps, sources)
     if tables is not None:
         return tables
+    text = path.read_bytes()
     parsed = parse(text)
     if not sys.dont_write_bytecode:
-        _keep(parsed, made_from, kept)
+        _keep(parsed, (stamps, (_digest(text), _digest(sources[1].read_bytes()))), kept)
     return parsed
+
+
+def _stamp(path):
+    """(size, modification time in ns) of ``path``."""
+    stat = os.stat(path)
+    return stat.st_size, stat.st_mtime_ns
 
 
 def _digest(data):
     return blake2b(data, digest_size=16).digest()
 
 
-def _read_kept(kept, made_from):
-    """The kept tables (``Tables``) if ``kept`` was made from ``made_from``, else None."""
+def _read_kept(kept, stamps, sources):
+    """The kept tables (``Tables``) if ``kept`` was made from ``sources`` as they are (``stamps``:
+    theirs now), else None."""
     try:
         descriptor = os.open(kept, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     except OSError:
         return None
     try:
         size = int.from_bytes(_read(descriptor, 0, HEADER_SIZE), "little")
-        if HEADER_SIZE + size > os.fstat(descriptor).st_size:
+        kept_stat = os.fstat(descriptor)
+        if HEADER_SIZE + size > kept_stat.st_size:
             raise EOFError("a damaged kept file")
-        kept_format, kept_from, index = marshal.loads(_read(descriptor, HEADER_SIZE, HEADER_SIZE + size))
-        if kept_format == KEPT_FORMAT and kept_from == made_from:
+        kept_format, made_from, index = marshal.loads(_read(descriptor, HEADER_SIZE, HEADER_SIZE + size))
+        if kept_format == KEPT_FORMAT and made_from[0] == stamps and (
+                all(mtime < kept_stat.st_mtime_ns for _, mtime in stamps)
+                or made_from[1] == tuple(_digest(source.read_bytes()) for source in sources)):
             return Tables(index, descriptor, HEADER_SIZE + size)  # (the descriptor stays open while it lives)
     except (OSError, ValueError, EOFError, TypeError):
         pass

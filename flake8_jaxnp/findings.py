@@ -5,7 +5,7 @@ the runtime report turn it into text through the rule catalogue.
 """
 from .patterns import Pattern
 from .record import Record
-from .rules import RULES
+from .rules import formatted
 
 INTERNAL_ERROR = "JNP900"  # the one code no check emits: a check (or the model) that raised
 # A line and its break, where Python's tokenizer, flake8 and LSP break lines: \r\n, \r or \n
@@ -35,4 +35,4 @@ class Finding(Record):
     @property
     def message(self):
         """``JNPxxx text``, as flake8 prints it."""
-        return RULES[self.code].format(**dict(self.fields))
+        return formatted(self.code, **dict(self.fields))

@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 from .record import Record
-from .rules import OFF_BY_DEFAULT, RULES
+from .rules import MESSAGES, OFF_BY_DEFAULT
 
 X64_RULES = ("JNP402", "JNP403")  # what --jaxnp-x64 silences
 
@@ -133,7 +133,7 @@ def _silenced(options):
     try:
         from flake8.style_guide import Decision, DecisionEngine
         engine = DecisionEngine(options)
-        return frozenset(off | {code for code in RULES if engine.decision_for(code) is Decision.Ignored})
+        return frozenset(off | {code for code in MESSAGES if engine.decision_for(code) is Decision.Ignored})
     except Exception:  # noqa: BLE001 - another flake8: do every other check, flake8 still filters
         return frozenset(off)
 

@@ -77,3 +77,36 @@ class Record:
 
     def __reduce__(self):  # (pickle would set a frozen record's fields one by one)
         return type(self), self.values()
+
+
+class Constants:
+    """Named constants as ``enum.Enum`` makes them, each the one instance of its name: a
+    subclass's upper-case class attributes of text become its members (``Kind.TRACER``, whose
+    ``value`` is the text), listed in ``MEMBERS``. Making an Enum class cost every process
+    about 1 M instructions (the model's three, 0.5% of an editor's save); this, a few thousand."""
+
+    __slots__ = ("name", "value")
+    MEMBERS = ()
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        members = []
+        for name, value in list(vars(cls).items()):
+            if name.isupper() and type(value) is str:
+                member = object.__new__(cls)
+                member.name, member.value = name, value
+                setattr(cls, name, member)
+                members.append(member)
+        cls.MEMBERS = tuple(members)
+
+    def __repr__(self):
+        return f"<{type(self).__name__}.{self.name}: {self.value!r}>"
+
+    def __str__(self):
+        return f"{type(self).__name__}.{self.name}"
+
+    def __hash__(self):  # (as an Enum member's)
+        return hash(self.name)
+
+    def __reduce__(self):  # (pickled and copied as itself)
+        return getattr, (type(self), self.name)

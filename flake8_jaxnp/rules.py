@@ -1,8 +1,12 @@
 """The rule catalogue: every JNP code is declared once, in ``catalogue.toml``.
 
 Messages, the README rule table, the rule pages and the completeness tests all
-read from ``RULES``, so a rule exists exactly when it has an entry there.
+read from it, so a rule exists exactly when it has an entry there. A lint reads only the
+messages and the rules off by default (``MESSAGES``, ``OFF_BY_DEFAULT``), which the kept
+parse holds as tables of their own; the ``Rule`` records (``RULES``), with their pages' text,
+are made when first asked for.
 """
+from functools import lru_cache
 from pathlib import Path
 
 from . import datafiles
@@ -34,12 +38,12 @@ class Rule(Record):
                 "unconfirmable": "", "fix_safety": "", "fix_safety_note": "", "costs_time": False}
 
     def format(self, **fields):
-        return f"{self.code} {self.message.format(**fields)}"
+        return formatted(self.code, **fields)
 
 
-def _load():
+def _rules():
     rules = []
-    for entry in datafiles.load(CATALOGUE_FILE, _parse_toml)["rule"]:
+    for entry in _CATALOGUE["rule"]:
         entry["evidence"] = tuple(entry.get("evidence", ()))
         for part in ("example", "instead"):  # a literal block's text starts after its first newline
             if part in entry:
@@ -49,26 +53,49 @@ def _load():
 
 
 def _parse_toml(text):
+    """The catalogue, and the two tables a lint reads (kept with the parse: ``datafiles``)."""
     import tomllib  # (only when the kept parse is stale)
 
-    return tomllib.loads(text.decode("utf-8"))
+    catalogue = tomllib.loads(text.decode("utf-8"))
+    catalogue["messages"] = {entry["code"]: entry["message"] for entry in catalogue["rule"]}
+    catalogue["off_by_default"] = [entry["code"] for entry in catalogue["rule"] if not entry.get("on_by_default", True)]
+    return catalogue
 
 
-_RULES = _load()
+def __getattr__(name):
+    """``RULES`` (code -> Rule) and ``_RULES`` (in the catalogue's order), made when first asked for."""
+    if name in ("RULES", "_RULES"):
+        return _made()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-RULES = {rule.code: rule for rule in _RULES}
-OFF_BY_DEFAULT = [rule.code for rule in _RULES if not rule.on_by_default]
+
+@lru_cache(maxsize=1)
+def _made():
+    rules = _rules()
+    made = {"_RULES": rules, "RULES": {rule.code: rule for rule in rules}}
+    globals().update(made)  # (asked again, no longer through __getattr__)
+    return made
+
+
+_CATALOGUE = datafiles.load(CATALOGUE_FILE, _parse_toml)
+MESSAGES = _CATALOGUE["messages"]  # code -> message template
+OFF_BY_DEFAULT = _CATALOGUE["off_by_default"]
 # flake8's --select for every rule: JNP alone leaves the ones off by default off (options._silenced).
 SELECT_EVERY_RULE = ",".join(["JNP", *OFF_BY_DEFAULT])
 
 
+def formatted(code, **fields):
+    """``JNPxxx text``: the rule's message with ``fields`` filled in."""
+    return f"{code} {MESSAGES[code].format(**fields)}"
+
+
 def confirmed_by(kind):
     """The codes that runtime evidence of ``kind`` confirms, sorted."""
-    return sorted(rule.code for rule in _RULES if kind in rule.evidence)
+    return sorted(rule.code for rule in _made()["_RULES"] if kind in rule.evidence)
 
 
 def needs_eager_run(codes):
     """Whether confirming any of ``codes`` needs a rerun under jax.disable_jit."""
     from .evidence import NEEDS_EAGER_RUN  # (the runtime mode's: a lint never asks)
 
-    return any(NEEDS_EAGER_RUN.intersection(RULES[code].evidence) for code in codes)
+    return any(NEEDS_EAGER_RUN.intersection(_made()["RULES"][code].evidence) for code in codes)

@@ -9,7 +9,7 @@ idiom, so neither counts as a promotion.
 import ast
 
 from .. import api
-from ..model import dtypes
+from ..model import containers, dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE, UNKNOWN_VALUE
 from ..model.names import BindingKind
 from ..model.syntax import argument_for, positional, positional_names
@@ -109,7 +109,9 @@ class CallerValues:
     """What a parameter of a function of this module receives from its calls, when every
     reference to the function is a plain call in this module (no other module of the
     project names it) and every call passes that parameter a JAX array of one dtype:
-    ``def combine(a, b): return a + b`` called with float32 and int32 arrays promotes."""
+    ``def combine(a, b): return a + b`` called with float32 and int32 arrays promotes. A
+    top-level def this module never refers to gets what its calls in the other modules all
+    give (``Project.given_dtypes``), items included (``params["b"]``)."""
 
     def __init__(self, model):
         self.model = model
@@ -122,22 +124,31 @@ class CallerValues:
         func = self.model.enclosing_function(node)
         names = positional_names(func) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else ()
         operands = (node.left, node.right) if type(node) is ast.BinOp else (node.target, node.value)
-        return any(type(e) is ast.Name and e.id in names for e in operands)
+        return any(_read_name(e) is not None and _read_name(e).id in names for e in operands)
 
     def parameter_of(self, expr):
-        """The def whose parameter, never rebound, ``expr`` reads; else None."""
-        model = self.model
-        func = model.enclosing_function(expr) if type(expr) is ast.Name else None
-        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or expr.id not in positional_names(func):
+        """The def whose parameter, never rebound, ``expr`` reads (or an item of: ``params["b"]``); else None."""
+        model, name = self.model, _read_name(expr)
+        func = model.enclosing_function(name) if name is not None else None
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or name.id not in positional_names(func):
             return None
-        return func if model.parameter_of(expr) is func else None
+        return func if model.parameter_of(name) is func else None
 
-    def value(self, func, param):
-        """(Value, lines of the calls) when every call of ``func`` passes ``param`` a JAX
-        array of one dtype, else None."""
+    def value(self, func, expr):
+        """(Value, where the calls are) when every call of ``func`` passes the parameter that ``expr``
+        reads a JAX array of one dtype (``expr``: the parameter, or an item of it), else None."""
+        found = self._received(func, _read_name(expr).id)
+        held = containers.item(found[0], expr.slice) if found and type(expr) is ast.Subscript else \
+            found[0] if found else None
+        return (held, found[1]) if held is not None and held.kind in (JAX, TRACER) and held.dtype else None
+
+    def _received(self, func, param):
         key = (func, param)
         if key not in self.received:
             calls, model = self._calls(func), self.model
+            if not calls:
+                self.received[key] = self._elsewhere(func, param)
+                return self.received[key]
             names = positional_names(func)
             arguments = [argument_for(call, names, param) for call in calls]
             values = [model.value(a) for a in arguments] \
@@ -148,8 +159,22 @@ class CallerValues:
             self.received[key] = (values[0], [call.lineno for call in calls]) if agree else None
         return self.received[key]
 
+    def _elsewhere(self, func, param):
+        """(Value, where the calls are) that the calls in other modules of a top-level, undecorated
+        ``func`` that this module never refers to all give ``param`` (``Project.given_dtypes``), or None."""
+        model = self.model
+        if model.project is None or model.parent(func) is not model.tree or func.decorator_list \
+                or any(True for _ in model.reads(func.name)):
+            return None
+        found = model.project.given_dtypes(func.name, positional_names(func), param)
+        if found is None:
+            return None
+        self.alone[func] = True  # (its callers are known: every module's)
+        return containers.summary_value(found[0], False, found[1]), [f"{path}:{line}" for path, line in found[2]]
+
     def only_called_here(self, func):
-        """Whether no other module of the project names ``func`` (asked only before a finding)."""
+        """Whether the calls of ``func`` are all known: no other module of the project names it, or
+        its calls there give what ``value`` reads (asked only before a finding)."""
         model = self.model
         if func not in self.alone:
             self.alone[func] = model.parent(func) is not model.tree or model.project is None \
@@ -171,6 +196,18 @@ class CallerValues:
                 calls.append(call)
         self.calls[func] = calls
         return calls
+
+
+def _place(line):
+    """A call's line (this module's) or ``path:line`` (another's) as it sorts: by module, then line."""
+    path, _, number = str(line).rpartition(":")
+    return path, int(number)
+
+
+def _read_name(expr):
+    """The name ``expr`` reads, itself or an item of it by a constant (``params["b"]``), or None."""
+    expr = expr.value if type(expr) is ast.Subscript and type(expr.slice) is ast.Constant else expr
+    return expr if type(expr) is ast.Name else None
 
 
 def _literal(expr):
@@ -196,7 +233,7 @@ def _arithmetic(model, node, left, right, op, x64, callers, holds, narrowed):
     funcs = [callers.parameter_of(e) if v.dtype is None else None for v, e in zip(values, (left, right))]
     if any(funcs) and all(f is not None or v.dtype is not None for f, v in zip(funcs, values)):
         for side, (func, expr) in enumerate(zip(funcs, (left, right))):
-            found = callers.value(func, expr.id) if func is not None else None
+            found = callers.value(func, expr) if func is not None else (values[side], ())
             if found is None:
                 return
             values[side] = found[0]
@@ -209,7 +246,7 @@ def _arithmetic(model, node, left, right, op, x64, callers, holds, narrowed):
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)
     if a == b or not all(callers.only_called_here(func) for func in funcs if func is not None):
         return
-    where = f", as called on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, sorted(lines)))}," \
+    where = f", as called on line{'s' if len(lines) > 1 else ''} {', '.join(map(str, sorted(lines, key=_place)))}," \
         if lines else ""
     yield _promotion(node, f"{describe(left)} ({a}) {op} {describe(right)} ({b}){where}", [a, b], model.x64)
 

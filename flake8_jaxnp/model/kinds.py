@@ -1,10 +1,9 @@
 """Value kinds: is this expression a tracer, a device array, a NumPy array?"""
-import enum
 
-from ..record import Record
+from ..record import Constants, Record
 
 
-class Kind(enum.Enum):
+class Kind(Constants):
     """What an expression holds. *_TREE: an array or a pytree of them (a jit argument or result)."""
 
     TRACER = "tracer"
@@ -20,7 +19,7 @@ class Kind(enum.Enum):
     NNX_GRAPH = "nnx-graph"
 
 
-TRACER, TRACER_TREE, JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN, GENERATOR, NNX_GRAPH = Kind
+TRACER, TRACER_TREE, JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN, GENERATOR, NNX_GRAPH = Kind.MEMBERS
 ARRAYS = (TRACER, JAX, NUMPY)  # one array (not a pytree)
 TRACED = (TRACER, TRACER_TREE)
 ON_DEVICE = (JAX, JAX_TREE)  # concrete JAX arrays, outside traced code

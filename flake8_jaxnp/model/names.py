@@ -6,20 +6,20 @@ as text, so a local variable called ``np`` is not NumPy.
 """
 import ast
 import builtins
-import enum
 from functools import partial
 
 from .. import api
+from ..record import Constants
 
-from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, import_bindings,
-                     method_in, parameters, walk_evaluated)
+from .syntax import (COMPREHENSIONS, FUNCTION_NODES, NESTED_SCOPES, bound_qualname, child_fields, entries_looked_up,
+                     import_bindings, lookup_key, method_in, parameters, table_entries, walk_evaluated)
 
 BUILTINS = frozenset(dir(builtins))
 # How deep an alias chain (``jit = jax.jit``) is followed.
 _MAX_ALIAS_DEPTH = 8
 
 
-class BindingKind(enum.Enum):
+class BindingKind(Constants):
     """How a binding gives its name a value."""
 
     IMPORT = "import"
@@ -320,15 +320,11 @@ class Names:
 
     def _looked_up(self, subscript):
         """The values of the module-level dict display that ``subscript`` indexes that its key may
-        give (all of them for a key that is not a constant), or ()."""
+        give (``entries_looked_up``), or ()."""
         table = self.one_binding(subscript.value, BindingKind.ASSIGN, module_level=True) \
             if type(subscript.value) is ast.Name else None
-        if table is None or type(table.value) is not ast.Dict or None in table.value.keys:
-            return ()
-        if type(subscript.slice) is not ast.Constant:
-            return tuple(table.value.values)
-        return tuple(value for key, value in zip(table.value.keys, table.value.values)
-                     if type(key) is ast.Constant and key.value == subscript.slice.value)[-1:]
+        entries = table_entries(table.value) if table is not None and type(table.value) is ast.Dict else None
+        return tuple(entries_looked_up(entries, lookup_key(subscript))) if entries else ()
 
     def one_binding(self, node, kind=None, module_level=False):
         """The one binding (of ``kind``, when given; at module level, when ``module_level``) that a

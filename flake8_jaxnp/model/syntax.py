@@ -240,6 +240,28 @@ def bound_names(*nodes):
 
 
 # ---- names through imports --------------------------------------------------------------------
+def table_entries(display):
+    """[(the repr of its key when a constant, else None; value)] of a dict display
+    (``LOSSES = {"l2": l2, "huber": huber}``), or None for one with a ``**`` entry."""
+    if None in display.keys:
+        return None
+    return [(repr(key.value) if type(key) is ast.Constant else None, value)
+            for key, value in zip(display.keys, display.values)]
+
+
+def lookup_key(subscript):
+    """The repr of the constant key of ``LOSSES["l2"]``; None for a key known only at runtime."""
+    return repr(subscript.slice.value) if type(subscript.slice) is ast.Constant else None
+
+
+def entries_looked_up(entries, key):
+    """The values of ``entries`` (``table_entries``) that a lookup with ``key`` (``lookup_key``) may
+    give: the last one a constant key names, every one for a key known only at runtime."""
+    if key is None:
+        return [value for _, value in entries]
+    return [value for named, value in entries if named == key][-1:]
+
+
 def split_attributes(expr):
     """(the Name at the root of ``a.b.c``, ["b", "c"]); the Name is None for other roots."""
     parts = []

@@ -6,12 +6,11 @@ bodies handed to ``lax.scan`` and friends. Functions called from traced code are
 later, by the value analysis, which knows which arguments carry tracers.
 """
 import ast
-import enum
 from functools import lru_cache, partial
 from types import MappingProxyType
 
 from .. import api
-from ..record import Record
+from ..record import Constants, Record
 from .aliases import TransformAliases
 from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
@@ -23,7 +22,7 @@ from .parameters import (applied_parameters, binds_first_parameter, traced_param
 from .syntax import PARTIAL, forwarding_lambda, literals, named_options, positional_names, transform_spec
 
 
-class Behaviour(enum.Enum):
+class Behaviour(Constants):
     """How a transform treats the function it traces (measured on the installed JAX).
 
     abstract: comparisons, truth tests and data-dependent shapes fail on its

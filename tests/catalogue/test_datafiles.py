@@ -1,5 +1,6 @@
 """The data files' parse is kept beside the bytecode and used only for the same text."""
 import json
+import os
 import sys
 
 import pytest
@@ -32,6 +33,29 @@ def test_the_kept_parse_serves_the_same_text_and_a_change_is_parsed_again(tmp_pa
     data.write_text('{"a": [1, 3]}')  # the same size: the text itself is compared
     assert datafiles.load(data, parse) == {"a": [1, 3]}
     assert len(calls) == 2
+
+
+def test_a_settled_kept_parse_is_served_by_the_files_times_without_reading_them(tmp_path, writes_bytecode,
+                                                                               monkeypatch):
+    data = tmp_path / "facts.json"
+    data.write_text('{"a": [1, 2]}')
+    os.utime(data, ns=(10**9, 10**9))  # older than the kept file: settled
+    parse, calls = counting(json.loads)
+    datafiles.load(data, parse)
+    monkeypatch.setattr(datafiles, "_digest", lambda data: pytest.fail("a settled kept parse hashed a file"))
+    assert datafiles.load(data, parse) == {"a": [1, 2]} and len(calls) == 1
+
+
+def test_a_change_within_the_kept_files_tick_is_parsed_again(tmp_path, writes_bytecode):
+    data = tmp_path / "facts.json"
+    data.write_text('{"a": [1, 2]}')
+    tick = 2**62  # (a time not older than the kept file's: its size and time cannot tell a change)
+    os.utime(data, ns=(tick, tick))
+    parse, calls = counting(json.loads)
+    datafiles.load(data, parse)
+    data.write_text('{"a": [1, 3]}')
+    os.utime(data, ns=(tick, tick))
+    assert datafiles.load(data, parse) == {"a": [1, 3]} and len(calls) == 2
 
 
 def test_a_damaged_kept_parse_is_parsed_again(tmp_path, writes_bytecode):

@@ -9,6 +9,7 @@ from flake8_jaxnp.model.project.summaries import summarise
 from flake8_runs import flake8
 
 DATA = """\
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -45,6 +46,14 @@ def hidden(params, dtype):
 
 def halves(n):
     return jnp.zeros(n, dtype=jnp.int32) / 2, jnp.zeros(n, dtype=jnp.float16) / 2
+
+
+def init(key, n):
+    return {"w": jax.random.normal(key, (n, n)) * 0.1, "b": jnp.zeros(n)}
+
+
+def counts(n):
+    return jnp.zeros(n, jnp.int32), jax.random.normal(jax.random.key(0), (n,), "float16"), jnp.arange(n)
 """
 
 
@@ -56,6 +65,8 @@ def halves(n):
     ("rebound", None),  # a parameter the def binds again
     ("hidden", None),  # a comprehension's name hides the parameter
     ("halves", [None, "float16"]),  # integers divided give floats
+    ("init", {"each": "float64"}),  # the default float, as measured (JAX narrows it unless x64 is on)
+    ("counts", ["int32", "float16", None]),  # a positional dtype; arange's follows its data
 ])
 def test_summaries_keep_the_dtypes_of_returned_values(function, expected):
     facts = summarise(DATA.encode(), {})["functions"][function]
@@ -88,6 +99,8 @@ def case():
     ("DTYPE", 'x @ half["w1"]', []),  # a dtype the file does not say: unknown
     ("jnp.bfloat16", 'x @ data.zeros(3)["w"]', ["JNP401"]),
     ("jnp.bfloat16", 'x @ data.maybe_half(x, True)', []),  # a flag the summary cannot decide
+    ("jnp.bfloat16", 'x.astype(jnp.bfloat16) @ data.init(jax.random.key(0), 3)["w"]', ["JNP401"]),
+    ("jnp.bfloat16", 'x @ data.init(jax.random.key(0), 3)["w"]', []),  # float32 on both sides
 ])
 def test_a_promotion_with_another_modules_dtypes_is_reported(tmp_path, dtype, expr, expected):
     package = tmp_path / "pkg"
@@ -96,4 +109,42 @@ def test_a_promotion_with_another_modules_dtypes_is_reported(tmp_path, dtype, ex
     (package / "data.py").write_text(DATA)
     (package / "run.py").write_text(textwrap.dedent(RUN.format(dtype=dtype, expr=expr)))
     found = flake8(["--select", "JNP4", "--jaxnp-cache-dir", str(tmp_path / "cache"), "pkg/run.py"], tmp_path)
+    assert [line.split()[1] for line in found] == expected
+
+
+MODEL = """\
+import jax
+import jax.numpy as jnp
+
+
+def init(key, n):
+    return {"w": jax.random.normal(key, (n, n)) * 0.1, "b": jnp.zeros(n)}
+
+
+def init_half(key, n):
+    return {"w": jnp.zeros((n, n), jnp.bfloat16), "b": jnp.zeros(n, jnp.bfloat16)}
+
+
+def apply(params, n):
+    h = jnp.ones(n, dtype=jnp.bfloat16)
+    return h + params["b"]
+"""
+
+
+@pytest.mark.parametrize("calls, expected", [
+    ("p = model.init(jax.random.key(0), 3)\n    return model.apply(p, 3)", ["JNP401"]),  # a name bound once
+    ("return model.apply(model.init(jax.random.key(0), 3), 3)", ["JNP401"]),
+    ("return model.apply(model.init_half(jax.random.key(0), 3), 3)", []),  # bfloat16 on both sides
+    ("return model.apply(model.init(jax.random.key(0), 3), 3), model.apply(model.init_half(None, 3), 3)",
+     []),  # callers that disagree
+    ("p = model.init(jax.random.key(0), 3)\n    p = {}\n    return model.apply(p, 3)", []),  # bound twice
+    ("return model.apply(model.init(jax.random.key(0), 3), 3), model.apply", []),  # referred to otherwise
+])
+def test_a_parameters_dtype_comes_from_its_callers_in_other_modules(tmp_path, calls, expected):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "model.py").write_text(MODEL)
+    (package / "run.py").write_text(f"import jax\n\nfrom pkg import model\n\n\ndef case():\n    {calls}\n")
+    found = flake8(["--select", "JNP4", "--jaxnp-cache-dir", str(tmp_path / "cache"), "pkg/model.py"], tmp_path)
     assert [line.split()[1] for line in found] == expected

@@ -6,7 +6,7 @@ from functools import lru_cache
 from ...patterns import Pattern
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
-from ..syntax import imported_qualname, module_imports, walk_own
+from ..syntax import imported_qualname, module_imports, table_entries, walk_own
 from .flows import binding_counts, call_target
 
 # What a module that rebinds a global through ``global`` must contain: the statement, which starts a
@@ -109,6 +109,22 @@ def bound_once(tree, found):
     """``found`` ({name: ...}) without the names bound more than once anywhere in the module."""
     counts = binding_counts(tree) if found else {}
     return {name: value for name, value in found.items() if counts.get(name) == 1}
+
+
+def function_tables(tree, imports, local_functions):
+    """{name: [[key (``table_entries``), import binding or None, attribute path]]} for the dict
+    displays that the module binds once to a name, each value a top-level def of the module or an
+    imported project name (``LOSSES = {"l2": l2, "huber": huber}``): a lookup in it runs one of them,
+    wherever the lookup is (``flows.looked_up``)."""
+    found = {}
+    for stmt in tree.body:
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Name \
+                and type(stmt.value) is ast.Dict:
+            named = [(key, call_target(value, imports, local_functions)) for key, value in
+                     table_entries(stmt.value) or ()]
+            if named and all(target is not None for _, target in named):
+                found[stmt.targets[0].id] = [[key, *target] for key, target in named]
+    return bound_once(tree, found)
 
 
 def module_objects(tree, imports, source):

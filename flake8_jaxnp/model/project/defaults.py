@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..instances import given_by_calls
-from ..syntax import is_test_file, module_imports, parameters, split_attributes
+from ..syntax import entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
 from .constants import GLOBAL_NEEDS
@@ -97,6 +97,12 @@ class OtherModules:
                 found.append([*dtype, cls, shown(where), line])
         return self.answered("passed_dtypes", [name, list(params), param, attr], found)
 
+    def given_dtypes(self, name, params, param):
+        """[returns, dtypes, [[module path as messages show it, line]]] when every call in other modules of
+        this file's top-level function ``name`` (positional ``params``) gives ``param`` what one project
+        function returns, of the same kinds and dtypes (``given_dtypes``); else None."""
+        return self.answered("given_dtypes", [name, list(params), param], given_dtypes(self, name, params, param))
+
     def passed_arrays(self, name, params):
         """The parameters of this file's top-level function ``name`` (positional ``params``) that every
         call in other modules gives a device array (``passed_arrays``)."""
@@ -170,6 +176,9 @@ _MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a la
 _PARAMETER, _INSTANCE = "<parameter>", "<instance>"
 # An argument computed from what a call of a project function gives and a number (``predict(p, x) - 0.5``).
 _COMPUTED = "<computed>"
+# An argument that is a name of the def around the call bound once to a project function's call (``p`` of
+# ``p = init(key)``).
+_BOUND = "<bound>"
 # The numbers with which an operator raises TypeError on a list or tuple (``[a, b] * 2`` repeats it).
 _REFUSED_BY_SEQUENCES = {op: (int, float) for op in (ast.Add, ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)}
 _REFUSED_BY_SEQUENCES[ast.Mult] = (float,)
@@ -271,7 +280,8 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         given = next((value for at, value in given_values if at == where), None)
         if given is None and forwarding and where not in keywords and type(where) is str:
             given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
-        if given is None or given[0] == _COMPUTED or project.target_of(other, binding, attributes) != (path, factory):
+        if given is None or given[0] in (_COMPUTED, _BOUND) \
+                or project.target_of(other, binding, attributes) != (path, factory):
             return None
         if given[0] == _PARAMETER:
             if (other, *given[1:]) in seen:
@@ -311,6 +321,19 @@ def passed_functions(project, path, unit, param):
     return [entry for entry in found if entry[1] is not None]
 
 
+def table_functions(project, path, binding, attributes):
+    """[((module path, unit), facts, positions the call does not give)] for the functions that a
+    lookup recorded in the flows of the module at ``path`` may run (path ``[..., "LOSSES",
+    TABLE_ENTRY, key, bound]``, ``flows.looked_up``): the entries of the dict display its module
+    binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined."""
+    table = project.target_of(path, binding, attributes[:-3])
+    summary = project.summary(table[0]) if table is not None else None
+    entries = summary.get("tables", {}).get(table[1]) if summary else None
+    found = [project._callee(table[0], *entry) for entry in entries_looked_up(
+        [(key, (entry_binding, entry_path)) for key, entry_binding, entry_path in entries or ()], attributes[-2])]
+    return [(target, facts, skipped + attributes[-1]) for target, facts, skipped in found if facts is not None]
+
+
 def is_test_module(path):
     """pytest's test files and conftest.py: what they trace is the tests' own."""
     return is_test_file(str(path)) or path.name == "conftest.py"
@@ -324,9 +347,7 @@ def passed_arrays(project, name, params):
     which no container of arrays allows (``postprocess(predict(params, x) - 0.5)``). The join of
     ``given_by_calls`` over those calls: callers that disagree, or a module that refers to it otherwise
     (passes it on, renames it, calls it with ``*args``), leave every parameter unknown."""
-    naming = modules_naming(project, name, [path for path in project.folder_files() if path != project.path])
-    sites = [(other, call) for other, version in naming for call in _calls_of(project, other, version, name)
-             if project.target_of(other, *call[:2]) == (project.path, name)]
+    sites = _calls_elsewhere(project, name)
 
     def device_array(site, param):
         other, (_, _, positional, keywords, _, _, given_values, forwarding) = site
@@ -342,12 +363,42 @@ def passed_arrays(project, name, params):
                                                 .get("array"))))
         return [True] if one_array else None
 
-    found = [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
-    for other, version in naming if found else ():  # a module that refers to it otherwise, or unknown
+    return [param for param in params if sites and given_by_calls(sites, lambda site: device_array(site, param))]
+
+
+def given_dtypes(project, name, params, param):
+    """[returns, dtypes, [[module path as messages show it, line]]] of what every call in the other
+    modules of the project's folder of this file's top-level function ``name`` gives its parameter
+    ``param``: a call of a project function that returns jax.numpy arrays (its summary's ``returns``)
+    whose dtypes its summary knows (``dtypes``), made in place or bound once to a name of the def
+    around the call (``p = init(key); apply(p, x)``). The join over those calls: callers that
+    disagree, or a module that refers to it otherwise, leave it None."""
+    index, found, where = params.index(param), set(), []
+    for other, (_, _, positional, _, line, _, given_values, forwarding) in _calls_elsewhere(project, name):
+        given = next((value for at, value in given_values if at == (index if index < positional else param)), None)
+        target = project.target_of(other, *given[1:3]) if not forwarding and given and given[0] in (
+            _INSTANCE, _BOUND) else None
+        summary = project.summary(target[0], defines=target[1]) if target is not None else None
+        facts = summary["functions"].get(target[1]) if summary else None
+        if not facts or not facts.get("returns") or facts.get("dtypes") is None:
+            return None
+        found.add(json.dumps([facts["returns"], facts["dtypes"]]))
+        where.append([shown(other), line])
+    return [*json.loads(found.pop()), where] if len(found) == 1 else None
+
+
+def _calls_elsewhere(project, name):
+    """[(module path, call as ``_calls_of`` records it)] for the calls of this file's top-level function
+    ``name`` in the other modules of the project's folder, when a module that names it refers to it
+    only by them; else []."""
+    naming = modules_naming(project, name, [path for path in project.folder_files() if path != project.path])
+    sites = [(other, call) for other, version in naming for call in _calls_of(project, other, version, name)
+             if project.target_of(other, *call[:2]) == (project.path, name)]
+    for other, version in naming if sites else ():  # a module that refers to it otherwise, or unknown
         references = _module_uses(project, other, version)[2]
         if references is None or f"\n{name}\n" in references:
             return []
-    return found
+    return sites
 
 
 def _calls_of(project, path, version, name):
@@ -355,7 +406,8 @@ def _calls_of(project, path, version, name):
     loop around it or None, ((position or keyword, (binding, attributes)), ...) of the arguments
     that name a project function, or ``(_PARAMETER, def, parameter)`` a parameter of the top-level
     def around the call that it never rebinds, or ``(_INSTANCE, binding, attributes, positional
-    arguments, keyword names)`` a project class's call (``Config()``: ``_given``); the name of
+    arguments, keyword names)`` a project class's call (``Config()``: ``_given``), or ``(_BOUND, binding,
+    attributes)`` a name bound once to a project function's call (``_made_by_call``); the name of
     that def when the call hands on its ``**kwargs``, or None)] for the calls in a module of a
     project function called ``name`` (``make(...)``, ``util.make(...)``, ``build(...)`` after
     ``import make as build``, a top-level def of the module: ``flows.call_target``; calls with
@@ -454,7 +506,8 @@ def _uses(text):
             target, returned = call_target(node.func, imports, local_functions), ""
         if target is not None:
             arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-            named = [(at, _given(value, imports, local_functions, outer, handed[0])) for at, value in arguments]
+            named = [(at, _given(value, imports, local_functions, outer, handed[0], made.get(outer, {})))
+                     for at, value in arguments]
             binding, attributes = target
             calls.setdefault(f"{attributes[-1] if attributes else binding[2]}{returned}", []).append(
                 (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
@@ -482,10 +535,12 @@ def _handed_parameters(func, counts):
     return kept, func.args.kwarg.arg if func.args.kwarg is not None and func.args.kwarg.arg in kept else None
 
 
-def _given(value, imports, local_functions, outer, handed):
-    """What ``_calls_of`` records of an argument (see there), or None."""
+def _given(value, imports, local_functions, outer, handed, made=None):
+    """What ``_calls_of`` records of an argument (see there), or None. ``made``: ``_made_by_call``'s."""
     if type(value) is ast.Name and value.id in handed:
         return _PARAMETER, outer.name, value.id
+    if type(value) is ast.Name and made and value.id in made:
+        return (_BOUND, *made[value.id])
     numbers = [type(side) is ast.Constant and type(side.value) in _REFUSED_BY_SEQUENCES.get(type(value.op), ())
                for side in (value.left, value.right)] if type(value) is ast.BinOp else ()
     if any(numbers):

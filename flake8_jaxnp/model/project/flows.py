@@ -18,8 +18,8 @@ from functools import lru_cache
 from ... import api
 from ...patterns import Pattern
 from ..library import array_function
-from ..syntax import (NESTED_SCOPES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, none_tested,
-                      parameters, positional_names, split_attributes, walk_own)
+from ..syntax import (NESTED_SCOPES, PARTIAL, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname,
+                      lookup_key, none_tested, parameters, positional_names, split_attributes, walk_own)
 from ..traced import APPLY_OPTIONS
 
 # Modules whose functions give a tracer when any argument is one.
@@ -32,7 +32,6 @@ NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are 
 BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
                                 ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
                                 ast.MatchMapping})
-_OUTER_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})  # (enclosing: a factory or a class)
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # A call's attribute path ``[PARAMETER_METHOD, parameter, method]`` (binding None): the call runs a
 # method of what a parameter holds (``model.loss(x)``), which the reach asks of the module's calls
@@ -48,6 +47,11 @@ OBJECT = "<object>"
 # parameter of the top-level def around it (``def make_step(forward): def step(p, x): return
 # forward(p, x)``), which runs what the calls of that def pass it (``defaults.passed_values``).
 PASSED_FUNCTION = "<passed>"
+# A call's attribute path ``[..., "LOSSES", TABLE_ENTRY, key, bound]``: the call runs a function that
+# the module-level dict display ``LOSSES`` holds (the summaries' ``tables``): the one its constant key
+# names (``key``: the key's repr), or any of them (key None); ``bound``: the positions that a
+# ``functools.partial`` around the lookup fills first (``partial(LOSSES[name], model)``).
+TABLE_ENTRY = "<entry>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
@@ -96,7 +100,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     for node, target, always in calls:
         runs = transformed_instance(node, imports) or node.func  # jax.vmap(model)(xs) runs model(xs)
         called = getattr(split_attributes(runs)[0], "id", None)  # (None: jax.grad(f)(x))
-        if apply_fn and _calls_apply_fn(node):
+        if type(runs) is ast.Subscript:  # LOSSES[name](x), unless a local name shadows LOSSES
+            target = looked_up(runs, imports, bindings)
+        elif apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
         elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
             known = {} if module_instances is None else module_instances
@@ -108,7 +114,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
                 objects[id(node)] = called
         elif type(runs) is ast.Attribute and [called] == holder and not bindings[called] \
                 and f".{runs.attr}" in outer:  # self.loss(p, x): what the class's calls give __init__'s loss
-            target = (None, [PASSED_FUNCTION, outer[f".{runs.attr}"]])
+            held = outer[f".{runs.attr}"]  # (or the lookup it stored: self.loss_fn = LOSSES[name])
+            target = (None, [PASSED_FUNCTION, held]) if type(held) is str else held
         elif called in own and not bindings[called] and type(node.func) is ast.Attribute \
                 and type(node.func.value) is ast.Name:  # model.loss(x): asked of the calls when reached
             target = (None, [PARAMETER_METHOD, called, node.func.attr])
@@ -116,8 +123,10 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (None, [PARAMETER_METHOD, called, "__call__"])
         elif called in outer and called not in bindings and node.func is runs and type(runs) is ast.Name:
             target = (None, [PASSED_FUNCTION, outer[called]])  # forward(p, x): what the outer def's callers pass
-        elif called in bindings:  # a local or a parameter shadows the name
-            target = _instance_call(runs, bindings, imports)
+        elif called in bindings:  # a local or a parameter shadows the name (fn = LOSSES[name]: a lookup)
+            values = bindings[called] if called not in own and type(runs) is ast.Name else ()
+            target = _instance_call(runs, bindings, imports) or (
+                looked_up(values[0], imports, bindings) if len(values) == 1 and values[0] is not _OPAQUE else None)
         elif type(module_instances) is dict and called in module_instances and called not in own \
                 and _runs_instance(runs) and runs is node.func:  # STREAM() of STREAM = KeyStream(0)
             binding, path = module_instances[called]
@@ -358,7 +367,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                     calls.append((node, apply_fn, always))
             elif not any(type(a) is ast.Starred for a in node.args):
                 target = call_target(node.func, imports, local_functions) \
-                    or _transformed_target(node, imports, local_functions)
+                    or _transformed_target(node, imports, local_functions) or looked_up(node.func, imports)
                 if target is not None or _runs_instance(node.func) or _applies_an_instance(node) \
                         or transformed_instance(node, imports) is not None:
                     calls.append((node, target, always))  # model(x), model.loss(x), model.apply(v, x): an instance?
@@ -422,7 +431,7 @@ def _transformed_target(call, imports, local_functions):
     if type(inner) is not ast.Call or len(inner.args) != 1 or type(inner.args[0]) is ast.Starred \
             or not _plainly_transformed(inner, imports):
         return None
-    return call_target(inner.args[0], imports, local_functions)
+    return call_target(inner.args[0], imports, local_functions) or looked_up(inner.args[0], imports)
 
 
 def _plainly_transformed(inner, imports):
@@ -455,6 +464,21 @@ def call_target(expr, imports, local_functions):
     if star is not None and name.id not in _BUILTINS and star[0].split(".")[0] not in _LIBRARIES:
         return star, [name.id, *parts]  # from .utils import *: a name bound nowhere here may be utils'
     return None
+
+
+def looked_up(expr, imports, shadowing=()):
+    """The call target (path ``[..., TABLE_ENTRY, key, bound]``) of the functions that ``LOSSES[key]``
+    or ``functools.partial(LOSSES[key], ...)`` may run, ``LOSSES`` an imported project name or a name
+    of the module that ``shadowing`` (the local names) leaves alone; else None."""
+    bound = 0
+    if type(expr) is ast.Call and expr.args and imported_qualname(expr.func, imports) in PARTIAL \
+            and not any(type(a) is ast.Starred for a in expr.args):
+        expr, bound = expr.args[0], len(expr.args) - 1
+    name = split_attributes(expr.value)[0] if type(expr) is ast.Subscript else None
+    if name is None or name.id in shadowing:
+        return None
+    target = call_target(expr.value, imports, {name.id})
+    return (target[0], [*target[1], TABLE_ENTRY, lookup_key(expr), bound]) if target is not None else None
 
 
 def _derivations(arguments, bindings, own, imports):
@@ -538,63 +562,3 @@ def _derived_from(expr, derived, imports):
         found = _derived_from(expr.func.value, derived, imports) if name is None else set()
         return found.union(*(_derived_from(a, derived, imports) for a in arguments))
     return set()
-
-
-def enclosing(tree, unit, kept):
-    """({name or ".attribute": parameter} for the parameters of the top-level def around the nested
-    def ``unit`` (``make_step.step``) that nothing in it rebinds, and for the attributes that the
-    ``__init__`` of the class of the method ``unit`` (``Trainer._train_step``) stores one of its
-    parameters in, at its top level and nowhere else in the module (``self.loss = loss``), {name:
-    unit} of the defs bound once directly in the def's body (``make_step.loss_fn``)): what the
-    parameters hold is what every call of that def or class passes, and a call of such a def from
-    a nested one runs it. ``kept``: {outer def's name: its answer} for one tree, as the defs nested
-    in one factory share it (each answer walks the factory)."""
-    outer_name, _, inner = unit.partition(".")
-    if not inner or "." in inner:
-        return {}, {}
-    if outer_name not in kept:
-        kept[outer_name] = _enclosing(tree, outer_name)
-    return kept[outer_name]
-
-
-def _enclosing(tree, outer_name):
-    outer = next((stmt for stmt in reversed(tree.body) if type(stmt) in _OUTER_DEFS and stmt.name == outer_name),
-                 None)
-    if outer is None:
-        return {}, {}
-    if type(outer) is ast.ClassDef:
-        return _stored_parameters(tree, outer), {}
-    counts = binding_counts(outer)  # (one walk: the factory may be long)
-    defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    siblings = {name: f"{outer_name}.{name}" for name in defined if counts[name] == 1}
-    return {arg.arg: arg.arg for arg in parameters(outer) if counts[arg.arg] == 1}, siblings
-
-
-def _stored_parameters(tree, cls):
-    """{".attribute": parameter} of ``stored_parameters`` for the ``__init__`` of the ClassDef ``cls``."""
-    init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
-    found = stored_parameters(init) if init is not None else {}
-    stores = attribute_stores(tree) if found else {}  # (a walk of the module: only where __init__ stores one)
-    return {f".{attribute}": param for attribute, param in found.items() if stores.get(attribute) == 1}
-
-
-def stored_parameters(init, stores=None):
-    """{attribute: parameter} for ``self.attribute = parameter`` at the top level of the def ``init``
-    (an ``__init__``), the parameter never rebound there and the attribute stored nowhere else in the
-    module (``stores``: ``attribute_stores``; None: not asked): what the object holds there is what its
-    calls gave."""
-    names, counts = positional_names(init), binding_counts(init)
-    return {stmt.targets[0].attr: stmt.value.id for stmt in init.body
-            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute
-            and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]
-            and type(stmt.value) is ast.Name and stmt.value.id in names[1:] and counts.get(stmt.value.id) == 1
-            and (stores is None or stores.get(stmt.targets[0].attr) == 1)} if names else {}
-
-
-def attribute_stores(tree):
-    """{attribute: how many times the module ``tree`` stores ``.attribute``} (``self._fn = fn``, ``obj._fn = g``)."""
-    found = {}
-    for node in walk_own([tree], ()):  # (every node: twice as fast as ast.walk)
-        if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
-            found[node.attr] = found.get(node.attr, 0) + 1
-    return found

@@ -21,8 +21,8 @@ from . import cache
 from .cache import MEMORY
 from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import (OtherModules, answer, calls_keeping_default, is_test_module, leaves_out, modules_naming,
-                       passed_functions, shown)
-from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, called_object
+                       passed_functions, shown, table_functions)
+from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
@@ -36,7 +36,7 @@ CLASSES = "(classes)"
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes",
-             "passed_arrays")
+             "passed_arrays", "given_dtypes")
 # The parts of a summary that a question of a module's classes or constants reads, and the roots' part
 # (``_roots``), each kept on disk beside the module's key as a def's part is: no def has these names.
 PARTS, ROOTS = (CLASSES, NUMPY), "(roots)"
@@ -328,8 +328,10 @@ class Project(OtherModules):
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
-                if binding is None:  # jax.jit(partial(policy, apply_fn)): each function the calls pass
-                    for target, facts, _ in passed_functions(self, path, attributes[2], attributes[1]):
+                if binding is None or attributes[-3:-2] == [TABLE_ENTRY] and not returned:
+                    run = passed_functions(self, path, attributes[2], attributes[1]) if binding is None else [
+                        entry for entry in table_functions(self, path, binding, attributes) if not entry[2]]
+                    for target, facts, _ in run:  # jax.jit(partial(policy, apply_fn)), jax.jit(LOSSES[name])
                         params = _applied_parameters(facts, *spec)
                         calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[
                             0] |= params
@@ -378,7 +380,8 @@ class Project(OtherModules):
                         continue
                     origin, binding, attributes = found
                 run = passed_functions(self, path, name, attributes[1]) if binding is None \
-                    and attributes[0] == PASSED_FUNCTION else [self._callee(origin, binding, attributes)]
+                    and attributes[0] == PASSED_FUNCTION else table_functions(self, origin, binding, attributes) \
+                    if attributes[-3:-2] == [TABLE_ENTRY] else [self._callee(origin, binding, attributes)]
                 for target, facts, skipped in run:  # forward(p, x): each function the factory's calls pass
                     params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                         | set(named) if facts else set()

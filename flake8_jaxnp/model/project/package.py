@@ -221,5 +221,5 @@ def _applied_pattern(last_names):
 
 
 # A def's one-line signature, capturing its parameters (``def`` first: a literal the search jumps to).
-_SIGNATURE = re.compile(rb"def(?<=\bdef)[ \t]+\w+[ \t]*\(([^)\n]*)\)")
-_WORD = re.compile(rb"[A-Za-z_]\w*")
+_SIGNATURE = Pattern(rb"def(?<=\bdef)[ \t]+\w+[ \t]*\(([^)\n]*)\)")
+_WORD = Pattern(rb"[A-Za-z_]\w*")

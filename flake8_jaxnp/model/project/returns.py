@@ -217,10 +217,27 @@ def returned_dtype(value, imports, local, params, depth=0):
         if type(given) is ast.Name and given.id in params:
             return params.index(given.id)
         return dtype_spelled(given, imports)[0]
-    module, _, function = (summary_qualname(func, imports) or "").rpartition(".")
-    if module not in ("jax.numpy", *NUMPY_ARRAY_MODULES) or function in non_array_functions():
+    qualname = summary_qualname(func, imports) or ""
+    module, _, function = qualname.rpartition(".")
+    if module not in ("jax.numpy", "jax.random", *NUMPY_ARRAY_MODULES) or function in non_array_functions():
         return None
-    return next((dtype_spelled(k.value, imports)[0] for k in value.keywords if k.arg == "dtype"), None)
+    slot = dtypes.dtype_slot(qualname)
+    given = [k.value for k in value.keywords if k.arg == "dtype"] \
+        or (value.args[slot:slot + 1] if slot is not None else [])
+    if given:
+        return dtype_spelled(given[0], imports)[0]
+    return _default_dtype(qualname, module, function)
+
+
+def _default_dtype(qualname, module, function):
+    """The dtype a constructor or sampler gives when the call names none, as measured (the default
+    float is float64, which JAX narrows unless x64 is on): ``jnp.zeros(n)``, ``jax.random.normal(k,
+    shape)``, ``jnp.float32(x)``; None for the others (their dtype follows their data)."""
+    if module == "jax.random":
+        return api.random_dtypes().get(qualname)
+    found = dtypes.dtype_constructor(qualname)
+    default = api.constructor_defaults().get(function)
+    return found or (default if module != "jax.numpy" or default == "float64" else None)
 
 
 def _keeps(dtype, number):

@@ -23,8 +23,9 @@ from ..constructors import DATACLASS_DECORATORS
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
-from .constants import bound_once, module_objects, numpy_constants, rebound_globals
-from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters, enclosing,
+from .around import enclosing
+from .constants import bound_once, function_tables, module_objects, numpy_constants, rebound_globals
+from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
                     parameter_calls)
 from .handed_keys import returned_step
@@ -45,7 +46,7 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "aliases": {}}
+                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "aliases": {}, "tables": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
@@ -80,14 +81,17 @@ def summarise(source, transforms, scalars_static=()):
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
     methods, linen = run_methods(tree, imports)
     around = {}  # (enclosing's answers)
-    nested = nested_units(tree, units, around)
-    for unit, func in [*units.items(), *nested.items(), *methods.items()]:
+    nested = nested_units(tree, units, around, imports)
+    plain = plain_methods(tree, imports)
+    rooted = {unit.split(".")[0] for unit in units}  # (a jitted method's class: self.loss(x) runs its loss)
+    for unit, func in [*units.items(), *nested.items(), *methods.items(),
+                       *((unit, func) for unit, func in plain.items() if unit.split(".")[0] in rooted)]:
         if unit not in flows:  # a method, a nested def, a def under an if: its calls, for the reach to follow
             calls = parameter_calls(func, imports, local_functions, apply_fn, None, applied_instances,
-                                    enclosing(tree, unit, around))
+                                    enclosing(tree, unit, around, imports))
             if calls:
                 flows[unit] = calls
-    methods = {**plain_methods(tree, imports), **methods}  # jax.jit(counter.count) elsewhere traces a plain one
+    methods = {**plain, **methods}  # jax.jit(counter.count) elsewhere traces a plain one
     linen = {**plain_methods(tree, imports, of_linen=True), **linen}  # model.apply(v, x, method=Model.encode)
     methods, linen = ({unit: {"params": positional_names(func), "traceable": sorted(applied_parameters(func, None, ()))}
                        for unit, func in found.items()} for found in (methods, linen))
@@ -103,17 +107,18 @@ def summarise(source, transforms, scalars_static=()):
             "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms),
+            "tables": function_tables(tree, imports, local_functions),
             "options": {name: found for name, found in options.items() if found and name in jitted}}
 
 
-def nested_units(tree, units, around):
+def nested_units(tree, units, around, imports):
     """{unit: def} of the defs nested beside the nested ``units`` (``make_step.loss_fn`` beside the
     jitted ``make_step.step``), which those call (``jax.grad(loss_fn)(p)``): the reach follows them.
     ``around``: ``enclosing``'s answers for ``tree``."""
     found = {}
     for unit in units:
         outer = unit.partition(".")[0]
-        for name, sibling in enclosing(tree, unit, around)[1].items():
+        for name, sibling in enclosing(tree, unit, around, imports)[1].items():
             if sibling not in units:
                 found[sibling] = next(stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
                                       for stmt in top.body if getattr(stmt, "name", None) == name)
@@ -267,8 +272,8 @@ def root_summary(source, transforms, scalars_static=()):
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
     instances = UnreadInstances() if may_apply_an_instance(text) else module_objects(tree, imports, source)
     around = {}  # (enclosing's answers)
-    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances, enclosing(tree, unit, around))
-             for unit, func in units.items()}
+    flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances,
+                                   enclosing(tree, unit, around, imports)) for unit, func in units.items()}
     if type(instances) is UnreadInstances and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
     return {"roots": roots, "applied": applied, "flows": flows}

@@ -19,7 +19,8 @@ import ast
 import re
 
 from ..syntax import parameters, positional_names, walk_own
-from .flows import NESTED_SCOPE_TYPES, attribute_stores, stored_parameters
+from .around import attribute_stores, stored_parameters
+from .flows import NESTED_SCOPE_TYPES
 
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4

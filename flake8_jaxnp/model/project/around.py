@@ -1,0 +1,101 @@
+"""What the def or class around a nested def or a method gives it, from the module's text alone.
+
+A factory's parameters hold what every call of the factory passes (``def make_step(forward):
+def step(p, x): return forward(p, x)``); an attribute that a class's ``__init__`` stores once
+holds what it stored there, a parameter (``self.loss = loss``) or a lookup in a dict of
+functions (``self.loss_fn = LOSSES[name]``, ``flows.looked_up``).
+"""
+import ast
+
+from ..syntax import parameters, positional_names, walk_own
+from .flows import INSTANCE_METHOD, binding_counts, looked_up
+
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
+_OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)
+_STORES = "."  # (where ``enclosing``'s answers keep the module's ``attribute_stores``: no def has this name)
+
+
+def enclosing(tree, unit, kept, imports):
+    """({name or ".attribute": parameter} for the parameters of the top-level def around the nested
+    def ``unit`` (``make_step.step``) that nothing in it rebinds, and for the attributes that the
+    ``__init__`` of the class of the method ``unit`` (``Trainer._train_step``) stores one of its
+    parameters in, at its top level and nowhere else in the module (``self.loss = loss``; for a
+    lookup in a dict of functions, ``self.loss_fn = LOSSES[name]``, the lookup's call target), {name:
+    unit} of the defs bound once directly in the def's body (``make_step.loss_fn``)): what the
+    parameters hold is what every call of that def or class passes, and a call of such a def from
+    a nested one runs it. ``kept``: {outer def's name: its answer} for one tree, as the defs nested
+    in one factory share it (each answer walks the factory)."""
+    outer_name, _, inner = unit.partition(".")
+    if not inner or "." in inner:
+        return {}, {}
+    if outer_name not in kept:
+        kept[outer_name] = _enclosing(tree, outer_name, imports, kept)
+    return kept[outer_name]
+
+
+def _enclosing(tree, outer_name, imports, kept):
+    outer = next((stmt for stmt in reversed(tree.body) if type(stmt) in _OUTER_DEFS and stmt.name == outer_name),
+                 None)
+    if outer is None:
+        return {}, {}
+    if type(outer) is ast.ClassDef:
+        return _stored(tree, outer, imports, kept), {}
+    counts = binding_counts(outer)  # (one walk: the factory may be long)
+    defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    siblings = {name: f"{outer_name}.{name}" for name in defined if counts[name] == 1}
+    return {arg.arg: arg.arg for arg in parameters(outer) if counts[arg.arg] == 1}, siblings
+
+
+def _stored(tree, cls, imports, kept):
+    """{".attribute": parameter} of ``stored_parameters``, {".attribute": call target} of
+    ``stored_lookups``, and {".method": call target} of the class's undecorated methods defined
+    once (``self.loss(x)`` runs ``[cls, INSTANCE_METHOD, "loss"]``), for the ClassDef ``cls``, the
+    attribute stored nowhere else in the module (a method's name: nowhere; ``kept`` keeps the
+    module's ``attribute_stores``)."""
+    init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
+    found = {**stored_lookups(init, imports), **stored_parameters(init)} if init is not None else {}
+    defs = [stmt.name for stmt in cls.body if type(stmt) in _DEFS]
+    methods = {stmt.name: [None, [cls.name, INSTANCE_METHOD, stmt.name]] for stmt in cls.body
+               if type(stmt) is ast.FunctionDef and not stmt.decorator_list and defs.count(stmt.name) == 1}
+    if (found or methods) and _STORES not in kept:
+        kept[_STORES] = attribute_stores(tree)  # (a walk of the module: once, and only when asked)
+    stores = kept.get(_STORES, {})
+    return {**{f".{name}": held for name, held in methods.items() if name not in stores},
+            **{f".{attribute}": held for attribute, held in found.items() if stores.get(attribute) == 1}}
+
+
+def stored_lookups(init, imports):
+    """{attribute: call target} for ``self.attribute = LOSSES[name]`` (also in a ``functools.partial``)
+    at the top level of the def ``init`` (an ``__init__``), ``LOSSES`` bound nowhere in it: the
+    functions the object may hold there (``flows.looked_up``)."""
+    names, counts = positional_names(init), binding_counts(init)
+    found = {}
+    for stmt in init.body if names else ():
+        if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
+                and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]:
+            target = looked_up(stmt.value, imports, counts)
+            if target is not None:
+                found[stmt.targets[0].attr] = [target[0], target[1]]
+    return found
+
+
+def stored_parameters(init, stores=None):
+    """{attribute: parameter} for ``self.attribute = parameter`` at the top level of the def ``init``
+    (an ``__init__``), the parameter never rebound there and the attribute stored nowhere else in the
+    module (``stores``: ``attribute_stores``; None: not asked): what the object holds there is what its
+    calls gave."""
+    names, counts = positional_names(init), binding_counts(init)
+    return {stmt.targets[0].attr: stmt.value.id for stmt in init.body
+            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute
+            and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]
+            and type(stmt.value) is ast.Name and stmt.value.id in names[1:] and counts.get(stmt.value.id) == 1
+            and (stores is None or stores.get(stmt.targets[0].attr) == 1)} if names else {}
+
+
+def attribute_stores(tree):
+    """{attribute: how many times the module ``tree`` stores ``.attribute``} (``self._fn = fn``, ``obj._fn = g``)."""
+    found = {}
+    for node in walk_own([tree], ()):  # (every node: twice as fast as ast.walk)
+        if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
+            found[node.attr] = found.get(node.attr, 0) + 1
+    return found
