@@ -19,7 +19,7 @@ from collections import Counter
 
 from .. import api
 from .containers import DEFAULT_DICT, LITERALS, defaulting
-from .kinds import PYTHON, Shaped
+from .kinds import PYTHON, UNKNOWN_VALUE, Shaped
 from .names import BindingKind
 from .syntax import argument_for, block_children, class_body_names, method_in, positional_names, walk_own
 
@@ -44,7 +44,7 @@ class Instances:
         self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
         self._classes = {}  # (parameter arg node, what names a class) -> its class, or None
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
-        self._stored_attributes = None  # attribute name -> how many stores in the file bind it, on demand
+        self._stored_attributes = {}  # which stores are counted -> their Counter (_stores), on demand
 
     def class_of(self, name, seen=frozenset(), named=None):
         """The one class whose instance ``name`` holds (``classes_of``), else None."""
@@ -293,33 +293,74 @@ class Instances:
         return found
 
     def held_containers(self, cls):
-        """{attribute: Value} for the attributes the ClassDef ``cls`` binds once, in the body of its
-        ``__init__``, to a display (``self.returns = []``) or to a ``defaultdict`` of a builtin container
-        whose items the file never stores (``self.history = defaultdict(list)``), and that no other
-        store in the file binds: every method sees that kind of container (its items may change, its
-        kind does not)."""
-        init = method_in(cls, "__init__")
-        if init is None:
-            return {}
-        if self._stored_attributes is None:
-            attributes = self.names.by_type.get(ast.Attribute, ())
-            self._stored_attributes = Counter(node.attr for node in attributes if type(node.ctx) is ast.Store)
-            self._stored_attributes.update(f"[{node.value.attr}]" for node in self.names.by_type.get(ast.Subscript, ())
-                                           if type(node.ctx) is not ast.Load and type(node.value) is ast.Attribute)
-        found = {}
-        for attr, assignments in self._self_assignments(cls).items():
-            statement, targets = assignments[0]
-            if self._stored_attributes[attr] != 1 or len(assignments) != 1 or type(statement) is not ast.Assign \
-                    or len(targets) != 1 or statement not in init.body:
-                continue
-            value, kind = statement.value, type(statement.value)
+        """{attribute: Value} for the attributes the ClassDef ``cls`` binds once (``_init_stores``) to a
+        display (``self.returns = []``) or to a ``defaultdict`` of a builtin container whose items the
+        file never stores (``self.history = defaultdict(list)``): every method sees that kind of
+        container (its items may change, its kind does not)."""
+        init, found, stores = method_in(cls, "__init__"), {}, self._stores()
+        for attr, value in self._init_stores(cls, init, stores, 1).items() if init is not None else ():
+            kind = type(value)
             if kind in LITERALS and LITERALS[kind] != "generator":
                 found[attr] = Shaped(PYTHON, container=LITERALS[kind])
-            elif kind is ast.Call and value.args and not self._stored_attributes[f"[{attr}]"] \
+            elif kind is ast.Call and value.args and not stores[f"[{attr}]"] \
                     and self.names.qualname(value.func) == DEFAULT_DICT:
                 held = defaulting(self.names.qualname(value.args[0]))
                 if held is not None:
                     found[attr] = held
+        return found
+
+    def stored_arguments(self, cls):
+        """{attribute: parameter} for the attributes that the ClassDef ``cls``, with no base, binds once
+        in the body of its ``__init__`` (``_init_stores``) to a parameter the body never rebinds
+        (``self.phase = phase``), and that no store in the file binds through another name than ``self``
+        (another class's ``self.phase`` is another object's): every method of an object sees there
+        what its construction passed."""
+        init = method_in(cls, "__init__")
+        if init is None or cls.bases:
+            return {}
+        scope = self.names.scopes.get(init)
+        stores = self._init_stores(cls, init, self._stores(through_self=False), 0)
+        return {attr: value.id for attr, value in stores.items()
+                if type(value) is ast.Name and value.id in positional_names(init, bound=True)
+                and len(scope.bindings.get(value.id, ())) == 1}
+
+    def built_fields(self, method, call, values):
+        """The attributes holding tracers for ``method`` of a same-file class, run by ``call`` on an
+        object built in the traced code whose forward pass gave ``values`` (``Rx(phase).array()``;
+        ``obj = Rx(phase)`` then ``obj.array()``): those ``__init__`` stores as given (``stored_arguments``)
+        a traced argument."""
+        receiver = call.func.value if type(call.func) is ast.Attribute else None
+        built = self.constructor(receiver) if type(receiver) in (ast.Name, ast.Call) else None
+        cls = self.class_named(built.func) if built is not None else None
+        init = method_in(cls, "__init__") if cls is not None and cls is self.names.parent.get(method) else None
+        if init is None:
+            return set()
+        names = positional_names(init, bound=True)
+        return {attr for attr, param in self.stored_arguments(cls).items()
+                if values.get(argument_for(built, names, param), UNKNOWN_VALUE).holds_tracers}
+
+    def _stores(self, through_self=True):
+        """Counter of the stores in the file of each attribute name (``through_self``: those through
+        ``self`` too), and of ``[attribute]`` for each item store into an attribute."""
+        key = "stored" if through_self else "stored_elsewhere"
+        if key not in self._stored_attributes:
+            attributes = self.names.by_type.get(ast.Attribute, ())
+            counted = self._stored_attributes[key] = Counter(
+                node.attr for node in attributes if type(node.ctx) is ast.Store
+                and (through_self or type(node.value) is not ast.Name or node.value.id != "self"))
+            counted.update(f"[{node.value.attr}]" for node in self.names.by_type.get(ast.Subscript, ())
+                           if type(node.ctx) is not ast.Load and type(node.value) is ast.Attribute)
+        return self._stored_attributes[key]
+
+    def _init_stores(self, cls, init, stores, most):
+        """{attribute: the value it is given} for the attributes that the ClassDef ``cls`` binds once, in
+        the body of its ``init`` by a plain assignment, and that ``stores`` count ``most`` times at most."""
+        found = {}
+        for attr, assignments in self._self_assignments(cls).items():
+            statement, targets = assignments[0]
+            if stores[attr] <= most and len(assignments) == 1 and type(statement) is ast.Assign \
+                    and len(targets) == 1 and statement in init.body:
+                found[attr] = statement.value
         return found
 
     def calls_of(self, func):

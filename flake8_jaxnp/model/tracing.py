@@ -397,16 +397,15 @@ class Tracing:
         through_transform = getattr(func, "decorator_list", None) or self.callee(call.func) is not func
         return scalars and value.kind is PYTHON and value.weak and bool(through_transform)
 
-    def _constructed(self, post_init):
-        """What ``self`` holds in a dataclass's ``__post_init__`` that a traced constructor call
-        reached: its traced fields (arrays where annotated so), nothing known of the others."""
-        traced = self.roots.traced_fields[post_init]
-        members = []
-        for field in self.roots.conventions.dataclass_fields(post_init):
-            if field.id in traced:
-                array = self.names.qualname(self.names.parent[field].annotation) in ARRAY_ANNOTATIONS
-                members.append((("attr", field.id), TRACED_ARRAY if array else TRACED_PARAMETER))
-        return Shaped(PYTHON, members=tuple(members))
+    def _constructed(self, method):
+        """What ``self`` holds in a method of an object that traced code built from tracers: a
+        dataclass's ``__post_init__`` (its traced fields, arrays where annotated so), a method run on
+        it there (``instances.built_fields``); nothing known of the other attributes."""
+        annotations = {field.id: self.names.parent[field].annotation
+                       for field in self.roots.conventions.dataclass_fields(method) or ()}
+        return Shaped(PYTHON, members=tuple(
+            (("attr", name), TRACED_ARRAY if name in annotations and self.names.qualname(annotations[name])
+             in ARRAY_ANNOTATIONS else TRACED_PARAMETER) for name in sorted(self.roots.traced_fields[method])))
 
     def _records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
@@ -500,11 +499,14 @@ class Tracing:
             given = through and run[2] is not None  # what the transformation gives are tracers, never static scalars
             transforms = [Transform(t.name, t.behaviour, t.root or where, t.chosen or given, t.assumed)
                           for t in transforms]
-        if fields is not None and params:  # __post_init__(self): self holds the traced fields
+        flow = self.flows.get(caller.node) if fields is None and bound else None
+        held = params if fields is not None else self.roots.instances.built_fields(callee, call, flow.values) \
+            if flow is not None else ()
+        if held:  # __post_init__(self), Rx(phase).array(): self holds the traced fields
             known = self.roots.traced_fields.setdefault(callee, set())
-            changed |= not params <= known
-            known |= params
-            params, arrays = {"self"}, set()
+            changed |= not held <= known
+            known |= held
+            params, arrays = ({"self"}, set()) if fields is not None else (params | {"self"}, arrays)
         if params or self._closure_under_transform(callee, call, caller):
             for transform in transforms:
                 changed |= self.roots.mark(callee, transform, params, arrays)

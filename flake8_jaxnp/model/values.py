@@ -491,9 +491,9 @@ class FunctionFlow:
             if inner is not None and self.values.get(inner, UNKNOWN_VALUE).traced:
                 return _TRANSFORMED_RESULT[True]  # jax.vmap(self.linear)(x): the layer's traced arrays in every result
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
-        elif self._exact and self.traced is not None and (traced_input or any(
-                value.kind is PYTHON for value in args)):  # Model(x), model(x), model.apply(v, x), Block()(x, 2)
-            self._ran_method(call, args, keywords)  # (__init__ or __call__ runs traced)
+        elif self._exact and self.traced is not None and (traced_input or not args or any(
+                value.kind is PYTHON for value in args)):  # Model(x), model.apply(v, x), Block()(x, 2), Rx(p).array()
+            self._ran_method(call, args, keywords)  # (__init__, __call__, a method of an object built here run traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
             return jitted_result
         returned = self.context.returned(call, args, keywords)
