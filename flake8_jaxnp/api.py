@@ -216,6 +216,13 @@ def framework_array_functions():
     return data().get("framework_array_functions", {})
 
 
+def framework_array_methods():
+    """{dotted class name: {"methods": {method: its result's dtype}, ...}} of the framework classes whose
+    objects have methods that give one JAX array (``optax.MultiSteps(...).has_updated(state)``: a
+    device bool; ``datagen.framework_functions``)."""
+    return data().get("framework_array_methods", {})
+
+
 def framework_fresh_objects():
     """{dotted name: what was measured} of the functions of libraries built on JAX whose every call
     gives a new hashable object, unequal to the last (``optax.adam``; ``datagen.framework_functions``)."""

@@ -415,3 +415,40 @@ def rejected_by_jax_jit(instance):
     except TypeError:
         return True
     return False
+
+
+ARRAY_METHODS_KEY = "framework_array_methods"
+# Framework classes whose objects training code keeps in the host loop, each with how a probe is built:
+# {dotted name: (the function that builds the probe object from the class, given ``resolve``)}.
+METHOD_CANDIDATES = {"optax.MultiSteps": lambda cls, resolve: cls(resolve("optax.sgd")(0.1), every_k_schedule=2)}
+
+
+def framework_array_methods(data_file, resolve):
+    """{dotted class name: {"methods": {method: dtype of its result}, "measured_with"}} for ``METHOD_CANDIDATES``:
+    the public methods of a probe object that, called eagerly with the object's own ``init`` state
+    (or with nothing), give one JAX array (``optax.MultiSteps(...).has_updated(state)``: a device
+    bool); a framework not installed keeps its entries from ``data_file``."""
+    import jax
+    import jax.numpy as jnp
+
+    previous, found = recorded(data_file, ARRAY_METHODS_KEY), {}
+    for name, build in METHOD_CANDIDATES.items():
+        cls = resolve(name)
+        if cls is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        probe = build(cls, resolve)
+        state = probe.init({"w": jnp.ones(3)})
+        methods = {}
+        for method in sorted(n for n in dir(probe) if not n.startswith("_")):
+            for args in ((state,), ()):
+                try:
+                    result = getattr(probe, method)(*args)
+                except Exception:  # noqa: BLE001 - arguments that do not fit say nothing
+                    continue
+                if isinstance(result, jax.Array):
+                    methods[method] = str(result.dtype)
+                break
+        package = name.split(".")[0]
+        found[name] = {"methods": methods, "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found

@@ -66,6 +66,9 @@ def call(flow, call_node, qualname, args, traced_result):
     if qualname in api.framework_array_functions():  # optax.global_norm(grads): one array
         on_device = any(v.kind in ON_DEVICE for v in args)
         return Value(TRACER) if traced_result else Value(JAX) if on_device else None
+    methods = api.framework_array_methods().get(qualname, {}).get("methods")
+    if methods and flow.traced is None:  # optax.MultiSteps(...): in host code, has_updated(state) a device bool
+        return Shaped(UNKNOWN, members=tuple((("call", name), Value(JAX, dtype)) for name, dtype in methods.items()))
     if qualname in DEVICE_PRESERVING and args and args[0].kind in (JAX, JAX_TREE):
         return Value(args[0].kind)  # unreplicate(state): still on the device
     if qualname in GENERATOR_CONSTRUCTORS:

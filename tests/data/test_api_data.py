@@ -392,3 +392,10 @@ def test_the_nnx_array_holders_probe_leaves_nnx_jit_working():
 
     assert "flax.nnx.Param" in _array_holders("flax.nnx.Module", nnx.Module)
     assert nnx.jit(lambda m, a: m(a))(nnx.Linear(3, 2, rngs=nnx.Rngs(0)), jnp.ones(3)).shape == (2,)
+
+
+def test_framework_array_methods_are_measured_on_a_probe_object():
+    methods = api.framework_array_methods()["optax.MultiSteps"]["methods"]
+    assert methods["has_updated"] == "bool"  # one device bool
+    for not_an_array in ("init", "update", "gradient_transformation"):
+        assert not_an_array not in methods
