@@ -298,7 +298,7 @@ import numpy as np
 def draw(key, x):
     return {returned}
 """
-STEP = """import jax
+DRAWING_STEP = """import jax
 import jax.numpy as jnp
 
 from .draw import draw
@@ -331,6 +331,6 @@ def test_what_another_module_returns_from_a_traced_value_is_traced(tmp_path, ret
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "draw.py").write_text(DRAW.format(returned=returned))
-    (package / "step.py").write_text(STEP.format(transform=transform))
+    (package / "step.py").write_text(DRAWING_STEP.format(transform=transform))
     (package / "weights.py").write_text(WEIGHTS)
     assert codes_at(lint(tmp_path, "pkg/weights.py")) == expected
