@@ -259,6 +259,16 @@ def control_flow_bodies():
     return {**lax_bodies(), **{name: facts["positions"] for name, facts in framework.items()}}
 
 
+@lru_cache(maxsize=None)
+def control_flow_operands():
+    """{dotted name: {body position: {parameter index: argument position}}}: which arguments of a
+    control-flow call reach which parameters of the functions it calls (``cond(pred, f, g, model, x)``
+    calls ``f(model, x)``), jax.lax's and the frameworks' (``datagen.operands``)."""
+    framework = data().get("framework_lax_bodies", {})
+    return {**data().get("lax_body_operands", {}),
+            **{name: facts.get("operands", {}) for name, facts in framework.items()}}
+
+
 def framework_key_builders():
     """Dotted names of the framework classes whose keys the key they are built around decides
     (``nnx.Rngs(key)``: ``datagen.framework_functions``): built, they consume it as a sampler does."""

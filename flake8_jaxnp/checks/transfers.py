@@ -293,8 +293,10 @@ def _truth_tested(model, node):
     elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         tests = [node.operand]
     elif isinstance(node, ast.BoolOp):
-        # later operands run only on some paths, except in a while loop's `a and b`
-        tests = node.values if _continues_while(model, node) else node.values[:1]
+        # later operands run only on some paths, except in a while loop's `a and b` and after
+        # flags (`keep_best and loss < best`: on every iteration or on none)
+        tests = [v for v in node.values
+                 if _continues_while(model, node) or _flags_before(model, node, v) is not None]
     else:
         return []
     # `not x` and `a and b` are visited as nodes of their own
@@ -317,8 +319,11 @@ def _repeating_loop(model, loops, node):
             if flag is None:
                 return None
             flags.add(flag)
-        if isinstance(parent, ast.BoolOp) and child is not parent.values[0] and not _continues_while(model, parent):
-            return None
+        if isinstance(parent, ast.BoolOp) and not _continues_while(model, parent):
+            before = _flags_before(model, parent, child)
+            if before is None:
+                return None
+            flags |= before
         if isinstance(parent, (ast.ExceptHandler, ast.match_case)):
             return None
         if isinstance(child, ast.stmt) and loops.skipped_by_earlier_continue(parent, child):
@@ -415,6 +420,18 @@ def _root_name(expr):
     while isinstance(expr, (ast.Attribute, ast.Subscript)):
         expr = expr.value
     return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _flags_before(model, boolop, operand):
+    """The flags (``_local_flag``) of the operands of ``boolop`` before ``operand``, which then runs
+    whenever they take the same values; None when one of them is not a flag."""
+    flags = set()
+    for value in boolop.values[:boolop.values.index(operand)]:
+        flag = _local_flag(model, value)
+        if flag is None:
+            return None
+        flags.add(flag)
+    return flags
 
 
 def _continues_while(model, boolop):

@@ -54,10 +54,12 @@ CONTROL_FLOW_NAMESPACES = ("flax.nnx",)
 
 
 def framework_lax_bodies(data_file, resolve):
-    """{dotted name: {"positions", "measured_with"}} for the public functions of
+    """{dotted name: {"positions", "operands", "measured_with"}} for the public functions of
     ``CONTROL_FLOW_NAMESPACES`` that, called eagerly, call a function given to them with tracers
-    (``flax.nnx.cond``'s two branches), measured as ``tables.lax_bodies`` measures jax.lax's; a
-    framework not installed keeps its entries from ``data_file``."""
+    (``flax.nnx.cond``'s two branches), measured as ``tables.lax_bodies`` measures jax.lax's, and
+    which of their arguments reach which parameters of those functions (``operands.body_operands``);
+    a framework not installed keeps its entries from ``data_file``."""
+    from .operands import body_operands
     from .tables import lax_bodies
 
     previous = recorded(data_file, BODIES_KEY)
@@ -70,7 +72,9 @@ def framework_lax_bodies(data_file, resolve):
         bodies = lax_bodies(resolve, lambda module: sorted(n for n in dir(module) if not n.startswith("_")),
                             namespace, run=lambda thunk: thunk)
         version = f"{package} {importlib.metadata.version(package)}"
-        found.update((name, {"positions": positions, "measured_with": version}) for name, positions in bodies.items())
+        passed = body_operands(resolve, bodies, run=lambda thunk: thunk)
+        found.update((name, {"positions": positions, "operands": passed.get(name, {}), "measured_with": version})
+                     for name, positions in bodies.items())
     return found
 
 
@@ -107,7 +111,7 @@ def framework_key_builders(data_file, resolve):
 ARRAY_FUNCTIONS_KEY = "framework_array_functions"
 # The namespaces of a library built on JAX whose public functions may give one array (a loss,
 # a norm): Optax's.
-ARRAY_FUNCTION_NAMESPACES = ("optax", "optax.losses", "optax.tree_utils")
+ARRAY_FUNCTION_NAMESPACES = ("optax", "optax.losses", "optax.tree", "optax.tree_utils")
 
 
 def framework_array_functions(data_file, resolve):

@@ -15,8 +15,8 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import (config_flags, dtype_keeping, frameworks, gradients, release_history, replacements, scipy_functions,
-               stack, tables, transforms)
+from . import (config_flags, dtype_keeping, frameworks, gradients, operands, release_history, replacements,
+               scipy_functions, stack, tables, transforms)
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
@@ -478,6 +478,7 @@ def _build():
     random_samplers, random_dtypes = _random_draws()
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     traced_by = transforms.transforms(_resolve, _public)
+    lax_bodies = tables.lax_bodies(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     framework_entries = frameworks.framework_entries(DATA_FILE, _resolve)
     removed_names = _removed_names()
@@ -496,7 +497,8 @@ def _build():
         "jnp_size_functions": size_functions,
         "transforms": traced_by,
         "transform_positional_options": transforms.positional_options(traced_by, _resolve),
-        "lax_bodies": tables.lax_bodies(_resolve, _public),
+        "lax_bodies": lax_bodies,
+        "lax_body_operands": operands.body_operands(_resolve, lax_bodies),
         "non_array_functions": results["non_array"],
         "tuple_result_functions": results["tuple"],
         "tree_result_functions": tables.tree_results(_resolve, _public),

@@ -203,16 +203,17 @@ class Conventions:
         parameter only converted (``np.arange(qlen)``) may be a Python int its caller computes
         from shapes: the convention says nothing of it."""
         found = set()
-        for node in self.names.own_nodes(method):
+        for node in self.names.own_nodes(method) if params else ():
             kind = type(node)
             if kind is ast.Attribute and type(node.value) is ast.Name:
                 found.add(node.value.id)
             elif kind is ast.BinOp and type(node.op) is ast.MatMult:
                 found.update(side.id for side in (node.left, node.right) if type(side) is ast.Name)
-            elif kind is ast.Call and (type(node.func) is not ast.Name and (
-                    type(node.func) is ast.Call or (self.names.qualname(node.func) or "").startswith("jax.")
-                    or type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
-                    and node.func.value.id == "self") or self.runs_layer(node.func)):
+            elif kind is ast.Call and not params.isdisjoint([arg.id for arg in node.args if type(arg) is ast.Name]) \
+                    and (type(node.func) is not ast.Name and (  # (the cheap test first: a parameter is passed)
+                        type(node.func) is ast.Call or (self.names.qualname(node.func) or "").startswith("jax.")
+                        or type(node.func) is ast.Attribute and type(node.func.value) is ast.Name
+                        and node.func.value.id == "self") or self.runs_layer(node.func)):
                 found.update(arg.id for arg in node.args if type(arg) is ast.Name)
         return params & found
 

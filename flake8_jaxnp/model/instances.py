@@ -17,6 +17,7 @@ function another module imports and calls is taken at this file's word.
 import ast
 from collections import Counter
 
+from .. import api
 from .containers import DEFAULT_DICT, LITERALS, defaulting
 from .kinds import PYTHON, Shaped
 from .names import BindingKind
@@ -135,7 +136,39 @@ class Instances:
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
         positional = positional_names(func)
-        return given_by_calls(self.calls_of(func) or (), lambda call: given(argument_for(call, positional, param)))
+        calls = self.calls_of(func)
+        return given_by_calls((self._control_flow_calls(func) if calls is None else calls) or (),
+                              lambda call: given(argument_for(call, positional, param)))
+
+    def _control_flow_calls(self, func):
+        """When ``func`` is only given to control flow as a function it calls, the calls it runs,
+        written as calls of ``func`` with the arguments that reach its parameters
+        (``nnx.cond(pred, f, g, model, x)`` runs ``f(model, x)``; ``api.control_flow_operands``);
+        else None."""
+        if isinstance(func, ast.Lambda):
+            references = [func]
+        elif func.decorator_list:
+            return None
+        else:
+            references = self._references_to(func.name, func)
+        calls = []
+        for reference in references:
+            given = self.names.parent.get(reference)
+            if type(given) is ast.List:  # lax.switch(index, [f, g], x)
+                given = self.names.parent.get(given)
+                reference = self.names.parent.get(reference)
+            if type(given) is not ast.Call or reference not in given.args \
+                    or any(type(a) is ast.Starred for a in given.args):
+                return None
+            operands = api.control_flow_operands().get(self.names.qualname(given.func), {}).get(
+                str(given.args.index(reference)))
+            if not operands:
+                return None
+            arguments = [None] * (1 + max(int(index) for index in operands))
+            for index, position in operands.items():
+                arguments[int(index)] = given.args[position] if position < len(given.args) else None
+            calls.append(ast.Call(func=reference, args=arguments, keywords=[]))
+        return calls or None
 
     def own_call(self, expr):
         """``__call__`` of the class whose method (not a static or class one) has the Name ``expr`` as

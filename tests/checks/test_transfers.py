@@ -126,14 +126,17 @@ def test_comprehension_first_iterable_runs_once(lint_source):
 def test_only_the_first_operand_of_and_is_unconditional(lint_source):
     found = lint_source(source("""
         def train(p, verbose):
-            for _ in range(1000):
+            for i in range(1000):
                 p, loss = step(p)
                 if loss > 1 and verbose:
+                    pass
+                if i % 10 == 0 and loss > 1:
                     pass
                 if verbose and loss > 1:
                     pass
     """))
-    assert found == [(12, "JNP102")]
+    # after a flag the loop never rebinds, a later operand runs on every step or on none
+    assert found == [(12, "JNP102"), (16, "JNP102")]
 
 
 def test_continue_in_an_earlier_branch_guards_what_follows(lint_source):
@@ -264,3 +267,33 @@ def test_a_guard_on_an_argument_left_to_none_runs_every_step_or_none(lint_source
     """)))
     # the loop that rebinds the argument tested does not convert on every step alike
     assert found == ["JNP101"]
+
+
+def test_a_comparison_after_a_flag_in_an_and_runs_every_step_or_none(lint_source):
+    found = lint_source(source("""
+        def train(p, n, keep_best=False):
+            best = float("inf")
+            for _ in range(n):
+                p, loss = step(p)
+                if keep_best and loss < best:
+                    best = loss
+            return best
+
+        def train_until(p, n, keep_best=False):
+            best = float("inf")
+            for _ in range(n):
+                p, loss = step(p)
+                if keep_best and loss < best:
+                    best, keep_best = loss, loss > 1.0
+            return best
+
+        def train_checked(p, n):
+            best = float("inf")
+            for _ in range(n):
+                p, loss = step(p)
+                if p is not None and loss < best:
+                    best = loss
+            return best
+    """))
+    # a flag the loop rebinds, or a test that is not a flag, makes the comparison run on some steps only
+    assert codes(found) == ["JNP102"]

@@ -193,6 +193,15 @@ def test_lax_bodies_are_the_traced_function_arguments():
         assert no_body not in bodies
 
 
+def test_control_flow_operands_reach_the_parameters_of_its_functions():
+    operands, bodies = api.control_flow_operands(), api.control_flow_bodies()
+    assert operands["jax.lax.cond"]["1"] == operands["jax.lax.cond"]["2"] == {"0": 3, "1": 4, "2": 5}
+    assert operands["jax.lax.fori_loop"] == {"2": {"1": 3}}  # the init value is the body's carry
+    assert operands["jax.lax.switch"]["1"]["0"] == 2
+    for name, by_body in operands.items():
+        assert {int(position) for position in by_body} <= set(bodies[name])
+
+
 def test_framework_control_flow_traces_its_functions_as_lax_does():
     bodies = api.control_flow_bodies()
     assert bodies["jax.lax.cond"] == [1, 2]  # jax.lax's own, kept
@@ -332,7 +341,8 @@ def test_the_framework_versions_come_from_measured_entries_only():
 
 def test_framework_array_functions_are_measured_by_calling():
     functions = api.framework_array_functions()
-    assert {"optax.global_norm", "optax.l2_loss", "optax.softmax_cross_entropy_with_integer_labels"} <= set(functions)
+    assert {"optax.global_norm", "optax.l2_loss", "optax.softmax_cross_entropy_with_integer_labels",
+            "optax.tree.norm"} <= set(functions)
     for tree_mapping in ("optax.apply_updates", "optax.tree_utils.tree_add", "optax.tree_utils.tree_scale"):
         assert tree_mapping not in functions
 

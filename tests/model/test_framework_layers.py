@@ -116,6 +116,7 @@ def test_a_loop_counter_given_to_an_uncached_transform_is_no_recompilation(lint_
 
 @pytest.mark.parametrize("line, reported", [
     ("if optax.global_norm(grads) > 1.0:\n        pass", True),  # measured: one array of a tree
+    ("if optax.tree.norm(grads) > 1.0:\n        pass", True),  # optax.tree: global_norm's replacement
     ("loss = optax.l2_loss(grads).mean()\n    n = float(loss)", True),
     ("n = float(optax.apply_updates(grads, grads))", False),  # maps a tree: not one array
     ("n = float(optax.helper(grads))", False),  # not measured: unknown

@@ -59,3 +59,23 @@ def test_a_transform_whose_wrappers_trace_again_in_a_loop(lint_source, header, t
                        f"def run():\n    x = jnp.ones(3)\n    for _ in range(10):\n        x = {transform}(step)(x)\n"
                        "    return x\n")
     assert lint_source(source) == ([(_line(source, "(step)(x)"), "JNP602")] if reported else [])
+
+
+PLAIN = "import jax\nimport jax.numpy as jnp\nimport numpy as np\nfrom flax import nnx\n\n\n" + (
+    "@jax.tree_util.register_static\nclass Ranker:\n    def slow(self, x):\n        return np.sort(x)\n\n"
+    "    def fast(self, x):\n"
+    "        return jnp.sort(x)\n\n\n")
+
+
+@pytest.mark.parametrize("call, reported", [
+    # measured: the operands reach the branches' parameters in order
+    ("nnx.cond(x.sum() > 0, lambda m, x: m.fast(x), lambda m, x: m.slow(x), Ranker(), x)", True),
+    ("jax.lax.cond(x.sum() > 0, lambda m, x: m.fast(x), lambda m, x: m.slow(x), Ranker(), x)", True),
+    ("jax.lax.switch(1, [lambda m, x: m.fast(x), lambda m, x: m.slow(x)], Ranker(), x)", True),
+    ("jax.lax.cond(x.sum() > 0, lambda m, x: m.fast(x), lambda m, x: m.fast(x), Ranker(), x)", False),
+    # the operands given by a star: which one reaches which parameter is not known
+    ("jax.lax.cond(x.sum() > 0, lambda m, x: m.fast(x), lambda m, x: m.slow(x), *(Ranker(), x))", False),
+])
+def test_control_flow_operands_reach_the_branch_parameters(lint_source, call, reported):
+    source = PLAIN + f"def run():\n    x = jnp.ones(3)\n    return {call}\n"
+    assert lint_source(source) == ([(_line(source, "np.sort"), "JNP201")] if reported else [])

@@ -10,7 +10,7 @@ from ... import api
 from .. import dtypes
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
-from ..syntax import imported_qualname
+from ..syntax import imported_qualname, walk_own
 from .flows import HOST_METHODS, RETURNED
 
 # Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
@@ -160,15 +160,16 @@ def unchanged_dicts(func, local):
     dicts = {name for name, value in local.items() if type(value) in (ast.Dict, ast.DictComp)}
     if not dicts:
         return local
-    read = set()
-    for node in ast.walk(func):
+    read, uses = set(), []
+    for node in walk_own([func], ()):  # (one walk: the uses are judged once every read is known)
         kind = type(node)
         if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _READING_METHODS:
             read.add(node.func.value)
         elif kind is ast.Subscript and type(node.ctx) is ast.Load or kind is ast.Return:
             read.add(node.value)
-    changed = {node.id for node in ast.walk(func) if type(node) is ast.Name and node.id in dicts
-               and type(node.ctx) is ast.Load and node not in read}
+        elif kind is ast.Name and node.id in dicts and type(node.ctx) is ast.Load:
+            uses.append(node)
+    changed = {node.id for node in uses if node not in read}
     return {name: value for name, value in local.items() if name not in changed}
 
 
