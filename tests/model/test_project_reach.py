@@ -288,3 +288,49 @@ def test_a_def_named_like_a_kept_part_of_its_module_reads_its_own_summary(tmp_pa
     assert project.kept_defaults("g", "x", 0) == []  # (keeps other.py's calls, as its key's part)
     for name in ("roots", "uses"):
         assert project.function(("pkg.util", 0, name))[1]["params"] == ["x"]
+
+
+DRAW = """import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+def draw(key, x):
+    return {returned}
+"""
+DRAWING_STEP = """import jax
+import jax.numpy as jnp
+
+from .draw import draw
+from .weights import weight
+
+
+@{transform}
+def step(x, key):
+    t, noise = draw(key, x)
+    return weight(t) + jnp.sum(noise)
+"""
+WEIGHTS = """import numpy as np
+
+
+def weight(t):
+    return np.minimum(t, 5.0)
+"""
+
+
+@pytest.mark.parametrize("returned, transform, expected", [
+    ("jax.random.randint(key, x.shape, 0, 9), jax.random.normal(key, x.shape)", "jax.jit", [(5, "JNP201")]),
+    ("jnp.ones(3), jax.random.normal(key, x.shape)", "jax.jit", [(5, "JNP201")]),  # staged: a tracer
+    ("np.ones(3), jax.random.normal(key, x.shape)", "jax.jit", []),  # NumPy's data: not traced
+    ("jax.random.randint(key, x.shape, 0, 9), jax.random.normal(key, x.shape)", "jax.vmap", []),  # not staged: unsaid
+])
+def test_what_another_module_returns_from_a_traced_value_is_traced(tmp_path, returned, transform, expected):
+    """``t, noise = draw(key, x)`` in a jitted step: ``t`` holds a tracer when ``draw`` (another
+    module) returns a JAX array there, and a helper given it is reached."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "draw.py").write_text(DRAW.format(returned=returned))
+    (package / "step.py").write_text(DRAWING_STEP.format(transform=transform))
+    (package / "weights.py").write_text(WEIGHTS)
+    assert codes_at(lint(tmp_path, "pkg/weights.py")) == expected

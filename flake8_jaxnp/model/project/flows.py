@@ -13,6 +13,7 @@ expression.
 """
 import ast
 import builtins
+import json
 from functools import lru_cache
 
 from ... import api
@@ -52,6 +53,11 @@ PASSED_FUNCTION = "<passed>"
 # names (``key``: the key's repr), or any of them (key None); ``bound``: the positions that a
 # ``functools.partial`` around the lookup fills first (``partial(LOSSES[name], model)``).
 TABLE_ENTRY = "<entry>"
+# A derivation ``"key<returns>[binding, path, item]"`` in place of the parameter ``key``: the value is
+# (item ``item`` of) what a call of an imported project function returns when given a value derived
+# from ``key`` (``t, noise = timesteps_and_noise(key, x0)``); the reach counts it traced when that
+# function's returns say a JAX array there (``Project.passes``): the text here cannot say.
+RETURNED = "<returns>"
 # Packages that are never the project's: calls into them pass nothing on to its functions.
 _BUILTINS = frozenset(dir(builtins))
 _LIBRARIES = frozenset({"jax", "jaxlib", "numpy", *(name.split(".")[0] for name in api.framework_transforms())})
@@ -179,7 +185,7 @@ def followed_parameters(func, returned, imports):
     bindings = _calls_and_bindings(func, imports, (), set(names))[1]
     derived = _derivations([(None, value) for value in returned], bindings, set(names), imports)
     common = set.intersection(*(_derived_from(value, derived, imports) for value in returned))
-    return sorted(names.index(name) for name in common)
+    return sorted(names.index(name) for name in common if name in names)  # (not through a call: RETURNED)
 
 
 def _runs_instance(func):
@@ -523,8 +529,15 @@ def bound_by(node):
     return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
 
 
-def _derived_from(expr, derived, imports):
-    """The parameters whose tracers would make ``expr`` a tracer (see the module's docstring)."""
+def _project_call(call, imports):
+    """(import binding, attribute path) of the imported project function that ``call`` runs, else None."""
+    target = call_target(call.func, imports, ())
+    return target if target is not None and target[0] is not None and target[0] is not imports.get(STAR) else None
+
+
+def _derived_from(expr, derived, imports, item=None):
+    """The parameters whose tracers would make ``expr`` a tracer (see the module's docstring);
+    through a call of an imported project function (its result's item ``item``), as RETURNED."""
     kind = type(expr)
     if kind is ast.Name:
         return derived.get(expr.id, set())
@@ -536,10 +549,13 @@ def _derived_from(expr, derived, imports):
         return set().union(*(_derived_from(e, derived, imports) for e in [expr.left, *expr.comparators]))
     if kind is ast.Subscript:  # (x, 3)[1]: that item alone
         value, index = expr.value, expr.slice
-        if type(value) in (ast.Tuple, ast.List) and type(index) is ast.Constant and type(index.value) is int \
+        item = index.value if type(index) is ast.Constant and type(index.value) is int else None
+        if type(value) in (ast.Tuple, ast.List) and item is not None \
                 and not any(type(e) is ast.Starred for e in value.elts):
-            return _derived_from(value.elts[index.value], derived, imports) \
-                if -len(value.elts) <= index.value < len(value.elts) else set()
+            return _derived_from(value.elts[item], derived, imports) \
+                if -len(value.elts) <= item < len(value.elts) else set()
+        if type(value) is ast.Call and _project_call(value, imports) is not None:
+            return _derived_from(value, derived, imports, item) if item is not None else set()
         return _derived_from(value, derived, imports)
     if kind is ast.Attribute:
         static = expr.attr in api.static_attributes() and expr.attr != "at"  # x.at[i].set(v) is an array
@@ -552,6 +568,11 @@ def _derived_from(expr, derived, imports):
                 and api.transforms().get(imported_qualname(expr.func.func, imports), {"arrays": True})["arrays"]:
             return set().union(*(_derived_from(a, derived, imports) for a in arguments))  # jax.grad(f)(p, x)
         name = imported_qualname(expr.func, imports)
+        through = _project_call(expr, imports) if name is None or not array_function(name) else None
+        if through is not None and not any(type(a) is ast.Starred for a in expr.args):
+            given = set().union(*(_derived_from(a, derived, imports) for a in arguments))
+            return {f"{param}{RETURNED}{json.dumps([list(through[0]), through[1], item])}"
+                    for param in given if RETURNED not in param}
         if name is not None:
             array = array_function(name)
         else:  # a method of a derived value: x.sum(), x.at[i].set(v)

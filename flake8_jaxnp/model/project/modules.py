@@ -26,6 +26,7 @@ from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTI
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
+from .returns import passes_tracers
 from .wrappers import class_needs
 
 # Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
@@ -369,8 +370,9 @@ class Project(OtherModules):
             for binding, attributes, positions, keywords, line, always, applied in self._flows(parts.get(path), path,
                                                                                                name):
                 (holder, keywords), origin = called_object(keywords), path  # (origin: where imports name the callee)
-                passed = [i for i, params, _ in positions if traced.intersection(params)]
-                named = [k for k, params, _ in keywords if traced.intersection(params)]
+                returns = partial(self._returns, path)  # (what a function that derives an argument returns)
+                passed = [i for i, params, _ in positions if passes_tracers(params, traced, caches, returns)]
+                named = [k for k, params, _ in keywords if passes_tracers(params, traced, caches, returns)]
                 always = always is True or caches and bool(always) and leaves_out(self, path, name, always)
                 if not (passed or named or always and caches):
                     continue
@@ -433,6 +435,9 @@ class Project(OtherModules):
             found = parameter_classes(data, unit, self.transforms, indexes)
             cache.write(self.cache_dir, key, found)
         return found
+
+    def _returns(self, path, binding, attributes):
+        return (self._callee(path, binding, attributes)[1] or {}).get("returns")  # (its summary's)
 
     def _callee(self, path, binding, attributes):
         """(module path and unit, its facts, how many positions self takes) for what a call

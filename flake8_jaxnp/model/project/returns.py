@@ -11,7 +11,7 @@ from .. import dtypes
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
-from .flows import HOST_METHODS
+from .flows import HOST_METHODS, RETURNED
 
 # Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
 BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
@@ -252,3 +252,21 @@ def dtype_spelled(value, imports):
     if isinstance(value, ast.Constant) and isinstance(value.value, str):
         return dtypes.canonical(value.value), False
     return dtypes.dtype_of_qualname(summary_qualname(value, imports))
+
+
+def passes_tracers(params, traced, staged, returns_of):
+    """Whether a value derived from ``params`` (the flows' derivations) holds a tracer when the
+    parameters ``traced`` do: one of them is traced, or, under a staging trace (where every JAX
+    result is a tracer), one comes through an imported project function (``RETURNED``) whose
+    returns say a JAX array there; ``returns_of(binding, attributes)``: its summary's ``returns``."""
+    if traced.intersection(params):
+        return True
+    for param in params if staged else ():
+        base, _, through = param.partition(RETURNED)
+        if through and base in traced:
+            binding, attributes, item = json.loads(through)
+            returns = returns_of(binding, attributes)
+            if returns == "jax" or item is not None and type(returns) is list \
+                    and -len(returns) <= item < len(returns) and returns[item] == "jax":
+                return True
+    return False
