@@ -124,12 +124,12 @@ def _kept_by_jitted_calls(model, scope):
     for stmts, _ in blocks(scope.body, repeats) if stored else ():
         used = {}  # (name, attribute) kept by a jitted call run so far in this block -> what ran
         for later in stmts:
-            for node in ast.walk(later) if used else ():
+            for node in walk_own([later], SCOPES) if used else ():
                 key = (node.value.id, node.attr) if type(node) is ast.Attribute and type(node.ctx) is ast.Store \
                     and type(node.value) is ast.Name else None
                 if key in used:
                     yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key]})
-            for node in ast.walk(later):
+            for node in walk_own([later], SCOPES):
                 if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
                         and node.func.value.id in stored and model.may_hold_arrays(node):  # (the object is a source)
                     kept = model.value(node.func.value).member(("kept", node.func.attr))
@@ -185,12 +185,12 @@ def _reassignments(model, cls, methods):
         for stmts, _ in blocks(scope.body, repeats):
             used = {}  # attribute read by the jitted functions run so far in this block -> which one
             for later in stmts:
-                for node in ast.walk(later) if used else ():  # (no store matters before a jitted run)
+                for node in walk_own([later], SCOPES) if used else ():  # (no store matters before a jitted run)
                     for attr in _stored_attributes(node, name, cls):
                         if attr in used:
                             yield Finding.at(node, "JNP306", {"name": name, "attr": attr, "compiled": used[attr]})
                             break
-                for node in ast.walk(later):
+                for node in walk_own([later], SCOPES):
                     compiled, reads = _run_with_static(model, node, name, cls, methods)
                     used.update((attr, compiled) for attr in reads if attr not in used)
 

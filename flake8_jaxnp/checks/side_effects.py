@@ -388,7 +388,9 @@ def _outer_container(model, func, expr, stored, updated=False):
     if scope.is_class or not all(_is_container(model, b, scope.node) for b in bindings):
         return None
     if scope.node in model.traced:
-        inner = {t.name for t in model.traced[func].transforms} - {t.name for t in model.traced[scope.node].transforms}
+        own = model.traced.get(func)  # None for a function run at trace time: it runs in the enclosing trace
+        inner = {t.name for t in own.transforms} - {t.name for t in model.traced[scope.node].transforms} \
+            if own is not None else set()
         held = updated and model.value(expr).holds_tracers  # u[0] += 1 on the trace's own array
         return root.id if inner and (held or any(_escapes(model, value) for value in stored)) else None
     if model.is_module_scope(scope) or updated or any(_escapes(model, value) for value in stored):

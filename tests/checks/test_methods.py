@@ -76,7 +76,9 @@ BOUND = "class B:\n    def __init__(self):\n        self.k = 1.0\n        self.f
     ("def g(x):\n    b = B()\n    b.k = 2.0\n    return b.f(x)\n", []),  # changed before the first call
     ("def g(x):\n    b = B()\n    y = b.f(x)\n    b.other = 2.0\n", []),  # not read by the trace
     ("def g(x):\n    b = B()\n    y = b.g(x)\n    b.k = 2.0\n", []),  # a jit of a function: no self
-    ("def g(x, c):\n    b = B()\n    if c:\n        b = B()\n    y = b.f(x)\n    b.k = 2.0\n", []),  # rebound
+    ("def g(x, c):\n    b = B()\n    if c:\n        b = B()\n    y = b.f(x)\n    b.k = 2.0\n", []),  # rebound    # a nested def's store is another object (its own parameter): only the scope's own store counts
+    ("def g(x):\n    b = B()\n    y = b.f(x)\n    def inner(b):\n        b.k = 5.0\n    b.k = 2.0\n",
+     [(6, "JNP306")]),
 ])
 def test_stale_attribute_of_a_jitted_bound_method(lint_body, body, expected):
     assert lint_body(HEADER + BOUND, body, "JNP306") == expected

@@ -240,6 +240,25 @@ def test_mutation_under_a_none_test_of_a_jitted_method_called_without_it_is_repo
     assert lint_source(source) == [(8, "JNP303")]
 
 
+def test_a_helper_run_at_trace_time_filling_the_jitted_functions_list_is_silent(lint_source):
+    # the helper runs inside the jitted function's own trace (no tracer argument): its list is the
+    # trace's own, and the file's other findings stay (a KeyError lost them once)
+    source = textwrap.dedent("""\
+        import jax
+        import jax.numpy as jnp
+
+        @jax.jit
+        def f(x):
+            acc = []
+            def helper():
+                acc.append(jnp.ones(3))
+            helper()
+            print(x)
+            return x
+    """)
+    assert lint_source(source) == [(10, "JNP301")]
+
+
 CLOSURE_COUNTER = """\
 import jax
 
