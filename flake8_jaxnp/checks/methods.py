@@ -109,21 +109,36 @@ def stale_static_self(model):
                    if isinstance(method, ast.FunctionDef) and _static_self(model, method)}
         if methods or static_options:
             yield from _reassignments(model, cls, methods)
+    stores, calls = {}, {}  # def or module -> {name: lines} it stores an attribute of / calls a method of
+    for node in model.nodes(ast.Attribute):
+        if type(node.value) is ast.Name:
+            parent = model.parent(node)
+            found = stores if type(node.ctx) is ast.Store else \
+                calls if type(parent) is ast.Call and parent.func is node else None
+            if found is not None:
+                names = found.setdefault(model.enclosing_function(node) or model.tree, {})
+                names.setdefault(node.value.id, set()).add(node.lineno)
     for scope in [model.tree, *model.nodes(ast.FunctionDef, ast.AsyncFunctionDef)]:
-        yield from _kept_by_jitted_calls(model, scope)
+        stored, called = stores.get(scope, {}), calls.get(scope, {})
+        both = {name: stored[name] | called[name] for name in stored.keys() & called.keys()
+                if len(model.scope(scope).bindings.get(name, ())) == 1}
+        if both:
+            yield from _kept_by_jitted_calls(model, scope, both)
 
 
-def _kept_by_jitted_calls(model, scope):
+def _kept_by_jitted_calls(model, scope, candidates):
     """``trainer.lr = ...`` after a block ran ``trainer.train_step(...)``, where the object's class (of
     any module) jits a bound method in ``__init__`` whose trace reads ``self.lr`` (the ``("kept", ...)``
     members of the object's Value): the compiled code keeps the value it read. Asked only of names
-    the scope stores an attribute of, bound once there."""
-    stored = {node.value.id for node in walk_own(scope.body, SCOPES) if type(node) is ast.Attribute
-              and type(node.ctx) is ast.Store and type(node.value) is ast.Name}
-    stored = {name for name in stored if len(model.scope(scope).bindings.get(name, ())) == 1}
-    for stmts, _ in blocks(scope.body, repeats) if stored else ():
+    the scope, binding them once, both calls a method of and stores an attribute of (``candidates``:
+    name -> the lines where it does, a superset: a class body's count for the def around it); only
+    statements spanning one of those lines are walked."""
+    lines = sorted(set().union(*candidates.values()))
+    for stmts, _ in blocks(scope.body, repeats):
         used = {}  # (name, attribute) kept by a jitted call run so far in this block -> what ran
         for later in stmts:
+            if not any(later.lineno <= line <= later.end_lineno for line in lines):
+                continue
             for node in walk_own([later], SCOPES) if used else ():
                 key = (node.value.id, node.attr) if type(node) is ast.Attribute and type(node.ctx) is ast.Store \
                     and type(node.value) is ast.Name else None
@@ -131,7 +146,7 @@ def _kept_by_jitted_calls(model, scope):
                     yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key]})
             for node in walk_own([later], SCOPES):
                 if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
-                        and node.func.value.id in stored and model.may_hold_arrays(node):  # (the object is a source)
+                        and node.func.value.id in candidates and model.may_hold_arrays(node):  # (a source)
                     kept = model.value(node.func.value).member(("kept", node.func.attr))
                     used.update(((node.func.value.id, attr), f"{describe(node.func)}()")
                                 for (_, attr), _ in (kept.members if kept is not None else ())
