@@ -41,7 +41,9 @@ class Rule(Record):
         return formatted(self.code, **fields)
 
 
+@lru_cache(maxsize=1)
 def _rules():
+    """Every Rule, in the catalogue's order (made when first asked for: a lint reads MESSAGES alone)."""
     rules = []
     for entry in _CATALOGUE["rule"]:
         entry["evidence"] = tuple(entry.get("evidence", ()))
@@ -49,7 +51,7 @@ def _rules():
             if part in entry:
                 entry[part] = entry[part].removeprefix("\n")
         rules.append(Rule(**entry))
-    return rules
+    return tuple(rules)
 
 
 def _parse_toml(text):
@@ -63,18 +65,15 @@ def _parse_toml(text):
 
 
 def __getattr__(name):
-    """``RULES`` (code -> Rule) and ``_RULES`` (in the catalogue's order), made when first asked for."""
-    if name in ("RULES", "_RULES"):
-        return _made()[name]
+    """``RULES`` (code -> Rule), made when first asked for."""
+    if name == "RULES":
+        return _by_code()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=1)
-def _made():
-    rules = _rules()
-    made = {"_RULES": rules, "RULES": {rule.code: rule for rule in rules}}
-    globals().update(made)  # (asked again, no longer through __getattr__)
-    return made
+def _by_code():
+    return {rule.code: rule for rule in _rules()}
 
 
 _CATALOGUE = datafiles.load(CATALOGUE_FILE, _parse_toml)
@@ -91,11 +90,11 @@ def formatted(code, **fields):
 
 def confirmed_by(kind):
     """The codes that runtime evidence of ``kind`` confirms, sorted."""
-    return sorted(rule.code for rule in _made()["_RULES"] if kind in rule.evidence)
+    return sorted(rule.code for rule in _rules() if kind in rule.evidence)
 
 
 def needs_eager_run(codes):
     """Whether confirming any of ``codes`` needs a rerun under jax.disable_jit."""
     from .evidence import NEEDS_EAGER_RUN  # (the runtime mode's: a lint never asks)
 
-    return any(NEEDS_EAGER_RUN.intersection(_made()["RULES"][code].evidence) for code in codes)
+    return any(NEEDS_EAGER_RUN.intersection(_by_code()[code].evidence) for code in codes)
