@@ -119,9 +119,9 @@ def nested_units(tree, units, around, imports):
     for unit in units:
         outer = unit.partition(".")[0]
         for name, sibling in enclosing(tree, unit, around, imports)[1].items():
-            if sibling not in units:
-                found[sibling] = next(stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
-                                      for stmt in top.body if getattr(stmt, "name", None) == name)
+            found[sibling] = units.get(sibling) or next(  # (a root too: jax.grad(loss_fn) of its own)
+                stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
+                for stmt in top.body if getattr(stmt, "name", None) == name)
     return found
 
 
