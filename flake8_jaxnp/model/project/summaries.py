@@ -74,8 +74,7 @@ def summarise(source, transforms, scalars_static=()):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
             flows.update(_unit_flows(stmt, imports, local_functions, apply_fn, applied_instances))
-    roots_by = set(transforms)  # (every transform traces what it is given: grad's tracers reach callees too)
-    roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
+    roots, applied, units = applications(tree, imports, transforms, lines)
     roots, applied, units = static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units)
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
@@ -259,9 +258,8 @@ def root_summary(source, transforms, scalars_static=()):
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    roots_by = set(transforms)  # (every transform traces what it is given: grad's tracers reach callees too)
     counts = {name: len(places) for name, places in definitions.items()}
-    roots, applied, units = applications(tree, imports, transforms, roots_by, lines, counts)
+    roots, applied, units = applications(tree, imports, transforms, lines, counts)
     if any(counts.get(unit.split(".")[0], 0) > 1 for unit in units):
         return None
     if any(transform in scalars_static for _, transform, _, _ in roots):
