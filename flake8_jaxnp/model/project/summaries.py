@@ -274,6 +274,8 @@ def root_summary(source, transforms, scalars_static=()):
                                    enclosing(tree, unit, around, imports)) for unit, func in units.items()}
     if type(instances) is UnreadInstances and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
+    if any(key.startswith(".") for unit in units for key in enclosing(tree, unit, around, imports)[0]):
+        return None  # what a class's attribute holds is for the whole module's stores to say
     return {"roots": roots, "applied": applied, "flows": flows}
 
 
