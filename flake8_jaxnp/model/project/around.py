@@ -8,7 +8,7 @@ functions (``self.loss_fn = LOSSES[name]``, ``flows.looked_up``).
 import ast
 
 from ..syntax import parameters, positional_names, walk_own
-from .flows import HOLDER, INSTANCE_METHOD, binding_counts, looked_up
+from .flows import INSTANCE_METHOD, binding_counts, looked_up
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)
@@ -24,32 +24,13 @@ def enclosing(tree, unit, kept, imports):
     unit} of the defs bound once directly in the def's body (``make_step.loss_fn``)): what the
     parameters hold is what every call of that def or class passes, and a call of such a def from
     a nested one runs it. ``kept``: {outer def's name: its answer} for one tree, as the defs nested
-    in one factory share it (each answer walks the factory). A def nested in an undecorated method
-    (``Model.forces.total``) gets the class's answers, the method's ``self`` (never rebound there)
-    under ``HOLDER``: ``self.energy(x)`` in it runs the method as the method's own call would."""
+    in one factory share it (each answer walks the factory)."""
     outer_name, _, inner = unit.partition(".")
-    if "." in inner:
-        return _in_method(tree, unit, kept, imports)
-    if not inner:
+    if not inner or "." in inner:
         return {}, {}
     if outer_name not in kept:
         kept[outer_name] = _enclosing(tree, outer_name, imports, kept)
     return kept[outer_name]
-
-
-def _in_method(tree, unit, kept, imports):
-    outer_name, method_name, inner = unit.split(".", 2)
-    cls = next((stmt for stmt in reversed(tree.body) if type(stmt) in _OUTER_DEFS and stmt.name == outer_name), None)
-    methods = [stmt for stmt in cls.body if type(stmt) in _DEFS and stmt.name == method_name] \
-        if type(cls) is ast.ClassDef else []
-    if "." in inner or len(methods) != 1 or methods[0].decorator_list or not positional_names(methods[0]):
-        return {}, {}
-    holder = positional_names(methods[0])[0]
-    if binding_counts(methods[0]).get(holder) != 1:
-        return {}, {}
-    if outer_name not in kept:
-        kept[outer_name] = _enclosing(tree, outer_name, imports, kept)
-    return {**kept[outer_name][0], HOLDER: holder}, {}
 
 
 def _enclosing(tree, outer_name, imports, kept):

@@ -74,7 +74,8 @@ def summarise(source, transforms, scalars_static=()):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
             flows.update(_unit_flows(stmt, imports, local_functions, apply_fn, applied_instances))
-    roots, applied, units = applications(tree, imports, transforms, lines)
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
+    roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
     roots, applied, units = static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units)
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
@@ -118,9 +119,9 @@ def nested_units(tree, units, around, imports):
     for unit in units:
         outer = unit.partition(".")[0]
         for name, sibling in enclosing(tree, unit, around, imports)[1].items():
-            found[sibling] = units.get(sibling) or next(  # (a root too: jax.grad(loss_fn) of its own)
-                stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
-                for stmt in top.body if getattr(stmt, "name", None) == name)
+            if sibling not in units:
+                found[sibling] = next(stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
+                                      for stmt in top.body if getattr(stmt, "name", None) == name)
     return found
 
 
@@ -258,8 +259,9 @@ def root_summary(source, transforms, scalars_static=()):
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
     counts = {name: len(places) for name, places in definitions.items()}
-    roots, applied, units = applications(tree, imports, transforms, lines, counts)
+    roots, applied, units = applications(tree, imports, transforms, roots_by, lines, counts)
     if any(counts.get(unit.split(".")[0], 0) > 1 for unit in units):
         return None
     if any(transform in scalars_static for _, transform, _, _ in roots):
@@ -274,8 +276,6 @@ def root_summary(source, transforms, scalars_static=()):
                                    enclosing(tree, unit, around, imports)) for unit, func in units.items()}
     if type(instances) is UnreadInstances and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
-    if any(key.startswith(".") for unit in units for key in enclosing(tree, unit, around, imports)[0]):
-        return None  # what a class's attribute holds is for the whole module's stores to say
     return {"roots": roots, "applied": applied, "flows": flows}
 
 

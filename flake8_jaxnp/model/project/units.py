@@ -32,17 +32,16 @@ _UNBOUND = frozenset({"staticmethod", "classmethod"})
 RUN_METHODS = ("__init__", "__call__")
 
 
-def applications(tree, imports, transforms, lines=None, module_counts=None):
+def applications(tree, imports, transforms, roots_by, lines=None, module_counts=None):
     """(roots, applied, units) for the module ``tree``: roots [[unit, transform, traced
     parameters, line]] for its own defs (line: the def's for a decorator, else the
     application's); applied [[import binding, attributes, transform, positions bound,
     names bound, static positions, static names, line]] for imported functions; units
-    {unit: def} of the roots: the applications of every transform, as each traces what it is given
-    (``jax.grad``'s tracers reach the callees too);
+    {unit: def} of the roots. ``roots_by``: the transforms whose applications are roots;
     ``lines`` (``TransformLines``): only statements on lines that name one are read;
     ``module_counts``: how many times the whole module binds each name at its top level,
     when ``tree`` holds only a part of it."""
-    reader = _Reader(tree, imports, transforms, lines)
+    reader = _Reader(tree, imports, transforms, roots_by, lines)
     module = _Scope(tree, None, "")
     if module_counts:
         module.lookup("")
@@ -301,9 +300,10 @@ def _bindings(node):
 
 
 class _Reader:
-    def __init__(self, tree, imports, transforms, lines):
+    def __init__(self, tree, imports, transforms, roots_by, lines):
         self.imports = imports
         self.transforms = transforms
+        self.roots_by = roots_by
         self.lines = lines
         self.applied = []
         self._found = []  # (unit, def, transform, traced parameters, line)
@@ -329,7 +329,7 @@ class _Reader:
                 stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
                 for decorator in node.decorator_list:
                     spec = transform_spec(decorator, self.qualname, self.transforms)
-                    if spec is not None:
+                    if spec is not None and spec[0] in self.roots_by:
                         self._add(node, 0, unit, spec, 0, (), node.lineno)
                 owner = chain[-1].node if type(chain[-1].node) is ast.ClassDef else None
                 self.walk(node.body, chain + (_Scope(node, owner, unit + "."),))
@@ -349,7 +349,7 @@ class _Reader:
             spec = transform_spec(call.func, self.qualname, self.transforms)
         else:
             return
-        if spec is not None:
+        if spec is not None and spec[0] in self.roots_by:
             self._target(call.args[0], spec, chain, 0, (), call.lineno)
 
     def _target(self, expr, spec, chain, bound, names, line, returned=False):
