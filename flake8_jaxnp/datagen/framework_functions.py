@@ -86,26 +86,19 @@ def framework_key_builders(data_file, resolve):
     around a key alone, give keys when called that the key decides: the same key, the same keys;
     another key, others (``nnx.Rngs(key)``: two built around one key draw the same numbers, as two
     samplers given it do); a framework not installed keeps its entries from ``data_file``."""
+    return _measured_functions(data_file, resolve, KEY_BUILDERS_KEY, _builds_keys_its_key_decides,
+                               FRAMEWORK_NAMESPACES, inspect.isclass)
+
+
+def _builds_keys_its_key_decides(cls):
     import jax
     import jax.numpy as jnp
 
-    previous = recorded(data_file, KEY_BUILDERS_KEY)
-    found = {}
-    for namespace in FRAMEWORK_NAMESPACES:
-        module = resolve(namespace)
-        if module is None:
-            found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
-            continue
-        package = namespace.split(".")[0]
-        for name in sorted(n for n in dir(module) if not n.startswith("_") and inspect.isclass(getattr(module, n))):
-            try:
-                first, again, other = (jax.random.key_data(getattr(module, name)(jax.random.key(seed))())
-                                       for seed in (0, 0, 1))
-            except Exception:  # noqa: BLE001 - not built from a key alone, or what it gives is no key
-                continue
-            if bool(jnp.array_equal(first, again)) and not bool(jnp.array_equal(first, other)):
-                found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
+    try:
+        first, again, other = (jax.random.key_data(cls(jax.random.key(seed))()) for seed in (0, 0, 1))
+    except Exception:  # noqa: BLE001 - not built from a key alone, or what it gives is no key
+        return False
+    return bool(jnp.array_equal(first, again)) and not bool(jnp.array_equal(first, other))
 
 
 ARRAY_FUNCTIONS_KEY = "framework_array_functions"
@@ -123,12 +116,14 @@ def framework_array_functions(data_file, resolve):
     return _measured_functions(data_file, resolve, ARRAY_FUNCTIONS_KEY, _gives_one_array_of_arrays)
 
 
-def _measured_functions(data_file, resolve, key, measure):
-    """{dotted name: measured_with} for the public functions of ``ARRAY_FUNCTION_NAMESPACES`` that
-    ``measure`` holds true of; a library not installed keeps its entries under ``key`` in ``data_file``."""
+def _measured_functions(data_file, resolve, key, measure, namespaces=ARRAY_FUNCTION_NAMESPACES,
+                        kind=inspect.isfunction):
+    """{dotted name: measured_with} for the public functions (or other ``kind``) of ``namespaces``
+    that ``measure`` holds true of; a library not installed keeps its entries under ``key`` in
+    ``data_file``."""
     previous = recorded(data_file, key)
     found = {}
-    for namespace in ARRAY_FUNCTION_NAMESPACES:
+    for namespace in namespaces:
         module = resolve(namespace)
         if module is None:
             found.update((k, v) for k, v in previous.items() if k.rpartition(".")[0] == namespace)
@@ -136,7 +131,7 @@ def _measured_functions(data_file, resolve, key, measure):
         package = namespace.split(".")[0]
         for name in sorted(dir(module)):
             func = getattr(module, name)
-            if not name.startswith("_") and inspect.isfunction(func) and measure(func):
+            if not name.startswith("_") and kind(func) and measure(func):
                 found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
 
