@@ -124,7 +124,7 @@ class CallerValues:
         func = self.model.enclosing_function(node)
         names = positional_names(func) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else ()
         operands = (node.left, node.right) if type(node) is ast.BinOp else (node.target, node.value)
-        return any(_read_name(e) is not None and _read_name(e).id in names for e in operands)
+        return any(name is not None and name.id in names for name in map(_read_name, operands))
 
     def parameter_of(self, expr):
         """The def whose parameter, never rebound, ``expr`` reads (or an item of: ``params["b"]``); else None."""

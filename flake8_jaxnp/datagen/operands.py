@@ -72,12 +72,9 @@ def _call(func, positions, arguments, returns, seen, marked_class, run):
     args = [None] * (max([*positions, *arguments]) + 1)
     for body, carry in zip(positions, returns):
         args[body] = recorder(body, carry)
-        if body in arguments:
-            return
     for index, value in arguments.items():
         args[index] = value
-    if any(callable(a) and i in positions and _takes_many(func, i) for i, a in enumerate(args)):
-        args = [[a, a] if i in positions and _takes_many(func, i) else a for i, a in enumerate(args)]
+    args = [[a, a] if i in positions and _takes_many(func, i) else a for i, a in enumerate(args)]
     try:
         quiet(run(lambda: func(*args)))
     except Exception:  # noqa: BLE001 - a bad combination of plain values
