@@ -185,10 +185,17 @@ class CallerValues:
         if func in self.calls:
             return self.calls[func]
         model, calls = self.model, []
-        if not func.decorator_list and not model.is_method(func):
-            for name in model.reads(func.name):
+        if (not func.decorator_list or func in model.jitted_callables) and not model.is_method(func):
+            for name in model.reads(func.name):  # (a jitted def's arguments keep their dtypes)
                 call = model.parent(name)
                 if model.callee(name) is not func:
+                    continue
+                if type(call) is ast.Call and call.args == [name] and not call.keywords \
+                        and model.qualname(call.func) == "jax.jit":
+                    call = model.parent(call)  # return jax.jit(step)
+                handed = self._handed_out(func, call) if type(call) is ast.Return else None
+                if handed is not None:  # return step: the calls of what its factory returns
+                    calls.extend(handed)
                     continue
                 if type(call) is not ast.Call or call.func is not name:
                     calls = []  # passed on as a value: its callers are not all known
@@ -196,6 +203,36 @@ class CallerValues:
                 calls.append(call)
         self.calls[func] = calls
         return calls
+
+    def _handed_out(self, func, returned):
+        """The calls of ``func``, a def that a step factory around it returns (``return step``): each
+        ``make_step()(x)``, or each call of a name bound once to ``make_step()`` and only called
+        (``step = make_step(); step(x)``); None where the factory or its result goes elsewhere."""
+        model, factory = self.model, self.model.enclosing_function(returned)
+        if factory is None or model.parent(func) is not factory or factory.decorator_list or model.is_method(factory):
+            return None
+        found = []
+        for name in model.reads(factory.name):
+            made, user = model.parent(name), model.parent(model.parent(name))
+            if model.callee(name) is not factory:
+                continue
+            if type(made) is not ast.Call or made.func is not name:
+                return None
+            if type(user) is ast.Call and user.func is made:
+                found.append(user)  # make_step()(x)
+                continue
+            if type(user) is not ast.Assign or len(user.targets) != 1 or type(user.targets[0]) is not ast.Name:
+                return None
+            bindings = model.resolve(user.targets[0])[1]
+            if len(bindings) != 1:
+                return None
+            for read in model.reads(user.targets[0].id):
+                if model.resolve(read) is None or model.resolve(read)[1] is not bindings:
+                    continue  # another scope's name
+                if type(model.parent(read)) is not ast.Call or model.parent(read).func is not read:
+                    return None
+                found.append(model.parent(read))
+        return found
 
 
 def _place(line):

@@ -6,7 +6,9 @@ names. Only classes whose constructor the code shows field by field: no ``__init
 ``PyTreeNode``), no field whose ``field(...)`` takes it out of the positional order."""
 import ast
 
+from .dtypes import dtype_of
 from .instances import method_in
+from .kinds import PYTHON, Value
 from .names import BindingKind
 from .project.records import NAMED_TUPLES, REGISTER_CLASS
 from .syntax import literals, named_options, positional_names
@@ -50,7 +52,7 @@ class Constructors:
                 or any(type(stmt) in (ast.FunctionDef, ast.AsyncFunctionDef) and stmt.name in _OWN_CONSTRUCTORS
                        for stmt in cls.body):
             return None
-        fields = []
+        fields, defaults = [], {}
         for stmt in cls.body:
             if type(stmt) is not ast.AnnAssign or type(stmt.target) is not ast.Name:
                 continue
@@ -63,7 +65,10 @@ class Constructors:
             if type(stmt.value) is ast.Call and any(k.arg in _OUT_OF_ORDER for k in stmt.value.keywords):
                 return None
             fields.append((stmt.target.id, self.array_annotation(stmt.annotation)))
-        return Record(tuple(fields), named)
+            dtype, python_type = dtype_of(stmt.value, self.names) if stmt.value is not None else (None, False)
+            if dtype is not None and not python_type:  # (``float`` means JAX's default width: no dtype object)
+                defaults[stmt.target.id] = Value(PYTHON, dtype)
+        return Record(tuple(fields), named, defaults)
 
 
 def decorated_by(decorator, qualname):
@@ -116,13 +121,15 @@ def annotated_fields(qualname, cls):
 
 class Record:
     """A record class's fields in constructor order, each with whether it is annotated as a JAX array;
-    ``named``: a NamedTuple, whose fields are also its items."""
+    ``named``: a NamedTuple, whose fields are also its items; ``defaults``: the dtype objects that fields
+    default to (``dtype: Any = jnp.bfloat16``), what an instance built without them holds there."""
 
-    __slots__ = ("fields", "named")
+    __slots__ = ("fields", "named", "defaults")
 
-    def __init__(self, fields, named):
+    def __init__(self, fields, named, defaults):
         self.fields = fields
         self.named = named
+        self.defaults = defaults
 
 
 def unflattening_constructor(cls, qualname, dataclass_fields):

@@ -2,13 +2,15 @@
 (``TABLES["a"]``, ``pair[0]``) and an iteration over it know what they give.
 
 A container's items are known only until the scope changes them: an item store
-(``TABLES["a"] = ...``) or a mutating method (``items.append(x)``) on the name that holds
-it keeps the kind of container and forgets its items (``forgotten``).
+(``TABLES["a"] = ...``) or a mutating method on the name that holds it keeps the kind of
+container and forgets its items (``changed``), except what the change itself says: a list's
+``append`` adds an item (a list built by appending keeps what every item holds), a record's
+attribute store sets that field (``cfg.dtype = jnp.float64``).
 """
 import ast
 
-from .kinds import (ARRAYS, EACH, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, UNKNOWN, UNKNOWN_VALUE, Shaped,
-                    Value, join)
+from .kinds import (ARRAYS, EACH, EMPTY, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, UNKNOWN, UNKNOWN_VALUE,
+                    Shaped, Value, join)
 
 # Literal node type -> the container it builds.
 LITERALS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
@@ -17,6 +19,7 @@ SEQUENCES = frozenset({"list", "tuple"})  # indexed by position: an index must b
 # A builtin container type given as a default factory (``defaultdict(list)``) -> the container it makes.
 FACTORIES = {"builtins.list": "list", "builtins.dict": "dict", "builtins.set": "set", "builtins.tuple": "tuple"}
 DEFAULT_DICT = "collections.defaultdict"
+_EMPTY = ((EMPTY, PYTHON_VALUE),)
 JITTED_FUNCTION = Value(JAX_TREE)  # what a name bound to jax.jit(f) holds: its calls give device arrays
 
 
@@ -33,7 +36,7 @@ def literal(expr, values):
         return Shaped(PYTHON, container=container)
     items = [values[element] for element in expr.elts]
     members = [(("item", i), item) for i, item in enumerate(items)] if container in SEQUENCES else []
-    return Shaped(PYTHON, container=container, members=tuple(members + _each(items)))
+    return Shaped(PYTHON, container=container, members=tuple(members + _each(items)) if items else _EMPTY)
 
 
 def comprehension(expr, element):
@@ -79,9 +82,26 @@ def _any_value(mapping):
     return values.member(EACH) if values is not None else None
 
 
-def forgotten(value):
-    """``value`` after its scope changed its items in place: the same container, items unknown."""
+def changed(value, change=None, given=None):
+    """``value`` after its scope changed it in place: ``change``, the store target (``given``: the Value
+    stored) or the method call (``given``: its arguments' Values), or None (a callee given it).
+    The same container, its items unknown but for what the change says."""
+    if type(change) is ast.Attribute and value.container == "object" and value.member(("item", 0)) is None:
+        members = tuple(m for m in value.members if m[0] != ("attr", change.attr))  # (a NamedTuple's raises)
+        return Shaped(PYTHON, container="object", members=members + ((("attr", change.attr), given),))
+    if type(change) is ast.Call and change.func.attr == "append" and value.container == "list" and len(given) == 1:
+        each = given[0] if value.member(EMPTY) is not None else value.member(EACH)
+        each = each if each is None or each is given[0] else join(each, given[0])
+        if each is not None and (each.kind is not UNKNOWN or each.dtype):
+            return Shaped(PYTHON, container="list", members=((EACH, each),))
     return Shaped(PYTHON, container=value.container)
+
+
+def sequence_dtype(value):
+    """The dtype of the array data ``value`` holds: an array's, or the one every item of a list or tuple
+    of arrays has (``jnp.stack(rows)``), else None."""
+    item = value if value.kind in ARRAYS else value.member(EACH) if value.container in SEQUENCES else None
+    return item.dtype if item is not None and item.kind in ARRAYS and not item.weak else None
 
 
 def _views(items):

@@ -6,6 +6,7 @@ import ast
 
 from .. import api
 from ..facts import DTYPE_NAMES, NARROW
+from .kinds import PYTHON
 from .names import BindingKind
 from .syntax import argument_for
 
@@ -33,9 +34,11 @@ def canonical(name):
     return short.get(name.lstrip("<>=|"))
 
 
-def dtype_of(expr, names, imported=None):
+def dtype_of(expr, names, imported=None, held=None):
     """(dtype, spelled_as_python_type) for a dtype expression, or (None, False).
-    ``imported`` answers for names that other modules of the project bind."""
+    ``imported`` answers for names that other modules of the project bind; ``held`` (expression ->
+    its Value, or None) for what the forward pass saw the expression hold: a dtype object (a config
+    field, a name the code bound to one), whatever the spelling."""
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
         return canonical(expr.value), False
     qualname = names.qualname(expr)
@@ -44,7 +47,10 @@ def dtype_of(expr, names, imported=None):
         return canonical(constant.value.value), False  # a module constant such as DT = "float64"
     found = dtype_of_qualname(qualname)
     if found[0] is None and imported is not None and isinstance(expr, (ast.Name, ast.Attribute)):
-        return imported(expr) or found  # util.f64, bound in another module of the project
+        found = imported(expr) or found  # util.f64, bound in another module of the project
+    value = held(expr) if found[0] is None and held is not None else None
+    if value is not None and value.kind is PYTHON and value.dtype and not value.weak:
+        return value.dtype, False  # cfg.dtype, a field that the forward pass knows holds a dtype object
     return found
 
 
@@ -125,20 +131,20 @@ def dtype_slot(qualname):
     return api.data()["jax_dtype_positions"].get(qualname)
 
 
-def requested_dtype(call, qualname, names, imported=None):
+def requested_dtype(call, qualname, names, imported=None, held=None):
     """(given, dtype, spelled_as_python_type) for the dtype a call passes: dtype= (or
     new_dtype=), the function's positional dtype slot, or a later positional argument
-    spelled as a dtype. A dtype that is given but unreadable has dtype None."""
+    spelled as a dtype (read as ``dtype_of`` reads them). A dtype that is given but unreadable has dtype None."""
     if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args):
         return True, None, False  # *args / **kwargs may carry one
     for keyword in call.keywords:
         if keyword.arg in ("dtype", "new_dtype"):
-            return (True, *dtype_of(keyword.value, names, imported))
+            return (True, *dtype_of(keyword.value, names, imported, held))
     slot = dtype_slot(qualname)
     if slot is not None and slot < len(call.args):
-        return (True, *dtype_of(call.args[slot], names, imported))
+        return (True, *dtype_of(call.args[slot], names, imported, held))
     for arg in call.args[1:]:
-        dtype, python_type = dtype_of(arg, names, imported)
+        dtype, python_type = dtype_of(arg, names, imported, held)
         if dtype is not None:
             return True, dtype, python_type
     return False, None, False

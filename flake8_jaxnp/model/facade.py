@@ -267,11 +267,11 @@ class Model:
 
     def dtype_of(self, expr):
         """(dtype, spelled_as_python_type) for a dtype expression, or (None, False)."""
-        return dtypes.dtype_of(expr, self.names, self._tracing.dtype_resolver)
+        return dtypes.dtype_of(expr, self.names, self._tracing.dtype_resolver, self.value)
 
     def requested_dtype(self, call, qualname):
         """(given, dtype, spelled_as_python_type) for the dtype a call passes."""
-        return dtypes.requested_dtype(call, qualname, self.names, self._tracing.dtype_resolver)
+        return dtypes.requested_dtype(call, qualname, self.names, self._tracing.dtype_resolver, self.value)
 
     def transform_spec(self, expr):
         """(transform name, keywords) for a transform used as a decorator (``jax.jit``,

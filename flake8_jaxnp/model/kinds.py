@@ -33,7 +33,8 @@ _set = object.__setattr__
 
 class Value(Record):
     """What an expression holds: its kind, its dtype when known, whether it is weakly typed
-    (a Python scalar, in JAX promotion), and, for a Python value, its truth when known (a
+    (a Python scalar, in JAX promotion; a Python value with a dtype that is not weak is a dtype
+    object: ``jnp.bfloat16``, a config field holding it), and, for a Python value, its truth when known (a
     literal every call passes a parameter: code that a test of it skips never runs, as
     ``check and not jnp.all(x)`` with ``check=False``)."""
 
@@ -92,6 +93,8 @@ class Shaped(Value):
 
 # The member of a Shaped list whose every element holds the same kind (``jax.tree.leaves(state)``).
 EACH = ("each", None)
+# The member of an empty list display (``rows = []``): what ``append`` adds is all it will hold.
+EMPTY = ("empty", None)
 UNKNOWN_VALUE = Value(UNKNOWN)
 PYTHON_VALUE = Value(PYTHON)
 TRACED_PARAMETER = Value(TRACER_TREE)  # an array or a pytree of arrays
@@ -105,12 +108,22 @@ def join(a, b):
     if a is None or b is None:  # unbound on one path
         return UNKNOWN_VALUE
     if a.kind is b.kind:
-        return Value(a.kind)
+        return _joined_items(a, b) if a.container is not None and a.container == b.container else Value(a.kind)
     if a.kind in ON_DEVICE and b.kind in ON_DEVICE:
         return Value(JAX_TREE)  # on the device either way
     if a.kind in TRACED and b.kind in TRACED:
         return Value(TRACER_TREE)  # traced either way (a loop's ``a = a @ a`` on a traced parameter)
     return UNKNOWN_VALUE
+
+
+def _joined_items(a, b):
+    """Two containers of one type met: what every item of both holds (an empty one adds nothing), when
+    that is known (a loop's ``rows.append(x)`` after ``rows = []``); else the kind alone."""
+    each = [v.member(EACH) for v in (a, b) if v.member(EMPTY) is None]
+    each = join(*each) if len(each) == 2 and None not in each else each[0] if len(each) == 1 else None
+    if each is None or each.kind is UNKNOWN and not each.dtype:
+        return Value(a.kind)
+    return Shaped(a.kind, container=a.container, members=((EACH, each),))
 
 
 def shaped(shape, kind):

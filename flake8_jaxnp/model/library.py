@@ -173,8 +173,9 @@ def attribute(flow, expr, base):
     qualname = flow.names.qualname(expr)
     if qualname and qualname.startswith(("jax.numpy.", "numpy.")) and qualname.rsplit(".", 1)[1] in MATH_CONSTANTS:
         return Value(PYTHON, "float64", weak=True)
-    if dtypes.dtype_constructor(qualname):
-        return PYTHON_VALUE  # a dtype such as jnp.float32
+    dtype = dtypes.dtype_constructor(qualname)
+    if dtype:
+        return Value(PYTHON, dtype)  # a dtype object such as jnp.float32
     if qualname and flow.context.numpy_resolver is not None and flow.context.numpy_resolver(expr):
         return Value(NUMPY)  # config.MASK: another project module's NumPy constant
     return UNKNOWN_VALUE
@@ -195,7 +196,7 @@ def method(flow, call_node, base, traced_result):
     elif traced_result and kind is JAX:
         kind = TRACER
     if name == "astype" and call_node.args:
-        dtype, _ = dtypes.dtype_of(call_node.args[0], flow.names, flow.context.dtype_resolver)
+        dtype, _ = dtypes.dtype_of(call_node.args[0], flow.names, flow.context.dtype_resolver, flow.values.get)
         return Value(kind, dtypes.on_jax(dtype, flow.x64) if dtype and kind is not NUMPY else dtype)
     if name in SHAPE_PRESERVING_METHODS:
         return Value(kind, base.dtype)
@@ -317,10 +318,10 @@ def _jax_dtype(flow, call_node, qualname, name):
     if given:
         return dtypes.on_jax(dtype, flow.x64) if dtype else None
     dtype = dtypes.dtype_constructor(qualname)
-    if dtype is None and name in DATA_ARGUMENT_FUNCTIONS and call_node.args:
+    if dtype is None and _takes_data_first(qualname, name) and call_node.args:
         source = flow.values.get(call_node.args[0])
         literal = dtypes.literal_dtype(call_node.args[0])
-        dtype = literal or (source.dtype if source is not None else None)
+        dtype = literal or (source.dtype or containers.sequence_dtype(source) if source is not None else None)
     elif dtype is None and api.constructor_defaults().get(name) == "float64":
         dtype = "float64"  # the default float, narrowed below unless x64 is on
     elif dtype is None and name in api.bool_result_functions():
@@ -342,15 +343,27 @@ def _numpy_dtype(flow, call_node, qualname, args):
     constructed = dtypes.dtype_constructor(qualname)
     if constructed:
         return constructed
-    if name in DATA_ARGUMENT_FUNCTIONS and call_node.args:
-        return dtypes.literal_dtype(call_node.args[0]) or (args[0].dtype if args and args[0].kind is NUMPY else None)
+    if _takes_data_first("jax." + qualname, name) and call_node.args:
+        return dtypes.literal_dtype(call_node.args[0]) or (args[0].dtype if args and args[0].kind is NUMPY else
+                                                           containers.sequence_dtype(args[0]) if args else None)
     scalar = api.scalar_results().get(name)
     if scalar and args and not call_node.keywords and all(value.weak for value in args):
         return scalar["float" if any(value.dtype == "float64" for value in args) else "int"]
     return api.constructor_defaults().get(name)
 
 
+def _takes_data_first(qualname, name):
+    """Whether the function's result holds the data of its first argument, an array or a sequence of
+    them: ``jnp.asarray`` and the like, and those whose sequence promotes as one (``jnp.stack(rows)``,
+    measured: ``promoting_arguments``), so that data of one dtype gives that dtype."""
+    if name in DATA_ARGUMENT_FUNCTIONS:
+        return True
+    spec = api.promoting_arguments().get(qualname)
+    return spec is not None and spec["sequences"] == [0] and not spec["positions"]
+
+
 def _requested_dtype(flow, call_node, qualname):
     """(given, dtype): a dtype that is given but unreadable leaves the result unknown."""
-    given, dtype, _ = dtypes.requested_dtype(call_node, qualname, flow.names, flow.context.dtype_resolver)
+    given, dtype, _ = dtypes.requested_dtype(call_node, qualname, flow.names, flow.context.dtype_resolver,
+                                             flow.values.get)
     return given, dtype

@@ -278,14 +278,14 @@ class FunctionFlow:
                 self._bind(elt.value if isinstance(elt, ast.Starred) else elt, item, env)
         else:  # attribute or item assignment: evaluate the parts, bind nothing
             self.eval(target, env)
-            self._changed_in_place(target.value, env)
+            self._changed_in_place(target.value, env, target, value)
 
-    def _changed_in_place(self, expr, env):
+    def _changed_in_place(self, expr, env, change=None, given=None):
         """``table["a"] = x``, ``items.append(x)``, ``stats.loss = x``: a literal container's items, or a
-        record's fields, are no longer known."""
+        record's fields, are known only as far as the change says (``containers.changed``)."""
         value = self.values.get(expr)
         if type(expr) is ast.Name and value is not None and value.container:
-            self._set(expr.id, containers.forgotten(value), env)
+            self._set(expr.id, containers.changed(value, change, given), env)
 
     def _set(self, name, value, env):
         env.changes[name] = value
@@ -456,7 +456,7 @@ class FunctionFlow:
                 return updated
             base = self.values.get(call.func.value, UNKNOWN_VALUE)
             if call.func.attr in MUTATING_METHODS:
-                self._changed_in_place(call.func.value, env)
+                self._changed_in_place(call.func.value, env, call, args)
             if base.kind is GENERATOR:
                 return library.generator_method(self, call)
             if base.members and base.member(("call", call.func.attr)) is not None:
@@ -509,7 +509,7 @@ class FunctionFlow:
         given = dict(zip((name for name, _ in record.fields), args), **keywords)
         members = []
         for index, (name, array) in enumerate(record.fields):
-            value = given.get(name)
+            value = given.get(name, record.defaults.get(name))  # (a default that names a dtype: a dtype object)
             if value is not None and value.kind is UNKNOWN and array:
                 value = Value(TRACER if self.traced is not None else JAX)
             if value is not None and value.kind is not UNKNOWN:
