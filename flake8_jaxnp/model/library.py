@@ -13,7 +13,7 @@ from ..facts import (DEVICE_PRESERVING, JAX_ARRAY_MODULES, KEPT_FLOATS, TREE_LEA
                      UNPROBED_NON_ARRAY_FUNCTIONS)
 from . import containers, dtypes
 from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, ON_DEVICE, PYTHON, PYTHON_VALUE,
-                    TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
+                    TRACED, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
@@ -179,6 +179,34 @@ def attribute(flow, expr, base):
     if qualname and flow.context.numpy_resolver is not None and flow.context.numpy_resolver(expr):
         return Value(NUMPY)  # config.MASK: another project module's NumPy constant
     return UNKNOWN_VALUE
+
+
+def subscript(flow, expr, base, index):
+    """The Value of ``expr``, ``base_expr[index_expr]``, given the Values of its two parts."""
+    if base.container:
+        return containers.item(base, expr.slice) or UNKNOWN_VALUE
+    if base.members and type(expr.slice) is ast.Constant:
+        part = base.member(("item", expr.slice.value))
+        if part is not None:
+            return part
+    if base.kind in ARRAYS:
+        return operated(flow, Value(base.kind, base.dtype))
+    if base.kind is PYTHON and not base.members:
+        return PYTHON_VALUE  # x.shape[:1], a string's character
+    if base.kind is NNX_GRAPH and type(expr.slice) is ast.Constant and expr.slice.value is Ellipsis:
+        return Value(JAX)  # model.count[...]: a Variable's value
+    if index.kind in TRACED and _indexes_like_an_array(flow, expr.value):
+        return Value(TRACER)  # only an array takes a tracer index (a list, dict or NumPy array raises)
+    if base.kind in TREES:
+        return Value(base.kind)
+    return UNKNOWN_VALUE
+
+
+def _indexes_like_an_array(flow, indexed):
+    """Whether ``indexed[i]`` with a traced ``i`` can only be an array's index, a tracer, where it does not
+    raise (a list's, tuple's, dict's and NumPy array's do): not ``x.at[i]`` (an update reference) nor a
+    library object's (``np.s_[i]``, ``jnp.index_exp[i]`` give a tuple)."""
+    return not (type(indexed) is ast.Attribute and indexed.attr == "at") and flow.names.qualname(indexed) is None
 
 
 def method(flow, call_node, base, traced_result):

@@ -343,22 +343,7 @@ class FunctionFlow:
 
     def _subscript(self, expr, env):
         base = self.eval(expr.value, env)
-        self.eval(expr.slice, env)
-        if base.container:
-            return containers.item(base, expr.slice) or UNKNOWN_VALUE
-        if base.members and type(expr.slice) is ast.Constant:
-            part = base.member(("item", expr.slice.value))
-            if part is not None:
-                return part
-        if base.kind in ARRAYS:
-            return library.operated(self, Value(base.kind, base.dtype))
-        if base.kind is PYTHON and not base.members:
-            return PYTHON_VALUE  # x.shape[:1], a string's character
-        if base.kind is NNX_GRAPH and type(expr.slice) is ast.Constant and expr.slice.value is Ellipsis:
-            return Value(JAX)  # model.count[...]: a Variable's value
-        if base.kind in TREES:
-            return Value(base.kind)
-        return UNKNOWN_VALUE
+        return library.subscript(self, expr, base, self.eval(expr.slice, env))
 
     def _binop(self, expr, env):
         left, right = self.eval(expr.left, env), self.eval(expr.right, env)

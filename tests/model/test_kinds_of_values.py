@@ -150,3 +150,22 @@ MODEL = ("class Model:\n    def __init__(self, check):\n        self.check = che
 @pytest.mark.parametrize("name, expected", [("__call__", [(6, "JNP202")]), ("forward", [])])
 def test_calling_self_runs_the_class_call(lint_source, name, expected):
     assert findings(lint_source, MODEL.format(name=name)) == expected
+
+
+INDEXED = ("def weight(table, t):\n    level = {index}\n    return np.minimum(level, 5.0)\n\n"
+           "class Weigher:\n    def __init__(self, table):\n        self.table = table\n"
+           "        self.step = jax.jit(self._step)\n\n    def _step(self, t):\n        return weight(self.table, t)\n")
+
+
+@pytest.mark.parametrize("index, expected", [
+    # only an array takes a traced index (a list, dict or NumPy array raises): the item is a tracer
+    ("table[t]", [(3, "JNP201")]),
+    ("table.levels[t + 1]", [(3, "JNP201")]),
+    # an update reference, and a library object's index (a tuple), are no tracers
+    ("table.at[t]", []),
+    ("np.s_[t]", []),
+    # an index that is not traced says nothing of an object of no known kind
+    ("table[0]", []),
+])
+def test_index_by_a_tracer(lint_source, index, expected):
+    assert findings(lint_source, INDEXED.format(index=index)) == expected
