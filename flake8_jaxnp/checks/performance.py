@@ -196,6 +196,9 @@ def _fresh_function(model, loop, expr):
         return "a new functools.partial"
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in model.transform_names - model.staging_transforms:
         return f"the new function that {describe(expr.func)}() returns"  # jax.grad(f) is a new object on each call
+    cls = model.class_of(expr.value) if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) else None
+    if cls is not None and model.bound_method(cls, expr.attr, model.module_facts(cls) is not None):
+        return f"the method {describe(expr)}, bound anew on each access"
     func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
         return f"the function '{expr.id}' defined in the loop"

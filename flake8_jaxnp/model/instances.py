@@ -211,6 +211,21 @@ class Instances:
             cls = self.class_named(cls.bases[0])
         return None
 
+    def bound_method(self, cls, name, inherits):
+        """Whether ``obj.<name>`` of an instance of the ClassDef ``cls`` is a method, bound anew on each
+        access: a def of the first class up its same-file bases that binds ``name`` (in its body or on
+        ``self``), not a ``@staticmethod``; where none binds it, ``inherits`` (the class derives from a
+        framework Module, whose attributes a subclass does not bind are the framework's methods)."""
+        seen = set()
+        while cls is not None and cls not in seen:
+            seen.add(cls)
+            if name in class_body_names(cls) or name in self._self_assignments(cls):
+                method = method_in(cls, name)
+                return method is not None and name not in self._self_assignments(cls) and not any(
+                    getattr(d, "id", None) == "staticmethod" for d in method.decorator_list)
+            cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
+        return inherits
+
     def stored_call(self, cls, attr, depth=0):
         """A call of what every assignment of ``self.<attr>`` in the ClassDef ``cls`` calls to
         store there, all of them in its ``__init__`` or linen's ``setup`` (``self.linear =

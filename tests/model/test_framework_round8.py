@@ -21,3 +21,21 @@ def test_a_new_object_a_jit_keeps_static_every_iteration(lint_source, jit, made,
     source = EQX + (f"@{jit}\ndef step(model, optim, x):\n    return optim.init(model), x\n\n\n"
                     "def run(model, x):\n" + made + "        state, x = step(model, optim, x)\n    return x\n")
     assert lint_source(source) == ([(_line(source, "state, x = step"), "JNP602")] if reported else [])
+
+
+PLAIN = "import jax\nimport jax.numpy as jnp\n\n\n"
+LINEN = "import flax.linen as nn\nimport jax\nimport jax.numpy as jnp\n\n\n"
+
+
+@pytest.mark.parametrize("header, cls, reported", [
+    (PLAIN, "class Model:\n    def apply(self, x):\n        return x * 2.0\n", True),  # measured: traces per new method
+    # a framework Module's own method, which the subclass does not bind (linen's apply)
+    (LINEN, "class Model(nn.Module):\n    @nn.compact\n    def __call__(self, x):\n        return nn.Dense(2)(x)\n", True),
+    (PLAIN, "class Model:\n    @staticmethod\n    def apply(x):\n        return x * 2.0\n", False),  # one function
+    (PLAIN, "class Model:\n    def __init__(self):\n        self.apply = jax.numpy.tanh\n", False),  # stored
+    (PLAIN, "class Model:\n    pass\n", False),  # not a method the file knows
+])
+def test_jit_of_a_bound_method_in_a_loop(lint_source, header, cls, reported):
+    source = header + cls + ("\n\ndef run(x):\n    model = Model()\n    for _ in range(10):\n"
+                             "        x = jax.jit(model.apply)(x)\n    return x\n")
+    assert lint_source(source) == ([(_line(source, "jax.jit(model.apply)"), "JNP602")] if reported else [])
