@@ -244,7 +244,8 @@ def framework_static_objects():
 
 def framework_containers():
     """{dotted class name: {"holds": "list" or "dict", ...}} of the framework classes that give back the
-    objects of the list (the dict) they were built around (``nnx.List``, ``nnx.Dict``; ``datagen.framework_functions``)."""
+    objects of the list (the dict) they were built around (``nnx.List``, ``nnx.Dict``;
+    ``datagen.framework_functions``)."""
     return data().get("framework_containers", {})
 
 

@@ -296,7 +296,8 @@ def _new_held_object(model, loop, call, walked):
         if keeps_objects and built and all(_fresh_every_iteration(model, loop, made) for made in built):
             yield Finding.at(call, "JNP602", {
                 "what": f"the new object {describe(built[0].func)}() given to {describe(call.func)}() is static "
-                        f"under {jitted[0]}", "loop": loop.lineno, "fix": "make it once, before the loop, and pass it in"})
+                        f"under {jitted[0]}", "loop": loop.lineno,
+                "fix": "make it once, before the loop, and pass it in"})
             return
         facts = [holders.get(model.qualname(held.func)) for held in built or ()]
         if not facts or any(fact is None or fact is not facts[0] or fact["transform"] != jitted[0] for fact in facts) \

@@ -535,6 +535,7 @@ def _gives_items_back(cls):
     except Exception:  # noqa: BLE001 - nor one that refuses a dict
         return None
 
+
 # Every key measured here and the function that measures it (``frameworks.framework_entries``).
 MEASURES = {ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
             FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,

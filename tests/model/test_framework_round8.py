@@ -30,7 +30,8 @@ LINEN = "import flax.linen as nn\nimport jax\nimport jax.numpy as jnp\n\n\n"
 @pytest.mark.parametrize("header, cls, reported", [
     (PLAIN, "class Model:\n    def apply(self, x):\n        return x * 2.0\n", True),  # measured: traces per new method
     # a framework Module's own method, which the subclass does not bind (linen's apply)
-    (LINEN, "class Model(nn.Module):\n    @nn.compact\n    def __call__(self, x):\n        return nn.Dense(2)(x)\n", True),
+    (LINEN, "class Model(nn.Module):\n    @nn.compact\n    def __call__(self, x):\n"
+            "        return nn.Dense(2)(x)\n", True),
     (PLAIN, "class Model:\n    @staticmethod\n    def apply(x):\n        return x * 2.0\n", False),  # one function
     (PLAIN, "class Model:\n    def __init__(self):\n        self.apply = jax.numpy.tanh\n", False),  # stored
     (PLAIN, "class Model:\n    pass\n", False),  # not a method the file knows
@@ -69,7 +70,8 @@ def test_a_method_of_blocks_built_from_a_class_parameter(lint_source, passed, re
     source = NNX + HEAD + ("def make(rngs):\n    return rngs\n\n\n"
                            "class Model(nnx.Module):\n    def __init__(self, block, rngs):\n"
                            "        self.blocks = nnx.List([block(rngs) for _ in range(2)])\n\n"
-                           "    def __call__(self, x):\n        for block in self.blocks:\n            block.active(x)\n"
+                           "    def __call__(self, x):\n        for block in self.blocks:\n"
+                           "            block.active(x)\n"
                            "        return x\n\n\n"
                            f"@nnx.jit\ndef forward(x):\n    return Model({passed}, nnx.Rngs(0))(x)\n")
     assert lint_source(source) == ([(_line(source, "jnp.nonzero"), "JNP203")] if reported else [])
