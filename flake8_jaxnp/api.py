@@ -236,6 +236,19 @@ def framework_static_holders():
     return data().get("framework_static_holders", {})
 
 
+def framework_static_objects():
+    """{jit: what was measured} of the framework jits that keep a new object of ``framework_fresh_objects``
+    given to them static, tracing again for each (``eqx.filter_jit``; ``datagen.framework_functions``)."""
+    return data().get("framework_static_objects", {})
+
+
+def framework_containers():
+    """{dotted class name: {"holds": "list" or "dict", ...}} of the framework classes that give back the
+    objects of the list (the dict) they were built around (``nnx.List``, ``nnx.Dict``;
+    ``datagen.framework_functions``)."""
+    return data().get("framework_containers", {})
+
+
 def framework_update_callbacks():
     """{dotted name: the arguments, as [position, keyword]} of the gradient transformations whose
     ``update`` calls a function given there with tracers (``optax.adam``'s ``learning_rate``

@@ -196,6 +196,9 @@ def _fresh_function(model, loop, expr):
         return "a new functools.partial"
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in model.transform_names - model.staging_transforms:
         return f"the new function that {describe(expr.func)}() returns"  # jax.grad(f) is a new object on each call
+    cls = model.class_of(expr.value) if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) else None
+    if cls is not None and model.bound_method(cls, expr.attr, model.module_facts(cls) is not None):
+        return f"the method {describe(expr)}, bound anew on each access"
     func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
         return f"the function '{expr.id}' defined in the loop"
@@ -280,14 +283,22 @@ def _changing_static(model, loop, call, walked, asked=True):
 
 def _new_held_object(model, loop, call, walked):
     """An argument of a jitted call that the loop's body builds anew (itself, or by a same-file function it
-    calls) around a new object (one of ``framework_fresh_objects``, made on every iteration) that it keeps
-    static under that jit (``framework_static_holders``: ``nnx.Optimizer(model, optax.adam(1e-3))`` under
-    ``nnx.jit``, ``TrainState.create(..., tx=optax.chain(...))`` under ``jax.jit``)."""
+    calls) as a new object (one of ``framework_fresh_objects``, made on every iteration) that the jit keeps
+    static (``framework_static_objects``: ``optax.adam(lr)`` given to an ``eqx.filter_jit`` step), or around
+    one that it keeps static under that jit (``framework_static_holders``: ``nnx.Optimizer(model,
+    optax.adam(1e-3))`` under ``nnx.jit``, ``TrainState.create(..., tx=optax.chain(...))`` under ``jax.jit``)."""
     jitted = jitted_by(model, call.func)
     holders = api.framework_static_holders()
+    keeps_objects = jitted is not None and jitted[0] in api.framework_static_objects()
     for arg in [*call.args, *(k.value for k in call.keywords)] if jitted is not None else ():
         bound = _bound_before(model, loop, arg, call) or _bound_in_body(model, loop, arg, walked)
         built = model.built_by(bound, every=True) if bound is not None else None
+        if keeps_objects and built and all(_fresh_every_iteration(model, loop, made) for made in built):
+            yield Finding.at(call, "JNP602", {
+                "what": f"the new object {describe(built[0].func)}() given to {describe(call.func)}() is static "
+                        f"under {jitted[0]}", "loop": loop.lineno,
+                "fix": "make it once, before the loop, and pass it in"})
+            return
         facts = [holders.get(model.qualname(held.func)) for held in built or ()]
         if not facts or any(fact is None or fact is not facts[0] or fact["transform"] != jitted[0] for fact in facts) \
                 or any(isinstance(a, ast.Starred) for held in built for a in held.args):
@@ -297,13 +308,17 @@ def _new_held_object(model, loop, call, walked):
                  next((k.value for k in held.keywords if k.arg == argument), None) for held in built]
         made = [found for expr in given for found in model.built_by(expr, every=True) or [None]] \
             if None not in given else [None]
-        if made and all(fresh is not None and model.qualname(fresh.func) in api.framework_fresh_objects()
-                        and _made_every_iteration(model, loop, fresh) for fresh in made):
+        if made and all(fresh is not None and _fresh_every_iteration(model, loop, fresh) for fresh in made):
             yield Finding.at(call, "JNP602", {
                 "what": f"the {describe(built[0].func)}() given to {describe(call.func)}() keeps its '{argument}' "
                         f"static under {jitted[0]}, and it is the new object {describe(made[0].func)}() gives",
                 "loop": loop.lineno, "fix": f"make the {argument} once, before the loop, and pass it in"})
             return
+
+
+def _fresh_every_iteration(model, loop, made):
+    """Whether the call ``made`` gives a new object (``framework_fresh_objects``) on every iteration of ``loop``."""
+    return model.qualname(made.func) in api.framework_fresh_objects() and _made_every_iteration(model, loop, made)
 
 
 def _made_every_iteration(model, loop, made):

@@ -447,3 +447,99 @@ def framework_array_methods(data_file, resolve):
         package = name.split(".")[0]
         found[name] = {"methods": methods, "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
+
+
+STATIC_OBJECTS_KEY = "framework_static_objects"
+# The jits that may keep an object given to them as static data (``eqx.filter_jit`` keeps every leaf
+# that is not an array): candidates; whether a new one on each call traces the step again is measured.
+STATIC_OBJECT_JITS = ("equinox.filter_jit", "flax.nnx.jit", "jax.jit")
+
+
+def framework_static_objects(data_file, resolve):
+    """{jit: measured_with} for the ``STATIC_OBJECT_JITS`` that, given a new ``optax.adam`` (a fresh
+    object, ``framework_fresh_objects``) on each call, trace their function again on every call and,
+    given one shared, do not (``jax.jit`` refuses one); a framework not installed keeps its entry."""
+    previous, found = recorded(data_file, STATIC_OBJECTS_KEY), {}
+    adam = resolve("optax.adam")
+    for name in STATIC_OBJECT_JITS:
+        jit = resolve(name)
+        if jit is None or adam is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        shared = adam(1e-3)
+        if _traces_per_object(jit, lambda: adam(1e-3)) == 3 and _traces_per_object(jit, lambda: shared) == 1:
+            package = name.partition(".")[0]
+            found[name] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+def _traces_per_object(jit, make_tx):
+    """How often ``jit`` traces a step over three calls, each given ``make_tx()``; None when it refuses it."""
+    import jax.numpy as jnp
+
+    traces = []
+
+    @jit
+    def step(tx, x):
+        traces.append(1)
+        return tx.init(x)
+    try:
+        for _ in range(3):
+            step(make_tx(), jnp.ones(2))
+    except TypeError:
+        return None
+    return len(traces)
+
+
+CONTAINERS_KEY = "framework_containers"
+
+
+def framework_containers(data_file, resolve):
+    """{dotted name: {"holds": "list" or "dict", measured_with}} for the public classes of
+    ``FRAMEWORK_NAMESPACES`` that, built around a list (a dict) of objects alone, give each object
+    back, the same one, by its index and in iteration (by its key): ``nnx.List``, ``nnx.Dict``, so
+    that ``self.heads["cls"]`` holds what the dict display given to ``nnx.Dict`` holds there; a
+    framework not installed keeps its entries from ``data_file``."""
+    import warnings
+
+    previous, found = recorded(data_file, CONTAINERS_KEY), {}
+    for namespace in FRAMEWORK_NAMESPACES:
+        module = resolve(namespace)
+        if module is None:
+            found.update({k: v for k, v in previous.items() if k.rpartition(".")[0] == namespace})
+            continue
+        package = namespace.partition(".")[0]
+        for name in sorted(n for n in dir(module) if not n.startswith("_")):
+            cls = getattr(module, name)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                holds = isinstance(cls, type) and _gives_items_back(cls)
+            if holds:
+                found[f"{namespace}.{name}"] = {"holds": holds,
+                                                "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+def _gives_items_back(cls):
+    """"list" or "dict" when ``cls`` built around a list (a dict) of two objects gives each back, else None."""
+    first, second = object(), object()
+    try:
+        held = cls([first, second])
+        if held[0] is first and held[1] is second and [*held][:2] == [first, second]:
+            return "list"
+    except Exception:  # noqa: BLE001 - a class that refuses a list holds none
+        pass
+    try:
+        held = cls({"a": first, "b": second})
+        return "dict" if held["a"] is first and held["b"] is second else None
+    except Exception:  # noqa: BLE001 - nor one that refuses a dict
+        return None
+
+
+# Every key measured here and the function that measures it (``frameworks.framework_entries``).
+MEASURES = {ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
+            FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
+            UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records,
+            BODIES_KEY: framework_lax_bodies, KEY_BUILDERS_KEY: framework_key_builders,
+            ARRAY_METHODS_KEY: framework_array_methods, STATIC_OBJECTS_KEY: framework_static_objects,
+            CONTAINERS_KEY: framework_containers}

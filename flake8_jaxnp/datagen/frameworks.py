@@ -14,11 +14,7 @@ import importlib.metadata
 import inspect
 import sys
 
-from .framework_functions import (ALIASES_KEY, ARRAY_FUNCTIONS_KEY, ARRAY_METHODS_KEY, BODIES_KEY, FRESH_OBJECTS_KEY,
-                                  HOLDERS_KEY, KEY_BUILDERS_KEY, RECORDS_KEY, UPDATE_CALLBACKS_KEY, framework_aliases,
-                                  framework_array_functions, framework_array_methods, framework_fresh_objects,
-                                  framework_key_builders, framework_lax_bodies, framework_records,
-                                  framework_static_holders, framework_update_callbacks, recorded, rejected_by_jax_jit)
+from .framework_functions import MEASURES, recorded, rejected_by_jax_jit
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -62,13 +58,9 @@ def framework_entries(data_file, resolve):
     functions that give one array, those that give a new object on every call, the classes that
     keep such an object static, the transformations whose ``update`` runs functions given to them,
     the pytree dataclasses whose fields are arrays under a trace, the control flow that traces the functions
-    given to it, the classes that give the keys a key decides and the methods that give one array."""
-    measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers,
-                ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
-                FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
-                UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records,
-                BODIES_KEY: framework_lax_bodies, KEY_BUILDERS_KEY: framework_key_builders,
-                ARRAY_METHODS_KEY: framework_array_methods}
+    given to it, the classes that give the keys a key decides, the methods that give one array and the
+    jits that keep a new object given to them static."""
+    measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers, **MEASURES}
     return {key: measure(data_file, resolve) for key, measure in measures.items()}
 
 

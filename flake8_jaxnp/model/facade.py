@@ -48,6 +48,7 @@ class Model:
         self.calls_of = roots.instances.calls_of  # every call of a same-file def, or None when it escapes
         self.passed_to = roots.instances.passed_to  # what every call of a same-file def gives a parameter
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None
+        self.bound_method = roots.instances.bound_method  # whether obj.<name> is a method bound on each access
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds
         self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
         self.built_by = roots.built.built_by  # the calls of other modules' functions a value may come from

@@ -43,6 +43,7 @@ class Instances:
         self.transform_spec = transform_spec  # expression -> (transform, keywords) or None
         self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
         self._classes = {}  # (parameter arg node, what names a class) -> its class, or None
+        self._passed = {}  # (def, parameter, what names a class) -> the classes its calls pass it (_classes_passed)
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
         self._stored_attributes = {}  # which stores are counted -> their Counter (_stores), on demand
 
@@ -61,6 +62,8 @@ class Instances:
         named = named or self._named
         if type(name) is ast.Call:
             found_class = named(name.func)
+            if found_class is None and type(name.func) is ast.Name:
+                return self._classes_passed(name.func, named)
             return None if found_class is None else frozenset({found_class})
         found = self.names.resolve_name(name)
         if not found:
@@ -74,6 +77,8 @@ class Instances:
                 continue
             elif binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
                 found_classes = self.classes_of(binding.value, seen, named)
+            elif (item := self._iterated_item(binding)) is not None:
+                found_classes = self.classes_of(item, seen, named)
             else:
                 return None
             if not found_classes:
@@ -90,6 +95,41 @@ class Instances:
         """The ClassDef a Name refers to, bound once by a class statement, or None."""
         found = self.names.one_binding(expr, BindingKind.CLASS)
         return found.node if found is not None else None
+
+    def receiver_classes(self, expr):
+        """The classes whose instance the receiver of a method call holds: a name's or a call's
+        (``classes_of``), or the one whose call built ``self.block``, ``self.heads["cls"]`` or
+        ``self.blocks[0]`` (``constructor``); None when not known."""
+        if type(expr) in (ast.Name, ast.Call):
+            return self.classes_of(expr)
+        built = self.constructor(expr) if type(expr) in (ast.Attribute, ast.Subscript) else None
+        return self.classes_of(built) if built is not None else None
+
+    def _classes_passed(self, name, named):
+        """The classes that a parameter the code calls (``block(rngs)``) names: those every call of its
+        function, or of its class for ``__init__``, passes by name (``Gated(NumpyGate, rngs)``); else None."""
+        func = self.names.parameter_of(name)
+        if func is None or isinstance(func, ast.Lambda):
+            return None
+        key = (func, name.id, getattr(named, "__func__", named))
+        if key not in self._passed:
+            owner, calls = self.names.parent.get(func), None
+            if type(owner) is not ast.ClassDef:
+                calls, positional = self.calls_of(func), positional_names(func)
+            elif func.name == "__init__":
+                calls, positional = self.calls_of(owner), positional_names(func, bound=True)
+            classes = given_by_calls(calls or (), lambda call: [
+                named(argument) if type(argument) is ast.Name else None
+                for argument in [argument_for(call, positional, name.id)]])
+            self._passed[key] = frozenset(classes) if classes else None
+        return self._passed[key]
+
+    def _iterated_item(self, binding):
+        """The call that built every item a loop variable (``for block in self.blocks``) takes, or None."""
+        loop = self.names.parent.get(binding.node)
+        if type(loop) not in (ast.For, ast.comprehension) or loop.target is not binding.node:
+            return None
+        return self._built(self._held(loop.iter))
 
     def parameter_class(self, func, arg):
         """The one class a parameter is annotated with, or that every call of its function passes."""
@@ -211,6 +251,21 @@ class Instances:
             cls = self.class_named(cls.bases[0])
         return None
 
+    def bound_method(self, cls, name, inherits):
+        """Whether ``obj.<name>`` of an instance of the ClassDef ``cls`` is a method, bound anew on each
+        access: a def of the first class up its same-file bases that binds ``name`` (in its body or on
+        ``self``), not a ``@staticmethod``; where none binds it, ``inherits`` (the class derives from a
+        framework Module, whose attributes a subclass does not bind are the framework's methods)."""
+        seen = set()
+        while cls is not None and cls not in seen:
+            seen.add(cls)
+            if name in class_body_names(cls) or name in self._self_assignments(cls):
+                method = method_in(cls, name)
+                return method is not None and name not in self._self_assignments(cls) and not any(
+                    getattr(d, "id", None) == "staticmethod" for d in method.decorator_list)
+            cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
+        return inherits
+
     def stored_call(self, cls, attr, depth=0):
         """A call of what every assignment of ``self.<attr>`` in the ClassDef ``cls`` calls to
         store there, all of them in its ``__init__`` or linen's ``setup`` (``self.linear =
@@ -259,13 +314,20 @@ class Instances:
         return self.constructor(expr) if type(expr) is ast.Attribute else None
 
     def _built(self, container, depth=0):
-        """The one call that builds every item of a list ``container`` is (a display, a comprehension,
-        or a call of a same-file def each ``return`` of which gives one: ``_linears(dims, key)`` returning
+        """The one call that builds every item of a list ``container`` is (a display, a dict display's
+        values, a comprehension, a framework container built around one (``nnx.List``, measured), or a
+        call of a same-file def each ``return`` of which gives one: ``_linears(dims, key)`` returning
         ``[eqx.nn.Linear(...) for ...]``), when all are calls of the same function; else None."""
         if type(container) in (ast.List, ast.Tuple):
             items = container.elts
+        elif type(container) is ast.Dict:
+            items = container.values if None not in container.keys else ()
         elif type(container) is ast.ListComp:
             items = [container.elt]
+        elif type(container) is ast.Call and len(container.args) == 1 and not container.keywords \
+                and self.names.qualname(container.func) in api.framework_containers() and depth < _MAX_DEPTH:
+            held = container.args[0]  # nnx.List([...]), nnx.Dict({...}): measured to give their items back
+            return self._built(self._held(held) if type(held) is ast.Name else held, depth + 1)
         elif type(container) is ast.Call and depth < _MAX_DEPTH:
             func = self.names.function_bound_to(container.func)
             returns = [n.value for n in walk_own(func.body) if type(n) is ast.Return] \
@@ -364,8 +426,8 @@ class Instances:
         return found
 
     def calls_of(self, func):
-        """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with
-        ``fast = jax.jit(f)``), or None when it is referenced otherwise: passed on, kept, or
+        """Every call of ``func`` (a def, or a class) in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)``
+        with ``fast = jax.jit(f)``), or None when it is referenced otherwise: passed on, kept, or
         wrapped by a decorator that is not a transform."""
         if isinstance(func, ast.Lambda):
             references = [func]
@@ -391,7 +453,7 @@ class Instances:
         for node in self.names.by_type.get(ast.Attribute, ()):
             if node.attr != method.name or type(node.ctx) is not ast.Load:
                 continue
-            classes = self.classes_of(node.value) if type(node.value) in (ast.Name, ast.Call) else None
+            classes = self.receiver_classes(node.value)
             if not classes:
                 return None
             if any(self.method(each, method.name) is method for each in classes):

@@ -458,10 +458,10 @@ class TraceRoots:
     def instance_methods(self, func_expr):
         """The plain methods ``model.loss`` runs, one for each same-file class (not a linen Module,
         whose methods run only through ``apply``) whose instance ``model`` may hold."""
-        if not isinstance(func_expr, ast.Attribute) or type(func_expr.value) not in (ast.Name, ast.Call):
+        if not isinstance(func_expr, ast.Attribute):
             return ()
         methods = (self.instances.method(cls, func_expr.attr)
-                   for cls in self.instances.classes_of(func_expr.value) or ())
+                   for cls in self.instances.receiver_classes(func_expr.value) or ())
         return tuple(method for method in methods if method is not None and not method.decorator_list
                      and self.module_base(method) != LINEN_MODULE)
 

@@ -399,3 +399,15 @@ def test_framework_array_methods_are_measured_on_a_probe_object():
     assert methods["has_updated"] == "bool"  # one device bool
     for not_an_array in ("init", "update", "gradient_transformation"):
         assert not_an_array not in methods
+
+
+def test_framework_static_objects_are_measured_under_the_jit():
+    jits = api.framework_static_objects()
+    assert "equinox.filter_jit" in jits  # keeps a non-array leaf static: a new optax.adam traces again
+    assert "jax.jit" not in jits  # refuses an optax.adam as an argument
+
+
+def test_framework_containers_give_back_what_they_were_built_around():
+    containers = api.framework_containers()
+    assert containers["flax.nnx.List"]["holds"] == "list" and containers["flax.nnx.Dict"]["holds"] == "dict"
+    assert "flax.nnx.Module" not in containers and "flax.nnx.Linear" not in containers
