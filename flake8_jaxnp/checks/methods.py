@@ -4,7 +4,7 @@ import ast
 
 from ..findings import Finding
 from ..model.parameters import traces_the_class
-from ..model.syntax import SCOPES, named_options, positional, positional_names, static_parameters, walk_own
+from ..model.syntax import SCOPES, bound_names, named_options, positional, positional_names, static_parameters, walk_own
 from . import blocks, describe, jitted_by, repeats, rule
 
 NOT_SELF_METHODS = frozenset({"builtins.staticmethod", "builtins.classmethod"})
@@ -134,15 +134,19 @@ def _kept_by_jitted_calls(model, scope, candidates):
     name -> the lines where it does, a superset: a class body's count for the def around it); only
     statements spanning one of those lines are walked."""
     lines = sorted(set().union(*candidates.values()))
-    for stmts, _ in blocks(scope.body, repeats):
-        used = {}  # (name, attribute) kept by a jitted call run so far in this block -> what ran
-        for later in stmts:
+    for stmts, loop in blocks(scope.body, repeats):
+        used, found = {}, set()  # (name, attribute) kept by a jitted call run so far in this block -> what ran
+        for later in _in_order_run(stmts, loop):
+            if used:  # a name bound again holds another object (built afresh on each iteration)
+                rebound = bound_names(later)
+                used = {key: ran for key, ran in used.items() if key[0] not in rebound}
             if not any(later.lineno <= line <= later.end_lineno for line in lines):
                 continue
             for node in walk_own([later], SCOPES) if used else ():
                 key = (node.value.id, node.attr) if type(node) is ast.Attribute and type(node.ctx) is ast.Store \
                     and type(node.value) is ast.Name else None
-                if key in used:
+                if key in used and node not in found:
+                    found.add(node)
                     yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key]})
             for node in walk_own([later], SCOPES):
                 if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
@@ -151,6 +155,12 @@ def _kept_by_jitted_calls(model, scope, candidates):
                     used.update(((node.func.value.id, attr), f"{describe(node.func)}()")
                                 for (_, attr), _ in (kept.members if kept is not None else ())
                                 if (node.func.value.id, attr) not in used)
+
+
+def _in_order_run(stmts, loop):
+    """A block's statements in the order they run: a repeating loop's body twice, since a store at
+    its top runs again after a call at its end on the iteration before."""
+    return [*stmts, *stmts] if loop is not None and stmts is loop.body else stmts
 
 
 def _static_self(model, method):
@@ -197,12 +207,15 @@ def _reassignments(model, cls, methods):
         bindings = model.scope(scope).bindings.get(name, ())
         if len(bindings) != 1:
             continue  # rebound: which object is meant cannot be told
-        for stmts, _ in blocks(scope.body, repeats):
-            used = {}  # attribute read by the jitted functions run so far in this block -> which one
-            for later in stmts:
+        for stmts, loop in blocks(scope.body, repeats):
+            used, found = {}, set()  # attribute read by the jitted functions run so far in this block -> which one
+            for later in _in_order_run(stmts, loop):
+                if used and name in bound_names(later):
+                    used = {}  # another object from here on
                 for node in walk_own([later], SCOPES) if used else ():  # (no store matters before a jitted run)
-                    for attr in _stored_attributes(node, name, cls):
-                        if attr in used:
+                    for attr in _stored_attributes(node, name, cls, methods):
+                        if attr in used and node not in found:
+                            found.add(node)
                             yield Finding.at(node, "JNP306", {"name": name, "attr": attr, "compiled": used[attr]})
                             break
                 for node in walk_own([later], SCOPES):
@@ -229,16 +242,17 @@ def _instances(model, cls):
             yield method, "self"
 
 
-def _stored_attributes(node, name, cls):
+def _stored_attributes(node, name, cls, jitted):
     """The attributes of ``name``'s object that ``node`` assigns: ``obj.attr = ...``, or
-    ``obj.method(...)`` of a method of ``cls`` whose body assigns ``self.attr``."""
+    ``obj.method(...)`` of a method of ``cls`` whose body assigns ``self.attr`` (not one of the
+    ``jitted`` methods: they assign only while traced)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name \
             and isinstance(node.ctx, ast.Store):
         return [node.attr]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
         method = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == node.func.attr), None)
-        if method is not None and positional_names(method)[:1] == ["self"]:
+        if method is not None and method.name not in jitted and positional_names(method)[:1] == ["self"]:
             return sorted({n.attr for n in ast.walk(method) if isinstance(n, ast.Attribute)
                            and isinstance(n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Store)})
     return []

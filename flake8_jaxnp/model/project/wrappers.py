@@ -188,7 +188,8 @@ class _Classes:
         """{attribute: the attributes of ``self`` its trace reads} for each of ``calls`` that ``__init__``
         stores a jit of a bound method in (``self.train_step = jax.jit(self._train_step)``): the trace
         reads them once, in the method and the methods it reaches on ``self``, and the compiled code
-        keeps the values it saw. (Every read counts, as for a method jitted with ``self`` static.)"""
+        keeps the values it saw. (Every read counts, as for a method jitted with ``self`` static.) A method
+        that reaches one of them on ``self`` (``generate`` calling ``self._next(...)``) keeps what it keeps."""
         init, kept = self.lookup(name, "__init__"), {}
         for stmt in init.body:
             value = stmt.value if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init) else None
@@ -197,6 +198,12 @@ class _Classes:
                 reads = self._reads(name, value.args[0].attr)
                 if reads:
                     kept[stmt.targets[0].attr] = reads
+        for method in sorted(self.method_names(name) - set(kept)) if kept else ():
+            if method.startswith("__") and method != "__call__":
+                continue
+            runs = set(self._reads(name, method) or ()) & set(kept)  # ``generate`` calling ``self._next(...)``
+            if runs:
+                kept[method] = sorted(set().union(*(kept[attr] for attr in runs)))
         return kept
 
     def _reads(self, name, method):
