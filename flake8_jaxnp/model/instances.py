@@ -21,7 +21,8 @@ from .. import api
 from .containers import DEFAULT_DICT, LITERALS, defaulting
 from .kinds import PYTHON, UNKNOWN_VALUE, Shaped
 from .names import BindingKind
-from .syntax import argument_for, block_children, class_body_names, method_in, positional_names, walk_own
+from .syntax import (argument_for, argument_or_default, block_children, class_body_names, method_in, positional_names,
+                     walk_own)
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
@@ -135,10 +136,9 @@ class Instances:
         of the argument each passes it: ``given(argument)``, every call); None when ``func`` is a method."""
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
-        positional = positional_names(func)
         calls = self.calls_of(func)
         return given_by_calls((self._control_flow_calls(func) if calls is None else calls) or (),
-                              lambda call: given(argument_for(call, positional, param)))
+                              lambda call: given(argument_or_default(call, func, param)))
 
     def _control_flow_calls(self, func):
         """When ``func`` is only given to control flow as a function it calls, the calls it runs,
