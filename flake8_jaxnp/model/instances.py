@@ -363,6 +363,39 @@ class Instances:
                 found[attr] = statement.value
         return found
 
+    def stored_values(self, expr):
+        """[(method, value)] for each store ``self.<attr> = value`` that can have put what ``expr``
+        (``foo.factors``, ``self.factors``) reads: the stores in the methods of the object's class and
+        of its same-file bases, where its class is known (``classes_of``; a method's own class for its
+        ``self``, when no same-file class derives from it), the file stores ``attr`` through no other
+        name, and each store is a plain assignment; else None."""
+        name, attr = expr.value, expr.attr
+        if type(name) is not ast.Name or not self._stores()[attr] or self._stores(through_self=False)[attr]:
+            return None
+        method = self.names.parameter_of(name)
+        own = self.names.parent.get(method)
+        if type(own) is ast.ClassDef and positional_names(method)[:1] == [name.id] and not method.decorator_list:
+            derived = any(self.class_named(base) is own for cls in self.names.by_type.get(ast.ClassDef, ())
+                          for base in cls.bases)
+            classes = None if derived else {own}
+        else:
+            classes = self.classes_of(name)
+        found = []
+        for cls in classes or ():
+            for depth in range(_MAX_DEPTH):
+                for statement, targets in self._self_assignments(cls).get(attr, ()):
+                    if type(statement) is not ast.Assign or len(targets) != 1:
+                        return None
+                    found.append((self.names.enclosing_function(statement), statement.value))
+                if not cls.bases:
+                    break
+                cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
+                if cls is None:
+                    return None
+            else:  # (a long chain of bases: not followed)
+                return None
+        return found or None
+
     def calls_of(self, func):
         """Every call of ``func`` in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)`` with
         ``fast = jax.jit(f)``), or None when it is referenced otherwise: passed on, kept, or
