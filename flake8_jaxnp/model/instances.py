@@ -368,7 +368,7 @@ class Instances:
         (``foo.factors``, ``self.factors``) reads: the stores in the methods of the object's class and
         of its same-file bases, where its class is known (``classes_of``; a method's own class for its
         ``self``, when no same-file class derives from it), the file stores ``attr`` through no other
-        name, and each store is a plain assignment; else None."""
+        name, each store is a plain assignment and no class body binds the name; else None."""
         name, attr = expr.value, expr.attr
         if type(name) is not ast.Name or not self._stores()[attr] or self._stores(through_self=False)[attr]:
             return None
@@ -382,7 +382,9 @@ class Instances:
             classes = self.classes_of(name)
         found = []
         for cls in classes or ():
-            for depth in range(_MAX_DEPTH):
+            for _ in range(_MAX_DEPTH):
+                if attr in class_body_names(cls):  # a class attribute or property: read before any store
+                    return None
                 for statement, targets in self._self_assignments(cls).get(attr, ()):
                     if type(statement) is not ast.Assign or len(targets) != 1:
                         return None
