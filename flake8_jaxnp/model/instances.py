@@ -383,12 +383,12 @@ class Instances:
         found = []
         for cls in classes or ():
             for _ in range(_MAX_DEPTH):
-                if attr in class_body_names(cls):  # a class attribute or property: read before any store
-                    return None
                 for statement, targets in self._self_assignments(cls).get(attr, ()):
                     if type(statement) is not ast.Assign or len(targets) != 1:
                         return None
                     found.append((self.names.enclosing_function(statement), statement.value))
+                if found and attr in class_body_names(cls):  # a class attribute or property: read before any store
+                    return None
                 if not cls.bases:
                     break
                 cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
