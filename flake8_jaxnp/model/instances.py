@@ -46,6 +46,7 @@ class Instances:
         self._classes = {}  # (parameter arg node, what names a class) -> its class, or None
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
         self._stored_attributes = {}  # which stores are counted -> their Counter (_stores), on demand
+        self._body_names = {}  # ClassDef -> the names its body binds (stored_values), on demand
 
     def class_of(self, name, seen=frozenset(), named=None):
         """The one class whose instance ``name`` holds (``classes_of``), else None."""
@@ -387,8 +388,10 @@ class Instances:
                     if type(statement) is not ast.Assign or len(targets) != 1:
                         return None
                     found.append((self.names.enclosing_function(statement), statement.value))
-                if found and attr in class_body_names(cls):  # a class attribute or property: read before any store
-                    return None
+                if found and cls not in self._body_names:
+                    self._body_names[cls] = class_body_names(cls)
+                if found and attr in self._body_names[cls]:
+                    return None  # a class attribute or a property: read before any store
                 if not cls.bases:
                     break
                 cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
