@@ -12,7 +12,7 @@ from .. import api
 from ..model import containers, dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE, UNKNOWN_VALUE
 from ..model.names import BindingKind
-from ..model.syntax import argument_for, positional, positional_names
+from ..model.syntax import argument_for, defaults, positional_names
 from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
 from ..findings import Finding
 from . import describe, rule
@@ -384,7 +384,7 @@ def _defaulted_dtype(model, call, qualname):
     if not isinstance(expr, ast.Name):
         return None, ""
     bindings = model.scope(func).bindings.get(expr.id, ())
-    default = _defaults(func).get(expr.id)
+    default = defaults(func).get(expr.id)
     if default is None or len(bindings) != 1 or bindings[0].kind is not BindingKind.PARAM:
         return None, ""
     dtype, python_type = model.dtype_of(default)
@@ -408,15 +408,6 @@ def _passed_dtype(model, func, expr):
         if not python_type and dtype in NARROW:
             return dtype, f" ('{ast.unparse(expr)}' is {dtype} in the {cls} that the call in {path}:{line} gives)"
     return None, ""
-
-
-def _defaults(func):
-    """Parameter name -> its default expression."""
-    args = func.args
-    params = positional(func)
-    found = {a.arg: d for a, d in zip(params[len(params) - len(args.defaults):], args.defaults)}
-    found.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    return found
 
 
 def _call_keeping_default(model, func, param):

@@ -5,7 +5,7 @@ from .. import api
 from ..findings import Finding
 from ..model.containers import SEQUENCES
 from ..model.kinds import NUMPY, PYTHON, TRACER, TRACER_TREE, UNKNOWN
-from ..model.syntax import argument_for, positional_names
+from ..model.syntax import argument_for, defaults, positional_names
 from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
@@ -106,12 +106,17 @@ def _subscript(model, node, base):
 
 
 def _traced(model, expr):
-    """True when ``expr`` holds a tracer, also inside a literal list or tuple."""
+    """True when ``expr`` holds a tracer, also as an item of a list or tuple: a display, a
+    comprehension or a name bound to one (``[params[k] for k in names]``)."""
     if isinstance(expr, (ast.List, ast.Tuple)):
         return any(_traced(model, e) for e in expr.elts)
     if isinstance(expr, ast.Starred):
         return _traced(model, expr.value)
-    return model.value(expr).traced
+    return _holds_tracer(model.value(expr))
+
+
+def _holds_tracer(value):
+    return value.traced or value.container in SEQUENCES and any(_holds_tracer(item) for _, item in value.members)
 
 
 def _jax_counterpart(qualname):
@@ -171,9 +176,8 @@ def _through_defaulted_module(model, func_expr):
     func, name = model.parameter_of(func_expr.value), func_expr.value.id
     if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    defaults = dict(zip(positional_names(func)[::-1], func.args.defaults[::-1]))
-    defaults.update((a.arg, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None)
-    module = model.qualname(defaults[name]) if name in defaults else None
+    default = defaults(func).get(name)
+    module = model.qualname(default) if default is not None else None
     names = positional_names(func)
     defaulted = module is not None and any(
         model.enclosing_function(call) in model.traced and not any(type(a) is ast.Starred for a in call.args)

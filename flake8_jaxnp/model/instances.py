@@ -21,7 +21,8 @@ from .. import api
 from .containers import DEFAULT_DICT, LITERALS, defaulting
 from .kinds import PYTHON, UNKNOWN_VALUE, Shaped
 from .names import BindingKind
-from .syntax import argument_for, block_children, class_body_names, method_in, positional_names, walk_own
+from .syntax import (argument_for, argument_or_default, block_children, class_body_names, method_in, positional_names,
+                     walk_own)
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
@@ -46,6 +47,7 @@ class Instances:
         self._passed = {}  # (def, parameter, what names a class) -> the classes its calls pass it (_classes_passed)
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
         self._stored_attributes = {}  # which stores are counted -> their Counter (_stores), on demand
+        self._body_names = {}  # ClassDef -> the names its body binds (stored_values), on demand
 
     def class_of(self, name, seen=frozenset(), named=None):
         """The one class whose instance ``name`` holds (``classes_of``), else None."""
@@ -175,10 +177,9 @@ class Instances:
         of the argument each passes it: ``given(argument)``, every call); None when ``func`` is a method."""
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
-        positional = positional_names(func)
         calls = self.calls_of(func)
         return given_by_calls((self._control_flow_calls(func) if calls is None else calls) or (),
-                              lambda call: given(argument_for(call, positional, param)))
+                              lambda call: given(argument_or_default(call, func, param)))
 
     def _control_flow_calls(self, func):
         """When ``func`` is only given to control flow as a function it calls, the calls it runs,
@@ -424,6 +425,43 @@ class Instances:
                     and len(targets) == 1 and statement in init.body:
                 found[attr] = statement.value
         return found
+
+    def stored_values(self, expr):
+        """[(method, value)] for each store ``self.<attr> = value`` that can have put what ``expr``
+        (``foo.factors``, ``self.factors``) reads: the stores in the methods of the object's class and
+        of its same-file bases, where its class is known (``classes_of``; a method's own class for its
+        ``self``, when no same-file class derives from it), the file stores ``attr`` through no other
+        name, each store is a plain assignment and no class body binds the name; else None."""
+        name, attr = expr.value, expr.attr
+        if type(name) is not ast.Name or not self._stores()[attr] or self._stores(through_self=False)[attr]:
+            return None
+        method = self.names.parameter_of(name)
+        own = self.names.parent.get(method)
+        if type(own) is ast.ClassDef and positional_names(method)[:1] == [name.id] and not method.decorator_list:
+            derived = any(self.class_named(base) is own for cls in self.names.by_type.get(ast.ClassDef, ())
+                          for base in cls.bases)
+            classes = None if derived else {own}
+        else:
+            classes = self.classes_of(name)
+        found = []
+        for cls in classes or ():
+            for _ in range(_MAX_DEPTH):
+                for statement, targets in self._self_assignments(cls).get(attr, ()):
+                    if type(statement) is not ast.Assign or len(targets) != 1:
+                        return None
+                    found.append((self.names.enclosing_function(statement), statement.value))
+                if found and cls not in self._body_names:
+                    self._body_names[cls] = class_body_names(cls)
+                if found and attr in self._body_names[cls]:
+                    return None  # a class attribute or a property: read before any store
+                if not cls.bases:
+                    break
+                cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
+                if cls is None:
+                    return None
+            else:  # (a long chain of bases: not followed)
+                return None
+        return found or None
 
     def calls_of(self, func):
         """Every call of ``func`` (a def, or a class) in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)``

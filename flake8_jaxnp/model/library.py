@@ -178,6 +178,8 @@ def attribute(flow, expr, base):
         return Value(PYTHON, dtype)  # a dtype object such as jnp.float32
     if qualname and flow.context.numpy_resolver is not None and flow.context.numpy_resolver(expr):
         return Value(NUMPY)  # config.MASK: another project module's NumPy constant
+    if type(expr.ctx) is ast.Load and type(expr.value) is ast.Name:
+        return flow.context.stored_value(expr)  # foo.factors, stored from a jitted call in foo.fit()
     return UNKNOWN_VALUE
 
 

@@ -5,7 +5,7 @@ give a literal of known truth. Shared by the file's trace roots
 import ast
 
 from .. import api
-from .syntax import argument_for, named_options, positional, positional_names, static_parameters
+from .syntax import argument_for, defaults, named_options, positional_names, static_parameters
 
 
 def applied_parameters(func, transform_name, keywords, bound_positional=0, bound_names=(), defaulted=False):
@@ -37,14 +37,11 @@ def traced_parameters(func, bound_positional=0, bound_names=(), defaulted=False)
     """Parameters that receive tracers: not bound by partial, not defaulted (unless ``defaulted``),
     not self/cls."""
     args = func.args
-    params = positional(func)
-    with_default = {a.arg for a in params[len(params) - len(args.defaults):]} if args.defaults else set()
-    with_default |= {a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
     bound = bound_positional == 0 and not isinstance(func, ast.Lambda)  # a method's self or cls
     names = positional_names(func, bound)[bound_positional:] + [a.arg for a in args.kwonlyargs]
     if args.vararg:
         names.append(args.vararg.arg)
-    return set(names) - set(bound_names) - (set() if defaulted else with_default)
+    return set(names) - set(bound_names) - (set() if defaulted else set(defaults(func)))
 
 
 def known_truths(func, names, calls, positional_params, traced_when_passed, staged):
@@ -53,8 +50,7 @@ def known_truths(func, names, calls, positional_params, traced_when_passed, stag
     check=False)`` with ``check`` static): what a test of them skips never runs. A parameter in
     ``traced_when_passed`` (defaulted, not static) is known only where no ``staged`` call (through
     a transform) passes it: the transform makes what it is given a tracer."""
-    defaults = {arg.arg: default for arg, default in zip(positional(func)[::-1], func.args.defaults[::-1])}
-    defaults.update((arg.arg, default) for arg, default in zip(func.args.kwonlyargs, func.args.kw_defaults))
+    default_of = defaults(func)
     unclear = any(any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords)
                   for call in calls)  # (``*args``, ``**kwargs``: which parameter gets what is not said)
     known = {}
@@ -63,7 +59,7 @@ def known_truths(func, names, calls, positional_params, traced_when_passed, stag
         if name in traced_when_passed and any(passed is not None and call in staged
                                               for call, passed in zip(calls, given)):
             continue
-        literals = [passed or defaults.get(name) for passed in given]
+        literals = [passed or default_of.get(name) for passed in given]
         truths = {bool(expr.value) if type(expr) is ast.Constant else None for expr in literals}
         if len(truths) == 1 and None not in truths:
             known[name] = truths.pop(), {type(expr.value) for expr in literals}

@@ -51,6 +51,24 @@ def argument_for(call, names, param, by_keyword=True):
     return next((k.value for k in call.keywords if k.arg == param), None)
 
 
+def defaults(func):
+    """{parameter name: its default expression} of a def or lambda."""
+    found = dict(zip([a.arg for a in positional(func)][::-1], func.args.defaults[::-1]))
+    found.update((a.arg, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None)
+    return found
+
+
+def argument_or_default(call, func, param):
+    """What ``call`` gives ``param`` of ``func``: the argument it passes, else the parameter's default
+    expression, which a call that leaves it out runs with; None when neither, or when the call's
+    ``*args`` or ``**kwargs`` may fill it."""
+    passed = argument_for(call, positional_names(func), param)
+    if passed is not None or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg is None for k in call.keywords):
+        return passed
+    return defaults(func).get(param)
+
+
 def parameters(func):
     """Every arg node of a def or lambda, ``*args`` and ``**kwargs`` included."""
     args = func.args

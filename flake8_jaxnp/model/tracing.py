@@ -19,10 +19,10 @@ from .containers import handing_out_jitted, summary_value
 from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
-from .project.modules import shown
 from .parameters import binds_first_parameter, known_truths
 from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform
+from .imported_traces import traced_from_other_modules
 from .values import NUMBER_LITERALS, FunctionFlow
 
 DEVICE_ARRAY = Value(JAX)
@@ -81,7 +81,7 @@ class Tracing:
         # the rules that need no tracer argument (print, host RNG, outer mutation) apply there
         self.trace_time = {}
         if callees.project is not None:
-            self._traced_from_other_modules(callees.project)
+            traced_from_other_modules(names, roots, self.trace_time, callees.project)
         self._analyse()
         self._spread_trace_time()
 
@@ -323,6 +323,18 @@ class Tracing:
             return UNKNOWN_VALUE
         return flow.assigned.get(name, UNKNOWN_VALUE)
 
+    def stored_value(self, expr):
+        """What ``obj.attr`` reads where every store that can have put it there (``instances.stored_values``)
+        stores device data, each in its method's forward pass: device data; else unknown."""
+        value = None
+        for method, stored in self.roots.instances.stored_values(expr) or ((None, None),):
+            flow = self.flow_of(method) if method is not None else None
+            found = flow.values.get(stored) if flow is not None else None
+            if found is None or not found.on_device:
+                return UNKNOWN_VALUE
+            value = found if value is None else join(value, found)
+        return Value(value.kind)
+
     def _traced_parameters(self, func, traced):
         """Traced parameters are pytrees unless used as arrays and never rebound. Where
         every transform leaves Python scalars static (``equinox.filter_jit``), only the
@@ -561,40 +573,3 @@ class Tracing:
             for inner in self.names.functions:
                 self._nested.setdefault(self.names.enclosing_function(self.names.parent[inner]), []).append(inner)
         return self._nested.get(func, [])
-
-    def _traced_from_other_modules(self, project):
-        """Top-level functions that the project's traces reach from other modules, with the
-        tracers they pass: traced here, by a transform named after the caller and, when
-        the caller is itself reached, the chain's root."""
-        callers = project.callers()
-        if not callers:
-            return
-        from .project.objects import unit_def  # (it summarises other modules: imported when one calls this one)
-
-        for name, calls in sorted(callers.items()):
-            func = unit_def(self.names.tree, name)
-            if func is None:
-                continue
-            # Batch(x, y) built there runs __post_init__ here, self holding the fields it got
-            fields = self.roots.conventions.dataclass_fields(func) if func.name in CONSTRUCTION_HOOKS else None
-            accepted = {field.id for field in fields} if fields is not None \
-                else set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
-            for given, transform, caller, path, line, root in calls:
-                behaviour = self.roots.transforms.get(transform)
-                params = set(given) & accepted
-                if behaviour is None or not params and (given or caller is None):
-                    continue
-                if caller is None:  # from .ops import loss; jax.jit(loss)
-                    where = f"applied in {shown(path)}:{line}"
-                else:
-                    chain = f", traced from '{root[0]}' in {shown(root[1])}:{root[2]}" if root else ""
-                    where = f"called from '{caller}' in {shown(path)}:{line}{chain}"
-                if params and fields is not None:
-                    self.roots.traced_fields.setdefault(func, set()).update(params)
-                    params = {"self"}
-                if params:
-                    # The reach chose the parameters this transform traces: a filter transform's
-                    # static scalars are not among them, so its name here asks for no second choice.
-                    self.roots.mark(func, Transform(transform, behaviour, where, chosen=True), params)
-                elif behaviour.cached:  # given no tracer: it runs at trace time, once per trace
-                    self.trace_time.setdefault(func, Transform(transform, behaviour, where))
