@@ -10,8 +10,9 @@ import ast
 from collections import Counter
 
 from .. import api
+from .carried import FIELD_REPLACING
 from .constructors import annotated_fields, init_fields
-from .instances import FIELD_REPLACING, method_in
+from .instances import method_in
 from .kinds import (ARRAY_ANNOTATIONS, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, TRACER_TREE, UNKNOWN_VALUE,
                     Shaped)
 from .library import array_function

@@ -18,23 +18,15 @@ import ast
 from collections import Counter
 
 from .. import api
+from .carried import MAX_DEPTH as _MAX_DEPTH, CarriedStructure
 from .containers import DEFAULT_DICT, LITERALS, defaulting
 from .kinds import PYTHON, UNKNOWN_VALUE, Shaped
 from .names import BindingKind
 from .syntax import (argument_for, argument_or_default, block_children, class_body_names, method_in, positional_names,
                      walk_own)
 
-# Calls that return a pytree with the structure of one argument (its position): the same class.
-STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
-                     "jax.tree.map": 1, "equinox.tree_at": 1}
-# Calls that give a copy of an object with one field replaced: (where, object, value).
-FIELD_REPLACING = frozenset({"equinox.tree_at"})
-# How many rebindings deep a value's structure is followed (m = train(m) running m = step(m), ...),
-# and how many functions deep the calls that pass an object are.
-_MAX_DEPTH = 6
 
-
-class Instances:
+class Instances(CarriedStructure):
     """Which class the object a name holds is an instance of, as far as the file says: a
     same-file ClassDef, or whatever ``class_named`` makes of the expression naming the class
     (the project's summaries: an imported class)."""
@@ -536,84 +528,6 @@ class Instances:
                                                        else resolved[0] is scope):
                 found.append(load)
         return found
-
-    def _carried(self, binding, name, depth=0):
-        """Whether ``binding`` rebinds ``name`` to a pytree of its own structure: a call that
-        keeps it (``m = eqx.apply_updates(m, updates)``), or ``m = step(m, x)``, ``m, opt =
-        step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s structure there
-        (``depth``: how many rebindings the question has gone through)."""
-        stmt = binding.stmt
-        if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
-            return False
-        target, call = stmt.targets[0], stmt.value
-        if self._updates(call, name):  # model = eqx.apply_updates(model, updates)
-            return type(target) is ast.Name
-        if type(target) is ast.Name:
-            place = None
-        elif type(target) is ast.Tuple and [type(e) for e in target.elts].count(ast.Name) == len(target.elts) \
-                and [e.id for e in target.elts].count(name) == 1:
-            place = [e.id for e in target.elts].index(name)
-        else:
-            return False
-        func = self._called_function(call)
-        if func is None or isinstance(func, ast.Lambda):
-            return False
-        positional = positional_names(func)
-        parameter_names = positional + [a.arg for a in func.args.kwonlyargs]
-        arguments = {p: argument_for(call, positional, p) for p in parameter_names}
-        passed = [p for p, argument in arguments.items() if type(argument) is ast.Name and argument.id == name]
-        if len(passed) != 1:
-            return False
-        returns = self.names.returned_values(func)
-        if not returns:
-            return False
-        for value in returns:
-            if place is not None:
-                if type(value) is not ast.Tuple or len(value.elts) != len(target.elts):
-                    return False
-                value = value.elts[place]
-            if not self._keeps_structure(value, func, passed[0], depth):
-                return False
-        return True
-
-    def _updates(self, call, name):
-        """Whether ``call`` keeps the structure of the Name ``name`` it is given (``STRUCTURE_KEEPING``)."""
-        position = STRUCTURE_KEEPING.get(self.names.qualname(call.func))
-        return position is not None and position < len(call.args) and type(call.args[position]) is ast.Name \
-            and call.args[position].id == name
-
-    def _called_function(self, call):
-        """The same-file def or lambda that ``call`` runs: ``f(x)``, ``jax.jit(f)(x)``, ``fast(x)``
-        with ``fast = jax.jit(f)`` bound once."""
-        func = self.names.function_bound_to(call.func)
-        if func is not None:
-            return func
-        expr = call.func
-        if type(expr) is ast.Name:
-            expr = self.names.assigned_value(expr)
-        if type(expr) is ast.Call and expr.args and self.transform_spec(expr.func) is not None:
-            return self.names.function_bound_to(expr.args[0])
-        return None
-
-    def _keeps_structure(self, value, func, param, depth):
-        """Whether ``value``, in ``func``, is the parameter ``param`` or a pytree of its structure."""
-        if type(value) is ast.Call:
-            position = STRUCTURE_KEEPING.get(self.names.qualname(value.func))
-            return position is not None and position < len(value.args) \
-                and self._keeps_structure(value.args[position], func, param, depth)
-        if type(value) is not ast.Name or depth > _MAX_DEPTH:
-            return False
-        found = self.names.resolve_name(value)
-        if not found or found[0].node is not func:
-            return False
-        for binding in found[1]:  # the parameter itself, else rebound to its own structure
-            if binding.kind is BindingKind.PARAM:
-                if binding.node.arg != param:
-                    return False
-            elif not (self._carried(binding, value.id, depth + 1) or binding.kind is BindingKind.ASSIGN
-                      and self._keeps_structure(binding.value, func, param, depth + 1)):
-                return False
-        return True
 
 
 def given_by_calls(calls, given, every=True):
