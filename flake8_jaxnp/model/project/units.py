@@ -38,7 +38,8 @@ def applications(tree, imports, transforms, lines=None, module_counts=None):
     application's); applied [[import binding, attributes, transform, positions bound,
     names bound, static positions, static names, line]] for imported functions; units
     {unit: def} of the roots: the applications of every transform, as each traces what it is given
-    (``jax.grad``'s tracers reach the callees too);
+    (``jax.grad``'s tracers reach the callees too), but for one that is not abstract inside a unit
+    an abstract one traces (``_Reader.finish``);
     ``lines`` (``TransformLines``): only statements on lines that name one are read;
     ``module_counts``: how many times the whole module binds each name at its top level,
     when ``tree`` holds only a part of it."""
@@ -403,8 +404,9 @@ class _Reader:
 
     def finish(self):
         """(roots, applied, units). A transform that is not abstract (``jax.grad``) applied inside a
-        unit that an abstract one traces is left out: that root's flows follow the call under
-        the transform already (``flows``), so it adds nothing to what the reach knows."""
+        unit that an abstract one traces is left out: that root's flows follow a call under it
+        (``jax.grad(loss)(p)``, and the reach what ``loss`` calls), and roots there would have the
+        module read whole where they ask what a name holds (purejaxrl's nested ``_loss_fn``)."""
         staged = tuple(unit + "." for unit, _, transform, _, _, _ in self._found if self.transforms[transform].abstract)
         roots, units = {}, {}
         for unit, func, transform, params, line, site in self._found:
