@@ -100,6 +100,25 @@ def test_a_chain_through_a_same_module_helper_and_back(tmp_path):
     assert "(called from 'last' in pkg/a.py:16, traced from 'step' in pkg/a.py:7)" in found[0]
 
 
+def test_a_grad_in_a_method_reaches_another_module_through_its_self(tmp_path):
+    """jax.grad of a def nested in a method traces it: its ``self.energy(x)`` runs the class's
+    method, whose call of another module's helper is differentiated there (a where that guards
+    a sqrt gives NaN gradients)."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "model.py").write_text(
+        "import jax\nimport jax.numpy as jnp\nfrom . import ops\n\n\nclass Net:\n"
+        "    def energy(self, x):\n        return jnp.sum(ops.length(x))\n\n"
+        "    def forces(self, x):\n        def total(y):\n            return self.energy(y)\n"
+        "        return jax.grad(total)(x)\n")
+    (package / "ops.py").write_text(
+        "import jax.numpy as jnp\n\n\ndef length(d2):\n    return jnp.where(d2 > 0, jnp.sqrt(d2), 0.0)\n")
+    found = lint(tmp_path, "pkg/ops.py")
+    assert codes_at(found) == [(5, "JNP604")]
+    assert "differentiated by jax.grad" in found[0]
+
+
 @pytest.mark.parametrize("body, passed", [
     ("y = jnp.dot(p, x)\n    return h(y)", {"p", "x"}),
     ("return h(x.shape[0], len(x))", set()),

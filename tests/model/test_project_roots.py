@@ -104,10 +104,9 @@ def test_a_test_module_is_no_root(tmp_path, tests_name):
 
 
 def roots_of(source):
-    transforms, _, scalars_static, _ = transform_tables(())
+    transforms = transform_tables(())[0]
     tree = ast.parse(source)
-    roots_by = {n for n, b in transforms.items() if b.abstract and n not in scalars_static}
-    roots, applied, units = applications(tree, module_imports(tree), transforms, roots_by)
+    roots, applied, units = applications(tree, module_imports(tree), transforms)
     return roots, applied
 
 

@@ -7,8 +7,9 @@ functions (``self.loss_fn = LOSSES[name]``, ``flows.looked_up``).
 """
 import ast
 
+from ...patterns import Pattern
 from ..syntax import parameters, positional_names, walk_own
-from .flows import INSTANCE_METHOD, binding_counts, looked_up
+from .flows import HOLDER, INSTANCE_METHOD, binding_counts, looked_up
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)
@@ -24,13 +25,32 @@ def enclosing(tree, unit, kept, imports):
     unit} of the defs bound once directly in the def's body (``make_step.loss_fn``)): what the
     parameters hold is what every call of that def or class passes, and a call of such a def from
     a nested one runs it. ``kept``: {outer def's name: its answer} for one tree, as the defs nested
-    in one factory share it (each answer walks the factory)."""
+    in one factory share it (each answer walks the factory). A def nested in an undecorated method
+    (``Model.forces.total``) gets the class's answers, the method's ``self`` (never rebound there)
+    under ``HOLDER``: ``self.energy(x)`` in it runs the method as the method's own call would."""
     outer_name, _, inner = unit.partition(".")
-    if not inner or "." in inner:
+    if "." in inner:
+        return _in_method(tree, unit, kept, imports)
+    if not inner:
         return {}, {}
     if outer_name not in kept:
         kept[outer_name] = _enclosing(tree, outer_name, imports, kept)
     return kept[outer_name]
+
+
+def _in_method(tree, unit, kept, imports):
+    outer_name, method_name, inner = unit.split(".", 2)
+    cls = next((stmt for stmt in reversed(tree.body) if type(stmt) in _OUTER_DEFS and stmt.name == outer_name), None)
+    methods = [stmt for stmt in cls.body if type(stmt) in _DEFS and stmt.name == method_name] \
+        if type(cls) is ast.ClassDef else []
+    if "." in inner or len(methods) != 1 or methods[0].decorator_list or not positional_names(methods[0]):
+        return {}, {}
+    holder = positional_names(methods[0])[0]
+    if binding_counts(methods[0]).get(holder) != 1:
+        return {}, {}
+    if outer_name not in kept:
+        kept[outer_name] = _enclosing(tree, outer_name, imports, kept)
+    return {**kept[outer_name][0], HOLDER: holder}, {}
 
 
 def _enclosing(tree, outer_name, imports, kept):
@@ -99,3 +119,34 @@ def attribute_stores(tree):
         if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
             found[node.attr] = found.get(node.attr, 0) + 1
     return found
+
+
+class _Noted(dict):
+    """``enclosing``'s first answer, adding to ``held`` each class attribute (``.loss_fn``) a flow finds in it."""
+
+    def __init__(self, answers, held):
+        super().__init__(answers)
+        self.held = held
+
+    def __contains__(self, key):
+        found = super().__contains__(key)
+        if found and key[:1] == ".":
+            self.held.add(key[1:])
+        return found
+
+
+def noted(answers, held):
+    """``enclosing``'s ``answers`` for the roots' part of a module: the class attributes its flows
+    read are added to ``held``, for ``named_outside`` to check against the whole module."""
+    return _Noted(answers[0], held), answers[1]
+
+
+_ATTRIBUTE = Pattern(rb"\.\s*([A-Za-z_]\w*)")
+
+
+def named_outside(attributes, source, cut):
+    """Whether the module's ``source`` names one of these attributes (``.loss_fn``) where its ``cut``
+    does not: a store there (``learner.loss_fn = g`` in a def left out) would change what the
+    class's attribute holds, which the cut alone cannot see."""
+    whole, kept = _ATTRIBUTE.findall(source), _ATTRIBUTE.findall(cut)
+    return any(whole.count(name.encode()) != kept.count(name.encode()) for name in attributes)

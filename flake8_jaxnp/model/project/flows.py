@@ -40,6 +40,9 @@ _OPAQUE = object()  # a binding whose value derives from nothing the text can na
 # "loss"]``: that method of an instance of the class, its first parameter bound. (No attribute can
 # be spelled so: a class's ``Model.loss(x)`` stays a call of the function it names.)
 PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
+# The key of ``around.enclosing``'s first answer naming the method's ``self`` for a def nested in that
+# method (no parameter or ".attribute" is spelled so).
+HOLDER = ""
 # A keyword entry ``[OBJECT, [parameter], True]`` of a call of ``model(x)`` (``model`` a parameter
 # holding an instance of an imported class): the object is what the parameter holds, so that
 # the reach knows the ``self`` of ``__call__`` came in through the transform (no keyword is spelled so).
@@ -100,7 +103,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of one of its defs as
     ``[None, ["make_step.loss_fn"]]``."""
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
-    holder = positional_names(func)[:1]  # self, whose attributes __init__ may have stored parameters in
+    # self, whose attributes __init__ may have stored parameters in (a nested def's: its method's)
+    holder = [outer[HOLDER]] if HOLDER in outer else positional_names(func)[:1]
     calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
@@ -118,7 +122,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (list(binding), [*path, "__call__"])
             if called in own:
                 objects[id(node)] = called
-        elif type(runs) is ast.Attribute and [called] == holder and not bindings[called] \
+        elif type(runs) is ast.Attribute and [called] == holder and not bindings.get(called) \
                 and f".{runs.attr}" in outer:  # self.loss(p, x): what the class's calls give __init__'s loss
             held = outer[f".{runs.attr}"]  # (or the lookup it stored: self.loss_fn = LOSSES[name])
             target = (None, [PASSED_FUNCTION, held]) if type(held) is str else held

@@ -397,11 +397,11 @@ class Project(OtherModules):
                         site = calls.setdefault(target, {}).setdefault((under, name, str(path), line),
                                                                        [set(), own_root(caller, path, root)])
                         site[0] |= params  # (jax.grad(loss)(p) in a jitted step: loss is also differentiated)
-                    callee = (*target, transform)
-                    if callee not in reached or not params <= reached[callee]:
-                        reached.setdefault(callee, set()).update(params)
-                        starts.setdefault(callee, root)
-                        queue.append(callee)
+                    for callee in ((*target, under) for under in unders):  # (and so is what loss calls)
+                        if callee not in reached or not params <= reached[callee]:
+                            reached.setdefault(callee, set()).update(params)
+                            starts.setdefault(callee, root)
+                            queue.append(callee)
         index.keep()
         found = {}
         for (path, name), sites in calls.items():

@@ -23,7 +23,7 @@ from ..constructors import DATACLASS_DECORATORS
 from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
-from .around import enclosing
+from .around import enclosing, named_outside, noted
 from .constants import bound_once, function_tables, module_objects, numpy_constants, rebound_globals
 from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
                     given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
@@ -74,8 +74,7 @@ def summarise(source, transforms, scalars_static=()):
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
             flows.update(_unit_flows(stmt, imports, local_functions, apply_fn, applied_instances))
-    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
-    roots, applied, units = applications(tree, imports, transforms, roots_by, lines)
+    roots, applied, units = applications(tree, imports, transforms, lines)
     roots, applied, units = static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units)
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
@@ -119,9 +118,9 @@ def nested_units(tree, units, around, imports):
     for unit in units:
         outer = unit.partition(".")[0]
         for name, sibling in enclosing(tree, unit, around, imports)[1].items():
-            if sibling not in units:
-                found[sibling] = next(stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
-                                      for stmt in top.body if getattr(stmt, "name", None) == name)
+            found[sibling] = units.get(sibling) or next(  # (a root too: jax.grad(loss_fn) of its own)
+                stmt for top in reversed(tree.body) if getattr(top, "name", None) == outer
+                for stmt in top.body if getattr(stmt, "name", None) == name)
     return found
 
 
@@ -259,9 +258,8 @@ def root_summary(source, transforms, scalars_static=()):
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    roots_by = {name for name, behaviour in transforms.items() if behaviour.abstract}
     counts = {name: len(places) for name, places in definitions.items()}
-    roots, applied, units = applications(tree, imports, transforms, roots_by, lines, counts)
+    roots, applied, units = applications(tree, imports, transforms, lines, counts)
     if any(counts.get(unit.split(".")[0], 0) > 1 for unit in units):
         return None
     if any(transform in scalars_static for _, transform, _, _ in roots):
@@ -271,11 +269,13 @@ def root_summary(source, transforms, scalars_static=()):
         return None  # which class a parameter holds is for the module's calls to say: all of them
     local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
     instances = UnreadInstances() if may_apply_an_instance(text) else module_objects(tree, imports, source)
-    around = {}  # (enclosing's answers)
+    around, held = {}, set()  # (enclosing's answers; the class attributes the flows read in them)
     flows = {unit: parameter_calls(func, imports, local_functions, None, None, instances,
-                                   enclosing(tree, unit, around, imports)) for unit, func in units.items()}
+                                   noted(enclosing(tree, unit, around, imports), held)) for unit, func in units.items()}
     if type(instances) is UnreadInstances and instances.asked:
         return None  # which class a name of the module holds is for the whole module to say
+    if held and named_outside(held, source, text):
+        return None  # what a class's attribute holds is for the whole module's stores to say
     return {"roots": roots, "applied": applied, "flows": flows}
 
 

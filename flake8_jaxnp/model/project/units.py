@@ -32,23 +32,24 @@ _UNBOUND = frozenset({"staticmethod", "classmethod"})
 RUN_METHODS = ("__init__", "__call__")
 
 
-def applications(tree, imports, transforms, roots_by, lines=None, module_counts=None):
+def applications(tree, imports, transforms, lines=None, module_counts=None):
     """(roots, applied, units) for the module ``tree``: roots [[unit, transform, traced
     parameters, line]] for its own defs (line: the def's for a decorator, else the
     application's); applied [[import binding, attributes, transform, positions bound,
     names bound, static positions, static names, line]] for imported functions; units
-    {unit: def} of the roots. ``roots_by``: the transforms whose applications are roots;
+    {unit: def} of the roots: the applications of every transform, as each traces what it is given
+    (``jax.grad``'s tracers reach the callees too), but for one that is not abstract inside a unit
+    an abstract one traces (``_Reader.finish``);
     ``lines`` (``TransformLines``): only statements on lines that name one are read;
     ``module_counts``: how many times the whole module binds each name at its top level,
     when ``tree`` holds only a part of it."""
-    reader = _Reader(tree, imports, transforms, roots_by, lines)
+    reader = _Reader(tree, imports, transforms, lines)
     module = _Scope(tree, None, "")
     if module_counts:
         module.lookup("")
         module.counts_at_least(module_counts)
     reader.walk(tree.body, (module,))
-    roots, units = reader.finish()
-    return roots, sorted(reader.applied, key=lambda entry: (entry[-1], entry[2])), units
+    return reader.finish()
 
 
 def run_methods(tree, imports):
@@ -300,13 +301,12 @@ def _bindings(node):
 
 
 class _Reader:
-    def __init__(self, tree, imports, transforms, roots_by, lines):
+    def __init__(self, tree, imports, transforms, lines):
         self.imports = imports
         self.transforms = transforms
-        self.roots_by = roots_by
         self.lines = lines
-        self.applied = []
-        self._found = []  # (unit, def, transform, traced parameters, line)
+        self._applied = []  # (scope's prefix, transform, applied entry)
+        self._found = []  # (unit, def, transform, traced parameters, line, scope's prefix)
 
     def qualname(self, expr):
         return imported_qualname(expr, self.imports)
@@ -329,8 +329,8 @@ class _Reader:
                 stack.extend(d for d in node.args.defaults + node.args.kw_defaults if d is not None)
                 for decorator in node.decorator_list:
                     spec = transform_spec(decorator, self.qualname, self.transforms)
-                    if spec is not None and spec[0] in self.roots_by:
-                        self._add(node, 0, unit, spec, 0, (), node.lineno)
+                    if spec is not None:
+                        self._add(node, 0, unit, spec, 0, (), node.lineno, chain)
                 owner = chain[-1].node if type(chain[-1].node) is ast.ClassDef else None
                 self.walk(node.body, chain + (_Scope(node, owner, unit + "."),))
                 continue
@@ -349,7 +349,7 @@ class _Reader:
             spec = transform_spec(call.func, self.qualname, self.transforms)
         else:
             return
-        if spec is not None and spec[0] in self.roots_by:
+        if spec is not None:
             self._target(call.args[0], spec, chain, 0, (), call.lineno)
 
     def _target(self, expr, spec, chain, bound, names, line, returned=False):
@@ -365,7 +365,8 @@ class _Reader:
                 self._target(expr.func, spec, chain, bound, names, line, returned=True)
             return
         if type(expr) is ast.Lambda and not returned:  # jax.jit(lambda x: step(x)): a def of one return
-            self._add(_lambda_def(expr), 0, f"{chain[-1].prefix}<lambda:{expr.lineno}>", spec, bound, names, line)
+            self._add(_lambda_def(expr), 0, f"{chain[-1].prefix}<lambda:{expr.lineno}>", spec, bound, names, line,
+                      chain)
             return
         if type(expr) is ast.Attribute and expr.attr == "apply" and spec[1]:
             return  # options of apply's positions (variables first): not read
@@ -386,29 +387,38 @@ class _Reader:
             options = named_options(spec[1])
             static = selected_arguments(options, STATIC_NUMBERS, STATIC_NAMES)
             if static is not None and not (spec[0] == "jax.vmap" and "in_axes" in options):
-                self.applied.append([*found, returned, spec[0], bound, sorted(names), *static, line])
+                self._applied.append((chain[-1].prefix, spec[0],
+                                      [*found, returned, spec[0], bound, sorted(names), *static, line]))
             return
         func, binds_self, unit = found
         if returned:
             func, binds_self = returned_def(func), 0
             unit = f"{unit}.{func.name}" if func is not None else None
         if func is not None:
-            self._add(func, binds_self, unit, spec, bound, names, line)
+            self._add(func, binds_self, unit, spec, bound, names, line, chain)
 
-    def _add(self, func, binds_self, unit, spec, bound, names, line):
+    def _add(self, func, binds_self, unit, spec, bound, names, line, chain):
         params = applied_parameters(func, spec[0], spec[1], bound + binds_self, names)
         if params:
-            self._found.append((unit, func, spec[0], params, line))
+            self._found.append((unit, func, spec[0], params, line, chain[-1].prefix))
 
     def finish(self):
-        """The roots by unit, and their defs."""
+        """(roots, applied, units). A transform that is not abstract (``jax.grad``) applied inside a
+        unit that an abstract one traces is left out: that root's flows follow a call under it
+        (``jax.grad(loss)(p)``, and the reach what ``loss`` calls), and roots there would have the
+        module read whole where they ask what a name holds (purejaxrl's nested ``_loss_fn``)."""
+        staged = tuple(unit + "." for unit, _, transform, _, _, _ in self._found if self.transforms[transform].abstract)
         roots, units = {}, {}
-        for unit, func, transform, params, line in self._found:
+        for unit, func, transform, params, line, site in self._found:
+            if site.startswith(staged) and not self.transforms[transform].abstract:
+                continue
             known = roots.get((unit, transform))
             roots[(unit, transform)] = (params | known[0], min(line, known[1])) if known else (params, line)
             units[unit] = func
+        applied = [entry for site, transform, entry in self._applied
+                   if not (site.startswith(staged) and not self.transforms[transform].abstract)]
         return [[unit, transform, sorted(params), line] for (unit, transform), (params, line)
-                in sorted(roots.items())], units
+                in sorted(roots.items())], sorted(applied, key=lambda entry: (entry[-1], entry[2])), units
 
     def _resolve(self, expr, chain):
         """(def, whether it binds self) for a unit of the module, (import binding,
