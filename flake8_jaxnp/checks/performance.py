@@ -18,7 +18,7 @@ GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for 
 def recompile_in_loop(model):
     if not _compiles(model):
         return
-    walked = {}  # loop -> what its body binds and calls: one walk of it, however many statements ask
+    walked = {}  # loop -> what its body binds: one walk of it, however many statements ask
     for scope in {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)}:
         node = model.tree if scope is None else scope
         if isinstance(node, ast.Lambda) or node in model.traced:
@@ -44,7 +44,7 @@ def _recompiles(model, loop, stmt, walked):
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
         for decorator in stmt.decorator_list:
             spec = model.transform_spec(decorator)
-            if spec and spec[0] in model.staging_transforms and _called_in(loop, stmt.name, walked):
+            if spec and spec[0] in model.staging_transforms and _called_in(model, loop, stmt.name):
                 yield Finding.at(decorator, "JNP602", {
                     "what": f"@{describe(decorator)} makes a new function '{stmt.name}'", "loop": loop.lineno,
                     "fix": "define and jit it once, before the loop"})
@@ -79,7 +79,7 @@ def _fresh_and_called(model, body, stmt, call, walked):
     called = isinstance(parent, ast.Call) and parent.func is call
     if not called and isinstance(stmt, ast.Assign) and stmt.value is call and len(stmt.targets) == 1 \
             and isinstance(stmt.targets[0], ast.Name):
-        called = _called_in(body, stmt.targets[0].id, walked)
+        called = _called_in(model, body, stmt.targets[0].id)
     if not called:
         return None
     if transform:
@@ -211,23 +211,30 @@ def _inside(model, node, ancestor):
     return node is ancestor
 
 
-def _called_in(loop, name, walked):
-    """Whether the loop's body calls ``name``."""
-    return name in _body_names(loop, walked)[1]
+def _called_in(model, loop, name):
+    """Whether the loop's body (or a def's), nested defs and lambdas too, calls ``name``: read from
+    the index of the name's reads (a few nodes, each followed up its parents), not a walk of the body."""
+    iterated = _iterated(loop)
+    for read in model.reads(name):
+        call = model.parent(read)
+        if type(call) is not ast.Call or call.func is not read:
+            continue
+        node = call
+        while node is not None and model.parent(node) is not loop:
+            node = model.parent(node)
+        if node is not None and any(node is code for code in iterated):
+            return True
+    return False
 
 
 def _body_names(loop, walked):
-    """({name the loop's body binds: the Name nodes that bind it}, names it calls), from one
-    walk of the body kept in ``walked``: a loop with thousands of calls is not walked once per call."""
+    """{name the loop's body binds: the Name nodes that bind it}, from one walk of the body kept in
+    ``walked``: a loop with thousands of statements is not walked once per question."""
     if loop not in walked:
-        bound, called = {}, set()
+        bound = walked[loop] = {}
         for node in walk_own(_iterated(loop), ()):  # nested defs and lambdas too
-            kind = type(node)
-            if kind is ast.Name and type(node.ctx) is not ast.Load:
+            if type(node) is ast.Name and type(node.ctx) is not ast.Load:
                 bound.setdefault(node.id, []).append(node)
-            elif kind is ast.Call and type(node.func) is ast.Name:
-                called.add(node.func.id)
-        walked[loop] = bound, called
     return walked[loop]
 
 
@@ -385,7 +392,7 @@ def _bound_in_body(model, loop, expr, walked):
     when it is not a Name; None otherwise."""
     if not isinstance(expr, ast.Name):
         return expr
-    stores = _body_names(loop, walked)[0].get(expr.id, ())
+    stores = _body_names(loop, walked).get(expr.id, ())
     stmt = model.parent(stores[0]) if len(stores) == 1 else None
     return stmt.value if isinstance(stmt, ast.Assign) and stmt.targets == [stores[0]] else None
 
@@ -471,7 +478,7 @@ def _counter_shaped(model, loop, name, walked):
 def _growth(model, loop, name, walked):
     """The one statement of the loop's body that binds ``name``, when it is ``name = concatenate([name,
     ...])`` (or append, hstack, ...) run on every iteration; else None."""
-    stores = _body_names(loop, walked)[0].get(name, ())
+    stores = _body_names(loop, walked).get(name, ())
     target = loop.target if isinstance(loop, ast.For) else ast.Pass()
     if len(stores) != 1 or any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(target)):
         return None
@@ -501,4 +508,4 @@ def _counter(loop, walked):
         return None
     if not isinstance(target, ast.Name):
         return None
-    return None if target.id in _body_names(loop, walked)[0] else target.id  # rebound in the body
+    return None if target.id in _body_names(loop, walked) else target.id  # rebound in the body

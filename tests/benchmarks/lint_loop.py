@@ -9,7 +9,10 @@ between (as a new flake8 run): the second pass reuses the kept findings of every
 asking its project questions again (subtract the figure without ``--warm``: the first pass);
 ``--bare`` parses without linting (what the loop costs without the plugin).
 ``--cachegrind`` runs the same command under ``valgrind --tool=cachegrind`` (``PYTHONHASHSEED=0``)
-and prints its instruction total: a figure that the machine's load does not move.
+and prints its instruction total: a figure that the machine's load does not move. ``--flake8``
+(with ``--cachegrind``) counts flake8 itself over the folders instead (``--jobs 1``, with the plugin
+and a new cache folder, then without it, as ``bench.py`` runs them) and prints both totals and
+their ratio: issue 47's "every file analysed" row in instructions.
 """
 import argparse
 import ast
@@ -34,6 +37,36 @@ def parsed_files(folders):
     return found
 
 
+def instructions(command, env=None):
+    """The instruction total of ``command`` under cachegrind (and its output)."""
+    result = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
+                             "--cachegrind-out-file=/dev/null", *command],
+                            env=dict(env or os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", result.stderr)
+    if result.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind failed:\n{result.stderr[-2000:]}")
+    return int(found.group(1).replace(",", "")), result.stdout.strip()
+
+
+def flake8_ratio(folders):
+    """Print flake8's instructions over ``folders`` with the plugin (a new cache folder) and without."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench  # (the sibling script: its launcher drops the plugin for "without")
+
+    totals = {}
+    for mode in ("with", "without"):
+        for measured in (False, True):  # (a first run compiles the bytecode)
+            with tempfile.TemporaryDirectory() as cache_dir:
+                plugin = ["--jaxnp-cache-dir", cache_dir] if mode == "with" else []
+                command = [sys.executable, "-c", bench.LAUNCHER, mode, *bench.FLAKE8_ARGS, *plugin, *folders]
+                if measured:
+                    totals[mode], _ = instructions(command, bench.CHILD_ENV)
+                else:
+                    subprocess.run(command, env=bench.CHILD_ENV, capture_output=True, check=True)
+    print(f"flake8 with the plugin {totals['with']:,} instructions, without {totals['without']:,}; "
+          f"ratio {totals['with'] / totals['without']:.3f}")
+
+
 def lint_all(files, cache_dir):
     from flake8_jaxnp import linter
     from flake8_jaxnp.options import OFF_BY_DEFAULT, Options
@@ -48,17 +81,16 @@ def main():
     parser.add_argument("--cachegrind", action="store_true", help="count the instructions under valgrind")
     parser.add_argument("--warm", action="store_true", help="lint twice, the second time reusing the kept findings")
     parser.add_argument("--bare", action="store_true", help="parse only (the loop without the plugin)")
+    parser.add_argument("--flake8", action="store_true", help="with --cachegrind: flake8 with and without the plugin")
     options = parser.parse_args()
+    if options.cachegrind and options.flake8:
+        flake8_ratio(list(map(str, options.folders)))
+        return
     if options.cachegrind:
         command = [sys.executable, __file__, *map(str, options.folders)] + \
             (["--warm"] if options.warm else []) + (["--bare"] if options.bare else [])
-        result = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no",
-                                 "--cachegrind-out-file=/dev/null", *command],
-                                env=dict(os.environ, PYTHONHASHSEED="0"), capture_output=True, text=True)
-        found = re.search(r"I\s+refs:\s+([\d,]+)", result.stderr)
-        if result.returncode != 0 or found is None:
-            raise SystemExit(f"valgrind failed:\n{result.stderr[-2000:]}")
-        print(f"{found.group(1)} instructions; {result.stdout.strip()}")
+        total, output = instructions(command)
+        print(f"{total:,} instructions; {output}")
         return
     files = parsed_files(options.folders)
     if options.bare:

@@ -19,11 +19,11 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..instances import given_by_calls
-from ..syntax import entries_looked_up, is_test_file, module_imports, parameters, split_attributes
+from ..syntax import child_nodes, entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
 from .constants import GLOBAL_NEEDS
-from .flows import binding_counts, call_target
+from .flows import call_target, count_bindings
 
 
 def answer(found):
@@ -461,8 +461,8 @@ def _uses(text):
     imports = module_imports(tree)
     local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
     calls, stores, stack, handing, made, counts, found = {}, {}, [(tree, None, None)], {}, {}, {}, []
-    references, called = set(), set()  # (a call's function is walked after the call)
-    while stack:
+    references, called, assigned = set(), set(), []  # (a call's function is walked after the call)
+    while stack:  # (one walk: each top-level def's ``binding_counts`` is counted on the way)
         node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
         kind = type(node)
         if kind in _SCOPES and loop is not _MAYBE_TRACED:
@@ -470,22 +470,22 @@ def _uses(text):
         elif kind in _LOOPS and loop is not _MAYBE_TRACED:
             loop = node
         if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
-            outer, made[node] = node, {}
-            counts[node] = binding_counts(node)
-            handing[node] = _handed_parameters(node, counts[node])
-        stack.extend([(child, loop, outer) for child in ast.iter_child_nodes(node)])
+            outer, made[node], counts[node] = node, {}, {}
+        stack.extend([(child, loop, outer) for child in child_nodes(node)])
+        if outer is not None:
+            count_bindings(node, counts[outer])
         if kind is ast.Call and not any(type(a) is ast.Starred for a in node.args) and all(
                 k.arg for k in node.keywords):
             called.add(node.func)
-        elif kind is ast.alias and node.asname:
-            references.add(node.name)
+        elif kind is ast.Import or kind is ast.ImportFrom:
+            references.update([alias.name for alias in node.names if alias.asname])
         elif kind is ast.Attribute and node not in called:
             references.add(node.attr)
         elif kind is ast.Name and node not in called:
             binding = imports.get(node.id)
             references.add(binding[2] or node.id if binding else node.id)
         if kind is ast.Assign and outer is not None:
-            _made_by_call(node, counts[outer], made[outer], imports, local_functions)
+            assigned.append((node, outer))
         elif kind is ast.Attribute and type(node.ctx) is ast.Store and loop is not None and loop is not _MAYBE_TRACED:
             root, attributes = split_attributes(node)
             binding = imports.get(root.id) if root is not None else None
@@ -493,6 +493,10 @@ def _uses(text):
                 stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
         elif kind is ast.Call and not any(type(a) is ast.Starred for a in node.args):
             found.append((node, loop, outer))  # (read once the walk knows every name a def binds to a call)
+    for func, counted in counts.items():
+        handing[func] = _handed_parameters(func, counted)
+    for node, outer in assigned:
+        _made_by_call(node, counts[outer], made[outer], imports, local_functions)
     for node, loop, outer in found:
         looped = loop is not None and loop is not _MAYBE_TRACED
         handed = handing.get(outer, ((), None))

@@ -341,15 +341,21 @@ def binding_counts(node):
     imports, defs and the other ``BINDING_STATEMENTS``)}: a name bound once has one value."""
     counts = {}
     for inner in walk_own([node], ()):
-        kind = type(inner)
-        if kind is ast.Name and type(inner.ctx) is not ast.Load:
-            counts[inner.id] = counts.get(inner.id, 0) + 1
-        elif kind is ast.arg:
-            counts[inner.arg] = counts.get(inner.arg, 0) + 1
-        elif kind in BINDING_STATEMENTS:
-            for name in bound_by(inner):
-                counts[name] = counts.get(name, 0) + 1
+        count_bindings(inner, counts)
     return counts
+
+
+def count_bindings(node, counts):
+    """Add the names ``node`` itself binds to ``counts`` (one step of ``binding_counts``, for a walk
+    that reads more than bindings)."""
+    kind = type(node)
+    if kind is ast.Name and type(node.ctx) is not ast.Load:
+        counts[node.id] = counts.get(node.id, 0) + 1
+    elif kind is ast.arg:
+        counts[node.arg] = counts.get(node.arg, 0) + 1
+    elif kind in BINDING_STATEMENTS:
+        for name in bound_by(node):
+            counts[name] = counts.get(name, 0) + 1
 
 
 def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
