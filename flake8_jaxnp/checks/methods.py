@@ -135,7 +135,7 @@ def _kept_by_jitted_calls(model, scope, candidates):
     name -> the lines where it does, a superset: a class body's count for the def around it); only
     statements spanning one of those lines are walked."""
     yield from _stores_after_runs(scope, _attribute_stored, partial(_kept_run, model, candidates),
-                                  sorted(set().union(*candidates.values())))
+                                  "as its bound self", sorted(set().union(*candidates.values())))
 
 
 def _attribute_stored(node):
@@ -155,11 +155,12 @@ def _kept_run(model, candidates, node):
     return None, ()
 
 
-def _stores_after_runs(scope, stored, run, lines=None):
+def _stores_after_runs(scope, stored, run, held="static", lines=None):
     """JNP306 at each node that assigns an attribute of an object (``stored(node)``: the (name,
     attribute) pairs it assigns) after a statement of the same block ran a jitted function that keeps
-    that attribute (``run(node)``: (what runs, the pairs it keeps)); with ``lines``, only the
-    statements spanning one of them are walked."""
+    that attribute (``run(node)``: (what runs, the pairs it keeps)), ``held`` saying how the object was
+    given (static, or bound as a jitted method's self); with ``lines``, only the statements spanning one
+    of them are walked."""
     for stmts, _ in blocks(scope.body, repeats):
         used = {}  # (name, attribute) kept by a jitted function run so far in this block -> what ran
         for later in stmts:
@@ -168,7 +169,8 @@ def _stores_after_runs(scope, stored, run, lines=None):
             for node in walk_own([later], SCOPES) if used else ():  # (no store matters before a jitted run)
                 key = next((key for key in stored(node) if key in used), None)
                 if key is not None:
-                    yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key]})
+                    yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key],
+                                                      "held": held})
             for node in walk_own([later], SCOPES):
                 compiled, kept = run(node)
                 used.update((key, compiled) for key in kept if key not in used)
