@@ -12,7 +12,7 @@ from .. import api
 from ..model import containers, dtypes
 from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE, UNKNOWN_VALUE
 from ..model.names import BindingKind
-from ..model.syntax import argument_for, defaults, positional_names
+from ..model.syntax import argument_for, defaults, held_name, positional_names
 from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
 from ..findings import Finding
 from . import describe, rule
@@ -124,11 +124,11 @@ class CallerValues:
         func = self.model.enclosing_function(node)
         names = positional_names(func) if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) else ()
         operands = (node.left, node.right) if type(node) is ast.BinOp else (node.target, node.value)
-        return any(name is not None and name.id in names for name in map(_read_name, operands))
+        return any(name is not None and name.id in names for name in map(held_name, operands))
 
     def parameter_of(self, expr):
         """The def whose parameter, never rebound, ``expr`` reads (or an item of: ``params["b"]``); else None."""
-        model, name = self.model, _read_name(expr)
+        model, name = self.model, held_name(expr)
         func = model.enclosing_function(name) if name is not None else None
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)) or name.id not in positional_names(func):
             return None
@@ -137,7 +137,7 @@ class CallerValues:
     def value(self, func, expr):
         """(Value, where the calls are) when every call of ``func`` passes the parameter that ``expr``
         reads a JAX array of one dtype (``expr``: the parameter, or an item of it), else None."""
-        found = self._received(func, _read_name(expr).id)
+        found = self._received(func, held_name(expr).id)
         held = containers.item(found[0], expr.slice) if found and type(expr) is ast.Subscript else \
             found[0] if found else None
         return (held, found[1]) if held is not None and held.kind in (JAX, TRACER) and held.dtype else None
@@ -239,12 +239,6 @@ def _place(line):
     """A call's line (this module's) or ``path:line`` (another's) as it sorts: by module, then line."""
     path, _, number = str(line).rpartition(":")
     return path, int(number)
-
-
-def _read_name(expr):
-    """The name ``expr`` reads, itself or an item of it by a constant (``params["b"]``), or None."""
-    expr = expr.value if type(expr) is ast.Subscript and type(expr.slice) is ast.Constant else expr
-    return expr if type(expr) is ast.Name else None
 
 
 def _literal(expr):

@@ -20,7 +20,8 @@ from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.keys import deferred, every_call_consumers, reads_besides_key
-from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, bound_names, positional, positional_names, walk_own
+from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, held_name, lookup_key, positional,
+                            positional_names, walk_own)
 from . import describe, iterates_twice, repeats, rule
 from .key_consumers import UNSEEN, VMAP, Consumers
 from .remade_keys import remade_key_findings
@@ -388,11 +389,8 @@ def _is_target(stmt, child):
 def held_key(expr):
     """The name a key is held by: ``key``, or ``keys[6]`` for an item of a name read with a
     constant index (the subkeys of one split); else None."""
-    if type(expr) is ast.Name:
-        return expr.id
-    if type(expr) is ast.Subscript and type(expr.value) is ast.Name and type(expr.slice) is ast.Constant:
-        return f"{expr.value.id}[{expr.slice.value!r}]"
-    return None
+    name = held_name(expr)
+    return None if name is None else name.id if name is expr else f"{name.id}[{lookup_key(expr)}]"
 
 
 def _base(name):

@@ -1,6 +1,7 @@
 """JNP205/JNP306: methods jitted with ``self`` traced (a plain object cannot be), or with
 ``self`` static (the compiled code keeps the attribute values it saw)."""
 import ast
+from functools import partial
 
 from ..findings import Finding
 from ..model.parameters import traces_the_class
@@ -133,28 +134,50 @@ def _kept_by_jitted_calls(model, scope, candidates):
     the scope, binding them once, both calls a method of and stores an attribute of (``candidates``:
     name -> the lines where it does, a superset: a class body's count for the def around it); only
     statements spanning one of those lines are walked."""
-    lines = sorted(set().union(*candidates.values()))
+    yield from _stores_after_runs(scope, _attribute_stored, partial(_kept_run, model, candidates),
+                                  "as its bound self", sorted(set().union(*candidates.values())))
+
+
+def _attribute_stored(node):
+    """[(name, attribute)] when ``node`` stores ``name.attribute``."""
+    return [(node.value.id, node.attr)] if type(node) is ast.Attribute and type(node.ctx) is ast.Store \
+        and type(node.value) is ast.Name else ()
+
+
+def _kept_run(model, candidates, node):
+    """(what runs, (name, attribute) for the attributes it keeps) when ``node`` calls a method of a name
+    of ``candidates`` whose object keeps what that method's jitted trace read."""
+    if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+            and node.func.value.id in candidates and model.may_hold_arrays(node):  # (a source)
+        kept = model.value(node.func.value).member(("kept", node.func.attr))
+        return f"{describe(node.func)}()", [(node.func.value.id, attr) for (_, attr), _ in
+                                            (kept.members if kept is not None else ())]
+    return None, ()
+
+
+def _stores_after_runs(scope, stored, run, held="static", lines=None):
+    """JNP306 at each node that assigns an attribute of an object (``stored(node)``: the (name,
+    attribute) pairs it assigns) after a statement of the same block ran a jitted function that keeps
+    that attribute (``run(node)``: (what runs, the pairs it keeps)), ``held`` saying how the object was
+    given (static, or bound as a jitted method's self); with ``lines``, only the statements spanning one
+    of them are walked. A name bound again holds another object (built afresh on each iteration)."""
     for stmts, loop in blocks(scope.body, repeats):
-        used, found = {}, set()  # (name, attribute) kept by a jitted call run so far in this block -> what ran
+        used, found = {}, set()  # (name, attribute) kept by a jitted function run so far in this block -> what ran
         for later in _in_order_run(stmts, loop):
-            if used:  # a name bound again holds another object (built afresh on each iteration)
+            if used:
                 rebound = bound_names(later)
                 used = {key: ran for key, ran in used.items() if key[0] not in rebound}
-            if not any(later.lineno <= line <= later.end_lineno for line in lines):
+            if lines is not None and not any(later.lineno <= line <= later.end_lineno for line in lines):
                 continue
-            for node in walk_own([later], SCOPES) if used else ():
-                key = (node.value.id, node.attr) if type(node) is ast.Attribute and type(node.ctx) is ast.Store \
-                    and type(node.value) is ast.Name else None
-                if key in used and node not in found:
+            for node in walk_own([later], SCOPES) if used else ():  # (no store matters before a jitted run)
+                key = next((key for key in stored(node) if key in used), None)
+                if key is not None and node not in found:
                     found.add(node)
-                    yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key]})
+                    yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key],
+                                                      "held": held})
             for node in walk_own([later], SCOPES):
-                if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
-                        and node.func.value.id in candidates and model.may_hold_arrays(node):  # (a source)
-                    kept = model.value(node.func.value).member(("kept", node.func.attr))
-                    used.update(((node.func.value.id, attr), f"{describe(node.func)}()")
-                                for (_, attr), _ in (kept.members if kept is not None else ())
-                                if (node.func.value.id, attr) not in used)
+                compiled, kept = run(node)
+                used.update((key, compiled) for key in kept if key not in used)
 
 
 def _in_order_run(stmts, loop):
@@ -204,23 +227,10 @@ def _reassignments(model, cls, methods):
     ``attr`` (``obj.method(...)``, ``f(obj, x)``), where ``obj`` is bound once, to ``cls(...)``, or
     is ``self`` in a method of ``cls`` (``fit`` calling ``self.step(x)``, then ``self.a = ...``)."""
     for scope, name in _instances(model, cls):
-        bindings = model.scope(scope).bindings.get(name, ())
-        if len(bindings) != 1:
+        if len(model.scope(scope).bindings.get(name, ())) != 1:
             continue  # rebound: which object is meant cannot be told
-        for stmts, loop in blocks(scope.body, repeats):
-            used, found = {}, set()  # attribute read by the jitted functions run so far in this block -> which one
-            for later in _in_order_run(stmts, loop):
-                if used and name in bound_names(later):
-                    used = {}  # another object from here on
-                for node in walk_own([later], SCOPES) if used else ():  # (no store matters before a jitted run)
-                    for attr in _stored_attributes(node, name, cls, methods):
-                        if attr in used and node not in found:
-                            found.add(node)
-                            yield Finding.at(node, "JNP306", {"name": name, "attr": attr, "compiled": used[attr]})
-                            break
-                for node in walk_own([later], SCOPES):
-                    compiled, reads = _run_with_static(model, node, name, cls, methods)
-                    used.update((attr, compiled) for attr in reads if attr not in used)
+        yield from _stores_after_runs(scope, partial(_stored_attributes, name=name, cls=cls, jitted=methods),
+                                      partial(_run_with_static, model, name=name, cls=cls, methods=methods))
 
 
 def _instances(model, cls):
@@ -243,24 +253,25 @@ def _instances(model, cls):
 
 
 def _stored_attributes(node, name, cls, jitted):
-    """The attributes of ``name``'s object that ``node`` assigns: ``obj.attr = ...``, or
-    ``obj.method(...)`` of a method of ``cls`` whose body assigns ``self.attr`` (not one of the
+    """(name, attribute) for the attributes of ``name``'s object that ``node`` assigns: ``obj.attr = ...``,
+    or ``obj.method(...)`` of a method of ``cls`` whose body assigns ``self.attr`` (not one of the
     ``jitted`` methods: they assign only while traced)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name \
             and isinstance(node.ctx, ast.Store):
-        return [node.attr]
+        return [(name, node.attr)]
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
             and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
         method = next((m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == node.func.attr), None)
         if method is not None and method.name not in jitted and positional_names(method)[:1] == ["self"]:
-            return sorted({n.attr for n in ast.walk(method) if isinstance(n, ast.Attribute)
-                           and isinstance(n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Store)})
+            return sorted({(name, n.attr) for n in ast.walk(method) if isinstance(n, ast.Attribute) and isinstance(
+                n.value, ast.Name) and n.value.id == "self" and isinstance(n.ctx, ast.Store)})
     return []
 
 
 def _run_with_static(model, node, name, cls, methods):
-    """(what runs, the attributes of ``name``'s object it keeps) when ``node`` runs a jitted method of
-    it (``obj.method(...)``, ``obj(...)``) or passes it as a static argument (``f(obj, x)``)."""
+    """(what runs, (name, attribute) for the attributes of ``name``'s object it keeps) when ``node`` runs
+    a jitted method of it (``obj.method(...)``, ``obj(...)``) or passes it as a static argument
+    (``f(obj, x)``)."""
     if not isinstance(node, ast.Call):
         return None, ()
     if isinstance(node.func, ast.Name) and node.func.id == name:
@@ -271,5 +282,5 @@ def _run_with_static(model, node, name, cls, methods):
         given = [i for i, arg in enumerate(node.args) if isinstance(arg, ast.Name) and arg.id == name]
         reads = _static_object_reads(model, node.func) if given else {}  # (the call's own test first)
         kept = [reads[i] for i in given if i in reads]
-        return f"{describe(node.func)}()" if kept else None, set().union(*kept)
-    return f"{cls.name}.{method}()", methods.get(method, ())
+        return f"{describe(node.func)}()" if kept else None, {(name, attr) for attr in set().union(*kept)}
+    return f"{cls.name}.{method}()", {(name, attr) for attr in methods.get(method, ())}

@@ -25,6 +25,8 @@ PYTHON_BUILTINS = frozenset({"float", "int", "bool", "complex", "len", "str", "r
                              "hasattr", "type"})
 # A mapping's views that give its values (a jitted result's ``metrics.items()``: pairs of a key and a subtree).
 MAPPING_VIEWS = frozenset({"items", "values"})
+# The methods of a dict that read it and change nothing (``d.get("w")``, ``d.items()``).
+MAPPING_READS = MAPPING_VIEWS | {"get", "keys"}
 SHAPE_PRESERVING_METHODS = frozenset({"copy", "reshape", "ravel", "flatten", "transpose", "squeeze", "swapaxes",
                                       "block_until_ready", "clip", "round", "conj", "repeat", "take", "sort",
                                       "max", "min"})

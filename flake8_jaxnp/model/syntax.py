@@ -267,6 +267,12 @@ def table_entries(display):
             for key, value in zip(display.keys, display.values)]
 
 
+def held_name(expr):
+    """The Name ``expr`` reads, itself or an item of it by a constant key (``params["b"]``, ``keys[6]``), or None."""
+    expr = expr.value if type(expr) is ast.Subscript and type(expr.slice) is ast.Constant else expr
+    return expr if type(expr) is ast.Name else None
+
+
 def lookup_key(subscript):
     """The repr of the constant key of ``LOSSES["l2"]``; None for a key known only at runtime."""
     return repr(subscript.slice.value) if type(subscript.slice) is ast.Constant else None

@@ -446,11 +446,11 @@ class FunctionFlow:
                 return library.generator_method(self, call)
             if base.members and base.member(("call", call.func.attr)) is not None:
                 return base.member(("call", call.func.attr))  # timestep.last()
-            dict_method = call.func.attr in ("get", "items", "keys", "values")
-            if base.kind in TREES and not dict_method and self.traced is not None and self._ran_method(
+            reads = call.func.attr in library.MAPPING_READS  # (d.get(...), d.items(): a dict's)
+            if base.kind in TREES and not reads and self.traced is not None and self._ran_method(
                     call, args, keywords):
                 return UNKNOWN_VALUE  # model.loss(x), model a traced object of a same-file class
-            if base.kind in ARRAYS or base.kind in TREES and call.func.attr not in ("get", "keys"):
+            if base.kind in ARRAYS or base.kind in TREES and (not reads or call.func.attr in library.MAPPING_VIEWS):
                 return library.method(self, call, base, traced_result)
         record = self.context.record(call.func) if type(call.func) is ast.Name else None
         if record is not None:

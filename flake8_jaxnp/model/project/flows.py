@@ -494,7 +494,13 @@ def looked_up(expr, imports, shadowing=()):
     if name is None or name.id in shadowing:
         return None
     target = call_target(expr.value, imports, {name.id})
-    return (target[0], [*target[1], TABLE_ENTRY, lookup_key(expr), bound]) if target is not None else None
+    return table_entry(target, expr, bound) if target is not None else None
+
+
+def table_entry(table, subscript, bound=0):
+    """The call target of the entries that ``subscript`` (``LOSSES[key]``) may read of the dict that the
+    call target ``table`` names, called with ``bound`` arguments given before (``functools.partial``)."""
+    return table[0], [*table[1], TABLE_ENTRY, lookup_key(subscript), bound]
 
 
 def _derivations(arguments, bindings, own, imports):

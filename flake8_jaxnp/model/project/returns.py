@@ -9,7 +9,7 @@ import json
 from ... import api
 from .. import dtypes
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
-from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
+from ..library import GENERATOR_CONSTRUCTORS, MAPPING_READS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
 from .flows import HOST_METHODS, RETURNED
 
@@ -163,7 +163,7 @@ def unchanged_dicts(func, local):
     read, uses = set(), []
     for node in walk_own([func], ()):  # (one walk: the uses are judged once every read is known)
         kind = type(node)
-        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in _READING_METHODS:
+        if kind is ast.Call and type(node.func) is ast.Attribute and node.func.attr in MAPPING_READS:
             read.add(node.func.value)
         elif kind is ast.Subscript and type(node.ctx) is ast.Load or kind is ast.Return:
             read.add(node.value)
@@ -171,9 +171,6 @@ def unchanged_dicts(func, local):
             uses.append(node)
     changed = {node.id for node in uses if node not in read}
     return {name: value for name, value in local.items() if name not in changed}
-
-
-_READING_METHODS = frozenset({"items", "values", "keys", "get"})
 
 
 def returned_dtype(value, imports, local, params, depth=0):

@@ -20,10 +20,10 @@ from functools import lru_cache
 from ..constructors import dataclass_fields_of
 from ..parameters import applied_parameters, transform_options
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child_nodes, class_body_names,
-                      imported_qualname, lookup_key, named_options, parameters, positional_names, selected_arguments,
+                      imported_qualname, named_options, parameters, positional_names, selected_arguments,
                       split_attributes, transform_spec)
 from ..traced import LINEN_COMPACT, LINEN_MODULES
-from .flows import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, PASSED_FUNCTION, TABLE_ENTRY, bound_by
+from .flows import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, PASSED_FUNCTION, bound_by, table_entry
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Decorators after which a method read from ``self`` binds no first parameter.
@@ -428,7 +428,7 @@ class _Reader:
         if type(expr) is ast.Subscript:  # LOSSES[name], LOSSES imported: the entries its key may give
             found = self._resolve(expr.value, chain)
             imported = found is not None and not isinstance(found[0], ast.AST)
-            return (found[0], [*found[1], TABLE_ENTRY, lookup_key(expr), 0]) if imported else None
+            return table_entry(found, expr) if imported else None
         root, attributes = split_attributes(expr)
         if root is None:
             return None
