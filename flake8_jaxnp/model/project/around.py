@@ -8,7 +8,7 @@ functions (``self.loss_fn = LOSSES[name]``, ``flows.looked_up``).
 import ast
 
 from ..syntax import parameters, positional_names, walk_own
-from .flows import INSTANCE_METHOD, binding_counts, looked_up
+from .targets import INSTANCE_METHOD, binding_counts, looked_up
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)
