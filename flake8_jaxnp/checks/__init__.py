@@ -46,9 +46,9 @@ def reads_a_clock(model):
 def consumes_a_key(model):
     """Whether a call of the module consumes a key by itself (``Consumers.direct``): a same-file
     function consumes one only through such a call, and JNP601 and JNP606 follow nothing else."""
-    from .key_consumers import Consumers  # (the keys family's helper, which needs this module first)
+    from .key_consumers import consumers_of  # (the keys family's helper, which needs this module first)
 
-    return bool(model.made(Consumers).direct())
+    return bool(consumers_of(model).direct())
 
 
 # What a module must have for a rule family to find anything in it, by family: the linter imports

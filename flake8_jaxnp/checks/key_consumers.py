@@ -1,6 +1,7 @@
 """Which calls of a module consume a PRNG key (JNP601, JNP606): samplers, splits whose outputs
 are used, and the project's functions that consume a key parameter on every call."""
 import ast
+import weakref
 
 from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument, key_name,
@@ -14,6 +15,15 @@ from ..model.syntax import TRIES, argument_for, method_in, positional, positiona
 UNSEEN = "unseen split"
 VMAP = "jax.vmap"
 _MAX_WRAPS = 8  # transforms around transforms followed (jax.jit(jax.grad(f)))
+_MADE = weakref.WeakKeyDictionary()  # model -> its Consumers: the keys need asks first, then the check
+
+
+def consumers_of(model):
+    """The module's ``Consumers``, made once per model."""
+    found = _MADE.get(model)
+    if found is None:
+        found = _MADE[model] = Consumers(model)
+    return found
 
 
 class Consumers:

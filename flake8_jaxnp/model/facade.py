@@ -61,15 +61,6 @@ class Model:
         self._passed_arrays = {}  # def -> its parameters every call in other modules gives a device array
         self._given_bodies = None  # the defs a body where arrays can enter calls with arguments (reach)
         self._given = {}  # def -> the passes ``Tracing.returned`` ran with the arrays its callers give
-        self._made = {}  # (``made``) maker -> what it made of this model
-
-    def made(self, maker):
-        """``maker(self)``, made once per model and dropped with it: what a rule family's need
-        (``checks.NEEDS``) finds first and its check reads again."""
-        found = self._made.get(maker)
-        if found is None:
-            found = self._made[maker] = maker(self)
-        return found
 
     def may_hold_arrays(self, node):
         """False when no value in the body around ``node`` can be an array: checks that only
