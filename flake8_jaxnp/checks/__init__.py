@@ -43,20 +43,10 @@ def reads_a_clock(model):
     return any(model.qualname(call.func) in timed for call in model.nodes(ast.Call))
 
 
-def consumes_a_key(model):
-    """Whether a call of the module consumes a key by itself (``Consumers.direct``): a same-file
-    function consumes one only through such a call, and JNP601 and JNP606 follow nothing else."""
-    from .key_consumers import consumers_of  # (the keys family's helper, which needs this module first)
-
-    return bool(consumers_of(model).direct())
-
-
 # What a module must have for a rule family to find anything in it, by family: the linter imports
 # a family only for a module that has it (an editor's save of a file that differentiates,
-# donates, times and draws nothing never loads those checks); a family not named here always runs.
-# (By module of ``checks/``: ``remade_keys`` is the keys family's too.)
-NEEDS = {"gradients": differentiates, "donation": donates, "timing": reads_a_clock, "keys": consumes_a_key,
-         "remade_keys": consumes_a_key}
+# donates and times nothing never loads those checks); a family not named here always runs.
+NEEDS = {"gradients": differentiates, "donation": donates, "timing": reads_a_clock}
 
 
 def describe(node):

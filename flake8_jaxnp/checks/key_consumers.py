@@ -1,7 +1,6 @@
 """Which calls of a module consume a PRNG key (JNP601, JNP606): samplers, splits whose outputs
 are used, and the project's functions that consume a key parameter on every call."""
 import ast
-import weakref
 
 from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument, key_name,
@@ -15,15 +14,6 @@ from ..model.syntax import TRIES, argument_for, method_in, positional, positiona
 UNSEEN = "unseen split"
 VMAP = "jax.vmap"
 _MAX_WRAPS = 8  # transforms around transforms followed (jax.jit(jax.grad(f)))
-_MADE = weakref.WeakKeyDictionary()  # model -> its Consumers: the keys need asks first, then the check
-
-
-def consumers_of(model):
-    """The module's ``Consumers``, made once per model."""
-    found = _MADE.get(model)
-    if found is None:
-        found = _MADE[model] = Consumers(model)
-    return found
 
 
 class Consumers:
@@ -42,7 +32,6 @@ class Consumers:
         # options it was measured built with (an Equinox dropout)
         self.drawing_layers = {name: facts["draws_when_called"] for name, facts in api.framework_layers().items()
                                if "draws_when_called" in facts}
-        self._direct = None  # (``direct``, once found)
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
@@ -55,22 +44,15 @@ class Consumers:
                         if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT} \
             if model.project is not None else set()
 
-    def direct(self):
-        """The calls that consume a key by themselves: samplers, splits, seeded samples, drawing
-        layers and calls of another module's function that consumes one."""
-        if self._direct is None:
-            qualname, consuming = self.model.qualname, self.samplers | {SPLIT}
-            self._direct = [call for call in self.model.nodes(ast.Call)
-                            if qualname(call.func) in consuming or seeded_sample(call) is not None
-                            or self._drawing_layer(call) or self._imported_consumer(call) is not None]
-        return self._direct
-
     def calls(self):
         """{call: (key expression, "draw" or "split", positions of its result that hand the key
         back)} for every call that consumes a key; none in a module without a sampler, a split
         or a call of another module's function that consumes a key, as a same-file function
         consumes only through one of those."""
-        calls, direct = self.model.nodes(ast.Call), self.direct()
+        calls = self.model.nodes(ast.Call)
+        qualname, consuming = self.model.qualname, self.samplers | {SPLIT}
+        direct = [call for call in calls if qualname(call.func) in consuming or seeded_sample(call) is not None
+                  or self._drawing_layer(call) or self._imported_consumer(call) is not None]
         if not direct:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)

@@ -22,7 +22,7 @@ from ..findings import Finding
 from ..model.keys import deferred, every_call_consumers, reads_besides_key
 from ..model.syntax import COMPREHENSIONS, SCOPES, TRIES, bound_names, positional, positional_names, walk_own
 from . import describe, iterates_twice, repeats, rule
-from .key_consumers import UNSEEN, VMAP, consumers_of
+from .key_consumers import UNSEEN, VMAP, Consumers
 from .remade_keys import remade_key_findings
 
 # What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
@@ -42,7 +42,7 @@ _EXITS = (ast.Break, ast.Continue, ast.Return)
 
 @rule("JNP601", "JNP606")
 def prng_key_reuse(model):
-    finder = consumers_of(model)
+    finder = Consumers(model)
     consumers = finder.calls()  # call -> (key expression, how it consumes it)
     branches = _branch_calls(model, consumers, finder) if consumers else {}
     broadcasts = {call: vmap for call in consumers for vmap in [finder.broadcast_by(call)] if vmap is not None}

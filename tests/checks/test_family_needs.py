@@ -49,8 +49,7 @@ def test_a_module_that_needs_no_gated_family_loads_none(tmp_path):
     assert "transfers" in loaded  # (a family with no need)
 
 
-@pytest.mark.parametrize("family, fixture", [
-    ("gradients", "jnp604.py"), ("donation", "jnp605.py"), ("timing", "jnp603.py"), ("keys", "jnp601.py"),
-    ("remade_keys", "jnp601.py")])
+@pytest.mark.parametrize("family, fixture", [("gradients", "jnp604.py"), ("donation", "jnp605.py"),
+                                             ("timing", "jnp603.py")])
 def test_a_module_that_meets_a_need_loads_its_family(family, fixture):
     assert family in _families_loaded(ROOT / "fixtures" / fixture)
