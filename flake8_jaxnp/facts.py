@@ -26,6 +26,8 @@ CLOCKS = frozenset({
 })
 # Clocks that time a region (not entropy sources such as uuid4).
 TIMERS = frozenset(name for name in CLOCKS if name.startswith(("time.", "datetime.")))
+# Calls that time a callable they are given (``timeit.repeat(lambda: f(x))``): its run is the region.
+CALLABLE_TIMERS = frozenset({"timeit.timeit", "timeit.repeat"})
 # Methods of a probability distribution that draw from the key they get as ``seed=``
 # (``dist.sample(seed=key)``: the convention of distrax and TensorFlow Probability).
 SEEDED_SAMPLERS = frozenset({"sample", "sample_and_log_prob"})

@@ -7,6 +7,7 @@ import gc
 import importlib
 import os
 import sys
+from functools import lru_cache
 
 from . import api, reuse
 from .findings import INTERNAL_ERROR, Finding
@@ -15,16 +16,45 @@ from .options import DEFAULT
 from .patterns import Pattern
 
 
-def _declared_checks():
-    """Every check that a rule-family module of ``checks/`` defines with ``@rule(codes)``, by module
-    name: a new check needs no list entry."""
+@lru_cache(maxsize=None)
+def _families():
+    """The names of the rule-family modules of ``checks/``: a new family needs no list entry."""
     from . import checks
 
-    names = sorted(name.removesuffix(".py") for name in os.listdir(checks.__path__[0])
-                   if name.endswith(".py") and name != "__init__.py")
-    modules = [importlib.import_module(f"{checks.__name__}.{name}") for name in names]
-    return tuple(value for module in modules for value in vars(module).values()
+    return tuple(sorted(name.removesuffix(".py") for name in os.listdir(checks.__path__[0])
+                        if name.endswith(".py") and name != "__init__.py"))
+
+
+@lru_cache(maxsize=None)
+def _family_checks(family):
+    """The checks that family module ``family`` defines with ``@rule(codes)`` (imported here)."""
+    module = importlib.import_module(f"{__package__}.checks.{family}")
+    return tuple(value for value in vars(module).values()
                  if callable(value) and hasattr(value, "codes") and value.__module__ == module.__name__)
+
+
+def _declared_checks():
+    """Every declared check, of every family."""
+    return tuple(check for family in _families() for check in _family_checks(family))
+
+
+def _checks_for(model):
+    """The checks a lint of ``model`` runs: ``CHECKS`` once it is loaded (or set), else those of each
+    family whose need (``checks.NEEDS``) the module meets, imported when first met. A need only
+    says where a family can find nothing, so both give the same findings."""
+    declared = globals().get("CHECKS")
+    if declared is not None:
+        return declared
+    from .checks import NEEDS
+
+    return [check for family in _families() if _needed(family, NEEDS, model) for check in _family_checks(family)]
+
+
+def _needed(family, needs, model):
+    try:
+        return family not in needs or needs[family](model)
+    except Exception:  # noqa: BLE001 - then its checks run, and report the failure as JNP900
+        return True
 
 
 def _model_class():
@@ -37,7 +67,7 @@ _ON_FIRST_USE = {"CHECKS": _declared_checks, "Model": _model_class}
 
 
 def __getattr__(name):
-    """``CHECKS`` (the declared checks) and ``Model`` (the model's facade), imported when first
+    """``CHECKS`` (every declared check) and ``Model`` (the model's facade), imported when first
     asked for: they are a third of the plugin's start-up, which a process whose files name no
     JAX, or whose findings are all reused, never needs."""
     if name in _ON_FIRST_USE:
@@ -94,13 +124,13 @@ def _lint(tree, lines, options, filename):
         found = reuse.reused(where, filename, options)
         if found is not None:
             return found
-    loaded = sys.modules[__name__]  # (its Model and CHECKS are imported on first use: __getattr__)
+    loaded = sys.modules[__name__]  # (its Model is imported on first use: __getattr__)
     try:
         model = loaded.Model(tree, options, filename)
     except Exception as exc:  # noqa: BLE001 - any failure becomes JNP900, flake8 goes on
         return [_internal_error(exc)]
     results = set()
-    for check in loaded.CHECKS:
+    for check in _checks_for(model):
         try:
             results.update(check(model))
         except Exception as exc:  # noqa: BLE001

@@ -3,10 +3,12 @@ Findings, declared with ``@rule(codes)``: the linter runs every check so declare
 import ast
 import bisect
 
+from ..facts import CALLABLE_TIMERS, TIMERS
 from ..model.instances import method_in
 from ..model.kinds import JAX_TREE
 from ..model.names import BindingKind
 from ..model.syntax import named_options, positional_names, selected_arguments
+from ..model.traced import Behaviour
 
 DESCRIBED_LENGTH = 40  # characters of source text a message quotes before it elides arguments
 
@@ -18,6 +20,33 @@ def rule(*codes):
         check.codes = codes
         return check
     return declare
+
+
+def differentiates(model):
+    """Whether a differentiating transform traces a function of the module (JNP604 looks nowhere else)."""
+    return any(t.behaviour is Behaviour.DIFFERENTIATING for traced in model.traced.values() for t in traced.transforms)
+
+
+DONATING = ("donate_argnums", "donate_argnames")
+
+
+def donates(model):
+    """Whether a call of the module donates (``donate_argnums=``), or calls another project module's
+    jitted function that does: JNP605 has nothing to follow otherwise."""
+    return any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords) \
+        or calls_an_imported_jit_with(model, DONATING)
+
+
+def reads_a_clock(model):
+    """Whether the module calls a clock or a timer of callables: JNP603 times nothing else."""
+    timed = TIMERS | CALLABLE_TIMERS
+    return any(model.qualname(call.func) in timed for call in model.nodes(ast.Call))
+
+
+# What a module must have for a rule family to find anything in it, by family: the linter imports
+# a family only for a module that has it (an editor's save of a file that differentiates,
+# donates and times nothing never loads those checks); a family not named here always runs.
+NEEDS = {"gradients": differentiates, "donation": donates, "timing": reads_a_clock}
 
 
 def describe(node):

@@ -6,10 +6,8 @@ from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, bound_names, walk_own
-from . import blocks, calls_an_imported_jit_with, describe, jitted_parameters, repeats, rule
+from . import DONATING, blocks, describe, donates, jitted_parameters, repeats, rule
 
-
-DONATING = ("donate_argnums", "donate_argnames")
 # What a deleted (donated) jax.Array still answers: its metadata outlives its buffer (measured on
 # JAX 0.10.2, as is ``jax.tree.map(np.shape, deleted)``).
 METADATA = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "sharding"})
@@ -25,9 +23,8 @@ HOLDING_DISPLAYS = (ast.Dict, ast.List, ast.Tuple)
 
 @rule("JNP605")
 def donated_buffer_reuse(model):
-    if not any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords) \
-            and not calls_an_imported_jit_with(model, DONATING):
-        return  # nothing in the module donates
+    if not donates(model):
+        return
     for scope in [model.tree, *model.nodes(*FUNCTION_NODES)]:
         if isinstance(scope, ast.Lambda) or scope in model.traced:
             continue  # inside traced code donation does not apply to the tracers

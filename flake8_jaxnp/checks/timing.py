@@ -1,7 +1,7 @@
 """JNP603: timing that does not wait for JAX."""
 import ast
 
-from ..facts import TIMERS
+from ..facts import CALLABLE_TIMERS, TIMERS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import argument_for, own_expression_nodes, positional_names
@@ -10,8 +10,6 @@ from . import blocks, describe, is_jitted, repeats, rule
 # Calls that wait for the device: after one of them the clock reads a finished result.
 SYNC_METHODS = frozenset({"block_until_ready", "item", "tolist", "__array__"})
 SYNC_FUNCTIONS = frozenset({"jax.block_until_ready", "jax.device_get"})
-# Calls that time a callable they are given (``timeit.repeat(lambda: f(x))``): its run is the region.
-CALLABLE_TIMERS = frozenset({"timeit.timeit", "timeit.repeat"})
 
 
 @rule("JNP603")

@@ -18,7 +18,7 @@ from .constructors import Constructors
 from .containers import handing_out_jitted, summary_value
 from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
-from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
+from .project.targets import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .parameters import binds_first_parameter, known_truths
 from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
 from .traced import APPLY_OPTIONS, Behaviour, Transform

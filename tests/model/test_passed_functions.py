@@ -1,7 +1,7 @@
 """What the summaries say of a factory that calls a function it is given, or that jits anew."""
 import textwrap
 
-from flake8_jaxnp.model.project.flows import PASSED_FUNCTION
+from flake8_jaxnp.model.project.targets import PASSED_FUNCTION
 from flake8_jaxnp.model.project.summaries import summarise
 from flake8_jaxnp.model.traced import transform_tables
 

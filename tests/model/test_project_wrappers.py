@@ -11,7 +11,8 @@ from test_findings_reuse import reused_when_unchanged
 from test_project import codes_at, lint
 from test_project_roots import write_package
 
-from flake8_jaxnp.model.project.constants import GLOBAL_STATEMENT, constant_needs, numpy_summary
+from flake8_jaxnp.model.project.constants import constant_needs, numpy_summary
+from flake8_jaxnp.model.project.defaults import GLOBAL_STATEMENT
 from flake8_jaxnp.model.project.summaries import class_summary, summarise
 from flake8_jaxnp.model.project.wrappers import class_needs
 from flake8_jaxnp.options import Options

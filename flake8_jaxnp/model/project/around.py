@@ -9,7 +9,7 @@ import ast
 
 from ...patterns import Pattern
 from ..syntax import parameters, positional_names, walk_own
-from .flows import HOLDER, INSTANCE_METHOD, binding_counts, looked_up
+from .targets import HOLDER, INSTANCE_METHOD, binding_counts, looked_up
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)

@@ -7,18 +7,11 @@ from ...patterns import Pattern
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, module_imports, table_entries, walk_own
-from .flows import binding_counts, call_target
+from .defaults import GLOBAL_NEEDS
+from .targets import binding_counts, call_target
 
-# What a module that rebinds a global through ``global`` must contain: the statement, which starts a
-# line, or follows a ``;`` or the ``:`` of a one-line block.
-GLOBAL_STATEMENT = Pattern(rb"(?:\A|[\n\r;:])[\s\\]*global[\s\\]")
-# The text tests ask first for a pattern that starts with a literal, which re finds by a fast scan for it (a
-# hundred times faster than a pattern starting with a choice of what may precede, tried at every byte).
-GLOBAL_NEEDS = (Pattern(rb"global[\s\\]"), GLOBAL_STATEMENT)
 # What a module with a NumPy constant must contain: the import that names NumPy's modules.
 NUMPY_WORD = Pattern(rb"numpy")
-# The part of a summary that ``numpy_summary`` gives, as ``Project.summary`` names it (no def has this name).
-NUMPY = "(numpy)"
 
 
 @lru_cache(maxsize=1024)

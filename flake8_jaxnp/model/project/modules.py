@@ -19,20 +19,17 @@ from ..syntax import module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
-from .constants import NUMPY, constant_needs, numpy_summary
 from .defaults import (OtherModules, answer, calls_keeping_default, is_test_module, leaves_out, modules_naming,
                        passed_functions, shown, table_functions)
-from .flows import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY, called_object
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
-from .returns import passes_tracers
+from .targets import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY, called_object
 from .wrappers import class_needs
 
-# Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
-# where a summary is computed: an editor's save whose project summaries are kept never needs it.
-# The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
-CLASSES = "(classes)"
+# Imported where used (a save whose summaries and reach are kept never needs them): summarising a module's text
+# (``summaries``, ``units``, ``objects``, ``handed_keys``, ``constants``) and solving the reach (``returns``).
+CLASSES, NUMPY = "(classes)", "(numpy)"  # the parts of a summary class_summary and numpy_summary give (no def's name)
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
@@ -163,6 +160,7 @@ class Project(OtherModules):
                 MEMORY.definitions[path] = (version, definitions)
                 if defines not in definitions:
                     return None
+            from .constants import numpy_summary
             from .summaries import class_summary, function_summary, summarise
             if defines in PARTS:
                 part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
@@ -253,6 +251,7 @@ class Project(OtherModules):
 
     def numpy_data(self, binding, attributes=()):
         """Whether an imported name is a project module's NumPy array constant (``constants``)."""
+        from .constants import constant_needs
         found = self.resolve(binding, attributes)
         summary = self.summary(found[0], NUMPY, constant_needs(found[1])) \
             if found is not None and found[0] != self.path and type(found[1]) is str else None
@@ -300,6 +299,7 @@ class Project(OtherModules):
         function's traced parameters only grow, so each is visited at most once per
         parameter."""
         from .objects import PassedObjects
+        from .returns import passes_tracers
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
         last_names = tuple(sorted(_last_names(self.transforms)))  # (given_a_transform's)
         # (path, function, transform) -> traced parameters; -> the chain's root (None for a

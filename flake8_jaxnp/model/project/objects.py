@@ -13,7 +13,7 @@ from ..kinds import ARRAY_ANNOTATIONS
 from ..library import array_function
 from ..names import BindingKind, Names
 from ..syntax import FUNCTION_NODES, module_imports, parameters, split_attributes, transform_spec, walk_own
-from .flows import INSTANCE_METHOD, binding_counts, call_target
+from .targets import INSTANCE_METHOD, binding_counts, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 

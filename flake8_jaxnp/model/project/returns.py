@@ -11,7 +11,7 @@ from .. import dtypes
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, MAPPING_READS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
-from .flows import HOST_METHODS, RETURNED
+from .targets import HOST_METHODS, RETURNED
 
 # Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
 BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)

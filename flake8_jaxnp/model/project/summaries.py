@@ -25,14 +25,14 @@ from ..parameters import applied_parameters
 from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
 from .around import enclosing, named_outside, noted
 from .constants import bound_once, function_tables, module_objects, numpy_constants, rebound_globals
-from .flows import (CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES, UnreadInstances, followed_parameters,
-                    given_apply_fn, instances_of_imported_classes, may_apply_an_instance, may_call_given_apply_fn,
-                    parameter_calls)
+from .flows import (UnreadInstances, followed_parameters, given_apply_fn, instances_of_imported_classes,
+                    may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
 from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .package import top_level_definitions
 from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
 from .returns import conversions, dtype_spelled, returned_dtype, returned_kind, summary_qualname, unchanged_dicts
+from .targets import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
                     returned_def, run_methods)
 from .wrappers import wrapper_classes

@@ -23,7 +23,7 @@ from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child
                       imported_qualname, named_options, parameters, positional_names, selected_arguments,
                       split_attributes, transform_spec)
 from ..traced import LINEN_COMPACT, LINEN_MODULES
-from .flows import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, PASSED_FUNCTION, bound_by, table_entry
+from .targets import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, PASSED_FUNCTION, bound_by, table_entry
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 # Decorators after which a method read from ``self`` binds no first parameter.

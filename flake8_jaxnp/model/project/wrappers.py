@@ -20,7 +20,7 @@ import re
 
 from ..syntax import parameters, positional_names, walk_own
 from .around import attribute_stores, stored_parameters
-from .flows import NESTED_SCOPE_TYPES
+from .targets import NESTED_SCOPE_TYPES
 
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4
