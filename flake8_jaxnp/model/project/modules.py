@@ -202,8 +202,8 @@ class Project(OtherModules):
         if name in summary["functions"]:
             through, _ = self._converts_through(path, name, summary, {(path, name)})
             facts["converts"] = sorted(facts["converts"]) + through
-            from .handed_keys import handed_keys
-            facts.update(handed_keys(self, path, name, summary))
+            from . import handed_keys, returned_objects  # (both ask this Project back)
+            facts.update(handed_keys.handed_keys(self, path, name, summary), **returned_objects.made(self, path, facts))
         return path, facts
 
     def _converts_through(self, path, name, summary, seen):
