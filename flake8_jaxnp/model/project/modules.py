@@ -27,12 +27,10 @@ from .package import (ReachInputs, import_roots, is_project_module, kept_reach, 
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
 from .returns import passes_tracers
-from .wrappers import class_needs
+from .wrappers import CLASSES, class_needs
 
 # Summarising a module's text (``summaries``, ``units``, ``objects``, ``handed_keys``) is imported
 # where a summary is computed: an editor's save whose project summaries are kept never needs it.
-# The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
-CLASSES = "(classes)"
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",

@@ -4,8 +4,7 @@ named in the function's module (the summary's ``made``: an import binding or a t
 name there), resolved from that module, and the class's summary says what its plain methods
 return (``objects``), so that ``data = load(cfg)`` then ``data.get_batch(rng)`` gives NumPy
 data in the caller as ``Dataset(path).get_batch(rng)`` would in the class's own module."""
-from .modules import CLASSES
-from .wrappers import class_line
+from .wrappers import CLASSES, class_line
 
 
 def made(project, path, facts):

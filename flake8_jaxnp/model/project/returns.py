@@ -12,7 +12,6 @@ from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
 from .flows import HOST_METHODS, RETURNED, call_target
-from .units import plain_methods
 
 # Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
 BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
@@ -294,6 +293,7 @@ def method_results(tree, imports):
     """{class: {method: what it returns (``returned_kind``)}} for the plain methods of the
     module's top-level classes that end in a return and whose every return agrees: what
     ``obj.get_batch(rng)`` gives where another module's call made ``obj`` (``returned_objects``)."""
+    from .units import plain_methods  # (summarising: see ``modules``)
     found = {}
     for unit, func in plain_methods(tree, imports).items():
         nodes = list(walk_own(func.body))

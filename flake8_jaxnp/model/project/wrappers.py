@@ -22,6 +22,8 @@ from ..syntax import parameters, positional_names, walk_own
 from .around import attribute_stores, stored_parameters
 from .flows import NESTED_SCOPE_TYPES
 
+# The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
+CLASSES = "(classes)"
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4
 
