@@ -161,7 +161,6 @@ def class_summary(source, transforms):
             "objects": method_results(tree, imports)}
 
 
-
 def _classes(source, tree, imports, transforms, builders):
     """``wrappers.wrapper_classes`` of the module, ``builders`` its defs that return a jitted function."""
     return wrapper_classes(tree, lambda call: _is_jit_call(call, imports, transforms), builders,
