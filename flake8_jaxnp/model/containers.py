@@ -134,7 +134,8 @@ def handing_out_jitted(facts):
 
 def summary_value(returns, traced, held=None, named=None):
     """The Value of what a summary says a function returns (``returned_kind``): a jax.numpy array
-    (a tracer when given one), NumPy data, a dict whose values are one of those, a tuple of those;
+    (a tracer when given one), NumPy data, a dict whose values are one of those, an object whose
+    methods give one of those (``project.returned_objects``), a tuple of those;
     with the dtypes the summary's ``dtypes`` give them (``held``: ``returned_dtype``'s), a parameter's
     position read as the dtype that the call's argument for it names (``named``). A value whose kind
     is unknown but whose dtype is known (``v.astype(dtype)`` of a parameter's ``v``) keeps the dtype."""
@@ -144,6 +145,9 @@ def summary_value(returns, traced, held=None, named=None):
         items = held if type(held) is list and len(held) == size else [None] * size
         return Shaped(UNKNOWN, members=tuple((("item", i), summary_value(kind, traced, dtype, named))
                                              for i, (kind, dtype) in enumerate(zip(kinds, items))))
+    if type(returns) is dict and "methods" in returns:  # an object: what calling each of its methods gives
+        return Shaped(UNKNOWN, members=tuple((("call", name), summary_value(kind, False))
+                                             for name, kind in sorted(returns["methods"].items())))
     if type(returns) is dict or type(held) is dict:
         return holding("dict", summary_value(returns["each"] if type(returns) is dict else None, traced,
                                              held["each"] if type(held) is dict else None, named))

@@ -25,11 +25,11 @@ from .package import (ReachInputs, import_roots, is_project_module, kept_reach, 
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
 from .targets import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY, called_object
-from .wrappers import class_needs
+from .wrappers import CLASSES, class_needs
 
 # Imported where used (a save whose summaries and reach are kept never needs them): summarising a module's text
 # (``summaries``, ``units``, ``objects``, ``handed_keys``, ``constants``) and solving the reach (``returns``).
-CLASSES, NUMPY = "(classes)", "(numpy)"  # the parts of a summary class_summary and numpy_summary give (no def's name)
+NUMPY = "(numpy)"  # the part of a summary numpy_summary gives (no def's name)
 
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
@@ -200,8 +200,8 @@ class Project(OtherModules):
         if name in summary["functions"]:
             through, _ = self._converts_through(path, name, summary, {(path, name)})
             facts["converts"] = sorted(facts["converts"]) + through
-            from .handed_keys import handed_keys
-            facts.update(handed_keys(self, path, name, summary))
+            from . import handed_keys, returned_objects  # (both ask this Project back)
+            facts.update(handed_keys.handed_keys(self, path, name, summary), **returned_objects.made(self, path, facts))
         return path, facts
 
     def _converts_through(self, path, name, summary, seen):

@@ -11,7 +11,7 @@ from .. import dtypes
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, MAPPING_READS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
-from .targets import HOST_METHODS, RETURNED
+from .targets import HOST_METHODS, RETURNED, call_target
 
 # Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
 BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
@@ -122,6 +122,23 @@ def returned_kind(value, imports, local=None, depth=0):
 
 
 _LOCAL_DEPTH = 4  # how many local names deep a returned value is followed
+
+
+def returned_call(value, imports, own):
+    """The project name a returned call calls, for a caller to look up as a class (``return
+    Dataset(path)``: an object whose methods' results its class's summary knows): {"class":
+    [import binding or None for a top-level name of the module, attribute path]}, a list of those
+    (None where not) for a tuple; else None. ``own``: the def's parameters and local names."""
+    if type(value) is ast.Tuple:
+        items = [returned_call(item, imports, own) if type(item) is ast.Call else None for item in value.elts]
+        return items if any(items) else None
+    name = value.func if type(value) is ast.Call else None
+    while type(name) is ast.Attribute:
+        name = name.value
+    if type(name) is not ast.Name or name.id in own:
+        return None
+    target = call_target(value.func, imports, {name.id})
+    return {"class": list(target)} if target is not None else None
 
 
 def _dict_values(value, imports, local, depth):
@@ -267,3 +284,20 @@ def passes_tracers(params, traced, staged, returns_of):
                     and -len(returns) <= item < len(returns) and returns[item] == "jax":
                 return True
     return False
+
+
+def method_results(tree, imports):
+    """{class: {method: what it returns (``returned_kind``)}} for the plain methods of the
+    module's top-level classes that end in a return and whose every return agrees: what
+    ``obj.get_batch(rng)`` gives where another module's call made ``obj`` (``returned_objects``)."""
+    from .units import plain_methods  # (summarising: see ``modules``)
+    found = {}
+    for unit, func in plain_methods(tree, imports).items():
+        nodes = list(walk_own(func.body))
+        if type(func.body[-1]) is not ast.Return or any(type(n) in (ast.Yield, ast.YieldFrom) for n in nodes):
+            continue
+        kinds = {json.dumps(returned_kind(n.value, imports)) for n in nodes if type(n) is ast.Return}
+        if len(kinds) == 1 and kinds != {"null"}:
+            cls, method = unit.split(".")
+            found.setdefault(cls, {})[method] = json.loads(kinds.pop())
+    return found

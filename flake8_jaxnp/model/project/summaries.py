@@ -31,7 +31,8 @@ from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .package import top_level_definitions
 from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
-from .returns import conversions, dtype_spelled, returned_dtype, returned_kind, summary_qualname, unchanged_dicts
+from .returns import (conversions, dtype_spelled, method_results, returned_call, returned_dtype, returned_kind,
+                      summary_qualname, unchanged_dicts)
 from .targets import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
                     returned_def, run_methods)
@@ -46,7 +47,8 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "aliases": {}, "tables": {}}
+                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "objects": {}, "aliases": {},
+                "tables": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
     lines = TransformLines(source, imports, transforms)
@@ -103,7 +105,8 @@ def summarise(source, transforms, scalars_static=()):
                        {name for name, facts in functions.items() if facts.get("builds_jitted") is True})
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes, "rebound": rebound_globals(tree, source),
+            "numpy": numpy_constants(tree, imports), "classes": classes, "objects": method_results(tree, imports),
+            "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms),
             "tables": function_tables(tree, imports, local_functions),
@@ -148,12 +151,13 @@ def class_summary(source, transforms):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"classes": {}}
+        return {"classes": {}, "objects": {}}
     imports = module_imports(tree)
     lines = TransformLines(source, imports, transforms)
     built = {stmt.name: lines.touched(stmt) and _builds_jitted(stmt, imports, transforms) is True
              for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}  # (the last def)
-    return {"classes": _classes(source, tree, imports, transforms, {name for name, built in built.items() if built})}
+    return {"classes": _classes(source, tree, imports, transforms, {name for name, built in built.items() if built}),
+            "objects": method_results(tree, imports)}
 
 
 def _classes(source, tree, imports, transforms, builders):
@@ -210,7 +214,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         return None
     found = _jit_options(stmt, imports, transforms, {}) if jitted else None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {},
+            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {}, "objects": {},
             "options": {name: found} if found else {}}
 
 
@@ -468,6 +472,7 @@ def function_facts(func, imports):
                 stores[node.id] = stores.get(node.id, 0) + 1
             continue
         if kind in NESTED_SCOPE_TYPES:
+            rebound.add(getattr(node, "name", None))  # (a nested def or class: a name of the function's)
             continue
         if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
             local[node.targets[0].id] = node.value
@@ -502,6 +507,10 @@ def function_facts(func, imports):
     facts = {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
              "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
              "returned_keys": returned_keys(func, keys)}
+    made = {json.dumps(returned_call(value, imports, rebound | set(params))) for value in returned} \
+        if ends_in_return and kind is None and not func.decorator_list else ()
+    if len(made) == 1 and made != {"null"}:  # the object a call gives: ``returned_objects`` resolves its class
+        facts["made"] = json.loads(made.pop())
     if held is not None:  # (``returned_dtype``'s; most functions have none, and the summaries stay small)
         facts["dtypes"] = held
     return facts

@@ -22,6 +22,8 @@ from ..syntax import parameters, positional_names, walk_own
 from .around import attribute_stores, stored_parameters
 from .targets import NESTED_SCOPE_TYPES
 
+# The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
+CLASSES = "(classes)"
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4
 
@@ -59,15 +61,20 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
 
 def class_needs(name, staging):
     """The bytes patterns a module must match for its class ``name`` to have an entry: a line
-    starting ``class <name>`` (not asked of a name that is not ASCII: the module's encoding may
-    spell it otherwise), and a transform's last name (``staging``: what builds a jitted function)
-    or both ``__call__`` and ``__init__`` (what a forwarding class defines)."""
+    starting ``class <name>`` (``class_line``), and a transform's last name (``staging``: what
+    builds a jitted function) or both ``__call__`` and ``__init__`` (what a forwarding class defines)."""
     from .units import word_pattern  # (summarising: see ``modules``)
     needs = (word_pattern(tuple(sorted({*staging, "__call__"}))), word_pattern(tuple(sorted({*staging, "__init__"}))))
+    return (*class_line(name), *needs)
+
+
+def class_line(name):
+    """The bytes patterns of a line starting ``class <name>`` (none for a name that is not ASCII:
+    the module's encoding may spell it otherwise)."""
     if not name.isascii():
-        return needs
+        return ()
     named = rb"class[ \t\\\r\n]+%b(?![\w\x80-\xff])" % re.escape(name.encode())  # (first: ``GLOBAL_NEEDS``)
-    return re.compile(named), re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named), *needs
+    return re.compile(named), re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named)
 
 
 def _classes(tree):
