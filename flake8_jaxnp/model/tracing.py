@@ -11,11 +11,11 @@ import ast
 from functools import partial
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
-from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
-                    TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
+from .kinds import (ARRAY_ANNOTATIONS, JAX, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
+                    TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join, shaped)
 from . import dtypes
 from .constructors import Constructors
-from .containers import handing_out_jitted, summary_value
+from .containers import handing_out_jitted, summarised
 from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
 from .project.flows import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
@@ -267,29 +267,12 @@ class Tracing:
         return self._returned[key]
 
     def _summarised(self, call, args, keywords):
-        """What a call of another project module's function gives by its summary: device arrays from
-        a jitted one (tracers when given any), a jitted function from one that builds it, an array
-        from one that returns jax.numpy calls, NumPy data (or a tuple holding some) from one that
-        returns it whatever it is given, a tracer when a tracer goes to a parameter that every
-        return follows (``return x @ w``: ``follows``), with the dtypes the summary knows; else None."""
+        """What a call of another project module's function gives by its summary (``containers.summarised``)."""
         helper = self.helper_facts(call.func)
         if helper is None:
             return None
-        facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
-        if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
-            return handing_out_jitted(facts)
-        if facts.get("jitted"):
-            return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
-        if facts.get("builds_jitted"):
-            return builder_result(facts["builds_jitted"])
-        held = facts.get("dtypes")
-        named = partial(dtypes.argument_dtype, call, facts["params"], self.names, self.dtype_resolver)
-        if facts.get("returns"):
-            return summary_value(facts["returns"], traced, held, named)
-        given = dict(zip(facts["params"], args), **keywords) if not any(type(a) is ast.Starred for a in call.args) \
-            and None not in keywords else {}
-        follows = any(given.get(facts["params"][i], UNKNOWN_VALUE).traced for i in facts.get("follows", ()))
-        return TRACED_ARRAY if follows else summary_value(None, traced, held, named) if held is not None else None
+        named = partial(dtypes.argument_dtype, call, helper[0]["params"], self.names, self.dtype_resolver)
+        return summarised(helper[0], call, args, keywords, named)
 
     def _returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""
