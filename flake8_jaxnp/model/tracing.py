@@ -216,17 +216,25 @@ class Tracing:
         through recursion nor more than ``_MAX_HELPER_DEPTH`` helpers down; of a decorated def, the kind
         of one array its own pass gives alone. A function of another module: its summary's
         (``_summarised``)."""
-        callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
-        if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
-            methods = self.methods_called(call)
-            callee = methods[0] if len(methods) == 1 else None
-            bound = type(self.names.parent.get(callee)) is ast.ClassDef  # (else a function a parameter holds)
-            applied = getattr(call.func, "attr", None) == "apply"
-            if applied and callee is not None and args and "mutable" not in keywords:
-                # model.apply(variables, x): what the method gives for what follows the variables
-                args, keywords = args[1:], {k: v for k, v in keywords.items() if k not in APPLY_OPTIONS}
-            elif bound and callee.name != "__call__" or callee is None or applied:
-                return self._summarised(call, args, keywords)
+        callee = self.callee(call.func)
+        if callee is not None:
+            return self._returned_by(callee, type(call.func) is ast.Attribute, call, args, keywords)
+        # model(x), Block()(x), self.block(x), block.gate(x): the methods it runs, self bound, joined
+        methods, value = self.methods_called(call), None
+        applied = getattr(call.func, "attr", None) == "apply"
+        if not methods or applied and (not args or "mutable" in keywords):
+            return self._summarised(call, args, keywords)
+        if applied:  # model.apply(variables, x): what the method gives for what follows the variables
+            args, keywords = args[1:], {k: v for k, v in keywords.items() if k not in APPLY_OPTIONS}
+        for method in methods:
+            each = self._returned_by(method, type(self.names.parent.get(method)) is ast.ClassDef, call, args, keywords)
+            if each is None:
+                return None
+            value = each if value is None else join(value, each)
+        return value
+
+    def _returned_by(self, callee, bound, call, args, keywords):
+        """What ``callee`` gives for one call (``returned``); ``bound``: ``self`` is not among ``args``."""
         if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
             return None
         given = [*args, *keywords.values()]  # (with what ``*args`` and ``**options`` spread)
@@ -271,8 +279,8 @@ class Tracing:
         helper = self.helper_facts(call.func)
         if helper is None:
             return None
-        named = partial(dtypes.argument_dtype, call, helper[0]["params"], self.names, self.dtype_resolver)
-        return summarised(helper[0], call, args, keywords, named)
+        named = partial(dtypes.argument_dtype, call, helper[0].get("params", ()), self.names, self.dtype_resolver)
+        return summarised(helper[0], call, args, keywords, named)  # (a jitted function's summary has no params)
 
     def _returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""
