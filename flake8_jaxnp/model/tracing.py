@@ -35,6 +35,7 @@ ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape",
 
 # Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
 CALL_RUN_METHODS = frozenset({"__init__", "__call__", *CONSTRUCTION_HOOKS})
+CONSTRUCTING = CALL_RUN_METHODS - {"__call__"}
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
@@ -222,7 +223,8 @@ class Tracing:
         # model(x), Block()(x), self.block(x), block.gate(x): the methods it runs, self bound, joined
         methods, value = self.methods_called(call), None
         applied = getattr(call.func, "attr", None) == "apply"
-        if not methods or applied and (not args or "mutable" in keywords):
+        if not methods or applied and (not args or "mutable" in keywords) \
+                or any(getattr(method, "name", None) in CONSTRUCTING for method in methods):  # Model(x): the object
             return self._summarised(call, args, keywords)
         if applied:  # model.apply(variables, x): what the method gives for what follows the variables
             args, keywords = args[1:], {k: v for k, v in keywords.items() if k not in APPLY_OPTIONS}
