@@ -232,7 +232,9 @@ class FunctionFlow:
     def _loop(self, stmt, env, enter):
         """Analyse a loop body: a first pass finds what it assigns, the exact pass starts
         from that joined with the state before the loop. Inside another loop's first pass,
-        one provisional pass is enough (the enclosing loop's exact pass redoes it)."""
+        one provisional pass is enough (the enclosing loop's exact pass redoes it). Both passes
+        record the calls tracing spreads along: the first passes what the first iteration does
+        (``x = block.mix(x)`` gives the method the jit's tracer before the join forgets it)."""
         first = env.branch()
         exact, self._exact = self._exact, False
         try:
