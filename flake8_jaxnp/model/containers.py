@@ -6,6 +6,9 @@ A container's items are known only until the scope changes them: an item store
 container and forgets its items (``changed``), except what the change itself says: a list's
 ``append`` adds an item (a list built by appending keeps what every item holds), a record's
 attribute store sets that field (``cfg.dtype = jnp.float64``).
+
+A call of another project module's function gives what its summary says it returns (a tuple or
+dict of arrays, a jitted function, an object handing out jitted functions: ``summarised``).
 """
 import ast
 
