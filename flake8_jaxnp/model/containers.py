@@ -6,11 +6,14 @@ A container's items are known only until the scope changes them: an item store
 container and forgets its items (``changed``), except what the change itself says: a list's
 ``append`` adds an item (a list built by appending keeps what every item holds), a record's
 attribute store sets that field (``cfg.dtype = jnp.float64``).
+
+A call of another project module's function gives what its summary says it returns (a tuple or
+dict of arrays, a jitted function, an object handing out jitted functions: ``summarised``).
 """
 import ast
 
-from .kinds import (ARRAYS, EACH, EMPTY, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACER, UNKNOWN, UNKNOWN_VALUE,
-                    Shaped, Value, join)
+from .kinds import (ARRAYS, EACH, EMPTY, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACER, TRACER_TREE,
+                    UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
 
 # Literal node type -> the container it builds.
 LITERALS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
@@ -155,3 +158,26 @@ def summary_value(returns, traced, held=None, named=None):
     if returns is None:
         return Value(UNKNOWN, dtype) if dtype else UNKNOWN_VALUE
     return Value(NUMPY, dtype) if returns == "numpy" else Value(TRACER if traced else JAX, dtype)
+
+
+def summarised(facts, call, args, keywords, named):
+    """What a call of another project module's function gives by its summary ``facts``: device
+    arrays from a jitted one (tracers when given any), a jitted function from one that builds it, an
+    array from one that returns jax.numpy calls, NumPy data (or a tuple holding some) from one that
+    returns it whatever it is given, a tracer when a tracer goes to a parameter that every return
+    follows (``return x @ w``: ``follows``), with the dtypes the summary knows (``named``: the dtype
+    a parameter's argument names); else None."""
+    traced = any(value.traced for value in (*args, *keywords.values()))
+    if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
+        return handing_out_jitted(facts)
+    if facts.get("jitted"):
+        return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
+    if facts.get("builds_jitted"):
+        return builder_result(facts["builds_jitted"])
+    held = facts.get("dtypes")
+    if facts.get("returns"):
+        return summary_value(facts["returns"], traced, held, named)
+    given = dict(zip(facts["params"], args), **keywords) if not any(type(a) is ast.Starred for a in call.args) \
+        and None not in keywords else {}
+    follows = any(given.get(facts["params"][i], UNKNOWN_VALUE).traced for i in facts.get("follows", ()))
+    return TRACED_ARRAY if follows else summary_value(None, traced, held, named) if held is not None else None

@@ -277,8 +277,8 @@ class Conventions:
         ``__init__`` stores there; measured ``draws_from_key``): given to a transform, its weights are
         tracers, and calling it gives them. (A layer of no arrays, ``eqx.nn.Dropout``, gives concrete
         values of concrete ones outside a staging trace.)"""
-        stored = self.instances.stored_call(cls, field.target.id)
-        named = stored.func if stored is not None else field.annotation
+        stored = self.instances.stored_value(cls, field.target.id)
+        named = stored.func if type(stored) is ast.Call else field.annotation
         return bool(api.framework_layers().get(self.names.qualname(named), {}).get("draws_from_key"))
 
     def array_annotation(self, annotation):

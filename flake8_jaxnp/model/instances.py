@@ -259,21 +259,24 @@ class Instances(CarriedStructure):
             cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
         return inherits
 
-    def stored_call(self, cls, attr, depth=0):
-        """A call of what every assignment of ``self.<attr>`` in the ClassDef ``cls`` calls to
-        store there, all of them in its ``__init__`` or linen's ``setup`` (``self.linear =
-        nnx.Linear(...)``); where ``cls`` assigns none, its single same-file base's; else None."""
+    def stored_value(self, cls, attr, depth=0):
+        """What every assignment of ``self.<attr>`` in the ClassDef ``cls`` stores, all of them in its
+        ``__init__`` or linen's ``setup``: a call of one function (``self.linear = nnx.Linear(...)``) or
+        one display (``self.blocks = [block(k) for k in keys]``); where ``cls`` assigns none, its single
+        same-file base's; else None."""
         assigned = self._self_assignments(cls).get(attr, ())
         if not assigned:
             base = self.class_named(cls.bases[0]) if len(cls.bases) == 1 and depth < _MAX_DEPTH else None
-            return self.stored_call(base, attr, depth + 1) if base is not None and base is not cls else None
+            return self.stored_value(base, attr, depth + 1) if base is not None and base is not cls else None
         calls = {}
         for node, targets in assigned:
             init = self.names.enclosing_function(node)
-            if len(targets) != 1 or type(node) is not ast.Assign or type(node.value) is not ast.Call \
+            if len(targets) != 1 or type(node) is not ast.Assign \
                     or getattr(init, "name", None) not in ("__init__", "setup") \
                     or self.names.parent.get(init) is not cls:
                 return None
+            if type(node.value) is not ast.Call:
+                return node.value if len(assigned) == 1 and type(node.value) in LITERALS else None
             calls[ast.dump(node.value.func)] = node.value
             in_setup = init.name == "setup"
         # linen refuses a second assignment of a submodule in setup: such code never runs
@@ -282,7 +285,7 @@ class Instances(CarriedStructure):
     def constructor(self, expr):
         """The call that built the object ``expr`` holds: ``nn.Dense(4)`` of ``nn.Dense(4)(x)``,
         a name's single assignment (``layer = nn.Dense(4)``), ``self.<attr>`` in a method
-        (``stored_call``), an item of a list that holds only such objects (``self.layers[-1]``,
+        (``stored_value``), an item of a list that holds only such objects (``self.layers[-1]``,
         ``built``); else None."""
         if type(expr) is ast.Call:
             return expr
@@ -291,20 +294,20 @@ class Instances(CarriedStructure):
         if type(expr) is ast.Name:
             value = self.names.assigned_value(expr)
             return value if type(value) is ast.Call else None
-        if type(expr) is not ast.Attribute or type(expr.value) is not ast.Name or expr.value.id != "self":
-            return None
-        method = self.names.enclosing_function(expr)
-        cls = self.names.parent.get(method)
-        return self.stored_call(cls, expr.attr) if type(cls) is ast.ClassDef else None
+        stored = self._held(expr) if type(expr) is ast.Attribute else None
+        return stored if type(stored) is ast.Call else None
 
     def _held(self, expr):
         """What ``expr`` holds as written: a slice of it (``self.layers[:-1]``) holds its items; a
-        name or ``self.<attr>`` its one assignment's value (a display, or a call of a helper)."""
+        name or ``self.<attr>`` in a method its one assignment's value (a display, or a call)."""
         while type(expr) is ast.Subscript and type(expr.slice) is ast.Slice:
             expr = expr.value
         if type(expr) is ast.Name:
             return self.names.assigned_value(expr)
-        return self.constructor(expr) if type(expr) is ast.Attribute else None
+        if type(expr) is not ast.Attribute or type(expr.value) is not ast.Name or expr.value.id != "self":
+            return None
+        cls = self.names.parent.get(self.names.enclosing_function(expr))
+        return self.stored_value(cls, expr.attr) if type(cls) is ast.ClassDef else None
 
     def _built(self, container, depth=0):
         """The one call that builds every item of a list ``container`` is (a display, a dict display's

@@ -11,11 +11,11 @@ import ast
 from functools import partial
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
-from .kinds import (ARRAY_ANNOTATIONS, JAX, JAX_TREE, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
-                    TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
+from .kinds import (ARRAY_ANNOTATIONS, JAX, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
+                    TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value, join, shaped)
 from . import dtypes
 from .constructors import Constructors
-from .containers import handing_out_jitted, summary_value
+from .containers import handing_out_jitted, summarised
 from .conventions import CONSTRUCTION_HOOKS
 from .names import BindingKind
 from .project.targets import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
@@ -35,6 +35,7 @@ ARRAY_EVIDENCE = frozenset({"shape", "dtype", "ndim", "at", "astype", "reshape",
 
 # Methods that a call of a class or an instance runs (Model(x), model(x), model.apply(v, x)).
 CALL_RUN_METHODS = frozenset({"__init__", "__call__", *CONSTRUCTION_HOOKS})
+CONSTRUCTING = CALL_RUN_METHODS - {"__call__"}
 
 # Each function is analysed at most this many times while tracing spreads.
 _MAX_PASSES_PER_FUNCTION = 4
@@ -216,17 +217,26 @@ class Tracing:
         through recursion nor more than ``_MAX_HELPER_DEPTH`` helpers down; of a decorated def, the kind
         of one array its own pass gives alone. A function of another module: its summary's
         (``_summarised``)."""
-        callee, bound = self.callee(call.func), type(call.func) is ast.Attribute
-        if callee is None:  # model(x), Block()(x), self.block(x): the class's __call__, self bound
-            methods = self.methods_called(call)
-            callee = methods[0] if len(methods) == 1 else None
-            bound = type(self.names.parent.get(callee)) is ast.ClassDef  # (else a function a parameter holds)
-            applied = getattr(call.func, "attr", None) == "apply"
-            if applied and callee is not None and args and "mutable" not in keywords:
-                # model.apply(variables, x): what the method gives for what follows the variables
-                args, keywords = args[1:], {k: v for k, v in keywords.items() if k not in APPLY_OPTIONS}
-            elif bound and callee.name != "__call__" or callee is None or applied:
-                return self._summarised(call, args, keywords)
+        callee = self.callee(call.func)
+        if callee is not None:
+            return self._returned_by(callee, type(call.func) is ast.Attribute, call, args, keywords)
+        # model(x), Block()(x), self.block(x), block.gate(x): the methods it runs, self bound, joined
+        methods, value = self.methods_called(call), None
+        applied = getattr(call.func, "attr", None) == "apply"
+        if not methods or applied and (not args or "mutable" in keywords) \
+                or any(getattr(method, "name", None) in CONSTRUCTING for method in methods):  # Model(x): the object
+            return self._summarised(call, args, keywords)
+        if applied:  # model.apply(variables, x): what the method gives for what follows the variables
+            args, keywords = args[1:], {k: v for k, v in keywords.items() if k not in APPLY_OPTIONS}
+        for method in methods:
+            each = self._returned_by(method, type(self.names.parent.get(method)) is ast.ClassDef, call, args, keywords)
+            if each is None:
+                return None
+            value = each if value is None else join(value, each)
+        return value
+
+    def _returned_by(self, callee, bound, call, args, keywords):
+        """What ``callee`` gives for one call (``returned``); ``bound``: ``self`` is not among ``args``."""
         if callee in self._evaluating or len(self._evaluating) >= _MAX_HELPER_DEPTH:
             return None
         given = [*args, *keywords.values()]  # (with what ``*args`` and ``**options`` spread)
@@ -267,29 +277,12 @@ class Tracing:
         return self._returned[key]
 
     def _summarised(self, call, args, keywords):
-        """What a call of another project module's function gives by its summary: device arrays from
-        a jitted one (tracers when given any), a jitted function from one that builds it, an array
-        from one that returns jax.numpy calls, NumPy data (or a tuple holding some) from one that
-        returns it whatever it is given, a tracer when a tracer goes to a parameter that every
-        return follows (``return x @ w``: ``follows``), with the dtypes the summary knows; else None."""
+        """What a call of another project module's function gives by its summary (``containers.summarised``)."""
         helper = self.helper_facts(call.func)
         if helper is None:
             return None
-        facts, traced = helper[0], any(value.traced for value in (*args, *keywords.values()))
-        if facts.get("jitted_calls") and not traced:  # trainer = Trainer(cfg): trainer.train_step(...) gives arrays
-            return handing_out_jitted(facts)
-        if facts.get("jitted"):
-            return shaped(facts.get("result"), TRACER_TREE if traced else JAX_TREE)
-        if facts.get("builds_jitted"):
-            return builder_result(facts["builds_jitted"])
-        held = facts.get("dtypes")
-        named = partial(dtypes.argument_dtype, call, facts["params"], self.names, self.dtype_resolver)
-        if facts.get("returns"):
-            return summary_value(facts["returns"], traced, held, named)
-        given = dict(zip(facts["params"], args), **keywords) if not any(type(a) is ast.Starred for a in call.args) \
-            and None not in keywords else {}
-        follows = any(given.get(facts["params"][i], UNKNOWN_VALUE).traced for i in facts.get("follows", ()))
-        return TRACED_ARRAY if follows else summary_value(None, traced, held, named) if held is not None else None
+        named = partial(dtypes.argument_dtype, call, helper[0].get("params", ()), self.names, self.dtype_resolver)
+        return summarised(helper[0], call, args, keywords, named)  # (a jitted function's summary has no params)
 
     def _returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""

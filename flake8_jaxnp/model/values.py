@@ -232,7 +232,9 @@ class FunctionFlow:
     def _loop(self, stmt, env, enter):
         """Analyse a loop body: a first pass finds what it assigns, the exact pass starts
         from that joined with the state before the loop. Inside another loop's first pass,
-        one provisional pass is enough (the enclosing loop's exact pass redoes it)."""
+        one provisional pass is enough (the enclosing loop's exact pass redoes it). Both passes
+        record the calls tracing spreads along: the first passes what the first iteration does
+        (``x = block.mix(x)`` gives the method the jit's tracer before the join forgets it)."""
         first = env.branch()
         exact, self._exact = self._exact, False
         try:
@@ -336,7 +338,7 @@ class FunctionFlow:
 
     def _attribute(self, expr, env):
         base = self.eval(expr.value, env)  # self.scale, a property, runs its getter here, self bound:
-        getter = self._exact and self.traced is not None and type(expr.ctx) is ast.Load and self.context.callee(expr)
+        getter = self.traced is not None and type(expr.ctx) is ast.Load and self.context.callee(expr)
         if any(type(d) is ast.Name and d.id == "property" for d in getattr(getter, "decorator_list", ())):
             self.calls.append((getter, ast.copy_location(ast.Call(func=expr, args=[], keywords=[]), expr), [], {}))
         return library.attribute(self, expr, base)
@@ -419,7 +421,7 @@ class FunctionFlow:
                                   traced_input or staged and library.stages_constants(qualname))
             if result is not None:
                 return result
-            if qualname in TREE_MAPS and call.args and self._exact and self.traced is not None:
+            if qualname in TREE_MAPS and call.args and self.traced is not None:
                 mapped = self.context.callee(call.args[0])  # jax.tree.map(f, params): f runs in this trace
                 if mapped is not None:
                     self.calls.append((mapped, call, args, keywords))
@@ -432,7 +434,7 @@ class FunctionFlow:
             return Shaped(UNKNOWN, members=((("item", 0), array), (("item", 1), UNKNOWN_VALUE))) \
                 if layer.get("with_state") else array
         if isinstance(call.func, ast.Attribute):
-            if self._exact and self.traced is not None and traced_input \
+            if self.traced is not None and traced_input \
                     and self.context.callee(call.func) is None:  # (self.apply_fn: a method of the class)
                 for run in self.context.given_runs(call.func):  # state.apply_fn(variables, x): runs traced
                     self.calls.append((run[0], call, args, keywords))
@@ -458,8 +460,7 @@ class FunctionFlow:
         jitted_result = _TRANSFORMED_RESULT[traced_input or staged]
         callee = self.context.callee(call.func)
         if callee is not None:
-            if self._exact:
-                self.calls.append((callee, call, args, keywords))
+            self.calls.append((callee, call, args, keywords))
             if callee in self.context.jitted_callables:
                 if self.context.updates_state(callee):
                     self._updated_objects(call, args, env)
@@ -469,14 +470,14 @@ class FunctionFlow:
                 return builder_result(built)
         elif isinstance(call.func, ast.Call) and self.names.qualname(call.func.func) in self.context.transform_names:
             inner = call.func.args[0] if call.func.args else None
-            if inner is not None and self._exact and self.traced is not None:  # (a def, or those of which one runs)
+            if inner is not None and self.traced is not None:  # (a def, or those of which one runs)
                 transformed = self.context.callee(inner)  # jax.grad(loss)(p), jax.grad(self.loss)(p): loss runs under
                 for each in (transformed,) if transformed is not None else self.context.functions_passed(inner):
                     self.calls.append((each, call, args, keywords))  # this trace too (each def loss is given)
             if inner is not None and self.values.get(inner, UNKNOWN_VALUE).traced:
                 return _TRANSFORMED_RESULT[True]  # jax.vmap(self.linear)(x): the layer's traced arrays in every result
             return jitted_result  # jax.jit(f)(x), jax.grad(f)(x): device arrays, or tracers in traced code
-        elif self._exact and self.traced is not None and (traced_input or not args or any(
+        elif self.traced is not None and (traced_input or not args or any(
                 value.kind is PYTHON for value in args)):  # Model(x), model.apply(v, x), Block()(x, 2), Rx(p).array()
             self._ran_method(call, args, keywords)  # (__init__, __call__, a method of an object built here run traced)
         if func_value.kind is JAX_TREE:  # a name bound to jax.jit(f)
@@ -515,8 +516,7 @@ class FunctionFlow:
         """Whether ``call``, in traced code, runs a same-file method (``methods_called``), recorded for
         tracing to spread to (the tracers it passes; the Python values that keep a Module's parameters static)."""
         methods = self.context.methods_called(call)
-        if self._exact:
-            self.calls.extend((method, call, args, keywords) for method in methods)
+        self.calls.extend((method, call, args, keywords) for method in methods)
         return bool(methods)
 
 

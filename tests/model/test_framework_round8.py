@@ -75,3 +75,28 @@ def test_a_method_of_blocks_built_from_a_class_parameter(lint_source, passed, re
                            "        return x\n\n\n"
                            f"@nnx.jit\ndef forward(x):\n    return Model({passed}, nnx.Rngs(0))(x)\n")
     assert lint_source(source) == ([(_line(source, "jnp.nonzero"), "JNP203")] if reported else [])
+
+
+MIXERS = ("class NumpyMixer(eqx.Module):\n    linear: eqx.nn.Linear\n\n    def __init__(self, key):\n"
+          "        self.linear = eqx.nn.Linear(3, 3, key=key)\n\n    def mix(self, x):\n"
+          "        return np.maximum(self.linear(x), x)\n\n\n"
+          "class JnpMixer(eqx.Module):\n    linear: eqx.nn.Linear\n\n    def __init__(self, key):\n"
+          "        self.linear = eqx.nn.Linear(3, 3, key=key)\n\n    def mix(self, x):\n"
+          "        return jnp.maximum(self.linear(x), x)\n\n\n")
+
+
+@pytest.mark.parametrize("classes, reported", [
+    (("NumpyMixer", "JnpMixer"), True),  # block.mix(x) runs either method: x is a tracer on every path
+    (("JnpMixer",), False),
+])
+def test_a_method_of_blocks_of_several_classes_rebinding_its_input(lint_source, classes, reported):
+    """``self.blocks = [block(k) ...]`` (a display stored on self) and ``x = block.mix(x)`` in the loop: the
+    first iteration passes the jit's tracer, and what the call gives joins what each class's method gives."""
+    source = EQX + "import numpy as np\n\n\n" + MIXERS + (
+        "class Mixed(eqx.Module):\n    blocks: list\n\n    def __init__(self, block, key):\n"
+        "        self.blocks = [block(k) for k in jax.random.split(key, 2)]\n\n"
+        "    def __call__(self, x):\n        for block in self.blocks:\n            x = block.mix(x)\n"
+        "        return x\n\n\n@eqx.filter_jit\ndef forward(model, x):\n    return model(x)\n\n\n"
+        + "".join(f"def run_{cls}():\n    return forward(Mixed({cls}, jax.random.PRNGKey(0)), jnp.ones(3))\n\n\n"
+                  for cls in classes))
+    assert lint_source(source) == ([(_line(source, "np.maximum"), "JNP201")] if reported else [])
