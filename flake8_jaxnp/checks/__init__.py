@@ -187,8 +187,8 @@ def calls_an_imported_jit_with(model, options):
             continue
         found = model.helper_facts(call.func)
         given = found[0].get("options") if found else None
-        if given and any(arg in options for arg, _ in given[0]):
-            return True
+        if given and any(arg in options for arg, _ in given[0]) or found and found[0].get("donates"):
+            return True  # (``donates``: a class that jits a method donating, ``donating_objects``)
     return False
 
 

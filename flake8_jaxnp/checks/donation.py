@@ -6,6 +6,7 @@ from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, bound_names, walk_own
+from .donating_objects import object_donations
 from . import blocks, calls_an_imported_jit_with, describe, jitted_parameters, repeats, rule
 
 
@@ -67,7 +68,7 @@ def _donations(model, stmt):
     if not isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) or not isinstance(stmt.value, ast.Call):
         return
     call = stmt.value
-    donated = jitted_parameters(model, call.func, *DONATING)
+    donated = jitted_parameters(model, call.func, *DONATING) or object_donations(model, call.func)
     if donated is None:
         return
     positions, names = donated
