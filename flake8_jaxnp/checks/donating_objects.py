@@ -45,12 +45,15 @@ def object_donations(model, func_expr):
     return (positions, names) if positions or names else None
 
 
-def _construction(model, name, frames):
+def _construction(model, expr, frames):
     """(the constructor call, its class's facts, the calls it was reached through, innermost first)
-    for the object a name holds: bound once to ``Cls(...)``, or to an item of what a same-file def
-    returns (``_, trainer = build(cfg)``, ``build`` returning ``model, trainer`` with ``trainer =
-    Trainer(...)`` bound once)."""
-    found = model.resolve(name)
+    for the object an expression gives: a call of the class (``Trainer(...)``), or a name bound once
+    to one, or to an item of what a same-file def returns (``_, trainer = build(cfg)``, ``build``
+    returning ``model, trainer`` or ``model, Trainer(...)``)."""
+    if type(expr) is ast.Call:
+        facts = model.helper_facts(expr.func)
+        return (expr, facts[0], frames) if facts is not None and facts[0].get("donates") else None
+    found = model.resolve(expr) if type(expr) is ast.Name else None
     if not found or len(found[1]) != 1 or found[1][0].kind not in (BindingKind.ASSIGN, BindingKind.OTHER) \
             or len(frames) > _MAX_DEPTH:
         return None
@@ -59,16 +62,13 @@ def _construction(model, name, frames):
         return None
     call, target = stmt.value, stmt.targets[0]
     if type(target) is ast.Name:
-        facts = model.helper_facts(call.func)
-        if facts is not None and facts[0].get("donates"):
-            return call, facts[0], frames
-        return None
+        return _construction(model, call, frames)
     if type(target) is not ast.Tuple or found[1][0].node not in target.elts:
         return None
     index, helper = target.elts.index(found[1][0].node), model.callee(call.func)
     returned = model.returned_values(helper) if helper is not None else None
     if not returned or len(returned) != 1 or type(returned[0]) is not ast.Tuple \
-            or len(returned[0].elts) != len(target.elts) or type(returned[0].elts[index]) is not ast.Name:
+            or len(returned[0].elts) != len(target.elts):
         return None
     return _construction(model, returned[0].elts[index], ((helper, call), *frames))
 
