@@ -47,7 +47,8 @@ def _block(model, stmts, loop):
                                                    "when": f"passed to the same call again as '{other}'"})
                 continue
             rebound = bound_names(stmt)  # x = step(x): rebound to the result
-            uses = [(use, holder) for holder in _aliases(stmts[:index], name.id) - rebound
+            before = [*_run_before(model, stmts), *stmts[:index]]
+            uses = [(use, holder) for holder in _aliases(before, name.id) - rebound
                     if (use := _first_read(model, stmts[index + 1:], holder)) is not None]
             if uses:  # the name itself, or an alias bound before the call (old = params)
                 use, holder = min(uses, key=lambda found: (found[0].lineno, found[0].col_offset))
@@ -78,6 +79,22 @@ def _donations(model, stmt):
     for arg in passed:
         if isinstance(arg, ast.Name) and not _host_data(model, arg):
             yield call, arg
+
+
+def _run_before(model, stmts):
+    """The statements of the enclosing blocks, up to the enclosing def, that run before the block
+    ``stmts`` is entered, outermost first: an alias bound there (``ema = params`` before the loop
+    that donates ``params``) still holds the buffer when the block first runs."""
+    found, node = [], model.parent(stmts[0])
+    while not isinstance(node, (*FUNCTION_NODES, ast.Module, ast.ClassDef)):
+        parent = model.parent(node)
+        block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody"))
+                      if isinstance(b, list) and node in b), None)
+        if block is None:
+            return found  # (an except or case arm: what ran before it is not known)
+        found[:0] = block[:block.index(node)]
+        node = parent
+    return found
 
 
 def _aliases(stmts, name):
