@@ -1,7 +1,7 @@
 """JNP605: a buffer donated to a jitted call and used again afterwards."""
 import ast
 
-from ..facts import TREE_MAPS
+from ..facts import DONATING, TREE_MAPS
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
@@ -9,8 +9,6 @@ from ..model.syntax import FUNCTION_NODES, bound_names, walk_own
 from .donating_objects import object_donations
 from . import blocks, calls_an_imported_jit_with, describe, jitted_parameters, repeats, rule
 
-
-DONATING = ("donate_argnums", "donate_argnames")
 # What a deleted (donated) jax.Array still answers: its metadata outlives its buffer (measured on
 # JAX 0.10.2, as is ``jax.tree.map(np.shape, deleted)``).
 METADATA = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize", "sharding"})

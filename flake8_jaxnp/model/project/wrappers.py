@@ -18,11 +18,10 @@ the attribute stored again) the class says nothing.
 import ast
 import re
 
+from ...facts import DONATING
 from ..syntax import literals, parameters, positional_names, walk_own
 from .around import attribute_stores, stored_parameters
 from .flows import NESTED_SCOPE_TYPES, binding_counts
-
-DONATING = ("donate_argnums", "donate_argnames")
 
 # How many local names a returned value may pass through (``fn = make(f); out = Wrap(fn); return out``).
 _MAX_DEPTH = 4
