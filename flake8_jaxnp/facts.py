@@ -67,6 +67,8 @@ NNX_STATE_UPDATING = frozenset({"flax.nnx.jit", "flax.nnx.pmap", "flax.nnx.shard
 SELECTS = {"jax.numpy.where": "jnp.where", "jax.lax.select": "lax.select"}
 
 TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
+# The jit options that donate arguments (their buffers are deleted by the call).
+DONATING = ("donate_argnums", "donate_argnames")
 # Functions that return the list of the leaves of the tree they are given.
 TREE_LEAVES = frozenset({"jax.tree.leaves", "jax.tree_util.tree_leaves", "jax.tree_leaves"})
 # Namespaces, as dotted module names.

@@ -3,7 +3,7 @@ Findings, declared with ``@rule(codes)``: the linter runs every check so declare
 import ast
 import bisect
 
-from ..facts import CALLABLE_TIMERS, TIMERS
+from ..facts import CALLABLE_TIMERS, DONATING, TIMERS
 from ..model.instances import method_in
 from ..model.kinds import JAX_TREE
 from ..model.names import BindingKind
@@ -25,9 +25,6 @@ def rule(*codes):
 def differentiates(model):
     """Whether a differentiating transform traces a function of the module (JNP604 looks nowhere else)."""
     return any(t.behaviour is Behaviour.DIFFERENTIATING for traced in model.traced.values() for t in traced.transforms)
-
-
-DONATING = ("donate_argnums", "donate_argnames")
 
 
 def donates(model):
@@ -216,8 +213,8 @@ def calls_an_imported_jit_with(model, options):
             continue
         found = model.helper_facts(call.func)
         given = found[0].get("options") if found else None
-        if given and any(arg in options for arg, _ in given[0]):
-            return True
+        if given and any(arg in options for arg, _ in given[0]) or found and found[0].get("donates"):
+            return True  # (``donates``: a class that jits a method donating, ``donating_objects``)
     return False
 
 

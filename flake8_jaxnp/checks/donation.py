@@ -1,12 +1,13 @@
 """JNP605: a buffer donated to a jitted call and used again afterwards."""
 import ast
 
-from ..facts import TREE_MAPS
+from ..facts import DONATING, TREE_MAPS
 from ..findings import Finding
 from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, bound_names, walk_own
-from . import DONATING, blocks, describe, donates, jitted_parameters, repeats, rule
+from . import blocks, describe, donates, jitted_parameters, repeats, rule
+from .donating_objects import object_donations
 
 # What a deleted (donated) jax.Array still answers: its metadata outlives its buffer (measured on
 # JAX 0.10.2, as is ``jax.tree.map(np.shape, deleted)``).
@@ -43,7 +44,8 @@ def _block(model, stmts, loop):
                                                    "when": f"passed to the same call again as '{other}'"})
                 continue
             rebound = bound_names(stmt)  # x = step(x): rebound to the result
-            uses = [(use, holder) for holder in _aliases(stmts[:index], name.id) - rebound
+            before = [*_run_before(model, stmts), *stmts[:index]]
+            uses = [(use, holder) for holder in _aliases(before, name.id) - rebound
                     if (use := _first_read(model, stmts[index + 1:], holder)) is not None]
             if uses:  # the name itself, or an alias bound before the call (old = params)
                 use, holder = min(uses, key=lambda found: (found[0].lineno, found[0].col_offset))
@@ -64,7 +66,7 @@ def _donations(model, stmt):
     if not isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) or not isinstance(stmt.value, ast.Call):
         return
     call = stmt.value
-    donated = jitted_parameters(model, call.func, *DONATING)
+    donated = jitted_parameters(model, call.func, *DONATING) or object_donations(model, call.func)
     if donated is None:
         return
     positions, names = donated
@@ -74,6 +76,22 @@ def _donations(model, stmt):
     for arg in passed:
         if isinstance(arg, ast.Name) and not _host_data(model, arg):
             yield call, arg
+
+
+def _run_before(model, stmts):
+    """The statements of the enclosing blocks, up to the enclosing def, that run before the block
+    ``stmts`` is entered, outermost first: an alias bound there (``ema = params`` before the loop
+    that donates ``params``) still holds the buffer when the block first runs."""
+    found, node = [], model.parent(stmts[0])
+    while not isinstance(node, (*FUNCTION_NODES, ast.Module, ast.ClassDef)):
+        parent = model.parent(node)
+        block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody"))
+                      if isinstance(b, list) and node in b), None)
+        if block is None:
+            return found  # (an except or case arm: what ran before it is not known)
+        found[:0] = block[:block.index(node)]
+        node = parent
+    return found
 
 
 def _aliases(stmts, name):

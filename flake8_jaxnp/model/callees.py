@@ -73,7 +73,8 @@ class Callees:
         ``jitted_calls``: ``trainer = Trainer(cfg)``, then ``trainer.train_step(params, x)``)."""
         known = self._project_class(binding) if binding else self._own_class(func_expr)
         calls = known[0].get("jitted_calls") if known else None
-        return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls, kept=known[0].get("kept")), known[1]) \
+        return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls, kept=known[0].get("kept"),
+                     donates=known[0].get("donates")), known[1]) \
             if calls else None
 
     def _own_class(self, func_expr):

@@ -345,3 +345,55 @@ def test_a_constant_is_looked_for_by_its_whole_name():
     for text in (b"\nMASKS = np.ones(3)\n", b"\nf(MASK=1)\n", b"\nif MASK == 1:\n    pass\n", b"\nOLD_MASK = 1\n"):
         assert not all(p.search(header + text) for p in needs), text
     assert not all(p.search(b"\nfrom .arrays import np\nMASK = np.ones(3)\n") for p in needs)  # no NumPy import
+
+
+DONATING_TRAINER = '''import jax
+
+
+class Trainer:
+    def __init__(self, lr, donate={default}):
+        self.lr = lr
+        self.step = jax.jit(self._step, donate_argnums={option})
+
+    def _step(self, params, x):
+        return params - self.lr * x
+'''
+DONATION_USER = '''import jax.numpy as jnp
+
+from .trainer import Trainer
+
+
+def build(lr=0.1, **options):
+    return Trainer(lr, **options), jnp.ones(3)
+
+
+def train(x, {flag}):
+    trainer, params = build({passed})
+    new = trainer.step(params, x)
+    return new - params
+'''
+
+
+@pytest.mark.parametrize("option, donates", [
+    ("0", {"step": [["params", "x"], [["donate_argnums", "0", None]]]}),
+    ("(0,) if donate else ()", {"step": [["params", "x"], [["donate_argnums", "(0,)", [1, "donate", "True"]]]]}),
+    ("(0,) if donate and lr else ()", {}),  # a condition other than a parameter: not read
+])
+def test_a_jitted_bound_method_says_what_its_option_donates(option, donates):
+    transforms = transform_tables(())[0]
+    found = summarise(DONATING_TRAINER.format(default="True", option=option).encode(), transforms)["classes"]
+    assert found.get("Trainer", {}).get("donates", {}) == donates
+
+
+@pytest.mark.parametrize("default, flag, passed, expected", [
+    ("True", "unused=0", "", [(13, "JNP605")]),  # the default donates
+    ("False", "unused=0", "donate=True", [(13, "JNP605")]),  # the caller selects it, through **options
+    ("True", "unused=0", "donate=False", []),
+    ("False", "donate=False", "donate=donate", []),  # no call of train in the module passes True
+    ("False", "donate=True", "donate=donate", [(13, "JNP605")]),  # train's default selects it
+    ("False", "unused=0", "donate=bool(x)", []),  # not known
+])
+def test_a_conditional_donation_counts_where_a_literal_selects_it(tmp_path, default, flag, passed, expected):
+    write_package(tmp_path, trainer=DONATING_TRAINER.format(default=default, option="(0,) if donate else ()"),
+                  user=DONATION_USER.format(flag=flag, passed=passed))
+    assert codes_at(lint(tmp_path, "--select", "JNP605", "pkg/user.py")) == expected

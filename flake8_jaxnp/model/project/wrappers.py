@@ -18,9 +18,10 @@ the attribute stored again) the class says nothing.
 import ast
 import re
 
-from ..syntax import parameters, positional_names, walk_own
+from ...facts import DONATING
+from ..syntax import literals, parameters, positional_names, walk_own
 from .around import attribute_stores, stored_parameters
-from .targets import NESTED_SCOPE_TYPES
+from .targets import NESTED_SCOPE_TYPES, binding_counts
 
 # The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
 CLASSES = "(classes)"
@@ -54,6 +55,9 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
             kept = found.kept(name, calls)
             if kept:
                 entry["kept"] = kept
+            donates = found.donates(name, calls)
+            if donates:
+                entry["donates"] = donates
         if entry:
             result[name] = entry
     return result
@@ -213,6 +217,26 @@ class _Classes:
                 kept[method] = sorted(set().union(*(kept[attr] for attr in runs)))
         return kept
 
+    def donates(self, name, calls):
+        """{attribute: [the jitted method's parameters after ``self``, [[option, value, condition]]]} for
+        each of ``calls`` that ``__init__`` stores a jit of a bound method in with donate_argnums or
+        donate_argnames (``self.step = jax.jit(self._step, donate_argnums=(0,) if donate else ())``): each
+        option's literal value, and where it is ``A if p else ()`` on a parameter ``p`` of ``__init__``
+        never rebound there, ``A`` and ``[p's position after self, p, its default's text or None]``: the
+        argument each construction gives ``p`` decides."""
+        init, found = self.lookup(name, "__init__"), {}
+        params, counts = positional_names(init), binding_counts(init)
+        for stmt in init.body:
+            value = stmt.value if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init) else None
+            if type(value) is not ast.Call or stmt.targets[0].attr not in calls or not self.is_jit_call(value) \
+                    or not _self_attribute(value.args[:1], init):
+                continue
+            method = self.lookup(name, value.args[0].attr)
+            options = [_donation(k.value, init, params, counts) + [k.arg] for k in value.keywords if k.arg in DONATING]
+            if method is not None and options and all(len(o) == 3 for o in options):
+                found[stmt.targets[0].attr] = [positional_names(method)[1:], [[o[2], *o[:2]] for o in options]]
+        return found
+
     def _reads(self, name, method):
         """The attributes of ``self`` that ``method`` of the class ``name`` reads, itself or through the
         methods it reaches on ``self``, methods left out; None where one of those is not known."""
@@ -266,6 +290,25 @@ class _Classes:
         wrapped = self.wrappers.get(called)
         argument = forwarded_argument(expr, wrapped) if wrapped is not None else None
         return argument is not None and self._jitted(argument, stores, depth + 1)
+
+
+def _donation(expr, init, params, counts):
+    """[literal text, condition] of a donation option's value (see ``donates``); [] when unread."""
+    if literals(expr, (int, str)) is not None:
+        return [ast.unparse(expr), None]
+    test = expr.test if type(expr) is ast.IfExp else None
+    if type(test) is not ast.Name or test.id not in params[1:] or counts.get(test.id) != 1 \
+            or literals(expr.body, (int, str)) is None or not _selects_nothing(expr.orelse):
+        return []
+    defaults = dict(zip(reversed(params), reversed(init.args.defaults)))
+    default = defaults.get(test.id)
+    return [ast.unparse(expr.body), [params.index(test.id) - 1, test.id,
+                                     ast.unparse(default) if default is not None else None]]
+
+
+def _selects_nothing(expr):
+    """``()``, ``[]`` or ``None``: a donation option that donates nothing."""
+    return type(expr) in (ast.Tuple, ast.List) and not expr.elts or type(expr) is ast.Constant and expr.value is None
 
 
 def forwarded_argument(call, forwards):
