@@ -155,6 +155,10 @@ def _kept_run(model, candidates, node):
     return None, ()
 
 
+# The nodes that may store an attribute: ``obj.attr = ...``, or a call of a method that assigns it.
+_STORING = frozenset({ast.Attribute, ast.Call})
+
+
 def _stores_after_runs(scope, stored, run, held="static", lines=None):
     """JNP306 at each node that assigns an attribute of an object (``stored(node)``: the (name,
     attribute) pairs it assigns) after a statement of the same block ran a jitted function that keeps
@@ -170,14 +174,17 @@ def _stores_after_runs(scope, stored, run, held="static", lines=None):
             if lines is not None and not any(later.lineno <= line <= later.end_lineno for line in lines):
                 continue
             for node in walk_own([later], SCOPES) if used else ():  # (no store matters before a jitted run)
+                if type(node) not in _STORING:
+                    continue
                 key = next((key for key in stored(node) if key in used), None)
                 if key is not None and node not in found:
                     found.add(node)
                     yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key],
                                                       "held": held})
             for node in walk_own([later], SCOPES):
-                compiled, kept = run(node)
-                used.update((key, compiled) for key in kept if key not in used)
+                if type(node) is ast.Call:  # (only a call runs one: the walks are hot)
+                    compiled, kept = run(node)
+                    used.update((key, compiled) for key in kept if key not in used)
 
 
 def _in_order_run(stmts, loop):
@@ -271,9 +278,7 @@ def _stored_attributes(node, name, cls, jitted):
 def _run_with_static(model, node, name, cls, methods):
     """(what runs, (name, attribute) for the attributes of ``name``'s object it keeps) when ``node`` runs
     a jitted method of it (``obj.method(...)``, ``obj(...)``) or passes it as a static argument
-    (``f(obj, x)``)."""
-    if not isinstance(node, ast.Call):
-        return None, ()
+    (``f(obj, x)``); ``node`` is a call."""
     if isinstance(node.func, ast.Name) and node.func.id == name:
         method = "__call__"
     elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == name:

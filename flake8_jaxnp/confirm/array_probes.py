@@ -335,10 +335,10 @@ def _jitted_call(place, func, name, args, kwargs):
         check(place, func, args, kwargs)
     code = getattr(getattr(wrapped := getattr(func, "__wrapped__", None), "traced_function", wrapped), "__code__", None)
     for value in _arguments(args, kwargs):
-        if _watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
+        if watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
             # a leaf that jit took is a static argument: its attributes are the compiled code's constants
             rec.static_selves[id(value)] = (value, name, frozenset(code.co_names if code is not None else ()))
-            _watch_attributes(type(value))
+            watch_attributes(type(value))
     return result
 
 
@@ -411,7 +411,7 @@ LAX_PROBE = ModuleProbe(jax.lax, "lax", _jax_call)
 MODULE_PROBES = ((np, NUMPY_PROBE), (jnp, JAX_NUMPY_PROBE), (jax.lax, LAX_PROBE))
 
 
-_WATCHED_CLASSES = weakref.WeakSet()  # classes whose __setattr__ _watch_attributes already wraps
+_WATCHED_CLASSES = weakref.WeakSet()  # classes whose __setattr__ watch_attributes already wraps
 
 
 class JittedMethodProbe:
@@ -437,13 +437,13 @@ class JittedMethodProbe:
         return self._jitted(*args, **kwargs)
 
 
-def _watched_class(rec, cls):
+def watched_class(rec, cls):
     """Whether ``cls`` is a class of a watched file."""
     path = getattr(sys.modules.get(cls.__module__), "__file__", None)
     return isinstance(path, str) and real_path(path) in rec.watched
 
 
-def _watch_attributes(cls):
+def watch_attributes(cls):
     """Stale static self: report an assignment from the file to an attribute that a jitted method read
     after the method was called on the object (it is the method's static cache key), or a jitted
     function that was given the object as a static argument; at the assignment's line and at the
@@ -472,7 +472,7 @@ def _probe_jitted_methods(cls):
     for name, value in jitted.items():
         setattr(cls, name, JittedMethodProbe(value, f"{cls.__name__}.{name}"))
     if jitted:
-        _watch_attributes(cls)
+        watch_attributes(cls)
 
 
 def install_module_probes(namespace):

@@ -132,8 +132,28 @@ def _jit_probe(jit):
         if not own:
             return jitted
         key_probes.JITTED_CONSUMERS[id(jitted)] = (jitted, consumed)
-        return array_probes.CallProbe(jitted, getattr(fun, "__name__", "jitted"), key_probes.checked_call)
+        return _kept_self(fun, array_probes.CallProbe(jitted, getattr(fun, "__name__", "jitted"),
+                                                      key_probes.checked_call))
     return probe
+
+
+def _kept_self(fun, jitted):
+    """Stale static self: ``jax.jit(self.method)`` keeps ``self`` as a constant of the compiled code, as a
+    class body's jitted method does (``JittedMethodProbe``): a call of it remembers the object."""
+    obj = getattr(fun, "__self__", None)
+    rec = array_probes.RECORDER
+    if not inspect.ismethod(fun) or isinstance(obj, type) or rec is None \
+            or not array_probes.watched_class(rec, type(obj)):
+        return jitted
+    array_probes.watch_attributes(type(obj))
+    name, reads = f"{type(obj).__name__}.{fun.__name__}", frozenset(fun.__func__.__code__.co_names)
+
+    @functools.wraps(fun)
+    def remembered(*args, **kwargs):
+        if array_probes.RECORDER is not None:
+            array_probes.RECORDER.static_selves[id(obj)] = (obj, name, reads)
+        return jitted(*args, **kwargs)
+    return remembered
 
 
 def _user_code_outside_a_class(frame):
