@@ -64,7 +64,7 @@ def host_transfers_in_loops(model):
         if found is None:
             continue
         reported, code, what = found
-        loop = _repeating_loop(model, loops, reported)
+        loop = _repeating_loop(model, loops, reported, periodic=code == "JNP104")
         if loop is not None and code != "JNP104" and _unchanged_by(model, loops, reported, loop):
             loop = _repeating_loop(model, loops, loop)  # once per run of the loop, the first time
         if loop is None or model.traced_function(reported) is not None:
@@ -304,21 +304,26 @@ def _truth_tested(model, node):
             and not (isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not))]
 
 
-def _repeating_loop(model, loops, node):
+def _repeating_loop(model, loops, node, periodic=False):
     """The loop (or comprehension) that runs ``node`` on every iteration, else None. Loops
     of a handful of steps count only while their product stays a handful. Under an ``if`` whose
     test is a flag of the function the loop never rebinds (``if use_numpy:``), ``node`` runs on
-    every iteration or on none."""
+    every iteration or on none. With ``periodic``, also under an every-N test of a counter the loop
+    rebinds (``if (it + 1) % cfg.eval_every == 0:``): an upload of unchanged data there repeats at
+    every N-th iteration, where an every-N block is otherwise the fix (a log every N steps)."""
     child, parent = node, model.parent(node)
-    handful_loop, steps, flags = None, 1, set()
+    handful_loop, steps, flags, every_n = None, 1, set(), []
     while parent is not None:
         if isinstance(parent, SCOPES):
             return None
         if isinstance(parent, (ast.If, ast.IfExp)) and child is not parent.test:
             flag = _local_flag(model, parent.test)
-            if flag is None:
+            if flag is None and not (periodic and isinstance(parent, ast.If)):
                 return None
-            flags.add(flag)
+            if flag is None:
+                every_n.append(parent.test)  # (the loop around must rebind its counter)
+            else:
+                flags.add(flag)
         if isinstance(parent, ast.BoolOp) and not _continues_while(model, parent):
             before = _flags_before(model, parent, child)
             if before is None:
@@ -330,8 +335,10 @@ def _repeating_loop(model, loops, node):
             return None
         if isinstance(parent, LOOPS) and (loops.position(parent.body, child) is not None
                                           or child is getattr(parent, "test", None)):
-            if flags & loops.names(parent)[0]:
-                return None  # (the loop changes the flag: not every iteration alike)
+            if flags & loops.names(parent)[0] or not all(_every_n_test(test, loops.names(parent)[0])
+                                                         for test in every_n):
+                return None  # (a flag the loop changes, or no counter it steps: not a steady repeat)
+            every_n = []
             count = model_handful_steps(model, parent)
             if count is None:
                 return parent

@@ -297,3 +297,20 @@ def test_a_comparison_after_a_flag_in_an_and_runs_every_step_or_none(lint_source
     """))
     # a flag the loop rebinds, or a test that is not a flag, makes the comparison run on some steps only
     assert codes(found) == ["JNP102"]
+
+
+def test_every_n_block_repeats_an_upload_but_not_a_sync(lint_source):
+    """An upload of unchanged data every N steps repeats (hoisting it is the fix); a conversion every
+    N steps is the fix of JNP101-JNP103; a remainder of a counter the loop does not step says nothing."""
+    found = lint_source(source("""
+        def train(p, offset):
+            host = np.ones(3, dtype=np.float32)
+            for step in range(1000):
+                p, loss = step_fn(p)
+                if step % 100 == 0:
+                    p = p + jnp.asarray(host)
+                    print(float(loss))
+                if offset % 2 == 0:
+                    p = p + jnp.asarray(host)
+    """))
+    assert found == [(14, "JNP104")]
