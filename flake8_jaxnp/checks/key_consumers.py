@@ -4,7 +4,7 @@ import ast
 
 from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument, key_name,
-                          returned_keys, seeded_sample, unbound_after)
+                          returned_keys, rotation, seeded_sample, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
 from ..model.syntax import TRIES, argument_for, method_in, positional, positional_names
@@ -38,6 +38,8 @@ class Consumers:
         self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
         self.chains = {}  # call -> the transform calls that wrap the function it runs, outermost first
         self.fields = {}  # call -> the key field (``self.key``) of its object that the method it runs consumes
+        self.rotations = {}  # ``obj.step()`` call -> the field it consumes and stores afresh, reported at the call
+        self.rotated = set()  # the fields that only ``__init__`` and rotations store (``_rotated_field``)
         self.transforms = api.transforms()
         # The names that can reach another module's function (helper_facts): those a module-level import binds once.
         self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
@@ -163,8 +165,13 @@ class Consumers:
     def callee(self, func):
         """The same-file def a call runs: the one its function expression names, the own
         ``__init__`` of the class that a name bound once by a class statement refers to, or the
-        ``__call__`` of the same-file class whose instance a name holds (``model(x, key)``)."""
+        ``__call__`` of the same-file class whose instance a name holds (``model(x, key)``), or the
+        method of that class it names (``schedule.explore()``)."""
         found = self.model.callee(func) if func is not None else None
+        if found is None and type(func) is ast.Attribute and type(func.value) is ast.Name \
+                and self.model.qualname(func) is None:
+            cls = self.model.class_of(func.value)
+            return self.model.method_of(cls, func.attr) if cls is not None else None
         if found is not None or type(func) is not ast.Name:
             return found
         if self.model.resolve(func) is None:
@@ -302,6 +309,10 @@ class Consumers:
         receiver = func.value if type(func) is ast.Attribute else func
         if type(receiver) is not ast.Name or callee.name == "__init__":
             return None
+        rotated = self._rotated_field(callee) if type(func) is ast.Attribute else None
+        if rotated is not None:  # the object's field holds the key: ``obj.key``, consumed and then fresh
+            self.rotations[call] = rotated
+            return ast.copy_location(ast.Attribute(receiver, rotated.attr, ast.Load()), call), "split", ()
         consumed = self._consumed_parameters(callee)
         for node in ast.walk(callee):
             key = self.key_of(node) if type(node) is ast.Call else None
@@ -309,6 +320,27 @@ class Consumers:
                 self.fields[call] = key
                 return receiver, consumed[key_name(key)], ()
         return None
+
+    def _rotated_field(self, method):
+        """``rotation(method)``'s field, when the module stores that attribute only in the
+        ``__init__`` of the method's class and in rotations of that class's methods; else None."""
+        key, cls = rotation(method, self.model.qualname), self.model.parent(method)
+        if key is None or type(cls) is not ast.ClassDef:
+            return None
+        for node in self.model.nodes(ast.Attribute):
+            if node.attr == key.attr and type(node.ctx) is not ast.Load:
+                where = self.model.enclosing_function(node)
+                if where is None or self.model.parent(where) is not cls or type(node.value) is not ast.Name \
+                        or node.value.id != "self" or where.name != "__init__" and not self._rotates_at(where, node):
+                    return None
+        self.rotated.add(key.attr)
+        return key
+
+    def _rotates_at(self, method, store):
+        """Whether ``store`` is a target of ``method``'s rotation (``rotation``)."""
+        key = rotation(method, self.model.qualname)
+        parent = self.model.parent
+        return key is not None and parent(parent(store)) is parent(parent(key))
 
     def _consumed(self, call):
         """(key expression, how) that ``call`` consumes, as a function's parameters go: also a key

@@ -19,6 +19,7 @@ import ast
 from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
+from ..model.names import BindingKind
 from ..model.keys import deferred, every_call_consumers, reads_besides_key
 from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, held_name, lookup_key, positional,
                             positional_names, walk_own)
@@ -59,7 +60,7 @@ def prng_key_reuse(model):
     findings = {}  # a branch's consumption is seen by the branch's own pass and by its caller's
     for scope, holders in scopes.items():
         if not isinstance(scope, ast.Lambda):
-            for finding in _KeyFlow(model, scope, consumers, holders, branches, broadcasts, finder.fields).run():
+            for finding in _KeyFlow(model, scope, consumers, holders, branches, broadcasts, finder).run():
                 if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
                     findings[(finding.line, finding.col)] = finding
     for finding in remade_key_findings(model, consumers):
@@ -124,14 +125,16 @@ def _repeats(loop):
 class _KeyFlow:
     """The forward pass over one function (or the module) body."""
 
-    def __init__(self, model, scope, consumers, holders, branches, broadcasts, fields):
+    def __init__(self, model, scope, consumers, holders, branches, broadcasts, finder):
         self.model = model
-        self.fields = fields  # consumer call -> the field of its object its method consumes, reported there
+        self.finder = finder  # its ``fields``: consumer call -> the field of its object its method consumes, reported there
+        self.fields = finder.fields
+        self.plain = None  # the names of the scope read only for their attributes (``_holder``), once asked
         self.consumers = consumers
         self.branches = branches  # lax.cond/switch call -> (its branches and their consumer calls, its operands, ...)
         self.broadcasts = broadcasts  # consumer call -> the jax.vmap that gives its key to every element
         self.holders = holders  # expressions and statements that contain a consumer call
-        own_scope = model.scope(scope)
+        own_scope = self.scope_names = model.scope(scope)
         self.outer = own_scope.globals | own_scope.nonlocals  # names other code can rebind
         self.body = scope.body
         self.findings = {}
@@ -177,7 +180,7 @@ class _KeyFlow:
         if isinstance(stmt, (*TRIES, ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
-            return _forget(used, bound_names(stmt)) if used else used
+            return _forget(used, bound_names(stmt) | {name for name in used if "." in name}) if used else used
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr) and not _is_target(stmt, child):
                 self._expression(child, used)
@@ -218,6 +221,7 @@ class _KeyFlow:
 
     # ---- expressions -------------------------------------------------------------
     def _expression(self, expr, used):
+        self._forget_fields(expr, used)
         if expr not in self.holders:
             return
         nodes = tuple(_own_nodes(expr))  # one walk for the calls and the comprehensions
@@ -241,7 +245,7 @@ class _KeyFlow:
                 if call not in self.consumers:
                     continue
             key, kind, _ = self.consumers[call]
-            name = held_key(key)
+            name = self._holder(key)
             if name is None or _base(name) in self.outer:
                 continue
             if call in per_item:  # it may run for no item: what it consumes is not kept
@@ -249,8 +253,57 @@ class _KeyFlow:
                     self._report(key, used[name], kind, call)
                 continue
             self._consume(used, name, key, kind, call)
+            if call in self.finder.rotations:
+                used.pop(name)  # the method stored a fresh key in the field
             if call in self.broadcasts:
                 self._report(key, ((kind, call, self.broadcasts[call]),), kind, call)
+        self._forget_fields(expr, used)
+
+    def _holder(self, key):
+        """The name that holds ``key`` (``held_key``), or ``obj.key`` for a field that only rotations
+        store (``Consumers.rotations``) of a name read only for its attributes (not handed anywhere,
+        so only calls made on it can store the field)."""
+        name = held_key(key)
+        if name is not None or type(key) is not ast.Attribute or type(key.value) is not ast.Name \
+                or key.attr not in self.finder.rotated:
+            return name
+        if self.plain is None:
+            loads = [n for n in ast.walk(ast.Module(self.body, [])) if type(n) is ast.Name and type(n.ctx) is ast.Load]
+            attributes = {id(n.value) for n in ast.walk(ast.Module(self.body, [])) if type(n) is ast.Attribute}
+            self.plain = {n.id for n in loads} - {n.id for n in loads if id(n) not in attributes}
+        return f"{key.value.id}.{key.attr}" if key.value.id in self.plain else None
+
+    def _forget_fields(self, expr, used):
+        """Forget the fields held (``obj.key``) that a call of ``expr`` may store: a method called on
+        the object but a rotation, and unless the object is the scope's own (``_owned``), any call
+        but a ``jax``/``numpy`` function given no function of the module or a consumer running a def
+        that calls no function of the module."""
+        held = [name for name in used if "." in name]
+        for call in (n for n in _own_nodes(expr) if type(n) is ast.Call) if held else ():
+            if call in self.finder.rotations:
+                continue
+            on = call.func.value.id if type(call.func) is ast.Attribute and type(call.func.value) is ast.Name else None
+            kept = self._stores_nothing(call)
+            for name in held:
+                if name in used and (_base(name) == on or not kept and not self._owned(_base(name))):
+                    del used[name]
+
+    def _owned(self, name):
+        """Whether every binding of ``name`` in the scope builds an object of a class of the module
+        (``C(...)``): with its reads only for attributes (``_holder``), no other code reaches it."""
+        bindings = self.scope_names.bindings.get(name, ())
+        return bool(bindings) and all(
+            b.kind is BindingKind.ASSIGN and type(b.value) is ast.Call and type(b.value.func) is ast.Name
+            and self.model.one_binding(b.value.func, BindingKind.CLASS) is not None for b in bindings)
+
+    def _stores_nothing(self, call):
+        qualname, callee = self.model.qualname(call.func) or "", self.finder.callee
+        if qualname.startswith(("jax.", "numpy.")):
+            return not any(type(a) is ast.Lambda or callee(a) is not None for a in (*call.args, *(k.value for k in call.keywords)))
+        function = callee(self.finder.runs(call)[0]) if call in self.consumers else None
+        return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
+            type(n) is ast.Call and callee(n.func) is not None or type(n) is ast.Attribute and type(n.ctx) is not ast.Load
+            for n in ast.walk(function))
 
     def _consume(self, used, name, key, kind, call):
         """``call`` consumes ``key`` (held by ``name``): reported against what ``used`` says
@@ -394,14 +447,17 @@ def held_key(expr):
 
 
 def _base(name):
-    """The variable a held key's name reads: ``keys`` of ``keys[6]``."""
-    return name.partition("[")[0]
+    """The variable a held key's name reads: ``keys`` of ``keys[6]``, ``obj`` of ``obj.key``."""
+    return name.partition("[")[0].partition(".")[0]
 
 
 def _items_stored(stmt):
     """The held keys an assignment stores afresh (``keys[0] = ...``)."""
     targets = getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]
-    return {held_key(target) for target in targets if type(target) is ast.Subscript} - {None}
+    targets = [e for target in targets for e in getattr(target, "elts", [target])]
+    return {held_key(target) for target in targets if type(target) is ast.Subscript} - {None} | {
+        f"{target.value.id}.{target.attr}" for target in targets
+        if type(target) is ast.Attribute and type(target.value) is ast.Name}
 
 
 def _forget(used, names):

@@ -7,7 +7,7 @@ import ast
 import itertools
 
 from ..facts import SEEDED_SAMPLERS
-from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, bound_names, walk_own
+from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, bound_names, positional_names, walk_own
 
 SPLIT = "jax.random.split"
 # What an array keeps when a loop computes it anew from itself (``params = params - lr * grads``).
@@ -173,3 +173,21 @@ def _reads(nodes, names):
     """Whether ``nodes`` read one of ``names`` (nested functions included) or hold a break or continue."""
     return any(type(n) is ast.Name and type(n.ctx) is ast.Load and n.id in names or type(n) in (ast.Break, ast.Continue)
                for node in nodes for n in ast.walk(node))
+
+
+
+def rotation(method, qualname):
+    """The ``self.<field>`` read by the split that ``method`` runs first on every call, storing one
+    of its outputs back in that field (``self.key, key = split(self.key)``): each call consumes the
+    object's key and leaves a fresh one there; else None. (Whether the module stores the field
+    anywhere else is the caller's to check.)"""
+    body = [stmt for stmt in method.body[:2] if not (type(stmt) is ast.Expr and type(stmt.value) is ast.Constant)]
+    stmt = body[0] if body and positional_names(method)[:1] == ["self"] and method.name != "__init__" else None
+    if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.targets[0]) not in (ast.Tuple, ast.List) \
+            or type(stmt.value) is not ast.Call or qualname(stmt.value.func) != SPLIT:
+        return None
+    key = key_argument(stmt.value)
+    name = key_name(key) if key is not None else None
+    if name is None or "." not in name or not any(key_name(e) == name for e in stmt.targets[0].elts):
+        return None
+    return key

@@ -697,3 +697,30 @@ EQX = "import equinox as eqx\n"
 def test_an_equinox_dropout_draws_from_its_key_when_built_as_measured(lint_body, built, reported):
     body = f"{EQX}def f(x, key, rate):\n    drop = {built}\n    a = drop(x, key=key)\n    return drop(x, key=key)\n"
     assert codes(lint_body, body) == ([(5, "JNP601")] if reported else [])
+
+
+ROTATING = ("class S:\n    def __init__(self, key):\n        self.key = key\n    def explore(self):\n"
+            "        self.key, k = random.split(self.key)\n        return random.uniform(k)\n")
+
+
+@pytest.mark.parametrize("body, line", [
+    # the caller's split of the object's key, then the method's split of the same key
+    ("def f():\n    s = S(random.key(0))\n    a = random.split(s.key)\n    s.explore()\n    return a\n", 10),
+    ("    def step(self):\n        a = random.split(self.key)\n        self.explore()\n        return a\n", 9),
+])
+def test_key_an_object_rotates(lint_body, body, line):
+    """``self.key, k = split(self.key)`` consumes the object's key and stores a fresh one."""
+    assert codes(lint_body, ROTATING + body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    "def f():\n    s = S(random.key(0))\n    s.explore()\n    s.explore()\n",
+    # handed on, or an unknown call in a method, may rotate the key
+    "def f(g):\n    s = S(random.key(0))\n    a = random.split(s.key)\n    g(s)\n    s.explore()\n    return a\n",
+    "    def step(self, g):\n        a = random.split(self.key)\n        g()\n        self.explore()\n        return a\n",
+    # the field is stored elsewhere too
+    "    def reset(self, key):\n        self.key = key\n"
+    "def f():\n    s = S(random.key(0))\n    a = random.split(s.key)\n    s.explore()\n    return a\n",
+])
+def test_key_an_object_rotates_silent(lint_body, body):
+    assert codes(lint_body, ROTATING + body) == []
