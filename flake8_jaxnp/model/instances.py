@@ -58,6 +58,8 @@ class Instances(CarriedStructure):
             found_class = named(name.func)
             if found_class is None and type(name.func) is ast.Name:
                 return self._classes_passed(name.func, named)
+            if found_class is None and (split := self._parts_split(name)) is not None:
+                return self.classes_of(split.args[0], seen, named)
             return None if found_class is None else frozenset({found_class})
         found = self.names.resolve_name(name)
         if not found:
@@ -81,6 +83,23 @@ class Instances(CarriedStructure):
             binding_classes.add(found_classes)
         # (bindings of different classes: which one a use sees is the path's, not known here)
         return frozenset(classes) if len(binding_classes) == 1 else None
+
+    def _parts_split(self, call):
+        """The call that took apart the object a framework rebuilder (``nnx.merge(graphdef, params)``,
+        measured) puts together again: the one every one of its Name arguments bound by a tuple
+        target was unpacked from (``graphdef, params = nnx.split(model)``); else None."""
+        rebuilder = api.framework_rebuilders().get(self.names.qualname(call.func))
+        if rebuilder is None:
+            return None
+        splits = set()
+        for argument in call.args:
+            binding = self.names.one_binding(argument) if type(argument) is ast.Name else None
+            stmt = binding.stmt if binding is not None else None
+            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Tuple \
+                    and type(stmt.value) is ast.Call and stmt.value.args \
+                    and self.names.qualname(stmt.value.func) == rebuilder["parts_of"]:
+                splits.add(stmt.value)
+        return splits.pop() if len(splits) == 1 else None
 
     def _named(self, expr):
         return self._resolver(expr) if self._resolver is not None else self.class_named(expr)
