@@ -100,3 +100,21 @@ def test_a_method_of_blocks_of_several_classes_rebinding_its_input(lint_source, 
         + "".join(f"def run_{cls}():\n    return forward(Mixed({cls}, jax.random.PRNGKey(0)), jnp.ones(3))\n\n\n"
                   for cls in classes))
     assert lint_source(source) == ([(_line(source, "np.maximum"), "JNP201")] if reported else [])
+
+
+SCORER = ("class Scorer(nnx.Module):\n    def __init__(self, rngs):\n        self.linear = nnx.Linear(3, 1, rngs=rngs)\n\n"
+          "    def score(self, x):\n        s = self.linear(x)\n        return s / max(float(s.max()), 1.0)\n\n\n")
+
+
+@pytest.mark.parametrize("parts, reported", [
+    ("graphdef, params = nnx.split(Scorer(nnx.Rngs(0)))\n", True),  # merged back: a Scorer of the traced params
+    ("graphdef, params = make()\n", False),  # parts of what: not known
+])
+def test_a_method_of_a_model_merged_from_its_split_parts(lint_source, parts, reported):
+    """``nnx.merge(graphdef, params)`` gives an object of the class ``nnx.split`` took apart (measured,
+    ``framework_rebuilders``), and of tracers when the parts are traced (``jax.grad`` of ``params``)."""
+    source = "import jax\n" + NNX + SCORER + ("def make():\n    return 1, 2\n\n\n"
+                             "def grads(x):\n    " + parts + "\n    def loss(params):\n"
+                             "        model = nnx.merge(graphdef, params)\n        return model.score(x).sum()\n"
+                             "    return jax.grad(loss)(params)\n")
+    assert lint_source(source) == ([(_line(source, "float(s.max())"), "JNP202")] if reported else [])
