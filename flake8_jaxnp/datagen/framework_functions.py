@@ -566,10 +566,35 @@ def framework_rebuilders(data_file, resolve):
     return found
 
 
+CLASS_TRANSFORMS_KEY = "framework_class_transforms"
+CLASS_TRANSFORMS = ("equinox.filter_vmap", "equinox.filter_jit", "jax.vmap", "jax.jit", "jax.grad")
+
+
+def framework_class_transforms(data_file, resolve):
+    """{transform: measured_with} for the ``CLASS_TRANSFORMS`` that, applied to an ``eqx.Module`` class
+    and called (with split keys, for a vmap), give an instance of it (``eqx.filter_vmap(Layer)(keys)``)."""
+    previous, found, eqx, jax = recorded(data_file, CLASS_TRANSFORMS_KEY), {}, resolve("equinox"), resolve("jax")
+    for name in CLASS_TRANSFORMS:
+        if eqx is None or resolve(name) is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        probe = type("Probe", (eqx.Module,), {"__annotations__": {"w": jax.Array},
+                                               "__init__": lambda self, key: setattr(self, "w", jax.random.normal(key, (2,)))})
+        keys = jax.random.split(jax.random.PRNGKey(0), 3) if "vmap" in name else jax.random.PRNGKey(0)
+        try:
+            built = resolve(name)(probe)(keys)
+        except Exception:  # noqa: BLE001 - a transform that refuses a class builds none
+            continue
+        if type(built) is probe:
+            found[name] = {"measured_with": f"equinox {importlib.metadata.version('equinox')}"}
+    return found
+
+
 # Every key measured here and the function that measures it (``frameworks.framework_entries``).
 MEASURES = {ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
             FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
             UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records,
             BODIES_KEY: framework_lax_bodies, KEY_BUILDERS_KEY: framework_key_builders,
             ARRAY_METHODS_KEY: framework_array_methods, STATIC_OBJECTS_KEY: framework_static_objects,
-            CONTAINERS_KEY: framework_containers, REBUILDERS_KEY: framework_rebuilders}
+            CONTAINERS_KEY: framework_containers, REBUILDERS_KEY: framework_rebuilders,
+            CLASS_TRANSFORMS_KEY: framework_class_transforms}

@@ -55,9 +55,12 @@ class Instances(CarriedStructure):
         same-file class)."""
         named = named or self._named
         if type(name) is ast.Call:
-            found_class = named(name.func)
-            if found_class is None and type(name.func) is ast.Name:
-                return self._classes_passed(name.func, named)
+            func = name.func
+            if type(func) is ast.Call and func.args and self.names.qualname(func.func) in api.framework_class_transforms():
+                func = func.args[0]  # eqx.filter_vmap(Layer)(keys): measured to give a Layer
+            found_class = named(func)
+            if found_class is None and type(func) is ast.Name:
+                return self._classes_passed(func, named)
             if found_class is None and (split := self._parts_split(name)) is not None:
                 return self.classes_of(split.args[0], seen, named)
             return None if found_class is None else frozenset({found_class})
