@@ -56,7 +56,8 @@ class Instances(CarriedStructure):
         named = named or self._named
         if type(name) is ast.Call:
             func = name.func
-            if type(func) is ast.Call and func.args and self.names.qualname(func.func) in api.framework_class_transforms():
+            if type(func) is ast.Call and func.args \
+                    and self.names.qualname(func.func) in api.framework_class_transforms():
                 func = func.args[0]  # eqx.filter_vmap(Layer)(keys): measured to give a Layer
             found_class = named(func)
             if found_class is None and type(func) is ast.Name:

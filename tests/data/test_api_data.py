@@ -417,3 +417,8 @@ def test_framework_rebuilders_give_back_the_class_taken_apart():
     rebuilders = api.framework_rebuilders()
     assert rebuilders["flax.nnx.merge"]["parts_of"] == "flax.nnx.split"
     assert rebuilders["equinox.combine"]["parts_of"] == "equinox.partition"
+
+
+def test_framework_class_transforms_give_an_instance_of_the_class():
+    transforms = api.framework_class_transforms()
+    assert "equinox.filter_vmap" in transforms and "jax.grad" not in transforms

@@ -102,8 +102,8 @@ def test_a_method_of_blocks_of_several_classes_rebinding_its_input(lint_source, 
     assert lint_source(source) == ([(_line(source, "np.maximum"), "JNP201")] if reported else [])
 
 
-SCORER = ("class Scorer(nnx.Module):\n    def __init__(self, rngs):\n        self.linear = nnx.Linear(3, 1, rngs=rngs)\n\n"
-          "    def score(self, x):\n        s = self.linear(x)\n        return s / max(float(s.max()), 1.0)\n\n\n")
+SCORER = ("class Scorer(nnx.Module):\n    def __init__(self, rngs):\n"
+          "        self.linear = nnx.Linear(3, 1, rngs=rngs)\n\n    def score(self, x):\n        s = self.linear(x)\n        return s / max(float(s.max()), 1.0)\n\n\n")
 
 
 @pytest.mark.parametrize("parts, reported", [
@@ -118,3 +118,22 @@ def test_a_method_of_a_model_merged_from_its_split_parts(lint_source, parts, rep
                              "        model = nnx.merge(graphdef, params)\n        return model.score(x).sum()\n"
                              "    return jax.grad(loss)(params)\n")
     assert lint_source(source) == ([(_line(source, "float(s.max())"), "JNP202")] if reported else [])
+
+
+@pytest.mark.parametrize("applied, reported", [
+    ("eqx.filter_vmap(layer_cls)", True),  # measured: a vmap of the class gives an instance of it
+    ("jax.grad(layer_cls)", False),  # a gradient: not an instance
+])
+def test_a_method_of_a_layer_combined_in_a_scan_over_layers(lint_source, applied, reported):
+    """``eqx.combine(dyn, static)`` in the scan's body gives an object of the class ``eqx.partition`` took
+    apart: the class every call passes to ``layer_cls`` (``framework_class_transforms``, ``framework_rebuilders``)."""
+    source = EQX + "import numpy as np\n\n\n" + (
+        "class NumpyLayer(eqx.Module):\n    linear: eqx.nn.Linear\n\n    def __init__(self, key):\n"
+        "        self.linear = eqx.nn.Linear(3, 3, key=key)\n\n    def step(self, x):\n"
+        "        return np.sin(self.linear(x))\n\n\n"
+        f"def scan_layers(layer_cls):\n    layers = {applied}(jax.random.split(jax.random.PRNGKey(0), 3))\n"
+        "    dynamic, static = eqx.partition(layers, eqx.is_array)\n\n    def body(x, dyn):\n"
+        "        layer = eqx.combine(dyn, static)\n        return layer.step(x), None\n"
+        "    return jax.lax.scan(body, jnp.ones(3), dynamic)\n\n\n"
+        "def run():\n    return scan_layers(NumpyLayer)\n")
+    assert lint_source(source) == ([(_line(source, "np.sin"), "JNP201")] if reported else [])
