@@ -60,11 +60,15 @@ class Instances(CarriedStructure):
                     and self.names.qualname(func.func) in api.framework_class_transforms():
                 func = func.args[0]  # eqx.filter_vmap(Layer)(keys): measured to give a Layer
             found_class = named(func)
-            if found_class is None and type(func) is ast.Name:
-                return self._classes_passed(func, named)
-            if found_class is None and (split := self._parts_split(name)) is not None:
-                return self.classes_of(split.args[0], seen, named)
-            return None if found_class is None else frozenset({found_class})
+            if found_class is not None:
+                return frozenset({found_class})
+            if type(func) is ast.Name:
+                return self._classes_passed(func, named) or self._returned_classes(func, seen, named)
+            if type(func) is ast.Subscript:  # REGISTRY[name](rngs): the classes its lookup may give
+                arms = [named(arm) for arm in self.names.looked_up(func)]
+                return frozenset(arms) if arms and None not in arms else None
+            split = self._parts_split(name)
+            return self.classes_of(split.args[0], seen, named) if split is not None else None
         found = self.names.resolve_name(name)
         if not found:
             return None
@@ -87,6 +91,16 @@ class Instances(CarriedStructure):
             binding_classes.add(found_classes)
         # (bindings of different classes: which one a use sees is the path's, not known here)
         return frozenset(classes) if len(binding_classes) == 1 else None
+
+    def _returned_classes(self, func, seen, named):
+        """The classes of what a same-file def named by ``func`` gives, when every ``return`` gives the same
+        ones known (``return REGISTRY[name](rngs)``); else None."""
+        target = self.names.function_bound_to(func)
+        if type(target) not in (ast.FunctionDef, ast.AsyncFunctionDef) or target in seen or len(seen) > _MAX_DEPTH:
+            return None
+        found = {self.classes_of(value, seen | {target}, named) if type(value) in (ast.Name, ast.Call) else None
+                 for value in self.names.returned_values(target)}
+        return found.pop() if len(found) == 1 else None
 
     def _parts_split(self, call):
         """The call that took apart the object a framework rebuilder (``nnx.merge(graphdef, params)``,

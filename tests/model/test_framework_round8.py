@@ -103,7 +103,8 @@ def test_a_method_of_blocks_of_several_classes_rebinding_its_input(lint_source, 
 
 
 SCORER = ("class Scorer(nnx.Module):\n    def __init__(self, rngs):\n"
-          "        self.linear = nnx.Linear(3, 1, rngs=rngs)\n\n    def score(self, x):\n        s = self.linear(x)\n        return s / max(float(s.max()), 1.0)\n\n\n")
+          "        self.linear = nnx.Linear(3, 1, rngs=rngs)\n\n    def score(self, x):\n"
+          "        s = self.linear(x)\n        return s / max(float(s.max()), 1.0)\n\n\n")
 
 
 @pytest.mark.parametrize("parts, reported", [
@@ -137,3 +138,24 @@ def test_a_method_of_a_layer_combined_in_a_scan_over_layers(lint_source, applied
         "    return jax.lax.scan(body, jnp.ones(3), dynamic)\n\n\n"
         "def run():\n    return scan_layers(NumpyLayer)\n")
     assert lint_source(source) == ([(_line(source, "np.sin"), "JNP201")] if reported else [])
+
+
+@pytest.mark.parametrize("built, reported", [
+    ("REGISTRY[name](nnx.Rngs(seed))", True),  # a lookup by a parameter: every class of the registry
+    ("REGISTRY['jnp'](nnx.Rngs(seed))", False),  # a constant key: the one class it names
+])
+def test_a_method_of_a_model_a_factory_builds_from_a_registry(lint_source, built, reported):
+    """The classes a same-file def's returns give (``_build(name, seed)``), and those of a call of a
+    registry dict's item."""
+    source = "import numpy as np\n" + NNX + (
+        "class NumpyEmbedder(nnx.Module):\n    def __init__(self, rngs):\n"
+        "        self.linear = nnx.Linear(3, 4, rngs=rngs)\n\n"
+        "    def embed(self, x):\n        return np.tanh(self.linear(x))\n\n\n"
+        "class JnpEmbedder(nnx.Module):\n    def __init__(self, rngs):\n"
+        "        self.linear = nnx.Linear(3, 4, rngs=rngs)\n\n"
+        "    def embed(self, x):\n        return jnp.tanh(self.linear(x))\n\n\n"
+        'REGISTRY = {"numpy": NumpyEmbedder, "jnp": JnpEmbedder}\n\n\n'
+        f"def build(name, seed):\n    return {built}\n\n\n"
+        "@nnx.jit\ndef embed(model, x):\n    return model.embed(x)\n\n\n"
+        "def run(name):\n    return embed(build(name, 0), jnp.ones((2, 3)))\n")
+    assert lint_source(source) == ([(_line(source, "np.tanh"), "JNP201")] if reported else [])
