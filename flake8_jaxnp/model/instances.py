@@ -68,7 +68,8 @@ class Instances(CarriedStructure):
                 arms = [named(arm) for arm in self.names.looked_up(func)]
                 return frozenset(arms) if arms and None not in arms else None
             split = self._parts_split(name)
-            return self.classes_of(split.args[0], seen, named) if split is not None else None
+            taken_apart = split.args[0] if split is not None else None
+            return self.classes_of(taken_apart, seen, named) if type(taken_apart) in (ast.Name, ast.Call) else None
         found = self.names.resolve_name(name)
         if not found:
             return None
