@@ -249,6 +249,18 @@ def framework_containers():
     return data().get("framework_containers", {})
 
 
+def framework_rebuilders():
+    """{dotted name: {"parts_of": dotted name, ...}} of the framework calls that rebuild an object of the
+    class the ``parts_of`` call took apart (``nnx.merge`` of ``nnx.split``; ``datagen.framework_functions``)."""
+    return data().get("framework_rebuilders", {})
+
+
+def framework_class_transforms():
+    """{dotted name: ...} of the transforms that, applied to an Equinox Module class and called, give an
+    instance of it (``eqx.filter_vmap(Layer)(keys)``; ``datagen.framework_functions``)."""
+    return data().get("framework_class_transforms", {})
+
+
 def framework_update_callbacks():
     """{dotted name: the arguments, as [position, keyword]} of the gradient transformations whose
     ``update`` calls a function given there with tracers (``optax.adam``'s ``learning_rate``

@@ -338,7 +338,11 @@ def _tested_names(model, func, condition):
     """The names the condition tests, and those the values of tested names are computed from
     (``r = jnp.sqrt(jnp.sum(x**2)); jnp.where(r > 0.5, ...)`` tests ``x`` too); ``x.shape`` tests no value of ``x``."""
     static = api.static_attributes()
-    return {n.id for n in _through_values(model, func, condition) if isinstance(n, ast.Name)
+    nodes = _through_values(model, func, condition)
+    # a draw's outcome (a dropout mask) is random where its parameters are not zero: it tests none of them
+    drawn = {id(n) for call in nodes if isinstance(call, ast.Call)
+             and (model.qualname(call.func) or "").startswith("jax.random.") for n in ast.walk(call)}
+    return {n.id for n in nodes if isinstance(n, ast.Name) and id(n) not in drawn
             and not (isinstance(model.parent(n), ast.Attribute) and model.parent(n).attr in static)}
 
 

@@ -536,10 +536,65 @@ def _gives_items_back(cls):
         return None
 
 
+REBUILDERS_KEY = "framework_rebuilders"
+# (module, the call that takes an object apart, its other arguments' names there, the call that
+# rebuilds it, the Module class a probe subclasses): candidates, measured by ``framework_rebuilders``.
+REBUILDER_CANDIDATES = (("flax.nnx", "split", (), "merge", "Module"),
+                        ("equinox", "partition", ("is_array",), "combine", "Module"))
+
+
+def framework_rebuilders(data_file, resolve):
+    """{rebuilder: {"parts_of": the call whose parts it takes, measured_with}} for the
+    ``REBUILDER_CANDIDATES`` whose rebuilt object, given the parts of an instance of a Module
+    subclass, is of that subclass (``nnx.merge(*nnx.split(m))``, ``eqx.combine(*eqx.partition(m,
+    eqx.is_array))``); a framework not installed keeps its entry."""
+    previous, found = recorded(data_file, REBUILDERS_KEY), {}
+    for namespace, split, extra, rebuild, base in REBUILDER_CANDIDATES:
+        module, name = resolve(namespace), f"{namespace}.{rebuild}"
+        if module is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        probe = type("Probe", (getattr(module, base),), {})()
+        try:
+            rebuilt = getattr(module, rebuild)(*getattr(module, split)(probe, *[getattr(module, e) for e in extra]))
+        except Exception:  # noqa: BLE001 - a pair that does not fit rebuilds nothing
+            continue
+        if type(rebuilt) is type(probe):
+            package = namespace.partition(".")[0]
+            found[name] = {"parts_of": f"{namespace}.{split}",
+                           "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+CLASS_TRANSFORMS_KEY = "framework_class_transforms"
+CLASS_TRANSFORMS = ("equinox.filter_vmap", "equinox.filter_jit", "jax.vmap", "jax.jit", "jax.grad")
+
+
+def framework_class_transforms(data_file, resolve):
+    """{transform: measured_with} for the ``CLASS_TRANSFORMS`` that, applied to an ``eqx.Module`` class
+    and called (with split keys, for a vmap), give an instance of it (``eqx.filter_vmap(Layer)(keys)``)."""
+    previous, found, eqx, jax = recorded(data_file, CLASS_TRANSFORMS_KEY), {}, resolve("equinox"), resolve("jax")
+    for name in CLASS_TRANSFORMS:
+        if eqx is None or resolve(name) is None:
+            found.update({name: previous[name]} if name in previous else {})
+            continue
+        probe = type("Probe", (eqx.Module,), {"__annotations__": {"w": jax.Array},  # one array field, from the key
+                                               "__init__": lambda self, key: setattr(self, "w", key[:1] * 1.0)})
+        keys = jax.random.split(jax.random.PRNGKey(0), 3) if "vmap" in name else jax.random.PRNGKey(0)
+        try:
+            built = resolve(name)(probe)(keys)
+        except Exception:  # noqa: BLE001 - a transform that refuses a class builds none
+            continue
+        if type(built) is probe:
+            found[name] = {"measured_with": f"equinox {importlib.metadata.version('equinox')}"}
+    return found
+
+
 # Every key measured here and the function that measures it (``frameworks.framework_entries``).
 MEASURES = {ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
             FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
             UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records,
             BODIES_KEY: framework_lax_bodies, KEY_BUILDERS_KEY: framework_key_builders,
             ARRAY_METHODS_KEY: framework_array_methods, STATIC_OBJECTS_KEY: framework_static_objects,
-            CONTAINERS_KEY: framework_containers}
+            CONTAINERS_KEY: framework_containers, REBUILDERS_KEY: framework_rebuilders,
+            CLASS_TRANSFORMS_KEY: framework_class_transforms}

@@ -55,10 +55,21 @@ class Instances(CarriedStructure):
         same-file class)."""
         named = named or self._named
         if type(name) is ast.Call:
-            found_class = named(name.func)
-            if found_class is None and type(name.func) is ast.Name:
-                return self._classes_passed(name.func, named)
-            return None if found_class is None else frozenset({found_class})
+            func = name.func
+            if type(func) is ast.Call and func.args \
+                    and self.names.qualname(func.func) in api.framework_class_transforms():
+                func = func.args[0]  # eqx.filter_vmap(Layer)(keys): measured to give a Layer
+            found_class = named(func)
+            if found_class is not None:
+                return frozenset({found_class})
+            if type(func) is ast.Name:
+                return self._classes_passed(func, named) or self._returned_classes(func, seen, named)
+            if type(func) is ast.Subscript:  # REGISTRY[name](rngs): the classes its lookup may give
+                arms = [named(arm) for arm in self.names.looked_up(func)]
+                return frozenset(arms) if arms and None not in arms else None
+            split = self._parts_split(name)
+            taken_apart = split.args[0] if split is not None else None
+            return self.classes_of(taken_apart, seen, named) if type(taken_apart) in (ast.Name, ast.Call) else None
         found = self.names.resolve_name(name)
         if not found:
             return None
@@ -81,6 +92,33 @@ class Instances(CarriedStructure):
             binding_classes.add(found_classes)
         # (bindings of different classes: which one a use sees is the path's, not known here)
         return frozenset(classes) if len(binding_classes) == 1 else None
+
+    def _returned_classes(self, func, seen, named):
+        """The classes of what a same-file def named by ``func`` gives, when every ``return`` gives the same
+        ones known (``return REGISTRY[name](rngs)``); else None."""
+        target = self.names.function_bound_to(func)
+        if type(target) not in (ast.FunctionDef, ast.AsyncFunctionDef) or target in seen or len(seen) > _MAX_DEPTH:
+            return None
+        found = {self.classes_of(value, seen | {target}, named) if type(value) in (ast.Name, ast.Call) else None
+                 for value in self.names.returned_values(target)}
+        return found.pop() if len(found) == 1 else None
+
+    def _parts_split(self, call):
+        """The call that took apart the object a framework rebuilder (``nnx.merge(graphdef, params)``,
+        measured) puts together again: the one every one of its Name arguments bound by a tuple
+        target was unpacked from (``graphdef, params = nnx.split(model)``); else None."""
+        rebuilder = api.framework_rebuilders().get(self.names.qualname(call.func))
+        if rebuilder is None:
+            return None
+        splits = set()
+        for argument in call.args:
+            binding = self.names.one_binding(argument) if type(argument) is ast.Name else None
+            stmt = binding.stmt if binding is not None else None
+            if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Tuple \
+                    and type(stmt.value) is ast.Call and stmt.value.args \
+                    and self.names.qualname(stmt.value.func) == rebuilder["parts_of"]:
+                splits.add(stmt.value)
+        return splits.pop() if len(splits) == 1 else None
 
     def _named(self, expr):
         return self._resolver(expr) if self._resolver is not None else self.class_named(expr)

@@ -68,6 +68,8 @@ def call(flow, call_node, qualname, args, traced_result):
     if qualname in api.framework_array_functions():  # optax.global_norm(grads): one array
         on_device = any(v.kind in ON_DEVICE for v in args)
         return Value(TRACER) if traced_result else Value(JAX) if on_device else None
+    if qualname in api.framework_rebuilders() and any(v.traced for v in args):
+        return Value(TRACER_TREE)  # nnx.merge(graphdef, params) of traced params: an object of tracers
     methods = api.framework_array_methods().get(qualname, {}).get("methods")
     if methods and flow.traced is None:  # optax.MultiSteps(...): in host code, has_updated(state) a device bool
         return Shaped(UNKNOWN, members=tuple((("call", name), Value(JAX, dtype)) for name, dtype in methods.items()))

@@ -314,11 +314,11 @@ class Names:
         one it names), written at ``node`` or given by a Name's one assignment; else ()."""
         chosen = self.assigned_value(node) if type(node) is ast.Name else node
         kind = type(chosen)
-        arms = (chosen.body, chosen.orelse) if kind is ast.IfExp else self._looked_up(chosen) if kind is ast.Subscript \
+        arms = (chosen.body, chosen.orelse) if kind is ast.IfExp else self.looked_up(chosen) if kind is ast.Subscript \
             else ()
         return arms if arms and all(self.function_bound_to(arm) for arm in arms) else ()
 
-    def _looked_up(self, subscript):
+    def looked_up(self, subscript):
         """The values of the module-level dict display that ``subscript`` indexes that its key may
         give (``entries_looked_up``), or ()."""
         table = self.one_binding(subscript.value, BindingKind.ASSIGN, module_level=True) \

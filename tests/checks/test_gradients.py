@@ -28,6 +28,9 @@ def found(lint_body, body):
     "@jax.grad\ndef f(x):\n    return jnp.sum(x[x > 0] ** 0.5)\n",
     # an indexed update keeps the whole array: sqrt(0) stays, its slope is inf, not nan
     "@jax.grad\ndef f(x):\n    return jnp.sum(jnp.sqrt(x).at[x > 0].set(1.0))\n",
+    # a dropout mask drawn with keep_prob is random where keep_prob is not zero: it does not test keep_prob
+    "def f(x, keep_prob):\n    mask = jax.random.bernoulli(jax.random.key(0), keep_prob, x.shape)\n"
+    "    return jnp.where(mask, x / keep_prob, 0.0).sum()\ng = jax.grad(f)\n",
 ])
 def test_silent(lint_body, body):
     assert found(lint_body, body) == []

@@ -411,3 +411,14 @@ def test_framework_containers_give_back_what_they_were_built_around():
     containers = api.framework_containers()
     assert containers["flax.nnx.List"]["holds"] == "list" and containers["flax.nnx.Dict"]["holds"] == "dict"
     assert "flax.nnx.Module" not in containers and "flax.nnx.Linear" not in containers
+
+
+def test_framework_rebuilders_give_back_the_class_taken_apart():
+    rebuilders = api.framework_rebuilders()
+    assert rebuilders["flax.nnx.merge"]["parts_of"] == "flax.nnx.split"
+    assert rebuilders["equinox.combine"]["parts_of"] == "equinox.partition"
+
+
+def test_framework_class_transforms_give_an_instance_of_the_class():
+    transforms = api.framework_class_transforms()
+    assert "equinox.filter_vmap" in transforms and "jax.grad" not in transforms

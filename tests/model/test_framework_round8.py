@@ -100,3 +100,62 @@ def test_a_method_of_blocks_of_several_classes_rebinding_its_input(lint_source, 
         + "".join(f"def run_{cls}():\n    return forward(Mixed({cls}, jax.random.PRNGKey(0)), jnp.ones(3))\n\n\n"
                   for cls in classes))
     assert lint_source(source) == ([(_line(source, "np.maximum"), "JNP201")] if reported else [])
+
+
+SCORER = ("class Scorer(nnx.Module):\n    def __init__(self, rngs):\n"
+          "        self.linear = nnx.Linear(3, 1, rngs=rngs)\n\n    def score(self, x):\n"
+          "        s = self.linear(x)\n        return s / max(float(s.max()), 1.0)\n\n\n")
+
+
+@pytest.mark.parametrize("parts, reported", [
+    ("graphdef, params = nnx.split(Scorer(nnx.Rngs(0)))\n", True),  # merged back: a Scorer of the traced params
+    ("graphdef, params = make()\n", False),  # parts of what: not known
+])
+def test_a_method_of_a_model_merged_from_its_split_parts(lint_source, parts, reported):
+    """``nnx.merge(graphdef, params)`` gives an object of the class ``nnx.split`` took apart (measured,
+    ``framework_rebuilders``), and of tracers when the parts are traced (``jax.grad`` of ``params``)."""
+    source = "import jax\n" + NNX + SCORER + ("def make():\n    return 1, 2\n\n\n"
+                             "def grads(x):\n    " + parts + "\n    def loss(params):\n"
+                             "        model = nnx.merge(graphdef, params)\n        return model.score(x).sum()\n"
+                             "    return jax.grad(loss)(params)\n")
+    assert lint_source(source) == ([(_line(source, "float(s.max())"), "JNP202")] if reported else [])
+
+
+@pytest.mark.parametrize("applied, reported", [
+    ("eqx.filter_vmap(layer_cls)", True),  # measured: a vmap of the class gives an instance of it
+    ("jax.grad(layer_cls)", False),  # a gradient: not an instance
+])
+def test_a_method_of_a_layer_combined_in_a_scan_over_layers(lint_source, applied, reported):
+    """``eqx.combine(dyn, static)`` in the scan's body gives an object of the class ``eqx.partition`` took
+    apart: the class every call passes to ``layer_cls`` (``framework_class_transforms``, ``framework_rebuilders``)."""
+    source = EQX + "import numpy as np\n\n\n" + (
+        "class NumpyLayer(eqx.Module):\n    linear: eqx.nn.Linear\n\n    def __init__(self, key):\n"
+        "        self.linear = eqx.nn.Linear(3, 3, key=key)\n\n    def step(self, x):\n"
+        "        return np.sin(self.linear(x))\n\n\n"
+        f"def scan_layers(layer_cls):\n    layers = {applied}(jax.random.split(jax.random.PRNGKey(0), 3))\n"
+        "    dynamic, static = eqx.partition(layers, eqx.is_array)\n\n    def body(x, dyn):\n"
+        "        layer = eqx.combine(dyn, static)\n        return layer.step(x), None\n"
+        "    return jax.lax.scan(body, jnp.ones(3), dynamic)\n\n\n"
+        "def run():\n    return scan_layers(NumpyLayer)\n")
+    assert lint_source(source) == ([(_line(source, "np.sin"), "JNP201")] if reported else [])
+
+
+@pytest.mark.parametrize("built, reported", [
+    ("REGISTRY[name](nnx.Rngs(seed))", True),  # a lookup by a parameter: every class of the registry
+    ("REGISTRY['jnp'](nnx.Rngs(seed))", False),  # a constant key: the one class it names
+])
+def test_a_method_of_a_model_a_factory_builds_from_a_registry(lint_source, built, reported):
+    """The classes a same-file def's returns give (``_build(name, seed)``), and those of a call of a
+    registry dict's item."""
+    source = "import numpy as np\n" + NNX + (
+        "class NumpyEmbedder(nnx.Module):\n    def __init__(self, rngs):\n"
+        "        self.linear = nnx.Linear(3, 4, rngs=rngs)\n\n"
+        "    def embed(self, x):\n        return np.tanh(self.linear(x))\n\n\n"
+        "class JnpEmbedder(nnx.Module):\n    def __init__(self, rngs):\n"
+        "        self.linear = nnx.Linear(3, 4, rngs=rngs)\n\n"
+        "    def embed(self, x):\n        return jnp.tanh(self.linear(x))\n\n\n"
+        'REGISTRY = {"numpy": NumpyEmbedder, "jnp": JnpEmbedder}\n\n\n'
+        f"def build(name, seed):\n    return {built}\n\n\n"
+        "@nnx.jit\ndef embed(model, x):\n    return model.embed(x)\n\n\n"
+        "def run(name):\n    return embed(build(name, 0), jnp.ones((2, 3)))\n")
+    assert lint_source(source) == ([(_line(source, "np.tanh"), "JNP201")] if reported else [])
