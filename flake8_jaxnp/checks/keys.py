@@ -127,7 +127,8 @@ class _KeyFlow:
 
     def __init__(self, model, scope, consumers, holders, branches, broadcasts, finder):
         self.model = model
-        self.finder = finder  # its ``fields``: consumer call -> the field of its object its method consumes, reported there
+        # its ``fields``: consumer call -> the field of its object its method consumes, reported there
+        self.finder = finder
         self.fields = finder.fields
         self.plain = None  # the names of the scope read only for their attributes (``_holder``), once asked
         self.consumers = consumers
@@ -299,11 +300,12 @@ class _KeyFlow:
     def _stores_nothing(self, call):
         qualname, callee = self.model.qualname(call.func) or "", self.finder.callee
         if qualname.startswith(("jax.", "numpy.")):
-            return not any(type(a) is ast.Lambda or callee(a) is not None for a in (*call.args, *(k.value for k in call.keywords)))
+            given = (*call.args, *(k.value for k in call.keywords))
+            return not any(type(a) is ast.Lambda or callee(a) is not None for a in given)
         function = callee(self.finder.runs(call)[0]) if call in self.consumers else None
         return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
-            type(n) is ast.Call and callee(n.func) is not None or type(n) is ast.Attribute and type(n.ctx) is not ast.Load
-            for n in ast.walk(function))
+            type(n) is ast.Call and callee(n.func) is not None
+            or type(n) is ast.Attribute and type(n.ctx) is not ast.Load for n in ast.walk(function))
 
     def _consume(self, used, name, key, kind, call):
         """``call`` consumes ``key`` (held by ``name``): reported against what ``used`` says

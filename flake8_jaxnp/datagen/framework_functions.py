@@ -579,7 +579,7 @@ def framework_class_transforms(data_file, resolve):
             found.update({name: previous[name]} if name in previous else {})
             continue
         probe = type("Probe", (eqx.Module,), {"__annotations__": {"w": jax.Array},  # one array field, from the key
-                                               "__init__": lambda self, key: setattr(self, "w", key[:1] * 1.0)})
+                                              "__init__": lambda self, key: setattr(self, "w", key[:1] * 1.0)})
         keys = jax.random.split(jax.random.PRNGKey(0), 3) if "vmap" in name else jax.random.PRNGKey(0)
         try:
             built = resolve(name)(probe)(keys)

@@ -175,7 +175,6 @@ def _reads(nodes, names):
                for node in nodes for n in ast.walk(node))
 
 
-
 def rotation(method, qualname):
     """The ``self.<field>`` read by the split that ``method`` runs first on every call, storing one
     of its outputs back in that field (``self.key, key = split(self.key)``): each call consumes the
