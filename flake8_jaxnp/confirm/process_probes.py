@@ -146,14 +146,22 @@ def _kept_self(fun, jitted):
             or not array_probes.watched_class(rec, type(obj)):
         return jitted
     array_probes.watch_attributes(type(obj))
-    name, reads = f"{type(obj).__name__}.{fun.__name__}", frozenset(fun.__func__.__code__.co_names)
+    return _SelfKeeping(jitted, obj, f"{type(obj).__name__}.{fun.__name__}", frozenset(fun.__func__.__code__.co_names))
 
-    @functools.wraps(fun)
-    def remembered(*args, **kwargs):
+
+class _SelfKeeping:
+    """A jitted bound method that remembers its object on each call; the rest (``lower``...) is the jitted one's."""
+
+    def __init__(self, jitted, obj, name, reads):
+        self._jitted, self._kept = jitted, (obj, name, reads)
+
+    def __call__(self, *args, **kwargs):
         if array_probes.RECORDER is not None:
-            array_probes.RECORDER.static_selves[id(obj)] = (obj, name, reads)
-        return jitted(*args, **kwargs)
-    return remembered
+            array_probes.RECORDER.static_selves[id(self._kept[0])] = self._kept
+        return self._jitted(*args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self._jitted, name)
 
 
 def _user_code_outside_a_class(frame):

@@ -74,7 +74,6 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
 
 @pytest.mark.parametrize("body", [
     # a caller passes what the model does not read (a tuple's item), or something else
-    "def make():\n    return Model(1.0)\n\n@jax.jit\ndef step(m, x):\n    return m(x)\n\nstep(make(), jnp.ones(3))\n",
     "@jax.jit\ndef step(m, x):\n    return m(x)\n\na, b = Model(1.0), Other()\nstep(a, jnp.ones(3))\n"
     "step(b, jnp.ones(3))\n",
     "@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\nstep(jnp.tanh, jnp.ones(3))\n",
@@ -98,6 +97,12 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
 ])
 def test_the_object_is_not_known_or_its_methods_see_no_tracer(lint_source, body):
     assert findings(lint_source, MODEL + OTHER + body) == []
+
+
+def test_a_factory_s_returns_settle_the_class(lint_source):
+    body = ("def make():\n    return Model(1.0)\n\n@jax.jit\ndef step(m, x):\n    return m(x)\n\n"
+            "step(make(), jnp.ones(3))\n")
+    assert findings(lint_source, MODEL + OTHER + body) == [PRINT]
 
 
 @pytest.mark.parametrize("calls, expected", [
