@@ -146,8 +146,8 @@ def _attribute_stored(node):
 
 def _kept_run(model, candidates, node):
     """(what runs, (name, attribute) for the attributes it keeps) when ``node`` calls a method of a name
-    of ``candidates`` whose object keeps what that method's jitted trace read."""
-    if type(node) is ast.Call and type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
+    of ``candidates`` whose object keeps what that method's jitted trace read; ``node`` is a call."""
+    if type(node.func) is ast.Attribute and type(node.func.value) is ast.Name \
             and node.func.value.id in candidates and model.may_hold_arrays(node):  # (a source)
         kept = model.value(node.func.value).member(("kept", node.func.attr))
         return f"{describe(node.func)}()", [(node.func.value.id, attr) for (_, attr), _ in
