@@ -10,7 +10,7 @@ literal. Where no literal says so the call is not known to donate."""
 import ast
 
 from ..model.names import BindingKind
-from ..model.syntax import positional_names
+from ..model.syntax import defaults, positional_names
 
 # How many calls and parameters a constructor's argument may be followed through.
 _MAX_DEPTH = 4
@@ -114,20 +114,12 @@ def _truth(model, expr, frames, depth):
         return {None}
     params = positional_names(func)
     index = params.index(expr.id) if expr.id in params else len(func.args.args) + len(func.args.posonlyargs)
-    condition = [index, expr.id, _default(func, expr.id)]
+    default = defaults(func).get(expr.id)
+    condition = [index, expr.id, ast.unparse(default) if default is not None else None]
     if frames and frames[0][0] is func:
         return _argument(model, frames[0][1], condition, frames[1:], depth + 1)
     calls = [c for c in model.nodes(ast.Call) if model.callee(c.func) is func]
     return {_literal_truth(condition[2])}.union(*(_argument(model, c, condition, (), depth + 1) for c in calls))
-
-
-def _default(func, param):
-    """The text of a parameter's default, or None."""
-    positional = [*func.args.posonlyargs, *func.args.args]
-    defaults = dict(zip(reversed(positional), reversed(func.args.defaults)))
-    defaults.update((a, d) for a, d in zip(func.args.kwonlyargs, func.args.kw_defaults) if d is not None)
-    found = next((d for a, d in defaults.items() if a.arg == param), None)
-    return ast.unparse(found) if found is not None else None
 
 
 def _literal_truth(text):
