@@ -79,3 +79,16 @@ def test_a_method_a_jitted_method_runs_through_self_passes_its_tracers_on(tmp_pa
         "    def _helper(self, x):\n        return host_abs(x)\n\n"
         "    def _update(self, x):\n        return self._helper(x)\n"))
     assert codes_at(lint(tmp_path, "pkg/ops.py")) == [(5, "JNP201")]
+
+
+@pytest.mark.parametrize("key, expected", [("name", [(5, "JNP201")]), ("'squared'", [])])
+def test_a_lookup_in_its_own_modules_dict_is_followed_from_another_modules_trace(tmp_path, key, expected):
+    """``TABLE[name](x)`` in the dict's own module, in a function another module jits: the in-file
+    model does not follow a called lookup, so the project's reach gives the entries their callers."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "ops.py").write_text(OPS + f"\n\ndef loss(x, name):\n    return TABLE[{key}](x)\n")
+    (package / "train.py").write_text("import jax\n\nfrom .ops import loss\n\n"
+                                      "step = jax.jit(loss, static_argnames='name')\n")
+    assert codes_at(lint(tmp_path, "pkg/ops.py")) == expected

@@ -73,3 +73,26 @@ def test_a_grad_inside_a_jitted_step_is_followed_by_the_steps_flows(tmp_path):
     found = write(tmp_path, energy=ENERGY.format(helper="length"), train=driver)
     assert codes_at(found) == [(5, "JNP604")]
     assert "differentiated by jax.grad" in found[0]
+
+
+@pytest.mark.parametrize("helper, caller, expected", [
+    ("length", "from . import ops\n\n\ndef grid(density):\n    return ops.score(density)(1.0)\n\n\n"
+     "def case():\n    return grid(ops.total)\n", [(5, "JNP604")]),
+    ("safe_length", "from . import ops\n\n\ndef case():\n    return ops.score(ops.total)(1.0)\n", []),
+    ("length", "", [(5, "JNP604")]),  # handed in its own module only: the in-file model's, found once
+])
+def test_a_function_handed_in_to_a_transform_of_its_own_module(tmp_path, helper, caller, expected):
+    """``score(density)`` returns ``jax.jit(jax.grad(density))`` beside the function another module
+    hands it (``ops.score(ops.total)``): the in-file model cannot know what the parameter holds,
+    so the project's reach gives it the transform, applied in its own module."""
+    ops = (OPS + f"\n\ndef total(x):\n    return {helper}(x)\n\n\ndef score(density):\n"
+           "    return jax.jit(jax.grad(density))\n")
+    if not caller:
+        ops += "\n\ndef case():\n    return score(total)(1.0)\n"
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "ops.py").write_text("import jax\n" + ops)
+    (package / "driver.py").write_text(caller or "from . import ops\n")
+    found = lint(tmp_path, "pkg/ops.py")
+    assert codes_at(found) == [(line + 1, code) for line, code in expected]

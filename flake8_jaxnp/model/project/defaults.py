@@ -23,7 +23,7 @@ from ..instances import given_by_calls
 from ..syntax import child_nodes, entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
-from .targets import call_target, count_bindings
+from .targets import PASSED_FUNCTION, TABLE_ENTRY, call_target, count_bindings
 
 
 def answer(found):
@@ -303,27 +303,46 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
                            for call in _calls_of(project, other, version, factory)], handed, every=False)
 
 
+def functions_run(project, path, unit, origin, binding, attributes, applied):
+    """[((module path, unit), facts, positions self takes, unlinked)] for what a call recorded in the
+    flows of ``unit`` of the module at ``path`` runs: each function the project's calls pass the
+    parameter it calls (``passed_functions``), each entry a dict lookup may give (``table_functions``),
+    else the one function or method it names (``origin``: the module whose imports name it). Unlinked:
+    the in-file model of the function's module cannot tie the call to it, so the reach says it even from
+    that module: a function other modules hand in, or an entry of a lookup called as it is (one a
+    transform takes, ``jax.grad(LOSSES[name])``, that model follows: ``applied``, the call's transform)."""
+    if binding is None and attributes[0] == PASSED_FUNCTION:
+        return passed_functions(project, path, unit, attributes[1])
+    if attributes[-3:-2] == [TABLE_ENTRY]:
+        return [(*entry, applied is None) for entry in table_functions(project, origin, binding, attributes)]
+    return [(*project._callee(origin, binding, attributes), False)]
+
+
 def passed_functions(project, path, unit, param):
-    """[((module path, unit), facts, positions self takes)] for the functions that the project's calls
-    of the top-level def or class around ``unit`` of the module at ``path`` (a class: its ``__init__``)
-    pass as its parameter ``param`` (``passed_values``): one named there, or the def that a factory's
-    call there returns (``Collector(policy=make_policy(cfg))``: ``make_policy.policy``)."""
+    """[((module path, unit), facts, positions self takes, unlinked)] for the functions that the
+    project's calls of the top-level def or class around ``unit`` of the module at ``path`` (a class:
+    its ``__init__``) pass as its parameter ``param`` (``passed_values``): one named there, or the def
+    that a factory's call there returns (``Collector(policy=make_policy(cfg))``: ``make_policy.policy``).
+    Unlinked: no call that hands it on is in its own module, whose in-file model then cannot know what
+    the parameter holds (``exact_score(log_density)`` beside ``ring_log_density``, given by a script)."""
     factory, summary = unit.split(".")[0], project.summary(path)
     facts = summary["functions"].get(factory)
     if facts is None and f"{factory}.__init__" in summary["methods"]:
         facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
     project.reach_inputs.listed(project.folder_files())
     files = [other for other in project.folder_files() if not is_test_module(other)]
+    handing = {}  # (module path, name), built -> the modules of the calls that hand it on
+    for target, built, (other, _) in passed_values(project, files, path, factory, facts["params"], param) \
+            if facts else ():
+        handing.setdefault((target, built is not None), set()).add(other)
     found = []
-    for (other, name), built in dict.fromkeys((target, built is not None) for target, built, _
-                                              in (passed_values(project, files, path, factory, facts["params"], param)
-                                                  if facts else ())):
+    for ((other, name), built), modules in handing.items():
         if not built:
-            found.append(project._callee(other, None, [name]))
+            found.append((*project._callee(other, None, [name]), other not in modules))
             continue
         gives = (project.summary(other, defines=name) or {}).get("functions", {}).get(name, {}).get("gives")
         if gives is not None:
-            found.append(((other, f"{name}.{gives['name']}"), gives, 0))
+            found.append(((other, f"{name}.{gives['name']}"), gives, 0, other not in modules))
     return [entry for entry in found if entry[1] is not None]
 
 

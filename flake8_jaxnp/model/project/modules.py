@@ -19,12 +19,12 @@ from ..syntax import module_imports
 from ..traced import Behaviour, transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import (OtherModules, answer, calls_keeping_default, is_test_module, leaves_out, modules_naming,
-                       passed_functions, shown, table_functions)
+from .defaults import (OtherModules, answer, calls_keeping_default, functions_run, is_test_module, leaves_out,
+                       modules_naming, passed_functions, shown, table_functions)
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
-from .targets import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY, called_object
+from .targets import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, TABLE_ENTRY, called_object
 from .wrappers import CLASSES, class_needs
 
 # Imported where used (a save whose summaries and reach are kept never needs them): summarising a module's text
@@ -278,8 +278,7 @@ class Project(OtherModules):
         key = (self.package, self.salt)
         if key not in MEMORY.callers:
             MEMORY.callers[key] = kept_reach(self, self._reach, self._imports_project)
-        found = {name: [entry for entry in calls if entry[3] != str(self.path)]
-                 for name, calls in MEMORY.callers[key].get(str(self.path), {}).items()}
+        found = MEMORY.callers[key].get(str(self.path), {})
         return self.answered("callers", [], {name: calls for name, calls in found.items() if calls})
 
     def kept_defaults(self, name, param, index):
@@ -307,6 +306,7 @@ class Project(OtherModules):
         reached, starts, origins, queue = {}, {}, {}, deque()
         # (callee path, name) -> {(transform, caller or None when applied, path, line): [params, root]}
         calls = {}
+        unlinked_sites = set()  # (callee, site) of a call in the callee's module that its in-file model cannot follow
         parts = {}  # module path -> what it says of its roots (its summary, or the roots' part of it)
         classes = partial(self._parameter_classes, indexes={})  # (the last module parsed for its units' classes)
         objects = PassedObjects(classes, self.target_of, self.scalars_static, starts)
@@ -331,11 +331,11 @@ class Project(OtherModules):
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
                 if binding is None or attributes[-3:-2] == [TABLE_ENTRY] and not returned:
                     run = passed_functions(self, path, attributes[2], attributes[1]) if binding is None else [
-                        entry for entry in table_functions(self, path, binding, attributes) if not entry[2]]
-                    for target, facts, _ in run:  # jax.jit(partial(policy, apply_fn)), jax.jit(LOSSES[name])
-                        params = _applied_parameters(facts, *spec)
-                        calls.setdefault(target, {}).setdefault((transform, None, str(path), line), [set(), None])[
-                            0] |= params
+                        (*entry, False) for entry in table_functions(self, path, binding, attributes) if not entry[2]]
+                    for target, facts, _, unlinked in run:  # jax.jit(partial(policy, apply_fn)), jax.jit(LOSSES[name])
+                        params, site = _applied_parameters(facts, *spec), (transform, None, str(path), line)
+                        calls.setdefault(target, {}).setdefault(site, [set(), None])[0] |= params
+                        unlinked_sites.update({(target, site)} if unlinked else ())
                         start((*target, transform), params, (target[1], str(path), line))
                     continue
                 applied_module = attributes[-1:] == ["__call__"]  # jax.jit(model.apply), Model imported
@@ -381,10 +381,8 @@ class Project(OtherModules):
                     if found is None:
                         continue
                     origin, binding, attributes = found
-                run = passed_functions(self, path, name, attributes[1]) if binding is None \
-                    and attributes[0] == PASSED_FUNCTION else table_functions(self, origin, binding, attributes) \
-                    if attributes[-3:-2] == [TABLE_ENTRY] else [self._callee(origin, binding, attributes)]
-                for target, facts, skipped in run:  # forward(p, x): each function the factory's calls pass
+                run = functions_run(self, path, name, origin, binding, attributes, applied)
+                for target, facts, skipped, unlinked in run:  # forward(p, x): each function the factory's calls pass
                     params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                         | set(named) if facts else set()
                     if facts is None or not (params or always and caches):
@@ -393,10 +391,11 @@ class Project(OtherModules):
                     params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
                     differentiated = self.transforms.get(applied) is Behaviour.DIFFERENTIATING and params
                     unders = (transform, applied) if differentiated else (transform,)
-                    for under in unders if target[0] != path else ():
-                        site = calls.setdefault(target, {}).setdefault((under, name, str(path), line),
-                                                                       [set(), own_root(caller, path, root)])
-                        site[0] |= params  # (jax.grad(loss)(p) in a jitted step: loss is also differentiated)
+                    for under in unders if target[0] != path or unlinked else ():
+                        site = (under, name, str(path), line)
+                        calls.setdefault(target, {}).setdefault(site, [set(), own_root(caller, path, root)])[0] \
+                            |= params  # (jax.grad(loss)(p) in a jitted step: loss is also differentiated)
+                        unlinked_sites.update({(target, site)} if unlinked else ())
                     for callee in ((*target, under) for under in unders):  # (and so is what loss calls)
                         if callee not in reached or not params <= reached[callee]:
                             reached.setdefault(callee, set()).update(params)
@@ -404,9 +403,10 @@ class Project(OtherModules):
                             queue.append(callee)
         index.keep()
         found = {}
-        for (path, name), sites in calls.items():
+        for (path, name), sites in calls.items():  # (a module's own calls are its in-file model's to follow)
             found.setdefault(str(path), {})[name] = [
-                (sorted(params), *site, root) for site, (params, root) in sorted(sites.items(), key=_site_order)]
+                (sorted(params), *site, root) for site, (params, root) in sorted(sites.items(), key=_site_order)
+                if site[2] != str(path) or ((path, name), site) in unlinked_sites]
         return found
 
     def _flows(self, part, path, name):
