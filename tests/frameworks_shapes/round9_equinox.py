@@ -152,7 +152,7 @@ def case_one_subkey_for_augment_and_dropout():
     for _ in range(NUM_STEPS):
         key, step_key = jax.random.split(key)
         batch = _augment(xs, step_key)
-        model = _dropout_step(model, batch, ys, step_key)  # reported: JNP601
+        model = _dropout_step(model, batch, ys, step_key)  # reported: JNP606
     return model
 
 
