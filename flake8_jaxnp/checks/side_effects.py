@@ -385,7 +385,7 @@ def _outer_container(model, func, expr, stored, updated=False):
     if found is None:
         return None
     scope, bindings = found
-    if scope.is_class or not all(_is_container(model, b, scope.node) for b in bindings):
+    if scope.is_class or not _all_containers(model, scope, bindings, frozenset()):
         return None
     if scope.node in model.traced:
         own = model.traced.get(func)  # None for a function run at trace time: it runs in the enclosing trace
@@ -398,15 +398,31 @@ def _outer_container(model, func, expr, stored, updated=False):
     return None
 
 
-def _is_container(model, binding, owner):
-    """An assignment of a container, or a parameter of ``owner`` that every call of it in the file
-    gives a container display (``make_counter([0])``: the closure's list outlives the trace)."""
+def _all_containers(model, scope, bindings, seen):
+    """True when every binding of a name in ``scope`` is a container: an assignment of one, or a
+    parameter of ``scope``'s def that every call of it in the file gives one, as a display or as a
+    name bound only to one (``make_step(features)`` after ``features = []``: the closure's list
+    outlives the trace). ``seen``: the parameters on the way here (a recursive call)."""
+    return all(_is_container(model, binding, scope.node, seen) for binding in bindings)
+
+
+def _is_container(model, binding, owner, seen):
     if binding.kind is BindingKind.PARAM and isinstance(owner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if binding.node in seen:
+            return False
+        seen = seen | {binding.node}
         calls = model.calls_of(owner)
         names = positional_names(owner)
-        return bool(calls) and all(_builds_container(model, argument_for(call, names, binding.node.arg))
+        return bool(calls) and all(_gives_container(model, argument_for(call, names, binding.node.arg), seen)
                                    for call in calls)
     return binding.kind is BindingKind.ASSIGN and _builds_container(model, binding.value)
+
+
+def _gives_container(model, argument, seen):
+    if isinstance(argument, ast.Name):
+        found = model.resolve(argument)
+        return found is not None and not found[0].is_class and _all_containers(model, *found, seen)
+    return _builds_container(model, argument)
 
 
 def _builds_container(model, value):
