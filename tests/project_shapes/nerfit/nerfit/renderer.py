@@ -49,8 +49,8 @@ def make_render_image(apply_fn, cfg):
         # project shape (not a thread): the chunk size passed to the jitted renderer as a traced argument
         for start in range(0, rays_o.shape[0], chunk):  # reported: JNP202
             # project shape (not a thread): the traced chunk size in the slices' bounds too
-            out = render_rays_ok(params, apply_fn, rays_o[start:start + chunk], rays_d[start:start + chunk],
-                                 keys[start], cfg)  # reported: JNP202
+            out = render_rays_ok(params, apply_fn, rays_o[start:start + chunk], rays_d[start:start + chunk],  # reported: JNP202
+                                 keys[start], cfg)
             parts.append(out["rgb"])
         return jnp.concatenate(parts)
 
