@@ -239,6 +239,17 @@ def test_a_jitted_bound_method_keeps_the_attributes_its_trace_reads(more, kept):
     assert found.get("Trainer", {}).get("kept", {}) == kept
 
 
+@pytest.mark.parametrize("other, kept", [
+    ("class Evaluator:", {"step": ["lr"]}),  # another class's self.step is another object's
+    ("class FastTrainer(Trainer):", {}),  # a subclass's instances are Trainers too
+])
+def test_another_class_that_stores_the_attribute_on_its_own_self_leaves_the_jitted_call(other, kept):
+    transforms = transform_tables(())[0]
+    text = TRAINER.format(more="") + f"\n\n{other}\n    def __init__(self):\n        self.step = forward\n"
+    found = summarise(text.encode(), transforms)["classes"]
+    assert found.get("Trainer", {}).get("kept", {}) == kept
+
+
 RETUNE = '''import jax.numpy as jnp
 
 from .trainer import Trainer

@@ -154,11 +154,22 @@ class _Classes:
     def method_names(self, name):
         return {m for cls in self.chain(name) if cls is not None for m in self.own(cls)}
 
-    def stores(self):
-        """{attribute: how many times the module stores it} (``attribute_stores``), read once."""
+    def stores(self, name):
+        """{attribute: how many times the module stores it} (``attribute_stores``, read once) where an
+        instance of the class ``name`` may hold it: less what the methods of another class store on their
+        own ``self``, unless that class is in ``name``'s chain or ``name`` in its (its instances are others)."""
         if self._stored is None:
-            self._stored = attribute_stores(self.tree)
-        return self._stored
+            self._stored = attribute_stores(self.tree), {cls: _own_stores(self.classes[cls]) for cls in self.classes}
+        stored, own = self._stored
+        related = set(self.chain(name))
+        unrelated = [cls for cls in self.classes if cls not in related and name not in self.chain(cls)]
+        if not any(own[cls] for cls in unrelated):
+            return stored
+        counts = dict(stored)
+        for cls in unrelated:
+            for attribute, count in own[cls].items():
+                counts[attribute] -= count
+        return counts
 
     def forwards(self, name):
         """[index, parameter] of the ``__init__`` parameter stored in ``self.attr`` that
@@ -170,7 +181,7 @@ class _Classes:
         attributes = {r.func.attr if type(r) is ast.Call and _self_attribute([r.func], call) else None
                       for r in returns}
         attribute = attributes.pop() if len(attributes) == 1 else None
-        param = stored_parameters(init, self.stores()).get(attribute)  # the one store, at the top: self._fn = fn
+        param = stored_parameters(init, self.stores(name)).get(attribute)  # the one store, at the top: self._fn = fn
         return [positional_names(init).index(param) - 1, param] if param is not None else None
 
     def jitted_calls(self, name, touched):
@@ -185,7 +196,7 @@ class _Classes:
                     and type(stmt.value) in (ast.Name, ast.Call)]  # (the values _jitted may accept)
         stores = _returns_and_stores(init)[1] if assigned else None
         attributes = {stmt.targets[0].attr for stmt in assigned
-                      if self._jitted(stmt.value, stores, 0) and self.stores().get(stmt.targets[0].attr) == 1}
+                      if self._jitted(stmt.value, stores, 0) and self.stores(name).get(stmt.targets[0].attr) == 1}
         methods = set()
         for method in self.method_names(name) if attributes else ():
             func = self.lookup(name, method)
@@ -319,6 +330,20 @@ def forwarded_argument(call, forwards):
         return None
     return call.args[index] if index < len(call.args) else next(
         (k.value for k in call.keywords if k.arg == parameter), None)
+
+
+def _own_stores(cls):
+    """{attribute: how many times the methods of ``cls`` store ``self.<attribute>``} (``self`` each one's
+    first parameter; a nested def's stores left out: its ``self`` may be another object)."""
+    found = {}
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
+            this = method.args.args[0].arg
+            for node in walk_own(method.body):
+                if type(node) is ast.Attribute and type(node.ctx) is not ast.Load and type(node.value) is ast.Name \
+                        and node.value.id == this:
+                    found[node.attr] = found.get(node.attr, 0) + 1
+    return found
 
 
 def _self_attribute(targets, method):

@@ -1,0 +1,3 @@
+from .mlp import NeRFMLP, set_sigma_noise
+
+__all__ = ["NeRFMLP", "set_sigma_noise"]
