@@ -171,7 +171,7 @@ def _stores_after_runs(scope, stored, run, held="static", lines=None):
     for stmts, loop in blocks(scope.body, repeats):
         run_order = _in_order_run(stmts, loop)
         walked = [lines is None or _spans_one(stmt, lines) for stmt in run_order]
-        last = len(walked) - 1 - walked[::-1].index(True) if True in walked else -1
+        last = max((position for position, walks in enumerate(walked) if walks), default=-1)
         used, found = {}, set()  # (name, attribute) kept by a jitted function run so far in this block -> what ran
         for position, later in enumerate(run_order[:last + 1]):
             if used:
