@@ -1,6 +1,7 @@
 """Which calls of a module consume a PRNG key (JNP601, JNP606): samplers, splits whose outputs
 are used, and the project's functions that consume a key parameter on every call."""
 import ast
+from functools import lru_cache
 
 from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument, key_name,
@@ -16,6 +17,22 @@ VMAP = "jax.vmap"
 _MAX_WRAPS = 8  # transforms around transforms followed (jax.jit(jax.grad(f)))
 
 
+@lru_cache(maxsize=1)
+def _samplers():
+    """jax.random's samplers, the framework layers whose construction draws from key= and the classes
+    whose keys the key they are built around decides (nnx.Rngs; measured): read once per process."""
+    return api.random_samplers() | api.framework_key_builders() | {
+        name for name, facts in api.framework_layers().items() if facts.get("draws_from_key")}
+
+
+@lru_cache(maxsize=1)
+def _drawing_layers():
+    """The framework layers whose built object draws from the key= it is called with, and the options
+    it was measured built with (an Equinox dropout): read once per process."""
+    return {name: facts["draws_when_called"] for name, facts in api.framework_layers().items()
+            if "draws_when_called" in facts}
+
+
 class Consumers:
     """The module's calls that consume a key, each with the expression of the key it consumes:
     samplers, splits whose outputs are used, and same-file functions that consume a parameter
@@ -24,14 +41,7 @@ class Consumers:
 
     def __init__(self, model):
         self.model = model
-        # jax.random's samplers, the framework layers whose construction draws from key= and the
-        # classes whose keys the key they are built around decides (nnx.Rngs; measured)
-        self.samplers = api.random_samplers() | api.framework_key_builders() | {
-            name for name, facts in api.framework_layers().items() if facts.get("draws_from_key")}
-        # the framework layers whose built object draws from the key= it is called with, and the
-        # options it was measured built with (an Equinox dropout)
-        self.drawing_layers = {name: facts["draws_when_called"] for name, facts in api.framework_layers().items()
-                               if "draws_when_called" in facts}
+        self.samplers, self.drawing_layers = _samplers(), _drawing_layers()
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume

@@ -1,6 +1,7 @@
 """JNP205/JNP306: methods jitted with ``self`` traced (a plain object cannot be), or with
 ``self`` static (the compiled code keeps the attribute values it saw)."""
 import ast
+import bisect
 from functools import partial
 
 from ..findings import Finding
@@ -164,14 +165,19 @@ def _stores_after_runs(scope, stored, run, held="static", lines=None):
     attribute) pairs it assigns) after a statement of the same block ran a jitted function that keeps
     that attribute (``run(node)``: (what runs, the pairs it keeps)), ``held`` saying how the object was
     given (static, or bound as a jitted method's self); with ``lines``, only the statements spanning one
-    of them are walked. A name bound again holds another object (built afresh on each iteration)."""
+    of them are walked. A name bound again holds another object (built afresh on each iteration). The
+    last statement walked is not searched for runs: no store of its block follows it (a compound one,
+    ``if __name__ == "__main__":`` around a whole script, is walked again for each block inside)."""
     for stmts, loop in blocks(scope.body, repeats):
+        run_order = _in_order_run(stmts, loop)
+        walked = [lines is None or _spans_one(stmt, lines) for stmt in run_order]
+        last = max((position for position, walks in enumerate(walked) if walks), default=-1)
         used, found = {}, set()  # (name, attribute) kept by a jitted function run so far in this block -> what ran
-        for later in _in_order_run(stmts, loop):
+        for position, later in enumerate(run_order[:last + 1]):
             if used:
                 rebound = bound_names(later)
                 used = {key: ran for key, ran in used.items() if key[0] not in rebound}
-            if lines is not None and not any(later.lineno <= line <= later.end_lineno for line in lines):
+            if not walked[position]:
                 continue
             for node in walk_own([later], SCOPES) if used else ():  # (no store matters before a jitted run)
                 if type(node) not in _STORING:
@@ -181,10 +187,17 @@ def _stores_after_runs(scope, stored, run, held="static", lines=None):
                     found.add(node)
                     yield Finding.at(node, "JNP306", {"name": key[0], "attr": key[1], "compiled": used[key],
                                                       "held": held})
-            for node in walk_own([later], SCOPES):
+            for node in walk_own([later], SCOPES) if position < last else ():
                 if type(node) is ast.Call:  # (only a call runs one: the walks are hot)
                     compiled, kept = run(node)
                     used.update((key, compiled) for key in kept if key not in used)
+
+
+def _spans_one(stmt, lines):
+    """Whether ``stmt`` spans one of ``lines`` (sorted): a search, not a scan, as every statement of
+    every block asks."""
+    first = bisect.bisect_left(lines, stmt.lineno)
+    return first < len(lines) and lines[first] <= stmt.end_lineno
 
 
 def _in_order_run(stmts, loop):

@@ -99,9 +99,10 @@ def _compiled_per_call(model, walked):
     undecorated def or at the top level). The defs: top-level functions and the methods of
     top-level classes, undecorated and untraced."""
     made, statics = {}, set()  # statics: the calls given a new static object (_fresh_static)
-    # (only a module that calls a function giving a new object on each call can pass one: else no walk)
+    # (only a def that calls a function giving a new object on each call can pass one: no other is walked)
     fresh_objects = api.framework_fresh_objects()
-    makes_fresh = any(model.qualname(call.func) in fresh_objects for call in model.nodes(ast.Call))
+    makes_fresh = {model.enclosing_function(call) for call in model.nodes(ast.Call)
+                   if model.qualname(call.func) in fresh_objects}
     for func in _plain_defs(model):
         nested = {stmt.name for stmt in func.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and any((model.transform_spec(d) or ("",))[0] in model.staging_transforms
@@ -116,7 +117,7 @@ def _compiled_per_call(model, walked):
                         made.setdefault(func, []).append((node, f"the jitted def '{run.id}'"))
                     elif (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
                         made.setdefault(func, []).append((node, f"{describe(node.func)}() of {fresh}"))
-        for node in walk_own(func.body) if makes_fresh else ():
+        for node in walk_own(func.body) if func in makes_fresh else ():
             if isinstance(node, ast.Call) and (static := _fresh_static(model, func, node)) is not None:
                 made.setdefault(func, []).append((node, static))
                 statics.add(node)
