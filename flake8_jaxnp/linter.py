@@ -47,14 +47,17 @@ def _checks_for(model):
         return declared
     from .checks import NEEDS
 
-    return [check for family in _families() if _needed(family, NEEDS, model) for check in _family_checks(family)]
+    met = {}  # need -> whether the module meets it, asked once (families may share a need)
+    return [check for family in _families() if _met(NEEDS.get(family), model, met) for check in _family_checks(family)]
 
 
-def _needed(family, needs, model):
-    try:
-        return family not in needs or needs[family](model)
-    except Exception:  # noqa: BLE001 - then its checks run, and report the failure as JNP900
-        return True
+def _met(need, model, met):
+    if need is not None and need not in met:
+        try:
+            met[need] = need(model)
+        except Exception:  # noqa: BLE001 - then its checks run, and report the failure as JNP900
+            met[need] = True
+    return need is None or met[need]
 
 
 def _model_class():

@@ -43,7 +43,8 @@ def reads_a_clock(model):
 # What a module must have for a rule family to find anything in it, by family: the linter imports
 # a family only for a module that has it (an editor's save of a file that differentiates,
 # donates and times nothing never loads those checks); a family not named here always runs.
-NEEDS = {"gradients": differentiates, "donation": donates, "timing": reads_a_clock}
+# ``donating_objects`` declares no check: it is the donation family's, imported with it.
+NEEDS = {"gradients": differentiates, "donation": donates, "donating_objects": donates, "timing": reads_a_clock}
 
 
 def describe(node):

@@ -26,7 +26,7 @@ class Memory:
         self.matches = {}  # (module path, bytes pattern) -> ((mtime, size), whether its bytes match it)
         self.project_files = {}  # (package, in a package) -> project files
         self.module_files = {}  # module stem -> its file, or None
-        self.real_folders = {}  # folder (absolute) -> its real path (``package.real_path``)
+        self.real_folders = {}  # folder (absolute) -> its real path, a Path (``package.real_path``)
         self.packages = {}  # folder -> (its top package or itself, whether in a package)
         self.import_roots = {}  # (import root, working directory) -> the folders imports resolve under
         self.project_folders = {}  # folder -> the nearest folder at or above it holding a project file, or None

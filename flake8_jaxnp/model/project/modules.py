@@ -1,14 +1,13 @@
 """The project around one linted file: its modules, found and read without importing.
 
-flake8 lints one file at a time, in any order and in several processes, so what a
-file needs from its neighbours is their summaries (``summaries``), read through the
-cache (``cache``). Imports resolve to source files under the linted file's import
-root (the folder above its top package, or its own folder), the project's root (the
-nearest folder above that holds ``pyproject.toml``, ``setup.py`` or ``setup.cfg``: a
-script in ``scripts/`` imports the package beside it) or the working directory, never
-into site-packages. A file not in a package sees the ``.py`` files
-next to it. The reach says which functions of this file the project's traces reach
-from other modules, any number of calls away, with which parameters traced.
+flake8 lints one file at a time, in any order and in several processes, so what a file needs from
+its neighbours is their summaries (``summaries``), read through the cache (``cache``). Imports
+resolve to source files under the linted file's import root (the folder above its top package, or
+its own folder), the project's root (the nearest folder above that holds ``pyproject.toml``,
+``setup.py`` or ``setup.cfg``: a script in ``scripts/`` imports the package beside it) or the
+working directory, never into site-packages. A file not in a package sees the ``.py`` files next to
+it. The reach says which functions of this file the project's traces reach from other modules, any
+number of calls away, with which parameters traced.
 """
 import ast
 import os
@@ -251,10 +250,11 @@ class Project(OtherModules):
 
     def numpy_data(self, binding, attributes=()):
         """Whether an imported name is a project module's NumPy array constant (``constants``)."""
-        from .constants import constant_needs
         found = self.resolve(binding, attributes)
-        summary = self.summary(found[0], NUMPY, constant_needs(found[1])) \
-            if found is not None and found[0] != self.path and type(found[1]) is str else None
+        summary = None
+        if found is not None and found[0] != self.path and type(found[1]) is str:
+            from .constants import constant_needs  # (a name of another module only: most are not)
+            summary = self.summary(found[0], NUMPY, constant_needs(found[1]))
         known = bool(summary) and found[1] in summary["numpy"]
         return self.answered("numpy_data", [list(binding), list(attributes)], known)
 
@@ -480,9 +480,9 @@ class Project(OtherModules):
         return found
 
     def _resolver(self, path):
-        """A Project around the module at ``path``, to resolve its imports: one for the modules
-        of a folder, which resolve alike (a linked module, by where it links to)."""
-        key = (path if path.is_symlink() else path.parent, os.getcwd())
+        """A Project around the module at ``path``, to resolve its imports: one for the modules of a folder,
+        which resolve alike (a linked module, by where it links to); keyed by text, which costs less."""
+        key = (str(path) if os.path.islink(path) else os.path.dirname(path), os.getcwd())
         if key not in MEMORY.resolvers:
             MEMORY.resolvers[key] = Project(path, self.cache_dir, self.transforms, self.scalars_static)
         return MEMORY.resolvers[key]

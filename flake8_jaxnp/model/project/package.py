@@ -20,7 +20,7 @@ from .cache import MEMORY
 
 # The most project files read to learn who traces a module's functions.
 MAX_PROJECT_FILES = 2000
-NOT_PROJECT = ("site-packages", "dist-packages")
+NOT_PROJECT = frozenset({"site-packages", "dist-packages"})
 # Files that mark a project's root folder, where its scripts' imports of its packages resolve.
 PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 SKIPPED_DIRS = frozenset({".git", ".hg", ".tox", ".venv", "venv", "build", "dist", "__pycache__", "node_modules"})
@@ -141,7 +141,7 @@ def module_file(stem):
     if stem not in MEMORY.module_files:
         candidates = (stem + ".py", os.path.join(stem, "__init__.py"))
         MEMORY.module_files[stem] = next((real_path(path) for path in candidates
-                                          if not any(part in NOT_PROJECT for part in path.split(os.sep))
+                                          if NOT_PROJECT.isdisjoint(path.split(os.sep))
                                           and os.path.isfile(path)), None)
     return MEMORY.module_files[stem]
 
@@ -149,13 +149,14 @@ def module_file(stem):
 def real_path(path):
     """``Path(path).resolve()``, each folder resolved once per process: resolving asks the
     system about every part of the path, for every linted file and every module an import names."""
-    folder, name = os.path.split(os.path.join(os.getcwd(), path))
-    if name in ("", ".", "..") or os.path.islink(os.path.join(folder, name)):
+    absolute = os.path.join(os.getcwd(), path)
+    folder, name = os.path.split(absolute)
+    if name in ("", ".", "..") or os.path.islink(absolute):
         return Path(os.path.realpath(path))
     real = MEMORY.real_folders.get(folder)
     if real is None:
-        real = MEMORY.real_folders[folder] = os.path.realpath(folder)
-    return Path(real, name)
+        real = MEMORY.real_folders[folder] = Path(os.path.realpath(folder))
+    return real / name  # (a child of the folder's Path: its parts are not parsed again)
 
 
 def top_package(folder):

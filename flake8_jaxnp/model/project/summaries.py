@@ -460,7 +460,7 @@ def function_facts(func, imports):
     (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
     ``model.keys``). One pass; nested defs are not entered."""
     params = positional_names(func)
-    rebound, found, returns, keyed, returned, stores, local = set(), [], [], [], [], {}, {}
+    rebound, found, keyed, returned, stores, local = set(), [], [], [], {}, {}
     ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
     stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
     while stack:
@@ -496,24 +496,34 @@ def function_facts(func, imports):
     converts = [[params.index(name), code, what, line] for (name, code, what), line in found
                 if name in params and name not in rebound]
     local = unchanged_dicts(func, {n: v for n, v in local.items() if stores[n] == 1 and n not in params})
-    returns = {json.dumps(returned_kind(value, imports, local)) for value in returned}  # (a list for a tuple)
-    kind = json.loads(returns.pop()) if ends_in_return and len(returns) == 1 else None
+    kind = _agreed([returned_kind(value, imports, local) for value in returned]) if ends_in_return else None
     kept = [name if name not in rebound else None for name in params]
-    held = {json.dumps(returned_dtype(value, imports, local, kept)) for value in returned}
-    held = json.loads(held.pop()) if ends_in_return and len(held) == 1 and not func.decorator_list else None
+    held = _agreed([returned_dtype(value, imports, local, kept) for value in returned]) \
+        if ends_in_return and not func.decorator_list else None
     keys = _consumed_keys(func, params, keyed, imports)
     follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
         and not func.decorator_list else []  # (a decorator may return anything)
     facts = {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
              "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
              "returned_keys": returned_keys(func, keys)}
-    made = {json.dumps(returned_call(value, imports, rebound | set(params))) for value in returned} \
-        if ends_in_return and kind is None and not func.decorator_list else ()
-    if len(made) == 1 and made != {"null"}:  # the object a call gives: ``returned_objects`` resolves its class
-        facts["made"] = json.loads(made.pop())
+    made = _agreed([returned_call(value, imports, rebound | set(params)) for value in returned]) \
+        if ends_in_return and kind is None and not func.decorator_list else None
+    if made is not None:  # the object a call gives: ``returned_objects`` resolves its class
+        facts["made"] = made
     if held is not None:  # (``returned_dtype``'s; most functions have none, and the summaries stay small)
         facts["dtypes"] = held
     return facts
+
+
+def _agreed(values):
+    """The value all ``values`` agree on, as JSON keeps it (a list for a tuple), else None. A string or
+    None, what most returns give, is compared as it is: JSON text would only copy it."""
+    found = {(value, False) if value is None or type(value) is str else (json.dumps(value), True)
+             for value in values}
+    if len(found) != 1:
+        return None
+    (value, as_text), = found
+    return json.loads(value) if as_text else value
 
 
 def _consumed_keys(func, params, keyed, imports):
