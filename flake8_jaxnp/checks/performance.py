@@ -494,18 +494,25 @@ def _growth(model, loop, name, walked):
 
 
 def _counter(loop, walked):
-    """The name a ``for i in range(...)`` or ``for i, x in enumerate(...)`` loop (or comprehension
-    with that one generator) counts with."""
+    """The name that holds a new Python number on every iteration of a loop (or comprehension with
+    that one generator): a ``for i in range(...)`` or ``for i, x in enumerate(...)`` counter, or the
+    variable of a loop over a display of two or more distinct number literals (``for n in (64, 96)``)."""
     if type(loop) in COMPREHENSIONS:
         head = loop.generators[0] if len(loop.generators) == 1 and not loop.generators[0].ifs else None
     else:
         head = loop if isinstance(loop, ast.For) else None
-    if head is None or not isinstance(head.iter, ast.Call) or not isinstance(head.iter.func, ast.Name):
+    if head is None:
         return None
-    target = head.target
-    if head.iter.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
+    target, iterated = head.target, head.iter
+    if isinstance(iterated, (ast.Tuple, ast.List)):
+        numbers = [e.value for e in iterated.elts if type(e) is ast.Constant and type(e.value) in (int, float)]
+        if len(numbers) < 2 or len(numbers) != len(iterated.elts) or len(set(numbers)) != len(numbers):
+            return None
+    elif not isinstance(iterated, ast.Call) or not isinstance(iterated.func, ast.Name):
+        return None
+    elif iterated.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
         target = target.elts[0]
-    elif head.iter.func.id != "range":
+    elif iterated.func.id != "range":
         return None
     if not isinstance(target, ast.Name):
         return None

@@ -420,9 +420,10 @@ def shape_arguments(array_functions, size_functions, resolve, samplers=()):
     A function is called with small Python ints after what it takes first: nothing or an array
     (jax.numpy, jax.lax, jax.nn: ``lax.full((n, 3), 0.0)``), a key (a sampler). A position counts
     when another int there (or a one-element tuple, for a shape given as a tuple) changes the
-    shapes of the result and a traced int there fails because the value must be concrete
-    (``jnp.zeros(n)``, ``jnp.split(x, n)``, ``jax.random.normal(key, (n,))``), unless a traced
-    array there works (``permutation(key, x)`` shuffles an array, ``histogram(a, bins)`` takes
+    shapes of the result and a traced int there fails, whatever the error: the concrete int worked,
+    so the value must be concrete (``jnp.zeros(n)``, ``jnp.split(x, n)``, ``jax.random.normal(key,
+    (n,))``; ``jnp.tile(x, n)`` fails with a TypeError, its reps being a hashed parameter), unless
+    a traced array there works (``permutation(key, x)`` shuffles an array, ``histogram(a, bins)`` takes
     edges). Functions that take ``size=`` are left out: their concrete-data need is the data's,
     which JNP203 reports.
     """
@@ -458,16 +459,14 @@ def _concrete_positions(func, lead, plain):
             def call(value, _index=index, _wrap=wrap):
                 return func(*lead, *plain[:_index], _wrap(value), *plain[_index + 1:])
             try:
-                shape = shapes(call, plain[index])
+                if shapes(call, plain[index]) == shapes(call, plain[index] * 2 + 1):
+                    continue
             except Exception:  # noqa: BLE001 - not this signature
                 continue
             try:
-                if shapes(call, plain[index] * 2 + 1) == shape:
-                    continue
                 quiet(jax.make_jaxpr(call), 3)
-            except Exception as exc:  # noqa: BLE001 - classified below
-                if (type(exc).__name__ in CONCRETE_ERRORS or "concrete" in str(exc)) \
-                        and not _takes_traced_array(call):
+            except Exception:  # noqa: BLE001 - only the int's concreteness changed
+                if not _takes_traced_array(call):
                     positions.add(index)
     return positions
 

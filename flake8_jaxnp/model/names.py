@@ -87,7 +87,7 @@ class Names:
         # The dotted name an expression refers to (``jax.numpy.exp``), or None.
         self.qualname = _Kept(partial(_qualname, self.scope_of, self.module_scope, {})).__getitem__
         # The def or lambda that a name or ``self.method`` refers to, if unique, or None.
-        self.function_bound_to = _Kept(partial(_function_bound_to, self.scope_of, self.module_scope)).__getitem__
+        self.function_bound_to = _Kept(partial(_function_bound_to, self)).__getitem__
 
     @property
     def calls(self):
@@ -240,11 +240,13 @@ class Names:
         return [] if func in self._generators else self._returns.get(func, [])
 
     def reaching_binding(self, func, name):
-        """The binding of ``func``'s local ``name`` (a Name read in its own body) that the read
-        reaches: the one binding, made before it, or the last one of the body's statements before
-        the reading one; None when the body does not say (a binding nested in an ``if`` or a loop,
-        another inside the reading statement, a closure's name)."""
-        if not self.is_local(name.id, func) or self.enclosing_function(name) is not func:
+        """The binding of ``func``'s local ``name`` (a Name read in its own body; ``func`` may be the
+        module, for a read at its top level) that the read reaches: the one binding, made before
+        it, or the last one of the body's statements before the reading one; None when the body
+        does not say (a binding nested in an ``if`` or a loop, another inside the reading statement,
+        a closure's name, a global a function rebinds)."""
+        if not self.is_local(name.id, func) or (self.enclosing_function(name) or self.tree) is not func \
+                or func is self.tree and self.scope_of[name] is not self.module_scope:
             return None  # a closure's name, or one read in a helper the branch was followed into
         bindings = self.scopes[func].bindings.get(name.id, ())
         if len(bindings) == 1:
@@ -264,6 +266,8 @@ class Names:
         for binding in bindings:
             if binding.kind is BindingKind.PARAM:
                 continue
+            if binding.kind is BindingKind.GLOBAL:
+                return None  # made whenever the function that rebinds it runs
             statement = self._body_statement(func, binding.node)
             if statement is None or statement is reader and binding.stmt is not reader:
                 return None  # bound where the body does not order it, or again inside the reading statement
@@ -419,17 +423,21 @@ def _name_qualname(expr, scope_of, module_scope, depth):
     return qualnames.pop() if len(qualnames) == 1 else None
 
 
-def _function_bound_to(scope_of, module_scope, expr):
-    """The def/lambda node that a name (bound once, by a def or to a lambda), ``self.method`` or a
-    classmethod or staticmethod read from its class (``Model.from_config``) refers to."""
+def _function_bound_to(names, expr):
+    """The def/lambda node that a name (bound once, by a def or to a lambda, or, read at the top of
+    the module, bound so by the binding the read reaches: ``init = jax.jit(init)``), ``self.method``
+    or a classmethod or staticmethod read from its class (``Model.from_config``) refers to."""
+    scope_of, module_scope = names.scope_of, names.module_scope
     kind = type(expr)
     if kind is ast.Lambda:
         return expr
     if kind is ast.Name:
         found = _lookup(expr.id, scope_of[expr], module_scope)
-        if not found or len(found[1]) != 1:
+        if not found:
             return None
-        binding = found[1][0]
+        binding = found[1][0] if len(found[1]) == 1 else names.reaching_binding(names.tree, expr)
+        if binding is None:
+            return None
         if binding.kind is BindingKind.DEF:
             return binding.node
         # f = lambda x: ...: the name is the lambda's, as a def's name is the def's

@@ -49,6 +49,19 @@ def traced_names(model):
     return {getattr(f, "name", "<lambda>"): t for f, t in model.traced.items()}
 
 
+def test_a_def_rebound_to_its_own_jit_is_traced_but_its_later_calls_are_not_resolved():
+    model = model_of("import jax\ndef init(x):\n    return x\ninit = jax.jit(init)\n"
+                     "def run():\n    return init(1.0)\n")
+    assert "init" in traced_names(model)
+    later = next(call for call in model.names.calls if ast.unparse(call) == "init(1.0)")
+    assert model.names.function_bound_to(later.func) is None  # the jitted wrapper, by then
+
+
+def test_a_module_name_bound_in_a_branch_reaches_no_binding():
+    model = model_of("import jax\ndef init(x):\n    return x\nif flag:\n    init = other\njax.jit(init)\n")
+    assert "init" not in traced_names(model)
+
+
 def test_decorator_and_call_forms_are_traced():
     model = model_of(
         "import jax, functools\nfrom jax import lax\n"
