@@ -1,14 +1,14 @@
-"""Which functions of the frameworks are JAX's own (``framework_aliases``: ``flax.linen.relu`` is
-``jax.nn.relu``), which trace the functions given to them (``framework_lax_bodies``: ``nnx.cond``),
-which give the keys a key decides (``framework_key_builders``: ``nnx.Rngs``), which functions of a
-library built on JAX give one array of arrays (``framework_array_functions``: ``optax.global_norm``),
-which give a new object on every call and which framework classes keep such an object static
-under their jit (``framework_static_holders``), measured by running them for the generator's
-framework keys (``frameworks.framework_entries``).
+"""Framework functions and classes measured by running them, for the generator's framework keys
+(``frameworks.framework_entries``): which are JAX's own (``framework_aliases``: ``flax.linen.relu`` is ``jax.nn.relu``),
+which trace the functions given to them (``framework_lax_bodies``: ``nnx.cond``), which give the keys a key decides
+(``framework_key_builders``: ``nnx.Rngs``), which give one array of arrays (``framework_array_functions``:
+``optax.global_norm``), which a new object on every call and which keep one static (``framework_static_holders``).
 """
 import importlib.metadata
 import inspect
 import json
+
+from .array_holders import built_probe
 
 
 def recorded(data_file, key):
@@ -95,7 +95,7 @@ def _builds_keys_its_key_decides(cls):
     import jax.numpy as jnp
 
     try:
-        first, again, other = (jax.random.key_data(cls(jax.random.key(seed))()) for seed in (0, 0, 1))
+        first, again, other = (jax.random.key_data(built_probe(cls, jax.random.key(seed))()) for seed in (0, 0, 1))
     except Exception:  # noqa: BLE001 - not built from a key alone, or what it gives is no key
         return False
     return bool(jnp.array_equal(first, again)) and not bool(jnp.array_equal(first, other))

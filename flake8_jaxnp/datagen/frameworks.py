@@ -14,6 +14,7 @@ import importlib.metadata
 import inspect
 import sys
 
+from .array_holders import array_holders, defined_as, traced_self_methods
 from .framework_functions import MEASURES, recorded, rejected_by_jax_jit
 from .tables import TRACER_ERRORS
 
@@ -223,13 +224,9 @@ def framework_modules(data_file, resolve):
         package = name.split(".")[0]
         found[name] = dict(_measure_module(name, base, decorator and resolve(decorator)),
                            names=sorted({name, f"{base.__module__}.{base.__qualname__}"}),
-                           decorators=sorted({decorator, _defined_as(resolve(decorator))}) if decorator else [],
+                           decorators=sorted({decorator, defined_as(resolve(decorator))}) if decorator else [],
                            path=path, measured_with=f"{package} {importlib.metadata.version(package)}")
     return found
-
-
-def _defined_as(obj):
-    return f"{obj.__module__}.{obj.__qualname__}"
 
 
 def _measure_module(name, base, decorator):
@@ -259,34 +256,9 @@ def _measure_module(name, base, decorator):
         "rejected_by_jax_jit": rejected_by_jax_jit(instance),
         "python_fields_static": _python_fields_static(name, base),
         "construction_methods": _construction_methods(base),
-        "array_holders": _array_holders(name, base) if name == "flax.nnx.Module" else [],
+        "array_holders": array_holders(name, base) if name == "flax.nnx.Module" else [],
+        "traced_self_methods": traced_self_methods(base, decorator) if name == "flax.linen.Module" else {},
     }
-
-
-def _array_holders(name, base):
-    """The classes of NNX's namespace (``nnx.Param``, ``nnx.Variable``) whose instance, built around an
-    array as a field of a Module given to ``nnx.jit``, reads back a tracer by ``.value`` and ``[...]``."""
-    import jax
-    import jax.numpy as jnp
-
-    namespace, found = sys.modules[name.rsplit(".", 1)[0]], set()
-    for attr in dir(namespace):
-        holder, seen = getattr(namespace, attr), []
-        if attr.startswith("_") or not inspect.isclass(holder) or issubclass(holder, base):
-            continue
-        try:
-            held = holder(jnp.ones(3))
-            if hasattr(held, "__exit__"):  # a setting in force once built (nnx.set_graph_mode): exited, not probed
-                with held:
-                    continue
-            probe = type("Probe", (base,), {"__init__": lambda self, h=held: setattr(self, "held", h)})()
-            namespace.jit(lambda m: seen.append(all(isinstance(v, jax.core.Tracer)
-                                                    for v in (m.held.value, m.held[...]))))(probe)
-        except Exception:  # noqa: BLE001 - not built around an array, or not readable so
-            continue
-        if seen and seen[0]:
-            found |= {f"{name.rsplit('.', 1)[0]}.{attr}", _defined_as(holder)}
-    return sorted(found)
 
 
 def _construction_methods(base):
@@ -473,7 +445,7 @@ def framework_layers(data_file, resolve):
         if module is not None:
             package = name.split(".")[0]
             drawing_options = None if with_state else _draws_when_called(name, layer, args, module, shape)
-            found[name] = {"names": sorted({name, _defined_as(layer)}),
+            found[name] = {"names": sorted({name, defined_as(layer)}),
                            "rejected_by_jax_jit": rejected_by_jax_jit(module),
                            "draws_from_key": _draws_from_key(layer, args),
                            **({"draws_when_called": drawing_options} if drawing_options is not None else {}),

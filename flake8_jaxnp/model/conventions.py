@@ -30,6 +30,8 @@ _MAX_BASES = 4
 # What a traced Module's field holding an NNX Variable reads back (``.value``, ``[...]``): the trace's array;
 # the Variable itself is not one (``self.count[...] = x`` writes its value).
 TRACED_HOLDER = Shaped(TRACER_TREE, members=((("attr", "value"), TRACED_ARRAY), (("item", Ellipsis), TRACED_ARRAY)))
+# What a measured state method of a Module's ``self`` gives in a staged trace (``traced_self_methods``).
+_STATE_GIVES = {"array": TRACED_ARRAY, "holder": Shaped(TRACER_TREE, members=((("attr", "value"), TRACED_ARRAY),))}
 
 
 class Conventions:
@@ -218,10 +220,12 @@ class Conventions:
                 found.update(arg.id for arg in node.args if type(arg) is ast.Name)
         return params & found
 
-    def module_self(self, method, given):
+    def module_self(self, method, given, staged):
         """What ``self`` holds in a method of a framework Module: its Python fields (a linen
         Module's fields, any Module's ``int``, ``bool``, ``float`` or ``str`` fields) are static
-        values; where the object was ``given`` to a transform whose framework traces its array
+        values; in a ``staged`` trace, what its measured state methods give (``traced_self_methods``:
+        linen's ``self.param(...)`` a tracer, ``self.variable(...)`` a holder whose ``.value`` is one,
+        the trace's variables); where the object was ``given`` to a transform whose framework traces its array
         fields (Equinox, NNX: measured; the reach puts ``self`` among the traced parameters),
         those annotated so (``w: jax.Array``) or set by ``__init__`` alone from a JAX call or a
         measured array holder (``nnx.Param(jnp.ones(3))``, read by ``.value`` or ``[...]``) are
@@ -234,6 +238,9 @@ class Conventions:
         python = {stmt.target.id for stmt in fields if not self.array_annotation(stmt.annotation) and (
             not facts["array_fields_traced"] or python_annotation(stmt.annotation))}
         members = tuple((("attr", name), PYTHON_VALUE) for name in sorted(python))
+        if staged:
+            members += tuple((("call", name), _STATE_GIVES[gives])
+                             for name, gives in sorted(facts["traced_self_methods"].items()))
         if not given or not facts["array_fields_traced"]:
             return Shaped(PYTHON, members=members)
         arrays = {stmt.target.id for stmt in fields if self.array_annotation(stmt.annotation) and stmt.value is None}

@@ -135,7 +135,17 @@ class Instances(CarriedStructure):
         if type(expr) in (ast.Name, ast.Call):
             return self.classes_of(expr)
         built = self.constructor(expr) if type(expr) in (ast.Attribute, ast.Subscript) else None
-        return self.classes_of(built) if built is not None else None
+        return self.classes_of(built) if built is not None else self._item_classes(expr)
+
+    def _item_classes(self, expr):
+        """The classes of ``carry[0]``, an item of a parameter: those of that item of the display every call
+        of its function passes (``nnx.fori_loop(0, n, body, (model, x))`` calls ``body(0, (model, x))``)."""
+        index = getattr(expr.slice, "value", None) if type(expr) is ast.Subscript else None
+        func = self.names.parameter_of(expr.value) if type(index) is int and type(expr.value) is ast.Name else None
+        items = [] if func is None else self.passed_to(func, expr.value.id, lambda given: [given.elts[index] if type(
+            given) in (ast.Tuple, ast.List) and -len(given.elts) <= index < len(given.elts) else None])
+        found = [self.classes_of(item) if type(item) in (ast.Name, ast.Call) else None for item in items or ()]
+        return frozenset().union(*found) if found and None not in found else None
 
     def _classes_passed(self, name, named):
         """The classes that a parameter the code calls (``block(rngs)``) names: those every call of its

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from .. import api
 from ..record import Constants, Record
 from .aliases import TransformAliases
+from .applied import LinenApplies
 from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
 from .built import BuiltObjects
@@ -19,7 +20,7 @@ from .instances import Instances, method_in
 from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
                          transform_options)
-from .syntax import PARTIAL, forwarding_lambda, literals, named_options, positional_names, transform_spec
+from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
 
 
 class Behaviour(Constants):
@@ -78,13 +79,6 @@ class Transform(Record):
     def cached(self):
         return self.behaviour.cached
 
-
-# Flax linen's Module: ``model.apply(variables, *args)`` runs the instance's ``__call__(*args)``.
-LINEN_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
-# Linen's decorator for a method that defines its submodules inline: it keeps the arguments.
-LINEN_COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
-# Keywords of ``Module.apply`` that are its own options, not arguments of ``__call__``.
-APPLY_OPTIONS = frozenset({"rngs", "mutable", "capture_intermediates", "method"})
 
 _UNREAD = object()  # a question not asked yet
 _STAGING, _BATCHING, _DIFFERENTIATING = Behaviour.STAGING, Behaviour.BATCHING, Behaviour.DIFFERENTIATING
@@ -201,11 +195,11 @@ class TraceRoots:
         self.traced_fields = {}  # dataclass __post_init__ -> the fields its constructor got tracers for
         self._rules = None  # custom_jvp/custom_vjp def -> its derivative rules, on demand
         self._given_apply_fn = _UNREAD  # what the file's apply_fn= keywords name, on demand
-        self._applies = None  # the file's ``X.apply`` attributes, on demand
         # The class of the object a name holds (the table is no method of self: no reference cycle).
         self.instances = Instances(names, partial(transform_spec, qualname=names.qualname, transforms=self.transforms))
         self.built = BuiltObjects(names, self.instances)  # what a framework's builders give: tx, a TrainState
         self.conventions = Conventions(names, self.instances)
+        self.applies = LinenApplies(names, self.instances)  # what a linen Module's ``apply`` runs
         for func in names.functions:
             if not isinstance(func, ast.Lambda):
                 self._from_decorators(func)
@@ -391,8 +385,8 @@ class TraceRoots:
         if not funcs and func is None and transform_name in self.class_lifting and isinstance(arg, ast.Name):
             func = method_in(self.instances.class_named(arg), "__call__")  # nn.scan(Cell, ...): Cell's __call__
         if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
-            func = self.applied_method(arg, partial_keywords)  # partial(model.apply, method="encode")
-            root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if func is not None else None
+            funcs = self.applies.applied_methods(arg, partial_keywords)  # partial(model.apply, method="encode")
+            root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if funcs else None
         for func in (func,) if func is not None else funcs:
             if lax:
                 self.mark(func, Transform(transform_name, _STAGING, root),
@@ -449,9 +443,9 @@ class TraceRoots:
         if cls is not None:
             return _present(method_in(cls, "__init__") or self.conventions.construction_hook(cls))
         if isinstance(func_expr, ast.Attribute) and any(k.arg == "method" for k in call.keywords):
-            return _present(self.applied_method(call.func, call.keywords))
+            return self.applies.applied_methods(call.func, call.keywords)
         if isinstance(func_expr, ast.Attribute):
-            single = self.applied_module(func_expr) or self._submodule_call(func_expr)
+            single = self.applies.applied_module(func_expr) or self._submodule_call(func_expr)
             return _present(single) if single is not None else self.instance_methods(func_expr)
         return self._run_by_calling(func_expr)
 
@@ -477,58 +471,6 @@ class TraceRoots:
         cls = self.names.parent.get(method)
         facts = self.conventions.module_facts(cls) if isinstance(cls, ast.ClassDef) else None
         return facts["names"][0] if facts else None
-
-    def applied_module(self, func_expr):
-        """``__call__`` of the same-file linen Module whose ``apply`` ``func_expr`` is (``model.apply``,
-        ``model`` holding an instance of ``MLP``: ``instances.class_of``; ``MLP().apply``), or None."""
-        if not isinstance(func_expr, ast.Attribute) or func_expr.attr != "apply" \
-                or type(func_expr.value) not in (ast.Name, ast.Call):
-            return None
-        cls = self.instances.class_of(func_expr.value)
-        if cls is None or not any(self.names.qualname(base) in LINEN_MODULES for base in cls.bases):
-            return None
-        return method_in(cls, "__call__")
-
-    def applied_calls(self, module):
-        """The calls that run the linen Module's ``__call__`` ``module`` through a transform of
-        ``model.apply`` (``apply = jax.jit(model.apply)``, then ``apply(variables, x, True)``), whose
-        positions are ``module``'s (the variables in self's); None when a ``model.apply`` is called
-        eagerly (its Python values stay Python) or escapes."""
-        if getattr(module, "name", None) != "__call__":
-            return None
-        if self._applies is None:
-            self._applies = [node for node in self.names.by_type.get(ast.Attribute, ()) if node.attr == "apply"]
-        calls = []
-        for node in self._applies:
-            if self.applied_module(node) is module:
-                found = self.instances.calls_through(node)
-                if found is None or any(call.func is node for call in found):
-                    return None
-                calls.extend(found)
-        return calls or None
-
-    def applied_method(self, func_expr, keywords):
-        """The def that ``model.apply(variables, ...)`` (``func_expr``, called or given to
-        ``partial`` with ``keywords``) runs: ``__call__`` of the same-file linen Module
-        (``applied_module``), or with ``method=MLP.encode`` (or ``method="encode"``) that method of
-        the same class (also ``method=model.encode``); None otherwise."""
-        module = self.applied_module(func_expr)
-        methods = [k.value for k in keywords if k.arg == "method"]
-        if module is None or not methods:
-            return module
-        cls, given = self.names.parent.get(module), methods[0]
-        if type(given) is ast.Constant and type(given.value) is str:
-            name = given.value
-        elif type(given) is ast.Attribute and (self.instances.class_named(given.value)  # MLP.encode, model.encode
-                                               or self.instances.class_of(given.value)) is cls:
-            name = given.attr
-        elif forwarding_lambda(given):  # lambda module, x: module.encode(x)
-            name = given.body.func.attr
-        else:
-            return None
-        method = method_in(cls, name)
-        return method if method is not None and all(
-            self.names.qualname(d) in LINEN_COMPACT for d in method.decorator_list) else None
 
     def given_runs(self, func_expr):
         """[(def, whether the variables come first, the parameters it gets tracers in and those of them
@@ -556,7 +498,7 @@ class TraceRoots:
 
     def _run_by(self, given):
         """(def, whether the variables come first) that calling ``given`` runs, or None."""
-        module = self.applied_module(given)
+        module = self.applies.applied_module(given)
         if module is not None:
             return module, True
         methods = self.instance_methods(given)  # model.apply, model = Model(...)

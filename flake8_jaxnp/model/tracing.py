@@ -21,7 +21,8 @@ from .names import BindingKind
 from .project.targets import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .parameters import binds_first_parameter, known_truths
 from .syntax import FUNCTION_NODES, argument_for, parameters, positional, positional_names
-from .traced import APPLY_OPTIONS, Behaviour, Transform
+from .applied import APPLY_OPTIONS
+from .traced import Behaviour, Transform
 from .imported_traces import traced_from_other_modules
 from .values import NUMBER_LITERALS, FunctionFlow
 
@@ -174,7 +175,7 @@ class Tracing:
         forward pass's, or with ``literals`` only its number literals', read from the text, the
         parameters the calls' positions fill: after ``self`` for a method called on an object), or
         None when a reference is not a call or a call is its own."""
-        calls, positional = self.roots.instances.calls_of(func) or self.roots.applied_calls(func), \
+        calls, positional = self.roots.instances.calls_of(func) or self.roots.applies.applied_calls(func), \
             positional_names(func)
         if not calls and type(self.names.parent.get(func)) is ast.ClassDef:  # obj.method(x), jax.jit(obj.method)
             calls, positional = self.roots.instances.method_calls(func), positional[1:]
@@ -357,7 +358,8 @@ class Tracing:
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
         elif positional_names(func)[:1] == ["self"]:
-            params["self"] = self.roots.conventions.module_self(func, "self" in traced_params)
+            staged = traced.cached_by is not None
+            params["self"] = self.roots.conventions.module_self(func, "self" in traced_params, staged)
         return params
 
     def _known_truths(self, func, traced, traced_params):
@@ -461,7 +463,7 @@ class Tracing:
         fields = self.roots.conventions.dataclass_fields(callee) if hook else None
         run = next((run for run in self.roots.given_runs(call.func) if run[0] is callee), None)
         through = run is not None  # state.apply_fn(...) runs what apply_fn= gives, tx.update(...) a schedule
-        applied = self.roots.applied_method(call.func, call.keywords) is callee
+        applied = callee in self.roots.applies.applied_methods(call.func, call.keywords)
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
         elif applied or through and run[1]:  # model.apply(variables, x)

@@ -388,10 +388,28 @@ def test_the_nnx_array_holders_probe_leaves_nnx_jit_working():
     until exited: left so, every later ``nnx.jit`` failed and the NNX layers went unmeasured."""
     nnx = pytest.importorskip("flax.nnx")
     import jax.numpy as jnp
-    from flake8_jaxnp.datagen.frameworks import _array_holders
+    from flake8_jaxnp.datagen.array_holders import array_holders
 
-    assert "flax.nnx.Param" in _array_holders("flax.nnx.Module", nnx.Module)
+    assert "flax.nnx.Param" in array_holders("flax.nnx.Module", nnx.Module)
     assert nnx.jit(lambda m, a: m(a))(nnx.Linear(3, 2, rngs=nnx.Rngs(0)), jnp.ones(3)).shape == (2,)
+
+
+def test_the_key_builders_probe_leaves_nnx_jit_working():
+    """Built around a key, ``nnx.set_graph_mode`` set NNX's graph mode to it: every later ``nnx.jit``
+    failed ("key array cannot be converted to boolean") and the generator stopped."""
+    nnx = pytest.importorskip("flax.nnx")
+    from flake8_jaxnp.datagen.framework_functions import _builds_keys_its_key_decides
+
+    assert not _builds_keys_its_key_decides(nnx.set_graph_mode)
+    assert nnx.jit(lambda m, a: m(a))(nnx.Linear(3, 2, rngs=nnx.Rngs(0)), jnp.ones(3)).shape == (2,)
+
+
+def test_linen_state_methods_give_the_trace_s_arrays_under_a_jitted_apply():
+    """``self.param(...)`` gives a tracer, ``self.variable(...)`` a holder whose ``.value`` is one
+    (a counter that began as a Python 0 too), measured under ``jax.jit(model.apply)``."""
+    facts = api.framework_module_bases()["flax.linen.Module"]
+    assert facts["traced_self_methods"] == {"param": "array", "variable": "holder"}
+    assert api.framework_module_bases()["flax.nnx.Module"]["traced_self_methods"] == {}
 
 
 def test_framework_array_methods_are_measured_on_a_probe_object():

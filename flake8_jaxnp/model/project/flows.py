@@ -20,7 +20,7 @@ from ...patterns import Pattern
 from ..library import array_function
 from ..syntax import (STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, none_tested, parameters,
                       positional_names, split_attributes, walk_own)
-from ..traced import APPLY_OPTIONS
+from ..applied import APPLY_OPTIONS
 from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, HOLDER, HOST_METHODS, INSTANCE_METHOD, LINEN_APPLY,
                       NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED, binding_counts, bound_by,
                       call_target, looked_up)

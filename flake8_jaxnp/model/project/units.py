@@ -22,7 +22,7 @@ from ..parameters import applied_parameters, transform_options
 from ..syntax import (PARTIAL, STATIC_NAMES, STATIC_NUMBERS, child_fields, child_nodes, class_body_names,
                       imported_qualname, named_options, parameters, positional_names, selected_arguments,
                       split_attributes, transform_spec)
-from ..traced import LINEN_COMPACT, LINEN_MODULES
+from ..applied import LINEN_COMPACT, LINEN_MODULES
 from .targets import BINDING_STATEMENTS, NESTED_SCOPE_TYPES, PASSED_FUNCTION, bound_by, table_entry
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
