@@ -291,6 +291,13 @@ def control_flow_bodies():
     return {**lax_bodies(), **{name: facts["positions"] for name, facts in framework.items()}}
 
 
+def body_calls():
+    """{dotted name: {"given", "receives", "when"}}: how many abstract tracers the functions a call
+    is given receive (``jnp.apply_along_axis(f, 1, x)`` runs ``f(row)`` under vmap), when the call
+    gives literals ``when`` at their positions (``datagen.operands.body_calls``)."""
+    return data().get("body_calls", {})
+
+
 @lru_cache(maxsize=None)
 def control_flow_operands():
     """{dotted name: {body position: {parameter index: argument position}}}: which arguments of a

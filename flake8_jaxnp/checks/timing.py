@@ -3,6 +3,7 @@ import ast
 
 from ..facts import CALLABLE_TIMERS, TIMERS
 from ..findings import Finding
+from ..model.kinds import PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import argument_for, own_expression_nodes, positional_names
 from . import blocks, describe, is_jitted, repeats, rule
@@ -37,7 +38,7 @@ def _unsynchronised(model, block, clocked):
     start, work = None, []
     for stmt in block:
         clock = _clock_read(model, stmt, clocked)
-        if clock is not None and start is not None and work and _reads_clock_first(stmt, clock):
+        if clock is not None and start is not None and work and _reads_clock_first(model, stmt, clock):
             yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": start.lineno,
                                                "work": describe(work[-1])})
         if clock is not None and isinstance(stmt, ast.Assign) and stmt.value is clock:
@@ -61,7 +62,7 @@ def _branch_clock(model, branch, clocked):
     for stmt in branch:
         clock = _clock_read(model, stmt, clocked)
         if clock is not None:
-            return clock if _reads_clock_first(stmt, clock) else None
+            return clock if _reads_clock_first(model, stmt, clock) else None
         if not _host_only(model, stmt):
             return None
     return None
@@ -123,7 +124,7 @@ def _every_n_clock(model, loop, clocked):
         clock = _clock_read(model, stmt, clocked)
         if clock is not None:
             start = _clock_start(model, clock)
-            if start is not None and _reads_clock_first(stmt, clock) \
+            if start is not None and _reads_clock_first(model, stmt, clock) \
                     and _restarted_after_a_wait(model, guard.body[index:], start):
                 yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": _first_binding(model, start),
                                                    "work": describe(last)})
@@ -253,16 +254,27 @@ def _clock_read(model, stmt, clocked):
         if stmt in clocked else None
 
 
-def _reads_clock_first(stmt, clock):
-    """Nothing in the statement runs before the clock read that could wait for the device (an
-    f-string with several fields is not ordered: its parts share one position before 3.12)."""
+def _reads_clock_first(model, stmt, clock):
+    """Nothing in the statement runs before the clock read that could wait for the device: a call,
+    or a formatted field that may hold a device array (formatting one waits). The fields of an
+    f-string with several are not ordered (they share one position before 3.12): each field without
+    the clock counts as before it, and is harmless only when it is a Python value (``{method}`` that
+    every call gives a string) and calls nothing."""
     nodes = list(own_expression_nodes(stmt))
-    if any(isinstance(n, ast.JoinedStr) and sum(isinstance(v, ast.FormattedValue) for v in n.values) > 1
-           for n in nodes):
-        return False
+    unordered = {id(node) for string in nodes if isinstance(string, ast.JoinedStr)
+                 and sum(isinstance(v, ast.FormattedValue) for v in string.values) > 1
+                 for field in string.values if isinstance(field, ast.FormattedValue) and clock not in ast.walk(field)
+                 for node in ast.walk(field)}
+    start = (clock.lineno, clock.col_offset)
     return not any(isinstance(node, (ast.Call, ast.FormattedValue)) and node is not clock
-                   and (node.end_lineno, node.end_col_offset) <= (clock.lineno, clock.col_offset)
+                   and (id(node) in unordered or (node.end_lineno, node.end_col_offset) <= start)
+                   and not (isinstance(node, ast.FormattedValue) and _python_scalar(model.value(node.value)))
                    for node in nodes)
+
+
+def _python_scalar(value):
+    """A Python value that holds no part (a list may hold device arrays, which formatting waits for)."""
+    return value.kind is PYTHON and value.container is None
 
 
 def _dispatches(model, stmt):

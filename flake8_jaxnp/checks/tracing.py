@@ -5,6 +5,7 @@ from .. import api
 from ..findings import Finding
 from ..model.containers import SEQUENCES
 from ..model.kinds import NUMPY, PYTHON, TRACER, TRACER_TREE, UNKNOWN
+from ..model.library import traced_bodies
 from ..model.syntax import argument_for, defaults, positional_names
 from . import describe, rule
 
@@ -51,6 +52,8 @@ def concrete_data_from_tracers(model):
     for call in model.nodes(ast.Call):
         if type(call.func) is ast.Call and len(call.func.args) == 1:
             yield from _library_function_staged(model, call)
+        elif call.args:
+            yield from _library_function_as_body(model, call)
 
 
 def _library_function_staged(model, call):
@@ -70,6 +73,21 @@ def _library_function_staged(model, call):
     name = describe(staged.args[0])
     yield Finding.at(call, "JNP202", {"scope": name, "transform": spec[0], "what": f"the shape in {describe(call)}",
                                       "fix": "shapes must be static: mark the argument static (static_argnums)"})
+
+
+def _library_function_as_body(model, call):
+    """``jnp.apply_along_axis(jnp.where, 1, x)``: a JAX function given to one that traces the functions
+    it is given runs on as many abstract tracers as measured (``where(row)``, under vmap), so a size
+    that depends on them fails as in a def's body."""
+    qualname = model.qualname(call.func)
+    for position, count in traced_bodies(call, qualname).items() if qualname else ():
+        body = call.args[position] if count and position < len(call.args) else None
+        name = model.qualname(body) if body is not None else None
+        if name in api.data()["jnp_size_functions"] and _data_dependent(
+                model, ast.Call(func=body, args=[ast.Constant(None)] * count, keywords=[]), name, staged=True):
+            yield Finding.at(call, "JNP203", {"scope": describe(body), "transform": qualname,
+                                              "what": f"{describe(body)}() on what {describe(call.func)}() gives it",
+                                              "fix": "give a function that passes size= (and fill_value=)"})
 
 
 def _unmapped(options, position):

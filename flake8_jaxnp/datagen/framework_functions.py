@@ -56,11 +56,11 @@ CONTROL_FLOW_NAMESPACES = ("flax.nnx",)
 def framework_lax_bodies(data_file, resolve):
     """{dotted name: {"positions", "operands", "measured_with"}} for the public functions of
     ``CONTROL_FLOW_NAMESPACES`` that, called eagerly, call a function given to them with tracers
-    (``flax.nnx.cond``'s two branches), measured as ``tables.lax_bodies`` measures jax.lax's, and
+    (``flax.nnx.cond``'s two branches), measured as ``bodies.lax_bodies`` measures jax.lax's, and
     which of their arguments reach which parameters of those functions (``operands.body_operands``);
     a framework not installed keeps its entries from ``data_file``."""
     from .operands import body_operands
-    from .tables import lax_bodies
+    from .bodies import lax_bodies
 
     previous = recorded(data_file, BODIES_KEY)
     found = {}

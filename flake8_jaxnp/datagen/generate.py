@@ -15,7 +15,7 @@ import warnings
 from functools import partial
 from pathlib import Path
 
-from . import (config_flags, dtype_keeping, frameworks, gradients, operands, release_history, replacements,
+from . import (bodies, config_flags, dtype_keeping, frameworks, gradients, operands, release_history, replacements,
                scipy_functions, stack, tables, transforms)
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
@@ -478,7 +478,7 @@ def _build():
     random_samplers, random_dtypes = _random_draws()
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     traced_by = transforms.transforms(_resolve, _public)
-    lax_bodies = tables.lax_bodies(_resolve, _public)
+    lax_bodies = bodies.lax_bodies(_resolve, _public)
     size_functions = _size_functions(jnp_names)
     framework_entries = frameworks.framework_entries(DATA_FILE, _resolve)
     removed_names = _removed_names()
@@ -499,6 +499,9 @@ def _build():
         "transform_positional_options": transforms.positional_options(traced_by, _resolve),
         "lax_bodies": lax_bodies,
         "lax_body_operands": operands.body_operands(_resolve, lax_bodies),
+        "body_calls": {**operands.body_calls(_resolve, lax_bodies),
+                       **operands.body_calls(_resolve, bodies.array_function_bodies(_resolve, _public),
+                                             run=lambda thunk: thunk)},
         "non_array_functions": results["non_array"],
         "tuple_result_functions": results["tuple"],
         "tree_result_functions": tables.tree_results(_resolve, _public),

@@ -2,15 +2,16 @@
 
 Part of the generator: ``jax.lax.cond(pred, f, g, model, x)`` calls ``f(model, x)``, so what class
 ``model`` holds is what class ``f``'s first parameter holds. Measured by calling each control-flow
-function (``tables.lax_bodies``' names) with plain values, one of them wrapped in a pytree class
+function (``bodies.lax_bodies``' names) with plain values, one of them wrapped in a pytree class
 that carries its argument position as static data, and recording which parameter of which body
-receives that class back.
+receives that class back; and how many tracers each body receives (``body_calls``).
 """
 import dataclasses
 import inspect
 import itertools
 
-from .tables import quiet
+from .bodies import plain_values, takes_many
+from .tables import CONCRETE_ERRORS, has_tracer, quiet
 
 # How many operands fill a ``*operands`` parameter (``cond``, ``switch``) in the probe calls.
 OPERANDS = 3
@@ -22,7 +23,6 @@ def body_operands(resolve, bodies, run=None):
     object of the argument's own class; each parameter that only ever received one argument's
     object. Under ``jax.make_jaxpr``, or under ``run`` (``flax.nnx.cond`` called eagerly)."""
     import jax
-    import jax.numpy as jnp
 
     @dataclasses.dataclass
     class Marked:
@@ -30,13 +30,18 @@ def body_operands(resolve, bodies, run=None):
         value: object
 
     jax.tree_util.register_dataclass(Marked, data_fields=["value"], meta_fields=["position"])
-    values = (True, 0, jnp.ones(3))
+
+    def observe(body, args):
+        for index, value in enumerate(args):
+            if isinstance(value, Marked):
+                seen.setdefault((body, index), set()).add(value.position)
+
+    values = plain_values()
     found = {}
     for qualname, positions in bodies.items():
         module, _, name = qualname.rpartition(".")
         func = getattr(resolve(module), name)
-        params = list(inspect.signature(func).parameters.values())
-        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        params, positional = list(inspect.signature(func).parameters.values()), _positional(func)
         slots = [i for i, p in enumerate(positional) if i not in positions and p.default is p.empty]
         if any(p.kind is p.VAR_POSITIONAL for p in params):
             slots += range(len(positional), len(positional) + OPERANDS)
@@ -46,7 +51,7 @@ def body_operands(resolve, bodies, run=None):
                 for returns in itertools.product((True, False), repeat=len(positions)):
                     arguments = dict(zip(slots, plain))
                     arguments[marked] = Marked(marked, arguments[marked])
-                    _call(func, positions, arguments, returns, seen, Marked, run or jax.make_jaxpr)
+                    _call(func, positions, arguments, returns, observe, run or jax.make_jaxpr)
         mapping = {}
         for (body, index), received in sorted(seen.items()):
             if len(received) == 1:
@@ -56,16 +61,57 @@ def body_operands(resolve, bodies, run=None):
     return found
 
 
-def _call(func, positions, arguments, returns, seen, marked_class, run):
-    """Call ``func`` with recording bodies at ``positions`` (each returning its last argument, the
-    carry, or False, a loop's condition) and ``arguments`` elsewhere; a call that fails says nothing."""
+def body_calls(resolve, bodies, run=None):
+    """{dotted name: {"given": n, "receives": {body position: count}, "when": {position: literal}}}:
+    how many arguments a body receives, every one an abstract tracer (a truth test on it fails), when
+    the call is given its ``n`` required positional arguments alone, the same count in every call
+    that ran; or only in the calls that gave an int literal at one position (``apply_along_axis(f, 1,
+    x)`` maps ``f(row)`` over a matrix's rows, while along axis 0 of a vector it runs ``f`` on it once)."""
+    import jax
+
+    values = (*plain_values(matrix=True), 1, (2,), (2, 3))  # ints for the literals; shapes of two lengths
+    found = {}
+    for qualname, positions in bodies.items():
+        module, _, name = qualname.rpartition(".")
+        func = getattr(resolve(module), name)
+        required = [i for i, p in enumerate(_positional(func)) if p.default is p.empty]
+        slots = [i for i in required if i not in positions]
+        runs, received = [], {}  # (the plain arguments, {body: count, None when not all abstract tracers})
+
+        def observe(body, args):
+            count = len(args) if args and all(map(_abstract, args)) else None
+            received[body] = count if received.get(body, count) == count else None
+
+        for plain in itertools.product(values, repeat=len(slots)):
+            for returns in itertools.product((True, False), repeat=len(positions)):
+                received.clear()
+                if _call(func, positions, dict(zip(slots, plain)), returns, observe, run or jax.make_jaxpr):
+                    runs.append((dict(zip(slots, plain)), dict(received)))
+        conditions = [{}] + [{slot: value} for slot in slots for value in values if type(value) is int]
+        for when in conditions if set(positions) <= set(required) else ():
+            counts = {}
+            for plain, seen in runs:
+                if all(plain[slot] is value for slot, value in when.items()):
+                    for body in positions:
+                        counts.setdefault(body, set()).add(seen.get(body))
+            receives = {str(body): count.pop() for body, count in counts.items() if count not in ({None}, set())
+                        and len(count) == 1}
+            if receives:
+                found[qualname] = {"given": len(required), "receives": receives,
+                                   "when": {str(slot): value for slot, value in when.items()}}
+                break
+    return found
+
+
+def _call(func, positions, arguments, returns, observe, run):
+    """Call ``func`` with recording bodies at ``positions`` (each handing ``observe`` its position and
+    arguments, and returning its last argument, the carry, or False, a loop's condition) and
+    ``arguments`` elsewhere; whether the call ran (one that fails says nothing)."""
     import jax.numpy as jnp
 
     def recorder(body, carry):
         def record(*args):
-            for index, value in enumerate(args):
-                if isinstance(value, marked_class):
-                    seen.setdefault((body, index), set()).add(value.position)
+            observe(body, args)
             return args[-1] if carry and args else jnp.zeros((), bool)
         return record
 
@@ -74,15 +120,28 @@ def _call(func, positions, arguments, returns, seen, marked_class, run):
         args[body] = recorder(body, carry)
     for index, value in arguments.items():
         args[index] = value
-    args = [[a, a] if i in positions and _takes_many(func, i) else a for i, a in enumerate(args)]
+    positional = _positional(func)
+    args = [[a, a] if i in positions and takes_many(positional[i]) else a for i, a in enumerate(args)]
     try:
         quiet(run(lambda: func(*args)))
     except Exception:  # noqa: BLE001 - a bad combination of plain values
-        pass
+        return False
+    return True
 
 
-def _takes_many(func, index):
-    """Whether the function parameter at ``index`` takes a list of functions (``switch``'s branches)."""
-    positional = [p for p in inspect.signature(func).parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    return "Sequence" in str(positional[index].annotation) or positional[index].name == "branches"
+def _positional(func):
+    return [p for p in inspect.signature(func).parameters.values()
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+
+
+def _abstract(value):
+    """Whether ``value`` is a tracer whose truth needs concrete data (a staging or mapping trace)."""
+    import jax.numpy as jnp
+
+    if not has_tracer(value):
+        return False
+    try:
+        bool(jnp.sum(jnp.asarray(value)) > 0)
+    except Exception as exc:  # noqa: BLE001 - classified below
+        return type(exc).__name__ in CONCRETE_ERRORS
+    return False

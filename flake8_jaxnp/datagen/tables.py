@@ -1,8 +1,7 @@
 """The semantic model's facts about JAX and NumPy, learned by running them.
 
-Part of the generator (``python -m flake8_jaxnp.datagen``): which arguments
-of lax control flow are traced bodies, which functions return tuples, bools or
-Python values, NumPy's constructor defaults, and which array attributes are
+Part of the generator (``python -m flake8_jaxnp.datagen``): which functions
+return tuples, bools or Python values, NumPy's constructor defaults, and which array attributes are
 static. Each fact comes from calling the installed JAX or NumPy with typed
 inputs.
 """
@@ -49,36 +48,6 @@ def functions_with_parameters(module, public):
             continue
 
 
-# ---- lax bodies ---------------------------------------------------------------------------
-def lax_bodies(resolve, public, module="jax.lax", run=None):
-    """{qualname: [positions]}: arguments of ``module``'s functions that it calls with tracers
-    (under ``jax.make_jaxpr``, or under ``run``: ``flax.nnx.cond`` called eagerly).
-
-    The signature proposes the parameters (annotated Callable, or named like a
-    function); a call with a recording function there, the other arguments
-    drawn from a few plain values, confirms which are traced. The recording
-    function returns its last argument, which satisfies the loops' contracts
-    (carry in, carry out) well enough to reach every body.
-    """
-    import jax.numpy as jnp
-
-    values = (True, 0, jnp.ones(3))
-    found = {}
-    for name, func, params in functions_with_parameters(resolve(module), public):
-        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        candidates = [i for i, p in enumerate(positional) if _looks_callable(p)]
-        if not candidates:
-            continue
-        traced = set()
-        for filled, choices in _argument_plans(positional, candidates, values):
-            traced |= _traced_positions(func, params, positional, candidates, filled, choices, values[-1], run)
-            if traced == set(candidates):
-                break
-        if traced:
-            found[f"{module}.{name}"] = sorted(traced)
-    return found
-
-
 def tree_results(resolve, public):
     """Bare names of jax.lax functions that give back the pytree they are given (``pmean``
     of a dict is a dict): called on a dict, alone or with a mapped axis name."""
@@ -99,57 +68,6 @@ def tree_results(resolve, public):
                 found.append(name)
                 break
     return sorted(found)
-
-
-def _argument_plans(positional, candidates, values):
-    """The required parameters with plain values; then also those defaulting to None."""
-    required = [i for i, p in enumerate(positional) if p.default is p.empty and i not in candidates]
-    optional = [i for i, p in enumerate(positional) if p.default is None and i not in candidates]
-    yield required, [values] * len(required)
-    if optional:
-        yield required + optional, [values] * len(required) + [(None,) + values] * len(optional)
-
-
-def _traced_positions(func, params, positional, candidates, filled, choices, operand, run):
-    """Candidate positions that received tracers in some call with these plain values."""
-    import jax
-
-    traced = set()
-    for choice in _assignments([len(c) for c in choices]):
-        calls = {}
-        args = [None] * (max(candidates + filled) + 1)
-        for index in candidates:
-            def record(*a, _index=index):
-                if has_tracer(a):
-                    calls[_index] = True
-                return a[-1] if a else 0
-            many = "Sequence" in str(positional[index].annotation) or positional[index].name == "branches"
-            args[index] = [record, record] if many else record
-        for index, options, pick in zip(filled, choices, choice):
-            args[index] = options[pick]
-        if any(p.kind is p.VAR_POSITIONAL for p in params):
-            args.append(operand)
-        try:
-            quiet((run or jax.make_jaxpr)(lambda: func(*args)))
-        except Exception:  # noqa: BLE001 - a bad combination of plain values
-            pass
-        traced |= set(calls)
-        if traced == set(candidates):
-            break
-    return traced
-
-
-def _looks_callable(param):
-    annotation = str(param.annotation)
-    return "Callable" in annotation or param.name in ("f", "fn", "fun", "body", "branches", "computation") \
-        or param.name.endswith("_fun")
-
-
-def _assignments(sizes):
-    """Every choice of one index per argument, the argument having ``sizes[i]`` options."""
-    if not sizes:
-        return [()]
-    return [(pick,) + rest for pick in range(sizes[0]) for rest in _assignments(sizes[1:])]
 
 
 # ---- what functions return ------------------------------------------------------------------

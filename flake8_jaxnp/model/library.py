@@ -97,6 +97,23 @@ def call(flow, call_node, qualname, args, traced_result):
     return None
 
 
+def traced_bodies(call_node, qualname):
+    """{argument position: how many arguments, every one an abstract tracer, the function given there
+    receives (None: as many as the call passes on)}, for a call of a JAX function that traces the
+    functions it is given (``api.body_calls``) with the literals the measure needs (``axis=1``)."""
+    facts = api.body_calls().get(qualname)
+    if facts is None:
+        return {}
+    args = call_node.args
+    starred = any(type(a) is ast.Starred for a in args)  # (then no position is known)
+    literals = {} if starred else {index: arg.value for index, arg in enumerate(args)
+                                   if type(arg) is ast.Constant and type(arg.value) is int}
+    if any(literals.get(int(slot)) != value for slot, value in facts["when"].items()):
+        return {}
+    exact = len(args) == facts["given"] and not call_node.keywords and not starred
+    return {int(position): count if exact else None for position, count in facts["receives"].items()}
+
+
 def _summed(items):
     """``sum(x[i] for i in ...)``: ``0 + item + ...`` of arrays is an array (unless there are none)."""
     item = items if items.kind in ARRAYS else items.member(EACH)

@@ -17,6 +17,7 @@ from .constructors import unflattening_constructor
 from .conventions import LINEN_MODULE, Conventions
 from .built import BuiltObjects
 from .instances import Instances, method_in
+from .library import traced_bodies
 from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
                          transform_options)
@@ -340,11 +341,11 @@ class TraceRoots:
             spec = self.transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
                 self._trace_argument(call.args[0], spec[0], spec[1] + call.keywords)
-        elif qualname in api.control_flow_bodies():
+        elif qualname in api.control_flow_bodies() or traced_bodies(call, qualname):
             if qualname == "jax.lax.cond" and len(call.args) == 5:
                 positions = (2, 4)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
-            else:
-                positions = api.control_flow_bodies()[qualname]
+            else:  # jnp.apply_along_axis(f, 1, x) maps f
+                positions = api.control_flow_bodies().get(qualname) or traced_bodies(call, qualname)
             for pos in positions:
                 if pos < len(call.args):
                     arg = call.args[pos]

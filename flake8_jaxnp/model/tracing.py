@@ -161,7 +161,9 @@ class Tracing:
         if node not in self.flows:
             if not isinstance(node, FUNCTION_NODES) or node in self._in_progress:
                 return None  # (a def read from inside its own pass, through a closure it calls)
-            self._flow(node, {**self.annotated_arrays(node, DEVICE_ARRAY), **self.handing_out_self(node, True)}, None)
+            given = self._known_truths(node, frozenset(), frozenset()) if type(node) is ast.FunctionDef else {}
+            given.update(self.annotated_arrays(node, DEVICE_ARRAY))
+            self._flow(node, {**given, **self.handing_out_self(node, True)}, None)
         return self.flows[node]
 
     def array_bodies(self):
@@ -354,7 +356,7 @@ class Tracing:
             params = {name: TRACED_ARRAY if name in arrays else TRACED_PARAMETER for name in traced_params}
         if not any(scalars_static):
             params.update(self._records(func, traced_params))
-        params.update(self._known_truths(func, traced, traced_params | arrays))
+        params.update(self._known_truths(func, traced_params | arrays, traced.optional_params))
         if func in self.roots.traced_fields:
             params["self"] = self._constructed(func)
         elif positional_names(func)[:1] == ["self"]:
@@ -362,9 +364,10 @@ class Tracing:
             params["self"] = self.roots.conventions.module_self(func, "self" in traced_params, staged)
         return params
 
-    def _known_truths(self, func, traced, traced_params):
-        """``parameters.known_truths`` of the Python parameters (not traced) of ``func``, read from
-        the text of its calls in the file, as ``_passed_arrays`` reads them."""
+    def _known_truths(self, func, traced_params, traced_when_passed):
+        """``parameters.known_truths`` of the Python parameters (not in ``traced_params``) of ``func``,
+        read from the text of its calls in the file, as ``_passed_arrays`` reads them: a parameter
+        every call gives a string (``timed(f, "jit")``) is a Python value, also in a def no trace reaches."""
         names = [arg.arg for arg in parameters(func) if arg.arg not in traced_params and arg.arg != "self"]
         sites = self._call_sites(func, literals=True) if names and not isinstance(func, ast.Lambda) else None
         if sites is None:
@@ -372,7 +375,7 @@ class Tracing:
         calls, _, positional_params = sites
         decorated = bool(getattr(func, "decorator_list", None))  # (then every call is through its transform)
         staged = [call for call in calls if decorated or self.callee(call.func) is not func]
-        known = known_truths(func, names, calls, positional_params, traced.optional_params, staged)
+        known = known_truths(func, names, calls, positional_params, traced_when_passed, staged)
         return {name: (NUMBER_LITERALS[types.pop()] if len(types) == 1 and types <= set(NUMBER_LITERALS)
                        else Value(PYTHON, weak=types <= set(NUMBER_LITERALS))).replace(truth=truth)
                 for name, (truth, types) in known.items()}  # (a number keeps its weak dtype)

@@ -193,6 +193,14 @@ def test_lax_bodies_are_the_traced_function_arguments():
         assert no_body not in bodies
 
 
+def test_body_calls_count_the_abstract_tracers_a_body_receives():
+    calls = api.body_calls()
+    assert calls["jax.numpy.apply_along_axis"] == {"given": 3, "receives": {"0": 1}, "when": {"1": 1}}
+    assert calls["jax.lax.map"] == {"given": 2, "receives": {"0": 1}, "when": {}}
+    assert calls["jax.lax.fori_loop"]["receives"] == {"2": 2}
+    assert "jax.numpy.apply_over_axes" not in calls  # it calls its function on concrete arrays
+
+
 def test_control_flow_operands_reach_the_parameters_of_its_functions():
     operands, bodies = api.control_flow_operands(), api.control_flow_bodies()
     assert operands["jax.lax.cond"]["1"] == operands["jax.lax.cond"]["2"] == {"0": 3, "1": 4, "2": 5}

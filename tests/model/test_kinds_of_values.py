@@ -169,3 +169,33 @@ INDEXED = ("def weight(table, t):\n    level = {index}\n    return np.minimum(le
 ])
 def test_index_by_a_tracer(lint_source, index, expected):
     assert findings(lint_source, INDEXED.format(index=index)) == expected
+
+
+TIMED = ("import time\n\n@jax.jit\ndef step(x):\n    return x @ x\n\n"
+         "def timed(x, label):\n    start = time.time()\n    step(x)\n    return f\"{label}: {time.time() - start}\"\n\n")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # a parameter that every call of the file gives a string is a string, in a def no trace reaches:
+    # formatting it waits for nothing, so the clock after it is read before the work is done
+    (TIMED + "def run():\n    return timed(jnp.ones((9, 9)), 'step')\n", [(10, "JNP603")]),
+    # a caller that gives it an array: formatting it may wait, the clock comes after
+    (TIMED + "def run(y):\n    return timed(jnp.ones((9, 9)), 'step'), timed(y, y.sum())\n", []),
+])
+def test_parameters_given_strings_are_python_values(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the function a traced body runs on as many abstract tracers as measured (api.body_calls)
+    ("def rows(m):\n    return jnp.apply_along_axis(jnp.nonzero, 1, m)\n", [(2, "JNP203")]),
+    ("def rows(m):\n    return jax.lax.map(jnp.argwhere, m)\n", [(2, "JNP203")]),
+    # along axis 0 of a vector it runs once, on concrete data; extra operands change what it receives
+    ("def rows(m):\n    return jnp.apply_along_axis(jnp.nonzero, 0, m)\n", []),
+    ("def rows(m, c):\n    return jnp.apply_along_axis(jnp.where, 1, m, c, m)\n", []),
+    # a same-file def given to it is traced
+    ("def keep(r):\n    return r[r > 0]\n\ndef rows(m):\n    return jnp.apply_along_axis(keep, 1, m)\n",
+     [(2, "JNP203")]),
+])
+def test_functions_given_to_mapping_functions_are_traced(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
