@@ -223,7 +223,7 @@ def framework_modules(data_file, resolve):
             continue
         package = name.split(".")[0]
         found[name] = dict(_measure_module(name, base, decorator and resolve(decorator)),
-                           names=sorted({name, f"{base.__module__}.{base.__qualname__}"}),
+                           names=sorted({name, defined_as(base)}),
                            decorators=sorted({decorator, defined_as(resolve(decorator))}) if decorator else [],
                            path=path, measured_with=f"{package} {importlib.metadata.version(package)}")
     return found

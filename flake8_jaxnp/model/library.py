@@ -100,7 +100,8 @@ def call(flow, call_node, qualname, args, traced_result):
 def traced_bodies(call_node, qualname):
     """{argument position: how many arguments, every one an abstract tracer, the function given there
     receives (None: as many as the call passes on)}, for a call of a JAX function that traces the
-    functions it is given (``api.body_calls``) with the literals the measure needs (``axis=1``)."""
+    functions it is given (``api.body_calls``) with the positional literals the measure needs
+    (``jnp.apply_along_axis(f, 1, x)``; a keyword is not read)."""
     facts = api.body_calls().get(qualname)
     if facts is None:
         return {}

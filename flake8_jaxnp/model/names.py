@@ -6,6 +6,7 @@ as text, so a local variable called ``np`` is not NumPy.
 """
 import ast
 import builtins
+import weakref
 from functools import partial
 
 from .. import api
@@ -86,8 +87,9 @@ class Names:
         self._build(tree)
         # The dotted name an expression refers to (``jax.numpy.exp``), or None.
         self.qualname = _Kept(partial(_qualname, self.scope_of, self.module_scope, {})).__getitem__
-        # The def or lambda that a name or ``self.method`` refers to, if unique, or None.
-        self.function_bound_to = _Kept(partial(_function_bound_to, self)).__getitem__
+        # The def or lambda that a name or ``self.method`` refers to, if unique, or None (a proxy of the
+        # Names, so that no reference cycle keeps a module's model alive while the collector is off).
+        self.function_bound_to = _Kept(partial(_function_bound_to, weakref.proxy(self))).__getitem__
 
     @property
     def calls(self):
@@ -255,7 +257,8 @@ class Names:
                 return binding
             statement = binding.stmt
             if binding.kind is BindingKind.ASSIGN and statement is not None \
-                    and self.enclosing_function(statement) is func and statement.end_lineno < name.lineno:
+                    and (self.enclosing_function(statement) or self.tree) is func \
+                    and statement.end_lineno < name.lineno:
                 return binding
             return None
         reader = self._body_statement(func, name)

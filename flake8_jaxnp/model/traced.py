@@ -341,11 +341,9 @@ class TraceRoots:
             spec = self.transform_spec(call.func)  # partial(jax.jit, ...)(f)
             if spec is not None and call.args:
                 self._trace_argument(call.args[0], spec[0], spec[1] + call.keywords)
-        elif qualname in api.control_flow_bodies() or traced_bodies(call, qualname):
+        elif positions := api.control_flow_bodies().get(qualname) or traced_bodies(call, qualname):
             if qualname == "jax.lax.cond" and len(call.args) == 5:
                 positions = (2, 4)  # the old cond(pred, t_operand, t_fun, f_operand, f_fun)
-            else:  # jnp.apply_along_axis(f, 1, x) maps f
-                positions = api.control_flow_bodies().get(qualname) or traced_bodies(call, qualname)
             for pos in positions:
                 if pos < len(call.args):
                     arg = call.args[pos]

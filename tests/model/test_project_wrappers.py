@@ -242,6 +242,9 @@ def test_a_jitted_bound_method_keeps_the_attributes_its_trace_reads(more, kept):
 @pytest.mark.parametrize("other, kept", [
     ("class Evaluator:", {"step": ["lr"]}),  # another class's self.step is another object's
     ("class FastTrainer(Trainer):", {}),  # a subclass's instances are Trainers too
+    ("class LoggedTrainer(Logging, Trainer):", {}),  # several bases: it may derive from Trainer
+    ("class Evaluator:\n    @staticmethod\n    def make(self):\n        self.step = forward\n"
+     "    def __init__(self):\n        pass\nclass Other:", {}),  # a staticmethod's first parameter is no self
 ])
 def test_another_class_that_stores_the_attribute_on_its_own_self_leaves_the_jitted_call(other, kept):
     transforms = transform_tables(())[0]

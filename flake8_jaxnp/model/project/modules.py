@@ -268,12 +268,12 @@ class Project(OtherModules):
         return self.answered("project_class", [list(binding), list(attributes)], (found[0], facts) if facts else None)
 
     def callers(self):
-        """{function name in this file: [(parameters, transform, caller, caller's path, line,
-        root)]} for the calls from another module's function, reached by a trace, that pass
-        this file's function tracers, or none ([]: it runs at trace time, the trace cached;
-        caller None: another module applies a transform to it, ``jax.jit(loss)``); root: (function,
-        path, line) of the traced function the chain starts at, or None when the caller is that
-        root. The reach is solved once per process (one flake8 run sees one state of the files)
+        """{function name in this file: [(parameters, transform, caller, caller's path, line, root)]}
+        for the calls reached by a trace that pass this file's function tracers, or none ([]: it runs at
+        trace time, the trace cached; caller None: a transform applied to it, ``jax.jit(loss)``), from
+        another module, or from this one where its in-file model cannot follow them (``functions_run``);
+        root: (function, path, line) of the traced function the chain starts at, or None when the caller
+        is that root. The reach is solved once per process (one flake8 run sees one state of the files)
         and kept on disk for later runs and other workers (``package.kept_reach``)."""
         key = (self.package, self.salt)
         if key not in MEMORY.callers:

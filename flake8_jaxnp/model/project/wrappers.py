@@ -157,13 +157,14 @@ class _Classes:
     def stores(self, name):
         """{attribute: how many times the module stores it} (``attribute_stores``, read once) where an
         instance of the class ``name`` may hold it: less what the methods of another class store on their
-        own ``self``, unless that class is in ``name``'s chain or ``name`` in its (its instances are others)."""
+        own ``self``, unless that class is in ``name``'s chain or ``name`` in its (its instances are others);
+        a chain with an unknown base (several bases) may relate them, so nothing is left out then."""
         if self._stored is None:
             self._stored = attribute_stores(self.tree), {cls: _own_stores(self.classes[cls]) for cls in self.classes}
         stored, own = self._stored
         related = set(self.chain(name))
-        unrelated = [cls for cls in self.classes if cls not in related and name not in self.chain(cls)]
-        if not any(own[cls] for cls in unrelated):
+        unrelated = [cls for cls in self.classes if cls not in related and not {name, None} & set(self.chain(cls))]
+        if None in related or not any(own[cls] for cls in unrelated):
             return stored
         counts = dict(stored)
         for cls in unrelated:
@@ -334,10 +335,12 @@ def forwarded_argument(call, forwards):
 
 def _own_stores(cls):
     """{attribute: how many times the methods of ``cls`` store ``self.<attribute>``} (``self`` each one's
-    first parameter; a nested def's stores left out: its ``self`` may be another object)."""
+    first parameter, a staticmethod left out; a nested def's stores left out: its ``self`` may be another
+    object)."""
     found = {}
     for method in cls.body:
-        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args \
+                and not any(type(d) is ast.Name and d.id == "staticmethod" for d in method.decorator_list):
             this = method.args.args[0].arg
             for node in walk_own(method.body):
                 if type(node) is ast.Attribute and type(node.ctx) is not ast.Load and type(node.value) is ast.Name \
