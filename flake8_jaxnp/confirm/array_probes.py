@@ -4,10 +4,9 @@ Every probe writes into the current ``Recorder`` (one per run of one case or
 test) and only records what a frame of a watched file did, keyed by the place
 (path, line), so JAX's and NumPy's own use of the same functions is invisible
 and a pitfall in one watched file counts whichever file's code reached it.
-Here: the module probes (a watched module's NumPy, jax.numpy and jitted
-functions, its classes' jitted methods) and, installed once per process by
-``process_probes``, the probes on jax.Array's conversions, operators and
-copying methods and on jax.device_get/put.
+Here: the module probes (a watched module's NumPy, jax.numpy and jitted functions, its classes'
+jitted methods) and, installed once per process by ``process_probes``, the probes on jax.Array's
+conversions, operators and copying methods (a tracer's too) and on jax.device_get/put.
 """
 import contextlib
 import dis
@@ -25,6 +24,7 @@ import numpy as np
 from .. import evidence as ev
 from ..facts import AT_UPDATES, SELECTS, WIDE_DTYPES, is_promotion
 from .frames import LIBRARY_DIRS, in_other_code, place_of, real_path
+from .jitted import is_jitted
 
 D2H_KINDS = {"numpy": ev.TO_NUMPY, "scalar": ev.TO_SCALAR, "format": ev.FORMATTING}
 # NumPy functions that read only an array's metadata, never its data.
@@ -483,7 +483,7 @@ def install_module_probes(namespace):
         probe = next((probe for module, probe in MODULE_PROBES if value is module), None)
         if probe is not None:
             namespace[name] = probe
-        elif type(getattr(value, "_func", value)).__name__ == "PjitFunction":  # (or the jax.jit probe's)
+        elif is_jitted(getattr(value, "_func", value)):  # (or the jax.jit probe's)
             namespace[name] = CallProbe(getattr(value, "_func", value), name, _jitted_call)
         elif _probe_worthy(value) and not isinstance(value, CallProbe):
             for module, probe in MODULE_PROBES:
@@ -591,7 +591,8 @@ def install_array_probes():
         for prefix in ("__", "__r"):
             method = f"{prefix}{name}__"
             setattr(array_type, method, _operator_probe(getattr(array_type, method), symbol))
-    array_type.sort = _copying_method_probe(array_type.sort, "x.sort()")
+    for owner in (array_type, jax.core.Tracer):  # a tracer's sort() also returns a new array
+        owner.sort = _copying_method_probe(owner.sort, "x.sort()")
     update_ref = type(jnp.zeros(1).at[0])
     for name in AT_UPDATES:
         setattr(update_ref, name, _copying_method_probe(getattr(update_ref, name), f"x.at[...].{name}()"))

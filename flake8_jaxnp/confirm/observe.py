@@ -238,14 +238,19 @@ def is_promotion_error(exc):
     return not any(frame.name == "safe_to_cast" for frame in traceback.extract_tb(exc.__traceback__))
 
 
+# Globals a line cannot mutate, whatever method it calls on them: a module, and immutable values
+# (a NamedTuple such as an optax transformation, whose ``update`` is a function it holds).
+UNMUTABLE = (types.ModuleType, tuple, frozenset, str, bytes, int, float, complex)
+
+
 def _outlives_trace(kind, name, place, run):
-    """A mutated module global (not a module) always outlives the trace; a closure's container
-    or self only matters when a tracer was stored in it (collecting shapes, memoising a jitted
-    function or static names once per trace is deliberate)."""
+    """A mutated module global (one that can be mutated) always outlives the trace; a closure's
+    container or self only matters when a tracer was stored in it (collecting shapes, memoising a
+    jitted function or static names once per trace is deliberate)."""
     if kind == "global":
         namespace = run.module.__dict__ if run.module is not None and run.module.__file__ == place[0] else None
         value = namespace.get(name) if namespace is not None else _global_of(place[0], name)
-        return not isinstance(value, types.ModuleType)
+        return not isinstance(value, UNMUTABLE)
     return (place, name) in run.rec.leaks
 
 

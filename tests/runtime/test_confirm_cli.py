@@ -376,6 +376,21 @@ def test_a_clock_read_after_steps_on_a_named_tuple_state_is_confirmed(tmp_path):
     assert rows == [(23, ["JNP603"], "confirmed")]
 
 
+def test_a_method_named_like_a_mutation_on_an_immutable_global_is_no_missed_pitfall(tmp_path):
+    """`OPTIM.update(...)` of an optax-style NamedTuple of functions mutates nothing; a global
+    dict's `update` under jit runs only while tracing and is still the linter's JNP303."""
+    result, rows = _confirmed_rows(
+        tmp_path / "optim.py",
+        "from typing import Callable, NamedTuple\n\nimport jax\nimport jax.numpy as jnp\n\n\n"
+        "class Transform(NamedTuple):\n    update: Callable\n\n\n"
+        "OPTIM = Transform(lambda g: -0.1 * g)\nSEEN = {}\n\n\n"
+        "@jax.jit\ndef step(w):\n    return w + OPTIM.update(w)\n\n\n"
+        "@jax.jit\ndef noted(w):\n    SEEN.update(w=w.shape)\n    return w\n\n\n"
+        "def case_steps():\n    w = jnp.ones(3)\n    for _ in range(4):\n        w = noted(step(w))\n    return w\n")
+    assert rows == [(22, ["JNP303"], "confirmed")]
+    assert result.returncode == 0, result.stderr
+
+
 def _confirmed_rows(path, text):
     """(the run, its (line, codes, verdict) rows) for a file of ``text`` run at ``path``."""
     path.write_text(text)
