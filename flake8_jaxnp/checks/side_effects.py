@@ -228,8 +228,8 @@ def _call(model, func, call, base, given_tracers):
     elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
         stored = call.args + [k.value for k in call.keywords]
         owner = _outer_container(model, func, call.func.value, stored)
-        if owner is None and not model.keeps_module_state(func) and _self_container(model, func, call.func.value) \
-                and any(_escapes(model, v) for v in stored):
+        if owner is None and (not model.keeps_module_state(func) or model.keeps_appended(func)) \
+                and _self_container(model, func, call.func.value) and any(_escapes(model, v) for v in stored):
             owner = describe(call.func.value)  # self.losses.append(loss): the tracer outlives the trace
         if owner is not None:
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))

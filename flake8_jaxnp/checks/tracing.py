@@ -101,11 +101,12 @@ def _unmapped(options, position):
 
 
 def _subscript(model, node, base):
-    """Boolean masks (also in ``x.at[mask]``), slice bounds that are tracers, and tracers indexing
-    what needs a concrete index: a NumPy array (it converts the index) or a Python list or tuple."""
-    index = model.value(node.slice)
+    """Boolean masks (also in ``x.at[mask]``, and as one part of ``x[:, mask]``), slice bounds that are
+    tracers, and tracers indexing what needs a concrete index: a NumPy array (it converts the index) or
+    a Python list or tuple."""
+    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     array = node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "at" else node.value
-    if index.traced and index.dtype == "bool" and model.value(array).traced:
+    if any(_traced_mask(model.value(part)) for part in parts) and model.value(array).traced:  # (x[:, mask] too)
         yield Finding.at(node, "JNP203", dict(base, what=f"boolean-mask indexing {describe(node)}",
                                               fix="use jnp.where(mask, x, 0) to keep the shape"))
     container = model.value(array)
@@ -116,11 +117,15 @@ def _subscript(model, node, base):
     elif container.container in SEQUENCES and _traced(model, node.slice):
         yield Finding.at(node, "JNP202", dict(base, what=f"the index into a Python {container.container} in "
                                               f"{describe(node)}", fix="index a jnp.array of the items instead"))
-    parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
     bounds = [b for part in parts if isinstance(part, ast.Slice) for b in (part.lower, part.upper, part.step) if b]
     if any(_traced(model, bound) for bound in bounds):
         yield Finding.at(node, "JNP202", dict(base, what=f"a slice bound in {describe(node)}",
                                               fix="use lax.dynamic_slice with a static size"))
+
+
+def _traced_mask(index):
+    """A traced boolean array: as an index, or one part of a tuple index, its shape depends on the values."""
+    return index.traced and index.dtype == "bool"
 
 
 def _traced(model, expr):

@@ -255,6 +255,7 @@ def _measure_module(name, base, decorator):
         "array_fields_traced": bool(call.get("field")),
         "rejected_by_jax_jit": rejected_by_jax_jit(instance),
         "python_fields_static": _python_fields_static(name, base),
+        "list_attributes_kept": _list_attributes_kept(name, base),
         "construction_methods": _construction_methods(base),
         "array_holders": array_holders(name, base) if name == "flax.nnx.Module" else [],
         "traced_self_methods": traced_self_methods(base, decorator) if name == "flax.linen.Module" else {},
@@ -323,6 +324,35 @@ def _python_fields_static(name, base):
     step(Counted(1), jnp.ones(3))
     step(Counted(2), jnp.ones(3))
     return len(traces) == 2
+
+
+def _list_attributes_kept(name, base):
+    """Whether a Python list that a Module's ``__init__`` stores on ``self`` and its ``__call__``
+    appends to, called through its framework's jit, still holds the tracer appended after the call:
+    NNX hands the method the object's own list; Equinox a rebuilt one (it flattens the field). A
+    linen Module builds its attributes anew in each apply: False."""
+    import jax
+    import jax.numpy as jnp
+
+    if name == "flax.linen.Module":
+        return False
+    if name == "equinox.Module":
+        from equinox import filter_jit as jit
+    else:
+        from flax.nnx import jit
+
+    class Appending(base):
+        seen: list
+
+        def __init__(self):
+            self.seen = []
+
+        def __call__(self, a):
+            self.seen.append(a)
+            return a
+    module = Appending()
+    jit(lambda module, a: module(a))(module, jnp.ones(3))
+    return any(isinstance(value, jax.core.Tracer) for value in module.seen)
 
 
 def _run_linen(base, compact, record, seen, x):

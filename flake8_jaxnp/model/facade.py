@@ -230,6 +230,14 @@ class Model:
         framework's state, written back after every call, not a trace-only effect."""
         return self._tracing.roots.module_base(func) == NNX_MODULE
 
+    def keeps_appended(self, func):
+        """True for a method of a framework Module whose Python lists on ``self``, appended to under
+        the framework's jit, still hold what the trace appended after the call (measured,
+        ``list_attributes_kept``: NNX hands the method the object's own list)."""
+        cls = self.parent(func)
+        facts = self.module_facts(cls) if isinstance(cls, ast.ClassDef) else None
+        return bool(facts and facts.get("list_attributes_kept"))
+
     def rebound_globals(self):
         """Module names bound more than once in straight-line module code, or bound there (a
         ``def`` included: ``global mock_fn; mock_fn = other`` swaps the function) and via ``global``."""

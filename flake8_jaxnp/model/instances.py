@@ -201,25 +201,25 @@ class Instances(CarriedStructure):
         return frozenset(found) if found else None
 
     def functions_passed(self, expr):
-        """The same-file defs that the parameter the Name ``expr`` reads holds: each one that the
-        calls of its function pass by name or as a lambda (``make_step(mse)``, ``make_step(loss_fn=mae)``,
-        ``loop(lambda f: ~jnp.all(f), ...)``), or ()
-        when a call passes anything else or leaves it out, or the function escapes; for another
-        expression, the defs of which one runs (``names.function_arms``: ``LOSSES[name]``)."""
+        """The same-file defs that the parameter the Name ``expr`` reads may hold: each one that a
+        call of its function passes by name or as a lambda (``make_step(mse)``, ``make_step(loss_fn=mae)``,
+        ``loop(lambda f: ~jnp.all(f), ...)``; another call may pass ``jnp.tanh``: that one runs no def
+        of the file), or () when the function escapes; for another expression, the defs of which one
+        runs (``names.function_arms``: ``LOSSES[name]``)."""
         func = self.names.parameter_of(expr) if type(expr) is ast.Name else None
         if func is None:
             return tuple(self.names.function_bound_to(arm) for arm in self.names.function_arms(expr))
         return tuple(self.passed_to(func, expr.id, lambda argument: [self.names.function_bound_to(
-            argument)] if type(argument) in (ast.Name, ast.Lambda) else None) or ())
+            argument)] if type(argument) in (ast.Name, ast.Lambda) else None, every=False) or ())
 
-    def passed_to(self, func, param, given):
+    def passed_to(self, func, param, given, every=True):
         """What the calls of ``func`` in the file give its parameter ``param`` (``given_by_calls``, asked
-        of the argument each passes it: ``given(argument)``, every call); None when ``func`` is a method."""
+        of the argument each passes it: ``given(argument)``; ``every``, as there); None when ``func`` is a method."""
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
         calls = self.calls_of(func)
         return given_by_calls((self._control_flow_calls(func) if calls is None else calls) or (),
-                              lambda call: given(argument_or_default(call, func, param)))
+                              lambda call: given(argument_or_default(call, func, param)), every)
 
     def _control_flow_calls(self, func):
         """When ``func`` is only given to control flow as a function it calls, the calls it runs,
@@ -333,14 +333,16 @@ class Instances(CarriedStructure):
     def constructor(self, expr):
         """The call that built the object ``expr`` holds: ``nn.Dense(4)`` of ``nn.Dense(4)(x)``,
         a name's single assignment (``layer = nn.Dense(4)``), ``self.<attr>`` in a method
-        (``stored_value``), an item of a list that holds only such objects (``self.layers[-1]``,
-        ``built``); else None."""
+        (``stored_value``), an item of a list that holds only such objects (``self.layers[-1]``, the
+        ``layer`` of ``for layer in self.layers``: ``built``); else None."""
         if type(expr) is ast.Call:
             return expr
         if type(expr) is ast.Subscript and type(expr.slice) is not ast.Slice:
             return self._built(self._held(expr.value))
         if type(expr) is ast.Name:
-            value = self.names.assigned_value(expr)
+            binding = self.names.one_binding(expr)
+            value = binding.value if binding is not None and binding.kind is BindingKind.ASSIGN \
+                else self._iterated_item(binding) if binding is not None else None
             return value if type(value) is ast.Call else None
         stored = self._held(expr) if type(expr) is ast.Attribute else None
         return stored if type(stored) is ast.Call else None

@@ -244,7 +244,10 @@ class Tracing:
             return None
         given = [*args, *keywords.values()]  # (with what ``*args`` and ``**options`` spread)
         decorated = not self.roots.conventions.returns_result(callee)  # (a decorator may wrap the result)
-        if decorated or not any(value.traced or value.on_device for value in given):
+        caller = self.names.enclosing_function(call)
+        host_call_of_traced = callee in self.traced and not decorated and caller not in self.traced \
+            and caller not in self.trace_time  # (model(batch) in host code: its own pass, not the traced one)
+        if decorated or not host_call_of_traced and not any(value.traced or value.on_device for value in given):
             # (no array enters a def the reach leaves out, and none comes out)
             if callee in self.traced or callee in self._in_progress or type(self.names.parent[call]) is ast.Expr \
                     or callee not in self.array_bodies():  # (nor is a result thrown away worth a pass)

@@ -427,9 +427,10 @@ class FunctionFlow:
                     self.calls.append((mapped, call, args, keywords))
             if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
                 return library.tree_call(self, call, qualname, args, env)
-        layer = self.context.runs_layer(call.func) if traced_result or args and all(v.kind is JAX for v in args) \
-            else None
-        if layer is not None:  # nn.Dense(4)(x), self.linear(x): one array (staged: a tracer); with its state, first
+        layer = self.context.runs_layer(call.func) if traced_result or self.traced is None \
+            or args and all(v.kind is JAX for v in args) else None
+        if layer is not None:  # nn.Dense(4)(x), self.linear(x): one array (staged: a tracer; in host code, of
+            # whatever input, a device array: the layer's operations are jax.numpy's); with its state, first
             array = Value(TRACER if traced_result else JAX)
             return Shaped(UNKNOWN, members=((("item", 0), array), (("item", 1), UNKNOWN_VALUE))) \
                 if layer.get("with_state") else array

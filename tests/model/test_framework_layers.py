@@ -144,3 +144,37 @@ def test_an_equinox_layer_with_state_gives_its_array_first(lint_source, layer, r
                     f"        self.norm = {layer}\n\n    def __call__(self, x, state):\n"
                     "        h, state = self.norm(jnp.tanh(x), state)\n        return float(h.max()), state\n")
     assert lint_source(source) == ([(_last_line(source), "JNP202")] if reported else [])
+
+
+@pytest.mark.parametrize("held, reported", [
+    ("nnx.List([nnx.Linear(3, 3, rngs=rngs) for _ in range(2)])", True),  # measured: gives its items back
+    ("[nnx.Linear(3, 3, rngs=rngs), nnx.Linear(3, 3, rngs=rngs)]", True),
+    ("[nnx.Linear(3, 3, rngs=rngs), nnx.Embed(3, 3, rngs=rngs)]", False),  # two kinds of layer: not one
+])
+def test_a_layer_taken_from_a_list_in_a_loop_gives_a_tracer(lint_source, held, reported):
+    source = NNX + (f"class Stack(nnx.Module):\n    def __init__(self, rngs):\n        self.layers = {held}\n\n"
+                    "    def __call__(self, x):\n        for layer in self.layers:\n            x = layer(x)\n"
+                    "        return float(x.max())\n")
+    assert lint_source(source) == ([(_last_line(source), "JNP202")] if reported else [])
+
+
+@pytest.mark.parametrize("batches", [
+    "[jnp.ones((2, 3))] * 4",
+    "batches",  # whatever the batches are, the layer's output in host code is a device array
+])
+def test_a_model_called_in_host_code_gives_a_device_array(lint_source, batches):
+    source = NNX + ("class Scorer(nnx.Module):\n    def __init__(self, rngs):\n"
+                    "        self.linear = nnx.Linear(3, 2, rngs=rngs)\n\n"
+                    "    def __call__(self, x):\n        return self.linear(x)\n\n\n"
+                    f"def evaluate(model, batches):\n    out = []\n    for batch in {batches}:\n"
+                    "        out.append(np.asarray(model(batch)))\n    return out\n\n\n"
+                    "evaluate(Scorer(nnx.Rngs(0)), [])\n")
+    assert lint_source(source) == [(_last_line(source) - 4, "JNP101")]
+
+
+def test_a_host_function_returned_as_is_stays_unknown(lint_source):
+    source = NNX + ("class Passthrough(nnx.Module):\n    def __call__(self, x):\n        return x\n\n\n"
+                    "def evaluate(model, batches):\n    out = []\n    for batch in batches:\n"
+                    "        out.append(np.asarray(model(batch)))\n    return out\n\n\n"
+                    "evaluate(Passthrough(), [])\n")
+    assert lint_source(source) == []
