@@ -40,6 +40,7 @@ class Instances(CarriedStructure, ObjectStores):
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (self_assignments)
         self._stored_attributes = {}  # which stores are counted -> their Counter (_stores), on demand
         self._body_names = {}  # ClassDef -> the names its body binds (stored_values), on demand
+        self._self_returning = None  # method name -> the methods that return self (_returning_self), on demand
 
     def class_of(self, name, seen=frozenset(), named=None):
         """The one class whose instance ``name`` holds (``classes_of``), else None."""
@@ -112,16 +113,27 @@ class Instances(CarriedStructure, ObjectStores):
     def _kept_receiver(self, func, seen, named):
         """The classes of ``obj`` for ``obj.method(...)`` where every ``method`` that may run returns its
         ``self`` alone (a chained setter, ``Data(n).clip()``); else None."""
-        if type(func.value) not in (ast.Name, ast.Call) or func in seen or len(seen) > _MAX_DEPTH:
+        if func.attr not in self._returning_self() or type(func.value) not in (ast.Name, ast.Call) \
+                or func in seen or len(seen) > _MAX_DEPTH:
             return None  # (x = x.method(): the rebinding asks of itself)
         receivers = self.classes_of(func.value, seen | {func}, named)
-        for cls in receivers or ():
-            method = self.method(cls, func.attr)
-            if method is None or method.decorator_list or not positional_names(method) or not all(
-                    type(value) is ast.Name and value.id == positional_names(method)[0]
-                    for value in self.names.returned_values(method) or (None,)):
-                return None
-        return receivers
+        return receivers if receivers and all(  # (of the file's classes: another module's are not read here)
+            type(cls) is ast.ClassDef and self.method(cls, func.attr) in self._returning_self()[func.attr]
+            for cls in receivers) else None
+
+    def _returning_self(self):
+        """{name: the undecorated methods of that name, of the file's classes, whose every ``return``
+        gives their ``self`` alone}, found once."""
+        if self._self_returning is None:
+            self._self_returning = {}
+            for cls in self.names.by_type.get(ast.ClassDef, ()):
+                for method in cls.body:
+                    params = positional_names(method) if type(method) is ast.FunctionDef else ()
+                    if params and not method.decorator_list and all(
+                            type(value) is ast.Name and value.id == params[0]
+                            for value in self.names.returned_values(method) or (None,)):
+                        self._self_returning.setdefault(method.name, set()).add(method)
+        return self._self_returning
 
     def _unpacked(self, binding):
         """(the call, the position) of a name that unpacking a call's result binds (``_, data = setup(cfg)``)."""
