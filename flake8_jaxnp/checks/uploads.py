@@ -20,7 +20,13 @@ def jitted_upload(model, call):
 
 
 def numpy_arguments(model, call):
-    return (a for a in call.args if type(a) in (ast.Name, ast.Attribute) and numpy_data(model, a))
+    return (a for a in call.args if type(_held_by(a)) in (ast.Name, ast.Attribute) and numpy_data(model, a))
+
+
+def _held_by(data):
+    """The name or attribute that holds ``data``: itself, or the container of an item read with a
+    constant key (``view["rays_o"]``, the same item of the same container)."""
+    return data.value if type(data) is ast.Subscript and type(data.slice) is ast.Constant else data
 
 
 def jitted_upload_what(data, call):
@@ -29,9 +35,9 @@ def jitted_upload_what(data, call):
 
 def numpy_data(model, expr):
     """NumPy data: a value the model knows to be a NumPy array (another project module's NumPy
-    constant too: ``MASK`` of ``from .config import MASK``, ``config.MASK``), or ``self.table``
-    set to NumPy data once (``_numpy_attribute``)."""
-    return model.array_value(expr).kind is NUMPY or _numpy_attribute(model, expr)
+    constant too: ``MASK`` of ``from .config import MASK``, ``config.MASK``; ``self.table`` or
+    ``windows.x`` that every store puts NumPy data in)."""
+    return model.array_value(expr).kind is NUMPY
 
 
 def _numpy_attribute(model, data):
@@ -58,9 +64,11 @@ def same_upload(model, loops, call, loop):
 def same_data(model, loops, data, loop):
     """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
     the loop's scope or a module constant, an attribute set once (``_numpy_attribute``), or
-    another module's NumPy constant (``MASK``, ``config.MASK``) that the loop only reads."""
+    another module's NumPy constant (``MASK``, ``config.MASK``) that the loop only reads; an item
+    with a constant key of such a container (``view["rays_o"]``)."""
     if _numpy_attribute(model, data):
         return True
+    data = _held_by(data)
     attribute = type(data) is ast.Attribute
     name = data.value if attribute else data
     if type(name) is not ast.Name:

@@ -15,18 +15,18 @@ passes something unknown) knows no class: the checks stay silent. The calls are 
 function another module imports and calls is taken at this file's word.
 """
 import ast
-from collections import Counter
+from functools import partial
 
 from .. import api
 from .carried import MAX_DEPTH as _MAX_DEPTH, CarriedStructure
-from .containers import DEFAULT_DICT, LITERALS, defaulting
-from .kinds import PYTHON, UNKNOWN_VALUE, Shaped
+from .stores import ObjectStores
+from .containers import LITERALS
 from .names import BindingKind
-from .syntax import (argument_for, argument_or_default, block_children, class_body_names, method_in, positional_names,
+from .syntax import (argument_for, argument_or_default, class_body_names, method_in, positional_names,
                      walk_own)
 
 
-class Instances(CarriedStructure):
+class Instances(CarriedStructure, ObjectStores):
     """Which class the object a name holds is an instance of, as far as the file says: a
     same-file ClassDef, or whatever ``class_named`` makes of the expression naming the class
     (the project's summaries: an imported class)."""
@@ -37,9 +37,10 @@ class Instances(CarriedStructure):
         self._resolver = class_named  # expression -> what names the class it refers to; None: class_named
         self._classes = {}  # (parameter arg node, what names a class) -> its class, or None
         self._passed = {}  # (def, parameter, what names a class) -> the classes its calls pass it (_classes_passed)
-        self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (_self_assignments)
+        self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (self_assignments)
         self._stored_attributes = {}  # which stores are counted -> their Counter (_stores), on demand
         self._body_names = {}  # ClassDef -> the names its body binds (stored_values), on demand
+        self._self_returning = None  # method name -> the methods that return self (_returning_self), on demand
 
     def class_of(self, name, seen=frozenset(), named=None):
         """The one class whose instance ``name`` holds (``classes_of``), else None."""
@@ -67,6 +68,9 @@ class Instances(CarriedStructure):
             if type(func) is ast.Subscript:  # REGISTRY[name](rngs): the classes its lookup may give
                 arms = [named(arm) for arm in self.names.looked_up(func)]
                 return frozenset(arms) if arms and None not in arms else None
+            kept = self._kept_receiver(func, seen, named) if type(func) is ast.Attribute else None
+            if kept:
+                return kept  # Data(n).clip(), clip returning self
             split = self._parts_split(name)
             taken_apart = split.args[0] if split is not None else None
             return self.classes_of(taken_apart, seen, named) if type(taken_apart) in (ast.Name, ast.Call) else None
@@ -84,6 +88,8 @@ class Instances(CarriedStructure):
                 found_classes = self.classes_of(binding.value, seen, named)
             elif (item := self._iterated_item(binding)) is not None:
                 found_classes = self.classes_of(item, seen, named)
+            elif (unpacked := self._unpacked(binding)) is not None:  # _, data = setup(cfg)
+                found_classes = self._returned_classes(unpacked[0].func, seen, named, unpacked[1])
             else:
                 return None
             if not found_classes:
@@ -93,15 +99,50 @@ class Instances(CarriedStructure):
         # (bindings of different classes: which one a use sees is the path's, not known here)
         return frozenset(classes) if len(binding_classes) == 1 else None
 
-    def _returned_classes(self, func, seen, named):
-        """The classes of what a same-file def named by ``func`` gives, when every ``return`` gives the same
-        ones known (``return REGISTRY[name](rngs)``); else None."""
+    def _returned_classes(self, func, seen, named, position=None):
+        """The classes of what a same-file def named by ``func`` gives (at ``position`` of the tuple every
+        ``return`` builds, ``return params, Data(n)``), when every ``return`` gives the same ones known
+        (``return REGISTRY[name](rngs)``); else None."""
         target = self.names.function_bound_to(func)
         if type(target) not in (ast.FunctionDef, ast.AsyncFunctionDef) or target in seen or len(seen) > _MAX_DEPTH:
             return None
         found = {self.classes_of(value, seen | {target}, named) if type(value) in (ast.Name, ast.Call) else None
-                 for value in self.names.returned_values(target)}
+                 for value in map(partial(_part, position), self.names.returned_values(target))}
         return found.pop() if len(found) == 1 else None
+
+    def _kept_receiver(self, func, seen, named):
+        """The classes of ``obj`` for ``obj.method(...)`` where every ``method`` that may run returns its
+        ``self`` alone (a chained setter, ``Data(n).clip()``); else None."""
+        if func.attr not in self._returning_self() or type(func.value) not in (ast.Name, ast.Call) \
+                or func in seen or len(seen) > _MAX_DEPTH:
+            return None  # (x = x.method(): the rebinding asks of itself)
+        receivers = self.classes_of(func.value, seen | {func}, named)
+        return receivers if receivers and all(  # (of the file's classes: another module's are not read here)
+            type(cls) is ast.ClassDef and self.method(cls, func.attr) in self._returning_self()[func.attr]
+            for cls in receivers) else None
+
+    def _returning_self(self):
+        """{name: the undecorated methods of that name, of the file's classes, whose every ``return``
+        gives their ``self`` alone}, found once."""
+        if self._self_returning is None:
+            self._self_returning = {}
+            for cls in self.names.by_type.get(ast.ClassDef, ()):
+                for method in cls.body:
+                    params = positional_names(method) if type(method) is ast.FunctionDef else ()
+                    if params and not method.decorator_list and all(
+                            type(value) is ast.Name and value.id == params[0]
+                            for value in self.names.returned_values(method) or (None,)):
+                        self._self_returning.setdefault(method.name, set()).add(method)
+        return self._self_returning
+
+    def _unpacked(self, binding):
+        """(the call, the position) of a name that unpacking a call's result binds (``_, data = setup(cfg)``)."""
+        stmt = binding.stmt
+        if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Tuple \
+                or type(stmt.value) is not ast.Call or any(type(e) is ast.Starred for e in stmt.targets[0].elts):
+            return None
+        elements = stmt.targets[0].elts
+        return next(((stmt.value, i) for i, element in enumerate(elements) if element is binding.node), None)
 
     def _parts_split(self, call):
         """The call that took apart the object a framework rebuilder (``nnx.merge(graphdef, params)``,
@@ -300,9 +341,9 @@ class Instances(CarriedStructure):
         seen = set()
         while cls is not None and cls not in seen:
             seen.add(cls)
-            if name in class_body_names(cls) or name in self._self_assignments(cls):
+            if name in class_body_names(cls) or name in self.self_assignments(cls):
                 method = method_in(cls, name)
-                return method is not None and name not in self._self_assignments(cls) and not any(
+                return method is not None and name not in self.self_assignments(cls) and not any(
                     getattr(d, "id", None) == "staticmethod" for d in method.decorator_list)
             cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
         return inherits
@@ -312,7 +353,7 @@ class Instances(CarriedStructure):
         ``__init__`` or linen's ``setup``: a call of one function (``self.linear = nnx.Linear(...)``) or
         one display (``self.blocks = [block(k) for k in keys]``); where ``cls`` assigns none, its single
         same-file base's; else None."""
-        assigned = self._self_assignments(cls).get(attr, ())
+        assigned = self.self_assignments(cls).get(attr, ())
         if not assigned:
             base = self.class_named(cls.bases[0]) if len(cls.bases) == 1 and depth < _MAX_DEPTH else None
             return self.stored_value(base, attr, depth + 1) if base is not None and base is not cls else None
@@ -384,129 +425,6 @@ class Instances(CarriedStructure):
         built = {ast.dump(item.func): item for item in items if type(item) is ast.Call}
         return built.popitem()[1] if items and len(built) == 1 and len(items) == sum(
             type(item) is ast.Call for item in items) else None
-
-    def _self_assignments(self, cls):
-        """{attribute: [(statement, its targets)] for each target ``self.<attribute>``} of the
-        assignments in the ClassDef ``cls``, found in one walk of its statements for all its attributes."""
-        found = self._assignments.get(cls)
-        if found is None:
-            found = self._assignments[cls] = {}
-            for node in walk_own([cls], (), block_children):
-                kind = type(node)
-                targets = node.targets if kind is ast.Assign else [node.target] \
-                    if kind is ast.AugAssign or kind is ast.AnnAssign else ()
-                for target in targets:
-                    if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == "self":
-                        found.setdefault(target.attr, []).append((node, targets))
-        return found
-
-    def held_containers(self, cls):
-        """{attribute: Value} for the attributes the ClassDef ``cls`` binds once (``_init_stores``) to a
-        display (``self.returns = []``) or to a ``defaultdict`` of a builtin container whose items the
-        file never stores (``self.history = defaultdict(list)``): every method sees that kind of
-        container (its items may change, its kind does not)."""
-        init, found, stores = method_in(cls, "__init__"), {}, self._stores()
-        for attr, value in self._init_stores(cls, init, stores, 1).items() if init is not None else ():
-            kind = type(value)
-            if kind in LITERALS and LITERALS[kind] != "generator":
-                found[attr] = Shaped(PYTHON, container=LITERALS[kind])
-            elif kind is ast.Call and value.args and not stores[f"[{attr}]"] \
-                    and self.names.qualname(value.func) == DEFAULT_DICT:
-                held = defaulting(self.names.qualname(value.args[0]))
-                if held is not None:
-                    found[attr] = held
-        return found
-
-    def stored_arguments(self, cls):
-        """{attribute: parameter} for the attributes that the ClassDef ``cls``, with no base, binds once
-        in the body of its ``__init__`` (``_init_stores``) to a parameter the body never rebinds
-        (``self.phase = phase``), and that no store in the file binds through another name than ``self``
-        (another class's ``self.phase`` is another object's): every method of an object sees there
-        what its construction passed."""
-        init = method_in(cls, "__init__")
-        if init is None or cls.bases:
-            return {}
-        scope = self.names.scopes.get(init)
-        stores = self._init_stores(cls, init, self._stores(through_self=False), 0)
-        return {attr: value.id for attr, value in stores.items()
-                if type(value) is ast.Name and value.id in positional_names(init, bound=True)
-                and len(scope.bindings.get(value.id, ())) == 1}
-
-    def built_fields(self, method, call, values):
-        """The attributes holding tracers for ``method`` of a same-file class, run by ``call`` on an
-        object built in the traced code whose forward pass gave ``values`` (``Rx(phase).array()``;
-        ``obj = Rx(phase)`` then ``obj.array()``): those ``__init__`` stores as given (``stored_arguments``)
-        a traced argument."""
-        receiver = call.func.value if type(call.func) is ast.Attribute else None
-        built = self.constructor(receiver) if type(receiver) in (ast.Name, ast.Call) else None
-        cls = self.class_named(built.func) if built is not None else None
-        init = method_in(cls, "__init__") if cls is not None and cls is self.names.parent.get(method) else None
-        if init is None:
-            return set()
-        names = positional_names(init, bound=True)
-        return {attr for attr, param in self.stored_arguments(cls).items()
-                if values.get(argument_for(built, names, param), UNKNOWN_VALUE).holds_tracers}
-
-    def _stores(self, through_self=True):
-        """Counter of the stores in the file of each attribute name (``through_self``: those through
-        ``self`` too), and of ``[attribute]`` for each item store into an attribute."""
-        key = "stored" if through_self else "stored_elsewhere"
-        if key not in self._stored_attributes:
-            attributes = self.names.by_type.get(ast.Attribute, ())
-            counted = self._stored_attributes[key] = Counter(
-                node.attr for node in attributes if type(node.ctx) is ast.Store
-                and (through_self or type(node.value) is not ast.Name or node.value.id != "self"))
-            counted.update(f"[{node.value.attr}]" for node in self.names.by_type.get(ast.Subscript, ())
-                           if type(node.ctx) is not ast.Load and type(node.value) is ast.Attribute)
-        return self._stored_attributes[key]
-
-    def _init_stores(self, cls, init, stores, most):
-        """{attribute: the value it is given} for the attributes that the ClassDef ``cls`` binds once, in
-        the body of its ``init`` by a plain assignment, and that ``stores`` count ``most`` times at most."""
-        found = {}
-        for attr, assignments in self._self_assignments(cls).items():
-            statement, targets = assignments[0]
-            if stores[attr] <= most and len(assignments) == 1 and type(statement) is ast.Assign \
-                    and len(targets) == 1 and statement in init.body:
-                found[attr] = statement.value
-        return found
-
-    def stored_values(self, expr):
-        """[(method, value)] for each store ``self.<attr> = value`` that can have put what ``expr``
-        (``foo.factors``, ``self.factors``) reads: the stores in the methods of the object's class and
-        of its same-file bases, where its class is known (``classes_of``; a method's own class for its
-        ``self``, when no same-file class derives from it), the file stores ``attr`` through no other
-        name, each store is a plain assignment and no class body binds the name; else None."""
-        name, attr = expr.value, expr.attr
-        if type(name) is not ast.Name or not self._stores()[attr] or self._stores(through_self=False)[attr]:
-            return None
-        method = self.names.parameter_of(name)
-        own = self.names.parent.get(method)
-        if type(own) is ast.ClassDef and positional_names(method)[:1] == [name.id] and not method.decorator_list:
-            derived = any(self.class_named(base) is own for cls in self.names.by_type.get(ast.ClassDef, ())
-                          for base in cls.bases)
-            classes = None if derived else {own}
-        else:
-            classes = self.classes_of(name)
-        found = []
-        for cls in classes or ():
-            for _ in range(_MAX_DEPTH):
-                for statement, targets in self._self_assignments(cls).get(attr, ()):
-                    if type(statement) is not ast.Assign or len(targets) != 1:
-                        return None
-                    found.append((self.names.enclosing_function(statement), statement.value))
-                if found and cls not in self._body_names:
-                    self._body_names[cls] = class_body_names(cls)
-                if found and attr in self._body_names[cls]:
-                    return None  # a class attribute or a property: read before any store
-                if not cls.bases:
-                    break
-                cls = self.class_named(cls.bases[0]) if len(cls.bases) == 1 else None
-                if cls is None:
-                    return None
-            else:  # (a long chain of bases: not followed)
-                return None
-        return found or None
 
     def calls_of(self, func):
         """Every call of ``func`` (a def, or a class) in the file (``f(x)``, ``jax.grad(f)(x)``, ``fast(x)``
@@ -597,3 +515,12 @@ def given_by_calls(calls, given, every=True):
             return None
         found.extend(item for item in items or () if item is not None and item not in found)
     return found
+
+
+def _part(position, value):
+    """``value``, or its element at ``position`` where it is a tuple display with nothing starred, else None."""
+    if position is None:
+        return value
+    if type(value) is not ast.Tuple or len(value.elts) <= position or any(type(e) is ast.Starred for e in value.elts):
+        return None
+    return value.elts[position]

@@ -80,7 +80,24 @@ class ArraySources:
         for function in names.functions:  # outer functions come first
             if function not in found and any(outer in found for outer in enclosing.get(function, ())):
                 found.add(function)
-        return found
+        return found | self._reading_stored_arrays(found)
+
+    def _reading_stored_arrays(self, found):
+        """The methods that read ``self.<attr>`` where a method of their class in which an array can
+        enter (``found``) stores ``attr``: the array comes back through the object (``return self.x[:n]``)."""
+        names, stored = self.names, {}  # ClassDef -> the attributes such a method of it stores
+        for function in found:
+            cls = names.parent.get(function)
+            if type(cls) is ast.ClassDef and cls not in stored:
+                stored[cls] = {attr for attr, assignments in self.tracing.roots.instances.self_assignments(cls).items()
+                               if any(names.enclosing_function(statement) in found for statement, _ in assignments)}
+        methods = set()
+        for node in names.by_type.get(ast.Attribute, ()) if any(stored.values()) else ():
+            if type(node.value) is ast.Name and node.value.id == "self":
+                method = names.enclosing_function(node)
+                if node.attr in stored.get(names.parent.get(method), ()) and method not in found:
+                    methods.add(method)
+        return methods
 
     def called_with_arguments(self, bodies):
         """The same-file defs that the module's code, ``bodies`` (where arrays can enter) or a def found

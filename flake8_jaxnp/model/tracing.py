@@ -323,16 +323,17 @@ class Tracing:
         return flow.assigned.get(name, UNKNOWN_VALUE)
 
     def stored_value(self, expr):
-        """What ``obj.attr`` reads where every store that can have put it there (``instances.stored_values``)
-        stores device data, each in its method's forward pass: device data; else unknown."""
+        """What ``obj.attr`` reads where every store that can have put it there (``stores.stored_values``)
+        stores device data, or every one host NumPy data, each in its method's forward pass: that data;
+        else unknown."""
         value = None
         for method, stored in self.roots.instances.stored_values(expr) or ((None, None),):
             flow = self.flow_of(method) if method is not None else None
             found = flow.values.get(stored) if flow is not None else None
-            if found is None or not found.on_device:
+            if found is None or not found.on_device and found.kind is not NUMPY:
                 return UNKNOWN_VALUE
             value = found if value is None else join(value, found)
-        return Value(value.kind)
+        return Value(value.kind) if value.on_device or value.kind is NUMPY else UNKNOWN_VALUE
 
     def _traced_parameters(self, func, traced):
         """Traced parameters are pytrees unless used as arrays and never rebound. Where

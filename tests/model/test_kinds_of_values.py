@@ -199,3 +199,26 @@ def test_parameters_given_strings_are_python_values(lint_source, body, expected)
 ])
 def test_functions_given_to_mapping_functions_are_traced(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+DATA = ("class Data:\n    def __init__(self, n):\n        self.x = np.ones((n, 3), np.float32)\n\n"
+        "    def clip(self):\n        return self\n\n    def halves(self):\n        return self.x[:2], self.x[2:]\n\n")
+USE = "def f(n):\n{bind}    p = jnp.zeros(3)\n    for _ in range(n):\n        p = step(p, x)\n"
+
+
+@pytest.mark.parametrize("bind, expected", [
+    # an object's attribute every store of which is NumPy data, and what a method returns of it
+    ("    d = Data(4)\n    x = d.x\n", [(23, "JNP104")]),
+    ("    x, _ = Data(4).halves()\n", [(22, "JNP104")]),
+    # the class through a method returning self, and through an item of a helper's tuple
+    ("    d = Data(4).clip()\n    x = d.x\n", [(23, "JNP104")]),
+    ("    _, d = make(4)\n    x, _ = d.halves()\n", [(23, "JNP104")]),
+    # a name rebound through such a method asks of itself: unknown and silent, not a recursion
+    ("    d = Data(4)\n    d = d.clip()\n    d = d.clip()\n    x = d.x\n", []),
+    # an item the helper's tuple does not hold as a Data, or a store of device data: silent
+    ("    d, _ = make(4)\n    x = d.x\n", []),
+    ("    d = Data(4)\n    d.x = jnp.ones(3)\n    x = d.x\n", []),
+])
+def test_objects_keep_the_kind_their_class_stores(lint_source, bind, expected):
+    body = STEP + DATA + "def make(n):\n    return 1, Data(n)\n\n" + USE.format(bind=bind)
+    assert findings(lint_source, body) == expected
