@@ -33,6 +33,14 @@ def _drawing_layers():
             if "draws_when_called" in facts}
 
 
+@lru_cache(maxsize=1)
+def _applied_layers():
+    """The Linen layers that draw, in a Module ``apply`` runs, from the key it is given in their rngs
+    collection, and the options they were measured built with (``draws_when_applied``): read once."""
+    return {name: facts["draws_when_applied"] for name, facts in api.framework_layers().items()
+            if "draws_when_applied" in facts}
+
+
 class Consumers:
     """The module's calls that consume a key, each with the expression of the key it consumes:
     samplers, splits whose outputs are used, and same-file functions that consume a parameter
@@ -49,7 +57,7 @@ class Consumers:
         self.chains = {}  # call -> the transform calls that wrap the function it runs, outermost first
         self.fields = {}  # call -> the key field (``self.key``) of its object that the method it runs consumes
         self.rotations = {}  # ``obj.step()`` call -> the field it consumes and stores afresh, reported at the call
-        self.rotated = set()  # the fields that only ``__init__`` and rotations store (``_rotated_field``)
+        self.rotated = set()  # the fields that only ``__init__`` and rotations store (``rotated_field``)
         self.transforms = api.transforms()
         # The names that can reach another module's function (helper_facts): those a module-level import binds once.
         self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
@@ -64,7 +72,8 @@ class Consumers:
         calls = self.model.nodes(ast.Call)
         qualname, consuming = self.model.qualname, self.samplers | {SPLIT}
         direct = [call for call in calls if qualname(call.func) in consuming or seeded_sample(call) is not None
-                  or self._drawing_layer(call) or self._imported_consumer(call) is not None]
+                  or self._drawing_layer(call) or self._applied_key(call) is not None
+                  or self._imported_consumer(call) is not None]
         if not direct:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
@@ -247,6 +256,48 @@ class Consumers:
             and all(keyword.arg in options for keyword in built.keywords) \
             and all(type(v) is ast.Constant and v.value for v in given)
 
+    def _applied_key(self, call):
+        """The key that ``module.apply(variables, ..., rngs={"dropout": key})`` hands to a layer that draws
+        from it on every call: the same-file Linen Module's ``__call__`` (no ``method=``) builds and calls,
+        before its first compound statement, a layer measured to draw from that rngs collection
+        (``draws_when_applied``), each option it is built or called with as measured (a rate, not
+        ``deterministic``): a constant, or ``not flag`` of a ``__call__`` parameter the call, or its
+        default, sets. Else None: a dropout that may be off draws nothing."""
+        func = call.func
+        if not call.keywords or type(func) is not ast.Attribute or func.attr != "apply":
+            return None  # (asked of every call: the cheap test first)
+        keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+        method = self.model.applied_module(func) if type(keywords.get("rngs")) is ast.Dict else None
+        if method is None or "method" in keywords or None in keywords or any(type(a) is ast.Starred for a in call.args):
+            return None
+        rngs = keywords["rngs"]
+        keys = {k.value: v for k, v in zip(rngs.keys, rngs.values) if type(k) is ast.Constant}
+        params = positional_names(method)[1:]
+        given = {**dict(zip(params, call.args[1:])), **keywords}
+        defaults = dict(zip([a.arg for a in positional(method)][-len(method.args.defaults):], method.args.defaults)) \
+            if method.args.defaults else {}
+        scope = self.model.scope(method).bindings
+
+        def truth(expr):
+            if type(expr) is ast.UnaryOp and type(expr.op) is ast.Not:
+                inner = truth(expr.operand)
+                return None if inner is None else not inner
+            if type(expr) is ast.Name and expr.id in params and len(scope.get(expr.id, ())) == 1:
+                expr = given.get(expr.id, defaults.get(expr.id))
+            return bool(expr.value) if type(expr) is ast.Constant else None
+
+        for inner in every_call_consumers(method, lambda node: type(node) is ast.Call):
+            built = self.model.constructor(inner.func)
+            facts = _applied_layers().get(self.model.qualname(built.func)) if built is not None else None
+            if facts is None or facts["rngs"] not in keys or len(built.args) > len(facts["options"]):
+                continue
+            measured = dict(facts["options"])
+            options = {**dict(zip(measured, built.args)), **{k.arg: k.value for k in built.keywords},
+                       **{k.arg: k.value for k in inner.keywords if k.arg in measured}}
+            if all(name in measured and truth(value) is bool(measured[name]) for name, value in options.items()):
+                return keys[facts["rngs"]]
+        return None
+
     def key_of(self, call):
         """The expression of the key ``call`` consumes, or None (also while it is being found: a
         split whose outputs feed it again, as ``key, sub = split(key)`` in a loop does)."""
@@ -262,6 +313,9 @@ class Consumers:
         qualname = self.model.qualname(call.func)
         if qualname in self.samplers or seeded_sample(call) is not None or self._drawing_layer(call):
             return key_argument(call), "draw", ()
+        applied = self._applied_key(call)
+        if applied is not None:
+            return applied, "draw", ()
         if qualname == SPLIT:
             outputs = self._split_outputs(call)
             return None if outputs == "unread" else (key_argument(call), "split" if outputs == "read" else UNSEEN, ())
@@ -304,13 +358,19 @@ class Consumers:
         for node in self.model.nodes(ast.Attribute) if read else ():
             if node.attr in read and type(node.ctx) is not ast.Load:
                 where = self.model.enclosing_function(node)
-                owner = self.model.parent(where) if where is not None else None
-                if owner is cls and where.name == "__init__" or type(owner) is ast.ClassDef and owner is not cls \
-                        and type(node.value) is ast.Name and node.value.id == "self" \
-                        and not _derived(owner, cls) and not _derived(cls, owner):
+                if where is not None and self.model.parent(where) is cls and where.name == "__init__" \
+                        or self._another_objects(node, cls):
                     continue
                 read.discard(node.attr)
         return {f"self.{attr}" for attr in read}
+
+    def _another_objects(self, store, cls):
+        """Whether ``store`` (``self.<field> = ...``) stores the field of another object than those of the
+        ClassDef ``cls``: it is in a method of another class, neither a base nor a subclass of ``cls``."""
+        where = self.model.enclosing_function(store)
+        owner = self.model.parent(where) if where is not None else None
+        return type(owner) is ast.ClassDef and owner is not cls and type(store.value) is ast.Name \
+            and store.value.id == "self" and not _derived(owner, cls) and not _derived(cls, owner)
 
     def _field_key(self, call, func, callee):
         """(the object, how, ()) when ``call`` runs a method on an object it names (``block(x)``
@@ -319,7 +379,7 @@ class Consumers:
         receiver = func.value if type(func) is ast.Attribute else func
         if type(receiver) is not ast.Name or callee.name == "__init__":
             return None
-        rotated = self._rotated_field(callee) if type(func) is ast.Attribute else None
+        rotated = self.rotated_field(callee) if type(func) is ast.Attribute else None
         if rotated is not None:  # the object's field holds the key: ``obj.key``, consumed and then fresh
             self.rotations[call] = rotated
             return ast.copy_location(ast.Attribute(receiver, rotated.attr, ast.Load()), call), "split", ()
@@ -331,14 +391,15 @@ class Consumers:
                 return receiver, consumed[key_name(key)], ()
         return None
 
-    def _rotated_field(self, method):
+    def rotated_field(self, method):
         """``rotation(method)``'s field, when the module stores that attribute only in the
-        ``__init__`` of the method's class and in rotations of that class's methods; else None."""
+        ``__init__`` of the method's class, in rotations of that class's methods, and in methods of
+        unrelated classes (``self.key`` there is another object's); else None."""
         key, cls = rotation(method, self.model.qualname), self.model.parent(method)
         if key is None or type(cls) is not ast.ClassDef:
             return None
         for node in self.model.nodes(ast.Attribute):
-            if node.attr == key.attr and type(node.ctx) is not ast.Load:
+            if node.attr == key.attr and type(node.ctx) is not ast.Load and not self._another_objects(node, cls):
                 where = self.model.enclosing_function(node)
                 if where is None or self.model.parent(where) is not cls or type(node.value) is not ast.Name \
                         or node.value.id != "self" or where.name != "__init__" and not self._rotates_at(where, node):

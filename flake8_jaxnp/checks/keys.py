@@ -12,7 +12,8 @@ match, nested functions it does not see run) forgets what it knew. A call that r
 def of the same scope consumes what it consumes: a ``lax.cond`` one of its branches, a tree map its
 function once per leaf (a key the function closes over is consumed per leaf), any other call (``f(x)``,
 ``jax.grad(f)(x)``) the keys ``f`` closes over. A key made again from the same seed on every
-iteration of a loop, or on every call of a def that runs many times, is the loop form (``remade_keys``).
+iteration of a loop, or on every call of a def that runs many times, is the loop form (``remade_keys``);
+a method that consumes a key field its class rotates, storing nothing back, consumes it again on its next call.
 """
 import ast
 
@@ -20,7 +21,7 @@ from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.keys import deferred, every_call_consumers, reads_besides_key
+from ..model.keys import deferred, every_call_consumers, key_name, reads_besides_key, rotation
 from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, held_name, lookup_key, positional,
                             positional_names, walk_own)
 from . import describe, iterates_twice, repeats, rule
@@ -63,7 +64,7 @@ def prng_key_reuse(model):
             for finding in _KeyFlow(model, scope, consumers, holders, branches, broadcasts, finder).run():
                 if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
                     findings[(finding.line, finding.col)] = finding
-    for finding in remade_key_findings(model, consumers):
+    for finding in (*remade_key_findings(model, consumers), *_unreplaced_fields(model, consumers, finder)):
         findings.setdefault((finding.line, finding.col), finding)
     yield from findings.values()
 
@@ -103,6 +104,42 @@ def _branch_calls(model, consumers, finder):
             if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
                 found[call] = (branches, operands, repeater)
     return found
+
+
+def _unreplaced_fields(model, consumers, finder):
+    """JNP601 where a method consumes, on every call, a field of its object that its class rotates
+    (``Consumers.rotated_field``: a key stream's ``next()`` splits ``self.key`` and stores a fresh
+    one there) but stores nothing back (``fork()`` returning ``split(self.key, n)``): a second call,
+    or the rotation after it, consumes the same key again. A method that reads ``self`` for anything but
+    a field (``self.explore()``, ``helper(self)``) may rotate the field itself, and is left out."""
+    for call, (key, kind, _) in consumers.items():
+        if kind == UNSEEN or key_name(key) is None or "." not in key_name(key):
+            continue
+        method = model.enclosing_function(call)
+        cls = model.parent(method) if method is not None else None
+        if type(cls) is not ast.ClassDef or method.name == "__init__" or rotation(method, model.qualname) is not None \
+                or call not in every_call_consumers(method, consumers.__contains__) \
+                or not _reads_only_fields(model, method):
+            continue
+        rotator = next((m for m in cls.body if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef))
+                        and getattr(finder.rotated_field(m), "attr", None) == key.attr), None)
+        if rotator is not None:
+            how = f"is consumed on every call of {method.name}() and never replaced, while {rotator.name}() on line " \
+                  f"{rotator.lineno} splits it and stores a fresh one: a second call, or {rotator.name}() after it, " \
+                  f"consumes the same key again"
+            yield Finding.at(key, "JNP601", {"name": ast.unparse(key),
+                                             "how": how + (FIRST_SUBKEYS if kind == "split" else SAME_NUMBERS)})
+
+
+def _reads_only_fields(model, method):
+    """Whether ``method`` reads ``self`` only for fields it does not call (``self.key``)."""
+    for node in walk_own(method.body, ()):
+        if type(node) is ast.Name and node.id == "self":
+            field = model.parent(node)
+            runner = model.parent(field)
+            if type(field) is not ast.Attribute or type(runner) is ast.Call and runner.func is field:
+                return False
+    return True
 
 
 def _many_leaves(model, trees):

@@ -475,10 +475,12 @@ def framework_layers(data_file, resolve):
         if module is not None:
             package = name.split(".")[0]
             drawing_options = None if with_state else _draws_when_called(name, layer, args, module, shape)
+            applied = _draws_when_applied(name, layer, args, module, shape)
             found[name] = {"names": sorted({name, defined_as(layer)}),
                            "rejected_by_jax_jit": rejected_by_jax_jit(module),
                            "draws_from_key": _draws_from_key(layer, args),
                            **({"draws_when_called": drawing_options} if drawing_options is not None else {}),
+                           **({"draws_when_applied": applied} if applied is not None else {}),
                            **({"with_state": True} if with_state else {}),
                            **_traced_fields(name, module),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
@@ -522,6 +524,24 @@ def _draws_when_called(name, layer, args, module, shape):
     if bool(jnp.array_equal(first, second)):
         return None
     return list(inspect.signature(layer).parameters)[:len(args)]
+
+
+def _draws_when_applied(name, layer, args, module, shape):
+    """{"rngs": its ``rng_collection``, "options": [[option, the value it was built with]]} when a Linen
+    layer built so, in a Module that ``apply`` is given a key in that collection, draws from it (two
+    keys give two outputs: a dropout), else None."""
+    import jax
+    import jax.numpy as jnp
+
+    collection = getattr(module, "rng_collection", None)
+    if not name.startswith("flax.linen.") or type(collection) is not str:
+        return None
+    x = jnp.ones(shape)
+    variables = module.init(jax.random.key(0), x)
+    first, second = (module.apply(variables, x, rngs={collection: jax.random.key(seed)}) for seed in (1, 2))
+    if bool(jnp.array_equal(first, second)):
+        return None
+    return {"rngs": collection, "options": [list(option) for option in zip(inspect.signature(layer).parameters, args)]}
 
 
 def _draws_from_key(layer, args):

@@ -54,6 +54,7 @@ class Model:
         self.built_by = roots.built.built_by  # the calls of other modules' functions a value may come from
         self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static
         self.module_facts = roots.conventions.module_facts  # what was measured of a class's framework Module base
+        self.applied_module = roots.applies.applied_module  # the __call__ a same-file linen Module's apply runs
         self.scalars_static = roots.scalars_static  # transforms that keep Python scalar arguments static
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant

@@ -713,6 +713,28 @@ def test_key_an_object_rotates(lint_body, body, line):
     assert codes(lint_body, ROTATING + body) == [(line, "JNP601")]
 
 
+@pytest.mark.parametrize("body, expected", [
+    # split on every call, never replaced: a second call, or explore() after it, splits the same key
+    ("    def fork(self, n):\n        return random.split(self.key, n)\n", [(8, "JNP601")]),
+    ("    def noise(self):\n        return random.normal(self.key)\n", [(8, "JNP601")]),
+    # replaced by a store of its own, or the method is the rotation: each call finds a fresh key (a method
+    # that runs explore() itself is test_key_an_object_rotates's: reported at the rotation)
+    ("    def fork(self, n):\n        keys = random.split(self.key, n + 1)\n        self.key = keys[0]\n"
+     "        return keys[1:]\n", []),
+    ("    def fork(self, n):\n        self.key, *keys = random.split(self.key, n + 1)\n        return keys\n", []),
+])
+def test_a_field_the_class_rotates_consumed_without_a_new_key(lint_body, body, expected):
+    """A method that consumes the rotated ``self.key`` on every call and stores nothing back."""
+    assert codes(lint_body, ROTATING + body) == expected
+
+
+def test_a_field_no_method_rotates_is_a_fixed_key(lint_body):
+    """An evaluation key split on every call on purpose: no method rotates it, so nothing is reported."""
+    fixed = "class S:\n    def __init__(self, key):\n        self.key = key\n    def noise(self, n):\n" \
+            "        return random.split(self.key, n)\n"
+    assert codes(lint_body, fixed) == []
+
+
 @pytest.mark.parametrize("body", [
     "def f():\n    s = S(random.key(0))\n    s.explore()\n    s.explore()\n",
     # handed on, or an unknown call in a method, may rotate the key

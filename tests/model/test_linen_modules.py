@@ -18,13 +18,14 @@ def test_the_fixture_names_where_each_module_is_applied():
     found = flake8([str(path.relative_to(FIXTURES)) for path in sorted(LINEN.glob("*.py"))], FIXTURES)
     found.sort(key=lambda line: (line.split(":")[0], int(line.split(":")[1])))
     assert [(line.split(":")[0], int(line.split(":")[1]), line.split(": ")[1][:6]) for line in found] == [
-        ("frameworks/linenpkg/local.py", 20, "JNP301"), ("frameworks/linenpkg/local.py", 50, "JNP201"),
+        ("frameworks/linenpkg/dropout.py", 22, "JNP601"), ("frameworks/linenpkg/local.py", 20, "JNP301"), ("frameworks/linenpkg/local.py", 50, "JNP201"),
         ("frameworks/linenpkg/models.py", 14, "JNP301"),
         ("frameworks/linenpkg/models.py", 32, "JNP201"), ("frameworks/linenpkg/models.py", 58, "JNP202"),
         ("frameworks/linenpkg/models.py", 78, "JNP201"), ("frameworks/linenpkg/models.py", 106, "JNP301"),
         ("frameworks/linenpkg/models.py", 110, "JNP201"), ("frameworks/linenpkg/models.py", 123, "JNP202"),
         ("frameworks/linenpkg/state.py", 14, "JNP202")]
-    encode, pooled, printed, scored, sign, root, encoded, decoded, objective, gated = found
+    dropped, encode, pooled, printed, scored, sign, root, encoded, decoded, objective, gated = found
+    assert "'key' is consumed again on every iteration of the loop on line 21" in dropped  # rngs={"dropout": key}
     assert "jax.jit (called from 'encode_step' at line 29)" in encode  # method=AutoEncoder.encode
     assert "in 'pool' raises TracerArrayConversionError under jax.jit;" in pooled  # method=pooler.pool
     assert "jax.jit (called through state.apply_fn from 'loss_fn' at line 27)" in gated  # apply_fn=module.apply
