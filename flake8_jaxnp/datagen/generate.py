@@ -220,7 +220,7 @@ def _refused_values(np_func, jax_func, np_call, jax_call, refused):
     for param in sorted(set(VALUE_CHOICES) & np_params & set(jax_defaults) - set(refused)):
         outcomes = {}
         for value in VALUE_CHOICES[param]:
-            for more in ((), (np.arange(3.0),), (np.array([0]),)):
+            for more in ((), (np.arange(3.0),), (np.array([0]),), (np.array([0.5]),)):  # (a quantile)
                 if _refusal(partial(np_call, *more), param, value) != PASSES:
                     continue  # NumPy itself refuses this call
                 outcome = _refusal(partial(jax_call, *more), param, value, mentions=repr(value).strip("'"))

@@ -72,6 +72,18 @@ def test_an_attribute_stored_again_elsewhere_holds_what_the_callers_gave_no_long
     assert lint(tmp_path, "demo/losses.py") == []
 
 
+@pytest.mark.parametrize("other, expected", [
+    ("class Evaluator:", [(7, "JNP301")]),  # another class's self.loss is another object's
+    ("class FastTrainer(Trainer):", []),  # a subclass's instances are Trainers too
+    ("class Logged(Logging, Trainer):", []),  # several bases: it may derive from Trainer
+])
+def test_another_class_that_stores_the_attribute_on_its_own_self_leaves_what_the_callers_gave(tmp_path, other,
+                                                                                              expected):
+    _write(tmp_path, "def main():\n    return trainer.Trainer(1.0, loss=losses.noisy).step(1.0, 2.0)\n",
+           TRAINER + f"\n\n{other}\n    def __init__(self, loss):\n        self.loss = loss\n")
+    assert codes_at(lint(tmp_path, "demo/losses.py")) == expected
+
+
 @pytest.mark.parametrize("store, expected", [
     ("    for s in (0.0, 0.1):\n        settings.SMOOTHING = s\n        t.step(1.0, 2.0)\n", [(12, "JNP304")]),
     ("    settings.SMOOTHING = 0.1\n    t.step(1.0, 2.0)\n", []),  # once, before any trace: not stale

@@ -8,7 +8,8 @@ functions (``self.loss_fn = LOSSES[name]``, ``flows.looked_up``).
 import ast
 
 from ...patterns import Pattern
-from ..syntax import parameters, positional_names, walk_own
+from ..syntax import parameters, positional_names
+from .stores import ClassStores, top_level_classes
 from .targets import HOLDER, INSTANCE_METHOD, binding_counts, looked_up
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
@@ -71,16 +72,16 @@ def _stored(tree, cls, imports, kept):
     ``stored_lookups``, and {".method": call target} of the class's undecorated methods defined
     once (``self.loss(x)`` runs ``[cls, INSTANCE_METHOD, "loss"]``), for the ClassDef ``cls``, the
     attribute stored nowhere else in the module (a method's name: nowhere; ``kept`` keeps the
-    module's ``attribute_stores``)."""
+    module's ``ClassStores``: a store on another class's own ``self`` aside)."""
     init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
     found = {**stored_lookups(init, imports), **stored_parameters(init)} if init is not None else {}
     defs = [stmt.name for stmt in cls.body if type(stmt) in _DEFS]
     methods = {stmt.name: [None, [cls.name, INSTANCE_METHOD, stmt.name]] for stmt in cls.body
                if type(stmt) is ast.FunctionDef and not stmt.decorator_list and defs.count(stmt.name) == 1}
     if (found or methods) and _STORES not in kept:
-        kept[_STORES] = attribute_stores(tree)  # (a walk of the module: once, and only when asked)
-    stores = kept.get(_STORES, {})
-    return {**{f".{name}": held for name, held in methods.items() if name not in stores},
+        kept[_STORES] = ClassStores(tree, top_level_classes(tree))  # (a walk of the module: once, when asked)
+    stores = kept[_STORES].stores(cls.name) if _STORES in kept else {}
+    return {**{f".{name}": held for name, held in methods.items() if not stores.get(name)},
             **{f".{attribute}": held for attribute, held in found.items() if stores.get(attribute) == 1}}
 
 
@@ -110,15 +111,6 @@ def stored_parameters(init, stores=None):
             and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]
             and type(stmt.value) is ast.Name and stmt.value.id in names[1:] and counts.get(stmt.value.id) == 1
             and (stores is None or stores.get(stmt.targets[0].attr) == 1)} if names else {}
-
-
-def attribute_stores(tree):
-    """{attribute: how many times the module ``tree`` stores ``.attribute``} (``self._fn = fn``, ``obj._fn = g``)."""
-    found = {}
-    for node in walk_own([tree], ()):  # (every node: twice as fast as ast.walk)
-        if type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
-            found[node.attr] = found.get(node.attr, 0) + 1
-    return found
 
 
 class _Noted(dict):

@@ -20,7 +20,8 @@ import re
 
 from ...facts import DONATING
 from ..syntax import literals, parameters, positional_names, walk_own
-from .around import attribute_stores, stored_parameters
+from .around import stored_parameters
+from .stores import ClassStores, bound_names, top_level_classes
 from .targets import NESTED_SCOPE_TYPES, binding_counts
 
 # The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
@@ -36,7 +37,7 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
     ``builders``: the module functions that return a jitted function; ``touched(names)``:
     a test of whether a def's lines name one of ``names`` or a transform (a method whose
     lines name none cannot return a jitted function, and is not read)."""
-    classes = _classes(tree)
+    classes = top_level_classes(tree)
     if not classes:
         return {}
     found = _Classes(tree, classes, is_jit_call, builders)
@@ -81,65 +82,27 @@ def class_line(name):
     return re.compile(named), re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named)
 
 
-def _classes(tree):
-    """{name: ClassDef} for the undecorated top-level classes whose name the module binds once."""
-    counts, classes = {}, {}
-    for stmt in tree.body:
-        for name in _bound_names(stmt):
-            counts[name] = counts.get(name, 0) + 1
-        if type(stmt) is ast.ClassDef and not stmt.decorator_list:
-            classes[stmt.name] = stmt
-    return {name: cls for name, cls in classes.items() if counts[name] == 1}
-
-
-def _bound_names(stmt):
-    """The names a top-level statement binds that matter here: defs, classes, assignments."""
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [stmt.name]
-    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-        targets = stmt.targets if type(stmt) is ast.Assign else [stmt.target]
-        return [n.id for t in targets for n in ast.walk(t) if type(n) is ast.Name]
-    return []
-
-
-class _Classes:
+class _Classes(ClassStores):
     """Method lookup along same-module single bases, and what each method returns."""
 
     def __init__(self, tree, classes, is_jit_call, builders):
-        self.tree = tree
-        self.classes = classes
+        super().__init__(tree, classes)
         self.is_jit_call = is_jit_call
         self.builders = builders
         self.wrappers = {}  # forwarding class -> [index, parameter], once known
         self._own = {}  # class name -> {method name: undecorated def, or None when bound otherwise}
         self._verdicts = {}  # method def -> whether every return gives a jitted function
-        self._stored = None  # attribute name -> how many times the module stores it, on demand
 
     def own(self, name):
         if name not in self._own:
             counts, defs = {}, {}
             for stmt in self.classes[name].body:
-                for bound in _bound_names(stmt):
+                for bound in bound_names(stmt):
                     counts[bound] = counts.get(bound, 0) + 1
                 if type(stmt) is ast.FunctionDef and not stmt.decorator_list:
                     defs[stmt.name] = stmt
             self._own[name] = {bound: defs.get(bound) if count == 1 else None for bound, count in counts.items()}
         return self._own[name]
-
-    def chain(self, name):
-        """The class and its same-module single bases, nearest first; None ends it where a
-        base is unknown (several bases, one from elsewhere)."""
-        seen = []
-        while name is not None and name not in seen:
-            seen.append(name)
-            bases = self.classes[name].bases
-            if not bases:
-                return seen
-            base = bases[0]
-            if len(bases) != 1 or type(base) is not ast.Name or base.id not in self.classes:
-                return seen + [None]
-            name = base.id
-        return seen
 
     def lookup(self, name, method):
         """The def an instance of the class ``name`` runs for ``method``, or None."""
@@ -153,24 +116,6 @@ class _Classes:
 
     def method_names(self, name):
         return {m for cls in self.chain(name) if cls is not None for m in self.own(cls)}
-
-    def stores(self, name):
-        """{attribute: how many times the module stores it} (``attribute_stores``, read once) where an
-        instance of the class ``name`` may hold it: less what the methods of another class store on their
-        own ``self``, unless that class is in ``name``'s chain or ``name`` in its (its instances are others);
-        a chain with an unknown base (several bases) may relate them, so nothing is left out then."""
-        if self._stored is None:
-            self._stored = attribute_stores(self.tree), {cls: _own_stores(self.classes[cls]) for cls in self.classes}
-        stored, own = self._stored
-        related = set(self.chain(name))
-        unrelated = [cls for cls in self.classes if cls not in related and not {name, None} & set(self.chain(cls))]
-        if None in related or not any(own[cls] for cls in unrelated):
-            return stored
-        counts = dict(stored)
-        for cls in unrelated:
-            for attribute, count in own[cls].items():
-                counts[attribute] -= count
-        return counts
 
     def forwards(self, name):
         """[index, parameter] of the ``__init__`` parameter stored in ``self.attr`` that
@@ -331,22 +276,6 @@ def forwarded_argument(call, forwards):
         return None
     return call.args[index] if index < len(call.args) else next(
         (k.value for k in call.keywords if k.arg == parameter), None)
-
-
-def _own_stores(cls):
-    """{attribute: how many times the methods of ``cls`` store ``self.<attribute>``} (``self`` each one's
-    first parameter, a staticmethod left out; a nested def's stores left out: its ``self`` may be another
-    object)."""
-    found = {}
-    for method in cls.body:
-        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args \
-                and not any(type(d) is ast.Name and d.id == "staticmethod" for d in method.decorator_list):
-            this = method.args.args[0].arg
-            for node in walk_own(method.body):
-                if type(node) is ast.Attribute and type(node.ctx) is not ast.Load and type(node.value) is ast.Name \
-                        and node.value.id == this:
-                    found[node.attr] = found.get(node.attr, 0) + 1
-    return found
 
 
 def _self_attribute(targets, method):
