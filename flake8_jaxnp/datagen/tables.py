@@ -318,29 +318,24 @@ def _method_result(name, index, args):
 def static_attributes():
     """jax.Array attributes (not methods) that hold metadata, not array data: on concrete
     arrays and on tracers, every access that works gives a non-array."""
-    import jax
-
-    kinds = {}
-
-    def inspect_members(array):
-        for name in _array_member_names():
-            try:
-                value = getattr(array, name)
-            except Exception:  # noqa: BLE001 - raises here (flat, a tracer's device)
-                continue
-            if not callable(value):
-                kinds.setdefault(name, set()).add(_kind(value))
-        return array
-
-    for array in _array_samples():
-        inspect_members(array)
-        quiet(jax.make_jaxpr(inspect_members), array)
+    kinds = _attribute_kinds(lambda value: None if callable(value) else _kind(value))
     return sorted(name for name, found in kinds.items() if found == {"other"})
 
 
 def integer_attributes():
     """{attribute: "int" | "ints"}: jax.Array attributes that, on concrete arrays and on tracers, give
     a Python int in every access (``ndim``, ``size``), or a tuple of them (``shape``)."""
+    def integer(value):
+        ints = type(value) is tuple and all(type(v) is int for v in value)
+        return "int" if type(value) is int else "ints" if ints else "other"
+
+    kinds = _attribute_kinds(integer)
+    return {name: found.pop() for name, found in sorted(kinds.items()) if found in ({"int"}, {"ints"})}
+
+
+def _attribute_kinds(classify):
+    """{attribute: the set of what ``classify`` says of its value} over every access that works of every
+    jax.Array member, on the sample arrays and on tracers of them (``classify`` None: not counted)."""
     import jax
 
     kinds = {}
@@ -351,14 +346,15 @@ def integer_attributes():
                 value = getattr(array, name)
             except Exception:  # noqa: BLE001 - raises here (flat, a tracer's device)
                 continue
-            ints = type(value) is tuple and all(type(v) is int for v in value)
-            kinds.setdefault(name, set()).add("int" if type(value) is int else "ints" if ints else "other")
+            kind = classify(value)
+            if kind is not None:
+                kinds.setdefault(name, set()).add(kind)
         return array
 
     for array in _array_samples():
         inspect_members(array)
         quiet(jax.make_jaxpr(inspect_members), array)
-    return {name: found.pop() for name, found in sorted(kinds.items()) if found in ({"int"}, {"ints"})}
+    return kinds
 
 
 # ---- shape arguments -------------------------------------------------------------------------
