@@ -133,6 +133,11 @@ bool_result_functions = _entry("bool_result_functions", frozen=True)
 # Qualified names of functions that give back their one floating argument's dtype (jax.numpy.tanh).
 dtype_keeping_functions = _entry("dtype_keeping_functions", frozen=True)
 
+# Initializer (or initializer factory) dotted name -> the dtype of what Linen's ``self.param`` gives
+# with it ("default"), the position of ``self.param``'s argument that asks for another ("dtype_at"),
+# and for a factory whether its ``dtype=`` sets it ("dtype_keyword").
+framework_param_initializers = _entry("framework_param_initializers")
+
 # Bare NumPy function name -> {"int": dtype, "float": dtype} it builds from Python ints, or from Python
 # scalars one of which is a float.
 scalar_results = _entry("scalar_results")
@@ -145,6 +150,9 @@ python_result_methods = _entry("python_result_methods", frozen=True)
 
 # jax.Array attributes that hold metadata (shape, dtype, sharding), not array data.
 static_attributes = _entry("static_attributes", frozen=True)
+
+# jax.Array attribute -> "int" when it gives a Python int (``ndim``), "ints" a tuple of them (``shape``).
+integer_attributes = _entry("integer_attributes")
 
 # jax.numpy qualname -> positions of arguments that set the result's shape (must be concrete).
 shape_arguments = _entry("shape_arguments")

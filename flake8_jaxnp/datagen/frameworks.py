@@ -16,6 +16,7 @@ import sys
 
 from .array_holders import array_holders, defined_as, traced_self_methods
 from .framework_functions import MEASURES, recorded, rejected_by_jax_jit
+from .param_initializers import KEY as PARAMS_KEY, framework_param_initializers
 from .tables import TRACER_ERRORS
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
@@ -60,8 +61,9 @@ def framework_entries(data_file, resolve):
     keep such an object static, the transformations whose ``update`` runs functions given to them,
     the pytree dataclasses whose fields are arrays under a trace, the control flow that traces the functions
     given to it, the classes that give the keys a key decides, the methods that give one array and the
-    jits that keep a new object given to them static."""
-    measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers, **MEASURES}
+    jits that keep a new object given to them static, and the dtype of a Linen parameter each initializer makes."""
+    measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers,
+                PARAMS_KEY: framework_param_initializers, **MEASURES}
     return {key: measure(data_file, resolve) for key, measure in measures.items()}
 
 

@@ -511,6 +511,7 @@ def _build():
         "scalar_results": scalar_results,
         "python_result_methods": tables.python_result_methods(),
         "static_attributes": tables.static_attributes(),
+        "integer_attributes": tables.integer_attributes(),
         "shape_arguments": tables.shape_arguments([*jnp_names, *(f"jax.{module}.{name}" for module in ("lax", "nn")
                                                                  for name in _public(getattr(jax, module)))],
                                                   size_functions, _resolve, random_samplers),

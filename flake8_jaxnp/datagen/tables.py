@@ -227,12 +227,16 @@ def constructor_defaults(resolve, public, unsafe):
 def scalar_results(resolve, public, unsafe):
     """{bare name: {"int": dtype, "float": dtype}}: the dtype a NumPy function builds when
     every argument is a Python int, and when one is a float (``np.arange(4)`` is int64,
-    ``np.linspace(0.0, 1.0, 5)`` float64), from the first argument count it accepts."""
+    ``np.linspace(0.0, 1.0, 5)`` float64), from the first argument count it accepts; with
+    ``"jax"``, the same of its jax.numpy twin where it builds arrays from those arguments too
+    (``jnp.arange(4)`` is int32)."""
+    import jax
     import numpy as np
 
     found = {}
     for modname in NUMPY_MODULES:
         module = resolve(modname)
+        twin = resolve("jax" + modname.replace("numpy", ".numpy", 1))
         for name in public(module):
             func = getattr(module, name)
             if name in unsafe or inspect.isclass(func) or not callable(func):
@@ -241,6 +245,10 @@ def scalar_results(resolve, public, unsafe):
                 results = [quiet(_or_none, func, *args), quiet(_or_none, func, *map(float, args))]
                 if all(type(result) is np.ndarray for result in results):
                     found[name] = {"int": str(results[0].dtype), "float": str(results[1].dtype)}
+                    jax_func = getattr(twin, name, None) if twin is not None and name not in unsafe else None
+                    built = [quiet(_or_none, jax_func, *a) for a in (args, tuple(map(float, args)))] if jax_func else []
+                    if built and all(isinstance(result, jax.Array) for result in built):
+                        found[name]["jax"] = {"int": str(built[0].dtype), "float": str(built[1].dtype)}
                     break
     return found
 
@@ -310,6 +318,24 @@ def _method_result(name, index, args):
 def static_attributes():
     """jax.Array attributes (not methods) that hold metadata, not array data: on concrete
     arrays and on tracers, every access that works gives a non-array."""
+    kinds = _attribute_kinds(lambda value: None if callable(value) else _kind(value))
+    return sorted(name for name, found in kinds.items() if found == {"other"})
+
+
+def integer_attributes():
+    """{attribute: "int" | "ints"}: jax.Array attributes that, on concrete arrays and on tracers, give
+    a Python int in every access (``ndim``, ``size``), or a tuple of them (``shape``)."""
+    def integer(value):
+        ints = type(value) is tuple and all(type(v) is int for v in value)
+        return "int" if type(value) is int else "ints" if ints else "other"
+
+    kinds = _attribute_kinds(integer)
+    return {name: found.pop() for name, found in sorted(kinds.items()) if found in ({"int"}, {"ints"})}
+
+
+def _attribute_kinds(classify):
+    """{attribute: the set of what ``classify`` says of its value} over every access that works of every
+    jax.Array member, on the sample arrays and on tracers of them (``classify`` None: not counted)."""
     import jax
 
     kinds = {}
@@ -320,14 +346,15 @@ def static_attributes():
                 value = getattr(array, name)
             except Exception:  # noqa: BLE001 - raises here (flat, a tracer's device)
                 continue
-            if not callable(value):
-                kinds.setdefault(name, set()).add(_kind(value))
+            kind = classify(value)
+            if kind is not None:
+                kinds.setdefault(name, set()).add(kind)
         return array
 
     for array in _array_samples():
         inspect_members(array)
         quiet(jax.make_jaxpr(inspect_members), array)
-    return sorted(name for name, found in kinds.items() if found == {"other"})
+    return kinds
 
 
 # ---- shape arguments -------------------------------------------------------------------------

@@ -65,6 +65,8 @@ def item(container, index):
     """What subscripting ``container`` (a literal container's Value) with ``index`` gives, or None."""
     if type(index) is ast.Constant:
         found = container.member(("item" if container.container in SEQUENCES else "key", index.value))
+        if found is None and container.container in SEQUENCES:
+            return container.member(EACH)  # x.shape[0]: what every item holds
         return found if found is not None or container.container != "dict" else _any_value(container)
     if type(index) is ast.Slice:
         return Shaped(PYTHON, container=container.container, members=tuple(_each([container.member(EACH)])))

@@ -13,8 +13,8 @@ from .. import api
 from .carried import FIELD_REPLACING
 from .constructors import annotated_fields, init_fields
 from .instances import method_in
-from .kinds import (ARRAY_ANNOTATIONS, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, TRACER_TREE, UNKNOWN_VALUE,
-                    Shaped)
+from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, TRACER, TRACER_TREE,
+                    UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 from .library import array_function
 from .parameters import traced_parameters
 from .syntax import positional
@@ -39,6 +39,7 @@ class Conventions:
         self.names = names
         self.instances = instances  # which class, and which call, an object comes from
         self.class_named = instances.class_named  # a base-class expression -> the same-file ClassDef, or None
+        self._attribute_stores = None  # attribute name -> how many stores of it the module has (_stored_dtypes)
 
     def module_facts(self, cls, depth=0):
         """What the generator measured of the framework Module base ``cls`` derives from, directly
@@ -220,7 +221,7 @@ class Conventions:
                 found.update(arg.id for arg in node.args if type(arg) is ast.Name)
         return params & found
 
-    def module_self(self, method, given, staged):
+    def module_self(self, method, given, staged, stored):
         """What ``self`` holds in a method of a framework Module: its Python fields (a linen
         Module's fields, any Module's ``int``, ``bool``, ``float`` or ``str`` fields) are static
         values; in a ``staged`` trace, what its measured state methods give (``traced_self_methods``:
@@ -229,7 +230,9 @@ class Conventions:
         fields (Equinox, NNX: measured; the reach puts ``self`` among the traced parameters),
         those annotated so (``w: jax.Array``) or set by ``__init__`` alone from a JAX call or a
         measured array holder (``nnx.Param(jnp.ones(3))``, read by ``.value`` or ``[...]``) are
-        tracers. Nothing is known of the others, nor of the ``self`` of any other class."""
+        tracers. A field of such a framework that ``__init__`` stores an array of a known dtype keeps
+        that dtype (``stored``, ``_stored_dtypes``), given or not (then traced or not: of unknown kind).
+        Nothing is known of the others, nor of the ``self`` of any other class."""
         cls = self.names.parent.get(method)
         facts = self.module_facts(cls) if type(cls) is ast.ClassDef else None
         if facts is None:
@@ -241,8 +244,10 @@ class Conventions:
         if staged:
             members += tuple((("call", name), _STATE_GIVES[gives])
                              for name, gives in sorted(facts["traced_self_methods"].items()))
+        stored_dtypes = self._stored_dtypes(cls, stored) if facts["array_fields_traced"] else {}
         if not given or not facts["array_fields_traced"]:
-            return Shaped(PYTHON, members=members)
+            return Shaped(PYTHON, members=members + tuple((("attr", name), Value(UNKNOWN, dtype))
+                                                          for name, dtype in sorted(stored_dtypes.items())))
         arrays = {stmt.target.id for stmt in fields if self.array_annotation(stmt.annotation) and stmt.value is None}
         layers = {stmt.target.id for stmt in fields if stmt.value is None and self._holds_layer(cls, stmt)}
         stores = [node for node in ast.walk(cls) if type(node) is ast.Attribute and type(node.ctx) is ast.Store
@@ -262,10 +267,37 @@ class Conventions:
                 holders.add(node.attr)
             elif "traced_fields" in api.framework_layers().get(qualname, {}):
                 built_layers[node.attr] = api.framework_layers()[qualname]["traced_fields"]
+        arrays |= set(stored_dtypes)
         members += tuple((("attr", name), _traced_layer(built_layers[name])) for name in sorted(built_layers))
         members += tuple((("attr", name), TRACED_PARAMETER) for name in sorted(layers - arrays - set(built_layers)))
         members += tuple((("attr", name), TRACED_HOLDER) for name in sorted(holders - arrays))
-        return Shaped(PYTHON, members=members + tuple((("attr", name), TRACED_ARRAY) for name in sorted(arrays)))
+        return Shaped(PYTHON, members=members + tuple((("attr", name), Value(TRACER, stored_dtypes.get(name)))
+                                                      for name in sorted(arrays)))
+
+    def _stored_dtypes(self, cls, stored):
+        """{field: dtype} for the fields that the ``__init__`` building ``cls`` (its own, or its nearest
+        same-file base's) stores once with ``self.<field> = ...``, where the module stores no other
+        attribute of that name, as its forward pass (``stored(init, expr)``) gives an array of a known
+        dtype (``self.pos = jnp.asarray(table)``): nothing else can change what the field holds."""
+        init, seen = None, set()
+        while cls is not None and cls not in seen and init is None:
+            seen.add(cls)
+            init = method_in(cls, "__init__")
+            cls = self.class_named(cls.bases[0]) if init is None and len(cls.bases) == 1 else None
+        if init is None or not init.args.args:
+            return {}
+        if self._attribute_stores is None:
+            self._attribute_stores = Counter(node.attr for node in self.names.by_type.get(ast.Attribute, ())
+                                             if type(node.ctx) is not ast.Load)
+        found, owner = {}, init.args.args[0].arg
+        for stmt in ast.walk(init):
+            target = stmt.targets[0] if type(stmt) is ast.Assign and len(stmt.targets) == 1 else None
+            if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == owner \
+                    and self._attribute_stores[target.attr] == 1:
+                value = stored(init, stmt.value)
+                if value.kind in (JAX, TRACER) and value.dtype is not None:
+                    found[target.attr] = value.dtype
+        return found
 
     def _holds_array(self, call, facts):
         """Whether ``call`` builds, around an array (``jnp.zeros(3)``, as measured), what the framework

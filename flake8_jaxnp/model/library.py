@@ -16,6 +16,7 @@ from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, ON
                     TRACED, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
+PYTHON_INT = Value(PYTHON, "int64", weak=True)  # x.ndim, an item of x.shape
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
 GENERATOR_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.Generator"})
 NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
@@ -187,6 +188,9 @@ def attribute(flow, expr, base):
     if base.members and base.member(("attr", expr.attr)) is not None:
         return base.member(("attr", expr.attr))  # state.loss of a jitted result
     if base.kind in ARRAYS or base.kind in TREES:
+        integer = api.integer_attributes().get(expr.attr) if base.kind in ARRAYS else None
+        if integer is not None:  # x.ndim, x.shape: Python ints (weakly typed), as measured
+            return PYTHON_INT if integer == "int" else Shaped(PYTHON, container="tuple", members=((EACH, PYTHON_INT),))
         if expr.attr in api.static_attributes():
             return PYTHON_VALUE
         if expr.attr in SAME_KIND_ATTRIBUTES and base.kind in ARRAYS:
@@ -220,10 +224,45 @@ def subscript(flow, expr, base, index):
     if base.kind is NNX_GRAPH and type(expr.slice) is ast.Constant and expr.slice.value is Ellipsis:
         return Value(JAX)  # model.count[...]: a Variable's value
     if index.kind in TRACED and _indexes_like_an_array(flow, expr.value):
-        return Value(TRACER)  # only an array takes a tracer index (a list, dict or NumPy array raises)
+        return Value(TRACER, base.dtype)  # only an array takes a tracer index (a list, dict or NumPy array raises)
+    if base.dtype is not None and base.kind is UNKNOWN:
+        return base  # an array field of a Module, traced or not (``conventions.module_self``)
     if base.kind in TREES:
         return Value(base.kind)
     return UNKNOWN_VALUE
+
+
+def declared(flow, call, given):
+    """What ``obj.method(...)`` gives where ``obj``'s Value says (``given``): a Linen ``self.param(name,
+    init, shape, ...)`` in a staged trace (a tracer) with the dtype measured of ``init``
+    (``framework_param_initializers``): the one an argument asks for where the measure found it honoured
+    (``self.param("s", ones, shape, jnp.float16)``, a factory's ``dtype=``), else its default; unknown
+    where another argument may ask for one."""
+    init = call.args[1] if given.kind is TRACER and len(call.args) > 1 else None
+    factory = type(init) is ast.Call
+    facts = api.framework_param_initializers().get(flow.names.qualname(init.func if factory else init)) \
+        if init is not None else None
+    if facts is None or (facts["factory"] is None) == factory or any(type(a) is ast.Starred for a in call.args):
+        return given
+    asked = [k.value for k in call.keywords if k.arg == "dtype"] + call.args[facts["dtype_at"]:]
+    if any(k.arg not in ("dtype", "unbox") for k in call.keywords) or len(asked) > 1 \
+            or asked and not facts["dtype_honoured"]:
+        return given
+    if factory:
+        built = [k.value for k in init.keywords if k.arg == "dtype"]
+        if any(_asks_dtype(flow, a) for a in init.args) or any(k.arg is None for k in init.keywords) \
+                or built and not facts["dtype_keyword"]:
+            return given  # normal(0.02, jnp.float16): a positional dtype
+        asked = asked or built
+    dtype = dtypes.dtype_of(asked[0], flow.names, flow.context.dtype_resolver, flow.values.get)[0] if asked \
+        else facts["default"]
+    return Value(TRACER, dtypes.on_jax(dtype, flow.x64)) if dtype else given
+
+
+def _asks_dtype(flow, expr):
+    """Whether ``expr`` may name a dtype: anything but a number or a sequence of them."""
+    value = flow.values.get(expr, UNKNOWN_VALUE)
+    return not (value.weak or value.container and all(v.weak for _, v in value.members or ()))
 
 
 def _indexes_like_an_array(flow, indexed):
@@ -378,6 +417,10 @@ def _jax_dtype(flow, call_node, qualname, name):
         dtype = "float64"  # the default float, narrowed below unless x64 is on
     elif dtype is None and name in api.bool_result_functions():
         dtype = "bool"
+    elif dtype is None and "jax" in api.scalar_results().get(name, ()) and call_node.args and not call_node.keywords \
+            and all(type(a) is not ast.Starred and flow.values.get(a, UNKNOWN_VALUE).weak for a in call_node.args):
+        scalar = api.scalar_results()[name]["jax"]  # jnp.arange(n) of a Python int: int32, as measured
+        dtype = scalar["float" if any(flow.values[a].dtype == "float64" for a in call_node.args) else "int"]
     elif dtype is None and qualname in api.dtype_keeping_functions() and len(call_node.args) == 1 \
             and not call_node.keywords and type(call_node.args[0]) is not ast.Starred:
         source = flow.values.get(call_node.args[0])  # jnp.tanh(h) of a bfloat16 h: bfloat16, as measured

@@ -166,6 +166,11 @@ class Tracing:
             self._flow(node, {**given, **self.handing_out_self(node, True)}, None)
         return self.flows[node]
 
+    def _stored(self, func, expr):
+        """The Value that the forward pass of ``func`` gives ``expr`` (unknown while that pass runs)."""
+        flow = self.flow_of(func)
+        return flow.values.get(expr, UNKNOWN_VALUE) if flow is not None else UNKNOWN_VALUE
+
     def array_bodies(self):
         """The functions where an array can enter (``reach.ArraySources.bodies``), built once."""
         if self._array_bodies is None:
@@ -365,7 +370,7 @@ class Tracing:
             params["self"] = self._constructed(func)
         elif positional_names(func)[:1] == ["self"]:
             staged = traced.cached_by is not None
-            params["self"] = self.roots.conventions.module_self(func, "self" in traced_params, staged)
+            params["self"] = self.roots.conventions.module_self(func, "self" in traced_params, staged, self._stored)
         return params
 
     def _known_truths(self, func, traced_params, traced_when_passed):

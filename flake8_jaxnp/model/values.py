@@ -448,7 +448,7 @@ class FunctionFlow:
             if base.kind is GENERATOR:
                 return library.generator_method(self, call)
             if base.members and base.member(("call", call.func.attr)) is not None:
-                return base.member(("call", call.func.attr))  # timestep.last()
+                return library.declared(self, call, base.member(("call", call.func.attr)))  # timestep.last()
             reads = call.func.attr in library.MAPPING_READS  # (d.get(...), d.items(): a dict's)
             if base.kind in TREES and not reads and self.traced is not None and self._ran_method(
                     call, args, keywords):

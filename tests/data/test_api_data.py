@@ -294,6 +294,28 @@ def test_static_attributes():
     assert not {"T", "mT", "real", "imag", "flat", "sum"} & attributes
 
 
+def test_integer_attributes():
+    assert {"shape": "ints", "ndim": "int", "size": "int"}.items() <= api.integer_attributes().items()
+    assert not {"dtype", "T", "sharding"} & set(api.integer_attributes())
+
+
+def test_scalar_results_of_the_jax_twins_are_measured_by_calling():
+    results = api.scalar_results()
+    assert results["arange"]["jax"] == {"int": "int32", "float": "float32"}
+    assert results["linspace"]["jax"] == {"int": "float32", "float": "float32"}
+    assert all("int" in entry and "float" in entry for entry in results.values())
+
+
+def test_linen_parameter_dtypes_are_measured_through_self_param():
+    initializers = api.framework_param_initializers()
+    for name in ("flax.linen.initializers.ones", "jax.nn.initializers.zeros"):
+        assert initializers[name]["default"] == "float32" and initializers[name]["dtype_honoured"]
+        assert initializers[name]["factory"] is None
+    normal = initializers["flax.linen.initializers.normal"]
+    assert normal["factory"] == 0 and normal["dtype_keyword"]
+    assert all(entry["measured_with"].startswith("flax ") for entry in initializers.values())
+
+
 def test_shape_arguments():
     positions = api.shape_arguments()
     assert positions["jax.numpy.zeros"] == [0]

@@ -222,3 +222,30 @@ USE = "def f(n):\n{bind}    p = jnp.zeros(3)\n    for _ in range(n):\n        p 
 def test_objects_keep_the_kind_their_class_stores(lint_source, bind, expected):
     body = STEP + DATA + "def make(n):\n    return 1, Data(n)\n\n" + USE.format(bind=bind)
     assert findings(lint_source, body) == expected
+
+
+LINEN = "import flax.linen as nn\n\n\nclass Scaled(nn.Module):\n    @nn.compact\n    def __call__(self, x):\n" \
+        "        scale = self.param('scale', {init}, (x.shape[-1],){asked})\n" \
+        "        return x.astype(jnp.bfloat16) * scale\n\n\ndef run(model, v, x):\n    return jax.jit(model.apply)(v, x)\n"
+EQX = "import equinox as eqx\n\n\nclass Gate(eqx.Module):\n    bias: jax.Array\n\n    def __init__(self):\n" \
+      "        self.bias = jnp.zeros(4{asked})\n\n    def __call__(self, x):\n        return x.astype(jnp.bfloat16) + self.bias\n" \
+      "{other}\n\ndef run(x):\n    return eqx.filter_jit(Gate())(x)\n"
+
+
+@pytest.mark.parametrize("body, expected", [
+    # an array's shape holds Python ints: arange of one is int32 (measured), a float32 ones() meets it
+    ("def f():\n    x = jnp.ones(3)\n    return jnp.arange(x.shape[0]) * x\n", [(3, "JNP401")]),
+    ("def f():\n    x = jnp.ones(3)\n    return jnp.arange(x.shape[0]) * x.ndim\n", []),
+    # a Linen parameter has its initializer's measured dtype: float32, or the one asked for
+    (LINEN.format(init="nn.initializers.ones", asked=""), [(8, "JNP401")]),
+    (LINEN.format(init="nn.initializers.ones", asked=", jnp.bfloat16"), []),
+    (LINEN.format(init="nn.initializers.normal(0.02, dtype=jnp.bfloat16)", asked=""), []),
+    (LINEN.format(init="nn.initializers.normal(0.02, jnp.bfloat16)", asked=""), []),  # a positional dtype: unknown
+    (LINEN.format(init="nn.initializers.orthogonal()", asked=", jnp.bfloat16"), []),  # not honoured: unknown
+    # an Equinox field has the dtype __init__ stores, unless another store may change it
+    (EQX.format(asked="", other=""), [(11, "JNP401")]),
+    (EQX.format(asked=", jnp.bfloat16", other=""), []),
+    (EQX.format(asked="", other="\n\ndef reset(m):\n    m.bias = None\n"), []),
+])
+def test_dtypes_of_shapes_parameters_and_fields(lint_source, body, expected):
+    assert findings(lint_source, body) == expected
