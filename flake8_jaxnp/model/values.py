@@ -408,8 +408,9 @@ class FunctionFlow:
         func_value = self.eval(call.func, env)
         args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args] if call.args else []
         keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
-        traced_input = any([value.kind in TRACED for value in args]) or bool(keywords) and any(
-            [value.kind in TRACED for value in keywords.values()])  # (lists: twice as fast as generators here)
+        traced_input = any([value.kind in TRACED or value.members and value.holds_tracers for value in args]) \
+            or bool(keywords) and any([value.kind in TRACED or value.members and value.holds_tracers
+                                       for value in keywords.values()])  # (lists: twice as fast as generators)
         staged = self.staged
         traced_result = traced_input or staged  # a JAX operation in a staging trace gives a tracer (omnistaging)
         qualname = self.names.qualname(call.func)
