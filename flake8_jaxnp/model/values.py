@@ -408,18 +408,17 @@ class FunctionFlow:
         func_value = self.eval(call.func, env)
         args = [self.eval(a.value if type(a) is ast.Starred else a, env) for a in call.args] if call.args else []
         keywords = {k.arg: self.eval(k.value, env) for k in call.keywords} if call.keywords else {}
-        traced_input = any([value.kind in TRACED or value.members and value.holds_tracers for value in args]) \
-            or bool(keywords) and any([value.kind in TRACED or value.members and value.holds_tracers
-                                       for value in keywords.values()])  # (lists: twice as fast as generators)
+        traced_input = any([value.kind in TRACED for value in args]) or bool(keywords) and any(
+            [value.kind in TRACED for value in keywords.values()])  # (lists: twice as fast as generators here)
         staged = self.staged
         traced_result = traced_input or staged  # a JAX operation in a staging trace gives a tracer (omnistaging)
         qualname = self.names.qualname(call.func)
         if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
                 self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
-        if qualname:
-            result = library.call(self, call, qualname, args,
-                                  traced_input or staged and library.stages_constants(qualname))
+        if qualname:  # (jnp.array([c, -s]) of tracers: a tracer)
+            held = traced_input or any([value.members and value.holds_tracers for value in args])
+            result = library.call(self, call, qualname, args, held or staged and library.stages_constants(qualname))
             if result is not None:
                 return result
             if qualname in TREE_MAPS and call.args and self.traced is not None:
