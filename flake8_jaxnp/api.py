@@ -148,6 +148,9 @@ constructor_defaults = _entry("constructor_defaults")
 # jax.Array methods whose result is a Python value, not an array.
 python_result_methods = _entry("python_result_methods", frozen=True)
 
+# Builtin classes a traced array is never an instance of (``isinstance(x, float)`` is False under jit).
+types_no_tracer_is = _entry("types_no_tracer_is", frozen=True)
+
 # jax.Array attributes that hold metadata (shape, dtype, sharding), not array data.
 static_attributes = _entry("static_attributes", frozen=True)
 

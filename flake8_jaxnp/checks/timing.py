@@ -158,8 +158,10 @@ def _timed_from_before_the_loop(model, loop, clocked):
 
 
 def _on_device(model, expr):
-    """Device data: what the model knows, or the result of calling a jitted callable parameter."""
-    return model.array_value(expr).on_device or isinstance(expr, ast.Call) and _jitted_parameter(model, expr.func)
+    """Device data, or a container or record holding some: what the model knows, or the result of
+    calling a jitted callable parameter."""
+    return model.array_value(expr).holds_device_arrays \
+        or isinstance(expr, ast.Call) and _jitted_parameter(model, expr.func)
 
 
 def _jitted_parameter(model, func_expr):

@@ -30,6 +30,7 @@ from . import key_probes
 from .frames import LIBRARY_DIRS, OWN_DIR, in_other_code, place_of, watched_places
 from .key_probes import install_key_probes, tracing_keys
 from .observe import Stopped, exception_evidence, one_line
+from .timer import held_leaves
 
 # A tracer formatted into a string before print() sees it (f"{x}"): JitTracer(float32[2]), Traced<...>.
 TRACER_TEXT = re.compile(r"Tracer\(|Traced<")
@@ -287,7 +288,7 @@ def _computing(array):
 
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame (or of a list,
-    tuple or dict it holds, a NamedTuple train state too) is still being computed. A clock read in
+    tuple, dict, pytree or dataclass it holds: ``timer.held_leaves``) is still being computed. A clock read in
     a context manager's ``__exit__`` ends the ``with`` block of the frame that called it: that
     frame's arrays are the timed work."""
     def record(rec, frame, _args):
@@ -298,9 +299,8 @@ def _clock_probe(name, func):
             frame = frame.f_back
         if frame is not None and frame.f_code.co_filename in rec.watched:
             arrays = {local: value for local, value in frame.f_locals.items() if is_device_array(value)}
-            arrays.update((local, leaf) for local, value in frame.f_locals.items()
-                          if isinstance(value, (list, tuple, dict)) and local not in arrays
-                          for leaf in jax.tree.leaves(value)[-1:] if is_device_array(leaf))
+            arrays.update((local, leaf) for local, value in frame.f_locals.items() if local not in arrays
+                          for leaf in held_leaves(value)[-1:] if is_device_array(leaf))
             pending = sorted(local for local, value in arrays.items() if _computing(value))
             if pending:
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",

@@ -510,6 +510,7 @@ def _build():
         "constructor_defaults": defaults,
         "scalar_results": scalar_results,
         "python_result_methods": tables.python_result_methods(),
+        "types_no_tracer_is": tables.types_no_tracer_is(),
         "static_attributes": tables.static_attributes(),
         "integer_attributes": tables.integer_attributes(),
         "shape_arguments": tables.shape_arguments([*jnp_names, *(f"jax.{module}.{name}" for module in ("lax", "nn")

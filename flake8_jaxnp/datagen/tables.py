@@ -278,6 +278,40 @@ def _array_member_names():
     return sorted({n for n in names if not n.startswith("_")} | special)
 
 
+def types_no_tracer_is():
+    """Names of the builtin classes that a traced array, of each sample dtype and shape, is never an
+    instance of under jax.jit (``isinstance(x, float)`` is False for a tracer ``x``), less the pytree
+    containers, which a tree of tracers may be."""
+    import builtins
+
+    import jax
+
+    seen = []
+
+    def probe(array):
+        seen.append({name for name, kind in vars(builtins).items()
+                     if isinstance(kind, type) and not issubclass(kind, BaseException) and isinstance(array, kind)})
+        return array
+
+    for sample in _array_samples():
+        quiet(jax.jit(probe), sample)
+    is_some = set().union(*seen)
+    return sorted(name for name, kind in vars(builtins).items() if isinstance(kind, type)
+                  and not issubclass(kind, BaseException) and not name.startswith("_") and name not in is_some
+                  and not _container(kind))
+
+
+def _container(kind):
+    """Whether an empty instance of the class is a pytree node (no leaves), not a leaf: tuple, list."""
+    import jax
+
+    try:
+        empty = kind()
+    except Exception:  # noqa: BLE001 - a class that needs arguments is not a container JAX flattens
+        return False
+    return jax.tree_util.tree_structure(empty).num_leaves != 1
+
+
 def python_result_methods():
     """jax.Array methods whose result, in every call that works, is not an array."""
     found = []

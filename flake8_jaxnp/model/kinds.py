@@ -72,6 +72,14 @@ class Value(Record):
         return self.kind in ON_DEVICE
 
     @property
+    def holds_device_arrays(self):
+        """On the device, or a literal container or a record with a part there (``Result(ts, states)``
+        of a jitted function's states): the JAX work that computed it may still be running. A
+        generator's parts are not computed until it is read."""
+        return self.kind in ON_DEVICE or self.container != "generator" \
+            and any(value.holds_device_arrays for _, value in self.members or ())
+
+    @property
     def is_array(self):
         return self.kind in ARRAYS
 

@@ -91,6 +91,8 @@ def call(flow, call_node, qualname, args, traced_result):
         return Value(NUMPY, _numpy_dtype(flow, call_node, qualname, args))
     if qualname == containers.DEFAULT_DICT and call_node.args:  # defaultdict(list)
         return containers.defaulting(flow.names.qualname(call_node.args[0]))
+    if qualname == "builtins.isinstance" and len(args) == 2 and args[0].kind in (TRACER, TRACER_TREE):
+        return _tracer_instance(flow, call_node.args[1])
     if module == "builtins" and name in PYTHON_BUILTINS:
         return PYTHON_VALUE
     if qualname == "builtins.sum" and len(args) == 1:
@@ -114,6 +116,17 @@ def traced_bodies(call_node, qualname):
         return {}
     exact = len(args) == facts["given"] and not call_node.keywords and not starred
     return {int(position): count if exact else None for position, count in facts["receives"].items()}
+
+
+def _tracer_instance(flow, classes):
+    """``isinstance(x, float)`` of a tracer, or of a tree of them: False when every class named is a
+    builtin that no tracer, nor pytree container, is an instance of (measured), so what the test
+    guards never runs under the trace."""
+    names = classes.elts if type(classes) is ast.Tuple else [classes]
+    qualnames = [flow.names.qualname(name) or "" for name in names]
+    if all(q.startswith("builtins.") and q[len("builtins."):] in api.types_no_tracer_is() for q in qualnames):
+        return Value(PYTHON, truth=False)
+    return PYTHON_VALUE
 
 
 def _summed(items):

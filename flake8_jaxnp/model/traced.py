@@ -21,7 +21,7 @@ from .library import traced_bodies
 from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
                          transform_options)
-from .syntax import PARTIAL, literals, named_options, positional_names, transform_spec
+from .syntax import PARTIAL, argument_for, literals, named_options, positional_names, transform_spec
 
 
 class Behaviour(Constants):
@@ -445,8 +445,28 @@ class TraceRoots:
             return self.applies.applied_methods(call.func, call.keywords)
         if isinstance(func_expr, ast.Attribute):
             single = self.applies.applied_module(func_expr) or self._submodule_call(func_expr)
-            return _present(single) if single is not None else self.instance_methods(func_expr)
+            return _present(single) if single is not None else \
+                self.instance_methods(func_expr) or self.stored_functions(func_expr)
         return self._run_by_calling(func_expr)
+
+    def stored_functions(self, func_expr):
+        """The same-file defs that ``self.<attr>`` holds when ``__init__`` stores it from a parameter
+        (``Instances.stored_arguments``) that every construction of the class in the file passes a
+        def or a lambda (``ProjectedGradient(fun, projection=box)``: ``self.projection(x, hp)`` runs
+        ``box``, unbound); else ()."""
+        owner = func_expr.value
+        method = self.names.parameter_of(owner) if type(owner) is ast.Name else None
+        cls = self.names.parent.get(method)
+        if type(cls) is not ast.ClassDef or positional_names(method)[:1] != [owner.id]:
+            return ()
+        param = self.instances.stored_arguments(cls).get(func_expr.attr)
+        calls = self.instances.calls_of(cls) if param is not None else None
+        if not calls:
+            return ()
+        names = positional_names(method_in(cls, "__init__"), bound=True)
+        given = [argument_for(call, names, param) for call in calls]
+        funcs = [self.names.function_bound_to(arg) if type(arg) in (ast.Name, ast.Lambda) else None for arg in given]
+        return tuple(dict.fromkeys(funcs)) if None not in funcs else ()
 
     def instance_methods(self, func_expr):
         """The plain methods ``model.loss`` runs, one for each same-file class (not a linen Module,

@@ -463,7 +463,9 @@ class Tracing:
     def _spread(self, callee, call, args, keywords, caller):
         """Spread tracing to a same-file function called with traced arguments; True if it changed."""
         params = set()
-        bound = isinstance(call.func, ast.Attribute) or getattr(callee, "name", None) in CALL_RUN_METHODS \
+        bound = isinstance(call.func, ast.Attribute) and (type(self.names.parent.get(callee)) is ast.ClassDef or callee
+                                                          not in self.roots.stored_functions(call.func)) \
+            or getattr(callee, "name", None) in CALL_RUN_METHODS \
             or type(call.func) is ast.Call and bool(call.func.args) and binds_first_parameter(call.func.args[0], callee)
         positional_params = positional_names(callee, bound)
         mapped = self._mapped(callee, call)

@@ -416,9 +416,9 @@ class FunctionFlow:
         if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
                 self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
-        if qualname:
-            result = library.call(self, call, qualname, args,
-                                  traced_input or staged and library.stages_constants(qualname))
+        if qualname:  # (jnp.array([c, -s]) of tracers: a tracer)
+            held = traced_input or any([value.members and value.holds_tracers for value in args])
+            result = library.call(self, call, qualname, args, held or staged and library.stages_constants(qualname))
             if result is not None:
                 return result
             if qualname in TREE_MAPS and call.args and self.traced is not None:
