@@ -110,6 +110,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     if not calls:
         return []
     derived = _derivations([a for node, target, _ in calls for a in _arguments(node, target)], bindings, own, imports)
+    under = _transformed_nested(func, imports)
     found = []
     for node, target, always in calls:
         at = (node.lineno, node.col_offset)
@@ -127,8 +128,24 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             + ([[OBJECT, [objects[id(node)]], True]] if id(node) in objects else [])
         if positions or keywords or always:
             found.append([target[0], target[1], positions, keywords, node.lineno, always,
-                          imported_qualname(node.func.func, imports) if type(node.func) is ast.Call else None])
+                          imported_qualname(node.func.func, imports) if type(node.func) is ast.Call
+                          else under.get(id(node))])
     return found
+
+
+def _transformed_nested(func, imports):
+    """{id(call): transform} for the calls in a def nested in ``func`` that ``func`` hands to a
+    transform by name (``jax.value_and_grad(loss_fn)(p)``, ``grad_fn = jax.grad(loss_fn)``): they
+    run under it, so what they call is differentiated too."""
+    nested = {node.name: node for node in ast.walk(func) if type(node) is ast.FunctionDef and node is not func}
+    under = {}
+    for node in ast.walk(func) if nested else ():
+        if type(node) is ast.Call and node.args and type(node.args[0]) is ast.Name and node.args[0].id in nested:
+            transform = imported_qualname(node.func, imports)
+            for inner in ast.walk(nested[node.args[0].id]) if transform is not None else ():
+                if type(inner) is ast.Call:
+                    under.setdefault(id(inner), transform)
+    return under
 
 
 def followed_parameters(func, returned, imports):
@@ -471,9 +488,9 @@ def _derived_from(expr, derived, imports, item=None):
                     for param in given if RETURNED not in param}
         if name is not None:
             array = array_function(name)
-        else:  # a method of a derived value: x.sum(), x.at[i].set(v)
+        else:  # a method of a derived value: x.sum(), x.at[i].set(v); a Module applied to one: model.apply(p, x)
             array = type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
-                and bool(_derived_from(expr.func.value, derived, imports))
+                and (bool(_derived_from(expr.func.value, derived, imports)) or _applies_an_instance(expr))
         if not array or any(type(a) is ast.Starred for a in expr.args):
             return set()
         found = _derived_from(expr.func.value, derived, imports) if name is None else set()
