@@ -64,8 +64,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
     # self, whose attributes __init__ may have stored parameters in (a nested def's: its method's)
     holder = [outer[HOLDER]] if HOLDER in outer else positional_names(func)[:1]
-    calls, bindings, rebound_at, handed = _calls_and_bindings(func, imports, local_functions | siblings.keys(), own,
-                                                             apply_fn)
+    calls, bindings, rebound_at, handed = _calls_and_bindings(
+        func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
         runs = transformed_instance(node, imports) or node.func  # jax.vmap(model)(xs) runs model(xs)
