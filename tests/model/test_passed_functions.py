@@ -60,3 +60,32 @@ def test_a_jit_of_a_nested_def_is_new_on_each_call_a_jit_of_a_module_function_is
     assert functions["make_train_step"].get("fresh_jitted") is True
     assert functions["make_cached_step"].get("builds_jitted") is True
     assert "fresh_jitted" not in functions["make_cached_step"]
+
+
+NESTED_OBJECTIVES = textwrap.dedent('''
+    import jax
+
+
+    def make_fit_step(loss, policy):
+        def step(params, x, y):
+            def objective(p):
+                return loss(policy.apply(p, x), y)
+
+            def report(p):
+                return loss(policy.apply(p, x), y)
+
+            grads = jax.grad(objective)(params)
+            return report(params), grads
+
+        return jax.jit(step)
+''').encode()
+
+
+def test_a_call_in_a_nested_def_the_step_differentiates_runs_under_that_transform():
+    """``objective`` is handed to jax.grad: the loss it calls is differentiated (the flow's transform);
+    ``report``, called as it is, only runs under the step's trace. ``policy.apply(p, x)`` (a Module
+    applied to the step's data) derives from ``x``."""
+    flows = summarise(NESTED_OBJECTIVES, transform_tables(())[0])["flows"]["make_fit_step.step"]
+    assert [(entry[1], entry[2], entry[6]) for entry in flows] == [
+        ([PASSED_FUNCTION, "loss"], [[0, ["x"], False], [1, ["y"], True]], None),
+        ([PASSED_FUNCTION, "loss"], [[0, ["x"], False], [1, ["y"], True]], "jax.grad")]

@@ -96,3 +96,18 @@ def test_a_function_handed_in_to_a_transform_of_its_own_module(tmp_path, helper,
     (package / "driver.py").write_text(caller or "from . import ops\n")
     found = lint(tmp_path, "pkg/ops.py")
     assert codes_at(found) == [(line + 1, code) for line, code in expected]
+
+
+@pytest.mark.parametrize("helper, transform, expected", [
+    ("length", "jax.value_and_grad(objective)(x)[1]", [(5, "JNP604")]),
+    ("safe_length", "jax.value_and_grad(objective)(x)[1]", []),
+    ("length", "objective(x)", []),  # the nested def runs as it is: only the jit traces the helper
+])
+def test_a_def_nested_in_a_jitted_step_and_differentiated_there_differentiates_what_it_calls(
+        tmp_path, helper, transform, expected):
+    """The objective nested in the jitted step is handed to a transform there: the calls in it run
+    under that transform too, so a helper of another module it reaches is differentiated."""
+    driver = ("import jax\n\nfrom .energy import energy\n\n\n@jax.jit\ndef step(x, y):\n"
+              "    def objective(p):\n        return energy(p * y)\n\n" f"    return {transform}\n")
+    found = write(tmp_path, energy=ENERGY.format(helper=helper), train=driver)
+    assert codes_at(found) == expected

@@ -64,7 +64,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
     # self, whose attributes __init__ may have stored parameters in (a nested def's: its method's)
     holder = [outer[HOLDER]] if HOLDER in outer else positional_names(func)[:1]
-    calls, bindings, rebound_at = _calls_and_bindings(func, imports, local_functions | siblings.keys(), own, apply_fn)
+    calls, bindings, rebound_at, handed = _calls_and_bindings(
+        func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
         runs = transformed_instance(node, imports) or node.func  # jax.vmap(model)(xs) runs model(xs)
@@ -110,6 +111,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     if not calls:
         return []
     derived = _derivations([a for node, target, _ in calls for a in _arguments(node, target)], bindings, own, imports)
+    under = _transformed_nested(handed, imports)
     found = []
     for node, target, always in calls:
         at = (node.lineno, node.col_offset)
@@ -127,7 +129,21 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             + ([[OBJECT, [objects[id(node)]], True]] if id(node) in objects else [])
         if positions or keywords or always:
             found.append([target[0], target[1], positions, keywords, node.lineno, always,
-                          imported_qualname(node.func.func, imports) if type(node.func) is ast.Call else None])
+                          imported_qualname(node.func.func, imports) if type(node.func) is ast.Call
+                          else next((t for start, end, t in under if start <= at <= end), None)])
+    return found
+
+
+def _transformed_nested(handed, imports):
+    """[(start, end, transform)] for the defs nested in a function that it hands to a transform by
+    name (``jax.value_and_grad(loss_fn)(p)``, ``grad_fn = jax.grad(loss_fn)``; ``handed``: [(the def,
+    what is called with it)]): the calls between start and end run under that transform, so
+    what they call is differentiated too."""
+    found = []
+    for nested, called in handed:
+        transform = next(filter(None, (imported_qualname(func, imports) for func in called)), None)
+        if transform is not None:
+            found.append(((nested.lineno, nested.col_offset), (nested.end_lineno, nested.end_col_offset), transform))
     return found
 
 
@@ -296,8 +312,10 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     ``if PARAM is None:``)] for the calls of project names (and of ``state.apply_fn``, given what it
     calls), {name: [the values bound to it, or _OPAQUE]}; a parameter starts with no value
     bound), {name: the earliest (line, column) where a binding of it may take effect}: an
-    assignment's end (its value is read first), any other binding's start."""
+    assignment's end (its value is read first), any other binding's start, and [(a nested def, what
+    ``func`` calls with the def's name as first argument)] (``jax.grad(loss_fn)``)."""
     calls, bindings, assigned, rebound_at = [], {name: [] for name in own}, set(), {}
+    defs, handed = {}, {}  # nested defs by name; name -> what is called with it
 
     def rebind(name, node, end=False):
         at = (node.end_lineno, node.end_col_offset) if end else (node.lineno, node.col_offset)
@@ -310,6 +328,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             stack.extend([(child, node.test.left.id) for child in node.body] + [(c, False) for c in node.orelse])
             continue
         if kind is ast.Call:
+            if node.args and type(node.args[0]) is ast.Name:
+                handed.setdefault(node.args[0].id, []).append(node.func)
             if apply_fn is not None and _calls_apply_fn(node):
                 if not any(type(a) is ast.Starred for a in node.args):
                     calls.append((node, apply_fn, always))
@@ -341,6 +361,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 bindings.setdefault(node.arg, []).append(_OPAQUE)
                 rebind(node.arg, node)
         elif kind in BINDING_STATEMENTS:
+            if kind is ast.FunctionDef:
+                defs[node.name] = node
             for name in bound_by(node):
                 bindings.setdefault(name, []).append(_OPAQUE)
                 rebind(name, node)
@@ -351,7 +373,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 stack.extend([(child, inner) for child in value if child is not None])
             elif isinstance(value, ast.AST):
                 stack.append((value, inner))
-    return calls, bindings, rebound_at
+    return calls, bindings, rebound_at, [(defs[name], called) for name, called in handed.items() if name in defs]
 
 
 def _unpacked(target, value):
@@ -471,9 +493,9 @@ def _derived_from(expr, derived, imports, item=None):
                     for param in given if RETURNED not in param}
         if name is not None:
             array = array_function(name)
-        else:  # a method of a derived value: x.sum(), x.at[i].set(v)
+        else:  # a method of a derived value: x.sum(), x.at[i].set(v); a Module applied to one: model.apply(p, x)
             array = type(expr.func) is ast.Attribute and expr.func.attr not in HOST_METHODS \
-                and bool(_derived_from(expr.func.value, derived, imports))
+                and (bool(_derived_from(expr.func.value, derived, imports)) or _applies_an_instance(expr))
         if not array or any(type(a) is ast.Starred for a in expr.args):
             return set()
         found = _derived_from(expr.func.value, derived, imports) if name is None else set()
