@@ -75,8 +75,9 @@ def _branch_calls(model, consumers, finder):
     of a cond's branches, a tree map's function once per leaf, or the function a call runs
     (``loss(p)``, ``jax.grad(loss)(p)``: ``finder.runs``) once, with no operand: its parameters are the
     call's to consume, the keys it closes over are read here; under ``jax.vmap`` once per element
-    of the batch, which all get the keys it closes over."""
-    found = {}
+    of the batch, which all get the keys it closes over. Only a function that holds a consumer
+    call is walked for those it makes on every call."""
+    found, holding = {}, {model.enclosing_function(call) for call in consumers}
     for call in model.nodes(ast.Call):
         qualname, (run, _, given) = model.qualname(call.func), finder.runs(call)
         repeater = None
@@ -98,7 +99,8 @@ def _branch_calls(model, consumers, finder):
             function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
             if function is None or model.enclosing_function(function) is not scope or deferred(function):
                 break
-            branches.append((function, every_call_consumers(function, consumers.__contains__)))
+            branches.append((function, every_call_consumers(function, consumers.__contains__)
+                             if function in holding else []))
         else:
             if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
                 found[call] = (branches, operands, repeater)
@@ -302,7 +304,7 @@ class _KeyFlow:
         if qualname.startswith(("jax.", "numpy.")):
             given = (*call.args, *(k.value for k in call.keywords))
             return not any(type(a) is ast.Lambda or callee(a) is not None for a in given)
-        function = callee(self.finder.runs(call)[0]) if call in self.consumers else None
+        function = self.finder.function_run(call) if call in self.consumers else None
         return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
             type(n) is ast.Call and callee(n.func) is not None
             or type(n) is ast.Attribute and type(n.ctx) is not ast.Load for n in ast.walk(function))
