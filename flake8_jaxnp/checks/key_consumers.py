@@ -52,10 +52,15 @@ class Consumers:
         self.rotations = {}  # ``obj.step()`` call -> the field it consumes and stores afresh, reported at the call
         self.rotated = set()  # the fields that only ``__init__`` and rotations store (``_rotated_field``)
         self.transforms = api.transforms()
-        # The names that can reach another module's function (helper_facts): those a module-level import binds once.
-        self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
-                        if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT} \
-            if model.project is not None else set()
+        # The names that can reach another module's function (helper_facts): those a module-level import of a
+        # project module binds once (relative, or under a top package of the project: ``Project.resolve``; asked of
+        # the project once per top package, so that ``reuse`` sees a module appear under an imported name).
+        bound = model.scope(model.tree).bindings.items() if model.project is not None else ()
+        imported = {name: bindings[0].qualname for name, bindings in bound
+                    if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT}
+        packages = {dotted.split(".")[0] for dotted in imported.values() if dotted is not None}
+        in_project = {package: model.project.project_module(package) for package in sorted(packages)}
+        self.imports = {name for name, dotted in imported.items() if dotted is None or in_project[dotted.split(".")[0]]}
 
     def calls(self):
         """{call: (key expression, "draw" or "split", positions of its result that hand the key
@@ -205,8 +210,8 @@ class Consumers:
         """The summary facts of a function of another project module that ``call`` runs and that
         consumes a key parameter (``handed_keys``), jitted or not, or None. (A jitted one consumes
         the key data given to every call: the runtime mode records what its trace consumed.)"""
-        if not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
-            return None  # (asked of every call: the cheap test first)
+        if not self.imports or not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
+            return None  # (asked of every call: the cheap tests first; with no project import, none consumes)
         func = self.runs(call)[0]
         made = self._made_by(func)
         if made is not None:  # step = steps.make_step(cfg): the def the factory returns
