@@ -16,7 +16,7 @@ from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, ON
                     TRACED, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
-PYTHON_INT = Value(PYTHON, "int64", weak=True)  # x.ndim, an item of x.shape
+PYTHON_INT = Value(PYTHON, "int64", weak=True)  # a Python int: x.ndim, an item of x.shape, a range() counter
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
 GENERATOR_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.Generator"})
 NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
