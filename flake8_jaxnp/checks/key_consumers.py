@@ -372,7 +372,8 @@ class Consumers:
         where = self.model.enclosing_function(store)
         owner = self.model.parent(where) if where is not None else None
         return type(owner) is ast.ClassDef and owner is not cls and type(store.value) is ast.Name \
-            and store.value.id == "self" and not _derived(owner, cls) and not _derived(cls, owner)
+            and store.value.id == "self" \
+            and not _derived(self.model, owner, cls) and not _derived(self.model, cls, owner)
 
     def _field_key(self, call, func, callee):
         """(the object, how, ()) when ``call`` runs a method on an object it names (``block(x)``
@@ -532,6 +533,18 @@ def _passed_key(call, names, consumed, returned, posonly):
     return None
 
 
-def _derived(cls, base):
-    """Whether the ClassDef ``cls`` names ``base`` among its bases."""
-    return any(type(each) is ast.Name and each.id == base.name for each in cls.bases)
+def _derived(model, cls, base):
+    """Whether the ClassDef ``cls`` derives from ``base``: names it among its bases, or a class of the
+    file named there that derives from it (``G(M)``, ``M(S)``; every class of that name counts)."""
+    named = {}
+    for each in model.nodes(ast.ClassDef):
+        named.setdefault(each.name, []).append(each)
+    pending, seen = [cls], set()
+    while pending:
+        for each in pending.pop().bases:
+            if type(each) is ast.Name and each.id not in seen:
+                if each.id == base.name:
+                    return True
+                seen.add(each.id)
+                pending.extend(named.get(each.id, ()))
+    return False

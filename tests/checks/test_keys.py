@@ -748,6 +748,16 @@ def test_a_field_the_class_rotates_consumed_without_a_new_key(lint_body, body, e
     assert codes(lint_body, ROTATING + body) == expected
 
 
+@pytest.mark.parametrize("subclasses", [
+    "class G(S):\n    def reset(self, key):\n        self.key = key\n",
+    "class M(S):\n    pass\nclass G(M):\n    def reset(self, key):\n        self.key = key\n",  # through a base
+])
+def test_a_field_a_subclass_stores_is_not_only_rotated(lint_body, subclasses):
+    """A subclass's method storing ``self.key`` stores the field of the class's own objects."""
+    body = ROTATING + "    def noise(self):\n        return random.normal(self.key)\n" + subclasses
+    assert codes(lint_body, body) == []
+
+
 def test_a_field_no_method_rotates_is_a_fixed_key(lint_body):
     """An evaluation key split on every call on purpose: no method rotates it, so nothing is reported."""
     fixed = "class S:\n    def __init__(self, key):\n        self.key = key\n    def noise(self, n):\n" \
