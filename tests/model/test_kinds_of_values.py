@@ -248,6 +248,10 @@ EQX = "import equinox as eqx\n\n\nclass Gate(eqx.Module):\n    bias: jax.Array\n
     (EQX.format(asked="", other=""), [(11, "JNP401")]),
     (EQX.format(asked=", jnp.bfloat16", other=""), []),
     (EQX.format(asked="", other="\n\ndef reset(m):\n    m.bias = None\n"), []),
+    # a field the class declares with a value (eqx.field(converter=...)) may hold another dtype than stored
+    (EQX.replace("bias: jax.Array", "bias: jax.Array = eqx.field(converter=lambda b: jnp.asarray(b, jnp.bfloat16))")
+     .format(asked="", other=""), []),
+    (EQX.replace("bias: jax.Array", "bias: jax.Array\n    scale = 2.0").format(asked="", other=""), [(12, "JNP401")]),
 ])
 def test_dtypes_of_shapes_parameters_and_fields(lint_source, body, expected):
     assert findings(lint_source, body) == expected
