@@ -54,15 +54,21 @@ class Consumers:
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
         self.may_consume = set()  # the functions whose parameters a call of them may consume
         self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
+        self.functions_run = {}  # call -> the same-file function it runs, or None (``function_run``)
         self.chains = {}  # call -> the transform calls that wrap the function it runs, outermost first
         self.fields = {}  # call -> the key field (``self.key``) of its object that the method it runs consumes
         self.rotations = {}  # ``obj.step()`` call -> the field it consumes and stores afresh, reported at the call
         self.rotated = set()  # the fields that only ``__init__`` and rotations store (``rotated_field``)
         self.transforms = api.transforms()
-        # The names that can reach another module's function (helper_facts): those a module-level import binds once.
-        self.imports = {name for name, bindings in model.scope(model.tree).bindings.items()
-                        if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT} \
-            if model.project is not None else set()
+        # The names that can reach another module's function (helper_facts): those a module-level import of a
+        # project module binds once (relative, or under a top package of the project: ``Project.resolve``; asked of
+        # the project once per top package, so that ``reuse`` sees a module appear under an imported name).
+        bound = model.scope(model.tree).bindings.items() if model.project is not None else ()
+        imported = {name: bindings[0].qualname for name, bindings in bound
+                    if len(bindings) == 1 and bindings[0].kind is BindingKind.IMPORT}
+        packages = {dotted.split(".")[0] for dotted in imported.values() if dotted is not None}
+        in_project = {package: model.project.project_module(package) for package in sorted(packages)}
+        self.imports = {name for name, dotted in imported.items() if dotted is None or in_project[dotted.split(".")[0]]}
 
     def calls(self):
         """{call: (key expression, "draw" or "split", positions of its result that hand the key
@@ -78,9 +84,9 @@ class Consumers:
             return {}
         self.may_consume = self._functions_reaching(direct, calls)
         # any other call consumes only by running a same-file function that may consume
-        direct, callee, functions = set(direct), self.callee, self.may_consume - {None}
+        direct, functions = set(direct), self.may_consume - {None}
         return {call: self.consumed[call] for call in calls
-                if (call in direct or callee(self.runs(call)[0]) in functions) and self.key_of(call) is not None}
+                if (call in direct or self.function_run(call) in functions) and self.key_of(call) is not None}
 
     def _functions_reaching(self, direct, calls):
         """The functions that hold one of the ``direct`` calls or call (through same-file calls)
@@ -88,7 +94,7 @@ class Consumers:
         model = self.model
         callers = {}  # same-file function -> the functions whose calls name it
         for call in calls:
-            callee = self.callee(self.runs(call)[0])
+            callee = self.function_run(call)
             if callee is not None:
                 callers.setdefault(callee, []).append(model.enclosing_function(call))
         reaching = {model.enclosing_function(call) for call in direct}
@@ -125,6 +131,14 @@ class Consumers:
             found = self.run[call] = (expr, wrapped, given)
             self.chains[call] = chain
         return found
+
+    def function_run(self, call):
+        """The same-file function ``call`` runs (``callee`` of what ``runs`` finds), or None: asked
+        of every call of a module that draws, by the reach of its consumers and again by each
+        consumption, so found once."""
+        if call not in self.functions_run:
+            self.functions_run[call] = self.callee(self.runs(call)[0])
+        return self.functions_run[call]
 
     def batching(self, call):
         """The ``jax.vmap`` calls among the transforms that wrap the function ``call`` runs
@@ -205,8 +219,8 @@ class Consumers:
         """The summary facts of a function of another project module that ``call`` runs and that
         consumes a key parameter (``handed_keys``), jitted or not, or None. (A jitted one consumes
         the key data given to every call: the runtime mode records what its trace consumed.)"""
-        if not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
-            return None  # (asked of every call: the cheap test first)
+        if not self.imports or not any(type(a) is ast.Name for a in (*call.args, *(k.value for k in call.keywords))):
+            return None  # (asked of every call: the cheap tests first; with no project import, none consumes)
         func = self.runs(call)[0]
         made = self._made_by(func)
         if made is not None:  # step = steps.make_step(cfg): the def the factory returns
@@ -321,8 +335,7 @@ class Consumers:
         if qualname == SPLIT:
             outputs = self._split_outputs(call)
             return None if outputs == "unread" else (key_argument(call), "split" if outputs == "read" else UNSEEN, ())
-        func, wrapped, given = self.runs(call)
-        callee = self.callee(func)
+        (func, wrapped, given), callee = self.runs(call), self.function_run(call)
         if isinstance(callee, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if callee not in self.may_consume:
                 return None

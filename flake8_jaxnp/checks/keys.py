@@ -76,8 +76,9 @@ def _branch_calls(model, consumers, finder):
     of a cond's branches, a tree map's function once per leaf, or the function a call runs
     (``loss(p)``, ``jax.grad(loss)(p)``: ``finder.runs``) once, with no operand: its parameters are the
     call's to consume, the keys it closes over are read here; under ``jax.vmap`` once per element
-    of the batch, which all get the keys it closes over."""
-    found = {}
+    of the batch, which all get the keys it closes over. Only the functions of a call one of which
+    holds a consumer call are walked (whether they yield, what they consume on every call)."""
+    found, holding = {}, {model.enclosing_function(call) for call in consumers}
     for call in model.nodes(ast.Call):
         qualname, (run, _, given) = model.qualname(call.func), finder.runs(call)
         repeater = None
@@ -94,15 +95,13 @@ def _branch_calls(model, consumers, finder):
         else:
             continue
         scope = model.enclosing_function(call)
-        branches = []
-        for expr in functions:
-            function = expr if isinstance(expr, ast.Lambda) else model.callee(expr)
-            if function is None or model.enclosing_function(function) is not scope or deferred(function):
-                break
-            branches.append((function, every_call_consumers(function, consumers.__contains__)))
-        else:
-            if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
-                found[call] = (branches, operands, repeater)
+        functions = [expr if isinstance(expr, ast.Lambda) else model.callee(expr) for expr in functions]
+        if None in functions or any(model.enclosing_function(function) is not scope for function in functions) \
+                or holding.isdisjoint(functions) or any(deferred(function) for function in functions):
+            continue  # (another scope's, none holding a consumer call, or a generator: nothing to follow)
+        branches = [(function, every_call_consumers(function, consumers.__contains__)) for function in functions]
+        if any(calls for _, calls in branches) and (operands is not None or _many_leaves(model, call.args[1:])):
+            found[call] = (branches, operands, repeater)
     return found
 
 
@@ -339,7 +338,7 @@ class _KeyFlow:
         if qualname.startswith(("jax.", "numpy.")):
             given = (*call.args, *(k.value for k in call.keywords))
             return not any(type(a) is ast.Lambda or callee(a) is not None for a in given)
-        function = callee(self.finder.runs(call)[0]) if call in self.consumers else None
+        function = self.finder.function_run(call) if call in self.consumers else None
         return isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
             type(n) is ast.Call and callee(n.func) is not None
             or type(n) is ast.Attribute and type(n.ctx) is not ast.Load for n in ast.walk(function))

@@ -188,3 +188,14 @@ def test_a_changed_plugin_reads_none_of_the_old_summaries(tmp_path, monkeypatch)
     written = {p.name for p in folder.iterdir()} - before
     assert written and all(name not in before for name in written)
     assert any(not name.startswith("findings-") for name in written)  # summaries, not only findings
+
+
+def test_a_module_that_appears_under_an_imported_name_is_seen(tmp_path):
+    """Whether an absolute import names a project module is part of the answers: once ``sampling``
+    appears beside the package, the key its function consumes is consumed again."""
+    package = write_project(tmp_path)
+    (package / "loop.py").write_text("import jax\nfrom jax import random\nimport sampling\n\n\ndef run(key):\n"
+                                     "    a = jax.jit(sampling.noise)(key)\n    return a, random.normal(key)\n")
+    assert lint(tmp_path, "pkg/loop.py") == []
+    (tmp_path / "sampling.py").write_text("from jax import random\n\n\ndef noise(k):\n    return random.normal(k)\n")
+    assert codes_at(lint(tmp_path, "pkg/loop.py")) == [(8, "JNP601")]

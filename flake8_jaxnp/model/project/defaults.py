@@ -59,6 +59,13 @@ class OtherModules:
         self.consulted.append((question, arguments, answer(found)))
         return found
 
+    def project_module(self, dotted):
+        """Whether an absolute import of the top package ``dotted`` names a module of the project
+        (``is_project_module``), for a check that asks no other module about the names of an import that
+        does not: a module that appears under that name later changes the answer, and the findings are
+        not reused."""
+        return self.answered("project_module", [dotted], self.is_project_module(dotted))
+
     def transform_alias(self, binding, attributes=()):
         """[transform, [[keyword, source]]] that an imported project name stands for where it decorates
         a def (``summaries.transform_aliases``), or None."""

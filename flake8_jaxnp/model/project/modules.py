@@ -33,7 +33,7 @@ NUMPY = "(numpy)"  # the part of a summary numpy_summary gives (no def's name)
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes",
-             "passed_arrays", "given_dtypes")
+             "passed_arrays", "given_dtypes", "project_module")
 # The parts of a summary that a question of a module's classes or constants reads, and the roots' part
 # (``_roots``), each kept on disk beside the module's key as a def's part is: no def has these names.
 PARTS, ROOTS = (CLASSES, NUMPY), "(roots)"
