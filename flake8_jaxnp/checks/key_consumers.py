@@ -274,9 +274,10 @@ class Consumers:
         """The key that ``module.apply(variables, ..., rngs={"dropout": key})`` hands to a layer that draws
         from it on every call: the same-file Linen Module's ``__call__`` (no ``method=``) builds and calls,
         before its first compound statement, a layer measured to draw from that rngs collection
-        (``draws_when_applied``), each option it is built or called with as measured (a rate, not
-        ``deterministic``): a constant, or ``not flag`` of a ``__call__`` parameter the call, or its
-        default, sets. Else None: a dropout that may be off draws nothing."""
+        (``draws_when_applied``), each option it is built or called with (by keyword, nothing else given
+        to the call) as measured (a rate, not ``deterministic``): a constant, or ``not flag`` of a
+        ``__call__`` parameter the call, or its default, sets. Else None: a dropout that may be off, or
+        given its own ``rng``, draws nothing from the key."""
         func = call.func
         if not call.keywords or type(func) is not ast.Attribute or func.attr != "apply":
             return None  # (asked of every call: the cheap test first)
@@ -303,11 +304,12 @@ class Consumers:
         for inner in every_call_consumers(method, lambda node: type(node) is ast.Call):
             built = self.model.constructor(inner.func)
             facts = _applied_layers().get(self.model.qualname(built.func)) if built is not None else None
-            if facts is None or facts["rngs"] not in keys or len(built.args) > len(facts["options"]):
-                continue
-            measured = dict(facts["options"])
+            measured = dict(facts["options"]) if facts is not None else {}
+            if facts is None or facts["rngs"] not in keys or len(built.args) > len(measured) \
+                    or len(inner.args) > 1 or any(k.arg not in measured for k in inner.keywords):
+                continue  # (the call's other arguments, deterministic by position or its own rng=, are not read)
             options = {**dict(zip(measured, built.args)), **{k.arg: k.value for k in built.keywords},
-                       **{k.arg: k.value for k in inner.keywords if k.arg in measured}}
+                       **{k.arg: k.value for k in inner.keywords}}
             if all(name in measured and truth(value) is bool(measured[name]) for name, value in options.items()):
                 return keys[facts["rngs"]]
         return None
@@ -383,7 +385,8 @@ class Consumers:
         where = self.model.enclosing_function(store)
         owner = self.model.parent(where) if where is not None else None
         return type(owner) is ast.ClassDef and owner is not cls and type(store.value) is ast.Name \
-            and store.value.id == "self" and not _derived(owner, cls) and not _derived(cls, owner)
+            and store.value.id == "self" \
+            and not _derived(self.model, owner, cls) and not _derived(self.model, cls, owner)
 
     def _field_key(self, call, func, callee):
         """(the object, how, ()) when ``call`` runs a method on an object it names (``block(x)``
@@ -543,6 +546,18 @@ def _passed_key(call, names, consumed, returned, posonly):
     return None
 
 
-def _derived(cls, base):
-    """Whether the ClassDef ``cls`` names ``base`` among its bases."""
-    return any(type(each) is ast.Name and each.id == base.name for each in cls.bases)
+def _derived(model, cls, base):
+    """Whether the ClassDef ``cls`` derives from ``base``: names it among its bases, or a class of the
+    file named there that derives from it (``G(M)``, ``M(S)``; every class of that name counts)."""
+    named = {}
+    for each in model.nodes(ast.ClassDef):
+        named.setdefault(each.name, []).append(each)
+    pending, seen = [cls], set()
+    while pending:
+        for each in pending.pop().bases:
+            if type(each) is ast.Name and each.id not in seen:
+                if each.id == base.name:
+                    return True
+                seen.add(each.id)
+                pending.extend(named.get(each.id, ()))
+    return False

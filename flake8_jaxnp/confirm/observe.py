@@ -240,7 +240,7 @@ def is_promotion_error(exc):
 
 # Globals a line cannot mutate, whatever method it calls on them: a module, and immutable values
 # (a NamedTuple such as an optax transformation, whose ``update`` is a function it holds).
-UNMUTABLE = (types.ModuleType, tuple, frozenset, str, bytes, int, float, complex)
+_IMMUTABLE = (types.ModuleType, tuple, frozenset, str, bytes, int, float, complex)
 
 
 def _outlives_trace(kind, name, place, run):
@@ -250,7 +250,7 @@ def _outlives_trace(kind, name, place, run):
     if kind == "global":
         namespace = run.module.__dict__ if run.module is not None and run.module.__file__ == place[0] else None
         value = namespace.get(name) if namespace is not None else _global_of(place[0], name)
-        return not isinstance(value, UNMUTABLE)
+        return not isinstance(value, _IMMUTABLE)
     return (place, name) in run.rec.leaks
 
 

@@ -39,7 +39,6 @@ class Conventions:
         self.names = names
         self.instances = instances  # which class, and which call, an object comes from
         self.class_named = instances.class_named  # a base-class expression -> the same-file ClassDef, or None
-        self._attribute_stores = None  # attribute name -> how many stores of it the module has (_stored_dtypes)
 
     def module_facts(self, cls, depth=0):
         """What the generator measured of the framework Module base ``cls`` derives from, directly
@@ -278,22 +277,24 @@ class Conventions:
         """{field: dtype} for the fields that the ``__init__`` building ``cls`` (its own, or its nearest
         same-file base's) stores once with ``self.<field> = ...``, where the module stores no other
         attribute of that name, as its forward pass (``stored(init, expr)``) gives an array of a known
-        dtype (``self.pos = jnp.asarray(table)``): nothing else can change what the field holds."""
-        init, seen = None, set()
+        dtype (``self.pos = jnp.asarray(table)``): nothing else can change what the field holds. A field
+        those classes declare with a value (``pos: jax.Array = eqx.field(converter=...)``) is left out."""
+        init, seen = None, []
         while cls is not None and cls not in seen and init is None:
-            seen.add(cls)
+            seen.append(cls)
             init = method_in(cls, "__init__")
             cls = self.class_named(cls.bases[0]) if init is None and len(cls.bases) == 1 else None
         if init is None or not init.args.args:
             return {}
-        if self._attribute_stores is None:
-            self._attribute_stores = Counter(node.attr for node in self.names.by_type.get(ast.Attribute, ())
-                                             if type(node.ctx) is not ast.Load)
-        found, owner = {}, init.args.args[0].arg
+        declared = {target.id for each in seen for stmt in each.body if type(stmt) in (ast.Assign, ast.AnnAssign)
+                    and stmt.value is not None
+                    for target in (stmt.targets if type(stmt) is ast.Assign else [stmt.target])
+                    if type(target) is ast.Name}
+        found, owner, stores = {}, init.args.args[0].arg, self.instances.attribute_stores()
         for stmt in ast.walk(init):
             target = stmt.targets[0] if type(stmt) is ast.Assign and len(stmt.targets) == 1 else None
             if type(target) is ast.Attribute and type(target.value) is ast.Name and target.value.id == owner \
-                    and self._attribute_stores[target.attr] == 1:
+                    and stores[target.attr] == 1 and target.attr not in declared:
                 value = stored(init, stmt.value)
                 if value.kind in (JAX, TRACER) and value.dtype is not None:
                     found[target.attr] = value.dtype

@@ -16,7 +16,7 @@ from .kinds import (ARRAYS, EACH, GENERATOR, JAX, JAX_TREE, NNX_GRAPH, NUMPY, ON
                     TRACED, TRACER, TRACER_TREE, TREES, UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 
 SAME_KIND_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "flat"})
-PYTHON_INT = Value(PYTHON, "int64", weak=True)  # x.ndim, an item of x.shape
+PYTHON_INT = Value(PYTHON, "int64", weak=True)  # a Python int: x.ndim, an item of x.shape, a range() counter
 DATA_ARGUMENT_FUNCTIONS = frozenset({"array", "asarray", "asanyarray", "ascontiguousarray", "copy"})
 GENERATOR_CONSTRUCTORS = frozenset({"numpy.random.default_rng", "numpy.random.Generator"})
 NUMPY_ARRAY_MODULES = frozenset({"numpy", "numpy.linalg", "numpy.fft", "numpy.random"})
@@ -278,6 +278,11 @@ def _asks_dtype(flow, expr):
     return not (value.weak or value.container and all(v.weak for _, v in value.members or ()))
 
 
+def _python_number(value):
+    """Whether ``value`` is a Python int or float (``scalar_results`` measured these, not bools nor complexes)."""
+    return value is not None and value.weak and value.dtype in ("int64", "float64")
+
+
 def _indexes_like_an_array(flow, indexed):
     """Whether ``indexed[i]`` with a traced ``i`` can only be an array's index, a tracer, where it does not
     raise (a list's, tuple's, dict's and NumPy array's do): not ``x.at[i]`` (an update reference) nor a
@@ -431,7 +436,7 @@ def _jax_dtype(flow, call_node, qualname, name):
     elif dtype is None and name in api.bool_result_functions():
         dtype = "bool"
     elif dtype is None and "jax" in api.scalar_results().get(name, ()) and call_node.args and not call_node.keywords \
-            and all(type(a) is not ast.Starred and flow.values.get(a, UNKNOWN_VALUE).weak for a in call_node.args):
+            and all(type(a) is not ast.Starred and _python_number(flow.values.get(a)) for a in call_node.args):
         scalar = api.scalar_results()[name]["jax"]  # jnp.arange(n) of a Python int: int32, as measured
         dtype = scalar["float" if any(flow.values[a].dtype == "float64" for a in call_node.args) else "int"]
     elif dtype is None and qualname in api.dtype_keeping_functions() and len(call_node.args) == 1 \

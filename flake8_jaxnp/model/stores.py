@@ -35,7 +35,7 @@ class ObjectStores:
         display (``self.returns = []``) or to a ``defaultdict`` of a builtin container whose items the
         file never stores (``self.history = defaultdict(list)``): every method sees that kind of
         container (its items may change, its kind does not)."""
-        init, found, stores = method_in(cls, "__init__"), {}, self._stores()
+        init, found, stores = method_in(cls, "__init__"), {}, self.attribute_stores()
         for attr, value in self._init_stores(cls, init, stores, 1).items() if init is not None else ():
             kind = type(value)
             if kind in LITERALS and LITERALS[kind] != "generator":
@@ -57,7 +57,7 @@ class ObjectStores:
         if init is None or cls.bases:
             return {}
         scope = self.names.scopes.get(init)
-        stores = self._init_stores(cls, init, self._stores(through_self=False), 0)
+        stores = self._init_stores(cls, init, self.attribute_stores(through_self=False), 0)
         return {attr: value.id for attr, value in stores.items()
                 if type(value) is ast.Name and value.id in positional_names(init, bound=True)
                 and len(scope.bindings.get(value.id, ())) == 1}
@@ -77,7 +77,7 @@ class ObjectStores:
         return {attr for attr, param in self.stored_arguments(cls).items()
                 if values.get(argument_for(built, names, param), UNKNOWN_VALUE).holds_tracers}
 
-    def _stores(self, through_self=True):
+    def attribute_stores(self, through_self=True):
         """Counter of the stores in the file of each attribute name (``through_self``: those through
         ``self`` too), and of ``[attribute]`` for each item store into an attribute."""
         key = "stored" if through_self else "stored_elsewhere"
@@ -92,7 +92,8 @@ class ObjectStores:
 
     def _init_stores(self, cls, init, stores, most):
         """{attribute: the value it is given} for the attributes that the ClassDef ``cls`` binds once, in
-        the body of its ``init`` by a plain assignment, and that ``stores`` count ``most`` times at most."""
+        the body of its ``init`` by a plain assignment, and that ``stores`` (``attribute_stores``) count
+        ``most`` times at most."""
         found = {}
         for attr, assignments in self.self_assignments(cls).items():
             statement, targets = assignments[0]
@@ -108,7 +109,8 @@ class ObjectStores:
         ``self``, when no same-file class derives from it), the file stores ``attr`` through no other
         name, each store is a plain assignment and no class body binds the name; else None."""
         name, attr = expr.value, expr.attr
-        if type(name) is not ast.Name or not self._stores()[attr] or self._stores(through_self=False)[attr]:
+        stores = self.attribute_stores
+        if type(name) is not ast.Name or not stores()[attr] or stores(through_self=False)[attr]:
             return None
         method = self.names.parameter_of(name)
         own = self.names.parent.get(method)

@@ -226,7 +226,7 @@ class FunctionFlow:
         """What a for loop or comprehension over ``iterable`` binds on each iteration."""
         value = self.eval(iterable, env)
         if isinstance(iterable, ast.Call) and self.names.qualname(iterable.func) == "builtins.range":
-            return Value(PYTHON, "int64", weak=True)  # a loop counter: a Python int
+            return library.PYTHON_INT  # a loop counter: a Python int
         return containers.element(value)
 
     def _loop(self, stmt, env, enter):

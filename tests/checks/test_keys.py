@@ -699,6 +699,26 @@ def test_an_equinox_dropout_draws_from_its_key_when_built_as_measured(lint_body,
     assert codes(lint_body, body) == ([(5, "JNP601")] if reported else [])
 
 
+LINEN = "import flax.linen as nn\n\n\nclass Net(nn.Module):\n    @nn.compact\n    def __call__(self, x, train=True):\n" \
+        "        return {dropout}\n\n\ndef f(params, x, key):\n    m = Net()\n    for _ in range(3):\n" \
+        "        m.apply(params, x, {given}rngs={{'dropout': key}})\n"
+
+
+@pytest.mark.parametrize("dropout, given, reported", [
+    ("nn.Dropout(0.5, deterministic=not train)(x)", "", True),
+    ("nn.Dropout(0.5)(x, deterministic=not train)", "", True),
+    ("nn.Dropout(0.5)(x, deterministic=not train)", "False, ", False),  # train=False: deterministic
+    # the call's deterministic given by position: not read, so the dropout may be off
+    ("nn.Dropout(0.5)(x, not train)", "False, ", False),
+    ("nn.Dropout(0.5)(x, True)", "", False),
+    ("nn.Dropout(0.5)(x, **{'deterministic': True})", "", False),
+    ("nn.Dropout(0.5)(x, deterministic=False, rng=jax.random.key(0))", "", False),  # its own key
+])
+def test_a_linen_apply_draws_from_its_dropout_key_when_the_dropout_is_on(lint_body, dropout, given, reported):
+    body = LINEN.format(dropout=dropout, given=given)
+    assert codes(lint_body, body) == ([(13, "JNP601")] if reported else [])
+
+
 ROTATING = ("class S:\n    def __init__(self, key):\n        self.key = key\n    def explore(self):\n"
             "        self.key, k = random.split(self.key)\n        return random.uniform(k)\n")
 
@@ -726,6 +746,16 @@ def test_key_an_object_rotates(lint_body, body, line):
 def test_a_field_the_class_rotates_consumed_without_a_new_key(lint_body, body, expected):
     """A method that consumes the rotated ``self.key`` on every call and stores nothing back."""
     assert codes(lint_body, ROTATING + body) == expected
+
+
+@pytest.mark.parametrize("subclasses", [
+    "class G(S):\n    def reset(self, key):\n        self.key = key\n",
+    "class M(S):\n    pass\nclass G(M):\n    def reset(self, key):\n        self.key = key\n",  # through a base
+])
+def test_a_field_a_subclass_stores_is_not_only_rotated(lint_body, subclasses):
+    """A subclass's method storing ``self.key`` stores the field of the class's own objects."""
+    body = ROTATING + "    def noise(self):\n        return random.normal(self.key)\n" + subclasses
+    assert codes(lint_body, body) == []
 
 
 def test_a_field_no_method_rotates_is_a_fixed_key(lint_body):

@@ -236,6 +236,8 @@ EQX = "import equinox as eqx\n\n\nclass Gate(eqx.Module):\n    bias: jax.Array\n
     # an array's shape holds Python ints: arange of one is int32 (measured), a float32 ones() meets it
     ("def f():\n    x = jnp.ones(3)\n    return jnp.arange(x.shape[0]) * x\n", [(3, "JNP401")]),
     ("def f():\n    x = jnp.ones(3)\n    return jnp.arange(x.shape[0]) * x.ndim\n", []),
+    # measured of Python ints and floats only: a complex (or bool) argument's result is not known
+    ("def f():\n    x = jnp.arange(3)\n    return jnp.linspace(0, 1j, 3) + x\n", []),
     # a Linen parameter has its initializer's measured dtype: float32, or the one asked for
     (LINEN.format(init="nn.initializers.ones", asked=""), [(8, "JNP401")]),
     (LINEN.format(init="nn.initializers.ones", asked=", jnp.bfloat16"), []),
@@ -246,6 +248,10 @@ EQX = "import equinox as eqx\n\n\nclass Gate(eqx.Module):\n    bias: jax.Array\n
     (EQX.format(asked="", other=""), [(11, "JNP401")]),
     (EQX.format(asked=", jnp.bfloat16", other=""), []),
     (EQX.format(asked="", other="\n\ndef reset(m):\n    m.bias = None\n"), []),
+    # a field the class declares with a value (eqx.field(converter=...)) may hold another dtype than stored
+    (EQX.replace("bias: jax.Array", "bias: jax.Array = eqx.field(converter=lambda b: jnp.asarray(b, jnp.bfloat16))")
+     .format(asked="", other=""), []),
+    (EQX.replace("bias: jax.Array", "bias: jax.Array\n    scale = 2.0").format(asked="", other=""), [(12, "JNP401")]),
 ])
 def test_dtypes_of_shapes_parameters_and_fields(lint_source, body, expected):
     assert findings(lint_source, body) == expected

@@ -145,6 +145,21 @@ def test_which_parameters_an_argument_derives_from(body, passed):
     assert found == passed
 
 
+@pytest.mark.parametrize("handed, under", [
+    ("jax.grad(loss_fn)(p)", "jax.grad"),
+    ("jax.jit(loss_fn)(p)", "jax.jit"),
+    ("np.vectorize(loss_fn)(p)", None),  # another call given the nested def: no transform
+    ("functools.partial(loss_fn)(p)", None),
+])
+def test_calls_in_a_nested_def_run_under_the_transform_it_is_handed_to(handed, under):
+    from flake8_jaxnp.model.project.flows import parameter_calls
+    from flake8_jaxnp.model.syntax import module_imports
+    tree = ast.parse("import functools\nimport jax\nimport numpy as np\nfrom .helpers import h\n\n\n"
+                     f"def f(p, x):\n    def loss_fn(q):\n        return h(p)\n    return {handed}\n")
+    calls = parameter_calls(tree.body[4], module_imports(tree), {"f"})
+    assert [call[6] for call in calls if call[4] == 9] == [under]
+
+
 def test_a_conversion_two_modules_down_is_reported_at_the_loop_and_follows_its_changes(tmp_path):
     """step.py's loop calls model.record, which hands its argument to util.as_float, which
     calls float() on it: the loop's call is reported, naming both places; editing the far

@@ -138,10 +138,12 @@ def _transformed_nested(handed, imports):
     """[(start, end, transform)] for the defs nested in a function that it hands to a transform by
     name (``jax.value_and_grad(loss_fn)(p)``, ``grad_fn = jax.grad(loss_fn)``; ``handed``: [(the def,
     what is called with it)]): the calls between start and end run under that transform, so
-    what they call is differentiated too."""
-    found = []
+    what they call is differentiated too. Another call given the def (``functools.partial(loss_fn, x)``,
+    ``np.vectorize(loss_fn)``) is no transform."""
+    found, transforms = [], _function_transforms()
     for nested, called in handed:
-        transform = next(filter(None, (imported_qualname(func, imports) for func in called)), None)
+        transform = next((name for name in (imported_qualname(func, imports) for func in called)
+                          if name in transforms), None)
         if transform is not None:
             found.append(((nested.lineno, nested.col_offset), (nested.end_lineno, nested.end_col_offset), transform))
     return found
