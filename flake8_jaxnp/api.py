@@ -157,6 +157,10 @@ static_attributes = _entry("static_attributes", frozen=True)
 # jax.Array attribute -> "int" when it gives a Python int (``ndim``), "ints" a tuple of them (``shape``).
 integer_attributes = _entry("integer_attributes")
 
+# qualname -> {"keyword", "keyword_index", "positions", "names", "staged"}: functions whose result size depends on
+# the data unless the keyword is given (jnp.unique's size, jax.ops.segment_sum's num_segments).
+size_functions = _entry("size_functions")
+
 # jax.numpy qualname -> positions of arguments that set the result's shape (must be concrete).
 shape_arguments = _entry("shape_arguments")
 

@@ -16,7 +16,7 @@ def numpy_function(finding, context):
         return None
     qualname = "jax.numpy." + suggested[len("jnp."):]
     rejected = api.jnp_rejected_arguments().get(qualname, {})
-    if qualname in api.data()["jnp_size_functions"] or qualname in api.jnp_inplace_functions():
+    if qualname in api.size_functions() or qualname in api.jnp_inplace_functions():
         return None
     for call in context.calls_at(finding, fields.get("func")):
         if any(arg.keyword is not None and arg.keyword.value in rejected for arg in call.args):

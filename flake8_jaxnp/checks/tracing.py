@@ -11,8 +11,6 @@ from . import describe, rule
 
 CONVERSIONS = {"builtins.float", "builtins.int", "builtins.complex"}
 SHAPE_KEYWORDS = {"shape", "num", "N", "M", "slice_sizes", "slice_size"}
-# Shape arguments that may be traced when a size is given (JNP203 reports them instead).
-DATA_DEPENDENT_SHAPES = {"jax.numpy.repeat"}
 # lax slicers -> positions of their slice sizes, which must be static like shapes.
 SLICE_SIZES = {"jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2,)}
 ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -83,11 +81,11 @@ def _library_function_as_body(model, call):
     for position, count in traced_bodies(call, qualname).items() if qualname else ():
         body = call.args[position] if count and position < len(call.args) else None
         name = model.qualname(body) if body is not None else None
-        if name in api.data()["jnp_size_functions"] and _data_dependent(
+        if name in api.size_functions() and _data_dependent(
                 model, ast.Call(func=body, args=[ast.Constant(None)] * count, keywords=[]), name, staged=True):
             yield Finding.at(call, "JNP203", {"scope": describe(body), "transform": qualname,
                                               "what": f"{describe(body)}() on what {describe(call.func)}() gives it",
-                                              "fix": "give a function that passes size= (and fill_value=)"})
+                                              "fix": f"give a function that passes {_size_keyword(name)}="})
 
 
 def _unmapped(options, position):
@@ -172,7 +170,7 @@ def _call(model, call, abstract, staged, base):
     elif isinstance(call.func, ast.Attribute) and call.func.attr in ("item", "tolist") and not call.args \
             and model.value(call.func.value).traced:  # a tree of tracers: no container has these methods
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="keep it as an array"))
-    elif qualname in api.shape_arguments() and qualname not in DATA_DEPENDENT_SHAPES \
+    elif qualname in api.shape_arguments() and qualname not in api.size_functions() \
             and _shape_is_traced(model, call, api.shape_arguments()[qualname]) \
             or qualname in SLICE_SIZES and _shape_is_traced(model, call, SLICE_SIZES[qualname]):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
@@ -182,12 +180,9 @@ def _call(model, call, abstract, staged, base):
             or qualname == "jax.numpy.reshape" and _shape_is_traced(model, call, (1,)):
         yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
                                               fix="shapes must be static: use .shape or a static argument"))
-    elif qualname == "jax.numpy.repeat" and _traced_repeats(model, call):
-        yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}() with traced repeats",
-                                              fix="pass total_repeat_length="))
-    elif qualname in api.data()["jnp_size_functions"] and _data_dependent(model, call, qualname, staged):
+    elif qualname in api.size_functions() and _data_dependent(model, call, qualname, staged):
         yield Finding.at(call, "JNP203", dict(base, what=f"{describe(call.func)}()",
-                                              fix="pass size= (and fill_value=)"))
+                                              fix=f"pass {_size_keyword(qualname)}="))
 
 
 def _through_defaulted_module(model, func_expr):
@@ -221,22 +216,25 @@ def _shape_is_traced(model, call, positions):
     return any(_traced(model, s) for s in shapes)
 
 
-def _traced_repeats(model, call):
-    if any(k.arg in ("total_repeat_length", None) for k in call.keywords):
-        return False
-    repeats = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "repeats"), None)
-    return repeats is not None and not isinstance(repeats, ast.Starred) and _traced(model, repeats)
+def _size_keyword(qualname):
+    return api.size_functions()[qualname]["keyword"]
 
 
 def _data_dependent(model, call, qualname, staged):
-    """Whether the call's result size depends on traced data: a traced argument, or in a staging trace
-    any (omnistaging stages the call: measured, each of these fails under jax.jit on NumPy constants)."""
+    """Whether the call's result size depends on traced data: the keyword that fixes it is not given,
+    and an argument at a measured position is traced, or in a staging trace the function fails on NumPy
+    constants too (omnistaging stages the call: measured, ``jnp.unique`` but not ``jnp.repeat``)."""
+    facts = api.size_functions()[qualname]
     keywords = {k.arg for k in call.keywords}
-    if "size" in keywords or None in keywords:
+    index = facts["keyword_index"]
+    if facts["keyword"] in keywords or None in keywords or index is not None and len(call.args) > index \
+            or any(isinstance(a, ast.Starred) for a in call.args):
         return False
     if qualname == "jax.numpy.where" and (len(call.args) != 1 or keywords & {"x", "y"}):
         return False
-    return staged or any(_traced(model, a) for a in call.args if not isinstance(a, ast.Starred))
+    sizing = [call.args[p] for p in facts["positions"] if p < len(call.args)]
+    sizing += [k.value for k in call.keywords if k.arg in facts["names"]]
+    return staged and facts["staged"] or any(_traced(model, arg) for arg in sizing)
 
 
 def _truth_test(model, test, base):

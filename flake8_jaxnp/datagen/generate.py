@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from . import (bodies, config_flags, dtype_keeping, frameworks, gradients, operands, release_history, replacements,
-               scipy_functions, stack, tables, transforms)
+               scipy_functions, sizes, stack, tables, transforms)
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
@@ -323,16 +323,6 @@ def _parameters(func):
     return {("**" if p.kind is p.VAR_KEYWORD else p.name) for p in params}
 
 
-def _size_functions(jnp_names):
-    """jax.numpy functions whose output shape needs size= under tracing."""
-    result = []
-    for qualname in jnp_names:
-        params = _parameters(_resolve(qualname)) if callable(_resolve(qualname)) else None
-        if params and "size" in params and "fill_value" in params:
-            result.append(qualname)
-    return result
-
-
 def _promotion_table():
     """{"jax"|"numpy": {a: {b: result}}}: binary-operation result dtypes, by running
     jnp.promote_types and np.promote_types; NumPy pairs it refuses are left out."""
@@ -479,7 +469,9 @@ def _build():
     scalar_results = tables.scalar_results(_resolve, _public, UNSAFE_TO_PROBE)
     traced_by = transforms.transforms(_resolve, _public)
     lax_bodies = bodies.lax_bodies(_resolve, _public)
-    size_functions = _size_functions(jnp_names)
+    size_functions = sizes.size_functions(
+        [*jnp_names, *(f"{module}.{name}" for module in sizes.SIZED_MODULES for name in _public(_resolve(module)))],
+        _resolve, UNSAFE_TO_PROBE)
     framework_entries = frameworks.framework_entries(DATA_FILE, _resolve)
     removed_names = _removed_names()
     where_unsafe = {**_where_unsafe_functions(), **gradients.unsafe_at_zero_vector(_resolve)}
@@ -494,7 +486,7 @@ def _build():
         "numpy_functions": sorted(q for q, _ in _numpy_functions()),
         "numpy_random": sorted(f"numpy.random.{n}" for n in _public(np.random)),
         "jnp_names": jnp_names,
-        "jnp_size_functions": size_functions,
+        "size_functions": size_functions,
         "transforms": traced_by,
         "transform_positional_options": transforms.positional_options(traced_by, _resolve),
         "lax_bodies": lax_bodies,
@@ -515,7 +507,8 @@ def _build():
         "integer_attributes": tables.integer_attributes(),
         "shape_arguments": tables.shape_arguments([*jnp_names, *(f"jax.{module}.{name}" for module in ("lax", "nn")
                                                                  for name in _public(getattr(jax, module)))],
-                                                  size_functions, _resolve, random_samplers),
+                                                  [q for q, facts in size_functions.items() if facts["staged"]],
+                                                  _resolve, random_samplers),
         "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
         "numpy_random_dtypes": tables.numpy_random_dtypes(),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),

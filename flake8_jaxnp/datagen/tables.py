@@ -392,7 +392,7 @@ def _attribute_kinds(classify):
 
 
 # ---- shape arguments -------------------------------------------------------------------------
-def shape_arguments(array_functions, size_functions, resolve, samplers=()):
+def shape_arguments(array_functions, data_sized, resolve, samplers=()):
     """{qualname: [positions]}: arguments of jax.numpy, jax.lax and jax.nn functions and
     jax.random samplers that must be concrete.
 
@@ -403,8 +403,8 @@ def shape_arguments(array_functions, size_functions, resolve, samplers=()):
     so the value must be concrete (``jnp.zeros(n)``, ``jnp.split(x, n)``, ``jax.random.normal(key,
     (n,))``; ``jnp.tile(x, n)`` fails with a TypeError, its reps being a hashed parameter), unless
     a traced array there works (``permutation(key, x)`` shuffles an array, ``histogram(a, bins)`` takes
-    edges). Functions that take ``size=`` are left out: their concrete-data need is the data's,
-    which JNP203 reports.
+    edges). ``data_sized`` functions are left out: staged, they fail whatever they are given (``jnp.unique``
+    without ``size=``), their need being the data's, which JNP203 reports.
     """
     import jax
     import jax.numpy as jnp
@@ -414,7 +414,7 @@ def shape_arguments(array_functions, size_functions, resolve, samplers=()):
     found = {}
     for qualname, starts in leads.items():
         func = resolve(qualname)
-        if qualname in size_functions or not callable(func) or inspect.isclass(func):
+        if qualname in data_sized or not callable(func) or inspect.isclass(func):
             continue
         positions = set()
         for lead in starts:

@@ -244,6 +244,24 @@ def test_non_array_functions():
     assert not {"sum", "zeros", "where", "split", "isnan"} & names
 
 
+def test_size_functions_record_the_keyword_that_fixes_the_size():
+    sized = api.size_functions()
+    assert sized["jax.ops.segment_sum"] == {"keyword": "num_segments", "keyword_index": 2, "positions": [1],
+                                            "names": ["segment_ids"], "staged": True}
+    assert sized["jax.numpy.unique"]["keyword"] == "size" and sized["jax.numpy.unique"]["staged"]
+    assert not sized["jax.numpy.repeat"]["staged"]  # an int count works staged: its shape argument
+    assert not {"jax.numpy.sum", "jax.numpy.zeros"} & sized.keys()
+
+
+def test_segment_sum_without_num_segments_fails_under_jit_and_under_vmap_of_its_ids():
+    ids = jnp.array([0, 0, 1])
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.jit(lambda data: jax.ops.segment_sum(data, ids))(jnp.ones(3))
+    with pytest.raises(jax.errors.ConcretizationTypeError):
+        jax.vmap(lambda row: jax.ops.segment_sum(jnp.ones(3), row))(jnp.stack([ids, ids]))
+    assert jax.vmap(lambda row: jax.ops.segment_sum(row, ids))(jnp.ones((2, 3))).shape == (2, 2)
+
+
 def test_tuple_result_functions():
     names = api.tuple_result_functions()
     assert {"split", "nonzero", "meshgrid", "svd", "eigh", "unique", "divmod", "atleast_1d"} <= names
