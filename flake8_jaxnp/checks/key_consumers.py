@@ -374,19 +374,10 @@ class Consumers:
             if node.attr in read and type(node.ctx) is not ast.Load:
                 where = self.model.enclosing_function(node)
                 if where is not None and self.model.parent(where) is cls and where.name == "__init__" \
-                        or self._another_objects(node, cls):
+                        or self.model.stores_another_object(node, cls):
                     continue
                 read.discard(node.attr)
         return {f"self.{attr}" for attr in read}
-
-    def _another_objects(self, store, cls):
-        """Whether ``store`` (``self.<field> = ...``) stores the field of another object than those of the
-        ClassDef ``cls``: it is in a method of another class, neither a base nor a subclass of ``cls``."""
-        where = self.model.enclosing_function(store)
-        owner = self.model.parent(where) if where is not None else None
-        return type(owner) is ast.ClassDef and owner is not cls and type(store.value) is ast.Name \
-            and store.value.id == "self" \
-            and not _derived(self.model, owner, cls) and not _derived(self.model, cls, owner)
 
     def _field_key(self, call, func, callee):
         """(the object, how, ()) when ``call`` runs a method on an object it names (``block(x)``
@@ -415,7 +406,8 @@ class Consumers:
         if key is None or type(cls) is not ast.ClassDef:
             return None
         for node in self.model.nodes(ast.Attribute):
-            if node.attr == key.attr and type(node.ctx) is not ast.Load and not self._another_objects(node, cls):
+            if node.attr == key.attr and type(node.ctx) is not ast.Load \
+                    and not self.model.stores_another_object(node, cls):
                 where = self.model.enclosing_function(node)
                 if where is None or self.model.parent(where) is not cls or type(node.value) is not ast.Name \
                         or node.value.id != "self" or where.name != "__init__" and not self._rotates_at(where, node):
@@ -544,20 +536,3 @@ def _passed_key(call, names, consumed, returned, posonly):
         if argument is not None:
             return argument, how, tuple(position for position, name in returned if name == param)
     return None
-
-
-def _derived(model, cls, base):
-    """Whether the ClassDef ``cls`` derives from ``base``: names it among its bases, or a class of the
-    file named there that derives from it (``G(M)``, ``M(S)``; every class of that name counts)."""
-    named = {}
-    for each in model.nodes(ast.ClassDef):
-        named.setdefault(each.name, []).append(each)
-    pending, seen = [cls], set()
-    while pending:
-        for each in pending.pop().bases:
-            if type(each) is ast.Name and each.id not in seen:
-                if each.id == base.name:
-                    return True
-                seen.add(each.id)
-                pending.extend(named.get(each.id, ()))
-    return False

@@ -50,6 +50,7 @@ class Model:
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None
         self.bound_method = roots.instances.bound_method  # whether obj.<name> is a method bound on each access
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds
+        self.stores_another_object = roots.instances.stores_another_object  # a store on an unrelated class's self
         self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
         self.built_by = roots.built.built_by  # the calls of other modules' functions a value may come from
         self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static

@@ -38,7 +38,8 @@ class Instances(CarriedStructure, ObjectStores):
         self._classes = {}  # (parameter arg node, what names a class) -> its class, or None
         self._passed = {}  # (def, parameter, what names a class) -> the classes its calls pass it (_classes_passed)
         self._assignments = {}  # ClassDef -> its assignments of self.<attribute> (self_assignments)
-        self._stored_attributes = {}  # which stores are counted -> their Counter (attribute_stores), on demand
+        self._stored_attributes = {}  # ClassDef (None: any object) -> its Counter (attribute_stores), on demand
+        self._sharing = None  # ClassDef -> those that may share its objects (stores_another_object), on demand
         self._body_names = {}  # ClassDef -> the names its body binds (stored_values), on demand
         self._self_returning = None  # method name -> the methods that return self (_returning_self), on demand
 

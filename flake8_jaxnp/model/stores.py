@@ -9,7 +9,8 @@ from collections import Counter
 from .carried import MAX_DEPTH as _MAX_DEPTH
 from .containers import DEFAULT_DICT, LITERALS, defaulting
 from .kinds import PYTHON, UNKNOWN_VALUE, Shaped
-from .syntax import argument_for, block_children, class_body_names, method_in, positional_names, walk_own
+from .syntax import (argument_for, block_children, class_body_names, method_in, positional_names, sharing_instances,
+                     walk_own)
 
 
 class ObjectStores:
@@ -50,14 +51,14 @@ class ObjectStores:
     def stored_arguments(self, cls):
         """{attribute: parameter} for the attributes that the ClassDef ``cls``, with no base, binds once
         in the body of its ``__init__`` (``_init_stores``) to a parameter the body never rebinds
-        (``self.phase = phase``), and that no store in the file binds through another name than ``self``
-        (another class's ``self.phase`` is another object's): every method of an object sees there
-        what its construction passed."""
+        (``self.phase = phase``), and that no other store in the file may bind on its objects (another
+        class's ``self.phase`` is another object's: ``attribute_stores``): every method of an object sees
+        there what its construction passed."""
         init = method_in(cls, "__init__")
         if init is None or cls.bases:
             return {}
         scope = self.names.scopes.get(init)
-        stores = self._init_stores(cls, init, self.attribute_stores(through_self=False), 0)
+        stores = self._init_stores(cls, init, self.attribute_stores(cls), 1)
         return {attr: value.id for attr, value in stores.items()
                 if type(value) is ast.Name and value.id in positional_names(init, bound=True)
                 and len(scope.bindings.get(value.id, ())) == 1}
@@ -77,18 +78,33 @@ class ObjectStores:
         return {attr for attr, param in self.stored_arguments(cls).items()
                 if values.get(argument_for(built, names, param), UNKNOWN_VALUE).holds_tracers}
 
-    def attribute_stores(self, through_self=True):
-        """Counter of the stores in the file of each attribute name (``through_self``: those through
-        ``self`` too), and of ``[attribute]`` for each item store into an attribute."""
-        key = "stored" if through_self else "stored_elsewhere"
-        if key not in self._stored_attributes:
+    def attribute_stores(self, cls=None):
+        """Counter of the stores in the file of each attribute name, and of ``[attribute]`` for each item
+        store into an attribute; with the ClassDef ``cls``: those that may reach its objects, less the stores
+        on the ``self`` of another class's methods (``stores_another_object``)."""
+        if cls not in self._stored_attributes:
             attributes = self.names.by_type.get(ast.Attribute, ())
-            counted = self._stored_attributes[key] = Counter(
+            counted = self._stored_attributes[cls] = Counter(
                 node.attr for node in attributes if type(node.ctx) is ast.Store
-                and (through_self or type(node.value) is not ast.Name or node.value.id != "self"))
+                and (cls is None or not self.stores_another_object(node, cls)))
             counted.update(f"[{node.value.attr}]" for node in self.names.by_type.get(ast.Subscript, ())
                            if type(node.ctx) is not ast.Load and type(node.value) is ast.Attribute)
-        return self._stored_attributes[key]
+        return self._stored_attributes[cls]
+
+    def stores_another_object(self, store, cls):
+        """Whether ``store`` (``self.<field> = ...``) stores the field of objects that cannot be instances of
+        the ClassDef ``cls``: it is on the ``self`` of a method of a class that shares no object with it
+        (``sharing_instances``)."""
+        where = self.names.enclosing_function(store)
+        owner = self.names.parent.get(where)
+        if type(owner) is not ast.ClassDef or type(store.value) is not ast.Name or store.value.id != "self":
+            return False
+        if self._sharing is None:
+            classes = {}
+            for each in self.names.by_type.get(ast.ClassDef, ()):
+                classes.setdefault(each.name, []).append(each)
+            self._sharing = sharing_instances(classes)
+        return owner not in self._sharing[cls]
 
     def _init_stores(self, cls, init, stores, most):
         """{attribute: the value it is given} for the attributes that the ClassDef ``cls`` binds once, in
@@ -106,11 +122,11 @@ class ObjectStores:
         """[(method, value)] for each store ``self.<attr> = value`` that can have put what ``expr``
         (``foo.factors``, ``self.factors``) reads: the stores in the methods of the object's class and
         of its same-file bases, where its class is known (``classes_of``; a method's own class for its
-        ``self``, when no same-file class derives from it), the file stores ``attr`` through no other
-        name, each store is a plain assignment and no class body binds the name; else None."""
+        ``self``, when no same-file class derives from it), no other store in the file may reach its
+        objects (``attribute_stores``), each store is a plain assignment and no class body binds the
+        name; else None."""
         name, attr = expr.value, expr.attr
-        stores = self.attribute_stores
-        if type(name) is not ast.Name or not stores()[attr] or stores(through_self=False)[attr]:
+        if type(name) is not ast.Name or not self.attribute_stores()[attr]:
             return None
         method = self.names.parameter_of(name)
         own = self.names.parent.get(method)
@@ -122,6 +138,7 @@ class ObjectStores:
             classes = self.classes_of(name)
         found = []
         for cls in classes or ():
+            first, reaching = len(found), self.attribute_stores(cls)[attr]
             for _ in range(_MAX_DEPTH):
                 for statement, targets in self.self_assignments(cls).get(attr, ()):
                     if type(statement) is not ast.Assign or len(targets) != 1:
@@ -138,4 +155,6 @@ class ObjectStores:
                     return None
             else:  # (a long chain of bases: not followed)
                 return None
+            if reaching != len(found) - first:
+                return None  # stored through another name, or on the self of a class deriving from it
         return found or None

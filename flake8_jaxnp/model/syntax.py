@@ -382,6 +382,34 @@ def class_body_names(cls):
     return bound_names(*cls.body)
 
 
+def sharing_instances(classes):
+    """{ClassDef: the ClassDefs one of whose objects may be an instance of it too} for the file's classes
+    (``classes``: {name: [ClassDef]}, those a base may name): a store on the ``self`` of a method of any
+    other class reaches none of its objects. Two classes share objects where one derives from the other, or
+    a class derives from both, through bases that name them (every class of a name). A base from elsewhere
+    cannot derive from this file's classes (but through an import cycle), nor is a class in an importer
+    that derives from two of them seen: neither is followed."""
+    found = {}
+    for each in classes.values():
+        for cls in each:
+            ancestry = _ancestry(cls, classes)
+            for one in ancestry:
+                found.setdefault(one, set()).update(ancestry)
+    return found
+
+
+def _ancestry(cls, classes):
+    """The ClassDef ``cls`` and those its bases name in ``classes``, through theirs."""
+    found, pending = [cls], [cls]
+    while pending:
+        for base in pending.pop().bases:
+            for named in classes.get(base.id, ()) if type(base) is ast.Name else ():
+                if named not in found:
+                    found.append(named)
+                    pending.append(named)
+    return found
+
+
 def none_tested(test):
     """The name that ``test`` compares with ``is None`` (``if key is None:``), or None."""
     if type(test) is ast.Compare and type(test.left) is ast.Name and len(test.ops) == 1 \

@@ -245,6 +245,9 @@ def test_a_jitted_bound_method_keeps_the_attributes_its_trace_reads(more, kept):
     ("class LoggedTrainer(Logging, Trainer):", {}),  # several bases: it may derive from Trainer
     ("class Evaluator:\n    @staticmethod\n    def make(self):\n        self.step = forward\n"
      "    def __init__(self):\n        pass\nclass Other:", {}),  # a staticmethod's first parameter is no self
+    ("class Evaluator(Base):", {"step": ["lr"]}),  # a base from elsewhere cannot derive from Trainer
+    ("class Evaluator:\n    def __init__(self):\n        self.step = forward\nclass Both(Evaluator, Trainer):\n"
+     "    pass\nclass Other:", {}),  # a Both is an Evaluator and a Trainer: Evaluator's self may be a Trainer
 ])
 def test_another_class_that_stores_the_attribute_on_its_own_self_leaves_the_jitted_call(other, kept):
     transforms = transform_tables(())[0]

@@ -166,3 +166,23 @@ def test_a_while_test_runs_again_with_what_the_body_leaves():
     assert model.value_on_repeat(skipping) is None  # a continue goes back with what it had
     assert model.value_on_repeat(counted.left) == Value(JAX_TREE)
     assert model.value_on_repeat(model.nodes(ast.Return)[0]) is None  # not in a while test
+
+
+def test_a_store_on_another_class_self_reaches_objects_of_classes_sharing_its_objects_only():
+    model = model_of(
+        "class A:\n    def __init__(self, key):\n        self.key = key\n"
+        "class B:\n    def reset(self):\n        self.key = 0\n"
+        "class C(A):\n    def reset(self):\n        self.key = 1\n"
+        "class D(A):\n    pass\n"
+        "class E:\n    def reset(self):\n        self.key = 2\n"
+        "class F(D, E):\n    pass\n"
+        "def reset(self):\n    self.key = 3\n")
+    classes = {cls.name: cls for cls in model.nodes(ast.ClassDef)}
+    stores = {ast.unparse(model.parent(node).value): node for node in model.nodes(ast.Attribute)
+              if type(node.ctx) is ast.Store and type(model.parent(node).value) is ast.Constant}
+    another = model.stores_another_object
+    assert another(stores["0"], classes["A"])  # B shares no object with A
+    assert not another(stores["1"], classes["A"])  # a C is an A
+    assert not another(stores["2"], classes["A"])  # an F is an A (through D) and an E
+    assert another(stores["2"], classes["C"])  # no class derives from both C and E
+    assert not another(stores["3"], classes["A"])  # a function's ``self`` may be any object

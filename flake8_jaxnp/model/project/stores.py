@@ -9,7 +9,7 @@ may share instances, and counts.
 """
 import ast
 
-from ..syntax import walk_own
+from ..syntax import sharing_instances, walk_own
 
 
 def attribute_stores(tree):
@@ -49,7 +49,7 @@ class ClassStores:
     def __init__(self, tree, classes):
         self.tree = tree
         self.classes = classes
-        self._stored = None  # (attribute_stores, {class: _own_stores}), on demand
+        self._stored = None  # (attribute_stores, {class: _own_stores}, sharing_instances), on demand
 
     def chain(self, name):
         """The class and its same-module single bases, nearest first; None ends it where a
@@ -69,17 +69,17 @@ class ClassStores:
     def stores(self, name):
         """{attribute: how many times the module stores it} (``attribute_stores``, read once) where an
         instance of the class ``name`` may hold it: less what the methods of another class store on their
-        own ``self``, unless that class is in ``name``'s chain or ``name`` in its (its instances are others);
-        a chain with an unknown base (several bases) may relate them, so nothing is left out then, nor for
-        a class not in ``classes`` (decorated, or its name bound again)."""
+        own ``self``, unless it may share objects with ``name`` (``sharing_instances``); nothing is left out
+        for a class not in ``classes`` (decorated, or its name bound again)."""
         if self._stored is None:
-            self._stored = attribute_stores(self.tree), {cls: _own_stores(self.classes[cls]) for cls in self.classes}
-        stored, own = self._stored
+            own = {cls: _own_stores(self.classes[cls]) for cls in self.classes}
+            sharing = sharing_instances({each: [cls] for each, cls in self.classes.items()})
+            self._stored = attribute_stores(self.tree), own, sharing
+        stored, own, sharing = self._stored
         if name not in self.classes:
             return stored
-        related = set(self.chain(name))
-        unrelated = [cls for cls in self.classes if cls not in related and not {name, None} & set(self.chain(cls))]
-        if None in related or not any(own[cls] for cls in unrelated):
+        unrelated = [cls for cls in self.classes if own[cls] and self.classes[cls] not in sharing[self.classes[name]]]
+        if not unrelated:
             return stored
         counts = dict(stored)
         for cls in unrelated:
