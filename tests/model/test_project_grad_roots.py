@@ -117,7 +117,8 @@ def test_a_def_nested_in_a_jitted_step_and_differentiated_there_differentiates_w
     ("q * y", "energy(q * y)", [(5, "JNP604")]),
     ("energy(q * y)", "q * y", []),
 ])
-def test_nested_defs_of_one_name_in_two_functions_keep_their_own_transform(tmp_path, plain, differentiated, expected):
+def test_nested_defs_of_one_name_in_two_functions_keep_their_own_transform(
+        tmp_path, plain, differentiated, expected):
     """Two defs nested in different functions share a name: the one handed to the transform (in the
     second function) is differentiated, the other runs as it is, whichever calls the helper."""
     driver = ("import jax\n\nfrom .energy import energy\n\n\n@jax.jit\ndef step(x, y):\n"
