@@ -318,7 +318,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     ``func`` calls with the def's name as first argument)] (``jax.grad(loss_fn)``): the name read
     where the call is, or in a def around it (two nested defs may share a name)."""
     calls, bindings, assigned, rebound_at = [], {name: [] for name in own}, set(), {}
-    defs, handed, outer = {}, {}, {}  # (scope, name) -> nested def, -> what is called with it; scope -> its own
+    defs, handed, outer = {}, {}, {}  # by (def, name): the nested def, what is called with the name; def -> around it
 
     def rebind(name, node, end=False):
         at = (node.end_lineno, node.end_col_offset) if end else (node.lineno, node.col_offset)
