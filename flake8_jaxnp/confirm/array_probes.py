@@ -23,8 +23,9 @@ import numpy as np
 
 from .. import evidence as ev
 from ..facts import AT_UPDATES, SELECTS, WIDE_DTYPES, is_promotion
+from .device_arrays import is_device_array
 from .frames import LIBRARY_DIRS, in_other_code, place_of, real_path
-from .jitted import is_jitted
+from .jitted import is_jitted, jit_wrapper_types
 
 D2H_KINDS = {"numpy": ev.TO_NUMPY, "scalar": ev.TO_SCALAR, "format": ev.FORMATTING}
 # NumPy functions that read only an array's metadata, never its data.
@@ -204,10 +205,6 @@ def _watched_callers(place):
             seen_inner = seen_inner or place_of(frame) == place
         frame = frame.f_back
     return callers
-
-
-def is_device_array(value):
-    return isinstance(value, jax.Array) and not isinstance(value, jax.core.Tracer)
 
 
 def _arguments(args, kwargs):
@@ -477,13 +474,14 @@ def _probe_jitted_methods(cls):
 
 def install_module_probes(namespace):
     """Swap a module's NumPy / jax.numpy / jax.lax names and jitted functions for probes."""
+    wrappers = jit_wrapper_types()
     for name, value in list(namespace.items()):
         if isinstance(value, type) and value.__module__ == namespace.get("__name__"):
             _probe_jitted_methods(value)
         probe = next((probe for module, probe in MODULE_PROBES if value is module), None)
         if probe is not None:
             namespace[name] = probe
-        elif is_jitted(getattr(value, "_func", value)):  # (or the jax.jit probe's)
+        elif is_jitted(getattr(value, "_func", value), wrappers):  # (or the jax.jit probe's)
             namespace[name] = CallProbe(getattr(value, "_func", value), name, _jitted_call)
         elif _probe_worthy(value) and not isinstance(value, CallProbe):
             for module, probe in MODULE_PROBES:

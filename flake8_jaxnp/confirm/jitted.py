@@ -9,16 +9,18 @@ from functools import lru_cache
 from .. import api
 
 
-def is_jitted(value):
-    """Whether calls of ``value`` run compiled code that jit-style caching reuses."""
+def jit_wrapper_types():
+    """(module, name) of the wrapper classes of the compiling transforms of the frameworks imported
+    now: asked once for the values of a module (``is_jitted``'s ``wrappers``)."""
+    return _wrapper_types(tuple(name for name, measured in api.framework_transforms().items() if measured["cached"]
+                                and measured["abstract"] and name.partition(".")[0] in sys.modules))
+
+
+def is_jitted(value, wrappers):
+    """Whether calls of ``value`` run compiled code that jit-style caching reuses (``wrappers``:
+    ``jit_wrapper_types()``)."""
     kind = type(value)
-    return kind.__name__ == "PjitFunction" or (kind.__module__, kind.__qualname__) in _wrapper_types(
-        _imported_transforms())
-
-
-def _imported_transforms():
-    return tuple(name for name, measured in api.framework_transforms().items()
-                 if measured["cached"] and measured["abstract"] and name.partition(".")[0] in sys.modules)
+    return kind.__name__ == "PjitFunction" or (kind.__module__, kind.__qualname__) in wrappers
 
 
 @lru_cache(maxsize=None)

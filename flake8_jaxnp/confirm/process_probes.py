@@ -25,12 +25,12 @@ import numpy as np
 from .. import evidence as ev
 from ..facts import CLOCKS, STDLIB_RANDOM
 from . import array_probes
-from .array_probes import install_array_probes, is_device_array, user_frame
+from .array_probes import install_array_probes, user_frame
 from . import key_probes
+from .device_arrays import computing, frame_arrays, is_device_array
 from .frames import LIBRARY_DIRS, OWN_DIR, in_other_code, place_of, watched_places
 from .key_probes import install_key_probes, tracing_keys
 from .observe import Stopped, exception_evidence, one_line
-from .timer import held_leaves
 
 # A tracer formatted into a string before print() sees it (f"{x}"): JitTracer(float32[2]), Traced<...>.
 TRACER_TEXT = re.compile(r"Tracer\(|Traced<")
@@ -280,15 +280,9 @@ def _has_nan(tree):
                and bool(np.isnan(np.asarray(leaf)).any()) for leaf in jax.tree.leaves(tree))
 
 
-def _computing(array):
-    """Whether a device array is still being computed (a typed PRNG key array asks its key data)."""
-    key = jax.dtypes.issubdtype(array.dtype, jax.dtypes.prng_key)
-    return not (jax.random.key_data(array) if key else array).is_ready()
-
-
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame (or of a list,
-    tuple, dict, pytree or dataclass it holds: ``timer.held_leaves``) is still being computed. A clock read in
+    tuple, dict, pytree or dataclass it holds: ``device_arrays.frame_arrays``) is still being computed. A clock read in
     a context manager's ``__exit__`` ends the ``with`` block of the frame that called it: that
     frame's arrays are the timed work."""
     def record(rec, frame, _args):
@@ -298,10 +292,8 @@ def _clock_probe(name, func):
                 and frame.f_back.f_code.co_filename in rec.watched:
             frame = frame.f_back
         if frame is not None and frame.f_code.co_filename in rec.watched:
-            arrays = {local: value for local, value in frame.f_locals.items() if is_device_array(value)}
-            arrays.update((local, leaf) for local, value in frame.f_locals.items() if local not in arrays
-                          for leaf in held_leaves(value)[-1:] if is_device_array(leaf))
-            pending = sorted(local for local, value in arrays.items() if _computing(value))
+            arrays = frame_arrays(frame.f_locals)
+            pending = sorted(local for local, value in arrays.items() if computing(value))
             if pending:
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
                             f"{name}() read the clock while {', '.join(pending)} was still being computed")
@@ -321,7 +313,7 @@ def _timed_callable_probe(name, func):
 
         def timed():
             result = stmt()
-            if any(is_device_array(a) and _computing(a) for a in jax.tree.leaves(result)):
+            if any(is_device_array(a) and computing(a) for a in jax.tree.leaves(result)):
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
                             f"timeit.{name}() timed a call that returned before its result was computed")
             return result

@@ -7,7 +7,6 @@ operation instead of a transfer guard. No line is counted (no ``sys.settrace``),
 probes' own calls are in the times. Each sample is kept per line of the case's file and per
 evidence kind, with the call of the case it came from (0: the first, which compiles).
 """
-import dataclasses
 import inspect
 import time
 from collections import defaultdict
@@ -62,12 +61,3 @@ class Timer:
     def by_line(self):
         """The samples as a message: [line, kind, samples] triples."""
         return [[line, kind, samples] for (line, kind), samples in sorted(self.samples.items())]
-
-
-def held_leaves(value):
-    """The leaves of a container or a pytree a frame holds (a NamedTuple train state), or of the fields
-    of a dataclass instance that is not one (a solver's result record); [] for anything else."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        value = [getattr(value, field.name, None) for field in dataclasses.fields(value)]
-    leaves = jax.tree.leaves(value)
-    return [] if len(leaves) == 1 and leaves[0] is value else leaves

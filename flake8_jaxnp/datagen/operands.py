@@ -11,7 +11,7 @@ import inspect
 import itertools
 
 from .bodies import plain_values, takes_many
-from .tables import CONCRETE_ERRORS, has_tracer, quiet
+from .tables import abstract_tracer, quiet
 
 # How many operands fill a ``*operands`` parameter (``cond``, ``switch``) in the probe calls.
 OPERANDS = 3
@@ -79,7 +79,7 @@ def body_calls(resolve, bodies, run=None):
         runs, received = [], {}  # (the plain arguments, {body: count, None when not all abstract tracers})
 
         def observe(body, args):
-            count = len(args) if args and all(map(_abstract, args)) else None
+            count = len(args) if args and all(map(abstract_tracer, args)) else None
             received[body] = count if received.get(body, count) == count else None
 
         for plain in itertools.product(values, repeat=len(slots)):
@@ -132,16 +132,3 @@ def _call(func, positions, arguments, returns, observe, run):
 def _positional(func):
     return [p for p in inspect.signature(func).parameters.values()
             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-
-
-def _abstract(value):
-    """Whether ``value`` is a tracer whose truth needs concrete data (a staging or mapping trace)."""
-    import jax.numpy as jnp
-
-    if not has_tracer(value):
-        return False
-    try:
-        bool(jnp.sum(jnp.asarray(value)) > 0)
-    except Exception as exc:  # noqa: BLE001 - classified below
-        return type(exc).__name__ in CONCRETE_ERRORS
-    return False

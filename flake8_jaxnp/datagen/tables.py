@@ -36,6 +36,20 @@ def has_tracer(values):
     return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(values))
 
 
+def abstract_tracer(value):
+    """Whether ``value`` holds a tracer whose truth needs concrete data (a staging or mapping trace's,
+    not a differentiating one's): a truth test on it fails."""
+    import jax.numpy as jnp
+
+    if not has_tracer(value):
+        return False
+    try:
+        bool(jnp.sum(jnp.asarray(value)) > 0)
+    except Exception as exc:  # noqa: BLE001 - classified below
+        return type(exc).__name__ in CONCRETE_ERRORS
+    return False
+
+
 def functions_with_parameters(module, public):
     """(name, function, parameters) for the module's public functions that have a signature."""
     for name in public(module):

@@ -250,8 +250,9 @@ def declared(flow, call, given):
     init, shape, ...)`` in a staged trace (a tracer) with the dtype measured of ``init``
     (``framework_param_initializers``): the one an argument asks for where the measure found it honoured
     (``self.param("s", ones, shape, jnp.float16)``, a factory's ``dtype=``), else its default; unknown
-    where another argument may ask for one."""
-    init = call.args[1] if given.kind is TRACER and len(call.args) > 1 else None
+    where another argument may ask for one. Only ``param`` was measured so: another method that gives a
+    tracer (``traced_self_methods``) takes other arguments."""
+    init = call.args[1] if given.kind is TRACER and call.func.attr == "param" and len(call.args) > 1 else None
     factory = type(init) is ast.Call
     facts = api.framework_param_initializers().get(flow.names.qualname(init.func if factory else init)) \
         if init is not None else None

@@ -255,3 +255,16 @@ EQX = "import equinox as eqx\n\n\nclass Gate(eqx.Module):\n    bias: jax.Array\n
 ])
 def test_dtypes_of_shapes_parameters_and_fields(lint_source, body, expected):
     assert findings(lint_source, body) == expected
+
+
+def test_only_a_param_call_takes_its_initializer_s_measured_dtype(lint_source, monkeypatch):
+    """Another Linen state method measured to give a tracer (here a made-up ``self.declare``) keeps
+    the unknown dtype it gives, whatever initializer its arguments name."""
+    from flake8_jaxnp import api
+
+    bases = {name: dict(facts, traced_self_methods={**facts["traced_self_methods"], "declare": "array"})
+             for name, facts in api.framework_module_bases().items()}
+    monkeypatch.setattr(api, "framework_module_bases", lambda: bases)
+    declared = LINEN.replace("self.param(", "self.declare(")
+    assert findings(lint_source, LINEN.format(init="nn.initializers.ones", asked="")) == [(8, "JNP401")]
+    assert findings(lint_source, declared.format(init="nn.initializers.ones", asked="")) == []

@@ -111,3 +111,19 @@ def test_a_def_nested_in_a_jitted_step_and_differentiated_there_differentiates_w
               "    def objective(p):\n        return energy(p * y)\n\n" f"    return {transform}\n")
     found = write(tmp_path, energy=ENERGY.format(helper=helper), train=driver)
     assert codes_at(found) == expected
+
+
+@pytest.mark.parametrize("plain, differentiated, expected", [
+    ("q * y", "energy(q * y)", [(5, "JNP604")]),
+    ("energy(q * y)", "q * y", []),
+])
+def test_nested_defs_of_one_name_in_two_functions_keep_their_own_transform(
+        tmp_path, plain, differentiated, expected):
+    """Two defs nested in different functions share a name: the one handed to the transform (in the
+    second function) is differentiated, the other runs as it is, whichever calls the helper."""
+    driver = ("import jax\n\nfrom .energy import energy\n\n\n@jax.jit\ndef step(x, y):\n"
+              f"    def first(p):\n        def objective(q):\n            return {plain}\n        return objective(p)\n\n"
+              f"    def second(p):\n        def objective(q):\n            return {differentiated}\n"
+              "        return jax.value_and_grad(objective)(p)[1]\n\n    return first(x) + second(x)\n")
+    found = write(tmp_path, energy=ENERGY.format(helper="length"), train=driver)
+    assert codes_at(found) == expected

@@ -5,7 +5,8 @@ import types
 import jax
 
 from flake8_jaxnp import api
-from flake8_jaxnp.confirm.jitted import is_jitted
+from flake8_jaxnp.confirm import array_probes
+from flake8_jaxnp.confirm.jitted import is_jitted, jit_wrapper_types
 
 
 def test_a_framework_jit_wrapper_counts_by_its_class_even_when_made_per_function(monkeypatch):
@@ -29,7 +30,18 @@ def test_a_framework_jit_wrapper_counts_by_its_class_even_when_made_per_function
         "fakeframework.jit": measured, "fakeframework.remat": measured,
         "fakeframework.grad": {"cached": False, "abstract": True}})
 
-    assert is_jitted(jit(abs)) and is_jitted(jit(len))
-    assert not is_jitted(framework.remat(abs)) and not is_jitted(framework.grad(abs))
-    assert not is_jitted(abs) and not is_jitted(lambda x: x)
-    assert is_jitted(jax.jit(abs))
+    wrappers = jit_wrapper_types()
+    assert is_jitted(jit(abs), wrappers) and is_jitted(jit(len), wrappers)
+    assert not is_jitted(framework.remat(abs), wrappers) and not is_jitted(framework.grad(abs), wrappers)
+    assert not is_jitted(abs, wrappers) and not is_jitted(lambda x: x, wrappers)
+    assert is_jitted(jax.jit(abs), wrappers)
+
+
+def test_a_module_s_values_ask_the_measured_transforms_once(monkeypatch):
+    """Installing a module's probes reads which framework transforms wrap jitted functions once,
+    not once per value of the module."""
+    asked = []
+    monkeypatch.setattr(api, "framework_transforms", lambda: asked.append(1) or {})
+    namespace = {"__name__": "watched", **{f"value{i}": i for i in range(5)}, "step": jax.jit(abs)}
+    array_probes.install_module_probes(namespace)
+    assert len(asked) == 1 and isinstance(namespace["step"], array_probes.CallProbe)

@@ -18,8 +18,8 @@ from functools import lru_cache
 from ... import api
 from ...patterns import Pattern
 from ..library import array_function
-from ..syntax import (STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, none_tested, parameters,
-                      positional_names, split_attributes, walk_own)
+from ..syntax import (FUNCTION_NODES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, none_tested,
+                      parameters, positional_names, split_attributes, walk_own)
 from ..applied import APPLY_OPTIONS
 from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, HOLDER, HOST_METHODS, INSTANCE_METHOD, LINEN_APPLY,
                       NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED, binding_counts, bound_by,
@@ -315,23 +315,25 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     calls), {name: [the values bound to it, or _OPAQUE]}; a parameter starts with no value
     bound), {name: the earliest (line, column) where a binding of it may take effect}: an
     assignment's end (its value is read first), any other binding's start, and [(a nested def, what
-    ``func`` calls with the def's name as first argument)] (``jax.grad(loss_fn)``)."""
+    ``func`` calls with the def's name as first argument)] (``jax.grad(loss_fn)``): the name read
+    where the call is, or in a def around it (two nested defs may share a name)."""
     calls, bindings, assigned, rebound_at = [], {name: [] for name in own}, set(), {}
-    defs, handed = {}, {}  # nested defs by name; name -> what is called with it
+    defs, handed, outer = {}, {}, {}  # by (def, name): the nested def, what is called with the name; def -> around it
 
     def rebind(name, node, end=False):
         at = (node.end_lineno, node.end_col_offset) if end else (node.lineno, node.col_offset)
         rebound_at[name] = min(rebound_at.get(name, at), at)
-    stack = [(stmt, True) for stmt in func.body]  # (a statement runs when the statement around it does)
+    stack = [(stmt, True, func) for stmt in func.body]  # (a statement runs when the statement around it does)
     while stack:
-        node, always = stack.pop()
+        node, always, scope = stack.pop()
         kind = type(node)
         if kind is ast.If and always is True and none_tested(node.test) in own:  # if key is None: key = next_key()
-            stack.extend([(child, node.test.left.id) for child in node.body] + [(c, False) for c in node.orelse])
+            stack.extend([(child, node.test.left.id, scope) for child in node.body]
+                         + [(child, False, scope) for child in node.orelse])
             continue
         if kind is ast.Call:
             if node.args and type(node.args[0]) is ast.Name:
-                handed.setdefault(node.args[0].id, []).append(node.func)
+                handed.setdefault((scope, node.args[0].id), []).append(node.func)
             if apply_fn is not None and _calls_apply_fn(node):
                 if not any(type(a) is ast.Starred for a in node.args):
                     calls.append((node, apply_fn, always))
@@ -364,18 +366,26 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 rebind(node.arg, node)
         elif kind in BINDING_STATEMENTS:
             if kind is ast.FunctionDef:
-                defs[node.name] = node
+                defs[(scope, node.name)] = node
             for name in bound_by(node):
                 bindings.setdefault(name, []).append(_OPAQUE)
                 rebind(name, node)
         inner = always if kind not in CONDITIONAL_STATEMENTS and kind not in NESTED_SCOPE_TYPES else False
+        if kind in FUNCTION_NODES:
+            outer[node], scope = scope, node
         for field in child_fields(kind):
             value = getattr(node, field, None)
             if type(value) is list:
-                stack.extend([(child, inner) for child in value if child is not None])
+                stack.extend([(child, inner, scope) for child in value if child is not None])
             elif isinstance(value, ast.AST):
-                stack.append((value, inner))
-    return calls, bindings, rebound_at, [(defs[name], called) for name, called in handed.items() if name in defs]
+                stack.append((value, inner, scope))
+    given = {}  # nested def -> what is called with its name
+    for (scope, name), called in handed.items():
+        while scope is not None and (scope, name) not in defs:
+            scope = outer.get(scope)
+        if scope is not None:
+            given.setdefault(defs[(scope, name)], []).extend(called)
+    return calls, bindings, rebound_at, list(given.items())
 
 
 def _unpacked(target, value):
