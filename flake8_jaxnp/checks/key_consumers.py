@@ -52,6 +52,7 @@ class Consumers:
         self.samplers, self.drawing_layers = _samplers(), _drawing_layers()
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
+        self.guarded = {}  # def -> {parameter: (how, the parameters its guard reads)} it consumes when it passes one
         self.may_consume = set()  # the functions whose parameters a call of them may consume
         self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
         self.functions_run = {}  # call -> the same-file function it runs, or None (``function_run``)
@@ -343,7 +344,8 @@ class Consumers:
             posonly = {a.arg for a in callee.args.posonlyargs}
             consumed = self._consumed_parameters(callee)
             returned = returned_keys(callee, consumed) if not wrapped else []  # grad gives no key back
-            return _passed_key(given, names, consumed, returned, posonly) or self._field_key(call, func, callee)
+            return _passed_key(given, names, consumed, returned, posonly) or self._field_key(call, func, callee) \
+                or self._guarded_key(call, func, given, callee, names)
         facts = self._imported_consumer(call)
         if facts is not None:
             returned = facts.get("returned_keys", []) if not wrapped else []  # (a factory's step hands none back)
@@ -357,8 +359,54 @@ class Consumers:
             return self.consuming[func] or {}
         self.consuming[func] = None  # a recursive helper consumes nothing known
         params = {a.arg for a in positional(func) + func.args.kwonlyargs} | self._fixed_fields(func)
-        found = self.consuming[func] = consumed_parameters(func, params, self._consumed) if params else {}
+        guarded = {}
+        found = self.consuming[func] = consumed_parameters(func, params, self._consumed, guarded) if params else {}
+        if guarded:
+            self.guarded[func] = {param: (found.pop(param), guards) for param, guards in guarded.items()}
         return found
+
+    def _guarded_key(self, call, func, given, callee, names):
+        """(key, (how, the callee, what the call passes its guard, the names that reads), ()) when
+        ``call`` passes plainly a parameter the same-file ``callee`` consumes on every call that passes
+        its guard (``if key is None or rate == 0.0: return x``), and passes the guard's other parameters
+        values that stay the same in the caller (``_steady``): another call passing the same consumes
+        the key alike, if either does (a conditional consumption, ``conditional``). Else None."""
+        if callee not in self.guarded:
+            return None
+        receiver = func.value if type(func) is ast.Attribute else func  # the ``self`` of a method's guard
+        posonly = {a.arg for a in callee.args.posonlyargs}
+        params = positional(callee) + callee.args.kwonlyargs
+        defaults = dict(zip([a.arg for a in positional(callee)][::-1], callee.args.defaults[::-1]))
+        defaults.update((a.arg, d) for a, d in zip(callee.args.kwonlyargs, callee.args.kw_defaults) if d is not None)
+        scope = self.model.enclosing_function(call)
+        for param, (how, guards) in self.guarded[callee].items():
+            key = argument_for(given, names, param, param not in posonly)
+            if key is None:
+                continue
+            passed, read = [], set()
+            for guard in sorted(guards - {param}):
+                value = receiver if params and guard == params[0].arg and guard not in names else \
+                    argument_for(given, names, guard, guard not in posonly) or defaults.get(guard)
+                if value is None or not self._steady(value, scope):
+                    return None
+                passed.append(ast.dump(value))
+                read.update(n.id for n in ast.walk(value) if type(n) is ast.Name)
+            return key, (how, callee, tuple(passed), frozenset(read)), ()
+        return None
+
+    def _steady(self, expr, scope):
+        """Whether ``expr`` holds one value all through ``scope``: a constant, a name bound once there,
+        or an attribute of one that ``scope`` stores nowhere (``self.rate``)."""
+        root = expr
+        while type(root) is ast.Attribute:
+            root = root.value
+        if type(root) is ast.Constant:
+            return root is expr
+        if type(root) is not ast.Name or scope is None or len(self.model.scope(scope).bindings.get(root.id, ())) != 1:
+            return False
+        held = ast.dump(expr.value) if root is not expr else None
+        return held is None or not any(type(n) is ast.Attribute and type(n.ctx) is not ast.Load and n.attr == expr.attr
+                                       and ast.dump(n.value) == held for n in ast.walk(scope))
 
     def _fixed_fields(self, method):
         """``self.<field>`` for the fields a method of a class reads that the module stores nowhere but in
@@ -425,7 +473,7 @@ class Consumers:
         """(key expression, how) that ``call`` consumes, as a function's parameters go: also a key
         that the def or lambda of the caller's scope it runs closes over (``_closed_over``)."""
         found = self.consumed[call][:2] if self.key_of(call) is not None else self._closed_over(call)
-        return found if found is None or found[1] != UNSEEN else None
+        return found if found is None or found[1] != UNSEEN and not conditional(found[1]) else None
 
     def _closed_over(self, call):
         """(key, how) for the first key that the def or lambda of the caller's own scope that ``call``
@@ -526,6 +574,12 @@ class Consumers:
         if (self.model.qualname(call.func) or "").startswith("jax.random."):
             return False
         return self.key_of(call) is not expr
+
+
+def conditional(how):
+    """Whether a consumption is conditional (``Consumers._guarded_key``): (how, the callee, what its
+    guard is passed, the names that reads), alike only to another with the same."""
+    return type(how) is tuple
 
 
 def _passed_key(call, names, consumed, returned, posonly):

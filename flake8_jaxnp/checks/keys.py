@@ -25,7 +25,7 @@ from ..model.keys import deferred, every_call_consumers, key_name, reads_besides
 from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, held_name, lookup_key, positional,
                             positional_names, walk_own)
 from . import describe, iterates_twice, repeats, rule
-from .key_consumers import UNSEEN, VMAP, Consumers
+from .key_consumers import UNSEEN, VMAP, Consumers, conditional
 from .remade_keys import remade_key_findings
 
 # What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
@@ -112,7 +112,7 @@ def _unreplaced_fields(model, consumers, finder):
     or the rotation after it, consumes the same key again. A method that reads ``self`` for anything but
     a field (``self.explore()``, ``helper(self)``) may rotate the field itself, and is left out."""
     for call, (key, kind, _) in consumers.items():
-        if kind == UNSEEN or key_name(key) is None or "." not in key_name(key):
+        if kind == UNSEEN or conditional(kind) or key_name(key) is None or "." not in key_name(key):
             continue
         method = model.enclosing_function(call)
         cls = model.parent(method) if method is not None else None
@@ -419,10 +419,15 @@ class _KeyFlow:
         and a split of one key)."""
         same = next((entry for entry in previous if entry[0] == kind and kind != UNSEEN
                      or {entry[0], kind} == {"split", UNSEEN}), None)
-        other = same or next((entry for entry in previous if UNSEEN not in (entry[0], kind)), None)
+        other = same or next((entry for entry in previous if UNSEEN not in (entry[0], kind)
+                              and not conditional(entry[0]) and not conditional(kind)), None)
         if other is None:
             return  # an unseen split and a draw, or two unseen splits: nothing shows the keys were drawn from
         _, earlier, loop = other
+        if conditional(kind) and loop is not None and (type(loop) not in (ast.For, ast.While)
+                                                       or not kind[3].isdisjoint(bound_names(loop))):
+            return  # what a guard reads may change on each run: its calls may not all consume the key
+        kind = kind[0] if conditional(kind) else kind
         if loop is not None:
             how = f"is consumed again {self._repeated_by(loop)} without a new split"
         else:

@@ -14,19 +14,28 @@ SPLIT = "jax.random.split"
 CARRIED_METADATA = frozenset({"shape", "dtype", "ndim", "size"})
 # Statements that run every call they hold (a branch, loop or try may not).
 STRAIGHT = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return, ast.Pass)
+# What a guard's test may hold (``_guard``): nothing that calls, or reads anything but its parameters.
+_GUARD_NODES = (ast.Constant, ast.Attribute, ast.Compare, ast.BoolOp, ast.UnaryOp, ast.expr_context, ast.cmpop,
+                ast.boolop, ast.unaryop)
 
 
-def consumed_parameters(func, params, key_of):
+def consumed_parameters(func, params, key_of, guarded=None):
     """{parameter: how} for the ``params`` (``key_name``s: a field of ``self`` too) that a statement
     of ``func``'s body consumes on every call, or a statement at the start of a top-level loop's
     body on every call that runs the loop (its first iteration does: ``for batch in data: key, sub =
     split(key)``), before
     anything binds the name again; the statement is reached (no return or raise before it), the
     consuming call is not conditional inside it. ``key_of(call)``: (the key expression the call
-    consumes, "draw" or "split"), or None."""
+    consumes, "draw" or "split"), or None. Given a dict ``guarded``, a guard (``_guard``: ``if key is
+    None or rate == 0.0: return x``) does not stop the walk: the parameters consumed after it are
+    consumed on every call that passes it, and ``guarded`` maps each to the parameters its guards read."""
     # whether a compound statement before may return, each walked once: ``unwalked`` are those not yet
-    found, unwalked, left, bound = {}, [], False, set()
+    found, unwalked, left, bound, guards, unguarded = {}, [], False, set(), frozenset(), set()
     for stmt in func.body:
+        guard = _guard(stmt, params - bound) if type(stmt) is ast.If and guarded is not None else None
+        if guard is not None:
+            guards, unguarded = guards | guard, unguarded if guards else set(found)
+            continue
         if isinstance(stmt, (*LOOPS, *STRAIGHT)):
             left, unwalked = left or may_leave(unwalked), []
         if isinstance(stmt, LOOPS) and not left:
@@ -38,9 +47,29 @@ def consumed_parameters(func, params, key_of):
         elif not left and not _consume([stmt], params - bound, key_of, found):
             break
         bound |= bound_names(stmt)
+    if guards:
+        guarded.update(dict.fromkeys(set(found) - unguarded, guards))
     if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
         found = {}  # calling a generator or coroutine runs none of its body
     return found
+
+
+def _guard(stmt, params):
+    """The parameters that the ``if`` ``stmt`` reads when it is a guard: one with no ``else`` that only
+    returns or raises, testing nothing but ``params`` (as names, or their attributes), constants,
+    comparisons and boolean operators (``if key is None or rate == 0.0: return x``). Two calls that
+    pass the same values for them both pass it or both leave. Else None."""
+    if stmt.orelse or len(stmt.body) != 1 or type(stmt.body[0]) not in (ast.Return, ast.Raise):
+        return None
+    read = set()
+    for node in ast.walk(stmt.test):
+        if type(node) is ast.Name:
+            if node.id not in params:
+                return None
+            read.add(node.id)
+        elif not isinstance(node, _GUARD_NODES):
+            return None
+    return frozenset(read) or None
 
 
 def _consume(statements, params, key_of, found):

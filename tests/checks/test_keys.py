@@ -776,3 +776,52 @@ def test_a_field_no_method_rotates_is_a_fixed_key(lint_body):
 ])
 def test_key_an_object_rotates_silent(lint_body, body):
     assert codes(lint_body, ROTATING + body) == []
+
+
+GUARDED = "def drop(x, rate, key=None):\n    if key is None or rate == 0.0:\n        return x\n" \
+          "    return x * random.bernoulli(key, 1.0 - rate, x.shape)\n"
+
+
+@pytest.mark.parametrize("body, line", [
+    # two calls that pass the guard the same values: both draw from the key, or neither does
+    ("def f(x, key):\n    h = drop(x, 0.5, key)\n    return drop(h, 0.5, key)\n", 7),
+    ("def f(x, rate, key):\n    h = drop(x, rate, key)\n    return drop(h, rate, key=key)\n", 7),
+    # a method whose guard reads a field of the object it is called on, stored nowhere in the caller
+    ("class B:\n    rate = 0.5\n    def __call__(self, x, key):\n        h = drop(x, self.rate, key)\n"
+     "        return drop(h, self.rate, key)\n", 9),
+    # the same call on every iteration of a loop, its guard given the same values
+    ("def f(x, key, layers):\n    for w in layers:\n        x = drop(x @ w, 0.5, key)\n    return x\n", 7),
+])
+def test_a_guarded_draw_repeated(lint_body, body, line):
+    """A helper that draws only past a guard (``if key is None or rate == 0.0: return x``) draws
+    alike on every call whose guard arguments are the same."""
+    assert codes(lint_body, GUARDED + body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # other guard values: the second call may return before drawing
+    "def f(x, key):\n    h = drop(x, 0.5, key)\n    return drop(h, 0.0, key)\n",
+    "def f(x, rate, key):\n    h = drop(x, rate, key)\n    rate = 0.0\n    return drop(h, rate, key)\n",
+    "def f(x, key, rates):\n    for rate in rates:\n        x = drop(x, rate, key)\n    return x\n",
+    "class B:\n    def __call__(self, x, key):\n        h = drop(x, self.rate, key)\n        self.rate = 0.0\n"
+    "        return drop(h, self.rate, key)\n",
+    # a guarded draw and an unconditional one: the guard may have returned
+    "def f(x, key):\n    h = drop(x, 0.5, key)\n    return random.normal(key)\n",
+    # a caller handing its key to a guarded helper does not consume it on every call itself
+    "def g(x, key):\n    return drop(x, 0.5, key)\n"
+    "def f(x, key):\n    h = g(x, key)\n    return g(h, key)\n",
+])
+def test_a_guarded_draw_silent(lint_body, body):
+    assert codes(lint_body, GUARDED + body) == []
+
+
+@pytest.mark.parametrize("guard", [
+    "    if key is None or len(x) == 0:\n        return x\n",  # a test that calls is no guard
+    "    if key is None or FLAG:\n        return x\n",  # it reads a global
+    "    if key is None:\n        return x\n    else:\n        x = x + 1\n",  # it has an else
+])
+def test_not_a_guard(lint_body, guard):
+    helper = "FLAG = True\ndef drop(x, rate, key):\n" + guard + \
+             "    return x * random.bernoulli(key, 1.0 - rate, x.shape)\n"
+    body = "def f(x, key):\n    h = drop(x, 0.5, key)\n    return drop(h, 0.5, key)\n"
+    assert codes(lint_body, helper + body) == []
