@@ -4,8 +4,8 @@ import ast
 from functools import lru_cache
 
 from .. import api
-from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, key_argument, key_name,
-                          returned_keys, rotation, seeded_sample, unbound_after)
+from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, guard_leaves, key_argument,
+                          key_name, returned_keys, rotation, seeded_sample, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
 from ..model.syntax import TRIES, argument_for, method_in, positional, positional_names
@@ -379,18 +379,23 @@ class Consumers:
         defaults = dict(zip([a.arg for a in positional(callee)][::-1], callee.args.defaults[::-1]))
         defaults.update((a.arg, d) for a, d in zip(callee.args.kwonlyargs, callee.args.kw_defaults) if d is not None)
         scope = self.model.enclosing_function(call)
-        for param, (how, guards) in self.guarded[callee].items():
+        for param, (how, (guards, tests)) in self.guarded[callee].items():
             key = argument_for(given, names, param, param not in posonly)
             if key is None:
                 continue
-            passed, read = [], set()
+            passed, read, constants = [], set(), {}
             for guard in sorted(guards - {param}):
                 value = receiver if params and guard == params[0].arg and guard not in names else \
                     argument_for(given, names, guard, guard not in posonly) or defaults.get(guard)
                 if value is None or not self._steady(value, scope):
                     return None
+                constant = self.model.names.constant_given(value)
+                if constant is not None:
+                    constants[guard] = constant.value
                 passed.append(ast.dump(value))
                 read.update(n.id for n in ast.walk(value) if type(n) is ast.Name)
+            if guard_leaves(tests, constants):
+                return None  # this call leaves at the guard: it draws nothing
             return key, (how, callee, tuple(passed), frozenset(read)), ()
         return None
 

@@ -5,6 +5,7 @@ each in their own way; and which names a block binds again before reading them (
 outputs are all bound again is dead)."""
 import ast
 import itertools
+import operator
 
 from ..facts import SEEDED_SAMPLERS
 from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, bound_names, positional_names, walk_own
@@ -28,13 +29,14 @@ def consumed_parameters(func, params, key_of, guarded=None):
     consuming call is not conditional inside it. ``key_of(call)``: (the key expression the call
     consumes, "draw" or "split"), or None. Given a dict ``guarded``, a guard (``_guard``: ``if key is
     None or rate == 0.0: return x``) does not stop the walk: the parameters consumed after it are
-    consumed on every call that passes it, and ``guarded`` maps each to the parameters its guards read."""
+    consumed on every call that passes it, and ``guarded`` maps each to (the parameters its guards read,
+    the guards' tests)."""
     # whether a compound statement before may return, each walked once: ``unwalked`` are those not yet
-    found, unwalked, left, bound, guards, unguarded = {}, [], False, set(), frozenset(), set()
+    found, unwalked, left, bound, guards, unguarded, tests = {}, [], False, set(), frozenset(), set(), ()
     for stmt in func.body:
         guard = _guard(stmt, params - bound) if type(stmt) is ast.If and guarded is not None else None
         if guard is not None:
-            guards, unguarded = guards | guard, unguarded if guards else set(found)
+            guards, unguarded, tests = guards | guard, unguarded if guards else set(found), (*tests, stmt.test)
             continue
         if isinstance(stmt, (*LOOPS, *STRAIGHT)):
             left, unwalked = left or may_leave(unwalked), []
@@ -48,7 +50,7 @@ def consumed_parameters(func, params, key_of, guarded=None):
             break
         bound |= bound_names(stmt)
     if guards:
-        guarded.update(dict.fromkeys(set(found) - unguarded, guards))
+        guarded.update(dict.fromkeys(set(found) - unguarded, (guards, tests)))
     if found and any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)) for n in walk_own(func.body)):
         found = {}  # calling a generator or coroutine runs none of its body
     return found
@@ -70,6 +72,46 @@ def _guard(stmt, params):
         elif not isinstance(node, _GUARD_NODES):
             return None
     return frozenset(read) or None
+
+
+def guard_leaves(tests, constants):
+    """Whether one of a helper's guard ``tests`` surely holds when its parameters hold ``constants``
+    ({parameter: value}, for those a call passes as constants): such a call leaves before it draws
+    (``dropout(h, 0.0, key)`` of ``if key is None or rate == 0.0: return x``)."""
+    return any(_truth(test, constants) is True for test in tests)
+
+
+_COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+                ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not}
+_UNKNOWN = object()
+
+
+def _truth(test, constants):
+    """The truth of a guard's ``test`` given ``constants``, or None where it depends on anything else."""
+    kind = type(test)
+    if kind is ast.UnaryOp and type(test.op) is ast.Not:
+        inner = _truth(test.operand, constants)
+        return None if inner is None else not inner
+    if kind is ast.BoolOp:
+        parts = [_truth(value, constants) for value in test.values]
+        decisive = type(test.op) is ast.Or  # the value that decides an ``or``; False decides an ``and``
+        return decisive if decisive in parts else not decisive if all(p is not None for p in parts) else None
+    if kind is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in _COMPARISONS:
+        left, right = _operand(test.left, constants), _operand(test.comparators[0], constants)
+        if left is _UNKNOWN or right is _UNKNOWN:
+            return None
+        try:
+            return bool(_COMPARISONS[type(test.ops[0])](left, right))
+        except TypeError:
+            return None
+    operand = _operand(test, constants)
+    return None if operand is _UNKNOWN else bool(operand)
+
+
+def _operand(expr, constants):
+    if type(expr) is ast.Constant:
+        return expr.value
+    return constants.get(expr.id, _UNKNOWN) if type(expr) is ast.Name else _UNKNOWN
 
 
 def _consume(statements, params, key_of, found):

@@ -333,6 +333,20 @@ class Names:
         entries = table_entries(table.value) if table is not None and type(table.value) is ast.Dict else None
         return tuple(entries_looked_up(entries, lookup_key(subscript))) if entries else ()
 
+    def constant_given(self, value):
+        """The Constant node ``value`` is, or that a Name bound once is given (``rate = 0.0``, ``key,
+        rate = k, 0.0``), else None."""
+        binding = self.one_binding(value) if type(value) is ast.Name else None
+        if binding is not None and type(binding.stmt) is ast.Assign:
+            source = binding.stmt.value
+            for target in binding.stmt.targets:
+                if target is binding.node:
+                    value = source
+                elif type(target) is ast.Tuple and type(source) is ast.Tuple and len(target.elts) == len(source.elts) \
+                        and binding.node in target.elts:
+                    value = source.elts[target.elts.index(binding.node)]
+        return value if type(value) is ast.Constant else None
+
     def one_binding(self, node, kind=None, module_level=False):
         """The one binding (of ``kind``, when given; at module level, when ``module_level``) that a
         Name node refers to; None for another node, a builtin, or a name bound more than once."""

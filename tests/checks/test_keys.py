@@ -805,6 +805,11 @@ def test_a_guarded_draw_repeated(lint_body, body, line):
     "def f(x, key, rates):\n    for rate in rates:\n        x = drop(x, rate, key)\n    return x\n",
     "class B:\n    def __call__(self, x, key):\n        h = drop(x, self.rate, key)\n        self.rate = 0.0\n"
     "        return drop(h, self.rate, key)\n",
+    # guard values that make both calls return before drawing
+    "def f(x, key):\n    h = drop(x, 0.0, key)\n    return drop(h, 0.0, key)\n",
+    "def f(x, key):\n    rate = 0.0\n    h = drop(x, rate, key)\n    return drop(h, rate, key)\n",
+    "def f(x, k):\n    key, rate = k, 0.0\n    h = drop(x, rate, key)\n    return drop(h, rate, key)\n",
+    "def f(x, key):\n    h = drop(x, 0.0, key=key)\n    return drop(h, rate=0.0, key=key)\n",
     # a guarded draw and an unconditional one: the guard may have returned
     "def f(x, key):\n    h = drop(x, 0.5, key)\n    return random.normal(key)\n",
     # a caller handing its key to a guarded helper does not consume it on every call itself
