@@ -263,7 +263,8 @@ def test_another_class_that_stores_the_attribute_on_its_own_self_leaves_the_jitt
 ])
 def test_a_subclass_that_jits_its_own_step_in_init_leaves_the_calls_jitted(store, calls):
     transforms = transform_tables(())[0]
-    text = TRAINER.format(more="") + f"\n\nclass FastTrainer(Trainer):\n    def __init__(self, fast):\n        {store}\n"
+    subclass = f"class FastTrainer(Trainer):\n    def __init__(self, fast):\n        {store}\n"
+    text = TRAINER.format(more="") + "\n\n" + subclass
     found = summarise(text.encode(), transforms)["classes"]["Trainer"]
     assert found.get("jitted_calls", []) == calls
     assert found.get("kept", {}) == {}  # (what each object's step read is its own)
