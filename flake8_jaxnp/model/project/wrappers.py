@@ -53,11 +53,11 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         calls = found.jitted_calls(name, test)
         if calls:
             entry["jitted_calls"] = calls
-            alike = found.jitted_by_subclasses(name)  # (what their steps read or donate is theirs)
-            kept = found.kept(name, [call for call in calls if call not in alike])
+            calls = [call for call in calls if found.stores(name).get(call, 0) <= 1]  # (a subclass's is its own)
+            kept = found.kept(name, calls)
             if kept:
                 entry["kept"] = kept
-            donates = found.donates(name, [call for call in calls if call not in alike])
+            donates = found.donates(name, calls)
             if donates:
                 entry["donates"] = donates
         if entry:
@@ -143,9 +143,9 @@ class _Classes(ClassStores):
             return []
         assigned = [stmt for stmt in init.body if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
                     and type(stmt.value) in (ast.Name, ast.Call)]  # (the values _jitted may accept)
-        stores, alike = _returns_and_stores(init)[1] if assigned else None, self.jitted_by_subclasses(name)
-        attributes = {stmt.targets[0].attr for stmt in assigned if self._jitted(stmt.value, stores, 0)
-                      and self.stores(name).get(stmt.targets[0].attr) - alike.get(stmt.targets[0].attr, 0) == 1}
+        stores = _returns_and_stores(init)[1] if assigned else None
+        attributes = {stmt.targets[0].attr for stmt in assigned
+                      if self._jitted(stmt.value, stores, 0) and self._stored_once(name, stmt.targets[0].attr)}
         methods = set()
         for method in self.method_names(name) if attributes else ():
             func = self.lookup(name, method)
@@ -154,6 +154,12 @@ class _Classes(ClassStores):
                                for r in returns):
                 methods.add(method)
         return sorted(attributes | methods)
+
+    def _stored_once(self, name, attribute):
+        """Whether the module stores ``attribute`` where an instance of the class ``name`` may hold it
+        once, less the stores of its subclasses that jit a function in it too (``jitted_by_subclasses``)."""
+        count = self.stores(name).get(attribute)
+        return count == 1 or count - self.jitted_by_subclasses(name).get(attribute, 0) == 1
 
     def jitted_by_subclasses(self, name):
         """{attribute: how many classes deriving from the class ``name`` through same-module single
