@@ -256,6 +256,20 @@ def test_another_class_that_stores_the_attribute_on_its_own_self_leaves_the_jitt
     assert found.get("Trainer", {}).get("kept", {}) == kept
 
 
+@pytest.mark.parametrize("store, calls", [
+    ("self.step = jax.jit(forward)", ["logits", "predict", "step"]),  # jitted on either object: arrays
+    ("self.step = forward", ["logits", "predict"]),  # a plain function on a FastTrainer: unknown
+    ("if fast:\n            self.step = jax.jit(forward)", ["logits", "predict"]),  # not on every FastTrainer
+])
+def test_a_subclass_that_jits_its_own_step_in_init_leaves_the_calls_jitted(store, calls):
+    transforms = transform_tables(())[0]
+    subclass = f"class FastTrainer(Trainer):\n    def __init__(self, fast):\n        {store}\n"
+    text = TRAINER.format(more="") + "\n\n" + subclass
+    found = summarise(text.encode(), transforms)["classes"]["Trainer"]
+    assert found.get("jitted_calls", []) == calls
+    assert found.get("kept", {}) == {}  # (what each object's step read is its own)
+
+
 RETUNE = '''import jax.numpy as jnp
 
 from .trainer import Trainer

@@ -49,7 +49,7 @@ class ClassStores:
     def __init__(self, tree, classes):
         self.tree = tree
         self.classes = classes
-        self._stored = None  # (attribute_stores, {class: _own_stores}, sharing_instances), on demand
+        self._stored = None  # (attribute_stores, {class: own_stores}, sharing_instances), on demand
 
     def chain(self, name):
         """The class and its same-module single bases, nearest first; None ends it where a
@@ -72,7 +72,7 @@ class ClassStores:
         own ``self``, unless it may share objects with ``name`` (``sharing_instances``); nothing is left out
         for a class not in ``classes`` (decorated, or its name bound again)."""
         if self._stored is None:
-            own = {cls: _own_stores(self.classes[cls]) for cls in self.classes}
+            own = {cls: own_stores(self.classes[cls]) for cls in self.classes}
             sharing = sharing_instances({each: [cls] for each, cls in self.classes.items()})
             self._stored = attribute_stores(self.tree), own, sharing
         stored, own, sharing = self._stored
@@ -88,7 +88,7 @@ class ClassStores:
         return counts
 
 
-def _own_stores(cls):
+def own_stores(cls):
     """{attribute: how many times the methods of ``cls`` store ``self.<attribute>``} (``self`` each one's
     first parameter, a staticmethod left out; a nested def's stores left out: its ``self`` may be another
     object)."""

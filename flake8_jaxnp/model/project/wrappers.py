@@ -21,7 +21,7 @@ import re
 from ...facts import DONATING
 from ..syntax import literals, parameters, positional_names, walk_own
 from .around import stored_parameters
-from .stores import ClassStores, bound_names, top_level_classes
+from .stores import ClassStores, own_stores, bound_names, top_level_classes
 from .targets import NESTED_SCOPE_TYPES, binding_counts
 
 # The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
@@ -53,6 +53,7 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         calls = found.jitted_calls(name, test)
         if calls:
             entry["jitted_calls"] = calls
+            calls = [call for call in calls if found.stores(name).get(call, 0) <= 1]  # (a subclass's is its own)
             kept = found.kept(name, calls)
             if kept:
                 entry["kept"] = kept
@@ -92,6 +93,7 @@ class _Classes(ClassStores):
         self.wrappers = {}  # forwarding class -> [index, parameter], once known
         self._own = {}  # class name -> {method name: undecorated def, or None when bound otherwise}
         self._verdicts = {}  # method def -> whether every return gives a jitted function
+        self._alike = {}  # class name -> jitted_by_subclasses of it
 
     def own(self, name):
         if name not in self._own:
@@ -132,9 +134,10 @@ class _Classes(ClassStores):
 
     def jitted_calls(self, name, touched):
         """The attributes that ``__init__`` stores a jitted function in, unconditionally and
-        nowhere else in the module, and the methods every return of which calls one
-        (``return self.logits(params, x)``), sorted. An ``__init__`` whose lines do not pass
-        ``touched`` stores none."""
+        nowhere else in the module but where a subclass's ``__init__`` stores one too
+        (``jitted_by_subclasses``: a call gives arrays on either object), and the methods every
+        return of which calls one (``return self.logits(params, x)``), sorted. An ``__init__``
+        whose lines do not pass ``touched`` stores none."""
         init = self.lookup(name, "__init__")
         if init is None or not init.args.args or not touched(init):
             return []
@@ -142,7 +145,7 @@ class _Classes(ClassStores):
                     and type(stmt.value) in (ast.Name, ast.Call)]  # (the values _jitted may accept)
         stores = _returns_and_stores(init)[1] if assigned else None
         attributes = {stmt.targets[0].attr for stmt in assigned
-                      if self._jitted(stmt.value, stores, 0) and self.stores(name).get(stmt.targets[0].attr) == 1}
+                      if self._jitted(stmt.value, stores, 0) and self._stored_once(name, stmt.targets[0].attr)}
         methods = set()
         for method in self.method_names(name) if attributes else ():
             func = self.lookup(name, method)
@@ -151,6 +154,31 @@ class _Classes(ClassStores):
                                for r in returns):
                 methods.add(method)
         return sorted(attributes | methods)
+
+    def _stored_once(self, name, attribute):
+        """Whether the module stores ``attribute`` where an instance of the class ``name`` may hold it
+        once, less the stores of its subclasses that jit a function in it too (``jitted_by_subclasses``)."""
+        count = self.stores(name).get(attribute)
+        return count == 1 or count - self.jitted_by_subclasses(name).get(attribute, 0) == 1
+
+    def jitted_by_subclasses(self, name):
+        """{attribute: how many classes deriving from the class ``name`` through same-module single
+        bases store a jitted function in it, each once, unconditionally, in its own ``__init__`` and
+        nowhere else in its methods} (``self.step = jax.jit(self._step_ok)``)."""
+        if name in self._alike:
+            return self._alike[name]
+        found = self._alike[name] = {}
+        for cls in self.classes:
+            init = self.own(cls).get("__init__") if cls != name and name in self.chain(cls) else None
+            if init is None or not init.args.args:
+                continue
+            own = own_stores(self.classes[cls])
+            stores = _returns_and_stores(init)[1]
+            for stmt in init.body:
+                if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init) \
+                        and own.get(stmt.targets[0].attr) == 1 and self._jitted(stmt.value, stores, 0):
+                    found[stmt.targets[0].attr] = found.get(stmt.targets[0].attr, 0) + 1
+        return found
 
     def kept(self, name, calls):
         """{attribute: the attributes of ``self`` its trace reads} for each of ``calls`` that ``__init__``
