@@ -166,7 +166,7 @@ class Decoder(nnx.Module):
             kept = jnp.where(cumulative - jax.nn.softmax(logits) < top_p, logits, -jnp.inf)
         else:
             cutoff = jnp.sum(cumulative < top_p) + 1
-            kept = logits[:cutoff]  # reported: JNP203
+            kept = logits[:cutoff]  # reported: JNP202
         return jax.random.categorical(key, kept)
 
 
