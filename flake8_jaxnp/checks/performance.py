@@ -271,11 +271,11 @@ def _changing_static(model, loop, call, walked, asked=True):
         return
     positions, names = static or ((), ())
     every = jitted is not None and jitted[0] in model.scalars_static & model.staging_transforms  # filter_jit
-    passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if every or i in positions] + \
-        [(f"'{k.arg}'", k.value) for k in call.keywords if every or k.arg in names]
-    for label, arg in passed:
+    passed = [(f"at position {i}", a, i in positions) for i, a in enumerate(call.args) if every or i in positions] + \
+        [(f"'{k.arg}'", k.value, k.arg in names) for k in call.keywords if every or k.arg in names]
+    for label, arg, hashed in passed:  # hashed: made static by the options, so an object is hashed whole
         if _new_every_iteration(model, loop, arg, counter, walked) \
-                or _new_object_every_iteration(model, loop, arg, counter, walked):
+                or hashed and _new_object_every_iteration(model, loop, arg, counter, walked):
             yield Finding.at(call, "JNP602", {
                 "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
                 "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})
@@ -417,14 +417,18 @@ def _bound_before(model, loop, expr, call):
 
 def _new_object_every_iteration(model, loop, expr, counter, walked):
     """Whether ``expr`` holds an object of a same-file class that the loop's body builds with a new
-    number (``_new_every_iteration``: ``Dropped(0.5 / (epoch + 1))``, a linen Module): hashed by its
-    fields or by identity, it is a new cache key each time. A class with a decorator (``@dataclass``
-    may make it unhashable: jit refuses it) or its own ``__eq__`` or ``__hash__`` (which may ignore
-    the field) is left out."""
+    number (``_new_every_iteration``): a plain class, hashed by identity, or a framework Module that is
+    not a pytree (``rejected_by_jax_jit``: ``Dropped(0.5 / (epoch + 1))``, a linen Module, hashed by its
+    fields) is a new cache key each time. A pytree Module (Equinox's, whose array fields make it
+    unhashable), a class with other bases or a decorator (``@dataclass`` may make it unhashable: jit
+    refuses it) or its own ``__eq__`` or ``__hash__`` (which may ignore the field) is left out."""
     built = _bound_in_body(model, loop, expr, walked)
     found = model.one_binding(built.func, BindingKind.CLASS) if isinstance(built, ast.Call) else None
     cls = found.node if found is not None else None
     if cls is None or cls.decorator_list or method_in(cls, "__eq__") or method_in(cls, "__hash__"):
+        return False
+    facts = model.module_facts(cls) if cls.bases else None
+    if cls.bases and not (facts and facts["rejected_by_jax_jit"]):
         return False
     given = [*built.args, *(k.value for k in built.keywords)]
     return any(_new_every_iteration(model, loop, arg, counter, walked) for arg in given)

@@ -61,6 +61,10 @@ def test_filter_jit_donation_option(lint_source, donate, read, reported):
     ("import dataclasses\n\n\n@dataclasses.dataclass\nclass Rate:\n    rate: float\n", "Rate(0.5 / (epoch + 1))", False),
     ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n\n    def __hash__(self):\n"
      "        return 0\n", "Rate(0.5 / (epoch + 1))", False),  # a hash the file defines may ignore the field
+    # a linen Module is not a pytree: jit hashes it whole, by its fields
+    ("import flax.linen as nn\n\n\nclass Rate(nn.Module):\n    rate: float\n", "Rate(0.5 / (epoch + 1))", True),
+    # an Equinox Module is a pytree, hashed by its leaves (arrays make it unhashable)
+    ("import equinox as eqx\n\n\nclass Rate(eqx.Module):\n    rate: float\n", "Rate(0.5 / (epoch + 1))", False),
 ])
 def test_a_static_object_built_from_the_counter(lint_source, cls, built, reported):
     source = "import functools\n\nimport jax\n\n\n" + cls + (
