@@ -212,6 +212,13 @@ def framework_transforms():
 
 
 @lru_cache(maxsize=None)
+def framework_donations():
+    """{framework jit: {keyword: {value: the arguments it donates, "first" and/or "rest"}}}, measured
+    (``datagen.frameworks``: ``eqx.filter_jit(f, donate="all")`` donates every argument)."""
+    return {name: facts["donations"] for name, facts in framework_transforms().items() if facts.get("donations")}
+
+
+@lru_cache(maxsize=None)
 def framework_module_bases():
     """{dotted name of a framework's Module base: what its standard path traces}
     (``datagen.frameworks.framework_modules``), under each name the base is known by."""

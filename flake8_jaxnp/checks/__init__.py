@@ -3,6 +3,7 @@ Findings, declared with ``@rule(codes)``: the linter runs every check so declare
 import ast
 import bisect
 
+from .. import api
 from ..facts import CALLABLE_TIMERS, DONATING, TIMERS
 from ..model.instances import method_in
 from ..model.kinds import JAX_TREE
@@ -28,9 +29,11 @@ def differentiates(model):
 
 
 def donates(model):
-    """Whether a call of the module donates (``donate_argnums=``), or calls another project module's
-    jitted function that does: JNP605 has nothing to follow otherwise."""
-    return any(k.arg in DONATING for call in model.nodes(ast.Call) for k in call.keywords) \
+    """Whether a call of the module donates (``donate_argnums=``, or a framework jit's own option,
+    ``api.framework_donations``), or calls another project module's jitted function that does: JNP605
+    has nothing to follow otherwise."""
+    keywords = set(DONATING).union(*(options for options in api.framework_donations().values()))
+    return any(k.arg in keywords for call in model.nodes(ast.Call) for k in call.keywords) \
         or calls_an_imported_jit_with(model, DONATING)
 
 
@@ -168,13 +171,15 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
     (its summary's ``options``)."""
     found = model.resolve(func_expr) if isinstance(func_expr, ast.Name) else None
     binding = found[1][0] if found and len(found[1]) == 1 else None
+    target = transform = None
     if binding is not None and binding.kind is BindingKind.DEF:
-        params = positional_names(binding.node)
+        target, params = binding.node, positional_names(binding.node)
         specs = [model.transform_spec(d) for d in binding.node.decorator_list]
-        keywords = next((spec[1] for spec in specs if spec and spec[0] in model.staging_transforms), None)
+        transform, keywords = next((spec for spec in specs if spec and spec[0] in model.staging_transforms),
+                                   (None, None))
     elif binding is not None and binding.kind is BindingKind.ASSIGN and isinstance(binding.value, ast.Call) \
             and model.qualname(binding.value.func) in model.staging_transforms and binding.value.args:
-        target = model.callee(binding.value.args[0])
+        target, transform = model.callee(binding.value.args[0]), model.qualname(binding.value.func)
         params, keywords = positional_names(target) if target is not None else [], binding.value.keywords
     elif binding is None and found or binding is not None and binding.kind is not BindingKind.IMPORT:
         return None
@@ -187,6 +192,10 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
         params = options[1] or []
     if keywords is None:
         return None
+    if numbers_option == DONATING[0] and isinstance(target, ast.FunctionDef):
+        donated = _donated_by_option(model, transform, keywords, target, params)
+        if donated:
+            return set(donated), {params[i] for i in donated}
     selected = selected_arguments(named_options(keywords), (numbers_option,), names_option)
     if selected is None or not (selected[0] or selected[1]):
         return None
@@ -194,6 +203,18 @@ def jitted_parameters(model, func_expr, numbers_option, names_option):
     positions = {n for n in numbers if n >= 0} | {params.index(n) for n in names if n in params}
     names = set(names) | {params[n] for n in numbers if 0 <= n < len(params)}
     return positions, names
+
+
+def _donated_by_option(model, transform, keywords, func, params):
+    """The positions that a framework jit's own donation option donates (``eqx.filter_jit(step,
+    donate="all")``; ``api.framework_donations``, "first" and "rest" of ``params``), kept to the
+    parameters whose structure ``func`` gives back (``gives_back``): the others, data a step reads,
+    have no output whose buffers they can become, and JAX keeps them."""
+    options = api.framework_donations().get(transform, {})
+    given = [(k.arg, k.value.value) for k in keywords if k.arg in options and type(k.value) is ast.Constant]
+    parts = options[given[0][0]].get(given[0][1], ()) if len(given) == 1 else ()
+    return [i for i, param in enumerate(params) if ("first" if i == 0 else "rest") in parts
+            and model.gives_back(func, param)]
 
 
 def calls_an_imported_jit_with(model, options):

@@ -271,10 +271,11 @@ def _changing_static(model, loop, call, walked, asked=True):
         return
     positions, names = static or ((), ())
     every = jitted is not None and jitted[0] in model.scalars_static & model.staging_transforms  # filter_jit
-    passed = [(f"at position {i}", a) for i, a in enumerate(call.args) if every or i in positions] + \
-        [(f"'{k.arg}'", k.value) for k in call.keywords if every or k.arg in names]
-    for label, arg in passed:
-        if _new_every_iteration(model, loop, arg, counter, walked):
+    passed = [(f"at position {i}", a, i in positions) for i, a in enumerate(call.args) if every or i in positions] + \
+        [(f"'{k.arg}'", k.value, k.arg in names) for k in call.keywords if every or k.arg in names]
+    for label, arg, hashed in passed:  # hashed: made static by the options, so an object is hashed whole
+        if _new_every_iteration(model, loop, arg, counter, walked) \
+                or hashed and _new_object_every_iteration(model, loop, arg, counter, walked):
             yield Finding.at(call, "JNP602", {
                 "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
                 "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})
@@ -414,6 +415,25 @@ def _bound_before(model, loop, expr, call):
     return None
 
 
+def _new_object_every_iteration(model, loop, expr, counter, walked):
+    """Whether ``expr`` holds an object of a same-file class that the loop's body builds with a new
+    number (``_new_every_iteration``): a plain class, hashed by identity, or a framework Module that is
+    not a pytree (``rejected_by_jax_jit``: ``Dropped(0.5 / (epoch + 1))``, a linen Module, hashed by its
+    fields) is a new cache key each time. A pytree Module (Equinox's, whose array fields make it
+    unhashable), a class with other bases or a decorator (``@dataclass`` may make it unhashable: jit
+    refuses it) or its own ``__eq__`` or ``__hash__`` (which may ignore the field) is left out."""
+    built = _bound_in_body(model, loop, expr, walked)
+    found = model.one_binding(built.func, BindingKind.CLASS) if isinstance(built, ast.Call) else None
+    cls = found.node if found is not None else None
+    if cls is None or cls.decorator_list or method_in(cls, "__eq__") or method_in(cls, "__hash__"):
+        return False
+    facts = model.module_facts(cls) if cls.bases else None
+    if cls.bases and not (facts and facts["rejected_by_jax_jit"]):
+        return False
+    given = [*built.args, *(k.value for k in built.keywords)]
+    return any(_new_every_iteration(model, loop, arg, counter, walked) for arg in given)
+
+
 def _new_every_iteration(model, loop, expr, counter, walked, depth=0):
     """Whether ``expr`` holds a new Python number on every iteration: the loop's ``counter``, or
     arithmetic of it with number literals that keeps values apart (``1.0 / (step + 1)``, not
@@ -436,36 +456,42 @@ def _new_every_iteration(model, loop, expr, counter, walked, depth=0):
 
 
 def _growing_argument(model, loop, call, walked):
-    """A jitted function called in the loop with a name whose shape changes on every iteration: the
-    loop's body grows it (``x = jnp.concatenate([x, token], axis=1)``) or makes it with a shape that
-    holds the loop's counter (``x = jax.random.normal(key, (50, i))``): each call sees a new shape,
-    a new cache key."""
-    names = [a for a in call.args if isinstance(a, ast.Name)] + \
-        [k.value for k in call.keywords if isinstance(k.value, ast.Name)]
-    if not names or not is_jitted(model, call.func):
+    """A jitted function called in the loop with a value whose shape changes on every iteration: the
+    loop's body grows it (``x = jnp.concatenate([x, token], axis=1)``), makes it with a shape that
+    holds the loop's counter (``x = jax.random.normal(key, (50, i))``) or slices it to a length that
+    does (``data[:i]``): each call sees a new shape, a new cache key."""
+    given = [a for a in [*call.args, *(k.value for k in call.keywords)] if type(a) in (ast.Name, ast.Subscript)]
+    if not given or not is_jitted(model, call.func):
         return
-    for name in names:
-        growth = _growth(model, loop, name.id, walked)
+    for arg in given:
+        label = arg.id if type(arg) is ast.Name else ast.unparse(arg)
+        growth = _growth(model, loop, arg.id, walked) if type(arg) is ast.Name else None
         if growth is not None:
             yield Finding.at(call, "JNP602", {
-                "what": f"'{name.id}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
+                "what": f"'{label}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
                 "loop": loop.lineno, "fix": "preallocate it at its final size and fill it with .at[i].set() or "
                                             "lax.dynamic_update_slice, or pad it to a fixed length"})
             return
-        made = _counter_shaped(model, loop, name, walked)
+        made = _counter_shaped(model, loop, arg, walked)
         if made is not None:
             yield Finding.at(call, "JNP602", {
-                "what": f"'{name.id}' takes its shape from '{_counter(loop, walked)}' (line {made.lineno}) and is "
+                "what": f"'{label}' takes its shape from '{_counter(loop, walked)}' (line {made.lineno}) and is "
                         f"passed to the jitted {describe(call.func)}()",
                 "loop": loop.lineno, "fix": "pad it to a fixed shape (or to a few bucket sizes) before the call"})
             return
 
 
-def _counter_shaped(model, loop, name, walked):
-    """The call the loop's body binds ``name`` to once, when its shape argument holds a new number on
-    every iteration (``_new_every_iteration`` of the loop's counter, alone or in a shape tuple)."""
+def _counter_shaped(model, loop, expr, walked):
+    """What the loop's body gives ``expr`` (itself, or the value of a name it binds once) when its shape
+    holds a new number on every iteration (``_new_every_iteration`` of the loop's counter): a call with
+    it in its shape argument, alone or in a shape tuple, or a slice with it as its one moving bound
+    (``data[:length]``, not ``data[i:i + 8]``)."""
     counter = _counter(loop, walked)
-    made = _bound_in_body(model, loop, name, walked) if counter is not None else None
+    made = _bound_in_body(model, loop, expr, walked) if counter is not None else None
+    if type(made) is ast.Subscript and type(made.slice) is ast.Slice and made.slice.step is None:
+        bounds = [bound for bound in (made.slice.lower, made.slice.upper) if bound is not None]
+        moving = [bound for bound in bounds if _new_every_iteration(model, loop, bound, counter, walked)]
+        return made if len(moving) == 1 and all(type(b) is ast.Constant for b in bounds if b is not moving[0]) else None
     if not isinstance(made, ast.Call):
         return None
     for position in api.shape_arguments().get(model.qualname(made.func), ()):

@@ -114,7 +114,37 @@ def _measure(name, transform, form):
         "differentiates": gradient,
         "python_scalars_static": form == "function" and _outcome(prepare, name, transform, scalar, x, 3) == RAN,
         "lifts_class": form == "class",  # applied to a Module class, it traces the class's __call__
+        "donations": _donations(transform) if form == "function" else {},
     }
+
+
+# Keyword options, and their values, by which a framework's jit may donate its arguments (Equinox's
+# ``donate=``): candidates; what each value deletes is measured (``_donations``).
+DONATION_CANDIDATES = {"donate": ("all", "all-except-first", "warn", "warn-except-first", "none")}
+
+
+def _donations(transform):
+    """{keyword: {value: the arguments it donates, ["first", "rest"] or one of them}} of the
+    ``DONATION_CANDIDATES`` that ``transform(f, keyword=value)`` takes: which of three arrays,
+    each returned in a new array of its shape (so that its buffer can be reused), a call deletes."""
+    import warnings
+
+    import jax.numpy as jnp
+
+    found = {}
+    for keyword, values in DONATION_CANDIDATES.items():
+        for value in values:
+            arrays = [jnp.ones(3) for _ in range(3)]
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    transform(lambda a, b, c: (a * 2.0, b * 3.0, c * 4.0), **{keyword: value})(*arrays)
+            except Exception:  # noqa: BLE001 - a keyword the transform does not take
+                continue
+            first, *rest = (array.is_deleted() for array in arrays)
+            if rest[0] == rest[1] and (first or rest[0]):
+                found.setdefault(keyword, {})[value] = ["first"] * first + ["rest"] * rest[0]
+    return found
 
 
 RAN, ABSTRACT, OTHER = "ran", "abstract", "other"

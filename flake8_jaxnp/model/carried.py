@@ -60,6 +60,14 @@ class CarriedStructure:
                 return False
         return True
 
+    def gives_back(self, func, param):
+        """Whether every return of ``func`` gives back the structure of its parameter ``param``, as its
+        value or an element of the tuple it returns (``return eqx.apply_updates(model, updates), opt_state``
+        gives ``model``'s): an output whose buffers a donated ``param`` can become."""
+        returns = self.names.returned_values(func)
+        return bool(returns) and all(any(self._keeps_structure(value, func, param, 0) for value in (
+            returned.elts if type(returned) is ast.Tuple else [returned])) for returned in returns)
+
     def _updates(self, call, name):
         """Whether ``call`` keeps the structure of the Name ``name`` it is given (``STRUCTURE_KEEPING``)."""
         position = STRUCTURE_KEEPING.get(self.names.qualname(call.func))

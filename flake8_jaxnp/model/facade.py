@@ -47,6 +47,7 @@ class Model:
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.calls_of = roots.instances.calls_of  # every call of a same-file def, or None when it escapes
         self.passed_to = roots.instances.passed_to  # what every call of a same-file def gives a parameter
+        self.gives_back = roots.instances.gives_back  # whether a def returns a parameter's structure
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None
         self.bound_method = roots.instances.bound_method  # whether obj.<name> is a method bound on each access
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds

@@ -480,8 +480,9 @@ class Tracing:
         applied = callee in self.roots.applies.applied_methods(call.func, call.keywords)
         if fields is not None:  # Box(lo, hi): the dataclass's fields, read as self.lo in __post_init__
             positional_params = [field.id for field in fields]
-        elif applied or through and run[1]:  # model.apply(variables, x)
+        elif applied or through and run[1]:  # model.apply(variables, x): self holds the variables
             positional_params, options = [None] + positional_params, APPLY_OPTIONS
+            params.update(["self"] if args and args[0].holds_tracers else [])
         arrays, python = set(), set()
         if bound and positional_names(callee)[:1] == ["self"] and self._traced_receiver(call, caller):
             params.add("self")  # model.predict(x), model a traced object: its fields are the trace's
