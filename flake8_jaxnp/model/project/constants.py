@@ -23,7 +23,7 @@ def constant_needs(name):
     if not name.isascii():
         return None
     assigned = rb"%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())
-    return re.compile(assigned), re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*" + assigned), NUMPY_WORD
+    return Pattern(assigned), Pattern(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*" + assigned), NUMPY_WORD
 
 
 def numpy_summary(source):

@@ -17,8 +17,10 @@ the attribute stored again) the class says nothing.
 """
 import ast
 import re
+from functools import lru_cache
 
 from ...facts import DONATING
+from ...patterns import Pattern
 from ..syntax import literals, parameters, positional_names, walk_own
 from .around import stored_parameters
 from .stores import ClassStores, bound_names, top_level_classes
@@ -73,13 +75,16 @@ def class_needs(name, staging):
     return (*class_line(name), *needs)
 
 
+@lru_cache(maxsize=1024)
 def class_line(name):
     """The bytes patterns of a line starting ``class <name>`` (none for a name that is not ASCII:
-    the module's encoding may spell it otherwise)."""
+    the module's encoding may spell it otherwise), compiled when first searched: the first, a
+    literal's search, refuses most modules (the name is a function's), and a module whose
+    summary is at hand is never searched."""
     if not name.isascii():
         return ()
     named = rb"class[ \t\\\r\n]+%b(?![\w\x80-\xff])" % re.escape(name.encode())  # (first: ``GLOBAL_NEEDS``)
-    return re.compile(named), re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named)
+    return Pattern(named), Pattern(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named)
 
 
 class _Classes(ClassStores):
