@@ -291,7 +291,6 @@ def test_the_calls_of_a_project_object_jitted_in_its_init_give_device_arrays(tmp
 
 
 SCRIPT = '''import sys
-import re
 from pathlib import Path
 
 import jax.numpy as jnp
