@@ -3,6 +3,7 @@ which methods return one and which parameter an instance's call forwards to, rea
 the class's module; unknown steps keep the class silent; a timed loop of what they return
 is JAX work, and a change to the class's module is seen with a warm cache."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -376,6 +377,23 @@ def test_a_constant_is_looked_for_by_its_whole_name():
     for text in (b"\nMASKS = np.ones(3)\n", b"\nf(MASK=1)\n", b"\nif MASK == 1:\n    pass\n", b"\nOLD_MASK = 1\n"):
         assert not all(p.search(header + text) for p in needs), text
     assert not all(p.search(b"\nfrom .arrays import np\nMASK = np.ones(3)\n") for p in needs)  # no NumPy import
+
+
+def test_the_first_text_tests_find_what_a_pattern_per_name_finds():
+    """A class's ``class <name>`` anywhere and a constant's ``name =`` anywhere are looked for with one
+    pattern for every name (``patterns.Captured``, ``patterns.Followed``), where each name had a pattern
+    of its own: both find the same, on tricky texts and, for each of its words, on every fixture module."""
+    root = Path(__file__).resolve().parents[2]
+    texts = [b"\nclassclass Foo", b"\nsubclass  \\\n Foo(", b"\nclass class Foo:", b"\nclass\tFooBar", b"Foo==",
+             b"x = Foo==1\nFoo \\\n= 2", b"FooFoo=1", b"class \xc3\xa9Foo"]
+    texts += [b"\n" + path.read_bytes() for path in sorted((root / "fixtures").glob("*.py"))]
+    for text in texts:
+        for word in {b"Foo", b"FooBar", b"class", *re.findall(rb"[A-Za-z_]\w*", text)}:
+            name = word.decode()
+            a_class = re.search(rb"class[ \t\\\r\n]+%b(?![\w\x80-\xff])" % re.escape(word), text) is not None
+            assigned = re.search(rb"%b[ \t\f\\\r\n]*=(?!=)" % re.escape(word), text) is not None
+            assert bool(class_needs(name, set())[0].search(text)) is a_class, (text[:40], name)
+            assert bool(constant_needs(name)[0].search(text)) is assigned, (text[:40], name)
 
 
 DONATING_TRAINER = '''import jax

@@ -3,7 +3,7 @@ import ast
 import re
 from functools import lru_cache
 
-from ...patterns import Pattern
+from ...patterns import Followed, Pattern
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, module_imports, table_entries, walk_own
@@ -23,7 +23,12 @@ def constant_needs(name):
     if not name.isascii():
         return None
     assigned = rb"%b[ \t\f\\\r\n]*=(?!=)" % re.escape(name.encode())
-    return re.compile(assigned), re.compile(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*" + assigned), NUMPY_WORD
+    return Followed(name.encode(), _ASSIGNMENT), Pattern(rb"(?:[\r\n;]|\xef\xbb\xbf)[ \t\f]*" + assigned), \
+        NUMPY_WORD
+
+
+# What follows a name that a statement assigns (``constant_needs``' first test, one pattern for every name).
+_ASSIGNMENT = Pattern(rb"[ \t\f\\\r\n]*=(?!=)")
 
 
 def numpy_summary(source):

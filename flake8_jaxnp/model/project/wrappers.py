@@ -17,8 +17,10 @@ the attribute stored again) the class says nothing.
 """
 import ast
 import re
+from functools import lru_cache
 
 from ...facts import DONATING
+from ...patterns import Captured, Pattern
 from ..syntax import literals, parameters, positional_names, walk_own
 from .around import stored_parameters
 from .stores import ClassStores, own_stores, bound_names, top_level_classes
@@ -74,13 +76,21 @@ def class_needs(name, staging):
     return (*class_line(name), *needs)
 
 
+@lru_cache(maxsize=1024)
 def class_line(name):
     """The bytes patterns of a line starting ``class <name>`` (none for a name that is not ASCII:
-    the module's encoding may spell it otherwise)."""
+    the module's encoding may spell it otherwise): first ``class <name>`` anywhere, which refuses
+    most modules (the name is a function's) without a pattern of its own, then at a line's start,
+    compiled when first searched."""
     if not name.isascii():
         return ()
-    named = rb"class[ \t\\\r\n]+%b(?![\w\x80-\xff])" % re.escape(name.encode())  # (first: ``GLOBAL_NEEDS``)
-    return re.compile(named), re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named)
+    named = rb"class[ \t\\\r\n]+%b(?![\w\x80-\xff])" % re.escape(name.encode())
+    return Captured(_CLASS_NAMES, name.encode()), Pattern(rb"[\r\n\f](?:\xef\xbb\xbf)?[ \t\f]*" + named)
+
+
+# The name after each ``class`` of a module's bytes (``class_line``): a search for the literal, as
+# ``GLOBAL_NEEDS`` asks first, and a lookahead, so that no match hides the next ``class``.
+_CLASS_NAMES = Pattern(rb"class(?=[ \t\\\r\n]+([\w\x80-\xff]+))")
 
 
 class _Classes(ClassStores):
