@@ -165,9 +165,12 @@ def _jax_counterpart(qualname):
 
 def _call(model, call, abstract, staged, base):
     qualname = model.qualname(call.func) or _through_defaulted_module(model, call.func)
+    arguments = [*call.args, *(k.value for k in call.keywords)]
     error = qualname and api.fails_on_tracer(qualname)
-    if error and any(_traced(model, a) or _returns_closed_tracer(model, a)
-                     for a in [*call.args, *(k.value for k in call.keywords)]):
+    if not (error and any(_traced(model, a) for a in arguments)):
+        error = qualname and api.fails_on_traced_result(qualname)
+        error = error if error and any(_returns_closed_tracer(model, a) for a in arguments) else None
+    if error:
         yield Finding.at(call, "JNP201", dict(base, func=describe(call.func), error=error,
                                               fix=_jax_counterpart(qualname)))
         return

@@ -1,4 +1,5 @@
-"""SciPy's public functions that fail on a JAX tracer (``scipy_fails_on_tracer``).
+"""SciPy's public functions that fail on a JAX tracer (``scipy_fails_on_tracer``), and those that
+fail when only what the function they are given returns is traced (``scipy_fails_on_traced_result``).
 
 SciPy converts its arguments to NumPy arrays as NumPy does, so a tracer reaching
 ``scipy.special.hyp2f1`` or ``scipy.integrate.quad``'s bound fails the same way; each
@@ -107,6 +108,52 @@ def fails_on_tracer(resolve, public):
     for qualname, func in _functions(resolve, public):
         names = _arity(func)
         error = _probe(func, names) if names else None
+        if error is not None:
+            fails[qualname] = error
+    return fails
+
+
+def _probe_result(func, names):
+    """The tracer error when every call fails with one while only the functions it is given return a
+    value computed from a tracer they close over (host arrays elsewhere), else None."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    given = [i for i, name in enumerate(names) if name in CALLABLE_PARAMETERS]
+    if not given:
+        return None
+    failure = None
+    for shape in ((), (3,), (3, 3)):
+        def call(closed):
+            args = [np.full(shape, 0.5 + 0.25 * i, np.float32) for i in range(len(names))]  # (bounds apart)
+            for i in given:
+                args[i] = lambda *a: jnp.sum(jnp.asarray(a[0])) * closed
+            return func(*args)
+        try:
+            with warnings.catch_warnings(), _time_limit(PROBE_SECONDS):
+                warnings.simplefilter("ignore")
+                jax.jit(call).trace(jnp.float32(0.5))
+        except _Slow:
+            return None
+        except Exception as exc:  # noqa: BLE001 - every outcome is classified
+            cause = exc.__cause__ or exc.__context__  # SciPy re-raises the conversion error as its own
+            error = exc if type(exc).__name__ in tables.TRACER_ERRORS else cause
+            if type(error).__name__ in tables.TRACER_ERRORS and failure is None:
+                concrete = isinstance(error, jax.errors.ConcretizationTypeError)
+                failure = "ConcretizationTypeError" if concrete else type(error).__name__
+            continue
+        return None
+    return failure
+
+
+def fails_on_traced_result(resolve, public):
+    """{qualname: tracer error} for the SciPy functions that take a function (an objective, an
+    integrand) and fail in every measured call when only what it returns is traced."""
+    fails = {}
+    for qualname, func in _functions(resolve, public):
+        names = _arity(func)
+        error = _probe_result(func, names) if names else None
         if error is not None:
             fails[qualname] = error
     return fails
