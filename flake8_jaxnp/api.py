@@ -43,6 +43,12 @@ def fails_on_tracer(qualname):
     return data()["scipy_fails_on_tracer" if qualname.startswith("scipy.") else "numpy_fails_on_tracer"].get(qualname)
 
 
+def fails_on_traced_result(qualname):
+    """The tracer error a SciPy function given a function (an objective, an integrand) raises when only
+    what that function returns is traced, or None (``datagen.scipy_functions.fails_on_traced_result``)."""
+    return data()["scipy_fails_on_traced_result"].get(qualname) if qualname.startswith("scipy.") else None
+
+
 array_attributes = _entry("array_attributes", frozen=True)
 
 

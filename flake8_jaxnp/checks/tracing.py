@@ -136,6 +136,20 @@ def _traced(model, expr):
     return _holds_tracer(model.value(expr))
 
 
+def _returns_closed_tracer(model, expr):
+    """A function given to NumPy or SciPy (``minimize(lambda p: (p - target) ** 2, x0)``) that returns
+    a tracer it closes over, or one computed from it: the library converts what it returns to a
+    NumPy array, as it converts a tracer given directly."""
+    func = expr if type(expr) is ast.Lambda else model.callee(expr) if type(expr) is ast.Name else None
+    if func is None:
+        return False
+    own = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
+    returned = [func.body] if type(func) is ast.Lambda else \
+        [node.value for node in model.own_nodes(func) if type(node) is ast.Return and node.value is not None]
+    return any(type(node) is ast.Name and node.id not in own and model.value(node).traced
+               for value in returned for node in ast.walk(value))
+
+
 def _holds_tracer(value):
     return value.traced or value.container in SEQUENCES and any(_holds_tracer(item) for _, item in value.members)
 
@@ -151,8 +165,12 @@ def _jax_counterpart(qualname):
 
 def _call(model, call, abstract, staged, base):
     qualname = model.qualname(call.func) or _through_defaulted_module(model, call.func)
+    arguments = [*call.args, *(k.value for k in call.keywords)]
     error = qualname and api.fails_on_tracer(qualname)
-    if error and any(_traced(model, a) for a in [*call.args, *(k.value for k in call.keywords)]):
+    if not (error and any(_traced(model, a) for a in arguments)):
+        error = qualname and api.fails_on_traced_result(qualname)
+        error = error if error and any(_returns_closed_tracer(model, a) for a in arguments) else None
+    if error:
         yield Finding.at(call, "JNP201", dict(base, func=describe(call.func), error=error,
                                               fix=_jax_counterpart(qualname)))
         return

@@ -277,6 +277,9 @@ def exception_kinds(exc, tb):
         return {ev.BOOLEAN_INDEX}
     if isinstance(exc, errors.ConcretizationTypeError):
         return {ev.CONCRETIZATION}
+    wrapped = exc.__cause__ or exc.__context__  # a library re-raising JAX's error (SciPy's minimize: ValueError)
+    if isinstance(wrapped, (errors.TracerArrayConversionError, errors.ConcretizationTypeError)):
+        return exception_kinds(wrapped, tb)
     if isinstance(exc, jax.dtypes.TypePromotionError):
         return {ev.STRICT_PROMOTION} if is_promotion_error(exc) else set()
     if isinstance(exc, (TypeError, ValueError, NotImplementedError)):

@@ -482,6 +482,7 @@ def _build():
         "numpy_fails_on_tracer": fails,
         "numpy_works_on_tracer": works,
         "scipy_fails_on_tracer": scipy_functions.fails_on_tracer(_resolve, _public),
+        "scipy_fails_on_traced_result": scipy_functions.fails_on_traced_result(_resolve, _public),
         "numpy_gives_jax_array": sorted(q for q, func in _numpy_functions() if q in works and _gives_jax_array(func)),
         "numpy_functions": sorted(q for q, _ in _numpy_functions()),
         "numpy_random": sorted(f"numpy.random.{n}" for n in _public(np.random)),

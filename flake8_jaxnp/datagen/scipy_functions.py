@@ -1,4 +1,5 @@
-"""SciPy's public functions that fail on a JAX tracer (``scipy_fails_on_tracer``).
+"""SciPy's public functions that fail on a JAX tracer (``scipy_fails_on_tracer``), and those that
+fail when only what the function they are given returns is traced (``scipy_fails_on_traced_result``).
 
 SciPy converts its arguments to NumPy arrays as NumPy does, so a tracer reaching
 ``scipy.special.hyp2f1`` or ``scipy.integrate.quad``'s bound fails the same way; each
@@ -68,45 +69,88 @@ def _arity(func):
     return [p.name for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
 
-def _probe(func, names):
-    """The tracer error's name (the one every transform raises) when a shape of call fails with one and
-    none traces, else None."""
+def _failure(trace):
+    """The tracer error's name (the one every transform raises) when ``trace(shape)`` fails for every
+    shape, one of them with a tracer error (also one SciPy re-raised as its own: ``minimize``'s
+    ValueError), else None; a call that runs longer than the probe's limit is left unmeasured."""
     import jax
-    import jax.numpy as jnp
 
     failure = None
     for shape in ((), (3,), (3, 3)):
-        traced = [i for i, name in enumerate(names) if name not in CALLABLE_PARAMETERS]
-        if not traced:
-            return None
-
-        def call(*tracers):
-            args = [(lambda *a: jnp.sum(a[0])) for _ in names]
-            for i, tracer in zip(traced, tracers):
-                args[i] = tracer
-            return func(*args)
         try:
             with warnings.catch_warnings(), _time_limit(PROBE_SECONDS):
                 warnings.simplefilter("ignore")
-                jax.jit(call).trace(*[jnp.full(shape, 0.5, jnp.float32) for _ in traced])
+                trace(shape)
         except _Slow:
             return None
         except Exception as exc:  # noqa: BLE001 - every outcome is classified
-            if type(exc).__name__ in tables.TRACER_ERRORS and failure is None:
+            error = exc if type(exc).__name__ in tables.TRACER_ERRORS else exc.__cause__ or exc.__context__
+            if type(error).__name__ in tables.TRACER_ERRORS and failure is None:
                 # a bool test raises TracerBoolConversionError under jit, its base class under grad
-                concrete = isinstance(exc, jax.errors.ConcretizationTypeError)
-                failure = "ConcretizationTypeError" if concrete else type(exc).__name__
+                concrete = isinstance(error, jax.errors.ConcretizationTypeError)
+                failure = "ConcretizationTypeError" if concrete else type(error).__name__
             continue
         return None
     return failure
 
 
+def _probe(func, names):
+    """``_failure`` of calls with tracers in the required parameters (a function where one takes one)."""
+    import jax
+    import jax.numpy as jnp
+
+    traced = [i for i, name in enumerate(names) if name not in CALLABLE_PARAMETERS]
+    if not traced:
+        return None
+
+    def trace(shape):
+        def call(*tracers):
+            args = [(lambda *a: jnp.sum(a[0])) for _ in names]
+            for i, tracer in zip(traced, tracers):
+                args[i] = tracer
+            return func(*args)
+        jax.jit(call).trace(*[jnp.full(shape, 0.5, jnp.float32) for _ in traced])
+    return _failure(trace)
+
+
 def fails_on_tracer(resolve, public):
     """{qualname: tracer error} for the SciPy functions every measured call of which fails on tracers."""
+    return _measured(resolve, public, _probe)
+
+
+def _probe_result(func, names):
+    """``_failure`` of calls given host arrays (bounds apart) and, where a parameter takes a function,
+    one returning a value computed from a tracer it closes over."""
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+
+    given = [i for i, name in enumerate(names) if name in CALLABLE_PARAMETERS]
+    if not given:
+        return None
+
+    def trace(shape):
+        def call(closed):
+            args = [np.full(shape, 0.5 + 0.25 * i, np.float32) for i in range(len(names))]
+            for i in given:
+                args[i] = lambda *a: jnp.sum(jnp.asarray(a[0])) * closed
+            return func(*args)
+        jax.jit(call).trace(jnp.float32(0.5))
+    return _failure(trace)
+
+
+def fails_on_traced_result(resolve, public):
+    """{qualname: tracer error} for the SciPy functions that take a function (an objective, an
+    integrand) and fail in every measured call when only what it returns is traced."""
+    return _measured(resolve, public, _probe_result)
+
+
+def _measured(resolve, public, probe):
+    """{qualname: tracer error} for the SciPy functions whose ``probe`` finds one."""
     fails = {}
     for qualname, func in _functions(resolve, public):
         names = _arity(func)
-        error = _probe(func, names) if names else None
+        error = probe(func, names) if names else None
         if error is not None:
             fails[qualname] = error
     return fails

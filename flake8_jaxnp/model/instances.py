@@ -260,10 +260,10 @@ class Instances(CarriedStructure, ObjectStores):
         if type(self.names.parent.get(func)) is ast.ClassDef:
             return None
         calls = self.calls_of(func)
-        return given_by_calls((self._control_flow_calls(func) if calls is None else calls) or (),
+        return given_by_calls((self.control_flow_calls(func) if calls is None else calls) or (),
                               lambda call: given(argument_or_default(call, func, param)), every)
 
-    def _control_flow_calls(self, func):
+    def control_flow_calls(self, func):
         """When ``func`` is only given to control flow as a function it calls, the calls it runs,
         written as calls of ``func`` with the arguments that reach its parameters
         (``nnx.cond(pred, f, g, model, x)`` runs ``f(model, x)``; ``api.control_flow_operands``);

@@ -186,14 +186,15 @@ class Tracing:
             positional_names(func)
         if not calls and type(self.names.parent.get(func)) is ast.ClassDef:  # obj.method(x), jax.jit(obj.method)
             calls, positional = self.roots.instances.method_calls(func), positional[1:]
-        if not calls or any(self.names.enclosing_function(call) is func for call in calls):
+        calls = calls or self.roots.instances.control_flow_calls(func)  # fori_loop(0, n, body, 3.0): body(i, 3.0)
+        if not calls or any(self.names.enclosing_function(call.func) is func for call in calls):
             return None
         if literals:
             return calls, [{arg: NUMBER_LITERALS[type(arg.value)]
                             for arg in [*call.args, *(k.value for k in call.keywords)]
                             if type(arg) is ast.Constant and type(arg.value) in NUMBER_LITERALS}
                            for call in calls], positional
-        flows = [self.flow_of(self.names.enclosing_function(call) or self.names.tree) for call in calls]
+        flows = [self.flow_of(self.names.enclosing_function(call.func) or self.names.tree) for call in calls]
         return calls, [flow.values if flow is not None else {} for flow in flows], positional
 
     def _flow(self, node, params, traced):
@@ -413,7 +414,8 @@ class Tracing:
         """Whether ``call`` passes ``value`` to ``func``'s trace as one array."""
         if value is None or value.kind in PASSED_ARRAYS:
             return value is not None
-        through_transform = getattr(func, "decorator_list", None) or self.callee(call.func) is not func
+        through_transform = getattr(func, "decorator_list", None) or self.callee(call.func) is not func \
+            or self.names.parent.get(call.func) is not call  # a call control flow makes: the loop traces it
         return scalars and value.kind is PYTHON and value.weak and bool(through_transform)
 
     def _constructed(self, method):
