@@ -46,6 +46,7 @@ class Model:
         self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.calls_of = roots.instances.calls_of  # every call of a same-file def, or None when it escapes
+        self.method_calls = roots.instances.method_calls  # the calls that run a same-file method on an object
         self.passed_to = roots.instances.passed_to  # what every call of a same-file def gives a parameter
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None
         self.bound_method = roots.instances.bound_method  # whether obj.<name> is a method bound on each access
