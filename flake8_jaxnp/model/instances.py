@@ -473,10 +473,16 @@ class Instances(CarriedStructure, ObjectStores):
         return calls
 
     def _calls_itself(self, cls):
-        """Whether a method of ``cls`` calls its own object (``self(x)``)."""
+        """Whether a method of ``cls`` (or a def nested in one) calls its own object (``self(x)``)."""
         parent = self.names.parent.get
-        return any(type(parent(name)) is ast.Call and parent(name).func is name
-                   and parent(self.names.enclosing_function(name)) is cls for name in self.names.reads("self"))
+        for name in self.names.reads("self"):
+            node = parent(name)
+            if type(node) is ast.Call and node.func is name:
+                while node is not None and node is not cls:
+                    node = parent(node)
+                if node is cls:
+                    return True
+        return False
 
     def _object_calls(self, construction):
         """The calls of the object that ``construction`` builds (``calls_through`` it), where reading one

@@ -292,3 +292,9 @@ OBJECT_HEADER = ("import jax.numpy as jnp\n\n\nclass Mixer:\n    def __call__(se
 ])
 def test_promotion_of_call_parameters_given_by_an_object_s_calls(lint_source, body, expected):
     assert [f for f in lint_source(OBJECT_HEADER + body) if f[1] == "JNP401"] == expected
+
+
+def test_an_object_that_calls_itself_has_callers_the_join_does_not_see(lint_source):
+    source = OBJECT_HEADER.replace("    def describe(self):\n        return 'a times b'",
+                                   "    def twice(self, a, b):\n        return self(a, self(a, b))")
+    assert lint_source(source + f"def run():\n    return Mixer()({F32}, {I32})\n") == []
