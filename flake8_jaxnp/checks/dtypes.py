@@ -10,7 +10,7 @@ import ast
 
 from .. import api
 from ..model import containers, dtypes
-from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE, UNKNOWN_VALUE
+from ..model.kinds import JAX, JAX_TREE, NUMPY, TRACER, TRACER_TREE, UNKNOWN, UNKNOWN_VALUE
 from ..model.names import BindingKind
 from ..model.syntax import argument_for, defaults, held_name, positional_names
 from ..facts import JAX_DTYPE_MODULES, NARROW, is_promotion
@@ -109,7 +109,8 @@ class CallerValues:
     """What a parameter of a function of this module receives from its calls, when every
     reference to the function is a plain call in this module (no other module of the
     project names it) and every call passes that parameter a JAX array of one dtype:
-    ``def combine(a, b): return a + b`` called with float32 and int32 arrays promotes. A
+    ``def combine(a, b): return a + b`` called with float32 and int32 arrays promotes (a method's
+    calls: those on the objects of its class, ``Instances.method_calls``). A
     top-level def this module never refers to gets what its calls in the other modules all
     give (``Project.given_dtypes``), items included (``params["b"]``)."""
 
@@ -149,7 +150,7 @@ class CallerValues:
             if not calls:
                 self.received[key] = self._elsewhere(func, param)
                 return self.received[key]
-            names = positional_names(func)
+            names = positional_names(func)[1:] if model.is_method(func) else positional_names(func)
             arguments = [argument_for(call, names, param) for call in calls]
             values = [model.value(a) for a in arguments] \
                 if all(a is not None and model.may_hold_arrays(a) for a in arguments) else []
@@ -185,7 +186,9 @@ class CallerValues:
         if func in self.calls:
             return self.calls[func]
         model, calls = self.model, []
-        if (not func.decorator_list or func in model.jitted_callables) and not model.is_method(func):
+        if model.is_method(func):  # obj.method(x), Rate()(x): the positions after self
+            calls = model.method_calls(func) or []
+        elif not func.decorator_list or func in model.jitted_callables:
             for name in model.reads(func.name):  # (a jitted def's arguments keep their dtypes)
                 call = model.parent(name)
                 if model.callee(name) is not func:
@@ -270,8 +273,8 @@ def _arithmetic(model, node, left, right, op, x64, callers, holds, narrowed):
             values[side] = found[0]
             lines.update(found[1])
     if not any(v.kind in (JAX, TRACER) for v in values) \
-            or (lines and not all(v.kind in (JAX, TRACER) for v in values)):
-        return  # (a parameter's calls count against another JAX array only)
+            or (lines and not all(v.kind in (JAX, TRACER, UNKNOWN) for v in values)):
+        return  # (a parameter's calls count against another JAX array only, traced or not: a Module's field)
     if any(v.dtype is None for v in values) or not is_promotion((v.dtype, v.weak) for v in values):
         return  # unknown, a weakly typed Python scalar, or a mask: nothing to report
     a, b = (dtypes.on_jax(v.dtype, model.x64) for v in values)

@@ -59,7 +59,7 @@ def framework_layers(data_file, resolve):
                            "draws_from_key": _draws_from_key(layer, args),
                            **({"draws_when_called": drawing_options} if drawing_options is not None else {}),
                            **({"draws_when_applied": applied} if applied is not None else {}),
-                           **({"with_state": True} if with_state else {}),
+                           **({"with_state": True} if with_state else _result_dtype(name, layer, args, shape)),
                            **_traced_fields(name, module),
                            "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
@@ -142,33 +142,87 @@ def _gives_one_array(name, layer, args, shape):
     ``state`` it requires gives an array and an ``eqx.nn.State``; else (None, False): another tuple, a layer
     that cannot be built so, or one that fails."""
     import jax
-    import jax.numpy as jnp
 
     state = inspect.signature(layer.__call__).parameters.get("state") if name.startswith("equinox.") else None
     if state is not None and state.default is state.empty:  # LayerNorm's is optional: one array without it
         return _gives_array_and_state(name, layer, args, shape)
 
-    x = jnp.asarray(1) if shape == "index" else jnp.arange(3) if name in _INDICES else jnp.ones(shape)
-    args, options = (args[:-1], args[-1]) if args and type(args[-1]) is dict else (args, {})
     try:
-        if name.startswith("flax.linen."):
-            module = layer(*args, **options)
-            variables = module.init(jax.random.key(0), x)
-            out = jax.jit(lambda v, a: module.apply(v, a, rngs={"dropout": jax.random.key(1)}))(variables, x)
-        elif name.startswith("flax.nnx."):
-            from flax import nnx
-            module = layer(*args, rngs=nnx.Rngs(0), **options)
-            out = nnx.jit(lambda m, a: m(a))(module, x)
-        else:
-            import equinox as eqx
-            keyed = "key" in inspect.signature(layer).parameters
-            module = layer(*args, key=jax.random.key(0)) if keyed else layer(*args)
-            out = eqx.filter_jit(lambda m, a: m(a, key=jax.random.key(1)) if name.endswith("Dropout")
-                                 else m(a))(module, x)
+        module, out = _built_and_called(name, layer, args, _input(name, shape, "float32"))
     except Exception as exc:  # noqa: BLE001 - not measured: left out
         print(f"{name}: not measured ({type(exc).__name__}: {exc})"[:200], file=sys.stderr)
         return None, False
     return (module, False) if isinstance(out, jax.Array) else (None, False)
+
+
+def _input(name, shape, dtype):
+    """The input a layer is measured on: one index (an Equinox embedding's), indices, or ones of ``dtype``."""
+    import jax.numpy as jnp
+
+    return jnp.asarray(1) if shape == "index" else jnp.arange(3) if name in _INDICES else jnp.ones(shape, dtype)
+
+
+def _built_and_called(name, layer, args, x, **dtypes):
+    """(the layer built from ``args`` and the ``dtypes`` options, what it gives called on ``x`` in its
+    framework's jit)."""
+    import jax
+
+    args, options = (args[:-1], dict(args[-1], **dtypes)) if args and type(args[-1]) is dict else (args, dtypes)
+    if name.startswith("flax.linen."):
+        module = layer(*args, **options)
+        variables = module.init(jax.random.key(0), x)
+        return module, jax.jit(_applied, static_argnums=0)(module, variables, x)
+    if name.startswith("flax.nnx."):
+        from flax import nnx
+        module = layer(*args, rngs=nnx.Rngs(0), **options)
+        return module, nnx.jit(_called)(module, x)
+    import equinox as eqx
+    keyed = "key" in inspect.signature(layer).parameters
+    module = layer(*args, key=jax.random.key(0), **options) if keyed else layer(*args, **options)
+    return module, eqx.filter_jit(_called_with_key if name.endswith("Dropout") else _called)(module, x)
+
+
+def _applied(module, variables, x):
+    """A Linen layer applied to ``x``, with a dropout key."""
+    import jax
+
+    return module.apply(variables, x, rngs={"dropout": jax.random.key(1)})
+
+
+def _called(module, x):
+    return module(x)
+
+
+def _called_with_key(module, x):
+    """An Equinox dropout called with its key."""
+    import jax
+
+    return module(x, key=jax.random.key(1))
+
+
+def _result_dtype(name, layer, args, shape):
+    """{"result_dtype": {"default": the dtype of what the layer gives whatever real input it is called on
+    (float16, bfloat16 and float32 alike; None where it depends on it), "follows": the option whose dtype
+    the result takes whatever the input (None: none does), "options": {every option whose name ends in
+    ``dtype``: its position among the constructor's arguments}}}; {} for a layer that takes a state."""
+    import jax.numpy as jnp
+
+    signature = inspect.signature(layer.__init__ if name.startswith("flax.nnx.") else layer)
+    names = [p for p in signature.parameters if p != "self"]
+    options = {option: at for at, option in enumerate(names) if option.endswith("dtype")}
+    inputs = ("int32",) if shape == "index" or name in _INDICES else ("float16", "bfloat16", "float32")
+
+    def results(**asked):
+        try:
+            return {str(_built_and_called(name, layer, args, _input(name, shape, dtype), **asked)[1].dtype)
+                    for dtype in inputs}
+        except Exception:  # noqa: BLE001 - an option this layer refuses: it is followed by none
+            return set()
+    default = results()
+    follows = [option for option in options
+               if all(results(**{option: getattr(jnp, dtype)}) == {dtype} for dtype in ("bfloat16", "float16"))]
+    return {"result_dtype": {"default": default.pop() if len(default) == 1 else None,
+                             "follows": follows[0] if len(follows) == 1 else None, "options": options}}
 
 
 def _gives_array_and_state(name, layer, args, shape):

@@ -10,6 +10,7 @@ import ast
 from collections import Counter
 
 from .. import api
+from . import dtypes
 from .carried import FIELD_REPLACING
 from .constructors import annotated_fields, init_fields
 from .instances import method_in
@@ -60,6 +61,31 @@ class Conventions:
         ``layer = eqx.nn.Linear(...)``."""
         built = self.instances.constructor(func_expr)
         return api.framework_layers().get(self.names.qualname(built.func)) if built is not None else None
+
+    def layer_dtype(self, func_expr, inputs, x64):
+        """The dtype of what calling ``func_expr``, a framework layer (``runs_layer``), gives on arrays of
+        the Values ``inputs``, as measured (``result_dtype``): the dtype its construction's followed option
+        names (``nn.Dense(4, dtype=jnp.bfloat16)``), or, where it is given no option whose name ends in
+        ``dtype``, the layer's default whatever real input it gets (float32: ``nn.Dense(4)(x)``; not with
+        x64 on, nor of a complex input); None otherwise (``dtype=self.dtype``, ``param_dtype=...``)."""
+        built = self.instances.constructor(func_expr)
+        measured = api.framework_layers()[self.names.qualname(built.func)].get("result_dtype")
+        if measured is None or any(type(a) is ast.Starred for a in built.args) \
+                or any(k.arg is None for k in built.keywords):
+            return None
+        options = measured["options"]
+        given = [k.value for k in built.keywords if k.arg in options] \
+            + [arg for at, arg in enumerate(built.args) if at in options.values()]
+        if not given:
+            real = all(v.dtype is None or dtypes.kind_rank(v.dtype) < 3 for v in inputs)
+            return measured["default"] if real and not x64 else None
+        follows = measured["follows"]
+        asked = [k.value for k in built.keywords if k.arg == follows] \
+            + [arg for at, arg in enumerate(built.args) if at == options.get(follows)]
+        if len(given) > 1 or not asked:
+            return None
+        dtype = dtypes.dtype_of(asked[0], self.names)[0]
+        return dtypes.on_jax(dtype, x64) if dtype else None
 
     def rejected_by_jax_jit(self, expr):
         """The name of the framework class whose instance ``expr`` holds (``instances.class_of``)

@@ -46,6 +46,7 @@ class Model:
         self.returned_values = callees.returned_values  # what a def's return statements give
         self.class_of = roots.instances.class_of  # the same-file class whose instance a Name holds, or None
         self.calls_of = roots.instances.calls_of  # every call of a same-file def, or None when it escapes
+        self.method_calls = roots.instances.method_calls  # the calls that run a same-file method on an object
         self.passed_to = roots.instances.passed_to  # what every call of a same-file def gives a parameter
         self.gives_back = roots.instances.gives_back  # whether a def returns a parameter's structure
         self.method_of = roots.instances.method  # a same-file class's method (or its single base's), or None

@@ -448,9 +448,16 @@ class Instances(CarriedStructure, ObjectStores):
     def method_calls(self, method):
         """The calls that run the undecorated method ``method`` on an object (``obj.apply(x)``,
         ``eqx.filter_vmap(obj.apply)(xs)``: their positions start after ``self``), when every read of
-        an attribute of its name in the file is of an object whose classes are known; else None."""
+        an attribute of its name in the file is of an object whose classes are known; ``__call__`` runs
+        on the calls of what each construction of its class builds (``eqx.filter_jit(Rate())(x)``,
+        ``m = Rate(); m(x)``), when the class and each object are only called. Else None."""
         if method.decorator_list or positional_names(method)[:1] != ["self"]:
             return None
+        if method.name == "__call__":
+            cls = self.names.parent.get(method)
+            built = None if self._calls_itself(cls) else self.calls_of(cls)
+            calls = [self._object_calls(construction) for construction in built or ()]
+            return [call for each in calls for call in each] if built and None not in calls else None
         calls = []
         for node in self.names.by_type.get(ast.Attribute, ()):
             if node.attr != method.name or type(node.ctx) is not ast.Load:
@@ -463,6 +470,35 @@ class Instances(CarriedStructure, ObjectStores):
                 if found is None:
                     return None
                 calls.extend(found)
+        return calls
+
+    def _calls_itself(self, cls):
+        """Whether a method of ``cls`` (or a def nested in one) calls its own object (``self(x)``)."""
+        parent = self.names.parent.get
+        for name in self.names.reads("self"):
+            node = parent(name)
+            if type(node) is ast.Call and node.func is name:
+                while node is not None and node is not cls:
+                    node = parent(node)
+                if node is cls:
+                    return True
+        return False
+
+    def _object_calls(self, construction):
+        """The calls of the object that ``construction`` builds (``calls_through`` it), where reading one
+        of the attributes of a name bound to it (``model.cast``) is no call of it; None where it escapes."""
+        holder = self.names.parent.get(construction)
+        if type(holder) is not ast.Assign or len(holder.targets) != 1 or type(holder.targets[0]) is not ast.Name:
+            return self.calls_through(construction)
+        found = self.names.resolve_name(holder.targets[0])
+        if found is None or len(found[1]) != 1:
+            return None
+        calls = []
+        for use in self._references_to(holder.targets[0].id, None, found[0]):
+            through = [] if type(self.names.parent.get(use)) is ast.Attribute else self.calls_through(use)
+            if through is None:
+                return None
+            calls.extend(through)
         return calls
 
     def calls_through(self, reference, depth=0):

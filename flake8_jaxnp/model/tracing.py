@@ -71,6 +71,7 @@ class Tracing:
         self.array_annotation = roots.conventions.array_annotation
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
+        self.layer_dtype = roots.conventions.layer_dtype
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.numpy_resolver = callees.imported_numpy if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)

@@ -71,6 +71,9 @@ class Surroundings(Protocol):
     def runs_layer(self, func_expr):
         """Whether calling ``func_expr`` runs a framework's own layer that gives one array."""
 
+    def layer_dtype(self, func_expr, inputs, x64):
+        """The dtype of what calling the framework layer ``func_expr`` on ``inputs`` gives, or None."""
+
     def record(self, func_expr):
         """The ``constructors.Record`` that calling ``func_expr`` builds, or None."""
 
@@ -431,7 +434,7 @@ class FunctionFlow:
             or args and all(v.kind is JAX for v in args) else None
         if layer is not None:  # nn.Dense(4)(x), self.linear(x): one array (staged: a tracer; in host code, of
             # whatever input, a device array: the layer's operations are jax.numpy's); with its state, first
-            array = Value(TRACER if traced_result else JAX)
+            array = Value(TRACER if traced_result else JAX, self.context.layer_dtype(call.func, args, self.x64))
             return Shaped(UNKNOWN, members=((("item", 0), array), (("item", 1), UNKNOWN_VALUE))) \
                 if layer.get("with_state") else array
         if isinstance(call.func, ast.Attribute):

@@ -274,3 +274,27 @@ def test_element_wise_functions_keep_a_floating_dtype(lint_source, call, found):
             return {call} + jnp.zeros(3, dtype=jnp.float32)
     """)
     assert codes(lint_source(text)) == found
+
+
+OBJECT_HEADER = ("import jax.numpy as jnp\n\n\nclass Mixer:\n    def __call__(self, a, b):\n        return a * b\n\n"
+                 "    def describe(self):\n        return 'a times b'\n\n\n")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the calls of what each construction builds: in place, by a name bound once, through a transform
+    (f"def run():\n    return Mixer()({F32}, {I32})\n", [(6, "JNP401")]),
+    (f"def run():\n    mix = Mixer()\n    return mix({F32}, b={I32}), mix.describe()\n", [(6, "JNP401")]),
+    (f"import jax\n\n\ndef run():\n    return jax.jit(Mixer())({BF16}, {F32})\n", [(6, "JNP401")]),
+    (f"def run():\n    return Mixer()({F32}, {F32})\n", []),
+    # an object handed on, or a class used otherwise: its other calls are not known
+    (f"def run(keep):\n    mix = Mixer()\n    keep(mix)\n    return mix({F32}, {I32})\n", []),
+    (f"class Wide(Mixer):\n    pass\n\n\ndef run():\n    return Mixer()({F32}, {I32})\n", []),
+])
+def test_promotion_of_call_parameters_given_by_an_object_s_calls(lint_source, body, expected):
+    assert [f for f in lint_source(OBJECT_HEADER + body) if f[1] == "JNP401"] == expected
+
+
+def test_an_object_that_calls_itself_has_callers_the_join_does_not_see(lint_source):
+    source = OBJECT_HEADER.replace("    def describe(self):\n        return 'a times b'",
+                                   "    def twice(self, a, b):\n        return self(a, self(a, b))")
+    assert lint_source(source + f"def run():\n    return Mixer()({F32}, {I32})\n") == []

@@ -178,3 +178,43 @@ def test_a_host_function_returned_as_is_stays_unknown(lint_source):
                     "        out.append(np.asarray(model(batch)))\n    return out\n\n\n"
                     "evaluate(Passthrough(), [])\n")
     assert lint_source(source) == []
+
+
+@pytest.mark.parametrize("built, reported", [
+    ("nn.Dense(4, dtype=jnp.bfloat16)", True),  # the option its result follows (measured)
+    ("nn.Dense(4, dtype='bfloat16')", True),
+    ("nn.Dense(4, 2 > 1, jnp.bfloat16)", True),  # by position
+    ("nn.Dense(4)", False),  # float32 whatever real input: the float32 bias does not promote
+    ("nn.Dense(4, param_dtype=jnp.bfloat16)", False),  # computes in the input's and parameters' dtype: unknown
+    ("nn.Dense(4, dtype=jnp.bfloat16, param_dtype=jnp.bfloat16)", False),  # not measured together
+    ("nn.Dense(4, dtype=self.dtype)", False),  # a field: any construction may set it
+    ("nn.Dense(4, **options)", False),
+    ("nn.Dropout(0.1, deterministic=True)", False),  # keeps its input's dtype: unknown
+])
+def test_a_linen_layer_gives_the_dtype_measured_of_it(lint_source, built, reported):
+    source = LINEN + ("options = {}\n\n\nclass Model(nn.Module):\n    dtype: jnp.dtype = jnp.bfloat16\n\n"
+                      "    @nn.compact\n    def __call__(self, x):\n"
+                      "        bias = self.param('bias', nn.initializers.zeros, (4,))\n"
+                      f"        return {built}(x) + bias\n")
+    assert lint_source(source) == ([(_last_line(source), "JNP401")] if reported else [])
+
+
+@pytest.mark.parametrize("given, reported", [
+    ("x", True),  # float32 for a float32 input: int32 counts promote
+    ("x.astype(jnp.complex64)", False),  # a complex input: not the measured float32
+])
+def test_a_layer_default_dtype_is_for_real_inputs(lint_source, given, reported):
+    source = LINEN + ("class Model(nn.Module):\n    @nn.compact\n    def __call__(self, x):\n"
+                      f"        return jnp.arange(4) * nn.Dense(4)({given})\n")
+    assert lint_source(source) == ([(_last_line(source), "JNP401")] if reported else [])
+
+
+@pytest.mark.parametrize("layer, reported", [
+    ("nnx.Linear(3, 4, dtype=jnp.bfloat16, rngs=rngs)", True),
+    ("nnx.Linear(3, 4, rngs=rngs)", False),
+])
+def test_a_stored_nnx_layer_gives_the_dtype_measured_of_it(lint_source, layer, reported):
+    source = NNX + ("class Model(nnx.Module):\n    def __init__(self, rngs):\n"
+                    f"        self.linear = {layer}\n\n"
+                    "    def __call__(self, x):\n        return self.linear(x) + jnp.zeros(4)\n")
+    assert lint_source(source) == ([(_last_line(source), "JNP401")] if reported else [])

@@ -23,9 +23,10 @@ def test_the_fixture_names_where_each_module_is_applied():
         ("frameworks/linenpkg/models.py", 32, "JNP201"), ("frameworks/linenpkg/models.py", 58, "JNP202"),
         ("frameworks/linenpkg/models.py", 78, "JNP201"), ("frameworks/linenpkg/models.py", 106, "JNP301"),
         ("frameworks/linenpkg/models.py", 110, "JNP201"), ("frameworks/linenpkg/models.py", 123, "JNP202"),
-        ("frameworks/linenpkg/precision.py", 16, "JNP401"), ("frameworks/linenpkg/precision.py", 23, "JNP401"),
+        ("frameworks/linenpkg/precision.py", 18, "JNP401"), ("frameworks/linenpkg/precision.py", 25, "JNP401"),
+        ("frameworks/linenpkg/precision.py", 53, "JNP401"), ("frameworks/linenpkg/precision.py", 60, "JNP401"),
         ("frameworks/linenpkg/state.py", 14, "JNP202")]
-    dropped, encode, pooled, printed, scored, sign, root, encoded, decoded, objective, _, _, gated = found
+    dropped, encode, pooled, printed, scored, sign, root, encoded, decoded, objective, _, _, _, _, gated = found
     assert "'key' is consumed again on every iteration of the loop on line 21" in dropped  # rngs={"dropout": key}
     assert "jax.jit (called from 'encode_step' at line 29)" in encode  # method=AutoEncoder.encode
     assert "in 'pool' raises TracerArrayConversionError under jax.jit;" in pooled  # method=pooler.pool
