@@ -146,8 +146,17 @@ def _returns_closed_tracer(model, expr):
     own = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
     returned = [func.body] if type(func) is ast.Lambda else \
         [node.value for node in model.own_nodes(func) if type(node) is ast.Return and node.value is not None]
-    return any(type(node) is ast.Name and node.id not in own and model.value(node).traced
+    return any(type(node) is ast.Name and node.id not in own and model.value(_read_whole(model, node)).traced
                for value in returned for node in ast.walk(value))
+
+
+def _read_whole(model, name):
+    """The attribute or subscript chain that reads ``name`` (``target.shape[0]``, a Python int of a
+    tracer, is no tracer), or ``name`` itself."""
+    node = name
+    while type(model.parent(node)) in (ast.Attribute, ast.Subscript) and model.parent(node).value is node:
+        node = model.parent(node)
+    return node
 
 
 def _holds_tracer(value):
