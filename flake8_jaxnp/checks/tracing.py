@@ -151,12 +151,14 @@ def _returns_closed_tracer(model, expr):
 
 
 def _read_whole(model, name):
-    """The attribute or subscript chain that reads ``name`` (``target.shape[0]``, a Python int of a
-    tracer, is no tracer), or ``name`` itself."""
+    """The attribute or subscript chain that reads ``name``, and a call given it alone that gives a
+    Python value (``target.shape[0]``, ``len(target)``: Python ints of a tracer, no tracer), or ``name``."""
     node = name
     while type(model.parent(node)) in (ast.Attribute, ast.Subscript) and model.parent(node).value is node:
         node = model.parent(node)
-    return node
+    call = model.parent(node)
+    alone = type(call) is ast.Call and call.args == [node] and not call.keywords
+    return call if alone and model.value(call).kind is PYTHON else node
 
 
 def _holds_tracer(value):

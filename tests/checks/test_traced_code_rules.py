@@ -338,6 +338,8 @@ OBJECTIVE_HEADER = "import jax\nimport numpy as np\nfrom scipy import optimize\n
     # the tracer's shape is a Python int: the objective returns NumPy values (checked against JAX and SciPy)
     ("lambda p: np.sum((p - target.shape[0]) ** 2)", []),
     ("lambda p: np.sum(p ** 2) * target.ndim", []),
+    ("lambda p: np.sum(p ** 2) - len(target)", []),
+    ("lambda p: np.sum(p ** 2) - np.sum(target)", [(6, "JNP201")]),
 ])
 def test_objective_returning_what_it_reads_of_a_tracer(lint_source, objective, expected):
     body = f"@jax.jit\ndef fit(target):\n    return optimize.minimize({objective}, np.zeros(3)).fun\n"
