@@ -5,10 +5,10 @@ from functools import lru_cache
 
 from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, guard_leaves, key_argument,
-                          key_name, returned_keys, rotation, seeded_sample, unbound_after)
+                          key_name, returned_keys, rotation, seeded_sample, truth, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
-from ..model.syntax import TRIES, argument_for, method_in, positional, positional_names
+from ..model.syntax import TRIES, argument_for, defaults, method_in, positional, positional_names
 
 # A split whose outputs only callees not known to consume a key read: it repeats the subkeys of a
 # split before it (JNP601), but consumes nothing another use could repeat (the callee may draw nothing).
@@ -290,17 +290,9 @@ class Consumers:
         keys = {k.value: v for k, v in zip(rngs.keys, rngs.values) if type(k) is ast.Constant}
         params = positional_names(method)[1:]
         given = {**dict(zip(params, call.args[1:])), **keywords}
-        defaults = dict(zip([a.arg for a in positional(method)][-len(method.args.defaults):], method.args.defaults)) \
-            if method.args.defaults else {}
-        scope = self.model.scope(method).bindings
-
-        def truth(expr):
-            if type(expr) is ast.UnaryOp and type(expr.op) is ast.Not:
-                inner = truth(expr.operand)
-                return None if inner is None else not inner
-            if type(expr) is ast.Name and expr.id in params and len(scope.get(expr.id, ())) == 1:
-                expr = given.get(expr.id, defaults.get(expr.id))
-            return bool(expr.value) if type(expr) is ast.Constant else None
+        scope, method_defaults = self.model.scope(method).bindings, defaults(method)
+        constants = {param: passed.value for param in params if len(scope.get(param, ())) == 1
+                     and type(passed := given.get(param, method_defaults.get(param))) is ast.Constant}
 
         for inner in every_call_consumers(method, lambda node: type(node) is ast.Call):
             built = self.model.constructor(inner.func)
@@ -311,7 +303,8 @@ class Consumers:
                 continue  # (the call's other arguments, deterministic by position or its own rng=, are not read)
             options = {**dict(zip(measured, built.args)), **{k.arg: k.value for k in built.keywords},
                        **{k.arg: k.value for k in inner.keywords}}
-            if all(name in measured and truth(value) is bool(measured[name]) for name, value in options.items()):
+            if all(name in measured and truth(value, constants) is bool(measured[name])
+                   for name, value in options.items()):
                 return keys[facts["rngs"]]
         return None
 
@@ -376,8 +369,7 @@ class Consumers:
         receiver = func.value if type(func) is ast.Attribute else func  # the ``self`` of a method's guard
         posonly = {a.arg for a in callee.args.posonlyargs}
         params = positional(callee) + callee.args.kwonlyargs
-        defaults = dict(zip([a.arg for a in positional(callee)][::-1], callee.args.defaults[::-1]))
-        defaults.update((a.arg, d) for a, d in zip(callee.args.kwonlyargs, callee.args.kw_defaults) if d is not None)
+        given_by_default = defaults(callee)
         scope = self.model.enclosing_function(call)
         for param, (how, (guards, tests)) in self.guarded[callee].items():
             key = argument_for(given, names, param, param not in posonly)
@@ -386,7 +378,7 @@ class Consumers:
             passed, read, constants = [], set(), {}
             for guard in sorted(guards - {param}):
                 value = receiver if params and guard == params[0].arg and guard not in names else \
-                    argument_for(given, names, guard, guard not in posonly) or defaults.get(guard)
+                    argument_for(given, names, guard, guard not in posonly) or given_by_default.get(guard)
                 if value is None or not self._steady(value, scope):
                     return None
                 constant = self.model.names.constant_given(value)

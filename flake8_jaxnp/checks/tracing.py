@@ -146,8 +146,19 @@ def _returns_closed_tracer(model, expr):
     own = set(positional_names(func)) | {a.arg for a in func.args.kwonlyargs}
     returned = [func.body] if type(func) is ast.Lambda else \
         [node.value for node in model.own_nodes(func) if type(node) is ast.Return and node.value is not None]
-    return any(type(node) is ast.Name and node.id not in own and model.value(node).traced
+    return any(type(node) is ast.Name and node.id not in own and model.value(_read_whole(model, node)).traced
                for value in returned for node in ast.walk(value))
+
+
+def _read_whole(model, name):
+    """The attribute or subscript chain that reads ``name``, and a call given it alone that gives a
+    Python value (``target.shape[0]``, ``len(target)``: Python ints of a tracer, no tracer), or ``name``."""
+    node = name
+    while type(model.parent(node)) in (ast.Attribute, ast.Subscript) and model.parent(node).value is node:
+        node = model.parent(node)
+    call = model.parent(node)
+    alone = type(call) is ast.Call and call.args == [node] and not call.keywords
+    return call if alone and model.value(call).kind is PYTHON else node
 
 
 def _holds_tracer(value):

@@ -5,12 +5,16 @@ A part of ``instances.Instances``, kept apart to keep that module's size.
 """
 import ast
 
+from ..facts import TREE_MAPS
 from .names import BindingKind
 from .syntax import argument_for, positional_names
 
 # Calls that return a pytree with the structure of one argument (its position): the same class.
 STRUCTURE_KEEPING = {"equinox.apply_updates": 0, "optax.apply_updates": 0, "jax.tree_util.tree_map": 1,
                      "jax.tree.map": 1, "equinox.tree_at": 1}
+# Those whose result's leaves keep their shapes and dtypes too, so that a donated argument's buffers can
+# become its outputs: not a tree map, whose function may cast or reshape every leaf (``p.astype(bf16)``).
+BUFFER_KEEPING = {name: at for name, at in STRUCTURE_KEEPING.items() if name not in TREE_MAPS}
 # Calls that give a copy of an object with one field replaced: (where, object, value).
 FIELD_REPLACING = frozenset({"equinox.tree_at"})
 # How many rebindings deep a value's structure is followed (m = train(m) running m = step(m), ...),
@@ -21,16 +25,17 @@ MAX_DEPTH = 6
 class CarriedStructure:
     """The structure-keeping questions of ``Instances`` (it gives ``names`` and ``transform_spec``)."""
 
-    def _carried(self, binding, name, depth=0):
+    def _carried(self, binding, name, depth=0, keeping=STRUCTURE_KEEPING):
         """Whether ``binding`` rebinds ``name`` to a pytree of its own structure: a call that
         keeps it (``m = eqx.apply_updates(m, updates)``), or ``m = step(m, x)``, ``m, opt =
         step(m, opt, x)`` with a ``step`` of the file that returns ``m``'s structure there
-        (``depth``: how many rebindings the question has gone through)."""
+        (``depth``: how many rebindings the question has gone through; ``keeping``: the calls that keep
+        it, ``STRUCTURE_KEEPING`` or ``BUFFER_KEEPING``)."""
         stmt = binding.stmt
         if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
             return False
         target, call = stmt.targets[0], stmt.value
-        if self._updates(call, name):  # model = eqx.apply_updates(model, updates)
+        if self._updates(call, name, keeping):  # model = eqx.apply_updates(model, updates)
             return type(target) is ast.Name
         if type(target) is ast.Name:
             place = None
@@ -56,21 +61,22 @@ class CarriedStructure:
                 if type(value) is not ast.Tuple or len(value.elts) != len(target.elts):
                     return False
                 value = value.elts[place]
-            if not self._keeps_structure(value, func, passed[0], depth):
+            if not self._keeps_structure(value, func, passed[0], depth, keeping):
                 return False
         return True
 
     def gives_back(self, func, param):
         """Whether every return of ``func`` gives back the structure of its parameter ``param``, as its
         value or an element of the tuple it returns (``return eqx.apply_updates(model, updates), opt_state``
-        gives ``model``'s): an output whose buffers a donated ``param`` can become."""
+        gives ``model``'s) through calls that keep its leaves' shapes and dtypes (``BUFFER_KEEPING``): an
+        output whose buffers a donated ``param`` can become."""
         returns = self.names.returned_values(func)
-        return bool(returns) and all(any(self._keeps_structure(value, func, param, 0) for value in (
+        return bool(returns) and all(any(self._keeps_structure(value, func, param, 0, BUFFER_KEEPING) for value in (
             returned.elts if type(returned) is ast.Tuple else [returned])) for returned in returns)
 
-    def _updates(self, call, name):
-        """Whether ``call`` keeps the structure of the Name ``name`` it is given (``STRUCTURE_KEEPING``)."""
-        position = STRUCTURE_KEEPING.get(self.names.qualname(call.func))
+    def _updates(self, call, name, keeping):
+        """Whether ``call`` keeps the structure of the Name ``name`` it is given (one of ``keeping``)."""
+        position = keeping.get(self.names.qualname(call.func))
         return position is not None and position < len(call.args) and type(call.args[position]) is ast.Name \
             and call.args[position].id == name
 
@@ -87,12 +93,13 @@ class CarriedStructure:
             return self.names.function_bound_to(expr.args[0])
         return None
 
-    def _keeps_structure(self, value, func, param, depth):
-        """Whether ``value``, in ``func``, is the parameter ``param`` or a pytree of its structure."""
+    def _keeps_structure(self, value, func, param, depth, keeping=STRUCTURE_KEEPING):
+        """Whether ``value``, in ``func``, is the parameter ``param`` or a pytree of its structure, kept
+        by the calls ``keeping``."""
         if type(value) is ast.Call:
-            position = STRUCTURE_KEEPING.get(self.names.qualname(value.func))
+            position = keeping.get(self.names.qualname(value.func))
             return position is not None and position < len(value.args) \
-                and self._keeps_structure(value.args[position], func, param, depth)
+                and self._keeps_structure(value.args[position], func, param, depth, keeping)
         if type(value) is not ast.Name or depth > MAX_DEPTH:
             return False
         found = self.names.resolve_name(value)
@@ -102,7 +109,7 @@ class CarriedStructure:
             if binding.kind is BindingKind.PARAM:
                 if binding.node.arg != param:
                     return False
-            elif not (self._carried(binding, value.id, depth + 1) or binding.kind is BindingKind.ASSIGN
-                      and self._keeps_structure(binding.value, func, param, depth + 1)):
+            elif not (self._carried(binding, value.id, depth + 1, keeping) or binding.kind is BindingKind.ASSIGN
+                      and self._keeps_structure(binding.value, func, param, depth + 1, keeping)):
                 return False
         return True

@@ -78,7 +78,7 @@ def guard_leaves(tests, constants):
     """Whether one of a helper's guard ``tests`` surely holds when its parameters hold ``constants``
     ({parameter: value}, for those a call passes as constants): such a call leaves before it draws
     (``dropout(h, 0.0, key)`` of ``if key is None or rate == 0.0: return x``)."""
-    return any(_truth(test, constants) is True for test in tests)
+    return any(truth(test, constants) is True for test in tests)
 
 
 _COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
@@ -86,14 +86,15 @@ _COMPARISONS = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt
 _UNKNOWN = object()
 
 
-def _truth(test, constants):
-    """The truth of a guard's ``test`` given ``constants``, or None where it depends on anything else."""
+def truth(test, constants):
+    """The truth of a guard's or an option's ``test`` given ``constants`` ({name: the value it holds}),
+    or None where it depends on anything else."""
     kind = type(test)
     if kind is ast.UnaryOp and type(test.op) is ast.Not:
-        inner = _truth(test.operand, constants)
+        inner = truth(test.operand, constants)
         return None if inner is None else not inner
     if kind is ast.BoolOp:
-        parts = [_truth(value, constants) for value in test.values]
+        parts = [truth(value, constants) for value in test.values]
         decisive = type(test.op) is ast.Or  # the value that decides an ``or``; False decides an ``and``
         return decisive if decisive in parts else not decisive if all(p is not None for p in parts) else None
     if kind is ast.Compare and len(test.ops) == 1 and type(test.ops[0]) in _COMPARISONS:

@@ -326,3 +326,21 @@ COUNTER = ("import jax\nimport numpy as np\nfrom jax import lax\n\n"
 ])
 def test_a_bound_method_of_an_object_given_to_a_transform_is_traced(lint_source, use, expected):
     assert lint_source(COUNTER + use) == expected
+
+
+OBJECTIVE_HEADER = "import jax\nimport numpy as np\nfrom scipy import optimize\n"
+
+
+@pytest.mark.parametrize("objective, expected", [
+    # SciPy converts what the objective returns: a tracer it closes over fails (scipy_fails_on_traced_result)
+    ("lambda p: np.sum((p - target) ** 2)", [(6, "JNP201")]),
+    ("lambda p: np.sum((p - target[0]) ** 2)", [(6, "JNP201")]),
+    # the tracer's shape is a Python int: the objective returns NumPy values (checked against JAX and SciPy)
+    ("lambda p: np.sum((p - target.shape[0]) ** 2)", []),
+    ("lambda p: np.sum(p ** 2) * target.ndim", []),
+    ("lambda p: np.sum(p ** 2) - len(target)", []),
+    ("lambda p: np.sum(p ** 2) - np.sum(target)", [(6, "JNP201")]),
+])
+def test_objective_returning_what_it_reads_of_a_tracer(lint_source, objective, expected):
+    body = f"@jax.jit\ndef fit(target):\n    return optimize.minimize({objective}, np.zeros(3)).fun\n"
+    assert lint_source(OBJECTIVE_HEADER + body) == expected

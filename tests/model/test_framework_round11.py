@@ -54,9 +54,25 @@ def test_filter_jit_donation_option(lint_source, donate, read, reported):
     assert lint_source(source) == ([(_line(source, "print("), "JNP605")] if reported else [])
 
 
+@pytest.mark.parametrize("returned, reported", [
+    ("eqx.apply_updates(model, grads)", True),
+    # a tree map keeps the structure, not the leaves' dtypes: no output takes a cast model's buffers
+    # (checked against Equinox: the model is readable after the call)
+    ("jax.tree.map(lambda p: p.astype(jnp.bfloat16) if eqx.is_array(p) else p, model)", False),
+])
+def test_filter_jit_donation_needs_the_leaves_given_back(lint_source, returned, reported):
+    source = EQX + (
+        "def _step(model, x):\n    grads = eqx.filter_grad(lambda m: jnp.sum(m(x)))(model)\n"
+        f"    return {returned}\n\n\n"
+        'step = eqx.filter_jit(_step, donate="all")\n\n\n'
+        "def run(model, x):\n    new_model = step(model, x)\n    print(model)\n    return new_model\n")
+    assert lint_source(source) == ([(_line(source, "print("), "JNP605")] if reported else [])
+
+
 @pytest.mark.parametrize("cls, built, reported", [
     ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n", "Rate(0.5 / (epoch + 1))", True),
-    ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n", "Rate(0.5)", False),  # equal fields
+    ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n", "Rate(0.5)", False),  # no new number
+    # (a miss: a plain class hashes by identity, so a new Rate(0.5) each iteration compiles again too; JAX)
     # jit refuses an unhashable object: it raises, it does not compile again
     ("import dataclasses\n\n\n@dataclasses.dataclass\nclass Rate:\n    rate: float\n", "Rate(0.5 / (epoch + 1))", False),
     ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n\n    def __hash__(self):\n"
