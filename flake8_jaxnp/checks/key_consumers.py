@@ -52,7 +52,7 @@ class Consumers:
         self.samplers, self.drawing_layers = _samplers(), _drawing_layers()
         self.consumed = {}  # call -> (the key expression it consumes, "draw" or "split"), or None
         self.consuming = {}  # def -> {parameter: how} it consumes on every call (None while computing)
-        self.guarded = {}  # def -> {parameter: (how, the parameters its guard reads)} it consumes when it passes one
+        self.guarded = {}  # def -> {parameter: (how, (the parameters its guards read, their tests))} past a guard
         self.may_consume = set()  # the functions whose parameters a call of them may consume
         self.run = {}  # call -> (the function expression it runs, whether a transform wraps it, its arguments)
         self.functions_run = {}  # call -> the same-file function it runs, or None (``function_run``)

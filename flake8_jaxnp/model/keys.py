@@ -110,6 +110,7 @@ def truth(test, constants):
 
 
 def _operand(expr, constants):
+    """What a test's operand holds: a literal's value, a name's in ``constants``, else ``_UNKNOWN``."""
     if type(expr) is ast.Constant:
         return expr.value
     return constants.get(expr.id, _UNKNOWN) if type(expr) is ast.Name else _UNKNOWN
