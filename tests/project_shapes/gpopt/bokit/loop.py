@@ -70,7 +70,8 @@ class BayesOpt:
         for _ in range(n_iters):
             X, y = device_data_ok(*obs.standardized())
             params = self.fitter.fit(params, X, y, self.cfg.fit_steps)
-            x = np.asarray(self.suggest(keys.next(), params, X, y))
+            # project shape (not a thread): the next point read back on every iteration for the NumPy objective
+            x = np.asarray(self.suggest(keys.next(), params, X, y))  # reported: JNP101
             obs.add(x, f(x[None]))
             self.anneal()
         return obs

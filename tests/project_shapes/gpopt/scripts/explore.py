@@ -105,4 +105,5 @@ def case_ok_uniform_half():
 
 if __name__ == "__main__":
     for name in ("ei_ok", "lcb"):
-        print(name, [float(s.max()) for s in score_with(name)])
+        # project shape (not a thread): each score's maximum read back on its own
+        print(name, [float(s.max()) for s in score_with(name)])  # reported: JNP102
