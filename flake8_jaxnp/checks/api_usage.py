@@ -52,7 +52,11 @@ ARGUMENT_FIXES = {
     "casting": "drop it and cast explicitly with .astype()",
     "mode": "JAX cannot raise on out-of-bounds indices: use mode='fill' or 'clip'",
     "overwrite_input": "drop it; JAX never overwrites its input",
+    ("clip", "a_min"): "use min=",
+    ("clip", "a_max"): "use max=",
 }
+# Any other keyword NumPy has and the function does not declare in JAX (``arange(like=)``, ``abs(dtype=)``).
+UNDECLARED_FIX = "drop it, or pass what it gives under the name JAX's signature has"
 # Calls that name a configuration option by its string (both raise AttributeError for an unknown one).
 CONFIG_ACCESS = frozenset({"jax.config.update", "jax.config.read"})
 GUARD_ERRORS = frozenset({"AttributeError", "ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
@@ -336,7 +340,7 @@ def _call(model, call, qualname):
         yield from _jnp_inplace(call, qualname)
     for keyword, error, by_value in _refused_arguments(model, call, qualname):
         name = call.func.attr if isinstance(call.func, ast.Attribute) else qualname.rsplit(".", 1)[1]
-        fix = ARGUMENT_FIXES.get((name, keyword.arg), ARGUMENT_FIXES[keyword.arg])
+        fix = ARGUMENT_FIXES.get((name, keyword.arg), ARGUMENT_FIXES.get(keyword.arg, UNDECLARED_FIX))
         arg = f"{keyword.arg}={describe(keyword.value)}" if by_value else f"{keyword.arg}="
         yield Finding.at(keyword, "JNP503", dict(func=describe(call.func), arg=arg, fix=fix, error=error))
 

@@ -237,31 +237,45 @@ def _refused(np_func, jax_func, call):
     """{param: {"error": exception name, "none_ok": whether param=None passes}}.
 
     ``call`` is probed with no further positional argument and with one more
-    array, so that both unary and binary functions reach the keyword check.
+    array, so that both unary and binary functions reach the keyword check: a
+    NumPy keyword JAX does not declare (``clip(a_min=)``, ``arange(like=)``) given
+    None, one of ``ARGUMENT_PROBES`` that JAX declares with a None default given a
+    value NumPy takes.
 
     A parameter JAX declares with a non-None default is JAX's own option
     (ravel's order=, isdtype's kind=), not a NumPy leftover, so it is skipped.
     """
     import numpy as np
 
-    np_params, jax_defaults = _parameters(np_func), _defaults(jax_func)
+    np_params, jax_defaults = _keywords(np_func), _defaults(jax_func)
     if np_params is None or jax_defaults is None:
         return {}
     refused = {}
-    for param in sorted(set(ARGUMENT_PROBES) & np_params):
-        if param not in jax_defaults and "**" not in jax_defaults:
-            refused[param] = {"error": "TypeError", "none_ok": False}
-        elif jax_defaults.get(param) is None:
-            value = {"zeros": np.zeros(3), "mask": np.array([True, False, True])}.get(
-                ARGUMENT_PROBES[param], ARGUMENT_PROBES[param])
-            for probe in (call, partial(call, np.arange(3.0))):
-                outcome = _refusal(probe, param, value)
-                if outcome not in (PASSES, OTHER_FAILURE):
-                    none_ok = _refusal(probe, param, None) in (PASSES, OTHER_FAILURE)
-                    refused[param] = {"error": outcome, "none_ok": none_ok}
-                if outcome != OTHER_FAILURE:
-                    break
+    for param in sorted(np_params):
+        declared = param in jax_defaults or "**" in jax_defaults
+        if declared and (param not in ARGUMENT_PROBES or jax_defaults.get(param) is not None):
+            continue
+        value = {"zeros": np.zeros(3), "mask": np.array([True, False, True])}.get(
+            ARGUMENT_PROBES[param], ARGUMENT_PROBES[param]) if declared else None
+        for probe in (call, partial(call, np.arange(3.0))):
+            outcome = _refusal(probe, param, value)
+            if outcome not in (PASSES, OTHER_FAILURE):
+                none_ok = _refusal(probe, param, None) in (PASSES, OTHER_FAILURE)
+                refused[param] = {"error": outcome, "none_ok": none_ok}
+            if outcome != OTHER_FAILURE:
+                break
     return refused
+
+
+def _keywords(func):
+    """The parameters ``func`` takes by keyword (a ufunc: ``_parameters``), or None."""
+    if type(func).__name__ == "ufunc":
+        return _parameters(func)
+    try:
+        params = inspect.signature(func).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return {p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
 
 
 def _refusal(call, param, value, mentions=None):

@@ -60,6 +60,20 @@ def test_a_lookup_in_another_modules_dict_runs_the_entries_its_key_may_give(tmp_
     assert codes_at(lint(tmp_path, "pkg/ops.py")) == expected
 
 
+def test_a_function_whose_lookup_is_in_an_imported_dict_is_asked_of_from_a_third_module(tmp_path):
+    """What a traced caller asks of ``loss`` (the parameters it converts through its calls) follows no
+    lookup: ``TABLE[name](x)`` names no one function, and the caller's module is analysed (no JNP900)."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "ops.py").write_text(OPS)
+    (package / "losses.py").write_text("from .ops import TABLE\n\n\ndef loss(x, name):\n    return TABLE[name](x)\n")
+    (package / "train.py").write_text("import jax\n\nfrom .losses import loss\n\n\n@jax.jit\ndef step(x):\n"
+                                      "    return loss(x, 'abs')\n")
+    assert codes_at(lint(tmp_path, "pkg/train.py")) == []
+    assert codes_at(lint(tmp_path, "pkg/ops.py")) == [(5, "JNP201")]
+
+
 def test_an_entry_after_a_partial_is_given_the_later_parameters(tmp_path):
     package = tmp_path / "pkg"
     package.mkdir()

@@ -66,8 +66,8 @@ class Project(OtherModules):
             return MEMORY.resolved[key]
         except KeyError:
             pass
-        outside = not level and not self.is_project_module(module)  # jax, numpy, ...
-        found = MEMORY.resolved[key] = None if outside else self._resolve(binding, attributes)
+        named = TABLE_ENTRY not in attributes and (level or self.is_project_module(module))  # not jax, a lookup
+        found = MEMORY.resolved[key] = self._resolve(binding, attributes) if named else None
         if found is not None and found[0].name == "__init__.py":  # (kept first: a cycle ends there)
             found = MEMORY.resolved[key] = self._reexported(*found) or found
         return found
