@@ -10,9 +10,9 @@ import pytest
 
 from conftest import FIXTURES
 from flake8_jaxnp import linter
-from flake8_jaxnp.model.project import Project, package, project_around
+from flake8_jaxnp.model.project import Project, project_around
 from flake8_jaxnp.model.project.cache import MEMORY
-from flake8_jaxnp.model.project.package import real_path
+from flake8_jaxnp.model.project.package import PROJECT_FILES, project_folder, real_path
 from flake8_jaxnp.options import Options
 from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 from test_project import codes_at, lint
@@ -374,10 +374,10 @@ def test_the_project_folder_is_the_nearest_holding_one_and_each_folder_is_asked_
     (tmp_path / "repo" / "pkg" / "a").mkdir(parents=True)
     (tmp_path / "repo" / "pkg" / "b").mkdir()
     (tmp_path / "repo" / "setup.cfg").write_text("")
-    monkeypatch.setattr(package, "MEMORY", type(MEMORY)())
+    monkeypatch.setattr("flake8_jaxnp.model.project.package.MEMORY", type(MEMORY)())
     asked = []
     is_file = Path.is_file
     monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path.parent) or is_file(path))
-    assert package.project_folder(tmp_path / "repo" / "pkg" / "a") == tmp_path / "repo"
-    assert package.project_folder(tmp_path / "repo" / "pkg" / "b") == tmp_path / "repo"
-    assert asked.count(tmp_path / "repo" / "pkg") == len(package.PROJECT_FILES)  # (asked once, for both folders)
+    assert project_folder(tmp_path / "repo" / "pkg" / "a") == tmp_path / "repo"
+    assert project_folder(tmp_path / "repo" / "pkg" / "b") == tmp_path / "repo"
+    assert asked.count(tmp_path / "repo" / "pkg") == len(PROJECT_FILES)  # (asked once, for both folders)
