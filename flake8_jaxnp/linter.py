@@ -5,24 +5,14 @@ to learn what to confirm. It never imports jax, numpy or the linted code.
 """
 import gc
 import importlib
-import os
 import sys
 from functools import lru_cache
 
-from . import api, reuse
+from . import api, reuse, rules
 from .findings import INTERNAL_ERROR, Finding
 from .model.project import project_around
 from .options import DEFAULT
 from .patterns import Pattern
-
-
-@lru_cache(maxsize=None)
-def _families():
-    """The names of the rule-family modules of ``checks/``: a new family needs no list entry."""
-    from . import checks
-
-    return tuple(sorted(name.removesuffix(".py") for name in os.listdir(checks.__path__[0])
-                        if name.endswith(".py") and name != "__init__.py"))
 
 
 @lru_cache(maxsize=None)
@@ -34,30 +24,36 @@ def _family_checks(family):
 
 
 def _declared_checks():
-    """Every declared check, of every family."""
-    return tuple(check for family in _families() for check in _family_checks(family))
+    """Every declared check, of every family the catalogue names."""
+    return tuple(check for family in rules.families() for check in _family_checks(family))
 
 
 def _checks_for(model):
-    """The checks a lint of ``model`` runs: ``CHECKS`` once it is loaded (or set), else those of each
-    family whose need (``checks.NEEDS``) the module meets, imported when first met. A need only
-    says where a family can find nothing, so both give the same findings."""
+    """The checks a lint of ``model`` runs: ``CHECKS`` once it is loaded (or set), else those with a
+    rule whose need (the catalogue's ``needs``, a function of ``checks``) the module meets, their
+    family imported when first met. A need only says where a rule can find nothing, so both give
+    the same findings."""
     declared = globals().get("CHECKS")
     if declared is not None:
         return declared
-    from .checks import NEEDS
-
-    met = {}  # need -> whether the module meets it, asked once (families may share a need)
-    return [check for family in _families() if _met(NEEDS.get(family), model, met) for check in _family_checks(family)]
+    met = {}  # need -> whether the module meets it, asked once (rules share needs)
+    found = []
+    for family, needs in rules.families().items():
+        needed = {code for code, need in needs.items() if _met(need, model, met)}
+        if needed:
+            found += [check for check in _family_checks(family) if needed.intersection(check.codes)]
+    return found
 
 
 def _met(need, model, met):
-    if need is not None and need not in met:
+    if need and need not in met:
+        from . import checks
+
         try:
-            met[need] = need(model)
+            met[need] = getattr(checks, need)(model)
         except Exception:  # noqa: BLE001 - then its checks run, and report the failure as JNP900
             met[need] = True
-    return need is None or met[need]
+    return not need or met[need]
 
 
 def _model_class():

@@ -2,9 +2,9 @@
 
 Messages, the README rule table, the rule pages and the completeness tests all
 read from it, so a rule exists exactly when it has an entry there. A lint reads only the
-messages and the rules off by default (``MESSAGES``, ``OFF_BY_DEFAULT``), which the kept
-parse holds as tables of their own; the ``Rule`` records (``RULES``), with their pages' text,
-are made when first asked for.
+messages, the rules off by default and the rules of each check family (``MESSAGES``,
+``OFF_BY_DEFAULT``, ``families``), which the kept parse holds as tables of their own; the
+``Rule`` records (``RULES``), with their pages' text, are made when first asked for.
 """
 from functools import lru_cache
 from pathlib import Path
@@ -18,6 +18,8 @@ CATALOGUE_FILE = Path(__file__).with_name("catalogue.toml")
 class Rule(Record):
     __slots__ = (
         "code", "name",
+        "family",  # the module of checks/ whose check emits it ("": JNP900, which no check emits)
+        "needs",  # the function of checks/ that says whether a module can have it ("": every module can)
         "message",  # str.format template; fields are filled by the check
         "why", "fix",
         "on_by_default",  # False: reported only when selected explicitly
@@ -34,8 +36,8 @@ class Rule(Record):
         # it where it happens, and a fixable one also against the same case fixed (confirm/cost.py).
         "costs_time",
     )
-    DEFAULTS = {"on_by_default": True, "example": "", "instead": "", "raises": "", "evidence": (),
-                "unconfirmable": "", "fix_safety": "", "fix_safety_note": "", "costs_time": False}
+    DEFAULTS = {"family": "", "needs": "", "on_by_default": True, "example": "", "instead": "", "raises": "",
+                "evidence": (), "unconfirmable": "", "fix_safety": "", "fix_safety_note": "", "costs_time": False}
 
     def format(self, **fields):
         return formatted(self.code, **fields)
@@ -55,12 +57,17 @@ def _rules():
 
 
 def _parse_toml(text):
-    """The catalogue, and the two tables a lint reads (kept with the parse: ``datafiles``)."""
+    """The catalogue, and the three tables a lint reads (kept with the parse: ``datafiles``)."""
     import tomllib  # (only when the kept parse is stale)
 
     catalogue = tomllib.loads(text.decode("utf-8"))
     catalogue["messages"] = {entry["code"]: entry["message"] for entry in catalogue["rule"]}
     catalogue["off_by_default"] = [entry["code"] for entry in catalogue["rule"] if not entry.get("on_by_default", True)]
+    families = {}
+    for entry in catalogue["rule"]:
+        if entry.get("family"):
+            families.setdefault(entry["family"], {})[entry["code"]] = entry.get("needs", "")
+    catalogue["families"] = dict(sorted(families.items()))
     return catalogue
 
 
@@ -81,6 +88,12 @@ MESSAGES = _CATALOGUE["messages"]  # code -> message template
 OFF_BY_DEFAULT = _CATALOGUE["off_by_default"]
 # flake8's --select for every rule: JNP alone leaves the ones off by default off (options._silenced).
 SELECT_EVERY_RULE = ",".join(["JNP", *OFF_BY_DEFAULT])
+
+
+def families():
+    """{family: {code: the name of its need, or ""}}, the families by name: which rules each module
+    of ``checks/`` emits, and what a module must have for each (read without importing the checks)."""
+    return _CATALOGUE["families"]
 
 
 def formatted(code, **fields):

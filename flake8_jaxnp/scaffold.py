@@ -19,6 +19,7 @@ NAME = re.compile(r"[a-z][a-z0-9]*(-[a-z0-9]+)*")
 
 ENTRY = """[[rule]]
 code = "{code}"
+family = "{family}"
 name = "{name}"
 message = "{stub}: what flake8 prints after the code, a str.format template whose {{fields}} the check fills"
 why = "{stub}: why this is a pitfall: what goes wrong, and when"
@@ -91,18 +92,18 @@ def new_rule(root, code, name, family, evidence=None):
     module = root / CHECKS / f"{family}.py"
     if re.search(rf"^def {_function(name)}\(", module.read_text(encoding="utf-8"), re.MULTILINE):
         raise ScaffoldError(f"{module.relative_to(root)} already defines {_function(name)}")
-    catalogue.write_text(_with_entry(text, code, _entry(code, name, evidence)), encoding="utf-8")
+    catalogue.write_text(_with_entry(text, code, _entry(code, name, family, evidence)), encoding="utf-8")
     with module.open("a", encoding="utf-8") as handle:
         handle.write(_check(code, name))
     fixture.write_text(_fixture(code, name), encoding="utf-8")
     return [catalogue, module, fixture]
 
 
-def _entry(code, name, evidence):
+def _entry(code, name, family, evidence):
     confirmation = (f'evidence = ["{evidence}"]' if evidence else
                     f'unconfirmable = "{STUB}: why no runtime evidence can confirm a finding; or replace '
                     'this line by evidence = [the kinds of evidence.py that do]"')
-    return ENTRY.format(code=code, name=name, stub=STUB, confirmation=confirmation)
+    return ENTRY.format(code=code, family=family, name=name, stub=STUB, confirmation=confirmation)
 
 
 def _with_entry(text, code, entry):

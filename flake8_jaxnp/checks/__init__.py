@@ -1,5 +1,6 @@
 """Checks: one module per rule family. Each check is a function of the model that yields
-Findings, declared with ``@rule(codes)``: the linter runs every check so declared."""
+Findings, declared with ``@rule(codes)``: the linter runs every check so declared whose rules'
+needs (below) the module meets."""
 import ast
 import bisect
 
@@ -23,6 +24,13 @@ def rule(*codes):
     return declare
 
 
+# A rule's need (``needs`` in the catalogue, which the linter reads without importing the families):
+# a function of the model that is False only for a module in which the rule can find nothing. The
+# linter imports a family, and runs a check, only for a module that meets the need of one of their
+# rules (an editor's save of a file that differentiates, donates and times nothing never loads those
+# checks); a rule with no need runs everywhere, as a new rule does.
+
+
 def differentiates(model):
     """Whether a differentiating transform traces a function of the module (JNP604 looks nowhere else)."""
     return any(t.behaviour is Behaviour.DIFFERENTIATING for traced in model.traced.values() for t in traced.transforms)
@@ -37,17 +45,27 @@ def donates(model):
         or calls_an_imported_jit_with(model, DONATING)
 
 
+def compiles(model):
+    """Whether the module uses a staging transform (a call or a decorator), calls what a call gives
+    (``make_step()(x)``: it may jit anew), or another module's jitted function with static arguments:
+    JNP602 has no compilation to repeat otherwise."""
+    return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
+               for call in model.nodes(ast.Call)) or any(
+        (model.transform_spec(d) or ("",))[0] in model.staging_transforms
+        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list) \
+        or calls_an_imported_jit_with(model, ("static_argnums", "static_argnames"))
+
+
+def traces_cached_code(model):
+    """Whether a transform that caches its trace traces a function of the module, or such a trace
+    calls one with no tracer (``model.trace_time``): JNP301-JNP305's effects run nowhere else."""
+    return any(traced.cached_by is not None for traced in model.traced.values()) or bool(model.trace_time)
+
+
 def reads_a_clock(model):
     """Whether the module calls a clock or a timer of callables: JNP603 times nothing else."""
     timed = TIMERS | CALLABLE_TIMERS
     return any(model.qualname(call.func) in timed for call in model.nodes(ast.Call))
-
-
-# What a module must have for a rule family to find anything in it, by family: the linter imports
-# a family only for a module that has it (an editor's save of a file that differentiates,
-# donates and times nothing never loads those checks); a family not named here always runs.
-# ``donating_objects`` declares no check: it is the donation family's, imported with it.
-NEEDS = {"gradients": differentiates, "donation": donates, "donating_objects": donates, "timing": reads_a_clock}
 
 
 def describe(node):

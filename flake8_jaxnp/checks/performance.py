@@ -5,8 +5,7 @@ from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.syntax import COMPREHENSIONS, PARTIAL, bound_names, method_in, own_expression_nodes, walk_own
-from . import (blocks, called_def, calls_an_imported_jit_with, describe, is_jitted, iterates_twice, jitted_by,
-               jitted_parameters, repeats, rule)
+from . import blocks, called_def, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters, repeats, rule
 from .transfers import LOOPS
 
 # Calls whose result is longer than an array given in their first argument's sequence.
@@ -16,8 +15,6 @@ GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for 
 
 @rule("JNP602")
 def recompile_in_loop(model):
-    if not _compiles(model):
-        return
     walked = {}  # loop -> what its body binds: one walk of it, however many statements ask
     for scope in {model.enclosing_function(loop) for loop in model.nodes(*LOOPS)}:
         node = model.tree if scope is None else scope
@@ -28,16 +25,6 @@ def recompile_in_loop(model):
                 yield from _recompiles(model, loop, stmt, walked)
     yield from _compiled_per_call(model, walked)
     yield from _comprehended_statics(model, walked)
-
-
-def _compiles(model):
-    """Whether the module uses a staging transform (a call or a decorator), calls what a call gives
-    (``make_step()(x)``: it may jit anew), or another module's jitted function with static arguments."""
-    return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
-               for call in model.nodes(ast.Call)) or any(
-        (model.transform_spec(d) or ("",))[0] in model.staging_transforms
-        for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list) \
-        or calls_an_imported_jit_with(model, ("static_argnums", "static_argnames"))
 
 
 def _recompiles(model, loop, stmt, walked):

@@ -1,14 +1,14 @@
-"""Rule families that a module must need (``checks.NEEDS``): imported only for a module that
-meets its family's need, with the findings of every check run."""
+"""Rules that a module must need (the catalogue's ``needs``): a family is imported, and a check
+run, only for a module that meets the need of one of their rules, with the findings of every check run."""
 import ast
+import importlib
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from flake8_jaxnp import linter
-from flake8_jaxnp.checks import NEEDS
+from flake8_jaxnp import checks, linter, rules
 from flake8_jaxnp.options import Options
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,13 +43,34 @@ def _families_loaded(path):
 
 def test_a_module_that_needs_no_gated_family_loads_none(tmp_path):
     path = tmp_path / "plain.py"
-    path.write_text("import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef step(x):\n    return jnp.sum(x)\n")
+    path.write_text("import jax.numpy as jnp\n\n\ndef total(x):\n    return jnp.sum(x)\n")
+    gated = {family for family, needs in rules.families().items() if all(needs.values())}
     loaded = _families_loaded(path)
-    assert not loaded & set(NEEDS)
+    assert gated and not loaded & gated
+    assert "donating_objects" not in loaded  # (it declares no rule: the donation family imports it)
     assert "transfers" in loaded  # (a family with no need)
 
 
+def test_the_catalogue_names_each_check_module_with_the_rules_its_checks_emit():
+    """What the linter reads without importing a family (``rules.families``) is what the family declares."""
+    modules = sorted(path.stem for path in Path(checks.__file__).parent.glob("*.py") if path.stem != "__init__")
+    declared = {}
+    for module in modules:
+        found = vars(importlib.import_module(f"flake8_jaxnp.checks.{module}")).values()
+        codes = {code for value in found if callable(value) and hasattr(value, "codes")
+                 and value.__module__.endswith(f".{module}") for code in value.codes}
+        if codes:
+            declared[module] = codes
+    assert {family: set(needs) for family, needs in rules.families().items()} == declared
+
+
+def test_every_need_is_a_function_of_the_checks():
+    needs = {need for codes in rules.families().values() for need in codes.values() if need}
+    assert needs and all(callable(getattr(checks, need, None)) for need in needs)
+
+
 @pytest.mark.parametrize("family, fixture", [("gradients", "jnp604.py"), ("donation", "jnp605.py"),
-                                             ("timing", "jnp603.py")])
+                                             ("timing", "jnp603.py"), ("performance", "jnp602.py"),
+                                             ("side_effects", "jnp301.py")])
 def test_a_module_that_meets_a_need_loads_its_family(family, fixture):
     assert family in _families_loaded(ROOT / "fixtures" / fixture)

@@ -12,7 +12,7 @@ from conftest import FIXTURES
 from flake8_jaxnp import linter
 from flake8_jaxnp.model.project import Project, project_around
 from flake8_jaxnp.model.project.cache import MEMORY
-from flake8_jaxnp.model.project.package import real_path
+from flake8_jaxnp.model.project.package import PROJECT_FILES, project_folder, real_path
 from flake8_jaxnp.options import Options
 from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 from test_project import codes_at, lint
@@ -368,3 +368,16 @@ def test_what_another_module_returns_from_a_traced_value_is_traced(tmp_path, ret
     (package / "step.py").write_text(DRAWING_STEP.format(transform=transform))
     (package / "weights.py").write_text(WEIGHTS)
     assert codes_at(lint(tmp_path, "pkg/weights.py")) == expected
+
+
+def test_the_project_folder_is_the_nearest_holding_one_and_each_folder_is_asked_once(tmp_path, monkeypatch):
+    (tmp_path / "repo" / "pkg" / "a").mkdir(parents=True)
+    (tmp_path / "repo" / "pkg" / "b").mkdir()
+    (tmp_path / "repo" / "setup.cfg").write_text("")
+    monkeypatch.setattr("flake8_jaxnp.model.project.package.MEMORY", type(MEMORY)())
+    asked = []
+    is_file = Path.is_file
+    monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path.parent) or is_file(path))
+    assert project_folder(tmp_path / "repo" / "pkg" / "a") == tmp_path / "repo"
+    assert project_folder(tmp_path / "repo" / "pkg" / "b") == tmp_path / "repo"
+    assert asked.count(tmp_path / "repo" / "pkg") == len(PROJECT_FILES)  # (asked once, for both folders)

@@ -128,10 +128,12 @@ def import_roots(root):
 
 
 def project_folder(root):
-    """The nearest folder at or above ``root`` (a Path) holding a project file (``PROJECT_FILES``), or None."""
-    if root not in MEMORY.project_folders:  # (asked for every linted file: a stat per folder up to the root)
-        MEMORY.project_folders[root] = next((folder for folder in (root, *root.parents)
-                                             if any((folder / name).is_file() for name in PROJECT_FILES)), None)
+    """The nearest folder at or above ``root`` (a Path) holding a project file (``PROJECT_FILES``), or None.
+    Each folder is asked once per process (for every linted file and every module whose imports the reach
+    checks): sibling folders share their parents' answer."""
+    if root not in MEMORY.project_folders:
+        held = any((root / name).is_file() for name in PROJECT_FILES)
+        MEMORY.project_folders[root] = root if held else None if root.parent == root else project_folder(root.parent)
     return MEMORY.project_folders[root]
 
 
