@@ -1,6 +1,8 @@
 """Fourteenth round, held out: a cookbook that simulates a trace and then updates it with the key
 it simulated with, and an impedance-fitting loop that runs the Bayesian inference of every
 candidate circuit from the same key (JNP601)."""
+from functools import partial
+
 import jax
 import jax.numpy as jnp
 
@@ -43,8 +45,10 @@ def circuit_impedance(params, freq):
     return resistance / (1 + 2j * jnp.pi * freq * resistance * capacitance)
 
 
+@partial(jax.jit, static_argnames=("num_samples",))
 def run_inference(rng_key, freq, z_measured, initial, num_samples=200, step_size=0.05):
-    """Random-walk Metropolis over a circuit's parameters given the measured impedance."""
+    """Random-walk Metropolis over a circuit's parameters given the measured impedance, compiled
+    once as the library's sampler is."""
 
     def log_posterior(params):
         residual = circuit_impedance(params, freq) - z_measured
