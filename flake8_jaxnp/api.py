@@ -121,6 +121,9 @@ transforms = _entry("transforms")
 # jax.lax qualname -> positions of the arguments it calls with tracers.
 lax_bodies = _entry("lax_bodies")
 
+# jax.lax qualnames that trace their bodies again for each new function object (``bodies.traced_per_function``).
+lax_traced_per_function = _entry("lax_traced_per_function", frozen=True)
+
 # Transform qualname -> the options it also takes by position, after the function.
 positional_options = _entry("transform_positional_options")
 

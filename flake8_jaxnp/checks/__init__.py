@@ -47,10 +47,12 @@ def donates(model):
 
 def compiles(model):
     """Whether the module uses a staging transform (a call or a decorator), calls what a call gives
-    (``make_step()(x)``: it may jit anew), or another module's jitted function with static arguments:
-    JNP602 has no compilation to repeat otherwise."""
+    (``make_step()(x)``: it may jit anew), a ``lax`` loop that traces again per function object, or
+    another module's jitted function with static arguments: JNP602 has no compilation to repeat
+    otherwise."""
+    retracing = api.lax_traced_per_function()
     return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
-               for call in model.nodes(ast.Call)) or any(
+               or model.qualname(call.func) in retracing for call in model.nodes(ast.Call)) or any(
         (model.transform_spec(d) or ("",))[0] in model.staging_transforms
         for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list) \
         or calls_an_imported_jit_with(model, ("static_argnums", "static_argnames"))

@@ -84,14 +84,24 @@ def _compiled_per_call(model, walked):
     call: JNP602 where it jits (at the calls of a nested jitted def) when a loop calls the def, in
     this module or, through an import, in another one (``Project.looped_elsewhere``; a loop in an
     undecorated def or at the top level). The defs: top-level functions and the methods of
-    top-level classes, undecorated and untraced."""
+    top-level classes, undecorated and untraced; and for a control-flow call given a new body
+    (``_fresh_body``), any undecorated def but one made in traced code or a nested one traced: the
+    loop's own call of a method or a top-level def traced elsewhere runs it eagerly."""
     made, statics = {}, set()  # statics: the calls given a new static object (_fresh_static)
+    bodies = set()  # the control-flow calls given a new body (_fresh_body)
     # (only a def that calls a function giving a new object on each call can pass one: no other is walked)
     fresh_objects = api.framework_fresh_objects()
     makes_fresh = {model.enclosing_function(call) for call in model.nodes(ast.Call)
                    if model.qualname(call.func) in fresh_objects}
-    for func in _plain_defs(model):
-        nested = {stmt.name for stmt in func.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+    plain_defs, top = set(_plain_defs(model)), set(_plain_defs(model, traced=True))
+    looping = {model.enclosing_function(call) for call in model.nodes(ast.Call)  # (those _fresh_body asks of)
+               if model.qualname(call.func) in api.lax_traced_per_function()}
+    for func in plain_defs | {f for f in looping if type(f) in (ast.FunctionDef, ast.AsyncFunctionDef)}:
+        if func.decorator_list or func not in top and (func in model.traced or model.enclosing_function(func)
+                                                       in model.traced):
+            continue  # (a def made in traced code is made at trace time; a nested traced one runs traced)
+        plain = func in plain_defs
+        nested = {stmt.name for stmt in func.body if plain and isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
                   and any((model.transform_spec(d) or ("",))[0] in model.staging_transforms
                           for d in stmt.decorator_list)}
         for stmt in func.body:
@@ -102,9 +112,12 @@ def _compiled_per_call(model, walked):
                     run = _nested_def_run(model, node)  # loss(x), or jax.grad(loss)(x): a transform of it
                     if isinstance(run, ast.Name) and run.id in nested and model.callee(run) in func.body:
                         made.setdefault(func, []).append((node, f"the jitted def '{run.id}'"))
-                    elif (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
+                    elif plain and (fresh := _fresh_and_called(model, func, stmt, node, walked)) is not None:
                         made.setdefault(func, []).append((node, f"{describe(node.func)}() of {fresh}"))
-        for node in walk_own(func.body) if func in makes_fresh else ():
+                    elif (body := _fresh_body(model, func, node)) is not None:
+                        made.setdefault(func, []).append((node, f"{describe(node.func)}() of {body}"))
+                        bodies.add(node)
+        for node in walk_own(func.body) if plain and func in makes_fresh else ():
             if isinstance(node, ast.Call) and (static := _fresh_static(model, func, node)) is not None:
                 made.setdefault(func, []).append((node, static))
                 statics.add(node)
@@ -120,6 +133,7 @@ def _compiled_per_call(model, walked):
             yield Finding.at(call, "JNP602", {
                 "what": f"{what}, made by each call of {func.name}(),", "loop": loop,
                 "fix": f"make it once, outside {func.name}(), and pass it in" if call in statics
+                else f"define it once, outside {func.name}(), or jit {func.name}()" if call in bodies
                 else f"build the jitted function once, outside {func.name}()"})
 
 
@@ -141,6 +155,23 @@ def _fresh_static(model, func, call):
     return None
 
 
+def _fresh_body(model, func, call):
+    """The new function a control-flow call in ``func`` is given as a body when it traces its bodies
+    again for each new function (``lax_traced_per_function``, measured: outside jit each such call
+    compiles again): a lambda, or a def of ``func``'s own body; else None."""
+    qualname = model.qualname(call.func)
+    if qualname not in api.lax_traced_per_function():
+        return None
+    for position in api.lax_bodies().get(qualname, ()):
+        given = call.args[position] if position < len(call.args) else None
+        for body in given.elts if isinstance(given, (ast.List, ast.Tuple)) else [given]:  # switch's branches
+            if isinstance(body, ast.Lambda):
+                return "a new lambda"
+            if isinstance(body, ast.Name) and model.callee(body) in func.body:
+                return f"the function '{body.id}' it defines"
+    return None
+
+
 def _nested_def_run(model, call):
     """What a call runs: its function, or the function a transform is given (``jax.grad(f)(x)``)."""
     func = call.func
@@ -149,19 +180,22 @@ def _nested_def_run(model, call):
     return func
 
 
-def _plain_defs(model):
-    """The module's top-level defs and its top-level classes' methods, undecorated and untraced."""
+def _plain_defs(model, traced=False):
+    """The module's top-level defs and its top-level classes' methods, undecorated and (unless
+    ``traced``) untraced."""
     for node in model.tree.body:
         for func in node.body if isinstance(node, ast.ClassDef) else [node]:
             if type(func) in (ast.FunctionDef, ast.AsyncFunctionDef) and not func.decorator_list \
-                    and func not in model.traced:
+                    and (traced or func not in model.traced):
                 yield func
 
 
 def _looping_callers(model, funcs):
     """{def among ``funcs``: the line of the first loop of this module that calls it: by name, or
-    as ``obj.method(...)`` of a name holding an instance of the def's class}, loops in traced code
-    left out (they run once, at trace time)."""
+    as ``obj.method(...)`` of a name holding an instance of the def's class, itself or an undecorated
+    def that calls it (``solver.run()`` calling ``self._run()``)}, loops in traced code left out
+    (they run once, at trace time)."""
+    reaching = _reaching(model, funcs)
     found = {}
     for loop in model.nodes(*LOOPS, *COMPREHENSIONS):
         home = model.enclosing_function(loop)
@@ -171,10 +205,30 @@ def _looping_callers(model, funcs):
             continue  # [train(m) for _ in range(4)]: its element is built per item
         for node in walk_own(_iterated(loop), (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             if isinstance(node, ast.Call):
-                callee = called_def(model, node.func)
-                if callee in funcs and (callee not in found or loop.lineno < found[callee]):
-                    found[callee] = loop.lineno
+                for callee in reaching.get(called_def(model, node.func), ()):
+                    if callee not in found or loop.lineno < found[callee]:
+                        found[callee] = loop.lineno
     return found
+
+
+def _reaching(model, funcs):
+    """{def: the defs among ``funcs`` that calling it runs}: each of ``funcs``, and the module's
+    undecorated top-level defs and methods (``_plain_defs``) that call one of them, through each other:
+    a loop's own call of one runs it eagerly, even where it is traced elsewhere. Only the calls that
+    spell a def's name are resolved."""
+    callers = set(_plain_defs(model, traced=True))
+    reaching, pending = {func: {func} for func in funcs}, list(funcs)
+    while pending:
+        func = pending.pop()
+        for call in model.nodes(ast.Call):
+            if getattr(call.func, "id", None) != func.name and getattr(call.func, "attr", None) != func.name:
+                continue
+            caller = model.enclosing_function(call)
+            if caller in callers and (called_def(model, call.func) or model.callee(call.func)) is func \
+                    and not reaching[func] <= reaching.get(caller, set()):
+                reaching.setdefault(caller, set()).update(reaching[func])
+                pending.append(caller)
+    return reaching
 
 
 def _fresh_function(model, loop, expr):

@@ -54,6 +54,56 @@ def array_function_bodies(resolve, public):
     return found
 
 
+def traced_per_function(resolve, bodies, values=None):
+    """The functions of ``bodies`` ({qualname: body positions}) that trace their bodies again when
+    given new functions of the same code, not when given the same ones again: a def or lambda made
+    anew on each call of the code calling them is traced (and, outside jit, compiled) on every call.
+    Measured by counting the traced calls of two such calls under ``jax.make_jaxpr``."""
+    import inspect
+
+    import jax
+
+    values = values or plain_values()
+    found = []
+    for qualname, positions in bodies.items():
+        module, _, name = qualname.rpartition(".")
+        func = getattr(resolve(module), name)
+        params = list(inspect.signature(func).parameters.values())
+        positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        plans = ((filled, choice, options, pair) for filled, options in _argument_plans(positional, positions, values)
+                 for choice in _assignments([len(c) for c in options]) for pair in (False, True))
+        for filled, choice, options, pair in plans:
+            counts = []
+
+            def functions():
+                def record(*a):  # gives back its last argument, or (as a scan's step must) a pair
+                    counts.append(has_tracer(a))
+                    return (a[0], a[-1]) if pair and len(a) == 2 else a[-1] if a else 0
+                return [[record, record] if takes_many(positional[i]) else record for i in positions]
+
+            def call(bodies):
+                args = [None] * (max(positions + filled) + 1)
+                for index, body in zip(positions, bodies):
+                    args[index] = body
+                for index, option, pick in zip(filled, options, choice):
+                    args[index] = option[pick]
+                if any(p.kind is p.VAR_POSITIONAL for p in params):
+                    args.append(values[-1])
+                return func(*args)
+
+            try:
+                same = functions()
+                quiet(jax.make_jaxpr(lambda: (call(same), call(same))))
+                once, counts[:] = sum(counts), []
+                quiet(jax.make_jaxpr(lambda: (call(functions()), call(functions()))))
+            except Exception:  # noqa: BLE001 - a bad combination of plain values
+                continue
+            if once and sum(counts) > once:
+                found.append(qualname)
+                break
+    return sorted(found)
+
+
 def takes_many(param):
     """Whether a function parameter takes a list of functions (``switch``'s branches)."""
     return "Sequence" in str(param.annotation) or param.name == "branches"

@@ -506,6 +506,7 @@ def _build():
         "transform_positional_options": transforms.positional_options(traced_by, _resolve),
         "lax_bodies": lax_bodies,
         "lax_body_operands": operands.body_operands(_resolve, lax_bodies),
+        "lax_traced_per_function": bodies.traced_per_function(_resolve, lax_bodies),
         "body_calls": {**operands.body_calls(_resolve, lax_bodies),
                        **operands.body_calls(_resolve, bodies.array_function_bodies(_resolve, _public),
                                              run=lambda thunk: thunk)},

@@ -244,15 +244,22 @@ class Instances(CarriedStructure, ObjectStores):
 
     def functions_passed(self, expr):
         """The same-file defs that the parameter the Name ``expr`` reads may hold: each one that a
-        call of its function passes by name or as a lambda (``make_step(mse)``, ``make_step(loss_fn=mae)``,
+        call of its function passes by name, as a lambda or as a factory's result (``make_step(mse)``,
+        ``make_step(loss_fn=mae)``, ``make_step(make_schedule(0.1))``,
         ``loop(lambda f: ~jnp.all(f), ...)``; another call may pass ``jnp.tanh``: that one runs no def
         of the file), or () when the function escapes; for another expression, the defs of which one
         runs (``names.function_arms``: ``LOSSES[name]``)."""
         func = self.names.parameter_of(expr) if type(expr) is ast.Name else None
         if func is None:
             return tuple(self.names.function_bound_to(arm) for arm in self.names.function_arms(expr))
-        return tuple(self.passed_to(func, expr.id, lambda argument: [self.names.function_bound_to(
-            argument)] if type(argument) in (ast.Name, ast.Lambda) else None, every=False) or ())
+        return tuple(self.passed_to(func, expr.id, self._function_given, every=False) or ())
+
+    def _function_given(self, argument):
+        """[the def an argument passes]: a def by name, a lambda, or what a factory call makes
+        (``make_step(make_schedule(0.1))``); None for anything else."""
+        if type(argument) in (ast.Name, ast.Lambda):
+            return [self.names.function_bound_to(argument)]
+        return [self.names.function_made_by(argument)] if type(argument) is ast.Call else None
 
     def passed_to(self, func, param, given, every=True):
         """What the calls of ``func`` in the file give its parameter ``param`` (``given_by_calls``, asked

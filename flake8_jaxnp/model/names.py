@@ -360,6 +360,10 @@ class Names:
         binding = self.one_binding(node, BindingKind.PARAM)
         return self.scope_of[binding.node].node if binding is not None else None
 
+    def function_made_by(self, call):
+        """The def a factory call gives (``make_schedule(...)``: ``_returned_function``), or None."""
+        return _returned_function(self, call)
+
     def assigned_value(self, node):
         """The expression a Name node's one binding, a plain assignment, gives it (``fast`` of
         ``fast = jax.jit(f)``), else None."""
@@ -473,6 +477,20 @@ def _function_bound_to(names, expr):
                     & {"classmethod", "staticmethod"}:
                 return method
     return None
+
+
+def _returned_function(names, call):
+    """The undecorated def (or lambda) that the same-file factory def ``call`` calls makes in its own
+    body and returns from every ``return`` (``make_schedule(...)`` of ``def make_schedule(...): def
+    schedule(step): ...; return schedule``), or None: a decorator may give another function."""
+    factory = names.function_bound_to(call.func) if type(call.func) is ast.Name else None
+    if type(factory) is not ast.FunctionDef:
+        return None
+    returned = {names.function_bound_to(value) if type(value) in (ast.Name, ast.Lambda) else None
+                for value in names.returned_values(factory)}
+    made = returned.pop() if len(returned) == 1 else None
+    return made if made is not None and names.enclosing_function(made) is factory \
+        and not getattr(made, "decorator_list", None) else None
 
 
 # The node types that open a scope or bind names (Names._enter), tested by type in the build loop.

@@ -18,7 +18,6 @@ from .conventions import LINEN_MODULE, Conventions
 from .built import BuiltObjects
 from .instances import Instances, method_in
 from .library import traced_bodies
-from .names import BindingKind
 from .parameters import (applied_parameters, binds_first_parameter, traced_parameters, traces_the_class,
                          transform_options)
 from .syntax import PARTIAL, argument_for, literals, named_options, positional_names, transform_spec
@@ -368,10 +367,10 @@ class TraceRoots:
         for arm in self.names.function_arms(arg):  # step_fn = checked if check_nan else plain: either may run
             self._trace_argument(arm, transform_name, keywords, lax, bound_positional, bound_names)
         func, root, funcs = self.names.function_bound_to(arg), None, ()
-        if func is None:
-            factory, func = self._returned_function(arg)
-            if func is not None:  # jax.jit(make_train(config)): the def make_train returns
-                root = f"applied at line {arg.lineno} to what '{factory.name}' returns"
+        made = self.names.assigned_value(arg) if func is None and isinstance(arg, ast.Name) else arg
+        if func is None and isinstance(made, ast.Call):  # jax.jit(make_train(config)), or of a name bound to it
+            func = self.names.function_made_by(made)
+            root = f"applied at line {arg.lineno} to what '{made.func.id}' returns" if func is not None else None
         if func is not None and root is None and binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
         elif func is None:
@@ -413,24 +412,6 @@ class TraceRoots:
         if behaviour is _STAGING and transform_name in self.array_results and not isinstance(func, ast.Lambda) \
                 and root is None:
             self.jitted_callables.add(func)
-
-    def _returned_function(self, expr):
-        """(factory, inner def) when ``expr`` calls a same-file def (or is a name bound once to
-        such a call) whose every return gives the same undecorated def nested in it; the
-        factory's own parameters then reach the inner def as Python closure values.
-        (None, None) otherwise: a factory that returns anything else is not known."""
-        if isinstance(expr, ast.Name):
-            expr = self.names.assigned_value(expr)
-        factory = self.names.function_bound_to(expr.func) if isinstance(expr, ast.Call) else None
-        if factory is None or isinstance(factory, ast.Lambda):
-            return None, None
-        returns = self.names.returned_values(factory)
-        if not returns or any(type(r) is not ast.Name or r.id != returns[0].id for r in returns):
-            return None, None
-        bindings = self.names.scopes[factory].bindings.get(returns[0].id, ())
-        if len(bindings) != 1 or bindings[0].kind is not BindingKind.DEF or bindings[0].node.decorator_list:
-            return None, None
-        return factory, bindings[0].node
 
     def methods_called(self, call):
         """The same-file methods that ``call`` runs with ``self`` bound: a class's own

@@ -416,7 +416,8 @@ class FunctionFlow:
         staged = self.staged
         traced_result = traced_input or staged  # a JAX operation in a staging trace gives a tracer (omnistaging)
         qualname = self.names.qualname(call.func)
-        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
+        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)) \
+                and not self._jitted_call(call.func, func_value):
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
                 self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
         if qualname:  # (jnp.array([c, -s]) of tracers: a tracer)
@@ -490,6 +491,13 @@ class FunctionFlow:
         if returned is None and func_value.kind is TRACER_TREE:
             return func_value  # self.linear(x), a layer of a traced Module: computed from its traced arrays
         return returned or UNKNOWN_VALUE
+
+    def _jitted_call(self, func, func_value):
+        """Whether ``func`` is jitted: it changes no container it is given, since jit traces it on new
+        containers of the leaves (measured: an item store and an append inside leave the caller's dict)."""
+        callee = self.context.callee(func)
+        return func_value.kind is JAX_TREE or callee in self.context.jitted_callables \
+            and not self.context.updates_state(callee)
 
     def _record(self, call, record, args, keywords):
         """A NamedTuple or dataclass built here: each field holds what the call gives it, a field

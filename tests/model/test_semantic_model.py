@@ -186,3 +186,31 @@ def test_a_store_on_another_class_self_reaches_objects_of_classes_sharing_its_ob
     assert not another(stores["2"], classes["A"])  # an F is an A (through D) and an E
     assert another(stores["2"], classes["C"])  # no class derives from both C and E
     assert not another(stores["3"], classes["A"])  # a function's ``self`` may be any object
+
+
+def test_a_factory_call_makes_the_def_the_factory_returns():
+    model = model_of(
+        "import jax.numpy as jnp\n"
+        "def make(k):\n    def scale(x):\n        return x * k\n    return scale\n"
+        "def make_either(k):\n    def up(x):\n        return x + k\n    def down(x):\n        return x - k\n"
+        "    return up if k else down\n"
+        "def make_outer(k):\n    return jnp.sin\n"
+        "def make_wrapped(k):\n    @staticmethod\n    def inner(x):\n        return x\n    return inner\n"
+        "make(2); make_either(2); make_outer(2); make_wrapped(2)\n"
+    )
+    made = {ast.unparse(call.func): model.names.function_made_by(call) for call in model.names.calls}
+    assert isinstance(made["make"], ast.FunctionDef) and made["make"].name == "scale"
+    # two defs returned, a function not made there, a decorated def
+    assert [made[name] for name in ("make_either", "make_outer", "make_wrapped")] == [None, None, None]
+
+
+def test_a_jitted_call_keeps_the_items_of_a_container_it_is_given():
+    model = model_of(
+        "import jax\nimport jax.numpy as jnp\n"
+        "@jax.jit\ndef step(s, x):\n    return s['w'] * x\n"
+        "def helper(s):\n    return s\n"
+        "def f():\n    s = {'w': jnp.ones(3)}\n    for i in range(3):\n        step(s, i)\n        print(s)\n"
+        "def g():\n    s = {'w': jnp.ones(3)}\n    for i in range(3):\n        helper(s)\n        print(s)\n"
+    )
+    printed = [call.args[0] for call in model.names.calls if ast.unparse(call.func) == "print"]
+    assert [model.value(arg).member(("key", "w")) is not None for arg in printed] == [True, False]
