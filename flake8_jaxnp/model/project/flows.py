@@ -59,7 +59,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
     ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``).
     ``around``: what the def around a nested ``func`` gives it (``enclosing``): a call of one of
-    its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of one of its defs as
+    its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of a method of one
+    (``model.apply(p, x)``) as ``[PASSED_FUNCTION, "model", INSTANCE_METHOD, "apply"]``, of one of its defs as
     ``[None, ["make_step.loss_fn"]]``."""
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
     # self, whose attributes __init__ may have stored parameters in (a nested def's: its method's)
@@ -74,6 +75,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = looked_up(runs, imports, bindings)
         elif apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
+        elif called in outer and called not in bindings and [called] != holder and runs is node.func \
+                and type(runs) is ast.Attribute and type(runs.value) is ast.Name:  # model.apply(p, x): a method
+            target = (None, [PASSED_FUNCTION, outer[called], INSTANCE_METHOD, runs.attr])  # of what callers pass
         elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
             known = {} if module_instances is None else module_instances
             target = _applied_method(node, _applied_class(called, bindings, known, imports), imports)
