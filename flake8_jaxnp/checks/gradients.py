@@ -183,7 +183,9 @@ def _overflow(model, func, node, overflowing, condition, position, arguments, le
 
 
 def _differentiated(model, name, leaves):
-    return name.id in leaves or model.value(name).traced
+    """Whether ``name`` holds a differentiated tracer: traced, and not computed only from what the
+    differentiating transforms leave alone (a jitted and differentiated loss's target)."""
+    return name.id in leaves or model.value(name).traced and not model.undifferentiated(name)
 
 
 def _unsafe_operation(model, node, unsafe, jointly):

@@ -9,13 +9,14 @@ import ast
 
 from . import dtypes
 from .callees import Callees
+from .differentiated import undifferentiated_names
 from .conventions import NNX_MODULE
 from .kinds import UNKNOWN, UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
 from .reach import ArraySources
 from .syntax import positional_names
-from .traced import TraceRoots
+from .traced import Behaviour, TraceRoots
 from .tracing import DEVICE_ARRAY, Tracing
 
 
@@ -64,6 +65,7 @@ class Model:
         self.imported_rebound = callees.imported_rebound  # where another module's global is rebound, or None
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
         self._passed_arrays = {}  # def -> its parameters every call in other modules gives a device array
+        self._undifferentiated = {}  # def -> its names no differentiating transform differentiates
         self._given_bodies = None  # the defs a body where arrays can enter calls with arguments (reach)
         self._given = {}  # def -> the passes ``Tracing.returned`` ran with the arrays its callers give
 
@@ -141,6 +143,20 @@ class Model:
     def traced_function(self, node):
         """The TracedFunction whose body holds ``node`` (not counting nested defs), or None."""
         return self.traced.get(self.names.enclosing_function(node))
+
+    def undifferentiated(self, name):
+        """Whether the Name ``name`` of a top-level def or method that a differentiating transform traces
+        holds what no such transform differentiates: computed from traced parameters that none gives
+        tracers alone (``differentiated.undifferentiated_names``), as a jitted step's data is."""
+        func = self.names.enclosing_function(name)
+        traced = self.traced.get(func)
+        if traced is None or type(self.names.parent.get(func)) not in (ast.Module, ast.ClassDef) \
+                or not any(t.behaviour is Behaviour.DIFFERENTIATING for t in traced.transforms):
+            return False
+        if func not in self._undifferentiated:
+            self._undifferentiated[func] = undifferentiated_names(
+                func, traced.tracer_params - traced.differentiated_params, self.qualname)
+        return name.id in self._undifferentiated[func]
 
     def nodes(self, *types):
         """Every node of the module (of the given types), in one shared index."""

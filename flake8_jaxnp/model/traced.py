@@ -123,7 +123,7 @@ class TracedFunction(Record):
     """A function JAX traces: by what, and which of its parameters are tracers."""
 
     __slots__ = ("node", "transforms", "traced_params", "array_params", "tree_params", "assumed_params",
-                 "python_params", "optional_params")
+                 "python_params", "optional_params", "differentiated_params")
     FROZEN = False
 
     def __init__(self, node):
@@ -137,6 +137,7 @@ class TracedFunction(Record):
         self.assumed_params = set()
         self.python_params = set()
         self.optional_params = set()  # defaulted ones a call passes: jax.jit(f)(a, 30)
+        self.differentiated_params = set()  # those a differentiating transform gives tracers
 
     @property
     def abstract(self):
@@ -164,6 +165,7 @@ class TracedFunction(Record):
         if transform not in self.transforms:
             self.transforms.append(transform)
         self.traced_params |= params
+        self.differentiated_params |= params if transform.behaviour is _DIFFERENTIATING else set()
         self.array_params |= arrays
         self.tree_params |= trees
         return changed

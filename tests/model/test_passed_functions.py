@@ -1,7 +1,7 @@
 """What the summaries say of a factory that calls a function it is given, or that jits anew."""
 import textwrap
 
-from flake8_jaxnp.model.project.targets import PASSED_FUNCTION
+from flake8_jaxnp.model.project.targets import INSTANCE_METHOD, PASSED_FUNCTION
 from flake8_jaxnp.model.project.summaries import summarise
 from flake8_jaxnp.model.traced import transform_tables
 
@@ -84,8 +84,12 @@ NESTED_OBJECTIVES = textwrap.dedent('''
 def test_a_call_in_a_nested_def_the_step_differentiates_runs_under_that_transform():
     """``objective`` is handed to jax.grad: the loss it calls is differentiated (the flow's transform);
     ``report``, called as it is, only runs under the step's trace. ``policy.apply(p, x)`` (a Module
-    applied to the step's data) derives from ``x``."""
+    applied to the step's data) derives from ``x``; it runs that method of what the factory's callers
+    pass as ``policy``, given ``x``."""
     flows = summarise(NESTED_OBJECTIVES, transform_tables(())[0])["flows"]["make_fit_step.step"]
+    applied = [PASSED_FUNCTION, "policy", INSTANCE_METHOD, "apply"]
     assert [(entry[1], entry[2], entry[6]) for entry in flows] == [
         ([PASSED_FUNCTION, "loss"], [[0, ["x"], False], [1, ["y"], True]], None),
-        ([PASSED_FUNCTION, "loss"], [[0, ["x"], False], [1, ["y"], True]], "jax.grad")]
+        (applied, [[1, ["x"], True]], None),
+        ([PASSED_FUNCTION, "loss"], [[0, ["x"], False], [1, ["y"], True]], "jax.grad"),
+        (applied, [[1, ["x"], True]], "jax.grad")]

@@ -19,7 +19,8 @@ _STORES = "."  # (where ``enclosing``'s answers keep the module's ``attribute_st
 
 def enclosing(tree, unit, kept, imports):
     """({name or ".attribute": parameter} for the parameters of the top-level def around the nested
-    def ``unit`` (``make_step.step``) that nothing in it rebinds, and for the attributes that the
+    def ``unit`` (``make_step.step``) that nothing in it rebinds ({name: call target} for its locals bound
+    once to a lookup in a dict of functions: ``_local_lookups``), and for the attributes that the
     ``__init__`` of the class of the method ``unit`` (``Trainer._train_step``) stores one of its
     parameters in, at its top level and nowhere else in the module (``self.loss = loss``; for a
     lookup in a dict of functions, ``self.loss_fn = LOSSES[name]``, the lookup's call target), {name:
@@ -64,7 +65,27 @@ def _enclosing(tree, outer_name, imports, kept):
     counts = binding_counts(outer)  # (one walk: the factory may be long)
     defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
     siblings = {name: f"{outer_name}.{name}" for name in defined if counts[name] == 1}
-    return {arg.arg: arg.arg for arg in parameters(outer) if counts[arg.arg] == 1}, siblings
+    given = {arg.arg: arg.arg for arg in parameters(outer) if counts[arg.arg] == 1}
+    return {**_local_lookups(outer, imports, counts), **given}, siblings
+
+
+def _local_lookups(outer, imports, counts):
+    """{name: call target} for the names the top-level def ``outer`` binds once, at its top level, to a
+    lookup in a dict of functions (``loss_fn = LOSSES[cfg.loss]``, also an item of a tuple assigned
+    item by item, ``render, loss_fn = RENDERERS[name], LOSSES[cfg.loss]``; ``targets.looked_up``): what
+    a nested def's call of the name may run."""
+    found = {}
+    for stmt in outer.body:
+        if type(stmt) is not ast.Assign or len(stmt.targets) != 1:
+            continue
+        target, value = stmt.targets[0], stmt.value
+        pairs = zip(target.elts, value.elts) if type(target) is ast.Tuple and type(value) is ast.Tuple \
+            and len(target.elts) == len(value.elts) else [(target, value)]
+        for name, item in pairs:
+            looked = looked_up(item, imports, counts) if type(name) is ast.Name and counts[name.id] == 1 else None
+            if looked is not None:
+                found[name.id] = [looked[0], looked[1]]
+    return found
 
 
 def _stored(tree, cls, imports, kept):

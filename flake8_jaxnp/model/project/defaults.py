@@ -23,7 +23,7 @@ from ..instances import given_by_calls
 from ..syntax import child_nodes, entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
-from .targets import PASSED_FUNCTION, TABLE_ENTRY, call_target, count_bindings
+from .targets import INSTANCE_METHOD, PASSED_FUNCTION, TABLE_ENTRY, call_target, count_bindings
 
 
 def answer(found):
@@ -272,7 +272,7 @@ def looping_modules(project, name):
     return found
 
 
-def passed_values(project, files, path, factory, params, param, seen=frozenset()):
+def passed_values(project, files, path, factory, params, param, seen=frozenset(), bound=False):
     """[((module path, name), built, (calling module path, line))] for what the calls in ``files``
     of the top-level def or class ``factory`` of the module at ``path`` (positional parameters
     ``params``) pass as ``param``: a project function by name (a def of the calling module or an
@@ -282,7 +282,9 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     setup(loss)``, or ``Trainer(cfg, **options)`` in ``def setup(**options)``: what
     ``setup(loss=model.sparse_loss)`` gives). A def that nested traced code calls through that
     parameter (``def make_step(forward): ... return jax.jit(step)`` with ``step`` calling
-    ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced."""
+    ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced. ``bound``: also a name
+    bound once to a project function's or class's call (``net = Net(2.0)``; built empty: that call's
+    arguments are not read)."""
     index = params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
@@ -293,7 +295,7 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         given = next((value for at, value in given_values if at == where), None)
         if given is None and forwarding and where not in keywords and type(where) is str:
             given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
-        if given is None or given[0] in (_COMPUTED, _BOUND) \
+        if given is None or given[0] == _COMPUTED or given[0] == _BOUND and not bound \
                 or project.target_of(other, binding, attributes) != (path, factory):
             return None
         if given[0] == _PARAMETER:
@@ -301,9 +303,9 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
                 return None
             facts = project.summary(other)["functions"].get(given[1])
             return passed_values(project, files, other, given[1], facts["params"] if facts else [], given[2],
-                                 seen | {(other, *given[1:])})
-        built = list(given[3:]) if given[0] == _INSTANCE else None
-        target = project.target_of(other, *given[1:3]) if given[0] == _INSTANCE else project.target_of(other, *given)
+                                 seen | {(other, *given[1:])}, bound)
+        built = list(given[3:]) if given[0] in (_INSTANCE, _BOUND) else None
+        target = project.target_of(other, *given[1:3]) if built is not None else project.target_of(other, *given)
         return [(target, built, (other, line)) if target is not None else None]
 
     return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
@@ -319,19 +321,21 @@ def functions_run(project, path, unit, origin, binding, attributes, applied):
     that module: a function other modules hand in, or an entry of a lookup called as it is (one a
     transform takes, ``jax.grad(LOSSES[name])``, that model follows: ``applied``, the call's transform)."""
     if binding is None and attributes[0] == PASSED_FUNCTION:
-        return passed_functions(project, path, unit, attributes[1])
+        return passed_functions(project, path, unit, *attributes[1:2], *attributes[3:])
     if attributes[-3:-2] == [TABLE_ENTRY]:
         return [(*entry, applied is None) for entry in table_functions(project, origin, binding, attributes)]
     return [(*project._callee(origin, binding, attributes), False)]
 
 
-def passed_functions(project, path, unit, param):
+def passed_functions(project, path, unit, param, method=None):
     """[((module path, unit), facts, positions self takes, unlinked)] for the functions that the
     project's calls of the top-level def or class around ``unit`` of the module at ``path`` (a class:
     its ``__init__``) pass as its parameter ``param`` (``passed_values``): one named there, or the def
     that a factory's call there returns (``Collector(policy=make_policy(cfg))``: ``make_policy.policy``).
-    Unlinked: no call that hands it on is in its own module, whose in-file model then cannot know what
-    the parameter holds (``exact_score(log_density)`` beside ``ring_log_density``, given by a script)."""
+    With ``method``, that method of the objects they pass built (``model.apply(p, x)`` of ``net =
+    Net(2.0); make_step(net)``: ``Net.apply``) instead. Unlinked: no call that hands it on is in its own
+    module, whose in-file model then cannot know what the parameter holds (``exact_score(log_density)``
+    beside ``ring_log_density``, given by a script)."""
     factory, summary = unit.split(".")[0], project.summary(path)
     facts = summary["functions"].get(factory)
     if facts is None and f"{factory}.__init__" in summary["methods"]:
@@ -339,17 +343,19 @@ def passed_functions(project, path, unit, param):
     project.reach_inputs.listed(project.folder_files())
     files = [other for other in project.folder_files() if not is_test_module(other)]
     handing = {}  # (module path, name), built -> the modules of the calls that hand it on
-    for target, built, (other, _) in passed_values(project, files, path, factory, facts["params"], param) \
-            if facts else ():
+    for target, built, (other, _) in passed_values(project, files, path, factory, facts["params"], param,
+                                                   bound=method is not None) if facts else ():
         handing.setdefault((target, built is not None), set()).add(other)
     found = []
     for ((other, name), built), modules in handing.items():
-        if not built:
+        if method is not None:  # (a method of the class an object was built of; None of a function's)
+            found.extend([(*project._callee(other, None, [name, INSTANCE_METHOD, method]), other not in modules)]
+                         if built else [])
+        elif not built:
             found.append((*project._callee(other, None, [name]), other not in modules))
-            continue
-        gives = (project.summary(other, defines=name) or {}).get("functions", {}).get(name, {}).get("gives")
-        if gives is not None:
-            found.append(((other, f"{name}.{gives['name']}"), gives, 0, other not in modules))
+        else:
+            gives = (project.summary(other, defines=name) or {}).get("functions", {}).get(name, {}).get("gives")
+            found.extend([((other, f"{name}.{gives['name']}"), gives, 0, other not in modules)] if gives else [])
     return [entry for entry in found if entry[1] is not None]
 
 

@@ -18,8 +18,8 @@ from functools import lru_cache
 from ... import api
 from ...patterns import Pattern
 from ..library import array_function
-from ..syntax import (FUNCTION_NODES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, none_tested,
-                      parameters, positional_names, split_attributes, walk_own)
+from ..syntax import (FUNCTION_NODES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, literals,
+                      named_options, none_tested, parameters, positional_names, split_attributes, walk_own)
 from ..applied import APPLY_OPTIONS
 from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, HOLDER, HOST_METHODS, INSTANCE_METHOD, LINEN_APPLY,
                       NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED, binding_counts, bound_by,
@@ -41,7 +41,7 @@ _APPLY_ATTRIBUTE = Pattern(rb"\.[ \t\f\r\n\\]*(?:apply\b|#)")
 def parameter_calls(func, imports, local_functions, apply_fn=None, instances=None, module_instances=None,
                     around=(frozenset(), {})):
     """[[import binding or None, attribute path, [[position, parameters, bare]], [[keyword,
-    parameters, bare]], line, always, transform]] for each call in ``func`` (nested functions
+    parameters, bare]], line, always, transform, argnums]] for each call in ``func`` (nested functions
     included, as a trace runs them) of an imported name or of a top-level function of
     the module (binding None, path [its name]) that passes on some of ``func``'s
     parameters, or that runs on every call of ``func`` (always: the callee then runs
@@ -49,7 +49,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     PARAM of ``if PARAM is None:`` around it, on every call that leaves PARAM None): each argument with the
     parameters its value derives from, and whether it is one parameter as it was passed
     in (bare), and the transform the call applies (``jax.grad(loss)(p)``: "jax.grad"; else
-    None). Calls into JAX, NumPy and the frameworks are left out:
+    None) with the positions it differentiates (``_argnums``). Calls into JAX, NumPy and the frameworks are left out:
     they are never the project's. ``apply_fn``: what ``state.apply_fn(...)`` calls in the
     module (``given_apply_fn``), or None. ``instances``: {parameter: (import binding, attribute
     path) of the imported class it holds an instance of}: calling it runs that ``__call__``.
@@ -59,7 +59,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     ``module_instances``: the same for the module's names (``instances_of_imported_classes``):
     ``model.apply(variables, x)`` runs a linen Module's ``__call__`` (path ``[..., LINEN_APPLY]``).
     ``around``: what the def around a nested ``func`` gives it (``enclosing``): a call of one of
-    its parameters is recorded as ``[PASSED_FUNCTION, "forward"]``, of one of its defs as
+    its parameters is recorded as ``[PASSED_FUNCTION, "forward"]`` (of a local bound to a lookup in a dict of
+    functions, as that lookup), of a method of one
+    (``model.apply(p, x)``) as ``[PASSED_FUNCTION, "model", INSTANCE_METHOD, "apply"]``, of one of its defs as
     ``[None, ["make_step.loss_fn"]]``."""
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
     # self, whose attributes __init__ may have stored parameters in (a nested def's: its method's)
@@ -74,6 +76,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = looked_up(runs, imports, bindings)
         elif apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
+        elif called in outer and type(outer[called]) is str and called not in bindings and [called] != holder \
+                and runs is node.func and type(runs) is ast.Attribute and type(runs.value) is ast.Name:  # model.m(x)
+            target = (None, [PASSED_FUNCTION, outer[called], INSTANCE_METHOD, runs.attr])  # (what callers pass)
         elif target is None and _applies_an_instance(node):  # model.apply(variables, x)
             known = {} if module_instances is None else module_instances
             target = _applied_method(node, _applied_class(called, bindings, known, imports), imports)
@@ -92,7 +97,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         elif called in own and not bindings[called] and type(runs) is ast.Name:  # model(x): as its callers say
             target = (None, [PARAMETER_METHOD, called, "__call__"])
         elif called in outer and called not in bindings and node.func is runs and type(runs) is ast.Name:
-            target = (None, [PASSED_FUNCTION, outer[called]])  # forward(p, x): what the outer def's callers pass
+            held = outer[called]  # forward(p, x): what the outer def's callers pass (or the lookup it holds)
+            target = (None, [PASSED_FUNCTION, held]) if type(held) is str else held
         elif called in bindings:  # a local or a parameter shadows the name (fn = LOSSES[name]: a lookup)
             values = bindings[called] if called not in own and type(runs) is ast.Name else ()
             target = _instance_call(runs, bindings, imports) or (
@@ -130,8 +136,19 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         if positions or keywords or always:
             found.append([target[0], target[1], positions, keywords, node.lineno, always,
                           imported_qualname(node.func.func, imports) if type(node.func) is ast.Call
-                          else next((t for start, end, t in under if start <= at <= end), None)])
+                          else next((t for start, end, t in under if start <= at <= end), None), _argnums(node.func)])
     return found
+
+
+def _argnums(transformed):
+    """The positions that a transform applied in place (``jax.grad(loss, argnums=1)(p, x)``) is told to
+    differentiate: its ``argnums``, [0] when it names none; None when they cannot be read, or for a
+    call of anything else (what it differentiates is then every argument given a tracer)."""
+    if type(transformed) is not ast.Call or len(transformed.args) != 1:
+        return None
+    options = named_options(transformed.keywords)
+    positions = literals(options["argnums"], int) if "argnums" in options else [0]
+    return positions if positions is not None and min(positions, default=0) >= 0 else None
 
 
 def _transformed_nested(handed, imports):

@@ -4,6 +4,8 @@ to: ``noisy_step(params, key, x)`` that runs ``models.dropout(key, x)`` on every
 
 import ast
 
+from .targets import TABLE_ENTRY
+
 # transforms that run the function they wrap on the arguments given, so on the same keys
 _RUNNING_TRANSFORMS = {None, "jax.jit", "jax.grad", "jax.value_and_grad"}
 _MAX_DEPTH = 6  # helpers handing a key on to helpers followed
@@ -29,9 +31,10 @@ def consumed_keys(project, path, name, summary, seen=frozenset()):
     if len(seen) >= _MAX_DEPTH:
         return found
     flows = (project.summary(path) if "." in name else summary)["flows"]  # (a nested def's: the whole module's)
-    for binding, attributes, positions, keywords, _, always, transform in flows.get(name, ()):
+    for binding, attributes, positions, keywords, _, always, transform, _ in flows.get(name, ()):
         bare = [(where, passed[0]) for where, passed, is_bare in positions + keywords if is_bare]
-        if not (always is True and bare) or transform not in _RUNNING_TRANSFORMS:
+        if not (always is True and bare) or transform not in _RUNNING_TRANSFORMS \
+                or attributes[-3:-2] == [TABLE_ENTRY]:  # (a lookup's entries need not agree)
             continue
         target = project.target_of(path, binding, attributes)
         if target is None or target in seen or type(target[1]) is not str:

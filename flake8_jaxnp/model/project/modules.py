@@ -15,7 +15,7 @@ from collections import deque
 from functools import partial
 
 from ..syntax import module_imports
-from ..traced import Behaviour, transform_tables
+from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
 from .defaults import (OtherModules, answer, calls_keeping_default, functions_run, is_test_module, leaves_out,
@@ -216,7 +216,7 @@ class Project(OtherModules):
             return MEMORY.conversions[key], False
         params = summary["functions"][name]["params"]
         found, cut = [], False
-        for binding, attributes, positions, keywords, line, always, _ in summary["flows"].get(name, ()):
+        for binding, attributes, positions, keywords, line, always, *_ in summary["flows"].get(name, ()):
             bare = {where: passed[0] for where, passed, is_bare in positions + keywords if is_bare}
             if not (always is True and bare):
                 continue
@@ -298,7 +298,7 @@ class Project(OtherModules):
         function's traced parameters only grow, so each is visited at most once per
         parameter."""
         from .objects import PassedObjects
-        from .returns import passes_tracers
+        from .returns import passes_tracers, traced_unders
         might_trace = _transform_pattern(tuple(sorted(self.transforms)))
         last_names = tuple(sorted(_last_names(self.transforms)))  # (given_a_transform's)
         # (path, function, transform) -> traced parameters; -> the chain's root (None for a
@@ -367,8 +367,8 @@ class Project(OtherModules):
             path, name, transform = caller = queue.popleft()
             root, traced = starts[caller] or origins[caller], reached[caller]
             caches = self.transforms[transform].cached  # a callee given no tracer runs once per trace
-            for binding, attributes, positions, keywords, line, always, applied in self._flows(parts.get(path), path,
-                                                                                               name):
+            for binding, attributes, positions, keywords, line, always, applied, argnums in self._flows(
+                    parts.get(path), path, name):
                 (holder, keywords), origin = called_object(keywords), path  # (origin: where imports name the callee)
                 returns = partial(self._returns, path)  # (what a function that derives an argument returns)
                 passed = [i for i, params, _ in positions if passes_tracers(params, traced, caches, returns)]
@@ -389,16 +389,16 @@ class Project(OtherModules):
                         continue
                     objects.record(caller, target, facts["params"][skipped:], positions, keywords)
                     params |= objects.traced_self(caller, holder, facts["params"][:skipped]) if params else set()
-                    differentiated = self.transforms.get(applied) is Behaviour.DIFFERENTIATING and params
-                    unders = (transform, applied) if differentiated else (transform,)
-                    for under in unders if target[0] != path or unlinked else ():
+                    unders = traced_unders(transform, applied, self.transforms.get(applied), params,
+                                           facts["params"][skipped:], passed, argnums)
+                    for under, given in unders.items() if target[0] != path or unlinked else ():
                         site = (under, name, str(path), line)
                         calls.setdefault(target, {}).setdefault(site, [set(), own_root(caller, path, root)])[0] \
-                            |= params  # (jax.grad(loss)(p) in a jitted step: loss is also differentiated)
+                            |= given  # (jax.grad(loss)(p) in a jitted step: loss is also differentiated, in p)
                         unlinked_sites.update({(target, site)} if unlinked else ())
-                    for callee in ((*target, under) for under in unders):  # (and so is what loss calls)
-                        if callee not in reached or not params <= reached[callee]:
-                            reached.setdefault(callee, set()).update(params)
+                    for callee, given in (((*target, under), given) for under, given in unders.items()):
+                        if callee not in reached or not given <= reached[callee]:  # (and what loss calls)
+                            reached.setdefault(callee, set()).update(given)
                             starts.setdefault(callee, root)
                             queue.append(callee)
         index.keep()

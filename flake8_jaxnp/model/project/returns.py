@@ -11,6 +11,7 @@ from .. import dtypes
 from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, MAPPING_READS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
+from ..traced import Behaviour
 from .targets import HOST_METHODS, RETURNED, call_target
 
 # Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
@@ -284,6 +285,20 @@ def passes_tracers(params, traced, staged, returns_of):
                     and -len(returns) <= item < len(returns) and returns[item] == "jax":
                 return True
     return False
+
+
+def traced_unders(transform, applied, behaviour, params, positional, passed, argnums):
+    """{transform: the parameters of a callee it gives tracers} for a call reached under ``transform``
+    that applies ``applied`` to the callee (a transform of that ``behaviour``, or None): a
+    differentiating one gives tracers to the parameters at the positions ``argnums`` alone (of
+    ``passed``, the positions given tracers; ``positional``: the callee's positional parameters;
+    argnums None: to all), so what derives from the step's data alone is traced by the step's
+    transform, not differentiated."""
+    unders = {transform: params}
+    given = params if argnums is None else {positional[i] for i in passed if i in argnums and i < len(positional)}
+    if behaviour is Behaviour.DIFFERENTIATING and params and given:
+        unders[applied] = unders.get(applied, set()) | given
+    return unders
 
 
 def method_results(tree, imports):
