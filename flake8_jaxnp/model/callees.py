@@ -18,6 +18,7 @@ from .traced import Behaviour
 INSTANCE_HANDS_OUT_JITTED = {"params": [], "traceable": [], "line": None, "returns": None, "converts": [], "keys": {},
                              "returned_keys": [], "jitted": False, "builds_jitted": False, "hands_out_jitted": True}
 HANDS_OUT_JITTED = dict(INSTANCE_HANDS_OUT_JITTED, builds_jitted=True, hands_out_jitted=False)
+HOLDS_DATA = dict(INSTANCE_HANDS_OUT_JITTED, hands_out_jitted=False)  # (what it holds: its "returns")
 
 
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While})
@@ -63,7 +64,7 @@ class Callees:
         binding = self._project_import(func_expr)
         imported = self.project.function(*binding) if binding else None
         if imported is None:
-            return self._instance(func_expr, binding) or self._handed_out(func_expr, binding)
+            return self._instance(func_expr, binding) or self._held(binding) or self._handed_out(func_expr, binding)
         path, facts = imported
         return facts, shown(path)
 
@@ -76,6 +77,12 @@ class Callees:
         return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls, kept=known[0].get("kept"),
                      donates=known[0].get("donates")), known[1]) \
             if calls else None
+
+    def _held(self, binding):
+        """(facts, path shown) for a call that builds an object of an imported project class whose module's
+        forward pass knows something it holds (``Project.held_object``: ``data.x``, ``data.view(0)``)."""
+        found = self._ask("held_object", binding) if binding else None
+        return (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
 
     def _own_class(self, func_expr):
         """(facts, None) for the top-level class of this module that ``func_expr`` names, when

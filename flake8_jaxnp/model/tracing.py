@@ -259,7 +259,7 @@ class Tracing:
                 return None
             self._evaluating.append(callee)
             try:
-                value = self._returned_value(callee, self.flow_of(callee))
+                value = self.returned_value(callee, self.flow_of(callee))
             finally:
                 self._evaluating.pop()
             if decorated and value is not None:  # the kind of one array alone, a tracer when given one
@@ -283,7 +283,7 @@ class Tracing:
             finally:
                 self._evaluating.pop()
             self.given_passes.setdefault(callee, []).append(flow)
-            value = self._returned_value(callee, flow)  # (a tree: it may be a parameter as it came)
+            value = self.returned_value(callee, flow)  # (a tree: it may be a parameter as it came)
             self._returned[key] = None if value is None or value.kind in TREES else value
         return self._returned[key]
 
@@ -295,7 +295,7 @@ class Tracing:
         named = partial(dtypes.argument_dtype, call, helper[0].get("params", ()), self.names, self.dtype_resolver)
         return summarised(helper[0], call, args, keywords, named)  # (a jitted function's summary has no params)
 
-    def _returned_value(self, callee, flow):
+    def returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""
         expression = isinstance(callee, ast.Lambda)
         returns = [callee.body] if expression else self.callees.returned_values(callee)
