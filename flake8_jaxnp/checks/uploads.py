@@ -22,7 +22,8 @@ def jitted_upload(model, call):
 def numpy_arguments(model, call):
     """The arguments of a jitted call that are NumPy data, or a literal container holding some (a dict of
     NumPy batches: each leaf is uploaded)."""
-    return (a for a in call.args if type(_held_by(a)) in (ast.Name, ast.Attribute) and _holds_numpy(model.array_value(a)))
+    return (a for a in call.args
+            if type(_held_by(a)) in (ast.Name, ast.Attribute) and _holds_numpy(model.array_value(a)))
 
 
 def _holds_numpy(value):
@@ -71,8 +72,8 @@ def same_upload(model, loops, call, loop):
 def same_data(model, loops, data, loop):
     """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
     the loop's scope or a module constant, an attribute set once (``_numpy_attribute``; of another
-    module's class, ``_held_in_init``), or another module's NumPy constant (``MASK``, ``config.MASK``) that the loop only reads; an item
-    with a constant key of such a container (``view["rays_o"]``)."""
+    module's class, ``_held_in_init``), or another module's NumPy constant (``MASK``, ``config.MASK``)
+    that the loop only reads; an item with a constant key of such a container (``view["rays_o"]``)."""
     if _numpy_attribute(model, data):
         return True
     data = _held_by(data)

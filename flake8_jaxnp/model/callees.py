@@ -46,6 +46,7 @@ class Callees:
         self._bound_imports = {}  # (scope, name) -> the module-level import binding a read there reaches, or None
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
+        self._loops = None  # the defs with a loop of their own (``held_facts``), on demand
 
     def helper_facts(self, func_expr):
         """(facts, path shown in messages) for the function a call names: a top-level def
@@ -64,7 +65,7 @@ class Callees:
         binding = self._project_import(func_expr)
         imported = self.project.function(*binding) if binding else None
         if imported is None:
-            return self._instance(func_expr, binding) or self._held(binding) or self._handed_out(func_expr, binding)
+            return self._instance(func_expr, binding) or self._handed_out(func_expr, binding)
         path, facts = imported
         return facts, shown(path)
 
@@ -78,11 +79,49 @@ class Callees:
                      donates=known[0].get("donates")), known[1]) \
             if calls else None
 
-    def _held(self, binding):
+    def held_facts(self, call, traced):
         """(facts, path shown) for a call that builds an object of an imported project class whose module's
-        forward pass knows something it holds (``Project.held_object``: ``data.x``, ``data.view(0)``)."""
+        forward pass knows something it holds (``Project.held_object``: ``data.x``, ``data.view(0)``): asked
+        by the forward pass alone, where ``helper_facts`` knows nothing of the call, in host code (not
+        ``traced``) whose def loops or returns what it binds (``data = Dataset(cfg)``, then ``return data,
+        keys``): what an object holds matters to the transfers of loops (JNP1xx), there or in the def's
+        callers, and each class's module costs a pass of its own (once per run)."""
+        func = self.names.enclosing_function(call)
+        if traced or func not in self._looping() and not self._returned_here(func, call):
+            return None
+        binding = self._project_import(call.func) if self.callee(call.func) is None else None
         found = self._ask("held_object", binding) if binding else None
         return (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
+
+    def _looping(self):
+        """The defs (None: the module) with a loop of their own, found once."""
+        if self._loops is None:
+            self._loops = {self.names.enclosing_function(loop) for kind in _LOOP_TYPES
+                           for loop in self.names.by_type.get(kind, ())}
+        return self._loops
+
+    def _returned_here(self, func, call):
+        """Whether ``call`` is returned by the def ``func``, or bound to a name that its returns read, or
+        that the value of an assignment to such a name reads (``batch = data.batch(i); return batch``)."""
+        statement = self.names.statement_of(call)
+        if not isinstance(func, ast.FunctionDef) or type(statement) is ast.Return:
+            return isinstance(func, ast.FunctionDef)
+        reads = {}  # name -> the names the values bound to it read
+        for node in self.names.own_nodes(func):
+            if type(node) is ast.Assign:
+                read = {n.id for n in ast.walk(node.value) if type(n) is ast.Name}
+                for name in (t.id for target in node.targets for t in ast.walk(target) if type(t) is ast.Name):
+                    reads.setdefault(name, set()).update(read)
+        queue = [n.id for value in self.returned_values(func) if value is not None
+                 for n in ast.walk(value) if type(n) is ast.Name]
+        returned = set()
+        while queue:
+            name = queue.pop()
+            if name not in returned:
+                returned.add(name)
+                queue.extend(reads.get(name, ()))
+        return any(type(t) is ast.Name and t.id in returned for target in getattr(statement, "targets", ())
+                   for t in ast.walk(target))
 
     def _own_class(self, func_expr):
         """(facts, None) for the top-level class of this module that ``func_expr`` names, when

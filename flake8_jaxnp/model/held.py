@@ -23,21 +23,33 @@ def held_summary(source, extra_transforms):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"objects": {}}
-    classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
-    names = [cls.name for cls in classes]
-    classes = [cls for cls in classes if names.count(cls.name) == 1]
+    classes = _plain_classes(tree)
     if not classes:
         return {"objects": {}}
     names = Names(tree)
     roots = TraceRoots(names, extra_transforms, None)
     tracing = Tracing(names, roots, Callees(names, roots, None), False,
-                      lambda found: ArraySources(names, found).bodies())
+                      lambda found: ArraySources(names, found).bodies(), up_front=False)
     objects = {}
     for cls in classes:
         members = _attributes(tracing, roots, cls) + _methods(tracing, cls)
         if members:
             objects[cls.name] = ["unknown", None, False, None, members]
     return {"objects": objects}
+
+
+def _plain_classes(tree):
+    """The top-level classes, each defined once, without a decorator or a base but ``object`` and such
+    classes of the module: a dataclass, a NamedTuple or a framework's Module holds what its constructor
+    is given (``constructors``, ``conventions``), and another base may store what this pass cannot see."""
+    classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
+    names = [cls.name for cls in classes]
+    plain = set()
+    for cls in classes:  # (a base is defined above the classes deriving from it)
+        if names.count(cls.name) == 1 and not cls.decorator_list and not cls.keywords and all(
+                type(base) is ast.Name and (base.id == "object" or base.id in plain) for base in cls.bases):
+            plain.add(cls.name)
+    return [cls for cls in classes if cls.name in plain]
 
 
 def _attributes(tracing, roots, cls):
@@ -62,7 +74,8 @@ def _methods(tracing, cls):
     found = []
     for method in cls.body:
         if type(method) is not ast.FunctionDef or method.decorator_list or defs.count(method.name) != 1 \
-                or method.name.startswith("__") or positional_names(method)[:1] != ["self"]:
+                or method.name.startswith("__") or positional_names(method)[:1] != ["self"] \
+                or method in tracing.traced:  # (a traced method's pass here is no traced pass: left out)
             continue
         value = tracing.returned_value(method, tracing.flow_of(method))
         data = value_data(value) if value is not None else None

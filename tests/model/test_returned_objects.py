@@ -1,7 +1,8 @@
 """Objects another module's function returns (``project.returned_objects``): the class its
-module names, resolved from there, and what that class's plain methods return; a method whose
-result is not known by its own text (an attribute of ``self``) or a class the name does not
-resolve to keeps the caller silent."""
+module names, resolved from there, and what that class's plain methods return by its module's own
+forward pass (``model.held``: ``self.x[:n]`` of an attribute ``__init__`` stores NumPy data in); an
+attribute another method may store other data in, or a class the name does not resolve to, keeps
+the caller silent."""
 from test_project import codes_at, lint
 from test_project_roots import write_package
 
@@ -57,8 +58,14 @@ def test_a_method_of_another_modules_returned_object_gives_numpy_data(tmp_path):
     assert codes_at(lint(tmp_path, "pkg/run.py")) == [(16, "JNP104")]
 
 
-def test_a_method_returning_an_attribute_says_nothing(tmp_path):
+def test_a_method_returning_an_attribute_gives_what_init_stored(tmp_path):
     write_package(tmp_path, data=DATA, run=RUN.format(method="rows"))
+    assert codes_at(lint(tmp_path, "pkg/run.py")) == [(16, "JNP104")]
+
+
+def test_an_attribute_another_method_stores_says_nothing(tmp_path):
+    data = DATA.replace("    def rows(self, n):", "    def reset(self, x):\n        self.x = x\n\n    def rows(self, n):")
+    write_package(tmp_path, data=data, run=RUN.format(method="rows"))
     assert lint(tmp_path, "pkg/run.py") == []
 
 
