@@ -47,6 +47,7 @@ class Callees:
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
         self._loops = None  # the defs with a loop of their own (``held_facts``), on demand
+        self._returned_names = {}  # def -> the names its returns read, through assignments (``_returned_here``)
 
     def helper_facts(self, func_expr):
         """(facts, path shown in messages) for the function a call names: a top-level def
@@ -86,11 +87,11 @@ class Callees:
         ``traced``) whose def loops or returns what it binds (``data = Dataset(cfg)``, then ``return data,
         keys``): what an object holds matters to the transfers of loops (JNP1xx), there or in the def's
         callers, and each class's module costs a pass of its own (once per run)."""
-        func = self.names.enclosing_function(call)
-        if traced or func not in self._looping() and not self._returned_here(func, call):
+        binding = self._project_import(call.func) if not traced and self.callee(call.func) is None else None
+        func = self.names.enclosing_function(call) if binding else None
+        if not binding or func not in self._looping() and not self._returned_here(func, call):
             return None
-        binding = self._project_import(call.func) if self.callee(call.func) is None else None
-        found = self._ask("held_object", binding) if binding else None
+        found = self._ask("held_object", binding)
         return (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
 
     def _looping(self):
@@ -106,22 +107,23 @@ class Callees:
         statement = self.names.statement_of(call)
         if not isinstance(func, ast.FunctionDef) or type(statement) is ast.Return:
             return isinstance(func, ast.FunctionDef)
-        reads = {}  # name -> the names the values bound to it read
-        for node in self.names.own_nodes(func):
-            if type(node) is ast.Assign:
-                read = {n.id for n in ast.walk(node.value) if type(n) is ast.Name}
-                for name in (t.id for target in node.targets for t in ast.walk(target) if type(t) is ast.Name):
-                    reads.setdefault(name, set()).update(read)
-        queue = [n.id for value in self.returned_values(func) if value is not None
-                 for n in ast.walk(value) if type(n) is ast.Name]
-        returned = set()
-        while queue:
-            name = queue.pop()
-            if name not in returned:
-                returned.add(name)
-                queue.extend(reads.get(name, ()))
-        return any(type(t) is ast.Name and t.id in returned for target in getattr(statement, "targets", ())
-                   for t in ast.walk(target))
+        if func not in self._returned_names:
+            reads = {}  # name -> the names the values bound to it read
+            for node in self.names.own_nodes(func):
+                if type(node) is ast.Assign:
+                    read = {n.id for n in ast.walk(node.value) if type(n) is ast.Name}
+                    for name in (t.id for target in node.targets for t in ast.walk(target) if type(t) is ast.Name):
+                        reads.setdefault(name, set()).update(read)
+            queue = [n.id for value in self.returned_values(func) if value is not None
+                     for n in ast.walk(value) if type(n) is ast.Name]
+            returned = self._returned_names[func] = set()
+            while queue:
+                name = queue.pop()
+                if name not in returned:
+                    returned.add(name)
+                    queue.extend(reads.get(name, ()))
+        return any(type(t) is ast.Name and t.id in self._returned_names[func]
+                   for target in getattr(statement, "targets", ()) for t in ast.walk(target))
 
     def _own_class(self, func_expr):
         """(facts, None) for the top-level class of this module that ``func_expr`` names, when

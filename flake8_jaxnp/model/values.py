@@ -414,8 +414,9 @@ class FunctionFlow:
         staged = self.staged
         traced_result = traced_input or staged  # a JAX operation in a staging trace gives a tracer (omnistaging)
         qualname = self.names.qualname(call.func)
-        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)) \
-                and func_value.kind is not JAX_TREE:  # (a jitted function gets copies of its arguments' leaves)
+        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)) and func_value.kind \
+                is not JAX_TREE and self.context.callee(call.func) not in self.context.jitted_callables:
+            # (a jitted function gets copies of its arguments' leaves)
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
                 self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
         if qualname:  # (jnp.array([c, -s]) of tracers: a tracer)
