@@ -198,7 +198,11 @@ class ArraySources:
                 record = self.tracing.record(expr) if not verdict and type(expr) is ast.Name else None
                 verdict = verdict or (record is not None and any(array for _, array in record.fields))
             verdicts[called] = verdict
-        return verdict or self.tracing.callees.held_facts(parent, False) is not None  # (Dataset(cfg): its data)
+        if verdict:
+            return True
+        func = self.names.enclosing_function(parent)  # Dataset(cfg) in host code: what it holds
+        return self.tracing.callees.held_facts(parent, func in self.tracing.traced or func in self.tracing.trace_time) \
+            is not None
 
 
 def _function_of(scope):
