@@ -1,10 +1,10 @@
 """What an object of each top-level class of a module holds, by the module's own forward pass: the
-Value of each attribute its methods store (``Tracing.stored_value``: NumPy data where every store puts
-NumPy data, device data likewise) and of what each plain method returns (``self.x[index]`` of such an
-attribute, a dict of them, another method's result). The project summaries keep them (the part
-``project.modules.HELD``, by the module's bytes), and a module that builds an object of the class (``Dataset(cfg)``,
-or through a function that returns one) reads ``data.x`` and ``data.view(0)`` from them as it reads
-an object of a class of its own (``kinds.data_value``)."""
+Value of each attribute that ``__init__`` alone stores (``Tracing.stored_value``: NumPy data where every
+store puts NumPy data, device data likewise) and of what each plain method returns (``self.x[index]`` of
+such an attribute, a dict of them, another method's result). The project summaries keep them (the part
+``project.returned_objects.HELD``, by the module's bytes), and a module that builds an object of the
+class (``Dataset(cfg)``, or through a function that returns one) reads ``data.x`` and ``data.view(0)``
+from them as it reads an object of a class of its own (``kinds.data_value``)."""
 import ast
 
 from .callees import Callees
