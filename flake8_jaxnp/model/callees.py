@@ -103,17 +103,13 @@ class Callees:
 
     def _returned_here(self, func, call):
         """Whether ``call`` is returned by the def ``func``, or bound to a name that its returns read, or
-        that the value of an assignment to such a name reads (``batch = data.batch(i); return batch``)."""
+        that the value of an assignment to such a name reads (``batch = data.batch(i); return batch``):
+        found once per def, from its returns back through the bindings of the names they read."""
         statement = self.names.statement_of(call)
         if not isinstance(func, ast.FunctionDef) or type(statement) is ast.Return:
             return isinstance(func, ast.FunctionDef)
         if func not in self._returned_names:
-            reads = {}  # name -> the names the values bound to it read
-            for node in self.names.own_nodes(func):
-                if type(node) is ast.Assign:
-                    read = {n.id for n in ast.walk(node.value) if type(n) is ast.Name}
-                    for name in (t.id for target in node.targets for t in ast.walk(target) if type(t) is ast.Name):
-                        reads.setdefault(name, set()).update(read)
+            bindings = self.names.scopes[func].bindings
             queue = [n.id for value in self.returned_values(func) if value is not None
                      for n in ast.walk(value) if type(n) is ast.Name]
             returned = self._returned_names[func] = set()
@@ -121,7 +117,8 @@ class Callees:
                 name = queue.pop()
                 if name not in returned:
                     returned.add(name)
-                    queue.extend(reads.get(name, ()))
+                    queue.extend(n.id for binding in bindings.get(name, ()) if type(binding.stmt) is ast.Assign
+                                 for n in ast.walk(binding.stmt.value) if type(n) is ast.Name)
         return any(type(t) is ast.Name and t.id in self._returned_names[func]
                    for target in getattr(statement, "targets", ()) for t in ast.walk(target))
 

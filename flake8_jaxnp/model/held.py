@@ -39,17 +39,13 @@ def held_summary(source, extra_transforms):
 
 
 def _plain_classes(tree):
-    """The top-level classes, each defined once, without a decorator or a base but ``object`` and such
-    classes of the module: a dataclass, a NamedTuple or a framework's Module holds what its constructor
-    is given (``constructors``, ``conventions``), and another base may store what this pass cannot see."""
+    """The top-level classes, each defined once, without a decorator or a base but ``object``: a
+    dataclass, a NamedTuple or a framework's Module holds what its constructor is given (``constructors``,
+    ``conventions``), and a base may store what this pass cannot see."""
     classes = [stmt for stmt in tree.body if type(stmt) is ast.ClassDef]
     names = [cls.name for cls in classes]
-    plain = set()
-    for cls in classes:  # (a base is defined above the classes deriving from it)
-        if names.count(cls.name) == 1 and not cls.decorator_list and not cls.keywords and all(
-                type(base) is ast.Name and (base.id == "object" or base.id in plain) for base in cls.bases):
-            plain.add(cls.name)
-    return [cls for cls in classes if cls.name in plain]
+    return [cls for cls in classes if names.count(cls.name) == 1 and not cls.decorator_list and not cls.keywords
+            and all(type(base) is ast.Name and base.id == "object" for base in cls.bases)]
 
 
 def _attributes(tracing, roots, cls):

@@ -6,8 +6,7 @@ module's own forward pass says what its objects hold (the summary part ``HELD``,
 ``data.x`` NumPy data, ``data.get_batch(rng)`` a dict of it), so the caller reads them as it reads
 an object of a class of its own."""
 import importlib
-
-from .wrappers import class_line
+import re
 
 HELD = "(held)"  # the part of a summary ``model.held`` gives (no def's name)
 
@@ -49,5 +48,15 @@ def _object(project, path, made_object):
 
 
 def _held(project, target):
-    summary = project.summary(target[0], HELD, class_line(target[1])) if target is not None else None
+    summary = project.summary(target[0], HELD, _plain_class_line(target[1])) if target is not None else None
     return summary["objects"].get(target[1]) if summary else None
+
+
+def _plain_class_line(name):
+    """The bytes pattern of a top-level line ``class <name>:`` without a base but ``object``, as
+    ``model.held`` summarises: a module without one is not read further (none for a name that is not
+    ASCII: the module's encoding may spell it otherwise)."""
+    if not name.isascii():
+        return ()
+    return re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?class[ \t]+%b[ \t]*(?:\([ \t]*(?:object[ \t]*)?\)[ \t]*)?:"
+                      % re.escape(name.encode())),
