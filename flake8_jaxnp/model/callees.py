@@ -18,6 +18,7 @@ from .traced import Behaviour
 INSTANCE_HANDS_OUT_JITTED = {"params": [], "traceable": [], "line": None, "returns": None, "converts": [], "keys": {},
                              "returned_keys": [], "jitted": False, "builds_jitted": False, "hands_out_jitted": True}
 HANDS_OUT_JITTED = dict(INSTANCE_HANDS_OUT_JITTED, builds_jitted=True, hands_out_jitted=False)
+HOLDS_DATA = dict(INSTANCE_HANDS_OUT_JITTED, hands_out_jitted=False)  # (what it holds: its "returns")
 
 
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While})
@@ -45,6 +46,8 @@ class Callees:
         self._bound_imports = {}  # (scope, name) -> the module-level import binding a read there reaches, or None
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
+        self._loops = None  # the defs with a loop of their own (``held_facts``), on demand
+        self._returned_names = {}  # def -> the names its returns read, through assignments (``_returned_here``)
 
     def helper_facts(self, func_expr):
         """(facts, path shown in messages) for the function a call names: a top-level def
@@ -76,6 +79,48 @@ class Callees:
         return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls, kept=known[0].get("kept"),
                      donates=known[0].get("donates")), known[1]) \
             if calls else None
+
+    def held_facts(self, call, traced):
+        """(facts, path shown) for a call that builds an object of an imported project class whose module's
+        forward pass knows something it holds (``Project.held_object``: ``data.x``, ``data.view(0)``): asked
+        by the forward pass alone, where ``helper_facts`` knows nothing of the call, in host code (not
+        ``traced``) whose def loops or returns what it binds (``data = Dataset(cfg)``, then ``return data,
+        keys``): what an object holds matters to the transfers of loops (JNP1xx), there or in the def's
+        callers, and each class's module costs a pass of its own (once per run)."""
+        binding = self._project_import(call.func) if not traced and self.callee(call.func) is None else None
+        func = self.names.enclosing_function(call) if binding else None
+        if not binding or func not in self._looping() and not self._returned_here(func, call):
+            return None
+        found = self._ask("held_object", binding)
+        return (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
+
+    def _looping(self):
+        """The defs (None: the module) with a loop of their own, found once."""
+        if self._loops is None:
+            self._loops = {self.names.enclosing_function(loop) for kind in _LOOP_TYPES
+                           for loop in self.names.by_type.get(kind, ())}
+        return self._loops
+
+    def _returned_here(self, func, call):
+        """Whether ``call`` is returned by the def ``func``, or bound to a name that its returns read, or
+        that the value of an assignment to such a name reads (``batch = data.batch(i); return batch``):
+        found once per def, from its returns back through the bindings of the names they read."""
+        statement = self.names.statement_of(call)
+        if not isinstance(func, ast.FunctionDef) or type(statement) is ast.Return:
+            return isinstance(func, ast.FunctionDef)
+        if func not in self._returned_names:
+            bindings = self.names.scopes[func].bindings
+            queue = [n.id for value in self.returned_values(func) if value is not None
+                     for n in ast.walk(value) if type(n) is ast.Name]
+            returned = self._returned_names[func] = set()
+            while queue:
+                name = queue.pop()
+                if name not in returned:
+                    returned.add(name)
+                    queue.extend(n.id for binding in bindings.get(name, ()) if type(binding.stmt) is ast.Assign
+                                 for n in ast.walk(binding.stmt.value) if type(n) is ast.Name)
+        return any(type(t) is ast.Name and t.id in self._returned_names[func]
+                   for target in getattr(statement, "targets", ()) for t in ast.walk(target))
 
     def _own_class(self, func_expr):
         """(facts, None) for the top-level class of this module that ``func_expr`` names, when

@@ -279,8 +279,9 @@ class FunctionFlow:
                 for elt, part in zip(target.elts, parts):  # state, metrics = step(...): a known tuple
                     self._bind(elt, part, env)
                 return
-            for elt in target.elts:
-                self._bind(elt.value if isinstance(elt, ast.Starred) else elt, item, env)
+            for elt in target.elts:  # (a starred name gathers a list of them)
+                starred = isinstance(elt, ast.Starred)
+                self._bind(elt.value if starred else elt, containers.holding("list", item) if starred else item, env)
         else:  # attribute or item assignment: evaluate the parts, bind nothing
             self.eval(target, env)
             self._changed_in_place(target.value, env, target, value)
@@ -416,7 +417,9 @@ class FunctionFlow:
         staged = self.staged
         traced_result = traced_input or staged  # a JAX operation in a staging trace gives a tracer (omnistaging)
         qualname = self.names.qualname(call.func)
-        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)):
+        if (args or keywords) and not (qualname and library.keeps_arguments(qualname)) and func_value.kind \
+                is not JAX_TREE and self.context.callee(call.func) not in self.context.jitted_callables:
+            # (a jitted function gets copies of its arguments' leaves)
             for expr in [*call.args, *(k.value for k in call.keywords)]:  # the callee may change their items
                 self._changed_in_place(expr.value if type(expr) is ast.Starred else expr, env)
         if qualname:  # (jnp.array([c, -s]) of tracers: a tracer)
