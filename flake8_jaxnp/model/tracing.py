@@ -292,9 +292,10 @@ class Tracing:
 
     def _summarised(self, call, args, keywords):
         """What a call of another project module's function gives by its summary (``containers.summarised``)."""
-        func = self.names.enclosing_function(call)  # (in a traced body, what its objects hold is its trace's)
-        traced = func in self.traced or func in self.trace_time
-        helper = self.helper_facts(call.func) or self.callees.held_facts(call, traced)
+        helper = self.helper_facts(call.func)
+        if helper is None:  # (in a traced body, what its objects hold is its trace's)
+            func = self.names.enclosing_function(call)
+            helper = self.callees.held_facts(call, func in self.traced or func in self.trace_time)
         if helper is None:
             return None
         named = partial(dtypes.argument_dtype, call, helper[0].get("params", ()), self.names, self.dtype_resolver)

@@ -120,3 +120,34 @@ def test_an_object_whose_data_went_to_the_device_first_is_silent(tmp_path):
     run = run.replace('batch = {"x": data.rows(2)}', 'batch = {"x": jax.device_put(data.rows(2))}')
     write_package(tmp_path, data=DATA, run=run)
     assert lint(tmp_path, "pkg/run.py") == []
+
+
+LOOPED = '''import jax
+import jax.numpy as jnp
+
+from pkg.data import Windows
+
+
+@jax.jit
+def score(x):
+    return jnp.sum(x)
+
+
+def known(steps):
+    data = Windows(8)
+    for _ in range(steps):
+        score(data.batch(2))
+'''
+
+
+def test_only_an_object_a_loop_reads_kept_data_of_is_asked_about(tmp_path):
+    """A method called in a loop gives new data on each step: no check of the loop needs what the object
+    holds, and its class's module is not summarised (``Callees._kept``: no ``(held)`` part kept); an
+    attribute the loop reads is, and its upload is JNP104."""
+    found = {}
+    for folder, read in (("looped", "data.batch(2)"), ("kept", "data.x")):
+        (tmp_path / folder).mkdir()
+        write_package(tmp_path / folder, data=DATA, run=LOOPED.replace("data.batch(2)", read))
+        kept = (tmp_path / folder / "cache").glob("*-(held).json")
+        found[folder] = (codes_at(lint(tmp_path / folder, "pkg/run.py")), sorted(p.name.split("-", 1)[1] for p in kept))
+    assert found == {"looped": ([], []), "kept": ([(15, "JNP104")], ["(held).json"])}

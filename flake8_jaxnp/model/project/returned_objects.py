@@ -6,7 +6,9 @@ module's own forward pass says what its objects hold (the summary part ``HELD``,
 ``data.x`` NumPy data, ``data.get_batch(rng)`` a dict of it), so the caller reads them as it reads
 an object of a class of its own."""
 import importlib
-import re
+from functools import lru_cache
+
+from ...patterns import Captured, Pattern
 
 HELD = "(held)"  # the part of a summary ``model.held`` gives (no def's name)
 
@@ -52,11 +54,13 @@ def _held(project, target):
     return summary["objects"].get(target[1]) if summary else None
 
 
+@lru_cache(maxsize=1024)
 def _plain_class_line(name):
     """The bytes pattern of a top-level line ``class <name>:`` without a base but ``object``, as
     ``model.held`` summarises: a module without one is not read further (none for a name that is not
-    ASCII: the module's encoding may spell it otherwise)."""
-    if not name.isascii():
-        return ()
-    return re.compile(rb"[\r\n\f](?:\xef\xbb\xbf)?class[ \t]+%b[ \t]*(?:\([ \t]*(?:object[ \t]*)?\)[ \t]*)?:"
-                      % re.escape(name.encode())),
+    ASCII: the module's encoding may spell it otherwise). One pattern serves every name."""
+    return (Captured(_PLAIN_CLASS_NAMES, name.encode()),) if name.isascii() else ()
+
+
+# The name of each top-level line ``class Name:`` or ``class Name(object):`` (``_plain_class_line``).
+_PLAIN_CLASS_NAMES = Pattern(rb"[\r\n\f](?:\xef\xbb\xbf)?class[ \t]+(\w+)[ \t]*(?:\([ \t]*(?:object[ \t]*)?\)[ \t]*)?:")
