@@ -22,6 +22,8 @@ HOLDS_DATA = dict(INSTANCE_HANDS_OUT_JITTED, hands_out_jitted=False)  # (what it
 
 
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While})
+# Where a call's value can be kept for a loop's checks to read (``Callees._kept``): bound, returned, read.
+_KEEPING = frozenset({ast.Assign, ast.Tuple, ast.Return, ast.Attribute})
 _SCOPE_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module})
 
 
@@ -88,7 +90,8 @@ class Callees:
         if traced:
             return None
         if call not in self._held:
-            binding = self._project_import(call.func) if self.callee(call.func) is None else None
+            binding = self._project_import(call.func) if type(self.names.parent.get(call)) in _KEEPING \
+                and self.callee(call.func) is None else None
             found = self._ask("held_object", binding) if binding and self._in_project(binding[0]) and self._kept(call) \
                 else None
             self._held[call] = (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
