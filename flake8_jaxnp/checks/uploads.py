@@ -20,7 +20,15 @@ def jitted_upload(model, call):
 
 
 def numpy_arguments(model, call):
-    return (a for a in call.args if type(_held_by(a)) in (ast.Name, ast.Attribute) and numpy_data(model, a))
+    """The arguments of a jitted call that are NumPy data, or a literal container holding some (a dict of
+    NumPy batches: each leaf is uploaded)."""
+    return (a for a in call.args
+            if type(_held_by(a)) in (ast.Name, ast.Attribute) and _holds_numpy(model.array_value(a)))
+
+
+def _holds_numpy(value):
+    return value.kind is NUMPY or value.container in ("dict", "list", "tuple") and any(
+        _holds_numpy(part) for key, part in value.members or () if key[0] in ("key", "item"))
 
 
 def _held_by(data):
@@ -63,9 +71,9 @@ def same_upload(model, loops, call, loop):
 
 def same_data(model, loops, data, loop):
     """True when ``data`` is a name the loop neither rebinds nor touches otherwise, bound in
-    the loop's scope or a module constant, an attribute set once (``_numpy_attribute``), or
-    another module's NumPy constant (``MASK``, ``config.MASK``) that the loop only reads; an item
-    with a constant key of such a container (``view["rays_o"]``)."""
+    the loop's scope or a module constant, an attribute set once (``_numpy_attribute``; of another
+    module's class, ``_held_in_init``), or another module's NumPy constant (``MASK``, ``config.MASK``)
+    that the loop only reads; an item with a constant key of such a container (``view["rays_o"]``)."""
     if _numpy_attribute(model, data):
         return True
     data = _held_by(data)
@@ -78,7 +86,16 @@ def same_data(model, loops, data, loop):
     if name.id in rebound or any(use is not data and not _read_only_use(model, use)
                                  for use in uses if not attribute or _same_attribute(use, data)):
         return False
+    if attribute and _held_in_init(model, data):
+        return _same_scope(model, name, loop)
     return not attribute and _same_scope(model, data, loop) or _imported_constant(model, data)
+
+
+def _held_in_init(model, data):
+    """``data.x`` of an object of another module's class that only its ``__init__`` stores NumPy data in
+    (``model.held``: such are the attributes an object's summary holds): the same data on every read."""
+    found = model.value(data.value).member(("attr", data.attr))
+    return found is not None and found.kind is NUMPY and model.value(data.value).container is None
 
 
 def _same_attribute(node, data):

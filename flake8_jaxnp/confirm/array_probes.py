@@ -208,10 +208,10 @@ def _watched_callers(place):
 
 
 def _arguments(args, kwargs):
-    for value in (*args, *kwargs.values()):
+    for value in (*args, *kwargs.values()):  # (and the items of a list, a tuple or a dict: jit uploads them too)
         yield value
-        if isinstance(value, (list, tuple)):
-            yield from value
+        if isinstance(value, (list, tuple, dict)):
+            yield from value.values() if isinstance(value, dict) else value
 
 
 def _is_wide_host(value):
@@ -313,13 +313,19 @@ def _check_narrowing(place, where, values, inside_other_code=False):
                                       f"NumPy {wide.dtype.name} data passed to {where} came out 32-bit (x64 off)")
 
 
-def _jitted_call(place, func, name, args, kwargs):
+def jitted_call(place, func, name, args, kwargs):
     rec = RECORDER
     _check_narrowing(place, f"jitted {name}()", _arguments(args, kwargs))
     rec.jit_calls[name] += 1
     for data in _arguments(args, kwargs):
         if isinstance(data, np.ndarray):  # jit copies NumPy arguments to the device on every call
             rec.uploads[place][fingerprint(data)] += 1
+    code = getattr(getattr(wrapped := getattr(func, "__wrapped__", None), "traced_function", wrapped), "__code__", None)
+    for value in _arguments(args, kwargs):
+        if watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
+            # a leaf jit takes is static: its attributes are the compiled code's constants (noted ahead of the call)
+            rec.static_selves[id(value)] = (value, name, frozenset(code.co_names if code is not None else ()))
+            watch_attributes(type(value))
     if rec.timer is not None:
         args, kwargs = _uploaded_ahead(place, args, kwargs)
     rec.jit_stack.append(name)
@@ -330,12 +336,6 @@ def _jitted_call(place, func, name, args, kwargs):
     rec.results[name].append(result)
     for check in JITTED_CALL_CHECKS:
         check(place, func, args, kwargs)
-    code = getattr(getattr(wrapped := getattr(func, "__wrapped__", None), "traced_function", wrapped), "__code__", None)
-    for value in _arguments(args, kwargs):
-        if watched_class(rec, type(value)) and jax.tree_util.treedef_is_leaf(jax.tree.structure(value)):
-            # a leaf that jit took is a static argument: its attributes are the compiled code's constants
-            rec.static_selves[id(value)] = (value, name, frozenset(code.co_names if code is not None else ()))
-            watch_attributes(type(value))
     return result
 
 
@@ -387,13 +387,13 @@ def _timed_upload(place, data, put):
 
 
 def _uploaded_ahead(place, args, kwargs):
-    """A timing run's jitted call: (args, kwargs) with the NumPy arrays ``_arguments`` finds uploaded
-    one by one and timed, as jit would upload them inside the call."""
+    """A timing run's jitted call: (args, kwargs) with the arrays ``_arguments`` finds uploaded ahead, timed."""
     def put(value):
         return _timed_upload(place, value, lambda: jax.device_put(value)) if isinstance(value, np.ndarray) else value
 
     def put_items(value):
-        return type(value)(map(put, value)) if type(value) in (list, tuple) else put(value)
+        return {key: put(item) for key, item in value.items()} if type(value) is dict \
+            else type(value)(map(put, value)) if type(value) in (list, tuple) else put(value)
     return [put_items(value) for value in args], {key: put_items(value) for key, value in kwargs.items()}
 
 
@@ -482,7 +482,7 @@ def install_module_probes(namespace):
         if probe is not None:
             namespace[name] = probe
         elif is_jitted(getattr(value, "_func", value), wrappers):  # (or the jax.jit probe's)
-            namespace[name] = CallProbe(getattr(value, "_func", value), name, _jitted_call)
+            namespace[name] = CallProbe(getattr(value, "_func", value), name, jitted_call)
         elif _probe_worthy(value) and not isinstance(value, CallProbe):
             for module, probe in MODULE_PROBES:
                 own_name = getattr(value, "__name__", None)

@@ -152,13 +152,6 @@ def check_jitted_keys(place, jitted, args, kwargs):
             rec.keys_consumed[fingerprint] = (place, f"jitted {name}")
 
 
-def checked_call(place, func, name, args, kwargs):
-    """A call from a watched file of a jitted function that user code made (the jax.jit probe)."""
-    result = func(*args, **kwargs)
-    check_jitted_keys(place, func, args, kwargs)
-    return result
-
-
 def install_key_probes():
     """Wrap jax.random's samplers and split (what consumes a key) and its key makers; check the keys
     given to the jitted functions of user code."""

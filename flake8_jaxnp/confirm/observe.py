@@ -201,7 +201,7 @@ def trace_only_effects(found, place, counts, host_calls, run):
 
 NO_RERUN = "stale globals need the rerun under jax.disable_jit, which the pytest mode does not do"
 UNCOUNTED_TRANSFORM = ("the line ran only while JAX traced, under a transform whose calls the pytest mode does "
-                       "not count (it counts those of the watched files' module-level jitted functions)")
+                       "not count (it counts those of the watched files' jitted functions and of what user code jits)")
 
 
 def trace_only_without_rerun(found, run):

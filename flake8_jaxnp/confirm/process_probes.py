@@ -133,8 +133,8 @@ def _jit_probe(jit):
         if not own:
             return jitted
         key_probes.JITTED_CONSUMERS[id(jitted)] = (jitted, consumed)
-        return _kept_self(fun, array_probes.CallProbe(jitted, getattr(fun, "__name__", "jitted"),
-                                                      key_probes.checked_call))
+        name = getattr(fun, "__name__", "jitted")  # (its calls probed as a watched module's jitted function's)
+        return _kept_self(fun, array_probes.CallProbe(jitted, name, array_probes.jitted_call))
     return probe
 
 

@@ -18,9 +18,12 @@ from .traced import Behaviour
 INSTANCE_HANDS_OUT_JITTED = {"params": [], "traceable": [], "line": None, "returns": None, "converts": [], "keys": {},
                              "returned_keys": [], "jitted": False, "builds_jitted": False, "hands_out_jitted": True}
 HANDS_OUT_JITTED = dict(INSTANCE_HANDS_OUT_JITTED, builds_jitted=True, hands_out_jitted=False)
+HOLDS_DATA = dict(INSTANCE_HANDS_OUT_JITTED, hands_out_jitted=False)  # (what it holds: its "returns")
 
 
 _LOOP_TYPES = frozenset({ast.For, ast.AsyncFor, ast.While})
+# Where a call's value can be kept for a loop's checks to read (``Callees._kept``): bound, returned, read.
+_KEEPING = frozenset({ast.Assign, ast.Tuple, ast.Return, ast.Attribute})
 _SCOPE_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.Module})
 
 
@@ -45,6 +48,7 @@ class Callees:
         self._bound_imports = {}  # (scope, name) -> the module-level import binding a read there reaches, or None
         self._own_classes = None  # this module's classes that hand out jitted functions (wrappers), on demand
         self._uses = None  # (names called in a loop or a timed scope, {name: names bound to its method calls})
+        self._held = {}  # a call building an object -> ``held_facts``' answer (the forward passes ask again)
 
     def helper_facts(self, func_expr):
         """(facts, path shown in messages) for the function a call names: a top-level def
@@ -76,6 +80,62 @@ class Callees:
         return (dict(INSTANCE_HANDS_OUT_JITTED, jitted_calls=calls, kept=known[0].get("kept"),
                      donates=known[0].get("donates")), known[1]) \
             if calls else None
+
+    def held_facts(self, call, traced):
+        """(facts, path shown) for a call that builds an object of an imported project class whose module's
+        forward pass knows something it holds (``Project.held_object``: ``data.x``, ``data.view(0)``): asked
+        by the forward pass alone, where ``helper_facts`` knows nothing of the call, in host code (not
+        ``traced``), and only where the answer can reach a check (``_kept``): each class's module costs a
+        pass of its own."""
+        if traced:
+            return None
+        if call not in self._held:
+            binding = self._project_import(call.func) if type(self.names.parent.get(call)) in _KEEPING \
+                and self.callee(call.func) is None else None
+            found = self._ask("held_object", binding) if binding and self._in_project(binding[0]) and self._kept(call) \
+                else None
+            self._held[call] = (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
+        return self._held[call]
+
+    def _in_project(self, binding):
+        """Whether an import binding names a module of the project: relative, or its top package a file of
+        the project's (``project_module``, asked once per file and package): no other is asked more."""
+        module, level, _ = binding
+        key = ("project_module", module.split(".")[0])
+        if not level and key not in self._asked:
+            self._asked[key] = self.project.project_module(key[1])
+        return bool(level) or self._asked[key]
+
+    def _kept(self, call):
+        """Whether what ``call`` gives reaches the checks of a loop as data that the loop does not compute
+        itself (JNP104's same upload): its def returns it (``return Dataset(cfg)``, or the name an assignment
+        binds it to: ``data = Dataset(cfg)``, ``return data, keys``), or reads an attribute of it (``data.x``),
+        or calls a method of it outside a loop (``view = data.view(0)``). A method called in a loop gives
+        new data on each step."""
+        parent = self.names.parent.get(call)  # (data, keys = Dataset(cfg), KeyStream(seed): the name in its place)
+        statement = self.names.parent.get(parent) if type(parent) is ast.Tuple else parent
+        if type(statement) is ast.Return:
+            return True
+        targets = statement.targets if type(statement) is ast.Assign and len(statement.targets) == 1 else ()
+        if targets and type(parent) is ast.Tuple:
+            places = targets[0].elts if type(targets[0]) is ast.Tuple and len(targets[0].elts) == len(parent.elts) \
+                else ()
+            targets = [place for place, value in zip(places, parent.elts) if value is call]
+        func = self.names.enclosing_function(call)
+        bound = {target.id for target in targets if type(target) is ast.Name}
+        reads = [call] + [read for name in bound for read in self.names.reads(name)
+                          if self.names.enclosing_function(read) is func]
+        for read in reads:
+            parent = self.names.parent.get(read)
+            if type(parent) is ast.Tuple:  # (return data, keys)
+                parent = self.names.parent.get(parent)
+            if type(parent) is ast.Return:
+                return True
+            if type(parent) is ast.Attribute and parent.value is read:
+                method = self.names.parent.get(parent)
+                if not (type(method) is ast.Call and method.func is parent and self._in_loop(method)):
+                    return True
+        return False
 
     def _own_class(self, func_expr):
         """(facts, None) for the top-level class of this module that ``func_expr`` names, when

@@ -13,7 +13,7 @@ dict of arrays, a jitted function, an object handing out jitted functions: ``sum
 import ast
 
 from .kinds import (ARRAYS, EACH, EMPTY, JAX, JAX_TREE, NUMPY, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACER, TRACER_TREE,
-                    UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, join, shaped)
+                    UNKNOWN, UNKNOWN_VALUE, Shaped, Value, builder_result, data_value, join, shaped)
 
 # Literal node type -> the container it builds.
 LITERALS = {ast.List: "list", ast.Tuple: "tuple", ast.Set: "set", ast.Dict: "dict",
@@ -140,7 +140,8 @@ def handing_out_jitted(facts):
 def summary_value(returns, traced, held=None, named=None):
     """The Value of what a summary says a function returns (``returned_kind``): a jax.numpy array
     (a tracer when given one), NumPy data, a dict whose values are one of those, an object whose
-    methods give one of those (``project.returned_objects``), a tuple of those;
+    attributes and methods hold what its class's module's forward pass says (``project.returned_objects``:
+    ``kinds.data_value``), a tuple of those;
     with the dtypes the summary's ``dtypes`` give them (``held``: ``returned_dtype``'s), a parameter's
     position read as the dtype that the call's argument for it names (``named``). A value whose kind
     is unknown but whose dtype is known (``v.astype(dtype)`` of a parameter's ``v``) keeps the dtype."""
@@ -150,9 +151,8 @@ def summary_value(returns, traced, held=None, named=None):
         items = held if type(held) is list and len(held) == size else [None] * size
         return Shaped(UNKNOWN, members=tuple((("item", i), summary_value(kind, traced, dtype, named))
                                              for i, (kind, dtype) in enumerate(zip(kinds, items))))
-    if type(returns) is dict and "methods" in returns:  # an object: what calling each of its methods gives
-        return Shaped(UNKNOWN, members=tuple((("call", name), summary_value(kind, False))
-                                             for name, kind in sorted(returns["methods"].items())))
+    if type(returns) is dict and "object" in returns:  # an object: what its class's module's pass says it holds
+        return data_value(returns["object"], traced)
     if type(returns) is dict or type(held) is dict:
         return holding("dict", summary_value(returns["each"] if type(returns) is dict else None, traced,
                                              held["each"] if type(held) is dict else None, named))

@@ -158,3 +158,39 @@ def builder_result(built):
         return Value(JAX_TREE)
     return Shaped(UNKNOWN, members=tuple((("item", i), Value(JAX_TREE) if jitted else UNKNOWN_VALUE)
                                          for i, jitted in enumerate(built)))
+
+
+# How deep ``value_data`` keeps the parts of a value (an object's method giving a dict of tuples: 3).
+_DATA_DEPTH = 4
+# Kinds that a value computed in another module's own pass keeps where this module reads it: a
+# tracer there belongs to another trace, and device data computed there is a tracer where a trace
+# of this module runs the code (``data_value``'s ``traced``).
+_KEPT_KINDS = frozenset({JAX, JAX_TREE, NUMPY, PYTHON, UNKNOWN})
+_KINDS = {kind.value: kind for kind in Kind.MEMBERS}
+
+
+def value_data(value, depth=0):
+    """A Value as JSON data for the project summaries, [kind, dtype, weak, container, [[key, part],
+    ...]], or None when nothing of it is known (its kind unknown and no part known)."""
+    kind = value.kind if value.kind in _KEPT_KINDS else UNKNOWN
+    members = []
+    for key, part in value.members or () if depth < _DATA_DEPTH else ():
+        data = value_data(part, depth + 1)
+        if data is not None:
+            members.append([list(key), data])
+    if kind is UNKNOWN and not members:
+        return None
+    return [kind.value, value.dtype, value.weak, value.container, members]
+
+
+def data_value(data, traced):
+    """The Value that ``value_data`` wrote; ``traced``: read in traced code, where device data that the
+    other module's own pass computed is computed by this trace (not known to be a tracer: unknown)."""
+    kind, dtype, weak, container, members = data
+    kind = _KINDS[kind]
+    if traced and kind in ON_DEVICE:
+        kind, dtype = UNKNOWN, None
+    parts = tuple((tuple(key), data_value(part, traced)) for key, part in members)
+    if not parts and container is None:
+        return Value(kind, dtype, weak) if kind is not UNKNOWN or dtype else UNKNOWN_VALUE
+    return Shaped(kind, dtype, weak, members=parts, container=container)

@@ -83,9 +83,11 @@ def call(flow, call_node, qualname, args, traced_result):
             return PYTHON_VALUE
         if qualname in api.numpy_gives_jax_array() and args and args[0].kind in (TRACER, JAX):
             return Value(TRACER if traced_result else JAX)  # np.sum(x) runs x.sum(): still a JAX array
-        if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE, UNKNOWN)
+        if name not in DATA_ARGUMENT_FUNCTIONS and any(v.kind in (TRACER, TRACER_TREE, JAX, JAX_TREE)
+                                                       or v.kind is UNKNOWN and (flow.traced is not None or qualname
+                                                                                 in api.numpy_gives_jax_array())
                                                        for v in args):
-            return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method
+            return UNKNOWN_VALUE  # NumPy may dispatch to the array's own method (in host code: those measured to)
         if module == "numpy.random" and not call_node.args and not call_node.keywords:
             return _one_draw(api.numpy_random_dtypes()["legacy"].get(name))
         return Value(NUMPY, _numpy_dtype(flow, call_node, qualname, args))

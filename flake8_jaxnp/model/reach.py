@@ -173,7 +173,8 @@ class ArraySources:
     def _gives_array(self, name, kind, key, verdicts):
         """Whether this use of an imported or module-function name can give an array: a
         call of a JAX/NumPy array function, a transform, an array-returning helper, one
-        that returns a jitted function, or a record with a field annotated as an array; for
+        that returns a jitted function, a record with a field annotated as an array, or an object
+        of another module's class that holds arrays (``Callees.held_facts``, asked per call); for
         a JAX or NumPy name, also an alias (``xp = jnp``) that later calls may go through.
         ``key`` names the binding; the verdict for a called attribute path is kept."""
         expr, parent, attributes = name, self.names.parent.get(name), ()
@@ -197,7 +198,11 @@ class ArraySources:
                 record = self.tracing.record(expr) if not verdict and type(expr) is ast.Name else None
                 verdict = verdict or (record is not None and any(array for _, array in record.fields))
             verdicts[called] = verdict
-        return verdict
+        if verdict:
+            return True
+        func = self.names.enclosing_function(parent)  # Dataset(cfg) in host code: what it holds
+        return self.tracing.callees.held_facts(parent, func in self.tracing.traced or func in self.tracing.trace_time) \
+            is not None
 
 
 def _function_of(scope):

@@ -48,7 +48,7 @@ class Tracing:
     """The forward passes of one module, with tracing spread to a fixpoint. It is what
     each forward pass asks about the rest of the module (``values.Surroundings``)."""
 
-    def __init__(self, names, roots, callees, x64, array_sources=None):
+    def __init__(self, names, roots, callees, x64, array_sources=None, up_front=True):
         self.names = names
         # tracing -> the functions an array can enter (``reach``), asked once, on demand
         self._array_sources, self._array_bodies = array_sources, None
@@ -85,8 +85,9 @@ class Tracing:
         self.trace_time = {}
         if callees.project is not None:
             traced_from_other_modules(names, roots, self.trace_time, callees.project)
-        self._analyse()
-        self._spread_trace_time()
+        if up_front:  # (else each body's pass runs when asked, traced bodies too, as untraced code: ``model.held``)
+            self._analyse()
+            self._spread_trace_time()
 
     def _analyse(self):
         """Run the forward pass over the module and the traced functions; a function that
@@ -261,7 +262,7 @@ class Tracing:
                 return None
             self._evaluating.append(callee)
             try:
-                value = self._returned_value(callee, self.flow_of(callee))
+                value = self.returned_value(callee, self.flow_of(callee))
             finally:
                 self._evaluating.pop()
             if decorated and value is not None:  # the kind of one array alone, a tracer when given one
@@ -285,19 +286,22 @@ class Tracing:
             finally:
                 self._evaluating.pop()
             self.given_passes.setdefault(callee, []).append(flow)
-            value = self._returned_value(callee, flow)  # (a tree: it may be a parameter as it came)
+            value = self.returned_value(callee, flow)  # (a tree: it may be a parameter as it came)
             self._returned[key] = None if value is None or value.kind in TREES else value
         return self._returned[key]
 
     def _summarised(self, call, args, keywords):
         """What a call of another project module's function gives by its summary (``containers.summarised``)."""
         helper = self.helper_facts(call.func)
+        if helper is None:  # (in a traced body, what its objects hold is its trace's)
+            func = self.names.enclosing_function(call)
+            helper = self.callees.held_facts(call, func in self.traced or func in self.trace_time)
         if helper is None:
             return None
         named = partial(dtypes.argument_dtype, call, helper[0].get("params", ()), self.names, self.dtype_resolver)
         return summarised(helper[0], call, args, keywords, named)  # (a jitted function's summary has no params)
 
-    def _returned_value(self, callee, flow):
+    def returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""
         expression = isinstance(callee, ast.Lambda)
         returns = [callee.body] if expression else self.callees.returned_values(callee)

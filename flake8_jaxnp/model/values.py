@@ -279,8 +279,9 @@ class FunctionFlow:
                 for elt, part in zip(target.elts, parts):  # state, metrics = step(...): a known tuple
                     self._bind(elt, part, env)
                 return
-            for elt in target.elts:
-                self._bind(elt.value if isinstance(elt, ast.Starred) else elt, item, env)
+            for elt in target.elts:  # (a starred name gathers a list of them)
+                starred = isinstance(elt, ast.Starred)
+                self._bind(elt.value if starred else elt, containers.holding("list", item) if starred else item, env)
         else:  # attribute or item assignment: evaluate the parts, bind nothing
             self.eval(target, env)
             self._changed_in_place(target.value, env, target, value)

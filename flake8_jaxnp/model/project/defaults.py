@@ -66,6 +66,11 @@ class OtherModules:
         not reused."""
         return self.answered("project_module", [dotted], self.is_project_module(dotted))
 
+    def held_object(self, binding, attributes=()):
+        """What an object of an imported project class holds (``returned_objects.held_object``), or None."""
+        from .returned_objects import held_object  # (it asks this Project back)
+        return self.answered("held_object", [list(binding), list(attributes)], held_object(self, binding, attributes))
+
     def transform_alias(self, binding, attributes=()):
         """[transform, [[keyword, source]]] that an imported project name stands for where it decorates
         a def (``summaries.transform_aliases``), or None."""

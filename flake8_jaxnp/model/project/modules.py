@@ -23,6 +23,7 @@ from .defaults import (OtherModules, answer, calls_keeping_default, functions_ru
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
+from .returned_objects import HELD, held_summary, made
 from .targets import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, TABLE_ENTRY, called_object
 from .wrappers import CLASSES, class_needs
 
@@ -33,10 +34,9 @@ NUMPY = "(numpy)"  # the part of a summary numpy_summary gives (no def's name)
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes",
-             "passed_arrays", "given_dtypes", "project_module")
-# The parts of a summary that a question of a module's classes or constants reads, and the roots' part
-# (``_roots``), each kept on disk beside the module's key as a def's part is: no def has these names.
-PARTS, ROOTS = (CLASSES, NUMPY), "(roots)"
+             "passed_arrays", "given_dtypes", "project_module", "held_object")
+# Summary parts that a question of classes, constants or held kinds reads, and the roots' (kept as a def's part).
+PARTS, ROOTS = (CLASSES, NUMPY, HELD), "(roots)"
 
 
 class Project(OtherModules):
@@ -113,21 +113,20 @@ class Project(OtherModules):
 
     # ---- summaries ----
     def summary(self, path, defines=None, needs=None):
-        """The summary of the module at ``path``, for its current bytes. Within a process a
-        file whose size and modification time did not change is not read again. With
-        ``defines``, None when no line starts by defining that name (the module is then not
-        parsed: the summary knows only top-level definitions), or the part a question of
-        that name alone needs (``CLASSES``: ``class_summary``, ``NUMPY``: ``numpy_summary``); with ``needs`` (bytes
-        patterns), None when the module's bytes do not match each of them: what is asked
-        cannot be there (``class Trainer`` for the class ``Trainer``'s facts, ``global`` for a
-        rebound global)."""
+        """The summary of the module at ``path``, for its current bytes. Within a process a file whose size
+        and modification time did not change is not read again. With ``defines``, None when no line starts by
+        defining that name (the module is then not parsed: the summary knows only top-level definitions), or
+        the part a question of that name alone needs (``CLASSES``: ``class_summary``, ``NUMPY``: ``numpy_summary``,
+        ``HELD``, which no whole summary holds: ``held_summary``); with ``needs`` (bytes patterns), None when the
+        module's bytes do not match each of them: what is asked cannot be there (``class Trainer`` for the
+        class ``Trainer``'s facts, ``global`` for a rebound global)."""
         self.reach_inputs.read(path)
         try:
             stat = path.stat()
         except OSError:
             return None
         version = (stat.st_mtime_ns, stat.st_size)
-        seen = MEMORY.summaries.get((path, self.salt))
+        seen = MEMORY.summaries.get((path, self.salt)) if defines != HELD else None
         if seen is not None and seen[0] == version:
             return seen[1]
         if needs is not None and not cache.matches(path, version, needs):
@@ -148,7 +147,7 @@ class Project(OtherModules):
             if part is not None:
                 MEMORY.parts[(path, self.salt, defines)] = (version, part)
                 return part
-        summary = cache.read(self.cache_dir, key)
+        summary = cache.read(self.cache_dir, key) if defines != HELD else None
         if summary is None:
             try:
                 data = path.read_bytes() if data is None else data
@@ -162,7 +161,8 @@ class Project(OtherModules):
             from .constants import numpy_summary
             from .summaries import class_summary, function_summary, summarise
             if defines in PARTS:
-                part = class_summary(data, self.transforms) if defines == CLASSES else numpy_summary(data)
+                part = numpy_summary(data) if defines == NUMPY else (
+                    class_summary if defines == CLASSES else held_summary)(data, self.transforms)
             elif defines is not None:
                 part = function_summary(data, defines, self.transforms, self.scalars_static, definitions)
             if defines is not None and part is not None:  # kept in memory and on disk beside the module's key
@@ -199,8 +199,8 @@ class Project(OtherModules):
         if name in summary["functions"]:
             through, _ = self._converts_through(path, name, summary, {(path, name)})
             facts["converts"] = sorted(facts["converts"]) + through
-            from . import handed_keys, returned_objects  # (both ask this Project back)
-            facts.update(handed_keys.handed_keys(self, path, name, summary), **returned_objects.made(self, path, facts))
+            from . import handed_keys  # (it asks this Project back)
+            facts.update(handed_keys.handed_keys(self, path, name, summary), **made(self, path, facts))
         return path, facts
 
     def _converts_through(self, path, name, summary, seen):

@@ -299,20 +299,3 @@ def traced_unders(transform, applied, behaviour, params, positional, passed, arg
     if behaviour is Behaviour.DIFFERENTIATING and params and given:
         unders[applied] = unders.get(applied, set()) | given
     return unders
-
-
-def method_results(tree, imports):
-    """{class: {method: what it returns (``returned_kind``)}} for the plain methods of the
-    module's top-level classes that end in a return and whose every return agrees: what
-    ``obj.get_batch(rng)`` gives where another module's call made ``obj`` (``returned_objects``)."""
-    from .units import plain_methods  # (summarising: see ``modules``)
-    found = {}
-    for unit, func in plain_methods(tree, imports).items():
-        nodes = list(walk_own(func.body))
-        if type(func.body[-1]) is not ast.Return or any(type(n) in (ast.Yield, ast.YieldFrom) for n in nodes):
-            continue
-        kinds = {json.dumps(returned_kind(n.value, imports)) for n in nodes if type(n) is ast.Return}
-        if len(kinds) == 1 and kinds != {"null"}:
-            cls, method = unit.split(".")
-            found.setdefault(cls, {})[method] = json.loads(kinds.pop())
-    return found

@@ -31,7 +31,7 @@ from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .package import top_level_definitions
 from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
-from .returns import (conversions, dtype_spelled, method_results, returned_call, returned_dtype, returned_kind,
+from .returns import (conversions, dtype_spelled, returned_call, returned_dtype, returned_kind,
                       summary_qualname, unchanged_dicts)
 from .targets import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
@@ -47,7 +47,7 @@ def summarise(source, transforms, scalars_static=()):
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
-                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "objects": {}, "aliases": {},
+                "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "aliases": {},
                 "tables": {}}
     imports = module_imports(tree)
     records = module_records(tree, imports)
@@ -105,7 +105,7 @@ def summarise(source, transforms, scalars_static=()):
                        {name for name, facts in functions.items() if facts.get("builds_jitted") is True})
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
-            "numpy": numpy_constants(tree, imports), "classes": classes, "objects": method_results(tree, imports),
+            "numpy": numpy_constants(tree, imports), "classes": classes,
             "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
             "aliases": transform_aliases(tree, lambda e: summary_qualname(e, imports), transforms),
@@ -151,13 +151,12 @@ def class_summary(source, transforms):
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return {"classes": {}, "objects": {}}
+        return {"classes": {}}
     imports = module_imports(tree)
     lines = TransformLines(source, imports, transforms)
     built = {stmt.name: lines.touched(stmt) and _builds_jitted(stmt, imports, transforms) is True
              for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}  # (the last def)
-    return {"classes": _classes(source, tree, imports, transforms, {name for name, built in built.items() if built}),
-            "objects": method_results(tree, imports)}
+    return {"classes": _classes(source, tree, imports, transforms, {name for name, built in built.items() if built})}
 
 
 def _classes(source, tree, imports, transforms, builders):
@@ -214,7 +213,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         return None
     found = _jit_options(stmt, imports, transforms, {}) if jitted else None
     return {"functions": functions, "jitted": [name] if jitted else [], "roots": [], "applied": [], "flows": flows,
-            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {}, "objects": {},
+            "methods": {}, "linen": {}, "results": results, "dtypes": {}, "classes": {},
             "options": {name: found} if found else {}}
 
 
