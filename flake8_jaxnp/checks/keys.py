@@ -7,7 +7,8 @@ has already consumed; only rebinding the name makes it fresh. A split none of
 whose outputs is read, or whose outputs only reach callees the model cannot
 see consuming them, consumes nothing it can assert. Branches
 keep what both paths consumed, loops are followed into their second iteration
-when nothing can leave them early, and anything the pass cannot follow (try,
+when nothing can leave them early (a comprehension's element is a loop's body for the keys its
+items bind), and anything the pass cannot follow (try,
 match, nested functions it does not see run) forgets what it knew. A call that runs a lambda or a
 def of the same scope consumes what it consumes: a ``lax.cond`` one of its branches, a tree map its
 function once per leaf (a key the function closes over is consumed per leaf), any other call (``f(x)``,
@@ -420,10 +421,9 @@ class _KeyFlow:
 
     def _every_item(self, comprehension, call, name):
         """Whether ``call`` runs on every run of ``comprehension``'s element, with ``name`` bound
-        afresh by its ``for`` targets (not by a ``:=``): the element's calls consume a key of the
-        item in order, as the statements of a ``for`` loop's body do."""
-        if name not in {bound for generator in comprehension.generators for bound in bound_names(generator.target)} \
-                or any(type(n) is ast.NamedExpr for n in _own_nodes(comprehension)):
+        afresh by its ``for`` targets (which no ``:=`` may bind again): the element's calls consume a
+        key of the item in order, as the statements of a ``for`` loop's body do."""
+        if name not in {bound for generator in comprehension.generators for bound in bound_names(generator.target)}:
             return False
         node = self.model.parent(call)
         while node is not comprehension:
