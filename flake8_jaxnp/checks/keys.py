@@ -7,7 +7,8 @@ has already consumed; only rebinding the name makes it fresh. A split none of
 whose outputs is read, or whose outputs only reach callees the model cannot
 see consuming them, consumes nothing it can assert. Branches
 keep what both paths consumed, loops are followed into their second iteration
-when nothing can leave them early, and anything the pass cannot follow (try,
+when nothing can leave them early (a comprehension's element is a loop's body for the keys its
+items bind), and anything the pass cannot follow (try,
 match, nested functions it does not see run) forgets what it knew. A call that runs a lambda or a
 def of the same scope consumes what it consumes: a ``lax.cond`` one of its branches, a tree map its
 function once per leaf (a key the function closes over is consumed per leaf), any other call (``f(x)``,
@@ -265,6 +266,7 @@ class _KeyFlow:
         calls = sorted((n for n in nodes if n in self.consumers or n in self.branches),
                        key=lambda n: (n.end_lineno, n.end_col_offset))  # inner calls run first
         per_item = {}  # call -> the comprehension that runs it once per item
+        elements = {}  # comprehension -> what one run of its element consumed of the keys it binds
         for comprehension in (n for n in nodes if isinstance(n, COMPREHENSIONS)):
             once = set(map(id, _own_nodes(comprehension.generators[0].iter)))
             for node in _own_nodes(comprehension):
@@ -286,8 +288,12 @@ class _KeyFlow:
             if name is None or _base(name) in self.outer:
                 continue
             if call in per_item:  # it may run for no item: what it consumes is not kept
-                if self._per_item(per_item[call], call, key, kind) and used.get(name):
-                    self._report(key, used[name], kind, call)
+                comprehension = per_item[call]
+                if self._per_item(comprehension, call, key, kind):
+                    if used.get(name):
+                        self._report(key, used[name], kind, call)
+                elif self._every_item(comprehension, call, _base(name)):  # the element is a loop's body
+                    self._consume(elements.setdefault(comprehension, {}), name, key, kind, call)
                 continue
             self._consume(used, name, key, kind, call)
             if call in self.finder.rotations:
@@ -412,6 +418,19 @@ class _KeyFlow:
                 bound |= {name for generator in outer.generators for name in bound_names(generator.target)}
             outer = self.model.parent(outer)
         return name not in bound
+
+    def _every_item(self, comprehension, call, name):
+        """Whether ``call`` runs on every run of ``comprehension``'s element, with ``name`` bound
+        afresh by its ``for`` targets (which no ``:=`` may bind again): the element's calls consume a
+        key of the item in order, as the statements of a ``for`` loop's body do."""
+        if name not in {bound for generator in comprehension.generators for bound in bound_names(generator.target)}:
+            return False
+        node = self.model.parent(call)
+        while node is not comprehension:
+            if isinstance(node, (ast.IfExp, ast.BoolOp, ast.comprehension)):
+                return False  # (under a condition, or in a generator: its ``if`` runs before the element)
+            node = self.model.parent(node)
+        return True
 
     def _report(self, key, previous, kind, call):
         """JNP601 when ``previous`` (the key's consumptions: (kind, call, the loop or comprehension

@@ -58,10 +58,15 @@ def consumed_parameters(func, params, key_of, guarded=None):
 
 def _guard(stmt, params):
     """The parameters that the ``if`` ``stmt`` reads when it is a guard: one with no ``else`` that only
-    returns or raises, testing nothing but ``params`` (as names, or their attributes), constants,
-    comparisons and boolean operators (``if key is None or rate == 0.0: return x``). Two calls that
-    pass the same values for them both pass it or both leave. Else None."""
-    if stmt.orelse or len(stmt.body) != 1 or type(stmt.body[0]) not in (ast.Return, ast.Raise):
+    returns or raises, or binds a parameter it tests to a value that does not read it (``if key is
+    None: key = next_key()``: past it the parameter holds what the call passed whenever the test was
+    false), testing nothing but ``params`` (as names, or their attributes), constants, comparisons and
+    boolean operators (``if key is None or rate == 0.0: return x``). Two calls that pass the same
+    values for them both pass it or both leave (or fill the parameter in). Else None."""
+    body = stmt.body[0] if len(stmt.body) == 1 and not stmt.orelse else None
+    filled = body.targets[0].id if type(body) is ast.Assign and len(body.targets) == 1 \
+        and type(body.targets[0]) is ast.Name and not _reads([body.value], {body.targets[0].id}) else None
+    if type(body) not in (ast.Return, ast.Raise) and (filled is None or not _reads([stmt.test], {filled})):
         return None
     read = set()
     for node in ast.walk(stmt.test):

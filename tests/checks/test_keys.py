@@ -830,3 +830,55 @@ def test_not_a_guard(lint_body, guard):
              "    return x * random.bernoulli(key, 1.0 - rate, x.shape)\n"
     body = "def f(x, key):\n    h = drop(x, 0.5, key)\n    return drop(h, 0.5, key)\n"
     assert codes(lint_body, helper + body) == []
+
+
+FILLED = "def jitter(x, key=None, seed=0):\n    if key is None:\n        key = random.key(seed)\n" \
+         "    return x + random.normal(key, x.shape)\n"
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def f(x, key):\n    h = jitter(x, key)\n    return jitter(h, key)\n", 7),
+    ("def f(x, key):\n    h = jitter(x, key, seed=1)\n    return jitter(h, key=key, seed=1)\n", 7),
+])
+def test_a_key_filled_in_when_missing_is_a_guard(lint_body, body, line):
+    """``if key is None: key = ...`` fills in a missing key: past it the helper draws from the key
+    it was given whenever that was not None, so two calls given one key draw alike."""
+    assert codes(lint_body, FILLED + body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("helper", [
+    # the if derives the key from the one given: two calls may derive different keys
+    "def jitter(x, key, step):\n    if key is not None:\n        key = random.fold_in(key, step)\n"
+    "    return x + random.normal(key, x.shape)\n",
+    # it binds a name its test does not read
+    "def jitter(x, key, step):\n    if step is None:\n        key = random.key(0)\n"
+    "    return x + random.normal(key, x.shape)\n",
+    # it binds two names
+    "def jitter(x, key, step):\n    if key is None:\n        key, step = random.key(0), 0\n"
+    "    return x + random.normal(key, x.shape)\n",
+])
+def test_not_a_key_filled_in(lint_body, helper):
+    body = "def f(x, key):\n    h = jitter(x, key, 0)\n    return jitter(h, key, 1)\n"
+    assert codes(lint_body, helper + body) == []
+
+
+DENSE = "def dense(key, n):\n    return random.normal(key, (n, n))\n"
+
+
+@pytest.mark.parametrize("body, line", [
+    ("def f(keys):\n    return [(dense(k, 2), dense(k, 3)) for k in keys]\n", 4),
+    ("def f(keys):\n    return {i: [dense(k, 2), random.uniform(k)] for i, k in enumerate(keys)}\n", 4),
+    ("def f(keys, xs):\n    return [dense(k, 2) + dense(k, 2) for k in keys for x in xs]\n", 4),
+])
+def test_a_comprehensions_element_is_a_loops_body(lint_body, body, line):
+    """Two consumptions of the item's key in one run of a comprehension's element reuse it."""
+    assert codes(lint_body, DENSE + body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    "def f(keys):\n    return [dense(k, 2) for k in keys]\n",
+    "def f(keys, bias):\n    return [(dense(k, 2), dense(k, 2) if bias else None) for k in keys]\n",
+    "def f(keys):\n    return [(dense(a, 2), dense(b, 2)) for k in keys for a, b in [random.split(k)]]\n",
+])
+def test_a_comprehensions_element_silent(lint_body, body):
+    assert codes(lint_body, DENSE + body) == []

@@ -18,7 +18,8 @@ def init_fno(key, cfg):
     """cfg: a ModelConfig. The input has two channels, the field and the grid."""
     k_lift, k_proj, *k_layers = jax.random.split(key, 2 + cfg.n_layers)
     # project shape (not a thread): each layer's key drawn from twice, so both weights share their bits
-    layers = [{"spectral": init_spectral(k, cfg.width, cfg.modes), "pointwise": init_dense(k, cfg.width, cfg.width)}  # reported: JNP601
+    # (marked JNP601 as written; init_spectral splits the key and init_dense draws from it: JNP606's, off by default)
+    layers = [{"spectral": init_spectral(k, cfg.width, cfg.modes), "pointwise": init_dense(k, cfg.width, cfg.width)}  # reported: JNP606
               for k in k_layers]
     return {"lift": init_dense(k_lift, 2, cfg.width), "layers": layers, "proj": init_dense(k_proj, cfg.width, 1)}
 
