@@ -134,7 +134,7 @@ def case_predictions_listed_every_batch():
     variables, batches = _eval_batches()
     predicted = []
     for batch in batches:
-        predicted.extend(_predict_classes(variables, batch).tolist())  # reported: JNP102
+        predicted.extend(_predict_classes(variables, batch).tolist())  # reported: JNP101
     return predicted
 
 

@@ -198,7 +198,7 @@ def case_key_annotated_with_key_array():
         def __init__(self, rngs):
             self.linear = nnx.Linear(3, 3, rngs=rngs)
 
-        def __call__(self, x, key: jax.random.KeyArray):  # reported: JNP502
+        def __call__(self, x, key: jax.random.KeyArray):  # reported: JNP504
             return self.linear(x + 0.1 * jax.random.normal(key, x.shape))
 
     return NoisyLinear(nnx.Rngs(0))(jnp.ones(3), jax.random.key(1))
