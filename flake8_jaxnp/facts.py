@@ -86,5 +86,9 @@ KEPT_FLOATS = ("bfloat16", "float16", "float32")
 SCALAR_CONVERSIONS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.complex",
                                 "builtins.range"})
 FORMATTERS = frozenset({"builtins.str", "builtins.repr", "builtins.format", "builtins.print"})
+# The standard library's logging: its module functions, and the same methods of the Logger that
+# getLogger gives, write a record of their arguments (a tracer's text, under a trace).
+LOG_LEVELS = frozenset({"debug", "info", "warning", "error", "critical", "exception", "log"})
+LOGGER_FACTORIES = frozenset({"logging.getLogger"})
 # jax.numpy's TypeError for a list or tuple where it takes arrays (JNP505's evidence).
 SEQUENCE_REFUSAL = "requires ndarray or scalar arguments"

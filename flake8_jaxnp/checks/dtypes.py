@@ -62,9 +62,9 @@ def promotion_and_narrowing(model):
 def _jax_call(model, call, qualname):
     """Whether a call of a function with a qualified name (a library's, or an imported one) may
     take a dtype or be handed JAX data: a function of JAX's array modules, ``jax.device_put``,
-    or a jitted def of this file (``_is_jitted_call``)."""
+    a framework's layer (its dtype options), or a jitted def of this file (``_is_jitted_call``)."""
     return qualname.startswith(JAX_DTYPE_MODULES) or qualname == "jax.device_put" \
-        or _is_jitted_call(model, call, qualname)
+        or qualname in api.framework_layers() or _is_jitted_call(model, call, qualname)
 
 
 class X64Updates:
@@ -352,6 +352,8 @@ def _call(model, call, qualname, narrowed):
     default = ""
     if given and requested is None:
         requested, default = _defaulted_dtype(model, call, qualname)
+    if requested is None and qualname in api.framework_layers():
+        requested = _layer_dtype(model, call, qualname)
     for wide in (requested, constructed):
         if wide in NARROW:
             yield Finding.at(call, "JNP402", {"what": describe(call) + default, "dtype": wide, "narrow": NARROW[wide]})
@@ -364,6 +366,17 @@ def _call(model, call, qualname, narrowed):
                      if v.kind is NUMPY and v.dtype in NARROW), None)
         if wide:
             _narrowed(narrowed, call, wide)
+
+
+def _layer_dtype(model, call, qualname):
+    """The 64-bit dtype a framework layer's construction gives one of its dtype options (measured,
+    ``result_dtype``: ``nn.Dense(4, param_dtype=jnp.float64)``), which the layer asks JAX for when it
+    initialises or computes; else None."""
+    options = (api.framework_layers()[qualname].get("result_dtype") or {}).get("options", {})
+    given = [k.value for k in call.keywords if k.arg in options] \
+        + [arg for at, arg in enumerate(call.args) if at in options.values() and type(arg) is not ast.Starred]
+    wide = [dtype for dtype, python_type in map(model.dtype_of, given) if not python_type and dtype in NARROW]
+    return wide[0] if wide else None
 
 
 def _defaulted_dtype(model, call, qualname):

@@ -250,12 +250,30 @@ class _KeyFlow:
             head = _forget(used, bound_names(loop.target))
         after_first = self._block(loop.body, dict(head))
         if _repeats(loop):
-            second = after_first if isinstance(loop, ast.While) else _forget(after_first, bound_names(loop.target))
-            self._block(loop.body, {name: tuple((kind, call, loop) for kind, call, _ in consumptions)
-                                    for name, consumptions in second.items()})
+            self._again(loop, loop.body, after_first)
+            for body, arm in _fixed_arms(loop):
+                self._in_arm(loop, body, arm, head)
         if used:  # what the body rebinds no longer holds the key consumed before the loop
             used = _forget(used, bound_names(*loop.body))
         return self._block(loop.orelse, _meet(used, after_first))
+
+    def _again(self, loop, body, after):
+        """The loop's ``body`` run again with the consumptions ``after`` its previous iteration."""
+        second = after if isinstance(loop, ast.While) else _forget(after, bound_names(loop.target))
+        self._block(body, {name: tuple((kind, call, loop) for kind, call, _ in consumptions)
+                           for name, consumptions in second.items()})
+
+    def _in_arm(self, loop, body, arm, head):
+        """The loop with one arm of an ``if`` whose test the loop cannot change in place of the ``if``:
+        once an iteration takes the arm, every iteration does, so what it consumes is consumed again on
+        the next. Only what is found in the arm is kept (code after it also runs when it is not taken)."""
+        kept = dict(self.findings)
+        after_first = self._block(body, dict(head))
+        self.findings = dict(kept)
+        self._again(loop, body, after_first)
+        lines = range(arm[0].lineno, arm[-1].end_lineno + 1)
+        self.findings = {**kept, **{place: finding for place, finding in self.findings.items()
+                                    if place not in kept and place[0] in lines}}
 
     # ---- expressions -------------------------------------------------------------
     def _expression(self, expr, used):
@@ -487,6 +505,18 @@ class _KeyFlow:
         if self.model.qualname(repeater.func) == VMAP:
             return f"for every element of the batch that {describe(repeater.func)}() on line {repeater.lineno} maps"
         return f"for every leaf of {describe(repeater.func)}() on line {repeater.lineno}"
+
+
+def _fixed_arms(loop):
+    """(the loop's body with an ``if`` replaced by one of its arms, that arm) for each ``if`` of the
+    body whose test reads only names the loop does not bind (``if use_numpy:``, ``if not fold:``)."""
+    for at, stmt in enumerate(loop.body):
+        if type(stmt) is not ast.If:
+            continue
+        test = stmt.test.operand if type(stmt.test) is ast.UnaryOp and type(stmt.test.op) is ast.Not else stmt.test
+        if type(test) is ast.Name and test.id not in bound_names(loop):
+            for arm in (stmt.body, stmt.orelse) if stmt.orelse else (stmt.body,):
+                yield [*loop.body[:at], *arm, *loop.body[at + 1:]], arm
 
 
 def _blocks(stmt):

@@ -231,7 +231,10 @@ def _reaching(model, funcs):
     return reaching
 
 
-def _fresh_function(model, loop, expr):
+def _fresh_function(model, loop, expr, hashed=False):
+    """What new function object ``expr`` makes on each evaluation in the loop, or None. ``hashed``: asked
+    of a static argument, hashed rather than jitted, where a bound method is no new key (bound methods of
+    one object compare equal)."""
     if isinstance(expr, ast.Lambda):
         return "a new lambda"
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in PARTIAL:
@@ -239,7 +242,7 @@ def _fresh_function(model, loop, expr):
     if isinstance(expr, ast.Call) and model.qualname(expr.func) in model.transform_names - model.staging_transforms:
         return f"the new function that {describe(expr.func)}() returns"  # jax.grad(f) is a new object on each call
     cls = model.class_of(expr.value) if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) else None
-    if cls is not None and model.bound_method(cls, expr.attr, model.module_facts(cls) is not None):
+    if cls is not None and not hashed and model.bound_method(cls, expr.attr, model.module_facts(cls) is not None):
         return f"the method {describe(expr)}, bound anew on each access"
     func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
@@ -304,16 +307,26 @@ def _changing_static(model, loop, call, walked, asked=True):
     """A range() loop counter passed as a static argument of a jitted function: one its options
     make static (when ``asked``), any under a transform that keeps Python scalars static
     (``eqx.filter_jit``), or a field of a Module built from it that the framework's jit keeps
-    static (``static_fields``)."""
+    static (``static_fields``). Or, whatever the loop, a new function object written as an argument
+    the options make static (``method=lambda m, x: m.encode(x)``): hashed by identity, a new key."""
     counter = _counter(loop, walked)
     jitted = jitted_by(model, call.func) if counter is not None else None
     static = jitted_parameters(model, call.func, "static_argnums", "static_argnames") if asked else None
-    if counter is None or static is None and jitted is None:
+    if static is None and jitted is None:
         return
     positions, names = static or ((), ())
     every = jitted is not None and jitted[0] in model.scalars_static & model.staging_transforms  # filter_jit
     passed = [(f"at position {i}", a, i in positions) for i, a in enumerate(call.args) if every or i in positions] + \
         [(f"'{k.arg}'", k.value, k.arg in names) for k in call.keywords if every or k.arg in names]
+    for label, arg, hashed in passed:
+        fresh = _fresh_function(model, loop, arg, hashed=True) if hashed else None
+        if fresh is not None:
+            yield Finding.at(call, "JNP602", {
+                "what": f"the static argument {label} of {describe(call.func)}() is {fresh}", "loop": loop.lineno,
+                "fix": "make the function once, before the loop, and pass that one"})
+            return
+    if counter is None:
+        return
     for label, arg, hashed in passed:  # hashed: made static by the options, so an object is hashed whole
         if _new_every_iteration(model, loop, arg, counter, walked) \
                 or hashed and _new_object_every_iteration(model, loop, arg, counter, walked):

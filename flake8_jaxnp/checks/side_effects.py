@@ -8,7 +8,7 @@ PARAM, runs only for eager callers, so its effects are not reported.
 import ast
 
 from .. import api
-from ..facts import CLOCKS, CONSTRUCTORS, MUTATING_METHODS, STDLIB_RANDOM
+from ..facts import CLOCKS, CONSTRUCTORS, LOG_LEVELS, LOGGER_FACTORIES, MUTATING_METHODS, STDLIB_RANDOM
 from ..findings import Finding
 from ..model.kinds import PYTHON
 from ..model.names import DEFINITIONS, BindingKind
@@ -54,6 +54,18 @@ def trace_only_side_effects(model):
         rebound = (model.rebound_globals(), {}) if rebound is None else rebound
         yield from _side_effects(model, func, {"scope": func.name, "transform": transform.shown}, rebound,
                                  given_tracers=False)
+
+
+def _logs(model, call, qualname):
+    """A logging call: ``logging.info(...)``, or a level method of a Logger that ``logging.getLogger``
+    gives (``logger.info("loss %s", loss)``)."""
+    if qualname is not None:
+        module, _, name = qualname.rpartition(".")
+        return module == "logging" and name in LOG_LEVELS
+    if type(call.func) is not ast.Attribute or call.func.attr not in LOG_LEVELS:
+        return False
+    built = model.built_by(call.func.value, every=True)
+    return bool(built) and all(model.qualname(made.func) in LOGGER_FACTORIES for made in built)
 
 
 def _side_effects(model, func, base, rebound, given_tracers=True):
@@ -209,11 +221,12 @@ def _always_passed(model, func, param):
 
 def _call(model, func, call, base, given_tracers):
     qualname = model.qualname(call.func)
-    if qualname == "builtins.print":
+    if qualname == "builtins.print" or _logs(model, call, qualname):
         known = {}
         if given_tracers and not all(_is_static(model, arg, 0, known) for arg in call.args) \
                 or not given_tracers and any(model.value(arg).is_array for arg in call.args):  # (not sep=, end=)
-            yield Finding.at(call, "JNP301", dict(base, what="print()", fix="use jax.debug.print"))
+            what = "print()" if qualname == "builtins.print" else f"{describe(call.func)}()"
+            yield Finding.at(call, "JNP301", dict(base, what=what, fix="use jax.debug.print"))
     elif qualname == "jax.debug.print":
         for formatting, values in (_formatting(model, arg) for arg in [*call.args, *(k.value for k in call.keywords)]):
             if any(_escapes(model, value) for value in values):  # text made from a tracer, once per trace

@@ -36,7 +36,7 @@ def _unsynchronised(model, block, clocked):
     """``t = clock(); <JAX calls only>; clock()`` in one block: the region ends before JAX finishes.
     The JAX calls may be a loop of them (``for b in batches: state = update(state, b)``)."""
     start, work = None, []
-    for stmt in block:
+    for index, stmt in enumerate(block):
         clock = _clock_read(model, stmt, clocked)
         if clock is not None and start is not None and work and _reads_clock_first(model, stmt, clock):
             yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": start.lineno,
@@ -44,7 +44,8 @@ def _unsynchronised(model, block, clocked):
         if clock is not None and isinstance(stmt, ast.Assign) and stmt.value is clock:
             start, work = stmt, []
         elif start is not None and work and isinstance(stmt, ast.If) and not _touches_device(model, stmt.test):
-            for clock in filter(None, (_branch_clock(model, branch, clocked) for branch in (stmt.body, stmt.orelse))):
+            branches = _branches(stmt, block[index + 1:])
+            for clock in filter(None, (_branch_clock(model, branch, clocked) for branch in branches)):
                 yield Finding.at(clock, "JNP603", {"clock": describe(clock.func), "start": start.lineno,
                                                    "work": describe(work[-1])})
             start, work = None, []
@@ -54,6 +55,13 @@ def _unsynchronised(model, block, clocked):
             work.append(last)
         else:
             start, work = None, []
+
+
+def _branches(stmt, rest):
+    """The two ways through an ``if``: its body and its else, which is the rest of the block when the
+    body never falls through (``if sync: wait(); return clock() - t0`` then ``return clock() - t0``)."""
+    leaves = stmt.body and isinstance(stmt.body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+    return stmt.body, stmt.orelse or (rest if leaves else [])
 
 
 def _branch_clock(model, branch, clocked):

@@ -33,6 +33,13 @@ def codes(lint_body, body):
     # rebound inside try: forgotten
     "def f(key):\n    a = random.normal(key)\n    try:\n        key = random.split(key)[0]\n"
     "    except ValueError:\n        pass\n    return random.normal(key)\n",
+    # an arm taken on every iteration, or one whose test the loop changes: only what the arm repeats counts
+    "def f(key, fold):\n    for i in range(3):\n        if fold:\n            key = random.fold_in(key, i)\n"
+    "        else:\n            key, sub = random.split(key)\n        x = random.normal(key)\n",
+    "def f(key, c):\n    for i in range(3):\n        if c:\n            x = random.normal(key)\n"
+    "        c = not c\n",
+    "def f(key, c):\n    for i in range(3):\n        key, sub = random.split(key)\n        if c:\n"
+    "            x = random.normal(sub)\n        y = random.uniform(key)\n",
 ])
 def test_silent(lint_body, body):
     assert codes(lint_body, body) == []
@@ -44,6 +51,10 @@ def test_silent(lint_body, body):
     ("def f(key, c):\n    if c:\n        a = random.normal(key)\n    else:\n        a = random.uniform(key)\n"
      "    return random.normal(key)\n", 6),
     ("def f(key):\n    while True:\n        x = random.normal(key)\n", 3),
+    # the arm of an `if` the loop cannot change runs on every iteration once it runs
+    ("def f(key, c):\n    for i in range(3):\n        if c:\n            x = random.normal(key)\n", 4),
+    ("def f(key, c):\n    for i in range(3):\n        if not c:\n            pass\n        else:\n"
+     "            x = random.normal(key)\n", 6),
     ("def f(key):\n    for i in range(2, 5):\n        x = random.normal(key)\n", 3),
     ("def f(key):\n    k1, k2 = random.split(key)\n    return random.normal(k1) + random.normal(k1)\n", 3),
     ("key = random.key(0)\nx = random.normal(key)\ny = random.normal(key)\n", 3),

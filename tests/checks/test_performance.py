@@ -31,6 +31,15 @@ NNX_STEP = "import optax\nfrom flax import nnx\n@nnx.jit\ndef step(model, opt):\
     "def g(x):\n    for i in range(3):\n        i = 0\n        x = p(x, i)\n",
     # a counter passed to a traced (non-static) parameter
     "@jax.jit\ndef p(x, n):\n    return x * n\ndef g(x):\n    for i in range(3):\n        x = p(x, i)\n",
+    # a static argument that is one function object, or a bound method (bound methods of one object
+    # compare equal), on every iteration
+    "@partial(jax.jit, static_argnames='fn')\ndef p(x, fn):\n    return fn(x)\n"
+    "def g(x, xs):\n    for v in xs:\n        x = p(x, fn=jnp.tanh)\n",
+    "@partial(jax.jit, static_argnames='fn')\ndef p(x, fn):\n    return fn(x)\n"
+    "class M:\n    def act(self, v):\n        return v\n"
+    "def g(x, xs, m: M):\n    m = M()\n    for v in xs:\n        x = p(x, fn=m.act)\n",
+    # a lambda given to a traced (non-static) parameter is not hashed
+    "@jax.jit\ndef p(x, y):\n    return x\ndef g(x, xs):\n    for v in xs:\n        x = p(x, lambda u: u)\n",
     # a loop inside traced code unrolls at trace time
     "@jax.jit\ndef g(x):\n    for i in range(3):\n        x = jax.jit(lambda v: v + 1)(x)\n    return x\n",
     # a comprehension giving the counter where the function asks for a static value: one compile per
@@ -96,6 +105,11 @@ def test_growing_argument_silent(lint_body, body):
     # a new optimizer made by each call of a def a loop calls, given as a static argument
     (OPT_STEP + "def train(p):\n    opt = optax.adam(1e-2)\n    for _ in range(5):\n        p = step(opt, p)\n"
      "    return p\ndef g(p):\n    for _ in range(3):\n        p = train(p)\n", 8),
+    # a new lambda or partial as a static argument, whatever the loop iterates
+    ("@partial(jax.jit, static_argnames='fn')\ndef p(x, fn):\n    return fn(x)\n"
+     "def g(x, xs):\n    for v in xs:\n        x = p(x, fn=lambda u: u * 2.0)\n", 6),
+    ("@partial(jax.jit, static_argnums=1)\ndef p(x, fn):\n    return fn(x)\ndef h(u, s):\n    return u * s\n"
+     "def g(x, xs):\n    for v in xs:\n        x = p(x, partial(h, s=2.0))\n", 8),
 ])
 def test_recompile_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]
@@ -170,6 +184,9 @@ TIMER = "f = jax.jit(jnp.sin)\nclass Timer:\n    def __enter__(self):\n        s
     "        x.block_until_ready()\n        dt = time.time() - t\n    else:\n        dt = None\n    return dt\n",
     "f = jax.jit(jnp.sin)\ndef g(x):\n    t = time.time()\n    x = f(x)\n    if x.sum() > 0:\n"
     "        dt = time.time() - t\n    else:\n        dt = time.time() - t\n    return dt\n",
+    # an if whose body returns without reading the clock, the rest waiting first
+    "f = jax.jit(jnp.sin)\ndef g(x, n, quick):\n    t = time.time()\n    for _ in range(n):\n        x = f(x)\n"
+    "    if quick:\n        return x\n    jax.block_until_ready(x)\n    return time.time() - t\n",
 ])
 def test_timing_silent(lint_body, body):
     assert found(lint_body, body, "JNP603") == []
@@ -199,6 +216,10 @@ def test_timing_silent(lint_body, body):
     ("f = jax.jit(jnp.sin)\ndef g(x, n, sync):\n    t = time.time()\n    for _ in range(n):\n        x = f(x)\n"
      "    if sync:\n        jax.block_until_ready(x)\n        dt = time.time() - t\n    else:\n"
      "        dt = time.time() - t\n    return dt\n", 10),
+    # after an if on a Python flag whose body waits and returns: the rest is its else
+    ("f = jax.jit(jnp.sin)\ndef g(x, n, sync):\n    t = time.time()\n    for _ in range(n):\n        x = f(x)\n"
+     "    if sync:\n        jax.block_until_ready(x)\n        return time.time() - t\n"
+     "    return time.time() - t\n", 9),
 ])
 def test_timing_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP603") == [line]

@@ -111,6 +111,15 @@ def test_print_in_helper_called_from_jit(lint_source):
     assert lint_source(source) == [(3, "JNP301")]
 
 
+def test_logging_in_traced_code_is_a_print(lint_source):
+    source = (
+        "import logging\nimport jax\nlog = logging.getLogger(__name__)\nother = object()\n"
+        "@jax.jit\ndef f(x):\n    log.info('x %s', x)\n    logging.warning('x %s', x)\n"
+        "    log.info('shape %s', x.shape)\n    other.info('x %s', x)\n    return x\n"
+    )
+    assert lint_source(source) == [(7, "JNP301"), (8, "JNP301")]
+
+
 def test_print_of_static_values_only_is_silent(lint_source):
     source = (
         "import jax\n@jax.jit\ndef f(x, env):\n    n = x.shape[0] // 2\n"
