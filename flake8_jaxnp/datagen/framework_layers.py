@@ -9,7 +9,8 @@ import inspect
 import sys
 
 from .array_holders import defined_as
-from .framework_functions import recorded, rejected_by_jax_jit
+from .framework_functions import recorded
+from .framework_objects import rejected_by_jax_jit
 
 
 LAYERS_KEY = "framework_layers"
