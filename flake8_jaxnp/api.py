@@ -289,6 +289,12 @@ def framework_class_transforms():
     return data().get("framework_class_transforms", {})
 
 
+def framework_module_arrays():
+    """{dotted name: ...} of the framework functions that, given a Module, give a pytree of its own arrays
+    (``nnx.state(model)``; ``datagen.framework_objects``)."""
+    return data().get("framework_module_arrays", {})
+
+
 def framework_update_callbacks():
     """{dotted name: the arguments, as [position, keyword]} of the gradient transformations whose
     ``update`` calls a function given there with tracers (``optax.adam``'s ``learning_rate``
@@ -301,6 +307,13 @@ def framework_record_builders():
     """{dotted name of a call that builds a framework's pytree dataclass: what was measured of its
     fields under a trace} (``TrainState.create``: ``step`` an array; ``datagen.framework_objects``)."""
     return {builder: facts for facts in data().get("framework_records", {}).values() for builder in facts["builders"]}
+
+
+def framework_records():
+    """{dotted class name: what was measured} of the frameworks' pytree dataclasses: their fields under a
+    trace, the methods that give an object of the class (``state.apply_gradients(grads=grads)``;
+    ``datagen.framework_objects``)."""
+    return data().get("framework_records", {})
 
 
 @lru_cache(maxsize=None)

@@ -4,7 +4,7 @@
 (``framework_static_holders``, ``framework_static_objects``), which methods give an array
 (``framework_array_methods``), which classes hold what they are built around (``framework_containers``),
 rebuild an object from its parts (``framework_rebuilders``) or build one through a transform
-(``framework_class_transforms``).
+(``framework_class_transforms``), and which functions give a Module's own arrays (``framework_module_arrays``).
 """
 import importlib.metadata
 import inspect
@@ -18,11 +18,12 @@ RECORD_CANDIDATES = {"flax.training.train_state.TrainState": "create"}
 
 
 def framework_records(data_file, resolve):
-    """{dotted name: {"builders", "fields", "arrays", "measured_with"}} for ``RECORD_CANDIDATES``: a pytree
-    dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, tracers in each of
-    ``fields`` (one tracer for each of ``arrays``) and no tracer in its other fields (``TrainState.step``
-    an array, ``params`` a tree, ``apply_fn`` static); a framework not installed keeps its entries from
-    ``data_file``."""
+    """{dotted name: {"builders", "fields", "arrays", "returning", "measured_with"}} for ``RECORD_CANDIDATES``:
+    a pytree dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, tracers in each
+    of ``fields`` (one tracer for each of ``arrays``) and no tracer in its other fields (``TrainState.step``
+    an array, ``params`` a tree, ``apply_fn`` static); its methods ``returning`` give an object of its class
+    (``state.apply_gradients(grads=grads)``, ``_methods_returning``); a framework not installed keeps its
+    entries from ``data_file``."""
     import dataclasses
     import jax
     import jax.numpy as jnp
@@ -44,11 +45,38 @@ def framework_records(data_file, resolve):
             found.update({name: previous[name]} if name in previous else {})
             continue
         read.clear()
-        reading(getattr(cls, builder)(apply_fn=lambda *a: a, params={"w": jnp.ones(3)}, tx=adam(0.1)))
+        params = {"w": jnp.ones(3)}
+        record = getattr(cls, builder)(apply_fn=lambda *a: a, params=params, tx=adam(0.1))
+        reading(record)
         package = name.split(".")[0]
         found[name] = {"builders": [name, f"{name}.{builder}"], "fields": [f for f, (_, tree) in read.items() if tree],
                        "arrays": [f for f, (array, _) in read.items() if array],
+                       "returning": _methods_returning(record, params),
                        "measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
+def _methods_returning(record, tree):
+    """The public methods of ``record`` (not its class's) that, given ``tree`` in every required parameter,
+    give an object of its class: the step a training loop rebinds its state to (``apply_gradients``, ``replace``)."""
+    import warnings
+
+    found = []
+    for name in sorted(n for n in dir(type(record)) if not n.startswith("_")):
+        method = getattr(record, name)
+        if not inspect.ismethod(method) or method.__self__ is not record:
+            continue  # a field, or a classmethod (``TrainState.create``)
+        required = [p for p in inspect.signature(method).parameters.values()
+                    if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        positional = [tree for p in required if p.kind is p.POSITIONAL_ONLY]
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                result = method(*positional, **{p.name: tree for p in required if p.kind is not p.POSITIONAL_ONLY})
+        except Exception:  # noqa: BLE001 - arguments that do not fit say nothing
+            continue
+        if type(result) is type(record):
+            found.append(name)
     return found
 
 
@@ -299,8 +327,48 @@ def framework_class_transforms(data_file, resolve):
     return found
 
 
+MODULE_ARRAYS_KEY = "framework_module_arrays"
+# The namespaces whose functions may give a Module's own arrays, each with how a probe Module is built
+# from the namespace (``nnx.state(model)`` gives an NNX Module's arrays).
+MODULE_PROBES = {"flax.nnx": lambda nnx: nnx.Linear(2, 3, rngs=nnx.Rngs(0))}
+
+
+def framework_module_arrays(data_file, resolve):
+    """{dotted name: measured_with} for the public functions of ``MODULE_PROBES``' namespaces that, given a
+    probe Module alone, give a pytree (no Module) whose every leaf is one of the Module's own arrays, and
+    leave it holding them (``nnx.state``, ``nnx.split``): device arrays where the Module's are; a framework
+    not installed keeps its entries from ``data_file``."""
+    import warnings
+    import jax
+
+    previous, found = recorded(data_file, MODULE_ARRAYS_KEY), {}
+    for namespace, build in MODULE_PROBES.items():
+        module = resolve(namespace)
+        if module is None:
+            found.update({k: v for k, v in previous.items() if k.rpartition(".")[0] == namespace})
+            continue
+        package = namespace.partition(".")[0]
+        for name in sorted(n for n in dir(module) if not n.startswith("_")):
+            func = getattr(module, name)
+            if isinstance(func, type) or not callable(func):
+                continue
+            probe = build(module)
+            own = {id(leaf) for leaf in jax.tree_util.tree_leaves(probe)}
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    given = func(probe)
+            except Exception:  # noqa: BLE001 - a function that refuses a Module alone gives none of its arrays
+                continue
+            leaves = jax.tree_util.tree_leaves(given, is_leaf=lambda node: isinstance(node, module.Module))
+            if leaves and all(isinstance(leaf, jax.Array) and id(leaf) in own for leaf in leaves) \
+                    and {id(leaf) for leaf in jax.tree_util.tree_leaves(probe)} == own:
+                found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
+    return found
+
+
 # Every key measured here and the function that measures it (``frameworks.framework_entries``).
 MEASURES = {RECORDS_KEY: framework_records, HOLDERS_KEY: framework_static_holders,
             ARRAY_METHODS_KEY: framework_array_methods, STATIC_OBJECTS_KEY: framework_static_objects,
             CONTAINERS_KEY: framework_containers, REBUILDERS_KEY: framework_rebuilders,
-            CLASS_TRANSFORMS_KEY: framework_class_transforms}
+            CLASS_TRANSFORMS_KEY: framework_class_transforms, MODULE_ARRAYS_KEY: framework_module_arrays}
