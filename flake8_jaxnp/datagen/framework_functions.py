@@ -87,8 +87,8 @@ def framework_key_builders(data_file, resolve):
     around a key alone, give keys when called that the key decides: the same key, the same keys;
     another key, others (``nnx.Rngs(key)``: two built around one key draw the same numbers, as two
     samplers given it do); a framework not installed keeps its entries from ``data_file``."""
-    return _measured_functions(data_file, resolve, KEY_BUILDERS_KEY, _builds_keys_its_key_decides,
-                               FRAMEWORK_NAMESPACES, inspect.isclass)
+    return measured_functions(data_file, resolve, KEY_BUILDERS_KEY, _builds_keys_its_key_decides,
+                              FRAMEWORK_NAMESPACES, inspect.isclass)
 
 
 def _builds_keys_its_key_decides(cls):
@@ -114,11 +114,11 @@ def framework_array_functions(data_file, resolve):
     integer labels last), give one JAX array, and give no pytree when any of those arrays is a
     dict of it instead (``optax.global_norm``, ``optax.l2_loss``; not ``optax.apply_updates``,
     which maps a tree); a library not installed keeps its entries from ``data_file``."""
-    return _measured_functions(data_file, resolve, ARRAY_FUNCTIONS_KEY, _gives_one_array_of_arrays)
+    return measured_functions(data_file, resolve, ARRAY_FUNCTIONS_KEY, _gives_one_array_of_arrays)
 
 
-def _measured_functions(data_file, resolve, key, measure, namespaces=ARRAY_FUNCTION_NAMESPACES,
-                        kind=inspect.isfunction):
+def measured_functions(data_file, resolve, key, measure, namespaces=ARRAY_FUNCTION_NAMESPACES,
+                       kind=inspect.isfunction):
     """{dotted name: measured_with} for the public functions (or other ``kind``) of ``namespaces``
     that ``measure`` holds true of; a library not installed keeps its entries under ``key`` in
     ``data_file``."""
@@ -186,7 +186,7 @@ def framework_fresh_objects(data_file, resolve):
     are not equal (``optax.adam``: a transformation of new closures), so that as a static argument
     of a jitted function each call's result is a new cache key; a library not installed keeps its
     entries from ``data_file``."""
-    return _measured_functions(data_file, resolve, FRESH_OBJECTS_KEY, _new_on_every_call)
+    return measured_functions(data_file, resolve, FRESH_OBJECTS_KEY, _new_on_every_call)
 
 
 # The object given twice to a function that takes only ``*args`` and refuses none (``optax.chain(*transforms)``),

@@ -9,7 +9,7 @@ rebuild an object from its parts (``framework_rebuilders``) or build one through
 import importlib.metadata
 import inspect
 
-from .framework_functions import FRAMEWORK_NAMESPACES, recorded
+from .framework_functions import FRAMEWORK_NAMESPACES, measured_functions, recorded
 
 RECORDS_KEY = "framework_records"
 # The frameworks' pytree dataclasses that training code passes to jitted steps, each with how an
@@ -328,43 +328,36 @@ def framework_class_transforms(data_file, resolve):
 
 
 MODULE_ARRAYS_KEY = "framework_module_arrays"
-# The namespaces whose functions may give a Module's own arrays, each with how a probe Module is built
-# from the namespace (``nnx.state(model)`` gives an NNX Module's arrays).
-MODULE_PROBES = {"flax.nnx": lambda nnx: nnx.Linear(2, 3, rngs=nnx.Rngs(0))}
+# The namespaces whose functions may give a Module's own arrays (``nnx.state(model)``).
+MODULE_ARRAY_NAMESPACES = ("flax.nnx",)
 
 
 def framework_module_arrays(data_file, resolve):
-    """{dotted name: measured_with} for the public functions of ``MODULE_PROBES``' namespaces that, given a
+    """{dotted name: measured_with} for the public functions of ``MODULE_ARRAY_NAMESPACES`` that, given a
     probe Module alone, give a pytree (no Module) whose every leaf is one of the Module's own arrays, and
     leave it holding them (``nnx.state``, ``nnx.split``): device arrays where the Module's are; a framework
     not installed keeps its entries from ``data_file``."""
+    return measured_functions(data_file, resolve, MODULE_ARRAYS_KEY, _gives_module_arrays, MODULE_ARRAY_NAMESPACES,
+                              kind=lambda obj: callable(obj) and not isinstance(obj, type))
+
+
+def _gives_module_arrays(func):
+    """Whether ``func`` of an ``nnx.Linear`` gives a pytree of its own arrays alone, and leaves it whole."""
     import warnings
     import jax
+    from flax import nnx
 
-    previous, found = recorded(data_file, MODULE_ARRAYS_KEY), {}
-    for namespace, build in MODULE_PROBES.items():
-        module = resolve(namespace)
-        if module is None:
-            found.update({k: v for k, v in previous.items() if k.rpartition(".")[0] == namespace})
-            continue
-        package = namespace.partition(".")[0]
-        for name in sorted(n for n in dir(module) if not n.startswith("_")):
-            func = getattr(module, name)
-            if isinstance(func, type) or not callable(func):
-                continue
-            probe = build(module)
-            own = {id(leaf) for leaf in jax.tree_util.tree_leaves(probe)}
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    given = func(probe)
-            except Exception:  # noqa: BLE001 - a function that refuses a Module alone gives none of its arrays
-                continue
-            leaves = jax.tree_util.tree_leaves(given, is_leaf=lambda node: isinstance(node, module.Module))
-            if leaves and all(isinstance(leaf, jax.Array) and id(leaf) in own for leaf in leaves) \
-                    and {id(leaf) for leaf in jax.tree_util.tree_leaves(probe)} == own:
-                found[f"{namespace}.{name}"] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
+    probe = nnx.Linear(2, 3, rngs=nnx.Rngs(0))
+    own = {id(leaf) for leaf in jax.tree_util.tree_leaves(probe)}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            given = func(probe)
+    except Exception:  # noqa: BLE001 - a function that refuses a Module alone gives none of its arrays
+        return False
+    leaves = jax.tree_util.tree_leaves(given, is_leaf=lambda node: isinstance(node, nnx.Module))
+    return bool(leaves) and all(isinstance(leaf, jax.Array) and id(leaf) in own for leaf in leaves) \
+        and {id(leaf) for leaf in jax.tree_util.tree_leaves(probe)} == own
 
 
 # Every key measured here and the function that measures it (``frameworks.framework_entries``).
