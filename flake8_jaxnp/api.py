@@ -250,7 +250,7 @@ def framework_array_functions():
 def framework_array_methods():
     """{dotted class name: {"methods": {method: its result's dtype}, ...}} of the framework classes whose
     objects have methods that give one JAX array (``optax.MultiSteps(...).has_updated(state)``: a
-    device bool; ``datagen.framework_functions``)."""
+    device bool; ``datagen.framework_objects``)."""
     return data().get("framework_array_methods", {})
 
 
@@ -269,27 +269,33 @@ def framework_static_holders():
 
 def framework_static_objects():
     """{jit: what was measured} of the framework jits that keep a new object of ``framework_fresh_objects``
-    given to them static, tracing again for each (``eqx.filter_jit``; ``datagen.framework_functions``)."""
+    given to them static, tracing again for each (``eqx.filter_jit``; ``datagen.framework_objects``)."""
     return data().get("framework_static_objects", {})
 
 
 def framework_containers():
     """{dotted class name: {"holds": "list" or "dict", ...}} of the framework classes that give back the
     objects of the list (the dict) they were built around (``nnx.List``, ``nnx.Dict``;
-    ``datagen.framework_functions``)."""
+    ``datagen.framework_objects``)."""
     return data().get("framework_containers", {})
 
 
 def framework_rebuilders():
     """{dotted name: {"parts_of": dotted name, ...}} of the framework calls that rebuild an object of the
-    class the ``parts_of`` call took apart (``nnx.merge`` of ``nnx.split``; ``datagen.framework_functions``)."""
+    class the ``parts_of`` call took apart (``nnx.merge`` of ``nnx.split``; ``datagen.framework_objects``)."""
     return data().get("framework_rebuilders", {})
 
 
 def framework_class_transforms():
     """{dotted name: ...} of the transforms that, applied to an Equinox Module class and called, give an
-    instance of it (``eqx.filter_vmap(Layer)(keys)``; ``datagen.framework_functions``)."""
+    instance of it (``eqx.filter_vmap(Layer)(keys)``; ``datagen.framework_objects``)."""
     return data().get("framework_class_transforms", {})
+
+
+def framework_module_arrays():
+    """{dotted name: ...} of the framework functions that, given a Module, give a pytree of its own arrays
+    (``nnx.state(model)``; ``datagen.framework_objects``)."""
+    return data().get("framework_module_arrays", {})
 
 
 def framework_update_callbacks():
@@ -302,8 +308,15 @@ def framework_update_callbacks():
 @lru_cache(maxsize=None)
 def framework_record_builders():
     """{dotted name of a call that builds a framework's pytree dataclass: what was measured of its
-    fields under a trace} (``TrainState.create``: ``step`` an array; ``datagen.framework_functions``)."""
+    fields under a trace} (``TrainState.create``: ``step`` an array; ``datagen.framework_objects``)."""
     return {builder: facts for facts in data().get("framework_records", {}).values() for builder in facts["builders"]}
+
+
+def framework_records():
+    """{dotted class name: what was measured} of the frameworks' pytree dataclasses: their fields under a
+    trace, the methods that give an object of the class (``state.apply_gradients(grads=grads)``;
+    ``datagen.framework_objects``)."""
+    return data().get("framework_records", {})
 
 
 @lru_cache(maxsize=None)

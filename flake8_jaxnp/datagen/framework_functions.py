@@ -1,8 +1,9 @@
-"""Framework functions and classes measured by running them, for the generator's framework keys
+"""Framework functions measured by running them, for the generator's framework keys
 (``frameworks.framework_entries``): which are JAX's own (``framework_aliases``: ``flax.linen.relu`` is ``jax.nn.relu``),
 which trace the functions given to them (``framework_lax_bodies``: ``nnx.cond``), which give the keys a key decides
 (``framework_key_builders``: ``nnx.Rngs``), which give one array of arrays (``framework_array_functions``:
-``optax.global_norm``), which a new object on every call and which keep one static (``framework_static_holders``).
+``optax.global_norm``), which a new object on every call (``framework_fresh_objects``), which run a function given
+to them in ``update`` (``framework_update_callbacks``). What framework objects hold: ``framework_objects``.
 """
 import importlib.metadata
 import inspect
@@ -86,8 +87,8 @@ def framework_key_builders(data_file, resolve):
     around a key alone, give keys when called that the key decides: the same key, the same keys;
     another key, others (``nnx.Rngs(key)``: two built around one key draw the same numbers, as two
     samplers given it do); a framework not installed keeps its entries from ``data_file``."""
-    return _measured_functions(data_file, resolve, KEY_BUILDERS_KEY, _builds_keys_its_key_decides,
-                               FRAMEWORK_NAMESPACES, inspect.isclass)
+    return measured_functions(data_file, resolve, KEY_BUILDERS_KEY, _builds_keys_its_key_decides,
+                              FRAMEWORK_NAMESPACES, inspect.isclass)
 
 
 def _builds_keys_its_key_decides(cls):
@@ -113,11 +114,11 @@ def framework_array_functions(data_file, resolve):
     integer labels last), give one JAX array, and give no pytree when any of those arrays is a
     dict of it instead (``optax.global_norm``, ``optax.l2_loss``; not ``optax.apply_updates``,
     which maps a tree); a library not installed keeps its entries from ``data_file``."""
-    return _measured_functions(data_file, resolve, ARRAY_FUNCTIONS_KEY, _gives_one_array_of_arrays)
+    return measured_functions(data_file, resolve, ARRAY_FUNCTIONS_KEY, _gives_one_array_of_arrays)
 
 
-def _measured_functions(data_file, resolve, key, measure, namespaces=ARRAY_FUNCTION_NAMESPACES,
-                        kind=inspect.isfunction):
+def measured_functions(data_file, resolve, key, measure, namespaces=ARRAY_FUNCTION_NAMESPACES,
+                       kind=inspect.isfunction):
     """{dotted name: measured_with} for the public functions (or other ``kind``) of ``namespaces``
     that ``measure`` holds true of; a library not installed keeps its entries under ``key`` in
     ``data_file``."""
@@ -185,7 +186,7 @@ def framework_fresh_objects(data_file, resolve):
     are not equal (``optax.adam``: a transformation of new closures), so that as a static argument
     of a jitted function each call's result is a new cache key; a library not installed keeps its
     entries from ``data_file``."""
-    return _measured_functions(data_file, resolve, FRESH_OBJECTS_KEY, _new_on_every_call)
+    return measured_functions(data_file, resolve, FRESH_OBJECTS_KEY, _new_on_every_call)
 
 
 # The object given twice to a function that takes only ``*args`` and refuses none (``optax.chain(*transforms)``),
@@ -302,299 +303,7 @@ def _run_in_update(builder, parameters, tested):
     return None
 
 
-RECORDS_KEY = "framework_records"
-# The frameworks' pytree dataclasses that training code passes to jitted steps, each with how an
-# example is built: {dotted name: (the builder's name on the class or "", its keyword arguments)}.
-RECORD_CANDIDATES = {"flax.training.train_state.TrainState": "create"}
-
-
-def framework_records(data_file, resolve):
-    """{dotted name: {"builders", "fields", "arrays", "measured_with"}} for ``RECORD_CANDIDATES``: a pytree
-    dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, tracers in each of
-    ``fields`` (one tracer for each of ``arrays``) and no tracer in its other fields (``TrainState.step``
-    an array, ``params`` a tree, ``apply_fn`` static); a framework not installed keeps its entries from
-    ``data_file``."""
-    import dataclasses
-    import jax
-    import jax.numpy as jnp
-
-    read = {}
-
-    def body(record):
-        for field in dataclasses.fields(record):
-            value = getattr(record, field.name)
-            read[field.name] = (isinstance(value, jax.core.Tracer),
-                                any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(value)))
-        return 0
-    reading = jax.jit(body)
-    previous, found = recorded(data_file, RECORDS_KEY), {}
-    adam = resolve("optax.adam")
-    for name, builder in RECORD_CANDIDATES.items():
-        cls = resolve(name)
-        if cls is None or adam is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        read.clear()
-        reading(getattr(cls, builder)(apply_fn=lambda *a: a, params={"w": jnp.ones(3)}, tx=adam(0.1)))
-        package = name.split(".")[0]
-        found[name] = {"builders": [name, f"{name}.{builder}"], "fields": [f for f, (_, tree) in read.items() if tree],
-                       "arrays": [f for f, (array, _) in read.items() if array],
-                       "measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
-
-
-HOLDERS_KEY = "framework_static_holders"
-# Framework classes (or their builders) that may keep an argument as static data, that argument and the
-# jit they are given to: candidates; whether a new one makes that jit trace a step again is measured
-# (``framework_static_holders``).
-HOLDER_CANDIDATES = {"flax.nnx.Optimizer": ("tx", "flax.nnx.jit"), "flax.nnx.ModelAndOptimizer": ("tx", "flax.nnx.jit"),
-                     "flax.training.train_state.TrainState.create": ("tx", "jax.jit")}
-
-
-def framework_static_holders(data_file, resolve):
-    """{class or builder: the argument it keeps static, its position in a call (None: keyword-only),
-    the jit measured} for the ``HOLDER_CANDIDATES`` that, built anew each call around a new
-    ``optax.adam`` (a fresh object, ``framework_fresh_objects``), make their jit trace a step again on
-    every call, and, built anew around one shared ``optax.adam``, do not; a framework not installed
-    keeps its entries from ``data_file``."""
-    previous = recorded(data_file, HOLDERS_KEY)
-    found = {}
-    for name, (argument, transform) in HOLDER_CANDIDATES.items():
-        holder, adam, jit = resolve(name), resolve("optax.adam"), resolve(transform)
-        if holder is None or adam is None or jit is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        parameters = inspect.signature(holder.__init__ if isinstance(holder, type) else holder).parameters
-        position = list(parameters).index(argument) - isinstance(holder, type)  # after self
-        if parameters[argument].kind is inspect.Parameter.KEYWORD_ONLY:
-            position = None
-        shared = adam(1e-3)
-        if _traces_per_holder(name, holder, lambda: adam(1e-3), jit) == 3 \
-                and _traces_per_holder(name, holder, lambda: shared, jit) == 1:
-            package = name.partition(".")[0]
-            found[name] = {"argument": argument, "position": position, "transform": transform,
-                           "measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
-
-
-def _traces_per_holder(name, holder, make_tx, jit):
-    """How often a ``jit`` step traces over three calls, each given a new holder around ``make_tx()``: an
-    NNX one of a new module (``holder(module, tx, wrt=nnx.Param)``), else a new train state of new
-    parameters (``holder(apply_fn=..., params=..., tx=tx)``)."""
-    import jax.numpy as jnp
-    from flax import nnx
-
-    traces = []
-
-    @jit
-    def step(model, held, x):
-        traces.append(1)
-        return model(x) if name.startswith("flax.nnx") else held.apply_fn(held.params, x)
-    for seed in range(3):
-        if name.startswith("flax.nnx"):
-            model = nnx.Linear(2, 1, rngs=nnx.Rngs(seed))
-            step(model, holder(model, make_tx(), wrt=nnx.Param), jnp.ones((1, 2)))
-        else:
-            params = jnp.full((2, 1), float(seed))
-            step(None, holder(apply_fn=jnp.dot, params=params, tx=make_tx()), jnp.ones((1, 2)))
-    return len(traces)
-
-
-def rejected_by_jax_jit(instance):
-    """Whether ``jax.jit`` refuses ``instance`` as an argument: not a pytree of JAX types (a
-    linen Module; an Equinox Module holding functions, such as ``eqx.nn.MLP``'s activation)."""
-    import jax
-
-    try:
-        jax.jit(lambda module: 0)(instance)
-    except TypeError:
-        return True
-    return False
-
-
-ARRAY_METHODS_KEY = "framework_array_methods"
-# Framework classes whose objects training code keeps in the host loop, each with how a probe is built:
-# {dotted name: (the function that builds the probe object from the class, given ``resolve``)}.
-METHOD_CANDIDATES = {"optax.MultiSteps": lambda cls, resolve: cls(resolve("optax.sgd")(0.1), every_k_schedule=2)}
-
-
-def framework_array_methods(data_file, resolve):
-    """{dotted class name: {"methods": {method: dtype of its result}, "measured_with"}} for ``METHOD_CANDIDATES``:
-    the public methods of a probe object that, called eagerly with the object's own ``init`` state
-    (or with nothing), give one JAX array (``optax.MultiSteps(...).has_updated(state)``: a device
-    bool); a framework not installed keeps its entries from ``data_file``."""
-    import jax
-    import jax.numpy as jnp
-
-    previous, found = recorded(data_file, ARRAY_METHODS_KEY), {}
-    for name, build in METHOD_CANDIDATES.items():
-        cls = resolve(name)
-        if cls is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        probe = build(cls, resolve)
-        state = probe.init({"w": jnp.ones(3)})
-        methods = {}
-        for method in sorted(n for n in dir(probe) if not n.startswith("_")):
-            for args in ((state,), ()):
-                try:
-                    result = getattr(probe, method)(*args)
-                except Exception:  # noqa: BLE001 - arguments that do not fit say nothing
-                    continue
-                if isinstance(result, jax.Array):
-                    methods[method] = str(result.dtype)
-                break
-        package = name.split(".")[0]
-        found[name] = {"methods": methods, "measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
-
-
-STATIC_OBJECTS_KEY = "framework_static_objects"
-# The jits that may keep an object given to them as static data (``eqx.filter_jit`` keeps every leaf
-# that is not an array): candidates; whether a new one on each call traces the step again is measured.
-STATIC_OBJECT_JITS = ("equinox.filter_jit", "flax.nnx.jit", "jax.jit")
-
-
-def framework_static_objects(data_file, resolve):
-    """{jit: measured_with} for the ``STATIC_OBJECT_JITS`` that, given a new ``optax.adam`` (a fresh
-    object, ``framework_fresh_objects``) on each call, trace their function again on every call and,
-    given one shared, do not (``jax.jit`` refuses one); a framework not installed keeps its entry."""
-    previous, found = recorded(data_file, STATIC_OBJECTS_KEY), {}
-    adam = resolve("optax.adam")
-    for name in STATIC_OBJECT_JITS:
-        jit = resolve(name)
-        if jit is None or adam is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        shared = adam(1e-3)
-        if _traces_per_object(jit, lambda: adam(1e-3)) == 3 and _traces_per_object(jit, lambda: shared) == 1:
-            package = name.partition(".")[0]
-            found[name] = {"measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
-
-
-def _traces_per_object(jit, make_tx):
-    """How often ``jit`` traces a step over three calls, each given ``make_tx()``; None when it refuses it."""
-    import jax.numpy as jnp
-
-    traces = []
-
-    @jit
-    def step(tx, x):
-        traces.append(1)
-        return tx.init(x)
-    try:
-        for _ in range(3):
-            step(make_tx(), jnp.ones(2))
-    except TypeError:
-        return None
-    return len(traces)
-
-
-CONTAINERS_KEY = "framework_containers"
-
-
-def framework_containers(data_file, resolve):
-    """{dotted name: {"holds": "list" or "dict", measured_with}} for the public classes of
-    ``FRAMEWORK_NAMESPACES`` that, built around a list (a dict) of objects alone, give each object
-    back, the same one, by its index and in iteration (by its key): ``nnx.List``, ``nnx.Dict``, so
-    that ``self.heads["cls"]`` holds what the dict display given to ``nnx.Dict`` holds there; a
-    framework not installed keeps its entries from ``data_file``."""
-    import warnings
-
-    previous, found = recorded(data_file, CONTAINERS_KEY), {}
-    for namespace in FRAMEWORK_NAMESPACES:
-        module = resolve(namespace)
-        if module is None:
-            found.update({k: v for k, v in previous.items() if k.rpartition(".")[0] == namespace})
-            continue
-        package = namespace.partition(".")[0]
-        for name in sorted(n for n in dir(module) if not n.startswith("_")):
-            cls = getattr(module, name)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                holds = isinstance(cls, type) and _gives_items_back(cls)
-            if holds:
-                found[f"{namespace}.{name}"] = {"holds": holds,
-                                                "measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
-
-
-def _gives_items_back(cls):
-    """"list" or "dict" when ``cls`` built around a list (a dict) of two objects gives each back, else None."""
-    first, second = object(), object()
-    try:
-        held = cls([first, second])
-        if held[0] is first and held[1] is second and [*held][:2] == [first, second]:
-            return "list"
-    except Exception:  # noqa: BLE001 - a class that refuses a list holds none
-        pass
-    try:
-        held = cls({"a": first, "b": second})
-        return "dict" if held["a"] is first and held["b"] is second else None
-    except Exception:  # noqa: BLE001 - nor one that refuses a dict
-        return None
-
-
-REBUILDERS_KEY = "framework_rebuilders"
-# (module, the call that takes an object apart, its other arguments' names there, the call that
-# rebuilds it, the Module class a probe subclasses): candidates, measured by ``framework_rebuilders``.
-REBUILDER_CANDIDATES = (("flax.nnx", "split", (), "merge", "Module"),
-                        ("equinox", "partition", ("is_array",), "combine", "Module"))
-
-
-def framework_rebuilders(data_file, resolve):
-    """{rebuilder: {"parts_of": the call whose parts it takes, measured_with}} for the
-    ``REBUILDER_CANDIDATES`` whose rebuilt object, given the parts of an instance of a Module
-    subclass, is of that subclass (``nnx.merge(*nnx.split(m))``, ``eqx.combine(*eqx.partition(m,
-    eqx.is_array))``); a framework not installed keeps its entry."""
-    previous, found = recorded(data_file, REBUILDERS_KEY), {}
-    for namespace, split, extra, rebuild, base in REBUILDER_CANDIDATES:
-        module, name = resolve(namespace), f"{namespace}.{rebuild}"
-        if module is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        probe = type("Probe", (getattr(module, base),), {})()
-        try:
-            rebuilt = getattr(module, rebuild)(*getattr(module, split)(probe, *[getattr(module, e) for e in extra]))
-        except Exception:  # noqa: BLE001 - a pair that does not fit rebuilds nothing
-            continue
-        if type(rebuilt) is type(probe):
-            package = namespace.partition(".")[0]
-            found[name] = {"parts_of": f"{namespace}.{split}",
-                           "measured_with": f"{package} {importlib.metadata.version(package)}"}
-    return found
-
-
-CLASS_TRANSFORMS_KEY = "framework_class_transforms"
-CLASS_TRANSFORMS = ("equinox.filter_vmap", "equinox.filter_jit", "jax.vmap", "jax.jit", "jax.grad")
-
-
-def framework_class_transforms(data_file, resolve):
-    """{transform: measured_with} for the ``CLASS_TRANSFORMS`` that, applied to an ``eqx.Module`` class
-    and called (with split keys, for a vmap), give an instance of it (``eqx.filter_vmap(Layer)(keys)``)."""
-    previous, found, eqx, jax = recorded(data_file, CLASS_TRANSFORMS_KEY), {}, resolve("equinox"), resolve("jax")
-    for name in CLASS_TRANSFORMS:
-        if eqx is None or resolve(name) is None:
-            found.update({name: previous[name]} if name in previous else {})
-            continue
-        probe = type("Probe", (eqx.Module,), {"__annotations__": {"w": jax.Array},  # one array field, from the key
-                                              "__init__": lambda self, key: setattr(self, "w", key[:1] * 1.0)})
-        keys = jax.random.split(jax.random.PRNGKey(0), 3) if "vmap" in name else jax.random.PRNGKey(0)
-        try:
-            built = resolve(name)(probe)(keys)
-        except Exception:  # noqa: BLE001 - a transform that refuses a class builds none
-            continue
-        if type(built) is probe:
-            found[name] = {"measured_with": f"equinox {importlib.metadata.version('equinox')}"}
-    return found
-
-
 # Every key measured here and the function that measures it (``frameworks.framework_entries``).
 MEASURES = {ALIASES_KEY: framework_aliases, ARRAY_FUNCTIONS_KEY: framework_array_functions,
-            FRESH_OBJECTS_KEY: framework_fresh_objects, HOLDERS_KEY: framework_static_holders,
-            UPDATE_CALLBACKS_KEY: framework_update_callbacks, RECORDS_KEY: framework_records,
-            BODIES_KEY: framework_lax_bodies, KEY_BUILDERS_KEY: framework_key_builders,
-            ARRAY_METHODS_KEY: framework_array_methods, STATIC_OBJECTS_KEY: framework_static_objects,
-            CONTAINERS_KEY: framework_containers, REBUILDERS_KEY: framework_rebuilders,
-            CLASS_TRANSFORMS_KEY: framework_class_transforms}
+            FRESH_OBJECTS_KEY: framework_fresh_objects, UPDATE_CALLBACKS_KEY: framework_update_callbacks,
+            BODIES_KEY: framework_lax_bodies, KEY_BUILDERS_KEY: framework_key_builders}

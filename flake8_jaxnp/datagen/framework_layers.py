@@ -9,7 +9,8 @@ import inspect
 import sys
 
 from .array_holders import defined_as
-from .framework_functions import recorded, rejected_by_jax_jit
+from .framework_functions import recorded
+from .framework_objects import rejected_by_jax_jit
 
 
 LAYERS_KEY = "framework_layers"
@@ -66,8 +67,10 @@ def framework_layers(data_file, resolve):
 
 
 def _traced_fields(name, module):
-    """{"traced_fields": {"arrays": [...], "holders": [...]}}: the public attributes of an NNX or Equinox layer
-    that its framework's jit reads as tracers (``weight``) or holders of one (``BatchNorm``'s ``mean``); else {}."""
+    """{"traced_fields": {"arrays": [...], "holders": [...], "built_on_device": [...]}}: the public attributes
+    of an NNX or Equinox layer that its framework's jit reads as tracers (``weight``) or holders of one
+    (``BatchNorm``'s ``mean``), and those of the arrays that the layer built eagerly holds as device arrays
+    (``eqx.nn.Linear(...).weight``); else {}."""
     import importlib
     import jax
     if name.startswith("flax.linen."):
@@ -84,6 +87,7 @@ def _traced_fields(name, module):
             if kind:
                 found[kind].append(attr)
     jit(probe)(module)
+    found["built_on_device"] = [attr for attr in found["arrays"] if isinstance(getattr(module, attr), jax.Array)]
     return {"traced_fields": found} if found["arrays"] or found["holders"] else {}
 
 

@@ -14,8 +14,9 @@ import importlib.metadata
 import sys
 
 from .array_holders import array_holders, defined_as, traced_self_methods
-from .framework_functions import MEASURES, recorded, rejected_by_jax_jit
+from .framework_functions import MEASURES as FUNCTION_MEASURES, recorded
 from .framework_layers import LAYERS_KEY, framework_layers
+from .framework_objects import MEASURES as OBJECT_MEASURES, rejected_by_jax_jit
 from .param_initializers import KEY as PARAMS_KEY, framework_param_initializers
 from .tables import TRACER_ERRORS
 
@@ -63,7 +64,7 @@ def framework_entries(data_file, resolve):
     given to it, the classes that give the keys a key decides, the methods that give one array and the
     jits that keep a new object given to them static, and the dtype of a Linen parameter each initializer makes."""
     measures = {KEY: framework_transforms, MODULES_KEY: framework_modules, LAYERS_KEY: framework_layers,
-                PARAMS_KEY: framework_param_initializers, **MEASURES}
+                PARAMS_KEY: framework_param_initializers, **FUNCTION_MEASURES, **OBJECT_MEASURES}
     return {key: measure(data_file, resolve) for key, measure in measures.items()}
 
 

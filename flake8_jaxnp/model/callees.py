@@ -292,9 +292,10 @@ class Callees:
         binding = self._project_import(expr) if type(expr) is ast.Attribute else None
         return self._ask("rebound_global", binding) if binding else None
 
-    def jitted_result(self, callee):
-        """The shape of what a same-file jitted function returns (see project.records.result_shape),
-        when its transforms turn every leaf into an array; else None."""
+    def jitted_result(self, callee, call):
+        """The shape of what ``call`` of a same-file jitted function gives (see project.records.result_shape;
+        else a framework record it is given back, ``instances.record_result``), when its transforms turn
+        every leaf into an array; else None."""
         roots = self.roots
         traced = roots.traced.get(callee)
         if traced is None or self.names.parent.get(callee) is not self.names.tree or not callee.decorator_list:
@@ -305,7 +306,7 @@ class Callees:
         if callee not in self._results:
             returns = self._own_facts(callee)["returns"]
             self._results[callee] = jitted_result_shape(callee, self._module_records(), returns)
-        return self._results[callee]
+        return self._results[callee] or roots.instances.record_result(call, callee)
 
     def class_record(self, cls):
         """The shape (``{"record": ...}``) of a top-level pytree class of the file, or None."""

@@ -8,6 +8,7 @@ arrays, not ``self``, not Python config (``train: bool``, a defaulted ``n=2``).
 """
 import ast
 from collections import Counter
+from functools import lru_cache
 
 from .. import api
 from . import dtypes
@@ -96,6 +97,16 @@ class Conventions:
             facts = self.module_facts(found)
             return found.name if facts is not None and facts.get("rejected_by_jax_jit") else None
         return found if found is not None and api.framework_layers()[found].get("rejected_by_jax_jit") else None
+
+    def layer_field_on_device(self, expr):
+        """Whether ``obj.field`` reads an array that the framework layer ``obj`` holds on the device when built
+        eagerly (measured, ``built_on_device``: ``eqx.nn.Linear(...).weight``), ``obj`` a Name that holds one
+        (``instances.class_of``: its construction, kept by ``eqx.apply_updates``)."""
+        if type(expr.value) is not ast.Name or expr.attr not in _fields_built_on_device():
+            return False
+        found = self.instances.class_of(expr.value, named=self._class_or_layer)
+        facts = api.framework_layers().get(found, {}) if type(found) is str else {}
+        return expr.attr in facts.get("traced_fields", {}).get("built_on_device", ())
 
     def _class_or_layer(self, expr):
         """The same-file class, or the dotted name of the framework layer, that ``expr`` names."""
@@ -370,3 +381,10 @@ def python_annotation(annotation):
     if type(annotation) is ast.BinOp:  # bool | None
         return python_annotation(annotation.left)
     return type(annotation) is ast.Name and annotation.id in PYTHON_ANNOTATIONS
+
+
+@lru_cache(maxsize=None)
+def _fields_built_on_device():
+    """The fields some framework layer built eagerly holds device arrays in (``layer_field_on_device``)."""
+    return frozenset(field for facts in api.framework_layers().values()
+                     for field in facts.get("traced_fields", {}).get("built_on_device", ()))

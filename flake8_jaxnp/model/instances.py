@@ -18,7 +18,7 @@ import ast
 from functools import partial
 
 from .. import api
-from .carried import MAX_DEPTH as _MAX_DEPTH, CarriedStructure
+from .carried import MAX_DEPTH as _MAX_DEPTH, CarriedStructure, measured_record_methods
 from .stores import ObjectStores
 from .containers import LITERALS
 from .names import BindingKind
@@ -79,11 +79,13 @@ class Instances(CarriedStructure, ObjectStores):
         if not found:
             return None
         scope, bindings = found
-        classes, binding_classes = set(), set()
+        classes, binding_classes, by_methods = set(), set(), []
         for binding in bindings:
             if binding.kind is BindingKind.PARAM:
                 found_classes = self._parameter_classes(scope.node, binding.node, seen, named)
-            elif self._carried(binding, name.id):
+            elif self._carried(binding, name.id, methods=measured_record_methods()):
+                if not self._carried(binding, name.id):  # state, _ = step(state, x): checked against the class below
+                    by_methods.append(binding)
                 continue
             elif binding.kind is BindingKind.ASSIGN and type(binding.value) is ast.Call:
                 found_classes = self.classes_of(binding.value, seen, named)
@@ -98,7 +100,9 @@ class Instances(CarriedStructure, ObjectStores):
             classes |= found_classes
             binding_classes.add(found_classes)
         # (bindings of different classes: which one a use sees is the path's, not known here)
-        return frozenset(classes) if len(binding_classes) == 1 else None
+        if len(binding_classes) != 1:
+            return None
+        return self.carried_records(frozenset(classes), by_methods, name.id) if by_methods else frozenset(classes)
 
     def _returned_classes(self, func, seen, named, position=None):
         """The classes of what a same-file def named by ``func`` gives (at ``position`` of the tuple every

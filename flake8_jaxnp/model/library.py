@@ -71,6 +71,8 @@ def call(flow, call_node, qualname, args, traced_result):
         return Value(TRACER) if traced_result else Value(JAX) if on_device else None
     if qualname in api.framework_rebuilders() and any(v.traced for v in args):
         return Value(TRACER_TREE)  # nnx.merge(graphdef, params) of traced params: an object of tracers
+    if qualname in api.framework_module_arrays() and args and args[0].kind is NNX_GRAPH:
+        return Value(JAX_TREE)  # nnx.state(model) after an nnx.jit step: the Module's device arrays
     methods = api.framework_array_methods().get(qualname, {}).get("methods")
     if methods and flow.traced is None:  # optax.MultiSteps(...): in host code, has_updated(state) a device bool
         return Shaped(UNKNOWN, members=tuple((("call", name), Value(JAX, dtype)) for name, dtype in methods.items()))
@@ -220,6 +222,8 @@ def attribute(flow, expr, base):
     if qualname and flow.context.numpy_resolver is not None and flow.context.numpy_resolver(expr):
         return Value(NUMPY)  # config.MASK: another project module's NumPy constant
     if type(expr.ctx) is ast.Load and type(expr.value) is ast.Name:
+        if flow.traced is None and flow.context.layer_field_on_device(expr):
+            return Value(JAX)  # model.weight of model = eqx.nn.Linear(...) in host code
         return flow.context.stored_value(expr)  # foo.factors, stored from a jitted call in foo.fit()
     return UNKNOWN_VALUE
 

@@ -72,6 +72,7 @@ class Tracing:
         self.record = Constructors(names, self.array_annotation).record
         self.runs_layer = roots.conventions.runs_layer
         self.layer_dtype = roots.conventions.layer_dtype
+        self.layer_field_on_device = roots.conventions.layer_field_on_device
         self.dtype_resolver = callees.imported_dtype if callees.project is not None else None
         self.numpy_resolver = callees.imported_numpy if callees.project is not None else None
         self.flows = {}  # def, lambda or module -> its FunctionFlow (None: too deep to analyse)

@@ -53,8 +53,8 @@ class Surroundings(Protocol):
     def functions_passed(self, expr):
         """The same-file defs that the calls of its function give the parameter ``expr`` reads."""
 
-    def jitted_result(self, callee):
-        """The shape of what a same-file jitted def returns, or None."""
+    def jitted_result(self, callee, call):
+        """The shape of what ``call`` of a same-file jitted def gives, or None."""
 
     def updates_state(self, callee):
         """Whether a same-file jitted def writes its arguments' state back (``nnx.jit``)."""
@@ -73,6 +73,9 @@ class Surroundings(Protocol):
 
     def layer_dtype(self, func_expr, inputs, x64):
         """The dtype of what calling the framework layer ``func_expr`` on ``inputs`` gives, or None."""
+
+    def layer_field_on_device(self, expr):
+        """Whether ``obj.field`` reads a device array a framework layer built eagerly holds."""
 
     def record(self, func_expr):
         """The ``constructors.Record`` that calling ``func_expr`` builds, or None."""
@@ -470,7 +473,7 @@ class FunctionFlow:
             if callee in self.context.jitted_callables:
                 if self.context.updates_state(callee):
                     self._updated_objects(call, args, env)
-                return shaped(self.context.jitted_result(callee), jitted_result.kind)
+                return shaped(self.context.jitted_result(callee, call), jitted_result.kind)
             built = self.context.builds_jitted(callee)
             if built:
                 return builder_result(built)
