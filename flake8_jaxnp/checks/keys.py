@@ -23,8 +23,8 @@ from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.names import BindingKind
 from ..model.keys import deferred, every_call_consumers, key_name, reads_besides_key, rotation
-from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, held_name, lookup_key, positional,
-                            positional_names, walk_own)
+from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, held_name, lookup_key, parameters,
+                            positional, positional_names, walk_own)
 from . import describe, iterates_twice, repeats, rule
 from .key_consumers import UNSEEN, VMAP, Consumers, conditional
 from .remade_keys import remade_key_findings
@@ -251,11 +251,22 @@ class _KeyFlow:
         after_first = self._block(loop.body, dict(head))
         if _repeats(loop):
             self._again(loop, loop.body, after_first)
-            for body, arm in _fixed_arms(loop):
+            for body, arm in _fixed_arms(loop, self._steady_parameters(loop)):
                 self._in_arm(loop, body, arm, head)
         if used:  # what the body rebinds no longer holds the key consumed before the loop
             used = _forget(used, bound_names(*loop.body))
         return self._block(loop.orelse, _meet(used, after_first))
+
+    def _steady_parameters(self, loop):
+        """The scope's parameters that nothing in ``loop`` can change: read in it only by the tests of its
+        body's ``if`` statements, so neither bound, mutated (``pending.clear()``) nor handed to a call, and
+        no global or nonlocal name (which a function the loop calls may rebind)."""
+        func = self.scope_names.function
+        if not self.scope_names.is_function or isinstance(func, ast.Lambda):
+            return set()
+        tests = {id(node) for stmt in loop.body if type(stmt) is ast.If for node in ast.walk(stmt.test)}
+        elsewhere = {node.id for node in ast.walk(loop) if type(node) is ast.Name and id(node) not in tests}
+        return {arg.arg for arg in parameters(func)} - self.outer - elsewhere
 
     def _again(self, loop, body, after):
         """The loop's ``body`` run again with the consumptions ``after`` its previous iteration."""
@@ -507,14 +518,14 @@ class _KeyFlow:
         return f"for every leaf of {describe(repeater.func)}() on line {repeater.lineno}"
 
 
-def _fixed_arms(loop):
+def _fixed_arms(loop, steady):
     """(the loop's body with an ``if`` replaced by one of its arms, that arm) for each ``if`` of the
-    body whose test reads only names the loop does not bind (``if use_numpy:``, ``if not fold:``)."""
+    body whose test is one of the ``steady`` names the loop cannot change (``if use_numpy:``, ``if not fold:``)."""
     for at, stmt in enumerate(loop.body):
         if type(stmt) is not ast.If:
             continue
         test = stmt.test.operand if type(stmt.test) is ast.UnaryOp and type(stmt.test.op) is ast.Not else stmt.test
-        if type(test) is ast.Name and test.id not in bound_names(loop):
+        if type(test) is ast.Name and test.id in steady:
             for arm in (stmt.body, stmt.orelse) if stmt.orelse else (stmt.body,):
                 yield [*loop.body[:at], *arm, *loop.body[at + 1:]], arm
 

@@ -56,16 +56,18 @@ def trace_only_side_effects(model):
                                  given_tracers=False)
 
 
-def _logs(model, call, qualname):
-    """A logging call: ``logging.info(...)``, or a level method of a Logger that ``logging.getLogger``
-    gives (``logger.info("loss %s", loss)``)."""
+def _logged(model, call, qualname):
+    """The arguments a logging call shows, or None for another call: ``logging.info(...)``, or a level
+    method of a Logger that ``logging.getLogger`` gives (``logger.info("loss %s", loss)``); ``log``'s
+    first argument is its level, a number it does not show."""
     if qualname is not None:
         module, _, name = qualname.rpartition(".")
-        return module == "logging" and name in LOG_LEVELS
-    if type(call.func) is not ast.Attribute or call.func.attr not in LOG_LEVELS:
-        return False
-    built = model.built_by(call.func.value, every=True)
-    return bool(built) and all(model.qualname(made.func) in LOGGER_FACTORIES for made in built)
+        logs = module == "logging" and name in LOG_LEVELS
+    else:
+        name = call.func.attr if type(call.func) is ast.Attribute else None
+        built = model.built_by(call.func.value, every=True) if name in LOG_LEVELS else None
+        logs = bool(built) and all(model.qualname(made.func) in LOGGER_FACTORIES for made in built)
+    return (call.args[1:] if name == "log" else call.args) if logs else None
 
 
 def _side_effects(model, func, base, rebound, given_tracers=True):
@@ -221,10 +223,11 @@ def _always_passed(model, func, param):
 
 def _call(model, func, call, base, given_tracers):
     qualname = model.qualname(call.func)
-    if qualname == "builtins.print" or _logs(model, call, qualname):
+    shown = call.args if qualname == "builtins.print" else _logged(model, call, qualname)
+    if shown is not None:
         known = {}
-        if given_tracers and not all(_is_static(model, arg, 0, known) for arg in call.args) \
-                or not given_tracers and any(model.value(arg).is_array for arg in call.args):  # (not sep=, end=)
+        if given_tracers and not all(_is_static(model, arg, 0, known) for arg in shown) \
+                or not given_tracers and any(model.value(arg).is_array for arg in shown):  # (not sep=, end=)
             what = "print()" if qualname == "builtins.print" else f"{describe(call.func)}()"
             yield Finding.at(call, "JNP301", dict(base, what=what, fix="use jax.debug.print"))
     elif qualname == "jax.debug.print":
