@@ -497,7 +497,7 @@ class FunctionFlow:
         return returned or UNKNOWN_VALUE
 
     def _jitted_call(self, func, func_value):
-        """Whether ``func`` is jitted, so changes no container it is given (measured: jit traces on new ones)."""
+        """Whether ``func`` is jitted and writes no state back: it changes no container it is given (measured)."""
         callee = self.context.callee(func)
         return func_value.kind is JAX_TREE or callee in self.context.jitted_callables \
             and not self.context.updates_state(callee)
