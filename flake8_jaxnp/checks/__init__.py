@@ -50,9 +50,9 @@ def compiles(model):
     (``make_step()(x)``: it may jit anew), a ``lax`` loop that traces again per function object, or
     another module's jitted function with static arguments: JNP602 has no compilation to repeat
     otherwise."""
-    retracing = api.lax_traced_per_function()
-    return any(model.qualname(call.func) in model.staging_transforms or type(call.func) is ast.Call
-               or model.qualname(call.func) in retracing for call in model.nodes(ast.Call)) or any(
+    compiling = model.staging_transforms | api.lax_traced_per_function()
+    return any(type(call.func) is ast.Call or model.qualname(call.func) in compiling
+               for call in model.nodes(ast.Call)) or any(
         (model.transform_spec(d) or ("",))[0] in model.staging_transforms
         for f in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in f.decorator_list) \
         or calls_an_imported_jit_with(model, ("static_argnums", "static_argnames"))
