@@ -313,15 +313,15 @@ class Instances(CarriedStructure, ObjectStores):
         own = type(cls) is ast.ClassDef and positional_names(func)[:1] == [expr.id]
         return self.method(cls, "__call__") if own and not decorators & {"staticmethod", "classmethod"} else None
 
-    def overrides(self, call):
-        """The methods of same-file subclasses that ``self.m(x)`` in a method of a class runs instead
-        of the class's own ``m``, for an instance of the subclass: each one that defines ``m`` and
-        inherits the calling method (a base's ``__call__`` calling an abstract hook a subclass
-        implements); () for any other call."""
-        func = call.func
+    def overrides(self, func):
+        """The methods of same-file subclasses that ``self.m`` in a method of a class runs instead of
+        the class's own ``m``, for an instance of the subclass: each one that defines ``m`` and
+        inherits the method reading it (a base's ``__call__`` calling an abstract hook a subclass
+        implements, a base's ``__init__`` jitting ``self._step`` a subclass overrides); () for any
+        other expression."""
         if type(func) is not ast.Attribute or type(func.value) is not ast.Name:
             return ()
-        caller = self.names.enclosing_function(call)
+        caller = self.names.enclosing_function(func)
         cls = self.names.parent.get(caller)
         if type(cls) is not ast.ClassDef or positional_names(caller)[:1] != [func.value.id]:
             return ()
@@ -335,11 +335,11 @@ class Instances(CarriedStructure, ObjectStores):
 
     def method(self, cls, name):
         """The def of the method ``name`` in the ClassDef ``cls`` or, when its body binds no
-        such name, in its single base, a same-file class (and so on up), or None. Not for
-        ``__init__``: a subclass's generated one (a dataclass's) may take its place."""
+        such name, in its single base, a same-file class (and so on up), or None. Not past a
+        decorated class for ``__init__``: a generated one (a dataclass's) may take its place."""
         seen = set()
         while cls is not None and cls not in seen:
-            if name == "__init__" or len(cls.bases) != 1 or name in class_body_names(cls):
+            if name == "__init__" and cls.decorator_list or len(cls.bases) != 1 or name in class_body_names(cls):
                 return method_in(cls, name)
             seen.add(cls)
             cls = self.class_named(cls.bases[0])

@@ -387,7 +387,7 @@ class TraceRoots:
         if not funcs and func is None:  # jax.jit(model.apply): the variables take self's position, as numbered
             funcs = self.applies.applied_methods(arg, partial_keywords)  # partial(model.apply, method="encode")
             root = f"applied at line {arg.lineno} to {ast.unparse(arg)}" if funcs else None
-        for func in (func,) if func is not None else funcs:
+        for func in (func, *self.instances.overrides(arg)) if func is not None else funcs:  # jax.jit(self._step)
             if lax:
                 self.mark(func, Transform(transform_name, _STAGING, root),
                           traced_parameters(func, bound_positional, bound_names))

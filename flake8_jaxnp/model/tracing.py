@@ -213,7 +213,7 @@ class Tracing:
         self.flows[node] = flow
         reached = []
         for callee, call, args, keywords in flow.calls:
-            for each in (callee, *self.roots.instances.overrides(call)) if traced is not None else ():
+            for each in (callee, *self.roots.instances.overrides(call.func)) if traced is not None else ():
                 if self._spread(each, call, args, keywords, traced):  # (a subclass's override may run instead)
                     reached.append(each)
             if traced is not None:
