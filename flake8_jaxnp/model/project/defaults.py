@@ -23,7 +23,7 @@ from ..instances import given_by_calls
 from ..syntax import child_nodes, entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
-from .targets import INSTANCE_METHOD, PASSED_FUNCTION, TABLE_ENTRY, call_target, count_bindings
+from .targets import INSTANCE_METHOD, PASSED_FUNCTION, TABLE_ENTRY, call_target, count_bindings, looked_up
 
 
 def answer(found):
@@ -277,7 +277,7 @@ def looping_modules(project, name):
     return found
 
 
-def passed_values(project, files, path, factory, params, param, seen=frozenset(), bound=False):
+def passed_values(project, files, path, factory, params, param, seen=frozenset(), bound=False, agreeing=False):
     """[((module path, name), built, (calling module path, line))] for what the calls in ``files``
     of the top-level def or class ``factory`` of the module at ``path`` (positional parameters
     ``params``) pass as ``param``: a project function by name (a def of the calling module or an
@@ -289,7 +289,9 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     parameter (``def make_step(forward): ... return jax.jit(step)`` with ``step`` calling
     ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced. ``bound``: also a name
     bound once to a project function's or class's call (``net = Net(2.0)``; built empty: that call's
-    arguments are not read)."""
+    arguments are not read). ``agreeing``: what the parameter holds on every call (``kernel`` of ``def
+    gram(kernel, p, x)``, which calls it): [] unless every call gives the same known values and no module
+    that names the def refers to it otherwise (``jax.jit(gram)``, ``partial(gram, k)``: unseen callers)."""
     index = params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
@@ -308,13 +310,25 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
                 return None
             facts = project.summary(other)["functions"].get(given[1])
             return passed_values(project, files, other, given[1], facts["params"] if facts else [], given[2],
-                                 seen | {(other, *given[1:])}, bound)
+                                 seen | {(other, *given[1:])}, bound, agreeing) or None
         built = list(given[3:]) if given[0] in (_INSTANCE, _BOUND) else None
+        if built is None and given[1][-3:-2] == [TABLE_ENTRY]:  # KERNELS[name]: each entry it may give
+            return [(target, None, (other, line)) for target, _, skipped in table_functions(project, other, *given)
+                    if not skipped]
         target = project.target_of(other, *given[1:3]) if built is not None else project.target_of(other, *given)
         return [(target, built, (other, line)) if target is not None else None]
 
-    return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
-                           for call in _calls_of(project, other, version, factory)], handed, every=False)
+    naming = modules_naming(project, factory, files)
+    sites = [(other, call) for other, version in naming for call in _calls_of(project, other, version, factory)]
+    if not agreeing:
+        return given_by_calls(sites, handed, every=False)
+    each = [handed(site) for site in sites if project.target_of(site[0], *site[1][:2]) == (path, factory)]
+    given = {answer(sorted(answer(item[:2]) for item in items)) if items and None not in items else None
+             for items in each}
+    if len(given) != 1 or None in given or any(uses is None or f"\n{factory}\n" in uses for uses in (
+            _module_uses(project, other, version)[2] for other, version in naming)):
+        return []
+    return given_by_calls(each, list, every=False)
 
 
 def functions_run(project, path, unit, origin, binding, attributes, applied):
@@ -332,13 +346,14 @@ def functions_run(project, path, unit, origin, binding, attributes, applied):
     return [(*project._callee(origin, binding, attributes), False)]
 
 
-def passed_functions(project, path, unit, param, method=None):
+def passed_functions(project, path, unit, param, method=None, agreeing=False):
     """[((module path, unit), facts, positions self takes, unlinked)] for the functions that the
     project's calls of the top-level def or class around ``unit`` of the module at ``path`` (a class:
     its ``__init__``) pass as its parameter ``param`` (``passed_values``): one named there, or the def
     that a factory's call there returns (``Collector(policy=make_policy(cfg))``: ``make_policy.policy``).
     With ``method``, that method of the objects they pass built (``model.apply(p, x)`` of ``net =
-    Net(2.0); make_step(net)``: ``Net.apply``) instead. Unlinked: no call that hands it on is in its own
+    Net(2.0); make_step(net)``: ``Net.apply``) instead. ``agreeing``: those every call passes alike
+    (``passed_values``), for a def that calls its own parameter. Unlinked: no call that hands it on is in its own
     module, whose in-file model then cannot know what the parameter holds (``exact_score(log_density)``
     beside ``ring_log_density``, given by a script)."""
     factory, summary = unit.split(".")[0], project.summary(path)
@@ -349,7 +364,7 @@ def passed_functions(project, path, unit, param, method=None):
     files = [other for other in project.folder_files() if not is_test_module(other)]
     handing = {}  # (module path, name), built -> the modules of the calls that hand it on
     for target, built, (other, _) in passed_values(project, files, path, factory, facts["params"], param,
-                                                   bound=method is not None) if facts else ():
+                                                   bound=method is not None, agreeing=agreeing) if facts else ():
         handing.setdefault((target, built is not None), set()).add(other)
     found = []
     for ((other, name), built), modules in handing.items():
@@ -553,7 +568,8 @@ def _uses(text):
             target, returned = call_target(node.func, imports, local_functions), ""
         if target is not None:
             arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-            named = [(at, _given(value, imports, local_functions, outer, handed[0], made.get(outer, {})))
+            named = [(at, _given(value, imports, local_functions, outer, handed[0], made.get(outer, {}),
+                              counts.get(outer, ())))
                      for at, value in arguments]
             binding, attributes = target
             calls.setdefault(f"{attributes[-1] if attributes else binding[2]}{returned}", []).append(
@@ -582,8 +598,10 @@ def _handed_parameters(func, counts):
     return kept, func.args.kwarg.arg if func.args.kwarg is not None and func.args.kwarg.arg in kept else None
 
 
-def _given(value, imports, local_functions, outer, handed, made=None):
-    """What ``_calls_of`` records of an argument (see there), or None. ``made``: ``_made_by_call``'s."""
+def _given(value, imports, local_functions, outer, handed, made=None, shadowing=()):
+    """What ``_calls_of`` records of an argument (see there), or None. ``made``: ``_made_by_call``'s;
+    ``shadowing``: the names the def around the call binds, which a lookup in a dict of functions
+    (``KERNELS[name]``, ``targets.looked_up``) cannot be of."""
     if type(value) is ast.Name and value.id in handed:
         return _PARAMETER, outer.name, value.id
     if type(value) is ast.Name and made and value.id in made:
@@ -593,6 +611,9 @@ def _given(value, imports, local_functions, outer, handed, made=None):
     if any(numbers):
         result = _given(value.right if numbers[0] else value.left, imports, local_functions, outer, ())
         return (_COMPUTED, *result[1:3]) if result and result[0] == _INSTANCE else None
+    lookup = looked_up(value, imports, shadowing)
+    if lookup is not None:
+        return lookup
     if type(value) is not ast.Call:
         return call_target(value, imports, local_functions)
     target = call_target(value.func, imports, local_functions) if not any(

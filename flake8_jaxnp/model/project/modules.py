@@ -376,12 +376,16 @@ class Project(OtherModules):
                 always = always is True or caches and bool(always) and leaves_out(self, path, name, always)
                 if not (passed or named or always and caches):
                     continue
+                run = None
                 if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
                     holder, found = attributes[1], objects.method_run(path, name, *attributes[1:])
-                    if found is None:
+                    if found is None and attributes[2] == "__call__" and "." not in name:
+                        run = passed_functions(self, path, name, holder, agreeing=True)  # kernel(p, x) of a def
+                    elif found is None:
                         continue
-                    origin, binding, attributes = found
-                run = functions_run(self, path, name, origin, binding, attributes, applied)
+                    else:
+                        origin, binding, attributes = found
+                run = functions_run(self, path, name, origin, binding, attributes, applied) if run is None else run
                 for target, facts, skipped, unlinked in run:  # forward(p, x): each function the factory's calls pass
                     params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \
                         | set(named) if facts else set()
