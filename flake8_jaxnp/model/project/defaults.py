@@ -383,10 +383,15 @@ def table_functions(project, path, binding, attributes):
     """[((module path, unit), facts, positions the call does not give)] for the functions that a
     lookup recorded in the flows of the module at ``path`` may run (path ``[..., "LOSSES",
     TABLE_ENTRY, key, bound]``, ``flows.looked_up``): the entries of the dict display its module
-    binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined."""
+    binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined (also
+    through a module that imports the dict: ``gp.KERNELS``, ``from .kernels import KERNELS`` in gp.py)."""
     table = project.target_of(path, binding, attributes[:-3])
     summary = project.summary(table[0]) if table is not None else None
     entries = summary.get("tables", {}).get(table[1]) if summary else None
+    if summary and entries is None and table[1] not in summary["functions"]:
+        table = project._reexported(*table)
+        summary = project.summary(table[0]) if table is not None else None
+        entries = summary.get("tables", {}).get(table[1]) if summary else None
     found = [project._callee(table[0], *entry) for entry in entries_looked_up(
         [(key, (entry_binding, entry_path)) for key, entry_binding, entry_path in entries or ()], attributes[-2])]
     return [(target, facts, skipped + attributes[-1]) for target, facts, skipped in found if facts is not None]
@@ -414,6 +419,9 @@ def passed_arrays(project, name, params):
         given = next((value for at, value in given_values if at == where), None)
         if forwarding or given is None or given[0] not in (_INSTANCE, _COMPUTED):
             return None
+        if given[2][-3:-2] == [TABLE_ENTRY]:  # KERNELS["rbf"](p, x): what each entry it may give returns
+            entries = table_functions(project, other, *given[1:3])
+            return [True] if entries and all(facts.get("returns") == "jax" for _, facts, _ in entries) else None
         target = project.target_of(other, *given[1:3])
         summary = project.summary(target[0], defines=target[1]) if target is not None else None
         one_array = summary is not None and (summary["functions"].get(target[1], {}).get("returns") == "jax" or (
@@ -616,6 +624,6 @@ def _given(value, imports, local_functions, outer, handed, made=None, shadowing=
         return lookup
     if type(value) is not ast.Call:
         return call_target(value, imports, local_functions)
-    target = call_target(value.func, imports, local_functions) if not any(
+    target = call_target(value.func, imports, local_functions) or looked_up(value.func, imports, shadowing) if not any(
         type(a) is ast.Starred for a in value.args) and all(k.arg for k in value.keywords) else None
     return (_INSTANCE, *target, len(value.args), tuple(k.arg for k in value.keywords)) if target else None
