@@ -68,3 +68,32 @@ def test_what_a_call_through_a_dict_of_functions_gives_is_what_every_entry_it_ma
         "import jax.numpy as jnp\n\nfrom demo import gp\nfrom demo.update import bump\n\n\n"
         f"def main(name):\n    return bump(gp.KERNELS[{key}](1.0, jnp.ones(3)))\n")
     assert codes_at(lint(tmp_path, "demo/update.py")) == expected
+
+
+SCORER = '''import jax
+
+from .kernels import KERNELS
+
+
+class Scorer:
+    def __init__(self, name):
+        self.name = name
+        self.trace = []
+        self.score = jax.jit(self._score)
+
+    def _score(self, x):
+        s = KERNELS[self.name](1.0, x)
+        self.trace.append(s.max())
+        return s
+'''
+
+
+@pytest.mark.parametrize("wavy, expected", [
+    ("jnp.sin(scale * x)", [(14, "JNP303")]),
+    ("(jnp.sin(scale * x), x)", []),  # an entry gives a tuple: the join is no array
+])
+def test_a_call_through_an_imported_dict_of_functions_gives_what_its_entries_give_joined(tmp_path, wavy, expected):
+    _write(tmp_path, "wavy")
+    (tmp_path / "demo" / "kernels.py").write_text(KERNELS.replace("np.sin(scale * x)", wavy))
+    (tmp_path / "demo" / "score.py").write_text(SCORER)
+    assert codes_at(lint(tmp_path, "demo/score.py")) == expected

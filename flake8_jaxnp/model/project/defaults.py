@@ -126,6 +126,14 @@ class OtherModules:
         call in other modules gives a device array (``passed_arrays``)."""
         return self.answered("passed_arrays", [name, list(params)], passed_arrays(self, name, params))
 
+    def table_entries(self, binding, attributes):
+        """[[facts, module path as messages show it]] of each function a lookup in an imported project dict
+        of functions may give (``gp.KERNELS["rbf"]``: attributes ``["KERNELS", TABLE_ENTRY, key, 0]``,
+        ``table_functions``), when the project summarises every one; else []."""
+        found = [[facts, shown(target[0])] for target, facts, _ in table_functions(
+            self, self.path, binding, attributes, every=True)]
+        return self.answered("table_entries", [list(binding), list(attributes)], found)
+
     def looped_elsewhere(self, name):
         """[[module path as messages show it, line]]: the loops of other modules that call this
         file's function ``name`` (``defaults``)."""
@@ -331,12 +339,13 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     return given_by_calls(each, list, every=False)
 
 
-def table_functions(project, path, binding, attributes):
+def table_functions(project, path, binding, attributes, every=False):
     """[((module path, unit), facts, positions the call does not give)] for the functions that a
     lookup recorded in the flows of the module at ``path`` may run (path ``[..., "LOSSES",
     TABLE_ENTRY, key, bound]``, ``flows.looked_up``): the entries of the dict display its module
     binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined (also
-    through a module that imports the dict: ``gp.KERNELS``, ``from .kernels import KERNELS`` in gp.py)."""
+    through a module that imports the dict: ``gp.KERNELS``, ``from .kernels import KERNELS`` in gp.py).
+    ``every``: none unless the project summarises each entry the key may give."""
     table = project.target_of(path, binding, attributes[:-3])
     summary = project.summary(table[0]) if table is not None else None
     entries = summary.get("tables", {}).get(table[1]) if summary else None
@@ -346,6 +355,8 @@ def table_functions(project, path, binding, attributes):
         entries = summary.get("tables", {}).get(table[1]) if summary else None
     found = [project._callee(table[0], *entry) for entry in entries_looked_up(
         [(key, (entry_binding, entry_path)) for key, entry_binding, entry_path in entries or ()], attributes[-2])]
+    if every and any(facts is None for _, facts, _ in found):
+        return []
     return [(target, facts, skipped + attributes[-1]) for target, facts, skipped in found if facts is not None]
 
 
