@@ -7,9 +7,10 @@ import ast
 from ..facts import TIMERS
 from .names import BindingKind
 from .project.modules import shown
+from .project.targets import TABLE_ENTRY
 from .project.records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
 from .project.wrappers import forwarded_argument, wrapper_classes
-from .syntax import import_binding, module_imports, split_attributes
+from .syntax import import_binding, lookup_key, module_imports, split_attributes
 from .traced import Behaviour
 
 
@@ -70,6 +71,15 @@ class Callees:
             return self._instance(func_expr, binding) or self._handed_out(func_expr, binding)
         path, facts = imported
         return facts, shown(path)
+
+    def entry_facts(self, func_expr):
+        """[(facts, path shown)] of each function that a lookup in an imported project dict of functions may
+        give (``gp.KERNELS["rbf"]``, ``KERNELS[name]``: ``Project.table_entries``); [] for any other call."""
+        binding = self._project_import(func_expr.value) if type(func_expr) is ast.Subscript else None
+        if binding is None:
+            return []
+        return [tuple(entry) for entry in self._ask(
+            "table_entries", (binding[0], (*binding[1], TABLE_ENTRY, lookup_key(func_expr), 0)))]
 
     def _instance(self, func_expr, binding):
         """(facts, path shown) for a call that builds an object of a project class, this module's

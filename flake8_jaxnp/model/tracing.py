@@ -8,7 +8,7 @@ module, any number of calls and modules away (``project.Project.callers``). A fu
 later is analysed again, at most a few times.
 """
 import ast
-from functools import partial
+from functools import partial, reduce
 
 from ..facts import NNX_STATE_UPDATING, TREE_MAPS
 from .kinds import (ARRAY_ANNOTATIONS, JAX, NUMPY, PYTHON, TRACED_ARRAY, TRACED_PARAMETER,
@@ -292,15 +292,16 @@ class Tracing:
         return self._returned[key]
 
     def _summarised(self, call, args, keywords):
-        """What a call of another project module's function gives by its summary (``containers.summarised``)."""
+        """What a call of another project module's function gives by its summary (``containers.summarised``);
+        of a lookup in its dict of functions (``KERNELS[name](p, x)``), what each entry it may give does, joined."""
         helper = self.helper_facts(call.func)
         if helper is None:  # (in a traced body, what its objects hold is its trace's)
             func = self.names.enclosing_function(call)
             helper = self.callees.held_facts(call, func in self.traced or func in self.trace_time)
-        if helper is None:
-            return None
-        named = partial(dtypes.argument_dtype, call, helper[0].get("params", ()), self.names, self.dtype_resolver)
-        return summarised(helper[0], call, args, keywords, named)  # (a jitted function's summary has no params)
+        values = [summarised(facts, call, args, keywords, partial(  # (a jitted function's summary has no params)
+            dtypes.argument_dtype, call, facts.get("params", ()), self.names, self.dtype_resolver))
+            for facts, _ in ([helper] if helper is not None else self.callees.entry_facts(call.func))]
+        return None if not values or None in values else reduce(join, values)
 
     def returned_value(self, callee, flow):
         """What every ``return`` of ``callee`` gives in ``flow``, joined, or None when unknown."""

@@ -1,7 +1,7 @@
 """What the summaries say of a factory that calls a function it is given, or that jits anew."""
 import textwrap
 
-from flake8_jaxnp.model.project.targets import INSTANCE_METHOD, PASSED_FUNCTION
+from flake8_jaxnp.model.project.targets import INSTANCE_METHOD, PASSED_FUNCTION, TABLE_ENTRY
 from flake8_jaxnp.model.project.summaries import summarise
 from flake8_jaxnp.model.traced import transform_tables
 
@@ -93,3 +93,32 @@ def test_a_call_in_a_nested_def_the_step_differentiates_runs_under_that_transfor
         (applied, [[1, ["x"], True]], None),
         ([PASSED_FUNCTION, "loss"], [[0, ["x"], False], [1, ["y"], True]], "jax.grad"),
         (applied, [[1, ["x"], True]], "jax.grad")]
+
+
+BOUND_LOOKUP = textwrap.dedent('''
+    import functools
+
+    import jax
+
+    from .losses import LOSSES
+
+
+    def make_step(name, weight, forward):
+        loss_fn = functools.partial(LOSSES[name], weight=weight)
+
+        def step(p, x):
+            loss, grad = jax.value_and_grad(loss_fn)(p, x)
+            return jax.grad(forward, argnums=1)(p, x), loss, grad
+
+        return jax.jit(step)
+''').encode()
+
+
+def test_a_transform_applied_in_place_to_what_the_factory_holds_runs_it_under_that_transform():
+    """``jax.value_and_grad(loss_fn)(p, x)`` in the jitted step runs each loss ``LOSSES[name]`` may give
+    (the lookup the factory binds, ``around._local_lookups``), and ``jax.grad(forward, argnums=1)(p, x)``
+    what the factory's callers pass as ``forward``, each under its transform and in its positions."""
+    flows = summarise(BOUND_LOOKUP, transform_tables(())[0])["flows"]["make_step.step"]
+    assert sorted((entry[1], entry[2], entry[6], entry[7]) for entry in flows) == [
+        ([TABLE_ENTRY, None, 0], [[0, ["p"], True], [1, ["x"], True]], "jax.value_and_grad", [0]),
+        ([PASSED_FUNCTION, "forward"], [[0, ["p"], True], [1, ["x"], True]], "jax.grad", [1])]

@@ -23,7 +23,7 @@ from ..instances import given_by_calls
 from ..syntax import child_nodes, entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
-from .targets import INSTANCE_METHOD, PASSED_FUNCTION, TABLE_ENTRY, call_target, count_bindings
+from .targets import TABLE_ENTRY, call_target, count_bindings, looked_up
 
 
 def answer(found):
@@ -125,6 +125,14 @@ class OtherModules:
         """The parameters of this file's top-level function ``name`` (positional ``params``) that every
         call in other modules gives a device array (``passed_arrays``)."""
         return self.answered("passed_arrays", [name, list(params)], passed_arrays(self, name, params))
+
+    def table_entries(self, binding, attributes):
+        """[[facts, module path as messages show it]] of each function a lookup in an imported project dict
+        of functions may give (``gp.KERNELS["rbf"]``: attributes ``["KERNELS", TABLE_ENTRY, key, 0]``,
+        ``table_functions``), when the project summarises every one; else []."""
+        found = [[facts, shown(target[0])] for target, facts, _ in table_functions(
+            self, self.path, binding, attributes, every=True)]
+        return self.answered("table_entries", [list(binding), list(attributes)], found)
 
     def looped_elsewhere(self, name):
         """[[module path as messages show it, line]]: the loops of other modules that call this
@@ -277,7 +285,7 @@ def looping_modules(project, name):
     return found
 
 
-def passed_values(project, files, path, factory, params, param, seen=frozenset(), bound=False):
+def passed_values(project, files, path, factory, params, param, seen=frozenset(), bound=False, agreeing=False):
     """[((module path, name), built, (calling module path, line))] for what the calls in ``files``
     of the top-level def or class ``factory`` of the module at ``path`` (positional parameters
     ``params``) pass as ``param``: a project function by name (a def of the calling module or an
@@ -289,7 +297,9 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     parameter (``def make_step(forward): ... return jax.jit(step)`` with ``step`` calling
     ``forward(p, x)``, ``flows.PASSED_FUNCTION``) runs each function traced. ``bound``: also a name
     bound once to a project function's or class's call (``net = Net(2.0)``; built empty: that call's
-    arguments are not read)."""
+    arguments are not read). ``agreeing``: what the parameter holds on every call (``kernel`` of ``def
+    gram(kernel, p, x)``, which calls it): [] unless every call gives the same known values and no module
+    that names the def refers to it otherwise (``jax.jit(gram)``, ``partial(gram, k)``: unseen callers)."""
     index = params.index(param) if param in params else None
     for other in files:
         project.reach_inputs.read(other)
@@ -308,72 +318,45 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
                 return None
             facts = project.summary(other)["functions"].get(given[1])
             return passed_values(project, files, other, given[1], facts["params"] if facts else [], given[2],
-                                 seen | {(other, *given[1:])}, bound)
+                                 seen | {(other, *given[1:])}, bound, agreeing) or None
         built = list(given[3:]) if given[0] in (_INSTANCE, _BOUND) else None
+        if built is None and given[1][-3:-2] == [TABLE_ENTRY]:  # KERNELS[name]: each entry it may give
+            return [(target, None, (other, line)) for target, _, skipped in table_functions(project, other, *given)
+                    if not skipped]
         target = project.target_of(other, *given[1:3]) if built is not None else project.target_of(other, *given)
         return [(target, built, (other, line)) if target is not None else None]
 
-    return given_by_calls([(other, call) for other, version in modules_naming(project, factory, files)
-                           for call in _calls_of(project, other, version, factory)], handed, every=False)
+    naming = modules_naming(project, factory, files)
+    sites = [(other, call) for other, version in naming for call in _calls_of(project, other, version, factory)]
+    if not agreeing:
+        return given_by_calls(sites, handed, every=False)
+    each = [handed(site) for site in sites if project.target_of(site[0], *site[1][:2]) == (path, factory)]
+    given = {answer(sorted(answer(item[:2]) for item in items)) if items and None not in items else None
+             for items in each}
+    if len(given) != 1 or None in given or any(uses is None or f"\n{factory}\n" in uses for uses in (
+            _module_uses(project, other, version)[2] for other, version in naming)):
+        return []
+    return given_by_calls(each, list, every=False)
 
 
-def functions_run(project, path, unit, origin, binding, attributes, applied):
-    """[((module path, unit), facts, positions self takes, unlinked)] for what a call recorded in the
-    flows of ``unit`` of the module at ``path`` runs: each function the project's calls pass the
-    parameter it calls (``passed_functions``), each entry a dict lookup may give (``table_functions``),
-    else the one function or method it names (``origin``: the module whose imports name it). Unlinked:
-    the in-file model of the function's module cannot tie the call to it, so the reach says it even from
-    that module: a function other modules hand in, or an entry of a lookup called as it is (one a
-    transform takes, ``jax.grad(LOSSES[name])``, that model follows: ``applied``, the call's transform)."""
-    if binding is None and attributes[0] == PASSED_FUNCTION:
-        return passed_functions(project, path, unit, *attributes[1:2], *attributes[3:])
-    if attributes[-3:-2] == [TABLE_ENTRY]:
-        return [(*entry, applied is None) for entry in table_functions(project, origin, binding, attributes)]
-    return [(*project._callee(origin, binding, attributes), False)]
-
-
-def passed_functions(project, path, unit, param, method=None):
-    """[((module path, unit), facts, positions self takes, unlinked)] for the functions that the
-    project's calls of the top-level def or class around ``unit`` of the module at ``path`` (a class:
-    its ``__init__``) pass as its parameter ``param`` (``passed_values``): one named there, or the def
-    that a factory's call there returns (``Collector(policy=make_policy(cfg))``: ``make_policy.policy``).
-    With ``method``, that method of the objects they pass built (``model.apply(p, x)`` of ``net =
-    Net(2.0); make_step(net)``: ``Net.apply``) instead. Unlinked: no call that hands it on is in its own
-    module, whose in-file model then cannot know what the parameter holds (``exact_score(log_density)``
-    beside ``ring_log_density``, given by a script)."""
-    factory, summary = unit.split(".")[0], project.summary(path)
-    facts = summary["functions"].get(factory)
-    if facts is None and f"{factory}.__init__" in summary["methods"]:
-        facts = {"params": summary["methods"][f"{factory}.__init__"]["params"][1:]}
-    project.reach_inputs.listed(project.folder_files())
-    files = [other for other in project.folder_files() if not is_test_module(other)]
-    handing = {}  # (module path, name), built -> the modules of the calls that hand it on
-    for target, built, (other, _) in passed_values(project, files, path, factory, facts["params"], param,
-                                                   bound=method is not None) if facts else ():
-        handing.setdefault((target, built is not None), set()).add(other)
-    found = []
-    for ((other, name), built), modules in handing.items():
-        if method is not None:  # (a method of the class an object was built of; None of a function's)
-            found.extend([(*project._callee(other, None, [name, INSTANCE_METHOD, method]), other not in modules)]
-                         if built else [])
-        elif not built:
-            found.append((*project._callee(other, None, [name]), other not in modules))
-        else:
-            gives = (project.summary(other, defines=name) or {}).get("functions", {}).get(name, {}).get("gives")
-            found.extend([((other, f"{name}.{gives['name']}"), gives, 0, other not in modules)] if gives else [])
-    return [entry for entry in found if entry[1] is not None]
-
-
-def table_functions(project, path, binding, attributes):
+def table_functions(project, path, binding, attributes, every=False):
     """[((module path, unit), facts, positions the call does not give)] for the functions that a
     lookup recorded in the flows of the module at ``path`` may run (path ``[..., "LOSSES",
     TABLE_ENTRY, key, bound]``, ``flows.looked_up``): the entries of the dict display its module
-    binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined."""
+    binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined (also
+    through a module that imports the dict: ``gp.KERNELS``, ``from .kernels import KERNELS`` in gp.py).
+    ``every``: none unless the project summarises each entry the key may give."""
     table = project.target_of(path, binding, attributes[:-3])
     summary = project.summary(table[0]) if table is not None else None
     entries = summary.get("tables", {}).get(table[1]) if summary else None
+    if summary and entries is None and table[1] not in summary["functions"]:
+        table = project._reexported(*table)
+        summary = project.summary(table[0]) if table is not None else None
+        entries = summary.get("tables", {}).get(table[1]) if summary else None
     found = [project._callee(table[0], *entry) for entry in entries_looked_up(
         [(key, (entry_binding, entry_path)) for key, entry_binding, entry_path in entries or ()], attributes[-2])]
+    if every and any(facts is None for _, facts, _ in found):
+        return []
     return [(target, facts, skipped + attributes[-1]) for target, facts, skipped in found if facts is not None]
 
 
@@ -399,6 +382,9 @@ def passed_arrays(project, name, params):
         given = next((value for at, value in given_values if at == where), None)
         if forwarding or given is None or given[0] not in (_INSTANCE, _COMPUTED):
             return None
+        if given[2][-3:-2] == [TABLE_ENTRY]:  # KERNELS["rbf"](p, x): what each entry it may give returns
+            entries = table_functions(project, other, *given[1:3])
+            return [True] if entries and all(facts.get("returns") == "jax" for _, facts, _ in entries) else None
         target = project.target_of(other, *given[1:3])
         summary = project.summary(target[0], defines=target[1]) if target is not None else None
         one_array = summary is not None and (summary["functions"].get(target[1], {}).get("returns") == "jax" or (
@@ -553,8 +539,8 @@ def _uses(text):
             target, returned = call_target(node.func, imports, local_functions), ""
         if target is not None:
             arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-            named = [(at, _given(value, imports, local_functions, outer, handed[0], made.get(outer, {})))
-                     for at, value in arguments]
+            named = [(at, _given(value, imports, local_functions, outer, handed[0], made.get(outer, {}),
+                                 counts.get(outer, ()))) for at, value in arguments]
             binding, attributes = target
             calls.setdefault(f"{attributes[-1] if attributes else binding[2]}{returned}", []).append(
                 (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
@@ -582,8 +568,10 @@ def _handed_parameters(func, counts):
     return kept, func.args.kwarg.arg if func.args.kwarg is not None and func.args.kwarg.arg in kept else None
 
 
-def _given(value, imports, local_functions, outer, handed, made=None):
-    """What ``_calls_of`` records of an argument (see there), or None. ``made``: ``_made_by_call``'s."""
+def _given(value, imports, local_functions, outer, handed, made=None, shadowing=()):
+    """What ``_calls_of`` records of an argument (see there), or None. ``made``: ``_made_by_call``'s;
+    ``shadowing``: the names the def around the call binds, which a lookup in a dict of functions
+    (``KERNELS[name]``, ``targets.looked_up``) cannot be of."""
     if type(value) is ast.Name and value.id in handed:
         return _PARAMETER, outer.name, value.id
     if type(value) is ast.Name and made and value.id in made:
@@ -593,8 +581,11 @@ def _given(value, imports, local_functions, outer, handed, made=None):
     if any(numbers):
         result = _given(value.right if numbers[0] else value.left, imports, local_functions, outer, ())
         return (_COMPUTED, *result[1:3]) if result and result[0] == _INSTANCE else None
+    lookup = looked_up(value, imports, shadowing)
+    if lookup is not None:
+        return lookup
     if type(value) is not ast.Call:
         return call_target(value, imports, local_functions)
-    target = call_target(value.func, imports, local_functions) if not any(
+    target = call_target(value.func, imports, local_functions) or looked_up(value.func, imports, shadowing) if not any(
         type(a) is ast.Starred for a in value.args) and all(k.arg for k in value.keywords) else None
     return (_INSTANCE, *target, len(value.args), tuple(k.arg for k in value.keywords)) if target else None

@@ -96,7 +96,7 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (None, [PARAMETER_METHOD, called, node.func.attr])
         elif called in own and not bindings[called] and type(runs) is ast.Name:  # model(x): as its callers say
             target = (None, [PARAMETER_METHOD, called, "__call__"])
-        elif called in outer and called not in bindings and node.func is runs and type(runs) is ast.Name:
+        elif called in outer and called not in bindings and type(runs) is ast.Name:
             held = outer[called]  # forward(p, x): what the outer def's callers pass (or the lookup it holds)
             target = (None, [PASSED_FUNCTION, held]) if type(held) is str else held
         elif called in bindings:  # a local or a parameter shadows the name (fn = LOSSES[name]: a lookup)

@@ -18,8 +18,9 @@ from ..syntax import module_imports
 from ..traced import transform_tables
 from . import cache
 from .cache import MEMORY
-from .defaults import (OtherModules, answer, calls_keeping_default, functions_run, is_test_module, leaves_out,
-                       modules_naming, passed_functions, shown, table_functions)
+from .called import functions_run, passed_functions
+from .defaults import (OtherModules, answer, calls_keeping_default, is_test_module, leaves_out, modules_naming, shown,
+                       table_functions)
 from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
                       given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
                       top_package)
@@ -34,7 +35,7 @@ NUMPY = "(numpy)"  # the part of a summary numpy_summary gives (no def's name)
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes",
-             "passed_arrays", "given_dtypes", "project_module", "held_object")
+             "passed_arrays", "given_dtypes", "project_module", "held_object", "table_entries")
 # Summary parts that a question of classes, constants or held kinds reads, and the roots' (kept as a def's part).
 PARTS, ROOTS = (CLASSES, NUMPY, HELD), "(roots)"
 
@@ -376,11 +377,9 @@ class Project(OtherModules):
                 always = always is True or caches and bool(always) and leaves_out(self, path, name, always)
                 if not (passed or named or always and caches):
                     continue
-                if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class
+                if binding is None and attributes[0] == PARAMETER_METHOD:  # model.loss(x): model's class, if known
                     holder, found = attributes[1], objects.method_run(path, name, *attributes[1:])
-                    if found is None:
-                        continue
-                    origin, binding, attributes = found
+                    origin, binding, attributes = found or (path, binding, attributes)
                 run = functions_run(self, path, name, origin, binding, attributes, applied)
                 for target, facts, skipped, unlinked in run:  # forward(p, x): each function the factory's calls pass
                     params = {facts["params"][i + skipped] for i in passed if i + skipped < len(facts["params"])} \

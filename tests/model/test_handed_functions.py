@@ -1,0 +1,99 @@
+"""A function every call of a top-level def hands to a parameter the def calls runs traced where the
+def is traced: a def by name, or each entry a lookup in a dict of functions may give
+(``gram(KERNELS[name], p, x)``); callers that hand different functions, or a module that names the
+def otherwise (its callers unseen), leave it unknown."""
+import pytest
+
+from test_project import codes_at, lint
+
+KERNELS = '''import jax.numpy as jnp
+import numpy as np
+
+
+def smooth(scale, x):
+    return jnp.exp(-scale * x)
+
+
+def wavy(scale, x):
+    return np.sin(scale * x)
+
+
+KERNELS = {"smooth": smooth, "wavy": wavy}
+'''
+GRAM = '''import jax
+import jax.numpy as jnp
+
+from .kernels import KERNELS, smooth, wavy
+
+
+def gram(kernel, scale, x):
+    return kernel(scale, x) + jnp.eye(x.shape[0])
+
+
+@jax.jit
+def loss(scale, x):
+    return jnp.sum(gram({given}, scale, x))
+{more}'''
+
+
+def _write(root, given, more=""):
+    package = root / "demo"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "kernels.py").write_text(KERNELS)
+    (package / "gp.py").write_text(GRAM.format(given=given, more=more))
+
+
+@pytest.mark.parametrize("given, more, expected", [
+    ('KERNELS["wavy"]', "", [(10, "JNP201")]),
+    ("KERNELS[NAME]", "\n\nNAME = 'smooth'\n", [(10, "JNP201")]),  # a key not a constant: every entry
+    ("wavy", "", [(10, "JNP201")]),
+    ('KERNELS["smooth"]', "", []),
+    ("wavy", "\n\ndef host(x):\n    return gram(smooth, 1.0, x)\n", []),  # callers disagree
+    ("wavy", "\n\ndef host(x):\n    return gram(wavy, 1.0, x)\n", [(10, "JNP201")]),  # they agree
+    ("wavy", "\n\nUNSEEN = jax.jit(gram)\n", []),  # named otherwise: its callers are not all seen
+])
+def test_a_function_every_caller_hands_to_a_def_that_calls_it_is_traced_with_it(tmp_path, given, more, expected):
+    _write(tmp_path, given, more)
+    assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected
+
+
+@pytest.mark.parametrize("key, expected", [('"smooth"', [(5, "JNP501")]), ('"wavy"', []), ("name", [])])
+def test_what_a_call_through_a_dict_of_functions_gives_is_what_every_entry_it_may_give_returns(
+        tmp_path, key, expected):
+    _write(tmp_path, "wavy")
+    (tmp_path / "demo" / "update.py").write_text(
+        "import numpy as np\n\n\ndef bump(K):\n    K[np.diag_indices_from(K)] += 1.0\n    return K\n")
+    (tmp_path / "demo" / "run.py").write_text(
+        "import jax.numpy as jnp\n\nfrom demo import gp\nfrom demo.update import bump\n\n\n"
+        f"def main(name):\n    return bump(gp.KERNELS[{key}](1.0, jnp.ones(3)))\n")
+    assert codes_at(lint(tmp_path, "demo/update.py")) == expected
+
+
+SCORER = '''import jax
+
+from .kernels import KERNELS
+
+
+class Scorer:
+    def __init__(self, name):
+        self.name = name
+        self.trace = []
+        self.score = jax.jit(self._score)
+
+    def _score(self, x):
+        s = KERNELS[self.name](1.0, x)
+        self.trace.append(s.max())
+        return s
+'''
+
+
+@pytest.mark.parametrize("wavy, expected", [
+    ("jnp.sin(scale * x)", [(14, "JNP303")]),
+    ("(jnp.sin(scale * x), x)", []),  # an entry gives a tuple: the join is no array
+])
+def test_a_call_through_an_imported_dict_of_functions_gives_what_its_entries_give_joined(tmp_path, wavy, expected):
+    _write(tmp_path, "wavy")
+    (tmp_path / "demo" / "kernels.py").write_text(KERNELS.replace("np.sin(scale * x)", wavy))
+    (tmp_path / "demo" / "score.py").write_text(SCORER)
+    assert codes_at(lint(tmp_path, "demo/score.py")) == expected
