@@ -24,7 +24,7 @@ MISSING_JAX_IMPORT = "missing-jax-import"  # ImportError for a name JAX does not
 TRACED_SLICE = "traced-slice"  # IndexError: slice entries must be static integers
 SEQUENCE_ARGUMENT = "sequence-argument"  # jax.numpy's TypeError for a list or tuple argument
 DELETED_BUFFER = "deleted-buffer"  # "Array has been deleted": a donated buffer used again
-UNTRACEABLE_SELF = "untraceable-self"  # TypeError for a jitted method's self (at its first decorator)
+UNTRACEABLE_SELF = "untraceable-self"  # TypeError for a jitted argument (a method's self: at its first decorator)
 # Observations of the JNP3xx/JNP6xx probes.
 STALE_STATIC_SELF = "stale-static-self"  # an attribute assigned on an object a jitted method ran on
 KEY_REUSE = "key-reuse"  # a jax.random sampler or split consumed key data consumed before
@@ -87,8 +87,8 @@ DESCRIPTIONS = {
     TRACED_SLICE: "the case raises JAX's `IndexError` for slice entries that are not static integers at the line",
     SEQUENCE_ARGUMENT: "the case raises jax.numpy's `TypeError` for a Python list or tuple argument at the line",
     DELETED_BUFFER: "the case uses a donated array at the line and JAX raises that it has been deleted",
-    UNTRACEABLE_SELF: "calling the jitted method raises `TypeError` because JAX cannot trace its `self` "
-                      "(reported at the method's first decorator)",
+    UNTRACEABLE_SELF: "calling the jitted function raises `TypeError` because JAX cannot trace an argument "
+                      "(a method's `self`: reported at the method's first decorator)",
     STALE_STATIC_SELF: "the line assigns an attribute that the jitted method reads, on an object the method "
                        "already ran on with `self` static",
     KEY_REUSE: "a `jax.random` sampler or `split` at the line consumes key data that was consumed before",

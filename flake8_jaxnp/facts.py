@@ -9,6 +9,8 @@ MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "setdefault",
     "popitem", "discard", "appendleft", "extendleft", "popleft", "sort", "reverse",
 })
+# Builtins that advance the iterator they are given (a container whose state changes on each call).
+ADVANCING_BUILTINS = frozenset({"next"})
 # Methods where ``self.x = ...`` builds the object rather than mutating a live one.
 CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "setup", "__setstate__"})
 # Host random number generators of the standard library's ``random`` module.

@@ -20,9 +20,8 @@ STATIC_OPTIONS = frozenset({"static_argnums", "static_argnames"})
 @rule("JNP205")
 def traced_self_method(model):
     yield from _rejected_arguments(model)
-    registered = _registered_names(model)
     for cls in model.nodes(ast.ClassDef):
-        plain = _plain_class(model, cls) and cls.name not in registered
+        plain = model.untraceable_class(cls)
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
@@ -50,9 +49,10 @@ def _traced_class(model, cls, method, qualnames):
 
 
 def _rejected_arguments(model):
-    """A framework object that ``jax.jit`` refuses (a linen Module, ``eqx.nn.MLP``: measured) given
-    as a traced argument of a jitted function: ``jax.jit(f)(model, x)``, ``fast(model, x)`` with
-    ``fast = jax.jit(f)``, ``step(model, x)`` with ``@jax.jit def step``."""
+    """An object that ``jax.jit`` refuses (``rejected_by_jax_jit``: a linen Module, ``eqx.nn.MLP``,
+    measured; an object of a same-file class JAX cannot flatten) given as a traced argument of a jitted
+    function: ``jax.jit(f)(model, x)``, ``fast(model, x)`` with ``fast = jax.jit(f)``, ``step(model, x)``
+    with ``@jax.jit def step``."""
     for call in model.nodes(ast.Call):
         jitted = jitted_by(model, call.func)
         if jitted is None or jitted[0] not in JAX_JITS:
@@ -68,26 +68,9 @@ def _rejected_arguments(model):
             if found is not None:
                 yield Finding.at(call, "JNP205", {
                     "transform": transform, "traces": f"traces its argument {position}",
-                    "cls": found, "fix": "mark it static, use the framework's own jit (eqx.filter_jit, nnx.jit), "
-                                         "or pass the arrays (model.apply's variables)"})
+                    "cls": found, "fix": "mark it static, pass its arrays (model.apply's variables), "
+                                         "or use the framework's own jit (eqx.filter_jit, nnx.jit)"})
                 break
-
-
-def _plain_class(model, cls):
-    """A class without decorators, metaclass or bases other than object: JAX cannot flatten its
-    instances unless it is registered."""
-    return not cls.decorator_list and not cls.keywords and all(
-        model.qualname(base) == "builtins.object" for base in cls.bases)
-
-
-def _registered_names(model):
-    """Names handed to a pytree registration call (jax.tree_util.register_pytree_node(C, ...))."""
-    names = set()
-    for call in model.nodes(ast.Call):
-        qualname = model.qualname(call.func) or ""
-        if "register" in qualname.rpartition(".")[2] and call.args and isinstance(call.args[0], ast.Name):
-            names.add(call.args[0].id)
-    return names
 
 
 def _traces_self(method, keywords):
@@ -105,7 +88,7 @@ def stale_static_self(model):
     or a static argument) and reads, assigned after a call."""
     static_options = any(k.arg in STATIC_OPTIONS for call in model.nodes(ast.Call) for k in call.keywords)
     for cls in model.nodes(ast.ClassDef):
-        if not _plain_class(model, cls):
+        if not model.plain_class(cls):
             continue
         methods = {method.name: _attributes_of(method, "self") for method in cls.body
                    if isinstance(method, ast.FunctionDef) and _static_self(model, method)}

@@ -8,7 +8,8 @@ PARAM, runs only for eager callers, so its effects are not reported.
 import ast
 
 from .. import api
-from ..facts import CLOCKS, CONSTRUCTORS, LOG_LEVELS, LOGGER_FACTORIES, MUTATING_METHODS, STDLIB_RANDOM
+from ..facts import (ADVANCING_BUILTINS, CLOCKS, CONSTRUCTORS, LOG_LEVELS, LOGGER_FACTORIES, MUTATING_METHODS,
+                     STDLIB_RANDOM)
 from ..findings import Finding
 from ..model.kinds import PYTHON
 from ..model.names import DEFINITIONS, BindingKind
@@ -16,7 +17,7 @@ from ..model.syntax import argument_for, none_tested, parameters, positional, po
 from . import describe, rule
 
 CONTAINER_TYPES = frozenset({
-    "builtins.list", "builtins.dict", "builtins.set", "collections.deque",
+    "builtins.list", "builtins.dict", "builtins.set", "builtins.iter", "collections.deque",
     "collections.defaultdict", "collections.OrderedDict", "collections.Counter",
 })
 # Calls whose result is a plain Python value whatever they are given (len of a tracer is its
@@ -241,14 +242,28 @@ def _call(model, func, call, base, given_tracers):
         fix = ("pass the time in as an argument" if qualname in CLOCKS
                else "use jax.random with a key passed in as an argument")
         yield Finding.at(call, "JNP305", dict(base, func=describe(call.func), fix=fix))
-    elif isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
-        stored = call.args + [k.value for k in call.keywords]
-        owner = _outer_container(model, func, call.func.value, stored)
+    else:
+        mutation = _mutation(call, qualname)
+        if mutation is None:
+            return
+        target, stored, advanced = mutation
+        owner = _outer_container(model, func, target, stored, updated=advanced)
         if owner is None and (not model.keeps_module_state(func) or model.keeps_appended(func)) \
-                and _self_container(model, func, call.func.value) and any(_escapes(model, v) for v in stored):
-            owner = describe(call.func.value)  # self.losses.append(loss): the tracer outlives the trace
+                and _self_container(model, func, target) and any(_escapes(model, v) for v in stored):
+            owner = describe(target)  # self.losses.append(loss): the tracer outlives the trace
         if owner is not None:
             yield Finding.at(call, "JNP303", dict(base, what=f"{describe(call.func)}()", name=owner))
+
+
+def _mutation(call, qualname):
+    """(the container ``call`` changes, what it stores there, whether the change follows the container's
+    own state): a mutating method's receiver (``history.append(x)``), or the iterator ``next(batches)``
+    advances, whose next item depends on how often it ran (once per trace, not per call); None."""
+    if isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
+        return call.func.value, call.args + [k.value for k in call.keywords], False
+    if qualname in {f"builtins.{name}" for name in ADVANCING_BUILTINS} and len(call.args) == 1:
+        return call.args[0], [], True
+    return None
 
 
 def _formatting(model, expr):

@@ -7,7 +7,7 @@ import dis
 import types
 from collections import defaultdict
 
-from ..facts import CONSTRUCTORS, MUTATING_METHODS
+from ..facts import ADVANCING_BUILTINS, CONSTRUCTORS, MUTATING_METHODS
 
 # Instructions that may sit between a receiver load and the store that mutates it.
 RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP", "BINARY_SUBSCR"})
@@ -81,7 +81,19 @@ def _line_facts(code):
                 receiver = _outer_receiver(instructions, index, unit, outer_locals)
                 if receiver:
                     mutates[line].add(receiver)
+            elif op == "LOAD_GLOBAL" and instruction.argval in ADVANCING_BUILTINS and _calls_with_one_load(
+                    instructions, index):
+                receiver = _outer_receiver(instructions, index + 2, unit, outer_locals)  # next(batches)
+                if receiver:
+                    mutates[line].add(receiver)
     return outer_loads, rebinds, mutates, cell_lines
+
+
+def _calls_with_one_load(instructions, index):
+    """Whether the function loaded at ``index`` is called at once with the one value the next
+    instruction loads (``next(batches)``, not ``next(iter(xs))``)."""
+    following = [i.opname for i in instructions[index + 2:index + 4]]
+    return len(following) > 0 and following[0] in ("PRECALL", "CALL", "CALL_FUNCTION")
 
 
 def _lines(instructions):

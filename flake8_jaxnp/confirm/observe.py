@@ -342,10 +342,12 @@ def _refused_argument(exc, message):
 
 
 def _jitted_definition_place(exc, tb, watched):
-    """(path, first decorator line) of the function named in the error as ``<function
-    Class.method at 0x...>``, looked up from the watched frames of the traceback; None if not found."""
-    match = re.search(r"<function ([\w.]+) at 0x", str(exc))
-    tb = tb if match else None
+    """(path, first decorator line) of the method named in the error as ``<function Class.method at
+    0x...>`` when what it refuses is its first parameter (``at path self``), looked up from the watched
+    frames of the traceback; None if not found (an argument of a plain function stays at its call)."""
+    match = re.search(r"<function ([\w.]+\.[\w]+) at 0x", str(exc))
+    refused = re.search(r"at path (\w+)", str(exc))
+    tb = tb if match and refused else None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename in watched:
             target = tb.tb_frame.f_globals
@@ -354,7 +356,7 @@ def _jitted_definition_place(exc, tb, watched):
             for part in parts[1:]:
                 target = getattr(target, part, None)
             code = getattr(inspect.unwrap(target), "__code__", None) if target is not None else None
-            if code is not None and code.co_filename in watched:
+            if code is not None and code.co_filename in watched and code.co_varnames[:1] == (refused.group(1),):
                 return code.co_filename, code.co_firstlineno
         tb = tb.tb_next
     return None

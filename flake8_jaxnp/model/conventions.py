@@ -41,6 +41,7 @@ class Conventions:
         self.names = names
         self.instances = instances  # which class, and which call, an object comes from
         self.class_named = instances.class_named  # a base-class expression -> the same-file ClassDef, or None
+        self._registered = None  # the names handed to a pytree registration call (untraceable_class), on demand
 
     def module_facts(self, cls, depth=0):
         """What the generator measured of the framework Module base ``cls`` derives from, directly
@@ -89,14 +90,30 @@ class Conventions:
         return dtypes.on_jax(dtype, x64) if dtype else None
 
     def rejected_by_jax_jit(self, expr):
-        """The name of the framework class whose instance ``expr`` holds (``instances.class_of``)
-        when ``jax.jit`` refuses it as an argument (measured: a linen Module, ``eqx.nn.MLP``,
-        whose activation is a function), or None."""
+        """The name of the class whose instance ``expr`` holds (``instances.class_of``) when ``jax.jit``
+        refuses it as an argument: a framework class measured so (a linen Module, ``eqx.nn.MLP``, whose
+        activation is a function), or a same-file class JAX cannot flatten (``untraceable_class``)."""
         found = self.instances.class_of(expr, named=self._class_or_layer)
         if type(found) is ast.ClassDef:
             facts = self.module_facts(found)
-            return found.name if facts is not None and facts.get("rejected_by_jax_jit") else None
+            rejected = facts.get("rejected_by_jax_jit") if facts is not None else self.untraceable_class(found)
+            return found.name if rejected else None
         return found if found is not None and api.framework_layers()[found].get("rejected_by_jax_jit") else None
+
+    def plain_class(self, cls):
+        """A class without decorators, metaclass or bases other than object."""
+        return not cls.decorator_list and not cls.keywords and all(
+            self.names.qualname(base) == "builtins.object" for base in cls.bases)
+
+    def untraceable_class(self, cls):
+        """Whether JAX can flatten no instance of ``cls``: a plain class, not handed to a pytree
+        registration call of the file (``jax.tree_util.register_pytree_node(C, ...)``), without
+        ``__jax_array__``."""
+        if self._registered is None:
+            self._registered = {call.args[0].id for call in self.names.calls if call.args
+                                and type(call.args[0]) is ast.Name
+                                and "register" in (self.names.qualname(call.func) or "").rpartition(".")[2]}
+        return self.plain_class(cls) and cls.name not in self._registered and method_in(cls, "__jax_array__") is None
 
     def layer_field_on_device(self, expr):
         """Whether ``obj.field`` reads an array that the framework layer ``obj`` holds on the device when built

@@ -54,7 +54,9 @@ class Model:
         self.bound_method = roots.instances.bound_method  # whether obj.<name> is a method bound on each access
         self.constructor = roots.instances.constructor  # the call that built the object an expression holds
         self.stores_another_object = roots.instances.stores_another_object  # a store on an unrelated class's self
-        self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # a framework object jax.jit refuses
+        self.rejected_by_jax_jit = roots.conventions.rejected_by_jax_jit  # an object jax.jit refuses as an argument
+        self.plain_class = roots.conventions.plain_class  # a class without decorators, metaclass or bases
+        self.untraceable_class = roots.conventions.untraceable_class  # a class whose objects JAX cannot flatten
         self.built_by = roots.built.built_by  # the calls of other modules' functions a value may come from
         self.static_fields = roots.conventions.static_fields  # Module(...)'s fields a framework jit keeps static
         self.module_facts = roots.conventions.module_facts  # what was measured of a class's framework Module base

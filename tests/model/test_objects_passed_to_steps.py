@@ -28,14 +28,14 @@ class Model:
 
     def to_host(self, x):
         return np.asarray(x)
-
+jax.tree_util.register_pytree_node(Model, lambda m: ((m.w,), None), lambda _, leaves: Model(*leaves))
 """
 OTHER = """\
 class Other:
     def __call__(self, x):
         print(x)
         return x
-
+jax.tree_util.register_pytree_node(Other, lambda o: ((), None), lambda _, leaves: Other())
 """
 PRINT, BRANCH, HOST = (6, "JNP301"), (10, "JNP202"), (15, "JNP201")
 
@@ -90,7 +90,7 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
     "def run(m, x):\n    return m(x) + m.loss(x)\n\nm = Model(1.0)\nrun(m, jnp.ones(3))\n",
     # a static method binds no self: what its positions get is not read
     "class Tool:\n    @staticmethod\n    def check(x):\n        if x.sum() > 0:\n            return x\n"
-    "        return -x\n\n"
+    "        return -x\n\njax.tree_util.register_static(Tool)\n\n"
     "@jax.jit\ndef step(t, x):\n    return t.check(x)\n\nt = Tool()\nstep(t, jnp.ones(3))\n",
     # a Python value, not a tracer, reaches the method
     "@jax.jit\ndef step(m, x):\n    return m.loss(3)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n",
