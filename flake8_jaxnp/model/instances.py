@@ -22,7 +22,7 @@ from .carried import MAX_DEPTH as _MAX_DEPTH, CarriedStructure, measured_record_
 from .stores import ObjectStores
 from .containers import LITERALS
 from .names import BindingKind
-from .syntax import (argument_for, argument_or_default, class_body_names, method_in, positional_names,
+from .syntax import (argument_or_default, class_body_names, method_in, positional_names,
                      walk_own)
 
 
@@ -194,23 +194,32 @@ class Instances(CarriedStructure, ObjectStores):
         return frozenset().union(*found) if found and None not in found else None
 
     def _classes_passed(self, name, named):
-        """The classes that a parameter the code calls (``block(rngs)``) names: those every call of its
-        function, or of its class for ``__init__``, passes by name (``Gated(NumpyGate, rngs)``); else None."""
+        """The classes that a parameter the code calls (``block(rngs)``, ``cls(cfg)``) names: those every
+        call of its function, or of its class for ``__init__``, passes by name (``Gated(NumpyGate, rngs)``),
+        leaves to a default that names one (``def setup(cls=Model)``) or hands on from a parameter of its
+        caller known so (``setup(cls)`` in ``def run(cls=Model)``); else None."""
         func = self.names.parameter_of(name)
         if func is None or isinstance(func, ast.Lambda):
             return None
         key = (func, name.id, getattr(named, "__func__", named))
         if key not in self._passed:
-            owner, calls = self.names.parent.get(func), None
+            self._passed[key] = None  # (while it is asked: a parameter handed round in a cycle names no class)
+            owner, calls, positional = self.names.parent.get(func), None, None
             if type(owner) is not ast.ClassDef:
-                calls, positional = self.calls_of(func), positional_names(func)
+                calls = self.calls_of(func)
             elif func.name == "__init__":
                 calls, positional = self.calls_of(owner), positional_names(func, bound=True)
-            classes = given_by_calls(calls or (), lambda call: [
-                named(argument) if type(argument) is ast.Name else None
-                for argument in [argument_for(call, positional, name.id)]])
+            classes = given_by_calls(calls or (), lambda call: self._class_named_by(
+                argument_or_default(call, func, name.id, positional), named))
             self._passed[key] = frozenset(classes) if classes else None
         return self._passed[key]
+
+    def _class_named_by(self, argument, named):
+        """[the classes a Name given as a class may name]: one it names, or those a parameter holding
+        classes may (``_classes_passed``); None for anything else."""
+        found = named(argument) if type(argument) is ast.Name else None
+        handed = self._classes_passed(argument, named) if type(argument) is ast.Name and found is None else None
+        return [found] if found is not None else list(handed) if handed else None
 
     def _iterated_item(self, binding):
         """The call that built every item a loop variable (``for block in self.blocks``) takes, or None."""

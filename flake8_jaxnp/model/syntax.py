@@ -58,11 +58,11 @@ def defaults(func):
     return found
 
 
-def argument_or_default(call, func, param):
-    """What ``call`` gives ``param`` of ``func``: the argument it passes, else the parameter's default
-    expression, which a call that leaves it out runs with; None when neither, or when the call's
-    ``*args`` or ``**kwargs`` may fill it."""
-    passed = argument_for(call, positional_names(func), param)
+def argument_or_default(call, func, param, names=None):
+    """What ``call`` gives ``param`` of ``func`` (``names``: the positions the call fills, by default
+    all of them): the argument it passes, else the parameter's default expression, which a call that
+    leaves it out runs with; None when neither, or when the call's ``*args`` or ``**kwargs`` may fill it."""
+    passed = argument_for(call, positional_names(func) if names is None else names, param)
     if passed is not None or any(isinstance(a, ast.Starred) for a in call.args) \
             or any(k.arg is None for k in call.keywords):
         return passed

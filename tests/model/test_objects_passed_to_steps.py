@@ -117,6 +117,35 @@ def test_callers_that_pass_two_classes_run_each_class_s_method(lint_source, call
     assert findings(lint_source, MODEL + OTHER + body) == expected
 
 
+STEP_OF_BUILT = ("@jax.jit\ndef step(m, x):\n    return m.loss(x)\n\n"
+                 "def build(cls=Model):\n    m = cls(1.0)\n    return m, jnp.ones(3)\n\n")
+
+
+@pytest.mark.parametrize("calls, expected", [
+    # the class a parameter names: its default, or a class handed on by the caller's own parameter
+    ("m, x = build()\nstep(m, x)\n", [BRANCH]),
+    ("def run(cls=Model):\n    m, x = build(cls)\n    return step(m, x)\n\nrun()\n", [BRANCH]),
+    ("def run(cls):\n    m, x = build(cls)\n    return step(m, x)\n\nrun(Model)\nrun(Other)\n", [BRANCH]),
+    # a caller that gives something else than a class, or a parameter handed round in a cycle: not known
+    ("m, x = build(lambda w: Model(w))\nstep(m, x)\n", []),
+    ("def run(cls):\n    m, x = build(cls)\n    return step(m, x)\n\nrun(Model)\nrun(make_model)\n", []),
+    ("def run(cls):\n    m, x = build(cls)\n    step(m, x)\n    return run(cls)\n\nrun(cls=Model)\n", []),
+])
+def test_a_class_valued_parameter_settles_the_class_of_what_it_builds(lint_source, calls, expected):
+    assert findings(lint_source, MODEL + OTHER + STEP_OF_BUILT + calls) == expected
+
+
+@pytest.mark.parametrize("construction, expected", [
+    ("Trainer().step(jnp.ones(3))\n", [BRANCH]),  # __init__'s default names the class
+    ("Trainer(Model).step(jnp.ones(3))\n", [BRANCH]),
+    ("Trainer(lambda w: Model(w)).step(jnp.ones(3))\n", []),
+])
+def test_the_class_an_init_parameter_names_builds_the_stored_object(lint_source, construction, expected):
+    trainer = ("class Trainer:\n    def __init__(self, model_cls=Model):\n        self.model = model_cls(2.0)\n\n"
+               "    @partial(jax.jit, static_argnums=0)\n    def step(self, x):\n        return self.model.loss(x)\n\n")
+    assert findings(lint_source, MODEL + trainer + construction) == expected
+
+
 def test_the_message_names_the_step_the_object_was_called_from():
     step = "@jax.jit\ndef step(m, x):\n    return m.loss(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\n"
     source = HEADER + MODEL + step
