@@ -70,6 +70,7 @@ def case_ok_split_keys_for_the_layers():
     return bool(jnp.array_equal(model.first.weight, model.second.weight))
 
 
+# framework shape (not a thread)
 # After https://github.com/google-deepmind/optax/issues/577 (a learning rate that changes
 # recompiles the update): the decayed learning rate is a Python float handed to the
 # eqx.filter_jit step, which treats non-array arguments as static, so every step compiles again.
