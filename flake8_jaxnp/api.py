@@ -319,6 +319,13 @@ def framework_records():
     return data().get("framework_records", {})
 
 
+@lru_cache(maxsize=1)
+def record_updating_methods():
+    """The methods of the frameworks' pytree dataclasses that run the ``update`` of the gradient
+    transformation they were built around (``state.apply_gradients``; ``framework_records``' ``updating``)."""
+    return frozenset(method for facts in framework_records().values() for method in facts.get("updating", ()))
+
+
 @lru_cache(maxsize=None)
 def framework_layers():
     """{dotted name: what was measured} of the frameworks' own layers that give one array when

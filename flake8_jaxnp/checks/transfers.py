@@ -28,7 +28,7 @@ it advances what the steps carry (then it is the training loop itself).
 import ast
 
 from .. import api
-from ..facts import FORMATTERS, SCALAR_CONVERSIONS
+from ..facts import FORMATTERS, SCALAR_CONVERSIONS, TREE_MAPS
 from ..model import dtypes
 from ..model.kinds import JAX, UNKNOWN
 from ..model.names import BindingKind
@@ -221,13 +221,17 @@ def _call(model, call):
     qualname = model.qualname(call.func)
     args = list(call.args)
     every = args + [k.value for k in call.keywords]
-    if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get" \
-            or _is_numpy_dtype(qualname):
+    converts = _conversion(qualname)
+    if converts == "JNP101":
         if _any_on_device(model, every):
             return call, "JNP101", describe(call)
-    elif qualname in SCALAR_CONVERSIONS or (qualname or "").startswith("math."):
+    elif converts == "JNP102":
         if _any_on_device(model, args):
             return call, "JNP102", describe(call)
+    elif qualname in TREE_MAPS and len(args) > 1:
+        converts = _conversion(model.qualname(_leafwise(args[0])))
+        if converts is not None and _any_on_device(model, args[1:]):
+            return call, converts, describe(call)  # jax.tree.map(np.asarray, state.params): every leaf
     elif qualname in FORMATTERS:
         if _any_on_device(model, args):
             return call, "JNP103", f"{qualname[len('builtins.'):]}()"
@@ -262,6 +266,26 @@ def _helper_transfer(model, call):
                 and _on_device(model, call.args[position]):
             return call, code, f"{describe(call.func)}(), which calls {what} on its argument ({where}:{line}),"
     return None
+
+
+def _conversion(qualname):
+    """The rule of a function that brings the array it is given to the host: JNP101 for a copy into NumPy
+    (``np.asarray``, ``jax.device_get``, ``np.float32``), JNP102 for a Python scalar (``float``); else None."""
+    if qualname in api.data()["numpy_fails_on_tracer"] or qualname == "jax.device_get" or _is_numpy_dtype(qualname):
+        return "JNP101"
+    if qualname in SCALAR_CONVERSIONS or (qualname or "").startswith("math."):
+        return "JNP102"
+    return None
+
+
+def _leafwise(mapped):
+    """The function that ``mapped``, given to a tree map, applies to each leaf: itself, or the one a lambda
+    calls on its only parameter and nothing else (``lambda p: np.asarray(p)``)."""
+    if type(mapped) is ast.Lambda and type(mapped.body) is ast.Call and not mapped.body.keywords \
+            and len(mapped.args.args) == 1 and not mapped.args.posonlyargs and len(mapped.body.args) == 1 \
+            and type(mapped.body.args[0]) is ast.Name and mapped.body.args[0].id == mapped.args.args[0].arg:
+        return mapped.body.func
+    return mapped
 
 
 def _is_numpy_dtype(qualname):

@@ -18,12 +18,14 @@ RECORD_CANDIDATES = {"flax.training.train_state.TrainState": "create"}
 
 
 def framework_records(data_file, resolve):
-    """{dotted name: {"builders", "fields", "arrays", "returning", "measured_with"}} for ``RECORD_CANDIDATES``:
+    """{dotted name: {"builders", "fields", "arrays", "returning", "updating", "measured_with"}} for
+    ``RECORD_CANDIDATES``:
     a pytree dataclass built by ``builders`` and given to ``jax.jit`` reads back, by attribute, tracers in each
     of ``fields`` (one tracer for each of ``arrays``) and no tracer in its other fields (``TrainState.step``
     an array, ``params`` a tree, ``apply_fn`` static); its methods ``returning`` give an object of its class
-    (``state.apply_gradients(grads=grads)``, ``_methods_returning``); a framework not installed keeps its
-    entries from ``data_file``."""
+    (``state.apply_gradients(grads=grads)``, ``_methods_returning``), and those ``updating`` run the ``update``
+    of the gradient transformation the builder was given, by the builder's keyword (``_methods_updating``);
+    a framework not installed keeps its entries from ``data_file``."""
     import dataclasses
     import jax
     import jax.numpy as jnp
@@ -49,9 +51,11 @@ def framework_records(data_file, resolve):
         record = getattr(cls, builder)(apply_fn=lambda *a: a, params=params, tx=adam(0.1))
         reading(record)
         package = name.split(".")[0]
+        returning = _methods_returning(record, params)
         found[name] = {"builders": [name, f"{name}.{builder}"], "fields": [f for f, (_, tree) in read.items() if tree],
                        "arrays": [f for f, (array, _) in read.items() if array],
-                       "returning": _methods_returning(record, params),
+                       "returning": returning,
+                       "updating": _methods_updating(getattr(cls, builder), adam, params, returning),
                        "measured_with": f"{package} {importlib.metadata.version(package)}"}
     return found
 
@@ -59,25 +63,50 @@ def framework_records(data_file, resolve):
 def _methods_returning(record, tree):
     """The public methods of ``record`` (not its class's) that, given ``tree`` in every required parameter,
     give an object of its class: the step a training loop rebinds its state to (``apply_gradients``, ``replace``)."""
-    import warnings
-
     found = []
     for name in sorted(n for n in dir(type(record)) if not n.startswith("_")):
         method = getattr(record, name)
         if not inspect.ismethod(method) or method.__self__ is not record:
             continue  # a field, or a classmethod (``TrainState.create``)
-        required = [p for p in inspect.signature(method).parameters.values()
-                    if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        positional = [tree for p in required if p.kind is p.POSITIONAL_ONLY]
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                result = method(*positional, **{p.name: tree for p in required if p.kind is not p.POSITIONAL_ONLY})
+            result = _called_with(method, tree)
         except Exception:  # noqa: BLE001 - arguments that do not fit say nothing
             continue
         if type(result) is type(record):
             found.append(name)
     return found
+
+
+def _methods_updating(build, adam, tree, methods):
+    """{method: "tx"} for the ``methods`` of a record that ``build`` makes around a gradient transformation
+    given as ``tx=`` (as ``framework_records`` builds one) that run its ``update`` when given ``tree`` in every
+    required parameter: the step that calls the functions the transformation was built with
+    (``state.apply_gradients``: the schedule)."""
+    import optax
+
+    found = {}
+    for name in methods:
+        ran, inner = [], adam(0.1)
+        watched = optax.GradientTransformation(inner.init, lambda *a, **k: ran.append(True) or inner.update(*a, **k))
+        try:
+            _called_with(getattr(build(apply_fn=lambda *a: a, params=tree, tx=watched), name), tree)
+        except Exception:  # noqa: BLE001 - arguments that do not fit say nothing
+            continue
+        if ran:
+            found[name] = "tx"
+    return found
+
+
+def _called_with(method, tree):
+    """What ``method`` gives when given ``tree`` in every required parameter (its warnings silenced)."""
+    import warnings
+
+    required = [p for p in inspect.signature(method).parameters.values()
+                if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return method(*[tree for p in required if p.kind is p.POSITIONAL_ONLY],
+                      **{p.name: tree for p in required if p.kind is not p.POSITIONAL_ONLY})
 
 
 HOLDERS_KEY = "framework_static_holders"

@@ -37,11 +37,31 @@ class BuiltObjects:
                 continue
             for position, keyword, arrays in api.framework_update_callbacks().get(qualname, {}).get("arguments", ()):
                 given = argument_for(call, [None] * position + [keyword] if position is not None else [], keyword)
-                func = self.names.function_bound_to(given) if type(given) in (ast.Name, ast.Lambda) else None
-                found += [(func, tuple(arrays))] if func is not None else []
+                found += [(func, tuple(arrays)) for func in self._functions_given(given)]
             for inner in [*call.args, *(k.value for k in call.keywords)]:  # optax.chain(optax.stateless(f), ...)
                 found += self.given_to_update(inner)
         return list(dict.fromkeys(found))
+
+    def given_to_record_update(self, method):
+        """``given_to_update`` of the gradient transformations that the file builds its framework records
+        around, where their ``method`` runs that transformation's ``update`` (``state.apply_gradients``, the
+        transformation given as ``tx=``: measured, ``api.framework_records``' ``updating``). Every builder
+        call of the file, as for ``apply_fn=``: the state a training loop steps is rebound to each step's result."""
+        found = []
+        for call in self.names.calls:
+            facts = api.framework_record_builders().get(self.names.qualname(call.func) or "")
+            keyword = facts.get("updating", {}).get(method) if facts else None
+            given = next((k.value for k in call.keywords if k.arg == keyword), None) if keyword else None
+            found += self.given_to_update(given) if given is not None else []
+        return list(dict.fromkeys(found))
+
+    def _functions_given(self, given):
+        """The same-file defs ``given`` names: a def or lambda, or those the calls of its function pass
+        the parameter it reads (``optax.adam(schedule)`` in ``make_state(schedule)``)."""
+        if type(given) is ast.Name and self.names.parameter_of(given) is not None:
+            return [func for func in self.instances.functions_passed(given) if func is not None]
+        func = self.names.function_bound_to(given) if type(given) in (ast.Name, ast.Lambda) else None
+        return [func] if func is not None else []
 
     def framework_record(self, func, param):
         """The shape (``{"record": ...}``) of the framework pytree dataclass that every call of ``func``

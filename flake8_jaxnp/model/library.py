@@ -174,17 +174,19 @@ def array_function(name):
 
 
 def tree_call(flow, call_node, qualname, args, env):
-    """``jax.tree.leaves(state)`` and ``jax.tree.map(lambda v: v.mean(), metrics)`` of device data
-    (a jitted result, whose every leaf is a JAX array): a list of device arrays, and a tree of
-    device arrays where the lambda gives one for a device leaf. Unknown otherwise (``is_leaf=``,
-    a mapped def, a tree that is not on the device)."""
+    """``jax.tree.leaves(state)`` and ``jax.tree.map(lambda v: v.mean(), metrics)`` of a tree whose every
+    leaf is an array: device data (a jitted result) in host code, a traced tree (``grads`` of ``jax.grad``)
+    in traced code: a list of such arrays, and a tree of them where the lambda gives one for such a leaf.
+    Unknown otherwise (``is_leaf=``, a mapped def, a tree not known to hold only arrays)."""
     if call_node.keywords or any(type(a) is ast.Starred for a in call_node.args):
         return UNKNOWN_VALUE
+    leaf = _LEAVES.get(args[0].kind) if args else None
     if qualname in TREE_LEAVES:
-        on_device = len(args) == 1 and args[0].kind in ON_DEVICE
-        return Shaped(JAX_TREE, members=((EACH, Value(JAX)),)) if on_device else UNKNOWN_VALUE
+        return Shaped(JAX_TREE if leaf.kind is JAX else TRACER_TREE, members=((EACH, leaf),)) \
+            if len(args) == 1 and leaf else UNKNOWN_VALUE
     mapped, trees = call_node.args[0] if args else None, args[1:]
-    if type(mapped) is not ast.Lambda or not trees or trees[0].kind not in ON_DEVICE:
+    leaf = _LEAVES.get(trees[0].kind) if trees else None
+    if type(mapped) is not ast.Lambda or leaf is None:
         return UNKNOWN_VALUE
     params = mapped.args
     if params.vararg or params.kwarg or params.kwonlyargs or params.defaults \
@@ -192,10 +194,14 @@ def tree_call(flow, call_node, qualname, args, env):
         return UNKNOWN_VALUE
     leaves = env.branch()
     for param, tree in zip(params.posonlyargs + params.args, trees):
-        leaves[param.arg] = Value(JAX) if tree.kind in ON_DEVICE else UNKNOWN_VALUE
-    if flow.eval(mapped.body, leaves).kind is not JAX:
+        leaves[param.arg] = _LEAVES.get(tree.kind, UNKNOWN_VALUE)
+    if flow.eval(mapped.body, leaves).kind is not leaf.kind:
         return UNKNOWN_VALUE
     return Value(trees[0].kind)  # the first tree's structure: one array for an array
+
+
+# The leaf of a tree whose every leaf is an array, by the tree's kind.
+_LEAVES = {JAX: Value(JAX), JAX_TREE: Value(JAX), TRACER: Value(TRACER), TRACER_TREE: Value(TRACER)}
 
 
 def attribute(flow, expr, base):

@@ -483,12 +483,15 @@ class TraceRoots:
         class's instance bound once (``model.apply``) or a same-file function (precision first: two
         models in one file, an F of another module). ``update``: the functions given to a gradient
         transformation that what ``tx`` holds is built from, where its ``update`` calls them with
-        tracers (measured: ``api.framework_update_callbacks``; a schedule given as ``learning_rate=``)."""
+        tracers (measured: ``api.framework_update_callbacks``; a schedule given as ``learning_rate=``), as
+        for a framework record's method that runs that update (``state.apply_gradients``, measured)."""
         if type(func_expr) is not ast.Attribute:
             return []
-        if func_expr.attr == "update":
-            runs = [(func, positional_names(func), arrays)
-                    for func, arrays in self.built.given_to_update(func_expr.value)]
+        updating = func_expr.attr == "update" or func_expr.attr in api.record_updating_methods()
+        if updating:
+            given = self.built.given_to_update(func_expr.value) if func_expr.attr == "update" \
+                else self.built.given_to_record_update(func_expr.attr)
+            runs = [(func, positional_names(func), arrays) for func, arrays in given]
             return [(func, False, set(names), {names[i] for i in arrays if i < len(names)})
                     for func, names, arrays in runs]
         if func_expr.attr != "apply_fn":

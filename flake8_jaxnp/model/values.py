@@ -433,7 +433,7 @@ class FunctionFlow:
                 mapped = self.context.callee(call.args[0])  # jax.tree.map(f, params): f runs in this trace
                 if mapped is not None:
                     self.calls.append((mapped, call, args, keywords))
-            if qualname in library.TREE_FUNCTIONS and self.traced is None:  # device data lives in host code
+            if qualname in library.TREE_FUNCTIONS:
                 return library.tree_call(self, call, qualname, args, env)
         layer = self.context.runs_layer(call.func) if traced_result or self.traced is None \
             or args and all(v.kind is JAX for v in args) else None

@@ -14,6 +14,20 @@ def test_one_finding_per_transfer(lint_source):
     assert codes(found) == ["JNP101", "JNP102", "JNP102"]
 
 
+def test_a_conversion_mapped_over_a_device_tree_copies_every_leaf(lint_source):
+    # The runtime mode sees np.asarray called from JAX's tree_map, not from the loop: asserted here.
+    found = lint_source(source("""
+        def train(p):
+            for _ in range(1000):
+                p = step(p)
+                jax.tree.map(np.asarray, p)
+                jax.tree.map(float, p)
+                jax.tree.map(jnp.copy, p)
+                jax.tree.map(lambda leaf: np.asarray(leaf, copy=True), p)
+    """))
+    assert found == [(12, "JNP101"), (13, "JNP102")]
+
+
 def test_local_named_np_is_not_numpy(lint_source):
     found = lint_source(source("""
         def train(p, np):

@@ -429,6 +429,7 @@ def test_framework_update_callbacks_are_measured_inside_a_jitted_update():
 def test_framework_records_are_measured_under_the_jit():
     facts = api.framework_record_builders()["flax.training.train_state.TrainState.create"]
     assert facts["arrays"] == ["step"] and set(facts["fields"]) == {"step", "params", "opt_state"}
+    assert facts["updating"] == {"apply_gradients": "tx"}  # the step runs the update of the tx= it was built around
 
 
 def test_the_nnx_array_holders_probe_leaves_nnx_jit_working():

@@ -79,9 +79,10 @@ JITTED = "@jax.jit\ndef step(p):\n    return p, {'loss': jnp.sum(p)}\n\n"
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        print(sum(m.values()))\n",
      [(8, "JNP103")]),
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n        print([k for k in m.keys()])\n", []),
-    # a lambda that fetches each leaf, is_leaf= (a leaf may be a subtree), a def, host trees: unknown
+    # a lambda that fetches each leaf (a host tree: the fetch is the transfer), is_leaf= (a leaf may be a
+    # subtree), a def, host trees: unknown
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
-     "        m = jax.tree.map(lambda v: np.asarray(v), m)\n        print(m)\n", []),
+     "        m = jax.tree.map(lambda v: np.asarray(v), m)\n        print(m)\n", [(8, "JNP101")]),
     ("def f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
      "        m = jax.tree.map(lambda v: v.mean(), m, is_leaf=callable)\n        print(m)\n", []),
     ("def mean(v):\n    return v.mean()\n\ndef f(p, n):\n    for _ in range(n):\n        p, m = step(p)\n"
