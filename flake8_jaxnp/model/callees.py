@@ -65,7 +65,7 @@ class Callees:
                 return None
             return self._own_facts(callee), None
         binding = self._project_import(func_expr)
-        imported = self.project.function(*binding) if binding else None
+        imported = self._ask("function", binding) if binding else None
         if imported is None:
             return self._instance(func_expr, binding) or self._handed_out(func_expr, binding)
         path, facts = imported
@@ -92,8 +92,7 @@ class Callees:
         if call not in self._held:
             binding = self._project_import(call.func) if type(self.names.parent.get(call)) in _KEEPING \
                 and self.callee(call.func) is None else None
-            found = self._ask("held_object", binding) if binding and self._in_project(binding[0]) and self._kept(call) \
-                else None
+            found = self._ask("held_object", binding) if binding and self._kept(call) else None
             self._held[call] = (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
         return self._held[call]
 
@@ -252,10 +251,13 @@ class Callees:
 
     def _ask(self, question, binding):
         """The answer of the project's ``question`` (a method's name) about ``binding`` (see
-        ``_project_import``), asked once per file."""
+        ``_project_import``), asked once per file; None, unasked, for an import of a module outside
+        the project (``jax.numpy``, ``optax``): the project resolves no name of it, so each question
+        would answer nothing, recorded once per name asked (``_in_project`` records one question per
+        top package instead)."""
         key = (question, tuple(binding[0]), tuple(binding[1]))
         if key not in self._asked:
-            self._asked[key] = getattr(self.project, question)(*binding)
+            self._asked[key] = getattr(self.project, question)(*binding) if self._in_project(binding[0]) else None
         return self._asked[key]
 
     def _jit_call(self, expr):
@@ -275,7 +277,7 @@ class Callees:
         """(dtype, spelled as a Python type) for a dtype constant bound in another project
         module (``util.f64``, ``from .util import f64``), or None."""
         binding = self._project_import(expr)
-        alias = self.project.dtype_alias(*binding) if binding else None
+        alias = self._ask("dtype_alias", binding) if binding else None
         return tuple(alias) if alias else None
 
     def imported_numpy(self, expr):
@@ -284,7 +286,7 @@ class Callees:
         binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
         if not binding:
             return False
-        return self._ask("numpy_data", binding)  # (every ``jnp.sum`` asks: once per file)
+        return bool(self._ask("numpy_data", binding))  # (every ``jnp.sum`` asks: once per file)
 
     def imported_rebound(self, expr):
         """[module, line] where a function of another project module rebinds the global that
