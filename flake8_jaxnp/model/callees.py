@@ -65,7 +65,7 @@ class Callees:
                 return None
             return self._own_facts(callee), None
         binding = self._project_import(func_expr)
-        imported = self._ask("function", binding) if binding else None
+        imported = self.project.function(*binding) if binding else None
         if imported is None:
             return self._instance(func_expr, binding) or self._handed_out(func_expr, binding)
         path, facts = imported
@@ -251,13 +251,10 @@ class Callees:
 
     def _ask(self, question, binding):
         """The answer of the project's ``question`` (a method's name) about ``binding`` (see
-        ``_project_import``), asked once per file; None, unasked, for an import of a module outside
-        the project (``jax.numpy``, ``optax``): the project resolves no name of it, so each question
-        would answer nothing, recorded once per name asked (``_in_project`` records one question per
-        top package instead)."""
+        ``_project_import``), asked once per file."""
         key = (question, tuple(binding[0]), tuple(binding[1]))
         if key not in self._asked:
-            self._asked[key] = getattr(self.project, question)(*binding) if self._in_project(binding[0]) else None
+            self._asked[key] = getattr(self.project, question)(*binding)
         return self._asked[key]
 
     def _jit_call(self, expr):
@@ -277,7 +274,7 @@ class Callees:
         """(dtype, spelled as a Python type) for a dtype constant bound in another project
         module (``util.f64``, ``from .util import f64``), or None."""
         binding = self._project_import(expr)
-        alias = self._ask("dtype_alias", binding) if binding else None
+        alias = self.project.dtype_alias(*binding) if binding else None
         return tuple(alias) if alias else None
 
     def imported_numpy(self, expr):
@@ -286,7 +283,7 @@ class Callees:
         binding = self._project_import(expr) if type(expr) in (ast.Name, ast.Attribute) else None
         if not binding:
             return False
-        return bool(self._ask("numpy_data", binding))  # (every ``jnp.sum`` asks: once per file)
+        return self._ask("numpy_data", binding)  # (every ``jnp.sum`` asks: once per file)
 
     def imported_rebound(self, expr):
         """[module, line] where a function of another project module rebinds the global that
@@ -332,7 +329,9 @@ class Callees:
 
     def _project_import(self, expr):
         """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level
-        import, when the file has a project; else None."""
+        import of a project module (``_in_project``), when the file has a project; else None: the
+        project resolves no name of another module (``jax.numpy``, ``optax``), so no question about
+        one is asked of it."""
         if self.project is None:
             return None
         name, attributes = split_attributes(expr)
@@ -344,7 +343,8 @@ class Callees:
         binding = self._bound_imports.get(key, False)
         if binding is False:
             found = self.names.one_binding(name, BindingKind.IMPORT, module_level=True)
-            binding = self._bound_imports[key] = import_binding(found.stmt, name.id) if found is not None else None
+            binding = import_binding(found.stmt, name.id) if found is not None else None
+            binding = self._bound_imports[key] = binding if binding and self._in_project(binding) else None
         return (binding, attributes) if binding else None
 
     def _module_imports(self):
