@@ -102,8 +102,7 @@ class Callees:
         if call not in self._held:
             binding = self._project_import(call.func) if type(self.names.parent.get(call)) in _KEEPING \
                 and self.callee(call.func) is None else None
-            found = self._ask("held_object", binding) if binding and self._in_project(binding[0]) and self._kept(call) \
-                else None
+            found = self._ask("held_object", binding) if binding and self._kept(call) else None
             self._held[call] = (dict(HOLDS_DATA, returns={"object": found[1]}), shown(found[0])) if found else None
         return self._held[call]
 
@@ -340,7 +339,9 @@ class Callees:
 
     def _project_import(self, expr):
         """(import binding, attributes) for ``name`` or ``module.name`` bound by a module-level
-        import, when the file has a project; else None."""
+        import of a project module (``_in_project``), when the file has a project; else None: the
+        project resolves no name of another module (``jax.numpy``, ``optax``), so no question about
+        one is asked of it."""
         if self.project is None:
             return None
         name, attributes = split_attributes(expr)
@@ -352,7 +353,8 @@ class Callees:
         binding = self._bound_imports.get(key, False)
         if binding is False:
             found = self.names.one_binding(name, BindingKind.IMPORT, module_level=True)
-            binding = self._bound_imports[key] = import_binding(found.stmt, name.id) if found is not None else None
+            binding = import_binding(found.stmt, name.id) if found is not None else None
+            binding = self._bound_imports[key] = binding if binding and self._in_project(binding) else None
         return (binding, attributes) if binding else None
 
     def _module_imports(self):

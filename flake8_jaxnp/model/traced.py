@@ -419,8 +419,13 @@ class TraceRoots:
         """The same-file methods that ``call`` runs with ``self`` bound: a class's own
         ``__init__`` for ``Model(x)``, ``__call__`` for ``model(x)`` with a name bound to
         ``Model(...)`` (or passed instances of several classes: each class's), and for
-        ``model.apply(variables, x)`` of a linen Module; () when none is known."""
+        ``model.apply(variables, x)`` of a linen Module; () when none is known, as for a function
+        expression with a dotted name (``optax.adam``, ``np.mean``, ``print``: ``names.qualname``), which
+        imports or builtins bind, never a same-file class or an object built here: half the calls a
+        forward pass asks about."""
         func_expr = call.func
+        if self.names.qualname(func_expr) is not None:
+            return ()
         cls = self.instances.class_named(func_expr)
         if cls is not None:
             return _present(method_in(cls, "__init__") or self.conventions.construction_hook(cls))
