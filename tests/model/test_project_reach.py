@@ -3,6 +3,7 @@ over the modules' summaries), names the chain's root, keeps static arguments sta
 and gives the same findings whatever the order, --jobs, file-by-file or stdin linting,
 and never a stale answer when a module along the chain changes."""
 import ast
+import os
 import shutil
 from pathlib import Path
 
@@ -375,9 +376,11 @@ def test_the_project_folder_is_the_nearest_holding_one_and_each_folder_is_asked_
     (tmp_path / "repo" / "pkg" / "b").mkdir()
     (tmp_path / "repo" / "setup.cfg").write_text("")
     monkeypatch.setattr("flake8_jaxnp.model.project.package.MEMORY", type(MEMORY)())
-    asked = []
-    is_file = Path.is_file
-    monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path.parent) or is_file(path))
+    listed, asked = [], []
+    listdir, is_file = os.listdir, Path.is_file
+    monkeypatch.setattr(os, "listdir", lambda folder: listed.append(folder) or listdir(folder))
+    monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path) or is_file(path))
     assert project_folder(tmp_path / "repo" / "pkg" / "a") == tmp_path / "repo"
     assert project_folder(tmp_path / "repo" / "pkg" / "b") == tmp_path / "repo"
-    assert asked.count(tmp_path / "repo" / "pkg") == len(PROJECT_FILES)  # (asked once, for both folders)
+    assert listed.count(str(tmp_path / "repo" / "pkg")) == 1  # (listed once, for both folders)
+    assert asked == [tmp_path / "repo" / "setup.cfg"]  # (only a name a listing holds is asked of the system)
