@@ -13,7 +13,7 @@ from conftest import FIXTURES
 from flake8_jaxnp import linter
 from flake8_jaxnp.model.project import Project, project_around
 from flake8_jaxnp.model.project.cache import MEMORY
-from flake8_jaxnp.model.project.package import PROJECT_FILES, project_folder, real_path
+from flake8_jaxnp.model.project.package import project_folder, real_path
 from flake8_jaxnp.options import Options
 from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 from test_project import codes_at, lint
