@@ -13,7 +13,7 @@ from conftest import FIXTURES
 from flake8_jaxnp import linter
 from flake8_jaxnp.model.project import Project, project_around
 from flake8_jaxnp.model.project.cache import MEMORY
-from flake8_jaxnp.model.project.package import project_folder, real_path
+from flake8_jaxnp.model.project.package import PROJECT_FILES, project_folder, real_path
 from flake8_jaxnp.options import Options
 from flake8_runs import flake8, serial_and_parallel, stdin_mismatches
 from test_project import codes_at, lint
@@ -376,11 +376,9 @@ def test_the_project_folder_is_the_nearest_holding_one_and_each_folder_is_asked_
     (tmp_path / "repo" / "pkg" / "b").mkdir()
     (tmp_path / "repo" / "setup.cfg").write_text("")
     monkeypatch.setattr("flake8_jaxnp.model.project.package.MEMORY", type(MEMORY)())
-    listed, asked = [], []
-    listdir, is_file = os.listdir, Path.is_file
-    monkeypatch.setattr(os, "listdir", lambda folder: listed.append(folder) or listdir(folder))
-    monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path) or is_file(path))
+    asked = []
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: asked.append(Path(path).parent) or access(path, mode))
     assert project_folder(tmp_path / "repo" / "pkg" / "a") == tmp_path / "repo"
     assert project_folder(tmp_path / "repo" / "pkg" / "b") == tmp_path / "repo"
-    assert listed.count(str(tmp_path / "repo" / "pkg")) == 1  # (listed once, for both folders)
-    assert asked == [tmp_path / "repo" / "setup.cfg"]  # (only a name a listing holds is asked of the system)
+    assert asked.count(tmp_path / "repo" / "pkg") == len(PROJECT_FILES)  # (asked once, for both folders)

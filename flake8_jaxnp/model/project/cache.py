@@ -32,7 +32,7 @@ class Memory:
         self.module_roots = {}  # (a module's folder, working directory) -> its import roots (``package.module_roots``)
         self.project_folders = {}  # folder -> the nearest folder at or above it holding a project file, or None
         self.project_modules = {}  # (those folders, top-level name) -> whether the project has it
-        self.listings = {}  # folder -> the names in it, or None (``package._listing``)
+        self.listings = {}  # a folder imports resolve under -> the names in it, or None (``package._listing``)
         self.resolved = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
         self.callers = {}  # (package, salt) -> the reach (see Project.callers)
