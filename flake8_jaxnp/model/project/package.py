@@ -162,7 +162,7 @@ def project_folder(root):
     Each folder is asked once per process (for every linted file and every module whose imports the reach
     checks): sibling folders share their parents' answer."""
     if root not in MEMORY.project_folders:
-        held = any(is_file(os.path.join(root, name)) for name in PROJECT_FILES)
+        held = any(_is_file(os.path.join(root, name)) for name in PROJECT_FILES)
         MEMORY.project_folders[root] = root if held else None if root.parent == root else project_folder(root.parent)
     return MEMORY.project_folders[root]
 
@@ -174,11 +174,11 @@ def module_file(stem):
         candidates = (stem + ".py", os.path.join(stem, "__init__.py"))
         MEMORY.module_files[stem] = next((real_path(path) for path in candidates
                                           if NOT_PROJECT.isdisjoint(path.split(os.sep))
-                                          and is_file(path)), None)
+                                          and _is_file(path)), None)
     return MEMORY.module_files[stem]
 
 
-def is_file(path):
+def _is_file(path):
     """``os.path.isfile(path)``, first asked without an exception (``os.access``): most paths asked
     (a module or project file in each folder imports resolve under) are missing, and a stat of a
     missing file raises, which costs more than the stat (a warm save asks about a thousand)."""
