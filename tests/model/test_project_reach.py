@@ -3,6 +3,7 @@ over the modules' summaries), names the chain's root, keeps static arguments sta
 and gives the same findings whatever the order, --jobs, file-by-file or stdin linting,
 and never a stale answer when a module along the chain changes."""
 import ast
+import os
 import shutil
 from pathlib import Path
 
@@ -376,8 +377,8 @@ def test_the_project_folder_is_the_nearest_holding_one_and_each_folder_is_asked_
     (tmp_path / "repo" / "setup.cfg").write_text("")
     monkeypatch.setattr("flake8_jaxnp.model.project.package.MEMORY", type(MEMORY)())
     asked = []
-    is_file = Path.is_file
-    monkeypatch.setattr(Path, "is_file", lambda path: asked.append(path.parent) or is_file(path))
+    access = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: asked.append(Path(path).parent) or access(path, mode))
     assert project_folder(tmp_path / "repo" / "pkg" / "a") == tmp_path / "repo"
     assert project_folder(tmp_path / "repo" / "pkg" / "b") == tmp_path / "repo"
     assert asked.count(tmp_path / "repo" / "pkg") == len(PROJECT_FILES)  # (asked once, for both folders)

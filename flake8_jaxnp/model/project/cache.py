@@ -29,8 +29,10 @@ class Memory:
         self.real_folders = {}  # folder (absolute) -> its real path, a Path (``package.real_path``)
         self.packages = {}  # folder -> (its top package or itself, whether in a package)
         self.import_roots = {}  # (import root, working directory) -> the folders imports resolve under
+        self.module_roots = {}  # (a module's folder, working directory) -> its import roots (``package.module_roots``)
         self.project_folders = {}  # folder -> the nearest folder at or above it holding a project file, or None
         self.project_modules = {}  # (those folders, top-level name) -> whether the project has it
+        self.listings = {}  # a folder imports resolve under -> the names in it, or None (``package._listing``)
         self.resolved = {}  # (roots, folder, binding, attributes) -> (module path, name) or None
         self.salts = {}  # (id(transforms), id(scalars_static)) -> (the two objects, kept alive, their salt)
         self.callers = {}  # (package, salt) -> the reach (see Project.callers)
@@ -228,9 +230,10 @@ class RootIndex:
 
 
 def identity(path):
-    """A file's identity: inode, size, modification and change times (every write moves one)."""
+    """A file's identity: inode, size, modification and change times (every write moves one);
+    ``path`` a Path or a string (as kept: no Path to make)."""
     try:
-        stat = path.stat()
+        stat = os.stat(path)
     except OSError:
         return None
     return [stat.st_ino, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns]

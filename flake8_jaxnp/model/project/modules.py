@@ -21,9 +21,9 @@ from .cache import MEMORY
 from .called import functions_run, passed_functions
 from .defaults import (OtherModules, answer, calls_keeping_default, is_test_module, leaves_out, modules_naming, shown,
                        table_functions)
-from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, package_files,
-                      given_a_transform, project_folder, real_path, top_level_definitions, top_level_imports,
-                      top_package)
+from .package import (ReachInputs, import_roots, is_project_module, kept_reach, module_file, module_roots,
+                      package_files, given_a_transform, project_folder, real_path, top_level_definitions,
+                      top_level_imports, top_package)
 from .returned_objects import HELD, held_summary, made
 from .targets import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, TABLE_ENTRY, called_object
 from .wrappers import CLASSES, class_needs
@@ -540,8 +540,7 @@ class Project(OtherModules):
     def _imports_project(self, path, imports):
         """Whether one of the top-level ``imports`` of the module at ``path`` (``top_level_imports``)
         names a project module: a relative one, or one whose top package is the project's."""
-        package, in_package = top_package(path.parent)  # (the project's files are real paths)
-        roots = import_roots(package.parent if in_package else package)
+        roots = module_roots(os.path.dirname(path))  # (the project's files are real paths)
         found = any(relative or any(is_project_module(roots, m) for m in modules)
                     for relative, modules in imports)
         self.reach_inputs.imported(path, imports, found)
