@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, guard_leaves, key_argument,
-                          key_name, returned_keys, rotation, seeded_sample, truth, unbound_after)
+                          key_name, returned_keys, rotation, seeded_sample, stepped_call, truth, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
 from ..model.syntax import TRIES, argument_for, defaults, method_in, positional, positional_names
@@ -123,6 +123,8 @@ class Consumers:
             if facts is not None and facts["arguments"] != "later":
                 given = self._given(call, facts["arguments"]) if facts["computes"] else None
                 expr, wrapped = (call.args[0] if given is not None else None), True
+            elif (stepped := stepped_call(call, self.model.qualname(call.func), self.callee)) is not None:
+                expr, wrapped, given = stepped.func, True, stepped
             for _ in range(_MAX_WRAPS):
                 transform = self._transformed(expr) if expr is not None else None
                 if transform is None:

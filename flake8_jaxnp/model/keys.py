@@ -7,6 +7,7 @@ import ast
 import itertools
 import operator
 
+from .. import api
 from ..facts import SEEDED_SAMPLERS
 from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, bound_names, positional_names, walk_own
 
@@ -268,3 +269,18 @@ def rotation(method, qualname):
     if name is None or "." not in name or not any(key_name(e) == name for e in stmt.targets[0].elts):
         return None
     return key
+
+
+def stepped_call(call, qualname, callee):
+    """A jax.lax call of one body (``scan``, ``map``, ``fori_loop``: it runs the body on every step),
+    written as the body's call with the arguments that reach its parameters (``control_flow_operands``:
+    ``scan(step, init, keys)`` runs ``step(init, keys[i])``); else None. ``callee(expr)``: the def
+    an expression names."""
+    positions = api.lax_bodies().get(qualname, ())
+    body = call.args[positions[0]] if len(positions) == 1 and len(call.args) > positions[0] else None
+    operands = api.control_flow_operands().get(qualname, {}).get(str(positions[0])) if body is not None else None
+    func = callee(body) if operands else None
+    names = positional_names(func, type(body) is ast.Attribute) if isinstance(func, ast.FunctionDef) else []
+    given = [ast.keyword(arg=names[int(index)], value=call.args[position]) for index, position in operands.items()
+             if int(index) < len(names) and position < len(call.args)] if names else []
+    return ast.Call(func=body, args=[], keywords=given) if given else None
