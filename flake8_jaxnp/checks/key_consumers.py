@@ -123,7 +123,7 @@ class Consumers:
             if facts is not None and facts["arguments"] != "later":
                 given = self._given(call, facts["arguments"]) if facts["computes"] else None
                 expr, wrapped = (call.args[0] if given is not None else None), True
-            elif (stepped := stepped_call(call, self.model.qualname(call.func), self.callee)) is not None:
+            elif (stepped := stepped_call(call, self.model.qualname(call.func), self.callee, self._drawn)) is not None:
                 expr, wrapped, given = stepped.func, True, stepped
             for _ in range(_MAX_WRAPS):
                 transform = self._transformed(expr) if expr is not None else None
@@ -172,6 +172,12 @@ class Consumers:
         call = self.model.parent(func)
         return found if found is not None and type(call) is ast.Call and call.func is func and call.args \
             and type(call.args[0]) is not ast.Starred else None
+
+    def _drawn(self, expr):
+        """Whether ``expr`` is what a ``jax.random`` call gives (``split(key, n)``), inline or bound once."""
+        found = self.model.one_binding(expr, BindingKind.ASSIGN) if type(expr) is ast.Name else None
+        expr = found.value if found is not None else expr
+        return type(expr) is ast.Call and (self.model.qualname(expr.func) or "").startswith("jax.random.")
 
     @staticmethod
     def _given(call, arguments):
