@@ -123,7 +123,8 @@ class Consumers:
             if facts is not None and facts["arguments"] != "later":
                 given = self._given(call, facts["arguments"]) if facts["computes"] else None
                 expr, wrapped = (call.args[0] if given is not None else None), True
-            elif (stepped := stepped_call(call, self.model.qualname(call.func), self.callee, self._drawn)) is not None:
+            elif self.model.qualname(call.func) in api.lax_bodies() \
+                    and (stepped := stepped_call(call, self.model.qualname(call.func), self.callee, self._drawn)):
                 expr, wrapped, given = stepped.func, True, stepped
             for _ in range(_MAX_WRAPS):
                 transform = self._transformed(expr) if expr is not None else None

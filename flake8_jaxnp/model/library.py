@@ -212,7 +212,7 @@ def attribute(flow, expr, base):
             return PYTHON_VALUE
         if expr.attr in SAME_KIND_ATTRIBUTES and base.kind in ARRAYS:
             return Value(base.kind, base.dtype)
-        if expr.attr in api.framework_state_fields() and base.kind in TREES:
+        if base.kind in TREES and expr.attr in api.framework_state_fields():
             return Value(base.kind)  # opt_state.inner_state: a subtree of an optimiser's state
         return UNKNOWN_VALUE
     qualname = flow.names.qualname(expr)
