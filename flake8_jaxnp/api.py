@@ -292,6 +292,13 @@ def framework_class_transforms():
     return data().get("framework_class_transforms", {})
 
 
+@lru_cache(maxsize=None)
+def framework_state_fields():
+    """The fields in which an optimiser's state (Optax's named tuples) holds its subtrees
+    (``opt_state.inner_state``, ``.mu``, ``.hyperparams``; ``datagen.framework_objects``)."""
+    return frozenset(field for entry in data().get("framework_state_fields", {}).values() for field in entry["fields"])
+
+
 def framework_module_arrays():
     """{dotted name: ...} of the framework functions that, given a Module, give a pytree of its own arrays
     (``nnx.state(model)``; ``datagen.framework_objects``)."""

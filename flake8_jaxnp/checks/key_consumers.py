@@ -5,7 +5,7 @@ from functools import lru_cache
 
 from .. import api
 from ..model.keys import (SPLIT, consumed_parameters, deferred, every_call_consumers, guard_leaves, key_argument,
-                          key_name, returned_keys, rotation, seeded_sample, truth, unbound_after)
+                          key_name, returned_keys, rotation, seeded_sample, stepped_call, truth, unbound_after)
 from ..model.names import BindingKind
 from ..model.parameters import transform_options
 from ..model.syntax import TRIES, argument_for, defaults, method_in, positional, positional_names
@@ -123,6 +123,9 @@ class Consumers:
             if facts is not None and facts["arguments"] != "later":
                 given = self._given(call, facts["arguments"]) if facts["computes"] else None
                 expr, wrapped = (call.args[0] if given is not None else None), True
+            elif self.model.qualname(call.func) in api.lax_bodies() \
+                    and (stepped := stepped_call(call, self.model.qualname(call.func), self.callee, self._drawn)):
+                expr, wrapped, given = stepped.func, True, stepped
             for _ in range(_MAX_WRAPS):
                 transform = self._transformed(expr) if expr is not None else None
                 if transform is None:
@@ -170,6 +173,12 @@ class Consumers:
         call = self.model.parent(func)
         return found if found is not None and type(call) is ast.Call and call.func is func and call.args \
             and type(call.args[0]) is not ast.Starred else None
+
+    def _drawn(self, expr):
+        """Whether ``expr`` is what a ``jax.random`` call gives (``split(key, n)``), inline or bound once."""
+        found = self.model.one_binding(expr, BindingKind.ASSIGN) if type(expr) is ast.Name else None
+        expr = found.value if found is not None else expr
+        return type(expr) is ast.Call and (self.model.qualname(expr.func) or "").startswith("jax.random.")
 
     @staticmethod
     def _given(call, arguments):

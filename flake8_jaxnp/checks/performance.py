@@ -4,13 +4,11 @@ import ast
 from .. import api
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.syntax import COMPREHENSIONS, PARTIAL, bound_names, method_in, own_expression_nodes, walk_own
+from ..model.syntax import COMPREHENSIONS, PARTIAL, bound_names, method_in, own_expression_nodes, parameters, walk_own
 from . import blocks, called_def, describe, is_jitted, iterates_twice, jitted_by, jitted_parameters, repeats, rule
+from .loop_changes import (bound_in_body, counter_shaped, growth_of, iterated_code, loop_counter, new_every_iteration,
+                           new_object_every_iteration)
 from .transfers import LOOPS
-
-# Calls whose result is longer than an array given in their first argument's sequence.
-GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
-    "concatenate", "concat", "append", "hstack", "vstack", "dstack", "column_stack", "row_stack"))
 
 
 @rule("JNP602")
@@ -70,6 +68,8 @@ def _fresh_and_called(model, body, stmt, call, walked):
     if not called:
         return None
     if transform:
+        if _chosen_per_call(model, body, call.args[0]):
+            return None
         rewrapped = api.framework_transforms().get(model.qualname(call.func), {}).get("traced_per_wrapper")
         return _fresh_function(model, body, call.args[0]) or (
             f"{describe(call.args[0])} again (each new wrapper keeps its own cache)" if rewrapped else None)
@@ -203,7 +203,7 @@ def _looping_callers(model, funcs):
             continue
         if not (iterates_twice(loop.generators[0].iter) if type(loop) in COMPREHENSIONS else repeats(loop)):
             continue  # [train(m) for _ in range(4)]: its element is built per item
-        for node in walk_own(_iterated(loop), (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        for node in walk_own(iterated_code(loop), (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             if isinstance(node, ast.Call):
                 for callee in reaching.get(called_def(model, node.func), ()):
                     if callee not in found or loop.lineno < found[callee]:
@@ -250,6 +250,26 @@ def _fresh_function(model, loop, expr, hashed=False):
     return None
 
 
+def _chosen_per_call(model, body, made):
+    """Whether the function ``made`` calls a function chosen by what changes with each run of ``body``
+    (a def's parameter, a loop's variable): ``ACQUISITIONS[name](...)``, ``fn(...)``,
+    ``partial(fn, ...)``. Each run then compiles a different function, which no hoisting avoids."""
+    changing = {a.arg for a in parameters(body)} if isinstance(body, (ast.FunctionDef, ast.AsyncFunctionDef)) else \
+        bound_names(body.target) if isinstance(body, (ast.For, ast.AsyncFor)) else set()
+    while isinstance(made, ast.Call) and made.args:
+        made = made.args[0]  # partial(fn, ...), jax.grad(lambda ...): what it wraps
+    if isinstance(made, ast.Lambda):
+        changing -= {a.arg for a in parameters(made)}
+        callees = [node.func for node in ast.walk(made.body) if isinstance(node, ast.Call)]
+    else:
+        callees = [made]
+    for callee in callees:
+        chooser = callee.slice if isinstance(callee, ast.Subscript) else callee
+        if any(type(node) is ast.Name and node.id in changing for node in ast.walk(chooser)):
+            return True
+    return False
+
+
 def _inside(model, node, ancestor):
     while node is not None and node is not ancestor:
         node = model.parent(node)
@@ -259,7 +279,7 @@ def _inside(model, node, ancestor):
 def _called_in(model, loop, name):
     """Whether the loop's body (or a def's), nested defs and lambdas too, calls ``name``: read from
     the index of the name's reads (a few nodes, each followed up its parents), not a walk of the body."""
-    iterated = _iterated(loop)
+    iterated = iterated_code(loop)
     for read in model.reads(name):
         call = model.parent(read)
         if type(call) is not ast.Call or call.func is not read:
@@ -272,17 +292,6 @@ def _called_in(model, loop, name):
     return False
 
 
-def _body_names(loop, walked):
-    """{name the loop's body binds: the Name nodes that bind it}, from one walk of the body kept in
-    ``walked``: a loop with thousands of statements is not walked once per question."""
-    if loop not in walked:
-        bound = walked[loop] = {}
-        for node in walk_own(_iterated(loop), ()):  # nested defs and lambdas too
-            if type(node) is ast.Name and type(node.ctx) is not ast.Load:
-                bound.setdefault(node.id, []).append(node)
-    return walked[loop]
-
-
 def _comprehended_statics(model, walked):
     """A comprehension over ``range()`` is a loop whose element runs per item, but one that passes
     the counter where the jitted function's own options ask for a static value (``static_argnums``)
@@ -291,16 +300,9 @@ def _comprehended_statics(model, walked):
     for comp in model.nodes(*COMPREHENSIONS):
         home = model.enclosing_function(comp)
         if not isinstance(home, ast.Lambda) and home not in model.traced and iterates_twice(comp.generators[0].iter):
-            for node in walk_own(_iterated(comp), (ast.Lambda, *COMPREHENSIONS)):
+            for node in walk_own(iterated_code(comp), (ast.Lambda, *COMPREHENSIONS)):
                 if isinstance(node, ast.Call):
                     yield from _changing_static(model, comp, node, walked, asked=False)
-
-
-def _iterated(loop):
-    """The code a loop runs per iteration: its body, or a comprehension's element."""
-    if type(loop) in COMPREHENSIONS:
-        return [loop.key, loop.value] if type(loop) is ast.DictComp else [loop.elt]
-    return loop.body
 
 
 def _changing_static(model, loop, call, walked, asked=True):
@@ -309,7 +311,7 @@ def _changing_static(model, loop, call, walked, asked=True):
     (``eqx.filter_jit``), or a field of a Module built from it that the framework's jit keeps
     static (``static_fields``). Or, whatever the loop, a new function object written as an argument
     the options make static (``method=lambda m, x: m.encode(x)``): hashed by identity, a new key."""
-    counter = _counter(loop, walked)
+    counter = loop_counter(loop, walked)
     jitted = jitted_by(model, call.func) if counter is not None else None
     static = jitted_parameters(model, call.func, "static_argnums", "static_argnames") if asked else None
     if static is None and jitted is None:
@@ -328,8 +330,8 @@ def _changing_static(model, loop, call, walked, asked=True):
     if counter is None:
         return
     for label, arg, hashed in passed:  # hashed: made static by the options, so an object is hashed whole
-        if _new_every_iteration(model, loop, arg, counter, walked) \
-                or hashed and _new_object_every_iteration(model, loop, arg, counter, walked):
+        if new_every_iteration(model, loop, arg, counter, walked) \
+                or hashed and new_object_every_iteration(model, loop, arg, counter, walked):
             yield Finding.at(call, "JNP602", {
                 "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
                 "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})
@@ -354,7 +356,7 @@ def _new_held_object(model, loop, call, walked):
     holders = api.framework_static_holders()
     keeps_objects = jitted is not None and jitted[0] in api.framework_static_objects()
     for arg in [*call.args, *(k.value for k in call.keywords)] if jitted is not None else ():
-        bound = _bound_before(model, loop, arg, call) or _bound_in_body(model, loop, arg, walked)
+        bound = _bound_before(model, loop, arg, call) or bound_in_body(model, loop, arg, walked)
         built = model.built_by(bound, every=True) if bound is not None else None
         if keeps_objects and built and all(_fresh_every_iteration(model, loop, made) for made in built):
             yield Finding.at(call, "JNP602", {
@@ -433,24 +435,14 @@ def _rebuilt_module(model, loop, call):
 def _counter_field(model, loop, arg, counter, transform, walked):
     """The field of a framework Module that ``arg`` holds, built in the loop's body (inline, or a
     name bound once there; ``C(...)`` or ``eqx.tree_at`` of one) with a new value of the loop's
-    ``counter`` at that field (``_new_every_iteration``), when ``transform`` keeps it static
+    ``counter`` at that field (``new_every_iteration``), when ``transform`` keeps it static
     (``static_fields``); else None."""
-    arg = _bound_in_body(model, loop, arg, walked)
+    arg = bound_in_body(model, loop, arg, walked)
     found = model.static_fields(arg) if isinstance(arg, ast.Call) else None
     if found is None or found[1] != transform:
         return None
-    return next((field for field, value in found[0] if _new_every_iteration(model, loop, value, counter, walked)),
+    return next((field for field, value in found[0] if new_every_iteration(model, loop, value, counter, walked)),
                 None)
-
-
-def _bound_in_body(model, loop, expr, walked):
-    """The value a Name that the loop's body binds once (``x = ...``) is bound to; ``expr`` itself
-    when it is not a Name; None otherwise."""
-    if not isinstance(expr, ast.Name):
-        return expr
-    stores = _body_names(loop, walked).get(expr.id, ())
-    stmt = model.parent(stores[0]) if len(stores) == 1 else None
-    return stmt.value if isinstance(stmt, ast.Assign) and stmt.targets == [stores[0]] else None
 
 
 def _bound_before(model, loop, expr, call):
@@ -469,46 +461,6 @@ def _bound_before(model, loop, expr, call):
     return None
 
 
-def _new_object_every_iteration(model, loop, expr, counter, walked):
-    """Whether ``expr`` holds an object of a same-file class that the loop's body builds with a new
-    number (``_new_every_iteration``): a plain class, hashed by identity, or a framework Module that is
-    not a pytree (``rejected_by_jax_jit``: ``Dropped(0.5 / (epoch + 1))``, a linen Module, hashed by its
-    fields) is a new cache key each time. A pytree Module (Equinox's, whose array fields make it
-    unhashable), a class with other bases or a decorator (``@dataclass`` may make it unhashable: jit
-    refuses it) or its own ``__eq__`` or ``__hash__`` (which may ignore the field) is left out."""
-    built = _bound_in_body(model, loop, expr, walked)
-    found = model.one_binding(built.func, BindingKind.CLASS) if isinstance(built, ast.Call) else None
-    cls = found.node if found is not None else None
-    if cls is None or cls.decorator_list or method_in(cls, "__eq__") or method_in(cls, "__hash__"):
-        return False
-    facts = model.module_facts(cls) if cls.bases else None
-    if cls.bases and not (facts and facts["rejected_by_jax_jit"]):
-        return False
-    given = [*built.args, *(k.value for k in built.keywords)]
-    return any(_new_every_iteration(model, loop, arg, counter, walked) for arg in given)
-
-
-def _new_every_iteration(model, loop, expr, counter, walked, depth=0):
-    """Whether ``expr`` holds a new Python number on every iteration: the loop's ``counter``, or
-    arithmetic of it with number literals that keeps values apart (``1.0 / (step + 1)``, not
-    ``step % 2``, ``step * 0`` or ``1 ** step``), directly or through a name bound once in the body."""
-    if isinstance(expr, ast.Name):
-        if expr.id == counter:
-            return True
-        bound = _bound_in_body(model, loop, expr, walked)
-        return bound is not None and depth < 4 and _new_every_iteration(model, loop, bound, counter, walked, depth + 1)
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        return _new_every_iteration(model, loop, expr.operand, counter, walked, depth)
-    if not isinstance(expr, ast.BinOp) or not isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)):
-        return False
-    for varying, fixed in ((expr.left, expr.right), (expr.right, expr.left)):
-        if isinstance(fixed, ast.Constant) and type(fixed.value) in (int, float) and fixed.value != 0 \
-                and not (isinstance(expr.op, ast.Pow) and fixed.value == 1) \
-                and _new_every_iteration(model, loop, varying, counter, walked, depth):
-            return True
-    return False
-
-
 def _growing_argument(model, loop, call, walked):
     """A jitted function called in the loop with a value whose shape changes on every iteration: the
     loop's body grows it (``x = jnp.concatenate([x, token], axis=1)``), makes it with a shape that
@@ -519,81 +471,17 @@ def _growing_argument(model, loop, call, walked):
         return
     for arg in given:
         label = arg.id if type(arg) is ast.Name else ast.unparse(arg)
-        growth = _growth(model, loop, arg.id, walked) if type(arg) is ast.Name else None
+        growth = growth_of(model, loop, arg.id, walked) if type(arg) is ast.Name else None
         if growth is not None:
             yield Finding.at(call, "JNP602", {
                 "what": f"'{label}' grows (line {growth.lineno}) and is passed to the jitted {describe(call.func)}()",
                 "loop": loop.lineno, "fix": "preallocate it at its final size and fill it with .at[i].set() or "
                                             "lax.dynamic_update_slice, or pad it to a fixed length"})
             return
-        made = _counter_shaped(model, loop, arg, walked)
+        made = counter_shaped(model, loop, arg, walked)
         if made is not None:
             yield Finding.at(call, "JNP602", {
-                "what": f"'{label}' takes its shape from '{_counter(loop, walked)}' (line {made.lineno}) and is "
+                "what": f"'{label}' takes its shape from '{loop_counter(loop, walked)}' (line {made.lineno}) and is "
                         f"passed to the jitted {describe(call.func)}()",
                 "loop": loop.lineno, "fix": "pad it to a fixed shape (or to a few bucket sizes) before the call"})
             return
-
-
-def _counter_shaped(model, loop, expr, walked):
-    """What the loop's body gives ``expr`` (itself, or the value of a name it binds once) when its shape
-    holds a new number on every iteration (``_new_every_iteration`` of the loop's counter): a call with
-    it in its shape argument, alone or in a shape tuple, or a slice with it as its one moving bound
-    (``data[:length]``, not ``data[i:i + 8]``)."""
-    counter = _counter(loop, walked)
-    made = _bound_in_body(model, loop, expr, walked) if counter is not None else None
-    if type(made) is ast.Subscript and type(made.slice) is ast.Slice and made.slice.step is None:
-        bounds = [bound for bound in (made.slice.lower, made.slice.upper) if bound is not None]
-        moving = [bound for bound in bounds if _new_every_iteration(model, loop, bound, counter, walked)]
-        return made if len(moving) == 1 and all(type(b) is ast.Constant for b in bounds if b is not moving[0]) else None
-    if not isinstance(made, ast.Call):
-        return None
-    for position in api.shape_arguments().get(model.qualname(made.func), ()):
-        shape = made.args[position] if position < len(made.args) else None
-        dims = shape.elts if isinstance(shape, (ast.Tuple, ast.List)) else [shape] if shape is not None else []
-        if any(_new_every_iteration(model, loop, dim, counter, walked) for dim in dims):
-            return made
-    return None
-
-
-def _growth(model, loop, name, walked):
-    """The one statement of the loop's body that binds ``name``, when it is ``name = concatenate([name,
-    ...])`` (or append, hstack, ...) run on every iteration; else None."""
-    stores = _body_names(loop, walked).get(name, ())
-    target = loop.target if isinstance(loop, ast.For) else ast.Pass()
-    if len(stores) != 1 or any(isinstance(node, ast.Name) and node.id == name for node in ast.walk(target)):
-        return None
-    stmt = model.parent(stores[0])
-    if stmt not in loop.body or not isinstance(stmt, ast.Assign) or stmt.targets != [stores[0]] \
-            or not isinstance(stmt.value, ast.Call) or model.qualname(stmt.value.func) not in GROWING \
-            or not stmt.value.args:
-        return None
-    first = stmt.value.args[0]
-    parts = first.elts if isinstance(first, (ast.List, ast.Tuple)) else [first]
-    return stmt if any(isinstance(part, ast.Name) and part.id == name for part in parts) else None
-
-
-def _counter(loop, walked):
-    """The name that holds a new Python number on every iteration of a loop (or comprehension with
-    that one generator): a ``for i in range(...)`` or ``for i, x in enumerate(...)`` counter, or the
-    variable of a loop over a display of two or more distinct number literals (``for n in (64, 96)``)."""
-    if type(loop) in COMPREHENSIONS:
-        head = loop.generators[0] if len(loop.generators) == 1 and not loop.generators[0].ifs else None
-    else:
-        head = loop if isinstance(loop, ast.For) else None
-    if head is None:
-        return None
-    target, iterated = head.target, head.iter
-    if isinstance(iterated, (ast.Tuple, ast.List)):
-        numbers = [e.value for e in iterated.elts if type(e) is ast.Constant and type(e.value) in (int, float)]
-        if len(numbers) < 2 or len(numbers) != len(iterated.elts) or len(set(numbers)) != len(numbers):
-            return None
-    elif not isinstance(iterated, ast.Call) or not isinstance(iterated.func, ast.Name):
-        return None
-    elif iterated.func.id == "enumerate" and isinstance(target, ast.Tuple) and target.elts:
-        target = target.elts[0]
-    elif iterated.func.id != "range":
-        return None
-    if not isinstance(target, ast.Name):
-        return None
-    return None if target.id in _body_names(loop, walked) else target.id  # rebound in the body

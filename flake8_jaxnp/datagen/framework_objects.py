@@ -4,7 +4,8 @@
 (``framework_static_holders``, ``framework_static_objects``), which methods give an array
 (``framework_array_methods``), which classes hold what they are built around (``framework_containers``),
 rebuild an object from its parts (``framework_rebuilders``) or build one through a transform
-(``framework_class_transforms``), and which functions give a Module's own arrays (``framework_module_arrays``).
+(``framework_class_transforms``), which functions give a Module's own arrays (``framework_module_arrays``),
+and which fields an optimiser's state holds its subtrees in (``framework_state_fields``).
 """
 import importlib.metadata
 import inspect
@@ -389,8 +390,53 @@ def _gives_module_arrays(func):
         and {id(leaf) for leaf in jax.tree_util.tree_leaves(probe)} == own
 
 
+STATE_FIELDS_KEY = "framework_state_fields"
+# The optimiser libraries whose public functions build gradient transformations (``optax.adam(lr)``).
+OPTIMIZER_NAMESPACES = ("optax",)
+
+
+def framework_state_fields(data_file, resolve):
+    """{namespace: {"fields", "measured_with"}} for ``OPTIMIZER_NAMESPACES``: the fields of the named tuples
+    found in the states that its transformations' ``init`` gives (``optax.adam(0.1)``, ``optax.chain(...)`` of
+    one, ``optax.inject_hyperparams(optax.adam)(0.1)``): every field of a named tuple is a pytree child, so
+    of a state's tree, each holds a subtree of it (``opt_state.inner_state``, ``.mu``, ``.hyperparams``); a
+    name that a tuple answers itself (``count``) is left out. A library not installed keeps its entry."""
+    import jax.numpy as jnp
+
+    previous, found = recorded(data_file, STATE_FIELDS_KEY), {}
+    for namespace in OPTIMIZER_NAMESPACES:
+        module = resolve(namespace)
+        if module is None:
+            found.update({namespace: previous[namespace]} if namespace in previous else {})
+            continue
+        base = module.sgd(0.1)
+        fields = set()
+        for name in sorted(n for n in dir(module) if not n.startswith("_")):
+            for build in (lambda f: f(0.1), lambda f: f(), lambda f: f(base), lambda f: f(module.sgd)(0.1)):
+                try:
+                    state = build(getattr(module, name)).init({"w": jnp.ones(3)})
+                except Exception:  # noqa: BLE001 - arguments that do not fit build nothing
+                    continue
+                fields |= _named_tuple_fields(state)
+                break
+        found[namespace] = {"fields": sorted(fields - set(dir(tuple))),
+                            "measured_with": f"{namespace} {importlib.metadata.version(namespace)}"}
+    return found
+
+
+def _named_tuple_fields(node):
+    """The fields of the named tuples in a state's tree (containers and named tuples walked)."""
+    if isinstance(node, dict):
+        return set().union(*map(_named_tuple_fields, node.values()))
+    if not isinstance(node, (tuple, list)):
+        return set()
+    own = set(node._fields) if isinstance(node, tuple) and hasattr(node, "_fields") else set()
+    return own.union(*map(_named_tuple_fields, node))
+
+
 # Every key measured here and the function that measures it (``frameworks.framework_entries``).
 MEASURES = {RECORDS_KEY: framework_records, HOLDERS_KEY: framework_static_holders,
             ARRAY_METHODS_KEY: framework_array_methods, STATIC_OBJECTS_KEY: framework_static_objects,
             CONTAINERS_KEY: framework_containers, REBUILDERS_KEY: framework_rebuilders,
-            CLASS_TRANSFORMS_KEY: framework_class_transforms, MODULE_ARRAYS_KEY: framework_module_arrays}
+            CLASS_TRANSFORMS_KEY: framework_class_transforms, MODULE_ARRAYS_KEY: framework_module_arrays,
+            STATE_FIELDS_KEY: framework_state_fields}

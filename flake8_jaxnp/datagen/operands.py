@@ -15,13 +15,18 @@ from .tables import abstract_tracer, quiet
 
 # How many operands fill a ``*operands`` parameter (``cond``, ``switch``) in the probe calls.
 OPERANDS = 3
+# What a recording body returns: its last argument (a loop's carry), False (a loop's condition), or
+# the pair of its first argument and its last (a scan step's ``(carry, y)``).
+CARRY, CONDITION, STEP = "carry", "condition", "step"
 
 
 def body_operands(resolve, bodies, run=None):
     """{dotted name: {body position: {parameter index: argument position}}} for the functions of
     ``bodies`` ({dotted name: body positions}) that pass an argument on to a body parameter, as an
     object of the argument's own class; each parameter that only ever received one argument's
-    object. Under ``jax.make_jaxpr``, or under ``run`` (``flax.nnx.cond`` called eagerly)."""
+    object. The arguments given: the required ones, and the optional ones whose default is None
+    (``scan``'s ``xs``), None among their values. Under ``jax.make_jaxpr``, or under ``run``
+    (``flax.nnx.cond`` called eagerly)."""
     import jax
 
     @dataclasses.dataclass
@@ -42,13 +47,14 @@ def body_operands(resolve, bodies, run=None):
         module, _, name = qualname.rpartition(".")
         func = getattr(resolve(module), name)
         params, positional = list(inspect.signature(func).parameters.values()), _positional(func)
-        slots = [i for i, p in enumerate(positional) if i not in positions and p.default is p.empty]
+        slots = {i: values if p.default is p.empty else (None, *values) for i, p in enumerate(positional)
+                 if i not in positions and (p.default is p.empty or p.default is None)}
         if any(p.kind is p.VAR_POSITIONAL for p in params):
-            slots += range(len(positional), len(positional) + OPERANDS)
+            slots.update((i, values) for i in range(len(positional), len(positional) + OPERANDS))
         seen = {}  # (body position, parameter index) -> argument positions received
-        for plain in itertools.product(values, repeat=len(slots)):
+        for plain in itertools.product(*slots.values()):
             for marked in slots:
-                for returns in itertools.product((True, False), repeat=len(positions)):
+                for returns in itertools.product((CARRY, CONDITION, STEP), repeat=len(positions)):
                     arguments = dict(zip(slots, plain))
                     arguments[marked] = Marked(marked, arguments[marked])
                     _call(func, positions, arguments, returns, observe, run or jax.make_jaxpr)
@@ -83,7 +89,7 @@ def body_calls(resolve, bodies, run=None):
             received[body] = count if received.get(body, count) == count else None
 
         for plain in itertools.product(values, repeat=len(slots)):
-            for returns in itertools.product((True, False), repeat=len(positions)):
+            for returns in itertools.product((CARRY, CONDITION), repeat=len(positions)):
                 received.clear()
                 if _call(func, positions, dict(zip(slots, plain)), returns, observe, run or jax.make_jaxpr):
                     runs.append((dict(zip(slots, plain)), dict(received)))
@@ -105,19 +111,21 @@ def body_calls(resolve, bodies, run=None):
 
 def _call(func, positions, arguments, returns, observe, run):
     """Call ``func`` with recording bodies at ``positions`` (each handing ``observe`` its position and
-    arguments, and returning its last argument, the carry, or False, a loop's condition) and
-    ``arguments`` elsewhere; whether the call ran (one that fails says nothing)."""
+    arguments, and returning what ``returns`` says: CARRY, CONDITION or STEP) and ``arguments``
+    elsewhere; whether the call ran (one that fails says nothing)."""
     import jax.numpy as jnp
 
-    def recorder(body, carry):
+    def recorder(body, gives):
         def record(*args):
             observe(body, args)
-            return args[-1] if carry and args else jnp.zeros((), bool)
+            if gives == CONDITION or not args:
+                return jnp.zeros((), bool)
+            return (args[0], args[-1]) if gives == STEP else args[-1]
         return record
 
     args = [None] * (max([*positions, *arguments]) + 1)
-    for body, carry in zip(positions, returns):
-        args[body] = recorder(body, carry)
+    for body, gives in zip(positions, returns):
+        args[body] = recorder(body, gives)
     for index, value in arguments.items():
         args[index] = value
     positional = _positional(func)

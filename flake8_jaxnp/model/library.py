@@ -218,6 +218,8 @@ def attribute(flow, expr, base):
             return PYTHON_VALUE
         if expr.attr in SAME_KIND_ATTRIBUTES and base.kind in ARRAYS:
             return Value(base.kind, base.dtype)
+        if base.kind in TREES and expr.attr in api.framework_state_fields() and _optimiser_subtree(expr):
+            return Value(base.kind)  # state.opt_state.inner_state: a subtree of an optimiser's state
         return UNKNOWN_VALUE
     qualname = flow.names.qualname(expr)
     if qualname and qualname.startswith(("jax.numpy.", "numpy.")) and qualname.rsplit(".", 1)[1] in MATH_CONSTANTS:
@@ -232,6 +234,18 @@ def attribute(flow, expr, base):
             return Value(JAX)  # model.weight of model = eqx.nn.Linear(...) in host code
         return flow.context.stored_value(expr)  # foo.factors, stored from a jitted call in foo.fit()
     return UNKNOWN_VALUE
+
+
+def _optimiser_subtree(expr):
+    """Whether the attribute ``expr`` reads a field of an optimiser's state (``framework_state_fields``)
+    reached from a framework record's field through such fields and items (``state.opt_state.inner_state[0]
+    .mu``): of another tree the name says nothing (``out.params`` of a class not known)."""
+    node = expr.value
+    while type(node) in (ast.Attribute, ast.Subscript):
+        if type(node) is ast.Attribute and node.attr not in api.framework_state_fields():
+            return any(node.attr in record["fields"] for record in api.framework_records().values())
+        node = node.value
+    return False
 
 
 def subscript(flow, expr, base, index):

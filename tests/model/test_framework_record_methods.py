@@ -65,3 +65,16 @@ def test_a_layer_weight_assigned_in_place_after_apply_updates(lint_source, built
     source = EQX + (f"def prune(updates):\n    model = {built}\n    model = eqx.apply_updates(model, updates)\n"
                     "    model.weight[0] = 0.0\n    return model\n")
     assert lint_source(source) == ([(_line(source, "model.weight[0]"), "JNP501")] if reported else [])
+
+
+@pytest.mark.parametrize("read, reported", [
+    ('state.opt_state.hyperparams["learning_rate"]', True),  # measured: a field of an Optax state
+    ("state.opt_state.inner_state[0].mu['w']", True),
+    ("state.opt_state.schedule", False),  # no Optax state has it: not known to be a subtree
+    ("state.opt_state.count", False),  # a tuple's own method too
+])
+def test_a_field_of_an_optimiser_state_is_its_subtree(lint_source, read, reported):
+    source = LINEN + ("@jax.jit\ndef step(state, x):\n    return state.apply_gradients(grads={'w': x}), x\n\n\n"
+                      "def run(x):\n    state = make()\n    kept = []\n    for _ in range(20):\n"
+                      f"        state, _ = step(state, x)\n        kept.append(float({read}))\n    return kept\n")
+    assert lint_source(source) == ([(_line(source, "kept.append"), "JNP102")] if reported else [])
