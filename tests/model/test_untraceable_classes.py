@@ -22,3 +22,18 @@ def test_a_plain_object_given_to_a_jitted_function(lint_source, registration, re
     source = HEADER + registration + CALL
     line = len(source.splitlines())
     assert [found for found in lint_source(source) if found[1] == "JNP205"] == ([(line, "JNP205")] if reported else [])
+
+
+RUNNER = ("class Runner:\n    def apply(self, cfg, x):\n        return x * cfg.a\n\n"
+          "    def run(self):\n        return jax.jit(self.apply{options})(Pair(2.0), jnp.ones(3))\n")
+
+
+@pytest.mark.parametrize("options, reported", [
+    ("", True),
+    (", static_argnames='cfg'", False),  # a bound method's first position is cfg: self is not given
+    (", static_argnums=0", False),
+])
+def test_a_plain_object_given_to_a_jitted_bound_method(lint_source, options, reported):
+    source = HEADER + RUNNER.format(options=options)
+    line = len(source.splitlines())
+    assert [found for found in lint_source(source) if found[1] == "JNP205"] == ([(line, "JNP205")] if reported else [])
