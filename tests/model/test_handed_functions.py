@@ -70,6 +70,23 @@ def test_what_a_call_through_a_dict_of_functions_gives_is_what_every_entry_it_ma
     assert codes_at(lint(tmp_path, "demo/update.py")) == expected
 
 
+@pytest.mark.parametrize("key, expected", [('"smooth"', [(5, "JNP501")]), ("name", [])])
+def test_an_entry_the_project_does_not_summarise_leaves_what_a_lookup_gives_unknown(tmp_path, key, expected):
+    """``Host`` (a class of another module: no function summary) may give a NumPy array, updated in place."""
+    _write(tmp_path, "wavy")
+    (tmp_path / "demo" / "kernels.py").write_text(KERNELS.replace('"wavy": wavy}', '"host": Host}').replace(
+        "import numpy as np\n", "import numpy as np\n\nfrom demo.host import Host\n"))
+    (tmp_path / "demo" / "host.py").write_text(
+        "import numpy as np\n\n\nclass Host(np.ndarray):\n    def __new__(cls, scale, x):\n"
+        "        return np.asarray(scale * np.asarray(x)).view(cls)\n")
+    (tmp_path / "demo" / "update.py").write_text(
+        "import numpy as np\n\n\ndef bump(K):\n    K[np.diag_indices_from(K)] += 1.0\n    return K\n")
+    (tmp_path / "demo" / "run.py").write_text(
+        "import jax.numpy as jnp\n\nfrom demo import gp\nfrom demo.update import bump\n\n\n"
+        f"def main(name):\n    return bump(gp.KERNELS[{key}](1.0, jnp.ones((3, 3))))\n")
+    assert codes_at(lint(tmp_path, "demo/update.py")) == expected
+
+
 SCORER = '''import jax
 
 from .kernels import KERNELS
