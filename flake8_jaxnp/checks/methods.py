@@ -52,18 +52,21 @@ def _rejected_arguments(model):
     """An object that ``jax.jit`` refuses (``rejected_by_jax_jit``: a linen Module, ``eqx.nn.MLP``,
     measured; an object of a same-file class JAX cannot flatten) given as a traced argument of a jitted
     function: ``jax.jit(f)(model, x)``, ``fast(model, x)`` with ``fast = jax.jit(f)``, ``step(model, x)``
-    with ``@jax.jit def step``."""
+    with ``@jax.jit def step``. A method's positions are read with and without ``self``: ``jax.jit(obj.apply,
+    static_argnames="cfg")`` takes ``cfg`` first, ``jax.jit(Class.apply)`` takes ``self`` first."""
     for call in model.nodes(ast.Call):
         jitted = jitted_by(model, call.func)
         if jitted is None or jitted[0] not in JAX_JITS:
             continue
         transform, keywords, target = jitted
-        params = positional_names(target)
-        static = static_parameters(named_options(keywords), params) if all(k.arg for k in keywords) else None
-        for position, argument in enumerate(call.args if static is not None else ()):
+        method = type(model.parent(target)) is ast.ClassDef
+        readings = [positional_names(target, bound=bound) for bound in {False, method}]
+        static = [(params, static_parameters(named_options(keywords), params)) for params in readings] \
+            if all(k.arg for k in keywords) else [([], None)]
+        for position, argument in enumerate(call.args if all(names is not None for _, names in static) else ()):
             if type(argument) is ast.Starred:
                 break
-            found = None if position < len(params) and params[position] in static \
+            found = None if any(position < len(params) and params[position] in names for params, names in static) \
                 else model.rejected_by_jax_jit(argument) if type(argument) in (ast.Name, ast.Call) else None
             if found is not None:
                 yield Finding.at(call, "JNP205", {

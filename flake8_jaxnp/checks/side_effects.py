@@ -20,6 +20,7 @@ CONTAINER_TYPES = frozenset({
     "builtins.list", "builtins.dict", "builtins.set", "builtins.iter", "collections.deque",
     "collections.defaultdict", "collections.OrderedDict", "collections.Counter",
 })
+ADVANCING_CALLS = frozenset(f"builtins.{name}" for name in ADVANCING_BUILTINS)  # next(batches)
 # Calls whose result is a plain Python value whatever they are given (len of a tracer is its
 # static length), and calls that give one when every argument is one.
 STATIC_RESULT_BUILTINS = frozenset({"builtins.len", "builtins.type", "builtins.isinstance", "builtins.callable",
@@ -261,7 +262,7 @@ def _mutation(call, qualname):
     advances, whose next item depends on how often it ran (once per trace, not per call); None."""
     if isinstance(call.func, ast.Attribute) and call.func.attr in MUTATING_METHODS:
         return call.func.value, call.args + [k.value for k in call.keywords], False
-    if qualname in {f"builtins.{name}" for name in ADVANCING_BUILTINS} and len(call.args) == 1:
+    if qualname in ADVANCING_CALLS and len(call.args) == 1:
         return call.args[0], [], True
     return None
 

@@ -92,8 +92,7 @@ def _line_facts(code):
 def _calls_with_one_load(instructions, index):
     """Whether the function loaded at ``index`` is called at once with the one value the next
     instruction loads (``next(batches)``, not ``next(iter(xs))``)."""
-    following = [i.opname for i in instructions[index + 2:index + 4]]
-    return len(following) > 0 and following[0] in ("PRECALL", "CALL", "CALL_FUNCTION")
+    return index + 2 < len(instructions) and instructions[index + 2].opname in ("PRECALL", "CALL", "CALL_FUNCTION")
 
 
 def _lines(instructions):

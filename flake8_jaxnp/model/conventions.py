@@ -18,6 +18,7 @@ from .instances import method_in
 from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, TRACER, TRACER_TREE,
                     UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
 from .library import array_function
+from .names import DEFINITIONS, BindingKind
 from .parameters import traced_parameters
 from .syntax import positional
 
@@ -108,12 +109,20 @@ class Conventions:
     def untraceable_class(self, cls):
         """Whether JAX can flatten no instance of ``cls``: a plain class, not handed to a pytree
         registration call of the file (``jax.tree_util.register_pytree_node(C, ...)``), without
-        ``__jax_array__``."""
+        ``__jax_array__``. A registration of what the file does not name (a helper's parameter, a loop
+        variable: ``register_pytree_node(cls, ...)``) may be of any class: then of none."""
         if self._registered is None:
-            self._registered = {call.args[0].id for call in self.names.calls if call.args
-                                and type(call.args[0]) is ast.Name
+            self._registered = {self._registered_name(call.args[0]) for call in self.names.calls if call.args
                                 and "register" in (self.names.qualname(call.func) or "").rpartition(".")[2]}
-        return self.plain_class(cls) and cls.name not in self._registered and method_in(cls, "__jax_array__") is None
+        return self.plain_class(cls) and None not in self._registered and cls.name not in self._registered \
+            and method_in(cls, "__jax_array__") is None
+
+    def _registered_name(self, registered):
+        """The name a registration call's first argument gives, a Name bound only to a class, an import or
+        an assignment (``C = pytree(C)``); None for anything else."""
+        found = self.names.resolve_name(registered) if type(registered) is ast.Name else None
+        kinds = (*DEFINITIONS, BindingKind.ASSIGN)
+        return registered.id if found and all(binding.kind in kinds for binding in found[1]) else None
 
     def layer_field_on_device(self, expr):
         """Whether ``obj.field`` reads an array that the framework layer ``obj`` holds on the device when built

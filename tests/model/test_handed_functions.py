@@ -44,6 +44,15 @@ def _write(root, given, more=""):
     (package / "gp.py").write_text(GRAM.format(given=given, more=more))
 
 
+def _write_bumped_lookup(root, key):
+    """update.py's ``bump`` updates in place what run.py's lookup ``gp.KERNELS[key](...)`` gives."""
+    (root / "demo" / "update.py").write_text(
+        "import numpy as np\n\n\ndef bump(K):\n    K[np.diag_indices_from(K)] += 1.0\n    return K\n")
+    (root / "demo" / "run.py").write_text(
+        "import jax.numpy as jnp\n\nfrom demo import gp\nfrom demo.update import bump\n\n\n"
+        f"def main(name):\n    return bump(gp.KERNELS[{key}](1.0, jnp.ones((3, 3))))\n")
+
+
 @pytest.mark.parametrize("given, more, expected", [
     ('KERNELS["wavy"]', "", [(10, "JNP201")]),
     ("KERNELS[NAME]", "\n\nNAME = 'smooth'\n", [(10, "JNP201")]),  # a key not a constant: every entry
@@ -62,11 +71,20 @@ def test_a_function_every_caller_hands_to_a_def_that_calls_it_is_traced_with_it(
 def test_what_a_call_through_a_dict_of_functions_gives_is_what_every_entry_it_may_give_returns(
         tmp_path, key, expected):
     _write(tmp_path, "wavy")
-    (tmp_path / "demo" / "update.py").write_text(
-        "import numpy as np\n\n\ndef bump(K):\n    K[np.diag_indices_from(K)] += 1.0\n    return K\n")
-    (tmp_path / "demo" / "run.py").write_text(
-        "import jax.numpy as jnp\n\nfrom demo import gp\nfrom demo.update import bump\n\n\n"
-        f"def main(name):\n    return bump(gp.KERNELS[{key}](1.0, jnp.ones(3)))\n")
+    _write_bumped_lookup(tmp_path, key)
+    assert codes_at(lint(tmp_path, "demo/update.py")) == expected
+
+
+@pytest.mark.parametrize("key, expected", [('"smooth"', [(5, "JNP501")]), ("name", [])])
+def test_an_entry_the_project_does_not_summarise_leaves_what_a_lookup_gives_unknown(tmp_path, key, expected):
+    """``Host`` (a class of another module: no function summary) may give a NumPy array, updated in place."""
+    _write(tmp_path, "wavy")
+    (tmp_path / "demo" / "kernels.py").write_text(KERNELS.replace('"wavy": wavy}', '"host": Host}').replace(
+        "import numpy as np\n", "import numpy as np\n\nfrom demo.host import Host\n"))
+    (tmp_path / "demo" / "host.py").write_text(
+        "import numpy as np\n\n\nclass Host(np.ndarray):\n    def __new__(cls, scale, x):\n"
+        "        return np.asarray(scale * np.asarray(x)).view(cls)\n")
+    _write_bumped_lookup(tmp_path, key)
     assert codes_at(lint(tmp_path, "demo/update.py")) == expected
 
 

@@ -12,10 +12,10 @@ def functions_run(project, path, unit, origin, binding, attributes, applied):
     parameter it calls (``passed_functions``; of a parameter whose class is not known, ``[PARAMETER_METHOD,
     "kernel", "__call__"]`` in a top-level def: those every call passes alike), each entry a dict lookup
     may give (``table_functions``), else the one function or method it names (``origin``: the module whose
-    imports name it). Unlinked:
-    the in-file model of the function's module cannot tie the call to it, so the reach says it even from
-    that module: a function other modules hand in, or an entry of a lookup called as it is (one a
-    transform takes, ``jax.grad(LOSSES[name])``, that model follows: ``applied``, the call's transform)."""
+    imports name it). Unlinked: the in-file model of the function's module cannot tie the call to it, so
+    the reach says it even from that module: a function other modules hand in, or an entry of a lookup
+    called as it is (one a transform takes, ``jax.grad(LOSSES[name])``, that model follows: ``applied``,
+    the call's transform)."""
     if binding is None and attributes[0] == PASSED_FUNCTION:
         return passed_functions(project, path, unit, *attributes[1:2], *attributes[3:])
     if binding is None and attributes[0] == PARAMETER_METHOD:
@@ -33,9 +33,9 @@ def passed_functions(project, path, unit, param, method=None, agreeing=False):
     that a factory's call there returns (``Collector(policy=make_policy(cfg))``: ``make_policy.policy``).
     With ``method``, that method of the objects they pass built (``model.apply(p, x)`` of ``net =
     Net(2.0); make_step(net)``: ``Net.apply``) instead. ``agreeing``: those every call passes alike
-    (``passed_values``), for a def that calls its own parameter. Unlinked: no call that hands it on is in its own
-    module, whose in-file model then cannot know what the parameter holds (``exact_score(log_density)``
-    beside ``ring_log_density``, given by a script)."""
+    (``passed_values``), for a def that calls its own parameter. Unlinked: no call that hands it on is in
+    its own module, whose in-file model then cannot know what the parameter holds
+    (``exact_score(log_density)`` beside ``ring_log_density``, given by a script)."""
     factory, summary = unit.split(".")[0], project.summary(path)
     facts = summary["functions"].get(factory)
     if facts is None and f"{factory}.__init__" in summary["methods"]:

@@ -383,7 +383,7 @@ def passed_arrays(project, name, params):
         if forwarding or given is None or given[0] not in (_INSTANCE, _COMPUTED):
             return None
         if given[2][-3:-2] == [TABLE_ENTRY]:  # KERNELS["rbf"](p, x): what each entry it may give returns
-            entries = table_functions(project, other, *given[1:3])
+            entries = table_functions(project, other, *given[1:3], every=True)
             return [True] if entries and all(facts.get("returns") == "jax" for _, facts, _ in entries) else None
         target = project.target_of(other, *given[1:3])
         summary = project.summary(target[0], defines=target[1]) if target is not None else None

@@ -1,0 +1,39 @@
+"""An object of a plain same-file class given to a jitted function is refused (JNP205), unless the
+file may register its class as a pytree: by name, or through a registration of what it does not name
+(a helper's parameter, a loop variable), which may be of any class."""
+import pytest
+
+HEADER = ("import jax\nimport jax.numpy as jnp\nfrom jax import tree_util\n\n\n"
+          "class Pair:\n    def __init__(self, a):\n        self.a = a\n\n\n"
+          "def add(p, x):\n    return p.a + x\n\n\n")
+CALL = "def run():\n    return jax.jit(add)(Pair(1.0), jnp.ones(3))\n"
+FLATTEN = "lambda p: ((p.a,), None), lambda _, c: Pair(*c)"
+
+
+@pytest.mark.parametrize("registration, reported", [
+    ("", True),
+    (f"tree_util.register_pytree_node(Pair, {FLATTEN})\n\n\n", False),
+    # a helper registering the class it is given
+    (f"def _pytree(cls):\n    tree_util.register_pytree_node(cls, {FLATTEN})\n\n\n_pytree(Pair)\n\n\n", False),
+    # a loop over the classes to register
+    (f"for _cls in (Pair,):\n    tree_util.register_pytree_node(_cls, {FLATTEN})\n\n\n", False),
+])
+def test_a_plain_object_given_to_a_jitted_function(lint_source, registration, reported):
+    source = HEADER + registration + CALL
+    line = len(source.splitlines())
+    assert [found for found in lint_source(source) if found[1] == "JNP205"] == ([(line, "JNP205")] if reported else [])
+
+
+RUNNER = ("class Runner:\n    def apply(self, cfg, x):\n        return x * cfg.a\n\n"
+          "    def run(self):\n        return jax.jit(self.apply{options})(Pair(2.0), jnp.ones(3))\n")
+
+
+@pytest.mark.parametrize("options, reported", [
+    ("", True),
+    (", static_argnames='cfg'", False),  # a bound method's first position is cfg: self is not given
+    (", static_argnums=0", False),
+])
+def test_a_plain_object_given_to_a_jitted_bound_method(lint_source, options, reported):
+    source = HEADER + RUNNER.format(options=options)
+    line = len(source.splitlines())
+    assert [found for found in lint_source(source) if found[1] == "JNP205"] == ([(line, "JNP205")] if reported else [])
