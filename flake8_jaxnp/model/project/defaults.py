@@ -327,13 +327,19 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         return [(target, built, (other, line)) if target is not None else None]
 
     naming = modules_naming(project, factory, files)
-    sites = [(other, call) for other, version in naming for call in _calls_of(project, other, version, factory)]
+    sites = ((other, call) for other, version in naming for call in _calls_of(project, other, version, factory))
     if not agreeing:
-        return given_by_calls(sites, handed, every=False)
-    each = [handed(site) for site in sites if project.target_of(site[0], *site[1][:2]) == (path, factory)]
-    given = {answer(sorted(answer(item[:2]) for item in items)) if items and None not in items else None
-             for items in each}
-    if len(given) != 1 or None in given or any(uses is None or f"\n{factory}\n" in uses for uses in (
+        return given_by_calls(list(sites), handed, every=False)
+    each, given = [], set()
+    for site in sites:  # (stops at the first call that gives another value: the modules after it are not read)
+        if project.target_of(site[0], *site[1][:2]) != (path, factory):
+            continue
+        items = handed(site)
+        given.add(answer(sorted(answer(item[:2]) for item in items)) if items and None not in items else None)
+        if len(given) != 1 or None in given:
+            return []
+        each.append(items)
+    if not given or any(uses is None or f"\n{factory}\n" in uses for uses in (
             _module_uses(project, other, version)[2] for other, version in naming)):
         return []
     return given_by_calls(each, list, every=False)
