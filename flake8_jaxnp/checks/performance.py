@@ -247,7 +247,24 @@ def _fresh_function(model, loop, expr, hashed=False):
     func = model.callee(expr) if isinstance(expr, ast.Name) else None
     if func is not None and _inside(model, func, loop):
         return f"the function '{expr.id}' defined in the loop"
-    return None
+    maker = _function_maker(model, expr) if isinstance(expr, ast.Name) else None
+    return f"the new function that {describe(maker.func)}() returns" if maker is not None else None
+
+
+def _function_maker(model, name):
+    """The transform call whose result the statement before ``name``'s in the same block unpacked
+    into it, at a position that holds a function each call makes anew (measured: ``_, vjp_fun =
+    jax.vjp(f, x)``); else None."""
+    found = model.resolve(name)
+    stmt = model.statement_of(name)
+    block = model.parent(stmt)
+    before = [binding for binding in found[1] if binding.stmt is not None and model.parent(binding.stmt) is block
+              and binding.stmt.end_lineno < stmt.lineno] if found is not None else ()
+    unpacked = max(before, key=lambda binding: binding.stmt.lineno).unpacked() if before else None
+    if unpacked is None:
+        return None
+    call, position = unpacked
+    return call if position in api.transforms().get(model.qualname(call.func), {}).get("functions", ()) else None
 
 
 def _chosen_per_call(model, body, made):

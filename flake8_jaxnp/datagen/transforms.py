@@ -24,7 +24,7 @@ CALL_SHAPES = {
 
 
 def transforms(resolve, public):
-    """{qualname: {"abstract", "cached", "arrays", "computes", "arguments"}} for callables that trace
+    """{qualname: {"abstract", "cached", "arrays", "computes", "arguments"[, "functions"]}} for callables that trace
     the function they are given.
 
     A candidate is given ``body`` and ``data`` in each of ``CALL_SHAPES`` until one runs; calling
@@ -32,7 +32,8 @@ def transforms(resolve, public):
     ``checkify``), whether a Python truth test fails on them (abstract), whether the second call
     skips the Python body (cached), whether the call gives one JAX array (``arrays``), whether its
     result holds arrays at all (``computes``: ``make_jaxpr`` and ``eval_shape`` give descriptions,
-    computing nothing), and which shape passed the arguments (``arguments``).
+    computing nothing), which shape passed the arguments (``arguments``), and the positions of the
+    result tuple that hold a function the call makes anew (``functions``: ``jax.vjp``'s pullback).
     """
     import jax
     import jax.numpy as jnp
@@ -62,9 +63,12 @@ def transforms(resolve, public):
                     continue
                 if runs and all(tracers):
                     leaves = jax.tree_util.tree_leaves(result)
-                    found[f"{modname}.{name}"] = {
+                    found[f"{modname}.{name}"] = facts = {
                         "abstract": all(abstract), "cached": len(runs) == 1, "arrays": isinstance(result, jax.Array),
                         "computes": any(isinstance(leaf, jax.Array) for leaf in leaves), "arguments": shape}
+                    made = [i for i, part in enumerate(result) if callable(part)] if type(result) is tuple else []
+                    if made:
+                        facts["functions"] = made
                 break
     return found
 

@@ -11,7 +11,7 @@ from .instances import method_in
 from .kinds import PYTHON, Value
 from .names import BindingKind
 from .project.records import NAMED_TUPLES, REGISTER_CLASS
-from .syntax import literals, named_options, positional_names
+from .syntax import argument_for, literals, named_options, positional_names
 
 DATACLASS_DECORATORS = frozenset({"dataclasses.dataclass", "flax.struct.dataclass", "chex.dataclass"})
 # Decorators that register a class as a pytree and leave its constructor as it was (the first two
@@ -147,8 +147,33 @@ def unflattening_constructor(cls, qualname, dataclass_fields):
     fields = dataclass_fields(post_init)
     if fields is None or REGISTER_DATACLASS not in decorators:
         return None, None, None
-    data = {f.id for f in fields}  # all of them, or those the registration names as data_fields=
+    return post_init, {"self"}, registered_data(cls, fields)
+
+
+def registered_data(cls, fields):
+    """The names of ``fields`` that the ``register_dataclass`` registration of ``cls`` flattens to
+    leaves: all of them, or those it names as ``data_fields=``."""
+    data = {f.id for f in fields}
     for decorator in cls.decorator_list:
         options = named_options(decorator.keywords) if type(decorator) is ast.Call else {}
         data &= set(literals(options["data_fields"], str) or ()) if "data_fields" in options else data
-    return post_init, {"self"}, data
+    return data
+
+
+def string_data_field(cls, call, qualname):
+    """The field in which ``call``, building the ``register_dataclass`` dataclass ``cls``, leaves a
+    string that its registration flattens to a leaf (given, or its default: ``method: str = "linear"``),
+    which jax.jit refuses as an argument (not a valid JAX type); else None."""
+    registered = any(qualname(decorated_by(d, qualname)) == REGISTER_DATACLASS for d in cls.decorator_list)
+    fields = dataclass_fields_of(cls, qualname) if registered else None
+    if not fields or any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    names = [field.id for field in fields]
+    defaults = {stmt.target: stmt.value for stmt in cls.body if type(stmt) is ast.AnnAssign}
+    for field in fields:
+        if field.id in registered_data(cls, fields):
+            given = argument_for(call, names, field.id)
+            value = given if given is not None else defaults[field]
+            if type(value) is ast.Constant and type(value.value) is str:
+                return field.id
+    return None

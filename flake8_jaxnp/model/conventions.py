@@ -13,7 +13,7 @@ from functools import lru_cache
 from .. import api
 from . import dtypes
 from .carried import FIELD_REPLACING
-from .constructors import annotated_fields, init_fields
+from .constructors import annotated_fields, init_fields, string_data_field
 from .instances import method_in
 from .kinds import (ARRAY_ANNOTATIONS, JAX, PYTHON, PYTHON_VALUE, TRACED_ARRAY, TRACED_PARAMETER, TRACER, TRACER_TREE,
                     UNKNOWN, UNKNOWN_VALUE, Shaped, Value)
@@ -93,12 +93,15 @@ class Conventions:
     def rejected_by_jax_jit(self, expr):
         """The name of the class whose instance ``expr`` holds (``instances.class_of``) when ``jax.jit``
         refuses it as an argument: a framework class measured so (a linen Module, ``eqx.nn.MLP``, whose
-        activation is a function), or a same-file class JAX cannot flatten (``untraceable_class``)."""
+        activation is a function), a same-file class JAX cannot flatten (``untraceable_class``), or a
+        registered dataclass built here with a string leaf (``constructors.string_data_field``)."""
         found = self.instances.class_of(expr, named=self._class_or_layer)
         if type(found) is ast.ClassDef:
             facts = self.module_facts(found)
             rejected = facts.get("rejected_by_jax_jit") if facts is not None else self.untraceable_class(found)
-            return found.name if rejected else None
+            built = self.instances.constructor(expr) if not rejected and found.decorator_list else None
+            field = string_data_field(found, built, self.names.qualname) if built is not None else None
+            return found.name if rejected else f"{found.name} with a string in '{field}'" if field else None
         return found if found is not None and api.framework_layers()[found].get("rejected_by_jax_jit") else None
 
     def plain_class(self, cls):

@@ -91,7 +91,7 @@ class Instances(CarriedStructure, ObjectStores):
                 found_classes = self.classes_of(binding.value, seen, named)
             elif (item := self._iterated_item(binding)) is not None:
                 found_classes = self.classes_of(item, seen, named)
-            elif (unpacked := self._unpacked(binding)) is not None:  # _, data = setup(cfg)
+            elif (unpacked := binding.unpacked()) is not None:  # _, data = setup(cfg)
                 found_classes = self._returned_classes(unpacked[0].func, seen, named, unpacked[1])
             else:
                 return None
@@ -139,15 +139,6 @@ class Instances(CarriedStructure, ObjectStores):
                             for value in self.names.returned_values(method) or (None,)):
                         self._self_returning.setdefault(method.name, set()).add(method)
         return self._self_returning
-
-    def _unpacked(self, binding):
-        """(the call, the position) of a name that unpacking a call's result binds (``_, data = setup(cfg)``)."""
-        stmt = binding.stmt
-        if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Tuple \
-                or type(stmt.value) is not ast.Call or any(type(e) is ast.Starred for e in stmt.targets[0].elts):
-            return None
-        elements = stmt.targets[0].elts
-        return next(((stmt.value, i) for i, element in enumerate(elements) if element is binding.node), None)
 
     def _parts_split(self, call):
         """The call that took apart the object a framework rebuilder (``nnx.merge(graphdef, params)``,

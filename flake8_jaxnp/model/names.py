@@ -49,6 +49,14 @@ class Binding:
         self.value = value  # for plain assignments: the assigned expression
         self.stmt = stmt  # the statement that binds
 
+    def unpacked(self):
+        """(the call, the position) of a name that unpacking a call's result binds (``_, data = setup(cfg)``)."""
+        stmt = self.stmt
+        if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.targets[0]) is not ast.Tuple \
+                or type(stmt.value) is not ast.Call or any(type(e) is ast.Starred for e in stmt.targets[0].elts):
+            return None
+        return next(((stmt.value, i) for i, element in enumerate(stmt.targets[0].elts) if element is self.node), None)
+
 
 class Scope:
     __slots__ = ("node", "parent", "bindings", "globals", "nonlocals", "is_function", "is_class", "function")

@@ -67,8 +67,9 @@ class ObjectStores:
         """The attributes holding tracers for ``method`` of a same-file class, run by ``call`` on an
         object built in the traced code whose forward pass gave ``values`` (``Rx(phase).array()``;
         ``obj = Rx(phase)`` then ``obj.array()``): those ``__init__`` stores as given (``stored_arguments``)
-        a traced argument."""
-        receiver = call.func.value if type(call.func) is ast.Attribute else None
+        a traced argument; for ``__call__``, the object called (``Dropout(rate)(x)``, ``layer(x)``)."""
+        receiver = call.func.value if type(call.func) is ast.Attribute else \
+            call.func if getattr(method, "name", None) == "__call__" else None
         built = self.constructor(receiver) if type(receiver) in (ast.Name, ast.Call) else None
         cls = self.class_named(built.func) if built is not None else None
         init = method_in(cls, "__init__") if cls is not None and cls is self.names.parent.get(method) else None

@@ -63,6 +63,12 @@ NNX_STEP = "import optax\nfrom flax import nnx\n@nnx.jit\ndef step(model, opt):\
     "def g(p):\n    return [train(p) for _ in range(3)]\n",
     "import equinox as eqx\n@eqx.filter_jit\ndef p(n, x):\n    return x * n\n"
     "def g(x):\n    return [p(n, x) for n in range(1)]\n",
+    # the primal output of jax.vjp is no function; a pullback taken before the loop is one object
+    "def g(xs):\n    for x in xs:\n        y, _ = jax.vjp(jnp.sin, x)\n        jax.jit(jnp.cos)(y)\n",
+    "def g(x, vs):\n    _, pb = jax.vjp(jnp.sin, x)\n    pb = jax.jit(pb)\n    for v in vs:\n        pb(v)\n",
+    # rebound to a module-level function after the unpacking
+    "def g(xs):\n    for x in xs:\n        _, pb = jax.vjp(jnp.sin, x)\n        pb = jnp.cos\n"
+    "        jax.jit(pb)(x)\n",
 ])
 def test_recompile_silent(lint_body, body):
     assert found(lint_body, body, "JNP602") == []
@@ -110,6 +116,11 @@ def test_growing_argument_silent(lint_body, body):
      "def g(x, xs):\n    for v in xs:\n        x = p(x, fn=lambda u: u * 2.0)\n", 6),
     ("@partial(jax.jit, static_argnums=1)\ndef p(x, fn):\n    return fn(x)\ndef h(u, s):\n    return u * s\n"
      "def g(x, xs):\n    for v in xs:\n        x = p(x, partial(h, s=2.0))\n", 8),
+    # the function a transform makes on each call (measured: jax.vjp's pullback, jax.linearize's)
+    ("def g(xs, v):\n    for x in xs:\n        _, pb = jax.vjp(jnp.sin, x)\n        pb = jax.jit(pb)\n"
+     "        pb(v)\n", 4),
+    ("def g(xs, t):\n    for x in xs:\n        _, f_jvp = jax.linearize(jnp.sin, x)\n"
+     "        jax.jit(f_jvp)(t)\n", 4),
 ])
 def test_recompile_reported(lint_body, body, line):
     assert found(lint_body, body, "JNP602") == [line]

@@ -37,3 +37,22 @@ def test_a_plain_object_given_to_a_jitted_bound_method(lint_source, options, rep
     source = HEADER + RUNNER.format(options=options)
     line = len(source.splitlines())
     assert [found for found in lint_source(source) if found[1] == "JNP205"] == ([(line, "JNP205")] if reported else [])
+
+
+DATACLASS = ("import dataclasses\nfrom functools import partial\n\nimport jax\nimport jax.numpy as jnp\n\n\n"
+             "@partial(jax.tree_util.register_dataclass, data_fields={data}, meta_fields={meta})\n"
+             "@dataclasses.dataclass\nclass Interp:\n    x: jax.Array\n    method: str = 'linear'\n\n\n"
+             "def run():\n    return jax.jit(lambda i: i.x)({built})\n")
+
+
+@pytest.mark.parametrize("data, meta, built, reported", [
+    (["x", "method"], [], "Interp(jnp.ones(3))", True),  # the default string is a leaf
+    (["x", "method"], [], "Interp(jnp.ones(3), method='cubic')", True),
+    (["x", "method"], [], "Interp(jnp.ones(3), None)", False),  # None flattens to no leaf
+    (["x"], ["method"], "Interp(jnp.ones(3))", False),  # a meta field: static
+    (["x", "method"], [], "Interp(*parts)", False),  # what it is given is not read
+])
+def test_a_registered_dataclass_with_a_string_leaf_given_to_jit(lint_source, data, meta, built, reported):
+    source = DATACLASS.format(data=data, meta=meta, built=built)
+    line = len(source.splitlines())
+    assert [found for found in lint_source(source) if found[1] == "JNP205"] == ([(line, "JNP205")] if reported else [])

@@ -193,3 +193,21 @@ SCAN = "def scan_rows(t):\n    for r in t:\n        if r[0] > 0:\n            pr
 ])
 def test_helpers_take_the_arrays_their_callers_give(lint_source, body, expected):
     assert findings(lint_source, SCAN + body) == expected
+
+
+LAYER = ("class Drop:\n    def __init__(self, rate):\n        self.rate = rate\n\n"
+         "    def __call__(self, x):\n        if self.rate == 0.0:\n            return x\n"
+         "        return x * self.rate\n\n")
+RATE_TEST = (6, "JNP202")
+
+
+@pytest.mark.parametrize("body, expected", [
+    # the object a traced call builds from a tracer and calls: __call__ sees the tracer in self.rate
+    ("def f(r, x):\n    return Drop(r)(x)\n\njax.jit(f)(0.1, jnp.ones(3))\n", [RATE_TEST]),
+    ("def f(r, x):\n    layer = Drop(r)\n    return layer(x)\n\njax.jit(f)(0.1, jnp.ones(3))\n", [RATE_TEST]),
+    # built from a Python number, or the rate kept static
+    ("def f(r, x):\n    return Drop(0.5)(x)\n\njax.jit(f)(0.1, jnp.ones(3))\n", []),
+    ("def f(r, x):\n    return Drop(r)(x)\n\njax.jit(f, static_argnums=0)(0.1, jnp.ones(3))\n", []),
+])
+def test_a_called_object_holds_what_its_construction_stored(lint_source, body, expected):
+    assert findings(lint_source, LAYER + body) == expected
