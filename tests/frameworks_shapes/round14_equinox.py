@@ -17,8 +17,8 @@ class PlainEvaluator:
     def __init__(self, model):
         self.model = model
 
-    @jax.jit
-    def __call__(self, x):  # reported: JNP205
+    @jax.jit  # reported: JNP205
+    def __call__(self, x):
         return jax.vmap(self.model)(x)
 
 
