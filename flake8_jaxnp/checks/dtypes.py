@@ -354,6 +354,8 @@ def _call(model, call, qualname, narrowed):
         requested, default = _defaulted_dtype(model, call, qualname)
     if requested is None and qualname in api.framework_layers():
         requested = _layer_dtype(model, call, qualname)
+    elif requested is None and qualname is None:
+        requested = model.declared_dtype(call)  # self.param("scale", ones, (1,), jnp.float64)
     for wide in (requested, constructed):
         if wide in NARROW:
             yield Finding.at(call, "JNP402", {"what": describe(call) + default, "dtype": wide, "narrow": NARROW[wide]})

@@ -4,6 +4,7 @@ import ast
 import bisect
 from functools import partial
 
+from .. import api
 from ..findings import Finding
 from ..model.parameters import traces_the_class
 from ..model.syntax import SCOPES, bound_names, named_options, positional, positional_names, static_parameters, walk_own
@@ -89,12 +90,15 @@ def _traces_self(method, keywords):
 def stale_static_self(model):
     """JNP306: an attribute of an object that a jitted function keeps static (a method's ``self``,
     or a static argument) and reads, assigned after a call."""
-    static_options = any(k.arg in STATIC_OPTIONS for call in model.nodes(ast.Call) for k in call.keywords)
+    static_options = None  # whether a jit here may keep an argument static: asked once, of a plain class
     for cls in model.nodes(ast.ClassDef):
         if not model.plain_class(cls):
             continue
         methods = {method.name: _attributes_of(method, "self") for method in cls.body
                    if isinstance(method, ast.FunctionDef) and _static_self(model, method)}
+        if static_options is None and not methods:
+            static_options = any(k.arg in STATIC_OPTIONS for call in model.nodes(ast.Call) for k in call.keywords) \
+                or _holds_objects_static(model)
         if methods or static_options:
             yield from _reassignments(model, cls, methods)
     stores, calls = {}, {}  # def or module -> {name: lines} it stores an attribute of / calls a method of
@@ -209,16 +213,25 @@ def _static_names(model, func):
     return None
 
 
+def _holds_objects_static(model):
+    """Whether this module names a jit measured to keep an object it is given static, keyed by the
+    object (``framework_static_objects``: ``eqx.filter_jit``), as a decorator or a call."""
+    holding = api.framework_static_objects()
+    return bool(holding) and any(model.qualname(node) in holding for node in model.nodes(ast.Attribute))
+
+
 def _static_object_reads(model, func_expr):
     """{position: the attributes it reads of that static argument} for the jitted function a call
     runs: a def under a staging transform, or a name bound to ``jax.jit(f, static_argnums=...)`` of a
-    def or a lambda; not a method (its ``self`` is read by ``_static_self``)."""
+    def or a lambda, every parameter of one under a jit that keeps an object it is given static
+    (``framework_static_objects``: ``eqx.filter_jit``); not a method (its ``self`` is read by ``_static_self``)."""
     jitted = jitted_by(model, func_expr)
     if jitted is None or jitted[0] not in model.staging_transforms or any(k.arg is None for k in jitted[1]) \
             or not isinstance(jitted[2], ast.Lambda) and model.is_method(jitted[2]):
         return {}
     names = positional_names(jitted[2])
-    static = static_parameters(named_options(jitted[1]), names) or ()
+    static = names if jitted[0] in api.framework_static_objects() \
+        else static_parameters(named_options(jitted[1]), names) or ()
     return {names.index(param): _attributes_of(jitted[2], param) for param in static if param in names}
 
 

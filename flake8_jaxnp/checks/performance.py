@@ -327,7 +327,9 @@ def _changing_static(model, loop, call, walked, asked=True):
     make static (when ``asked``), any under a transform that keeps Python scalars static
     (``eqx.filter_jit``), or a field of a Module built from it that the framework's jit keeps
     static (``static_fields``). Or, whatever the loop, a new function object written as an argument
-    the options make static (``method=lambda m, x: m.encode(x)``): hashed by identity, a new key."""
+    the options make static (``method=lambda m, x: m.encode(x)``), or any argument of a jit that keeps
+    the objects it is given static (``framework_static_objects``: ``eqx.filter_jit``): hashed by
+    identity, a new key."""
     counter = loop_counter(loop, walked)
     jitted = jitted_by(model, call.func) if counter is not None else None
     static = jitted_parameters(model, call.func, "static_argnums", "static_argnames") if asked else None
@@ -335,8 +337,10 @@ def _changing_static(model, loop, call, walked, asked=True):
         return
     positions, names = static or ((), ())
     every = jitted is not None and jitted[0] in model.scalars_static & model.staging_transforms  # filter_jit
-    passed = [(f"at position {i}", a, i in positions) for i, a in enumerate(call.args) if every or i in positions] + \
-        [(f"'{k.arg}'", k.value, k.arg in names) for k in call.keywords if every or k.arg in names]
+    objects = every and jitted[0] in api.framework_static_objects()  # (a new object is a new key there)
+    passed = [(f"at position {i}", a, objects or i in positions) for i, a in enumerate(call.args)
+              if every or i in positions] + \
+        [(f"'{k.arg}'", k.value, objects or k.arg in names) for k in call.keywords if every or k.arg in names]
     for label, arg, hashed in passed:
         fresh = _fresh_function(model, loop, arg, hashed=True) if hashed else None
         if fresh is not None:

@@ -15,6 +15,9 @@ SHAPE_KEYWORDS = {"shape", "num", "N", "M", "slice_sizes", "slice_size"}
 SLICE_SIZES = {"jax.lax.dynamic_slice": (2,), "jax.lax.dynamic_slice_in_dim": (2,)}
 ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 TRUTH_TESTED = frozenset({ast.If, ast.While, ast.IfExp, ast.Assert})  # nodes with a ``test``
+# Builtins that order the values they are given (``max(a, b)`` asks the truth value of ``b > a``),
+# and JAX's elementwise counterparts.
+ORDERING_BUILTINS = {"builtins.max": "jnp.maximum", "builtins.min": "jnp.minimum"}
 NUMPY_NAMESPACES = {"numpy": "jnp", "numpy.linalg": "jnp.linalg", "numpy.fft": "jnp.fft"}
 # Cached transforms that map a leading axis of each argument (in_axes, default 0): a Python int at
 # a mapped position has no axis and fails for it (ValueError) before any shape is read.
@@ -193,6 +196,9 @@ def _call(model, call, abstract, staged, base):
         return
     if qualname == "builtins.bool" and call.args and model.value(call.args[0]).kind is TRACER:
         yield Finding.at(call, "JNP202", dict(base, what=describe(call), fix="use jnp.where or lax.cond"))
+    elif qualname in ORDERING_BUILTINS and _orders_a_tracer(model, call):
+        yield Finding.at(call, "JNP202", dict(base, what=f"the comparison inside {describe(call)}",
+                                              fix=f"use {ORDERING_BUILTINS[qualname]}"))
     elif qualname == "builtins.range" and any(_traced(model, a) for a in call.args):
         yield Finding.at(call, "JNP202", dict(base, what=describe(call),
                                               fix="use lax.fori_loop, or mark the bound static"))
@@ -283,6 +289,17 @@ def _truth_value(model, expr, base):
 def _truth_finding(expr, base):
     return Finding.at(expr, "JNP202", dict(base, what=f"the truth value of {describe(expr)}",
                                            fix="use jnp.where or lax.cond instead of Python control flow"))
+
+
+def _orders_a_tracer(model, call):
+    """``max(norm, 1e-6)``, ``min([loss_a, loss_b])``: the values compared (the arguments, or the
+    items of a single list or tuple display) hold a tracer, so Python asks a tracer's truth value.
+    A ``key=`` function orders what it returns instead, and ``*args`` is not read."""
+    values = call.args[0].elts if len(call.args) == 1 and type(call.args[0]) in (ast.List, ast.Tuple) \
+        else call.args
+    if len(values) < 2 or call.keywords or any(type(v) is ast.Starred for v in values):
+        return False
+    return any(model.value(v).kind is TRACER for v in values)
 
 
 def _chain_tests_tracer(model, compare):

@@ -7,11 +7,11 @@ every body's forward pass), ``reach`` (where no array can enter), ``callees``
 """
 import ast
 
-from . import dtypes
+from . import dtypes, library
 from .callees import Callees
 from .differentiated import undifferentiated_names
 from .conventions import NNX_MODULE
-from .kinds import UNKNOWN, UNKNOWN_VALUE
+from .kinds import TRACER, UNKNOWN, UNKNOWN_VALUE
 from .names import BindingKind, Names
 from .project import project_around
 from .reach import ArraySources
@@ -303,6 +303,13 @@ class Model:
     def requested_dtype(self, call, qualname):
         """(given, dtype, spelled_as_python_type) for the dtype a call passes."""
         return dtypes.requested_dtype(call, qualname, self.names, self._tracing.dtype_resolver, self.value)
+
+    def declared_dtype(self, call):
+        """The dtype a Linen ``self.param(...)`` in a staged trace asks JAX for (before JAX narrows
+        it without x64), or None."""
+        if type(call.func) is not ast.Attribute or call.func.attr != "param" or self.value(call).kind is not TRACER:
+            return None
+        return library.param_dtype(self.names, self._tracing.dtype_resolver, self.value, call)
 
     def transform_spec(self, expr):
         """(transform name, keywords) for a transform used as a decorator (``jax.jit``,

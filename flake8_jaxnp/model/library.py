@@ -273,35 +273,42 @@ def subscript(flow, expr, base, index):
 
 def declared(flow, call, given):
     """What ``obj.method(...)`` gives where ``obj``'s Value says (``given``): a Linen ``self.param(name,
-    init, shape, ...)`` in a staged trace (a tracer) with the dtype measured of ``init``
-    (``framework_param_initializers``): the one an argument asks for where the measure found it honoured
-    (``self.param("s", ones, shape, jnp.float16)``, a factory's ``dtype=``), else its default; unknown
-    where another argument may ask for one. Only ``param`` was measured so: another method that gives a
-    tracer (``traced_self_methods``) takes other arguments."""
-    init = call.args[1] if given.kind is TRACER and call.func.attr == "param" and len(call.args) > 1 else None
-    factory = type(init) is ast.Call
-    facts = api.framework_param_initializers().get(flow.names.qualname(init.func if factory else init)) \
-        if init is not None else None
-    if facts is None or (facts["factory"] is None) == factory or any(type(a) is ast.Starred for a in call.args):
+    init, shape, ...)`` in a staged trace (a tracer) with the dtype ``param_dtype`` reads, as JAX
+    gives it; else ``given``."""
+    if given.kind is not TRACER or call.func.attr != "param":
         return given
-    asked = [k.value for k in call.keywords if k.arg == "dtype"] + call.args[facts["dtype_at"]:]
-    if any(k.arg not in ("dtype", "unbox") for k in call.keywords) or len(asked) > 1 \
-            or asked and not facts["dtype_honoured"]:
-        return given
-    if factory:
-        built = [k.value for k in init.keywords if k.arg == "dtype"]
-        if any(_asks_dtype(flow, a) for a in init.args) or any(k.arg is None for k in init.keywords) \
-                or built and not facts["dtype_keyword"]:
-            return given  # normal(0.02, jnp.float16): a positional dtype
-        asked = asked or built
-    dtype = dtypes.dtype_of(asked[0], flow.names, flow.context.dtype_resolver, flow.values.get)[0] if asked \
-        else facts["default"]
+    dtype = param_dtype(flow.names, flow.context.dtype_resolver, flow.values.get, call)
     return Value(TRACER, dtypes.on_jax(dtype, flow.x64)) if dtype else given
 
 
-def _asks_dtype(flow, expr):
+def param_dtype(names, resolver, value_of, call):
+    """The dtype a Linen ``self.param(name, init, shape, ...)`` asks JAX for, as its initializer was
+    measured (``framework_param_initializers``): the one an argument asks for where the measure found
+    it honoured (``self.param("s", ones, shape, jnp.float16)``, a factory's ``dtype=``), else its
+    default; None where another argument may ask for one. Only ``param`` was measured so: another
+    method that gives a tracer (``traced_self_methods``) takes other arguments."""
+    init = call.args[1] if len(call.args) > 1 else None
+    factory = type(init) is ast.Call
+    facts = api.framework_param_initializers().get(names.qualname(init.func if factory else init)) \
+        if init is not None else None
+    if facts is None or (facts["factory"] is None) == factory or any(type(a) is ast.Starred for a in call.args):
+        return None
+    asked = [k.value for k in call.keywords if k.arg == "dtype"] + call.args[facts["dtype_at"]:]
+    if any(k.arg not in ("dtype", "unbox") for k in call.keywords) or len(asked) > 1 \
+            or asked and not facts["dtype_honoured"]:
+        return None
+    if factory:
+        built = [k.value for k in init.keywords if k.arg == "dtype"]
+        if any(_asks_dtype(value_of, a) for a in init.args) or any(k.arg is None for k in init.keywords) \
+                or built and not facts["dtype_keyword"]:
+            return None  # normal(0.02, jnp.float16): a positional dtype
+        asked = asked or built
+    return dtypes.dtype_of(asked[0], names, resolver, value_of)[0] if asked else facts["default"]
+
+
+def _asks_dtype(value_of, expr):
     """Whether ``expr`` may name a dtype: anything but a number or a sequence of them."""
-    value = flow.values.get(expr, UNKNOWN_VALUE)
+    value = value_of(expr) or UNKNOWN_VALUE
     return not (value.weak or value.container and all(v.weak for _, v in value.members or ()))
 
 

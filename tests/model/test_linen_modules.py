@@ -25,10 +25,11 @@ def test_the_fixture_names_where_each_module_is_applied():
         ("frameworks/linenpkg/models.py", 110, "JNP201"), ("frameworks/linenpkg/models.py", 123, "JNP202"),
         ("frameworks/linenpkg/precision.py", 18, "JNP401"), ("frameworks/linenpkg/precision.py", 25, "JNP401"),
         ("frameworks/linenpkg/precision.py", 53, "JNP401"), ("frameworks/linenpkg/precision.py", 60, "JNP401"),
-        ("frameworks/linenpkg/precision.py", 120, "JNP402"), ("frameworks/linenpkg/schedules.py", 12, "JNP202"),
+        ("frameworks/linenpkg/precision.py", 120, "JNP402"), ("frameworks/linenpkg/precision.py", 140, "JNP402"),
+        ("frameworks/linenpkg/schedules.py", 12, "JNP202"),
         ("frameworks/linenpkg/state.py", 14, "JNP202"), ("frameworks/linenpkg/state.py", 64, "JNP102")]
-    dropped, encode, pooled, printed, scored, sign, root, encoded, decoded, objective, _, _, _, _, _, scheduled, gated, \
-        _ = found
+    dropped, encode, pooled, printed, scored, sign, root, encoded, decoded, objective, _, _, _, _, _, _, scheduled, \
+        gated, _ = found
     assert "called through state.apply_gradients from 'train_step'" in scheduled  # the TrainState's tx= update
     assert "'key' is consumed again on every iteration of the loop on line 21" in dropped  # rngs={"dropout": key}
     assert "jax.jit (called from 'encode_step' at line 29)" in encode  # method=AutoEncoder.encode

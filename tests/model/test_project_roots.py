@@ -266,7 +266,7 @@ def test_a_class_of_another_module_runs_its_init_and_call_under_the_trace(tmp_pa
 
 @pytest.mark.parametrize("package, count", [("rootpkg", 4), ("factorypkg", 4), ("objectpkg", 3), ("exportpkg", 2),
                                             ("wrappkg", 4), ("applypkg", 2), ("modulepkg", 3),
-                                            ("frameworks/linenpkg", 18), ("frameworks/conventionpkg", 5)])
+                                            ("frameworks/linenpkg", 19), ("frameworks/conventionpkg", 5)])
 def test_the_packages_agree_across_orders_jobs_files_and_stdin(package, count):
     paths = sorted((FIXTURES / package).rglob("*.py"))
     serial, parallel = serial_and_parallel(FIXTURES, paths)
