@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from ...facts import DONATING
 from ...patterns import Captured, Pattern
-from ..syntax import literals, parameters, positional_names, walk_own
+from ..syntax import literals, named_options, parameters, positional_names, static_parameters, walk_own
 from .around import stored_parameters
 from .stores import ClassStores, own_stores, bound_names, top_level_classes
 from .targets import NESTED_SCOPE_TYPES, binding_counts
@@ -53,7 +53,9 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         if name in found.wrappers:
             entry["forwards"] = found.wrappers[name]
         calls = found.jitted_calls(name, test)
-        if calls:
+        if calls and found.lookup(name, "__init__") is None:  # (decorated methods alone: nothing stored)
+            entry["jitted_calls"] = calls
+        elif calls:
             entry["jitted_calls"] = calls
             calls = [call for call in calls if found.stores(name).get(call, 0) <= 1]  # (a subclass's is its own)
             kept = found.kept(name, calls)
@@ -102,18 +104,21 @@ class _Classes(ClassStores):
         self.builders = builders
         self.wrappers = {}  # forwarding class -> [index, parameter], once known
         self._own = {}  # class name -> {method name: undecorated def, or None when bound otherwise}
+        self._decorated = {}  # class name -> {method name: its def, bound once under one decorator}
         self._verdicts = {}  # method def -> whether every return gives a jitted function
         self._alike = {}  # class name -> jitted_by_subclasses of it
 
     def own(self, name):
         if name not in self._own:
-            counts, defs = {}, {}
+            counts, defs, decorated = {}, {}, {}
             for stmt in self.classes[name].body:
                 for bound in bound_names(stmt):
                     counts[bound] = counts.get(bound, 0) + 1
-                if type(stmt) is ast.FunctionDef and not stmt.decorator_list:
-                    defs[stmt.name] = stmt
+                if type(stmt) is ast.FunctionDef:
+                    (decorated if stmt.decorator_list else defs)[stmt.name] = stmt
             self._own[name] = {bound: defs.get(bound) if count == 1 else None for bound, count in counts.items()}
+            self._decorated[name] = {bound: func for bound, func in decorated.items()
+                                     if counts[bound] == 1 and len(func.decorator_list) == 1}
         return self._own[name]
 
     def lookup(self, name, method):
@@ -125,6 +130,19 @@ class _Classes(ClassStores):
             if method in own:
                 return own[method]
         return None
+
+    def jitted_methods(self, name):
+        """The methods an instance of the class ``name`` runs that a staging decorator jits with ``self``
+        static (``@partial(jax.jit, static_argnums=0)``): their calls give device arrays. (A jitted ``self``
+        of a class that is no pytree raises instead.)"""
+        found = set()
+        for method in self.method_names(name):
+            cls = next(cls for cls in self.chain(name) if cls is not None and method in self.own(cls))
+            func = self._decorated[cls].get(method)
+            params = positional_names(func) if func is not None else ()
+            if params and self.is_jit_call(func) and _static(func.decorator_list[0], params) == {params[0]}:
+                found.add(method)
+        return found
 
     def method_names(self, name):
         return {m for cls in self.chain(name) if cls is not None for m in self.own(cls)}
@@ -148,9 +166,10 @@ class _Classes(ClassStores):
         (``jitted_by_subclasses``: a call gives arrays on either object), and the methods every
         return of which calls one (``return self.logits(params, x)``), sorted. An ``__init__``
         whose lines do not pass ``touched`` stores none."""
+        decorated = self.jitted_methods(name)
         init = self.lookup(name, "__init__")
         if init is None or not init.args.args or not touched(init):
-            return []
+            return sorted(decorated)
         assigned = [stmt for stmt in init.body if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
                     and type(stmt.value) in (ast.Name, ast.Call)]  # (the values _jitted may accept)
         stores = _returns_and_stores(init)[1] if assigned else None
@@ -163,7 +182,7 @@ class _Classes(ClassStores):
             if returns and all(type(r) is ast.Call and _self_attribute([r.func], func) and r.func.attr in attributes
                                for r in returns):
                 methods.add(method)
-        return sorted(attributes | methods)
+        return sorted(attributes | methods | decorated)
 
     def _stored_once(self, name, attribute):
         """Whether the module stores ``attribute`` where an instance of the class ``name`` may hold it
@@ -359,3 +378,9 @@ def _ends_in_return(body):
     if type(last) is ast.If:
         return _ends_in_return(last.body) and _ends_in_return(last.orelse)
     return type(last) in (ast.With, ast.AsyncWith) and _ends_in_return(last.body)
+
+
+def _static(decorator, params):
+    """The parameters among ``params`` that a decorator's literal options keep static
+    (``partial(jax.jit, static_argnums=0)``: {"self"}), or None where it has none or they cannot be read."""
+    return static_parameters(named_options(decorator.keywords), params) if type(decorator) is ast.Call else None
