@@ -135,14 +135,21 @@ class _Classes(ClassStores):
         """The methods an instance of the class ``name`` runs that a staging decorator jits with ``self``
         static (``@partial(jax.jit, static_argnums=0)``): their calls give device arrays. (A jitted ``self``
         of a class that is no pytree raises instead.)"""
-        found = set()
-        for method in self.method_names(name):
-            cls = next(cls for cls in self.chain(name) if cls is not None and method in self.own(cls))
-            func = self._decorated[cls].get(method)
-            params = positional_names(func) if func is not None else ()
-            if params and self.is_jit_call(func) and _static(func.decorator_list[0], params) == {params[0]}:
-                found.add(method)
+        found, nearer = set(), set()  # (the methods a nearer class binds, which it runs instead)
+        for cls in self.chain(name):
+            if cls is None:
+                break
+            for method, func in self._decorated_in(cls).items():
+                params = positional_names(func)
+                if method not in nearer and params and _static(func.decorator_list[0], params) == {params[0]} \
+                        and self.is_jit_call(func):
+                    found.add(method)
+            nearer.update(self.own(cls))
         return found
+
+    def _decorated_in(self, name):
+        self.own(name)
+        return self._decorated[name]
 
     def method_names(self, name):
         return {m for cls in self.chain(name) if cls is not None for m in self.own(cls)}
