@@ -8,12 +8,13 @@ function on every return (``builds_jitted``, inherited ones from a single base i
 same module included), the ``__init__`` parameter whose value calling an instance
 calls (``forwards``), and the names whose calls on an instance give device arrays
 (``jitted_calls``: an attribute ``__init__`` stores a jitted function in, a method every
-return of which calls one). A jitted function here is a staging transform applied to
-something (``jax.jit(fn)``), a call of a module function that returns one (also through
-a local name bound to such a function in every branch of an ``if``), an instance of a
-forwarding class built from one, or a local name bound once to any of these. Where a
-step is unknown (another return, a decorated or rebound method, a base from elsewhere,
-the attribute stored again) the class says nothing.
+return of which calls one, a method a staging decorator jits with ``self`` static). A
+jitted function here is a staging transform applied to something (``jax.jit(fn)``), a
+call of a module function that returns one (also through a local name bound to such a
+function in every branch of an ``if``), an instance of a forwarding class built from one,
+or a local name bound once to any of these. Where a step is unknown (another return, a
+method decorated otherwise or rebound, a base from elsewhere, the attribute stored again)
+the class says nothing.
 """
 import ast
 import re
@@ -52,11 +53,10 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         entry = {"builds_jitted": methods} if methods else {}
         if name in found.wrappers:
             entry["forwards"] = found.wrappers[name]
-        calls = found.jitted_calls(name, test)
-        if calls and found.lookup(name, "__init__") is None:  # (decorated methods alone: nothing stored)
-            entry["jitted_calls"] = calls
-        elif calls:
-            entry["jitted_calls"] = calls
+        calls, decorated = found.jitted_calls(name, test), found.jitted_methods(name)
+        if calls or decorated:
+            entry["jitted_calls"] = sorted({*calls, *decorated})
+        if calls:  # (what ``__init__`` stores: what a trace of it keeps, what it donates)
             calls = [call for call in calls if found.stores(name).get(call, 0) <= 1]  # (a subclass's is its own)
             kept = found.kept(name, calls)
             if kept:
@@ -173,10 +173,9 @@ class _Classes(ClassStores):
         (``jitted_by_subclasses``: a call gives arrays on either object), and the methods every
         return of which calls one (``return self.logits(params, x)``), sorted. An ``__init__``
         whose lines do not pass ``touched`` stores none."""
-        decorated = self.jitted_methods(name)
         init = self.lookup(name, "__init__")
         if init is None or not init.args.args or not touched(init):
-            return sorted(decorated)
+            return []
         assigned = [stmt for stmt in init.body if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
                     and type(stmt.value) in (ast.Name, ast.Call)]  # (the values _jitted may accept)
         stores = _returns_and_stores(init)[1] if assigned else None
@@ -189,7 +188,7 @@ class _Classes(ClassStores):
             if returns and all(type(r) is ast.Call and _self_attribute([r.func], func) and r.func.attr in attributes
                                for r in returns):
                 methods.add(method)
-        return sorted(attributes | methods | decorated)
+        return sorted(attributes | methods)
 
     def _stored_once(self, name, attribute):
         """Whether the module stores ``attribute`` where an instance of the class ``name`` may hold it
