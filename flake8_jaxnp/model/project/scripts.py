@@ -2,6 +2,8 @@
 outside the package, that name it (``scripts/explore.py`` of ``bokit``). A library-style layout applies the
 transforms there (``jax.jit(pick)``, ``pick`` a parameter the script fills with ``bokit.best_feasible``) and
 nobody lints the script with the package, so the package's reach starts from the scripts' roots as well."""
+import os
+
 from .defaults import is_test_module, modules_naming
 
 
@@ -14,7 +16,8 @@ def scripts_beside(project):
         return []
     files = project.folder_files()
     project.reach_inputs.listed(files)
-    outside = [path for path in files if project.package not in path.parents and not is_test_module(path)]
+    inside = os.path.join(project.package, "")
+    outside = [path for path in files if not str(path).startswith(inside) and not is_test_module(path)]
     for path in outside:
         project.reach_inputs.read(path)
     return [path for path, _ in modules_naming(project, project.package.name, outside)]
