@@ -220,10 +220,8 @@ def _is_wide_host(value):
 
 def fingerprint(data):
     """dtype[shape]:content hash; identity instead of content for arrays too big to hash each time."""
-    if data.nbytes > HASH_LIMIT:
-        digest = f"id{id(data)}"
-    else:
-        digest = hashlib.blake2b(np.ascontiguousarray(data).tobytes(), digest_size=8).hexdigest()
+    digest = f"id{id(data)}" if data.nbytes > HASH_LIMIT else \
+        hashlib.blake2b(np.ascontiguousarray(data).tobytes(), digest_size=8).hexdigest()
     return f"{data.dtype}{list(data.shape)}:{digest}"
 
 
@@ -424,10 +422,12 @@ class JittedMethodProbe:
             return self._jitted
         rec, jitted = RECORDER, self._jitted
 
-        def bound(*args, **kwargs):
+        def bound(*args, **kwargs):  # (a call from a watched file is a jitted call: its uploads count)
             if rec is not None:
                 rec.static_selves[id(obj)] = (obj, self._name, self._reads)
-            return jitted(obj, *args, **kwargs)
+            if rec is None or BUSY or sys._getframe(1).f_code.co_filename not in rec.watched:
+                return jitted(obj, *args, **kwargs)
+            return jitted_call(place_of(sys._getframe(1)), jitted, self._name, (obj, *args), kwargs)
         return bound
 
     def __call__(self, *args, **kwargs):

@@ -181,7 +181,7 @@ class Callees:
         """``function_facts`` of a top-level def of this module, computed once."""
         facts = self._facts.get(callee)
         if facts is None:
-            from .project.summaries import function_facts  # (summarising: see ``project.modules``)
+            from .project.facts import function_facts  # (summarising: see ``project.modules``)
             facts = self._facts[callee] = function_facts(callee, self._module_imports())
         return facts
 
@@ -269,7 +269,10 @@ class Callees:
 
     def _jit_call(self, expr):
         """``jax.jit(f)`` (a staging transform that gives arrays), a name bound once to one
-        (``fast = jax.jit(step); return fast``), or a def decorated with one (``@jax.jit def step``)."""
+        (``fast = jax.jit(step); return fast``), or a def decorated with one (``@jax.jit def step``, the def
+        itself or a name bound to it)."""
+        if isinstance(expr, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return expr in self.roots.jitted_callables
         if type(expr) is ast.Name:
             found = self.names.one_binding(expr)
             if found is not None and found.kind is BindingKind.DEF:

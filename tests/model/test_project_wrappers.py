@@ -446,3 +446,64 @@ def test_a_conditional_donation_counts_where_a_literal_selects_it(tmp_path, defa
     write_package(tmp_path, trainer=DONATING_TRAINER.format(default=default, option="(0,) if donate else ()"),
                   user=DONATION_USER.format(flag=flag, passed=passed))
     assert codes_at(lint(tmp_path, "--select", "JNP605", "pkg/user.py")) == expected
+
+
+SMOOTHER = '''import functools
+
+import jax
+import jax.numpy as jnp
+
+
+class Base:
+    def __init__(self, rate):
+        self.rate = rate
+
+    def step(self, x):
+        return x
+
+
+class Smoother(Base):
+    {decorators}
+    def step(self, x):
+        return x * self.rate
+'''
+
+
+@pytest.mark.parametrize("decorators, calls", [
+    ("@functools.partial(jax.jit, static_argnums=0)", ["step"]),
+    ("@functools.partial(jax.jit, static_argnames='self')", ["step"]),
+    ("@jax.jit", []),  # self traced: a call raises unless the class is a pytree
+    ("@functools.partial(jax.jit, static_argnums=(0, 1))", []),  # (not the decorator this reads)
+    ("@functools.partial(jax.vmap, in_axes=None)", []),  # not staged
+    ("@functools.lru_cache\n    @functools.partial(jax.jit, static_argnums=0)", []),  # another decorator
+])
+def test_a_method_a_decorator_jits_with_self_static_gives_arrays(decorators, calls):
+    """The same answer in-file (``Callees._jit_call``: ``jitted_callables``) and from another module."""
+    transforms = transform_tables(())[0]
+    found = summarise(SMOOTHER.format(decorators=decorators).encode(), transforms)["classes"]
+    assert found.get("Smoother", {}).get("jitted_calls", []) == calls
+    assert "Base" not in found
+
+
+LOOP = '''import numpy as np
+
+from .smoother import Smoother
+
+
+def fit(x):
+    features = np.ones((8, 3), dtype=np.float32)
+    smoother = Smoother(0.1)
+    for _ in range(100):
+        x = smoother.step(x + features)
+        x = smoother.step(features)
+    return x
+'''
+
+
+@pytest.mark.parametrize("decorators, expected", [
+    ("@functools.partial(jax.jit, static_argnums=0)", [(11, "JNP104")]),
+    ("", []),
+])
+def test_numpy_data_handed_each_step_to_an_imported_class_s_jitted_method(tmp_path, decorators, expected):
+    write_package(tmp_path, smoother=SMOOTHER.format(decorators=decorators), fit=LOOP)
+    assert codes_at(lint(tmp_path, "pkg/fit.py")) == expected

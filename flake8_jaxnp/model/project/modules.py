@@ -25,6 +25,7 @@ from .package import (ReachInputs, import_roots, is_project_module, kept_reach, 
                       package_files, given_a_transform, project_folder, real_path, top_level_definitions,
                       top_level_imports, top_package)
 from .returned_objects import HELD, held_summary, made
+from .scripts import scripts_beside
 from .targets import INSTANCE_METHOD, LINEN_APPLY, PARAMETER_METHOD, TABLE_ENTRY, called_object
 from .wrappers import CLASSES, class_needs
 
@@ -325,7 +326,7 @@ class Project(OtherModules):
             return root if starts[caller] or origins[caller][1] != str(path) else None
 
         index = cache.RootIndex(self.cache_dir, cache.key_of(str(self.package).encode(), self.salt))
-        for path in files:
+        for path in [*files, *scripts_beside(self)]:
             summary = parts[path] = self._roots(path, might_trace, index, last_names)
             for name, transform, params, line in summary["roots"] if summary else ():
                 start((path, name, transform), set(params), (name, str(path), line))

@@ -13,27 +13,24 @@ module's header and the function's own lines (``function_summary``).
 """
 import ast
 import bisect
-import json
 from functools import lru_cache
 
 from ... import api
 from ...patterns import Pattern
 from ..aliases import argument_options, transform_aliases
 from ..constructors import DATACLASS_DECORATORS
-from ..keys import SPLIT, consumed_parameters, key_argument, returned_keys, seeded_sample
 from ..parameters import applied_parameters
-from ..syntax import LOOPS, SCOPES, child_fields, module_imports, positional_names, transform_spec, walk_own
+from ..syntax import module_imports, positional_names, transform_spec
 from .around import enclosing, named_outside, noted
 from .constants import bound_once, function_tables, module_objects, numpy_constants, rebound_globals
-from .flows import (UnreadInstances, followed_parameters, given_apply_fn, instances_of_imported_classes,
+from .facts import function_facts
+from .flows import (UnreadInstances, given_apply_fn, instances_of_imported_classes,
                     may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
 from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
 from .package import top_level_definitions
 from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
-from .returns import (conversions, dtype_spelled, returned_call, returned_dtype, returned_kind,
-                      summary_qualname, unchanged_dicts)
-from .targets import CONDITIONAL_STATEMENTS, NESTED_SCOPE_TYPES
+from .returns import dtype_spelled, summary_qualname
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
                     returned_def, run_methods)
 from .wrappers import wrapper_classes
@@ -67,6 +64,7 @@ def summarise(source, transforms, scalars_static=()):
         elif _assigns_call(stmt) and _stages(_assigned_transform(stmt, imports, transforms), transforms):
             jitted.add(stmt.targets[0].id)
             options[stmt.targets[0].id] = _jit_options(stmt, imports, transforms, defs)
+    _follow_returned_calls(functions)
     local_functions = set(functions)
     apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
     applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) \
@@ -165,6 +163,20 @@ def _classes(source, tree, imports, transforms, builders):
                            lambda names: TransformLines(source, imports, transforms, names).touched)
 
 
+def _follow_returned_calls(functions):
+    """A def whose every return is a call of another def of its module (``return helper(x)``, ``y =
+    helper(x); return y``: ``function_facts``' ``returns_call``) returns what that def returns, followed
+    along a chain of such defs (one that loops back stays unknown)."""
+    calls = {name: facts.pop("returns_call") for name, facts in functions.items() if "returns_call" in facts}
+    for name, called in calls.items():
+        seen = {name}
+        while called in calls and called not in seen:
+            seen.add(called)
+            called = calls[called]
+        if called in functions and called not in calls:
+            functions[name]["returns"] = functions[called]["returns"]
+
+
 def function_summary(source, name, transforms, scalars_static=(), definitions=None):
     """What ``summarise`` says of the top-level name ``name``, from the module's header and
     the lines that define it alone, so a module that a file calls one function of is not
@@ -202,6 +214,8 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         if jitted and _TOP_LEVEL_CLASS.search(lined):
             return None
         functions[name] = _top_level_facts(stmt, imports, transforms, TransformLines(piece, imports, transforms))
+        if any(is_def for _, is_def in definitions.get(functions[name].pop("returns_call", None), ())):
+            return None  # what another def returns: the whole module's summary follows it
         local_functions = {n for n, places in definitions.items() if any(flag for _, flag in places)}
         flows = _unit_flows(stmt, imports, local_functions)
         if jitted and _keeps_structure(stmt, imports, transforms, scalars_static):
@@ -397,7 +411,10 @@ def _jits_anew(func, imports, transforms):
 
 
 def _is_jit_call(value, imports, transforms):
-    """``jax.jit(f, ...)``: a staging transform applied, whose result gives arrays when called."""
+    """``jax.jit(f, ...)``: a staging transform applied, whose result gives arrays when called; or a def
+    that one decorates (``@partial(jax.jit, static_argnums=0)``, as ``_jitted`` reads it)."""
+    if isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return any(_jits((_transform(d, imports, transforms) or (None,))[0], transforms) for d in value.decorator_list)
     name = summary_qualname(value.func, imports) if type(value) is ast.Call and value.args else None
     return _jits(name, transforms)
 
@@ -447,129 +464,6 @@ def _jitted(func, imports, transforms):
 def _transform(expr, imports, transforms):
     """(transform name, keywords) for ``@jax.jit``, ``@partial(jax.jit, ...)``, ``@jax.jit(...)``."""
     return transform_spec(expr, lambda e: summary_qualname(e, imports), transforms)
-
-
-def function_facts(func, imports):
-    """Parameters (and those a transform applied to it would trace: traceable), line, what
-    it returns ("jax" when it ends in a return and every return gives a jax.numpy array,
-    else None; ``follows``: the parameters a tracer of which makes it a tracer,
-    ``flows.followed_parameters``), the parameters it converts to the host in its unconditional statements
-    (``_conversion``), so on every call, the dtypes of what it returns (``dtypes``: ``returned_dtype``,
-    when every return says the same), and those it consumes as PRNG keys on every call
-    (``keys``: {parameter: how}), with the ones it hands back (``returned_keys``, see
-    ``model.keys``). One pass; nested defs are not entered."""
-    params = positional_names(func)
-    rebound, found, keyed, returned, stores, local = set(), [], [], [], {}, {}
-    ends_in_return = bool(func.body) and type(func.body[-1]) is ast.Return
-    stack = [(stmt, type(stmt) not in CONDITIONAL_STATEMENTS) for stmt in func.body]
-    while stack:
-        node, unconditional = stack.pop()
-        kind = type(node)
-        if kind is ast.Name:
-            if type(node.ctx) is not ast.Load:
-                rebound.add(node.id)
-                stores[node.id] = stores.get(node.id, 0) + 1
-            continue
-        if kind in NESTED_SCOPE_TYPES:
-            rebound.add(getattr(node, "name", None))  # (a nested def or class: a name of the function's)
-            continue
-        if kind is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:
-            local[node.targets[0].id] = node.value
-        if kind is ast.Call:
-            key = key_argument(node)
-            if type(key) is ast.Name:
-                keyed.append((node, key.id))
-            if unconditional:
-                found.extend((conversion, node.lineno) for conversion in conversions(node, imports))
-        elif kind is ast.Return:
-            returned.append(node.value)
-        elif kind is ast.Yield or kind is ast.YieldFrom:
-            ends_in_return = False
-        inner = unconditional and kind not in CONDITIONAL_STATEMENTS
-        for field in child_fields(kind):
-            value = getattr(node, field, None)
-            if type(value) is list:
-                stack.extend([(child, inner) for child in value if child is not None])  # a dict's keys hold None
-            elif isinstance(value, ast.AST):  # (not Constant.value or MatchSingleton.value)
-                stack.append((value, inner))
-    converts = [[params.index(name), code, what, line] for (name, code, what), line in found
-                if name in params and name not in rebound]
-    local = unchanged_dicts(func, {n: v for n, v in local.items() if stores[n] == 1 and n not in params})
-    kind = _agreed([returned_kind(value, imports, local) for value in returned]) if ends_in_return else None
-    kept = [name if name not in rebound else None for name in params]
-    held = _agreed([returned_dtype(value, imports, local, kept) for value in returned]) \
-        if ends_in_return and not func.decorator_list else None
-    keys = _consumed_keys(func, params, keyed, imports)
-    follows = followed_parameters(func, returned, imports) if ends_in_return and kind is None \
-        and not func.decorator_list else []  # (a decorator may return anything)
-    facts = {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
-             "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
-             "returned_keys": returned_keys(func, keys)}
-    made = _agreed([returned_call(value, imports, rebound | set(params)) for value in returned]) \
-        if ends_in_return and kind is None and not func.decorator_list else None
-    if made is not None:  # the object a call gives: ``returned_objects`` resolves its class
-        facts["made"] = made
-    if held is not None:  # (``returned_dtype``'s; most functions have none, and the summaries stay small)
-        facts["dtypes"] = held
-    return facts
-
-
-def _agreed(values):
-    """The value all ``values`` agree on, as JSON keeps it (a list for a tuple), else None. A string or
-    None, what most returns give, is compared as it is: JSON text would only copy it."""
-    found = {(value, False) if value is None or type(value) is str else (json.dumps(value), True)
-             for value in values}
-    if len(found) != 1:
-        return None
-    (value, as_text), = found
-    return json.loads(value) if as_text else value
-
-
-def _consumed_keys(func, params, keyed, imports):
-    """{parameter: how} for the parameters ``func`` consumes as keys on every call: ``keyed``
-    holds its calls with a name as their key argument; those of ``jax.random`` consume it
-    (a split only when its keys are read: returned, or drawn from or split again)."""
-    own = set(params) | {a.arg for a in func.args.kwonlyargs}  # (consumed before being bound again)
-    random_calls = _random_calls([(call, name) for call, name in keyed if name in own], imports)
-    if not random_calls:
-        return {}
-    if any(how == "split" for _, how in random_calls.values()):  # is what the split gives read?
-        random_calls.update(_random_calls([(call, name) for call, name in keyed if name not in own], imports))
-    read = {name for name, _ in random_calls.values()}
-    for stmt in walk_own(func.body, SCOPES):
-        if type(stmt) is ast.Return and stmt.value is not None:
-            returned = stmt.value.elts if type(stmt.value) is ast.Tuple else [stmt.value]
-            read.update(n.id for n in returned if type(n) is ast.Name)
-
-    def key_of(call):
-        found = random_calls.get(call)
-        if found is None or (found[1] == "split" and not _split_read(func, call, read)):
-            return None
-        return key_argument(call), found[1]
-    return consumed_parameters(func, own, key_of)
-
-
-def _random_calls(keyed, imports):
-    """{call: (key name, "draw" or "split")} for the jax.random samplers and splits, and the
-    distributions' seeded samplers, among ``keyed``'s (call, key name) pairs."""
-    found = {}
-    for call, name in keyed:
-        qualname = summary_qualname(call.func, imports)
-        if qualname == SPLIT or qualname in api.random_samplers() or seeded_sample(call) is not None:
-            found[call] = (name, "split" if qualname == SPLIT else "draw")
-    return found
-
-
-def _split_read(func, call, read):
-    """Whether the keys of the split ``call`` are read: it is returned, or assigned to a
-    name in ``read`` (returned as it is, or the key of a jax.random call)."""
-    for stmt in [*func.body, *(s for loop in func.body if isinstance(loop, LOOPS) for s in loop.body)]:
-        if getattr(stmt, "value", None) is call:
-            if type(stmt) is ast.Return:
-                return True
-            return type(stmt) is ast.Assign and any(
-                type(n) is ast.Name and n.id in read for target in stmt.targets for n in ast.walk(target))
-    return False
 
 
 def dtype_aliases(tree, imports):

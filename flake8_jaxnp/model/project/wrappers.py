@@ -8,12 +8,13 @@ function on every return (``builds_jitted``, inherited ones from a single base i
 same module included), the ``__init__`` parameter whose value calling an instance
 calls (``forwards``), and the names whose calls on an instance give device arrays
 (``jitted_calls``: an attribute ``__init__`` stores a jitted function in, a method every
-return of which calls one). A jitted function here is a staging transform applied to
-something (``jax.jit(fn)``), a call of a module function that returns one (also through
-a local name bound to such a function in every branch of an ``if``), an instance of a
-forwarding class built from one, or a local name bound once to any of these. Where a
-step is unknown (another return, a decorated or rebound method, a base from elsewhere,
-the attribute stored again) the class says nothing.
+return of which calls one, a method a staging decorator jits with ``self`` static). A
+jitted function here is a staging transform applied to something (``jax.jit(fn)``), a
+call of a module function that returns one (also through a local name bound to such a
+function in every branch of an ``if``), an instance of a forwarding class built from one,
+or a local name bound once to any of these. Where a step is unknown (another return, a
+method decorated otherwise or rebound, a base from elsewhere, the attribute stored again)
+the class says nothing.
 """
 import ast
 import re
@@ -21,7 +22,7 @@ from functools import lru_cache
 
 from ...facts import DONATING
 from ...patterns import Captured, Pattern
-from ..syntax import literals, parameters, positional_names, walk_own
+from ..syntax import literals, named_options, parameters, positional_names, static_parameters, walk_own
 from .around import stored_parameters
 from .stores import ClassStores, own_stores, bound_names, top_level_classes
 from .targets import NESTED_SCOPE_TYPES, binding_counts
@@ -52,9 +53,10 @@ def wrapper_classes(tree, is_jit_call, builders, touched):
         entry = {"builds_jitted": methods} if methods else {}
         if name in found.wrappers:
             entry["forwards"] = found.wrappers[name]
-        calls = found.jitted_calls(name, test)
-        if calls:
-            entry["jitted_calls"] = calls
+        calls, decorated = found.jitted_calls(name, test), found.jitted_methods(name)
+        if calls or decorated:
+            entry["jitted_calls"] = sorted({*calls, *decorated})
+        if calls:  # (what ``__init__`` stores: what a trace of it keeps, what it donates)
             calls = [call for call in calls if found.stores(name).get(call, 0) <= 1]  # (a subclass's is its own)
             kept = found.kept(name, calls)
             if kept:
@@ -102,18 +104,21 @@ class _Classes(ClassStores):
         self.builders = builders
         self.wrappers = {}  # forwarding class -> [index, parameter], once known
         self._own = {}  # class name -> {method name: undecorated def, or None when bound otherwise}
+        self._decorated = {}  # class name -> {method name: its def, bound once under one decorator}
         self._verdicts = {}  # method def -> whether every return gives a jitted function
         self._alike = {}  # class name -> jitted_by_subclasses of it
 
     def own(self, name):
         if name not in self._own:
-            counts, defs = {}, {}
+            counts, defs, decorated = {}, {}, {}
             for stmt in self.classes[name].body:
                 for bound in bound_names(stmt):
                     counts[bound] = counts.get(bound, 0) + 1
-                if type(stmt) is ast.FunctionDef and not stmt.decorator_list:
-                    defs[stmt.name] = stmt
+                if type(stmt) is ast.FunctionDef:
+                    (decorated if stmt.decorator_list else defs)[stmt.name] = stmt
             self._own[name] = {bound: defs.get(bound) if count == 1 else None for bound, count in counts.items()}
+            self._decorated[name] = {bound: func for bound, func in decorated.items()
+                                     if counts[bound] == 1 and len(func.decorator_list) == 1}
         return self._own[name]
 
     def lookup(self, name, method):
@@ -125,6 +130,26 @@ class _Classes(ClassStores):
             if method in own:
                 return own[method]
         return None
+
+    def jitted_methods(self, name):
+        """The methods an instance of the class ``name`` runs that a staging decorator jits with ``self``
+        static (``@partial(jax.jit, static_argnums=0)``): their calls give device arrays. (A jitted ``self``
+        of a class that is no pytree raises instead.)"""
+        found, nearer = set(), set()  # (the methods a nearer class binds, which it runs instead)
+        for cls in self.chain(name):
+            if cls is None:
+                break
+            for method, func in self._decorated_in(cls).items():
+                params = positional_names(func)
+                if method not in nearer and params and _static(func.decorator_list[0], params) == {params[0]} \
+                        and self.is_jit_call(func):
+                    found.add(method)
+            nearer.update(self.own(cls))
+        return found
+
+    def _decorated_in(self, name):
+        self.own(name)
+        return self._decorated[name]
 
     def method_names(self, name):
         return {m for cls in self.chain(name) if cls is not None for m in self.own(cls)}
@@ -359,3 +384,9 @@ def _ends_in_return(body):
     if type(last) is ast.If:
         return _ends_in_return(last.body) and _ends_in_return(last.orelse)
     return type(last) in (ast.With, ast.AsyncWith) and _ends_in_return(last.body)
+
+
+def _static(decorator, params):
+    """The parameters among ``params`` that a decorator's literal options keep static
+    (``partial(jax.jit, static_argnums=0)``: {"self"}), or None where it has none or they cannot be read."""
+    return static_parameters(named_options(decorator.keywords), params) if type(decorator) is ast.Call else None
