@@ -1,6 +1,9 @@
 """What a call of an object's jitted attribute donates (``trainer.step(state, batch)``), where the
 object's class jits it in ``__init__`` with a donation option that may depend on a constructor
-argument (``donate_argnums=(0,) if donate else ()``; ``wrappers``' ``donates``).
+argument (``donate_argnums=(0,) if donate else ()``; ``wrappers``' ``donates``); and what a call of
+the jitted step a same-file factory returns donates (``opt, step = make_step(lr)``, ``make_step``
+returning ``opt, jax.jit(step, donate_argnums=(0, 1) if donate else ())``), where the option may
+depend on the factory's argument.
 
 An option is a value like any other: a conditional one may give either arm, so the call donates
 where the argument that selects the donating arm is actually given: along the chain of calls that
@@ -9,8 +12,9 @@ the function that reads the buffer, where its default or a call of it in the mod
 literal. Where no literal says so the call is not known to donate."""
 import ast
 
+from ..facts import DONATING
 from ..model.names import BindingKind
-from ..model.syntax import defaults, positional_names
+from ..model.syntax import defaults, literals, positional_names, selects_nothing
 
 # How many calls and parameters a constructor's argument may be followed through.
 _MAX_DEPTH = 4
@@ -35,14 +39,57 @@ def object_donations(model, func_expr):
         if condition is not None and True not in _argument(model, call, condition, frames, 0):
             continue
         value = ast.literal_eval(text)
-        for item in value if isinstance(value, (tuple, list)) else [value]:
-            if option == "donate_argnums" and isinstance(item, int) and 0 <= item < len(params):
-                positions.add(item)
-                names.add(params[item])
-            elif option == "donate_argnames" and isinstance(item, str):
-                names.add(item)
-                positions |= {params.index(item)} if item in params else set()
+        _select(option, value if isinstance(value, (tuple, list)) else [value], params, positions, names)
     return (positions, names) if positions or names else None
+
+
+def factory_donations(model, func_expr):
+    """(positions, names) that a call of ``step`` donates, ``step`` a name bound once to what a
+    same-file factory def returns (or to an item of the tuple it returns): a ``jax.jit`` of a def with
+    a literal donation option, or ``A if p else ()`` on a parameter ``p`` of the factory that the
+    factory's call, or else ``p``'s default, makes true. None otherwise."""
+    found = model.resolve(func_expr) if type(func_expr) is ast.Name else None
+    if not found or len(found[1]) != 1 or found[1][0].kind not in (BindingKind.ASSIGN, BindingKind.OTHER):
+        return None
+    stmt = found[1][0].stmt
+    if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
+        return None
+    call, target = stmt.value, stmt.targets[0]
+    factory = model.callee(call.func)
+    returned = model.returned_values(factory) if type(factory) is ast.FunctionDef else None
+    if not returned or len(returned) != 1:
+        return None
+    jit = returned[0]
+    if type(target) is ast.Tuple and found[1][0].node in target.elts:
+        if type(jit) is not ast.Tuple or len(jit.elts) != len(target.elts):
+            return None
+        jit = jit.elts[target.elts.index(found[1][0].node)]
+    elif type(target) is not ast.Name:
+        return None
+    jitted = model.callee(jit.args[0]) if type(jit) is ast.Call and jit.args \
+        and model.qualname(jit.func) in model.staging_transforms else None
+    if type(jitted) is not ast.FunctionDef:
+        return None
+    params, positions, names = positional_names(jitted), set(), set()
+    for keyword in (k for k in jit.keywords if k.arg in DONATING):
+        value = keyword.value
+        if type(value) is ast.IfExp and selects_nothing(value.orelse):
+            if True not in _truth(model, value.test, ((factory, call),), 0):
+                continue
+            value = value.body
+        _select(keyword.arg, literals(value, (int, str)) or [], params, positions, names)
+    return (positions, names) if positions or names else None
+
+
+def _select(option, items, params, positions, names):
+    """Adds to ``positions`` and ``names`` what a donation option's literal items select."""
+    for item in items:
+        if option == "donate_argnums" and isinstance(item, int) and 0 <= item < len(params):
+            positions.add(item)
+            names.add(params[item])
+        elif option == "donate_argnames" and isinstance(item, str):
+            names.add(item)
+            positions |= {params.index(item)} if item in params else set()
 
 
 def _construction(model, expr, frames):

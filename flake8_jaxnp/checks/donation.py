@@ -7,7 +7,7 @@ from ..model.kinds import NUMPY, PYTHON
 from ..model.names import BindingKind
 from ..model.syntax import FUNCTION_NODES, bound_names, walk_own
 from . import blocks, describe, donates, jitted_parameters, repeats, rule
-from .donating_objects import object_donations
+from .donating_objects import factory_donations, object_donations
 
 # What a deleted (donated) jax.Array still answers: its metadata outlives its buffer (measured on
 # JAX 0.10.2, as is ``jax.tree.map(np.shape, deleted)``).
@@ -66,7 +66,8 @@ def _donations(model, stmt):
     if not isinstance(stmt, (ast.Assign, ast.Expr, ast.Return)) or not isinstance(stmt.value, ast.Call):
         return
     call = stmt.value
-    donated = jitted_parameters(model, call.func, *DONATING) or object_donations(model, call.func)
+    donated = jitted_parameters(model, call.func, *DONATING) or object_donations(model, call.func) \
+        or factory_donations(model, call.func)
     if donated is None:
         return
     positions, names = donated

@@ -84,6 +84,11 @@ def literals(expr, kind):
     return None
 
 
+def selects_nothing(expr):
+    """``()``, ``[]`` or ``None``: a donation option that donates nothing."""
+    return type(expr) in (ast.Tuple, ast.List) and not expr.elts or type(expr) is ast.Constant and expr.value is None
+
+
 def named_options(keywords):
     """{keyword: value expression} of a call's named keywords (``**options`` left out)."""
     return {k.arg: k.value for k in keywords if k.arg}

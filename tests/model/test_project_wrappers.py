@@ -271,6 +271,21 @@ def test_a_subclass_that_jits_its_own_step_in_init_leaves_the_calls_jitted(store
     assert found.get("kept", {}) == {}  # (what each object's step read is its own)
 
 
+@pytest.mark.parametrize("init, calls, kept", [
+    ("super().__init__(lr)\n        self.decay = 0.5", ["logits", "predict", "step"], {"step": ["decay", "lr"]}),
+    ("self.decay = 0.5", [], {}),  # (its own __init__ never runs Trainer's)
+])
+def test_a_subclass_init_that_runs_its_base_init_first_keeps_the_base_jitted_calls(init, calls, kept):
+    """An ``__init__`` that calls ``super().__init__(...)`` runs the base's stores first: its objects hold
+    the jitted calls the base stores, and their traces read the subclass's override."""
+    transforms = transform_tables(())[0]
+    subclass = (f"class DecayedTrainer(Trainer):\n    def __init__(self, lr):\n        {init}\n\n"
+                "    def _step(self, params, x):\n        return params - self.decay * self.lr * x, jnp.sum(x)\n")
+    found = summarise((TRAINER.format(more="") + "\n\n" + subclass).encode(), transforms)["classes"]
+    assert found.get("DecayedTrainer", {}).get("jitted_calls", []) == calls
+    assert found.get("DecayedTrainer", {}).get("kept", {}) == kept
+
+
 RETUNE = '''import jax.numpy as jnp
 
 from .trainer import Trainer

@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from ...facts import DONATING
 from ...patterns import Captured, Pattern
-from ..syntax import literals, named_options, parameters, positional_names, static_parameters, walk_own
+from ..syntax import literals, named_options, parameters, positional_names, selects_nothing, static_parameters, walk_own
 from .around import stored_parameters
 from .stores import ClassStores, own_stores, bound_names, top_level_classes
 from .targets import NESTED_SCOPE_TYPES, binding_counts
@@ -168,19 +168,18 @@ class _Classes(ClassStores):
         return [positional_names(init).index(param) - 1, param] if param is not None else None
 
     def jitted_calls(self, name, touched):
-        """The attributes that ``__init__`` stores a jitted function in, unconditionally and
-        nowhere else in the module but where a subclass's ``__init__`` stores one too
+        """The attributes that ``__init__`` (with the base's it runs, ``_init_statements``) stores a jitted
+        function in, unconditionally and nowhere else in the module but where a subclass's ``__init__`` stores one too
         (``jitted_by_subclasses``: a call gives arrays on either object), and the methods every
         return of which calls one (``return self.logits(params, x)``), sorted. An ``__init__``
         whose lines do not pass ``touched`` stores none."""
-        init = self.lookup(name, "__init__")
-        if init is None or not init.args.args or not touched(init):
-            return []
-        assigned = [stmt for stmt in init.body if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init)
+        statements = [(init, stmt) for init, stmt in self._init_statements(name) if init.args.args and touched(init)]
+        assigned = [(init, stmt) for init, stmt in statements if type(stmt) is ast.Assign
+                    and _self_attribute(stmt.targets, init)
                     and type(stmt.value) in (ast.Name, ast.Call)]  # (the values _jitted may accept)
-        stores = _returns_and_stores(init)[1] if assigned else None
-        attributes = {stmt.targets[0].attr for stmt in assigned
-                      if self._jitted(stmt.value, stores, 0) and self._stored_once(name, stmt.targets[0].attr)}
+        stores = {init: _returns_and_stores(init)[1] for init in {init for init, _ in assigned}}
+        attributes = {stmt.targets[0].attr for init, stmt in assigned
+                      if self._jitted(stmt.value, stores[init], 0) and self._stored_once(name, stmt.targets[0].attr)}
         methods = set()
         for method in self.method_names(name) if attributes else ():
             func = self.lookup(name, method)
@@ -221,8 +220,8 @@ class _Classes(ClassStores):
         reads them once, in the method and the methods it reaches on ``self``, and the compiled code
         keeps the values it saw. (Every read counts, as for a method jitted with ``self`` static.) A method
         that reaches one of them on ``self`` (``generate`` calling ``self._next(...)``) keeps what it keeps."""
-        init, kept = self.lookup(name, "__init__"), {}
-        for stmt in init.body:
+        kept = {}
+        for init, stmt in self._init_statements(name):
             value = stmt.value if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init) else None
             if type(value) is ast.Call and stmt.targets[0].attr in calls and self.is_jit_call(value) \
                     and _self_attribute(value.args[:1], init) and self.lookup(name, value.args[0].attr):
@@ -236,6 +235,20 @@ class _Classes(ClassStores):
             if runs:
                 kept[method] = sorted(set().union(*(kept[attr] for attr in runs)))
         return kept
+
+    def _init_statements(self, name):
+        """(the def, a statement of it) for the ``__init__`` an instance of ``name`` runs, and the base's
+        that a statement ``super().__init__(...)`` of it runs (a subclass storing more after its base's)."""
+        found, method = [], "__init__"
+        for cls in self.chain(name):
+            init = self.own(cls).get(method) if cls is not None and method in self.own(cls) else None
+            if cls is None or method in self.own(cls) and init is None:
+                break
+            if init is not None:
+                found += [(init, stmt) for stmt in init.body]
+                if not any(map(_runs_super_init, init.body)):
+                    break
+        return found
 
     def donates(self, name, calls):
         """{attribute: [the jitted method's parameters after ``self``, [[option, value, condition]]]} for
@@ -318,17 +331,12 @@ def _donation(expr, init, params, counts):
         return [ast.unparse(expr), None]
     test = expr.test if type(expr) is ast.IfExp else None
     if type(test) is not ast.Name or test.id not in params[1:] or counts.get(test.id) != 1 \
-            or literals(expr.body, (int, str)) is None or not _selects_nothing(expr.orelse):
+            or literals(expr.body, (int, str)) is None or not selects_nothing(expr.orelse):
         return []
     defaults = dict(zip(reversed(params), reversed(init.args.defaults)))
     default = defaults.get(test.id)
     return [ast.unparse(expr.body), [params.index(test.id) - 1, test.id,
                                      ast.unparse(default) if default is not None else None]]
-
-
-def _selects_nothing(expr):
-    """``()``, ``[]`` or ``None``: a donation option that donates nothing."""
-    return type(expr) in (ast.Tuple, ast.List) and not expr.elts or type(expr) is ast.Constant and expr.value is None
 
 
 def forwarded_argument(call, forwards):
@@ -346,6 +354,14 @@ def _self_attribute(targets, method):
     target = targets[0] if len(targets) == 1 else None
     return type(target) is ast.Attribute and type(target.value) is ast.Name and bool(method.args.args) \
         and target.value.id == method.args.args[0].arg
+
+
+def _runs_super_init(stmt):
+    """Whether the statement is ``super().__init__(...)``."""
+    call = stmt.value if type(stmt) is ast.Expr else None
+    return type(call) is ast.Call and type(call.func) is ast.Attribute and call.func.attr == "__init__" \
+        and type(call.func.value) is ast.Call and type(call.func.value.func) is ast.Name \
+        and call.func.value.func.id == "super"
 
 
 def _returns_and_stores(func):
