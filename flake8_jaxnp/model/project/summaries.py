@@ -505,8 +505,8 @@ def function_facts(func, imports):
     facts = {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
              "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
              "returned_keys": returned_keys(func, keys)}
-    made = _agreed([returned_call(value, imports, rebound | set(params)) for value in returned]) \
-        if ends_in_return and kind is None and not func.decorator_list else None
+    made = _agreed([returned_call(value, imports, rebound | set(params), local, kept) for value in returned]) \
+        if ends_in_return and type(kind) is not str and not func.decorator_list else None
     if made is not None:  # the object a call gives: ``returned_objects`` resolves its class
         facts["made"] = made
     if held is not None:  # (``returned_dtype``'s; most functions have none, and the summaries stay small)
