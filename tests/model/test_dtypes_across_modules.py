@@ -125,6 +125,10 @@ def init_half(key, n):
     return {"w": jnp.zeros((n, n), jnp.bfloat16), "b": jnp.zeros(n, jnp.bfloat16)}
 
 
+def init_both(key, n):
+    return init(key, n), init_half(key, n)
+
+
 def apply(params, n):
     h = jnp.ones(n, dtype=jnp.bfloat16)
     return h + params["b"]
@@ -138,6 +142,7 @@ def apply(params, n):
     ("return model.apply(model.init(jax.random.key(0), 3), 3), model.apply(model.init_half(None, 3), 3)",
      []),  # callers that disagree
     ("p = model.init(jax.random.key(0), 3)\n    p = {}\n    return model.apply(p, 3)", []),  # bound twice
+    ("p, q = model.init_both(jax.random.key(0), 3)\n    return model.apply(q, 3)", []),  # an item of a tuple
     ("return model.apply(model.init(jax.random.key(0), 3), 3), model.apply", []),  # referred to otherwise
 ])
 def test_a_parameters_dtype_comes_from_its_callers_in_other_modules(tmp_path, calls, expected):

@@ -185,6 +185,60 @@ def test_a_step_runs_the_call_of_an_imported_class_every_call_passes(tmp_path, c
         assert "jax.jit (called from 'step' in pkg/train.py:10)" in found[0]
 
 
+NETS = """\
+import jax.numpy as jnp
+
+
+class Net:
+    def apply(self, p, x):
+        print(x)
+        return p * x
+
+
+class Quiet:
+    def apply(self, p, x):
+        return p * x
+"""
+MODEL_STEPS = """\
+import jax
+
+from . import nets  # (a module that imports none of the project traces only what it is handed)
+
+
+def make_step(model):
+    def objective(p, x):
+        return model.apply(p, x).sum()
+
+    def step(p, x):
+        return p - jax.grad(objective)(p, x)
+
+    return jax.jit(step)
+"""
+
+
+@pytest.mark.parametrize("script, expected", [
+    # the object is an item of the tuple a setup returns, built of the class its parameter names
+    ("def setup(cls=Quiet):\n    model = cls()\n    return model, 1.0\n\n\n"
+     "def train(cls=Quiet):\n    model, p = setup(cls)\n    return make_step(model)(p, jnp.ones(3))\n\n\n"
+     "train(Net)\n", [(6, "JNP301")]),
+    ("def setup():\n    return Net(), 1.0\n\n\ndef train():\n"
+     "    model, p = setup()\n    return make_step(model)(p, jnp.ones(3))\n", [(6, "JNP301")]),
+    # only the default, another item of the tuple, or a name the def binds twice
+    ("def setup(cls=Quiet):\n    model = cls()\n    return model, 1.0\n\n\n"
+     "def train():\n    model, p = setup()\n    return make_step(model)(p, jnp.ones(3))\n", []),
+    ("def setup():\n    return Quiet(), Net()\n\n\ndef train():\n"
+     "    model, other = setup()\n    return make_step(model)(1.0, jnp.ones(3))\n", []),
+    ("def setup():\n    return Net(), 1.0\n\n\ndef train():\n    model, p = setup()\n    model = Quiet()\n"
+     "    return make_step(model)(p, jnp.ones(3))\n", []),
+])
+def test_a_factory_s_object_unpacked_from_a_setup_s_tuple_of_another_module(tmp_path, script, expected):
+    write_package(tmp_path, nets=NETS, steps=MODEL_STEPS,
+                  train="import jax.numpy as jnp\n\nfrom .nets import Net, Quiet\nfrom .steps import make_step\n\n\n"
+                        + script)
+    for _ in range(2):  # a cold cache, then a warm one
+        assert codes_at(lint(tmp_path, "pkg/nets.py")) == expected
+
+
 EQX_MODEL = """\
 import equinox as eqx
 from flax import nnx

@@ -10,20 +10,18 @@ the project's side of ``instances.given_by_calls``, the one reading of what a pa
 Asked only where a finding depends on it, so rarely; each module of the project is read
 once per process (only its words kept) and parsed only when it has the function's name (then
 only its calls of project names, its stores and the names it refers to otherwise are kept, never
-its text or tree; on disk too, beside its summaries).
+its text or tree; on disk too, beside its summaries: ``uses``).
 """
-import ast
 import json
-import re
 from functools import lru_cache
 from pathlib import Path
 
 from ...patterns import Pattern
 from ..instances import given_by_calls
-from ..syntax import child_nodes, entries_looked_up, is_test_file, module_imports, parameters, split_attributes
-from . import cache
+from ..syntax import entries_looked_up, is_test_file
 from .cache import MEMORY
-from .targets import TABLE_ENTRY, call_target, count_bindings, looked_up
+from .targets import TABLE_ENTRY
+from .uses import BOUND, COMPUTED, INSTANCE, PARAMETER, calls_of, module_uses, store_pattern
 
 
 def answer(found):
@@ -148,7 +146,7 @@ def calls_keeping_default(project, name, param, index):
     found = []
     for path, version in modules_naming(project, name):
         for binding, attributes, positional, keywords, line, _, _, forwarding in \
-                _calls_of(project, path, version, name):
+                calls_of(project, path, version, name):
             keeps = param not in keywords and (index is None or positional <= index) and forwarding is None
             if keeps and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, line])
@@ -174,7 +172,7 @@ def leaves_out(project, path, unit, param):
                and project.target_of(other, binding, attributes) == (path, factory)
                for other, version in modules_naming(project, factory, files)
                for binding, attributes, positional, keywords, _, _, _, forwarding
-               in _calls_of(project, other, version, f"{factory}()" if inner else factory))
+               in calls_of(project, other, version, f"{factory}()" if inner else factory))
 
 
 def modules_naming(project, name, files=None):
@@ -194,20 +192,6 @@ def modules_naming(project, name, files=None):
 # space: translating then splitting finds a module's words in half the time of ``re.findall``.
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _WORDS_APART = bytes(byte if byte in _WORD_BYTES else 32 for byte in range(256))
-_LOOPS = (ast.For, ast.AsyncFor, ast.While)
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-_MAYBE_TRACED = ast.Pass()  # (the "loop" around code in a decorated def or a lambda: a transform may trace it)
-# An argument that is a parameter of the def around the call, or an instance of a project class built in place
-# (``_calls_of``).
-_PARAMETER, _INSTANCE = "<parameter>", "<instance>"
-# An argument computed from what a call of a project function gives and a number (``predict(p, x) - 0.5``).
-_COMPUTED = "<computed>"
-# An argument that is a name of the def around the call bound once to a project function's call (``p`` of
-# ``p = init(key)``).
-_BOUND = "<bound>"
-# The numbers with which an operator raises TypeError on a list or tuple (``[a, b] * 2`` repeats it).
-_REFUSED_BY_SEQUENCES = {op: (int, float) for op in (ast.Add, ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult)}
-_REFUSED_BY_SEQUENCES[ast.Mult] = (float,)
 
 
 def module_words(path):
@@ -243,20 +227,14 @@ def rebinding_modules(project, name, module=None):
     (``folder_files``) that rebinds the global ``name`` of this file (or of ``module``, a path) in a
     loop, as an attribute of the imported module (``models.NEIGHBORS = ...`` after ``from pkg import
     models``): code traced with it keeps the value it saw first."""
-    found, store, module = [], _store_pattern(name), module or project.path
+    found, store, module = [], store_pattern(name), module or project.path
     for path, version in _importing_modules(project, name, module):
-        uses = _module_uses(project, path, version, store)  # (cheap: most modules that name it never store to it)
+        uses = module_uses(project, path, version, store)  # (cheap: most modules that name it never store to it)
         for binding, attributes, line in uses[1].get(name, ()) if uses else ():
             if project.target_of(path, binding, attributes) == (module, name):
                 found.append([path, line])
                 break
     return found
-
-
-def _store_pattern(name):
-    """What a line that stores to the attribute ``name`` looks like (``.name = ``): only such a
-    store counts, not one in a tuple target or an augmented assignment."""
-    return re.compile(rb"\.[ \t]*" + re.escape(name.encode("utf-8")) + rb"[ \t]*=(?!=)")
 
 
 def _importing_modules(project, name, path=None):
@@ -277,7 +255,7 @@ def looping_modules(project, name):
     decorated def (where a transform may trace the loop: it then runs once, at trace time)."""
     found = []
     for path, version in _importing_modules(project, name):
-        for binding, attributes, _, _, _, loop, _, forwarding in _calls_of(project, path, version, name):
+        for binding, attributes, _, _, _, loop, _, forwarding in calls_of(project, path, version, name):
             if loop is not None and forwarding is None \
                     and project.target_of(path, binding, attributes) == (project.path, name):
                 found.append([path, loop])
@@ -309,17 +287,21 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         where = index if index is not None and index < positional else param
         given = next((value for at, value in given_values if at == where), None)
         if given is None and forwarding and where not in keywords and type(where) is str:
-            given = (_PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
-        if given is None or given[0] == _COMPUTED or given[0] == _BOUND and not bound \
+            given = (PARAMETER, forwarding, param)  # setup(**options): a keyword of setup's callers
+        if given is None or given[0] == COMPUTED or given[0] == BOUND and not bound \
                 or project.target_of(other, binding, attributes) != (path, factory):
             return None
-        if given[0] == _PARAMETER:
+        made = _returned_objects(project, files, other, given[1:], line, seen, agreeing) if given[0] == BOUND \
+            else None  # (net = build(cfg); net, params = setup(cfg): the object a function builds)
+        if made is not None:
+            return made
+        if given[0] == PARAMETER:
             if (other, *given[1:]) in seen:
                 return None
             facts = project.summary(other)["functions"].get(given[1])
             return passed_values(project, files, other, given[1], facts["params"] if facts else [], given[2],
                                  seen | {(other, *given[1:])}, bound, agreeing) or None
-        built = list(given[3:]) if given[0] in (_INSTANCE, _BOUND) else None
+        built = list(given[3:]) if given[0] in (INSTANCE, BOUND) else None
         if built is None and given[1][-3:-2] == [TABLE_ENTRY]:  # KERNELS[name]: each entry it may give
             return [(target, None, (other, line)) for target, _, skipped in table_functions(project, other, *given)
                     if not skipped]
@@ -327,7 +309,7 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         return [(target, built, (other, line)) if target is not None else None]
 
     naming = modules_naming(project, factory, files)
-    sites = ((other, call) for other, version in naming for call in _calls_of(project, other, version, factory))
+    sites = ((other, call) for other, version in naming for call in calls_of(project, other, version, factory))
     if not agreeing:
         return given_by_calls(list(sites), handed, every=False)
     each, given = [], set()
@@ -340,9 +322,55 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
             return []
         each.append(items)
     if not given or any(uses is None or f"\n{factory}\n" in uses for uses in (
-            _module_uses(project, other, version)[2] for other, version in naming)):
+            module_uses(project, other, version)[2] for other, version in naming)):
         return []
     return given_by_calls(each, list, every=False)
+
+
+def _returned_objects(project, files, path, made_by, line, seen, agreeing):
+    """[((module path, class), [], (module path, line))] for the object that the function ``made_by``
+    (binding, attributes[, position]) of the module at ``path`` returns (that item of its tuple), from
+    its summary's ``made``: the class it calls, each one a lookup in a dict of classes may give
+    (``MODELS[cfg.name](cfg)``), or each one its callers pass the parameter it calls (``model =
+    model_cls(cfg); return data, model``: ``passed_values``); [None] when not known; None when
+    ``made_by`` names no function (a class: the object is built of it)."""
+    function = project.target_of(path, *made_by[:2])
+    summary = project.summary(function[0], defines=function[1]) if function is not None else None
+    facts = summary["functions"].get(function[1]) if summary else None
+    if facts is None:
+        return None if len(made_by) < 3 else [None]
+    made, position = facts.get("made"), made_by[2] if len(made_by) > 2 else None
+    item = made if position is None and type(made) is dict else made[position] if type(made) is list \
+        and position is not None and position < len(made) else None
+    if item is not None and "class" in item:
+        module, entries = table_entries(project, function[0], *item["class"]) \
+            if item["class"][1][-3:-2] == [TABLE_ENTRY] else (function[0], [item["class"]])
+        found = [project.target_of(module, *entry) for entry in entries]
+        return [(target, [], (path, line)) if target is not None else None for target in found] or [None]
+    key = (function[0], function[1], item["parameter"]) if item is not None else None
+    if key is None or key in seen:
+        return [None]
+    return [(target, [], (path, line)) for target, built, _ in passed_values(
+        project, files, *key[:2], facts["params"], key[2], seen | {key}, agreeing=agreeing)
+        if built is None and "." not in target[1]] or [None]
+
+
+def table_entries(project, path, binding, attributes):
+    """(module path, [(import binding or None, attribute path)]) of the entries, named in the module that defines
+    the dict, that a lookup recorded in the flows of the module at ``path`` may give (path ``[...,
+    "LOSSES", TABLE_ENTRY, key, bound]``, ``flows.looked_up``): those of the dict display its module
+    binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give (also through a module that
+    imports the dict: ``gp.KERNELS``, ``from .kernels import KERNELS`` in gp.py), after that module's
+    path; (None, []) when the dict is not known."""
+    table = project.target_of(path, binding, attributes[:-3])
+    summary = project.summary(table[0]) if table is not None else None
+    entries = summary.get("tables", {}).get(table[1]) if summary else None
+    if summary and entries is None and table[1] not in summary["functions"]:
+        table = project._reexported(*table)
+        summary = project.summary(table[0]) if table is not None else None
+        entries = summary.get("tables", {}).get(table[1]) if summary else None
+    return (table[0] if table is not None else None), entries_looked_up(
+        [(key, (entry_binding, entry_path)) for key, entry_binding, entry_path in entries or ()], attributes[-2])
 
 
 def table_functions(project, path, binding, attributes, every=False):
@@ -351,16 +379,9 @@ def table_functions(project, path, binding, attributes, every=False):
     TABLE_ENTRY, key, bound]``, ``flows.looked_up``): the entries of the dict display its module
     binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined (also
     through a module that imports the dict: ``gp.KERNELS``, ``from .kernels import KERNELS`` in gp.py).
-    ``every``: none unless the project summarises each entry the key may give."""
-    table = project.target_of(path, binding, attributes[:-3])
-    summary = project.summary(table[0]) if table is not None else None
-    entries = summary.get("tables", {}).get(table[1]) if summary else None
-    if summary and entries is None and table[1] not in summary["functions"]:
-        table = project._reexported(*table)
-        summary = project.summary(table[0]) if table is not None else None
-        entries = summary.get("tables", {}).get(table[1]) if summary else None
-    found = [project._callee(table[0], *entry) for entry in entries_looked_up(
-        [(key, (entry_binding, entry_path)) for key, entry_binding, entry_path in entries or ()], attributes[-2])]
+    ``every``: none unless the project summarises each entry the key may give (``table_entries``)."""
+    module, entries = table_entries(project, path, binding, attributes)
+    found = [project._callee(module, *entry) for entry in entries]
     if every and any(facts is None for _, facts, _ in found):
         return []
     return [(target, facts, skipped + attributes[-1]) for target, facts, skipped in found if facts is not None]
@@ -386,7 +407,7 @@ def passed_arrays(project, name, params):
         index = params.index(param)
         where = index if index < positional else param
         given = next((value for at, value in given_values if at == where), None)
-        if forwarding or given is None or given[0] not in (_INSTANCE, _COMPUTED):
+        if forwarding or given is None or given[0] not in (INSTANCE, COMPUTED):
             return None
         if given[2][-3:-2] == [TABLE_ENTRY]:  # KERNELS["rbf"](p, x): what each entry it may give returns
             entries = table_functions(project, other, *given[1:3], every=True)
@@ -394,7 +415,7 @@ def passed_arrays(project, name, params):
         target = project.target_of(other, *given[1:3])
         summary = project.summary(target[0], defines=target[1]) if target is not None else None
         one_array = summary is not None and (summary["functions"].get(target[1], {}).get("returns") == "jax" or (
-            target[1] in summary["jitted"] and (given[0] == _COMPUTED or (summary["results"].get(target[1]) or {})
+            target[1] in summary["jitted"] and (given[0] == COMPUTED or (summary["results"].get(target[1]) or {})
                                                 .get("array"))))
         return [True] if one_array else None
 
@@ -411,8 +432,8 @@ def given_dtypes(project, name, params, param):
     index, found, where = params.index(param), set(), []
     for other, (_, _, positional, _, line, _, given_values, forwarding) in _calls_elsewhere(project, name):
         given = next((value for at, value in given_values if at == (index if index < positional else param)), None)
-        target = project.target_of(other, *given[1:3]) if not forwarding and given and given[0] in (
-            _INSTANCE, _BOUND) else None
+        target = project.target_of(other, *given[1:3]) if not forwarding and given and (
+            given[0] == INSTANCE or given[0] == BOUND and len(given) == 3) else None  # (not an item of its tuple)
         summary = project.summary(target[0], defines=target[1]) if target is not None else None
         facts = summary["functions"].get(target[1]) if summary else None
         if not facts or not facts.get("returns") or facts.get("dtypes") is None:
@@ -423,175 +444,14 @@ def given_dtypes(project, name, params, param):
 
 
 def _calls_elsewhere(project, name):
-    """[(module path, call as ``_calls_of`` records it)] for the calls of this file's top-level function
+    """[(module path, call as ``calls_of`` records it)] for the calls of this file's top-level function
     ``name`` in the other modules of the project's folder, when a module that names it refers to it
     only by them; else []."""
     naming = modules_naming(project, name, [path for path in project.folder_files() if path != project.path])
-    sites = [(other, call) for other, version in naming for call in _calls_of(project, other, version, name)
+    sites = [(other, call) for other, version in naming for call in calls_of(project, other, version, name)
              if project.target_of(other, *call[:2]) == (project.path, name)]
     for other, version in naming if sites else ():  # a module that refers to it otherwise, or unknown
-        references = _module_uses(project, other, version)[2]
+        references = module_uses(project, other, version)[2]
         if references is None or f"\n{name}\n" in references:
             return []
     return sites
-
-
-def _calls_of(project, path, version, name):
-    """[(import binding or None, attributes, positional arguments, keyword names, line, line of the
-    loop around it or None, ((position or keyword, (binding, attributes)), ...) of the arguments
-    that name a project function, or ``(_PARAMETER, def, parameter)`` a parameter of the top-level
-    def around the call that it never rebinds, or ``(_INSTANCE, binding, attributes, positional
-    arguments, keyword names)`` a project class's call (``Config()``: ``_given``), or ``(_BOUND, binding,
-    attributes)`` a name bound once to a project function's call (``_made_by_call``); the name of
-    that def when the call hands on its ``**kwargs``, or None)] for the calls in a module of a
-    project function called ``name`` (``make(...)``, ``util.make(...)``, ``build(...)`` after
-    ``import make as build``, a top-level def of the module: ``targets.call_target``; calls with
-    ``*args`` or other ``**kwargs`` are left out); ``name()``: of what it returns (``step(x)`` after
-    ``step = make(cfg)`` in the same top-level def, ``_made_by_call``)."""
-    return _module_uses(project, path, version)[0].get(name, ())
-
-
-def _module_uses(project, path, version, needed=None):
-    """({name: its calls (``_calls_of``)}, {name: [(import binding, attributes, line)] for the
-    stores in a loop to an attribute ``name`` of an imported name, ``util.name = ...``, in a module
-    that has such a line (``_store_pattern``)}, the names it refers to other than as the function of
-    a call whose arguments ``_calls_of`` reads (``_uses``), each between newlines, or None) for every
-    name of a module (``_uses``), kept while its version (``module_words``) stays, and on disk beside
-    the module's key (``cache.module_key``: the summaries' key; as JSON: tuples read back as lists),
-    so a warm run re-asking a question does not parse it again; None, without parsing, when the
-    module's bytes do not match ``needed`` (or cannot be read)."""
-    kept = MEMORY.module_uses.get(path)
-    if kept is None or kept[0] != version:
-        try:
-            text = path.read_bytes()
-        except OSError:
-            text = None
-        if needed is not None and (text is None or not needed.search(text)):
-            return None
-        key = cache.module_key(path, version, project.salt, text)[0] if text is not None else None
-        found = cache.read(project.cache_dir, f"{key}-(uses)") if key else None  # (no def has this name)
-        if found is None:
-            found = _uses(text)
-            if key:
-                cache.write(project.cache_dir, f"{key}-(uses)", found)
-        kept = MEMORY.module_uses[path] = (version, *found)
-    return kept[1:]
-
-
-def _uses(text):
-    """``_module_uses`` of a module's bytes (None: unreadable), from one parse and one walk. A store
-    outside a loop may run once, before anything is traced (``config.DEBUG = args.debug`` at startup),
-    so only one that a loop repeats is known to change the value. Loops in a decorated def or a lambda
-    count as none: a transform may trace them. Its references: the names it refers to other than as
-    the function of a call whose arguments ``_calls_of`` reads (passed on, kept, renamed by an import,
-    called with ``*args``), as ``_calls_of`` keys calls, by the name where it is defined (``f`` of ``g``
-    after ``from mod import f as g``). A module that cannot be read or parsed has no calls or stores,
-    and its references are unknown (None)."""
-    try:
-        tree = ast.parse(text) if text is not None else None
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = None
-    if tree is None:
-        return [{}, {}, None]
-    imports = module_imports(tree)
-    local_functions = {stmt.name for stmt in tree.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))}
-    calls, stores, stack, handing, made, counts, found = {}, {}, [(tree, None, None)], {}, {}, {}, []
-    references, called, assigned = set(), set(), []  # (a call's function is walked after the call)
-    while stack:  # (one walk: each top-level def's ``binding_counts`` is counted on the way)
-        node, loop, outer = stack.pop()  # (outer: the top-level def around the node)
-        kind = type(node)
-        if kind in _SCOPES and loop is not _MAYBE_TRACED:
-            loop = _MAYBE_TRACED if kind is ast.Lambda or node.decorator_list else None
-        elif kind in _LOOPS and loop is not _MAYBE_TRACED:
-            loop = node
-        if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
-            outer, made[node], counts[node] = node, {}, {}
-        stack.extend([(child, loop, outer) for child in child_nodes(node)])
-        if outer is not None:
-            count_bindings(node, counts[outer])
-        if kind is ast.Call and not any(type(a) is ast.Starred for a in node.args) and all(
-                k.arg for k in node.keywords):
-            called.add(node.func)
-        elif kind is ast.Import or kind is ast.ImportFrom:
-            references.update([alias.name for alias in node.names if alias.asname])
-        elif kind is ast.Attribute and node not in called:
-            references.add(node.attr)
-        elif kind is ast.Name and node not in called:
-            binding = imports.get(node.id)
-            references.add(binding[2] or node.id if binding else node.id)
-        if kind is ast.Assign and outer is not None:
-            assigned.append((node, outer))
-        elif kind is ast.Attribute and type(node.ctx) is ast.Store and loop is not None and loop is not _MAYBE_TRACED:
-            root, attributes = split_attributes(node)
-            binding = imports.get(root.id) if root is not None else None
-            if binding is not None:
-                stores.setdefault(node.attr, []).append((binding, attributes, node.lineno))
-        elif kind is ast.Call and not any(type(a) is ast.Starred for a in node.args):
-            found.append((node, loop, outer))  # (read once the walk knows every name a def binds to a call)
-    for func, counted in counts.items():
-        handing[func] = _handed_parameters(func, counted)
-    for node, outer in assigned:
-        _made_by_call(node, counts[outer], made[outer], imports, local_functions)
-    for node, loop, outer in found:
-        looped = loop is not None and loop is not _MAYBE_TRACED
-        handed = handing.get(outer, ((), None))
-        spread = [k.value for k in node.keywords if k.arg is None]
-        forwarding = outer.name if spread and len(spread) == 1 and type(spread[0]) is ast.Name \
-            and spread[0].id == handed[1] else None
-        if spread and forwarding is None:
-            continue
-        target, returned = made.get(outer, {}).get(getattr(node.func, "id", None)), "()"
-        if target is None:
-            target, returned = call_target(node.func, imports, local_functions), ""
-        if target is not None:
-            arguments = [*enumerate(node.args), *((k.arg, k.value) for k in node.keywords if k.arg)]
-            named = [(at, _given(value, imports, local_functions, outer, handed[0], made.get(outer, {}),
-                                 counts.get(outer, ()))) for at, value in arguments]
-            binding, attributes = target
-            calls.setdefault(f"{attributes[-1] if attributes else binding[2]}{returned}", []).append(
-                (binding, attributes, len(node.args), tuple(k.arg for k in node.keywords if k.arg), node.lineno,
-                 loop.lineno if looped else None, tuple((at, given) for at, given in named if given), forwarding))
-    return [{name: found for name, found in calls.items() if name is not None},  # (``import m; m()``: no name)
-            {name: found for name, found in stores.items() if _store_pattern(name).search(text)},
-            "\n%s\n" % "\n".join(sorted(references))]
-
-
-def _made_by_call(assign, counts, made, imports, local_functions):
-    """Record in ``made`` {name: (import binding or None, attributes)} the project function whose call
-    ``assign`` binds a name of its top-level def to, once (``step = make_step(cfg)``; ``counts``: the
-    def's ``binding_counts``): a call of that name runs what that function returns."""
-    if len(assign.targets) == 1 and type(assign.targets[0]) is ast.Name and counts.get(assign.targets[0].id) == 1 \
-            and type(assign.value) is ast.Call:
-        target = call_target(assign.value.func, imports, local_functions)
-        if target is not None:
-            made[assign.targets[0].id] = target
-
-
-def _handed_parameters(func, counts):
-    """(the parameters of ``func`` that it never rebinds (``counts``: its ``binding_counts``), its
-    ``**kwargs`` if so, else None): what a call in it hands on as its callers gave it."""
-    kept = {arg.arg for arg in parameters(func) if counts.get(arg.arg) == 1}
-    return kept, func.args.kwarg.arg if func.args.kwarg is not None and func.args.kwarg.arg in kept else None
-
-
-def _given(value, imports, local_functions, outer, handed, made=None, shadowing=()):
-    """What ``_calls_of`` records of an argument (see there), or None. ``made``: ``_made_by_call``'s;
-    ``shadowing``: the names the def around the call binds, which a lookup in a dict of functions
-    (``KERNELS[name]``, ``targets.looked_up``) cannot be of."""
-    if type(value) is ast.Name and value.id in handed:
-        return _PARAMETER, outer.name, value.id
-    if type(value) is ast.Name and made and value.id in made:
-        return (_BOUND, *made[value.id])
-    numbers = [type(side) is ast.Constant and type(side.value) in _REFUSED_BY_SEQUENCES.get(type(value.op), ())
-               for side in (value.left, value.right)] if type(value) is ast.BinOp else ()
-    if any(numbers):
-        result = _given(value.right if numbers[0] else value.left, imports, local_functions, outer, ())
-        return (_COMPUTED, *result[1:3]) if result and result[0] == _INSTANCE else None
-    lookup = looked_up(value, imports, shadowing)
-    if lookup is not None:
-        return lookup
-    if type(value) is not ast.Call:
-        return call_target(value, imports, local_functions)
-    target = call_target(value.func, imports, local_functions) or looked_up(value.func, imports, shadowing) if not any(
-        type(a) is ast.Starred for a in value.args) and all(k.arg for k in value.keywords) else None
-    return (_INSTANCE, *target, len(value.args), tuple(k.arg for k in value.keywords)) if target else None

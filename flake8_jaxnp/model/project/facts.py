@@ -71,15 +71,12 @@ def function_facts(func, imports):
     facts = {"params": params, "traceable": sorted(applied_parameters(func, None, ())), "line": func.lineno,
              "returns": kind, "follows": follows, "converts": sorted(converts), "keys": keys,
              "returned_keys": returned_keys(func, keys)}
-    made = _agreed([returned_call(value, imports, rebound | set(params)) for value in returned]) \
-        if unknown else None
+    made = _agreed([returned_call(value, imports, rebound | set(params), local, kept) for value in returned]) \
+        if ends_in_return and type(kind) is not str and not func.decorator_list else None
     if made is not None:  # the object a call gives: ``returned_objects`` resolves its class
         facts["made"] = made
-    called = _agreed([returned_call(local.get(value.id, value) if type(value) is ast.Name else value, imports,
-                                    rebound | set(params)) for value in returned]) \
-        if unknown and any(type(value) is ast.Name for value in returned) else made  # (a name bound to a call)
-    if type(called) is dict and called["class"][0] is None and len(called["class"][1]) == 1:
-        facts["returns_call"] = called["class"][1][0]  # (``summarise`` follows it where it names a def)
+    if unknown and type(made) is dict and made.get("class", (0,))[0] is None and len(made["class"][1]) == 1:
+        facts["returns_call"] = made["class"][1][0]  # (``summarise`` follows it where it names a def)
     if held is not None:  # (``returned_dtype``'s; most functions have none, and the summaries stay small)
         facts["dtypes"] = held
     return facts

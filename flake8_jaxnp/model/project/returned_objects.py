@@ -38,9 +38,9 @@ def made(project, path, facts):
     if found is None or facts.get("returns") is not None:
         return {}
     if type(found) is list:
-        objects = [_object(project, path, item) if item else None for item in found]
+        objects = [_object(project, path, item) if item and "class" in item else None for item in found]
         return {"returns": objects} if any(objects) else {}
-    held = _object(project, path, found)
+    held = _object(project, path, found) if "class" in found else None
     return {"returns": held} if held else {}
 
 

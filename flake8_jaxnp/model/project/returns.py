@@ -12,7 +12,7 @@ from ...facts import DEVICE_PRESERVING, FORMATTERS, SCALAR_CONVERSIONS
 from ..library import GENERATOR_CONSTRUCTORS, MAPPING_READS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, walk_own
 from ..traced import Behaviour
-from .targets import HOST_METHODS, RETURNED, call_target
+from .targets import HOST_METHODS, RETURNED, call_target, looked_up
 
 # Builtins named in conversions (float, int, print, ...): a call of one is builtins.<name>.
 BUILTIN_NAMES = frozenset(q.split(".", 1)[1] for q in SCALAR_CONVERSIONS | FORMATTERS)
@@ -125,15 +125,27 @@ def returned_kind(value, imports, local=None, depth=0):
 _LOCAL_DEPTH = 4  # how many local names deep a returned value is followed
 
 
-def returned_call(value, imports, own):
+def returned_call(value, imports, own, local=None, kept=()):
     """The project name a returned call calls, for a caller to look up as a class (``return
     Dataset(path)``: an object whose methods' results its class's summary knows): {"class":
-    [import binding or None for a top-level name of the module, attribute path]}, a list of those
-    (None where not) for a tuple; else None. ``own``: the def's parameters and local names."""
+    [import binding or None for a top-level name of the module, attribute path]}, or {"parameter":
+    name} for a call of a parameter the def never rebinds (``model_cls(cfg)``: what its callers pass
+    names the class; ``MODELS[cfg.name](cfg)``: the lookup, ``targets.looked_up``, as its class), a list
+    of those (None where not) for a tuple; else None. A name ``local`` binds
+    once to a call stands for that call (``model = model_cls(cfg); return data, model``). ``own``: the
+    def's parameters and local names; ``kept``: the parameters it never rebinds."""
+    if type(value) is ast.Name and local and type(local.get(value.id)) is ast.Call:
+        value = local[value.id]
     if type(value) is ast.Tuple:
-        items = [returned_call(item, imports, own) if type(item) is ast.Call else None for item in value.elts]
+        items = [returned_call(item, imports, own, local, kept) if type(item) in (ast.Call, ast.Name) else None
+                 for item in value.elts]
         return items if any(items) else None
     name = value.func if type(value) is ast.Call else None
+    if type(name) is ast.Subscript:  # MODELS[cfg.name](cfg): a class the dict's entry may be
+        lookup = looked_up(name, imports, own)
+        return {"class": list(lookup)} if lookup is not None else None
+    if type(name) is ast.Name and name.id in kept:
+        return {"parameter": name.id}
     while type(name) is ast.Attribute:
         name = name.value
     if type(name) is not ast.Name or name.id in own:
