@@ -10,7 +10,7 @@ import ast
 from ...patterns import Pattern
 from ..syntax import parameters, positional_names
 from .stores import ClassStores, top_level_classes
-from .targets import HOLDER, INSTANCE_METHOD, binding_counts, looked_up
+from .targets import HOLDER, INSTANCE_METHOD, ITEM, binding_counts, looked_up
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)
@@ -103,21 +103,26 @@ def _stored(tree, cls, imports, kept):
         kept[_STORES] = ClassStores(tree, top_level_classes(tree))  # (a walk of the module: once, when asked)
     stores = kept[_STORES].stores(cls.name) if _STORES in kept else {}
     return {**{f".{name}": held for name, held in methods.items() if not stores.get(name)},
-            **{f".{attribute}": held for attribute, held in found.items() if stores.get(attribute) == 1}}
+            **{f".{attribute}": held for attribute, held in found.items()
+               if stores.get(attribute.removesuffix(ITEM)) == 1}}
 
 
 def stored_lookups(init, imports):
     """{attribute: call target} for ``self.attribute = LOSSES[name]`` (also in a ``functools.partial``)
     at the top level of the def ``init`` (an ``__init__``), ``LOSSES`` bound nowhere in it: the
-    functions the object may hold there (``flows.looked_up``)."""
+    functions the object may hold there (``flows.looked_up``); {attribute + ITEM: call target} for a
+    dict of such lookups (``self.metric_fns = {name: METRICS[name] for name in names}``): what its items hold."""
     names, counts = positional_names(init), binding_counts(init)
     found = {}
     for stmt in init.body if names else ():
         if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
                 and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]:
-            target = looked_up(stmt.value, imports, counts)
+            value, attribute = stmt.value, stmt.targets[0].attr
+            if type(value) is ast.DictComp:
+                value, attribute = value.value, attribute + ITEM
+            target = looked_up(value, imports, counts)
             if target is not None:
-                found[stmt.targets[0].attr] = [target[0], target[1]]
+                found[attribute] = [target[0], target[1]]
     return found
 
 
@@ -144,7 +149,7 @@ class _Noted(dict):
     def __contains__(self, key):
         found = super().__contains__(key)
         if found and key[:1] == ".":
-            self.held.add(key[1:])
+            self.held.add(key[1:].removesuffix(ITEM))
         return found
 
 

@@ -29,6 +29,10 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 # The key of ``around.enclosing``'s first answer naming the method's ``self`` for a def nested in that
 # method (no parameter or ".attribute" is spelled so).
 HOLDER = ""
+# The end of ``around.enclosing``'s key ``".metric_fns[]"``: what each item of the dict of functions that
+# ``__init__`` stores as ``self.metric_fns`` holds (``{name: METRICS[name] for name in names}``), which a
+# lookup (``self.metric_fns[name](x)``) or a loop over its items (``for name, fn in ....items()``) calls.
+ITEM = "[]"
 # A keyword entry ``[OBJECT, [parameter], True]`` of a call of ``model(x)`` (``model`` a parameter
 # holding an instance of an imported class): the object is what the parameter holds, so that
 # the reach knows the ``self`` of ``__call__`` came in through the transform (no keyword is spelled so).
