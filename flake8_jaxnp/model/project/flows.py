@@ -22,8 +22,8 @@ from ..syntax import (FUNCTION_NODES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_
                       named_options, none_tested, parameters, positional_names, split_attributes, walk_own)
 from ..applied import APPLY_OPTIONS
 from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, HOLDER, HOST_METHODS, INSTANCE_METHOD, ITEM,
-                      LINEN_APPLY, NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED, binding_counts,
-                      bound_by, call_target, looked_up)
+                      LINEN_APPLY, NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED,
+                      binding_counts, bound_by, call_target, held_function, looked_up)
 
 # Loops whose target may take each value of a dict (``_iterated_items``).
 _LOOPS_OVER_ITEMS = frozenset({ast.For, ast.AsyncFor, ast.comprehension})
@@ -106,7 +106,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             once = values[0] if len(values) == 1 else None  # (for name, fn in FNS.items(): what FNS[name] runs)
             target = _instance_call(runs, bindings, imports) or (
                 _item_target(items[called], holder, outer, bindings, imports) if once is not None and called in items
-                else looked_up(once, imports, bindings) if once is not None and once is not _OPAQUE else None)
+                else held_function(once, imports, bindings, local_functions)
+                if once is not None and once is not _OPAQUE else None)
         elif type(module_instances) is dict and called in module_instances and called not in own \
                 and _runs_instance(runs) and runs is node.func:  # STREAM() of STREAM = KeyStream(0)
             binding, path = module_instances[called]
@@ -362,8 +363,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 target = call_target(node.func, imports, local_functions) \
                     or _transformed_target(node, imports, local_functions) or looked_up(node.func, imports)
                 if target is not None or _runs_instance(node.func) or _applies_an_instance(node) \
-                        or transformed_instance(node, imports) is not None:
-                    calls.append((node, target, always))  # model(x), model.loss(x), model.apply(v, x): an instance?
+                        or type(node.func) is ast.Subscript or transformed_instance(node, imports) is not None:
+                    calls.append((node, target, always))  # model(x), model.apply(v, x), self.fns[k](x): asked below
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:
                 bindings.setdefault(node.id, []).append(_OPAQUE)
