@@ -162,3 +162,41 @@ def test_a_jitted_def_that_calls_every_value_of_a_dict_of_functions_traces_each(
         "import jax\n\nfrom .kernels import KERNELS, smooth\n\n\n@jax.jit\ndef report(x):\n"
         f"    return [fn(1.0, x) for name, fn in {table}.items()]\n")
     assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected
+
+
+FACTORY = '''import jax
+
+from .kernels import KERNELS
+
+
+def scaled(kernel):
+    def scaled_kernel(scale, x):
+        return kernel(2.0 * scale, x)
+
+    return scaled_kernel
+
+
+class Fitter:
+    def __init__(self, name):
+        self.kernel = {stored}
+        self.fit = jax.jit(self._fit)
+
+    def _fit(self, scale, x):
+        return {called}
+{more}'''
+
+
+@pytest.mark.parametrize("stored, called, more, expected", [
+    ("scaled(KERNELS[name])", "jax.grad(lambda s: self.kernel(s, x).sum())(scale)", "", [(10, "JNP201")]),
+    ("scaled(KERNELS[name])", "jax.value_and_grad(self.kernel)(scale, x)", "", [(10, "JNP201")]),
+    ("scaled(KERNELS[name])", "self.kernel(scale, x)", "", [(10, "JNP201")]),
+    ('scaled(KERNELS["smooth"])', "self.kernel(scale, x)", "", []),
+    ("scaled(KERNELS[name])", "self.kernel(scale, x)", "\n\ndef swap(f):\n    f.kernel = abs\n", []),  # stored again
+])
+def test_the_def_a_factory_returns_kept_on_self_runs_where_a_jitted_method_calls_it(
+        tmp_path, stored, called, more, expected):
+    """``self.kernel = scaled(KERNELS[name])`` in ``__init__``: the def ``scaled`` returns runs, and calls what
+    the factory's callers hand it, where a method jitted in ``__init__`` calls or differentiates it."""
+    _write(tmp_path, 'KERNELS["smooth"]')  # (gp.py traces smooth alone)
+    (tmp_path / "demo" / "fit.py").write_text(FACTORY.format(stored=stored, called=called, more=more))
+    assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected
