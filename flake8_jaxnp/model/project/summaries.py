@@ -71,7 +71,7 @@ def summarise(source, transforms, scalars_static=()):
     apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
     applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) \
         else module_objects(tree, imports, source)
-    flows, around = {}, {}  # (around: enclosing's answers)
+    flows, around = {}, {}  # (enclosing's answers)
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
@@ -339,7 +339,7 @@ def _top_level_facts(func, imports, transforms, lines):
 
 
 def _unit_flows(func, imports, local_functions, apply_fn=None, applied_instances=None, module=None):
-    """The flows of a top-level def, and of the def it returns (``make_train.train``, ``module``'s enclosing)."""
+    """The flows of a top-level def and of the def it returns (``make_train.train``, enclosed: ``module``)."""
     flows = {}
     inner = returned_def(func)
     for unit, node in ((func.name, func), (f"{func.name}.{inner.name}" if inner else None, inner)):
