@@ -115,3 +115,88 @@ def test_a_call_through_an_imported_dict_of_functions_gives_what_its_entries_giv
     (tmp_path / "demo" / "kernels.py").write_text(KERNELS.replace("np.sin(scale * x)", wavy))
     (tmp_path / "demo" / "score.py").write_text(SCORER)
     assert codes_at(lint(tmp_path, "demo/score.py")) == expected
+
+
+EVALUATOR = '''import functools
+
+import jax
+
+from .kernels import KERNELS
+
+
+class Evaluator:
+    def __init__(self, names):
+        self.fns = {stored}
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def evaluate(self, x):
+        return {called}
+{more}'''
+
+
+@pytest.mark.parametrize("stored, called, more, expected", [
+    ("{n: KERNELS[n] for n in names}", "{n: fn(1.0, x) for n, fn in self.fns.items()}", "", [(10, "JNP201")]),
+    ("{n: KERNELS[n] for n in names}", "[fn(1.0, x) for fn in self.fns.values()]", "", [(10, "JNP201")]),
+    ("{n: KERNELS[n] for n in names}", "self.fns[names[0]](1.0, x)", "", [(10, "JNP201")]),
+    ('{n: KERNELS["smooth"] for n in names}', "[fn(1.0, x) for fn in self.fns.values()]", "", []),
+    ("{n: KERNELS[n] for n in names}", "[fn(1.0, x) for fn in self.fns]", "", []),  # the keys: no function
+    ("{n: KERNELS[n] for n in names}", "[fn(1.0, x) for fn in self.fns.values()]",  # stored again elsewhere
+     "\n\ndef reset(ev):\n    ev.fns = {}\n", []),
+    ("{n: KERNELS[n] for n in names}", "[fn(1.0, x) for fn in self.fns.values() for fn in (abs,)]", "", []),
+])
+def test_a_dict_of_lookups_kept_on_self_runs_its_entries_where_a_jitted_method_calls_its_items(
+        tmp_path, stored, called, more, expected):
+    """``self.fns = {n: KERNELS[n] ...}`` in ``__init__``: a call of an item, or of a loop variable over its
+    values or items, in a jitted method runs each entry the lookup may give; not the keys, not a name bound
+    twice, not an attribute the module stores again."""
+    _write(tmp_path, 'KERNELS["smooth"]')  # (gp.py traces smooth alone)
+    (tmp_path / "demo" / "evaluate.py").write_text(EVALUATOR.format(stored=stored, called=called, more=more).replace(
+        "names[0]", "'wavy'").replace("def evaluate(self, x)", "def evaluate(self, x, names=('wavy',))"))
+    assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected
+
+
+@pytest.mark.parametrize("table, expected", [("KERNELS", [(10, "JNP201")]), ("{'s': smooth}", [])])
+def test_a_jitted_def_that_calls_every_value_of_a_dict_of_functions_traces_each(tmp_path, table, expected):
+    _write(tmp_path, 'KERNELS["smooth"]')  # (gp.py traces smooth alone)
+    (tmp_path / "demo" / "report.py").write_text(
+        "import jax\n\nfrom .kernels import KERNELS, smooth\n\n\n@jax.jit\ndef report(x):\n"
+        f"    return [fn(1.0, x) for name, fn in {table}.items()]\n")
+    assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected
+
+
+FACTORY = '''import jax
+
+from .kernels import KERNELS
+
+
+def scaled(kernel):
+    def scaled_kernel(scale, x):
+        return kernel(2.0 * scale, x)
+
+    return scaled_kernel
+
+
+class Fitter:
+    def __init__(self, name):
+        self.kernel = {stored}
+        self.fit = jax.jit(self._fit)
+
+    def _fit(self, scale, x):
+        return {called}
+{more}'''
+
+
+@pytest.mark.parametrize("stored, called, more, expected", [
+    ("scaled(KERNELS[name])", "jax.grad(lambda s: self.kernel(s, x).sum())(scale)", "", [(10, "JNP201")]),
+    ("scaled(KERNELS[name])", "jax.value_and_grad(self.kernel)(scale, x)", "", [(10, "JNP201")]),
+    ("scaled(KERNELS[name])", "self.kernel(scale, x)", "", [(10, "JNP201")]),
+    ('scaled(KERNELS["smooth"])', "self.kernel(scale, x)", "", []),
+    ("scaled(KERNELS[name])", "self.kernel(scale, x)", "\n\ndef swap(f):\n    f.kernel = abs\n", []),  # stored again
+])
+def test_the_def_a_factory_returns_kept_on_self_runs_where_a_jitted_method_calls_it(
+        tmp_path, stored, called, more, expected):
+    """``self.kernel = scaled(KERNELS[name])`` in ``__init__``: the def ``scaled`` returns runs, and calls what
+    the factory's callers hand it, where a method jitted in ``__init__`` calls or differentiates it."""
+    _write(tmp_path, 'KERNELS["smooth"]')  # (gp.py traces smooth alone)
+    (tmp_path / "demo" / "fit.py").write_text(FACTORY.format(stored=stored, called=called, more=more))
+    assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected

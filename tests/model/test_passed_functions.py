@@ -116,7 +116,7 @@ BOUND_LOOKUP = textwrap.dedent('''
 
 def test_a_transform_applied_in_place_to_what_the_factory_holds_runs_it_under_that_transform():
     """``jax.value_and_grad(loss_fn)(p, x)`` in the jitted step runs each loss ``LOSSES[name]`` may give
-    (the lookup the factory binds, ``around._local_lookups``), and ``jax.grad(forward, argnums=1)(p, x)``
+    (the lookup the factory binds, ``around._local_functions``), and ``jax.grad(forward, argnums=1)(p, x)``
     what the factory's callers pass as ``forward``, each under its transform and in its positions."""
     flows = summarise(BOUND_LOOKUP, transform_tables(())[0])["flows"]["make_step.step"]
     assert sorted((entry[1], entry[2], entry[6], entry[7]) for entry in flows) == [

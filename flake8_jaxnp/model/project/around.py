@@ -3,14 +3,15 @@
 A factory's parameters hold what every call of the factory passes (``def make_step(forward):
 def step(p, x): return forward(p, x)``); an attribute that a class's ``__init__`` stores once
 holds what it stored there, a parameter (``self.loss = loss``) or a lookup in a dict of
-functions (``self.loss_fn = LOSSES[name]``, ``flows.looked_up``).
+functions (``self.loss_fn = LOSSES[name]``), or the def a factory's call returns (``self.loss_of =
+make_loss(fn)``; ``targets.held_function``), also as each item of a dict (``{n: METRICS[n] for n in names}``).
 """
 import ast
 
 from ...patterns import Pattern
 from ..syntax import parameters, positional_names
 from .stores import ClassStores, top_level_classes
-from .targets import HOLDER, INSTANCE_METHOD, binding_counts, looked_up
+from .targets import HOLDER, INSTANCE_METHOD, ITEM, binding_counts, held_function
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)
@@ -20,10 +21,10 @@ _STORES = "."  # (where ``enclosing``'s answers keep the module's ``attribute_st
 def enclosing(tree, unit, kept, imports):
     """({name or ".attribute": parameter} for the parameters of the top-level def around the nested
     def ``unit`` (``make_step.step``) that nothing in it rebinds ({name: call target} for its locals bound
-    once to a lookup in a dict of functions: ``_local_lookups``), and for the attributes that the
+    once to a function value: ``_local_functions``), and for the attributes that the
     ``__init__`` of the class of the method ``unit`` (``Trainer._train_step``) stores one of its
     parameters in, at its top level and nowhere else in the module (``self.loss = loss``; for a
-    lookup in a dict of functions, ``self.loss_fn = LOSSES[name]``, the lookup's call target), {name:
+    function value, ``self.loss_fn = LOSSES[name]``, its call target: ``stored_functions``), {name:
     unit} of the defs bound once directly in the def's body (``make_step.loss_fn``)): what the
     parameters hold is what every call of that def or class passes, and a call of such a def from
     a nested one runs it. ``kept``: {outer def's name: its answer} for one tree, as the defs nested
@@ -66,14 +67,18 @@ def _enclosing(tree, outer_name, imports, kept):
     defined = [stmt.name for stmt in outer.body if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))]
     siblings = {name: f"{outer_name}.{name}" for name in defined if counts[name] == 1}
     given = {arg.arg: arg.arg for arg in parameters(outer) if counts[arg.arg] == 1}
-    return {**_local_lookups(outer, imports, counts), **given}, siblings
+    return {**_local_functions(outer, imports, counts, _module_functions(tree)), **given}, siblings
 
 
-def _local_lookups(outer, imports, counts):
+def _module_functions(tree):
+    return {stmt.name for stmt in tree.body if type(stmt) in _DEFS}
+
+
+def _local_functions(outer, imports, counts, functions):
     """{name: call target} for the names the top-level def ``outer`` binds once, at its top level, to a
-    lookup in a dict of functions (``loss_fn = LOSSES[cfg.loss]``, also an item of a tuple assigned
-    item by item, ``render, loss_fn = RENDERERS[name], LOSSES[cfg.loss]``; ``targets.looked_up``): what
-    a nested def's call of the name may run."""
+    function value (``loss_fn = LOSSES[cfg.loss]``, ``loss_of = make_loss(fn)``, also an item of a tuple
+    assigned item by item, ``render, loss_fn = RENDERERS[name], LOSSES[cfg.loss]``; ``targets.held_function``,
+    ``functions``: the module's top-level defs): what a nested def's call of the name may run."""
     found = {}
     for stmt in outer.body:
         if type(stmt) is not ast.Assign or len(stmt.targets) != 1:
@@ -82,7 +87,8 @@ def _local_lookups(outer, imports, counts):
         pairs = zip(target.elts, value.elts) if type(target) is ast.Tuple and type(value) is ast.Tuple \
             and len(target.elts) == len(value.elts) else [(target, value)]
         for name, item in pairs:
-            looked = looked_up(item, imports, counts) if type(name) is ast.Name and counts[name.id] == 1 else None
+            looked = held_function(item, imports, counts, functions) \
+                if type(name) is ast.Name and counts[name.id] == 1 else None
             if looked is not None:
                 found[name.id] = [looked[0], looked[1]]
     return found
@@ -90,12 +96,13 @@ def _local_lookups(outer, imports, counts):
 
 def _stored(tree, cls, imports, kept):
     """{".attribute": parameter} of ``stored_parameters``, {".attribute": call target} of
-    ``stored_lookups``, and {".method": call target} of the class's undecorated methods defined
+    ``stored_functions``, and {".method": call target} of the class's undecorated methods defined
     once (``self.loss(x)`` runs ``[cls, INSTANCE_METHOD, "loss"]``), for the ClassDef ``cls``, the
     attribute stored nowhere else in the module (a method's name: nowhere; ``kept`` keeps the
     module's ``ClassStores``: a store on another class's own ``self`` aside)."""
     init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
-    found = {**stored_lookups(init, imports), **stored_parameters(init)} if init is not None else {}
+    found = {**stored_functions(init, imports, _module_functions(tree)), **stored_parameters(init)} \
+        if init is not None else {}
     defs = [stmt.name for stmt in cls.body if type(stmt) in _DEFS]
     methods = {stmt.name: [None, [cls.name, INSTANCE_METHOD, stmt.name]] for stmt in cls.body
                if type(stmt) is ast.FunctionDef and not stmt.decorator_list and defs.count(stmt.name) == 1}
@@ -103,21 +110,27 @@ def _stored(tree, cls, imports, kept):
         kept[_STORES] = ClassStores(tree, top_level_classes(tree))  # (a walk of the module: once, when asked)
     stores = kept[_STORES].stores(cls.name) if _STORES in kept else {}
     return {**{f".{name}": held for name, held in methods.items() if not stores.get(name)},
-            **{f".{attribute}": held for attribute, held in found.items() if stores.get(attribute) == 1}}
+            **{f".{attribute}": held for attribute, held in found.items()
+               if stores.get(attribute.removesuffix(ITEM)) == 1}}
 
 
-def stored_lookups(init, imports):
-    """{attribute: call target} for ``self.attribute = LOSSES[name]`` (also in a ``functools.partial``)
-    at the top level of the def ``init`` (an ``__init__``), ``LOSSES`` bound nowhere in it: the
-    functions the object may hold there (``flows.looked_up``)."""
+def stored_functions(init, imports, functions):
+    """{attribute: call target} for ``self.attribute = LOSSES[name]`` (also in a ``functools.partial``;
+    ``LOSSES`` bound nowhere in it) or ``self.attribute = make_loss(fn)`` at the top level of the def
+    ``init`` (an ``__init__``): the functions the object may hold there (``targets.held_function``;
+    ``functions``: the module's top-level defs); {attribute + ITEM: call target} for a dict of such
+    values (``self.metric_fns = {name: METRICS[name] for name in names}``): what its items hold."""
     names, counts = positional_names(init), binding_counts(init)
     found = {}
     for stmt in init.body if names else ():
         if type(stmt) is ast.Assign and len(stmt.targets) == 1 and type(stmt.targets[0]) is ast.Attribute \
                 and type(stmt.targets[0].value) is ast.Name and stmt.targets[0].value.id == names[0]:
-            target = looked_up(stmt.value, imports, counts)
+            value, attribute = stmt.value, stmt.targets[0].attr
+            if type(value) is ast.DictComp:
+                value, attribute = value.value, attribute + ITEM
+            target = held_function(value, imports, counts, functions)
             if target is not None:
-                found[stmt.targets[0].attr] = [target[0], target[1]]
+                found[attribute] = [target[0], target[1]]
     return found
 
 
@@ -144,7 +157,7 @@ class _Noted(dict):
     def __contains__(self, key):
         found = super().__contains__(key)
         if found and key[:1] == ".":
-            self.held.add(key[1:])
+            self.held.add(key[1:].removesuffix(ITEM))
         return found
 
 

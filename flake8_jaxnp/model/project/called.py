@@ -1,9 +1,10 @@
 """What a call that the project's reach follows runs (``modules.Project._reach``): the one function or
 method it names, each function the project's calls hand a parameter it calls (``kernel(p, x)`` in ``def
 gram(kernel, p, x)``; ``forward(p, x)`` in a factory's nested def), each entry a lookup in a dict of
-functions may give (``KERNELS[name](p, x)``)."""
+functions may give (``KERNELS[name](p, x)``), the def a factory's call returns (``self.loss_of =
+make_loss(fn)``)."""
 from .defaults import is_test_module, passed_values, table_functions
-from .targets import INSTANCE_METHOD, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY
+from .targets import GIVEN_DEF, INSTANCE_METHOD, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY
 
 
 def functions_run(project, path, unit, origin, binding, attributes, applied):
@@ -11,11 +12,12 @@ def functions_run(project, path, unit, origin, binding, attributes, applied):
     flows of ``unit`` of the module at ``path`` runs: each function the project's calls pass the
     parameter it calls (``passed_functions``; of a parameter whose class is not known, ``[PARAMETER_METHOD,
     "kernel", "__call__"]`` in a top-level def: those every call passes alike), each entry a dict lookup
-    may give (``table_functions``), else the one function or method it names (``origin``: the module whose
-    imports name it). Unlinked: the in-file model of the function's module cannot tie the call to it, so
-    the reach says it even from that module: a function other modules hand in, or an entry of a lookup
-    called as it is (one a transform takes, ``jax.grad(LOSSES[name])``, that model follows: ``applied``,
-    the call's transform)."""
+    may give (``table_functions``), the def a factory's call returns (``given_def``), else the one function
+    or method it names (``origin``: the module whose imports name it). Unlinked: the in-file model of the
+    function's module cannot tie the call to it, so the reach says it even from that module: a function
+    other modules hand in, an entry of a lookup called as it is (one a transform takes,
+    ``jax.grad(LOSSES[name])``, that model follows: ``applied``, the call's transform), the def a factory
+    returns."""
     if binding is None and attributes[0] == PASSED_FUNCTION:
         return passed_functions(project, path, unit, *attributes[1:2], *attributes[3:])
     if binding is None and attributes[0] == PARAMETER_METHOD:
@@ -23,6 +25,8 @@ def functions_run(project, path, unit, origin, binding, attributes, applied):
             if attributes[2] == "__call__" and "." not in unit else []
     if attributes[-3:-2] == [TABLE_ENTRY]:
         return [(*entry, applied is None) for entry in table_functions(project, origin, binding, attributes)]
+    if attributes[-1:] == [GIVEN_DEF]:
+        return [(*given_def(project, origin, binding, attributes[:-1]), True)]
     return [(*project._callee(origin, binding, attributes), False)]
 
 
@@ -54,6 +58,15 @@ def passed_functions(project, path, unit, param, method=None, agreeing=False):
         elif not built:
             found.append((*project._callee(other, None, [name]), other not in modules))
         else:
-            gives = (project.summary(other, defines=name) or {}).get("functions", {}).get(name, {}).get("gives")
-            found.extend([((other, f"{name}.{gives['name']}"), gives, 0, other not in modules)] if gives else [])
+            found.append((*given_def(project, other, None, [name]), other not in modules))
     return [entry for entry in found if entry[1] is not None]
+
+
+def given_def(project, path, binding, attributes):
+    """((module path, unit), facts, 0) for the def that a call of the project function a call recorded in
+    the module at ``path`` names returns (``make_loss.loss_of``: its summary's ``gives``); facts None when
+    it returns no def of its own."""
+    target = project.target_of(path, binding, attributes)
+    summary = project.summary(target[0], defines=target[1]) if target is not None else None
+    gives = summary["functions"].get(target[1], {}).get("gives") if summary else None
+    return ((target[0], f"{target[1]}.{gives['name']}"), gives, 0) if gives else (None, None, 0)

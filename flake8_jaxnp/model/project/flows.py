@@ -21,10 +21,12 @@ from ..library import array_function
 from ..syntax import (FUNCTION_NODES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, literals,
                       named_options, none_tested, parameters, positional_names, split_attributes, walk_own)
 from ..applied import APPLY_OPTIONS
-from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, HOLDER, HOST_METHODS, INSTANCE_METHOD, LINEN_APPLY,
-                      NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED, binding_counts, bound_by,
-                      call_target, looked_up)
+from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, HOLDER, HOST_METHODS, INSTANCE_METHOD, ITEM,
+                      LINEN_APPLY, NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED,
+                      binding_counts, bound_by, call_target, held_function, looked_up)
 
+# Loops whose target may take each value of a dict (``_iterated_items``).
+_LOOPS_OVER_ITEMS = frozenset({ast.For, ast.AsyncFor, ast.comprehension})
 # Modules whose functions give a tracer when any argument is one.
 _OPAQUE = object()  # a binding whose value derives from nothing the text can name
 # A module that says this may give its traced code a function to call as state.apply_fn.
@@ -66,14 +68,14 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
     own, (outer, siblings) = {arg.arg for arg in parameters(func)}, around
     # self, whose attributes __init__ may have stored parameters in (a nested def's: its method's)
     holder = [outer[HOLDER]] if HOLDER in outer else positional_names(func)[:1]
-    calls, bindings, rebound_at, handed = _calls_and_bindings(
+    calls, bindings, rebound_at, handed, items = _calls_and_bindings(
         func, imports, local_functions | siblings.keys(), own, apply_fn)
     kept, objects = [], {}  # (call -> the parameter holding the object it calls)
     for node, target, always in calls:
         runs = transformed_instance(node, imports) or node.func  # jax.vmap(model)(xs) runs model(xs)
         called = getattr(split_attributes(runs)[0], "id", None)  # (None: jax.grad(f)(x))
         if type(runs) is ast.Subscript:  # LOSSES[name](x), unless a local name shadows LOSSES
-            target = looked_up(runs, imports, bindings)
+            target = _item_target(runs, holder, outer, bindings, imports)
         elif apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
         elif called in outer and type(outer[called]) is str and called not in bindings and [called] != holder \
@@ -101,8 +103,11 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
             target = (None, [PASSED_FUNCTION, held]) if type(held) is str else held
         elif called in bindings:  # a local or a parameter shadows the name (fn = LOSSES[name]: a lookup)
             values = bindings[called] if called not in own and type(runs) is ast.Name else ()
+            once = values[0] if len(values) == 1 else None  # (for name, fn in FNS.items(): what FNS[name] runs)
             target = _instance_call(runs, bindings, imports) or (
-                looked_up(values[0], imports, bindings) if len(values) == 1 and values[0] is not _OPAQUE else None)
+                _item_target(items[called], holder, outer, bindings, imports) if once is not None and called in items
+                else held_function(once, imports, bindings, local_functions)
+                if once is not None and once is not _OPAQUE else None)
         elif type(module_instances) is dict and called in module_instances and called not in own \
                 and _runs_instance(runs) and runs is node.func:  # STREAM() of STREAM = KeyStream(0)
             binding, path = module_instances[called]
@@ -334,7 +339,7 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
     assignment's end (its value is read first), any other binding's start, and [(a nested def, what
     ``func`` calls with the def's name as first argument)] (``jax.grad(loss_fn)``): the name read
     where the call is, or in a def around it (two nested defs may share a name)."""
-    calls, bindings, assigned, rebound_at = [], {name: [] for name in own}, set(), {}
+    calls, bindings, assigned, rebound_at, items = [], {name: [] for name in own}, set(), {}, {}
     defs, handed, outer = {}, {}, {}  # by (def, name): the nested def, what is called with the name; def -> around it
 
     def rebind(name, node, end=False):
@@ -358,8 +363,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 target = call_target(node.func, imports, local_functions) \
                     or _transformed_target(node, imports, local_functions) or looked_up(node.func, imports)
                 if target is not None or _runs_instance(node.func) or _applies_an_instance(node) \
-                        or transformed_instance(node, imports) is not None:
-                    calls.append((node, target, always))  # model(x), model.loss(x), model.apply(v, x): an instance?
+                        or type(node.func) is ast.Subscript or transformed_instance(node, imports) is not None:
+                    calls.append((node, target, always))  # model(x), model.apply(v, x), self.fns[k](x): asked below
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:
                 bindings.setdefault(node.id, []).append(_OPAQUE)
@@ -381,6 +386,8 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             if node.arg not in own:  # a nested function's: it holds whatever its caller passes
                 bindings.setdefault(node.arg, []).append(_OPAQUE)
                 rebind(node.arg, node)
+        elif kind in _LOOPS_OVER_ITEMS:
+            items.update(_iterated_items(node))
         elif kind in BINDING_STATEMENTS:
             if kind is ast.FunctionDef:
                 defs[(scope, node.name)] = node
@@ -402,7 +409,31 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
             scope = outer.get(scope)
         if scope is not None:
             given.setdefault(defs[(scope, name)], []).extend(called)
-    return calls, bindings, rebound_at, list(given.items())
+    return calls, bindings, rebound_at, list(given.items()), items
+
+
+def _iterated_items(loop):
+    """{name: ``FNS[_]``} for the name a loop binds to each value of a dict (``for name, fn in FNS.items()``,
+    ``for fn in FNS.values()``, also in a comprehension): a call of the name runs what a lookup in it may."""
+    each, target = loop.iter, loop.target
+    if type(each) is not ast.Call or each.args or each.keywords or type(each.func) is not ast.Attribute:
+        return {}
+    name = target.elts[1] if each.func.attr == "items" and type(target) is ast.Tuple and len(target.elts) == 2 \
+        else target if each.func.attr == "values" else None
+    key = ast.copy_location(ast.Name("_", ast.Load()), each)
+    return {name.id: ast.copy_location(ast.Subscript(each.func.value, key, ast.Load()), each)} \
+        if type(name) is ast.Name else {}
+
+
+def _item_target(subscript, holder, outer, bindings, imports):
+    """The call target of what ``subscript`` may give: an item of the dict of functions that ``__init__``
+    stored on ``self`` (``self.metric_fns[name]``, ``enclosing``'s ``".metric_fns[]"``), or of an imported or
+    module dict (``LOSSES[name]``, unless a local name shadows it: ``targets.looked_up``); else None."""
+    held = subscript.value
+    if type(held) is ast.Attribute and type(held.value) is ast.Name and [held.value.id] == holder \
+            and not bindings.get(held.value.id) and f".{held.attr}{ITEM}" in outer:
+        return outer[f".{held.attr}{ITEM}"]
+    return looked_up(subscript, imports, bindings)
 
 
 def _unpacked(target, value):

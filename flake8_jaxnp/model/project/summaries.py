@@ -69,17 +69,16 @@ def summarise(source, transforms, scalars_static=()):
     apply_fn = given_apply_fn(tree, imports, local_functions) if may_call_given_apply_fn(source) else None
     applied_instances = instances_of_imported_classes(tree, imports) if may_apply_an_instance(source) \
         else module_objects(tree, imports, source)
-    flows = {}
+    flows, around = {}, {}  # (enclosing's answers)
     for stmt in tree.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and functions.get(stmt.name, {}).get("line") \
                 == stmt.lineno:  # the name's last def: the one other modules call
-            flows.update(_unit_flows(stmt, imports, local_functions, apply_fn, applied_instances))
+            flows.update(_unit_flows(stmt, imports, local_functions, apply_fn, applied_instances, (tree, around)))
     roots, applied, units = applications(tree, imports, transforms, lines)
     roots, applied, units = static_scalars_kept(tree, imports, transforms, scalars_static, roots, applied, units)
     for unit, instances in object_parameters(tree, imports, transforms, units).items():
         flows[unit] = parameter_calls(units[unit], imports, local_functions, apply_fn, instances, applied_instances)
     methods, linen = run_methods(tree, imports)
-    around = {}  # (enclosing's answers)
     nested = nested_units(tree, units, around, imports)
     plain = plain_methods(tree, imports)
     rooted = {unit.split(".")[0] for unit in units}  # (a jitted method's class: self.loss(x) runs its loss)
@@ -353,12 +352,13 @@ def _top_level_facts(func, imports, transforms, lines):
     return facts
 
 
-def _unit_flows(func, imports, local_functions, apply_fn=None, applied_instances=None):
-    """The flows of a top-level def, and of the def it returns (``make_train.train``)."""
+def _unit_flows(func, imports, local_functions, apply_fn=None, applied_instances=None, module=None):
+    """The flows of a top-level def and of the def it returns (``make_train.train``, enclosed: ``module``)."""
     flows = {}
     inner = returned_def(func)
     for unit, node in ((func.name, func), (f"{func.name}.{inner.name}" if inner else None, inner)):
-        calls = parameter_calls(node, imports, local_functions, apply_fn, None, applied_instances) \
+        around = enclosing(module[0], unit, module[1], imports) if module and inner and node is inner else ({}, {})
+        calls = parameter_calls(node, imports, local_functions, apply_fn, None, applied_instances, around) \
             if node is not None else None
         if calls:
             flows[unit] = calls

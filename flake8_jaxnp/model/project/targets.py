@@ -29,6 +29,10 @@ PARAMETER_METHOD, INSTANCE_METHOD = "<parameter>", "<instance>"
 # The key of ``around.enclosing``'s first answer naming the method's ``self`` for a def nested in that
 # method (no parameter or ".attribute" is spelled so).
 HOLDER = ""
+# The end of ``around.enclosing``'s key ``".metric_fns[]"``: what each item of the dict of functions that
+# ``__init__`` stores as ``self.metric_fns`` holds (``{name: METRICS[name] for name in names}``), which a
+# lookup (``self.metric_fns[name](x)``) or a loop over its items (``for name, fn in ....items()``) calls.
+ITEM = "[]"
 # A keyword entry ``[OBJECT, [parameter], True]`` of a call of ``model(x)`` (``model`` a parameter
 # holding an instance of an imported class): the object is what the parameter holds, so that
 # the reach knows the ``self`` of ``__call__`` came in through the transform (no keyword is spelled so).
@@ -42,6 +46,10 @@ PASSED_FUNCTION = "<passed>"
 # names (``key``: the key's repr), or any of them (key None); ``bound``: the positions that a
 # ``functools.partial`` around the lookup fills first (``partial(LOSSES[name], model)``).
 TABLE_ENTRY = "<entry>"
+# A call's attribute path ``[..., "make_loss", GIVEN_DEF]``: the call runs the def that a call of the project
+# function ``make_loss`` returns (its summary's ``gives``), bound where the object or the factory keeps it
+# (``self.loss_of = make_loss(fn)`` in ``__init__``: ``held_function``).
+GIVEN_DEF = "<gives>"
 # A derivation ``"key<returns>[binding, path, item]"`` in place of the parameter ``key``: the value is
 # (item ``item`` of) what a call of an imported project function returns when given a value derived
 # from ``key`` (``t, noise = timesteps_and_noise(key, x0)``); the reach counts it traced when that
@@ -114,6 +122,17 @@ def looked_up(expr, imports, shadowing=()):
         return None
     target = call_target(expr.value, imports, {name.id})
     return table_entry(target, expr, bound) if target is not None else None
+
+
+def held_function(value, imports, shadowing, local_functions):
+    """The call target of the function that a name or attribute bound once to ``value`` holds: the
+    entries of a lookup in a dict of functions (``LOSSES[name]``, ``looked_up``), or the def that a call
+    of a project function returns (``make_loss(fn)``: path ``[..., "make_loss", GIVEN_DEF]``); else None."""
+    target = looked_up(value, imports, shadowing)
+    if target is None and type(value) is ast.Call:
+        made = call_target(value.func, imports, local_functions)
+        target = (made[0], [*made[1], GIVEN_DEF]) if made is not None else None
+    return target
 
 
 def table_entry(table, subscript, bound=0):
