@@ -23,7 +23,6 @@ from ..instances import given_by_calls
 from ..syntax import child_nodes, entries_looked_up, is_test_file, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
-from .callers_first import callers_first
 from .targets import TABLE_ENTRY, call_target, count_bindings, looked_up
 
 
@@ -331,6 +330,7 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     sites = ((other, call) for other, version in naming for call in _calls_of(project, other, version, factory))
     if not agreeing:
         return given_by_calls(list(sites), handed, every=False)
+    from .callers_first import callers_first  # (imported where used: only a def that calls its parameter asks)
     each, given = [], set()
     for place, site in callers_first(naming, path, lambda other, version: _calls_of(project, other, version, factory)):
         if project.target_of(site[0], *site[1][:2]) != (path, factory):
