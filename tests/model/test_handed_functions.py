@@ -4,6 +4,8 @@ def is traced: a def by name, or each entry a lookup in a dict of functions may 
 def otherwise (its callers unseen), leave it unknown."""
 import pytest
 
+from flake8_jaxnp.model.project.callers_first import callers_first
+from flake8_jaxnp.model.project.defaults import module_words
 from test_project import codes_at, lint
 
 KERNELS = '''import jax.numpy as jnp
@@ -200,3 +202,33 @@ def test_the_def_a_factory_returns_kept_on_self_runs_where_a_jitted_method_calls
     _write(tmp_path, 'KERNELS["smooth"]')  # (gp.py traces smooth alone)
     (tmp_path / "demo" / "fit.py").write_text(FACTORY.format(stored=stored, called=called, more=more))
     assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected
+
+
+@pytest.mark.parametrize("host, expected", [("smooth", []), ("wavy", [(10, "JNP201")])])
+def test_the_callers_read_first_give_the_same_join(tmp_path, host, expected):
+    """The join reads the module that imports gp.py (b_host.py) before gp.py itself and a module
+    that only has the word (a_notes.py, first by name): the answer is the one every call gives."""
+    _write(tmp_path, "wavy")
+    (tmp_path / "demo" / "a_notes.py").write_text("NOTE = 'gram is built in gp'\n")
+    (tmp_path / "demo" / "b_host.py").write_text(
+        f"from .gp import gram\nfrom .kernels import {host}\n\n\ndef host(x):\n    return gram({host}, 1.0, x)\n")
+    assert codes_at(lint(tmp_path, "demo/kernels.py")) == expected
+
+
+def test_the_modules_that_import_the_defining_module_are_read_first(tmp_path):
+    """``callers_first``: importers of gp.py, then gp.py, then the others with the word, then the
+    rest, each call with its place in the modules' first order and among the module's calls."""
+    texts = {"a_notes.py": "# gp\n", "b_plain.py": "x = 1\n", "c_host.py": "from . import gp\n",
+             "gp.py": "def gram():\n    pass\n", "d_host.py": "from .gp import gram\n"}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text)
+    naming = [(tmp_path / name, None) for name in texts]
+    for path, _ in naming:
+        module_words(path)
+    order = list(callers_first(naming, tmp_path / "gp.py", lambda path, version: ["first", "second"]))
+    assert [(place, path.name, call) for place, (path, call) in order] == [
+        ((2, 0), "c_host.py", "first"), ((2, 1), "c_host.py", "second"),
+        ((4, 0), "d_host.py", "first"), ((4, 1), "d_host.py", "second"),
+        ((3, 0), "gp.py", "first"), ((3, 1), "gp.py", "second"),
+        ((0, 0), "a_notes.py", "first"), ((0, 1), "a_notes.py", "second"),
+        ((1, 0), "b_plain.py", "first"), ((1, 1), "b_plain.py", "second")]

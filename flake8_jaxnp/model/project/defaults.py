@@ -312,19 +312,20 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
     sites = ((other, call) for other, version in naming for call in calls_of(project, other, version, factory))
     if not agreeing:
         return given_by_calls(list(sites), handed, every=False)
+    from .callers_first import callers_first  # (imported where used: only a def that calls its parameter asks)
     each, given = [], set()
-    for site in sites:  # (stops at the first call that gives another value: the modules after it are not read)
+    for place, site in callers_first(naming, path, lambda other, version: _calls_of(project, other, version, factory)):
         if project.target_of(site[0], *site[1][:2]) != (path, factory):
             continue
         items = handed(site)
         given.add(answer(sorted(answer(item[:2]) for item in items)) if items and None not in items else None)
         if len(given) != 1 or None in given:
-            return []
-        each.append(items)
+            return []  # (at the first call that gives another value: the modules after it are not read)
+        each.append((place, items))
     if not given or any(uses is None or f"\n{factory}\n" in uses for uses in (
             module_uses(project, other, version)[2] for other, version in naming)):
         return []
-    return given_by_calls(each, list, every=False)
+    return given_by_calls([items for _, items in sorted(each, key=lambda entry: entry[0])], list, every=False)
 
 
 def _returned_objects(project, files, path, made_by, line, seen, agreeing):

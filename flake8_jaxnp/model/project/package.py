@@ -59,7 +59,9 @@ class ReachInputs:
             self.folder = [str(path) for path in files]
 
     def read(self, path, identity=None):
-        if self.active:
+        """The module at ``path`` was read: its identity (``identity``, or as it is now, unless one is noted
+        already: the first read is what the reach relies on, and a join asks of every module each time)."""
+        if self.active and (identity is not None or str(path) not in self.identities):
             self.identities[str(path)] = identity if identity is not None else cache.identity(path)
 
     def resolved(self, path, binding, attributes, found):
