@@ -75,14 +75,13 @@ def prng_key_reuse(model):
 
 def _carried(model, finder):
     """{def: [(the position of the part of its result a jax.lax loop hands back to it on the next step,
-    how the def consumes the parameter that part reaches on every run, the loop's call)]}
-    (``carried_parameters``: ``scan(step, ...)`` runs ``step`` again on the carry it returned)."""
+    the parameter that part reaches, the loop's call)]} (``carried_parameters``: ``scan(step, ...)``
+    runs ``step`` again on the carry it returned)."""
     found, loops = {}, api.lax_body_carries()
     for call in model.nodes(ast.Call):
         qualname = model.qualname(call.func)
         for func, parts in carried_parameters(call, qualname, finder.callee) if qualname in loops else ():
-            consumed = finder.parameters_consumed(func)
-            found.setdefault(func, []).extend((at, consumed[n], call) for at, n in parts.items() if n in consumed)
+            found.setdefault(func, []).extend((at, name, call) for at, name in parts.items())
     return found
 
 
@@ -180,7 +179,7 @@ class _KeyFlow:
 
     def __init__(self, model, scope, consumers, holders, branches, broadcasts, finder, carried=()):
         self.model = model
-        self.carried = carried  # (result position, how the def consumes what it reaches, the lax loop) (``_carried``)
+        self.carried = carried  # (result position, the parameter it reaches, the lax loop) (``_carried``)
         # its ``fields``: consumer call -> the field of its object its method consumes, reported there
         self.finder = finder
         self.fields = finder.fields
@@ -247,10 +246,12 @@ class _KeyFlow:
     def _carries_back(self, value, used):
         """``return key, y`` in a jax.lax loop's body whose next step gets that part of the result back
         in a parameter it consumes on every run: a key this step consumed is consumed again there."""
-        for at, kind, loop in self.carried:
+        for at, parameter, loop in self.carried:
             part = value if at == -1 else value.elts[at] if type(value) is ast.Tuple and at < len(value.elts) else None
             name = held_key(part) if part is not None else None
-            if used.get(name) and base_name(name) not in self.outer:
+            kind = self.finder.parameters_consumed(self.scope_names.function).get(parameter) \
+                if used.get(name) and base_name(name) not in self.outer else None
+            if kind is not None:
                 self._report(part, tuple((how, call, loop) for how, call, _ in used[name]), kind, loop)
 
     def _handed_back(self, stmt, used):

@@ -31,17 +31,12 @@ def body_operands(resolve, bodies, run=None):
     (``flax.nnx.cond`` called eagerly)."""
     import jax
 
-    @dataclasses.dataclass
-    class Marked:
-        position: int
-        value: object
-
-    jax.tree_util.register_dataclass(Marked, data_fields=["value"], meta_fields=["position"])
+    marked_class = _tagged_class()
 
     def observe(body, args):
         for index, value in enumerate(args):
-            if isinstance(value, Marked):
-                seen.setdefault((body, index), set()).add(value.position)
+            if isinstance(value, marked_class):
+                seen.setdefault((body, index), set()).add(value.tag)
 
     values = plain_values()
     found = {}
@@ -58,7 +53,7 @@ def body_operands(resolve, bodies, run=None):
             for marked in slots:
                 for returns in itertools.product((CARRY, CONDITION, STEP), repeat=len(positions)):
                     arguments = dict(zip(slots, plain))
-                    arguments[marked] = Marked(marked, arguments[marked])
+                    arguments[marked] = marked_class(marked, arguments[marked])
                     _call(func, positions, arguments, returns, observe, run or jax.make_jaxpr)
         mapping = {}
         for (body, index), received in sorted(seen.items()):
@@ -117,19 +112,12 @@ def body_carries(resolve, bodies):
     of the same body on its next run, always that one (``scan``'s step returns ``(carry, y)`` and gets
     ``carry`` first on the next step). Measured eagerly (under ``jax.disable_jit`` the loops run their
     bodies in Python), each returned part wrapped in a pytree class that holds where it was returned."""
-    import jax
-
-    @dataclasses.dataclass
-    class Returned:
-        where: tuple
-        value: object
-
-    jax.tree_util.register_dataclass(Returned, data_fields=["value"], meta_fields=["where"])
+    returned_class = _tagged_class()
 
     def observe(body, args):
         for index, value in enumerate(args):
-            if isinstance(value, Returned) and value.where[0] == body:
-                seen.setdefault(value.where, set()).add(index)
+            if isinstance(value, returned_class) and value.tag[0] == body:
+                seen.setdefault(value.tag, set()).add(index)
         runs.append(body)
         if len(runs) > RUNS:
             raise RuntimeError("enough runs seen")  # a loop whose condition the probe keeps true
@@ -146,11 +134,25 @@ def body_carries(resolve, bodies):
             for returns in itertools.product((CARRY, CONDITION, STEP), repeat=len(positions)):
                 runs = []
                 _call(func, positions, dict(zip(slots, plain)), returns, observe, _eagerly,
-                      lambda body, at, value: Returned((body, at), value))
+                      lambda body, at, value: returned_class((body, at), value))
         for (body, at), reached in sorted(seen.items()):
             if len(reached) == 1:
                 found.setdefault(qualname, {}).setdefault(str(body), {})[str(at)] = reached.pop()
     return found
+
+
+def _tagged_class():
+    """A pytree class holding ``value`` as its data and ``tag`` as static data, which the control-flow
+    calls hand on unchanged: the probes tag an argument (or a returned part) with where it came from."""
+    import jax
+
+    @dataclasses.dataclass
+    class Tagged:
+        tag: object
+        value: object
+
+    jax.tree_util.register_dataclass(Tagged, data_fields=["value"], meta_fields=["tag"])
+    return Tagged
 
 
 def _eagerly(function):
