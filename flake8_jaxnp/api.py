@@ -121,6 +121,10 @@ transforms = _entry("transforms")
 # jax.lax qualname -> positions of the arguments it calls with tracers.
 lax_bodies = _entry("lax_bodies")
 
+# jax.lax qualname -> {body position: {the position of the body's result (-1: all of it): the parameter of
+# the body it is handed back to on the next step}} (``operands.body_carries``: a scan's carry).
+lax_body_carries = _entry("lax_body_carries")
+
 # jax.lax qualnames that trace their bodies again for each new function object (``bodies.traced_per_function``).
 lax_traced_per_function = _entry("lax_traced_per_function", frozen=True)
 

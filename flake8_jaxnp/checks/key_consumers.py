@@ -344,7 +344,7 @@ class Consumers:
                 return None
             names = positional_names(callee, isinstance(func, ast.Attribute) or callee.name in ("__init__", "__call__"))
             posonly = {a.arg for a in callee.args.posonlyargs}
-            consumed = self._consumed_parameters(callee)
+            consumed = self.parameters_consumed(callee)
             returned = returned_keys(callee, consumed) if not wrapped else []  # grad gives no key back
             return _passed_key(given, names, consumed, returned, posonly) or self._field_key(call, func, callee) \
                 or self._guarded_key(call, func, given, callee, names)
@@ -354,7 +354,7 @@ class Consumers:
             return _passed_key(given, facts["params"], facts["keys"], returned, ())
         return None
 
-    def _consumed_parameters(self, func):
+    def parameters_consumed(self, func):
         """{parameter: how} for the parameters ``func`` consumes on every call (``consumed_parameters``),
         and for a method, the fields of ``self`` it consumes that only ``__init__`` stores (``self.key``)."""
         if func in self.consuming:
@@ -444,7 +444,7 @@ class Consumers:
         if rotated is not None:  # the object's field holds the key: ``obj.key``, consumed and then fresh
             self.rotations[call] = rotated
             return ast.copy_location(ast.Attribute(receiver, rotated.attr, ast.Load()), call), "split", ()
-        consumed = self._consumed_parameters(callee)
+        consumed = self.parameters_consumed(callee)
         for node in ast.walk(callee):
             key = self.key_of(node) if type(node) is ast.Call else None
             if key is not None and key_name(key) in consumed and "." in key_name(key):

@@ -22,11 +22,12 @@ from .. import api
 from ..facts import TREE_MAPS
 from ..findings import Finding
 from ..model.names import BindingKind
-from ..model.keys import deferred, every_call_consumers, key_name, reads_besides_key, rotation
-from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, held_name, lookup_key, parameters,
-                            positional, positional_names, walk_own)
+from ..model.keys import carried_parameters, deferred, every_call_consumers, key_name, reads_besides_key, rotation
+from ..model.syntax import (COMPREHENSIONS, SCOPES, TRIES, bound_names, parameters, positional, positional_names,
+                            walk_own)
 from . import describe, iterates_twice, repeats, rule
 from .key_consumers import UNSEEN, VMAP, Consumers, conditional
+from .key_states import base_name, both_paths, every_path, forget, held_key, items_stored
 from .remade_keys import remade_key_findings
 
 # What JNP601's second consumption gives, measured on JAX 0.10.2 (tests/benchmarks/key_streams.py):
@@ -60,14 +61,28 @@ def prng_key_reuse(model):
             holders.add(node)
             node = model.parent(node)
     findings = {}  # a branch's consumption is seen by the branch's own pass and by its caller's
+    carried = _carried(model, finder) if consumers else {}
     for scope, holders in scopes.items():
         if not isinstance(scope, ast.Lambda):
-            for finding in _KeyFlow(model, scope, consumers, holders, branches, broadcasts, finder).run():
+            flow = _KeyFlow(model, scope, consumers, holders, branches, broadcasts, finder, carried.get(scope, ()))
+            for finding in flow.run():
                 if getattr(findings.get((finding.line, finding.col)), "code", None) != "JNP601":
                     findings[(finding.line, finding.col)] = finding
     for finding in (*remade_key_findings(model, consumers), *_unreplaced_fields(model, consumers, finder)):
         findings.setdefault((finding.line, finding.col), finding)
     yield from findings.values()
+
+
+def _carried(model, finder):
+    """{def: [(the position of the part of its result a jax.lax loop hands back to it on the next step,
+    the parameter that part reaches, the loop's call)]} (``carried_parameters``: ``scan(step, ...)``
+    runs ``step`` again on the carry it returned)."""
+    found, loops = {}, api.lax_body_carries()
+    for call in model.nodes(ast.Call):
+        qualname = model.qualname(call.func)
+        for func, parts in carried_parameters(call, qualname, finder.callee) if qualname in loops else ():
+            found.setdefault(func, []).extend((at, name, call) for at, name in parts.items())
+    return found
 
 
 def _branch_calls(model, consumers, finder):
@@ -162,8 +177,9 @@ def _repeats(loop):
 class _KeyFlow:
     """The forward pass over one function (or the module) body."""
 
-    def __init__(self, model, scope, consumers, holders, branches, broadcasts, finder):
+    def __init__(self, model, scope, consumers, holders, branches, broadcasts, finder, carried=()):
         self.model = model
+        self.carried = carried  # (result position, the parameter it reaches, the lax loop) (``_carried``)
         # its ``fields``: consumer call -> the field of its object its method consumes, reported there
         self.finder = finder
         self.fields = finder.fields
@@ -196,7 +212,7 @@ class _KeyFlow:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             for decorator in stmt.decorator_list:
                 self._expression(decorator, used)
-            return _forget(used, {stmt.name})
+            return forget(used, {stmt.name})
         if isinstance(stmt, ast.If):
             branches = []
             while True:  # an elif chain as one list: it may be thousands of arms long
@@ -206,24 +222,37 @@ class _KeyFlow:
                     branches.append(stmt.orelse)
                     break
                 stmt = stmt.orelse[0]
-            return _joined([self._block(branch, dict(used)) for branch in branches])
+            return every_path([self._block(branch, dict(used)) for branch in branches])
         if isinstance(stmt, (ast.For, ast.AsyncFor, ast.While)):
             return self._loop(stmt, used)
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             for item in stmt.items:
                 self._expression(item.context_expr, used)
                 if item.optional_vars is not None:
-                    used = _forget(used, bound_names(item.optional_vars))
+                    used = forget(used, bound_names(item.optional_vars))
             return self._block(stmt.body, used)
         if isinstance(stmt, (*TRIES, ast.Match)):
             for block in _blocks(stmt):
                 self._block(block, {})  # reuse inside each block still counts
-            return _forget(used, bound_names(stmt) | {name for name in used if "." in name}) if used else used
+            return forget(used, bound_names(stmt) | {name for name in used if "." in name}) if used else used
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr) and not _is_target(stmt, child):
                 self._expression(child, used)
-        used = _forget(used, bound_names(stmt) | _items_stored(stmt)) if used else used
+        used = forget(used, bound_names(stmt) | items_stored(stmt)) if used else used
+        if type(stmt) is ast.Return and stmt.value is not None:
+            self._carries_back(stmt.value, used)
         return self._handed_back(stmt, used)
+
+    def _carries_back(self, value, used):
+        """``return key, y`` in a jax.lax loop's body whose next step gets that part of the result back
+        in a parameter it consumes on every run: a key this step consumed is consumed again there."""
+        for at, parameter, loop in self.carried:
+            part = value if at == -1 else value.elts[at] if type(value) is ast.Tuple and at < len(value.elts) else None
+            name = held_key(part) if part is not None else None
+            kind = self.finder.parameters_consumed(self.scope_names.function).get(parameter) \
+                if used.get(name) and base_name(name) not in self.outer else None
+            if kind is not None:
+                self._report(part, tuple((how, call, loop) for how, call, _ in used[name]), kind, loop)
 
     def _handed_back(self, stmt, used):
         """``key, x = step(key)`` where ``step`` returns the key it consumed: ``key`` holds a
@@ -247,15 +276,15 @@ class _KeyFlow:
             head = dict(used)
         else:
             self._expression(loop.iter, used)
-            head = _forget(used, bound_names(loop.target))
+            head = forget(used, bound_names(loop.target))
         after_first = self._block(loop.body, dict(head))
         if _repeats(loop):
             self._again(loop, loop.body, after_first)
             for body, arm in _fixed_arms(loop, self._steady_parameters(loop)):
                 self._in_arm(loop, body, arm, head)
         if used:  # what the body rebinds no longer holds the key consumed before the loop
-            used = _forget(used, bound_names(*loop.body))
-        return self._block(loop.orelse, _meet(used, after_first))
+            used = forget(used, bound_names(*loop.body))
+        return self._block(loop.orelse, both_paths(used, after_first))
 
     def _steady_parameters(self, loop):
         """The scope's parameters that nothing in ``loop`` can change: read in it only by the tests of its
@@ -270,7 +299,7 @@ class _KeyFlow:
 
     def _again(self, loop, body, after):
         """The loop's ``body`` run again with the consumptions ``after`` its previous iteration."""
-        second = after if isinstance(loop, ast.While) else _forget(after, bound_names(loop.target))
+        second = after if isinstance(loop, ast.While) else forget(after, bound_names(loop.target))
         self._block(body, {name: tuple((kind, call, loop) for kind, call, _ in consumptions)
                            for name, consumptions in second.items()})
 
@@ -314,14 +343,14 @@ class _KeyFlow:
                     continue
             key, kind, _ = self.consumers[call]
             name = self._holder(key)
-            if name is None or _base(name) in self.outer:
+            if name is None or base_name(name) in self.outer:
                 continue
             if call in per_item:  # it may run for no item: what it consumes is not kept
                 comprehension = per_item[call]
                 if self._per_item(comprehension, call, key, kind):
                     if used.get(name):
                         self._report(key, used[name], kind, call)
-                elif self._every_item(comprehension, call, _base(name)):  # the element is a loop's body
+                elif self._every_item(comprehension, call, base_name(name)):  # the element is a loop's body
                     self._consume(elements.setdefault(comprehension, {}), name, key, kind, call)
                 continue
             self._consume(used, name, key, kind, call)
@@ -357,7 +386,7 @@ class _KeyFlow:
             on = call.func.value.id if type(call.func) is ast.Attribute and type(call.func.value) is ast.Name else None
             kept = self._stores_nothing(call)
             for name in held:
-                if name in used and (_base(name) == on or not kept and not self._owned(_base(name))):
+                if name in used and (base_name(name) == on or not kept and not self._owned(base_name(name))):
                     del used[name]
 
     def _owned(self, name):
@@ -412,7 +441,7 @@ class _KeyFlow:
                 if name not in self.outer:
                     self._consume(state, name, key, kind, runner if len(branches) == 1 else call)
             after.append(state)
-        return _joined(after)
+        return every_path(after)
 
     def _per_leaf(self, tree_map, function, calls, used):
         """A tree map runs its function once per leaf (``jax.vmap`` once per element of the batch): a
@@ -437,7 +466,7 @@ class _KeyFlow:
         for generator in comprehension.generators:
             bound |= bound_names(generator.target)
         bound |= {n.target.id for n in _own_nodes(comprehension) if isinstance(n, ast.NamedExpr)}
-        first, name = comprehension.generators[0], _base(held_key(key))
+        first, name = comprehension.generators[0], base_name(held_key(key))
         if name not in bound and len(comprehension.generators) == 1 and not first.ifs \
                 and iterates_twice(first.iter):
             self._report(key, ((kind, call, comprehension),), kind, call)
@@ -499,6 +528,8 @@ class _KeyFlow:
         """Whether two consumptions are one call made the same way: the same call repeated, or two
         with the same source text, reading nothing beside the key that the loop or comprehension
         repeating them (``loop``) binds (``for m in sizes: normal(key, (m,))`` draws other shapes)."""
+        if loop is second:  # a lax loop's next step, reached through its carry: another call
+            return False
         if type(loop) is ast.Call:  # a tree map (each leaf may have its own shape) or a vmap (one shape)
             function = loop.args[0] if type(loop.args[0]) is ast.Lambda else self.model.callee(loop.args[0])
             leaves = {a.arg for a in positional(function)} if function is not None else None
@@ -513,6 +544,8 @@ class _KeyFlow:
         """Where a consumption repeats: a loop, a comprehension, a tree map's call or a vmap's."""
         if type(repeater) is not ast.Call:
             return f"on every iteration of the loop on line {repeater.lineno}"
+        if self.model.qualname(repeater.func) in api.lax_body_carries():
+            return f"on the next step of {describe(repeater.func)}() on line {repeater.lineno}, which hands it back"
         if self.model.qualname(repeater.func) == VMAP:
             return f"for every element of the batch that {describe(repeater.func)}() on line {repeater.lineno} maps"
         return f"for every leaf of {describe(repeater.func)}() on line {repeater.lineno}"
@@ -540,51 +573,3 @@ def _is_target(stmt, child):
     return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and (
         child in getattr(stmt, "targets", ()) or child is getattr(stmt, "target", None)) \
         and isinstance(child, (ast.Name, ast.Tuple, ast.List))
-
-
-def held_key(expr):
-    """The name a key is held by: ``key``, or ``keys[6]`` for an item of a name read with a
-    constant index (the subkeys of one split); else None."""
-    name = held_name(expr)
-    return None if name is None else name.id if name is expr else f"{name.id}[{lookup_key(expr)}]"
-
-
-def _base(name):
-    """The variable a held key's name reads: ``keys`` of ``keys[6]``, ``obj`` of ``obj.key``."""
-    return name.partition("[")[0].partition(".")[0]
-
-
-def _items_stored(stmt):
-    """The held keys an assignment stores afresh (``keys[0] = ...``)."""
-    targets = getattr(stmt, "targets", None) or [getattr(stmt, "target", None)]
-    targets = [e for target in targets for e in getattr(target, "elts", [target])]
-    return {held_key(target) for target in targets if type(target) is ast.Subscript} - {None} | {
-        f"{target.value.id}.{target.attr}" for target in targets
-        if type(target) is ast.Attribute and type(target.value) is ast.Name}
-
-
-def _forget(used, names):
-    """``used`` less the keys held by ``names`` (and the items of a name rebound)."""
-    return {name: state for name, state in used.items() if name not in names and _base(name) not in names}
-
-
-def _joined(after):
-    """What every path consumed: ``after`` holds each path's state."""
-    joined = {name: _join([state] + [other[name] for other in after[1:]]) for name, state in after[0].items()
-              if all(name in other for other in after[1:])}
-    return {name: state for name, state in joined.items() if state}
-
-
-def _join(states):
-    """The consumptions of a key that every path made, by kind; a key that every path consumed, but
-    not in one same way, is consumed in an unknown way (a later use shares bits with it, at least)."""
-    first, *others = states
-    kept = tuple(entry for entry in first if all(any(kind == entry[0] for kind, *_ in other) for other in others))
-    if kept or any(all(kind == UNSEEN for kind, *_ in state) for state in states):
-        return kept
-    return (("unknown", *first[0][1:]),)
-
-
-def _meet(a, b):
-    """What both paths consumed."""
-    return {name: state for name, state in a.items() if name in b}

@@ -72,8 +72,9 @@ def _library_function_staged(model, call):
             or any(type(a) is ast.Starred for a in call.args) or not any(p < len(call.args) for p in positions):
         return
     name = describe(staged.args[0])
-    yield Finding.at(call, "JNP202", {"scope": name, "transform": spec[0], "what": f"the shape in {describe(call)}",
-                                      "fix": "shapes must be static: mark the argument static (static_argnums)"})
+    yield Finding.at(call, "JNP202", {"scope": name, "transform": spec[0],
+                                      "what": f"the shape or static parameter in {describe(call)}",
+                                      "fix": "it must be static: mark the argument static (static_argnums)"})
 
 
 def _library_function_as_body(model, call):
@@ -208,8 +209,8 @@ def _call(model, call, abstract, staged, base):
     elif qualname in api.shape_arguments() and qualname not in api.size_functions() \
             and _shape_is_traced(model, call, api.shape_arguments()[qualname]) \
             or qualname in SLICE_SIZES and _shape_is_traced(model, call, SLICE_SIZES[qualname]):
-        yield Finding.at(call, "JNP202", dict(base, what=f"the shape in {describe(call)}",
-                                              fix="shapes must be static: use .shape or a static argument"))
+        yield Finding.at(call, "JNP202", dict(base, what=f"the shape or static parameter in {describe(call)}",
+                                              fix="it must be static: use .shape or a static argument"))
     elif isinstance(call.func, ast.Attribute) and call.func.attr == "reshape" \
             and model.value(call.func.value).kind is TRACER and any(_traced(model, a) for a in call.args) \
             or qualname == "jax.numpy.reshape" and _shape_is_traced(model, call, (1,)):

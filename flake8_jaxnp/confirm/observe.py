@@ -280,6 +280,8 @@ def exception_kinds(exc, tb):
     wrapped = exc.__cause__ or exc.__context__  # a library re-raising JAX's error (SciPy's minimize: ValueError)
     if isinstance(wrapped, (errors.TracerArrayConversionError, errors.ConcretizationTypeError)):
         return exception_kinds(wrapped, tb)
+    if "unhashable type" in message and "Tracer" in message:
+        return {ev.TRACER_TO_PYTHON}  # a tracer JAX hashed as a static parameter (matrix_power's exponent)
     if isinstance(exc, jax.dtypes.TypePromotionError):
         return {ev.STRICT_PROMOTION} if is_promotion_error(exc) else set()
     if isinstance(exc, (TypeError, ValueError, NotImplementedError)):

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from . import (bodies, config_flags, dtype_keeping, frameworks, gradients, operands, release_history, replacements,
-               scipy_functions, sizes, stack, tables, transforms)
+               scipy_functions, sizes, stack, static_arguments, tables, transforms)
 from ..api import DATA_FILE
 from ..facts import DTYPE_NAMES, JAX_DTYPE_MODULES, NUMPY_MODULES
 
@@ -506,6 +506,7 @@ def _build():
         "transform_positional_options": transforms.positional_options(traced_by, _resolve),
         "lax_bodies": lax_bodies,
         "lax_body_operands": operands.body_operands(_resolve, lax_bodies),
+        "lax_body_carries": operands.body_carries(_resolve, lax_bodies),
         "lax_traced_per_function": bodies.traced_per_function(_resolve, lax_bodies),
         "body_calls": {**operands.body_calls(_resolve, lax_bodies),
                        **operands.body_calls(_resolve, bodies.array_function_bodies(_resolve, _public),
@@ -521,10 +522,9 @@ def _build():
         "types_no_tracer_is": tables.types_no_tracer_is(),
         "static_attributes": tables.static_attributes(),
         "integer_attributes": tables.integer_attributes(),
-        "shape_arguments": tables.shape_arguments([*jnp_names, *(f"jax.{module}.{name}" for module in ("lax", "nn")
-                                                                 for name in _public(getattr(jax, module)))],
-                                                  [q for q, facts in size_functions.items() if facts["staged"]],
-                                                  _resolve, random_samplers),
+        "shape_arguments": static_arguments.shape_arguments(
+            [*jnp_names, *(f"jax.{m}.{name}" for m in ("lax", "nn") for name in _public(getattr(jax, m)))],
+            [q for q, facts in size_functions.items() if facts["staged"]], _resolve, random_samplers),
         "promoting_arguments": tables.promoting_arguments(jnp_names, _resolve),
         "numpy_random_dtypes": tables.numpy_random_dtypes(),
         "jnp_rejected_arguments": _rejected_arguments(jnp_names),

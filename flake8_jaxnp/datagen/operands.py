@@ -18,6 +18,8 @@ OPERANDS = 3
 # What a recording body returns: its last argument (a loop's carry), False (a loop's condition), or
 # the pair of its first argument and its last (a scan step's ``(carry, y)``).
 CARRY, CONDITION, STEP = "carry", "condition", "step"
+# How many body runs an eager probe call watches (``body_carries``) before stopping the loop.
+RUNS = 6
 
 
 def body_operands(resolve, bodies, run=None):
@@ -29,17 +31,12 @@ def body_operands(resolve, bodies, run=None):
     (``flax.nnx.cond`` called eagerly)."""
     import jax
 
-    @dataclasses.dataclass
-    class Marked:
-        position: int
-        value: object
-
-    jax.tree_util.register_dataclass(Marked, data_fields=["value"], meta_fields=["position"])
+    marked_class = _tagged_class()
 
     def observe(body, args):
         for index, value in enumerate(args):
-            if isinstance(value, Marked):
-                seen.setdefault((body, index), set()).add(value.position)
+            if isinstance(value, marked_class):
+                seen.setdefault((body, index), set()).add(value.tag)
 
     values = plain_values()
     found = {}
@@ -56,7 +53,7 @@ def body_operands(resolve, bodies, run=None):
             for marked in slots:
                 for returns in itertools.product((CARRY, CONDITION, STEP), repeat=len(positions)):
                     arguments = dict(zip(slots, plain))
-                    arguments[marked] = Marked(marked, arguments[marked])
+                    arguments[marked] = marked_class(marked, arguments[marked])
                     _call(func, positions, arguments, returns, observe, run or jax.make_jaxpr)
         mapping = {}
         for (body, index), received in sorted(seen.items()):
@@ -109,10 +106,70 @@ def body_calls(resolve, bodies, run=None):
     return found
 
 
-def _call(func, positions, arguments, returns, observe, run):
+def body_carries(resolve, bodies):
+    """{dotted name: {body position: {result position: parameter index}}}: the part of what a body
+    returns (its index in the returned pair, -1 for all of it) that the call hands back to a parameter
+    of the same body on its next run, always that one (``scan``'s step returns ``(carry, y)`` and gets
+    ``carry`` first on the next step). Measured eagerly (under ``jax.disable_jit`` the loops run their
+    bodies in Python), each returned part wrapped in a pytree class that holds where it was returned."""
+    returned_class = _tagged_class()
+
+    def observe(body, args):
+        for index, value in enumerate(args):
+            if isinstance(value, returned_class) and value.tag[0] == body:
+                seen.setdefault(value.tag, set()).add(index)
+        runs.append(body)
+        if len(runs) > RUNS:
+            raise RuntimeError("enough runs seen")  # a loop whose condition the probe keeps true
+
+    values = (*plain_values(), 2)  # a loop bound of two runs a body twice
+    found = {}
+    for qualname, positions in bodies.items():
+        module, _, name = qualname.rpartition(".")
+        func = getattr(resolve(module), name)
+        slots = {i: values if p.default is p.empty else (None, *values) for i, p in enumerate(_positional(func))
+                 if i not in positions and (p.default is p.empty or p.default is None)}
+        seen = {}  # (body position, result position) -> the parameter indices it reached
+        for plain in itertools.product(*slots.values()):
+            for returns in itertools.product((CARRY, CONDITION, STEP), repeat=len(positions)):
+                runs = []
+                _call(func, positions, dict(zip(slots, plain)), returns, observe, _eagerly,
+                      lambda body, at, value: returned_class((body, at), value))
+        for (body, at), reached in sorted(seen.items()):
+            if len(reached) == 1:
+                found.setdefault(qualname, {}).setdefault(str(body), {})[str(at)] = reached.pop()
+    return found
+
+
+def _tagged_class():
+    """A pytree class holding ``value`` as its data and ``tag`` as static data, which the control-flow
+    calls hand on unchanged: the probes tag an argument (or a returned part) with where it came from."""
+    import jax
+
+    @dataclasses.dataclass
+    class Tagged:
+        tag: object
+        value: object
+
+    jax.tree_util.register_dataclass(Tagged, data_fields=["value"], meta_fields=["tag"])
+    return Tagged
+
+
+def _eagerly(function):
+    """``function`` to be run under ``jax.disable_jit``."""
+    import jax
+
+    def run():
+        with jax.disable_jit():
+            return function()
+    return run
+
+
+def _call(func, positions, arguments, returns, observe, run, returned=lambda body, at, value: value):
     """Call ``func`` with recording bodies at ``positions`` (each handing ``observe`` its position and
-    arguments, and returning what ``returns`` says: CARRY, CONDITION or STEP) and ``arguments``
-    elsewhere; whether the call ran (one that fails says nothing)."""
+    arguments, and returning what ``returns`` says: CARRY, CONDITION or STEP, each part as ``returned``
+    gives it for its body and index) and ``arguments`` elsewhere; whether the call ran (one that fails
+    says nothing)."""
     import jax.numpy as jnp
 
     def recorder(body, gives):
@@ -120,7 +177,9 @@ def _call(func, positions, arguments, returns, observe, run):
             observe(body, args)
             if gives == CONDITION or not args:
                 return jnp.zeros((), bool)
-            return (args[0], args[-1]) if gives == STEP else args[-1]
+            if gives == STEP:
+                return returned(body, 0, args[0]), returned(body, 1, args[-1])
+            return returned(body, -1, args[-1])
         return record
 
     args = [None] * (max([*positions, *arguments]) + 1)

@@ -290,3 +290,17 @@ def stepped_call(call, qualname, callee, drawn):
     given = [ast.keyword(arg=names[int(index)], value=call.args[position]) for index, position in operands.items()
              if int(index) < len(names) and position < len(call.args)] if names else []
     return ast.Call(func=body, args=[], keywords=given) if given else None
+
+
+def carried_parameters(call, qualname, callee):
+    """(the def, {result position: parameter}) for each def a jax.lax loop ``call`` runs as a body and
+    hands the part of the def's result at that position (-1: all of it) back to that parameter of
+    the def on its next step (``lax_body_carries``, measured: ``scan(step, init, xs)`` gives ``step``
+    the carry it returned). ``callee(expr)``: the def a name refers to."""
+    for position, carries in api.lax_body_carries().get(qualname, {}).items():
+        body = call.args[int(position)] if int(position) < len(call.args) else None
+        func = callee(body) if type(body) is ast.Name else None
+        names = positional_names(func) if isinstance(func, ast.FunctionDef) else []
+        parts = {int(at): names[index] for at, index in carries.items() if index < len(names)}
+        if parts:
+            yield func, parts

@@ -330,6 +330,33 @@ def test_returned_fresh_key_silent(lint_body, body):
     assert codes(lint_body, body) == []
 
 
+# A jax.lax loop hands the carry its body returns back to the body (measured: ``lax_body_carries``): a
+# key the body consumed and returns there is consumed again by the next step, which consumes its carry.
+@pytest.mark.parametrize("body, line", [
+    (STEP + "def f(key, xs):\n    return jax.lax.scan(step, key, xs)\n", 3),
+    ("def step(key, _):\n    key, sub = random.split(key)\n    a, b = random.split(key)\n"
+     "    return key, random.normal(sub) + random.normal(a) + random.normal(b)\n"
+     "def f(key):\n    return jax.lax.scan(step, key, None, length=3)\n", 4),
+    ("def body(i, key):\n    print(random.normal(key))\n    return key\n"
+     "def f(key):\n    return jax.lax.fori_loop(0, 3, body, key)\n", 3),
+])
+def test_consumed_key_carried_to_the_next_step(lint_body, body, line):
+    assert codes(lint_body, body) == [(line, "JNP601")]
+
+
+@pytest.mark.parametrize("body", [
+    # a fresh half is carried; the consumed key is returned as the step's output, not its carry
+    "def step(key, x):\n    key, sub = random.split(key)\n    return key, x + random.normal(sub)\n"
+    "def f(key, xs):\n    return jax.lax.scan(step, key, xs)\n",
+    "def step(x, key):\n    x = x + random.normal(key)\n    return x, key\n"
+    "def f(x, keys):\n    return jax.lax.scan(step, x, keys)\n",
+    # the step is called directly, not by a loop
+    STEP + "def f(key, x):\n    return step(key, x)\n",
+])
+def test_fresh_or_uncarried_key_silent(lint_body, body):
+    assert codes(lint_body, body) == []
+
+
 INIT = "class Layer:\n    def __init__(self, key):\n        w_key, b_key = random.split(key)\n" \
     "        self.w, self.b = random.normal(w_key), random.normal(b_key)\n"
 

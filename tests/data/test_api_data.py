@@ -338,11 +338,20 @@ def test_shape_arguments():
     positions = api.shape_arguments()
     assert positions["jax.numpy.zeros"] == [0]
     assert positions["jax.numpy.arange"] == [0, 1, 2]
-    assert positions["jax.numpy.linspace"] == [2]
+    assert positions["jax.numpy.linspace"] == [2, 3, 4]  # num, and endpoint and retstep: hashed parameters
+    assert positions["jax.numpy.linalg.matrix_power"] == [1]  # its exponent, measured on a square matrix
     assert positions["jax.numpy.eye"] == [0, 1]
     assert positions["jax.lax.full"] == [0]  # lax.full((n, 3), 0.0)
     for no_shape in ("jax.numpy.sum", "jax.numpy.unique", "jax.numpy.where", "jax.numpy.zeros_like"):
         assert no_shape not in positions
+
+
+def test_lax_loops_hand_the_carry_back_to_their_body():
+    carries = api.lax_body_carries()
+    assert carries["jax.lax.scan"] == {"0": {"0": 0}}  # step(carry, x) -> (carry, y)
+    assert carries["jax.lax.fori_loop"] == {"2": {"-1": 1}}  # body(i, value) -> value
+    assert carries["jax.lax.while_loop"] == {"1": {"-1": 0}}  # body(value) -> value; not to cond_fun
+    assert "jax.lax.cond" not in carries and "jax.lax.map" not in carries
 
 
 def test_refused_values_really_are_refused_and_others_accepted():

@@ -314,7 +314,7 @@ def passed_values(project, files, path, factory, params, param, seen=frozenset()
         return given_by_calls(list(sites), handed, every=False)
     from .callers_first import callers_first  # (imported where used: only a def that calls its parameter asks)
     each, given = [], set()
-    for place, site in callers_first(naming, path, lambda other, version: _calls_of(project, other, version, factory)):
+    for place, site in callers_first(naming, path, lambda other, version: calls_of(project, other, version, factory)):
         if project.target_of(site[0], *site[1][:2]) != (path, factory):
             continue
         items = handed(site)
