@@ -214,10 +214,13 @@ def _static_names(model, func):
 
 
 def _holds_objects_static(model):
-    """Whether this module names a jit measured to keep an object it is given static, keyed by the
-    object (``framework_static_objects``: ``eqx.filter_jit``), as a decorator or a call."""
+    """Whether this module applies a jit measured to keep an object it is given static, keyed by the
+    object (``framework_static_objects``: ``eqx.filter_jit``, or ``filter_jit`` imported by its name),
+    as a decorator or a call."""
     holding = api.framework_static_objects()
-    return bool(holding) and any(model.qualname(node) in holding for node in model.nodes(ast.Attribute))
+    applied = (*(call.func for call in model.nodes(ast.Call)),
+               *(d for func in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in func.decorator_list))
+    return any(model.qualname(expr) in holding for expr in applied) if holding else False
 
 
 def _static_object_reads(model, func_expr, cls):

@@ -77,6 +77,9 @@ def test_stale_attribute_of_an_object_filter_jit_keeps(lint_body, registered, ex
     body = "def g(x):\n    c = C(jnp.ones(2))\n    y = step(c, x)\n    c.w = jnp.zeros(2)\n"
     assert lint_body(HEADER + "import jax.numpy as jnp\n" + FILTERED.format(registered=registered), body,
                      "JNP306") == expected
+    imported = FILTERED.replace("import equinox as eqx", "from equinox import filter_jit").replace("eqx.", "")
+    assert lint_body(HEADER + "import jax.numpy as jnp\n" + imported.format(registered=registered), body,
+                     "JNP306") == expected  # (the jit imported by its name)
 
 
 BOUND = "class B:\n    def __init__(self):\n        self.k = 1.0\n        self.f = jax.jit(self._f)\n" \
