@@ -214,24 +214,31 @@ def _static_names(model, func):
 
 
 def _holds_objects_static(model):
-    """Whether this module names a jit measured to keep an object it is given static, keyed by the
-    object (``framework_static_objects``: ``eqx.filter_jit``), as a decorator or a call."""
+    """Whether this module applies a jit measured to keep an object it is given static, keyed by the
+    object (``framework_static_objects``: ``eqx.filter_jit``, or ``filter_jit`` imported by its name),
+    as a decorator or a call."""
     holding = api.framework_static_objects()
-    return bool(holding) and any(model.qualname(node) in holding for node in model.nodes(ast.Attribute))
+    applied = (*(call.func for call in model.nodes(ast.Call)),
+               *(d for func in model.nodes(ast.FunctionDef, ast.AsyncFunctionDef) for d in func.decorator_list))
+    return any(model.qualname(expr) in holding for expr in applied) if holding else False
 
 
-def _static_object_reads(model, func_expr):
-    """{position: the attributes it reads of that static argument} for the jitted function a call
-    runs: a def under a staging transform, or a name bound to ``jax.jit(f, static_argnums=...)`` of a
-    def or a lambda, every parameter of one under a jit that keeps an object it is given static
-    (``framework_static_objects``: ``eqx.filter_jit``); not a method (its ``self`` is read by ``_static_self``)."""
+def _static_object_reads(model, func_expr, cls):
+    """{position: the attributes it reads of that static argument, an object of ``cls``} for the jitted
+    function a call runs: a def under a staging transform, or a name bound to ``jax.jit(f,
+    static_argnums=...)`` of a def or a lambda, every parameter of one under a jit that keeps an object
+    it is given static (``framework_static_objects``: ``eqx.filter_jit``) where JAX cannot flatten the
+    objects of ``cls`` (a registered pytree's arrays are traced there); not a method (its ``self`` is
+    read by ``_static_self``)."""
     jitted = jitted_by(model, func_expr)
     if jitted is None or jitted[0] not in model.staging_transforms or any(k.arg is None for k in jitted[1]) \
             or not isinstance(jitted[2], ast.Lambda) and model.is_method(jitted[2]):
         return {}
     names = positional_names(jitted[2])
-    static = names if jitted[0] in api.framework_static_objects() \
-        else static_parameters(named_options(jitted[1]), names) or ()
+    if jitted[0] in api.framework_static_objects():
+        static = names if model.untraceable_class(cls) else ()
+    else:
+        static = static_parameters(named_options(jitted[1]), names) or ()
     return {names.index(param): _attributes_of(jitted[2], param) for param in static if param in names}
 
 
@@ -297,7 +304,7 @@ def _run_with_static(model, node, name, cls, methods):
         method = node.func.attr
     else:
         given = [i for i, arg in enumerate(node.args) if isinstance(arg, ast.Name) and arg.id == name]
-        reads = _static_object_reads(model, node.func) if given else {}  # (the call's own test first)
+        reads = _static_object_reads(model, node.func, cls) if given else {}  # (the call's own test first)
         kept = [reads[i] for i in given if i in reads]
         return f"{describe(node.func)}()" if kept else None, {(name, attr) for attr in set().union(*kept)}
     return f"{cls.name}.{method}()", {(name, attr) for attr in methods.get(method, ())}

@@ -252,15 +252,16 @@ def _fresh_function(model, loop, expr, hashed=False):
 
 
 def _function_maker(model, name):
-    """The transform call whose result the statement before ``name``'s in the same block unpacked
-    into it, at a position that holds a function each call makes anew (measured: ``_, vjp_fun =
-    jax.vjp(f, x)``); else None."""
+    """The transform call whose result the last binding of ``name`` before its statement unpacked into
+    it, at a position that holds a function each call makes anew (measured: ``_, vjp_fun =
+    jax.vjp(f, x)``); else None. That binding must stand in the same block: one in a nested block
+    (``if custom: pb = g``) may not run, and one in an outer block may run once for many."""
     found = model.resolve(name)
     stmt = model.statement_of(name)
-    block = model.parent(stmt)
-    before = [binding for binding in found[1] if binding.stmt is not None and model.parent(binding.stmt) is block
-              and binding.stmt.end_lineno < stmt.lineno] if found is not None else ()
-    unpacked = max(before, key=lambda binding: binding.stmt.lineno).unpacked() if before else None
+    before = [binding for binding in found[1] if binding.stmt is not None and binding.stmt.end_lineno < stmt.lineno] \
+        if found is not None else ()
+    last = max(before, key=lambda binding: binding.stmt.lineno) if before else None
+    unpacked = last.unpacked() if last is not None and model.parent(last.stmt) is model.parent(stmt) else None
     if unpacked is None:
         return None
     call, position = unpacked

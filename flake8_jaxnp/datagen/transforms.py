@@ -33,7 +33,8 @@ def transforms(resolve, public):
     skips the Python body (cached), whether the call gives one JAX array (``arrays``), whether its
     result holds arrays at all (``computes``: ``make_jaxpr`` and ``eval_shape`` give descriptions,
     computing nothing), which shape passed the arguments (``arguments``), and the positions of the
-    result tuple that hold a function the call makes anew (``functions``: ``jax.vjp``'s pullback).
+    result tuple that hold a function the call makes anew, another object on the second call
+    (``functions``: ``jax.vjp``'s pullback, not what ``jax.closure_convert`` keeps in its cache).
     """
     import jax
     import jax.numpy as jnp
@@ -58,7 +59,7 @@ def transforms(resolve, public):
                 runs.clear(), tracers.clear(), abstract.clear()
                 try:
                     result = quiet(call, transform, body, data)
-                    quiet(call, transform, body, data)
+                    again = quiet(call, transform, body, data)
                 except Exception:  # noqa: BLE001 - not a transform of this shape
                     continue
                 if runs and all(tracers):
@@ -66,7 +67,8 @@ def transforms(resolve, public):
                     found[f"{modname}.{name}"] = facts = {
                         "abstract": all(abstract), "cached": len(runs) == 1, "arrays": isinstance(result, jax.Array),
                         "computes": any(isinstance(leaf, jax.Array) for leaf in leaves), "arguments": shape}
-                    made = [i for i, part in enumerate(result) if callable(part)] if type(result) is tuple else []
+                    made = [i for i, part in enumerate(result) if callable(part) and again[i] is not part] \
+                        if type(result) is tuple else []  # (jax.closure_convert gives the same one again: cached)
                     if made:
                         facts["functions"] = made
                 break

@@ -160,20 +160,23 @@ def registered_data(cls, fields):
     return data
 
 
-def string_data_field(cls, call, qualname):
+def string_data_field(cls, call, qualname, stored):
     """The field in which ``call``, building the ``register_dataclass`` dataclass ``cls``, leaves a
     string that its registration flattens to a leaf (given, or its default: ``method: str = "linear"``),
-    which jax.jit refuses as an argument (not a valid JAX type); else None."""
+    which jax.jit refuses as an argument (not a valid JAX type); else None. A field that ``stored()``
+    (asked only then) counts stores of (``interp.method = 2``) may hold something else by then, and a
+    ``__post_init__`` may store anything in any (``object.__setattr__(self, "method", CODES[self.method])``):
+    those are not read."""
     registered = any(qualname(decorated_by(d, qualname)) == REGISTER_DATACLASS for d in cls.decorator_list)
-    fields = dataclass_fields_of(cls, qualname) if registered else None
+    fields = dataclass_fields_of(cls, qualname) if registered and method_in(cls, "__post_init__") is None else None
     if not fields or any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
         return None
-    names = [field.id for field in fields]
+    names, data = [field.id for field in fields], registered_data(cls, fields)
     defaults = {stmt.target: stmt.value for stmt in cls.body if type(stmt) is ast.AnnAssign}
     for field in fields:
-        if field.id in registered_data(cls, fields):
+        if field.id in data:
             given = argument_for(call, names, field.id)
             value = given if given is not None else defaults[field]
-            if type(value) is ast.Constant and type(value.value) is str:
+            if type(value) is ast.Constant and type(value.value) is str and not stored()[field.id]:
                 return field.id
     return None

@@ -8,7 +8,7 @@ arrays, not ``self``, not Python config (``train: bool``, a defaulted ``n=2``).
 """
 import ast
 from collections import Counter
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from .. import api
 from . import dtypes
@@ -100,7 +100,8 @@ class Conventions:
             facts = self.module_facts(found)
             rejected = facts.get("rejected_by_jax_jit") if facts is not None else self.untraceable_class(found)
             built = self.instances.constructor(expr) if not rejected and found.decorator_list else None
-            field = string_data_field(found, built, self.names.qualname) if built is not None else None
+            stored = partial(self.instances.attribute_stores, found)
+            field = string_data_field(found, built, self.names.qualname, stored) if built is not None else None
             return found.name if rejected else f"{found.name} with a string in '{field}'" if field else None
         return found if found is not None and api.framework_layers()[found].get("rejected_by_jax_jit") else None
 

@@ -64,6 +64,24 @@ def test_stale_static_self_in_another_method(lint_body, method, expected):
     assert lint_body(HEADER + STALE, method, "JNP306") == expected
 
 
+FILTERED = "import equinox as eqx\nclass C:\n    def __init__(self, w):\n        self.w = w\n{registered}" \
+    "@eqx.filter_jit\ndef step(c, x):\n    return x * c.w\n"
+
+
+@pytest.mark.parametrize("registered, expected", [
+    ("", [(4, "JNP306")]),  # eqx.filter_jit keeps an object JAX cannot flatten static, keyed by it
+    # a registered pytree's arrays are traced, so a new one is used (measured: the second call gives 0)
+    ("jax.tree_util.register_pytree_node(C, lambda c: ((c.w,), None), lambda _, w: C(*w))\n", []),
+])
+def test_stale_attribute_of_an_object_filter_jit_keeps(lint_body, registered, expected):
+    body = "def g(x):\n    c = C(jnp.ones(2))\n    y = step(c, x)\n    c.w = jnp.zeros(2)\n"
+    assert lint_body(HEADER + "import jax.numpy as jnp\n" + FILTERED.format(registered=registered), body,
+                     "JNP306") == expected
+    imported = FILTERED.replace("import equinox as eqx", "from equinox import filter_jit").replace("eqx.", "")
+    assert lint_body(HEADER + "import jax.numpy as jnp\n" + imported.format(registered=registered), body,
+                     "JNP306") == expected  # (the jit imported by its name)
+
+
 BOUND = "class B:\n    def __init__(self):\n        self.k = 1.0\n        self.f = jax.jit(self._f)\n" \
         "        self.g = jax.jit(scale)\n\n    def _f(self, x):\n        return self._scale(x)\n\n" \
         "    def _scale(self, x):\n        return x * self.k\n\n\ndef scale(x):\n    return x\n"

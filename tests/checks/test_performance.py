@@ -69,6 +69,12 @@ NNX_STEP = "import optax\nfrom flax import nnx\n@nnx.jit\ndef step(model, opt):\
     # rebound to a module-level function after the unpacking
     "def g(xs):\n    for x in xs:\n        _, pb = jax.vjp(jnp.sin, x)\n        pb = jnp.cos\n"
     "        jax.jit(pb)(x)\n",
+    # jax.closure_convert gives the same function again for the same function and shapes (cached, measured)
+    "def g(xs):\n    for x in xs:\n        conv, consts = jax.closure_convert(jnp.sin, x)\n"
+    "        jax.jit(conv)(x, *consts)\n",
+    # ... or maybe rebound, in a nested block: the unpacking is not the binding that reaches the jit
+    "def g(xs, custom):\n    for x in xs:\n        _, pb = jax.vjp(jnp.sin, x)\n        if custom:\n"
+    "            pb = jnp.cos\n        jax.jit(pb)(x)\n",
 ])
 def test_recompile_silent(lint_body, body):
     assert found(lint_body, body, "JNP602") == []

@@ -56,3 +56,23 @@ def test_a_registered_dataclass_with_a_string_leaf_given_to_jit(lint_source, dat
     source = DATACLASS.format(data=data, meta=meta, built=built)
     line = len(source.splitlines())
     assert [found for found in lint_source(source) if found[1] == "JNP205"] == ([(line, "JNP205")] if reported else [])
+
+
+def test_a_string_field_that_post_init_may_replace_is_not_read(lint_source):
+    """``__post_init__`` may store anything in a field (``self.method = CODES[self.method]``, an int: a
+    valid leaf; it runs again on unflattening, given the leaves), so what the constructor was given is
+    not what the registration flattens."""
+    source = DATACLASS.format(data=["x", "method"], meta=[], built="Interp(jnp.ones(3), 'cubic')").replace(
+        "    method: str = 'linear'\n", "    method: str = 'linear'\n\n    def __post_init__(self):\n"
+        "        if isinstance(self.method, str):\n            self.method = {'linear': 0, 'cubic': 1}[self.method]\n")
+    assert "__post_init__" in source
+    assert [found for found in lint_source(source) if found[1] == "JNP205"] == []
+
+
+def test_a_string_field_stored_again_is_not_read(lint_source):
+    """A store of the field anywhere in the file may reach the object (``interp.method = 2``) before jit
+    flattens it: what the constructor was given is then not what it holds."""
+    source = DATACLASS.format(data=["x", "method"], meta=[], built="interp").replace(
+        "def run():\n", "def run():\n    interp = Interp(jnp.ones(3), 'cubic')\n    interp.method = 2\n")
+    assert "interp.method = 2" in source
+    assert [found for found in lint_source(source) if found[1] == "JNP205"] == []

@@ -412,9 +412,9 @@ def _jits_anew(func, imports, transforms):
 
 def _is_jit_call(value, imports, transforms):
     """``jax.jit(f, ...)``: a staging transform applied, whose result gives arrays when called; or a def
-    that one decorates (``@partial(jax.jit, static_argnums=0)``, as ``_jitted`` reads it)."""
+    that one decorates (``@partial(jax.jit, static_argnums=0)``: ``_jitted_def``)."""
     if isinstance(value, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return any(_jits((_transform(d, imports, transforms) or (None,))[0], transforms) for d in value.decorator_list)
+        return _jitted_def(value, imports, transforms)
     name = summary_qualname(value.func, imports) if type(value) is ast.Call and value.args else None
     return _jits(name, transforms)
 
