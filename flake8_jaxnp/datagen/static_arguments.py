@@ -75,11 +75,15 @@ def _hashed(error):
 
 
 def _takes_traced_array(call):
+    """Whether a traced array works there: a vector, or a matrix (``histogramdd(sample, bins)`` takes
+    one row of edges per dimension of its square sample)."""
     import jax
     import jax.numpy as jnp
 
-    try:
-        quiet(jax.make_jaxpr(call), jnp.arange(3.0))
-    except Exception:  # noqa: BLE001 - it needs a concrete value there
-        return False
-    return True
+    for array in (jnp.arange(3.0), jnp.arange(9.0).reshape(3, 3)):
+        try:
+            quiet(jax.make_jaxpr(call), array)
+        except Exception:  # noqa: BLE001 - it needs a concrete value there
+            continue
+        return True
+    return False

@@ -449,6 +449,19 @@ def test_a_jitted_bound_method_says_what_its_option_donates(option, donates):
     assert found.get("Trainer", {}).get("donates", {}) == donates
 
 
+@pytest.mark.parametrize("option, donates", [
+    ("0", {"step": [["params", "x"], [["donate_argnums", "0", None]]]}),
+    ("(0,) if donate else ()", {}),  # the base's parameter: the subclass's construction does not give it
+])
+def test_a_subclass_init_that_runs_its_base_init_donates_what_the_base_jit_donates(option, donates):
+    transforms = transform_tables(())[0]
+    subclass = "\n\nclass Sub(Trainer):\n    def __init__(self, lr):\n        self.extra = 1\n" \
+               "        super().__init__(lr)\n"
+    text = DONATING_TRAINER.format(default="True", option=option) + subclass
+    found = summarise(text.encode(), transforms)["classes"]
+    assert found.get("Sub", {}).get("donates", {}) == donates
+
+
 @pytest.mark.parametrize("default, flag, passed, expected", [
     ("True", "unused=0", "", [(13, "JNP605")]),  # the default donates
     ("False", "unused=0", "donate=True", [(13, "JNP605")]),  # the caller selects it, through **options

@@ -256,17 +256,20 @@ class _Classes(ClassStores):
         donate_argnames (``self.step = jax.jit(self._step, donate_argnums=(0,) if donate else ())``): each
         option's literal value, and where it is ``A if p else ()`` on a parameter ``p`` of ``__init__``
         never rebound there, ``A`` and ``[p's position after self, p, its default's text or None]``: the
-        argument each construction gives ``p`` decides."""
-        init, found = self.lookup(name, "__init__"), {}
-        params, counts = positional_names(init), binding_counts(init)
-        for stmt in init.body:
+        argument each construction gives ``p`` decides. A base's ``__init__`` that ``super().__init__(...)``
+        runs (``_init_statements``) counts with literal options only: the construction gives its arguments
+        to the subclass's."""
+        statements, found = self._init_statements(name), {}
+        first = statements[0][0] if statements else None
+        for init, stmt in statements:
             value = stmt.value if type(stmt) is ast.Assign and _self_attribute(stmt.targets, init) else None
             if type(value) is not ast.Call or stmt.targets[0].attr not in calls or not self.is_jit_call(value) \
                     or not _self_attribute(value.args[:1], init):
                 continue
             method = self.lookup(name, value.args[0].attr)
+            params, counts = positional_names(init), binding_counts(init)
             options = [_donation(k.value, init, params, counts) + [k.arg] for k in value.keywords if k.arg in DONATING]
-            if method is not None and options and all(len(o) == 3 for o in options):
+            if method is not None and options and all(len(o) == 3 and (init is first or o[1] is None) for o in options):
                 found[stmt.targets[0].attr] = [positional_names(method)[1:], [[o[2], *o[:2]] for o in options]]
         return found
 
