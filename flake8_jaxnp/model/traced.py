@@ -371,11 +371,11 @@ class TraceRoots:
         func, root, funcs = self.names.function_bound_to(arg), None, ()
         made = self.names.assigned_value(arg) if func is None and isinstance(arg, ast.Name) else arg
         if func is None and isinstance(made, ast.Call):  # jax.jit(make_train(config)), or of a name bound to it
-            func = self.names.function_made_by(made)
-            root = f"applied at line {arg.lineno} to what '{made.func.id}' returns" if func is not None else None
-        if func is not None and root is None and binds_first_parameter(arg, func):
+            funcs = self.names.functions_made_by(made)  # or of MAKERS[name](config): each entry's
+            root = f"applied at line {arg.lineno} to what '{ast.unparse(made.func)}' returns" if funcs else None
+        if func is not None and binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
-        elif func is None:
+        elif func is None and not funcs:
             funcs = self.instance_methods(arg)
             if funcs:  # jax.jit(counter.count): the method's body, self bound to the object
                 root = f"applied at line {arg.lineno} to {ast.unparse(arg)}"
