@@ -369,8 +369,8 @@ class TraceRoots:
         for arm in self.names.function_arms(arg):  # step_fn = checked if check_nan else plain: either may run
             self._trace_argument(arm, transform_name, keywords, lax, bound_positional, bound_names)
         func, root, funcs = self.names.function_bound_to(arg), None, ()
-        made = self.names.assigned_value(arg) if func is None and isinstance(arg, ast.Name) else arg
-        if func is None and isinstance(made, ast.Call):  # jax.jit(make_train(config)), or of a name bound to it
+        made = self.instances.constructor(arg) if func is None else None
+        if made is not None:  # jax.jit(make_train(config)), or of a name or self.<attr> (set in __init__) bound to it
             funcs = self.names.functions_made_by(made)  # or of MAKERS[name](config): each entry's
             root = f"applied at line {arg.lineno} to what '{ast.unparse(made.func)}' returns" if funcs else None
         if func is not None and binds_first_parameter(arg, func):

@@ -34,6 +34,9 @@ PLAIN = "def make_plain(config):\n    def plain(x):\n        return x\n    retur
     (FACTORY + PLAIN + "MAKERS = {'a': make_plain, 'b': make_train}\n\n"
      "def run(name):\n    step = MAKERS[name]({})\n    return jax.lax.scan(step, 0.0, None, length=2)\n",
      [(3, "JNP202")]),
+    # stored on self in __init__ and transformed in a method
+    (FACTORY + "class Trainer:\n    def __init__(self):\n        self.train = make_train({})\n\n"
+     "    def run(self, x):\n        return jax.jit(self.train)(x)\n", [(3, "JNP202")]),
     # not traced: the factory is never transformed, its result is not known, or an entry is no def
     (FACTORY + "train = make_train({})\n", []),
     (FACTORY + PLAIN + "MAKERS = {'a': make_plain, 'b': make_train}\ntrain = jax.jit(MAKERS['a']({}))\n", []),
