@@ -263,7 +263,7 @@ class Instances(CarriedStructure, ObjectStores):
         (``make_step(make_schedule(0.1))``); None for anything else."""
         if type(argument) in (ast.Name, ast.Lambda):
             return [self.names.function_bound_to(argument)]
-        return [self.names.function_made_by(argument)] if type(argument) is ast.Call else None
+        return list(self.names.functions_made_by(argument) or (None,)) if type(argument) is ast.Call else None
 
     def passed_to(self, func, param, given, every=True):
         """What the calls of ``func`` in the file give its parameter ``param`` (``given_by_calls``, asked

@@ -368,9 +368,13 @@ class Names:
         binding = self.one_binding(node, BindingKind.PARAM)
         return self.scope_of[binding.node].node if binding is not None else None
 
-    def function_made_by(self, call):
-        """The def a factory call gives (``make_schedule(...)``: ``_returned_function``), or None."""
-        return _returned_function(self, call)
+    def functions_made_by(self, call):
+        """The defs a factory call may give (``_returned_function``): the one its factory makes
+        (``make_schedule(...)``), or what each factory of a dict looked up makes (``MAKERS[name](...)``,
+        ``function_arms``; an entry whose factory makes no def of the file gives none)."""
+        factories = (call.func,) if type(call.func) is ast.Name else self.function_arms(call.func)
+        made = (_returned_function(self, self.function_bound_to(factory)) for factory in factories)
+        return tuple(func for func in made if func is not None)
 
     def assigned_value(self, node):
         """The expression a Name node's one binding, a plain assignment, gives it (``fast`` of
@@ -487,11 +491,10 @@ def _function_bound_to(names, expr):
     return None
 
 
-def _returned_function(names, call):
-    """The undecorated def (or lambda) that the same-file factory def ``call`` calls makes in its own
-    body and returns from every ``return`` (``make_schedule(...)`` of ``def make_schedule(...): def
-    schedule(step): ...; return schedule``), or None: a decorator may give another function."""
-    factory = names.function_bound_to(call.func) if type(call.func) is ast.Name else None
+def _returned_function(names, factory):
+    """The undecorated def (or lambda) that the same-file factory def ``factory`` makes in its own
+    body and returns from every ``return`` (``def make_schedule(...): def schedule(step): ...;
+    return schedule``), or None: a decorator may give another function."""
     if type(factory) is not ast.FunctionDef:
         return None
     returned = {names.function_bound_to(value) if type(value) in (ast.Name, ast.Lambda) else None

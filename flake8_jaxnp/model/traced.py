@@ -369,13 +369,13 @@ class TraceRoots:
         for arm in self.names.function_arms(arg):  # step_fn = checked if check_nan else plain: either may run
             self._trace_argument(arm, transform_name, keywords, lax, bound_positional, bound_names)
         func, root, funcs = self.names.function_bound_to(arg), None, ()
-        made = self.names.assigned_value(arg) if func is None and isinstance(arg, ast.Name) else arg
-        if func is None and isinstance(made, ast.Call):  # jax.jit(make_train(config)), or of a name bound to it
-            func = self.names.function_made_by(made)
-            root = f"applied at line {arg.lineno} to what '{made.func.id}' returns" if func is not None else None
-        if func is not None and root is None and binds_first_parameter(arg, func):
+        made = self.instances.constructor(arg) if func is None else None
+        if made is not None:  # jax.jit(make_train(config)), or of a name or self.<attr> (set in __init__) bound to it
+            funcs = self.names.functions_made_by(made)  # or of MAKERS[name](config): each entry's
+            root = f"applied at line {arg.lineno} to what '{ast.unparse(made.func)}' returns" if funcs else None
+        if func is not None and binds_first_parameter(arg, func):
             bound_positional += 1  # jax.jit(self._m): the method's positions start after self
-        elif func is None:
+        elif func is None and not funcs:
             funcs = self.instance_methods(arg)
             if funcs:  # jax.jit(counter.count): the method's body, self bound to the object
                 root = f"applied at line {arg.lineno} to {ast.unparse(arg)}"

@@ -20,14 +20,28 @@ def make_train(config):
 
 """
 
+PLAIN = "def make_plain(config):\n    def plain(x):\n        return x\n    return plain\n\n"
+
 
 @pytest.mark.parametrize("body, expected", [
     # the inner def a factory returns is traced by the transform applied to the call
     (FACTORY + "train = jax.jit(make_train({}))\n", [(3, "JNP202")]),
     (FACTORY + "fn = make_train({})\ntrain = jax.jit(fn)\n", [(3, "JNP202")]),
     (FACTORY + "train = jax.vmap(make_train({}))\n", [(3, "JNP202")]),
-    # not traced: the factory is never transformed, or its result is not known
+    # a factory looked up in a dict by a key not known: what each entry's factory makes may be traced
+    (FACTORY + PLAIN + "MAKERS = {'a': make_train, 'b': make_plain}\n\ndef run(name):\n"
+     "    return jax.jit(MAKERS[name]({}))\n", [(3, "JNP202")]),
+    (FACTORY + PLAIN + "MAKERS = {'a': make_plain, 'b': make_train}\n\n"
+     "def run(name):\n    step = MAKERS[name]({})\n    return jax.lax.scan(step, 0.0, None, length=2)\n",
+     [(3, "JNP202")]),
+    # stored on self in __init__ and transformed in a method
+    (FACTORY + "class Trainer:\n    def __init__(self):\n        self.train = make_train({})\n\n"
+     "    def run(self, x):\n        return jax.jit(self.train)(x)\n", [(3, "JNP202")]),
+    # not traced: the factory is never transformed, its result is not known, or an entry is no def
     (FACTORY + "train = make_train({})\n", []),
+    (FACTORY + PLAIN + "MAKERS = {'a': make_plain, 'b': make_train}\ntrain = jax.jit(MAKERS['a']({}))\n", []),
+    (FACTORY + "MAKERS = {'a': make_train, 'b': len}\n\ndef run(name):\n    return jax.jit(MAKERS[name]({}))\n",
+     []),
     ("def make(flag):\n    def a(x):\n        return x if x > 0 else -x\n    def b(x):\n        return x\n"
      "    return a if flag else b\n\nf = jax.jit(make(True))\n", []),
     ("def make():\n    def a(x):\n        return x if x > 0 else -x\n    return functools.wraps(a)(a)\n\n"

@@ -196,12 +196,15 @@ def test_a_factory_call_makes_the_def_the_factory_returns():
         "    return up if k else down\n"
         "def make_outer(k):\n    return jnp.sin\n"
         "def make_wrapped(k):\n    @staticmethod\n    def inner(x):\n        return x\n    return inner\n"
-        "make(2); make_either(2); make_outer(2); make_wrapped(2)\n"
+        "MAKERS = {'a': make, 'b': make_outer}\n"
+        "make(2); make_either(2); make_outer(2); make_wrapped(2); MAKERS[name](2); MAKERS['b'](2)\n"
     )
-    made = {ast.unparse(call.func): model.names.function_made_by(call) for call in model.names.calls}
-    assert isinstance(made["make"], ast.FunctionDef) and made["make"].name == "scale"
-    # two defs returned, a function not made there, a decorated def
-    assert [made[name] for name in ("make_either", "make_outer", "make_wrapped")] == [None, None, None]
+    made = {ast.unparse(call.func): [func.name for func in model.names.functions_made_by(call)]
+            for call in model.names.calls}
+    # a factory's def, or each entry's of a dict looked up by a key not known (``make_outer`` makes none)
+    assert made["make"] == made["MAKERS[name]"] == ["scale"]
+    # two defs returned, a function not made there, a decorated def, an entry that makes none
+    assert [made[name] for name in ("make_either", "make_outer", "make_wrapped", "MAKERS['b']")] == [[]] * 4
 
 
 def test_a_jitted_call_keeps_the_items_of_a_container_it_is_given():
