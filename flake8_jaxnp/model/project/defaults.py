@@ -344,7 +344,7 @@ def _returned_objects(project, files, path, made_by, line, seen, agreeing):
     item = made if position is None and type(made) is dict else made[position] if type(made) is list \
         and position is not None and position < len(made) else None
     if item is not None and "class" in item:
-        module, entries = table_entries(project, function[0], *item["class"]) \
+        module, entries = looked_up_entries(project, function[0], *item["class"]) \
             if item["class"][1][-3:-2] == [TABLE_ENTRY] else (function[0], [item["class"]])
         found = [project.target_of(module, *entry) for entry in entries]
         return [(target, [], (path, line)) if target is not None else None for target in found] or [None]
@@ -356,7 +356,7 @@ def _returned_objects(project, files, path, made_by, line, seen, agreeing):
         if built is None and "." not in target[1]] or [None]
 
 
-def table_entries(project, path, binding, attributes):
+def looked_up_entries(project, path, binding, attributes):
     """(module path, [(import binding or None, attribute path)]) of the entries, named in the module that defines
     the dict, that a lookup recorded in the flows of the module at ``path`` may give (path ``[...,
     "LOSSES", TABLE_ENTRY, key, bound]``, ``flows.looked_up``): those of the dict display its module
@@ -380,8 +380,8 @@ def table_functions(project, path, binding, attributes, every=False):
     TABLE_ENTRY, key, bound]``, ``flows.looked_up``): the entries of the dict display its module
     binds ``LOSSES`` to (the summaries' ``tables``) that ``key`` may give, where they are defined (also
     through a module that imports the dict: ``gp.KERNELS``, ``from .kernels import KERNELS`` in gp.py).
-    ``every``: none unless the project summarises each entry the key may give (``table_entries``)."""
-    module, entries = table_entries(project, path, binding, attributes)
+    ``every``: none unless the project summarises each entry the key may give (``OtherModules.table_entries``)."""
+    module, entries = looked_up_entries(project, path, binding, attributes)
     found = [project._callee(module, *entry) for entry in entries]
     if every and any(facts is None for _, facts, _ in found):
         return []
