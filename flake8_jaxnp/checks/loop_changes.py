@@ -40,22 +40,25 @@ def bound_in_body(model, loop, expr, walked):
 
 
 def new_object_every_iteration(model, loop, expr, counter, walked):
-    """Whether ``expr`` holds an object of a same-file class that the loop's body builds with a new
-    number (``new_every_iteration``): a plain class, hashed by identity, or a framework Module that is
-    not a pytree (``rejected_by_jax_jit``: ``Dropped(0.5 / (epoch + 1))``, a linen Module, hashed by its
-    fields) is a new cache key each time. A pytree Module (Equinox's, whose array fields make it
-    unhashable), a class with other bases or a decorator (``@dataclass`` may make it unhashable: jit
-    refuses it) or its own ``__eq__`` or ``__hash__`` (which may ignore the field) is left out."""
+    """Whether ``expr`` holds an object of a same-file class that the loop's body builds on every
+    iteration and that is a new cache key each time: a plain class, hashed by identity, whatever it is
+    given (``Momentum(0.05)``), or a framework Module that is not a pytree (``rejected_by_jax_jit``: a
+    linen Module, hashed by its fields) built with a new number of the loop's ``counter``
+    (``new_every_iteration``: ``Dropped(0.5 / (epoch + 1))``). A pytree Module (Equinox's, whose array
+    fields make it unhashable), a class with other bases, a metaclass or a decorator (``@dataclass`` may
+    make it unhashable: jit refuses it) or its own ``__eq__`` or ``__hash__`` (which may ignore the
+    field) is left out."""
     built = bound_in_body(model, loop, expr, walked)
     found = model.one_binding(built.func, BindingKind.CLASS) if isinstance(built, ast.Call) else None
     cls = found.node if found is not None else None
-    if cls is None or cls.decorator_list or method_in(cls, "__eq__") or method_in(cls, "__hash__"):
+    if cls is None or cls.decorator_list or cls.keywords or method_in(cls, "__eq__") or method_in(cls, "__hash__"):
         return False
-    facts = model.module_facts(cls) if cls.bases else None
-    if cls.bases and not (facts and facts["rejected_by_jax_jit"]):
-        return False
+    if not cls.bases:
+        return True
+    facts = model.module_facts(cls)
     given = [*built.args, *(k.value for k in built.keywords)]
-    return any(new_every_iteration(model, loop, arg, counter, walked) for arg in given)
+    return bool(facts and facts["rejected_by_jax_jit"]) and counter is not None \
+        and any(new_every_iteration(model, loop, arg, counter, walked) for arg in given)
 
 
 def new_every_iteration(model, loop, expr, counter, walked, depth=0):

@@ -349,11 +349,17 @@ def _changing_static(model, loop, call, walked, asked=True):
                 "what": f"the static argument {label} of {describe(call.func)}() is {fresh}", "loop": loop.lineno,
                 "fix": "make the function once, before the loop, and pass that one"})
             return
+    for label, arg, hashed in passed:  # hashed: made static by the options, so an object is hashed whole
+        if hashed and new_object_every_iteration(model, loop, arg, counter, walked):
+            yield Finding.at(call, "JNP602", {
+                "what": f"the static argument {label} of {describe(call.func)}() is a new "
+                        f"{describe(bound_in_body(model, loop, arg, walked).func)}() object",
+                "loop": loop.lineno, "fix": "build it once, before the loop, and pass that one"})
+            return
     if counter is None:
         return
-    for label, arg, hashed in passed:  # hashed: made static by the options, so an object is hashed whole
-        if new_every_iteration(model, loop, arg, counter, walked) \
-                or hashed and new_object_every_iteration(model, loop, arg, counter, walked):
+    for label, arg, hashed in passed:
+        if new_every_iteration(model, loop, arg, counter, walked):
             yield Finding.at(call, "JNP602", {
                 "what": f"the static argument {label} of {describe(call.func)}() takes a new value ('{counter}')",
                 "loop": loop.lineno, "fix": "pass the changing value as a traced argument, not a static one"})

@@ -71,14 +71,15 @@ def test_filter_jit_donation_needs_the_leaves_given_back(lint_source, returned, 
 
 @pytest.mark.parametrize("cls, built, reported", [
     ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n", "Rate(0.5 / (epoch + 1))", True),
-    ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n", "Rate(0.5)", False),  # no new number
-    # (a miss: a plain class hashes by identity, so a new Rate(0.5) each iteration compiles again too; JAX)
+    # a plain class hashes by identity: a new Rate(0.5) on each iteration is a new key too, no number needed
+    ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n", "Rate(0.5)", True),
     # jit refuses an unhashable object: it raises, it does not compile again
     ("import dataclasses\n\n\n@dataclasses.dataclass\nclass Rate:\n    rate: float\n", "Rate(0.5 / (epoch + 1))", False),
     ("class Rate:\n    def __init__(self, rate):\n        self.rate = rate\n\n    def __hash__(self):\n"
      "        return 0\n", "Rate(0.5 / (epoch + 1))", False),  # a hash the file defines may ignore the field
     # a linen Module is not a pytree: jit hashes it whole, by its fields
     ("import flax.linen as nn\n\n\nclass Rate(nn.Module):\n    rate: float\n", "Rate(0.5 / (epoch + 1))", True),
+    ("import flax.linen as nn\n\n\nclass Rate(nn.Module):\n    rate: float\n", "Rate(0.5)", False),  # equal fields
     # an Equinox Module is a pytree, hashed by its leaves (arrays make it unhashable)
     ("import equinox as eqx\n\n\nclass Rate(eqx.Module):\n    rate: float\n", "Rate(0.5 / (epoch + 1))", False),
 ])
