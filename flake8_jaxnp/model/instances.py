@@ -21,6 +21,7 @@ from .. import api
 from .carried import MAX_DEPTH as _MAX_DEPTH, CarriedStructure, measured_record_methods
 from .stores import ObjectStores
 from .containers import LITERALS
+from .library import body_call
 from .names import BindingKind
 from .syntax import (argument_or_default, class_body_names, method_in, positional_names,
                      walk_own)
@@ -294,14 +295,10 @@ class Instances(CarriedStructure, ObjectStores):
             if type(given) is not ast.Call or reference not in given.args \
                     or any(type(a) is ast.Starred for a in given.args):
                 return None
-            operands = api.control_flow_operands().get(self.names.qualname(given.func), {}).get(
-                str(given.args.index(reference)))
-            if not operands:
+            runs = body_call(given, self.names.qualname(given.func), given.args.index(reference), reference)
+            if runs is None:
                 return None
-            arguments = [None] * (1 + max(int(index) for index in operands))
-            for index, position in operands.items():
-                arguments[int(index)] = given.args[position] if position < len(given.args) else None
-            calls.append(ast.Call(func=reference, args=arguments, keywords=[]))
+            calls.append(runs)
         return calls or None
 
     def own_call(self, expr):

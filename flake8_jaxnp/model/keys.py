@@ -9,6 +9,7 @@ import operator
 
 from .. import api
 from ..facts import SEEDED_SAMPLERS
+from .library import body_call
 from .syntax import COMPREHENSIONS, LOOPS, SCOPES, block_children, bound_names, positional_names, walk_own
 
 SPLIT = "jax.random.split"
@@ -280,15 +281,12 @@ def stepped_call(call, qualname, callee, drawn):
     given no key is not read: walking every scan body of a training loop cost +5.5% on purejaxrl.)"""
     positions = api.lax_bodies().get(qualname, ())
     body = call.args[positions[0]] if len(positions) == 1 and len(call.args) > positions[0] else None
-    operands = api.control_flow_operands().get(qualname, {}).get(str(positions[0])) \
-        if type(body) is ast.Name else None
-    if not operands or not any(position < len(call.args) and drawn(call.args[position])
-                               for position in operands.values()):
+    runs = body_call(call, qualname, positions[0], body) if type(body) is ast.Name else None
+    if runs is None or not any(argument is not None and drawn(argument) for argument in runs.args):
         return None
     func = callee(body)
     names = positional_names(func) if isinstance(func, ast.FunctionDef) else []
-    given = [ast.keyword(arg=names[int(index)], value=call.args[position]) for index, position in operands.items()
-             if int(index) < len(names) and position < len(call.args)] if names else []
+    given = [ast.keyword(arg=name, value=argument) for name, argument in zip(names, runs.args) if argument is not None]
     return ast.Call(func=body, args=[], keywords=given) if given else None
 
 

@@ -104,6 +104,21 @@ def call(flow, call_node, qualname, args, traced_result):
     return None
 
 
+def body_call(call, qualname, position, body):
+    """The call of ``body``, the function given at ``position`` of the control-flow ``call`` (of
+    ``qualname``), written with the arguments that reach its parameters (``api.control_flow_operands``:
+    ``lax.scan(step, init, xs)`` runs ``step(init, xs[i])``; None for an argument not given), or None
+    when that position runs nothing known."""
+    operands = api.control_flow_operands().get(qualname, {}).get(str(position))
+    if not operands:
+        return None
+    count = len(call.args)
+    arguments = [None] * (1 + max(int(index) for index in operands))
+    for index, at in operands.items():
+        arguments[int(index)] = call.args[at] if at < count else None
+    return ast.copy_location(ast.Call(func=body, args=arguments, keywords=[]), call)
+
+
 def traced_bodies(call_node, qualname):
     """{argument position: how many arguments, every one an abstract tracer, the function given there
     receives (None: as many as the call passes on)}, for a call of a JAX function that traces the

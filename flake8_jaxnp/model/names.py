@@ -368,10 +368,15 @@ class Names:
         binding = self.one_binding(node, BindingKind.PARAM)
         return self.scope_of[binding.node].node if binding is not None else None
 
-    def functions_made_by(self, call):
+    def functions_made_by(self, call, through_method=True):
         """The defs a factory call may give (``_returned_function``): the one its factory makes
         (``make_schedule(...)``), or what each factory of a dict looked up makes (``MAKERS[name](...)``,
-        ``function_arms``; an entry whose factory makes no def of the file gives none)."""
+        ``function_arms``; an entry whose factory makes no def of the file gives none), or, for a call
+        of a method (``self.make_step(cfg)``), what each factory call it returns makes (one method deep)."""
+        method = self.function_bound_to(call.func) if through_method and type(call.func) is ast.Attribute else None
+        if method is not None:
+            return tuple(func for value in self.returned_values(method) if type(value) is ast.Call
+                         for func in self.functions_made_by(value, through_method=False))
         factories = (call.func,) if type(call.func) is ast.Name else self.function_arms(call.func)
         made = (_returned_function(self, self.function_bound_to(factory)) for factory in factories)
         return tuple(func for func in made if func is not None)

@@ -9,9 +9,10 @@ make_loss(fn)``; ``targets.held_function``), also as each item of a dict (``{n: 
 import ast
 
 from ...patterns import Pattern
-from ..syntax import parameters, positional_names
+from ..syntax import method_in, parameters, positional_names
 from .stores import ClassStores, top_level_classes
-from .targets import HOLDER, INSTANCE_METHOD, ITEM, binding_counts, held_function
+from .targets import EITHER, HOLDER, INSTANCE_METHOD, ITEM, binding_counts, held_function
+from .units import own_body
 
 _DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef})
 _OUTER_DEFS = _DEFS | {ast.ClassDef}  # (a factory or a class)
@@ -101,7 +102,7 @@ def _stored(tree, cls, imports, kept):
     attribute stored nowhere else in the module (a method's name: nowhere; ``kept`` keeps the
     module's ``ClassStores``: a store on another class's own ``self`` aside)."""
     init = next((stmt for stmt in cls.body if type(stmt) is ast.FunctionDef and stmt.name == "__init__"), None)
-    found = {**stored_functions(init, imports, _module_functions(tree)), **stored_parameters(init)} \
+    found = {**stored_functions(init, imports, _module_functions(tree), cls), **stored_parameters(init)} \
         if init is not None else {}
     defs = [stmt.name for stmt in cls.body if type(stmt) in _DEFS]
     methods = {stmt.name: [None, [cls.name, INSTANCE_METHOD, stmt.name]] for stmt in cls.body
@@ -114,12 +115,13 @@ def _stored(tree, cls, imports, kept):
                if stores.get(attribute.removesuffix(ITEM)) == 1}}
 
 
-def stored_functions(init, imports, functions):
+def stored_functions(init, imports, functions, cls):
     """{attribute: call target} for ``self.attribute = LOSSES[name]`` (also in a ``functools.partial``;
     ``LOSSES`` bound nowhere in it) or ``self.attribute = make_loss(fn)`` at the top level of the def
     ``init`` (an ``__init__``): the functions the object may hold there (``targets.held_function``;
-    ``functions``: the module's top-level defs); {attribute + ITEM: call target} for a dict of such
-    values (``self.metric_fns = {name: METRICS[name] for name in names}``): what its items hold."""
+    ``functions``: the module's top-level defs), or what the class ``cls``'s own method returns for
+    ``self.attribute = self.make_step(cfg)`` (``returned_functions``); {attribute + ITEM: call target}
+    for a dict of such values (``self.metric_fns = {name: METRICS[name] for name in names}``): what its items hold."""
     names, counts = positional_names(init), binding_counts(init)
     found = {}
     for stmt in init.body if names else ():
@@ -128,10 +130,25 @@ def stored_functions(init, imports, functions):
             value, attribute = stmt.value, stmt.targets[0].attr
             if type(value) is ast.DictComp:
                 value, attribute = value.value, attribute + ITEM
-            target = held_function(value, imports, counts, functions)
+            func = value.func if type(value) is ast.Call else None
+            own = type(func) is ast.Attribute and type(func.value) is ast.Name and func.value.id == names[0]
+            target = returned_functions(method_in(cls, func.attr), imports, functions) if own \
+                else held_function(value, imports, counts, functions)
             if target is not None:
                 found[attribute] = [target[0], target[1]]
     return found
+
+
+def returned_functions(method, imports, functions):
+    """The call target of the functions that each return of the undecorated ``method`` gives
+    (``targets.held_function``: ``return MAKERS[cfg.name](self.force_fn, cfg)``), as ``EITHER``'s
+    path when the returns give more than one; None when one gives none the text can name."""
+    body = own_body(method) if method is not None and not method.decorator_list else None
+    counts = binding_counts(method) if body else None
+    held = [held_function(value, imports, counts, functions) for value in body[0]] if body else []
+    if not held or None in held:  # (a bare return gives None: held_function reads no call there)
+        return None
+    return held[0] if len(held) == 1 else (None, [EITHER, *([binding, path] for binding, path in held)])
 
 
 def stored_parameters(init, stores=None):

@@ -3,7 +3,7 @@ method it names, each function the project's calls hand a parameter it calls (``
 gram(kernel, p, x)``; ``forward(p, x)`` in a factory's nested def), each entry a lookup in a dict of
 functions may give (``KERNELS[name](p, x)``), the def a factory's call returns (``self.loss_of =
 make_loss(fn)``)."""
-from .defaults import is_test_module, passed_values, table_functions
+from .defaults import is_test_module, looked_up_entries, passed_values, table_functions
 from .targets import GIVEN_DEF, INSTANCE_METHOD, PARAMETER_METHOD, PASSED_FUNCTION, TABLE_ENTRY
 
 
@@ -25,6 +25,9 @@ def functions_run(project, path, unit, origin, binding, attributes, applied):
             if attributes[2] == "__call__" and "." not in unit else []
     if attributes[-3:-2] == [TABLE_ENTRY]:
         return [(*entry, applied is None) for entry in table_functions(project, origin, binding, attributes)]
+    if attributes[-4:-3] == [TABLE_ENTRY] and attributes[-1] == GIVEN_DEF:  # MAKERS[name](cfg): each entry's def
+        module, entries = looked_up_entries(project, origin, binding, attributes[:-1])
+        return [(*given_def(project, module, *entry), True) for entry in entries]
     if attributes[-1:] == [GIVEN_DEF]:
         return [(*given_def(project, origin, binding, attributes[:-1]), True)]
     return [(*project._callee(origin, binding, attributes), False)]

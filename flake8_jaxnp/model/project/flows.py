@@ -17,14 +17,16 @@ from functools import lru_cache
 
 from ... import api
 from ...patterns import Pattern
-from ..library import array_function
+from ..library import array_function, body_call
 from ..syntax import (FUNCTION_NODES, STAR, STATIC_NAMES, STATIC_NUMBERS, child_fields, imported_qualname, literals,
                       named_options, none_tested, parameters, positional_names, split_attributes, walk_own)
 from ..applied import APPLY_OPTIONS
-from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, HOLDER, HOST_METHODS, INSTANCE_METHOD, ITEM,
+from .targets import (BINDING_STATEMENTS, CONDITIONAL_STATEMENTS, EITHER, HOLDER, HOST_METHODS, INSTANCE_METHOD, ITEM,
                       LINEN_APPLY, NESTED_SCOPE_TYPES, OBJECT, PARAMETER_METHOD, PASSED_FUNCTION, RETURNED,
                       binding_counts, bound_by, call_target, held_function, looked_up)
 
+# The last names of the control flow that calls functions it is given (``jax.lax.scan``: ``_body_calls``).
+_CONTROL_FLOW_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.control_flow_operands())
 # Loops whose target may take each value of a dict (``_iterated_items``).
 _LOOPS_OVER_ITEMS = frozenset({ast.For, ast.AsyncFor, ast.comprehension})
 # Modules whose functions give a tracer when any argument is one.
@@ -76,6 +78,8 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         called = getattr(split_attributes(runs)[0], "id", None)  # (None: jax.grad(f)(x))
         if type(runs) is ast.Subscript:  # LOSSES[name](x), unless a local name shadows LOSSES
             target = _item_target(runs, holder, outer, bindings, imports)
+        elif target is None and type(runs) is ast.Call:  # make_step(cfg)(x), MAKERS[name](cfg)(x): the def made
+            target = held_function(runs, imports, bindings, local_functions)
         elif apply_fn and _calls_apply_fn(node):
             pass  # state.apply_fn(...): what the module's apply_fn= keywords give
         elif called in outer and type(outer[called]) is str and called not in bindings and [called] != holder \
@@ -116,8 +120,9 @@ def parameter_calls(func, imports, local_functions, apply_fn=None, instances=Non
         if target is not None and target[0] is None and len(target[1]) == 1 and target[1][0] in siblings \
                 and target[1][0] not in bindings:  # jax.grad(loss_fn)(p): the outer def's own loss_fn
             target = (None, [siblings[target[1][0]]])
-        if target is not None:
-            kept.append((node, target, always))
+        if target is not None:  # (each one of several a stored attribute may hold)
+            either = target[1][1:] if target[0] is None and target[1][:1] == [EITHER] else [target]
+            kept.extend((node, (binding, path), always) for binding, path in either)
     calls = kept
     if not calls:
         return []
@@ -245,7 +250,8 @@ def _arguments(call, target):
     if LINEN_APPLY in target[1][-2:]:  # (also with a method: [..., LINEN_APPLY, "encode"])
         return [*enumerate(call.args[1:]),
                 *((k.arg, k.value) for k in call.keywords if k.arg and k.arg not in APPLY_OPTIONS)]
-    return [*enumerate(call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
+    return [*((i, a) for i, a in enumerate(call.args) if a is not None),  # (None: a control flow operand not given)
+            *((k.arg, k.value) for k in call.keywords if k.arg)]
 
 
 def _applies_an_instance(call):
@@ -360,11 +366,13 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
                 if not any(type(a) is ast.Starred for a in node.args):
                     calls.append((node, apply_fn, always))
             elif not any(type(a) is ast.Starred for a in node.args):
-                target = call_target(node.func, imports, local_functions) \
-                    or _transformed_target(node, imports, local_functions) or looked_up(node.func, imports)
-                if target is not None or _runs_instance(node.func) or _applies_an_instance(node) \
-                        or type(node.func) is ast.Subscript or transformed_instance(node, imports) is not None:
-                    calls.append((node, target, always))  # model(x), model.apply(v, x), self.fns[k](x): asked below
+                for run in (node, *_body_calls(node, imports)):  # lax.scan(step, init, xs) runs step(init, xs[i])
+                    target = call_target(run.func, imports, local_functions) \
+                        or _transformed_target(run, imports, local_functions) or looked_up(run.func, imports)
+                    if target is not None or _runs_instance(run.func) or _applies_an_instance(run) \
+                            or type(run.func) in (ast.Subscript, ast.Call) \
+                            or transformed_instance(run, imports) is not None:  # model(x), self.fns[k](x), make(c)(x)
+                        calls.append((run, target, always))  # (asked below)
         elif kind is ast.Name:
             if type(node.ctx) is not ast.Load and id(node) not in assigned:
                 bindings.setdefault(node.id, []).append(_OPAQUE)
@@ -410,6 +418,18 @@ def _calls_and_bindings(func, imports, local_functions, own, apply_fn=None):
         if scope is not None:
             given.setdefault(defs[(scope, name)], []).extend(called)
     return calls, bindings, rebound_at, list(given.items()), items
+
+
+def _body_calls(call, imports):
+    """The calls of its bodies that a control-flow ``call`` makes (``library.body_call``: ``lax.scan(step,
+    init, xs)`` runs ``step(init, xs[i])``); none for any other call."""
+    func = call.func
+    if (func.attr if type(func) is ast.Attribute else getattr(func, "id", None)) not in _CONTROL_FLOW_NAMES:
+        return ()
+    qualname = imported_qualname(func, imports)
+    runs = (body_call(call, qualname, int(position), call.args[int(position)])
+            for position in api.control_flow_operands().get(qualname, ()) if int(position) < len(call.args))
+    return [run for run in runs if run is not None]
 
 
 def _iterated_items(loop):

@@ -50,6 +50,9 @@ TABLE_ENTRY = "<entry>"
 # function ``make_loss`` returns (its summary's ``gives``), bound where the object or the factory keeps it
 # (``self.loss_of = make_loss(fn)`` in ``__init__``: ``held_function``).
 GIVEN_DEF = "<gives>"
+# A call target ``[None, [EITHER, target, ...]]``: the call runs one of these call targets (what an
+# attribute holds that ``__init__`` stores from a method of several returns: ``around.returned_functions``).
+EITHER = "<either>"
 # A derivation ``"key<returns>[binding, path, item]"`` in place of the parameter ``key``: the value is
 # (item ``item`` of) what a call of an imported project function returns when given a value derived
 # from ``key`` (``t, noise = timesteps_and_noise(key, x0)``); the reach counts it traced when that
@@ -127,10 +130,11 @@ def looked_up(expr, imports, shadowing=()):
 def held_function(value, imports, shadowing, local_functions):
     """The call target of the function that a name or attribute bound once to ``value`` holds: the
     entries of a lookup in a dict of functions (``LOSSES[name]``, ``looked_up``), or the def that a call
-    of a project function returns (``make_loss(fn)``: path ``[..., "make_loss", GIVEN_DEF]``); else None."""
+    of a project function returns (``make_loss(fn)``: path ``[..., "make_loss", GIVEN_DEF]``), or of each
+    entry of such a lookup (``MAKERS[name](cfg)``: ``[..., "MAKERS", TABLE_ENTRY, key, 0, GIVEN_DEF]``); else None."""
     target = looked_up(value, imports, shadowing)
-    if target is None and type(value) is ast.Call:
-        made = call_target(value.func, imports, local_functions)
+    if target is None and type(value) is ast.Call:  # (MAKERS[name](cfg): what each entry's factory makes)
+        made = call_target(value.func, imports, local_functions) or looked_up(value.func, imports, shadowing)
         target = (made[0], [*made[1], GIVEN_DEF]) if made is not None else None
     return target
 
