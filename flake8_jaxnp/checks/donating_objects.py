@@ -161,7 +161,8 @@ def _passed(call, index, param, frames):
 def _truth(model, expr, frames, depth, field=None):
     """The truth values an expression may hold, or its ``field`` (``cfg.donate``): a literal's; a
     parameter's, from the call that ``frames`` say reached its def, or (none said) its default and every
-    call of the def in the module; a field of a name bound once to a construction (``_field_truth``)."""
+    call of the def in the module; a field of a name bound once to a construction (``_field_truth``), where
+    the module stores no such field of that name."""
     if type(expr) is ast.Constant and field is None:
         return {bool(expr.value)}
     if type(expr) is ast.Attribute and field is None:
@@ -169,7 +170,9 @@ def _truth(model, expr, frames, depth, field=None):
     if type(expr) is ast.Call and field is not None and depth < _MAX_DEPTH:
         return _field_truth(model, expr, frames, depth, field)
     found = model.resolve(expr) if type(expr) is ast.Name and depth < _MAX_DEPTH else None
-    if not found or len(found[1]) != 1:
+    if not found or len(found[1]) != 1 or field is not None and any(
+            type(node.ctx) is not ast.Load and node.attr == field and type(node.value) is ast.Name
+            and node.value.id == expr.id for node in model.nodes(ast.Attribute)):  # cfg.donate = False
         return {None}
     binding = found[1][0]
     if binding.kind is BindingKind.ASSIGN and field is not None and type(binding.stmt) is ast.Assign:
