@@ -42,8 +42,8 @@ def object_donations(model, func_expr):
 def factory_donations(model, func_expr):
     """(positions, names) that a call of ``step`` donates, ``step`` a name bound once to what a factory
     of this module or another returns (or to the item of the tuple it returns) where every return
-    gives a jit of a nested def with donation options (``returned_donation``, the project summary's
-    ``returned_donation``): a literal option, or one whose condition the factory's call makes true. None otherwise."""
+    gives a jit of a nested def with donation options (``returned_donation``, kept in the factory's
+    summary): a literal option, or one whose condition the factory's call makes true. None otherwise."""
     found = model.resolve(func_expr) if type(func_expr) is ast.Name else None
     if not found or len(found[1]) != 1 or found[1][0].kind not in (BindingKind.ASSIGN, BindingKind.OTHER):
         return None

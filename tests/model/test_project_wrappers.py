@@ -512,6 +512,16 @@ def test_a_factory_summary_says_what_its_returned_jit_donates(body, donation):
     assert summary["fields"] == {"Config.lr": "0.1", "Config.donate": "True"}
 
 
+@pytest.mark.parametrize("body, fields", [
+    ("donate: bool = True\n", {"Run.donate": "True"}),
+    ("donate: bool = True\n\n    def __post_init__(self):\n        self.donate = False\n", {}),
+    ("donate: bool = dataclasses.field(default=True)\n", {}),  # not a literal
+])
+def test_a_summary_keeps_the_literal_defaults_of_plain_dataclass_fields(body, fields):
+    source = f"import dataclasses\n\n\n@dataclasses.dataclass\nclass Run:\n    {body}"
+    assert summarise(source.encode(), transform_tables(())[0])["fields"] == fields
+
+
 SMOOTHER = '''import functools
 
 import jax

@@ -492,9 +492,16 @@ def dtype_aliases(tree, imports):
 
 def field_literals(tree, imports):
     """{"Class.field": the literal's text} for the fields of a top-level dataclass that default to a
-    literal (``donate: bool = True``): what ``cfg.donate`` holds for an instance built without it."""
+    literal (``donate: bool = True``): what ``cfg.donate`` holds for an instance built without it. A
+    class that defines ``__init__`` or ``__post_init__`` (either may set the field anew), or whose base
+    is not a plain dataclass of the module, says nothing."""
+    plain = set()
+    for stmt in tree.body:
+        if type(stmt) is ast.ClassDef and all(type(base) is ast.Name and base.id in plain for base in stmt.bases) \
+                and not any(getattr(item, "name", None) in ("__init__", "__post_init__") for item in stmt.body):
+            plain.add(stmt.name)
     return {name: ast.unparse(value) for name, value in _field_defaults(tree, imports).items()
-            if literals(value, (bool, int, float, str)) is not None}
+            if name.partition(".")[0] in plain and literals(value, (bool, int, float, str)) is not None}
 
 
 def _field_defaults(tree, imports):
