@@ -240,7 +240,9 @@ def _donated_by_option(model, transform, keywords, func, params):
 def calls_an_imported_jit_with(model, options):
     """Whether a call here, of a name passed, names another project module's jitted function given
     one of ``options`` (its summary's ``options``: ``sgd = jax.jit(_sgd, donate_argnums=0)`` in
-    ``updates.py``), which ``jitted_parameters`` reads."""
+    ``updates.py``), which ``jitted_parameters`` reads; for the donation options, also a class or a
+    factory whose jitted functions donate (its facts' ``donates``, ``returned_donation``:
+    ``donating_objects``)."""
     if model.project is None:
         return False
     imports = {name for name, bindings in model.scope(model.tree).bindings.items()
@@ -255,8 +257,10 @@ def calls_an_imported_jit_with(model, options):
             continue
         found = model.helper_facts(call.func)
         given = found[0].get("options") if found else None
-        if given and any(arg in options for arg, _ in given[0]) or found and found[0].get("donates"):
-            return True  # (``donates``: a class that jits a method donating, ``donating_objects``)
+        if given and any(arg in options for arg, _ in given[0]) \
+                or found and not set(options).isdisjoint(DONATING) \
+                and (found[0].get("donates") or found[0].get("returned_donation")):
+            return True
     return False
 
 

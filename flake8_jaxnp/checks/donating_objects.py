@@ -1,20 +1,23 @@
 """What a call of an object's jitted attribute donates (``trainer.step(state, batch)``), where the
 object's class jits it in ``__init__`` with a donation option that may depend on a constructor
 argument (``donate_argnums=(0,) if donate else ()``; ``wrappers``' ``donates``); and what a call of
-the jitted step a same-file factory returns donates (``opt, step = make_step(lr)``, ``make_step``
-returning ``opt, jax.jit(step, donate_argnums=(0, 1) if donate else ())``), where the option may
-depend on the factory's argument.
+the jitted step a factory of this module or another returns donates (``opt, step = make_step(lr)``,
+``make_step`` returning ``opt, jax.jit(step, donate_argnums=(0, 1) if donate else ())``; the
+summary's ``returned_donation``), where the option may depend on the factory's argument.
 
 An option is a value like any other: a conditional one may give either arm, so the call donates
 where the argument that selects the donating arm is actually given: along the chain of calls that
 built the object (``build(donate=True)`` -> ``Trainer(..., donate=donate)``), and, for a parameter of
 the function that reads the buffer, where its default or a call of it in the module passes a true
-literal. Where no literal says so the call is not known to donate."""
+literal. A condition may read a field of a config object (``if cfg.donate``): the object's
+construction gives it (``dataclasses.replace(CFG, donate=False)``), or its dataclass's literal default
+(``donate: bool = True``, in this module or another). Where no literal says so the call is not known
+to donate."""
 import ast
 
-from ..facts import DONATING
 from ..model.names import BindingKind
-from ..model.syntax import defaults, literals, positional_names, selects_nothing
+from ..model.project.wrappers import returned_donation
+from ..model.syntax import defaults, positional_names
 
 # How many calls and parameters a constructor's argument may be followed through.
 _MAX_DEPTH = 4
@@ -33,51 +36,58 @@ def object_donations(model, func_expr):
     entry = (facts.get("donates") or {}).get(func_expr.attr)
     if entry is None:
         return None
-    params, options = entry
-    positions, names = set(), set()
-    for option, text, condition in options:
-        if condition is not None and True not in _argument(model, call, condition, frames, 0):
-            continue
-        value = ast.literal_eval(text)
-        _select(option, value if isinstance(value, (tuple, list)) else [value], params, positions, names)
-    return (positions, names) if positions or names else None
+    return _donated(model, call, frames, *entry)
 
 
 def factory_donations(model, func_expr):
-    """(positions, names) that a call of ``step`` donates, ``step`` a name bound once to what a
-    same-file factory def returns (or to an item of the tuple it returns): a ``jax.jit`` of a def with
-    a literal donation option, or ``A if p else ()`` on a parameter ``p`` of the factory that the
-    factory's call, or else ``p``'s default, makes true. None otherwise."""
+    """(positions, names) that a call of ``step`` donates, ``step`` a name bound once to what a factory
+    of this module or another returns (or to the item of the tuple it returns) where every return
+    gives a jit of a nested def with donation options (``returned_donation``, kept in the factory's
+    summary): a literal option, or one whose condition the factory's call makes true. None otherwise."""
     found = model.resolve(func_expr) if type(func_expr) is ast.Name else None
     if not found or len(found[1]) != 1 or found[1][0].kind not in (BindingKind.ASSIGN, BindingKind.OTHER):
         return None
     stmt = found[1][0].stmt
-    if type(stmt) is not ast.Assign or len(stmt.targets) != 1 or type(stmt.value) is not ast.Call:
+    if type(stmt) is not ast.Assign or len(stmt.targets) != 1:
         return None
-    call, target = stmt.value, stmt.targets[0]
-    factory = model.callee(call.func)
-    returned = model.returned_values(factory) if type(factory) is ast.FunctionDef else None
-    if not returned or len(returned) != 1:
+    call, target, name = stmt.value, stmt.targets[0], found[1][0].node
+    if type(target) is ast.Tuple and (name not in target.elts or any(type(e) is ast.Starred for e in target.elts)):
         return None
-    jit = returned[0]
-    if type(target) is ast.Tuple and found[1][0].node in target.elts:
-        if type(jit) is not ast.Tuple or len(jit.elts) != len(target.elts):
-            return None
-        jit = jit.elts[target.elts.index(found[1][0].node)]
-    elif type(target) is not ast.Name:
+    if type(call) is ast.Tuple and type(target) is ast.Tuple and len(call.elts) == len(target.elts) \
+            and not any(type(e) is ast.Starred for e in call.elts):  # step, other = make(cfg), other
+        call, target = call.elts[target.elts.index(name)], name
+    if type(call) is not ast.Call:
         return None
-    jitted = model.callee(jit.args[0]) if type(jit) is ast.Call and jit.args \
-        and model.qualname(jit.func) in model.staging_transforms else None
-    if type(jitted) is not ast.FunctionDef:
+    donated = _factory_donation(model, call.func)
+    if donated is None:
         return None
-    params, positions, names = positional_names(jitted), set(), set()
-    for keyword in (k for k in jit.keywords if k.arg in DONATING):
-        value = keyword.value
-        if type(value) is ast.IfExp and selects_nothing(value.orelse):
-            if True not in _truth(model, value.test, ((factory, call),), 0):
-                continue
-            value = value.body
-        _select(keyword.arg, literals(value, (int, str)) or [], params, positions, names)
+    at, params, options = donated
+    position = target.elts.index(name) if type(target) is ast.Tuple else None
+    if type(target) not in (ast.Tuple, ast.Name) or position != at:
+        return None
+    return _donated(model, call, (), params, options)
+
+
+def _factory_donation(model, func_expr):
+    """``returned_donation`` of the factory a call names: a def of this module, read here, or another
+    module's function, from its summary."""
+    factory = model.callee(func_expr)
+    if type(factory) is ast.FunctionDef:
+        return returned_donation(factory, lambda call: bool(call.args)
+                                 and model.qualname(call.func) in model.staging_transforms)
+    facts = model.helper_facts(func_expr)
+    return facts[0].get("returned_donation") if facts is not None else None
+
+
+def _donated(model, call, frames, params, options):
+    """(positions, names) that the ``options`` ([[option, literal text, condition]]) of a jitted def
+    with parameters ``params`` donate where ``call`` (reached through ``frames``) makes each condition
+    true, or None."""
+    positions, names = set(), set()
+    for option, text, condition in options:
+        if condition is None or True in _argument(model, call, condition, frames, 0):
+            value = ast.literal_eval(text)
+            _select(option, value if isinstance(value, (tuple, list)) else [value], params, positions, names)
     return (positions, names) if positions or names else None
 
 
@@ -121,12 +131,13 @@ def _construction(model, expr, frames):
 
 
 def _argument(model, call, condition, frames, depth):
-    """The truth values (None: unknown) the constructor's ``condition`` parameter may hold."""
-    index, param, default = condition
+    """The truth values (None: unknown) the called def's ``condition`` parameter may hold (of its field,
+    when the condition names one: ``cfg.donate``)."""
+    index, param, default, *field = condition
     passed = _passed(call, index, param, frames)
-    if passed is UNSAID:
+    if passed is UNSAID or passed is None and field:
         return {None}
-    return _truth(model, *passed, depth) if passed is not None else {_literal_truth(default)}
+    return _truth(model, *passed, depth, *field) if passed is not None else {_literal_truth(default)}
 
 
 def _passed(call, index, param, frames):
@@ -147,26 +158,56 @@ def _passed(call, index, param, frames):
     return UNSAID if forwarded is not None else None
 
 
-def _truth(model, expr, frames, depth):
-    """The truth values an expression may hold: a literal's; a parameter's, from the call that
-    ``frames`` say reached its def, or (none said) its default and every call of the def in the module."""
-    if type(expr) is ast.Constant:
+def _truth(model, expr, frames, depth, field=None):
+    """The truth values an expression may hold, or its ``field`` (``cfg.donate``): a literal's; a
+    parameter's, from the call that ``frames`` say reached its def, or (none said) its default and every
+    call of the def in the module; a field of a name bound once to a construction (``_field_truth``), where
+    the module stores no such field of that name."""
+    if type(expr) is ast.Constant and field is None:
         return {bool(expr.value)}
+    if type(expr) is ast.Attribute and field is None:
+        return _truth(model, expr.value, frames, depth, expr.attr)
+    if type(expr) is ast.Call and field is not None and depth < _MAX_DEPTH:
+        return _field_truth(model, expr, frames, depth, field)
     found = model.resolve(expr) if type(expr) is ast.Name and depth < _MAX_DEPTH else None
-    if not found or len(found[1]) != 1 or found[1][0].kind is not BindingKind.PARAM:
+    if not found or len(found[1]) != 1 or field is not None and any(
+            type(node.ctx) is not ast.Load and node.attr == field and type(node.value) is ast.Name
+            and node.value.id == expr.id for node in model.nodes(ast.Attribute)):  # cfg.donate = False
         return {None}
-    func = model.parent(found[1][0].node)
+    binding = found[1][0]
+    if binding.kind is BindingKind.ASSIGN and field is not None and type(binding.stmt) is ast.Assign:
+        return _truth(model, binding.stmt.value, frames, depth + 1, field)
+    if binding.kind is not BindingKind.PARAM:
+        return {None}
+    func = model.parent(binding.node)
     func = model.parent(func) if type(func) is ast.arguments else func
     if type(func) not in (ast.FunctionDef, ast.AsyncFunctionDef) or func.args.vararg is not None:
         return {None}
     params = positional_names(func)
     index = params.index(expr.id) if expr.id in params else len(func.args.args) + len(func.args.posonlyargs)
     default = defaults(func).get(expr.id)
-    condition = [index, expr.id, ast.unparse(default) if default is not None else None]
+    condition = [index, expr.id, ast.unparse(default) if default is not None else None, *([field] if field else [])]
     if frames and frames[0][0] is func:
         return _argument(model, frames[0][1], condition, frames[1:], depth + 1)
     calls = [c for c in model.nodes(ast.Call) if model.callee(c.func) is func]
-    return {_literal_truth(condition[2])}.union(*(_argument(model, c, condition, (), depth + 1) for c in calls))
+    kept = _truth(model, default, (), depth + 1, field) if field and default is not None \
+        else {_literal_truth(condition[2])}
+    return kept.union(*(_argument(model, c, condition, (), depth + 1) for c in calls))
+
+
+def _field_truth(model, call, frames, depth, field):
+    """The truth values ``field`` may hold in the object a call builds: what the call gives it by
+    keyword (``dataclasses.replace(CFG, donate=False)``, ``TrainConfig(donate=True)``); else the
+    replaced object's, or the literal the class's field defaults to (a call of the class with no
+    positional argument)."""
+    if any(k.arg is None for k in call.keywords):
+        return {None}
+    given = next((k.value for k in call.keywords if k.arg == field), None)
+    if given is not None:
+        return _truth(model, given, frames, depth + 1)
+    if model.qualname(call.func) == "dataclasses.replace" and len(call.args) == 1:
+        return _truth(model, call.args[0], frames, depth + 1, field)
+    return {_literal_truth(model.field_literal(call.func, field))} if not call.args else {None}
 
 
 def _literal_truth(text):

@@ -290,6 +290,18 @@ class Callees:
         alias = self.project.dtype_alias(*binding) if binding else None
         return tuple(alias) if alias else None
 
+    def field_literal(self, class_expr, field):
+        """The text of the literal that ``field`` of the dataclass ``class_expr`` names defaults to
+        (``donate: bool = True``): a top-level class of this module, or of another project module
+        (``Project.field_literal``); None otherwise."""
+        found = self.names.one_binding(class_expr, BindingKind.CLASS, module_level=True) \
+            if type(class_expr) is ast.Name else None
+        if found is not None:
+            from .project.summaries import field_literals  # (summarising: see ``project.modules``)
+            return field_literals(self.names.tree, self._module_imports()).get(f"{class_expr.id}.{field}")
+        binding = self._project_import(class_expr)
+        return self.project.field_literal(*binding, field) if binding else None
+
     def imported_numpy(self, expr):
         """Whether ``expr`` (``MASK`` of ``from .config import MASK``, or ``config.MASK``) names
         a NumPy array constant of another project module."""

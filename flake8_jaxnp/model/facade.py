@@ -64,6 +64,7 @@ class Model:
         self.scalars_static = roots.scalars_static  # transforms that keep Python scalar arguments static
         self.helper_facts = callees.helper_facts  # (facts, path) of the project function a call names
         self.imported_numpy = callees.imported_numpy  # whether a name is another module's NumPy constant
+        self.field_literal = callees.field_literal  # the literal a dataclass's field defaults to, or None
         self.imported_rebound = callees.imported_rebound  # where another module's global is rebound, or None
         self._attributes = None  # attribute name -> its Attribute nodes, built on demand (set_once_in_init)
         self._passed_arrays = {}  # def -> its parameters every call in other modules gives a device array

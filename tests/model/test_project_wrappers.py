@@ -476,6 +476,52 @@ def test_a_conditional_donation_counts_where_a_literal_selects_it(tmp_path, defa
     assert codes_at(lint(tmp_path, "--select", "JNP605", "pkg/user.py")) == expected
 
 
+STEP_FACTORY = """import dataclasses
+
+import jax
+
+
+@dataclasses.dataclass
+class Config:
+    lr: float = 0.1
+    donate: bool = True
+
+
+def make_step(cfg, flag=True):
+    def step(w, g):
+        return w - cfg.lr * g
+
+    {body}
+"""
+
+
+@pytest.mark.parametrize("body, donation", [
+    ("return cfg.lr, jax.jit(step, donate_argnums=(0,) if flag else ())",
+     [1, ["w", "g"], [["donate_argnums", "(0,)", [1, "flag", "True"]]]]),
+    ("return jax.jit(step, donate_argnums=(0,) if cfg.donate else ())",
+     [None, ["w", "g"], [["donate_argnums", "(0,)", [0, "cfg", None, "donate"]]]]),
+    ("jitted = jax.jit(step, donate_argnames='w')\n    return jitted",
+     [None, ["w", "g"], [["donate_argnames", "'w'", None]]]),
+    # the returns disagree, or the option is not read: nothing said
+    ("if flag:\n        return jax.jit(step, donate_argnums=0)\n    return jax.jit(step)", None),
+    ("return jax.jit(step, donate_argnums=(0,) if cfg.donate() else ())", None),
+])
+def test_a_factory_summary_says_what_its_returned_jit_donates(body, donation):
+    summary = summarise(STEP_FACTORY.format(body=body).encode(), transform_tables(())[0])
+    assert summary["functions"]["make_step"].get("returned_donation") == donation
+    assert summary["fields"] == {"Config.lr": "0.1", "Config.donate": "True"}
+
+
+@pytest.mark.parametrize("body, fields", [
+    ("donate: bool = True\n", {"Run.donate": "True"}),
+    ("donate: bool = True\n\n    def __post_init__(self):\n        self.donate = False\n", {}),
+    ("donate: bool = dataclasses.field(default=True)\n", {}),  # not a literal
+])
+def test_a_summary_keeps_the_literal_defaults_of_plain_dataclass_fields(body, fields):
+    source = f"import dataclasses\n\n\n@dataclasses.dataclass\nclass Run:\n    {body}"
+    assert summarise(source.encode(), transform_tables(())[0])["fields"] == fields
+
+
 SMOOTHER = '''import functools
 
 import jax

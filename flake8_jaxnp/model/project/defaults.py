@@ -124,6 +124,14 @@ class OtherModules:
         call in other modules gives a device array (``passed_arrays``)."""
         return self.answered("passed_arrays", [name, list(params)], passed_arrays(self, name, params))
 
+    def field_literal(self, binding, attributes, field):
+        """The text of the literal that ``field`` of an imported project dataclass defaults to
+        (``donate: bool = True``; the summaries' ``fields``), or None."""
+        found = self.resolve(binding, attributes)
+        summary = self.summary(found[0]) if found is not None and found[0] != self.path else None
+        text = summary.get("fields", {}).get(f"{found[1]}.{field}") if summary else None
+        return self.answered("field_literal", [list(binding), list(attributes), field], text)
+
     def table_entries(self, binding, attributes):
         """[[facts, module path as messages show it]] of each function a lookup in an imported project dict
         of functions may give (``gp.KERNELS["rbf"]``: attributes ``["KERNELS", TABLE_ENTRY, key, 0]``,

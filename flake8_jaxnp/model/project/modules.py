@@ -36,7 +36,7 @@ NUMPY = "(numpy)"  # the part of a summary numpy_summary gives (no def's name)
 # What the model asks of other modules.
 QUESTIONS = ("function", "dtype_alias", "numpy_data", "project_class", "callers", "kept_defaults", "named_elsewhere",
              "rebound_elsewhere", "looped_elsewhere", "transform_alias", "rebound_global", "passed_dtypes",
-             "passed_arrays", "given_dtypes", "project_module", "held_object", "table_entries")
+             "passed_arrays", "given_dtypes", "project_module", "held_object", "table_entries", "field_literal")
 # Summary parts that a question of classes, constants or held kinds reads, and the roots' (kept as a def's part).
 PARTS, ROOTS = (CLASSES, NUMPY, HELD), "(roots)"
 

@@ -20,7 +20,7 @@ from ...patterns import Pattern
 from ..aliases import argument_options, transform_aliases
 from ..constructors import DATACLASS_DECORATORS
 from ..parameters import applied_parameters
-from ..syntax import module_imports, positional_names, transform_spec
+from ..syntax import literals, module_imports, positional_names, transform_spec
 from .around import enclosing, named_outside, noted
 from .constants import bound_once, function_tables, module_objects, numpy_constants, rebound_globals
 from .facts import function_facts
@@ -33,7 +33,7 @@ from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, modu
 from .returns import dtype_spelled, summary_qualname
 from .units import (TransformLines, applications, construction_hooks, inherited_methods, own_body, plain_methods,
                     returned_def, run_methods)
-from .wrappers import wrapper_classes
+from .wrappers import returned_donation, wrapper_classes
 
 
 def summarise(source, transforms, scalars_static=()):
@@ -102,6 +102,7 @@ def summarise(source, transforms, scalars_static=()):
                        {name for name, facts in functions.items() if facts.get("builds_jitted") is True})
     return {"functions": functions, "jitted": sorted(jitted), "roots": roots, "applied": applied, "flows": flows,
             "methods": methods, "linen": linen, "results": results, "dtypes": dtype_aliases(tree, imports),
+            "fields": field_literals(tree, imports),
             "numpy": numpy_constants(tree, imports), "classes": classes,
             "rebound": rebound_globals(tree, source),
             "nested": {unit: {"params": positional_names(func)} for unit, func in nested.items()},
@@ -347,6 +348,9 @@ def _top_level_facts(func, imports, transforms, lines):
                 inner, imports)["keys"], "traceable": sorted(applied_parameters(inner, None, ()))}
     if built is not None:
         facts["builds_jitted"] = built
+        donates = returned_donation(func, lambda value: _is_jit_call(value, imports, transforms))
+        if donates is not None:  # (``checks.donating_objects``: what a call of the factory donates)
+            facts["returned_donation"] = donates
     if built is True and _jits_anew(func, imports, transforms):
         facts["fresh_jitted"] = True
     return facts
@@ -472,22 +476,44 @@ def dtype_aliases(tree, imports):
     {"Class.field": ...} for the fields of a top-level dataclass that default to one
     (``param_dtype: object = jnp.float64``; a single base of the module's included): what
     ``cfg.param_dtype`` holds for an instance built without giving that field."""
-    found, classes = {}, {}
+    found = {}
     for stmt in tree.body:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
             dtype = dtype_spelled(stmt.value, imports)
             if dtype[0] is not None:
                 found[stmt.targets[0].id] = list(dtype)
-        elif type(stmt) is ast.ClassDef and any(summary_qualname(d.func if type(d) is ast.Call else d, imports)
-                                                in DATACLASS_DECORATORS for d in stmt.decorator_list):
+    found = bound_once(tree, found)
+    for name, value in _field_defaults(tree, imports).items():
+        dtype = dtype_spelled(value, imports)
+        if dtype[0] is not None:
+            found[name] = list(dtype)
+    return found
+
+
+def field_literals(tree, imports):
+    """{"Class.field": the literal's text} for the fields of a top-level dataclass that default to a
+    literal (``donate: bool = True``): what ``cfg.donate`` holds for an instance built without it. A
+    class that defines ``__init__`` or ``__post_init__`` (either may set the field anew), or whose base
+    is not a plain dataclass of the module, says nothing."""
+    plain = set()
+    for stmt in tree.body:
+        if type(stmt) is ast.ClassDef and all(type(base) is ast.Name and base.id in plain for base in stmt.bases) \
+                and not any(getattr(item, "name", None) in ("__init__", "__post_init__") for item in stmt.body):
+            plain.add(stmt.name)
+    return {name: ast.unparse(value) for name, value in _field_defaults(tree, imports).items()
+            if name.partition(".")[0] in plain and literals(value, (bool, int, float, str)) is not None}
+
+
+def _field_defaults(tree, imports):
+    """{"Class.field": its default expression} for the fields of the module's top-level dataclasses, a
+    single base of the module's included."""
+    classes = {}
+    for stmt in tree.body:
+        if type(stmt) is ast.ClassDef and any(summary_qualname(d.func if type(d) is ast.Call else d, imports)
+                                              in DATACLASS_DECORATORS for d in stmt.decorator_list):
             base = stmt.bases[0] if len(stmt.bases) == 1 else None
             fields = dict(classes.get(base.id, {}) if type(base) is ast.Name else {})
-            for item in stmt.body:
-                if type(item) is ast.AnnAssign and type(item.target) is ast.Name and item.value is not None:
-                    dtype = dtype_spelled(item.value, imports)
-                    fields[item.target.id] = list(dtype) if dtype[0] is not None else None
+            fields.update((item.target.id, item.value) for item in stmt.body
+                          if type(item) is ast.AnnAssign and type(item.target) is ast.Name and item.value is not None)
             classes[stmt.name] = fields
-    found = bound_once(tree, found)
-    found.update((f"{name}.{field}", dtype) for name, fields in classes.items()
-                 for field, dtype in fields.items() if dtype is not None)
-    return found
+    return {f"{name}.{field}": value for name, fields in classes.items() for field, value in fields.items()}

@@ -17,14 +17,17 @@ method decorated otherwise or rebound, a base from elsewhere, the attribute stor
 the class says nothing.
 """
 import ast
+import json
 import re
 from functools import lru_cache
 
 from ...facts import DONATING
 from ...patterns import Captured, Pattern
-from ..syntax import literals, named_options, parameters, positional_names, selects_nothing, static_parameters, walk_own
+from ..syntax import (defaults, literals, named_options, parameters, positional_names, selects_nothing,
+                      static_parameters, walk_own)
 from .around import stored_parameters
 from .stores import ClassStores, own_stores, bound_names, top_level_classes
+from .units import own_body
 from .targets import NESTED_SCOPE_TYPES, binding_counts
 
 # The part of a summary that ``class_summary`` gives, as ``Project.summary`` names it (no def has this name).
@@ -267,8 +270,7 @@ class _Classes(ClassStores):
                     or not _self_attribute(value.args[:1], init):
                 continue
             method = self.lookup(name, value.args[0].attr)
-            params, counts = positional_names(init), binding_counts(init)
-            options = [_donation(k.value, init, params, counts) + [k.arg] for k in value.keywords if k.arg in DONATING]
+            options = [donation(k.value, init, 1) + [k.arg] for k in value.keywords if k.arg in DONATING]
             if method is not None and options and all(len(o) == 3 and (init is first or o[1] is None) for o in options):
                 found[stmt.targets[0].attr] = [positional_names(method)[1:], [[o[2], *o[:2]] for o in options]]
         return found
@@ -328,18 +330,50 @@ class _Classes(ClassStores):
         return argument is not None and self._jitted(argument, stores, depth + 1)
 
 
-def _donation(expr, init, params, counts):
-    """[literal text, condition] of a donation option's value (see ``donates``); [] when unread."""
+def donation(expr, func, skipped=0):
+    """[literal text, condition] of a donation option's value in ``func``: a literal's text and None; for
+    ``A if p else ()`` or ``A if p.attr else ()`` on a parameter ``p`` of ``func`` never rebound there,
+    ``A`` and ``[p's position after the first ``skipped`` parameters, p, its default's text or None]``,
+    plus ``attr`` when the condition reads a field of ``p``; [] when unread."""
     if literals(expr, (int, str)) is not None:
         return [ast.unparse(expr), None]
     test = expr.test if type(expr) is ast.IfExp else None
-    if type(test) is not ast.Name or test.id not in params[1:] or counts.get(test.id) != 1 \
+    field = [test.attr] if type(test) is ast.Attribute else []
+    test = test.value if field else test
+    params = positional_names(func)
+    if type(test) is not ast.Name or test.id not in params[skipped:] or binding_counts(func).get(test.id) != 1 \
             or literals(expr.body, (int, str)) is None or not selects_nothing(expr.orelse):
         return []
-    defaults = dict(zip(reversed(params), reversed(init.args.defaults)))
-    default = defaults.get(test.id)
-    return [ast.unparse(expr.body), [params.index(test.id) - 1, test.id,
-                                     ast.unparse(default) if default is not None else None]]
+    default = defaults(func).get(test.id)
+    return [ast.unparse(expr.body), [params.index(test.id) - skipped, test.id,
+                                     ast.unparse(default) if default is not None else None, *field]]
+
+
+def returned_donation(func, is_jit_call):
+    """[position in the returned tuple (None: the return itself), the jitted def's parameters, [[option,
+    value, condition]] (``donation``'s, per donating option)] for a factory each of whose returns gives,
+    at one position, a jit of a def nested in it with donation options (``return opt, jax.jit(step,
+    donate_argnums=(0, 1) if donate else ())``), the same on every return; else None. What a call of
+    the factory donates is then decided where it is called, by what it gives the condition's parameter."""
+    body = own_body(func)
+    if not body or not body[0] or None in body[0]:
+        return None
+    returns, counts, assigned, defs = body
+    found = set()
+    for value in returns:
+        items = list(enumerate(value.elts)) if type(value) is ast.Tuple else [(None, value)]
+        items = [(at, assigned.get(item.id) if type(item) is ast.Name and counts.get(item.id) == 1 else item)
+                 for at, item in items]
+        jits = [(at, item) for at, item in items if type(item) is ast.Call and is_jit_call(item)]
+        jitted = defs.get(jits[0][1].args[0].id) if len(jits) == 1 and type(jits[0][1].args[0]) is ast.Name \
+            and counts.get(jits[0][1].args[0].id) == 1 else None
+        if jitted is None:
+            return None
+        options = [donation(k.value, func) + [k.arg] for k in jits[0][1].keywords if k.arg in DONATING]
+        if not options or any(len(o) != 3 for o in options):
+            return None
+        found.add(json.dumps([jits[0][0], positional_names(jitted), [[o[2], *o[:2]] for o in options]]))
+    return json.loads(found.pop()) if len(found) == 1 else None
 
 
 def forwarded_argument(call, forwards):
