@@ -299,7 +299,11 @@ class Conventions:
         tracers. A field of such a framework that ``__init__`` stores an array of a known dtype keeps
         that dtype (``stored``, ``_stored_dtypes``), given or not (then traced or not: of unknown kind).
         Nothing is known of the others, nor of the ``self`` of any other class."""
-        cls = self.names.parent.get(method)
+        return self.module_instance(self.names.parent.get(method), given, staged, stored)
+
+    def module_instance(self, cls, given, staged, stored):
+        """What an instance of ``cls`` holds (``module_self``): ``self`` in its methods, or a traced
+        parameter of the class (``layer: Block``, or a ``Block`` every call passes) given to a transform."""
         facts = self.module_facts(cls) if type(cls) is ast.ClassDef else None
         if facts is None:
             return UNKNOWN_VALUE

@@ -438,7 +438,9 @@ class Tracing:
     def _records(self, func, names):
         """{parameter: its record's traced fields} for traced parameters annotated with a pytree
         class of this module (``state: State``), or given one by every call of the function
-        (``roll_out(SimState(...))``, a framework's ``TrainState.create(...)``): its pytree children are traced."""
+        (``roll_out(SimState(...))``, a framework's ``TrainState.create(...)``): its pytree children are traced.
+        A framework Module of this module (``layer: Block``) holds what its ``self`` holds given to a
+        transform (``conventions.module_instance``: its array fields and Variables traced)."""
         if isinstance(func, ast.Lambda):
             return {}
         found = {}
@@ -447,6 +449,9 @@ class Tracing:
             shape = self.callees.class_record(cls) if cls else self.roots.built.framework_record(func, arg.arg)
             if shape is not None:
                 found[arg.arg] = shaped(shape, TRACER_TREE)
+            elif cls is not None and self.roots.conventions.module_facts(cls) is not None:
+                instance = self.roots.conventions.module_instance(cls, True, False, self._stored)
+                found[arg.arg] = Shaped(TRACER_TREE, members=instance.members)  # a pytree the transform traces
         return found
 
     def handing_out_self(self, func, held=False):

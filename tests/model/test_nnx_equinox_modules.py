@@ -244,3 +244,36 @@ def test_a_module_class_a_def_only_builds_and_calls_runs_as_those_calls(lint_sou
     ``nonlocal`` (measured: the flag is set on every eager call); handed to a transform or to
     another function, the class's ``__call__`` is traced by contract."""
     assert findings(lint_source, LOCAL_MODULE.format(use=use)) == expected
+
+
+GATED_LAYER = """\
+from flax import nnx
+
+
+class Gated(nnx.Module):
+    def __init__(self, rngs):
+        self.gate = nnx.Param(jnp.ones(()))
+        self.on = True
+
+
+{step}
+"""
+
+
+@pytest.mark.parametrize("step, expected", [
+    # annotated with the same-file Module, or given one by every call: its Variables hold tracers
+    ("@nnx.jit\ndef f(layer: Gated):\n    if layer.gate[...] > 0:\n        return 1", [(12, "JNP202")]),
+    ("@nnx.jit\ndef f(layer: Gated):\n    if layer.gate.value > 0:\n        return 1", [(12, "JNP202")]),
+    ("@nnx.jit\ndef f(layer):\n    if layer.gate[...] > 0:\n        return 1\n\n\nf(Gated(nnx.Rngs(0)))",
+     [(12, "JNP202")]),
+    ("@nnx.scan(in_axes=(nnx.Carry, 0), out_axes=nnx.Carry)\ndef f(x, layer: Gated):\n"
+     "    if layer.gate[...] > 0:\n        return x\n    return x", [(12, "JNP202")]),
+    # its Python fields stay static; a class the file cannot place says nothing
+    ("@nnx.jit\ndef f(layer: Gated):\n    if layer.on:\n        return 1", []),
+    ("@nnx.jit\ndef f(layer):\n    if layer.gate[...] > 0:\n        return 1", []),
+    ("def f(layer: Gated):\n    if layer.gate[...] > 0:\n        return 1", []),
+])
+def test_a_traced_parameter_of_a_module_class_holds_its_traced_variables(lint_source, step, expected):
+    """A Module handed to an NNX transform as an argument holds, in the transformed function, what
+    its ``self`` holds in its methods (``conventions.module_instance``): its Variables are tracers."""
+    assert findings(lint_source, GATED_LAYER.format(step=step)) == expected
