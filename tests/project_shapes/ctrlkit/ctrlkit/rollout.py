@@ -11,7 +11,8 @@ def rollout(dynamics_fn, x0, us):
         x_next = dynamics_fn(x, u)
         return x_next, x_next
 
-    _, xs = lax.scan(step, x0, us)
+    # project shape (not a thread): a new scan body for each eager call, as evaluate.py's loop makes
+    _, xs = lax.scan(step, x0, us)  # reported: JNP602
     return jnp.concatenate([x0[None], xs])
 
 
