@@ -380,7 +380,8 @@ class _Reader:
             found = self._passed_parameter(expr.id, chain)
         if found is None and type(expr) is ast.Attribute and type(expr.value) is ast.Name and not returned:
             found = self._applied_module(expr.value.id, chain, expr.attr)  # jax.jit(counter.count)
-            passed = self._passed_parameter(expr.value.id, chain) if found is None else None
+            own = chain[-1].owner is not None and positional_names(chain[-1].node)[:1] == [expr.value.id]
+            passed = self._passed_parameter(expr.value.id, chain) if found is None and not own else None
             found = found or passed and (None, [*passed[1], expr.attr])  # jax.jit(planner.plan), planner passed
             bound += found is not None  # (its self is the object)
         if found is None:
