@@ -332,7 +332,7 @@ class Project(OtherModules):
                 start((path, name, transform), set(params), (name, str(path), line))
             for binding, attributes, returned, transform, *spec, line in summary["applied"] if summary else ():
                 if binding is None or attributes[-3:-2] == [TABLE_ENTRY] and not returned:
-                    run = passed_functions(self, path, attributes[2], attributes[1]) if binding is None else [
+                    run = passed_functions(self, path, *attributes[2:0:-1], *attributes[3:]) if binding is None else [
                         (*entry, False) for entry in table_functions(self, path, binding, attributes) if not entry[2]]
                     for target, facts, _, unlinked in run:  # jax.jit(partial(policy, apply_fn)), jax.jit(LOSSES[name])
                         params, site = _applied_parameters(facts, *spec), (transform, None, str(path), line)

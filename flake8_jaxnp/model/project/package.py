@@ -245,21 +245,23 @@ _DEFINITION = Pattern(rb"\n(?:(?:async[ \t]+)?def[ \t]+([\w\x80-\xff]+)|([\w\x80
 
 def given_a_transform(data, last_names):
     """Whether a module's bytes may apply a transform (``last_names``: a sorted tuple of their last
-    names) to a parameter: one called on a name, or on a ``partial`` of one (``jax.jit(
-    functools.partial(policy, apply_fn))``), that a def's one-line signature names too. A cheap,
-    loose test: a module it lets through is read for its roots; one it misses stays silent."""
-    names = set(_applied_pattern(last_names).findall(data))
+    names) to a parameter: one called on a name, on a ``partial`` of one (``jax.jit(
+    functools.partial(policy, apply_fn))``) or on a method of one but ``self``'s (``jax.jit(
+    planner.plan)``), that a def's one-line signature names too. A cheap, loose test: a module it
+    lets through is read for its roots; one it misses stays silent."""
+    names = {name for name, method in _applied_pattern(last_names).findall(data) if not (method and name == b"self")}
     return bool(names) and not names.isdisjoint(_WORD.findall(b" ".join(_SIGNATURE.findall(data))))
 
 
 @lru_cache(maxsize=4)
 def _applied_pattern(last_names):
-    """A transform's call on a name or on a ``partial`` of one, capturing the name. It starts at
-    the call's parenthesis, a literal the search jumps to, and looks behind it for a transform's
-    name (one lookbehind per name length): some 7x faster than trying the names at every word."""
+    """A transform's call on a name, a ``partial`` of one or a method of one, capturing the name and
+    the method's dot. It starts at the call's parenthesis, a literal the search jumps to, and looks
+    behind it for a transform's name (one lookbehind per name length): some 7x faster than trying the
+    names at every word."""
     by_length = groupby(sorted((name.encode() for name in last_names), key=len), key=len)
     behind = b"|".join(rb"(?<=\b(?:" + b"|".join(map(re.escape, names)) + rb")\()" for _, names in by_length)
-    return re.compile(rb"\((?:" + behind + rb")\s*(?:(?:functools\.)?partial\(\s*)?([A-Za-z_]\w*)\s*[,)]")
+    return re.compile(rb"\((?:" + behind + rb")\s*(?:(?:functools\.)?partial\(\s*)?([A-Za-z_]\w*)(?:(\.)\w+)?\s*[,)]")
 
 
 # A def's one-line signature, capturing its parameters (``def`` first: a literal the search jumps to).

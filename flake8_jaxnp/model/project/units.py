@@ -380,6 +380,9 @@ class _Reader:
             found = self._passed_parameter(expr.id, chain)
         if found is None and type(expr) is ast.Attribute and type(expr.value) is ast.Name and not returned:
             found = self._applied_module(expr.value.id, chain, expr.attr)  # jax.jit(counter.count)
+            own = chain[-1].owner is not None and positional_names(chain[-1].node)[:1] == [expr.value.id]
+            passed = self._passed_parameter(expr.value.id, chain) if found is None and not own else None
+            found = found or passed and (None, [*passed[1], expr.attr])  # jax.jit(planner.plan), planner passed
             bound += found is not None  # (its self is the object)
         if found is None:
             return
@@ -449,7 +452,8 @@ class _Reader:
     def _passed_parameter(self, name, chain):
         """(None, [PASSED_FUNCTION, parameter, unit]) for a parameter, never rebound, of the top-level
         def or the ``__init__`` of the top-level class ``unit`` around the application: the reach traces
-        each function that the project's calls of that def or class pass there; else None."""
+        each function that the project's calls of that def or class pass there (or, with a method name
+        after ``unit``, that method of each object they pass); else None."""
         scope = chain[-1]
         at_top = len(chain) == 2 and scope.owner is None \
             or len(chain) == 3 and scope.owner is not None and scope.node.name == "__init__"
