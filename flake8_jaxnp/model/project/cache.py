@@ -6,6 +6,7 @@ changed module gets a new key, so answers are never stale), and ``reuse`` keeps 
 file's findings beside them. In memory, ``MEMORY`` holds what this process (one flake8
 run, which sees one state of the files) already found on disk.
 """
+import ast
 import json
 import os
 import sys
@@ -42,20 +43,37 @@ class Memory:
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
         self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
         self.keys = {}  # (module path, salt) -> ((mtime, size), the cache key of its bytes: ``module_key``)
+        self.trees = {}  # a module's bytes, or a cut of them -> its tree (``parsed``), the last few
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
-        words, calls, matches) when the linted file's package changes: flake8 lints a package's files one
+        words, calls, matches, trees) when the linted file's package changes: flake8 lints a package's files one
         after another, so the run's memory stays that of its largest package, and a module asked
         again is read again (from the cache folder). The reach and what the files are stay."""
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.module_uses, self.matches, self.keys):
+                          self.resolvers, self.words, self.module_uses, self.matches, self.keys, self.trees):
                 table.clear()
 
 
 MEMORY = Memory()
+# How many trees ``parsed`` keeps: the modules a package's questions read one after another.
+_KEPT_TREES = 16
+
+
+def parsed(source):
+    """``ast.parse(source)``, kept by the bytes for the next question that reads the same module
+    (the last ``_KEPT_TREES``, while the linted file's package stays): a summary, a module's calls
+    (``uses``), its re-exports and its parameters' classes each parse the module they read, often
+    one just parsed for another. Its trees are read, never changed. Raises what ``ast.parse`` raises."""
+    trees = MEMORY.trees
+    tree = trees.get(source)
+    if tree is None:
+        tree = trees[source] = ast.parse(source)
+        if len(trees) > _KEPT_TREES:
+            del trees[next(iter(trees))]
+    return tree
 
 
 def matches(path, version, patterns):

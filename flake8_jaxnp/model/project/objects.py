@@ -13,6 +13,7 @@ from ..kinds import ARRAY_ANNOTATIONS
 from ..library import array_function
 from ..names import BindingKind, Names
 from ..syntax import FUNCTION_NODES, child_nodes, module_imports, parameters, split_attributes, transform_spec, walk_own
+from .cache import parsed
 from .targets import INSTANCE_METHOD, binding_counts, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -28,7 +29,7 @@ def parameter_classes(source, unit, transforms, indexes):
     last module's tree, imports and Names by its bytes (None: it does not parse)."""
     if source not in indexes:
         try:
-            tree = ast.parse(source)
+            tree = parsed(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = None
         indexes.clear()

@@ -85,7 +85,7 @@ def _uses(text):
     after ``from mod import f as g``). A module that cannot be read or parsed has no calls or stores,
     and its references are unknown (None)."""
     try:
-        tree = ast.parse(text) if text is not None else None
+        tree = cache.parsed(text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
     if tree is None:
