@@ -43,30 +43,30 @@ class Memory:
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
         self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
         self.keys = {}  # (module path, salt) -> ((mtime, size), the cache key of its bytes: ``module_key``)
-        self.trees = {}  # a module's bytes, or a cut of them -> its tree (``parsed``), the last few
+        self.trees = {}  # a module's bytes, or a cut of them -> its tree, while one file's lint runs (``parsed``)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
-        words, calls, matches, trees) when the linted file's package changes: flake8 lints a package's files one
+        words, calls, matches) when the linted file's package changes: flake8 lints a package's files one
         after another, so the run's memory stays that of its largest package, and a module asked
         again is read again (from the cache folder). The reach and what the files are stay."""
         if package != self.package:
             self.package = package
             for table in (self.summaries, self.parts, self.definitions, self.resolved, self.conversions,
-                          self.resolvers, self.words, self.module_uses, self.matches, self.keys, self.trees):
+                          self.resolvers, self.words, self.module_uses, self.matches, self.keys):
                 table.clear()
 
 
 MEMORY = Memory()
-# How many trees ``parsed`` keeps: the modules a package's questions read one after another.
+# How many trees ``parsed`` keeps at most (the modules one file's questions read).
 _KEPT_TREES = 16
 
 
 def parsed(source):
     """``ast.parse(source)``, kept by the bytes for the next question that reads the same module
-    (the last ``_KEPT_TREES``, while the linted file's package stays): a summary, a module's calls
-    (``uses``), its re-exports and its parameters' classes each parse the module they read, often
-    one just parsed for another. Its trees are read, never changed. Raises what ``ast.parse`` raises."""
+    while one file's lint runs: a summary, a module's calls (``uses``), its re-exports and its
+    parameters' classes each parse the module they read, often one just parsed for another. Its
+    trees are read, never changed. Raises what ``ast.parse`` raises."""
     trees = MEMORY.trees
     tree = trees.get(source)
     if tree is None:
@@ -74,6 +74,12 @@ def parsed(source):
         if len(trees) > _KEPT_TREES:
             del trees[next(iter(trees))]
     return tree
+
+
+def forget_trees():
+    """Drop ``parsed``'s trees, as a file's lint ends: the garbage collector, which waits during
+    the lint, would otherwise traverse every node of a tree still alive when it runs again."""
+    MEMORY.trees.clear()
 
 
 def matches(path, version, patterns):
