@@ -59,7 +59,7 @@ class Memory:
 
 MEMORY = Memory()
 # How many trees ``parsed`` keeps at most (the modules one file's questions read).
-_KEPT_TREES = 16
+_KEPT_TREES = 4
 
 
 def parsed(source):
