@@ -11,6 +11,7 @@ from functools import lru_cache
 from . import api, reuse, rules
 from .findings import INTERNAL_ERROR, Finding
 from .model.project import project_around
+from .model.project.cache import forget_trees
 from .options import DEFAULT
 from .patterns import Pattern
 
@@ -110,6 +111,7 @@ def lint(tree, lines, options=DEFAULT, filename=None):
     try:
         return _lint(tree, lines, options, filename)
     finally:
+        forget_trees()
         if collecting:
             gc.enable()
 

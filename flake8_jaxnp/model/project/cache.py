@@ -6,6 +6,7 @@ changed module gets a new key, so answers are never stale), and ``reuse`` keeps 
 file's findings beside them. In memory, ``MEMORY`` holds what this process (one flake8
 run, which sees one state of the files) already found on disk.
 """
+import ast
 import json
 import os
 import sys
@@ -42,6 +43,7 @@ class Memory:
         self.words = {}  # module path -> ((mtime, size), its words), read to find who names a function
         self.module_uses = {}  # module path -> ((mtime, size), its calls of project functions and stores: defaults.py)
         self.keys = {}  # (module path, salt) -> ((mtime, size), the cache key of its bytes: ``module_key``)
+        self.trees = {}  # a module's bytes, or a cut of them -> its tree, while one file's lint runs (``parsed``)
 
     def linting(self, package):
         """Forget what the modules say (summaries, parts, definitions, resolutions, conversions,
@@ -56,6 +58,28 @@ class Memory:
 
 
 MEMORY = Memory()
+# How many trees ``parsed`` keeps at most (the modules one file's questions read).
+_KEPT_TREES = 4
+
+
+def parsed(source):
+    """``ast.parse(source)``, kept by the bytes for the next question that reads the same module
+    while one file's lint runs: a summary, a module's calls (``uses``), its re-exports and its
+    parameters' classes each parse the module they read, often one just parsed for another. Its
+    trees are read, never changed. Raises what ``ast.parse`` raises."""
+    trees = MEMORY.trees
+    tree = trees.get(source)
+    if tree is None:
+        tree = trees[source] = ast.parse(source)
+        if len(trees) > _KEPT_TREES:
+            del trees[next(iter(trees))]
+    return tree
+
+
+def forget_trees():
+    """Drop ``parsed``'s trees, as a file's lint ends: the garbage collector, which waits during
+    the lint, would otherwise traverse every node of a tree still alive when it runs again."""
+    MEMORY.trees.clear()
 
 
 def matches(path, version, patterns):

@@ -7,6 +7,7 @@ from ...patterns import Followed, Pattern
 from .. import dtypes
 from ..library import GENERATOR_CONSTRUCTORS, NUMPY_ARRAY_MODULES, non_array_functions
 from ..syntax import imported_qualname, module_imports, table_entries, walk_own
+from .cache import parsed
 from .defaults import GLOBAL_NEEDS
 from .targets import binding_counts, call_target
 
@@ -35,7 +36,7 @@ def numpy_summary(source):
     """What ``summarise`` says of the module's NumPy constants (``numpy``) alone: a parse and the
     top-level statements, without the flows, roots, records and classes that cost most of a summary."""
     try:
-        tree = ast.parse(source)
+        tree = parsed(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"numpy": []}
     return {"numpy": numpy_constants(tree, module_imports(tree))}

@@ -9,7 +9,6 @@ working directory, never into site-packages. A file not in a package sees the ``
 it. The reach says which functions of this file the project's traces reach from other modules, any
 number of calls away, with which parameters traced.
 """
-import ast
 import os
 from collections import deque
 from functools import partial
@@ -85,7 +84,7 @@ class Project(OtherModules):
         if name in top_level_definitions(data) or name.encode() not in data:
             return None
         try:
-            binding = module_imports(ast.parse(data)).get(name)
+            binding = module_imports(cache.parsed(data)).get(name)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         return self._resolver(path).resolve(binding) if binding is not None else None

@@ -12,7 +12,8 @@ from ..instances import Instances
 from ..kinds import ARRAY_ANNOTATIONS
 from ..library import array_function
 from ..names import BindingKind, Names
-from ..syntax import FUNCTION_NODES, module_imports, parameters, split_attributes, transform_spec, walk_own
+from ..syntax import FUNCTION_NODES, child_nodes, module_imports, parameters, split_attributes, transform_spec, walk_own
+from .cache import parsed
 from .targets import INSTANCE_METHOD, binding_counts, call_target
 
 _NAMED_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -28,7 +29,7 @@ def parameter_classes(source, unit, transforms, indexes):
     last module's tree, imports and Names by its bytes (None: it does not parse)."""
     if source not in indexes:
         try:
-            tree = ast.parse(source)
+            tree = parsed(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             tree = None
         indexes.clear()
@@ -124,14 +125,19 @@ def _gives_array(names, expr):
 def calls_a_parameter(func):
     """Whether ``func``'s body (nested functions included) calls one of its parameters or of
     the defs nested in it (``model(x)``, ``def loss_fn(model): return model(x)``), also
-    through a call that is given it alone (``jax.vmap(model)(xs)``). One walk."""
-    own, called = set(), set()
-    for node in walk_own([func], ()):
+    through a call that is given it alone (``jax.vmap(model)(xs)``). One loop over the nodes, with
+    no generator between it and the walk (the reach asks it of every root unit, the whole factory's
+    body nested in it)."""
+    own, called, stack = set(), set(), [func]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        node = pop()
         kind = type(node)
         if kind is ast.Call:
             called.add(_called_name(node.func))
         elif kind in FUNCTION_NODES:
             own.update(arg.arg for arg in parameters(node))
+        extend(child_nodes(node))
     return not own.isdisjoint(called)
 
 

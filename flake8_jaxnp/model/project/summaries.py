@@ -28,6 +28,7 @@ from .flows import (UnreadInstances, given_apply_fn, instances_of_imported_class
                     may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
 from .handed_keys import returned_step
 from .objects import calls_a_parameter, object_parameters, static_scalars_kept
+from .cache import parsed
 from .package import top_level_definitions
 from .records import CACHING_DECORATORS, built_jitted, jitted_result_shape, module_records
 from .returns import dtype_spelled, summary_qualname
@@ -41,7 +42,7 @@ def summarise(source, transforms, scalars_static=()):
     names that trace (jax.jit, the frameworks, extra transforms) to their behaviour;
     ``scalars_static`` names those that leave Python scalars static."""
     try:
-        tree = ast.parse(source)
+        tree = parsed(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"functions": {}, "jitted": [], "roots": [], "applied": [], "flows": {}, "methods": {}, "linen": {},
                 "results": {}, "dtypes": {}, "numpy": [], "classes": {}, "aliases": {},
@@ -147,7 +148,7 @@ def class_summary(source, transforms):
     its top-level defs only whether they return a jitted function, without the flows,
     roots and records that cost most of a summary."""
     try:
-        tree = ast.parse(source)
+        tree = parsed(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {"classes": {}}
     imports = module_imports(tree)
@@ -203,7 +204,7 @@ def function_summary(source, name, transforms, scalars_static=(), definitions=No
         return None
     try:
         imports = _header_imports(source[:header_end.start()])
-        lines = ast.parse(piece)
+        lines = parsed(piece)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if len(lines.body) != 1:
@@ -272,7 +273,7 @@ def root_summary(source, transforms, scalars_static=()):
         previous = ends[i]
     text = b"".join(pieces)
     try:
-        tree = ast.parse(text)
+        tree = parsed(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     counts = {name: len(places) for name, places in definitions.items()}

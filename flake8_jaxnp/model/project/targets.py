@@ -9,7 +9,7 @@ import ast
 import builtins
 
 from ... import api
-from ..syntax import NESTED_SCOPES, PARTIAL, STAR, imported_qualname, lookup_key, split_attributes, walk_own
+from ..syntax import NESTED_SCOPES, PARTIAL, STAR, child_nodes, imported_qualname, lookup_key, split_attributes
 
 # Methods of an array or pytree that give a Python value (or fail under a trace).
 HOST_METHODS = frozenset({"item", "tolist", "tobytes", "__len__", "__bool__", "__index__", "__int__", "__float__"})
@@ -20,6 +20,8 @@ NESTED_SCOPE_TYPES = frozenset(NESTED_SCOPES)  # (tested by type: the walks are 
 BINDING_STATEMENTS = frozenset({ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal, ast.ExceptHandler,
                                 ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.MatchAs, ast.MatchStar,
                                 ast.MatchMapping})
+# The nodes ``count_bindings`` reads: a walk asks it of these alone.
+BINDING_NODES = BINDING_STATEMENTS | {ast.Name, ast.arg}
 # A call's attribute path ``[PARAMETER_METHOD, parameter, method]`` (binding None): the call runs a
 # method of what a parameter holds (``model.loss(x)``), which the reach asks of the module's calls
 # only when tracers reach it (``summaries.parameter_classes``); ``[..., "Model", INSTANCE_METHOD,
@@ -74,10 +76,20 @@ def called_object(keywords):
 
 def binding_counts(node):
     """{name: how many times ``node`` binds it, nested scopes included (parameters, stores,
-    imports, defs and the other ``BINDING_STATEMENTS``)}: a name bound once has one value."""
-    counts = {}
-    for inner in walk_own([node], ()):
-        count_bindings(inner, counts)
+    imports, defs and the other ``BINDING_STATEMENTS``)}: a name bound once has one value. One
+    loop over the nodes, which calls nothing for a name read (the reach counts whole factories)."""
+    counts, stack = {}, [node]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        inner = pop()
+        kind = type(inner)
+        if kind is ast.Name:  # (a leaf)
+            if type(inner.ctx) is not ast.Load:
+                count_bindings(inner, counts)
+            continue
+        if kind in BINDING_NODES:
+            count_bindings(inner, counts)
+        extend(child_nodes(inner))
     return counts
 
 

@@ -9,7 +9,7 @@ import re
 from ..syntax import child_nodes, module_imports, parameters, split_attributes
 from . import cache
 from .cache import MEMORY
-from .targets import call_target, count_bindings, looked_up
+from .targets import BINDING_NODES, call_target, count_bindings, looked_up
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -85,7 +85,7 @@ def _uses(text):
     after ``from mod import f as g``). A module that cannot be read or parsed has no calls or stores,
     and its references are unknown (None)."""
     try:
-        tree = ast.parse(text) if text is not None else None
+        tree = cache.parsed(text) if text is not None else None
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         tree = None
     if tree is None:
@@ -104,7 +104,7 @@ def _uses(text):
         if outer is None and kind in (ast.FunctionDef, ast.AsyncFunctionDef) and node in tree.body:
             outer, made[node], counts[node] = node, {}, {}
         stack.extend([(child, loop, outer) for child in child_nodes(node)])
-        if outer is not None:
+        if outer is not None and kind in BINDING_NODES:
             count_bindings(node, counts[outer])
         if kind is ast.Call and not any(type(a) is ast.Starred for a in node.args) and all(
                 k.arg for k in node.keywords):
