@@ -152,14 +152,14 @@ def body_steps(resolve, bodies):
     down, among the changes where the body ran both times (a loop of no step is no less than empty)."""
     values = (*plain_values(), *STEPS)
     found = {}
-    for qualname, positions in bodies.items():
+    for qualname, positions in ((q, p) for q, p in bodies.items() if len(p) == 1):
         module, _, name = qualname.rpartition(".")
         func = getattr(resolve(module), name)
         params = _positional(func)
         slots = {i: values if p.default is p.empty else (None, *values) for i, p in enumerate(params)
                  if i not in positions and (p.default is p.empty or p.default is None)}
         runs = {}  # the indices of the values given, slot by slot -> how many times the body ran
-        for chosen in itertools.product(*(range(len(given)) for given in slots.values())) if len(positions) == 1 else ():
+        for chosen in itertools.product(*(range(len(given)) for given in slots.values())):
             for returns in ((CARRY,), (STEP,)):
                 counted = []
                 arguments = {slot: slots[slot][index] for slot, index in zip(slots, chosen)}
