@@ -125,6 +125,10 @@ lax_bodies = _entry("lax_bodies")
 # the body it is handed back to on the next step}} (``operands.body_carries``: a scan's carry).
 lax_body_carries = _entry("lax_body_carries")
 
+# jax.lax qualname -> {parameter: [position, sign]}: the int arguments whose values, each times its sign, add
+# up to how many steps a loop runs its body (``operands.body_steps``: ``fori_loop``'s upper - lower).
+lax_body_steps = _entry("lax_body_steps")
+
 # jax.lax qualnames that trace their bodies again for each new function object (``bodies.traced_per_function``).
 lax_traced_per_function = _entry("lax_traced_per_function", frozen=True)
 

@@ -70,15 +70,16 @@ DESCRIPTIONS = {
     MISSING_JAX_ATTRIBUTE: "the case raises `AttributeError` for a JAX module or array attribute at the line "
                            "(or the error of a member that exists only to refuse: `x.flat`, `x.device()`)",
     MISSING_JAX_IMPORT: "the case raises `ImportError` for a name JAX does not have",
-    TRACE_ONLY_PRINT: "the `print` ran fewer times jitted than under `jax.disable_jit()`: only while tracing",
+    TRACE_ONLY_PRINT: "the `print` ran fewer times jitted than under `jax.disable_jit()`: only while tracing; or it "
+                      "showed a tracer on a line that ran only while JAX traced",
     TRACE_ONLY_REBIND: "the `global`/`nonlocal` rebinding ran fewer times jitted than under `jax.disable_jit()`",
     TRACE_ONLY_MUTATION: "the mutation of an outer container ran fewer times jitted than under `jax.disable_jit()`",
     TRACE_ONLY_HOST_RANDOM: "the host RNG or clock call ran fewer times jitted than under `jax.disable_jit()`",
     STALE_GLOBAL: "a global or closure variable read by a line that ran only while tracing took several values in the "
                   "eager runs",
     TRACE_ONLY_LINE: "the line ran only while JAX traced, whatever it did",
-    LEAKED_TRACER: "after the line stored into `self` or an enclosing function's container, that object held a "
-                   "tracer (it outlives the trace)",
+    LEAKED_TRACER: "after the line stored into `self`, an enclosing function's container or a module global, that "
+                   "object held a tracer (it outlives the trace)",
     STRICT_PROMOTION: "the case raises `TypePromotionError` under `jax.numpy_dtype_promotion(\"strict\")`",
     X64_TRUNCATION: "JAX warns that the 64-bit dtype is not available and truncates it",
     WIDE_HOST_DATA: "NumPy 64-bit data reaches JAX while x64 is off",
@@ -94,7 +95,8 @@ DESCRIPTIONS = {
     KEY_REUSE: "a `jax.random` sampler or `split` at the line consumes key data that was consumed before",
     RETRACE: "JAX traces and compiles more than once for the line, or `jax.jit` there wraps several new "
              "functions that JAX each compiles",
-    UNFINISHED_AT_CLOCK: "the clock is read at the line while a local `jax.Array` is still being computed",
+    UNFINISHED_AT_CLOCK: "the clock is read at the line while a local `jax.Array`, or what a jitted call of the same "
+                         "function returned, is still being computed",
     NAN_GRADIENT: "`jax.grad` (or `value_and_grad`, `jacrev`, `jacfwd`, `hessian`, also under `jax.vmap` or "
                   "`jax.jit`) returns nan while the function's value is finite, and the `jnp.where` at the "
                   "line ran inside that call",

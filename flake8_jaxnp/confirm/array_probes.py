@@ -67,6 +67,7 @@ class Recorder:
         self.events = {}  # (place, kind) -> (mechanism, detail): seen once is enough
         self.guarded = False  # a transfer guard confirmed a transfer
         self.results = defaultdict(list)  # jitted function -> what its calls returned
+        self.dispatched = {}  # place -> what the last jitted call there returned (kept if the line discards it)
         self.observed = {}  # (place, kind) -> (mechanism, detail): evidence that is never "missed"
         self.keys_consumed = {}  # key fingerprint -> (place, sampler) of its first consumption
         self.traced_keys = []  # traced keys seen, kept alive so that their ids stay unique
@@ -332,6 +333,7 @@ def jitted_call(place, func, name, args, kwargs):
     finally:
         rec.jit_stack.pop()
     rec.results[name].append(result)
+    rec.dispatched[place] = result
     for check in JITTED_CALL_CHECKS:
         check(place, func, args, kwargs)
     return result

@@ -24,6 +24,14 @@ def frame_arrays(f_locals):
     return arrays
 
 
+def dispatched_arrays(code, dispatched):
+    """{line: device array} of what the jitted calls on the lines of ``code`` last returned, ``dispatched``
+    being place -> result: the work a function queued, whether or not a local holds it."""
+    path, lines = code.co_filename, {line for _, _, line in code.co_lines()}
+    return {f"line {line}": leaf for (where, line), result in dispatched.items() if where == path and line in lines
+            for leaf in jax.tree.leaves(result)[-1:] if is_device_array(leaf)}
+
+
 def _held_leaves(value):
     """The leaves of a container or a pytree a frame holds (a NamedTuple train state), or of the fields
     of a dataclass instance that is not one (a solver's result record); [] for anything else."""

@@ -11,8 +11,6 @@ from ..facts import ADVANCING_BUILTINS, CONSTRUCTORS, MUTATING_METHODS
 
 # Instructions that may sit between a receiver load and the store that mutates it.
 RECEIVER_PASS = frozenset({"LOAD_ATTR", "LOAD_CONST", "COPY", "SWAP", "BINARY_OP", "BINARY_SUBSCR"})
-# Mutated objects a probe checks for a tracer after the line: they outlive the trace.
-LEAKABLE = frozenset({"closure", "self"})
 
 
 class Watched(frozenset):
@@ -48,8 +46,8 @@ class LineFacts:
 
     def __init__(self, code):
         self.outer_loads, self.rebinds, self.mutates, self.cell_lines = _line_facts(code)
-        self.leak_watch = {line: {name for kind, name in found if kind in LEAKABLE}
-                           for line, found in self.mutates.items() if any(kind in LEAKABLE for kind, _ in found)}
+        # every outer object a line mutates outlives the trace: a probe checks it for a tracer after the line
+        self.leak_watch = {line: {name for _, name in found} for line, found in self.mutates.items()}
 
 
 def _line_facts(code):

@@ -100,13 +100,17 @@ def exception_evidence(exc, watched, tb=None):
 
 
 def recorded(found, rec):
-    """The probes' own events and observations, and the host-device transfers."""
+    """The probes' own events and observations, prints that showed tracers, and the host-device transfers."""
     for (place, kind), (mechanism, detail) in sorted(rec.events.items()):
         found.add(found.events, place, kind, mechanism, detail)
     for (place, kind), (mechanism, detail) in sorted(rec.observed.items()):
         found.add(found.observations, place, kind, mechanism, detail)
     for place, name in sorted(rec.leaks):
         found.add(found.events, place, ev.LEAKED_TRACER, "tracer leak", f"'{name}' held a tracer after the line")
+    for place, shown in sorted(rec.host_calls["print-tracer"].items()):
+        if 0 < rec.lines[place] == rec.traced_lines[place]:  # however few calls: the line never saw a value
+            found.add(found.observations, place, ev.TRACE_ONLY_PRINT, "print probe",
+                      f"print() showed a tracer {shown}x, on a line that ran only while JAX traced")
     for place, (made, compiled) in sorted(rec.new_functions_compiled().items()):
         if compiled > 1:
             found.add(found.observations, place, ev.RETRACE, "jit cache",

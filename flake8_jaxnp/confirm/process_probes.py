@@ -27,7 +27,7 @@ from ..facts import CLOCKS, STDLIB_RANDOM
 from . import array_probes
 from .array_probes import install_array_probes, user_frame
 from . import key_probes
-from .device_arrays import computing, frame_arrays, is_device_array
+from .device_arrays import computing, dispatched_arrays, frame_arrays, is_device_array
 from .frames import LIBRARY_DIRS, OWN_DIR, in_other_code, place_of, watched_places
 from .key_probes import install_key_probes, tracing_keys
 from .observe import Stopped, exception_evidence, one_line
@@ -282,9 +282,10 @@ def _has_nan(tree):
 
 def _clock_probe(name, func):
     """Unsynchronised timing: a clock read while a device array of the reading frame (or of a list,
-    tuple, dict, pytree or dataclass it holds: ``device_arrays.frame_arrays``) is still being computed. A clock read in
-    a context manager's ``__exit__`` ends the ``with`` block of the frame that called it: that
-    frame's arrays are the timed work."""
+    tuple, dict, pytree or dataclass it holds: ``device_arrays.frame_arrays``), or what a jitted call on
+    one of its lines returned (``dispatched_arrays``: a timed call whose result is discarded), is still
+    being computed. A clock read in a context manager's ``__exit__`` ends the ``with`` block of the frame
+    that called it: that frame's arrays are the timed work."""
     def record(rec, frame, _args):
         while frame is not None and frame.f_code.co_filename == __file__:
             frame = frame.f_back
@@ -292,7 +293,7 @@ def _clock_probe(name, func):
                 and frame.f_back.f_code.co_filename in rec.watched:
             frame = frame.f_back
         if frame is not None and frame.f_code.co_filename in rec.watched:
-            arrays = frame_arrays(frame.f_locals)
+            arrays = frame_arrays(frame.f_locals) | dispatched_arrays(frame.f_code, rec.dispatched)
             pending = sorted(local for local, value in arrays.items() if computing(value))
             if pending:
                 rec.observe(place_of(frame), ev.UNFINISHED_AT_CLOCK, "async dispatch",
@@ -425,7 +426,7 @@ def tracing(rec, stop=None, count_lines=True, rerun_uncounted=True):
             if rec.pending_leaks and frame in rec.pending_leaks and event in ("line", "return"):
                 place, held = rec.pending_leaks.pop(frame)
                 rec.leaks.update((place, name) for name, before in held.items()
-                                 if _tracers(frame.f_locals.get(name)) - before)
+                                 if _tracers(_outer_value(frame, name)) - before)
             if event == "line":
                 path, line = place = frame.f_code.co_filename, frame.f_lineno
                 rec.lines[place] += 1
@@ -440,7 +441,7 @@ def tracing(rec, stop=None, count_lines=True, rerun_uncounted=True):
                     return local
                 if line in facts.leak_watch:
                     # a tracer held before the line is none it stored: a pytree's leaves while a transform traces it
-                    rec.pending_leaks[frame] = (place, {name: _tracers(frame.f_locals.get(name))
+                    rec.pending_leaks[frame] = (place, {name: _tracers(_outer_value(frame, name))
                                                         for name in facts.leak_watch[line]})
                 if rec.track_globals:
                     for kind, name in facts.outer_loads.get(line, ()):
@@ -506,6 +507,11 @@ def _trace_state_clean():
 
 def _holds_tracer(value):
     return bool(_tracers(value))
+
+
+def _outer_value(frame, name):
+    """The object a line mutates outside its frame: a closure variable or self (the frame's locals), or a global."""
+    return frame.f_locals[name] if name in frame.f_locals else frame.f_globals.get(name)
 
 
 def _tracers(value, depth=2):

@@ -507,6 +507,7 @@ def _build():
         "lax_bodies": lax_bodies,
         "lax_body_operands": operands.body_operands(_resolve, lax_bodies),
         "lax_body_carries": operands.body_carries(_resolve, lax_bodies),
+        "lax_body_steps": operands.body_steps(_resolve, lax_bodies),
         "lax_traced_per_function": bodies.traced_per_function(_resolve, lax_bodies),
         "body_calls": {**operands.body_calls(_resolve, lax_bodies),
                        **operands.body_calls(_resolve, bodies.array_function_bodies(_resolve, _public),

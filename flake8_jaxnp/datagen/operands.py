@@ -20,6 +20,9 @@ OPERANDS = 3
 CARRY, CONDITION, STEP = "carry", "condition", "step"
 # How many body runs an eager probe call watches (``body_carries``) before stopping the loop.
 RUNS = 6
+# The ints ``body_steps`` gives a loop's int parameters: the first two one apart, to see the runs change
+# by one, and one above both (``fori_loop``'s lower bound changed under it).
+STEPS = (2, 3, 5)
 
 
 def body_operands(resolve, bodies, run=None):
@@ -138,6 +141,38 @@ def body_carries(resolve, bodies):
         for (body, at), reached in sorted(seen.items()):
             if len(reached) == 1:
                 found.setdefault(qualname, {}).setdefault(str(body), {})[str(at)] = reached.pop()
+    return found
+
+
+def body_steps(resolve, bodies):
+    """{dotted name: {parameter: [position, sign]}}: the int arguments whose values set how many times a
+    loop of one body runs it, as the sum of each value times its sign (``fori_loop``'s ``upper -
+    lower``, ``scan``'s ``length``). Measured eagerly: a parameter counts where each change of it from
+    ``STEPS[0]`` to ``STEPS[1]``, the other arguments the same, changed the runs by the same one, up or
+    down, among the changes where the body ran both times (a loop of no step is no less than empty)."""
+    values = (*plain_values(), *STEPS)
+    found = {}
+    for qualname, positions in ((q, p) for q, p in bodies.items() if len(p) == 1):
+        module, _, name = qualname.rpartition(".")
+        func = getattr(resolve(module), name)
+        params = _positional(func)
+        slots = {i: values if p.default is p.empty else (None, *values) for i, p in enumerate(params)
+                 if i not in positions and (p.default is p.empty or p.default is None)}
+        runs = {}  # the indices of the values given, slot by slot -> how many times the body ran
+        for chosen in itertools.product(*(range(len(given)) for given in slots.values())):
+            for returns in ((CARRY,), (STEP,)):
+                counted = []
+                arguments = {slot: slots[slot][index] for slot, index in zip(slots, chosen)}
+                if chosen not in runs and _call(func, positions, arguments, returns,
+                                                lambda body, args: counted.append(body), _eagerly):
+                    runs[chosen] = len(counted)
+        for at, slot in enumerate(slots):
+            first = len(slots[slot]) - len(STEPS)  # the index of STEPS[0], STEPS[1] the next
+            changed = {chosen: chosen[:at] + (first + 1,) + chosen[at + 1:] for chosen in runs if chosen[at] == first}
+            changes = {runs[after] - runs[before] for before, after in changed.items()
+                       if runs[before] and runs.get(after)}
+            if changes in ({1}, {-1}):
+                found.setdefault(qualname, {})[params[slot].name] = [slot, changes.pop()]
     return found
 
 

@@ -294,11 +294,25 @@ def carried_parameters(call, qualname, callee):
     """(the def, {result position: parameter}) for each def a jax.lax loop ``call`` runs as a body and
     hands the part of the def's result at that position (-1: all of it) back to that parameter of
     the def on its next step (``lax_body_carries``, measured: ``scan(step, init, xs)`` gives ``step``
-    the carry it returned). ``callee(expr)``: the def a name refers to."""
-    for position, carries in api.lax_body_carries().get(qualname, {}).items():
+    the carry it returned), unless the loop runs one step at most. ``callee(expr)``: the def a name refers to."""
+    for position, carries in api.lax_body_carries().get(qualname, {}).items() if _steps(call, qualname) != 1 else ():
         body = call.args[int(position)] if int(position) < len(call.args) else None
         func = callee(body) if type(body) is ast.Name else None
         names = positional_names(func) if isinstance(func, ast.FunctionDef) else []
         parts = {int(at): names[index] for at, index in carries.items() if index < len(names)}
         if parts:
             yield func, parts
+
+
+def _steps(call, qualname):
+    """How many steps a jax.lax loop runs, where the int literals it is given say (``lax_body_steps``,
+    measured: ``fori_loop(0, 1, ...)`` and ``scan(..., length=1)`` run one), at least one; else None."""
+    steps = api.lax_body_steps().get(qualname)
+    if not steps or any(type(arg) is ast.Starred for arg in call.args):
+        return None
+    keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+    given = [(call.args[position] if position < len(call.args) else keywords.get(name), sign)
+             for name, (position, sign) in steps.items()]
+    if not all(type(expr) is ast.Constant and type(expr.value) is int for expr, _ in given):
+        return None
+    return max(1, sum(expr.value * sign for expr, sign in given))

@@ -200,7 +200,8 @@ class Names:
         if type(parent) is ast.Assign or type(parent) is ast.AnnAssign:  # a whole target: x = ..., x: T = ...
             stmt, value = parent, parent.value
         else:  # a part of a target (a, b = ...), a loop variable, a with or walrus target, del x
-            stmt, value = self.statement_of(parent), None
+            stmt = self.statement_of(parent)
+            value = self._displayed_part(name_node, stmt) if type(stmt) is ast.Assign else None
         kind = BindingKind.ASSIGN if value is not None else BindingKind.OTHER
         if name_node.id in scope.globals and scope.is_function:
             self.module_scope.bind(name_node.id, Binding(BindingKind.GLOBAL, name_node, value=value, stmt=stmt))
@@ -211,6 +212,24 @@ class Names:
         if type(parent) is ast.NamedExpr and isinstance(scope.node, COMPREHENSIONS):
             scope = self._function_or_module(scope)  # walrus binds in the enclosing scope
         scope.bind(name_node.id, Binding(kind, name_node, value=value, stmt=stmt))
+
+    def _displayed_part(self, name_node, stmt):
+        """The expression a part of a tuple target takes from the display assigned to it, of the same
+        shape (``model, (x, y) = Net(key), data()``: ``Net(key)``), or None (a call's result, ``*rest``)."""
+        displays, node = [], name_node  # (the target display, the part's index in it), innermost first
+        while self.parent[node] is not stmt:
+            display = self.parent[node]
+            if type(display) not in (ast.Tuple, ast.List):
+                return None
+            displays.append((display, display.elts.index(node)))
+            node = display
+        value = stmt.value if len(stmt.targets) == 1 else None
+        for display, index in reversed(displays):
+            if type(value) not in (ast.Tuple, ast.List) or len(value.elts) != len(display.elts) \
+                    or any(type(e) is ast.Starred for e in (*value.elts, *display.elts)):
+                return None
+            value = value.elts[index]
+        return value
 
     def _function_or_module(self, scope):
         while isinstance(scope.node, COMPREHENSIONS):

@@ -334,6 +334,9 @@ def test_returned_fresh_key_silent(lint_body, body):
 # key the body consumed and returns there is consumed again by the next step, which consumes its carry.
 @pytest.mark.parametrize("body, line", [
     (STEP + "def f(key, xs):\n    return jax.lax.scan(step, key, xs)\n", 3),
+    (STEP + "def f(key):\n    return jax.lax.scan(step, key, None, length=2)\n", 3),
+    ("def body(i, key):\n    print(random.normal(key))\n    return key\n"
+     "def f(key, n):\n    return jax.lax.fori_loop(0, n, body, key)\n", 3),
     ("def step(key, _):\n    key, sub = random.split(key)\n    a, b = random.split(key)\n"
      "    return key, random.normal(sub) + random.normal(a) + random.normal(b)\n"
      "def f(key):\n    return jax.lax.scan(step, key, None, length=3)\n", 4),
@@ -352,6 +355,12 @@ def test_consumed_key_carried_to_the_next_step(lint_body, body, line):
     "def f(x, keys):\n    return jax.lax.scan(step, x, keys)\n",
     # the step is called directly, not by a loop
     STEP + "def f(key, x):\n    return step(key, x)\n",
+    # a loop of one step (measured: ``lax_body_steps``) hands nothing to a next step
+    STEP + "def f(key):\n    return jax.lax.scan(step, key, None, length=1)\n",
+    "def body(i, key):\n    print(random.normal(key))\n    return key\n"
+    "def f(key):\n    return jax.lax.fori_loop(0, 1, body, key)\n",
+    "def body(i, key):\n    print(random.normal(key))\n    return key\n"
+    "def f(key):\n    return jax.lax.fori_loop(4, 5, body, key)\n",
 ])
 def test_fresh_or_uncarried_key_silent(lint_body, body):
     assert codes(lint_body, body) == []

@@ -355,6 +355,13 @@ def test_lax_loops_hand_the_carry_back_to_their_body():
     assert "jax.lax.cond" not in carries and "jax.lax.map" not in carries
 
 
+def test_lax_loops_step_as_their_int_arguments_say():
+    steps = api.lax_body_steps()
+    assert steps["jax.lax.fori_loop"] == {"lower": [0, -1], "upper": [1, 1]}  # upper - lower steps
+    assert steps["jax.lax.scan"] == {"length": [3, 1]}
+    assert "jax.lax.while_loop" not in steps  # its condition decides
+
+
 def test_refused_values_really_are_refused_and_others_accepted():
     x = jax.numpy.arange(3.0)
     indices = jax.numpy.array([0])

@@ -72,9 +72,15 @@ def test_a_step_runs_the_methods_of_the_object_every_call_passes(lint_source, bo
     assert findings(lint_source, MODEL + body) == expected
 
 
+def test_parts_of_a_tuple_display_assigned_to_a_tuple_target_are_read_as_assigned_alone(lint_source):
+    body = ("@jax.jit\ndef step(m, x):\n    return m(x)\n\na, b = Model(1.0), Other()\nstep(a, jnp.ones(3))\n"
+            "step(b, jnp.ones(3))\n")
+    assert findings(lint_source, MODEL + OTHER + body) == [PRINT, (19, "JNP301")]  # each class's print, traced
+
+
 @pytest.mark.parametrize("body", [
     # a caller passes what the model does not read (a tuple's item), or something else
-    "@jax.jit\ndef step(m, x):\n    return m(x)\n\na, b = Model(1.0), Other()\nstep(a, jnp.ones(3))\n"
+    "@jax.jit\ndef step(m, x):\n    return m(x)\n\npair = Model(1.0), Other()\na, b = pair\nstep(a, jnp.ones(3))\n"
     "step(b, jnp.ones(3))\n",
     "@jax.jit\ndef step(m, x):\n    return m(x)\n\nm = Model(1.0)\nstep(m, jnp.ones(3))\nstep(jnp.tanh, jnp.ones(3))\n",
     # the step escapes (passed on, so other calls may pass anything), or is never called

@@ -45,6 +45,20 @@ def test_name_rebound_to_something_else_is_unresolved():
     assert qualname_of_call(model, "np.exp") is None
 
 
+def test_a_part_of_a_tuple_target_takes_the_part_of_the_display_of_the_same_shape():
+    model = model_of("import jax\nmodel, (x, _) = jax.jit(f), (1, 2)\nfirst, *rest = jax.jit(g), 3\n"
+                     "a, b = pair\nmodel(x)\nfirst()\na()\n")
+    assert ast.unparse(model.names.one_binding(_load(model, "model")).value) == "jax.jit(f)"
+    assert ast.unparse(model.names.one_binding(_load(model, "x")).value) == "1"
+    assert model.names.one_binding(_load(model, "first")).value is None  # a starred target
+    assert model.names.one_binding(_load(model, "a")).value is None  # not a display
+
+
+def _load(model, name):
+    return next(node for node in ast.walk(model.tree) if type(node) is ast.Name and node.id == name
+                and type(node.ctx) is ast.Load)
+
+
 def traced_names(model):
     return {getattr(f, "name", "<lambda>"): t for f, t in model.traced.items()}
 
