@@ -181,7 +181,7 @@ class Callees:
         """``function_facts`` of a top-level def of this module, computed once."""
         facts = self._facts.get(callee)
         if facts is None:
-            from .project.facts import function_facts  # (summarising: see ``project.modules``)
+            from .project.function_facts import function_facts  # (summarising: see ``project.modules``)
             facts = self._facts[callee] = function_facts(callee, self._module_imports())
         return facts
 

@@ -5,6 +5,7 @@ gradient, so a nan of their slope never reaches the gradient taken (JNP604)."""
 import ast
 
 from .library import array_function
+from .project.targets import BINDING_STATEMENTS, bound_by
 from .syntax import parameters, walk_own
 
 # The expressions a value computed from others may be made of (a comprehension or a lambda binds
@@ -31,7 +32,7 @@ def undifferentiated_names(func, constants, qualname):
             kept = bindings.get(node.id, [])
             bindings[node.id] = kept + [value] if value is not None and kept is not None else None
         else:
-            for name in _other_bindings(node):
+            for name in bound_by(node) if type(node) in BINDING_STATEMENTS else ():
                 bindings[name] = None
     own = {arg.arg for arg in parameters(func)}
     found = {name for name in constants if name in own and name not in bindings}
@@ -45,17 +46,6 @@ def undifferentiated_names(func, constants, qualname):
                 found.add(name)
                 changed = True
     return found
-
-
-def _other_bindings(node):
-    """The names a def, class, import, ``global``, ``nonlocal`` or ``except ... as`` binds."""
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [node.name]
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
-    if isinstance(node, (ast.Global, ast.Nonlocal)):
-        return node.names
-    return [node.name] if isinstance(node, ast.ExceptHandler) and node.name else []
 
 
 def _computed_from(value, found, bound, qualname):

@@ -31,10 +31,18 @@ class Model:
         self.parent = self.names.parent.get  # a node's parent node, or None
         self.one_binding = self.names.one_binding  # the one binding (of a kind, at module level) a Name refers to
         self.parameter_of = self.names.parameter_of  # the def whose parameter, bound once, a Name reads
+        self.resolve = self.names.resolve_name  # (scope, bindings) a Name refers to; None for a builtin or unknown name
+        self.reaching_binding = self.names.reaching_binding  # the binding of a def's local that a read reaches, or None
+        self.is_local = self.names.is_local  # whether a name is bound in a def's own scope (parameters included)
+        self.enclosing_function = self.names.enclosing_function  # the innermost def or lambda around a node, or None
+        self.own_nodes = self.names.own_nodes  # what runs when a def's body runs: not nested defs, not annotations
+        self.statement_of = self.names.statement_of  # the innermost statement holding a node
+        self.reads = self.names.reads  # every node that reads a name
         self.x64_switches = [call for call in self.names.calls if _enables_x64(self.names, call)]
         self.x64 = options.x64 or bool(self.x64_switches)
         self.project = project_around(filename, options)
         roots = TraceRoots(self.names, options.extra_transforms, self.project)
+        self.transform_spec = roots.transform_spec  # (transform, keywords) for a transform used as a decorator, or None
         callees = Callees(self.names, roots, self.project)
         self._tracing = tracing = Tracing(self.names, roots, callees, self.x64,
                                           lambda tracing: ArraySources(self.names, tracing).bodies())
@@ -170,37 +178,9 @@ class Model:
             return by_type.get(types[0], ())
         return [node for kind in types for node in by_type.get(kind, ())]
 
-    def reads(self, name):
-        """Every node that reads the name ``name`` in the module."""
-        return self.names.reads(name)
-
-    def statement_of(self, node):
-        """The innermost statement containing ``node``."""
-        return self.names.statement_of(node)
-
-    def enclosing_function(self, node):
-        """The innermost def or lambda whose body contains ``node``, or None."""
-        return self.names.enclosing_function(node)
-
-    def own_nodes(self, func):
-        """Nodes that run when ``func``'s body runs: not nested defs' bodies, not annotations."""
-        return self.names.own_nodes(func)
-
     def scope(self, node):
         """The Scope that ``node`` (a def, lambda, class or the module) opens."""
         return self.names.scopes[node]
-
-    def is_local(self, name, func):
-        """True when ``name`` is bound in ``func``'s own scope (parameters included)."""
-        return self.names.is_local(name, func)
-
-    def reaching_binding(self, func, name):
-        """The binding of ``func``'s local ``name`` that its read reaches, or None when the body does not say."""
-        return self.names.reaching_binding(func, name)
-
-    def resolve(self, name_node):
-        """(Scope, bindings) that a Name node refers to; None for builtins and unknown names."""
-        return self.names.resolve_name(name_node)
 
     def is_module_scope(self, scope):
         return scope is self.names.module_scope
@@ -311,11 +291,6 @@ class Model:
         if type(call.func) is not ast.Attribute or call.func.attr != "param" or self.value(call).kind is not TRACER:
             return None
         return library.param_dtype(self.names, self._tracing.dtype_resolver, self.value, call)
-
-    def transform_spec(self, expr):
-        """(transform name, keywords) for a transform used as a decorator (``jax.jit``,
-        ``partial(jax.jit, static_argnums=1)``, ``jax.jit(static_argnames=...)``), else None."""
-        return self._tracing.roots.transform_spec(expr)
 
 
 _X64_SWITCH_NAMES = frozenset({"update", "enable_x64"})

@@ -464,7 +464,8 @@ class Instances(CarriedStructure, ObjectStores):
         if method.name == "__call__":
             cls = self.names.parent.get(method)
             built = None if self._calls_itself(cls) else self.calls_of(cls)
-            calls = [self._object_calls(construction) for construction in built or ()]
+            # (depth -1: the name the construction binds is no step of a chain)
+            calls = [self.calls_through(construction, -1, built=True) for construction in built or ()]
             return [call for each in calls for call in each] if built and None not in calls else None
         calls = []
         for node in self.names.by_type.get(ast.Attribute, ()):
@@ -492,26 +493,11 @@ class Instances(CarriedStructure, ObjectStores):
                     return True
         return False
 
-    def _object_calls(self, construction):
-        """The calls of the object that ``construction`` builds (``calls_through`` it), where reading one
-        of the attributes of a name bound to it (``model.cast``) is no call of it; None where it escapes."""
-        holder = self.names.parent.get(construction)
-        if type(holder) is not ast.Assign or len(holder.targets) != 1 or type(holder.targets[0]) is not ast.Name:
-            return self.calls_through(construction)
-        found = self.names.resolve_name(holder.targets[0])
-        if found is None or len(found[1]) != 1:
-            return None
-        calls = []
-        for use in self._references_to(holder.targets[0].id, None, found[0]):
-            through = [] if type(self.names.parent.get(use)) is ast.Attribute else self.calls_through(use)
-            if through is None:
-                return None
-            calls.extend(through)
-        return calls
-
-    def calls_through(self, reference, depth=0):
+    def calls_through(self, reference, depth=0, built=False):
         """The calls that run what ``reference`` gives, or None if it escapes: a call of it, of
-        a transform of it, of a name bound to either (``loss = lambda m: ...``, ``fast = jax.jit(f)``)."""
+        a transform of it, of a name bound to either (``loss = lambda m: ...``, ``fast = jax.jit(f)``).
+        ``built``: ``reference`` builds an object, so reading an attribute of the name bound to it
+        (``model.cast``) is no call of it, nor an escape."""
         parent = self.names.parent.get(reference)
         if depth > _MAX_DEPTH:
             return None
@@ -522,7 +508,8 @@ class Instances(CarriedStructure, ObjectStores):
                 return None
             calls = []
             for use in self._references_to(parent.targets[0].id, None, found[0]):
-                through = self.calls_through(use, depth + 1)
+                through = [] if built and type(self.names.parent.get(use)) is ast.Attribute \
+                    else self.calls_through(use, depth + 1)
                 if through is None:
                     return None
                 calls.extend(through)

@@ -154,9 +154,7 @@ class Names:
 
     def _scope_for_child(self, node, field, outer, inner):
         """Decorators, defaults and annotations live outside the new scope."""
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return inner if field in ("body", "args") else outer
-        if isinstance(node, ast.Lambda):
+        if isinstance(node, FUNCTION_NODES):
             return inner if field in ("body", "args") else outer
         if isinstance(node, ast.ClassDef):
             return inner if field == "body" else outer

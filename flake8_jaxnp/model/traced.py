@@ -534,11 +534,6 @@ def _present(method):
     return () if method is None else (method,)
 
 
-def uncached(behaviour):
-    """``behaviour`` for a body that also runs outside the transform: not trace-only."""
-    return _BATCHING if behaviour is _STAGING else behaviour
-
-
 def _framework_behaviour(measured):
     """The behaviour a framework transform showed when the generator ran it, or None when
     NumPy works on what it passes (then it traces nothing by itself)."""

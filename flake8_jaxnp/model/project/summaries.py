@@ -23,7 +23,7 @@ from ..parameters import applied_parameters
 from ..syntax import literals, module_imports, positional_names, transform_spec
 from .around import enclosing, named_outside, noted
 from .constants import bound_once, function_tables, module_objects, numpy_constants, rebound_globals
-from .facts import function_facts
+from .function_facts import function_facts
 from .flows import (UnreadInstances, given_apply_fn, instances_of_imported_classes,
                     may_apply_an_instance, may_call_given_apply_fn, parameter_calls)
 from .handed_keys import returned_step
