@@ -4,7 +4,7 @@ import ast
 
 from .. import api
 from ..model.names import BindingKind
-from ..model.syntax import COMPREHENSIONS, method_in, walk_own
+from ..model.syntax import COMPREHENSIONS, class_body_names, walk_own
 
 # Calls whose result is longer than an array given in their first argument's sequence.
 GROWING = frozenset(f"{module}.{name}" for module in ("jax.numpy", "numpy") for name in (
@@ -41,21 +41,27 @@ def bound_in_body(model, loop, expr, walked):
 
 def new_object_every_iteration(model, loop, expr, counter, walked):
     """Whether ``expr`` holds an object of a same-file class that the loop's body builds on every
-    iteration and that is a new cache key each time: a plain class, hashed by identity, whatever it is
-    given (``Momentum(0.05)``), or a framework Module that is not a pytree (``rejected_by_jax_jit``: a
-    linen Module, hashed by its fields) built with a new number of the loop's ``counter``
-    (``new_every_iteration``: ``Dropped(0.5 / (epoch + 1))``). A pytree Module (Equinox's, whose array
-    fields make it unhashable), a class with other bases, a metaclass or a decorator (``@dataclass`` may
-    make it unhashable: jit refuses it) or its own ``__eq__`` or ``__hash__`` (which may ignore the
+    iteration and that is a new cache key each time: a class JAX cannot flatten (``untraceable_class``:
+    plain, registered as no pytree), hashed by identity whatever it is given (``Momentum(0.05)``), or a
+    framework Module that is not a pytree (``rejected_by_jax_jit``: a linen Module, hashed by its fields)
+    built with a new number of the loop's ``counter`` (``new_every_iteration``: ``Dropped(0.5 / (epoch +
+    1))``). A name bound under a branch of the body (``if opt is None: opt = Momentum()``) may hold one
+    object for every iteration. A pytree (Equinox's Module, a registered class: ``eqx.filter_jit`` traces
+    its arrays), a class with other bases, a metaclass or a decorator (``@dataclass`` may make it
+    unhashable: jit refuses it), or one whose body binds ``__eq__`` or ``__hash__`` (which may ignore the
     field) is left out."""
     built = bound_in_body(model, loop, expr, walked)
+    if isinstance(expr, ast.Name) and built is not None \
+            and not any(model.parent(built) is stmt for stmt in iterated_code(loop)):
+        return False
     found = model.one_binding(built.func, BindingKind.CLASS) if isinstance(built, ast.Call) else None
     cls = found.node if found is not None else None
-    if cls is None or cls.decorator_list or cls.keywords or method_in(cls, "__eq__") or method_in(cls, "__hash__"):
+    if cls is None or cls.decorator_list or cls.keywords \
+            or not {"__eq__", "__hash__"}.isdisjoint(class_body_names(cls)):
         return False
-    if not cls.bases:
+    if model.untraceable_class(cls):
         return True
-    facts = model.module_facts(cls)
+    facts = model.module_facts(cls) if cls.bases else None
     given = [*built.args, *(k.value for k in built.keywords)]
     return bool(facts and facts["rejected_by_jax_jit"]) and counter is not None \
         and any(new_every_iteration(model, loop, arg, counter, walked) for arg in given)

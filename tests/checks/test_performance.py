@@ -247,3 +247,30 @@ def test_static_counter_with_only_a_decorated_jit(lint_body):
     body = "@partial(jax.jit, static_argnums=1)\ndef p(x, n):\n    return x * n\n" \
            "def g(x):\n    for i in range(3):\n        x = p(x, i)\n"
     assert lint_body(HEADER, body, "JNP602") == [(6, "JNP602")]
+
+
+JITTED_OBJECT = "@partial(jax.jit, static_argnums=0)\ndef p(opt, x):\n    return x\n" \
+                "class Momentum:\n    def __init__(self, rate):\n        self.rate = rate\n"
+
+
+@pytest.mark.parametrize("body, lines", [
+    # a plain object built on every iteration at a static position: a new key each time (the control)
+    (JITTED_OBJECT + "def g(x):\n    for _ in range(3):\n        opt = Momentum(0.1)\n        p(opt, x)\n", [10]),
+    # built under a branch that runs once: one object, one compilation (measured: 1 trace)
+    (JITTED_OBJECT + "def g(x):\n    opt = None\n    for _ in range(3):\n        if opt is None:\n"
+     "            opt = Momentum(0.1)\n        p(opt, x)\n", []),
+    # __eq__ and __hash__ bound by assignment: equal objects are one key (measured: 1 trace)
+    (JITTED_OBJECT + "class Keyed:\n    def __init__(self, rate):\n        self.rate = rate\n"
+     "    __eq__ = lambda self, other: self.rate == other.rate\n    __hash__ = lambda self: hash(self.rate)\n"
+     "def g(x):\n    for _ in range(3):\n        p(Keyed(0.1), x)\n", []),
+    # a registered pytree under eqx.filter_jit: its arrays are traced, its object is no key (measured:
+    # 1 trace)
+    ("import equinox as eqx\n@eqx.filter_jit\ndef f(tree, x):\n    return x\n"
+     "class Tree:\n    def __init__(self, w):\n        self.w = w\n"
+     "jax.tree_util.register_pytree_node(Tree, lambda t: ((t.w,), None), lambda _, c: Tree(*c))\n"
+     "def g(x):\n    for _ in range(3):\n        f(Tree(jnp.ones(2)), x)\n", []),
+])
+def test_a_new_object_is_a_new_key_only_when_built_each_time_and_hashed_by_identity(lint_body, body, lines):
+    """``new_object_every_iteration``: the object is built on every iteration, JAX cannot flatten it and
+    its class binds no ``__eq__`` or ``__hash__``."""
+    assert found(lint_body, body, "JNP602") == lines
