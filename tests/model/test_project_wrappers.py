@@ -505,6 +505,9 @@ def make_step(cfg, flag=True):
     # the returns disagree, or the option is not read: nothing said
     ("if flag:\n        return jax.jit(step, donate_argnums=0)\n    return jax.jit(step)", None),
     ("return jax.jit(step, donate_argnums=(0,) if cfg.donate() else ())", None),
+    # the factory may change the field it reads (review56a)
+    ("cfg.donate = False\n    return jax.jit(step, donate_argnums=(0,) if cfg.donate else ())", None),
+    ("setattr(cfg, 'donate', False)\n    return jax.jit(step, donate_argnums=(0,) if cfg.donate else ())", None),
 ])
 def test_a_factory_summary_says_what_its_returned_jit_donates(body, donation):
     summary = summarise(STEP_FACTORY.format(body=body).encode(), transform_tables(())[0])
@@ -516,6 +519,9 @@ def test_a_factory_summary_says_what_its_returned_jit_donates(body, donation):
     ("donate: bool = True\n", {"Run.donate": "True"}),
     ("donate: bool = True\n\n    def __post_init__(self):\n        self.donate = False\n", {}),
     ("donate: bool = dataclasses.field(default=True)\n", {}),  # not a literal
+    # the module may change the field after the construction (review56a)
+    ("donate: bool = True\n\n    def off(self):\n        self.donate = False\n", {}),
+    ("donate: bool = True\n\n    def off(self, name):\n        setattr(self, name, False)\n", {}),
 ])
 def test_a_summary_keeps_the_literal_defaults_of_plain_dataclass_fields(body, fields):
     source = f"import dataclasses\n\n\n@dataclasses.dataclass\nclass Run:\n    {body}"
