@@ -170,7 +170,7 @@ def _truth(model, expr, frames, depth, field=None):
     if type(expr) is ast.Call and field is not None and depth < _MAX_DEPTH:
         return _field_truth(model, expr, frames, depth, field)
     found = model.resolve(expr) if type(expr) is ast.Name and depth < _MAX_DEPTH else None
-    if not found or len(found[1]) != 1 or field is not None and _may_change(model, expr.id, field):
+    if not found or len(found[1]) != 1 or field is not None and _may_change(model, expr.id, found[0], field):
         return {None}
     binding = found[1][0]
     if binding.kind is BindingKind.ASSIGN and field is not None and type(binding.stmt) is ast.Assign:
@@ -193,17 +193,24 @@ def _truth(model, expr, frames, depth, field=None):
     return kept.union(*(_argument(model, c, condition, (), depth + 1) for c in calls))
 
 
-def _may_change(model, name, field):
-    """Whether the module may change ``field`` of what ``name`` holds after its construction: it stores
-    that field on any object (``cfg.donate = False``, also through an alias or in a helper or a
-    method: ``alias.donate``, ``self.donate``) or calls ``setattr``, or it gives ``name`` itself
-    anywhere but once (``turn_off(cfg)`` then ``make_step(cfg)``, ``alias = cfg``)."""
+def _may_change(model, name, scope, field):
+    """Whether the module may change ``field`` of what ``name`` (bound in ``scope``) holds after its
+    construction: it stores that field on any object (``cfg.donate = False``, also through an alias or
+    in a helper or a method: ``alias.donate``, ``self.donate``) or calls ``setattr``; or a statement
+    hands the object to a call made for its effect (``switch_off(cfg)``, ``cfg.disable()``: another
+    module's function or method may store the field) or binds another name to it (``alias = cfg``)."""
     if any(type(node.ctx) is not ast.Load and node.attr == field for node in model.nodes(ast.Attribute)) \
             or any(type(node.func) is ast.Name and node.func.id == "setattr" for node in model.nodes(ast.Call)):
         return True
-    given = [node for node in model.nodes(ast.Name) if node.id == name and type(node.ctx) is ast.Load
-             and type(model.parent(node)) is not ast.Attribute]
-    return len(given) > 1
+    for node in model.nodes(ast.Name):
+        if node.id != name or type(node.ctx) is not ast.Load or (model.resolve(node) or (None,))[0] is not scope:
+            continue
+        parent = model.parent(node)
+        call = model.parent(parent) if type(parent) is ast.Attribute else parent
+        if type(parent) in (ast.Assign, ast.AnnAssign, ast.NamedExpr) \
+                or type(call) is ast.Call and type(model.parent(call)) is ast.Expr:
+            return True
+    return False
 
 
 def _field_truth(model, call, frames, depth, field):

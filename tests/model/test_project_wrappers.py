@@ -587,3 +587,30 @@ def fit(x):
 def test_numpy_data_handed_each_step_to_an_imported_class_s_jitted_method(tmp_path, decorators, expected):
     write_package(tmp_path, smoother=SMOOTHER.format(decorators=decorators), fit=LOOP)
     assert codes_at(lint(tmp_path, "pkg/fit.py")) == expected
+
+
+TRAIN_WITH_CONFIG = '''import jax.numpy as jnp
+
+from .steps import Config, make_step, switch_off
+
+
+def train():
+    cfg = Config()
+    {between}
+    step = make_step(cfg)
+    params = jnp.ones(3)
+    new_params = step(params, jnp.ones(3))
+    return new_params - params
+'''
+
+
+@pytest.mark.parametrize("between, expected", [
+    ("pass", [(12, "JNP605")]),  # the field's literal default donates
+    ("switch_off(cfg)", []),  # another module's function handed the object may change it (review56a)
+    ("same = cfg", []),  # an alias may change it
+])
+def test_a_config_field_read_across_modules_is_unknown_once_the_object_is_handed_on(tmp_path, between, expected):
+    steps = STEP_FACTORY.format(body="return jax.jit(step, donate_argnums=(0,) if cfg.donate else ())") \
+        + "\n\ndef switch_off(config):\n    config.donate = False\n"
+    write_package(tmp_path, steps=steps, train=TRAIN_WITH_CONFIG.format(between=between))
+    assert codes_at(lint(tmp_path, "pkg/train.py")) == expected
