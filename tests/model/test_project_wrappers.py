@@ -522,6 +522,8 @@ def test_a_factory_summary_says_what_its_returned_jit_donates(body, donation):
     # the module may change the field after the construction (review56a)
     ("donate: bool = True\n\n    def off(self):\n        self.donate = False\n", {}),
     ("donate: bool = True\n\n    def off(self, name):\n        setattr(self, name, False)\n", {}),
+    ("lr: float = 0.1\n\n    def off(self):\n        self.donate = False\n\n\n@dataclasses.dataclass\n"
+     "class Sub(Run):\n    donate: bool = True\n", {"Run.lr": "0.1", "Sub.lr": "0.1"}),  # a base's method
 ])
 def test_a_summary_keeps_the_literal_defaults_of_plain_dataclass_fields(body, fields):
     source = f"import dataclasses\n\n\n@dataclasses.dataclass\nclass Run:\n    {body}"
