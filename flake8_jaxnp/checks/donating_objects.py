@@ -161,8 +161,8 @@ def _passed(call, index, param, frames):
 def _truth(model, expr, frames, depth, field=None):
     """The truth values an expression may hold, or its ``field`` (``cfg.donate``): a literal's; a
     parameter's, from the call that ``frames`` say reached its def, or (none said) its default and every
-    call of the def in the module; a field of a name bound once to a construction (``_field_truth``), where
-    the module stores no such field of that name."""
+    call of the def in the module; a field of a name bound once to a construction (``_field_truth``), unless
+    the module may change it (``_may_change``)."""
     if type(expr) is ast.Constant and field is None:
         return {bool(expr.value)}
     if type(expr) is ast.Attribute and field is None:
@@ -170,9 +170,7 @@ def _truth(model, expr, frames, depth, field=None):
     if type(expr) is ast.Call and field is not None and depth < _MAX_DEPTH:
         return _field_truth(model, expr, frames, depth, field)
     found = model.resolve(expr) if type(expr) is ast.Name and depth < _MAX_DEPTH else None
-    if not found or len(found[1]) != 1 or field is not None and any(
-            type(node.ctx) is not ast.Load and node.attr == field and type(node.value) is ast.Name
-            and node.value.id == expr.id for node in model.nodes(ast.Attribute)):  # cfg.donate = False
+    if not found or len(found[1]) != 1 or field is not None and _may_change(model, expr.id, found[0], field):
         return {None}
     binding = found[1][0]
     if binding.kind is BindingKind.ASSIGN and field is not None and type(binding.stmt) is ast.Assign:
@@ -193,6 +191,26 @@ def _truth(model, expr, frames, depth, field=None):
     kept = _truth(model, default, (), depth + 1, field) if field and default is not None \
         else {_literal_truth(condition[2])}
     return kept.union(*(_argument(model, c, condition, (), depth + 1) for c in calls))
+
+
+def _may_change(model, name, scope, field):
+    """Whether the module may change ``field`` of what ``name`` (bound in ``scope``) holds after its
+    construction: it stores that field on any object (``cfg.donate = False``, also through an alias or
+    in a helper or a method: ``alias.donate``, ``self.donate``) or calls ``setattr``; or a statement
+    hands the object to a call made for its effect (``switch_off(cfg)``, ``cfg.disable()``: another
+    module's function or method may store the field) or binds another name to it (``alias = cfg``)."""
+    if any(type(node.ctx) is not ast.Load and node.attr == field for node in model.nodes(ast.Attribute)) \
+            or any(type(node.func) is ast.Name and node.func.id == "setattr" for node in model.nodes(ast.Call)):
+        return True
+    for node in model.nodes(ast.Name):
+        if node.id != name or type(node.ctx) is not ast.Load or (model.resolve(node) or (None,))[0] is not scope:
+            continue
+        parent = model.parent(node)
+        call = model.parent(parent) if type(parent) is ast.Attribute else parent
+        if type(parent) in (ast.Assign, ast.AnnAssign, ast.NamedExpr) \
+                or type(call) is ast.Call and type(model.parent(call)) is ast.Expr:
+            return True
+    return False
 
 
 def _field_truth(model, call, frames, depth, field):

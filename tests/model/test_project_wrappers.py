@@ -505,6 +505,9 @@ def make_step(cfg, flag=True):
     # the returns disagree, or the option is not read: nothing said
     ("if flag:\n        return jax.jit(step, donate_argnums=0)\n    return jax.jit(step)", None),
     ("return jax.jit(step, donate_argnums=(0,) if cfg.donate() else ())", None),
+    # the factory may change the field it reads (review56a)
+    ("cfg.donate = False\n    return jax.jit(step, donate_argnums=(0,) if cfg.donate else ())", None),
+    ("setattr(cfg, 'donate', False)\n    return jax.jit(step, donate_argnums=(0,) if cfg.donate else ())", None),
 ])
 def test_a_factory_summary_says_what_its_returned_jit_donates(body, donation):
     summary = summarise(STEP_FACTORY.format(body=body).encode(), transform_tables(())[0])
@@ -516,6 +519,11 @@ def test_a_factory_summary_says_what_its_returned_jit_donates(body, donation):
     ("donate: bool = True\n", {"Run.donate": "True"}),
     ("donate: bool = True\n\n    def __post_init__(self):\n        self.donate = False\n", {}),
     ("donate: bool = dataclasses.field(default=True)\n", {}),  # not a literal
+    # the module may change the field after the construction (review56a)
+    ("donate: bool = True\n\n    def off(self):\n        self.donate = False\n", {}),
+    ("donate: bool = True\n\n    def off(self, name):\n        setattr(self, name, False)\n", {}),
+    ("lr: float = 0.1\n\n    def off(self):\n        self.donate = False\n\n\n@dataclasses.dataclass\n"
+     "class Sub(Run):\n    donate: bool = True\n", {"Run.lr": "0.1", "Sub.lr": "0.1"}),  # a base's method
 ])
 def test_a_summary_keeps_the_literal_defaults_of_plain_dataclass_fields(body, fields):
     source = f"import dataclasses\n\n\n@dataclasses.dataclass\nclass Run:\n    {body}"
@@ -581,3 +589,30 @@ def fit(x):
 def test_numpy_data_handed_each_step_to_an_imported_class_s_jitted_method(tmp_path, decorators, expected):
     write_package(tmp_path, smoother=SMOOTHER.format(decorators=decorators), fit=LOOP)
     assert codes_at(lint(tmp_path, "pkg/fit.py")) == expected
+
+
+TRAIN_WITH_CONFIG = '''import jax.numpy as jnp
+
+from .steps import Config, make_step, switch_off
+
+
+def train():
+    cfg = Config()
+    {between}
+    step = make_step(cfg)
+    params = jnp.ones(3)
+    new_params = step(params, jnp.ones(3))
+    return new_params - params
+'''
+
+
+@pytest.mark.parametrize("between, expected", [
+    ("pass", [(12, "JNP605")]),  # the field's literal default donates
+    ("switch_off(cfg)", []),  # another module's function handed the object may change it (review56a)
+    ("same = cfg", []),  # an alias may change it
+])
+def test_a_config_field_read_across_modules_is_unknown_once_the_object_is_handed_on(tmp_path, between, expected):
+    steps = STEP_FACTORY.format(body="return jax.jit(step, donate_argnums=(0,) if cfg.donate else ())") \
+        + "\n\ndef switch_off(config):\n    config.donate = False\n"
+    write_package(tmp_path, steps=steps, train=TRAIN_WITH_CONFIG.format(between=between))
+    assert codes_at(lint(tmp_path, "pkg/train.py")) == expected

@@ -494,15 +494,27 @@ def dtype_aliases(tree, imports):
 def field_literals(tree, imports):
     """{"Class.field": the literal's text} for the fields of a top-level dataclass that default to a
     literal (``donate: bool = True``): what ``cfg.donate`` holds for an instance built without it. A
-    class that defines ``__init__`` or ``__post_init__`` (either may set the field anew), or whose base
-    is not a plain dataclass of the module, says nothing."""
-    plain = set()
+    class that defines ``__init__`` or ``__post_init__`` (either may set the field anew), whose base
+    is not a plain dataclass of the module, or that calls ``setattr``, says nothing; nor does a field
+    its methods store (``def off(self): self.donate = False``: ``cfg.off()`` changes it)."""
+    plain = {}
     for stmt in tree.body:
         if type(stmt) is ast.ClassDef and all(type(base) is ast.Name and base.id in plain for base in stmt.bases) \
                 and not any(getattr(item, "name", None) in ("__init__", "__post_init__") for item in stmt.body):
-            plain.add(stmt.name)
-    return {name: ast.unparse(value) for name, value in _field_defaults(tree, imports).items()
-            if name.partition(".")[0] in plain and literals(value, (bool, int, float, str)) is not None}
+            plain[stmt.name] = stmt
+    found = {name: ast.unparse(value) for name, value in _field_defaults(tree, imports).items()
+             if name.partition(".")[0] in plain and literals(value, (bool, int, float, str)) is not None}
+    changed = set()
+    for name in {name.partition(".")[0] for name in found}:  # (a walk of the classes that have such a field)
+        chain = [plain[name]]  # the class and its bases, whose methods it inherits
+        for cls in chain:
+            chain.extend(plain[base.id] for base in cls.bases)
+        for node in (node for cls in chain for node in ast.walk(cls)):
+            if type(node) is ast.Name and node.id == "setattr":
+                changed.add(name)
+            elif type(node) is ast.Attribute and type(node.ctx) is not ast.Load:
+                changed.add(f"{name}.{node.attr}")
+    return {name: text for name, text in found.items() if name not in changed and name.partition(".")[0] not in changed}
 
 
 def _field_defaults(tree, imports):

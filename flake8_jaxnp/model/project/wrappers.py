@@ -334,7 +334,8 @@ def donation(expr, func, skipped=0):
     """[literal text, condition] of a donation option's value in ``func``: a literal's text and None; for
     ``A if p else ()`` or ``A if p.attr else ()`` on a parameter ``p`` of ``func`` never rebound there,
     ``A`` and ``[p's position after the first ``skipped`` parameters, p, its default's text or None]``,
-    plus ``attr`` when the condition reads a field of ``p``; [] when unread."""
+    plus ``attr`` when the condition reads a field of ``p`` that ``func`` may not change (it stores that
+    field on nothing and calls no ``setattr``: ``cfg.donate = False`` before the jit); [] when unread."""
     if literals(expr, (int, str)) is not None:
         return [ast.unparse(expr), None]
     test = expr.test if type(expr) is ast.IfExp else None
@@ -342,7 +343,9 @@ def donation(expr, func, skipped=0):
     test = test.value if field else test
     params = positional_names(func)
     if type(test) is not ast.Name or test.id not in params[skipped:] or binding_counts(func).get(test.id) != 1 \
-            or literals(expr.body, (int, str)) is None or not selects_nothing(expr.orelse):
+            or literals(expr.body, (int, str)) is None or not selects_nothing(expr.orelse) \
+            or field and any(type(node) is ast.Attribute and type(node.ctx) is not ast.Load and node.attr == field[0]
+                             or type(node) is ast.Name and node.id == "setattr" for node in ast.walk(func)):
         return []
     default = defaults(func).get(test.id)
     return [ast.unparse(expr.body), [params.index(test.id) - skipped, test.id,
