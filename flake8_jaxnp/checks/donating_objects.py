@@ -170,7 +170,7 @@ def _truth(model, expr, frames, depth, field=None):
     if type(expr) is ast.Call and field is not None and depth < _MAX_DEPTH:
         return _field_truth(model, expr, frames, depth, field)
     found = model.resolve(expr) if type(expr) is ast.Name and depth < _MAX_DEPTH else None
-    if not found or len(found[1]) != 1 or field is not None and _may_change(model, expr.id, found[0], field):
+    if not found or len(found[1]) != 1 or field is not None and _may_change(model, expr, found[0], field):
         return {None}
     binding = found[1][0]
     if binding.kind is BindingKind.ASSIGN and field is not None and type(binding.stmt) is ast.Assign:
@@ -193,24 +193,47 @@ def _truth(model, expr, frames, depth, field=None):
     return kept.union(*(_argument(model, c, condition, (), depth + 1) for c in calls))
 
 
-def _may_change(model, name, scope, field):
-    """Whether the module may change ``field`` of what ``name`` (bound in ``scope``) holds after its
-    construction: it stores that field on any object (``cfg.donate = False``, also through an alias or
+def _may_change(model, read, scope, field):
+    """Whether the module may change ``field`` of what the name ``read`` (bound in ``scope``) holds after
+    its construction: it stores that field on any object (``cfg.donate = False``, also through an alias or
     in a helper or a method: ``alias.donate``, ``self.donate``) or calls ``setattr``; or a statement
     hands the object to a call made for its effect (``switch_off(cfg)``, ``cfg.disable()``: another
-    module's function or method may store the field) or binds another name to it (``alias = cfg``)."""
+    module's function or method may store the field) or binds another name to it (``alias = cfg``); or a
+    call of what is not a def of this module receives it before ``read`` (``lr = prepare(cfg)``)."""
     if any(type(node.ctx) is not ast.Load and node.attr == field for node in model.nodes(ast.Attribute)) \
             or any(type(node.func) is ast.Name and node.func.id == "setattr" for node in model.nodes(ast.Call)):
         return True
     for node in model.nodes(ast.Name):
-        if node.id != name or type(node.ctx) is not ast.Load or (model.resolve(node) or (None,))[0] is not scope:
+        if node.id != read.id or type(node.ctx) is not ast.Load or (model.resolve(node) or (None,))[0] is not scope:
             continue
         parent = model.parent(node)
         call = model.parent(parent) if type(parent) is ast.Attribute else parent
         if type(parent) in (ast.Assign, ast.AnnAssign, ast.NamedExpr) \
-                or type(call) is ast.Call and type(model.parent(call)) is ast.Expr:
+                or type(call) is ast.Call and type(model.parent(call)) is ast.Expr \
+                or type(parent) in (ast.Call, ast.keyword) and _hands_on_before(model, node, read):
             return True
     return False
+
+
+def _hands_on_before(model, node, read):
+    """Whether ``node`` is an argument of a call that runs before ``read`` (earlier in the file, or in a
+    loop around both) of what is neither a def of this module (whose stores ``_may_change`` reads) nor
+    ``dataclasses.replace`` (a copy)."""
+    call = model.parent(node) if type(model.parent(node)) is ast.Call else model.parent(model.parent(node))
+    if node is read or node is call.func or model.qualname(call.func) == "dataclasses.replace" \
+            or type(model.callee(call.func)) in (ast.FunctionDef, ast.AsyncFunctionDef):
+        return False
+    return (node.lineno, node.col_offset) < (read.lineno, read.col_offset) \
+        or bool(_loops_around(model, node) & _loops_around(model, read))
+
+
+def _loops_around(model, node):
+    """The loops a node is in."""
+    loops = set()
+    while (node := model.parent(node)) is not None:
+        if type(node) in (ast.For, ast.While):
+            loops.add(node)
+    return loops
 
 
 def _field_truth(model, call, frames, depth, field):
