@@ -9,7 +9,7 @@ from ..facts import CALLABLE_TIMERS, DONATING, TIMERS
 from ..model.instances import method_in
 from ..model.kinds import JAX_TREE
 from ..model.names import BindingKind
-from ..model.syntax import named_options, positional_names, selected_arguments
+from ..model.syntax import SCOPES, named_options, positional_names, selected_arguments, walk_own
 from ..model.traced import Behaviour
 
 DESCRIBED_LENGTH = 40  # characters of source text a message quotes before it elides arguments
@@ -285,7 +285,19 @@ def blocks(body, repeats):
 
 
 def repeats(loop):
-    """False for a loop written to run at most once (``for x in (a,)``, ``while False``)."""
+    """False for a loop written to run at most once (``for x in (a,)``, ``while False``), or whose
+    body never reaches its next iteration (``for batch in data: ...; break``)."""
+    if _leaves_first_pass(loop.body):
+        return False
     if isinstance(loop, ast.While):
         return not (isinstance(loop.test, ast.Constant) and not loop.test.value)
     return iterates_twice(loop.iter)
+
+
+def _leaves_first_pass(body):
+    """True when a loop's ``body`` leaves it on every path of its first pass: a ``break``, ``return``
+    or ``raise`` among its top-level statements that no ``continue`` before it can skip."""
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, (ast.Break, ast.Return, ast.Raise)):
+            return not any(isinstance(node, ast.Continue) for node in walk_own(body[:index], SCOPES))
+    return False
