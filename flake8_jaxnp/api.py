@@ -229,6 +229,14 @@ def framework_transforms():
 
 
 @lru_cache(maxsize=None)
+def unmapping_options():
+    """{transform: the keyword giving each argument its axis, ``None`` leaving it concrete} (``in_axes``
+    of ``jax.vmap``, ``nnx.vmap``, ``eqx.filter_vmap``), measured (``datagen.transforms.unmapping_option``)."""
+    return {name: facts["unmapping_option"] for name, facts in {**transforms(), **framework_transforms()}.items()
+            if "unmapping_option" in facts}
+
+
+@lru_cache(maxsize=None)
 def framework_donations():
     """{framework jit: {keyword: {value: the arguments it donates, "first" and/or "rest"}}}, measured
     (``datagen.frameworks``: ``eqx.filter_jit(f, donate="all")`` donates every argument)."""

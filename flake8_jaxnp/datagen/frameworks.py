@@ -7,7 +7,8 @@ Each transform wraps small probe functions: does the body run once over two call
 truth test, ``float()`` or ``np.asarray`` on an argument fail (its arguments are abstract
 tracers), does it return a gradient
 (only the differentiated argument is traced), and does a Python ``int`` argument
-stay a Python value (it is static). A framework that is not installed keeps the
+stay a Python value (it is static), and which option leaves an argument unmapped and concrete
+(``transforms.unmapping_option``). A framework that is not installed keeps the
 entries recorded where it was; the generator prints which ones it measured.
 """
 import importlib.metadata
@@ -19,6 +20,7 @@ from .framework_layers import LAYERS_KEY, framework_layers
 from .framework_objects import MEASURES as OBJECT_MEASURES, rejected_by_jax_jit
 from .param_initializers import KEY as PARAMS_KEY, framework_param_initializers
 from .tables import TRACER_ERRORS
+from .transforms import unmapping_option
 
 # Dotted name -> how it wraps a function: "function" (f first), "method" (decorates a
 # Linen Module method under nn.compact), "class" (lifts a Linen Module class whose
@@ -50,6 +52,8 @@ def framework_transforms(data_file, resolve):
         package = name.split(".")[0]
         found[name] = dict(_measure(name, transform, form),
                            measured_with=f"{package} {importlib.metadata.version(package)}")
+        if form == "function" and (option := unmapping_option(transform)):
+            found[name]["unmapping_option"] = option
     return found
 
 

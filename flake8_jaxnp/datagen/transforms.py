@@ -3,7 +3,8 @@
 Part of the generator (``python -m flake8_jaxnp.datagen``): each candidate is called on a
 recording function, in each of the ways JAX's transforms take the function's arguments, to see
 whether the function sees tracers, whether they are abstract, whether the trace is cached, and
-what the call gives; a transform's positional options come from its signature.
+what the call gives, which option leaves an argument unmapped and concrete; a transform's positional
+options come from its signature.
 """
 import inspect
 
@@ -34,7 +35,8 @@ def transforms(resolve, public):
     result holds arrays at all (``computes``: ``make_jaxpr`` and ``eval_shape`` give descriptions,
     computing nothing), which shape passed the arguments (``arguments``), and the positions of the
     result tuple that hold a function the call makes anew, another object on the second call
-    (``functions``: ``jax.vjp``'s pullback, not what ``jax.closure_convert`` keeps in its cache).
+    (``functions``: ``jax.vjp``'s pullback, not what ``jax.closure_convert`` keeps in its cache), and
+    the option that gives each argument its axis, ``None`` leaving it concrete (``unmapping_option``).
     """
     import jax
     import jax.numpy as jnp
@@ -71,6 +73,8 @@ def transforms(resolve, public):
                         if type(result) is tuple else []  # (jax.closure_convert gives the same one again: cached)
                     if made:
                         facts["functions"] = made
+                    if shape == "later" and (option := unmapping_option(transform)):
+                        facts["unmapping_option"] = option
                 break
     return found
 
@@ -86,6 +90,29 @@ def _takes_function_first(func):
     except (TypeError, ValueError):
         return False
     return bool(params) and params[0].name in FUNCTION_PARAMETERS
+
+
+def unmapping_option(transform):
+    """The keyword of ``transform`` that gives each argument of the function its axis, an argument
+    given ``None`` reaching the function concrete (``vmap``'s ``in_axes``; ``pmap``'s broadcasts a
+    tracer): the one with which a truth test on the first of two arguments runs when given
+    ``(None, 0)`` and fails when given ``(0, None)``. None when no keyword does."""
+    import jax.numpy as jnp
+
+    def body(a, b):
+        return jnp.sum(b) if jnp.sum(a) > 0 else jnp.sum(b * 2.0)
+
+    def runs(keyword, axes):
+        try:
+            quiet(lambda: transform(body, **{keyword: axes})(data, data))
+        except Exception:  # noqa: BLE001 - not this keyword, or the argument is traced
+            return False
+        return True
+
+    data = jnp.ones((1, 3))
+    params = list(inspect.signature(transform).parameters.values())[1:]
+    return next((p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+                 and runs(p.name, (None, 0)) and not runs(p.name, (0, None))), None)
 
 
 def positional_options(transform_names, resolve):

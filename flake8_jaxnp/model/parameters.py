@@ -1,5 +1,5 @@
 """Which parameters of a def a transform gives tracers: not static, not defaulted, not bound by
-``partial``, not ``self``, not unbatched by ``vmap``'s ``in_axes``; and which Python ones its calls
+``partial``, not ``self``, not unmapped by a vmap's ``in_axes``; and which Python ones its calls
 give a literal of known truth. Shared by the file's trace roots
 (``traced``) and the project's summaries, which read other modules without their roots."""
 import ast
@@ -12,8 +12,8 @@ def applied_parameters(func, transform_name, keywords, bound_positional=0, bound
     """The parameters of ``func`` that a transform applied with ``keywords`` gives tracers,
     after ``partial`` bound ``bound_positional`` positions and ``bound_names``: not static,
     not defaulted (unless ``defaulted``: those it traces when a call passes them), not self, not
-    unbatched by vmap (grad's argnums are left to the caller). None when its static options
-    cannot be read."""
+    unmapped by a vmap (its measured ``unmapping_option``; grad's argnums are left to the caller).
+    None when its static options cannot be read."""
     params = traced_parameters(func, bound_positional, bound_names, defaulted)
     positional = positional_names(func)[bound_positional:]
     options = named_options(keywords)
@@ -21,8 +21,9 @@ def applied_parameters(func, transform_name, keywords, bound_positional=0, bound
     if static is None:
         return None
     params -= static
-    if transform_name == "jax.vmap" and "in_axes" in options:
-        params = _vmapped(params, positional, options["in_axes"])
+    axes_option = api.unmapping_options().get(transform_name)
+    if axes_option in options:
+        params = _mapped(params, positional, options[axes_option])
     return params
 
 
@@ -66,8 +67,8 @@ def known_truths(func, names, calls, positional_params, traced_when_passed, stag
     return known
 
 
-def _vmapped(params, positional, in_axes):
-    """Parameters vmap batches; unknown in_axes leaves none traced."""
+def _mapped(params, positional, in_axes):
+    """Parameters a vmap maps; unknown axes leave none traced."""
     if isinstance(in_axes, ast.Constant) and isinstance(in_axes.value, int):
         return params
     if isinstance(in_axes, (ast.Tuple, ast.List)):

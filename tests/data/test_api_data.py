@@ -166,7 +166,8 @@ def test_transforms_record_measured_behaviour():
     transforms = api.transforms()
     later = {"computes": True, "arguments": "later"}
     assert transforms["jax.jit"] == {"abstract": True, "cached": True, "arrays": True, **later}
-    assert transforms["jax.vmap"] == {"abstract": True, "cached": False, "arrays": True, **later}
+    assert transforms["jax.vmap"] == {"abstract": True, "cached": False, "arrays": True,
+                                      "unmapping_option": "in_axes", **later}
     assert transforms["jax.grad"] == {"abstract": False, "cached": False, "arrays": True, **later}
     assert transforms["jax.make_jaxpr"]["arrays"] is transforms["jax.make_jaxpr"]["computes"] is False  # a jaxpr
     assert "jax.experimental.pjit.pjit" in transforms  # deprecated, still served
@@ -229,6 +230,12 @@ def test_framework_transforms_say_whether_a_new_wrapper_traces_again():
     transforms = api.framework_transforms()
     assert transforms["flax.nnx.jit"]["traced_per_wrapper"]  # its cache is the wrapper's
     assert not transforms["equinox.filter_jit"]["traced_per_wrapper"]  # cached by the function
+
+
+def test_the_vmaps_leave_an_argument_unmapped_by_their_in_axes():
+    options = api.unmapping_options()
+    assert {options[name] for name in ("jax.vmap", "flax.nnx.vmap", "equinox.filter_vmap")} == {"in_axes"}
+    assert not {"jax.pmap", "flax.nnx.pmap", "equinox.filter_pmap", "jax.jit"} & set(options)  # pmap: a tracer
 
 
 def test_positional_options_follow_the_signatures():
