@@ -287,16 +287,17 @@ def blocks(body, repeats):
 def repeats(loop):
     """False for a loop written to run at most once (``for x in (a,)``, ``while False``), or whose
     body never reaches its next iteration (``for batch in data: ...; break``)."""
-    if _leaves_first_pass(loop.body):
+    if leaves_first_pass(loop):
         return False
     if isinstance(loop, ast.While):
         return not (isinstance(loop.test, ast.Constant) and not loop.test.value)
     return iterates_twice(loop.iter)
 
 
-def _leaves_first_pass(body):
-    """True when a loop's ``body`` leaves it on every path of its first pass: a ``break``, ``return``
+def leaves_first_pass(loop):
+    """True when ``loop``'s body leaves it on every path of its first pass: a ``break``, ``return``
     or ``raise`` among its top-level statements that no ``continue`` before it can skip."""
+    body = loop.body
     for index, stmt in enumerate(body):
         if isinstance(stmt, (ast.Break, ast.Return, ast.Raise)):
             return not any(isinstance(node, ast.Continue) for node in walk_own(body[:index], SCOPES))

@@ -14,8 +14,8 @@ A for loop over a handful of values written out in the source (``for flag in
 (False, True)``, at most ten) or over a literal ``range`` of at most five steps
 (``for _ in range(3)``, the demo loop of documentation and tests; ``for epoch
 in range(10)`` may well train) is not a hot loop; an enclosing loop may still
-be, and nested ones count as hot once their steps multiply past ten. A loop that does not
-``repeat`` (its body leaves on its first pass) counts as one step. A value checked by a test assertion
+be, and nested ones count as hot once their steps multiply past ten. A loop whose body
+leaves on its first pass counts as one step. A value checked by a test assertion
 (``self.assertEqual(int(x), 3)``, or an ``assert`` statement in a ``test*``
 function or a ``test_*.py``/``*_test.py`` file) must be read. Unchanged NumPy
 data passed to a jitted function is uploaded on every call, like ``jnp.asarray``.
@@ -37,7 +37,7 @@ from ..model.syntax import (COMPREHENSIONS, LOOPS, SCOPES, TEST_FUNCTION_PREFIX,
                             is_test_file, statement_children, walk_own)
 from ..model.values import is_string
 from ..findings import Finding
-from . import describe, repeats, rule
+from . import describe, leaves_first_pass, rule
 from .uploads import UPLOADS, jitted_upload, jitted_upload_what, numpy_arguments, numpy_data, same_data, same_upload
 
 LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"})
@@ -566,9 +566,9 @@ def model_handful_steps(model, loop):
 def handful_steps(loop, is_range):
     """How many steps ``for flag in (False, True)`` (at most HANDFUL values written out)
     or ``for _ in range(3)`` (at most DEMO_RANGE) takes: a few syncs, not one per step.
-    None for any other loop; 1 for a loop that does not ``repeat``. ``is_range``: whether a called
+    None for any other loop; 1 for a loop whose body leaves on its first pass. ``is_range``: whether a called
     expression is the builtin range (the runtime mode asks the same of the loops its events ran in)."""
-    if not repeats(loop):
+    if leaves_first_pass(loop):
         return 1
     items = loop.iter if isinstance(loop, (ast.For, ast.AsyncFor)) else None
     count, limit = None, HANDFUL
